@@ -1,0 +1,2 @@
+// @aalis/api-authority: Contract of the authority service: owners, levels, turn participants.
+export {};

@@ -1,0 +1,2 @@
+// @aalis/api-commands: Contract of the commands service: slash-command registry and parser.
+export {};

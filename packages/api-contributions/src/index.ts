@@ -1,0 +1,2 @@
+// @aalis/api-contributions: Contract of the contributions service: keyed contributions to named points.
+export {};

@@ -1,0 +1,2 @@
+// @aalis/api-hooks: Contract of the hooks service: onion middleware keyed by HookContextMap.
+export {};

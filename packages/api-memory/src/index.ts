@@ -1,0 +1,2 @@
+// @aalis/api-memory: Contract of the memory service: per-session append-only history.
+export {};

@@ -1,0 +1,2 @@
+// @aalis/api-message-archive: Contract of the message archive and the shared incoming-content builder.
+export {};

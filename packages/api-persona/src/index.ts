@@ -1,0 +1,2 @@
+// @aalis/api-persona: Contract of the persona service.
+export {};

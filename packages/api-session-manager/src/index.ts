@@ -1,0 +1,2 @@
+// @aalis/api-session-manager: Contract of the session manager.
+export {};

@@ -1,0 +1,2 @@
+// @aalis/api-session-settings: Contract of layered session settings and the sessionFields registry.
+export {};

@@ -1,0 +1,2 @@
+// @aalis/api-tools: Contract of the tools service.
+export {};

@@ -1,0 +1,2 @@
+// @aalis/plugin-authority: The authority service.
+export {};

@@ -1,0 +1,2 @@
+// @aalis/plugin-commands: The commands service and /clear, /help.
+export {};

@@ -1,0 +1,2 @@
+// @aalis/plugin-contributions: The contributions service.
+export {};

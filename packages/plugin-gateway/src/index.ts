@@ -1,0 +1,2 @@
+// @aalis/plugin-gateway: The gateway service.
+export {};

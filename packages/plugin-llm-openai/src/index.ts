@@ -1,0 +1,2 @@
+// @aalis/plugin-llm-openai: OpenAI-compatible llm provider over HTTP with SSE streaming.
+export {};

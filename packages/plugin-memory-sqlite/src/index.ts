@@ -1,0 +1,2 @@
+// @aalis/plugin-memory-sqlite: SQLite-backed memory service.
+export {};

@@ -1,0 +1,2 @@
+// @aalis/plugin-message-archive: The message archive service.
+export {};

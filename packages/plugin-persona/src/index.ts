@@ -1,0 +1,2 @@
+// @aalis/plugin-persona: Personas from YAML files in the data directory.
+export {};

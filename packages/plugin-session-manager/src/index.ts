@@ -1,0 +1,2 @@
+// @aalis/plugin-session-manager: SQLite-backed session manager.
+export {};

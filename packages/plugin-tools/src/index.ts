@@ -1,0 +1,2 @@
+// @aalis/plugin-tools: The tools service: registry, schema validation, execution.
+export {};

@@ -1,0 +1,53 @@
+// The one registry of metadata key names. No other package writes ad-hoc metadata key strings.
+
+export const WellKnownMetadataKeys = {
+  /** The turn id a stored message belongs to (inputs, tool-call groups, replies, markers). */
+  TurnId: 'turnId',
+  /** How an input entered its turn: 'opened' | 'joined'. */
+  TurnEntry: 'turnEntry',
+  /** The id of one tool call, on tool results and timeline tool_call parts. */
+  CallId: 'callId',
+  /** The TurnRecord of a turn, on its last stored reply or on its event marker. */
+  TurnRecord: 'turnRecord',
+  /** Decoded visible text when the stored content is a structured-output envelope. */
+  VisibleContent: 'visibleContent',
+  /** `<provider instance id>/<model id>` that produced a reply. */
+  Model: 'model',
+  PromptTokens: 'promptTokens',
+  CompletionTokens: 'completionTokens',
+  CachedPromptTokens: 'cachedPromptTokens',
+  /** The platform of the turn (replies) or of the input (archived inputs). */
+  Platform: 'platform',
+  /** Her own account on that platform. */
+  SelfId: 'selfId',
+  /** Room / chat id on the platform. */
+  Venue: 'venue',
+  /** Session kind of the turn: room, direct, child… */
+  SessionKind: 'sessionKind',
+  SenderId: 'senderId',
+  SenderName: 'senderName',
+  /** The authorised identity of an input (IncomingMessage.actor). */
+  Actor: 'actor',
+  MessageId: 'messageId',
+  ReplyTo: 'replyTo',
+  /** Source of an injected input (absent for a real person). */
+  Source: 'source',
+  TriggerType: 'triggerType',
+  /** Which injector produced a system block (cross-session-delegation, host-notice, idle-prompt, contribution keys). */
+  Injector: 'injector',
+  /** Host notice `{ kind, id }` on inputs and replies. */
+  HostNotice: 'hostNotice',
+  /** Arrival number assigned by the gateway. */
+  Arrival: 'arrival',
+  /** Who stopped a turn, on turn-stopped markers. */
+  StoppedBy: 'stoppedBy',
+  /** Tool error flag on tool results. */
+  ToolError: 'toolError',
+  /** Summary text carried by a compression divider. */
+  Summary: 'summary',
+} as const;
+
+export type WellKnownMetadataKey = (typeof WellKnownMetadataKeys)[keyof typeof WellKnownMetadataKeys];
+
+/** How an input entered its turn. */
+export type TurnEntry = 'opened' | 'joined';

@@ -1,0 +1,2 @@
+// @aalis/sqlite: One SQLite database per data directory: WAL, BEGIN IMMEDIATE writes, versioned migrations.
+export {};

@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// Creates packages/<dir> with the workspace's standard package.json, build config and src/index.ts.
+// Usage: node scripts/new-package.mjs <dir> <@scope/name> "<description>"
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const [dir, name, description = ''] = process.argv.slice(2);
+if (!dir || !name) {
+  console.error('usage: node scripts/new-package.mjs <dir> <@scope/name> "<description>"');
+  process.exit(2);
+}
+const root = join(import.meta.dirname, '..', 'packages', dir);
+if (existsSync(root)) {
+  console.error(`packages/${dir} exists already`);
+  process.exit(2);
+}
+mkdirSync(join(root, 'src'), { recursive: true });
+const manifest = {
+  name,
+  version: '0.1.0',
+  description,
+  license: 'MIT',
+  type: 'module',
+  exports: {
+    '.': { source: './src/index.ts', types: './dist/index.d.ts', default: './dist/index.js' },
+  },
+  files: ['dist'],
+  scripts: { build: 'tsc -p tsconfig.build.json' },
+  dependencies: {},
+};
+writeFileSync(join(root, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+const buildConfig = {
+  extends: '../../tsconfig.base.json',
+  compilerOptions: { rootDir: 'src', outDir: 'dist', composite: false },
+  include: ['src/**/*.ts', 'src/**/*.tsx'],
+  exclude: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'src/**/*.case.ts'],
+};
+writeFileSync(join(root, 'tsconfig.build.json'), `${JSON.stringify(buildConfig, null, 2)}\n`);
+writeFileSync(join(root, 'src', 'index.ts'), `// ${name}: ${description}\nexport {};\n`);
+console.log(`created packages/${dir} (${name})`);
