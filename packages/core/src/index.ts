@@ -1,2 +1,65 @@
-// @aalis/core: Plugin host: service descriptors, dependency injection, plugin lifecycle, config schemas, events, logging, i18n. No runtime dependencies; runs in browsers.
-export {};
+// @aalis/core: the plugin host. No runtime dependencies, no Node-only imports: it runs in browsers too.
+export { App, type AppOptions, describe as describeError, type PluginState, type PluginStateInfo } from './app.js';
+export {
+  config,
+  events,
+  type I18n,
+  i18n,
+  type Lifecycle,
+  lifecycle,
+  logger,
+  type PluginConfigMarker,
+  type Provide,
+  provide,
+  type Services,
+  services,
+} from './builtins.js';
+export { coreErrors } from './core-errors.js';
+export {
+  type AnyDescriptor,
+  type Dependency,
+  type Disposer,
+  defineService,
+  descriptorOf,
+  type OptionalDescriptor,
+  optional,
+  type RegistrationOwner,
+  type ServiceDescriptor,
+  type ServiceType,
+} from './descriptor.js';
+export { AalisError, type AalisErrorOptions, defineErrors, type ErrorFactory } from './errors.js';
+export { EventBus, type EventListener, type EventMap, type EventName, type Events } from './events.js';
+export {
+  DEFAULT_LOCALE,
+  defineCatalogue,
+  fillPlaceholders,
+  isLocale,
+  isTextRef,
+  LOCALES,
+  type Locale,
+  type MessageCatalogue,
+  type TextRef,
+  textRef,
+  translate,
+} from './i18n.js';
+export {
+  consoleSink,
+  LOG_LEVELS,
+  type Logger,
+  LogHub,
+  type LogLevel,
+  type LogRecord,
+  type LogSink,
+  levelAtLeast,
+  memorySink,
+} from './logger.js';
+export { type AnyPluginDefinition, definePlugin, type Handles, type PluginDefinition } from './plugin.js';
+export {
+  type EffectivePreference,
+  type PreferenceSnapshot,
+  type ProviderInfo,
+  preferenceMatches,
+  ServiceRegistry,
+} from './registry.js';
+export { describeReceived, type Infer, Schema, type SchemaDescription, type SchemaIssue, s } from './schema.js';
+export type { ServiceHandle, SwitchReport } from './service-handle.js';

@@ -24,7 +24,13 @@ describe('groupToolCalls', () => {
   });
 
   it('moves messages that fall between a call and its results to after the group', () => {
-    const input = [user('q'), call('c1'), user('joined'), result('c1'), { role: 'assistant', content: 'done' } as Message];
+    const input = [
+      user('q'),
+      call('c1'),
+      user('joined'),
+      result('c1'),
+      { role: 'assistant', content: 'done' } as Message,
+    ];
     const grouped = groupToolCalls(input);
     expect(grouped.messages.map((m) => m.content)).toEqual(['q', '', 'result c1', 'joined', 'done']);
     expect(grouped.units[1]).toEqual({ start: 1, end: 3, group: true });

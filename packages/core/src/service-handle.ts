@@ -1,0 +1,140 @@
+// The handle a plugin receives for each `uses` entry. `use` forwards every call to the provider selected at call
+// time; registrar methods are owned by the consumer and follow the selection (see ServiceDescriptor.registrars).
+import { coreErrors } from './core-errors.js';
+import type { AnyDescriptor, Disposer, RegistrationOwner } from './descriptor.js';
+import type { ProviderInfo, ServiceRegistry } from './registry.js';
+
+export interface ServiceHandle<T> {
+  /** The selected provider's implementation; throws AALIS_SERVICE_UNAVAILABLE on use when none is selected. */
+  readonly use: T;
+  /** Whether a provider is selected for this consumer now. */
+  readonly available: boolean;
+  /** The selected provider now, if any. */
+  readonly provider: ProviderInfo<T> | undefined;
+}
+
+interface Registration {
+  method: string;
+  args: unknown[];
+  attachedTo: ProviderInfo | undefined;
+  detach: Disposer | undefined;
+}
+
+export interface SwitchReport {
+  service: string;
+  consumer: string;
+  from: string | undefined;
+  to: string | undefined;
+}
+
+/** Consumer-side state behind one ServiceHandle. */
+export class ServiceBinding<T> implements ServiceHandle<T> {
+  readonly use: T;
+  private readonly registrations = new Set<Registration>();
+  private current: ProviderInfo | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly descriptor: AnyDescriptor,
+    private readonly registry: ServiceRegistry,
+    private readonly owner: RegistrationOwner,
+    private readonly onSwitch: (report: SwitchReport) => void,
+  ) {
+    this.current = registry.select(descriptor.name, owner.instanceId);
+    this.use = new Proxy({} as object, {
+      get: (_target, property) => this.forward(property),
+      has: (_target, property) => {
+        const provider = this.provider;
+        return provider !== undefined && property in (provider.impl as object);
+      },
+    }) as T;
+  }
+
+  get provider(): ProviderInfo<T> | undefined {
+    return this.registry.select(this.descriptor.name, this.owner.instanceId) as ProviderInfo<T> | undefined;
+  }
+
+  get available(): boolean {
+    return this.provider !== undefined;
+  }
+
+  private forward(property: string | symbol): unknown {
+    if (typeof property !== 'string') return undefined;
+    if (property === 'then') return undefined; // never look like a thenable
+    if (this.descriptor.registrars.includes(property)) {
+      return (...args: unknown[]) => this.register(property, args);
+    }
+    const provider = this.provider;
+    if (!provider) {
+      throw coreErrors.AALIS_SERVICE_UNAVAILABLE({ service: this.descriptor.name, plugin: this.owner.instanceId });
+    }
+    const impl = provider.impl as Record<string, unknown>;
+    const value = impl[property];
+    return typeof value === 'function' ? value.bind(impl) : value;
+  }
+
+  private register(method: string, args: unknown[]): Disposer {
+    const registration: Registration = { method, args, attachedTo: undefined, detach: undefined };
+    if (this.closed) return () => {};
+    this.registrations.add(registration);
+    this.attach(registration, this.provider);
+    let disposed = false;
+    return () => {
+      if (disposed) return;
+      disposed = true;
+      this.detach(registration);
+      this.registrations.delete(registration);
+    };
+  }
+
+  private attach(registration: Registration, provider: ProviderInfo | undefined): void {
+    registration.attachedTo = undefined;
+    registration.detach = undefined;
+    if (!provider) return;
+    const impl = provider.impl as Record<string, unknown>;
+    const method = impl[registration.method];
+    if (typeof method !== 'function') return; // this provider does not support it; attached when one that does is selected
+    const result = method.apply(impl, [...registration.args, this.owner]);
+    registration.attachedTo = provider;
+    registration.detach = typeof result === 'function' ? (result as Disposer) : undefined;
+  }
+
+  private detach(registration: Registration): void {
+    const { attachedTo, detach } = registration;
+    registration.attachedTo = undefined;
+    registration.detach = undefined;
+    // A provider that went away took its registrations with it; only live providers are told.
+    if (attachedTo && detach && this.registry.has(this.descriptor.name, attachedTo)) detach();
+  }
+
+  /** Re-evaluates the selection; moves registrations and reports a switch when it changed. */
+  refresh(): void {
+    if (this.closed) return;
+    const next = this.registry.select(this.descriptor.name, this.owner.instanceId);
+    const previous = this.current;
+    const stillThere = previous !== undefined && this.registry.has(this.descriptor.name, previous);
+    if (next === previous && (stillThere || previous === undefined)) return;
+    this.current = next;
+    for (const registration of this.registrations) {
+      this.detach(registration);
+      this.attach(registration, next);
+    }
+    if (previous?.instanceId !== next?.instanceId || !stillThere) {
+      this.onSwitch({
+        service: this.descriptor.name,
+        consumer: this.owner.instanceId,
+        from: previous?.instanceId,
+        to: next?.instanceId,
+      });
+    }
+  }
+
+  /** Undoes every registration (the consumer is deactivating). Returns how many were undone. */
+  close(): number {
+    this.closed = true;
+    const count = this.registrations.size;
+    for (const registration of this.registrations) this.detach(registration);
+    this.registrations.clear();
+    return count;
+  }
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// Benchmark runner: `npm run bench` lists the benchmarks, `npm run bench <name> [...]` runs them.
+// A benchmark is a file packages/<dir>/bench/<name>.bench.ts that prints its figures and ratios.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, existsSync } from 'node:fs';
+import { join, basename } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+const packagesDir = join(root, 'packages');
+const benches = new Map();
+for (const dir of readdirSync(packagesDir)) {
+  const benchDir = join(packagesDir, dir, 'bench');
+  if (!existsSync(benchDir)) continue;
+  for (const file of readdirSync(benchDir)) {
+    if (file.endsWith('.bench.ts')) benches.set(basename(file, '.bench.ts'), join(benchDir, file));
+  }
+}
+const wanted = process.argv.slice(2);
+if (wanted.length === 0) {
+  console.log(benches.size === 0 ? 'No benchmarks yet.' : 'Benchmarks (npm run bench <name>):');
+  for (const [name, file] of [...benches].sort()) console.log(`  ${name.padEnd(12)} ${file.slice(root.length + 1)}`);
+  process.exit(0);
+}
+let failed = false;
+for (const name of wanted) {
+  const file = benches.get(name);
+  if (!file) {
+    console.error(`Unknown benchmark "${name}". Known: ${[...benches.keys()].sort().join(', ') || '(none)'}`);
+    failed = true;
+    continue;
+  }
+  console.log(`\n=== bench ${name} ===`);
+  const run = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', file], {
+    stdio: 'inherit',
+    cwd: root,
+  });
+  if (run.status !== 0) failed = true;
+}
+process.exit(failed ? 1 : 0);
