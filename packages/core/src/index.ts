@@ -61,5 +61,23 @@ export {
   preferenceMatches,
   ServiceRegistry,
 } from './registry.js';
-export { describeReceived, type Infer, Schema, type SchemaDescription, type SchemaIssue, s } from './schema.js';
+export {
+  ArraySchema,
+  BooleanSchema,
+  describeReceived,
+  EnumSchema,
+  type Infer,
+  NumberSchema,
+  type ObjectOutput,
+  ObjectSchema,
+  RecordSchema,
+  Schema,
+  type SchemaDescription,
+  type SchemaIssue,
+  type SchemaMeta,
+  type Shape,
+  StringSchema,
+  s,
+  UnknownSchema,
+} from './schema.js';
 export type { ServiceHandle, SwitchReport } from './service-handle.js';

@@ -117,7 +117,7 @@ function truncate(text: string | undefined, max = 60): string {
 
 const join = (path: string, key: string | number) => (path === '' ? String(key) : `${path}.${key}`);
 
-class StringSchema extends Schema<string> {
+export class StringSchema extends Schema<string> {
   minLength = 0;
   typeName() {
     return this.minLength > 0 ? 'a non-empty string' : 'a string';
@@ -136,7 +136,7 @@ class StringSchema extends Schema<string> {
   }
 }
 
-class NumberSchema extends Schema<number> {
+export class NumberSchema extends Schema<number> {
   minimum: number | undefined;
   maximum: number | undefined;
   whole = false;
@@ -173,7 +173,7 @@ class NumberSchema extends Schema<number> {
   }
 }
 
-class BooleanSchema extends Schema<boolean> {
+export class BooleanSchema extends Schema<boolean> {
   typeName() {
     return 'true or false';
   }
@@ -186,7 +186,7 @@ class BooleanSchema extends Schema<boolean> {
   }
 }
 
-class EnumSchema<V extends string | number> extends Schema<V> {
+export class EnumSchema<V extends string | number> extends Schema<V> {
   constructor(readonly values: readonly V[]) {
     super();
   }
@@ -202,7 +202,7 @@ class EnumSchema<V extends string | number> extends Schema<V> {
   }
 }
 
-class ArraySchema<T> extends Schema<T[]> {
+export class ArraySchema<T> extends Schema<T[]> {
   constructor(readonly item: Schema<T>) {
     super();
   }
@@ -218,10 +218,10 @@ class ArraySchema<T> extends Schema<T[]> {
   }
 }
 
-type Shape = Record<string, Schema<unknown>>;
-type ObjectOutput<S extends Shape> = { [K in keyof S]: S[K]['__output'] };
+export type Shape = Record<string, Schema<unknown>>;
+export type ObjectOutput<S extends Shape> = { [K in keyof S]: S[K]['__output'] };
 
-class ObjectSchema<S extends Shape> extends Schema<ObjectOutput<S>> {
+export class ObjectSchema<S extends Shape> extends Schema<ObjectOutput<S>> {
   allowUnknown = false;
   constructor(readonly shape: S) {
     super();
@@ -271,7 +271,7 @@ class ObjectSchema<S extends Shape> extends Schema<ObjectOutput<S>> {
   }
 }
 
-class RecordSchema<T> extends Schema<Record<string, T>> {
+export class RecordSchema<T> extends Schema<Record<string, T>> {
   constructor(readonly value: Schema<T>) {
     super();
   }
@@ -289,7 +289,7 @@ class RecordSchema<T> extends Schema<Record<string, T>> {
   }
 }
 
-class UnknownSchema extends Schema<unknown> {
+export class UnknownSchema extends Schema<unknown> {
   typeName() {
     return 'any value';
   }

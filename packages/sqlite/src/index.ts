@@ -1,2 +1,4 @@
-// @aalis/sqlite: One SQLite database per data directory: WAL, BEGIN IMMEDIATE writes, versioned migrations.
-export {};
+// @aalis/sqlite: the one SQLite access layer (better-sqlite3): shared connection per data directory, WAL,
+// BEGIN IMMEDIATE writes, versioned migrations.
+export { DATABASE_FILE, type DatabaseLease, openDatabase } from './open-database.js';
+export { type Connection, type Migration, SqliteDatabase } from './sqlite-database.js';

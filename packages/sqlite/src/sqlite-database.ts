@@ -1,0 +1,84 @@
+// One SQLite database per data directory: WAL mode, writes in BEGIN IMMEDIATE transactions, and per-namespace
+// versioned migrations recorded in schema_migrations and run on open.
+import Database from 'better-sqlite3';
+
+export type Connection = Database.Database;
+
+export interface Migration {
+  /** Strictly increasing within a namespace, starting at 1. */
+  version: number;
+  name: string;
+  /** SQL run in one transaction, or a function for data migrations. */
+  up: string | ((connection: Connection) => void);
+}
+
+export class SqliteDatabase {
+  readonly connection: Connection;
+  private closed = false;
+
+  constructor(readonly path: string) {
+    this.connection = new Database(path);
+    this.connection.pragma('journal_mode = WAL');
+    this.connection.pragma('synchronous = NORMAL');
+    this.connection.pragma('foreign_keys = ON');
+    this.connection.pragma('busy_timeout = 5000');
+    this.connection.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      namespace TEXT NOT NULL,
+      version INTEGER NOT NULL,
+      name TEXT NOT NULL,
+      applied_at INTEGER NOT NULL,
+      PRIMARY KEY (namespace, version)
+    )`);
+  }
+
+  /** Runs `fn` inside BEGIN IMMEDIATE … COMMIT (rolled back on throw). Nested calls use savepoints. */
+  write<T>(fn: (connection: Connection) => T): T {
+    return this.connection.transaction(() => fn(this.connection)).immediate();
+  }
+
+  /** Applies the namespace's migrations not applied yet, each in its own transaction. Returns the versions applied. */
+  migrate(namespace: string, migrations: readonly Migration[]): number[] {
+    const sorted = [...migrations].sort((a, b) => a.version - b.version);
+    sorted.forEach((migration, index) => {
+      if (migration.version !== index + 1) {
+        throw new Error(
+          `Migrations of "${namespace}" must be numbered 1, 2, 3… without gaps (found ${migration.version}).`,
+        );
+      }
+    });
+    const row = this.connection
+      .prepare('SELECT MAX(version) AS version FROM schema_migrations WHERE namespace = ?')
+      .get(namespace) as { version: number | null };
+    const current = row.version ?? 0;
+    const applied: number[] = [];
+    for (const migration of sorted) {
+      if (migration.version <= current) continue;
+      this.write((connection) => {
+        if (typeof migration.up === 'string') connection.exec(migration.up);
+        else migration.up(connection);
+        connection
+          .prepare('INSERT INTO schema_migrations (namespace, version, name, applied_at) VALUES (?, ?, ?, ?)')
+          .run(namespace, migration.version, migration.name, Date.now());
+      });
+      applied.push(migration.version);
+    }
+    return applied;
+  }
+
+  schemaVersion(namespace: string): number {
+    const row = this.connection
+      .prepare('SELECT MAX(version) AS version FROM schema_migrations WHERE namespace = ?')
+      .get(namespace) as { version: number | null };
+    return row.version ?? 0;
+  }
+
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.connection.close();
+  }
+}
