@@ -80,6 +80,7 @@ export class App {
   private stopping = false;
   private reconcileQueued = false;
   private reconcileRunning: Promise<void> | undefined;
+  private reconciling = false;
   private activationCounter = 0;
   /** App-level events facade (not owned by any plugin). */
   readonly events: Events;
@@ -153,7 +154,7 @@ export class App {
 
   /** Waits until no activation or deactivation is in progress. */
   async settled(): Promise<void> {
-    while (this.reconcileRunning) await this.reconcileRunning;
+    while (this.reconciling) await this.reconcileRunning;
   }
 
   /** Drains (onDrain handlers, each plugin limited to drainTimeoutMs), then disposes in reverse activation order. */
@@ -238,31 +239,35 @@ export class App {
   private scheduleReconcile(): Promise<void> {
     if (!this.started || this.stopping) return Promise.resolve();
     this.reconcileQueued = true;
-    if (!this.reconcileRunning) {
-      this.reconcileRunning = this.reconcile().finally(() => {
-        this.reconcileRunning = undefined;
-      });
+    if (!this.reconciling) {
+      this.reconciling = true;
+      this.reconcileRunning = this.reconcile();
     }
-    return this.reconcileRunning;
+    return this.reconcileRunning ?? Promise.resolve();
   }
 
   private async reconcile(): Promise<void> {
-    while (this.reconcileQueued && !this.stopping) {
-      this.reconcileQueued = false;
-      for (const instance of [...this.instances.values()]) {
-        if (this.stopping) return;
-        const missing = this.missingFor(instance);
-        if (instance.state === 'active' && missing.length > 0) {
-          instance.missing = missing;
-          await this.deactivate(instance, 'pending');
-        } else if (instance.state === 'pending' && missing.length === 0) {
-          instance.missing = [];
-          await this.activate(instance);
-        } else if (instance.state === 'pending' && missing.join() !== instance.missing.join()) {
-          instance.missing = missing;
-          this.publishState(instance);
+    try {
+      while (this.reconcileQueued && !this.stopping) {
+        this.reconcileQueued = false;
+        for (const instance of [...this.instances.values()]) {
+          if (this.stopping) return;
+          const missing = this.missingFor(instance);
+          if (instance.state === 'active' && missing.length > 0) {
+            instance.missing = missing;
+            await this.deactivate(instance, 'pending');
+          } else if (instance.state === 'pending' && missing.length === 0) {
+            instance.missing = [];
+            await this.activate(instance);
+          } else if (instance.state === 'pending' && missing.join() !== instance.missing.join()) {
+            instance.missing = missing;
+            this.publishState(instance);
+          }
         }
       }
+    } finally {
+      // Cleared in the same synchronous step as the last queue check, so no request is lost in between.
+      this.reconciling = false;
     }
   }
 
