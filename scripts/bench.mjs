@@ -2,8 +2,8 @@
 // Benchmark runner: `npm run bench` lists the benchmarks, `npm run bench <name> [...]` runs them.
 // A benchmark is a file packages/<dir>/bench/<name>.bench.ts that prints its figures and ratios.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, existsSync } from 'node:fs';
-import { join, basename } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 const packagesDir = join(root, 'packages');
