@@ -1,4 +1,5 @@
-// @aalis/api-agent: the orchestration contract.
+// @aalis/api-agent: the orchestration contract: the service, its hooks, the agent:prompt point, token usage.
+export type { AgentQueueEvent } from './agent-events.js';
 export {
   type AbortOptions,
   type AgentService,
@@ -7,4 +8,22 @@ export {
   type ModelRef,
   type PreprocessorFn,
 } from './agent-service.js';
+export type {
+  InputBeforeContext,
+  LlmAfterContext,
+  LlmBeforeContext,
+  ReplyBeforeContext,
+  ToolAfterContext,
+  ToolBeforeContext,
+  TurnAfterContext,
+  TurnBeforeContext,
+} from './hook-payloads.js';
+export type {
+  PromptAnchor,
+  PromptCategory,
+  PromptContributionSpec,
+  PromptContributionView,
+} from './prompt-contribution.js';
+export type { TokenBreakdown, TokenRequestEvent, TokenUsageEvent, TokenUsagePart } from './token-usage.js';
 export type { TurnInput, TurnOutcome } from './turn-input.js';
+export { type UsageTag, usageTag } from './usage-tag.js';

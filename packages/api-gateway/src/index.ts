@@ -1,2 +1,15 @@
-// @aalis/api-gateway: Contract of the gateway: inbound phases and outbound dispatch.
-export {};
+// @aalis/api-gateway: the gateway contract: inbound phases (command → flow → trigger → dispatch) with arrival
+// numbers, the outbound:dispatch chain, and the outbound:message / outbound:stream events.
+export { gatewayErrors } from './gateway-errors.js';
+export {
+  type GatewayService,
+  gateway,
+  INBOUND_PHASES,
+  type InboundContext,
+  type InboundOutcome,
+  type InboundPhase,
+  type InboundReport,
+  type OutboundContext,
+  type OutboundReport,
+  type OutboundStreamFragment,
+} from './gateway-service.js';

@@ -1,2 +1,34 @@
 // @aalis/api-session-settings: Contract of layered session settings and the sessionFields registry.
-export {};
+export {
+  describeValue,
+  expectedOf,
+  formatSettingValue,
+  isLlmRef,
+  matchesFieldType,
+  parseSettingText,
+} from './check-value.js';
+export { isLayer, LAYERS, layerTargetsOf, type SettingsLayer, type ValueOrigin, venueTarget } from './layers.js';
+export type {
+  AnySessionField,
+  DynamicOptions,
+  FieldOption,
+  FieldVisibility,
+  LlmRef,
+  OptionSource,
+  OptionSourceContext,
+  SessionField,
+  SessionFieldType,
+  SessionFieldValueMap,
+  SettingsScope,
+  UnsetContext,
+} from './session-field.js';
+export {
+  type EffectiveValue,
+  type FieldInfo,
+  type SessionFieldsService,
+  type SettingReset,
+  type SettingsCaller,
+  type SettingWrite,
+  sessionFields,
+} from './session-fields-service.js';
+export { settingsErrors } from './settings-errors.js';

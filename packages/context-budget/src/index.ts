@@ -1,2 +1,45 @@
-// @aalis/context-budget: Token estimation, the 5-step trim and the history-limit window as pure functions.
-export {};
+// @aalis/context-budget: token estimation, the 5-step trim and the history-limit window as pure functions.
+export { COMPACTED_RESULT_CHARS, compactToolGroup } from './compact-tool-group.js';
+export {
+  estimateMessagesTokens,
+  estimateMessageTokens,
+  estimateTextTokens,
+  IMAGE_TOKENS,
+  MESSAGE_OVERHEAD_TOKENS,
+  type MessageTokenEstimator,
+  TOOL_CALL_OVERHEAD_TOKENS,
+} from './estimate-tokens.js';
+export {
+  estimateToolDefinitionTokens,
+  renderToolDefinition,
+  TOOL_DEFINITIONS_OVERHEAD_TOKENS,
+  type ToolDefinition,
+} from './estimate-tool-definition-tokens.js';
+export {
+  type ApplyHistoryWindowOptions,
+  applyHistoryWindow,
+  type HistoryWindow,
+  historyWindowStart,
+} from './history-window.js';
+export { contextBudgetMessages, DEFAULT_CONTINUATION_PROMPT, DEFAULT_TOOL_CALL_SUMMARY } from './messages.js';
+export {
+  MIN_TRIM_BUDGET,
+  SAFETY_MARGIN_TOKENS,
+  type TrimBudget,
+  type TrimBudgetOptions,
+  trimBudget,
+} from './trim-budget.js';
+export {
+  CONTINUATION_MIN_REMOVED,
+  INJECTED_KEEP_CHARS,
+  LONG_REASONING_CHARS,
+  LONG_RESULT_CHARS,
+  NEWEST_REASONING_KEEP_CHARS,
+  REASONING_KEEP_CHARS,
+  RESULT_KEEP_CHARS,
+  type TrimOptions,
+  type TrimResult,
+  type TrimStep,
+  trimMessages,
+} from './trim-messages.js';
+export type { TrimSegments } from './trim-segments.js';

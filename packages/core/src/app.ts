@@ -443,6 +443,7 @@ export class App {
         changed();
       },
       preferences: () => registry.preferences(),
+      locale: this.locale,
     };
   }
 }

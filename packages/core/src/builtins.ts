@@ -33,6 +33,8 @@ export interface Services {
   setGlobalPreference(service: string, value: string | undefined): void;
   setPluginPreference(plugin: string, service: string, value: string | undefined): void;
   preferences(): PreferenceSnapshot;
+  /** The app's locale (what the i18n built-in renders in). */
+  readonly locale: Locale;
 }
 
 export interface I18n {

@@ -15,6 +15,7 @@ export interface Migration {
 export class SqliteDatabase {
   readonly connection: Connection;
   private closed = false;
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(readonly path: string) {
     this.connection = new Database(path);
@@ -29,6 +30,19 @@ export class SqliteDatabase {
       applied_at INTEGER NOT NULL,
       PRIMARY KEY (namespace, version)
     )`);
+  }
+
+  /**
+   * The prepared statement for a fixed SQL text, compiled once and reused (compiling costs more than running a
+   * small query). Use it for SQL without interpolated values; dynamic SQL should go through `connection.prepare`.
+   */
+  statement(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.connection.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
   }
 
   /** Runs `fn` inside BEGIN IMMEDIATE … COMMIT (rolled back on throw). Nested calls use savepoints. */

@@ -1,2 +1,19 @@
-// @aalis/testing: Test-only helpers: an OpenAI-compatible scripted HTTP model server and App boot helpers. Never imported by product code.
-export {};
+// @aalis/testing: test-only helpers — a scripted OpenAI-compatible HTTP server and App boot helpers.
+// Never imported by product code.
+export { type BootedApp, bootApp, type PluginEntry } from './boot-app.js';
+export { checkChatRequest, type RequestProblem } from './check-chat-request.js';
+export {
+  type OpenAiTestServer,
+  type OpenAiTestServerOptions,
+  type RecordedRequest,
+  startOpenAiTestServer,
+} from './openai-test-server.js';
+export {
+  type ErrorReply,
+  errorReply,
+  type ReplyOptions,
+  type ScriptedReply,
+  type StreamStep,
+  textReply,
+  toolCallReply,
+} from './scripted-reply.js';

@@ -1,0 +1,32 @@
+// A call to a model: the messages, the tools it may call, and the accounting fields every call carries.
+import type { Message } from '@aalis/schema-message';
+
+/** Why a call is made, for accounting: a session's own turns, or a child session's (「对话」 / 「子任务」). */
+export type LlmPurpose = 'conversation' | 'subtask';
+
+export interface LlmToolDefinition {
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export interface ChatRequest {
+  /** `<provider instance id>/<model id>`; omitted = the provider's first model. */
+  model?: string;
+  messages: readonly Message[];
+  tools?: readonly LlmToolDefinition[];
+  toolChoice?: 'auto' | 'none' | 'required' | { name: string };
+  /** A level id the model declares; others are ignored and the model's default applies. */
+  thinkingLevel?: string;
+  maxOutputTokens?: number;
+  temperature?: number;
+  /** The session the call is made for (accounting, `llm:usage`). */
+  sessionId: string;
+  purpose: LlmPurpose;
+}
+
+export interface ChatOptions {
+  /** Aborting closes the connection at once; the call fails with AALIS_LLM_ABORTED. */
+  signal?: AbortSignal;
+}

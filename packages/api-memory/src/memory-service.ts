@@ -1,0 +1,73 @@
+// The memory service contract: per-session append-only history, its active part (after the last compression
+// divider), counts of conversation messages, and clearing through the 'memory:clear' hook chain.
+import '@aalis/api-hooks';
+import { defineService, type ServiceDescriptor } from '@aalis/core';
+import type { Message } from '@aalis/schema-message';
+
+export interface MemoryReadOptions {
+  /**
+   * Skip this many conversation messages of the active history (control kinds are not counted) and everything
+   * stored before or between them. 0 (the default) starts at the first message after the last compression
+   * divider; `from >= countHistory()` returns only the control messages stored after the last conversation message
+   * (or nothing without `includeControl`). Must be a non-negative integer.
+   */
+  from?: number;
+  /** Include control messages (CONTROL_KINDS: event markers…) of the range. Default false. */
+  includeControl?: boolean;
+}
+
+export interface MemoryService {
+  /**
+   * Appends messages to a session's history in one transaction, in order, and returns them as stored: each with
+   * a fresh string `id` (a caller's id is replaced) and a `timestamp` (now when absent). An invalid message fails
+   * the whole call with AALIS_MEMORY_MESSAGE_INVALID and nothing is written. Emits 'memory:appended'.
+   */
+  append(sessionId: string, messages: readonly Message[]): Promise<Message[]>;
+  /** The active history (after the last compression divider), in order; see MemoryReadOptions. Unknown session: []. */
+  read(sessionId: string, options?: MemoryReadOptions): Promise<Message[]>;
+  /** Number of conversation messages in the active history (CONTROL_KINDS excluded). Unknown session: 0. */
+  countHistory(sessionId: string): Promise<number>;
+  /**
+   * Index into readAll(sessionId) of the first active message, i.e. the number of stored messages up to and
+   * including the last compression divider (0 without divider or for an unknown session).
+   */
+  activeStart(sessionId: string): Promise<number>;
+  /** The whole archive of a session, before dividers too, control messages included (UIs, compaction). */
+  readAll(sessionId: string): Promise<Message[]>;
+  /**
+   * Deletes the session's messages whose metadata turn id is `turnId` (rollback). Returns how many were deleted.
+   * Emits 'memory:deleted' when any were.
+   */
+  deleteByTurn(sessionId: string, turnId: string): Promise<number>;
+  /**
+   * Clears one session, several, or all of them (no argument) through the 'memory:clear' hook chain when the
+   * hooks service is present; the default action at its centre deletes the rows and emits 'memory:cleared'.
+   * An empty list clears nothing. A middleware that does not call next() keeps the rows.
+   */
+  clear(sessionIds?: string | readonly string[]): Promise<void>;
+}
+
+/** Context of the 'memory:clear' chain: `undefined` means every session. */
+export interface MemoryClearContext {
+  sessionIds: readonly string[] | undefined;
+}
+
+declare module '@aalis/api-hooks' {
+  interface HookContextMap {
+    /** Clearing history: memory's default action deletes the rows; vector memory, summaries… add middlewares. */
+    'memory:clear': MemoryClearContext;
+  }
+}
+
+declare module '@aalis/core' {
+  interface EventMap {
+    /** Messages were appended (after the transaction committed), as stored. */
+    'memory:appended': { sessionId: string; messages: readonly Message[] };
+    /** Messages of one turn were deleted (deleteByTurn); readers holding copies of the history must reload it. */
+    'memory:deleted': { sessionId: string; turnId: string; count: number };
+    /** History was cleared (the default action of 'memory:clear' ran); `undefined` = every session. */
+    'memory:cleared': { sessionIds: readonly string[] | undefined };
+  }
+}
+
+export const memory: ServiceDescriptor<MemoryService> = defineService<MemoryService>('memory');

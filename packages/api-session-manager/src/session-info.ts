@@ -1,0 +1,81 @@
+// What the session manager knows about one conversation.
+import type { TurnOutcome } from '@aalis/schema-message';
+
+/**
+ * The kinds of sessions:
+ * - `room`: an IM group or an IM private chat where a platform adapter is the venue (replies are delivered to the
+ *   platform; only a turn's last reply is sent).
+ * - `direct`: a one-to-one conversation outside IM rooms (e.g. an API client).
+ * - `child`: a subtask session; has a parent, and is deleted with it.
+ * - `web`: a WebUI conversation.
+ * - `cli`: a terminal conversation.
+ */
+export type SessionKind = 'room' | 'direct' | 'child' | 'web' | 'cli';
+
+export const SESSION_KINDS: readonly SessionKind[] = ['room', 'direct', 'child', 'web', 'cli'];
+
+/** The outcome of a session's most recent turn (from agent:turn:after). */
+export interface LastTurn {
+  turnId: string;
+  outcome: TurnOutcome;
+  /** On `error`: the one-sentence reason shown in the session. */
+  error?: string;
+  /** When the turn ended, milliseconds since the epoch. */
+  at: number;
+}
+
+export interface SessionInfo {
+  id: string;
+  kind: SessionKind;
+  /** The platform that delivers this session's messages ('webui', 'cli', 'qq'…). */
+  platform: string;
+  /** Room / chat id on the platform. */
+  venue?: string;
+  /** For `child` sessions: the parent session. */
+  parentId?: string;
+  /**
+   * Where the session was born. Defaults to `platform`; a child takes its root's. Used to pick a platform layer
+   * for sessions reached from elsewhere (the agent's token:request snapshot).
+   */
+  originPlatform?: string;
+  /** The chat window the session was born in; `multiParty` = more than her and one person can speak there. */
+  originChat?: { multiParty: boolean };
+  title?: string;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+  updatedAt: number;
+  lastTurn?: LastTurn;
+}
+
+/** What ensure() needs to create a session. */
+export interface SessionInit {
+  /** 1–512 characters. */
+  id: string;
+  kind: SessionKind;
+  platform: string;
+  venue?: string;
+  /** Required for (and only for) `child` sessions; the parent must exist. */
+  parentId?: string;
+  originPlatform?: string;
+  originChat?: { multiParty: boolean };
+  title?: string;
+}
+
+/** What update() may change. `null` removes an optional field. */
+export interface SessionPatch {
+  title?: string | null;
+  originChat?: { multiParty: boolean } | null;
+  originPlatform?: string | null;
+  venue?: string | null;
+}
+
+export interface SessionFilter {
+  kind?: SessionKind;
+  platform?: string;
+  venue?: string;
+  /** A parent id; `null` = root sessions only. */
+  parentId?: string | null;
+  /** Default 100, at most 1000. */
+  limit?: number;
+  offset?: number;
+}

@@ -1,0 +1,116 @@
+// Tokens that tool definitions add to a request, estimated in the form providers show them to the model
+// (OpenAI's `namespace functions { type name = (_: { … }) => any; }`), not as raw JSON.
+import { estimateTextTokens } from './estimate-tokens.js';
+
+/** Once per request that carries tool definitions. */
+export const TOOL_DEFINITIONS_OVERHEAD_TOKENS = 9;
+
+/** A tool as a model request describes it (structurally the same as api-llm's LlmToolDefinition). */
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments object. */
+  parameters?: Readonly<Record<string, unknown>>;
+}
+
+interface CachedTool {
+  name: string;
+  description: string | undefined;
+  parameters: ToolDefinition['parameters'];
+  tokens: number;
+}
+
+const toolCache = new WeakMap<ToolDefinition, CachedTool>();
+const WRAPPER_TOKENS = estimateTextTokens('namespace functions {\n\n} // namespace functions');
+
+/**
+ * Tokens the tool definitions add to a request. Providers render tools as a compact TypeScript-like declaration
+ * (OpenAI's `namespace functions { type name = (_: { … }) => any; }`), so each tool is estimated in that form,
+ * not as raw JSON. Cached per definition object. An empty list costs nothing.
+ */
+export function estimateToolDefinitionTokens(tools: readonly ToolDefinition[]): number {
+  if (tools.length === 0) return 0;
+  let total = TOOL_DEFINITIONS_OVERHEAD_TOKENS + WRAPPER_TOKENS;
+  for (const tool of tools) {
+    const cached = toolCache.get(tool);
+    if (
+      cached &&
+      cached.name === tool.name &&
+      cached.description === tool.description &&
+      cached.parameters === tool.parameters
+    ) {
+      total += cached.tokens;
+      continue;
+    }
+    const tokens = estimateTextTokens(renderToolDefinition(tool));
+    toolCache.set(tool, { name: tool.name, description: tool.description, parameters: tool.parameters, tokens });
+    total += tokens;
+  }
+  return total;
+}
+
+/** The declaration text a provider shows the model for one tool. Exported for tests and the benchmark. */
+export function renderToolDefinition(tool: ToolDefinition): string {
+  const lines: string[] = [];
+  if (tool.description) lines.push(`// ${tool.description}`);
+  const properties = objectProperties(tool.parameters);
+  if (properties.length === 0) lines.push(`type ${tool.name} = () => any;`);
+  else {
+    lines.push(`type ${tool.name} = (_: {`);
+    lines.push(renderProperties(tool.parameters ?? {}, 0));
+    lines.push('}) => any;');
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
+type Schema = Readonly<Record<string, unknown>>;
+
+function isSchema(value: unknown): value is Schema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function objectProperties(schema: Schema | undefined): [string, Schema][] {
+  const properties = schema?.properties;
+  if (!isSchema(properties)) return [];
+  return Object.entries(properties).filter((entry): entry is [string, Schema] => isSchema(entry[1]));
+}
+
+function renderProperties(schema: Schema, indent: number): string {
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const pad = ' '.repeat(indent);
+  const lines: string[] = [];
+  for (const [name, property] of objectProperties(schema)) {
+    if (typeof property.description === 'string' && indent < 2) lines.push(`${pad}// ${property.description}`);
+    lines.push(`${pad}${name}${required.has(name) ? '' : '?'}: ${renderType(property, indent)},`);
+  }
+  return lines.join('\n');
+}
+
+function renderType(schema: Schema, indent: number): string {
+  const variants = schema.anyOf ?? schema.oneOf;
+  if (Array.isArray(variants))
+    return variants
+      .filter(isSchema)
+      .map((variant) => renderType(variant, indent))
+      .join(' | ');
+  if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  switch (type) {
+    case 'string':
+      return 'string';
+    case 'integer':
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'null':
+      return 'null';
+    case 'array':
+      return isSchema(schema.items) ? `${renderType(schema.items, indent)}[]` : 'any[]';
+    case 'object':
+      return `{\n${renderProperties(schema, indent + 2)}\n${' '.repeat(indent)}}`;
+    default:
+      return 'any';
+  }
+}

@@ -1,0 +1,223 @@
+// The one pass over a text's char codes that token estimation is built on: it splits the text roughly the way
+// o200k's pre-tokenizer does (words and camelCase pieces, 3-digit groups, punctuation runs, whitespace runs, CJK)
+// and counts each kind of piece into a feature vector. estimate-tokens.ts weighs the vector; the calibration
+// script fits the weights against a real tokenizer.
+
+/** Longest letter piece with its own weight; longer pieces add FEATURE.extraLetter per further letter. */
+export const MAX_PIECE = 20;
+/** Longest punctuation run with its own weight; longer runs add FEATURE.extraPunct per further char. */
+export const MAX_PUNCT_RUN = 6;
+
+/** Index of each feature in the vector. `piece + n - 1` is a letter piece of n letters, `punct + n - 1` a run. */
+export const FEATURE = {
+  piece: 0,
+  extraLetter: MAX_PIECE,
+  nonAsciiLetter: MAX_PIECE + 1,
+  digitGroup: MAX_PIECE + 2,
+  punct: MAX_PIECE + 3,
+  extraPunct: MAX_PIECE + 3 + MAX_PUNCT_RUN,
+  newlineRun: MAX_PIECE + 4 + MAX_PUNCT_RUN,
+  spaceRun: MAX_PIECE + 5 + MAX_PUNCT_RUN,
+  cjkChar: MAX_PIECE + 6 + MAX_PUNCT_RUN,
+  cjkRun: MAX_PIECE + 7 + MAX_PUNCT_RUN,
+  cjkPunct: MAX_PIECE + 8 + MAX_PUNCT_RUN,
+  kana: MAX_PIECE + 9 + MAX_PUNCT_RUN,
+  hangul: MAX_PIECE + 10 + MAX_PUNCT_RUN,
+  generalPunct: MAX_PIECE + 11 + MAX_PUNCT_RUN,
+  symbol: MAX_PIECE + 12 + MAX_PUNCT_RUN,
+  astral: MAX_PIECE + 13 + MAX_PUNCT_RUN,
+} as const;
+
+export const FEATURE_COUNT = FEATURE.astral + 1;
+
+// Run kinds while scanning.
+const NONE = 0;
+const LETTER = 1;
+const DIGIT = 2;
+const PUNCT = 3;
+const SPACE = 4;
+
+// ASCII classes.
+const A_LOWER = 0;
+const A_UPPER = 1;
+const A_DIGIT = 2;
+const A_SPACE = 3;
+const A_NEWLINE = 4;
+const A_PUNCT = 5;
+
+const ASCII_CLASS = new Uint8Array(128).fill(A_PUNCT);
+for (let code = 97; code <= 122; code++) ASCII_CLASS[code] = A_LOWER;
+for (let code = 65; code <= 90; code++) ASCII_CLASS[code] = A_UPPER;
+for (let code = 48; code <= 57; code++) ASCII_CLASS[code] = A_DIGIT;
+ASCII_CLASS[32] = A_SPACE;
+ASCII_CLASS[9] = A_SPACE;
+ASCII_CLASS[10] = A_NEWLINE;
+ASCII_CLASS[13] = A_NEWLINE;
+
+/**
+ * Adds the features of `text` to `counts` (length FEATURE_COUNT). A single pass, no allocation.
+ * A single space is free: o200k folds it into the following word or punctuation.
+ */
+export function countTextFeatures(text: string, counts: Float64Array): void {
+  let run = NONE;
+  let length = 0;
+  let previousLower = false;
+  let newline = false;
+  // Spaces after the last newline of a whitespace run: an indentation of two or more is a token of its own.
+  let indent = 0;
+  const end = text.length;
+  for (let index = 0; index < end; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 128) {
+      switch (ASCII_CLASS[code]) {
+        case A_LOWER:
+          if (run !== LETTER) {
+            flush(counts, run, length, newline, indent);
+            run = LETTER;
+            length = 0;
+          }
+          length++;
+          previousLower = true;
+          continue;
+        case A_UPPER:
+          // A capital after a lower-case letter starts a new piece (camelCase), as in o200k's pattern.
+          if (run !== LETTER || previousLower) {
+            flush(counts, run, length, newline, indent);
+            run = LETTER;
+            length = 0;
+          }
+          length++;
+          previousLower = false;
+          continue;
+        case A_DIGIT:
+          if (run !== DIGIT) {
+            flush(counts, run, length, newline, indent);
+            run = DIGIT;
+            length = 0;
+          }
+          length++;
+          continue;
+        case A_SPACE:
+          if (run !== SPACE) {
+            flush(counts, run, length, newline, indent);
+            run = SPACE;
+            length = 0;
+            newline = false;
+            indent = 0;
+          }
+          length++;
+          indent++;
+          continue;
+        case A_NEWLINE:
+          if (run !== SPACE) {
+            flush(counts, run, length, newline, indent);
+            run = SPACE;
+            length = 0;
+          }
+          newline = true;
+          indent = 0;
+          length++;
+          continue;
+        default:
+          if (run !== PUNCT) {
+            flush(counts, run, length, newline, indent);
+            run = PUNCT;
+            length = 0;
+          }
+          length++;
+          continue;
+      }
+    }
+    if (code >= 0x4e00 && code <= 0x9fff) {
+      // CJK unified ideographs: counted per char, plus one per run (a run is one pre-token).
+      if (run !== NONE) {
+        flush(counts, run, length, newline, indent);
+        run = NONE;
+        counts[FEATURE.cjkRun]!++;
+      } else if (index === 0 || !isIdeograph(text.charCodeAt(index - 1))) {
+        counts[FEATURE.cjkRun]!++;
+      }
+      counts[FEATURE.cjkChar]!++;
+      continue;
+    }
+    if (isNonAsciiLetter(code)) {
+      if (run !== LETTER) {
+        flush(counts, run, length, newline, indent);
+        run = LETTER;
+        length = 0;
+      }
+      length++;
+      previousLower = true;
+      counts[FEATURE.nonAsciiLetter]!++;
+      continue;
+    }
+    if (code === 0xa0) {
+      if (run !== SPACE) {
+        flush(counts, run, length, newline, indent);
+        run = SPACE;
+        length = 0;
+        newline = false;
+        indent = 0;
+      }
+      length++;
+      indent++;
+      continue;
+    }
+    flush(counts, run, length, newline, indent);
+    run = NONE;
+    if (code >= 0xd800 && code <= 0xdbff) {
+      counts[FEATURE.astral]!++;
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) index++;
+    } else if ((code >= 0x3400 && code <= 0x4dbf) || (code >= 0xf900 && code <= 0xfaff)) {
+      counts[FEATURE.cjkChar]!++;
+      counts[FEATURE.cjkRun]!++;
+    } else if ((code >= 0x3000 && code <= 0x303f) || (code >= 0xff00 && code <= 0xffef)) {
+      counts[FEATURE.cjkPunct]!++;
+    } else if (code >= 0x3040 && code <= 0x30ff) {
+      counts[FEATURE.kana]!++;
+    } else if (code >= 0xac00 && code <= 0xd7af) {
+      counts[FEATURE.hangul]!++;
+    } else if (code >= 0x2000 && code <= 0x206f) {
+      counts[FEATURE.generalPunct]!++;
+    } else {
+      counts[FEATURE.symbol]!++;
+    }
+  }
+  flush(counts, run, length, newline, indent);
+}
+
+function flush(counts: Float64Array, run: number, length: number, newline: boolean, indent: number): void {
+  switch (run) {
+    case LETTER:
+      if (length <= MAX_PIECE) counts[FEATURE.piece + length - 1]!++;
+      else {
+        counts[FEATURE.piece + MAX_PIECE - 1]!++;
+        counts[FEATURE.extraLetter]! += length - MAX_PIECE;
+      }
+      return;
+    case DIGIT:
+      counts[FEATURE.digitGroup]! += Math.ceil(length / 3);
+      return;
+    case PUNCT:
+      if (length <= MAX_PUNCT_RUN) counts[FEATURE.punct + length - 1]!++;
+      else {
+        counts[FEATURE.punct + MAX_PUNCT_RUN - 1]!++;
+        counts[FEATURE.extraPunct]! += length - MAX_PUNCT_RUN;
+      }
+      return;
+    case SPACE:
+      if (newline) counts[FEATURE.newlineRun]!++;
+      if (indent > 1) counts[FEATURE.spaceRun]!++;
+      return;
+  }
+}
+
+function isIdeograph(code: number): boolean {
+  return code >= 0x4e00 && code <= 0x9fff;
+}
+
+function isNonAsciiLetter(code: number): boolean {
+  // Latin-1 and Latin Extended letters (without × and ÷), Greek, Cyrillic.
+  return (code >= 0xc0 && code <= 0x24f && code !== 0xd7 && code !== 0xf7) || (code >= 0x370 && code <= 0x4ff);
+}

@@ -1,0 +1,34 @@
+// The trim budget and its unit (上下文裁剪算法): context length × trimThresholdRatio − max output − 512, at least 1024;
+// the unit of history drops is a quarter of the budget, rounded up.
+
+export const SAFETY_MARGIN_TOKENS = 512;
+export const MIN_TRIM_BUDGET = 1024;
+
+export interface TrimBudgetOptions {
+  contextWindow: number;
+  maxOutputTokens: number;
+  /** Default 1 (use the whole window minus the output reserve). */
+  trimThresholdRatio?: number;
+}
+
+export interface TrimBudget {
+  budget: number;
+  unit: number;
+}
+
+export function trimBudget({ contextWindow, maxOutputTokens, trimThresholdRatio = 1 }: TrimBudgetOptions): TrimBudget {
+  for (const [name, value] of [
+    ['contextWindow', contextWindow],
+    ['maxOutputTokens', maxOutputTokens],
+    ['trimThresholdRatio', trimThresholdRatio],
+  ] as const) {
+    if (!Number.isFinite(value) || value < 0) {
+      throw new RangeError(`trimBudget: ${name} must be a finite number ≥ 0, got ${value}.`);
+    }
+  }
+  const budget = Math.max(
+    MIN_TRIM_BUDGET,
+    Math.floor(contextWindow * trimThresholdRatio - maxOutputTokens - SAFETY_MARGIN_TOKENS),
+  );
+  return { budget, unit: Math.ceil(budget / 4) };
+}

@@ -1,0 +1,74 @@
+// The slash commands plugin-agent registers (plugin-agent.zh.md 「指令」): /model, /persona, /stop.
+import { authorisedIdentityOf, sameIdentity } from '@aalis/api-authority';
+import { type CommandDefinition, pageFooter, pageFromFlags, paginate } from '@aalis/api-commands';
+import { listModels, llm } from '@aalis/api-llm';
+import { textRef } from '@aalis/core';
+import type { AgentDeps } from './agent-deps.js';
+import type { Orchestrator } from './orchestrator.js';
+import { modelRefText, resolveSessionModel } from './turn-settings.js';
+
+export function agentCommands(deps: AgentDeps, orchestrator: Orchestrator): CommandDefinition[] {
+  return [
+    {
+      name: 'model',
+      description: textRef('agent.command.model'),
+      usage: '[关键词] [-p <n>]',
+      async handler({ args, flags, t, sessionId, platform, message }) {
+        const keyword = args.join(' ').trim().toLowerCase();
+        const models = listModels({ providers: deps.services.providers(llm) }).filter(
+          (model) =>
+            keyword === '' || model.id.toLowerCase().includes(keyword) || model.name.toLowerCase().includes(keyword),
+        );
+        if (models.length === 0) return textRef('agent.command.model.empty');
+        const page = paginate({ items: models, page: pageFromFlags(flags) });
+        const setting =
+          deps.sessionFields.available && deps.sessionFields.use.field('llm')
+            ? await deps.sessionFields.use.get({ sessionId, platform, venue: message.venue }, 'llm')
+            : undefined;
+        const current = resolveSessionModel(deps, modelRefText(setting?.value))?.model.id;
+        const lines = page.items.map((model) => {
+          const mark = model.id === current ? ` ${t(textRef('agent.command.model.current'))}` : '';
+          return `${model.id}  ${model.name}${mark}`;
+        });
+        return [
+          t(textRef('agent.command.model.header', { page: page.page, pages: page.pages, total: page.total })),
+          ...lines,
+          t(pageFooter(page)),
+        ].join('\n');
+      },
+    },
+    {
+      name: 'persona',
+      description: textRef('agent.command.persona'),
+      usage: '[关键词] [-p <n>]',
+      handler({ args, flags, t }) {
+        if (!deps.persona.available) return textRef('agent.command.persona.unavailable');
+        const keyword = args.join(' ').trim();
+        const personas = keyword === '' ? deps.persona.use.list() : deps.persona.use.search(keyword);
+        if (personas.length === 0) return textRef('agent.command.persona.empty');
+        const page = paginate({ items: personas, page: pageFromFlags(flags) });
+        const lines = page.items.map((persona) => `${persona.id}  ${persona.name}`);
+        return [
+          t(textRef('agent.command.persona.header', { page: page.page, pages: page.pages, total: page.total })),
+          ...lines,
+          t(pageFooter(page)),
+        ].join('\n');
+      },
+    },
+    {
+      name: 'stop',
+      description: textRef('agent.command.stop'),
+      handler({ sessionId, message, caller }) {
+        const running = orchestrator.runningTurn(sessionId);
+        if (!running) return textRef('agent.stop.noTurn');
+        const identity = authorisedIdentityOf(message);
+        const participants = orchestrator.participantsOf(sessionId);
+        const isParticipant =
+          identity !== undefined && participants.some((participant) => sameIdentity(participant, identity));
+        if (!isParticipant && !caller.isOwner) return textRef('agent.stop.refused');
+        orchestrator.abort(sessionId, { turnId: running.turnId, by: identity, reason: '/stop' });
+        return undefined;
+      },
+    },
+  ];
+}

@@ -1,0 +1,105 @@
+// The four per-session fields of plugin-agent (plugin-agent.zh.md 「会话设置项」) and the llm-thinking options.
+
+import type { ModelInfo } from '@aalis/api-llm';
+import type { AnySessionField, FieldOption, OptionSourceContext } from '@aalis/api-session-settings';
+import { type TextRef, textRef } from '@aalis/core';
+import type { AgentDeps } from './agent-deps.js';
+import { FIELD, modelRefText, resolveSessionModel } from './turn-settings.js';
+
+export const THINKING_SOURCE = 'llm-thinking';
+
+function integerAtLeast(min: number) {
+  return (value: number): TextRef | undefined =>
+    Number.isInteger(value) && value >= min ? undefined : textRef('agent.field.integerAtLeast', { min });
+}
+
+export function agentFields(deps: AgentDeps): AnySessionField[] {
+  return [
+    {
+      key: FIELD.llm,
+      type: 'llm-ref',
+      label: textRef('agent.field.llm'),
+      visibility: 'composer',
+      level: 1,
+      validate: (value) =>
+        value.provider.trim() !== '' && value.model.trim() !== '' ? undefined : textRef('agent.field.llm.invalid'),
+      describeUnset: () => {
+        const model = resolveSessionModel(deps, undefined)?.model;
+        return model ? textRef('agent.field.llm.unset', { model: model.name }) : textRef('agent.field.llm.unsetNone');
+      },
+    },
+    {
+      key: FIELD.think,
+      type: 'select',
+      label: textRef('agent.field.think'),
+      visibility: 'common',
+      level: 1,
+      dynamicOptions: { source: THINKING_SOURCE, dependsOn: [FIELD.llm] },
+      describeUnset: async ({ scope }) => {
+        const model = await currentModel(deps, scope.sessionId, scope.platform, scope.venue);
+        return model?.thinking === 'not-adjustable'
+          ? textRef('agent.field.think.notAdjustable')
+          : textRef('agent.field.think.unset');
+      },
+    },
+    {
+      key: FIELD.maxToolIterations,
+      type: 'number',
+      label: textRef('agent.field.maxToolIterations'),
+      visibility: 'advanced',
+      level: 'owner',
+      validate: integerAtLeast(1),
+      describeUnset: () => textRef('agent.field.maxToolIterations.unset'),
+    },
+    {
+      key: FIELD.historyLimit,
+      type: 'number',
+      label: textRef('agent.field.historyLimit'),
+      visibility: 'advanced',
+      level: 'owner',
+      default: 0,
+      validate: integerAtLeast(0),
+      describeUnset: () => textRef('agent.field.historyLimit.unset'),
+    },
+  ];
+}
+
+async function currentModel(
+  deps: AgentDeps,
+  sessionId: string,
+  platform?: string,
+  venue?: string,
+): Promise<ModelInfo | undefined> {
+  let requested: string | undefined;
+  if (deps.sessionFields.available && deps.sessionFields.use.field(FIELD.llm)) {
+    const effective = await deps.sessionFields.use.get({ sessionId, platform, venue }, FIELD.llm);
+    requested = modelRefText(effective.value);
+  }
+  return resolveSessionModel(deps, requested)?.model;
+}
+
+/** Options of `think`: the levels of the model the session would use (the `llm` value given, else the one in use). */
+export function thinkingOptions(deps: AgentDeps) {
+  return async ({ sessionId, values }: OptionSourceContext): Promise<FieldOption[]> => {
+    const requested = modelRefText(values[FIELD.llm]);
+    const model = requested ? resolveSessionModel(deps, requested)?.model : await currentModel(deps, sessionId);
+    if (!model || model.thinking === 'not-adjustable') return [];
+    return model.thinking.levels.map((level) => ({ value: level.id, label: level.name }));
+  };
+}
+
+/**
+ * What a settings UI writes beside an effective thinking level: the level's name and 「当前模型没有这一档,按默认(…)」
+ * when the model lacks it, 「当前模型不能调」 when the model cannot adjust; undefined when the level applies.
+ */
+export function thinkingNote({ model, level }: { model: ModelInfo; level: string }): TextRef | undefined {
+  if (model.thinking === 'not-adjustable') return textRef('agent.field.think.notAdjustable');
+  if (model.thinking.levels.some((candidate) => candidate.id === level)) return undefined;
+  const fallback = model.thinking.levels.find(
+    (candidate) => candidate.id === (model.thinking as { default: string }).default,
+  );
+  return textRef('agent.field.think.missing', {
+    level,
+    default: fallback?.name ?? (model.thinking as { default: string }).default,
+  });
+}

@@ -1,0 +1,136 @@
+// Test harness: a real App with the real services (SQLite on a temp data dir) and the OpenAI provider talking
+// over HTTP to the scripted test server. Used by plugin-agent's suites.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { agent, type BoundAgent } from '@aalis/api-agent';
+import { type Tool, tools } from '@aalis/api-tools';
+import { type AnyPluginDefinition, definePlugin } from '@aalis/core';
+import authorityPlugin from '@aalis/plugin-authority';
+import commandsPlugin from '@aalis/plugin-commands';
+import contributionsPlugin from '@aalis/plugin-contributions';
+import gatewayPlugin from '@aalis/plugin-gateway';
+import hooksPlugin from '@aalis/plugin-hooks';
+import openaiPlugin from '@aalis/plugin-llm-openai';
+import memoryPlugin from '@aalis/plugin-memory-sqlite';
+import archivePlugin from '@aalis/plugin-message-archive';
+import sessionManagerPlugin from '@aalis/plugin-session-manager';
+import sessionSettingsPlugin from '@aalis/plugin-session-settings';
+import storagePlugin from '@aalis/plugin-storage';
+import toolsPlugin from '@aalis/plugin-tools';
+import type { IncomingMessage, Message } from '@aalis/schema-message';
+import {
+  type BootedApp,
+  bootApp,
+  type OpenAiTestServer,
+  type PluginEntry,
+  startOpenAiTestServer,
+} from '@aalis/testing';
+import agentPlugin from './index.js';
+
+export const OWNER = { platform: 'cli', userId: 'owner' };
+
+export interface Harness {
+  booted: BootedApp;
+  server: OpenAiTestServer;
+  agent: BoundAgent;
+  dataDir: string;
+  /** The chat requests the server received, as sent (messages in wire form). */
+  requests(): Array<{ messages: Array<Record<string, unknown>>; tools?: unknown[] }>;
+  say(content: string, extra?: Partial<IncomingMessage>): Promise<void>;
+  history(sessionId?: string): Promise<Message[]>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  agentConfig?: Record<string, unknown>;
+  tools?: Tool[];
+  extra?: PluginEntry[];
+  contextWindow?: number;
+  maxOutputTokens?: number;
+  /** Leave out these plugins (by name). */
+  without?: string[];
+}
+
+export function toolPlugin(list: Tool[]): AnyPluginDefinition {
+  return definePlugin({
+    name: '@test/tools',
+    uses: { tools },
+    apply({ tools }) {
+      for (const tool of list) tools.use.register(tool);
+    },
+  });
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const server = await startOpenAiTestServer({ models: ['test-model'] });
+  const dataDir = mkdtempSync(join(tmpdir(), 'aalis-agent-'));
+  const entries: PluginEntry[] = [
+    [storagePlugin, { dataDir }],
+    hooksPlugin,
+    contributionsPlugin,
+    memoryPlugin,
+    archivePlugin,
+    sessionManagerPlugin,
+    sessionSettingsPlugin,
+    [authorityPlugin, { owners: [OWNER] }],
+    commandsPlugin,
+    toolsPlugin,
+    gatewayPlugin,
+    [
+      openaiPlugin,
+      {
+        baseUrl: server.url,
+        fetchModels: false,
+        models: [
+          {
+            id: 'test-model',
+            contextWindow: options.contextWindow ?? 32_000,
+            maxOutputTokens: options.maxOutputTokens ?? 1_024,
+          },
+        ],
+        retry: { maxRetries: 0 },
+      },
+      { id: 'test' },
+    ],
+    [agentPlugin, options.agentConfig ?? {}],
+    ...(options.tools ? [toolPlugin(options.tools)] : []),
+    ...(options.extra ?? []),
+  ];
+  const plugins = entries.filter((entry) => {
+    const definition = Array.isArray(entry) ? entry[0] : entry;
+    return !options.without?.includes(definition.name);
+  });
+  const booted = await bootApp({ plugins });
+  const states = booted.app.states().filter((state) => state.state !== 'active');
+  if (states.length > 0) throw new Error(`plugins not active: ${JSON.stringify(states)}`);
+  const service = booted.app.services.selected(agent)!.impl as BoundAgent;
+  return {
+    booted,
+    server,
+    agent: service,
+    dataDir,
+    requests: () => server.chatBodies() as Array<{ messages: Array<Record<string, unknown>>; tools?: unknown[] }>,
+    say: (content, extra = {}) =>
+      service.handleMessage({
+        sessionId: 'cli:owner',
+        platform: 'cli',
+        sender: { userId: 'owner' },
+        content,
+        ...extra,
+      }),
+    history: async (sessionId = 'cli:owner') => {
+      const { memory } = await import('@aalis/api-memory');
+      return booted.app.services.selected(memory)!.impl.readAll(sessionId);
+    },
+    async close() {
+      const rejected = server.requests.filter((request) => request.rejected !== undefined);
+      await booted.stop();
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      // The test server rejects what real providers reject: no invalid sequence may ever have been sent.
+      if (rejected.length > 0)
+        throw new Error(`the model server rejected: ${rejected.map((r) => r.rejected).join('; ')}`);
+    },
+  };
+}

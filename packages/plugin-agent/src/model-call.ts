@@ -1,0 +1,79 @@
+// One streamed model call: request with session id and purpose (「对话」/「子任务」), deltas pushed on
+// outbound:stream with a callId per tool call, leaked special tokens stripped from the final text only.
+import type { ChatResponse, LlmToolDefinition } from '@aalis/api-llm';
+import type { ToolDefinition } from '@aalis/api-tools';
+import type { Message } from '@aalis/schema-message';
+import { stripLeakedSpecialTokens } from '@aalis/util-text-normalize';
+import type { AgentDeps } from './agent-deps.js';
+import { resolveTurnModel } from './turn-settings.js';
+import type { TurnState } from './turn-state.js';
+
+export interface ModelCallResult extends ChatResponse {
+  /** The callId each tool call (by position) executes with: the one streamed in toolCallProgress. */
+  callIds: string[];
+}
+
+let callCounter = 0;
+export function newCallId(): string {
+  callCounter = (callCounter + 1) % 1_000_000;
+  return `call_${Date.now().toString(36)}${callCounter.toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+export async function callModel(
+  deps: AgentDeps,
+  state: TurnState,
+  { messages, tools }: { messages: Message[]; tools: ToolDefinition[] },
+): Promise<ModelCallResult> {
+  const resolved = resolveTurnModel(deps, state);
+  const callIds = new Map<number, string>();
+  const fragmentBase = { sessionId: state.sessionId, turnId: state.turnId, platform: state.platform };
+  const stream = resolved.provider.impl.chatStream(
+    {
+      model: state.settings.model.id,
+      // The wire conversion sends role, content, calls and reasoning only: storage metadata never leaves.
+      messages,
+      tools: tools.map(toLlmTool),
+      thinkingLevel: state.settings.thinkingLevel,
+      maxOutputTokens: state.settings.model.maxOutputTokens,
+      sessionId: state.sessionId,
+      purpose: state.facts.child ? 'subtask' : 'conversation',
+    },
+    { signal: state.running.controller.signal },
+  );
+  let response: ChatResponse | undefined;
+  for await (const event of stream) {
+    switch (event.type) {
+      case 'text-delta':
+        deps.events.emit('outbound:stream', { ...fragmentBase, delta: event.text });
+        break;
+      case 'reasoning-delta':
+        deps.events.emit('outbound:stream', { ...fragmentBase, reasoningDelta: event.text });
+        break;
+      case 'tool-call-delta': {
+        let callId = callIds.get(event.index);
+        if (callId === undefined) {
+          callId = newCallId();
+          callIds.set(event.index, callId);
+        }
+        deps.events.emit('outbound:stream', {
+          ...fragmentBase,
+          toolCallProgress: { callId, index: event.index, name: event.name, argumentsDelta: event.argumentsDelta },
+        });
+        break;
+      }
+      case 'response':
+        response = event.response;
+        break;
+    }
+  }
+  if (!response) throw new Error('the model stream ended without a response');
+  return {
+    ...response,
+    content: stripLeakedSpecialTokens(response.content),
+    callIds: response.toolCalls.map((_call, index) => callIds.get(index) ?? newCallId()),
+  };
+}
+
+function toLlmTool(tool: ToolDefinition): LlmToolDefinition {
+  return { name: tool.name, description: tool.description, parameters: tool.parameters as Record<string, unknown> };
+}

@@ -1,0 +1,229 @@
+// The AgentService: hands each input through agent:input:before to its session's channel, runs turns in the async
+// context of the opening input's handleMessage, and implements abort, clearing, session deletion and draining
+// (api-agent.zh.md 「服务接口」, plugin-agent.zh.md 「新消息怎么处理」, 「会话删除」).
+import type { AbortOptions, AgentService, ModelRef, PreprocessorFn } from '@aalis/api-agent';
+import { originTurnOf } from '@aalis/api-authority';
+import type { Disposer, RegistrationOwner } from '@aalis/core';
+import type { Identity, IncomingMessage } from '@aalis/schema-message';
+import type { AgentDeps } from './agent-deps.js';
+import { type Batch, type PendingInput, SessionChannel } from './session-channel.js';
+import { arrivalOf, runTurn } from './turn-runner.js';
+import { FIELD } from './turn-settings.js';
+
+let turnCounter = 0;
+export function newTurnId(): string {
+  turnCounter = (turnCounter + 1) % 1_000_000;
+  return `turn_${Date.now().toString(36)}${turnCounter.toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+export class Orchestrator implements AgentService {
+  private readonly channels = new Map<string, SessionChannel>();
+  private readonly preprocessors = new Map<string, { handler: PreprocessorFn; dispose: Disposer }>();
+  private globalHolds = 0;
+  private globalRelease: Promise<void> = Promise.resolve();
+  private releaseGlobal: (() => void) | undefined;
+
+  constructor(private readonly deps: AgentDeps) {}
+
+  async handleMessage(message: IncomingMessage): Promise<void> {
+    const deps = this.deps;
+    const generation = deps.sessionManager.available ? deps.sessionManager.use.generationOf(message.sessionId) : 0;
+    const context = { message };
+    const { reachedCentre } = await deps.hooks.use.run('agent:input:before', context, () =>
+      this.deliver(context.message, generation),
+    );
+    if (!reachedCentre) {
+      deps.log.debug(`→ 放掉 ${arrivalOf(message)} session=${message.sessionId}`);
+      deps.events.emit('outbound:stream', {
+        sessionId: message.sessionId,
+        turnId: '',
+        platform: message.platform,
+        done: true,
+      });
+    }
+  }
+
+  /** The centre of agent:input:before: resolves when this input has settled. */
+  private async deliver(message: IncomingMessage, generation: number): Promise<void> {
+    const deps = this.deps;
+    const channel = this.channel(message.sessionId);
+    await this.whenUnheld(channel);
+    if (deps.sessionManager.available && deps.sessionManager.use.generationOf(message.sessionId) !== generation) {
+      // Collected before a deletion started: released, not archived.
+      deps.log.debug(`→ 放掉 ${arrivalOf(message)} session=${message.sessionId}`);
+      return;
+    }
+    let resolveOpened!: (batch: Batch | undefined) => void;
+    const opened = new Promise<Batch | undefined>((resolve) => {
+      resolveOpened = resolve;
+    });
+    const pending: PendingInput = {
+      message,
+      settle: () => resolveOpened(undefined),
+      open: (batch) => resolveOpened(batch),
+    };
+    const placement = channel.place(pending);
+    const batch = placement === 'open' ? { inputs: [pending], fromQueue: false } : await opened;
+    if (batch) await this.run(channel, batch);
+  }
+
+  private async run(channel: SessionChannel, batch: Batch): Promise<void> {
+    const human = batch.inputs[0]!.message.source === undefined;
+    const running = channel.begin(newTurnId(), batch.inputs, human);
+    try {
+      await runTurn({ deps: this.deps, channel, running, batch: batch.inputs, fromQueue: batch.fromQueue });
+    } finally {
+      await channel.finish();
+    }
+  }
+
+  abort(sessionId: string, options: AbortOptions = {}): boolean {
+    const channel = this.channels.get(sessionId);
+    if (!channel) return false;
+    return channel.stop({
+      turnId: options.turnId,
+      by: options.by,
+      reason: options.reason,
+      release: options.queued ? 'archive' : undefined,
+    });
+  }
+
+  async clearing(
+    sessionIds: readonly string[] | undefined,
+    clear: () => Promise<unknown>,
+    reason?: string,
+  ): Promise<void> {
+    const targets = sessionIds ? sessionIds.map((id) => this.channel(id)) : [...this.channels.values()];
+    if (!sessionIds) this.holdAll();
+    for (const channel of targets) {
+      channel.hold();
+      channel.stop({ reason, release: 'drop' });
+    }
+    try {
+      await Promise.all(targets.map((channel) => channel.running?.settled));
+      await clear();
+    } finally {
+      for (const channel of targets) channel.unhold();
+      if (!sessionIds) this.releaseAll();
+      for (const channel of targets) channel.openNext();
+    }
+  }
+
+  /** session:deleted: stop the running turn, drop what waits (unarchived), and wait for the turn to settle. */
+  async onSessionDeleted(sessionId: string): Promise<void> {
+    const channel = this.channels.get(sessionId);
+    if (!channel) return;
+    const running = channel.running;
+    channel.stop({ reason: 'session deleted', release: 'drop' });
+    await running?.settled;
+  }
+
+  /** Shutdown: stop every running turn with what waits (archived without turn id), and let them settle. */
+  async drain(): Promise<void> {
+    const running = [...this.channels.values()].map((channel) => {
+      const turn = channel.running;
+      channel.stop({ reason: 'shutdown', release: 'archive' });
+      return turn?.settled;
+    });
+    await Promise.all(running);
+  }
+
+  registerPreprocessor(name: string, handler: PreprocessorFn, owner?: RegistrationOwner): Disposer {
+    const key = `${owner?.instanceId ?? ''}/${name}`;
+    this.preprocessors.get(key)?.dispose();
+    const dispose = this.deps.hooks.use.middleware('agent:input:before', (context, next) =>
+      handler(context.message, next),
+    );
+    const entry = { handler, dispose };
+    this.preprocessors.set(key, entry);
+    return () => {
+      if (this.preprocessors.get(key) !== entry) return;
+      this.preprocessors.delete(key);
+      dispose();
+    };
+  }
+
+  async assignModel(sessionId: string, model: ModelRef): Promise<void> {
+    if (!this.deps.sessionFields.available) {
+      throw new Error('assignModel needs the session settings service (@aalis/plugin-session-settings).');
+    }
+    await this.deps.sessionFields.use.set({
+      layer: 'session',
+      target: sessionId,
+      key: FIELD.llm,
+      value: model,
+      caller: { via: 'host' },
+    });
+  }
+
+  /** Whether a turn runs in the session now (for /stop). */
+  runningTurn(sessionId: string) {
+    return this.channels.get(sessionId)?.running;
+  }
+
+  /** The participants of the running turn: originTurnOf over the inputs that entered it (queued ones do not count). */
+  participantsOf(sessionId: string): Identity[] {
+    const running = this.channels.get(sessionId)?.running;
+    if (!running || running.inputs.length === 0) return [];
+    const messages = running.inputs.map((input) => input.message);
+    const origin = this.deps.authority.available
+      ? this.deps.authority.use.originTurnOf(messages)
+      : originTurnOf({ inputs: messages });
+    return origin.participants;
+  }
+
+  private channel(sessionId: string): SessionChannel {
+    let channel = this.channels.get(sessionId);
+    if (!channel) {
+      channel = new SessionChannel(sessionId, {
+        archiveReleased: async (messages) => {
+          if (!this.deps.messageArchive.available) return;
+          for (const message of messages) {
+            if (message.triggerType === 'idle') continue;
+            await this.deps.messageArchive.use
+              .archiveIncoming(message)
+              .catch((error: unknown) =>
+                this.deps.log.warn('archiving a released input failed', { error: String(error) }),
+              );
+          }
+        },
+        queueChanged: (id, waiting) => this.deps.events.emit('agent:queue', { sessionId: id, waiting }),
+        log: ({ kind, message, turnId }) => {
+          const labels = {
+            join: '待插入',
+            queue: '排队',
+            open: '开轮',
+            joined: '插入',
+            opened: '开轮',
+            released: '放掉',
+          };
+          const suffix = turnId ? ` turn=${turnId}` : '';
+          this.deps.log.debug(
+            `→ ${labels[kind]} ${arrivalOf(message)} session=${message.sessionId}${suffix}`.replace('  ', ' '),
+          );
+        },
+      });
+      this.channels.set(sessionId, channel);
+    }
+    return channel;
+  }
+
+  private async whenUnheld(channel: SessionChannel): Promise<void> {
+    while (this.globalHolds > 0) await this.globalRelease;
+    await channel.whenUnheld();
+  }
+
+  private holdAll(): void {
+    if (this.globalHolds === 0) {
+      this.globalRelease = new Promise((resolve) => {
+        this.releaseGlobal = resolve;
+      });
+    }
+    this.globalHolds++;
+  }
+
+  private releaseAll(): void {
+    this.globalHolds--;
+    if (this.globalHolds === 0) this.releaseGlobal?.();
+  }
+}

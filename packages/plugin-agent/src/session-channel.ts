@@ -1,0 +1,243 @@
+// The per-session channel (plugin-agent.zh.md 「新消息怎么处理」, 「会话删除」; api-agent.zh.md abort/clearing):
+// at most one running turn per session; real-person inputs join a running real-person turn until its final reply
+// is being written; everything else queues; a finished turn opens the next from the queue head. The turn runs in
+// the async context of the handleMessage call of the earliest input of its batch.
+import type { Identity, IncomingMessage } from '@aalis/schema-message';
+
+/** Where an input went when handed to the channel (for the debug log line). */
+export type Placement = 'join' | 'queue' | 'open';
+
+export interface PendingInput {
+  readonly message: IncomingMessage;
+  /** Resolves that input's handleMessage. */
+  settle(): void;
+  /** Called on the earliest input of a batch opened from the queue: its handleMessage runs the turn. */
+  open(batch: Batch): void;
+}
+
+export interface Batch {
+  inputs: PendingInput[];
+  /** Opened from the queue: the inputs arrived while an earlier turn ran (header 「下面几条是你上一轮进行期间到的」). */
+  fromQueue: boolean;
+}
+
+export interface RunningTurn {
+  readonly turnId: string;
+  /** A turn opened by real-person input accepts joins; an injection's turn does not. */
+  readonly human: boolean;
+  readonly controller: AbortController;
+  /** Inputs in the turn (opened and joined so far). */
+  readonly inputs: PendingInput[];
+  /** Waiting to join at the next insertion point. */
+  joinBuffer: PendingInput[];
+  /** False once the final reply is being written or the turn was stopped. */
+  acceptingJoins: boolean;
+  stoppedBy?: Identity;
+  stopReason?: string;
+  /** Released by an abort with `queued` (archive without turn id once the turn settles). */
+  releasedToArchive: PendingInput[];
+  /** Resolves once the turn has ended and its inputs are settled. */
+  readonly settled: Promise<void>;
+  readonly markSettled: () => void;
+}
+
+export interface ChannelHooks {
+  /** Called when released inputs must be archived without a turn id (after the running turn settled). */
+  archiveReleased(inputs: readonly IncomingMessage[]): Promise<void>;
+  /** 'agent:queue' — the waiting list changed. */
+  queueChanged(sessionId: string, waiting: IncomingMessage[]): void;
+  /** The debug lines: handed to the channel, entered a turn, released. */
+  log(event: { kind: Placement | 'joined' | 'opened' | 'released'; message: IncomingMessage; turnId?: string }): void;
+}
+
+export class SessionChannel {
+  running: RunningTurn | undefined;
+  private readonly queue: PendingInput[] = [];
+  private holds = 0;
+  private holdReleased: Promise<void> = Promise.resolve();
+  private releaseHold: (() => void) | undefined;
+
+  constructor(
+    readonly sessionId: string,
+    private readonly hooks: ChannelHooks,
+  ) {}
+
+  get idle(): boolean {
+    return this.running === undefined && this.queue.length === 0 && this.holds === 0;
+  }
+
+  /** Resolves when the session is not held (by clearing). */
+  async whenUnheld(): Promise<void> {
+    while (this.holds > 0) await this.holdReleased;
+  }
+
+  hold(): void {
+    if (this.holds === 0) {
+      this.holdReleased = new Promise((resolve) => {
+        this.releaseHold = resolve;
+      });
+    }
+    this.holds++;
+  }
+
+  unhold(): void {
+    if (this.holds === 0) return;
+    this.holds--;
+    if (this.holds === 0) this.releaseHold?.();
+  }
+
+  /**
+   * Hands an input to the channel. Returns where it went; a `join` or `queue` input settles (or opens a later
+   * batch) through its PendingInput callbacks.
+   */
+  place(input: PendingInput): Placement {
+    const running = this.running;
+    if (running) {
+      if (running.human && running.acceptingJoins && input.message.source === undefined) {
+        running.joinBuffer.push(input);
+        this.hooks.log({ kind: 'join', message: input.message });
+        this.publish();
+        return 'join';
+      }
+      this.queue.push(input);
+      this.hooks.log({ kind: 'queue', message: input.message });
+      this.publish();
+      return 'queue';
+    }
+    if (this.queue.length > 0) {
+      // A turn is about to open from the queue; wait behind it.
+      this.queue.push(input);
+      this.hooks.log({ kind: 'queue', message: input.message });
+      this.publish();
+      return 'queue';
+    }
+    // Entering a turn is logged by the turn itself (→ 开轮 … turn=…).
+    return 'open';
+  }
+
+  /** Marks a turn as running for its opening batch. */
+  begin(turnId: string, batch: PendingInput[], human: boolean): RunningTurn {
+    let markSettled!: () => void;
+    const settled = new Promise<void>((resolve) => {
+      markSettled = resolve;
+    });
+    const running: RunningTurn = {
+      turnId,
+      human,
+      controller: new AbortController(),
+      inputs: [...batch],
+      joinBuffer: [],
+      acceptingJoins: human,
+      releasedToArchive: [],
+      settled,
+      markSettled,
+    };
+    this.running = running;
+    this.publish();
+    return running;
+  }
+
+  /** Takes the inputs waiting to join (the insertion point). */
+  takeJoins(): PendingInput[] {
+    const running = this.running;
+    if (!running?.acceptingJoins) return [];
+    const taken = running.joinBuffer;
+    running.joinBuffer = [];
+    running.inputs.push(...taken);
+    if (taken.length > 0) this.publish();
+    return taken;
+  }
+
+  /** The final reply is being written: later real-person inputs queue; waiting joins move to the queue front. */
+  closeJoins(): void {
+    const running = this.running;
+    if (!running?.acceptingJoins) return;
+    running.acceptingJoins = false;
+    this.queue.unshift(...running.joinBuffer);
+    running.joinBuffer = [];
+    this.publish();
+  }
+
+  /**
+   * Stops the running turn (when `turnId` is given, only if it matches; a mismatch stops and releases nothing).
+   * With `release`, queued and waiting inputs are released too: archived without a turn id once the running turn
+   * settles (`archive`), or dropped unarchived (`drop`). Returns whether a running turn was stopped.
+   */
+  stop(options: { turnId?: string; by?: Identity; reason?: string; release?: 'archive' | 'drop' }): boolean {
+    const running = this.running;
+    if (options.turnId !== undefined && running?.turnId !== options.turnId) return false;
+    if (running) {
+      if (!running.controller.signal.aborted) {
+        running.stoppedBy = options.by;
+        running.stopReason = options.reason;
+        running.controller.abort();
+      }
+      running.acceptingJoins = false;
+      this.queue.unshift(...running.joinBuffer);
+      running.joinBuffer = [];
+    }
+    if (options.release) {
+      const released = this.queue.splice(0, this.queue.length);
+      for (const input of released) this.hooks.log({ kind: 'released', message: input.message });
+      if (options.release === 'drop') settleAll(released);
+      else if (running) running.releasedToArchive.push(...released);
+      else void this.hooks.archiveReleased(released.map((input) => input.message)).finally(() => settleAll(released));
+    }
+    this.publish();
+    return running !== undefined;
+  }
+
+  /** Ends the running turn: settles its inputs, archives released ones, and opens the next batch. */
+  async finish(): Promise<void> {
+    const running = this.running;
+    if (!running) return;
+    this.running = undefined;
+    // Anything still waiting to join (e.g. arrived during a stop) goes first in the queue.
+    this.queue.unshift(...running.joinBuffer);
+    running.joinBuffer = [];
+    settleAll(running.inputs);
+    if (running.releasedToArchive.length > 0) {
+      const released = running.releasedToArchive;
+      await this.hooks.archiveReleased(released.map((input) => input.message)).finally(() => settleAll(released));
+    }
+    running.markSettled();
+    this.openNext();
+  }
+
+  /** Opens the next batch from the queue head, unless a turn runs or the session is held. */
+  openNext(): void {
+    if (this.running || this.holds > 0) return;
+    const head = this.queue[0];
+    if (!head) return;
+    let inputs: PendingInput[];
+    if (head.message.source === undefined) {
+      // Every queued real-person input, in arrival order, opens the next turn together.
+      inputs = this.queue.filter((input) => input.message.source === undefined);
+      for (const input of inputs) this.queue.splice(this.queue.indexOf(input), 1);
+    } else {
+      inputs = [this.queue.shift()!];
+    }
+    this.publish();
+    head.open({ inputs, fromQueue: true });
+  }
+
+  /** Releases every queued input without archiving (deletion, clearing). */
+  dropQueued(): void {
+    const dropped = this.queue.splice(0, this.queue.length);
+    for (const input of dropped) this.hooks.log({ kind: 'released', message: input.message });
+    settleAll(dropped);
+    this.publish();
+  }
+
+  waiting(): IncomingMessage[] {
+    return [...(this.running?.joinBuffer ?? []), ...this.queue].map((input) => input.message);
+  }
+
+  private publish(): void {
+    this.hooks.queueChanged(this.sessionId, this.waiting());
+  }
+}
+
+function settleAll(inputs: readonly PendingInput[]): void {
+  for (const input of inputs) input.settle();
+}

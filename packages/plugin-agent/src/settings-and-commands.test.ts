@@ -1,0 +1,179 @@
+// plugin-agent.zh.md 「会话设置项」, 「指令」 /model /persona, 「配置」, message-archive absent, shutdown.
+import { gateway } from '@aalis/api-gateway';
+import { sessionFields } from '@aalis/api-session-settings';
+import { textReply, toolCallReply } from '@aalis/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from './agent-harness.case.js';
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+const contents = (messages: Array<Record<string, unknown>>) => messages.map((m) => String(m.content ?? ''));
+
+async function command(h: Harness, content: string): Promise<string[]> {
+  const replies = h.booted.capture('outbound:message');
+  await h.booted.app.services.selected(gateway)!.impl.receive({
+    sessionId: 'cli:owner',
+    platform: 'cli',
+    sender: { userId: 'owner' },
+    content,
+  });
+  return replies.map((reply) => reply.content);
+}
+
+describe('会话设置项', () => {
+  it('registers llm, think, maxToolIterations and historyLimit with their visibility and level', async () => {
+    harness = await startHarness();
+    const settings = harness.booted.app.services.selected(sessionFields)!.impl;
+    const fields = Object.fromEntries(
+      ['llm', 'think', 'maxToolIterations', 'historyLimit'].map((key) => [key, settings.field(key)?.field]),
+    );
+    expect(fields.llm).toMatchObject({ type: 'llm-ref', visibility: 'composer', level: 1 });
+    expect(fields.think).toMatchObject({
+      type: 'select',
+      visibility: 'common',
+      level: 1,
+      dynamicOptions: { source: 'llm-thinking', dependsOn: ['llm'] },
+    });
+    expect(fields.maxToolIterations).toMatchObject({ type: 'number', visibility: 'advanced', level: 'owner' });
+    expect(fields.historyLimit).toMatchObject({ type: 'number', visibility: 'advanced', level: 'owner', default: 0 });
+    const unset = await settings.describeUnset({ sessionId: 'x' }, 'llm');
+    expect(harness.booted.app.services && typeof unset === 'object' ? unset : undefined).toMatchObject({
+      key: 'agent.field.llm.unset',
+      params: { model: 'test-model' },
+    });
+  });
+
+  it('maxToolIterations limits tool batches: past it, the calls are not run and the model answers without tools', async () => {
+    let runs = 0;
+    harness = await startHarness({
+      agentConfig: { maxToolIterations: 1 },
+      tools: [
+        {
+          name: 'ping',
+          description: 'pings',
+          parameters: { type: 'object', properties: {} },
+          handler: () => `pong ${++runs}`,
+        },
+      ],
+    });
+    harness.server.enqueue(
+      toolCallReply([{ id: 'c1', name: 'ping', arguments: {} }]),
+      toolCallReply([{ id: 'c2', name: 'ping', arguments: {} }]),
+      textReply('answer'),
+    );
+    await harness.say('ping a lot');
+    expect(runs).toBe(1);
+    const last = harness.requests()[2]!;
+    expect(last.tools ?? []).toEqual([]);
+    expect(contents(last.messages).at(-1)).toContain('上限');
+  });
+
+  it('historyLimit sends the window: above the limit the earliest half is dropped in one go', async () => {
+    harness = await startHarness({ agentConfig: { historyLimit: 4 } });
+    for (let turn = 1; turn <= 3; turn++) {
+      harness.server.enqueue(textReply(`reply ${turn}`));
+      await harness.say(`message ${turn}`);
+    }
+    // Turn 3 starts with 5 active messages (2 exchanges + the new input) > 4: skip ⌈4/2⌉ = 2.
+    const third = contents(harness.requests()[2]!.messages);
+    expect(third.some((c) => c.endsWith('message 1'))).toBe(false);
+    expect(third.some((c) => c.endsWith('message 2'))).toBe(true);
+  });
+
+  it('assignModel writes the session-layer model', async () => {
+    harness = await startHarness();
+    await harness.agent.assignModel('child-1', { provider: 'test', model: 'test-model' });
+    const settings = harness.booted.app.services.selected(sessionFields)!.impl;
+    expect(await settings.get({ sessionId: 'child-1' }, 'llm')).toEqual({
+      value: { provider: 'test', model: 'test-model' },
+      layer: 'session',
+    });
+  });
+
+  it('a missing preferred model falls back and warns once per (preference, actual) pair', async () => {
+    harness = await startHarness();
+    harness.booted.app.services.setPluginPreference('@aalis/plugin-agent', 'llm', 'test/gone-model');
+    harness.server.enqueue(textReply('a'), textReply('b'));
+    await harness.say('one');
+    await harness.say('two');
+    const warnings = harness.booted.logs.filter(
+      (record) => record.level === 'warn' && record.message.includes('gone-model'),
+    );
+    expect(warnings).toHaveLength(1);
+    expect(harness.requests()).toHaveLength(2);
+  });
+
+  it('a hand-written llm key in the config is ignored with one warning', async () => {
+    harness = await startHarness({ agentConfig: { llm: 'test/test-model' } });
+    const warnings = harness.booted.logs.filter(
+      (record) => record.level === 'warn' && record.message.includes('`llm`'),
+    );
+    expect(warnings).toHaveLength(1);
+  });
+});
+
+describe('指令 /model /persona', () => {
+  it('/model lists models with ids usable by /session.set llm, marks the current one, and pages with -p', async () => {
+    harness = await startHarness();
+    const listed = await command(harness, '/model');
+    expect(listed[0]).toContain('test/test-model');
+    expect(listed[0]).toContain('(当前)');
+    const set = await command(harness, '/session.set llm test/test-model');
+    expect(set[0]).not.toMatch(/错误|AALIS_/);
+    const bad = await command(harness, '/model -p x');
+    expect(bad[0]).toBeDefined();
+  });
+
+  it('/persona reports when the persona service is absent', async () => {
+    harness = await startHarness();
+    expect(await command(harness, '/persona')).toEqual(['人设服务没有启用']);
+  });
+});
+
+describe('message-archive 缺席', () => {
+  it('the agent builds the content itself the archive’s way and warns once per activation; nothing is stored', async () => {
+    harness = await startHarness({ without: ['@aalis/plugin-message-archive'] });
+    harness.server.enqueue(textReply('a'), textReply('b'));
+    await harness.say('hello');
+    await harness.say('again');
+    expect(contents(harness.requests()[0]!.messages).at(-1)).toMatch(/^\[\d{4}-\d\d-\d\d \d\d:\d\d\] hello$/);
+    const warnings = harness.booted.logs.filter((record) => record.message.includes('message-archive is absent'));
+    expect(warnings).toHaveLength(1);
+    expect(await harness.history()).toEqual([]);
+  });
+});
+
+describe('关停', () => {
+  it('stop() aborts the in-flight turn through onDrain and lets it settle', async () => {
+    let entered!: () => void;
+    const started = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    harness = await startHarness({
+      tools: [
+        {
+          name: 'wait',
+          description: 'waits for its signal',
+          parameters: { type: 'object', properties: {} },
+          handler: (_args, context) =>
+            new Promise((resolve) => {
+              entered();
+              context.signal.addEventListener('abort', () => resolve('aborted'));
+            }),
+        },
+      ],
+    });
+    harness.server.enqueue(toolCallReply([{ id: 'c1', name: 'wait', arguments: {} }]));
+    const turn = harness.say('wait');
+    await started;
+    await harness.booted.stop();
+    await turn;
+    const end = harness.booted.logs.find((record) => record.message.startsWith('回合结束'));
+    expect(end?.message).toContain('结局=aborted');
+    expect(end?.message).toContain('原因=shutdown');
+  });
+});

@@ -1,0 +1,452 @@
+// One turn, every step in the order of plugin-agent.zh.md 「核心流程」: turn:before (archiving the inputs first),
+// system prompt, history, tools, contributions, then model calls with the insertion point, the trim, streaming,
+// token:usage and the tool loop, the reply, saving, sending and turn:after.
+import type { TurnInput } from '@aalis/api-agent';
+import { originTurnOf } from '@aalis/api-authority';
+import { trimMessages } from '@aalis/context-budget';
+import { textRef } from '@aalis/core';
+import { type IncomingMessage, type Message, WellKnownMetadataKeys, wasAddressed } from '@aalis/schema-message';
+import type { AgentDeps } from './agent-deps.js';
+import { loadHistory } from './history-loader.js';
+import { callModel } from './model-call.js';
+import { buildContributions } from './prompt-contributions.js';
+import type { PendingInput, RunningTurn, SessionChannel } from './session-channel.js';
+import { readSessionFacts } from './session-facts.js';
+import { decodeEnvelope } from './structured-output.js';
+import { runToolBatch } from './tool-batch.js';
+import { assemble, locateSegments, type TurnParts } from './turn-assembly.js';
+import {
+  buildSystemPrompt,
+  focusBlock,
+  INJECTOR,
+  instructionBlock,
+  isInstructionTurn,
+  queueHeader,
+  systemMessage,
+  turnKindOf,
+  volatileContext,
+} from './turn-messages.js';
+import { archiveInput, dispatch, finishTurn, saveAgentMessage, turnRecordOf } from './turn-persistence.js';
+import { readTurnSettings } from './turn-settings.js';
+import type { TurnState } from './turn-state.js';
+import { reportUsage } from './usage-emitter.js';
+
+export interface RunTurnOptions {
+  deps: AgentDeps;
+  channel: SessionChannel;
+  running: RunningTurn;
+  batch: PendingInput[];
+  fromQueue: boolean;
+}
+
+export async function runTurn({ deps, channel, running, batch, fromQueue }: RunTurnOptions): Promise<void> {
+  const opener = batch[0]!.message;
+  const inputs: TurnInput[] = batch.map((pending) => ({ message: pending.message }));
+  const sessionId = opener.sessionId;
+  for (const message of inputs.map((input) => input.message)) {
+    deps.log.debug(`→ 开轮 ${arrivalOf(message)} session=${sessionId} turn=${running.turnId}`);
+  }
+  let reached = false;
+  try {
+    const result = await deps.hooks.use.run(
+      'agent:turn:before',
+      { turnId: running.turnId, sessionId, inputs },
+      async () => {
+        reached = true;
+        await turnBody({ deps, channel, running, inputs, fromQueue });
+      },
+    );
+    reached = result.reachedCentre;
+  } catch (error) {
+    // A turn:before middleware threw before the turn ran: nothing archived, no turn:after.
+    if (!reached)
+      deps.log.error('agent:turn:before failed; the turn did not run', { sessionId, error: describe(error) });
+    else deps.log.error('turn failed unexpectedly', { sessionId, turnId: running.turnId, error: describe(error) });
+  } finally {
+    deps.events.emit('outbound:stream', { sessionId, turnId: running.turnId, platform: opener.platform, done: true });
+  }
+}
+
+async function turnBody({
+  deps,
+  channel,
+  running,
+  inputs,
+  fromQueue,
+}: {
+  deps: AgentDeps;
+  channel: SessionChannel;
+  running: RunningTurn;
+  inputs: TurnInput[];
+  fromQueue: boolean;
+}): Promise<void> {
+  const opener = inputs[0]!.message;
+  const kind = turnKindOf(opener);
+  const startedAt = Date.now();
+  const state = {
+    turnId: running.turnId,
+    sessionId: opener.sessionId,
+    platform: opener.platform,
+    kind,
+    running,
+    inputs,
+    messages: inputs.map((input) => input.message),
+    fromQueue,
+    categories: new Map(),
+    inputMessages: new Map(),
+    appended: 0,
+    trimmedOnce: false,
+    iteration: 0,
+    leftInHistory: false,
+    addressedJoins: [],
+    outcome: 'silent',
+    reply: undefined,
+    error: undefined,
+    storedReply: undefined,
+    startedAt,
+    tools: [],
+    historyAtStart: 0,
+  } as unknown as TurnState;
+  try {
+    state.facts = await readSessionFacts(deps, state.sessionId);
+    // 1. Inputs are archived first, in order (idle prompts never).
+    for (const input of inputs) await enterInput(deps, state, input, 'opened', startedAt);
+    const settings = await readTurnSettings(deps, state);
+    if (!settings) {
+      state.outcome = 'error';
+      state.error = textRef('agent.error.noModel');
+      await dispatch(deps, state, {
+        kind: 'system',
+        content: deps.i18n.t(textRef('agent.notice.system', { text: deps.i18n.t(state.error) })),
+      });
+      return;
+    }
+    state.settings = settings;
+    // 2–4. System prompt, history, tools.
+    const system = systemMessage(
+      buildSystemPrompt({
+        i18n: deps.i18n,
+        persona: settings.personaPrompt,
+        systemPrompt: deps.config.systemPrompt,
+        structuredOutput: settings.structuredOutput,
+      }),
+    );
+    const history = await loadHistory(deps, {
+      sessionId: state.sessionId,
+      turnId: state.turnId,
+      historyLimit: settings.historyLimit,
+    });
+    state.historyAtStart = history.activeCount;
+    state.tools =
+      settings.model.capabilities.tools && deps.tools.available
+        ? await deps.tools.use.definitions({
+            sessionId: state.sessionId,
+            platform: state.platform,
+            venue: opener.venue,
+          })
+        : [];
+    // 5.1 Contributions, materialised once per turn so later calls keep the same prefix.
+    const built = await buildContributions({
+      contributions: deps.contributions.available ? deps.contributions.use : undefined,
+      view: {
+        sessionId: state.sessionId,
+        platform: state.platform,
+        inputs,
+        signal: running.controller.signal,
+        dryRun: false,
+        messages: [system, ...history.messages],
+      },
+      timeoutMs: deps.config.promptBuildTimeoutMs,
+      log: deps.log,
+    });
+    state.categories = built.categories;
+    state.parts = buildTurnParts({ deps, state, system, history: history.messages, built: built.byAnchor });
+    await modelLoop(deps, channel, state);
+  } catch (error) {
+    if (running.controller.signal.aborted) state.outcome = 'aborted';
+    else {
+      state.outcome = 'error';
+      state.error = describe(error);
+      deps.log.error('turn failed', { sessionId: state.sessionId, turnId: state.turnId, error: describe(error) });
+      await dispatch(deps, state, {
+        kind: 'error',
+        content: deps.i18n.t(textRef('agent.notice.error', { reason: state.error })),
+      }).catch(() => undefined);
+    }
+  } finally {
+    if (running.controller.signal.aborted && state.outcome !== 'replied') state.outcome = 'aborted';
+    await finishTurn(deps, state);
+  }
+}
+
+function buildTurnParts({
+  deps,
+  state,
+  system,
+  history,
+  built,
+}: {
+  deps: AgentDeps;
+  state: TurnState;
+  system: Message;
+  history: Message[];
+  built: Record<'head' | 'turn-hint' | 'turn-context', Message[]>;
+}): TurnParts {
+  const parts: TurnParts = { system, head: built.head, history, turn: [], inputs: new Set() };
+  const timeZone = deps.config.timeZone;
+  const instruction = isInstructionTurn(state.kind);
+  // turn-context goes before the volatile context; without one (delegation, host notice) before the block.
+  parts.turn.push(...built['turn-context']);
+  if (state.kind === 'conversation' || state.kind === 'idle') {
+    parts.turn.push(
+      volatileContext({
+        i18n: deps.i18n,
+        platform: state.platform,
+        facts: state.facts,
+        time: state.startedAt,
+        timeZone,
+      }),
+    );
+  }
+  if (instruction) {
+    parts.turn.push(...built['turn-hint']);
+    const block = instructionBlock({
+      i18n: deps.i18n,
+      message: state.inputs[0]!.message,
+      kind: state.kind as Exclude<TurnState['kind'], 'conversation'>,
+      time: state.startedAt,
+      timeZone,
+    });
+    parts.turn.push(block);
+    if (state.kind !== 'idle') parts.inputs.add(block);
+    return parts;
+  }
+  if (state.fromQueue) {
+    const allUnaddressed = state.facts.multiParty && state.messages.every((message) => !wasAddressed(message));
+    parts.turn.push(queueHeader({ i18n: deps.i18n, allUnaddressed }));
+  }
+  const userMessages = state.inputs.map((input) => inputMessage(state, input));
+  // turn-hint falls before the last user message when there is no instruction block.
+  userMessages.forEach((message, index) => {
+    if (index === userMessages.length - 1) parts.turn.push(...built['turn-hint']);
+    parts.turn.push(message);
+    parts.inputs.add(message);
+  });
+  return parts;
+}
+
+async function enterInput(
+  deps: AgentDeps,
+  state: TurnState,
+  input: TurnInput,
+  entry: 'opened' | 'joined',
+  time: number,
+) {
+  const { archived, model } = await archiveInput(deps, state, input.message, entry, time);
+  if (archived) {
+    input.archived = archived;
+    state.leftInHistory = true;
+  }
+  state.inputMessages.set(input, model);
+}
+
+/** The model-facing form of an input: its archived entry, or the content built the archive's way. */
+function inputMessage(state: TurnState, input: TurnInput): Message {
+  return state.inputMessages.get(input) ?? { role: 'user', content: input.message.content };
+}
+
+async function modelLoop(deps: AgentDeps, channel: SessionChannel, state: TurnState): Promise<void> {
+  const { running } = state;
+  let iterationsExhausted = false;
+  let formatRetries = 0;
+  for (;;) {
+    running.controller.signal.throwIfAborted();
+    const tools = iterationsExhausted ? [] : state.tools;
+    let call = assemble(state.parts);
+    let context = {
+      messages: call.messages,
+      tools: [...tools],
+      acceptsImages: state.settings.model.capabilities.vision,
+      sessionId: state.sessionId,
+      turnId: state.turnId,
+      source: state.messages[0]!.source,
+      model: state.settings.model.id,
+      iteration: state.iteration,
+    };
+    let hook = await deps.hooks.use.run('agent:llm:before', context);
+    // 5.3 The insertion point: real-person turns take the inputs waiting to join, archive them as joined, append
+    // them, and assemble again until none is left.
+    // Format retries take no new inputs.
+    while (hook.reachedCentre && running.human && formatRetries === 0) {
+      const joins = channel.takeJoins();
+      if (joins.length === 0) break;
+      await insertJoins(
+        deps,
+        state,
+        joins.map((pending) => pending.message),
+      );
+      call = assemble(state.parts);
+      context = { ...context, messages: call.messages };
+      hook = await deps.hooks.use.run('agent:llm:before', context);
+    }
+    if (!hook.reachedCentre) {
+      deps.log.info('agent:llm:before did not continue; the turn ends without a model call', { turnId: state.turnId });
+      return;
+    }
+    const located = locateSegments(state.parts, context.messages);
+    const trim = trimMessages({
+      messages: located.messages,
+      segments: { headEnd: located.headEnd, historyEnd: located.historyEnd },
+      inputs: located.inputIndices,
+      contextWindow: state.settings.model.contextWindow,
+      maxOutputTokens: state.settings.model.maxOutputTokens,
+      trimThresholdRatio: deps.config.trimThresholdRatio,
+      memoryTokenBudget: deps.config.memoryTokenBudget,
+      continuationPrompt: deps.i18n.t(textRef('context.continuationPrompt')),
+      toolCallSummary: deps.i18n.t(textRef('context.toolCallSummary')),
+    });
+    if (trim.trimmed) state.trimmedOnce = true;
+    if (trim.removed > 0) {
+      deps.log.info('hard trim removed messages', {
+        sessionId: state.sessionId,
+        before: located.messages.length,
+        after: trim.messages.length,
+      });
+    }
+    const response = await callModel(deps, state, { messages: trim.messages, tools: context.tools });
+    reportUsage(deps, state, { response, trim, tools: context.tools });
+    await deps.hooks.use.run('agent:llm:after', {
+      response,
+      messages: trim.messages,
+      sessionId: state.sessionId,
+      turnId: state.turnId,
+    });
+    if (response.toolCalls.length > 0 && !iterationsExhausted) {
+      const limit = state.settings.maxToolIterations;
+      if (limit !== undefined && state.iteration >= limit) {
+        // The limit is reached: these calls are not run; one more call without tools asks for the answer.
+        iterationsExhausted = true;
+        state.parts.turn.push(
+          systemMessage(deps.i18n.t(textRef('agent.tool.iterationsExhausted', { limit })), INJECTOR.iterationLimit),
+        );
+        continue;
+      }
+      await runToolBatch(deps, state, response);
+      state.iteration++;
+      continue;
+    }
+    // The final reply is being written: later real-person inputs queue for the next turn.
+    channel.closeJoins();
+    const schema = state.settings.structuredOutput;
+    if (schema && response.content.trim() !== '') {
+      const decoded = decodeEnvelope({ i18n: deps.i18n, text: response.content, schema });
+      if (!decoded.ok) {
+        if (formatRetries >= deps.config.formatRetries) {
+          throw new Error(deps.i18n.t(textRef('agent.structured.failed', { problem: decoded.problem })));
+        }
+        formatRetries++;
+        // The failed version and the feedback go to the model only; neither is stored nor sent.
+        state.parts.turn.push(
+          { role: 'assistant', content: response.content },
+          systemMessage(
+            deps.i18n.t(textRef('agent.structured.retry', { problem: decoded.problem })),
+            INJECTOR.formatCheck,
+          ),
+        );
+        continue;
+      }
+      await deliverReply(deps, state, response.content, response, decoded.visible);
+      return;
+    }
+    await deliverReply(deps, state, response.content, response);
+    return;
+  }
+}
+
+async function insertJoins(deps: AgentDeps, state: TurnState, joined: IncomingMessage[]): Promise<void> {
+  const now = Date.now();
+  const messages: Message[] = [];
+  for (const message of joined) {
+    deps.log.debug(`→ 插入 ${arrivalOf(message)} session=${state.sessionId} turn=${state.turnId}`);
+    const input: TurnInput = { message };
+    state.inputs.push(input);
+    state.messages.push(message);
+    await enterInput(deps, state, input, 'joined', now);
+    messages.push(inputMessage(state, input));
+    state.appended++;
+  }
+  if (state.facts.multiParty) {
+    const addressed = joined.filter((message) => wasAddressed(message));
+    if (addressed.length > 0) {
+      state.addressedJoins.push(...addressed);
+      state.parts.turn.push(
+        focusBlock({ i18n: deps.i18n, addressed: state.addressedJoins, timeZone: deps.config.timeZone }),
+      );
+    }
+  }
+  for (const message of messages) {
+    state.parts.turn.push(message);
+    state.parts.inputs.add(message);
+  }
+}
+
+async function deliverReply(
+  deps: AgentDeps,
+  state: TurnState,
+  rawContent: string,
+  response: { model: string; usage: { promptTokens: number; completionTokens: number; cachedPromptTokens?: number } },
+  visibleContent?: string,
+): Promise<void> {
+  if (rawContent.trim() === '') {
+    state.outcome = 'silent';
+    return;
+  }
+  const context = {
+    content: rawContent,
+    archiveContent: undefined as string | undefined,
+    visibleContent: visibleContent,
+    sessionId: state.sessionId,
+    turnId: state.turnId,
+    inputs: state.inputs,
+  };
+  await deps.hooks.use.run('agent:reply:before', context);
+  if (context.content.trim() === '') {
+    state.outcome = 'silent';
+    return;
+  }
+  state.reply = context.content;
+  state.outcome = 'replied';
+  const metadata: Record<string, unknown> = {
+    [WellKnownMetadataKeys.TurnId]: state.turnId,
+    [WellKnownMetadataKeys.Model]: response.model,
+    [WellKnownMetadataKeys.PromptTokens]: response.usage.promptTokens,
+    [WellKnownMetadataKeys.CompletionTokens]: response.usage.completionTokens,
+    [WellKnownMetadataKeys.Platform]: state.platform,
+    [WellKnownMetadataKeys.SessionKind]: state.facts.kind,
+  };
+  if (response.usage.cachedPromptTokens !== undefined) {
+    metadata[WellKnownMetadataKeys.CachedPromptTokens] = response.usage.cachedPromptTokens;
+  }
+  const selfId = deps.platform.available ? deps.platform.use.get(state.platform)?.selfId : undefined;
+  if (selfId !== undefined) metadata[WellKnownMetadataKeys.SelfId] = selfId;
+  const venue = state.messages[0]!.venue;
+  if (venue !== undefined) metadata[WellKnownMetadataKeys.Venue] = venue;
+  if (context.visibleContent !== undefined) metadata[WellKnownMetadataKeys.VisibleContent] = context.visibleContent;
+  metadata[WellKnownMetadataKeys.TurnRecord] = turnRecordOf(deps, state);
+  state.storedReply = await saveAgentMessage(deps, state, {
+    role: 'assistant',
+    content: context.archiveContent ?? context.content,
+    metadata,
+  });
+  await dispatch(deps, state, { kind: 'reply', content: context.visibleContent ?? context.content });
+}
+
+export function arrivalOf(message: IncomingMessage): string {
+  return message.arrival === undefined ? '' : `#${message.arrival}`;
+}
+
+export function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export { originTurnOf };

@@ -1,0 +1,79 @@
+// Settings read once when a turn opens (plugin-agent.zh.md 「新消息怎么处理」 设置读一次): model, thinking level,
+// tool-iteration limit, history limit and persona, by the opening input's entry platform.
+import type { ModelRef } from '@aalis/api-agent';
+import { effectiveThinkingLevel, findModel, llm, type ResolvedModel, resolveModel } from '@aalis/api-llm';
+import type { AgentDeps } from './agent-deps.js';
+import type { TurnSettings, TurnState } from './turn-state.js';
+
+export const FIELD = {
+  llm: 'llm',
+  think: 'think',
+  maxToolIterations: 'maxToolIterations',
+  historyLimit: 'historyLimit',
+} as const;
+
+/** The model a session uses now: its `llm` setting > this plugin's preference > the global one > priority > order. */
+export function resolveSessionModel(deps: AgentDeps, requested: string | undefined): ResolvedModel | undefined {
+  const effective = deps.services.preference(llm.name, deps.instanceId);
+  return resolveModel({
+    providers: deps.services.providers(llm),
+    requested,
+    pluginPreference: effective?.scope === 'plugin' ? effective.value : undefined,
+    globalPreference: deps.services.preferences().global[llm.name],
+  });
+}
+
+export function modelRefText(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { provider, model } = value as Partial<ModelRef>;
+  return typeof provider === 'string' && provider !== '' && typeof model === 'string' && model !== ''
+    ? `${provider}/${model}`
+    : undefined;
+}
+
+async function setting(
+  deps: AgentDeps,
+  state: Pick<TurnState, 'sessionId' | 'platform' | 'messages'>,
+  key: string,
+): Promise<unknown> {
+  if (!deps.sessionFields.available || !deps.sessionFields.use.field(key)) return undefined;
+  const scope = { sessionId: state.sessionId, platform: state.platform, venue: state.messages[0]?.venue };
+  const effective = await deps.sessionFields.use.get(scope, key);
+  // No layer set it: the plugin's own config (「会话设置不在场时只取插件配置」) comes before the field default.
+  return effective.layer === 'unset' || effective.layer === 'default' ? undefined : effective.value;
+}
+
+export async function readTurnSettings(deps: AgentDeps, state: TurnState): Promise<TurnSettings | undefined> {
+  const requested = modelRefText(await setting(deps, state, FIELD.llm));
+  const resolved = resolveSessionModel(deps, requested);
+  if (!resolved) return undefined;
+  if (resolved.fallback) deps.fallbacks.report(resolved.fallback);
+  const think = (await setting(deps, state, FIELD.think)) ?? deps.config.think;
+  const maxToolIterations = (await setting(deps, state, FIELD.maxToolIterations)) ?? deps.config.maxToolIterations;
+  const historyLimit = (await setting(deps, state, FIELD.historyLimit)) ?? deps.config.historyLimit;
+  const persona = deps.persona.available
+    ? await deps.persona.use.forSession({
+        sessionId: state.sessionId,
+        platform: state.platform,
+        venue: state.messages[0]?.venue,
+      })
+    : undefined;
+  return {
+    model: resolved.model,
+    thinkingLevel: effectiveThinkingLevel({
+      model: resolved.model,
+      requested: typeof think === 'string' ? think : undefined,
+    }),
+    maxToolIterations: typeof maxToolIterations === 'number' ? maxToolIterations : undefined,
+    historyLimit: typeof historyLimit === 'number' ? historyLimit : 0,
+    personaPrompt: persona?.prompt,
+    structuredOutput: persona?.structuredOutput,
+  };
+}
+
+/** The provider serving the turn's model now (it may have been re-registered since the turn opened). */
+export function resolveTurnModel(deps: AgentDeps, state: TurnState): NonNullable<ReturnType<typeof findModel>> {
+  const found = findModel({ providers: deps.services.providers(llm), value: state.settings.model.id });
+  if (!found) throw new Error(`model ${state.settings.model.id} is no longer available`);
+  return found;
+}

@@ -1,0 +1,149 @@
+// The gateway service: numbers each arrival, runs the inbound phases as hook chains with their default actions,
+// and sends outbound messages through the outbound:dispatch chain.
+import type { AgentService } from '@aalis/api-agent';
+import type { CommandsService } from '@aalis/api-commands';
+import {
+  type GatewayService,
+  gatewayErrors,
+  INBOUND_PHASES,
+  type InboundContext,
+  type InboundOutcome,
+  type InboundPhase,
+  type InboundReport,
+  type OutboundReport,
+} from '@aalis/api-gateway';
+import type { HooksService } from '@aalis/api-hooks';
+import type { SessionManagerService } from '@aalis/api-session-manager';
+import type { Events, Logger } from '@aalis/core';
+import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
+import { judgeTrigger, type TriggerRules } from './judge-trigger.js';
+import { assertIncoming, assertOutgoing } from './validate-messages.js';
+
+let lastArrival = 0;
+
+/** The next arrival number: increasing for the whole process (survives a gateway re-activation). */
+export function nextArrival(): number {
+  lastArrival += 1;
+  return lastArrival;
+}
+
+export interface GatewayOptions {
+  hooks: HooksService;
+  events: Pick<Events, 'emitAsync'>;
+  logger: Logger;
+  commands(): CommandsService | undefined;
+  agent(): AgentService | undefined;
+  sessionManager(): SessionManagerService | undefined;
+  trigger: TriggerRules;
+}
+
+type DefaultAction = (context: InboundContext) => Promise<void>;
+
+export class Gateway implements GatewayService {
+  private readonly defaults: Record<InboundPhase, DefaultAction | undefined>;
+  private warnedNoAgent = false;
+
+  constructor(private readonly options: GatewayOptions) {
+    this.defaults = {
+      'inbound:command': (context) => this.runCommand(context),
+      'inbound:flow': undefined,
+      'inbound:trigger': (context) => this.judge(context),
+      'inbound:dispatch': (context) => this.dispatch(context),
+    };
+  }
+
+  async receive(message: IncomingMessage): Promise<InboundReport> {
+    assertIncoming(message);
+    const arrival = nextArrival();
+    message.arrival = arrival;
+    message.timestamp ??= Date.now();
+    const context: InboundContext = { message };
+    let phase: InboundPhase = INBOUND_PHASES[0];
+    const report = (outcome: InboundOutcome): InboundReport => {
+      this.options.logger.debug(`inbound #${arrival} session=${context.message.sessionId} → ${outcome} (${phase})`);
+      return { arrival, outcome, phase };
+    };
+    try {
+      await this.options.sessionManager()?.settled(message.sessionId);
+      for (phase of INBOUND_PHASES) {
+        const { reachedCentre } = await this.options.hooks.run(phase, context, this.defaults[phase]);
+        if (!reachedCentre) return report('dropped');
+        if (context.stop) return report(context.stop);
+      }
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const failure = gatewayErrors.AALIS_GATEWAY_PHASE_FAILED({
+        arrival,
+        sessionId: message.sessionId,
+        phase,
+        reason,
+      });
+      this.options.logger.error(failure.message, { code: failure.code });
+      return report('failed');
+    }
+    return report('dispatched');
+  }
+
+  async dispatchOutbound(message: OutgoingMessage): Promise<OutboundReport> {
+    assertOutgoing(message);
+    let emitted = false;
+    await this.options.hooks.run('outbound:dispatch', { message }, async (context) => {
+      await this.options.events.emitAsync('outbound:message', context.message);
+      emitted = true;
+    });
+    return { emitted };
+  }
+
+  private async runCommand(context: InboundContext): Promise<void> {
+    const commands = this.options.commands();
+    const { message } = context;
+    // Only people run commands: injected inputs and host notices whose text starts with '/' are not commands.
+    if (!commands || message.source !== undefined || message.hostNotice !== undefined) return;
+    if (!commands.isCommand(message.content)) return;
+    const result = await commands.execute(message);
+    if (!result.handled) return;
+    context.stop = 'command';
+    if (result.reply === undefined || result.reply === '') return;
+    const reply: OutgoingMessage = {
+      sessionId: message.sessionId,
+      platform: message.platform,
+      content: result.reply,
+      kind: 'system',
+    };
+    if (message.venue !== undefined) reply.venue = message.venue;
+    if (message.messageId !== undefined) reply.replyTo = message.messageId;
+    await this.dispatchOutbound(reply);
+  }
+
+  private async judge(context: InboundContext): Promise<void> {
+    const { message } = context;
+    if (message.triggerType !== undefined || message.source !== undefined) return;
+    const verdict = judgeTrigger({
+      message,
+      multiParty: await this.isMultiParty(message.sessionId),
+      rules: this.options.trigger,
+    });
+    if (verdict.action === 'set') message.triggerType = verdict.triggerType;
+    else if (verdict.action === 'drop') context.stop = 'dropped';
+  }
+
+  private async isMultiParty(sessionId: string): Promise<boolean> {
+    const sessions = this.options.sessionManager();
+    if (!sessions) return false;
+    const root = await sessions.rootOf(sessionId);
+    return root?.originChat?.multiParty === true;
+  }
+
+  private async dispatch(context: InboundContext): Promise<void> {
+    const agent = this.options.agent();
+    if (!agent) {
+      if (!this.warnedNoAgent) {
+        this.warnedNoAgent = true;
+        this.options.logger.warn('no agent service: inbound messages are not answered until one is enabled');
+      }
+      context.stop = 'no-agent';
+      return;
+    }
+    await agent.handleMessage(context.message);
+  }
+}

@@ -1,0 +1,125 @@
+// Sends one request and returns the exchange once a 2xx status arrived, retrying connection failures, connect
+// timeouts and retryable statuses (408, 409, 429, ≥ 500) with backoff or the server's Retry-After. Nothing of a
+// response has been read when a retry happens, so it is invisible to the caller.
+import { llmErrors } from '@aalis/api-llm';
+import { AalisError } from '@aalis/core';
+import { isRetryableStatus } from '@aalis/wire-openai';
+import type { OpenAiConfig } from './config-schema.js';
+import { type HttpAgents, HttpExchange, TransportError } from './http-exchange.js';
+import { type ErrorContext, httpError, transportError } from './provider-errors.js';
+import { parseRetryAfter, retryDelay, sleep } from './retry-delay.js';
+
+export interface RetryReport {
+  model: string;
+  /** 1 for the first retry. */
+  attempt: number;
+  delayMs: number;
+  reason: string;
+  retryAfterMs?: number;
+}
+
+export interface OpenWithRetriesOptions {
+  url: URL;
+  headers: Record<string, string>;
+  /** A POST body; GET without one. */
+  body?: string;
+  signal: AbortSignal | undefined;
+  context: ErrorContext;
+  timeouts: OpenAiConfig['timeouts'];
+  retry: OpenAiConfig['retry'];
+  agents: HttpAgents;
+  /** Retries this call has already spent (a body that broke before its first event counts as one). */
+  attempt?: number;
+  /** For a model-not-found error: the models the server offers. */
+  available: () => Promise<string[]>;
+  onRetry: (report: RetryReport) => void;
+}
+
+/** Returns the open exchange and the attempt it succeeded on. */
+export async function openWithRetries({
+  url,
+  headers,
+  body,
+  signal,
+  context,
+  timeouts,
+  retry,
+  agents,
+  attempt: firstAttempt = 0,
+  available,
+  onRetry,
+}: OpenWithRetriesOptions): Promise<{ exchange: HttpExchange; attempt: number }> {
+  for (let attempt = firstAttempt; ; attempt++) {
+    let problem: () => AalisError | Promise<AalisError>;
+    let retryable: boolean;
+    let retryAfterMs: number | undefined;
+    let reason: string;
+    try {
+      const exchange = await HttpExchange.open({
+        url,
+        method: body === undefined ? 'GET' : 'POST',
+        headers,
+        body,
+        signal,
+        connectMs: timeouts.connectMs,
+        idleMs: timeouts.idleMs,
+        agents,
+      });
+      if (exchange.status >= 200 && exchange.status < 300) return { exchange, attempt };
+      let text = '';
+      try {
+        text = await exchange.text(65_536);
+      } catch {
+        if (signal?.aborted) throw abortedError(context, false);
+        // The status line is what we have.
+      } finally {
+        exchange.close();
+      }
+      const { status } = exchange;
+      const statusText = exchange.response.statusMessage ?? '';
+      retryAfterMs = parseRetryAfter({ header: (name) => exchange.header(name) });
+      retryable = isRetryableStatus(status);
+      reason = `HTTP ${status}`;
+      problem = () => httpError({ status, statusText, body: text, url: url.href, retryAfterMs, available, context });
+    } catch (error) {
+      if (AalisError.isInstance(error)) throw error;
+      const failure = error instanceof TransportError ? error : new TransportError('network', error);
+      if (failure.kind === 'aborted' || signal?.aborted) throw abortedError(context, false);
+      retryable = failure.kind === 'network' || failure.kind === 'connect-timeout';
+      reason = failure.kind === 'network' ? (failure.code ?? 'network') : failure.kind;
+      problem = () => transportError({ error: failure, context, timeouts, outputStarted: false });
+    }
+    const delay = retryable ? retryDelay({ attempt, settings: retry, retryAfterMs }) : undefined;
+    if (delay === undefined) throw await problem();
+    await backOff({
+      context,
+      report: { model: context.model, attempt: attempt + 1, delayMs: delay, reason, retryAfterMs },
+      signal,
+      onRetry,
+    });
+  }
+}
+
+/** Reports the retry, then waits for it; an abort while waiting ends the call. */
+export async function backOff({
+  context,
+  report,
+  signal,
+  onRetry,
+}: {
+  context: ErrorContext;
+  report: RetryReport;
+  signal: AbortSignal | undefined;
+  onRetry: (report: RetryReport) => void;
+}): Promise<void> {
+  onRetry(report);
+  try {
+    await sleep({ ms: report.delayMs, signal });
+  } catch {
+    throw abortedError(context, false);
+  }
+}
+
+export function abortedError(context: ErrorContext, outputStarted: boolean): AalisError {
+  return llmErrors.AALIS_LLM_ABORTED({ model: context.model }, { details: { outputStarted } });
+}

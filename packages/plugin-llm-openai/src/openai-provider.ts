@@ -1,0 +1,307 @@
+// The llm service over an OpenAI-compatible Chat Completions endpoint: SSE streaming (or JSON), retries only
+// while nothing has reached the caller, connect/idle timeouts, abort, and `llm:usage` per completed call.
+import {
+  type ChatOptions,
+  type ChatRequest,
+  type ChatResponse,
+  type ChatStreamEvent,
+  effectiveThinkingLevel,
+  type LlmService,
+  llmErrors,
+  MODEL_NOT_LISTED,
+  type ModelInfo,
+  usageEvent,
+} from '@aalis/api-llm';
+import { AalisError, type Events, type I18n, type Logger } from '@aalis/core';
+import type { Attachment } from '@aalis/schema-message';
+import {
+  type AssembledResponse,
+  buildChatRequest,
+  thinkingFields,
+  toWireMessages,
+  type WireModelList,
+  WireStreamError,
+} from '@aalis/wire-openai';
+import type { OpenAiConfig } from './config-schema.js';
+import { createAgents, type HttpExchange, TransportError } from './http-exchange.js';
+import { linkSignals } from './link-signals.js';
+import { buildModelTable, type ModelEntry } from './model-table.js';
+import { abortedError, backOff, openWithRetries, type RetryReport } from './open-with-retries.js';
+import { type ErrorContext, streamError, transportError } from './provider-errors.js';
+import { type ReadProgress, readResponse } from './read-response.js';
+import { retryDelay } from './retry-delay.js';
+
+export interface OpenAiProviderOptions {
+  instanceId: string;
+  config: OpenAiConfig;
+  events: Pick<Events, 'emit'>;
+  logger: Logger;
+  i18n: I18n;
+  /** Aborted when the plugin deactivates; in-flight calls end with AALIS_LLM_ABORTED. */
+  shutdown?: AbortSignal;
+}
+
+export class OpenAiProvider implements LlmService {
+  private table: ModelEntry[];
+  private modelList: readonly ModelInfo[];
+  private readonly agents = createAgents();
+  private readonly baseUrl: string;
+  private readonly headers: Record<string, string>;
+  private readonly instanceId: string;
+  private readonly config: OpenAiConfig;
+  private readonly events: Pick<Events, 'emit'>;
+  private readonly logger: Logger;
+  private readonly i18n: I18n;
+  private readonly shutdown: AbortSignal | undefined;
+
+  constructor({ instanceId, config, events, logger, i18n, shutdown }: OpenAiProviderOptions) {
+    this.instanceId = instanceId;
+    this.config = config;
+    this.events = events;
+    this.logger = logger;
+    this.i18n = i18n;
+    this.shutdown = shutdown;
+    this.baseUrl = config.baseUrl.replace(/\/+$/, '');
+    this.headers = { 'content-type': 'application/json', ...config.headers };
+    if (config.apiKey) this.headers.authorization = `Bearer ${config.apiKey}`;
+    this.table = buildModelTable({ instanceId, config });
+    this.modelList = this.table.map((entry) => entry.info);
+  }
+
+  models(): readonly ModelInfo[] {
+    return this.modelList;
+  }
+
+  /** Lists the server's models (GET /models) and merges them with the configured ones. */
+  async refreshModels(): Promise<readonly ModelInfo[]> {
+    const serverModels = await this.listServerModels();
+    this.table = buildModelTable({ instanceId: this.instanceId, config: this.config, serverModels });
+    this.modelList = this.table.map((entry) => entry.info);
+    return this.modelList;
+  }
+
+  chatStream(request: ChatRequest, options: ChatOptions = {}): AsyncIterable<ChatStreamEvent> {
+    return this.call(request, options, true);
+  }
+
+  async chat(request: ChatRequest, options: ChatOptions = {}): Promise<ChatResponse> {
+    let response: ChatResponse | undefined;
+    for await (const event of this.call(request, options, false))
+      if (event.type === 'response') response = event.response;
+    return response!;
+  }
+
+  /** Closes idle keep-alive connections. */
+  destroy(): void {
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+
+  // --- one call ----------------------------------------------------------------------------------------------
+
+  private async *call(request: ChatRequest, options: ChatOptions, stream: boolean): AsyncGenerator<ChatStreamEvent> {
+    const entry = this.entryFor(request.model);
+    const context = this.context(entry.info.id);
+    const linked = linkSignals({ first: options.signal, second: this.shutdown });
+    const signal = linked.signal;
+    try {
+      if (signal?.aborted) throw abortedError(context, false);
+      const body = JSON.stringify(this.body(entry, request, stream));
+      const started = performance.now();
+      let assembled: AssembledResponse | undefined;
+      let warned = false;
+      const onUnknownLine = (line: string) => {
+        if (warned) return;
+        warned = true;
+        this.logger.warn('the stream carried a line that is not SSE; it was skipped', {
+          provider: this.instanceId,
+          model: entry.info.id,
+          line: context.redact(line.slice(0, 200)),
+        });
+      };
+      for (let attempt = 0; assembled === undefined; attempt++) {
+        const opened = await this.open({ path: '/chat/completions', body, signal, context, stream, attempt });
+        attempt = opened.attempt;
+        const progress: ReadProgress = { outputStarted: false };
+        try {
+          assembled = yield* readResponse({ exchange: opened.exchange, progress, onUnknownLine });
+        } catch (error) {
+          const failure = this.failure({ error, context, outputStarted: progress.outputStarted, signal });
+          // Nothing reached the caller yet (the body broke before its first event): a retry is invisible.
+          const retryable = !progress.outputStarted && !signal?.aborted && isRetryableBodyFailure(error);
+          const delay = retryable ? retryDelay({ attempt, settings: this.config.retry }) : undefined;
+          if (delay === undefined) throw failure;
+          await backOff({
+            context,
+            report: { model: entry.info.id, attempt: attempt + 1, delayMs: delay, reason: failure.code },
+            signal,
+            onRetry: (report) => this.logRetry(report),
+          });
+        } finally {
+          opened.exchange.close();
+        }
+      }
+      const response: ChatResponse = {
+        content: assembled.content,
+        toolCalls: assembled.toolCalls,
+        usage: assembled.usage,
+        finishReason: assembled.finishReason,
+        model: entry.info.id,
+      };
+      if (assembled.reasoningContent !== undefined) response.reasoningContent = assembled.reasoningContent;
+      this.events.emit(
+        'llm:usage',
+        usageEvent({
+          request,
+          usage: response.usage,
+          provider: this.instanceId,
+          model: entry.info.id,
+          latencyMs: Math.round(performance.now() - started),
+          prices: entry.prices,
+        }),
+      );
+      yield { type: 'response', response };
+    } finally {
+      linked.unlink();
+    }
+  }
+
+  private body(entry: ModelEntry, request: ChatRequest, stream: boolean) {
+    const level = effectiveThinkingLevel({ model: entry.info, requested: request.thinkingLevel });
+    return buildChatRequest({
+      model: entry.info.model,
+      messages: toWireMessages({
+        messages: request.messages,
+        vision: entry.info.capabilities.vision,
+        includeReasoning: entry.sendReasoning,
+        describeAttachment: (attachment) => this.describeAttachment(attachment),
+      }),
+      stream,
+      includeUsage: this.config.streamUsage,
+      tools: request.tools,
+      toolChoice: request.toolChoice,
+      temperature: request.temperature,
+      maxTokens: request.maxOutputTokens,
+      maxTokensField: entry.maxTokensField,
+      extra: level === undefined ? undefined : thinkingFields({ level, param: entry.thinkingParam }),
+    });
+  }
+
+  private describeAttachment(attachment: Attachment): string {
+    const name = attachment.name ?? attachment.type;
+    return attachment.description
+      ? this.i18n.t({ key: 'llm-openai.attachment.described', params: { name, description: attachment.description } })
+      : this.i18n.t({ key: 'llm-openai.attachment.unseen', params: { name } });
+  }
+
+  private open({
+    path,
+    body,
+    signal,
+    context,
+    stream,
+    attempt,
+  }: {
+    path: string;
+    body?: string;
+    signal: AbortSignal | undefined;
+    context: ErrorContext;
+    stream: boolean;
+    attempt?: number;
+  }): Promise<{ exchange: HttpExchange; attempt: number }> {
+    return openWithRetries({
+      url: new URL(this.baseUrl + path),
+      headers: { ...this.headers, accept: stream ? 'text/event-stream' : 'application/json' },
+      body,
+      signal,
+      context,
+      timeouts: this.config.timeouts,
+      retry: this.config.retry,
+      agents: this.agents,
+      attempt,
+      available: () => this.availableModels(),
+      onRetry: (report) => this.logRetry(report),
+    });
+  }
+
+  private logRetry(report: RetryReport): void {
+    this.logger.debug('retrying the call', { provider: this.instanceId, ...report });
+  }
+
+  private async listServerModels(): Promise<string[]> {
+    const context = this.context(this.instanceId);
+    const { exchange } = await this.open({ path: '/models', signal: this.shutdown, context, stream: false });
+    try {
+      const list = JSON.parse(await exchange.text()) as WireModelList;
+      return (list.data ?? []).map((model) => model.id).filter((id) => typeof id === 'string');
+    } catch (error) {
+      throw this.failure({ error, context, outputStarted: false, signal: this.shutdown });
+    } finally {
+      exchange.close();
+    }
+  }
+
+  /** For a model-not-found error: what the server offers, or what we know when it cannot say. */
+  private async availableModels(): Promise<string[]> {
+    try {
+      return await this.listServerModels();
+    } catch {
+      return this.table.map((entry) => entry.info.model);
+    }
+  }
+
+  // --- helpers -----------------------------------------------------------------------------------------------
+
+  private entryFor(model: string | undefined): ModelEntry {
+    const entry = model === undefined ? this.table[0] : this.table.find((candidate) => candidate.info.id === model);
+    if (entry) return entry;
+    throw llmErrors.AALIS_LLM_MODEL_NOT_FOUND({
+      provider: this.instanceId,
+      model: model ?? this.i18n.t('llm-openai.none'),
+      providerMessage: this.i18n.t(MODEL_NOT_LISTED),
+      available: this.modelList.map((info) => info.id).join(', ') || this.i18n.t('llm-openai.none'),
+    });
+  }
+
+  private context(model: string): ErrorContext {
+    const key = this.config.apiKey;
+    return {
+      provider: this.instanceId,
+      baseUrl: this.baseUrl,
+      model,
+      redact: (text) => (key ? text.split(key).join('***') : text),
+      t: (text) => this.i18n.t(text),
+    };
+  }
+
+  private failure({
+    error,
+    context,
+    outputStarted,
+    signal,
+  }: {
+    error: unknown;
+    context: ErrorContext;
+    outputStarted: boolean;
+    signal: AbortSignal | undefined;
+  }): AalisError {
+    if (AalisError.isInstance(error)) return error;
+    if (signal?.aborted) return abortedError(context, outputStarted);
+    if (error instanceof TransportError) {
+      return transportError({ error, context, timeouts: this.config.timeouts, outputStarted });
+    }
+    if (error instanceof WireStreamError) return streamError({ error, context, outputStarted });
+    return transportError({
+      error: new TransportError('network', error),
+      context,
+      timeouts: this.config.timeouts,
+      outputStarted,
+    });
+  }
+}
+
+/** Failures of a body that may be retried when no event has come out of it yet. */
+function isRetryableBodyFailure(error: unknown): boolean {
+  if (error instanceof TransportError) return error.kind !== 'aborted';
+  return error instanceof WireStreamError && error.kind === 'truncated';
+}

@@ -1,0 +1,146 @@
+// Turns what went wrong on the wire into the llm contract's coded errors, naming the instance, the base URL and
+// the model, quoting the server's own message, and never the API key.
+import { llmErrors } from '@aalis/api-llm';
+import type { AalisError, I18n } from '@aalis/core';
+import { classifyWireError, parseWireError, type WireStreamError } from '@aalis/wire-openai';
+import type { TransportError } from './http-exchange.js';
+
+export interface ErrorContext {
+  /** Provider instance id. */
+  provider: string;
+  baseUrl: string;
+  /** `<instance>/<model>`. */
+  model: string;
+  /** Removes secrets (the API key) from texts that came from outside. */
+  redact: (text: string) => string;
+  t: I18n['t'];
+}
+
+export function httpError({
+  status,
+  statusText,
+  body,
+  url,
+  retryAfterMs,
+  available,
+  context,
+}: {
+  status: number;
+  statusText: string;
+  body: string;
+  url: string;
+  retryAfterMs?: number;
+  /** Lists the server's models, for a model-not-found error. */
+  available: () => Promise<string[]>;
+  context: ErrorContext;
+}): Promise<AalisError> | AalisError {
+  const wire = parseWireError({ body, fallback: statusText || context.t('llm-openai.no-message') });
+  const providerMessage = context.redact(wire.message);
+  const { provider, baseUrl, model } = context;
+  const details: Record<string, unknown> = { status, providerCode: wire.code, providerType: wire.type };
+  switch (classifyWireError({ status, error: wire })) {
+    case 'auth':
+      return llmErrors.AALIS_LLM_AUTH({ provider, baseUrl, status, providerMessage }, { statusCode: status, details });
+    case 'model-not-found':
+      return available().then((ids) =>
+        llmErrors.AALIS_LLM_MODEL_NOT_FOUND(
+          { provider, model, providerMessage, available: ids.join(', ') || context.t('llm-openai.none') },
+          { statusCode: status, details: { ...details, available: ids } },
+        ),
+      );
+    case 'endpoint-not-found':
+      return llmErrors.AALIS_LLM_ENDPOINT_NOT_FOUND(
+        { provider, url, providerMessage },
+        { statusCode: status, details },
+      );
+    case 'context-too-long':
+      return llmErrors.AALIS_LLM_CONTEXT_TOO_LONG({ model, providerMessage }, { statusCode: status, details });
+    case 'rate-limited':
+      return llmErrors.AALIS_LLM_RATE_LIMITED(
+        { provider, model, providerMessage },
+        { statusCode: status, details: retryAfterMs === undefined ? details : { ...details, retryAfterMs } },
+      );
+    case 'server':
+      return llmErrors.AALIS_LLM_SERVER({ provider, model, status, providerMessage }, { statusCode: status, details });
+    case 'bad-request':
+      return llmErrors.AALIS_LLM_BAD_REQUEST(
+        { provider, model, status, providerMessage },
+        { statusCode: status, details },
+      );
+  }
+}
+
+export function transportError({
+  error,
+  context,
+  timeouts,
+  outputStarted,
+}: {
+  error: TransportError;
+  context: ErrorContext;
+  timeouts: { connectMs: number; idleMs: number };
+  outputStarted: boolean;
+}): AalisError {
+  const { provider, baseUrl, model } = context;
+  switch (error.kind) {
+    case 'aborted':
+      return llmErrors.AALIS_LLM_ABORTED({ model }, { details: { outputStarted } });
+    case 'connect-timeout':
+    case 'idle-timeout': {
+      const connect = error.kind === 'connect-timeout';
+      return llmErrors.AALIS_LLM_TIMEOUT(
+        {
+          provider,
+          baseUrl,
+          ms: connect ? timeouts.connectMs : timeouts.idleMs,
+          phase: context.t(connect ? 'llm-openai.phase.connect' : 'llm-openai.phase.idle'),
+          setting: connect ? 'connectMs' : 'idleMs',
+        },
+        { details: { timeout: connect ? 'connect' : 'idle', outputStarted } },
+      );
+    }
+    case 'incomplete':
+      return llmErrors.AALIS_LLM_NETWORK(
+        { provider, baseUrl, reason: context.t('llm-openai.stream.truncated') },
+        { details: { outputStarted } },
+      );
+    case 'network':
+      return llmErrors.AALIS_LLM_NETWORK(
+        { provider, baseUrl, reason: context.redact(error.code ? `${error.code}: ${error.message}` : error.message) },
+        { cause: error, details: { outputStarted, socketCode: error.code } },
+      );
+  }
+}
+
+export function streamError({
+  error,
+  context,
+  outputStarted,
+}: {
+  error: WireStreamError;
+  context: ErrorContext;
+  outputStarted: boolean;
+}): AalisError {
+  const { provider, baseUrl, model } = context;
+  switch (error.kind) {
+    case 'malformed-data':
+      return llmErrors.AALIS_LLM_BAD_STREAM(
+        {
+          provider,
+          model,
+          problem: context.t({ key: 'llm-openai.stream.malformed', params: { line: error.line ?? '' } }),
+        },
+        { details: { line: error.line, outputStarted } },
+      );
+    case 'error-event':
+      return llmErrors.AALIS_LLM_SERVER(
+        { provider, model, status: 200, providerMessage: context.redact(error.error?.message ?? '') },
+        { details: { providerCode: error.error?.code, outputStarted, inStream: true } },
+      );
+    case 'truncated':
+      return llmErrors.AALIS_LLM_NETWORK(
+        { provider, baseUrl, reason: context.t('llm-openai.stream.truncated') },
+        { details: { outputStarted } },
+      );
+  }
+}

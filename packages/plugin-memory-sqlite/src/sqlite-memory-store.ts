@@ -1,0 +1,240 @@
+// The synchronous SQLite side of the memory service: append, window reads by index, rollback by turn, deletion.
+// Every write is one BEGIN IMMEDIATE transaction (SqliteDatabase.write).
+import { randomUUID } from 'node:crypto';
+import type { MemoryReadOptions } from '@aalis/api-memory';
+import { isControlMessage, type Message } from '@aalis/schema-message';
+import type { Connection, SqliteDatabase } from '@aalis/sqlite';
+import { MEMORY_NAMESPACE, memoryMigrations } from './memory-migrations.js';
+import { decodeMessage, encodeMessage, type MessageRow } from './message-row.js';
+
+const DIVIDER = 'compression-divider';
+const COLUMNS = 'id, role, kind, content, timestamp, extra';
+
+interface SessionState {
+  session_id: string;
+  next_seq: number;
+  epoch: number;
+  row_count: number;
+  conversation_count: number;
+  active_seq_start: number;
+  active_conversation_start: number;
+  active_row_start: number;
+}
+
+const emptyState = (sessionId: string): SessionState => ({
+  session_id: sessionId,
+  next_seq: 0,
+  epoch: 0,
+  row_count: 0,
+  conversation_count: 0,
+  active_seq_start: 0,
+  active_conversation_start: 0,
+  active_row_start: 0,
+});
+
+export class SqliteMemoryStore {
+  private readonly connection: Connection;
+  private readonly statements;
+
+  constructor(private readonly database: SqliteDatabase) {
+    database.migrate(MEMORY_NAMESPACE, memoryMigrations);
+    this.connection = database.connection;
+    const c = this.connection;
+    this.statements = {
+      state: c.prepare('SELECT * FROM memory_sessions WHERE session_id = ?'),
+      saveState: c.prepare(`INSERT OR REPLACE INTO memory_sessions (session_id, next_seq, epoch, row_count,
+        conversation_count, active_seq_start, active_conversation_start, active_row_start)
+        VALUES (@session_id, @next_seq, @epoch, @row_count, @conversation_count, @active_seq_start,
+        @active_conversation_start, @active_row_start)`),
+      insert: c.prepare(`INSERT INTO memory_messages (session_id, seq, id, epoch, conversation_index, turn_id, role,
+        kind, content, timestamp, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      seqOfConversation: c.prepare(
+        'SELECT seq FROM memory_messages WHERE session_id = ? AND conversation_index = ? AND conversation_index IS NOT NULL',
+      ),
+      rangeAll: c.prepare(`SELECT ${COLUMNS} FROM memory_messages WHERE session_id = ? AND seq >= ? ORDER BY seq`),
+      rangeConversation: c.prepare(
+        `SELECT ${COLUMNS} FROM memory_messages WHERE session_id = ? AND seq >= ? AND conversation_index IS NOT NULL ORDER BY seq`,
+      ),
+      turnSeqs: c.prepare(
+        'SELECT seq FROM memory_messages WHERE session_id = ? AND turn_id = ? AND turn_id IS NOT NULL ORDER BY seq',
+      ),
+      deleteRow: c.prepare('DELETE FROM memory_messages WHERE session_id = ? AND seq = ?'),
+      tail: c.prepare(
+        'SELECT seq, kind, epoch, conversation_index FROM memory_messages WHERE session_id = ? AND seq >= ? ORDER BY seq',
+      ),
+      lastBefore: c.prepare(
+        'SELECT epoch, conversation_index FROM memory_messages WHERE session_id = ? AND seq < ? ORDER BY seq DESC LIMIT 1',
+      ),
+      lastConversationBefore: c.prepare(`SELECT conversation_index FROM memory_messages
+        WHERE session_id = ? AND seq < ? AND conversation_index IS NOT NULL ORDER BY seq DESC LIMIT 1`),
+      lastDividerBefore: c.prepare(`SELECT seq FROM memory_messages
+        WHERE session_id = ? AND seq < ? AND kind = '${DIVIDER}' ORDER BY seq DESC LIMIT 1`),
+      rowsUpTo: c.prepare('SELECT COUNT(*) AS n FROM memory_messages WHERE session_id = ? AND seq <= ?'),
+      renumber: c.prepare(
+        'UPDATE memory_messages SET epoch = ?, conversation_index = ? WHERE session_id = ? AND seq = ?',
+      ),
+      clearSession: c.prepare('DELETE FROM memory_messages WHERE session_id = ?'),
+      clearSessionState: c.prepare('DELETE FROM memory_sessions WHERE session_id = ?'),
+    };
+  }
+
+  private state(sessionId: string): SessionState | undefined {
+    return this.statements.state.get(sessionId) as SessionState | undefined;
+  }
+
+  append(sessionId: string, messages: readonly Message[]): Message[] {
+    if (messages.length === 0) return [];
+    const now = Date.now();
+    return this.database.write(() => {
+      const state = this.state(sessionId) ?? emptyState(sessionId);
+      const stored: Message[] = [];
+      for (const message of messages) {
+        const row = encodeMessage(message, randomUUID(), now);
+        const seq = state.next_seq++;
+        let conversationIndex: number | null = null;
+        if (message.kind === DIVIDER) {
+          state.epoch++;
+          state.active_seq_start = seq + 1;
+          state.active_conversation_start = state.conversation_count;
+          state.active_row_start = state.row_count + 1;
+        } else if (!isControlMessage(message)) {
+          conversationIndex = state.conversation_count++;
+        }
+        state.row_count++;
+        this.statements.insert.run(
+          sessionId,
+          seq,
+          row.id,
+          state.epoch,
+          conversationIndex,
+          row.turnId,
+          row.role,
+          row.kind,
+          row.content,
+          row.timestamp,
+          row.extra,
+        );
+        stored.push(decodeMessage(row));
+      }
+      this.statements.saveState.run(state);
+      return stored;
+    });
+  }
+
+  read(sessionId: string, { from = 0, includeControl = false }: MemoryReadOptions = {}): Message[] {
+    const state = this.state(sessionId);
+    if (!state) return [];
+    const count = state.conversation_count - state.active_conversation_start;
+    let startSeq = state.active_seq_start;
+    const skipped = Math.min(from, count);
+    if (skipped > 0) {
+      // The window starts right after the skipped-th active conversation message: one index seek.
+      const row = this.statements.seqOfConversation.get(sessionId, state.active_conversation_start + skipped - 1) as {
+        seq: number;
+      };
+      startSeq = row.seq + 1;
+    }
+    const statement = includeControl ? this.statements.rangeAll : this.statements.rangeConversation;
+    return (statement.all(sessionId, startSeq) as MessageRow[]).map(decodeMessage);
+  }
+
+  countHistory(sessionId: string): number {
+    const state = this.state(sessionId);
+    return state ? state.conversation_count - state.active_conversation_start : 0;
+  }
+
+  activeStart(sessionId: string): number {
+    return this.state(sessionId)?.active_row_start ?? 0;
+  }
+
+  readAll(sessionId: string): Message[] {
+    return (this.statements.rangeAll.all(sessionId, 0) as MessageRow[]).map(decodeMessage);
+  }
+
+  deleteByTurn(sessionId: string, turnId: string): number {
+    return this.database.write(() => {
+      const state = this.state(sessionId);
+      if (!state) return 0;
+      const seqs = (this.statements.turnSeqs.all(sessionId, turnId) as { seq: number }[]).map((row) => row.seq);
+      if (seqs.length === 0) return 0;
+      for (const seq of seqs) this.statements.deleteRow.run(sessionId, seq);
+      this.renumberFrom(state, seqs[0]!, seqs.length);
+      return seqs.length;
+    });
+  }
+
+  /**
+   * Recomputes epoch and conversation_index of the rows from `fromSeq` on after a deletion, and the session
+   * counters. A rollback deletes the last turn, so the tail is short; deleting an old turn rewrites the rows after it.
+   */
+  private renumberFrom(state: SessionState, fromSeq: number, deleted: number): void {
+    const sessionId = state.session_id;
+    const before = this.statements.lastBefore.get(sessionId, fromSeq) as { epoch: number } | undefined;
+    const conversationBefore = this.statements.lastConversationBefore.get(sessionId, fromSeq) as
+      | { conversation_index: number }
+      | undefined;
+    let epoch = before?.epoch ?? 0;
+    let conversation = conversationBefore ? conversationBefore.conversation_index + 1 : 0;
+    const tail = this.statements.tail.all(sessionId, fromSeq) as {
+      seq: number;
+      kind: string | null;
+      epoch: number;
+      conversation_index: number | null;
+    }[];
+    const rowCount = state.row_count - deleted;
+    const tailStart = rowCount - tail.length;
+    let dividerSeen = false;
+    tail.forEach((row, offset) => {
+      let index: number | null = null;
+      if (row.kind === DIVIDER) {
+        epoch++;
+        dividerSeen = true;
+        state.active_seq_start = row.seq + 1;
+        state.active_conversation_start = conversation;
+        state.active_row_start = tailStart + offset + 1;
+      } else if (!isControlMessage({ kind: row.kind ?? undefined })) {
+        index = conversation++;
+      }
+      if (index !== row.conversation_index || epoch !== row.epoch) {
+        this.statements.renumber.run(epoch, index, sessionId, row.seq);
+      }
+    });
+    if (!dividerSeen && fromSeq < state.active_seq_start) this.findActiveDivider(state, fromSeq);
+    state.epoch = epoch;
+    state.row_count = rowCount;
+    state.conversation_count = conversation;
+    this.statements.saveState.run(state);
+  }
+
+  /** The last divider was deleted and none follows: the active history starts after the one before (rare path). */
+  private findActiveDivider(state: SessionState, fromSeq: number): void {
+    const sessionId = state.session_id;
+    const divider = this.statements.lastDividerBefore.get(sessionId, fromSeq) as { seq: number } | undefined;
+    if (!divider) {
+      state.active_seq_start = 0;
+      state.active_conversation_start = 0;
+      state.active_row_start = 0;
+      return;
+    }
+    const conversationBefore = this.statements.lastConversationBefore.get(sessionId, divider.seq) as
+      | { conversation_index: number }
+      | undefined;
+    state.active_seq_start = divider.seq + 1;
+    state.active_conversation_start = conversationBefore ? conversationBefore.conversation_index + 1 : 0;
+    state.active_row_start = (this.statements.rowsUpTo.get(sessionId, divider.seq) as { n: number }).n;
+  }
+
+  /** Deletes the rows of these sessions, or of every session (undefined). */
+  delete(sessionIds: readonly string[] | undefined): void {
+    this.database.write((connection) => {
+      if (sessionIds === undefined) {
+        connection.exec('DELETE FROM memory_messages; DELETE FROM memory_sessions;');
+        return;
+      }
+      for (const sessionId of sessionIds) {
+        this.statements.clearSession.run(sessionId);
+        this.statements.clearSessionState.run(sessionId);
+      }
+    });
+  }
+}

@@ -1,0 +1,30 @@
+// Runs the session manager conformance suite against plugin-session-manager on a temporary data directory.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describeSessionManagerConformance } from '@aalis/api-session-manager/conformance';
+import { App, memorySink } from '@aalis/core';
+import storagePlugin from '@aalis/plugin-storage';
+import plugin from './index.js';
+
+describeSessionManagerConformance('@aalis/plugin-session-manager', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'aalis-sessions-'));
+  let app: App | undefined;
+  return {
+    async start(extras) {
+      app = new App({ logSinks: [memorySink()], locale: 'en' });
+      app.plugin(storagePlugin, { dataDir });
+      app.plugin(plugin);
+      for (const extra of extras) app.plugin(extra);
+      await app.start();
+      return app;
+    },
+    async stop() {
+      await app?.stop();
+      app = undefined;
+    },
+    async dispose() {
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+});

@@ -1,0 +1,116 @@
+// The sessions table: synchronous reads through prepared statements, writes in BEGIN IMMEDIATE transactions.
+import type { SessionFilter, SessionInfo } from '@aalis/api-session-manager';
+import type { SqliteDatabase } from '@aalis/sqlite';
+import { SESSION_NAMESPACE, sessionMigrations } from './session-migrations.js';
+import { fromRow, type SessionRow, toRow } from './session-row.js';
+
+const COLUMNS =
+  'id, kind, platform, venue, parent_id, origin_platform, origin_multi_party, title, created_at, updated_at, last_turn';
+
+export class SqliteSessionStore {
+  constructor(private readonly database: SqliteDatabase) {
+    database.migrate(SESSION_NAMESPACE, sessionMigrations);
+  }
+
+  private get connection() {
+    return this.database.connection;
+  }
+
+  get(id: string): SessionInfo | undefined {
+    const row = this.database.statement(`SELECT ${COLUMNS} FROM sessions WHERE id = ?`).get(id) as
+      | SessionRow
+      | undefined;
+    return row ? fromRow(row) : undefined;
+  }
+
+  /** Inserts unless the id exists; returns whether it inserted. */
+  insert(info: SessionInfo): boolean {
+    const row = toRow(info);
+    return this.database.write(
+      (connection) =>
+        connection
+          .prepare(
+            `INSERT OR IGNORE INTO sessions (${COLUMNS}) VALUES (@id, @kind, @platform, @venue, @parent_id,
+             @origin_platform, @origin_multi_party, @title, @created_at, @updated_at, @last_turn)`,
+          )
+          .run(row).changes === 1,
+    );
+  }
+
+  /** Replaces the mutable columns of an existing row; returns whether it existed. */
+  save(info: SessionInfo): boolean {
+    const row = toRow(info);
+    return this.database.write(
+      (connection) =>
+        connection
+          .prepare(
+            `UPDATE sessions SET venue = @venue, origin_platform = @origin_platform,
+             origin_multi_party = @origin_multi_party, title = @title, updated_at = @updated_at,
+             last_turn = @last_turn WHERE id = @id`,
+          )
+          .run(row).changes === 1,
+    );
+  }
+
+  list(filter: SessionFilter = {}): SessionInfo[] {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.kind !== undefined) {
+      where.push('kind = ?');
+      params.push(filter.kind);
+    }
+    if (filter.platform !== undefined) {
+      where.push('platform = ?');
+      params.push(filter.platform);
+    }
+    if (filter.venue !== undefined) {
+      where.push('venue = ?');
+      params.push(filter.venue);
+    }
+    if (filter.parentId === null) where.push('parent_id IS NULL');
+    else if (filter.parentId !== undefined) {
+      where.push('parent_id = ?');
+      params.push(filter.parentId);
+    }
+    const limit = Math.min(Math.max(Math.trunc(filter.limit ?? 100), 0), 1000);
+    const offset = Math.max(Math.trunc(filter.offset ?? 0), 0);
+    const sql = `SELECT ${COLUMNS} FROM sessions ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY updated_at DESC, rowid DESC LIMIT ? OFFSET ?`;
+    return (this.connection.prepare(sql).all(...params, limit, offset) as SessionRow[]).map(fromRow);
+  }
+
+  children(id: string): SessionInfo[] {
+    const rows = this.database
+      .statement(`SELECT ${COLUMNS} FROM sessions WHERE parent_id = ? ORDER BY created_at, rowid`)
+      .all(id) as SessionRow[];
+    return rows.map(fromRow);
+  }
+
+  /**
+   * The session and all its descendants, deepest level first (so every child comes before its parent); within a
+   * level, parents in that order and siblings in creation order. The session itself is last.
+   */
+  subtreeDeepestFirst(id: string): SessionInfo[] {
+    const root = this.get(id);
+    if (!root) return [];
+    const levels: SessionInfo[][] = [[root]];
+    const seen = new Set([root.id]);
+    for (;;) {
+      const next = levels[levels.length - 1]!.flatMap((session) =>
+        this.children(session.id).filter((child) => !seen.has(child.id)),
+      );
+      if (next.length === 0) break;
+      for (const child of next) seen.add(child.id);
+      levels.push(next);
+    }
+    return levels.reverse().flat();
+  }
+
+  /** Deletes rows in the given order (children before parents) in one transaction. */
+  deleteAll(ids: readonly string[]): void {
+    this.database.write((connection) => {
+      const statement = connection.prepare('DELETE FROM sessions WHERE id = ?');
+      for (const id of ids) statement.run(id);
+    });
+  }
+}

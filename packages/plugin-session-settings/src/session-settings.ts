@@ -1,0 +1,225 @@
+// The session settings service: the field registry, effective values resolved through the layers
+// (global < platformType < platform < venue < session), and checked writes persisted in SQLite.
+import { type AuthorityService, type Caller, describeRequiredLevel, meetsLevel } from '@aalis/api-authority';
+import {
+  type AnySessionField,
+  describeValue,
+  type EffectiveValue,
+  expectedOf,
+  type FieldInfo,
+  type FieldOption,
+  isLayer,
+  layerTargetsOf,
+  matchesFieldType,
+  type OptionSource,
+  type SessionFieldsService,
+  type SettingReset,
+  type SettingsCaller,
+  type SettingsLayer,
+  type SettingsScope,
+  type SettingWrite,
+  settingsErrors,
+} from '@aalis/api-session-settings';
+import type { Disposer, Events, Locale, Logger, RegistrationOwner, TextRef } from '@aalis/core';
+import { translate } from '@aalis/core';
+import { FieldRegistry } from './field-registry.js';
+import type { SettingsStore } from './settings-store.js';
+
+const OWNER: Caller = Object.freeze({ isOwner: true, level: 0 });
+const NOBODY: Caller = Object.freeze({ isOwner: false, level: 0 });
+
+export interface SessionSettingsOptions {
+  store: SettingsStore;
+  locale: Locale;
+  /** Platform id → platform type (config `platformTypes`); unmapped platforms have no platform-type layer. */
+  platformTypes?: Readonly<Record<string, string>>;
+  /** The authority service now, if any. */
+  authority?: () => AuthorityService | undefined;
+  /** Fills platform/venue of a scope that has none (from the session manager); optional. */
+  completeScope?: (scope: SettingsScope) => Promise<SettingsScope>;
+  events?: Pick<Events, 'emit'>;
+  logger?: Logger;
+}
+
+const TARGET_WHAT: Record<SettingsLayer, string> = {
+  global: '',
+  platformType: 'a platform type',
+  platform: 'a platform id',
+  venue: '<platform>/<venue>',
+  session: 'a session id',
+};
+
+export class SessionSettings implements SessionFieldsService {
+  private readonly registry = new FieldRegistry();
+
+  constructor(private readonly config: SessionSettingsOptions) {}
+
+  register(field: AnySessionField, owner?: RegistrationOwner): Disposer {
+    return this.registry.register(field, owner);
+  }
+
+  registerOptionSource(source: string, provider: OptionSource, _owner?: RegistrationOwner): Disposer {
+    return this.registry.registerOptionSource(source, provider);
+  }
+
+  fields(): FieldInfo[] {
+    return this.registry.all();
+  }
+
+  field(key: string): FieldInfo | undefined {
+    return this.registry.get(key);
+  }
+
+  async get(scope: SettingsScope, key: string): Promise<EffectiveValue> {
+    const field = this.registry.require(key);
+    const targets = await this.targetsOf(scope);
+    return this.resolve(field, targets, this.config.store.read(targets, key));
+  }
+
+  async getAll(scope: SettingsScope): Promise<Record<string, EffectiveValue>> {
+    const targets = await this.targetsOf(scope);
+    const stored = this.config.store.read(targets);
+    const result: Record<string, EffectiveValue> = {};
+    for (const { field } of this.registry.all()) {
+      result[field.key] = this.resolve(
+        field,
+        targets,
+        stored.filter((row) => row.key === field.key),
+      );
+    }
+    return result;
+  }
+
+  async describeUnset(scope: SettingsScope, key: string): Promise<TextRef | string | undefined> {
+    const field = this.registry.require(key);
+    if (!field.describeUnset) return undefined;
+    const complete = await this.complete(scope);
+    return field.describeUnset({ sessionId: complete.sessionId, scope: complete });
+  }
+
+  async options({
+    scope,
+    key,
+    values = {},
+  }: {
+    scope: SettingsScope;
+    key: string;
+    values?: Record<string, unknown>;
+  }): Promise<FieldOption[]> {
+    const field = this.registry.require(key);
+    if (!field.dynamicOptions) return field.type === 'select' ? [...(field.options ?? [])] : [];
+    const source = this.registry.source(field.dynamicOptions.source);
+    if (!source) return [];
+    const context: Record<string, unknown> = {};
+    for (const dependency of field.dynamicOptions.dependsOn ?? []) {
+      context[dependency] = dependency in values ? values[dependency] : (await this.get(scope, dependency)).value;
+    }
+    return [...(await source({ sessionId: scope.sessionId, values: context }))];
+  }
+
+  async layerValues({ layer, target }: { layer: SettingsLayer; target: string }): Promise<Record<string, unknown>> {
+    this.checkTarget(layer, target);
+    const rows = this.config.store.read([{ layer, target: layer === 'global' ? '' : target }]);
+    return Object.fromEntries(rows.map((row) => [row.key, row.value]));
+  }
+
+  async set({ layer, target, key, value, caller }: SettingWrite): Promise<void> {
+    const field = this.registry.require(key);
+    const stored = this.checkWrite({ layer, target, field, caller });
+    if (!matchesFieldType(field, value)) this.invalid(field, expectedOf(field), value);
+    // The value matched the field's type just above, so its validate() accepts it.
+    const validate = field.validate as ((value: unknown) => TextRef | string | undefined) | undefined;
+    const problem = validate?.call(field, value);
+    if (problem !== undefined) this.invalid(field, problem, value);
+    this.config.store.write({ layer, target: stored, key, value });
+    this.config.events?.emit('settings:changed', { layer, target: stored, key, value });
+  }
+
+  async reset({ layer, target, key, caller }: SettingReset): Promise<void> {
+    const field = this.registry.require(key);
+    const stored = this.checkWrite({ layer, target, field, caller });
+    if (this.config.store.remove({ layer, target: stored, key })) {
+      this.config.events?.emit('settings:changed', { layer, target: stored, key, value: undefined });
+    }
+  }
+
+  /**
+   * The caller's rights. A host caller without an identity is the host itself (owner rights). Otherwise the
+   * authority service's callerOf(identity) when present; without it, chat = nobody and host = owner.
+   */
+  callerOf(caller: SettingsCaller): Caller {
+    if (caller?.via === 'host' && !caller.identity) return OWNER;
+    const authority = this.config.authority?.();
+    if (authority) return authority.callerOf(caller?.identity);
+    return caller?.via === 'host' ? OWNER : NOBODY;
+  }
+
+  /** Checks layer, target and level; returns the stored target ('' for global). */
+  private checkWrite({
+    layer,
+    target,
+    field,
+    caller,
+  }: {
+    layer: SettingsLayer;
+    target: string;
+    field: AnySessionField;
+    caller: SettingsCaller;
+  }): string {
+    this.checkTarget(layer, target);
+    const rights = this.callerOf(caller);
+    if (!meetsLevel({ ...rights, required: field.level })) {
+      throw settingsErrors.AALIS_SETTINGS_FORBIDDEN({
+        key: field.key,
+        required: describeRequiredLevel(field.level),
+        level: rights.level,
+      });
+    }
+    return layer === 'global' ? '' : target;
+  }
+
+  private checkTarget(layer: SettingsLayer, target: string): void {
+    if (!isLayer(layer)) throw settingsErrors.AALIS_SETTINGS_INVALID_LAYER({ layer: String(layer) });
+    if (layer !== 'global' && (typeof target !== 'string' || target === '')) {
+      throw settingsErrors.AALIS_SETTINGS_INVALID_TARGET({
+        layer,
+        what: TARGET_WHAT[layer],
+        received: describeValue(target),
+      });
+    }
+  }
+
+  private invalid(field: AnySessionField, expected: TextRef | string, value: unknown): never {
+    throw settingsErrors.AALIS_SETTINGS_INVALID_VALUE({
+      key: field.key,
+      expected: translate(expected, this.config.locale),
+      received: describeValue(value),
+    });
+  }
+
+  private resolve(
+    field: AnySessionField,
+    targets: readonly { layer: SettingsLayer; target: string }[],
+    rows: readonly { layer: SettingsLayer; target: string; value: unknown }[],
+  ): EffectiveValue {
+    for (const { layer, target } of targets) {
+      const row = rows.find((candidate) => candidate.layer === layer && candidate.target === target);
+      if (!row) continue;
+      if (matchesFieldType(field, row.value)) return { value: row.value, layer };
+      this.config.logger?.warn('stored setting no longer fits its field; skipped', { key: field.key, layer, target });
+    }
+    if (field.default !== undefined) return { value: structuredClone(field.default), layer: 'default' };
+    return { value: undefined, layer: 'unset' };
+  }
+
+  private async complete(scope: SettingsScope): Promise<SettingsScope> {
+    const complete = this.config.completeScope && !scope.platform ? await this.config.completeScope(scope) : scope;
+    const platformType =
+      complete.platformType ?? (complete.platform ? this.config.platformTypes?.[complete.platform] : undefined);
+    return platformType === undefined ? complete : { ...complete, platformType };
+  }
+
+  private async targetsOf(scope: SettingsScope) {
+    return layerTargetsOf(await this.complete(scope));
+  }
+}

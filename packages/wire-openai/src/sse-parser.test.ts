@@ -1,0 +1,78 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SseParser } from './sse-parser.js';
+
+function parseAll(pieces: string[], end = true) {
+  const events: Array<{ data: string; event: string | undefined }> = [];
+  const unknown: string[] = [];
+  const parser = new SseParser({
+    onData: (data, event) => events.push({ data, event }),
+    onUnknownLine: (line) => unknown.push(line),
+  });
+  for (const piece of pieces) parser.push(piece);
+  if (end) parser.end();
+  return { events, unknown };
+}
+
+describe('SseParser', () => {
+  it('dispatches each event at its blank line', () => {
+    const { events } = parseAll(['data: {"a":1}\n\ndata: [DONE]\n\n'], false);
+    expect(events.map((event) => event.data)).toEqual(['{"a":1}', '[DONE]']);
+  });
+
+  it('keeps an event whose lines arrive in several pieces', () => {
+    const { events } = parseAll(['da', 'ta: hel', 'lo\n', '\n'], false);
+    expect(events).toEqual([{ data: 'hello', event: undefined }]);
+  });
+
+  it('joins multi-line data with LF and reads the event name', () => {
+    const { events } = parseAll(['event: error\ndata: one\ndata: two\n\n']);
+    expect(events).toEqual([{ data: 'one\ntwo', event: 'error' }]);
+  });
+
+  it('accepts CRLF and CR line ends, also when CR and LF arrive in different pieces', () => {
+    const { events } = parseAll(['data: a\r', '\n\r', '\ndata: b\r\rdata:c\n\n']);
+    expect(events.map((event) => event.data)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('ignores comments and id/retry fields, and strips exactly one space after the colon', () => {
+    const { events, unknown } = parseAll([': keep-alive\nid: 7\nretry: 10\ndata:  two spaces\n\n']);
+    expect(events.map((event) => event.data)).toEqual([' two spaces']);
+    expect(unknown).toEqual([]);
+  });
+
+  it('reports lines that are not SSE instead of swallowing them', () => {
+    const { events, unknown } = parseAll(['garbage here\nfoo: bar\ndata: ok\n\n']);
+    expect(unknown).toEqual(['garbage here', 'foo: bar']);
+    expect(events.map((event) => event.data)).toEqual(['ok']);
+  });
+
+  it('flushes a last event without its blank line when the body ends', () => {
+    expect(parseAll(['data: last']).events.map((event) => event.data)).toEqual(['last']);
+    expect(parseAll(['data: last'], false).events).toEqual([]);
+  });
+
+  it('gives the same events however the text is split (property)', () => {
+    const line = fc.oneof(
+      fc.string({ unit: fc.constantFrom('a', 'b', '{', '"', ' ', 'é', '你') }).map((text) => `data: ${text}`),
+      fc.constant(': comment'),
+      fc.constant('event: x'),
+      fc.constant(''),
+    );
+    const eol = fc.constantFrom('\n', '\r\n', '\r');
+    const document = fc.array(fc.tuple(line, eol), { maxLength: 30 }).map((lines) => lines.flat().join(''));
+    fc.assert(
+      fc.property(document, fc.array(fc.nat(), { maxLength: 10 }), (text, cuts) => {
+        const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
+        const pieces: string[] = [];
+        let start = 0;
+        for (const point of points) {
+          pieces.push(text.slice(start, point));
+          start = point;
+        }
+        pieces.push(text.slice(start));
+        expect(parseAll(pieces)).toEqual(parseAll([text]));
+      }),
+    );
+  });
+});

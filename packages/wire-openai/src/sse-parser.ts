@@ -1,0 +1,115 @@
+// An incremental Server-Sent Events parser: feed text in pieces of any size, get each event's data once its
+// blank line arrives. Handles LF, CRLF and CR line ends (also split across pieces) and multi-line data.
+
+export interface SseParserOptions {
+  /** Called with each complete event's data (lines joined by '\n') and its `event:` name, if any. */
+  onData: (data: string, event: string | undefined) => void;
+  /** Called with lines that are neither a comment nor a known field (data, event, id, retry). */
+  onUnknownLine?: (line: string) => void;
+}
+
+const LF = 10;
+const SPACE = 32;
+const COLON = 58;
+
+export class SseParser {
+  private rest = '';
+  private data = '';
+  private hasData = false;
+  private event: string | undefined;
+  /** The previous piece ended in CR: a LF starting the next piece belongs to the same line end. */
+  private skipLeadingLf = false;
+  private readonly onData: SseParserOptions['onData'];
+  private readonly onUnknownLine: SseParserOptions['onUnknownLine'];
+
+  constructor({ onData, onUnknownLine }: SseParserOptions) {
+    this.onData = onData;
+    this.onUnknownLine = onUnknownLine;
+  }
+
+  push(text: string): void {
+    if (text.length === 0) return;
+    if (this.skipLeadingLf) {
+      this.skipLeadingLf = false;
+      if (text.charCodeAt(0) === LF) text = text.slice(1);
+    }
+    const buffer = this.rest.length > 0 ? this.rest + text : text;
+    let start = 0;
+    let nextCr = buffer.indexOf('\r');
+    if (nextCr === -1) {
+      // The common case: LF line ends only.
+      for (let end = buffer.indexOf('\n'); end !== -1; end = buffer.indexOf('\n', start)) {
+        this.line(buffer.slice(start, end));
+        start = end + 1;
+      }
+    } else {
+      for (;;) {
+        if (nextCr !== -1 && nextCr < start) nextCr = buffer.indexOf('\r', start);
+        const nextLf = buffer.indexOf('\n', start);
+        if (nextCr === -1 && nextLf === -1) break;
+        if (nextCr === -1 || (nextLf !== -1 && nextLf < nextCr)) {
+          this.line(buffer.slice(start, nextLf));
+          start = nextLf + 1;
+          continue;
+        }
+        this.line(buffer.slice(start, nextCr));
+        if (nextCr + 1 === buffer.length) {
+          this.skipLeadingLf = true;
+          start = nextCr + 1;
+        } else {
+          start = buffer.charCodeAt(nextCr + 1) === LF ? nextCr + 2 : nextCr + 1;
+        }
+      }
+    }
+    this.rest = start === 0 ? buffer : buffer.slice(start);
+  }
+
+  /** The body ended: a last line without its line end, and an event without its blank line, still count. */
+  end(): void {
+    if (this.rest.length > 0) {
+      const last = this.rest;
+      this.rest = '';
+      this.line(last);
+    }
+    this.dispatch();
+  }
+
+  private line(line: string): void {
+    if (line.length === 0) {
+      this.dispatch();
+      return;
+    }
+    if (line.charCodeAt(0) === COLON) return; // a comment (keep-alive)
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = '';
+    if (colon !== -1) value = line.charCodeAt(colon + 1) === SPACE ? line.slice(colon + 2) : line.slice(colon + 1);
+    switch (field) {
+      case 'data':
+        this.data = this.hasData ? `${this.data}\n${value}` : value;
+        this.hasData = true;
+        return;
+      case 'event':
+        this.event = value;
+        return;
+      case 'id':
+      case 'retry':
+        return;
+      default:
+        this.onUnknownLine?.(line);
+    }
+  }
+
+  private dispatch(): void {
+    if (this.hasData) {
+      const data = this.data;
+      const event = this.event;
+      this.data = '';
+      this.hasData = false;
+      this.event = undefined;
+      this.onData(data, event);
+      return;
+    }
+    this.event = undefined;
+  }
+}
