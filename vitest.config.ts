@@ -16,5 +16,6 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    reporters: ['default', './scripts/summary-reporter.mjs'],
   },
 });
