@@ -1,4 +1,5 @@
 // The agent:* hooks (api-agent.zh.md 「钩子(HookContextMap)」), merged into @aalis/api-hooks' HookContextMap.
+import '@aalis/api-hooks';
 import type { ChatResponse } from '@aalis/api-llm';
 import type { ToolCallContext, ToolDefinition, ToolResult } from '@aalis/api-tools';
 import type { TextRef } from '@aalis/core';

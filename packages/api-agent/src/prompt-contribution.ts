@@ -1,4 +1,5 @@
 // The agent:prompt contribution point: prompt blocks (memory, summaries, skills, profiles…) built per call and
+import '@aalis/api-contributions';
 // placed at an anchor by plugin-agent's assembler.
 import type { Message } from '@aalis/schema-message';
 import type { TurnInput } from './turn-input.js';
