@@ -1,3 +1,4 @@
 #!/usr/bin/env node
-// Placeholder for the main job until @aalis/runtime exists (issue #7): says how to run the tests.
-console.log('The Aalis CLI (the main job) is not built yet. Run the test suite with: npm test');
+// `npm start`: the Aalis terminal chat (`aalis start`), run straight from the TypeScript sources — no build step.
+// Arguments after `npm start --` go to the command: `npm start -- --session work`, `npm start -- chat`.
+await import('../packages/runtime/bin/aalis.mjs');

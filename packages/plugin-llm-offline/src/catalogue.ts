@@ -5,7 +5,7 @@ export const offlineTexts = defineCatalogue({
   'zh-CN': {
     'llm-offline.model.name': '离线演示模型 (offline)',
     'llm-offline.reply.echo':
-      '(离线演示模型)我是不联网的离线演示模型,只按固定规则回复。你说的是:「{excerpt}」(共 {chars} 个字)。要和真正的模型对话,请启用并配置 @aalis/plugin-llm-openai(填写 baseUrl 与 apiKey),再把 llm 服务偏好设为它的模型。想试工具调用,可以单独写一行:/call 工具名 {"参数":"值"}',
+      '(离线演示模型)我是不联网的离线演示模型,只按固定规则回复。你说的是:「{excerpt}」(共 {chars} 个字)。要和真正的模型对话,请启用并配置 @aalis/plugin-llm-openai(填写 baseUrl 与 apiKey),再把 llm 服务偏好设为它的模型。想试工具调用,可以写:call: 工具名 {"参数":"值"}(或在消息里单独一行写 /call 工具名 {…})',
     'llm-offline.reply.empty':
       '(离线演示模型)我是不联网的离线演示模型,这次没有收到你的消息。要和真正的模型对话,请启用并配置 @aalis/plugin-llm-openai。',
     'llm-offline.reply.tool-results': '(离线演示模型)工具返回了结果:\n{results}',
@@ -19,7 +19,7 @@ export const offlineTexts = defineCatalogue({
   en: {
     'llm-offline.model.name': 'Offline demo model (offline)',
     'llm-offline.reply.echo':
-      '(Offline demo model) I am the offline demo model: no network, fixed rules. You said: "{excerpt}" ({chars} characters). To talk to a real model, enable and configure @aalis/plugin-llm-openai (baseUrl and apiKey) and set the llm service preference to one of its models. To try a tool call, write a line on its own: /call tool_name {"arg":"value"}',
+      '(Offline demo model) I am the offline demo model: no network, fixed rules. You said: "{excerpt}" ({chars} characters). To talk to a real model, enable and configure @aalis/plugin-llm-openai (baseUrl and apiKey) and set the llm service preference to one of its models. To try a tool call, write: call: tool_name {"arg":"value"} (or /call tool_name {…} on a line of its own inside a message)',
     'llm-offline.reply.empty':
       '(Offline demo model) I am the offline demo model, and I received no message this time. To talk to a real model, enable and configure @aalis/plugin-llm-openai.',
     'llm-offline.reply.tool-results': '(Offline demo model) The tools returned:\n{results}',

@@ -82,3 +82,13 @@ describe('planOfflineReply', () => {
     });
   });
 });
+
+describe('call syntax in archived messages', () => {
+  it.each(['[2026-11-29 10:00] call: get_time {}', '[2026-11-29 10:00] owner: /call get_time', 'call: get_time'])(
+    'calls the tool for %s',
+    (content) => {
+      const plan = planOfflineReply({ messages: [{ role: 'user', content }], tools, t: en });
+      expect(plan).toMatchObject({ kind: 'tool-calls', calls: [{ function: { name: 'get_time', arguments: '{}' } }] });
+    },
+  );
+});

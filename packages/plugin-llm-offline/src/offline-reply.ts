@@ -9,7 +9,9 @@ export type OfflineReply = { kind: 'text'; text: string } | { kind: 'tool-calls'
 /** Renders a catalogue text in the app's locale. */
 type Translate = (text: TextRef) => string;
 
-const CALL_LINE = /^\/call\s+([A-Za-z0-9_-]{1,64})(?:\s+(.*))?$/;
+// `/call name {json}` on a line of its own, or `call: name {json}` — also after the archive's time and sender
+// prefix on the first line, and usable as the start of a message (a leading `/call` would be a slash command).
+const CALL_LINE = /^(?:\[[^\]]*\]\s+(?:[^:\n]{1,80}:\s+)?)?(?:\/call|call:)\s+([A-Za-z0-9_-]{1,64})(?:\s+(.*))?$/;
 const EXCERPT_LENGTH = 120;
 const SUMMARY_LENGTH = 200;
 

@@ -140,42 +140,52 @@ export class Compactor {
     let resolved: ResolvedModel | undefined;
     let purpose: LlmPurpose | undefined;
     for (let round = 1; ; round++) {
-      const fresh = conversation(all.slice(cursor));
-      cursor = all.length;
-      if (compacted === 0 && fresh.length === 0) return { status: 'empty' };
-      if (fresh.length > 0) {
-        resolved ??= await this.deps.model(request);
-        if (!resolved) throw summaryErrors.AALIS_SUMMARY_NO_MODEL({ sessionId });
-        purpose ??= await this.deps.purpose(sessionId);
-        summary = await summarize({
-          resolved,
-          sessionId,
-          purpose,
-          previous: summary,
-          messages: fresh,
-          maxSummaryTokens: this.deps.maxSummaryTokens,
-          entryMaxChars: this.deps.entryMaxChars,
-          t: this.deps.t,
-          signal,
-        });
-        compacted += fresh.length;
-      }
-      const release = await activity.holdTurns(sessionId, signal);
+      // From the second round on, new turns wait while the model folds in what arrived during the first one, so
+      // this round lands instead of chasing a busy session (each round is a model call).
+      const heldEarly = round > 1 ? await activity.holdTurns(sessionId, signal) : undefined;
       try {
-        signal.throwIfAborted();
-        const [startNow, countNow] = await Promise.all([memory.activeStart(sessionId), memory.countHistory(sessionId)]);
-        if (startNow !== start || countNow < compacted) return { status: 'changed' };
-        if (countNow === compacted) {
-          const metadata: Record<string, unknown> = { [WellKnownMetadataKeys.Summary]: summary };
-          if (request.turnId !== undefined) metadata[WellKnownMetadataKeys.TurnId] = request.turnId;
-          const [divider] = await memory.append(sessionId, [
-            { role: 'system', content: '', kind: 'compression-divider', metadata },
+        const fresh = conversation(all.slice(cursor));
+        cursor = all.length;
+        if (compacted === 0 && fresh.length === 0) return { status: 'empty' };
+        if (fresh.length > 0) {
+          resolved ??= await this.deps.model(request);
+          if (!resolved) throw summaryErrors.AALIS_SUMMARY_NO_MODEL({ sessionId });
+          purpose ??= await this.deps.purpose(sessionId);
+          summary = await summarize({
+            resolved,
+            sessionId,
+            purpose,
+            previous: summary,
+            messages: fresh,
+            maxSummaryTokens: this.deps.maxSummaryTokens,
+            entryMaxChars: this.deps.entryMaxChars,
+            t: this.deps.t,
+            signal,
+          });
+          compacted += fresh.length;
+        }
+        const release = heldEarly ?? (await activity.holdTurns(sessionId, signal));
+        try {
+          signal.throwIfAborted();
+          const [startNow, countNow] = await Promise.all([
+            memory.activeStart(sessionId),
+            memory.countHistory(sessionId),
           ]);
-          store.remember(sessionId, await memory.activeStart(sessionId), summary!);
-          return { status: 'compacted', messages: compacted, summary: summary!, divider: divider! };
+          if (startNow !== start || countNow < compacted) return { status: 'changed' };
+          if (countNow === compacted) {
+            const metadata: Record<string, unknown> = { [WellKnownMetadataKeys.Summary]: summary };
+            if (request.turnId !== undefined) metadata[WellKnownMetadataKeys.TurnId] = request.turnId;
+            const [divider] = await memory.append(sessionId, [
+              { role: 'system', content: '', kind: 'compression-divider', metadata },
+            ]);
+            store.remember(sessionId, await memory.activeStart(sessionId), summary!);
+            return { status: 'compacted', messages: compacted, summary: summary!, divider: divider! };
+          }
+        } finally {
+          if (!heldEarly) release();
         }
       } finally {
-        release();
+        heldEarly?.();
       }
       // Messages arrived while the model was writing (inputs released outside turns, another writer): fold them in.
       if (round >= MAX_ROUNDS) return { status: 'changed' };

@@ -1,0 +1,56 @@
+// The lines shown when Aalis has started: version, model, data directory, session; the offline-model notice with
+// how to configure a real one; plugins that did not start; how to use the terminal.
+import type { ModelInfo } from '@aalis/api-llm';
+import { type Locale, type PluginStateInfo, textRef, translate } from '@aalis/core';
+
+export interface BannerFacts {
+  version: string;
+  model: ModelInfo | undefined;
+  dataDir: string;
+  session: string | undefined;
+  configFile: string;
+  created: boolean;
+  /** Plugin instances that are not active. */
+  inactive: readonly PluginStateInfo[];
+  interactive: boolean;
+  /** The configured OpenAI-compatible endpoint, if any. */
+  endpoint: string | undefined;
+}
+
+export interface BannerLine {
+  text: string;
+  tone: 'info' | 'warn';
+}
+
+export function bannerLines(facts: BannerFacts, locale: Locale): BannerLine[] {
+  const t = (key: string, params?: Record<string, string | number>) => translate(textRef(key, params), locale);
+  const info = (text: string): BannerLine => ({ text, tone: 'info' });
+  const warn = (text: string): BannerLine => ({ text, tone: 'warn' });
+  const model = facts.model ? `${facts.model.id} (${facts.model.name})` : t('runtime.banner.noModel');
+  const lines = [
+    info(
+      t('runtime.banner.title', {
+        version: facts.version,
+        model,
+        dataDir: facts.dataDir,
+        session: facts.session ?? '-',
+      }),
+    ),
+  ];
+  if (facts.created) lines.push(info(t('runtime.banner.created', { file: facts.configFile })));
+  if (!facts.model && facts.endpoint) {
+    lines.push(warn(t('runtime.banner.endpointEmpty', { baseUrl: facts.endpoint })));
+  } else if (!facts.model || facts.model.offline) {
+    lines.push(warn(t('runtime.banner.offline', { file: facts.configFile })));
+    if (facts.model) lines.push(info(t('runtime.banner.offlineTools')));
+  }
+  for (const state of facts.inactive) {
+    if (state.state === 'error') {
+      lines.push(warn(t('runtime.plugin.error', { plugin: state.id, reason: state.error?.localized(locale) ?? '?' })));
+    } else {
+      lines.push(warn(t('runtime.plugin.pending', { plugin: state.id, missing: state.missing.join(', ') || '?' })));
+    }
+  }
+  if (facts.interactive) lines.push(info(t('runtime.banner.hint')));
+  return lines;
+}

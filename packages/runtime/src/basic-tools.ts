@@ -1,0 +1,79 @@
+// The built-in tools of the default plugin set: current_time and calculator. Ungrouped, so every session offers
+// them, and the offline model's `/call <tool> {json}` lines exercise the agent's tool loop on a fresh install.
+import { tools } from '@aalis/api-tools';
+import { definePlugin, i18n, textRef } from '@aalis/core';
+import { calculate, formatNumber } from './calculator.js';
+import { runtimeErrors } from './runtime-errors.js';
+
+export function systemTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The current time as ISO 8601 (UTC) and as the local date-time, weekday and offset of a time zone. */
+export function describeTime(now: Date, timeZone: string): string {
+  if (!isTimeZone(timeZone)) throw runtimeErrors.AALIS_TIME_ZONE_UNKNOWN({ zone: timeZone });
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      weekday: 'long',
+      timeZoneName: 'longOffset',
+    })
+      .formatToParts(now)
+      .map((part) => [part.type, part.value]),
+  );
+  const local = `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+  return JSON.stringify({
+    iso: now.toISOString(),
+    timeZone,
+    local,
+    weekday: parts.weekday,
+    offset: parts.timeZoneName,
+  });
+}
+
+export function createBasicToolsPlugin({ now = () => new Date() }: { now?: () => Date } = {}) {
+  return definePlugin({
+    name: '@aalis/runtime/basic-tools',
+    uses: { tools, i18n },
+    apply({ tools, i18n }) {
+      const t = (key: string) => i18n.use.t(textRef(key));
+      tools.use.register({
+        name: 'current_time',
+        description: t('runtime.tools.currentTime'),
+        parameters: {
+          type: 'object',
+          properties: { timeZone: { type: 'string', description: t('runtime.tools.currentTime.timeZone') } },
+          additionalProperties: false,
+        },
+        handler: (args: { timeZone?: string }) => describeTime(now(), args.timeZone || systemTimeZone()),
+      });
+      tools.use.register({
+        name: 'calculator',
+        description: t('runtime.tools.calculator'),
+        parameters: {
+          type: 'object',
+          properties: { expression: { type: 'string', description: t('runtime.tools.calculator.expression') } },
+          required: ['expression'],
+          additionalProperties: false,
+        },
+        handler: (args: { expression: string }) => formatNumber(calculate(args.expression)),
+      });
+    },
+  });
+}

@@ -1,0 +1,106 @@
+// The aalis command: `aalis [start]` (interactive chat), `aalis chat` (line by line), `--help`, `--version`.
+// SIGINT/SIGTERM drain: running turns stop cleanly, then everything is disposed; a second signal exits at once.
+import { AalisError, isLocale, type Locale, textRef, translate } from '@aalis/core';
+import { parseArguments } from './cli-arguments.js';
+import { type ConfigProblem, formatConfigProblems } from './config-problems.js';
+import { localeHint } from './load-config.js';
+import { runtimeErrors } from './runtime-errors.js';
+import { type RunningAalis, runtimeVersion, startAalis } from './start-aalis.js';
+import './runtime-texts.js';
+
+export interface MainIo {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Subscribes to process signals; returns the unsubscriber. */
+  onSignal(handler: (signal: NodeJS.Signals) => void): () => void;
+  /** Ends the process now (a second signal during shutdown). */
+  exit(code: number): void;
+}
+
+export function processIo(): MainIo {
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    onSignal(handler) {
+      process.on('SIGINT', handler);
+      process.on('SIGTERM', handler);
+      return () => {
+        process.off('SIGINT', handler);
+        process.off('SIGTERM', handler);
+      };
+    },
+    exit: (code) => process.exit(code),
+  };
+}
+
+/** Runs the command; resolves with the exit code (0 after a clean finish or drained shutdown). */
+export async function main(argv: readonly string[], io: MainIo = processIo()): Promise<number> {
+  const locale = localeHint(io.env);
+  const command = parseArguments(argv);
+  if (command.kind === 'help') {
+    io.stdout.write(`${translate(textRef('runtime.cli.usage'), locale)}\n`);
+    return 0;
+  }
+  if (command.kind === 'version') {
+    io.stdout.write(`${runtimeVersion()}\n`);
+    return 0;
+  }
+  if (command.kind === 'error') {
+    io.stderr.write(`${translate(command.text, locale)}\n\n${translate(textRef('runtime.cli.usage'), locale)}\n`);
+    return 2;
+  }
+
+  let running: RunningAalis;
+  try {
+    running = await startAalis({
+      cwd: io.cwd,
+      env: io.env,
+      mode: command.mode,
+      input: io.stdin,
+      output: io.stdout,
+      errorOutput: io.stderr,
+      ...(command.session ? { session: command.session } : {}),
+      ...(command.configFile ? { configFile: command.configFile } : {}),
+    });
+  } catch (error) {
+    if (runtimeErrors.AALIS_RUNTIME_CONFIG_INVALID.is(error)) {
+      const details = error.details as { problems: ConfigProblem[]; locale: Locale };
+      io.stderr.write(
+        `${formatConfigProblems(details.problems, isLocale(details.locale) ? details.locale : locale)}\n`,
+      );
+      return 2;
+    }
+    if (AalisError.isInstance(error)) {
+      io.stderr.write(`${error.localized(locale)}\n`);
+      return 1;
+    }
+    throw error;
+  }
+
+  const uiLocale = running.config.host.locale;
+  let shuttingDown = false;
+  const unsubscribe = io.onSignal((signal) => {
+    if (shuttingDown) {
+      io.stderr.write(`${translate(textRef('runtime.shutdown.forced', { signal }), uiLocale)}\n`);
+      io.exit(1);
+      return;
+    }
+    shuttingDown = true;
+    io.stderr.write(`${translate(textRef('runtime.shutdown.signal', { signal }), uiLocale)}\n`);
+    void running.stop();
+  });
+  try {
+    await running.finished;
+  } finally {
+    shuttingDown = true;
+    await running.stop();
+    unsubscribe();
+  }
+  return 0;
+}

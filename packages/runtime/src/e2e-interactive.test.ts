@@ -1,0 +1,101 @@
+// End to end in a real pseudo-terminal: `aalis start` inside tmux against the scripted test server — a message,
+// /stop in the middle of a turn, Ctrl-C to stop a turn, Ctrl-C twice to leave, and a clean exit.
+import { spawnSync } from 'node:child_process';
+import { type OpenAiTestServer, startOpenAiTestServer, textReply } from '@aalis/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AALIS_BIN, childEnv, E2E_TIMEOUT_MS, serverConfig, temporaryWorkspace, waitFor } from './spawn-aalis.case.js';
+
+const tmuxFound = spawnSync('tmux', ['-V'], { encoding: 'utf8' }).status === 0;
+if (!tmuxFound) {
+  console.warn(
+    'SKIPPED: tmux was not found, so the interactive terminal test of `aalis start` cannot run. Install tmux (apt-get install tmux); .ci/run installs it so CI never skips.',
+  );
+}
+
+const socket = `aalis-test-${process.pid}`;
+function tmux(...args: string[]): string {
+  const result = spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', env: childEnv() });
+  if (result.status !== 0) throw new Error(`tmux ${args.join(' ')} failed: ${result.stderr}`);
+  return result.stdout;
+}
+const screen = () => tmux('capture-pane', '-p', '-J', '-t', 'aalis', '-S', '-300');
+const type = (text: string) => {
+  tmux('send-keys', '-t', 'aalis', '-l', text);
+  tmux('send-keys', '-t', 'aalis', 'Enter');
+};
+const until = (text: string) =>
+  waitFor(() => screen().includes(text), { timeoutMs: 20_000, what: () => `"${text}" on the screen:\n${screen()}` });
+
+/** A streamed answer that sends its first words, then hangs until the client gives up. */
+const slowAnswer = (words: string) => ({
+  type: 'stream' as const,
+  steps: [
+    { text: words },
+    { flush: true as const },
+    { delayMs: 60_000 },
+    { text: ' NEVER SHOWN' },
+    { done: true as const },
+  ],
+});
+
+let server: OpenAiTestServer;
+let workspace: { dir: string; remove(): void };
+beforeAll(async () => {
+  server = await startOpenAiTestServer({ models: ['test-model'] });
+  workspace = temporaryWorkspace(serverConfig(server.url));
+});
+afterAll(async () => {
+  if (tmuxFound) spawnSync('tmux', ['-L', socket, 'kill-server']);
+  await server.close();
+  workspace.remove();
+});
+
+describe.skipIf(!tmuxFound)('aalis start in a terminal', () => {
+  it(
+    'chats, stops a turn with /stop and with Ctrl-C, and leaves cleanly on Ctrl-C twice',
+    async () => {
+      const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(AALIS_BIN)} start; echo "AALIS-EXIT=$?"; sleep 600`;
+      tmux('new-session', '-d', '-s', 'aalis', '-x', '110', '-y', '40', '-c', workspace.dir, command);
+      await until('Type a message');
+
+      // A message, answered in a streamed reply that stalls; /stop stops it mid-turn.
+      server.enqueue(slowAnswer('The first part of a slow answer'));
+      type('Hello there');
+      await until('The first part of a slow answer');
+      type('/stop');
+      await until('This turn was stopped');
+      const stopped = server.requests.filter((request) => request.path === '/v1/chat/completions')[0]!;
+      await stopped.closed;
+      expect(stopped.abortedByClient).toBe(true);
+
+      // The next message is answered as usual.
+      server.enqueue(textReply('Here is the second answer.'));
+      type('And now?');
+      await until('Here is the second answer.');
+
+      // Ctrl-C once stops the running turn, like /stop.
+      server.enqueue(slowAnswer('Another slow start'));
+      type('One more');
+      await until('Another slow start');
+      tmux('send-keys', '-t', 'aalis', 'C-c');
+      await waitFor(() => screen().split('This turn was stopped').length === 3, {
+        timeoutMs: 20_000,
+        what: () => `a second stopped turn:\n${screen()}`,
+      });
+
+      // Ctrl-C twice (within two seconds) leaves after draining, with status 0.
+      tmux('send-keys', '-t', 'aalis', 'C-c', 'C-c');
+      await until('AALIS-EXIT=0');
+
+      const text = screen();
+      if (process.env.SHOW_SCREEN) console.log(text);
+      expect(text).toContain('› Hello there');
+      expect(text).toContain('› /stop');
+      expect(text).toContain('Stopping this turn');
+      expect(text).toContain('Finishing and exiting…');
+      expect(text).not.toContain('NEVER SHOWN');
+      expect(text).not.toMatch(/\n\s+at .+:\d+:\d+/); // no stack trace
+    },
+    E2E_TIMEOUT_MS,
+  );
+});

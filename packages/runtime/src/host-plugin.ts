@@ -1,0 +1,47 @@
+// The runtime's own plugin: the platform registry (platform service), the plugin list for admin surfaces
+// (plugins service), and persistence of service preferences changed at run time.
+import { type PlatformInfo, type PlatformService, platform } from '@aalis/api-platform';
+import { type PluginsService, pluginsService } from '@aalis/api-plugins';
+import { type App, definePlugin, events, logger, provide } from '@aalis/core';
+import type { PersistedPreferences } from './persisted-preferences.js';
+
+export const HOST_PLUGIN_NAME = '@aalis/runtime/host';
+
+export function platformRegistry(): PlatformService {
+  const entries = new Map<string, PlatformInfo>();
+  return {
+    register(info) {
+      entries.set(info.id, info);
+      return () => {
+        if (entries.get(info.id) === info) entries.delete(info.id);
+      };
+    },
+    get: (id) => entries.get(id),
+    list: () => [...entries.values()],
+  };
+}
+
+export function createHostPlugin({ app, preferences }: { app: App; preferences?: PersistedPreferences }) {
+  return definePlugin({
+    name: HOST_PLUGIN_NAME,
+    provides: [platform, pluginsService],
+    uses: { provide, events, logger },
+    apply({ provide, events, logger }) {
+      provide.use.service(platform, platformRegistry());
+      const plugins: PluginsService = {
+        list: () => app.states(),
+        configure: (id, config) => app.configure(id, config),
+      };
+      provide.use.service(pluginsService, plugins);
+      if (preferences) {
+        events.use.on('preferences:changed', (snapshot) => {
+          try {
+            preferences.record(snapshot);
+          } catch (error) {
+            logger.use.error('could not persist the service preferences', { error: String(error) });
+          }
+        });
+      }
+    },
+  });
+}

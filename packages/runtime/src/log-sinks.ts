@@ -1,0 +1,121 @@
+// The runtime's log sinks: a size-rotated file in <dataDir>/logs and a console line writer. Both redact secrets:
+// fields named like a credential, and the literal values of the configured secrets (the API key) anywhere.
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LogLevel, LogRecord, LogSink } from '@aalis/core';
+
+const SECRET_FIELD = /^(api[-_]?key|authorization|password|secret|access[-_]?token|bearer)$/i;
+
+/** Replaces secret values: credential-named fields anywhere in the fields, and each secret string in the text. */
+export function redactor(secrets: readonly string[]): (text: string) => string {
+  const values = secrets.filter((secret) => secret.length >= 4);
+  return (text) => {
+    let result = text;
+    for (const secret of values) result = result.split(secret).join('***');
+    return result;
+  };
+}
+
+function fieldsText(fields: Record<string, unknown> | undefined): string {
+  if (!fields || Object.keys(fields).length === 0) return '';
+  try {
+    return ` ${JSON.stringify(fields, (key, value) => {
+      if (SECRET_FIELD.test(key) && value !== undefined && value !== '') return '***';
+      if (value instanceof Error) return value.message;
+      return value;
+    })}`;
+  } catch {
+    return ' [unserialisable fields]';
+  }
+}
+
+/** `2026-01-02T03:04:05.678Z INFO  name: message {fields}` */
+export function formatLogLine(record: LogRecord): string {
+  const level = record.level.toUpperCase().padEnd(5);
+  return `${new Date(record.time).toISOString()} ${level} ${record.name}: ${record.message}${fieldsText(record.fields)}`;
+}
+
+export interface FileLogSinkOptions {
+  dir: string;
+  level: LogLevel;
+  /** Rotate when the current file would grow past this many bytes. */
+  maxBytes: number;
+  /** Files kept in all, the current one included: aalis.log, aalis.1.log … aalis.<maxFiles-1>.log. */
+  maxFiles: number;
+  secrets?: readonly string[];
+  fileName?: string;
+}
+
+export interface FileLogSink extends LogSink {
+  readonly path: string;
+  close(): void;
+}
+
+/** Appends synchronously (nothing is lost at exit); rotates by size, keeping `maxFiles` files. */
+export function fileLogSink({
+  dir,
+  level,
+  maxBytes,
+  maxFiles,
+  secrets = [],
+  fileName = 'aalis.log',
+}: FileLogSinkOptions): FileLogSink {
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, fileName);
+  const base = fileName.replace(/\.log$/, '');
+  const rotated = (index: number) => join(dir, `${base}.${index}.log`);
+  const redact = redactor(secrets);
+  let fd: number | undefined;
+  let size = existsSync(path) ? statSync(path).size : 0;
+
+  const rotate = () => {
+    if (fd !== undefined) closeSync(fd);
+    fd = undefined;
+    if (maxFiles <= 1) {
+      rmSync(path, { force: true });
+    } else {
+      rmSync(rotated(maxFiles - 1), { force: true });
+      for (let index = maxFiles - 2; index >= 1; index--) {
+        if (existsSync(rotated(index))) renameSync(rotated(index), rotated(index + 1));
+      }
+      renameSync(path, rotated(1));
+    }
+    size = 0;
+  };
+
+  return {
+    level,
+    path,
+    write(record) {
+      const line = `${redact(formatLogLine(record))}\n`;
+      const bytes = Buffer.byteLength(line);
+      if (size > 0 && size + bytes > maxBytes) rotate();
+      fd ??= openSync(path, 'a');
+      writeSync(fd, line);
+      size += bytes;
+    },
+    close() {
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+    },
+  };
+}
+
+/** One short line per record (`[warn] name: message {fields}`) handed to `write` (stderr, or the chat screen). */
+export function lineLogSink({
+  level,
+  write,
+  secrets = [],
+}: {
+  level: LogLevel;
+  write(line: string, record: LogRecord): void;
+  secrets?: readonly string[];
+}): LogSink {
+  const redact = redactor(secrets);
+  return {
+    level,
+    write(record) {
+      write(redact(`[${record.level}] ${record.name}: ${record.message}${fieldsText(record.fields)}`), record);
+    },
+  };
+}

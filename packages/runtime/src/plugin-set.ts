@@ -1,0 +1,116 @@
+// The default plugin set: the specification's "minimal" template and more, in registration order, each with a
+// short name usable as its key under `plugins:` in aalis.config.yaml.
+import type { AnyPluginDefinition, Schema } from '@aalis/core';
+import agentPlugin from '@aalis/plugin-agent';
+import authorityPlugin from '@aalis/plugin-authority';
+import { cliConfigSchema } from '@aalis/plugin-cli';
+import commandsPlugin from '@aalis/plugin-commands';
+import contributionsPlugin from '@aalis/plugin-contributions';
+import gatewayPlugin from '@aalis/plugin-gateway';
+import hooksPlugin from '@aalis/plugin-hooks';
+import offlinePlugin from '@aalis/plugin-llm-offline';
+import openaiPlugin from '@aalis/plugin-llm-openai';
+import memoryPlugin from '@aalis/plugin-memory-sqlite';
+import memorySummaryPlugin from '@aalis/plugin-memory-summary';
+import archivePlugin from '@aalis/plugin-message-archive';
+import personaPlugin from '@aalis/plugin-persona';
+import promptBudgetPlugin from '@aalis/plugin-prompt-budget';
+import sessionManagerPlugin from '@aalis/plugin-session-manager';
+import sessionSettingsPlugin from '@aalis/plugin-session-settings';
+import storagePlugin from '@aalis/plugin-storage';
+import toolsPlugin from '@aalis/plugin-tools';
+import { createBasicToolsPlugin } from './basic-tools.js';
+import { HOST_PLUGIN_NAME } from './host-plugin.js';
+
+export interface PluginSlot {
+  /** The key under `plugins:` (the package name works too). */
+  alias: string;
+  /** The plugin's name (its package name, or `@aalis/runtime/<part>` for the runtime's own). */
+  name: string;
+  /** The plugin instance id (default: the name). Model ids start with the llm providers' ids. */
+  id?: string;
+  /** The plugin's config schema (for validation and the configuration reference). */
+  schema?: Schema<unknown>;
+  /** The definition; absent for plugins the runtime builds at start (the host and the terminal platform). */
+  definition?: AnyPluginDefinition;
+  /** Keys the runtime fills in from the host config (documented in the reference). */
+  filledIn?: string;
+  /** What the plugin is for, one line (reference). */
+  summary: string;
+  /** Whether the runtime cannot run without it (it refuses to start when one is not active). */
+  essential?: boolean;
+}
+
+function slot(definition: AnyPluginDefinition, rest: Omit<PluginSlot, 'name' | 'schema' | 'definition'>): PluginSlot {
+  return { name: definition.name, definition, ...(definition.config ? { schema: definition.config } : {}), ...rest };
+}
+
+/** Every plugin the runtime knows, in registration order. */
+export function pluginSlots(): PluginSlot[] {
+  return [
+    slot(storagePlugin, {
+      alias: 'storage',
+      summary: 'One SQLite database in the data directory.',
+      filledIn: 'dataDir ← dataDir',
+      essential: true,
+    }),
+    slot(hooksPlugin, { alias: 'hooks', summary: 'Onion middleware chains (agent:*, inbound:*, memory:clear …).' }),
+    slot(contributionsPlugin, { alias: 'contributions', summary: 'Contributions to named points (agent:prompt).' }),
+    {
+      alias: 'host',
+      name: HOST_PLUGIN_NAME,
+      summary: 'Platform registry, plugin list, persisted service preferences.',
+    },
+    slot(commandsPlugin, { alias: 'commands', summary: 'Slash commands, /help and /clear.' }),
+    slot(authorityPlugin, {
+      alias: 'authority',
+      summary: 'Owners and user levels.',
+      filledIn: 'owners ← owners + the terminal user',
+    }),
+    slot(sessionManagerPlugin, { alias: 'session-manager', summary: 'Sessions, their kinds and deletion.' }),
+    slot(sessionSettingsPlugin, {
+      alias: 'session-settings',
+      summary: 'Layered per-session settings and /session, /session.set, /session.reset.',
+    }),
+    slot(toolsPlugin, { alias: 'tools', summary: 'The tool registry and execution.' }),
+    slot(memoryPlugin, { alias: 'memory', summary: 'Conversation history in SQLite.' }),
+    slot(archivePlugin, {
+      alias: 'message-archive',
+      summary: 'Archives inputs and replies into the history.',
+      filledIn: 'timeZone ← timeZone',
+    }),
+    slot(personaPlugin, { alias: 'persona', summary: 'Personas from <dataDir>/personas/*.yaml.' }),
+    slot(gatewayPlugin, {
+      alias: 'gateway',
+      summary: 'The inbound pipeline (command → flow → trigger → dispatch).',
+      essential: true,
+    }),
+    slot(openaiPlugin, {
+      alias: 'llm-openai',
+      id: 'openai',
+      summary: 'Any OpenAI-compatible endpoint; enabled when llm.baseUrl (or this section’s baseUrl) is set.',
+      filledIn: 'baseUrl, apiKey, models, modelDefaults ← llm',
+    }),
+    slot(offlinePlugin, {
+      alias: 'llm-offline',
+      id: 'offline',
+      summary: 'The offline demo model; enabled when no endpoint is configured.',
+    }),
+    slot(agentPlugin, {
+      alias: 'agent',
+      summary: 'The conversation orchestrator (the turn engine).',
+      filledIn: 'timeZone ← timeZone',
+      essential: true,
+    }),
+    slot(memorySummaryPlugin, { alias: 'memory-summary', summary: 'Compacts long histories into a summary.' }),
+    slot(promptBudgetPlugin, { alias: 'prompt-budget', summary: 'The prompt_budget_info self-check tool.' }),
+    slot(createBasicToolsPlugin(), { alias: 'basic-tools', summary: 'The current_time and calculator tools.' }),
+    {
+      alias: 'cli',
+      name: '@aalis/plugin-cli',
+      schema: cliConfigSchema as Schema<unknown>,
+      summary: 'The terminal platform (`aalis start`, `aalis chat`).',
+      essential: true,
+    },
+  ];
+}

@@ -1,0 +1,207 @@
+// startAalis: boots an App from aalis.config.yaml and the environment with the default plugin set, logging to a
+// rotated file in <dataDir>/logs and to the console, and runs the terminal front end (interactive or line by line).
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { llm, type ModelInfo, resolveModelFor } from '@aalis/api-llm';
+import { type AnyPluginDefinition, App, type LogSink, type PluginStateInfo } from '@aalis/core';
+import { type CliExit, type CliPlatform, createCliPlatform, styleFor } from '@aalis/plugin-cli';
+import { bannerLines } from './banner.js';
+import { systemTimeZone } from './basic-tools.js';
+import { configError } from './config-problems.js';
+import { CONFIG_FILE_NAME } from './default-config-file.js';
+import { createHostPlugin } from './host-plugin.js';
+import { type LoadedConfig, loadConfig } from './load-config.js';
+import { type FileLogSink, fileLogSink, lineLogSink } from './log-sinks.js';
+import { PersistedPreferences } from './persisted-preferences.js';
+import { pluginSlots } from './plugin-set.js';
+import { runtimeErrors } from './runtime-errors.js';
+import './runtime-texts.js';
+
+type Input = NodeJS.ReadableStream & { isTTY?: boolean };
+type Output = NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+
+export interface StartAalisOptions {
+  /** Working directory: where aalis.config.yaml is looked for (default process.cwd()). */
+  cwd?: string;
+  /** The configuration file (default <cwd>/aalis.config.yaml). */
+  configFile?: string;
+  /** Environment overrides are read from here (default process.env). */
+  env?: Record<string, string | undefined>;
+  /** `interactive` (aalis start), `lines` (aalis chat), or `none`: no terminal platform (embedding). */
+  mode?: 'interactive' | 'lines' | 'none';
+  /** The terminal session (`--session`). */
+  session?: string;
+  input?: Input;
+  /** Replies and the interactive screen (default process.stdout). */
+  output?: Output;
+  /** Log lines and, in lines mode, the banner (default process.stderr). */
+  errorOutput?: Output;
+  /** Write the commented defaults when the file is missing (default true). */
+  createConfigIfMissing?: boolean;
+  /** Print the start banner (default true). */
+  banner?: boolean;
+  /** Plugins registered after the default set: a definition, or [definition, section, { id }]. */
+  plugins?: readonly (AnyPluginDefinition | [AnyPluginDefinition, unknown?, { id?: string }?])[];
+}
+
+export interface RunningAalis {
+  readonly app: App;
+  readonly config: LoadedConfig;
+  /** The model turns use by default now, if any. */
+  readonly model: ModelInfo | undefined;
+  /** The terminal session id (undefined in mode `none`). */
+  readonly session: string | undefined;
+  /** Resolves when the terminal front end finished (the user left, or the input ended and every turn settled). */
+  readonly finished: Promise<CliExit | undefined>;
+  /** Drains (running turns stop cleanly) and disposes every plugin; safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+/** The version of @aalis/runtime. */
+export function runtimeVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return manifest.version;
+}
+
+/**
+ * Boots Aalis. A configuration that cannot start throws AALIS_RUNTIME_CONFIG_INVALID (details.problems: each with
+ * file line or environment variable, path, expected, received) before anything is created; required plugins that
+ * do not start throw AALIS_RUNTIME_ESSENTIAL_INACTIVE after the app was stopped again.
+ */
+export async function startAalis(options: StartAalisOptions = {}): Promise<RunningAalis> {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const env = options.env ?? process.env;
+  const mode = options.mode ?? 'interactive';
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const errorOutput = options.errorOutput ?? process.stderr;
+  const slots = pluginSlots();
+
+  const loaded = loadConfig({
+    file: resolve(cwd, options.configFile ?? CONFIG_FILE_NAME),
+    env,
+    slots,
+    createIfMissing: options.createConfigIfMissing,
+    systemTimeZone,
+  });
+  if (!loaded.ok) throw configError(loaded.problems, loaded.locale);
+  const config = loaded.config;
+  const { host } = config;
+
+  // Logging: the rotated file always; the console at its own level (through the chat screen once it runs).
+  let fileSink: FileLogSink;
+  try {
+    fileSink = fileLogSink({
+      dir: join(config.dataDir, 'logs'),
+      level: host.logLevel,
+      maxBytes: host.log.maxFileBytes,
+      maxFiles: host.log.maxFiles,
+      secrets: config.secrets,
+    });
+  } catch (error) {
+    throw runtimeErrors.AALIS_RUNTIME_DATA_DIR_UNUSABLE(
+      { dir: config.dataDir, reason: error instanceof Error ? error.message : String(error) },
+      { cause: error },
+    );
+  }
+  let cli: CliPlatform | undefined;
+  let logsOnScreen = false;
+  const errorStyle = styleFor(errorOutput, env);
+  const sinks: LogSink[] = [fileSink];
+  if (host.consoleLogLevel !== 'off') {
+    sinks.push(
+      lineLogSink({
+        level: host.consoleLogLevel,
+        secrets: config.secrets,
+        write: (line, record) => {
+          if (logsOnScreen && cli) cli.print([styleFor(output, env).dim(line)]);
+          else errorOutput.write(`${record.level === 'error' ? errorStyle.red(line) : errorStyle.dim(line)}\n`);
+        },
+      }),
+    );
+  }
+
+  const preferences = new PersistedPreferences(join(config.dataDir, 'preferences.json'), config.preferences);
+  const app = new App({
+    logSinks: sinks,
+    locale: host.locale,
+    preferences: preferences.load(),
+    drainTimeoutMs: host.drainTimeoutMs,
+  });
+  if (mode !== 'none') {
+    cli = createCliPlatform({ mode, input, output, ...(options.session ? { session: options.session } : {}), env });
+  }
+  const essential: string[] = [];
+  for (const { slot, section } of config.plugins) {
+    let definition = slot.definition;
+    if (slot.alias === 'host') definition = createHostPlugin({ app, preferences });
+    if (slot.alias === 'cli') definition = cli?.plugin;
+    if (!definition) continue;
+    const id = app.plugin(definition, section, slot.id ? { id: slot.id } : {});
+    if (slot.essential) essential.push(id);
+  }
+  for (const entry of options.plugins ?? []) {
+    if (Array.isArray(entry)) app.plugin(entry[0], entry[1], entry[2] ?? {});
+    else app.plugin(entry as AnyPluginDefinition);
+  }
+  await app.start();
+  await app.settled();
+
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    stopped ??= (async () => {
+      cli?.close();
+      try {
+        await app.stop();
+      } finally {
+        fileSink.close();
+      }
+    })();
+    return stopped;
+  };
+
+  const inactive: PluginStateInfo[] = app.states().filter((state) => state.state !== 'active');
+  const missingEssential = inactive.filter((state) => essential.includes(state.id));
+  const model = currentModel(app);
+  const session = cli?.sessionId();
+  if (options.banner !== false) {
+    const lines = bannerLines(
+      {
+        version: runtimeVersion(),
+        model,
+        dataDir: config.dataDir,
+        session,
+        configFile: config.file,
+        created: config.created,
+        inactive,
+        interactive: mode === 'interactive',
+        endpoint: endpointOf(config),
+      },
+      host.locale,
+    );
+    const target = mode === 'interactive' ? output : errorOutput;
+    const style = styleFor(target, env);
+    for (const line of lines)
+      target.write(`${line.tone === 'warn' ? style.yellow(line.text) : style.dim(line.text)}\n`);
+  }
+  if (missingEssential.length > 0) {
+    await stop();
+    throw runtimeErrors.AALIS_RUNTIME_ESSENTIAL_INACTIVE({
+      plugins: missingEssential.map((state) => state.id).join(', '),
+    });
+  }
+
+  const finished = cli ? cli.run() : Promise.resolve(undefined);
+  logsOnScreen = mode === 'interactive';
+  return { app, config, model, session, finished, stop };
+}
+
+function endpointOf(config: LoadedConfig): string | undefined {
+  const openai = config.plugins.find((plugin) => plugin.slot.alias === 'llm-openai');
+  return typeof openai?.section.baseUrl === 'string' ? openai.section.baseUrl : undefined;
+}
+
+function currentModel(app: App): ModelInfo | undefined {
+  if (app.services.providers(llm).length === 0) return undefined;
+  return resolveModelFor({ services: app.services, consumer: '@aalis/plugin-agent' })?.model;
+}
