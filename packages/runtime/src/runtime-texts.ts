@@ -7,7 +7,7 @@ export const runtimeTexts = defineCatalogue({
     'runtime.banner.offline':
       '⚠ 没有配置模型服务:回复来自离线演示模型(offline)。要接真正的模型,设置环境变量 AALIS_LLM_BASE_URL(以及 AALIS_LLM_API_KEY、AALIS_LLM_MODEL),或在 {file} 里填写 llm.baseUrl。任何 OpenAI 兼容接口都可以(托管 API、Ollama、vLLM、llama.cpp server)。',
     'runtime.banner.offlineTools':
-      '  离线模型也能调用工具:先写一句话并在行末加 \\(消息在下一行接着写),再在新的一行写 /call current_time 或 /call calculator {"expression":"2*(3+4)"}。',
+      '  离线模型也能调用工具:输入 call: current_time 或 call: calculator {"expression":"2*(3+4)"}。',
     'runtime.banner.hint': '直接输入消息;/help 看指令;Ctrl-C 停下在跑的一轮,两秒内按两次退出。',
     'runtime.banner.noModel': '(没有可用模型)',
     'runtime.banner.endpointEmpty':
@@ -46,7 +46,7 @@ export const runtimeTexts = defineCatalogue({
     'runtime.banner.offline':
       '⚠ No model endpoint is configured: replies come from the offline demo model. To talk to a real model, set AALIS_LLM_BASE_URL (and AALIS_LLM_API_KEY, AALIS_LLM_MODEL), or llm.baseUrl in {file}. Any OpenAI-compatible endpoint works (hosted APIs, Ollama, vLLM, llama.cpp server).',
     'runtime.banner.offlineTools':
-      '  The offline model can call tools too: write a sentence ending in \\ (which continues the message on a new line), then /call current_time or /call calculator {"expression":"2*(3+4)"}.',
+      '  The offline model can call tools too: type call: current_time or call: calculator {"expression":"2*(3+4)"}.',
     'runtime.banner.hint':
       'Type a message; /help lists the commands; Ctrl-C stops the running turn, twice within two seconds exits.',
     'runtime.banner.noModel': '(no model available)',
