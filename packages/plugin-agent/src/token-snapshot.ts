@@ -4,10 +4,8 @@ import type { TokenRequestEvent } from '@aalis/api-agent';
 import { trimMessages } from '@aalis/context-budget';
 import { textRef } from '@aalis/core';
 import type { AgentDeps } from './agent-deps.js';
-import { loadHistory } from './history-loader.js';
-import { buildContributions } from './prompt-contributions.js';
 import { assemble } from './turn-assembly.js';
-import { buildSystemPrompt, systemMessage } from './turn-messages.js';
+import { buildTurnMaterial } from './turn-material.js';
 import { readTurnSettings } from './turn-settings.js';
 import type { TurnState } from './turn-state.js';
 import { buildUsageEvent } from './usage-emitter.js';
@@ -28,36 +26,20 @@ export async function answerTokenRequest(deps: AgentDeps, request: TokenRequestE
   const partial = { sessionId: request.sessionId, platform, messages: [] } as unknown as TurnState;
   const settings = await readTurnSettings(deps, partial);
   if (!settings) return;
-  const system = systemMessage(
-    buildSystemPrompt({
-      i18n: deps.i18n,
-      persona: settings.personaPrompt,
-      systemPrompt: deps.config.systemPrompt,
-      structuredOutput: settings.structuredOutput,
-    }),
-  );
-  const history = await loadHistory(deps, {
+  const {
+    system,
+    history,
+    tools,
+    contributions: built,
+  } = await buildTurnMaterial(deps, {
     sessionId: request.sessionId,
+    platform,
+    venue: undefined,
     turnId: undefined,
-    historyLimit: settings.historyLimit,
-  });
-  const tools =
-    settings.model.capabilities.tools && deps.tools.available
-      ? await deps.tools.use.definitions({ sessionId: request.sessionId, platform })
-      : [];
-  const controller = new AbortController();
-  const built = await buildContributions({
-    contributions: deps.contributions.available ? deps.contributions.use : undefined,
-    view: {
-      sessionId: request.sessionId,
-      platform,
-      inputs: [],
-      signal: controller.signal,
-      dryRun: true,
-      messages: [system, ...history.messages],
-    },
-    timeoutMs: deps.config.promptBuildTimeoutMs,
-    log: deps.log,
+    settings,
+    inputs: [],
+    signal: new AbortController().signal,
+    dryRun: true,
   });
   const parts = {
     system,

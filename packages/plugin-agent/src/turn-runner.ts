@@ -7,16 +7,14 @@ import { trimMessages } from '@aalis/context-budget';
 import { textRef } from '@aalis/core';
 import { type IncomingMessage, type Message, WellKnownMetadataKeys, wasAddressed } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';
-import { loadHistory } from './history-loader.js';
 import { callModel } from './model-call.js';
-import { buildContributions } from './prompt-contributions.js';
 import type { PendingInput, RunningTurn, SessionChannel } from './session-channel.js';
 import { readSessionFacts } from './session-facts.js';
 import { decodeEnvelope } from './structured-output.js';
 import { runToolBatch } from './tool-batch.js';
 import { assemble, locateSegments, type TurnParts } from './turn-assembly.js';
+import { buildTurnMaterial } from './turn-material.js';
 import {
-  buildSystemPrompt,
   focusBlock,
   INJECTOR,
   instructionBlock,
@@ -122,45 +120,28 @@ async function turnBody({
       return;
     }
     state.settings = settings;
-    // 2–4. System prompt, history, tools.
-    const system = systemMessage(
-      buildSystemPrompt({
-        i18n: deps.i18n,
-        persona: settings.personaPrompt,
-        systemPrompt: deps.config.systemPrompt,
-        structuredOutput: settings.structuredOutput,
-      }),
-    );
-    const history = await loadHistory(deps, {
+    // 2–5.1 System prompt, history, tools, contributions (materialised once per turn, so later calls keep the
+    // same prefix).
+    const material = await buildTurnMaterial(deps, {
       sessionId: state.sessionId,
+      platform: state.platform,
+      venue: opener.venue,
       turnId: state.turnId,
-      historyLimit: settings.historyLimit,
+      settings,
+      inputs,
+      signal: running.controller.signal,
+      dryRun: false,
     });
-    state.historyAtStart = history.activeCount;
-    state.tools =
-      settings.model.capabilities.tools && deps.tools.available
-        ? await deps.tools.use.definitions({
-            sessionId: state.sessionId,
-            platform: state.platform,
-            venue: opener.venue,
-          })
-        : [];
-    // 5.1 Contributions, materialised once per turn so later calls keep the same prefix.
-    const built = await buildContributions({
-      contributions: deps.contributions.available ? deps.contributions.use : undefined,
-      view: {
-        sessionId: state.sessionId,
-        platform: state.platform,
-        inputs,
-        signal: running.controller.signal,
-        dryRun: false,
-        messages: [system, ...history.messages],
-      },
-      timeoutMs: deps.config.promptBuildTimeoutMs,
-      log: deps.log,
+    state.historyAtStart = material.history.activeCount;
+    state.tools = material.tools;
+    state.categories = material.contributions.categories;
+    state.parts = buildTurnParts({
+      deps,
+      state,
+      system: material.system,
+      history: material.history.messages,
+      built: material.contributions.byAnchor,
     });
-    state.categories = built.categories;
-    state.parts = buildTurnParts({ deps, state, system, history: history.messages, built: built.byAnchor });
     await modelLoop(deps, channel, state);
   } catch (error) {
     if (running.controller.signal.aborted) state.outcome = 'aborted';
