@@ -68,6 +68,11 @@ export class Orchestrator implements AgentService {
   }
 
   private async run(channel: SessionChannel, batch: Batch): Promise<void> {
+    if (batch.fromQueue && channel.held) {
+      // A clearing began between the batch being handed over and its turn beginning: drop it, unarchived.
+      channel.dropOpening(batch.inputs);
+      return;
+    }
     const human = batch.inputs[0]!.message.source === undefined;
     const running = channel.begin(newTurnId(), batch.inputs, human);
     try {

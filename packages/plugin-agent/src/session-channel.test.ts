@@ -152,6 +152,19 @@ describe('新消息怎么处理', () => {
     expect(archived).toEqual([]);
   });
 
+  it('an input arriving after a batch was handed to its opener, before its turn began, queues', async () => {
+    const { ch } = channel();
+    ch.begin('t1', [pending('a').input], true);
+    ch.closeJoins();
+    const b = pending('b');
+    ch.place(b.input);
+    await ch.finish();
+    expect(b.record.opened).toBeDefined();
+    expect(ch.place(pending('c').input)).toBe('queue');
+    ch.begin('t2', b.record.opened!.inputs, true);
+    expect(ch.place(pending('d').input)).toBe('join');
+  });
+
   it('a held session opens nothing until released', async () => {
     const { ch } = channel();
     ch.begin('t1', [pending('a').input], true);

@@ -52,6 +52,8 @@ export interface ChannelHooks {
 
 export class SessionChannel {
   running: RunningTurn | undefined;
+  /** A batch was handed to its opener, whose turn has not begun yet: arrivals meanwhile must queue. */
+  private opening = false;
   private readonly queue: PendingInput[] = [];
   private holds = 0;
   private holdReleased: Promise<void> = Promise.resolve();
@@ -63,12 +65,24 @@ export class SessionChannel {
   ) {}
 
   get idle(): boolean {
-    return this.running === undefined && this.queue.length === 0 && this.holds === 0;
+    return this.running === undefined && !this.opening && this.queue.length === 0 && this.holds === 0;
   }
 
   /** Resolves when the session is not held (by clearing). */
   async whenUnheld(): Promise<void> {
     while (this.holds > 0) await this.holdReleased;
+  }
+
+  get held(): boolean {
+    return this.holds > 0;
+  }
+
+  /** The opener found the session held (a clearing started meanwhile): its batch is dropped like queued inputs. */
+  dropOpening(batch: readonly PendingInput[]): void {
+    this.opening = false;
+    for (const input of batch) this.hooks.log({ kind: 'released', message: input.message });
+    settleAll(batch);
+    this.publish();
   }
 
   hold(): void {
@@ -104,7 +118,7 @@ export class SessionChannel {
       this.publish();
       return 'queue';
     }
-    if (this.queue.length > 0) {
+    if (this.queue.length > 0 || this.opening) {
       // A turn is about to open from the queue; wait behind it.
       this.queue.push(input);
       this.hooks.log({ kind: 'queue', message: input.message });
@@ -133,6 +147,7 @@ export class SessionChannel {
       markSettled,
     };
     this.running = running;
+    this.opening = false;
     this.publish();
     return running;
   }
@@ -217,6 +232,7 @@ export class SessionChannel {
     } else {
       inputs = [this.queue.shift()!];
     }
+    this.opening = true;
     this.publish();
     head.open({ inputs, fromQueue: true });
   }
