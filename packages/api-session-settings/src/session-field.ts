@@ -58,6 +58,14 @@ export interface SessionField<K extends SessionFieldType = SessionFieldType> {
   options?: readonly FieldOption[];
   /** Run-time options (not enforced on write: the value may outlive the options, e.g. a model's thinking levels). */
   dynamicOptions?: DynamicOptions;
+  /**
+   * A note a UI writes beside an effective value, when the value does not apply as it reads (e.g. a thinking level
+   * the current model lacks: 「当前模型没有这一档,按默认(…)」); undefined when there is nothing to add.
+   */
+  describeValue?(
+    context: UnsetContext,
+    value: SessionFieldValueMap[K],
+  ): TextRef | string | undefined | Promise<TextRef | string | undefined>;
   /** What a UI writes when no layer sets the field and it has no default, e.g. 「跟随服务偏好(此刻:…)」. */
   describeUnset?(context: UnsetContext): TextRef | string | Promise<TextRef | string>;
 }

@@ -60,6 +60,8 @@ export interface SessionFieldsService {
   get(scope: SettingsScope, key: string): Promise<EffectiveValue>;
   /** Effective values of every registered field for a scope. */
   getAll(scope: SettingsScope): Promise<Record<string, EffectiveValue>>;
+  /** The note a UI shows beside an effective value: the field's describeValue, if any. */
+  describeValue(scope: SettingsScope, key: string, value: unknown): Promise<TextRef | string | undefined>;
   /** What a UI shows for an unset field: the field's describeUnset, if any. */
   describeUnset(scope: SettingsScope, key: string): Promise<TextRef | string | undefined>;
   /**

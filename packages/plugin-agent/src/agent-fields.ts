@@ -35,6 +35,10 @@ export function agentFields(deps: AgentDeps): AnySessionField[] {
       visibility: 'common',
       level: 1,
       dynamicOptions: { source: THINKING_SOURCE, dependsOn: [FIELD.llm] },
+      describeValue: async ({ scope }, level) => {
+        const model = await currentModel(deps, scope.sessionId, scope.platform, scope.venue);
+        return model ? thinkingNote({ model, level }) : undefined;
+      },
       describeUnset: async ({ scope }) => {
         const model = await currentModel(deps, scope.sessionId, scope.platform, scope.venue);
         return model?.thinking === 'not-adjustable'

@@ -128,6 +128,13 @@ describe('指令 /model /persona', () => {
     expect(bad[0]).toBeDefined();
   });
 
+  it('/session notes a thinking level the current model cannot use', async () => {
+    harness = await startHarness();
+    await command(harness, '/session.set think high');
+    const shown = (await command(harness, '/session')).join('\n');
+    expect(shown).toMatch(/high\(当前模型不能调\)/);
+  });
+
   it('/persona reports when the persona service is absent', async () => {
     harness = await startHarness();
     expect(await command(harness, '/persona')).toEqual(['人设服务没有启用']);

@@ -49,8 +49,10 @@ async function describeEffective({
     const unset = await settings.describeUnset(scope, field.key);
     return { value: t(unset ?? textRef('settings.unset')), origin: t(textRef('settings.origin.unset')) };
   }
+  const note = await settings.describeValue(scope, field.key, effective.value);
+  const value = formatSettingValue(field.type, effective.value);
   return {
-    value: formatSettingValue(field.type, effective.value),
+    value: note === undefined ? value : `${value}(${t(note)})`,
     origin: t(textRef(`settings.origin.${effective.layer}`)),
   };
 }

@@ -90,6 +90,19 @@ export class SessionSettings implements SessionFieldsService {
     return result;
   }
 
+  async describeValue(scope: SettingsScope, key: string, value: unknown): Promise<TextRef | string | undefined> {
+    const field = this.registry.require(key);
+    if (!field.describeValue) return undefined;
+    const complete = await this.complete(scope);
+    // The field's own type: its stored values were checked against it on write.
+    return (
+      field.describeValue as (
+        context: { sessionId: string; scope: SettingsScope },
+        value: unknown,
+      ) => ReturnType<NonNullable<typeof field.describeValue>>
+    )({ sessionId: complete.sessionId, scope: complete }, value);
+  }
+
   async describeUnset(scope: SettingsScope, key: string): Promise<TextRef | string | undefined> {
     const field = this.registry.require(key);
     if (!field.describeUnset) return undefined;
