@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agent, type BoundAgent } from '@aalis/api-agent';
+import { gateway } from '@aalis/api-gateway';
 import { type Tool, tools } from '@aalis/api-tools';
 import { type AnyPluginDefinition, definePlugin } from '@aalis/core';
 import authorityPlugin from '@aalis/plugin-authority';
@@ -38,6 +39,8 @@ export interface Harness {
   /** The chat requests the server received, as sent (messages in wire form). */
   requests(): Array<{ messages: Array<Record<string, unknown>>; tools?: unknown[] }>;
   say(content: string, extra?: Partial<IncomingMessage>): Promise<void>;
+  /** Sends a text from the owner through the gateway (slash commands run there); resolves with the replies. */
+  command(content: string): Promise<string[]>;
   history(sessionId?: string): Promise<Message[]>;
   close(): Promise<void>;
 }
@@ -119,6 +122,16 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         content,
         ...extra,
       }),
+    async command(content) {
+      const replies = booted.capture('outbound:message');
+      await booted.app.services.selected(gateway)!.impl.receive({
+        sessionId: 'cli:owner',
+        platform: 'cli',
+        sender: { userId: 'owner' },
+        content,
+      });
+      return replies.map((reply) => reply.content);
+    },
     history: async (sessionId = 'cli:owner') => {
       const { memory } = await import('@aalis/api-memory');
       return booted.app.services.selected(memory)!.impl.readAll(sessionId);

@@ -13,17 +13,6 @@ afterEach(async () => {
 
 const contents = (messages: Array<Record<string, unknown>>) => messages.map((m) => String(m.content ?? ''));
 
-async function command(h: Harness, content: string): Promise<string[]> {
-  const replies = h.booted.capture('outbound:message');
-  await h.booted.app.services.selected(gateway)!.impl.receive({
-    sessionId: 'cli:owner',
-    platform: 'cli',
-    sender: { userId: 'owner' },
-    content,
-  });
-  return replies.map((reply) => reply.content);
-}
-
 describe('会话设置项', () => {
   it('registers llm, think, maxToolIterations and historyLimit with their visibility and level', async () => {
     harness = await startHarness();
@@ -119,25 +108,25 @@ describe('会话设置项', () => {
 describe('指令 /model /persona', () => {
   it('/model lists models with ids usable by /session.set llm, marks the current one, and pages with -p', async () => {
     harness = await startHarness();
-    const listed = await command(harness, '/model');
+    const listed = await harness.command('/model');
     expect(listed[0]).toContain('test/test-model');
     expect(listed[0]).toContain('(当前)');
-    const set = await command(harness, '/session.set llm test/test-model');
+    const set = await harness.command('/session.set llm test/test-model');
     expect(set[0]).not.toMatch(/错误|AALIS_/);
-    const bad = await command(harness, '/model -p x');
+    const bad = await harness.command('/model -p x');
     expect(bad[0]).toBeDefined();
   });
 
   it('/session notes a thinking level the current model cannot use', async () => {
     harness = await startHarness();
-    await command(harness, '/session.set think high');
-    const shown = (await command(harness, '/session')).join('\n');
+    await harness.command('/session.set think high');
+    const shown = (await harness.command('/session')).join('\n');
     expect(shown).toMatch(/high\(当前模型不能调\)/);
   });
 
   it('/persona reports when the persona service is absent', async () => {
     harness = await startHarness();
-    expect(await command(harness, '/persona')).toEqual(['人设服务没有启用']);
+    expect(await harness.command('/persona')).toEqual(['人设服务没有启用']);
   });
 });
 

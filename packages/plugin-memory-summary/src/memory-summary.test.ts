@@ -24,17 +24,6 @@ async function turn(h: SummaryHarness, content: string, reply: ScriptedReply, ..
   await h.settle();
 }
 
-async function command(h: SummaryHarness, content: string): Promise<string[]> {
-  const replies = h.booted.capture('outbound:message');
-  await h.booted.app.services.selected(gateway)!.impl.receive({
-    sessionId: 'cli:owner',
-    platform: 'cli',
-    sender: { userId: 'owner' },
-    content,
-  });
-  return replies.map((reply) => reply.content);
-}
-
 describe('auto-compaction line', () => {
   it('a turn crossing the line triggers exactly one compaction; the next request has the summary at the head and not the compacted messages', async () => {
     harness = await startSummaryHarness();
@@ -252,14 +241,14 @@ describe('/compact', () => {
     await turn(harness, 'one', textReply('a', low));
     await turn(harness, 'two', textReply('b', low));
     harness.server.enqueue(summaryReply('manual summary'));
-    expect(await command(harness, '/compact')).toEqual(['已压缩 4 条消息,摘要 14 字。']);
+    expect(await harness.command('/compact')).toEqual(['已压缩 4 条消息,摘要 14 字。']);
     const [divider] = dividers(await harness.history());
     expect(divider!.metadata?.[WellKnownMetadataKeys.Summary]).toBe('manual summary');
     expect(divider!.metadata?.[WellKnownMetadataKeys.TurnId]).toBeUndefined();
-    expect(await command(harness, '/compact')).toEqual(['没有可压缩的消息。']);
+    expect(await harness.command('/compact')).toEqual(['没有可压缩的消息。']);
     await turn(harness, 'three', textReply('c', low));
     harness.server.enqueue({ type: 'error', status: 400, message: 'bad summary request' });
-    const [failed] = await command(harness, '/compact');
+    const [failed] = await harness.command('/compact');
     expect(failed).toMatch(/^压缩失败:/);
   });
 });
