@@ -1,0 +1,246 @@
+// Agent configuration: the defaults table, the precedence defaults < environment < explicit config (limits and
+// retry merged item by item), validation with coded errors, and readiness (NOT_CONFIGURED).
+import { PlingError } from './errors.js';
+import type { Locale } from './texts.js';
+
+export type Approval = 'always' | 'danger' | 'never';
+
+export interface RetryConfig {
+  /** Retries after the first failure, 0–5. */
+  maxRetries: number;
+  /** First backoff wait; attempt n waits baseDelayMs × 2^n. */
+  baseDelayMs: number;
+  /** Upper bound of a backoff wait. */
+  maxDelayMs: number;
+}
+
+export interface LimitsConfig {
+  /** Model turns within one send(); a turn is one model reply and its tool calls. */
+  maxTurns: number;
+  /** History budget for the compaction decision (page context and tool schemas are not counted). */
+  contextTokens: number;
+  /** Context reserved for the next reply. */
+  reserveForOutput: number;
+  /** Share of the available context at which history is compacted. */
+  compactRatio: number;
+  /** Most recent messages kept verbatim when compacting. */
+  keepRecent: number;
+}
+
+/** Prices per million tokens, for the estimated cost in telemetry. */
+export interface PricingConfig {
+  inputPerMillionTokens: number;
+  outputPerMillionTokens: number;
+}
+
+/** The table of the specification, field for field. */
+export interface AgentConfigTable {
+  baseUrl: string;
+  model: string;
+  apiKey: string;
+  temperature: number;
+  maxTokens: number;
+  systemPrompt: string;
+  stream: boolean;
+  defaultApproval: Approval;
+  minActionIntervalMs: number;
+  retry: RetryConfig;
+  limits: LimitsConfig;
+}
+
+export interface ResolvedAgentConfig extends AgentConfigTable {
+  /** Cross-document checkpoints (reported by session.continuity; nothing is persisted yet). Default false. */
+  continuity: boolean;
+  /** Language of the framework's prompts and notices. Default 'zh-CN'. */
+  locale: Locale;
+  pricing?: PricingConfig;
+  /** Request trace, off unless given with a bound. */
+  trace?: { maxCalls: number };
+}
+
+/** Explicit configuration: every field optional; `retry` and `limits` may be partial. */
+export type AgentConfig = Partial<Omit<ResolvedAgentConfig, 'retry' | 'limits'>> & {
+  retry?: Partial<RetryConfig>;
+  limits?: Partial<LimitsConfig>;
+};
+
+/** Environment as the caller passes it (e.g. import.meta.env); never read from globals. */
+export type AgentEnv = Readonly<Record<string, string | boolean | number | undefined>>;
+
+export const DEFAULT_AGENT_CONFIG: Readonly<AgentConfigTable> = Object.freeze({
+  baseUrl: '',
+  model: '',
+  apiKey: '',
+  temperature: 0.3,
+  maxTokens: 1024,
+  systemPrompt: '',
+  stream: true,
+  defaultApproval: 'danger',
+  minActionIntervalMs: 0,
+  retry: Object.freeze({ maxRetries: 3, baseDelayMs: 500, maxDelayMs: 4000 }),
+  limits: Object.freeze({
+    maxTurns: 10,
+    contextTokens: 8192,
+    reserveForOutput: 1024,
+    compactRatio: 0.8,
+    keepRecent: 6,
+  }),
+});
+
+/** Environment variables and the field each sets. */
+export const ENV_VARIABLES = {
+  VITE_AGENT_BASE_URL: 'baseUrl',
+  VITE_AGENT_MODEL: 'model',
+  VITE_AGENT_API_KEY: 'apiKey',
+  VITE_AGENT_TEMPERATURE: 'temperature',
+  VITE_AGENT_MAX_TOKENS: 'maxTokens',
+  VITE_AGENT_SYSTEM_PROMPT: 'systemPrompt',
+  VITE_AGENT_STREAM: 'stream',
+} as const satisfies Record<string, keyof AgentConfigTable>;
+
+const TOP_LEVEL_KEYS = new Set<string>([
+  ...Object.keys(DEFAULT_AGENT_CONFIG),
+  'continuity',
+  'locale',
+  'pricing',
+  'trace',
+]);
+
+export function resolveAgentConfig({ config = {}, env = {} }: { config?: AgentConfig; env?: AgentEnv } = {}) {
+  checkKeys(config, TOP_LEVEL_KEYS, 'config');
+  checkKeys(config.retry ?? {}, new Set(Object.keys(DEFAULT_AGENT_CONFIG.retry)), 'config.retry');
+  checkKeys(config.limits ?? {}, new Set(Object.keys(DEFAULT_AGENT_CONFIG.limits)), 'config.limits');
+  const fromEnv = readEnv(env);
+  const { retry, limits, ...explicit } = definedFields(config);
+  const resolved: ResolvedAgentConfig = {
+    ...DEFAULT_AGENT_CONFIG,
+    continuity: false,
+    locale: 'zh-CN',
+    ...fromEnv,
+    ...explicit,
+    retry: { ...DEFAULT_AGENT_CONFIG.retry, ...definedFields(retry ?? {}) },
+    limits: { ...DEFAULT_AGENT_CONFIG.limits, ...definedFields(limits ?? {}) },
+  };
+  validateAgentConfig(resolved);
+  return resolved;
+}
+
+/** Throws INVALID_CONFIG naming the first field out of range. */
+export function validateAgentConfig(config: ResolvedAgentConfig): void {
+  const { retry, limits } = config;
+  expectNumber('temperature', config.temperature, { min: 0, max: 2 });
+  expectNumber('maxTokens', config.maxTokens, { min: 1, integer: true });
+  expectNumber('minActionIntervalMs', config.minActionIntervalMs, { min: 0 });
+  expectNumber('retry.maxRetries', retry.maxRetries, { min: 0, max: 5, integer: true });
+  expectNumber('retry.baseDelayMs', retry.baseDelayMs, { min: 0 });
+  expectNumber('retry.maxDelayMs', retry.maxDelayMs, { min: retry.baseDelayMs });
+  expectNumber('limits.maxTurns', limits.maxTurns, { min: 1, integer: true });
+  expectNumber('limits.reserveForOutput', limits.reserveForOutput, { min: 0, integer: true });
+  expectNumber('limits.contextTokens', limits.contextTokens, { min: limits.reserveForOutput + 1, integer: true });
+  expectNumber('limits.compactRatio', limits.compactRatio, { min: 0, max: 1 });
+  if (limits.compactRatio === 0) throw invalid('limits.compactRatio must be greater than 0 (got 0).');
+  expectNumber('limits.keepRecent', limits.keepRecent, { min: 0, integer: true });
+  if (!['always', 'danger', 'never'].includes(config.defaultApproval)) {
+    throw invalid(
+      `defaultApproval must be 'always', 'danger' or 'never' (got ${JSON.stringify(config.defaultApproval)}).`,
+    );
+  }
+  if (config.locale !== 'zh-CN' && config.locale !== 'en') {
+    throw invalid(`locale must be 'zh-CN' or 'en' (got ${JSON.stringify(config.locale)}).`);
+  }
+  for (const field of ['baseUrl', 'model', 'apiKey', 'systemPrompt'] as const) {
+    if (typeof config[field] !== 'string') throw invalid(`${field} must be a string.`);
+  }
+  if (typeof config.stream !== 'boolean') throw invalid('stream must be true or false.');
+  if (typeof config.continuity !== 'boolean') throw invalid('continuity must be true or false.');
+  if (config.pricing) {
+    expectNumber('pricing.inputPerMillionTokens', config.pricing.inputPerMillionTokens, { min: 0 });
+    expectNumber('pricing.outputPerMillionTokens', config.pricing.outputPerMillionTokens, { min: 0 });
+  }
+  if (config.trace) expectNumber('trace.maxCalls', config.trace.maxCalls, { min: 1, integer: true });
+}
+
+export type Readiness = { ready: true } | { ready: false; error: PlingError };
+
+/**
+ * Whether the runtime can send: baseUrl and model are required, and apiKey too for a direct (absolute) endpoint;
+ * a relative baseUrl is a same-origin proxy. An injected llm client needs neither baseUrl nor apiKey.
+ */
+export function checkReadiness(config: ResolvedAgentConfig, { injectedLlm = false } = {}): Readiness {
+  const missing: string[] = [];
+  if (!injectedLlm && config.baseUrl === '') missing.push('baseUrl (VITE_AGENT_BASE_URL)');
+  if (config.model === '') missing.push('model (VITE_AGENT_MODEL)');
+  if (!injectedLlm && config.baseUrl !== '' && isAbsoluteUrl(config.baseUrl) && config.apiKey === '') {
+    missing.push('apiKey (VITE_AGENT_API_KEY), needed for a direct endpoint; or use a relative same-origin proxy path');
+  }
+  if (missing.length === 0) return { ready: true };
+  return {
+    ready: false,
+    error: new PlingError({
+      code: 'NOT_CONFIGURED',
+      message: `The agent is not configured: missing ${missing.join(', ')}. Set them in .env.local or pass them in the agent config.`,
+    }),
+  };
+}
+
+/** http://, https://, any scheme, or a protocol-relative //host: a direct endpoint rather than a same-origin path. */
+export function isAbsoluteUrl(url: string): boolean {
+  return /^[a-z][a-z\d+.-]*:/i.test(url) || url.startsWith('//');
+}
+
+function readEnv(env: AgentEnv): Partial<AgentConfigTable> {
+  const fields: Record<string, unknown> = {};
+  for (const [variable, field] of Object.entries(ENV_VARIABLES)) {
+    const raw = env[variable];
+    if (raw === undefined || raw === '') continue;
+    if (field === 'temperature' || field === 'maxTokens') {
+      const value = Number(raw);
+      if (!Number.isFinite(value)) throw invalid(`${variable} must be a number (got ${JSON.stringify(raw)}).`);
+      fields[field] = value;
+    } else if (field === 'stream') {
+      if (raw !== true && raw !== false && raw !== 'true' && raw !== 'false') {
+        throw invalid(`${variable} must be 'true' or 'false' (got ${JSON.stringify(raw)}).`);
+      }
+      fields[field] = raw === true || raw === 'true';
+    } else {
+      fields[field] = String(raw);
+    }
+  }
+  return fields as Partial<AgentConfigTable>;
+}
+
+/** Drops undefined values, so `{ model: undefined }` does not override the environment. */
+function definedFields<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as T;
+}
+
+function checkKeys(value: object, allowed: ReadonlySet<string>, where: string): void {
+  if (typeof value !== 'object' || value === null) throw invalid(`${where} must be an object.`);
+  for (const key of Object.keys(value)) {
+    if (!allowed.has(key)) {
+      throw invalid(`Unknown field ${where}.${key}; allowed fields are ${[...allowed].join(', ')}.`);
+    }
+  }
+}
+
+function expectNumber(field: string, value: unknown, { min, max, integer = false }: NumberRule): void {
+  const ok =
+    typeof value === 'number' &&
+    Number.isFinite(value) &&
+    (!integer || Number.isInteger(value)) &&
+    value >= min &&
+    (max === undefined || value <= max);
+  if (ok) return;
+  const range = max === undefined ? `at least ${min}` : `between ${min} and ${max}`;
+  throw invalid(`${field} must be ${integer ? 'an integer' : 'a number'} ${range} (got ${JSON.stringify(value)}).`);
+}
+
+interface NumberRule {
+  min: number;
+  max?: number;
+  integer?: boolean;
+}
+
+function invalid(message: string): PlingError {
+  return new PlingError({ code: 'INVALID_CONFIG', message: `Invalid agent config: ${message}` });
+}

@@ -1,0 +1,47 @@
+// @plingjs/agent: the Pling in-page agent runtime — AgentRuntime, AgentSession, config, limits and compaction,
+// retry, tool hooks, telemetry and trace. Runs in browsers: no Node built-ins, no process globals.
+export { type Clock, systemClock } from './clock.js';
+export {
+  type AgentConfig,
+  type AgentConfigTable,
+  type AgentEnv,
+  type Approval,
+  checkReadiness,
+  DEFAULT_AGENT_CONFIG,
+  ENV_VARIABLES,
+  isAbsoluteUrl,
+  type LimitsConfig,
+  type PricingConfig,
+  type Readiness,
+  type ResolvedAgentConfig,
+  type RetryConfig,
+  resolveAgentConfig,
+  validateAgentConfig,
+} from './config.js';
+export { isAbortError, PlingError, type PlingErrorCode, type PlingErrorOptions } from './errors.js';
+export { createFetchLlmClient, type FetchLlmClientOptions } from './fetch-llm-client.js';
+export {
+  buildSummaryRequest,
+  type CompactionBudget,
+  type CompactionResult,
+  compactHistory,
+  compactionBudget,
+  estimateHistoryTokens,
+  splitForCompaction,
+} from './history.js';
+export {
+  HookRegistry,
+  type PostToolUseHook,
+  type PreToolUseHook,
+  type ToolResult,
+  type ToolUseContext,
+} from './hooks.js';
+export type { LlmClient, ModelRequest, ModelResponse, ModelToolDefinition, ModelUsage } from './llm-client.js';
+export { backoffDelay, isRetryable, withRetry } from './retry.js';
+export { type AgentRuntime, type CreateAgentRuntimeOptions, createAgentRuntime } from './runtime.js';
+export { AgentSession, type SendResult, type SessionSnapshot, type SessionStatus } from './session.js';
+export type { RuntimeEvent, SessionEvent, SessionEventBody, TextDeltaEvent } from './session-events.js';
+export { Telemetry, type TelemetrySnapshot } from './telemetry.js';
+export { type Locale, TEXTS } from './texts.js';
+export type { AgentTool, ToolExecutionContext } from './tool.js';
+export { Trace, type TraceEntry } from './trace.js';

@@ -1,0 +1,98 @@
+// AgentRuntime: one wired conversation environment — config resolved once, model client, hooks, telemetry, trace
+// and the sessions built on them.
+import { type Clock, systemClock } from './clock.js';
+import {
+  type AgentConfig,
+  type AgentEnv,
+  checkReadiness,
+  type Readiness,
+  type ResolvedAgentConfig,
+  resolveAgentConfig,
+} from './config.js';
+import { PlingError } from './errors.js';
+import { createFetchLlmClient } from './fetch-llm-client.js';
+import { HookRegistry } from './hooks.js';
+import type { LlmClient } from './llm-client.js';
+import { AgentSession } from './session.js';
+import type { RuntimeEvent } from './session-events.js';
+import { Telemetry } from './telemetry.js';
+import type { AgentTool } from './tool.js';
+import { Trace } from './trace.js';
+
+export interface CreateAgentRuntimeOptions {
+  config?: AgentConfig;
+  /** Environment variables (e.g. import.meta.env); the runtime never reads globals. */
+  env?: AgentEnv;
+  /** A custom or test model client; without it the runtime talks to config.baseUrl with fetch. */
+  llm?: LlmClient;
+  tools?: readonly AgentTool[];
+  hooks?: HookRegistry;
+  /** The current page's part of the system prompt, called every turn. */
+  buildSystemPrompt?: () => string | Promise<string>;
+  /** Every session event, and transient text deltas. */
+  onEvent?: (event: RuntimeEvent) => void;
+  clock?: Clock;
+}
+
+export interface AgentRuntime {
+  /** Resolved once, when the runtime is created. */
+  readonly config: Readonly<ResolvedAgentConfig>;
+  /** NOT_CONFIGURED when baseUrl, model or (for a direct endpoint) apiKey is missing. */
+  readonly readiness: Readiness;
+  readonly hooks: HookRegistry;
+  readonly telemetry: Telemetry;
+  readonly trace: Trace;
+  /** The session with this id (default 'default'), created on first use. */
+  session(id?: string): AgentSession;
+  /** Cancels every session's run; later session() calls throw DISPOSED. */
+  dispose(): void;
+}
+
+/** Throws INVALID_CONFIG for out-of-range or unknown fields; readiness problems are reported, not thrown. */
+export function createAgentRuntime(options: CreateAgentRuntimeOptions = {}): AgentRuntime {
+  const config = Object.freeze(resolveAgentConfig({ config: options.config, env: options.env }));
+  const readiness = checkReadiness(config, { injectedLlm: options.llm !== undefined });
+  const llm = options.llm ?? createFetchLlmClient({ baseUrl: config.baseUrl, apiKey: config.apiKey });
+  const hooks = options.hooks ?? new HookRegistry();
+  const telemetry = new Telemetry(config.pricing);
+  const trace = new Trace(config.trace);
+  const clock = options.clock ?? systemClock;
+  const sessions = new Map<string, AgentSession>();
+  let disposed = false;
+
+  return {
+    config,
+    readiness,
+    hooks,
+    telemetry,
+    trace,
+    session(id = 'default') {
+      if (disposed) {
+        throw new PlingError({ code: 'DISPOSED', message: 'This agent runtime was disposed; create a new one.' });
+      }
+      let session = sessions.get(id);
+      if (!session) {
+        session = new AgentSession({
+          id,
+          config,
+          readiness,
+          llm,
+          tools: options.tools ?? [],
+          hooks,
+          telemetry,
+          trace,
+          clock,
+          ...(options.buildSystemPrompt && { buildSystemPrompt: options.buildSystemPrompt }),
+          ...(options.onEvent && { onEvent: options.onEvent }),
+        });
+        sessions.set(id, session);
+      }
+      return session;
+    },
+    dispose() {
+      disposed = true;
+      for (const session of sessions.values()) session.cancel();
+      sessions.clear();
+    },
+  };
+}

@@ -1,0 +1,100 @@
+// Tools as the runtime receives them (the page-action layer will supply them), and running one tool call through
+// the hooks: parse arguments, PreToolUse, execute, PostToolUse.
+import type { ToolCall } from '@aalis/schema-message';
+import type { Clock } from './clock.js';
+import { isAbortError } from './errors.js';
+import type { HookRegistry, ToolResult, ToolUseContext } from './hooks.js';
+
+export interface ToolExecutionContext {
+  signal: AbortSignal;
+  /** The turn within the current send(), from 1. */
+  turn: number;
+  sessionId: string;
+  /** The model's call id. */
+  callId: string;
+}
+
+export interface AgentTool {
+  /** The tool name the model sees. */
+  name: string;
+  /** The action id hooks receive; defaults to the name. */
+  id?: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+  execute(args: Record<string, unknown>, context: ToolExecutionContext): unknown;
+}
+
+export type ToolCallOutcome =
+  | { kind: 'done'; id: string; result: ToolResult; ran: boolean }
+  | { kind: 'blocked'; id: string; result: ToolResult; reason: string }
+  | { kind: 'cancelled'; id: string; result: ToolResult };
+
+export interface RunToolCallOptions {
+  call: ToolCall;
+  tools: ReadonlyMap<string, AgentTool>;
+  hooks: HookRegistry;
+  turn: number;
+  sessionId: string;
+  signal: AbortSignal;
+  clock: Pick<Clock, 'now'>;
+  /** Reports each executed tool for telemetry. */
+  onExecuted?: (info: { durationMs: number; ok: boolean }) => void;
+}
+
+export const CANCELLED_RESULT: ToolResult = {
+  error: { code: 'CANCELLED', message: 'The run was cancelled before this tool finished.' },
+};
+
+export async function runToolCall(options: RunToolCallOptions): Promise<ToolCallOutcome> {
+  const { call, tools, hooks, turn, sessionId, signal, clock, onExecuted } = options;
+  const toolName = call.function.name;
+  const tool = tools.get(toolName);
+  if (!tool) {
+    const names = [...tools.keys()].join(', ') || 'none';
+    return done(toolName, false, failure('TOOL_NOT_FOUND', `No tool named ${toolName}; available: ${names}.`));
+  }
+  const id = tool.id ?? tool.name;
+  const args = parseArguments(call.function.arguments);
+  if (!args) {
+    return done(id, false, failure('INVALID_ARGUMENTS', `The arguments of ${toolName} are not a JSON object.`));
+  }
+  const context: ToolUseContext = { id, toolName, arguments: args, turn };
+  const block = await hooks.runPreToolUse(context);
+  if (block) return { kind: 'blocked', id, reason: block.reason, result: failure('HOOK_BLOCKED', block.reason) };
+  if (signal.aborted) return { kind: 'cancelled', id, result: CANCELLED_RESULT };
+
+  const started = clock.now();
+  let result: ToolResult;
+  try {
+    result = { result: await tool.execute(args, { signal, turn, sessionId, callId: call.id }) };
+  } catch (error) {
+    if (isAbortError(error) || signal.aborted) {
+      onExecuted?.({ durationMs: clock.now() - started, ok: false });
+      return { kind: 'cancelled', id, result: CANCELLED_RESULT };
+    }
+    result = failure('TOOL_FAILED', error instanceof Error ? error.message : String(error));
+  }
+  onExecuted?.({ durationMs: clock.now() - started, ok: !('error' in result) });
+  return done(id, true, await hooks.runPostToolUse(context, result));
+}
+
+function done(id: string, ran: boolean, result: ToolResult): ToolCallOutcome {
+  return { kind: 'done', id, ran, result };
+}
+
+function failure(code: string, message: string): ToolResult {
+  return { error: { code, message } };
+}
+
+function parseArguments(text: string): Record<string, unknown> | undefined {
+  if (text.trim() === '') return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
