@@ -1,0 +1,34 @@
+// @plingjs/core: Pling's page layer — declared actions and their confirmation policy, sensitive values, the page
+// snapshot rebuilt into the system prompt every turn, and the confirmation and handoff queues. Browser-safe.
+export {
+  type Action,
+  type ActionContext,
+  type ActionDefinition,
+  assertActionId,
+  type ConfirmPolicy,
+  defineAction,
+  requiresConfirmation,
+} from './action.js';
+export { type ActionInfo, ActionRegistry, describeAction } from './action-registry.js';
+export {
+  type ConfirmationDecision,
+  type ConfirmationInput,
+  ConfirmationQueue,
+  type ConfirmationRequest,
+} from './confirmation-queue.js';
+export { PageError, type PageErrorCode } from './errors.js';
+export { HANDOFF_ACTION_ID, handoffAction } from './handoff-action.js';
+export { type HandoffInput, HandoffQueue, type HandoffRequest } from './handoff-queue.js';
+export type { Listener } from './observable.js';
+export { type CreatePageOptions, createPage, type Page, type StateGetter } from './page.js';
+export type { PageEvent, PageEventBody, PageEventListener, SettledBy } from './page-events.js';
+export { formatSnapshot, type SnapshotInput } from './page-snapshot.js';
+export {
+  clearConversation,
+  type PageRuntimeOptions,
+  type ToRuntimeOptionsOptions,
+  toRuntimeOptions,
+} from './runtime-options.js';
+export { isSensitive, redact, redactionMarker, reveal, Sensitive, sensitive } from './sensitive.js';
+export { collectSensitive, restoreSensitive, type SensitiveVault } from './sensitive-vault.js';
+export { stableStringify } from './stable-stringify.js';

@@ -1,0 +1,105 @@
+// A page: its declared actions, its named state, the snapshot built from them, and its confirmation and handoff
+// queues with their events. Framework adapters mount one per app; everything here is framework-free.
+import type { Action } from './action.js';
+import { ActionRegistry, compare } from './action-registry.js';
+import { ConfirmationQueue } from './confirmation-queue.js';
+import { PageError } from './errors.js';
+import { HandoffQueue } from './handoff-queue.js';
+import type { PageEvent, PageEventBody, PageEventListener } from './page-events.js';
+import { formatSnapshot } from './page-snapshot.js';
+import { collectSensitive, type SensitiveVault } from './sensitive-vault.js';
+
+export interface CreatePageOptions {
+  /** Shown at the top of the snapshot. */
+  title?: string;
+  /** Every page event (also available through page.on()). */
+  onEvent?: PageEventListener;
+  /** Timestamps of requests and events; swappable for tests. Default Date.now. */
+  now?: () => number;
+}
+
+export type StateGetter = () => unknown;
+
+export interface Page {
+  readonly actions: ActionRegistry;
+  readonly confirmations: ConfirmationQueue;
+  readonly handoffs: HandoffQueue;
+  /** Declares an action; returns its remover. Throws DUPLICATE_ACTION, INVALID_ACTION_ID, INVALID_ACTION. */
+  register(action: Action): () => void;
+  unregister(id: string): boolean;
+  /** Names a piece of state the model should see (values may be sensitive); returns its remover. */
+  state(name: string, getter: StateGetter): () => void;
+  /** Deterministic text of the current state and actions, redacted. */
+  snapshot(): string;
+  /** Labelled sensitive values the page shows now, by marker (read from the getters on each call). */
+  sensitiveValues(): SensitiveVault;
+  /** Listens to page events; returns the remover. */
+  on(listener: PageEventListener): () => void;
+  /** Rejects every pending confirmation and resolves every open handoff (what the clear button does). */
+  clearAll(): void;
+}
+
+const STATE_NAME_PATTERN = /^[^\s][^\n\r]{0,99}$/;
+
+export function createPage(options: CreatePageOptions = {}): Page {
+  const now = options.now ?? (() => Date.now());
+  const listeners = new Set<PageEventListener>();
+  if (options.onEvent) listeners.add(options.onEvent);
+  const emit = (body: PageEventBody) => {
+    const event = { ...body, at: now() } as PageEvent;
+    for (const listener of [...listeners]) listener(event);
+  };
+  const actions = new ActionRegistry();
+  const confirmations = new ConfirmationQueue({ now, emit });
+  const handoffs = new HandoffQueue({ now, emit });
+  const getters = new Map<string, StateGetter>();
+
+  const readState = (): Array<readonly [string, unknown]> =>
+    [...getters.keys()].sort(compare).map((name) => {
+      try {
+        return [name, getters.get(name)!()] as const;
+      } catch (error) {
+        return [name, error instanceof Error ? error : new Error(String(error))] as const;
+      }
+    });
+
+  return {
+    actions,
+    confirmations,
+    handoffs,
+    register: (action) => actions.register(action),
+    unregister: (id) => actions.unregister(id),
+    state(name, getter) {
+      if (typeof name !== 'string' || !STATE_NAME_PATTERN.test(name)) {
+        throw new PageError(
+          'INVALID_STATE_NAME',
+          `The state name ${JSON.stringify(name)} must be 1–100 characters on one line, not starting with a space.`,
+        );
+      }
+      if (getters.has(name)) {
+        throw new PageError('DUPLICATE_STATE', `State ${name} is registered already; call its remover first.`);
+      }
+      getters.set(name, getter);
+      return () => {
+        if (getters.get(name) === getter) getters.delete(name);
+      };
+    },
+    snapshot: () =>
+      formatSnapshot({
+        ...(options.title !== undefined && { title: options.title }),
+        state: readState(),
+        actions: actions.getSnapshot(),
+      }),
+    sensitiveValues: () => collectSensitive(readState().map(([, value]) => value)),
+    on(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    clearAll() {
+      confirmations.clear();
+      handoffs.clear();
+    },
+  };
+}

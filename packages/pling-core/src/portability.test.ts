@@ -1,0 +1,28 @@
+// @plingjs/core runs in browsers: no node: imports, no process, no DOM libraries, and only @plingjs/agent.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const sourceDir = import.meta.dirname;
+const sources = readdirSync(sourceDir).filter(
+  (file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.endsWith('.case.ts'),
+);
+const allowed = ['@plingjs/agent'];
+
+describe('@plingjs/core portability', () => {
+  it('depends on @plingjs/agent only', () => {
+    const manifest = JSON.parse(readFileSync(join(sourceDir, '..', 'package.json'), 'utf8'));
+    expect(Object.keys(manifest.dependencies ?? {})).toEqual(allowed);
+    expect(manifest.dependencies['@plingjs/agent']).toBe('0.1.0');
+  });
+
+  it.each(sources)('%s imports nothing from Node and reads no process', (file) => {
+    const text = readFileSync(join(sourceDir, file), 'utf8');
+    expect(text).not.toMatch(/from ['"]node:/);
+    const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    expect(code).not.toMatch(/\bprocess\b/);
+    expect(text).not.toMatch(/require\(/);
+    const imports = [...text.matchAll(/from '([^']+)'/g)].map((match) => match[1]!);
+    expect(imports.filter((source) => !source.startsWith('./') && !allowed.includes(source))).toEqual([]);
+  });
+});

@@ -1,0 +1,102 @@
+import type { ToolExecutionContext } from '@plingjs/agent';
+import { describe, expect, it, vi } from 'vitest';
+import { defineAction } from './action.js';
+import { createPage } from './page.js';
+import { clearConversation, toRuntimeOptions } from './runtime-options.js';
+import { sensitive } from './sensitive.js';
+import { nextConfirmation } from './test-helpers.case.js';
+
+const context = (): ToolExecutionContext => ({
+  signal: new AbortController().signal,
+  turn: 1,
+  sessionId: 's',
+  callId: 'c1',
+});
+
+const action = (id: string, extra: Partial<Parameters<typeof defineAction>[0]> = {}) =>
+  defineAction({ id, description: `Does ${id}`, parameters: { type: 'object' }, handler: () => id, ...extra });
+
+describe('toRuntimeOptions', () => {
+  it('tools wrap the declared actions plus the built-in handoff; buildSystemPrompt is the page snapshot', () => {
+    const page = createPage();
+    page.register(action('add_todo'));
+    page.state('n', () => 1);
+    const { tools, buildSystemPrompt } = toRuntimeOptions(page);
+    expect(tools.map((tool) => [tool.name, tool.id])).toEqual([
+      ['add_todo', 'add_todo'],
+      ['handoff', 'handoff'],
+    ]);
+    expect(buildSystemPrompt()).toBe(page.snapshot());
+    expect(toRuntimeOptions(page, { handoffAction: false }).tools.map((tool) => tool.name)).toEqual(['add_todo']);
+  });
+
+  it('a page action named handoff collides with the built-in: DUPLICATE_ACTION says to pass handoffAction: false', () => {
+    const page = createPage();
+    page.register(action('handoff'));
+    expect(() => toRuntimeOptions(page)).toThrow(/DUPLICATE_ACTION.*handoffAction: false/);
+    expect(toRuntimeOptions(page, { handoffAction: false }).tools).toHaveLength(1);
+  });
+
+  it("defaultApproval is resolved from the runtime's config: 'always' confirms an action without confirm", async () => {
+    const page = createPage();
+    page.register(action('plain'));
+    const [plainTool] = toRuntimeOptions(page, { config: { defaultApproval: 'always' } }).tools;
+    const result = plainTool!.execute({}, context());
+    const request = await nextConfirmation(page);
+    expect(request).toMatchObject({ actionId: 'plain', danger: false, sessionId: 's', callId: 'c1' });
+    page.confirmations.approve(request.id);
+    await expect(result).resolves.toBe('plain');
+    const [direct] = toRuntimeOptions(page).tools;
+    await expect(direct!.execute({}, context())).resolves.toBe('plain');
+    expect(page.confirmations.getSnapshot()).toEqual([]);
+  });
+
+  it('the handler and a confirm function get real values; the result leaves the page redacted', async () => {
+    const page = createPage();
+    page.state('user', () => ({ email: sensitive('ann@example.com', 'email') }));
+    const confirm = vi.fn(() => false);
+    const handler = vi.fn((args: Record<string, unknown>) => ({ echoed: sensitive(args.to, 'email'), ok: true }));
+    page.register(action('mail', { confirm, handler }));
+    const [tool] = toRuntimeOptions(page).tools;
+    await expect(tool!.execute({ to: '[redacted:email]' }, context())).resolves.toEqual({
+      echoed: '[redacted:email]',
+      ok: true,
+    });
+    expect(confirm).toHaveBeenCalledWith({ to: 'ann@example.com' });
+    expect(handler.mock.calls[0]![0]).toEqual({ to: 'ann@example.com' });
+  });
+
+  it('an action unregistered after the runtime started answers ACTION_UNAVAILABLE', async () => {
+    const page = createPage();
+    const remove = page.register(action('gone'));
+    const [tool] = toRuntimeOptions(page).tools;
+    remove();
+    await expect(tool!.execute({}, context())).rejects.toThrow(/ACTION_UNAVAILABLE.*current page/);
+  });
+
+  it('a handler can ask for a person through ctx.requestHandoff', async () => {
+    const page = createPage();
+    page.register(
+      action('refund', {
+        handler: (_args, ctx) => ctx.requestHandoff({ reason: 'over limit', context: { amount: 900 } }).id,
+      }),
+    );
+    const [tool] = toRuntimeOptions(page).tools;
+    await expect(tool!.execute({}, context())).resolves.toBe('handoff-1');
+    expect(page.handoffs.getSnapshot()).toEqual([
+      expect.objectContaining({ reason: 'over limit', actionId: 'refund', sessionId: 's', context: { amount: 900 } }),
+    ]);
+  });
+});
+
+describe('clearConversation (内置清空按钮)', () => {
+  it('resets the session, clears both queues and resets telemetry', () => {
+    const calls: string[] = [];
+    clearConversation({
+      session: { reset: () => calls.push('session.reset') },
+      page: { clearAll: () => calls.push('page.clearAll') },
+      telemetry: { reset: () => calls.push('telemetry.reset') },
+    });
+    expect(calls).toEqual(['session.reset', 'page.clearAll', 'telemetry.reset']);
+  });
+});

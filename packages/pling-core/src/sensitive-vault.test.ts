@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { sensitive } from './sensitive.js';
+import { collectSensitive, restoreSensitive } from './sensitive-vault.js';
+
+describe('restoring markers for the handler', () => {
+  it('a marker the model passes back becomes the labelled real value, also nested; the input is unchanged', () => {
+    const vault = collectSensitive([{ profile: { email: sensitive('ann@example.com', 'email') } }, 'plain']);
+    const args = { to: '[redacted:email]', cc: ['[redacted:email]', 'bob'], note: 'write to [redacted:email]' };
+    expect(restoreSensitive(args, vault)).toEqual({
+      to: 'ann@example.com',
+      cc: ['ann@example.com', 'bob'],
+      // Only whole strings are markers: text around one is the model's, not a reference.
+      note: 'write to [redacted:email]',
+    });
+    expect(args.to).toBe('[redacted:email]');
+  });
+
+  it('unlabelled values cannot be referred to; unknown markers stay as text', () => {
+    const vault = collectSensitive([sensitive('hidden')]);
+    expect(restoreSensitive({ a: '[redacted]', b: '[redacted:nope]' }, vault)).toEqual({
+      a: '[redacted]',
+      b: '[redacted:nope]',
+    });
+  });
+
+  it('two different values under one label are ambiguous: SENSITIVE_AMBIGUOUS says to give each its own label', () => {
+    const vault = collectSensitive([sensitive('a', 'id'), { other: sensitive('b', 'id') }, sensitive('c', 'same')]);
+    expect(() => restoreSensitive({ x: '[redacted:id]' }, vault)).toThrow(/SENSITIVE_AMBIGUOUS.*own label/);
+    expect(
+      restoreSensitive('[redacted:same]', collectSensitive([sensitive('c', 'same'), sensitive('c', 'same')])),
+    ).toBe('c');
+  });
+});

@@ -1,0 +1,51 @@
+// The way back from a marker to the real value. The model only ever sees `[redacted:label]`; when it passes such a
+// marker as an argument (a whole string, e.g. `{ to: '[redacted:email]' }`), the action's handler receives the
+// labelled value the page currently shows under that label. Unlabelled values can never be referred to.
+import { PageError } from './errors.js';
+import { isPlainObject, isSensitive, redactionMarker } from './sensitive.js';
+
+const AMBIGUOUS = Symbol('ambiguous');
+
+/** Marker → real value, built from the values the page currently shows. */
+export type SensitiveVault = ReadonlyMap<string, unknown>;
+
+export function collectSensitive(values: readonly unknown[]): SensitiveVault {
+  const vault = new Map<string, unknown>();
+  const seen = new Set<object>();
+  const walk = (value: unknown): void => {
+    if (isSensitive(value)) {
+      if (value.label === undefined) return;
+      const marker = redactionMarker(value.label);
+      const real = value.reveal();
+      if (!vault.has(marker)) vault.set(marker, real);
+      else if (!Object.is(vault.get(marker), real)) vault.set(marker, AMBIGUOUS);
+      return;
+    }
+    if (!Array.isArray(value) && !isPlainObject(value)) return;
+    if (seen.has(value)) return;
+    seen.add(value);
+    for (const item of Array.isArray(value) ? value : Object.values(value)) walk(item);
+  };
+  for (const value of values) walk(value);
+  return vault;
+}
+
+/** A copy of the model's arguments with known markers replaced by the real values; the input is not mutated. */
+export function restoreSensitive(value: unknown, vault: SensitiveVault): unknown {
+  if (typeof value === 'string') {
+    if (!vault.has(value)) return value;
+    const real = vault.get(value);
+    if (real === AMBIGUOUS) {
+      throw new PageError(
+        'SENSITIVE_AMBIGUOUS',
+        `The page shows different values labelled ${value}; give each sensitive() value its own label.`,
+      );
+    }
+    return real;
+  }
+  if (Array.isArray(value)) return value.map((item) => restoreSensitive(item, vault));
+  if (isPlainObject(value)) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, restoreSensitive(item, vault)]));
+  }
+  return value;
+}
