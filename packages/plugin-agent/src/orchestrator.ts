@@ -6,8 +6,9 @@ import { originTurnOf } from '@aalis/api-authority';
 import type { Disposer, RegistrationOwner } from '@aalis/core';
 import type { Identity, IncomingMessage } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';
+import { arrivalOf } from './log-format.js';
 import { type Batch, type PendingInput, SessionChannel } from './session-channel.js';
-import { arrivalOf, runTurn } from './turn-runner.js';
+import { runTurn } from './turn-runner.js';
 import { FIELD } from './turn-settings.js';
 
 let turnCounter = 0;

@@ -1,5 +1,3 @@
-// plugin-agent.zh.md 「会话设置项」, 「指令」 /model /persona, 「配置」, message-archive absent, shutdown.
-import { gateway } from '@aalis/api-gateway';
 import { sessionFields } from '@aalis/api-session-settings';
 import { textReply, toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -2,29 +2,21 @@
 // system prompt, history, tools, contributions, then model calls with the insertion point, the trim, streaming,
 // token:usage and the tool loop, the reply, saving, sending and turn:after.
 import type { TurnInput } from '@aalis/api-agent';
-import { originTurnOf } from '@aalis/api-authority';
 import { trimMessages } from '@aalis/context-budget';
 import { textRef } from '@aalis/core';
-import { type IncomingMessage, type Message, WellKnownMetadataKeys, wasAddressed } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';
+import { arrivalOf, describe } from './log-format.js';
 import { callModel } from './model-call.js';
+import { deliverReply } from './reply-delivery.js';
 import type { PendingInput, RunningTurn, SessionChannel } from './session-channel.js';
 import { readSessionFacts } from './session-facts.js';
 import { decodeEnvelope } from './structured-output.js';
 import { runToolBatch } from './tool-batch.js';
-import { assemble, locateSegments, type TurnParts } from './turn-assembly.js';
+import { assemble, locateSegments } from './turn-assembly.js';
+import { buildTurnParts, enterInput, insertJoins } from './turn-inputs.js';
 import { buildTurnMaterial } from './turn-material.js';
-import {
-  focusBlock,
-  INJECTOR,
-  instructionBlock,
-  isInstructionTurn,
-  queueHeader,
-  systemMessage,
-  turnKindOf,
-  volatileContext,
-} from './turn-messages.js';
-import { archiveInput, dispatch, finishTurn, saveAgentMessage, turnRecordOf } from './turn-persistence.js';
+import { INJECTOR, systemMessage, turnKindOf } from './turn-messages.js';
+import { dispatch, finishTurn } from './turn-persistence.js';
 import { readTurnSettings } from './turn-settings.js';
 import type { TurnState } from './turn-state.js';
 import { reportUsage } from './usage-emitter.js';
@@ -160,82 +152,6 @@ async function turnBody({
   }
 }
 
-function buildTurnParts({
-  deps,
-  state,
-  system,
-  history,
-  built,
-}: {
-  deps: AgentDeps;
-  state: TurnState;
-  system: Message;
-  history: Message[];
-  built: Record<'head' | 'turn-hint' | 'turn-context', Message[]>;
-}): TurnParts {
-  const parts: TurnParts = { system, head: built.head, history, turn: [], inputs: new Set() };
-  const timeZone = deps.config.timeZone;
-  const instruction = isInstructionTurn(state.kind);
-  // turn-context goes before the volatile context; without one (delegation, host notice) before the block.
-  parts.turn.push(...built['turn-context']);
-  if (state.kind === 'conversation' || state.kind === 'idle') {
-    parts.turn.push(
-      volatileContext({
-        i18n: deps.i18n,
-        platform: state.platform,
-        facts: state.facts,
-        time: state.startedAt,
-        timeZone,
-      }),
-    );
-  }
-  if (instruction) {
-    parts.turn.push(...built['turn-hint']);
-    const block = instructionBlock({
-      i18n: deps.i18n,
-      message: state.inputs[0]!.message,
-      kind: state.kind as Exclude<TurnState['kind'], 'conversation'>,
-      time: state.startedAt,
-      timeZone,
-    });
-    parts.turn.push(block);
-    if (state.kind !== 'idle') parts.inputs.add(block);
-    return parts;
-  }
-  if (state.fromQueue) {
-    const allUnaddressed = state.facts.multiParty && state.messages.every((message) => !wasAddressed(message));
-    parts.turn.push(queueHeader({ i18n: deps.i18n, allUnaddressed }));
-  }
-  const userMessages = state.inputs.map((input) => inputMessage(state, input));
-  // turn-hint falls before the last user message when there is no instruction block.
-  userMessages.forEach((message, index) => {
-    if (index === userMessages.length - 1) parts.turn.push(...built['turn-hint']);
-    parts.turn.push(message);
-    parts.inputs.add(message);
-  });
-  return parts;
-}
-
-async function enterInput(
-  deps: AgentDeps,
-  state: TurnState,
-  input: TurnInput,
-  entry: 'opened' | 'joined',
-  time: number,
-) {
-  const { archived, model } = await archiveInput(deps, state, input.message, entry, time);
-  if (archived) {
-    input.archived = archived;
-    state.leftInHistory = true;
-  }
-  state.inputMessages.set(input, model);
-}
-
-/** The model-facing form of an input: its archived entry, or the content built the archive's way. */
-function inputMessage(state: TurnState, input: TurnInput): Message {
-  return state.inputMessages.get(input) ?? { role: 'user', content: input.message.content };
-}
-
 async function modelLoop(deps: AgentDeps, channel: SessionChannel, state: TurnState): Promise<void> {
   const { running } = state;
   let iterationsExhausted = false;
@@ -343,91 +259,3 @@ async function modelLoop(deps: AgentDeps, channel: SessionChannel, state: TurnSt
     return;
   }
 }
-
-async function insertJoins(deps: AgentDeps, state: TurnState, joined: IncomingMessage[]): Promise<void> {
-  const now = Date.now();
-  const messages: Message[] = [];
-  for (const message of joined) {
-    deps.log.debug(`→ 插入 ${arrivalOf(message)} session=${state.sessionId} turn=${state.turnId}`);
-    const input: TurnInput = { message };
-    state.inputs.push(input);
-    state.messages.push(message);
-    await enterInput(deps, state, input, 'joined', now);
-    messages.push(inputMessage(state, input));
-    state.appended++;
-  }
-  if (state.facts.multiParty) {
-    const addressed = joined.filter((message) => wasAddressed(message));
-    if (addressed.length > 0) {
-      state.addressedJoins.push(...addressed);
-      state.parts.turn.push(
-        focusBlock({ i18n: deps.i18n, addressed: state.addressedJoins, timeZone: deps.config.timeZone }),
-      );
-    }
-  }
-  for (const message of messages) {
-    state.parts.turn.push(message);
-    state.parts.inputs.add(message);
-  }
-}
-
-async function deliverReply(
-  deps: AgentDeps,
-  state: TurnState,
-  rawContent: string,
-  response: { model: string; usage: { promptTokens: number; completionTokens: number; cachedPromptTokens?: number } },
-  visibleContent?: string,
-): Promise<void> {
-  if (rawContent.trim() === '') {
-    state.outcome = 'silent';
-    return;
-  }
-  const context = {
-    content: rawContent,
-    archiveContent: undefined as string | undefined,
-    visibleContent: visibleContent,
-    sessionId: state.sessionId,
-    turnId: state.turnId,
-    inputs: state.inputs,
-  };
-  await deps.hooks.use.run('agent:reply:before', context);
-  if (context.content.trim() === '') {
-    state.outcome = 'silent';
-    return;
-  }
-  state.reply = context.content;
-  state.outcome = 'replied';
-  const metadata: Record<string, unknown> = {
-    [WellKnownMetadataKeys.TurnId]: state.turnId,
-    [WellKnownMetadataKeys.Model]: response.model,
-    [WellKnownMetadataKeys.PromptTokens]: response.usage.promptTokens,
-    [WellKnownMetadataKeys.CompletionTokens]: response.usage.completionTokens,
-    [WellKnownMetadataKeys.Platform]: state.platform,
-    [WellKnownMetadataKeys.SessionKind]: state.facts.kind,
-  };
-  if (response.usage.cachedPromptTokens !== undefined) {
-    metadata[WellKnownMetadataKeys.CachedPromptTokens] = response.usage.cachedPromptTokens;
-  }
-  const selfId = deps.platform.available ? deps.platform.use.get(state.platform)?.selfId : undefined;
-  if (selfId !== undefined) metadata[WellKnownMetadataKeys.SelfId] = selfId;
-  const venue = state.messages[0]!.venue;
-  if (venue !== undefined) metadata[WellKnownMetadataKeys.Venue] = venue;
-  if (context.visibleContent !== undefined) metadata[WellKnownMetadataKeys.VisibleContent] = context.visibleContent;
-  metadata[WellKnownMetadataKeys.TurnRecord] = turnRecordOf(deps, state);
-  state.storedReply = await saveAgentMessage(deps, state, {
-    role: 'assistant',
-    content: context.archiveContent ?? context.content,
-    metadata,
-  });
-  await dispatch(deps, state, { kind: 'reply', content: context.visibleContent ?? context.content });
-}
-
-export function arrivalOf(message: IncomingMessage): string {
-  return message.arrival === undefined ? '' : `#${message.arrival}`;
-}
-
-export function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-export { originTurnOf };

@@ -1,0 +1,58 @@
+// The final reply (plugin-agent.zh.md 「核心流程」 agent:reply:before, 「保存」, 「发送」): empty replies are not saved;
+// the stored reply carries the turn id, model and tokens, platform, her identity there, room and session kind, the
+// visible text of a structured envelope, and the turn record; then it is dispatched.
+import { WellKnownMetadataKeys } from '@aalis/schema-message';
+import type { AgentDeps } from './agent-deps.js';
+import { dispatch, saveAgentMessage, turnRecordOf } from './turn-persistence.js';
+import type { TurnState } from './turn-state.js';
+
+export async function deliverReply(
+  deps: AgentDeps,
+  state: TurnState,
+  rawContent: string,
+  response: { model: string; usage: { promptTokens: number; completionTokens: number; cachedPromptTokens?: number } },
+  visibleContent?: string,
+): Promise<void> {
+  if (rawContent.trim() === '') {
+    state.outcome = 'silent';
+    return;
+  }
+  const context = {
+    content: rawContent,
+    archiveContent: undefined as string | undefined,
+    visibleContent: visibleContent,
+    sessionId: state.sessionId,
+    turnId: state.turnId,
+    inputs: state.inputs,
+  };
+  await deps.hooks.use.run('agent:reply:before', context);
+  if (context.content.trim() === '') {
+    state.outcome = 'silent';
+    return;
+  }
+  state.reply = context.content;
+  state.outcome = 'replied';
+  const metadata: Record<string, unknown> = {
+    [WellKnownMetadataKeys.TurnId]: state.turnId,
+    [WellKnownMetadataKeys.Model]: response.model,
+    [WellKnownMetadataKeys.PromptTokens]: response.usage.promptTokens,
+    [WellKnownMetadataKeys.CompletionTokens]: response.usage.completionTokens,
+    [WellKnownMetadataKeys.Platform]: state.platform,
+    [WellKnownMetadataKeys.SessionKind]: state.facts.kind,
+  };
+  if (response.usage.cachedPromptTokens !== undefined) {
+    metadata[WellKnownMetadataKeys.CachedPromptTokens] = response.usage.cachedPromptTokens;
+  }
+  const selfId = deps.platform.available ? deps.platform.use.get(state.platform)?.selfId : undefined;
+  if (selfId !== undefined) metadata[WellKnownMetadataKeys.SelfId] = selfId;
+  const venue = state.messages[0]!.venue;
+  if (venue !== undefined) metadata[WellKnownMetadataKeys.Venue] = venue;
+  if (context.visibleContent !== undefined) metadata[WellKnownMetadataKeys.VisibleContent] = context.visibleContent;
+  metadata[WellKnownMetadataKeys.TurnRecord] = turnRecordOf(deps, state);
+  state.storedReply = await saveAgentMessage(deps, state, {
+    role: 'assistant',
+    content: context.archiveContent ?? context.content,
+    metadata,
+  });
+  await dispatch(deps, state, { kind: 'reply', content: context.visibleContent ?? context.content });
+}

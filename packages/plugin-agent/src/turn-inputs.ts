@@ -1,0 +1,114 @@
+// This turn's segment of the message list (plugin-agent.zh.md 「指令类回合」, 「新消息怎么处理」): turn-context and
+// turn-hint material, the volatile context, the queued-batch header, the inputs (archived as they enter), and the
+// focus block before addressed inputs that join a multi-party room's turn.
+import type { TurnInput } from '@aalis/api-agent';
+import { type IncomingMessage, type Message, wasAddressed } from '@aalis/schema-message';
+import type { AgentDeps } from './agent-deps.js';
+import { arrivalOf } from './log-format.js';
+import type { TurnParts } from './turn-assembly.js';
+import { focusBlock, instructionBlock, isInstructionTurn, queueHeader, volatileContext } from './turn-messages.js';
+import { archiveInput } from './turn-persistence.js';
+import type { TurnState } from './turn-state.js';
+
+export function buildTurnParts({
+  deps,
+  state,
+  system,
+  history,
+  built,
+}: {
+  deps: AgentDeps;
+  state: TurnState;
+  system: Message;
+  history: Message[];
+  built: Record<'head' | 'turn-hint' | 'turn-context', Message[]>;
+}): TurnParts {
+  const parts: TurnParts = { system, head: built.head, history, turn: [], inputs: new Set() };
+  const timeZone = deps.config.timeZone;
+  const instruction = isInstructionTurn(state.kind);
+  // turn-context goes before the volatile context; without one (delegation, host notice) before the block.
+  parts.turn.push(...built['turn-context']);
+  if (state.kind === 'conversation' || state.kind === 'idle') {
+    parts.turn.push(
+      volatileContext({
+        i18n: deps.i18n,
+        platform: state.platform,
+        facts: state.facts,
+        time: state.startedAt,
+        timeZone,
+      }),
+    );
+  }
+  if (instruction) {
+    parts.turn.push(...built['turn-hint']);
+    const block = instructionBlock({
+      i18n: deps.i18n,
+      message: state.inputs[0]!.message,
+      kind: state.kind as Exclude<TurnState['kind'], 'conversation'>,
+      time: state.startedAt,
+      timeZone,
+    });
+    parts.turn.push(block);
+    if (state.kind !== 'idle') parts.inputs.add(block);
+    return parts;
+  }
+  if (state.fromQueue) {
+    const allUnaddressed = state.facts.multiParty && state.messages.every((message) => !wasAddressed(message));
+    parts.turn.push(queueHeader({ i18n: deps.i18n, allUnaddressed }));
+  }
+  const userMessages = state.inputs.map((input) => inputMessage(state, input));
+  // turn-hint falls before the last user message when there is no instruction block.
+  userMessages.forEach((message, index) => {
+    if (index === userMessages.length - 1) parts.turn.push(...built['turn-hint']);
+    parts.turn.push(message);
+    parts.inputs.add(message);
+  });
+  return parts;
+}
+
+export async function enterInput(
+  deps: AgentDeps,
+  state: TurnState,
+  input: TurnInput,
+  entry: 'opened' | 'joined',
+  time: number,
+) {
+  const { archived, model } = await archiveInput(deps, state, input.message, entry, time);
+  if (archived) {
+    input.archived = archived;
+    state.leftInHistory = true;
+  }
+  state.inputMessages.set(input, model);
+}
+
+/** The model-facing form of an input: its archived entry, or the content built the archive's way. */
+export function inputMessage(state: TurnState, input: TurnInput): Message {
+  return state.inputMessages.get(input) ?? { role: 'user', content: input.message.content };
+}
+
+export async function insertJoins(deps: AgentDeps, state: TurnState, joined: IncomingMessage[]): Promise<void> {
+  const now = Date.now();
+  const messages: Message[] = [];
+  for (const message of joined) {
+    deps.log.debug(`→ 插入 ${arrivalOf(message)} session=${state.sessionId} turn=${state.turnId}`);
+    const input: TurnInput = { message };
+    state.inputs.push(input);
+    state.messages.push(message);
+    await enterInput(deps, state, input, 'joined', now);
+    messages.push(inputMessage(state, input));
+    state.appended++;
+  }
+  if (state.facts.multiParty) {
+    const addressed = joined.filter((message) => wasAddressed(message));
+    if (addressed.length > 0) {
+      state.addressedJoins.push(...addressed);
+      state.parts.turn.push(
+        focusBlock({ i18n: deps.i18n, addressed: state.addressedJoins, timeZone: deps.config.timeZone }),
+      );
+    }
+  }
+  for (const message of messages) {
+    state.parts.turn.push(message);
+    state.parts.inputs.add(message);
+  }
+}
