@@ -1,24 +1,13 @@
 // The App: registers plugin instances, activates each when its required services are present, deactivates it
 // when one goes, and drains then disposes everything at stop().
-import {
-  BUILTIN_DESCRIPTORS,
-  config as configDescriptor,
-  events as eventsDescriptor,
-  type I18n,
-  i18n as i18nDescriptor,
-  type Lifecycle,
-  lifecycle as lifecycleDescriptor,
-  logger as loggerDescriptor,
-  type Provide,
-  provide as provideDescriptor,
-  type Services,
-  services as servicesDescriptor,
-} from './builtins.js';
+
+import { builtinHandle, eventsFacade, type HostParts, servicesFacade } from './builtin-handles.js';
+import { BUILTIN_DESCRIPTORS, type Services } from './builtins.js';
 import { coreErrors } from './core-errors.js';
-import { type AnyDescriptor, type Dependency, descriptorOf, type RegistrationOwner } from './descriptor.js';
+import { type Dependency, descriptorOf, type RegistrationOwner } from './descriptor.js';
 import { AalisError } from './errors.js';
 import { EventBus, type EventMap, type Events } from './events.js';
-import { DEFAULT_LOCALE, type Locale, translate } from './i18n.js';
+import { DEFAULT_LOCALE, type Locale } from './i18n.js';
 import { consoleSink, type Logger, LogHub, type LogSink } from './logger.js';
 import type { AnyPluginDefinition, PluginDefinition } from './plugin.js';
 import { PluginScope } from './plugin-scope.js';
@@ -74,6 +63,7 @@ export class App {
   readonly locale: Locale;
   readonly registry: ServiceRegistry;
   private readonly bus: EventBus;
+  private readonly host: HostParts;
   private readonly instances = new Map<string, Instance>();
   private readonly drainTimeoutMs: number;
   private started = false;
@@ -96,8 +86,9 @@ export class App {
     this.bus = new EventBus((name, error) =>
       this.log.error(`listener of "${name}" failed`, { error: describe(error) }),
     );
-    this.events = this.eventsFacade(undefined);
-    this.services = this.servicesFacade(undefined);
+    this.host = { logs: this.logs, bus: this.bus, registry: this.registry, locale: this.locale };
+    this.events = eventsFacade(this.host, undefined);
+    this.services = servicesFacade(this.host, undefined);
     this.registry.onChange(() => {
       this.refreshBindings();
       void this.scheduleReconcile();
@@ -356,7 +347,7 @@ export class App {
     const uses = (instance.definition.uses ?? {}) as Record<string, Dependency>;
     for (const [key, dependency] of Object.entries(uses)) {
       const descriptor = descriptorOf(dependency);
-      const builtin = this.builtin(descriptor, instance, scope, owner);
+      const builtin = builtinHandle(this.host, { descriptor, config: instance.config, scope, owner });
       if (builtin !== undefined) {
         handles[key] = { use: builtin, available: true, provider: undefined };
         continue;
@@ -368,83 +359,6 @@ export class App {
       handles[key] = binding;
     }
     return handles;
-  }
-
-  private builtin(
-    descriptor: AnyDescriptor,
-    instance: Instance,
-    scope: PluginScope,
-    owner: RegistrationOwner,
-  ): unknown {
-    switch (descriptor) {
-      case loggerDescriptor:
-        return this.logs.logger(instance.id);
-      case configDescriptor:
-        return instance.config;
-      case eventsDescriptor:
-        return this.eventsFacade(scope);
-      case lifecycleDescriptor:
-        return {
-          onDispose: (fn) => scope.own(fn),
-          onDrain: (fn) => {
-            scope.drainers.add(fn);
-            return scope.own(() => {
-              scope.drainers.delete(fn);
-            });
-          },
-          signal: scope.controller.signal,
-        } satisfies Lifecycle;
-      case provideDescriptor:
-        return {
-          service: (target, implementation, options = {}) =>
-            scope.own(
-              this.registry.add(target, {
-                instanceId: owner.instanceId,
-                pluginName: owner.pluginName,
-                priority: options.priority ?? 0,
-                impl: implementation,
-              }),
-            ),
-        } satisfies Provide;
-      case servicesDescriptor:
-        return this.servicesFacade(instance.id);
-      case i18nDescriptor:
-        return { locale: this.locale, t: (text) => translate(text, this.locale) } satisfies I18n;
-      default:
-        return undefined;
-    }
-  }
-
-  private eventsFacade(scope: PluginScope | undefined): Events {
-    return {
-      on: (name, listener) => {
-        const off = this.bus.on(name, listener as (payload: unknown) => void);
-        return scope ? scope.own(off) : off;
-      },
-      emit: (name, payload) => this.bus.emit(name, payload),
-      emitAsync: (name, payload) => this.bus.emitAsync(name, payload),
-    };
-  }
-
-  private servicesFacade(consumer: string | undefined): Services {
-    const registry = this.registry;
-    const changed = () => this.bus.emit('preferences:changed', registry.preferences());
-    return {
-      descriptors: () => registry.knownDescriptors(),
-      providers: (descriptor) => registry.list(descriptor.name) as never,
-      selected: (descriptor, who) => registry.select(descriptor.name, who ?? consumer) as never,
-      preference: (service, who) => registry.preference(service, who ?? consumer),
-      setGlobalPreference: (service, value) => {
-        registry.setGlobalPreference(service, value);
-        changed();
-      },
-      setPluginPreference: (plugin, service, value) => {
-        registry.setPluginPreference(plugin, service, value);
-        changed();
-      },
-      preferences: () => registry.preferences(),
-      locale: this.locale,
-    };
   }
 }
 
