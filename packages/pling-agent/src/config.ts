@@ -1,7 +1,7 @@
 // Agent configuration: the defaults table, the precedence defaults < environment < explicit config (limits and
 // retry merged item by item), validation with coded errors, and readiness (NOT_CONFIGURED).
 import { PlingError } from './errors.js';
-import type { Locale } from './texts.js';
+import { DEFAULT_LOCALE, type ErrorTexts, type Locale, textsFor } from './texts.js';
 
 export type Approval = 'always' | 'danger' | 'never';
 
@@ -107,15 +107,17 @@ const TOP_LEVEL_KEYS = new Set<string>([
 ]);
 
 export function resolveAgentConfig({ config = {}, env = {} }: { config?: AgentConfig; env?: AgentEnv } = {}) {
-  checkKeys(config, TOP_LEVEL_KEYS, 'config');
-  checkKeys(config.retry ?? {}, new Set(Object.keys(DEFAULT_AGENT_CONFIG.retry)), 'config.retry');
-  checkKeys(config.limits ?? {}, new Set(Object.keys(DEFAULT_AGENT_CONFIG.limits)), 'config.limits');
-  const fromEnv = readEnv(env);
+  // Errors are worded in the requested locale when it is a known one, else in the default.
+  const errors = textsFor(typeof config === 'object' && config !== null ? config.locale : undefined).errors;
+  checkKeys(config, TOP_LEVEL_KEYS, 'config', errors);
+  checkKeys(config.retry ?? {}, new Set(Object.keys(DEFAULT_AGENT_CONFIG.retry)), 'config.retry', errors);
+  checkKeys(config.limits ?? {}, new Set(Object.keys(DEFAULT_AGENT_CONFIG.limits)), 'config.limits', errors);
+  const fromEnv = readEnv(env, errors);
   const { retry, limits, ...explicit } = definedFields(config);
   const resolved: ResolvedAgentConfig = {
     ...DEFAULT_AGENT_CONFIG,
     continuity: false,
-    locale: 'zh-CN',
+    locale: DEFAULT_LOCALE,
     ...fromEnv,
     ...explicit,
     retry: { ...DEFAULT_AGENT_CONFIG.retry, ...definedFields(retry ?? {}) },
@@ -125,39 +127,39 @@ export function resolveAgentConfig({ config = {}, env = {} }: { config?: AgentCo
   return resolved;
 }
 
-/** Throws INVALID_CONFIG naming the first field out of range. */
+/** Throws INVALID_CONFIG naming the first field out of range (worded in config.locale when it is valid). */
 export function validateAgentConfig(config: ResolvedAgentConfig): void {
   const { retry, limits } = config;
-  expectNumber('temperature', config.temperature, { min: 0, max: 2 });
-  expectNumber('maxTokens', config.maxTokens, { min: 1, integer: true });
-  expectNumber('minActionIntervalMs', config.minActionIntervalMs, { min: 0 });
-  expectNumber('retry.maxRetries', retry.maxRetries, { min: 0, max: 5, integer: true });
-  expectNumber('retry.baseDelayMs', retry.baseDelayMs, { min: 0 });
-  expectNumber('retry.maxDelayMs', retry.maxDelayMs, { min: retry.baseDelayMs });
-  expectNumber('limits.maxTurns', limits.maxTurns, { min: 1, integer: true });
-  expectNumber('limits.reserveForOutput', limits.reserveForOutput, { min: 0, integer: true });
-  expectNumber('limits.contextTokens', limits.contextTokens, { min: limits.reserveForOutput + 1, integer: true });
-  expectNumber('limits.compactRatio', limits.compactRatio, { min: 0, max: 1 });
-  if (limits.compactRatio === 0) throw invalid('limits.compactRatio must be greater than 0 (got 0).');
-  expectNumber('limits.keepRecent', limits.keepRecent, { min: 0, integer: true });
+  const errors = textsFor(config.locale).errors;
+  const expect = (field: string, value: unknown, rule: NumberRule) => expectNumber(field, value, rule, errors);
+  expect('temperature', config.temperature, { min: 0, max: 2 });
+  expect('maxTokens', config.maxTokens, { min: 1, integer: true });
+  expect('minActionIntervalMs', config.minActionIntervalMs, { min: 0 });
+  expect('retry.maxRetries', retry.maxRetries, { min: 0, max: 5, integer: true });
+  expect('retry.baseDelayMs', retry.baseDelayMs, { min: 0 });
+  expect('retry.maxDelayMs', retry.maxDelayMs, { min: retry.baseDelayMs });
+  expect('limits.maxTurns', limits.maxTurns, { min: 1, integer: true });
+  expect('limits.reserveForOutput', limits.reserveForOutput, { min: 0, integer: true });
+  expect('limits.contextTokens', limits.contextTokens, { min: limits.reserveForOutput + 1, integer: true });
+  expect('limits.compactRatio', limits.compactRatio, { min: 0, max: 1 });
+  if (limits.compactRatio === 0) throw invalid(errors, errors.compactRatioZero);
+  expect('limits.keepRecent', limits.keepRecent, { min: 0, integer: true });
   if (!['always', 'danger', 'never'].includes(config.defaultApproval)) {
-    throw invalid(
-      `defaultApproval must be 'always', 'danger' or 'never' (got ${JSON.stringify(config.defaultApproval)}).`,
-    );
+    throw invalid(errors, errors.defaultApproval(JSON.stringify(config.defaultApproval)));
   }
   if (config.locale !== 'zh-CN' && config.locale !== 'en') {
-    throw invalid(`locale must be 'zh-CN' or 'en' (got ${JSON.stringify(config.locale)}).`);
+    throw invalid(errors, errors.locale(JSON.stringify(config.locale)));
   }
   for (const field of ['baseUrl', 'model', 'apiKey', 'systemPrompt'] as const) {
-    if (typeof config[field] !== 'string') throw invalid(`${field} must be a string.`);
+    if (typeof config[field] !== 'string') throw invalid(errors, errors.notString(field));
   }
-  if (typeof config.stream !== 'boolean') throw invalid('stream must be true or false.');
-  if (typeof config.continuity !== 'boolean') throw invalid('continuity must be true or false.');
+  if (typeof config.stream !== 'boolean') throw invalid(errors, errors.notBoolean('stream'));
+  if (typeof config.continuity !== 'boolean') throw invalid(errors, errors.notBoolean('continuity'));
   if (config.pricing) {
-    expectNumber('pricing.inputPerMillionTokens', config.pricing.inputPerMillionTokens, { min: 0 });
-    expectNumber('pricing.outputPerMillionTokens', config.pricing.outputPerMillionTokens, { min: 0 });
+    expect('pricing.inputPerMillionTokens', config.pricing.inputPerMillionTokens, { min: 0 });
+    expect('pricing.outputPerMillionTokens', config.pricing.outputPerMillionTokens, { min: 0 });
   }
-  if (config.trace) expectNumber('trace.maxCalls', config.trace.maxCalls, { min: 1, integer: true });
+  if (config.trace) expect('trace.maxCalls', config.trace.maxCalls, { min: 1, integer: true });
 }
 
 export type Readiness = { ready: true } | { ready: false; error: PlingError };
@@ -167,18 +169,19 @@ export type Readiness = { ready: true } | { ready: false; error: PlingError };
  * a relative baseUrl is a same-origin proxy. An injected llm client needs neither baseUrl nor apiKey.
  */
 export function checkReadiness(config: ResolvedAgentConfig, { injectedLlm = false } = {}): Readiness {
+  const errors = textsFor(config.locale).errors;
   const missing: string[] = [];
   if (!injectedLlm && config.baseUrl === '') missing.push('baseUrl (VITE_AGENT_BASE_URL)');
   if (config.model === '') missing.push('model (VITE_AGENT_MODEL)');
   if (!injectedLlm && config.baseUrl !== '' && isAbsoluteUrl(config.baseUrl) && config.apiKey === '') {
-    missing.push('apiKey (VITE_AGENT_API_KEY), needed for a direct endpoint; or use a relative same-origin proxy path');
+    missing.push(errors.missingApiKey);
   }
   if (missing.length === 0) return { ready: true };
   return {
     ready: false,
     error: new PlingError({
       code: 'NOT_CONFIGURED',
-      message: `The agent is not configured: missing ${missing.join(', ')}. Set them in .env.local or pass them in the agent config.`,
+      message: errors.notConfigured(missing.join(errors.listSeparator)),
     }),
   };
 }
@@ -188,18 +191,18 @@ export function isAbsoluteUrl(url: string): boolean {
   return /^[a-z][a-z\d+.-]*:/i.test(url) || url.startsWith('//');
 }
 
-function readEnv(env: AgentEnv): Partial<AgentConfigTable> {
+function readEnv(env: AgentEnv, errors: ErrorTexts): Partial<AgentConfigTable> {
   const fields: Record<string, unknown> = {};
   for (const [variable, field] of Object.entries(ENV_VARIABLES)) {
     const raw = env[variable];
     if (raw === undefined || raw === '') continue;
     if (field === 'temperature' || field === 'maxTokens') {
       const value = Number(raw);
-      if (!Number.isFinite(value)) throw invalid(`${variable} must be a number (got ${JSON.stringify(raw)}).`);
+      if (!Number.isFinite(value)) throw invalid(errors, errors.envNumber(variable, JSON.stringify(raw)));
       fields[field] = value;
     } else if (field === 'stream') {
       if (raw !== true && raw !== false && raw !== 'true' && raw !== 'false') {
-        throw invalid(`${variable} must be 'true' or 'false' (got ${JSON.stringify(raw)}).`);
+        throw invalid(errors, errors.envBoolean(variable, JSON.stringify(raw)));
       }
       fields[field] = raw === true || raw === 'true';
     } else {
@@ -214,16 +217,19 @@ function definedFields<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as T;
 }
 
-function checkKeys(value: object, allowed: ReadonlySet<string>, where: string): void {
-  if (typeof value !== 'object' || value === null) throw invalid(`${where} must be an object.`);
+function checkKeys(value: object, allowed: ReadonlySet<string>, where: string, errors: ErrorTexts): void {
+  if (typeof value !== 'object' || value === null) throw invalid(errors, errors.notObject(where));
   for (const key of Object.keys(value)) {
-    if (!allowed.has(key)) {
-      throw invalid(`Unknown field ${where}.${key}; allowed fields are ${[...allowed].join(', ')}.`);
-    }
+    if (!allowed.has(key)) throw invalid(errors, errors.unknownField(`${where}.${key}`, [...allowed].join(', ')));
   }
 }
 
-function expectNumber(field: string, value: unknown, { min, max, integer = false }: NumberRule): void {
+function expectNumber(
+  field: string,
+  value: unknown,
+  { min, max, integer = false }: NumberRule,
+  errors: ErrorTexts,
+): void {
   const ok =
     typeof value === 'number' &&
     Number.isFinite(value) &&
@@ -231,8 +237,7 @@ function expectNumber(field: string, value: unknown, { min, max, integer = false
     value >= min &&
     (max === undefined || value <= max);
   if (ok) return;
-  const range = max === undefined ? `at least ${min}` : `between ${min} and ${max}`;
-  throw invalid(`${field} must be ${integer ? 'an integer' : 'a number'} ${range} (got ${JSON.stringify(value)}).`);
+  throw invalid(errors, errors.numberRange(field, integer, min, max, JSON.stringify(value)));
 }
 
 interface NumberRule {
@@ -241,6 +246,6 @@ interface NumberRule {
   integer?: boolean;
 }
 
-function invalid(message: string): PlingError {
-  return new PlingError({ code: 'INVALID_CONFIG', message: `Invalid agent config: ${message}` });
+function invalid(errors: ErrorTexts, problem: string): PlingError {
+  return new PlingError({ code: 'INVALID_CONFIG', message: errors.invalidConfig(problem) });
 }

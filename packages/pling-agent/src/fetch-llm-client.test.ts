@@ -130,7 +130,7 @@ describe('fetch client (OpenAI Chat Completions over HTTP)', () => {
 
   it('HTTP errors become coded PlingErrors; 429/5xx are retryable, 401 is not', async () => {
     handlers = [json(429, { error: { message: 'slow down' } }), json(401, { error: { message: 'bad key' } })];
-    const client = createFetchLlmClient({ baseUrl });
+    const client = createFetchLlmClient({ baseUrl, locale: 'en' });
     const rateLimited = await client.complete(request()).catch((error: unknown) => error);
     expect(PlingError.isInstance(rateLimited) && rateLimited).toMatchObject({
       code: 'MODEL_REQUEST_FAILED',
@@ -140,6 +140,11 @@ describe('fetch client (OpenAI Chat Completions over HTTP)', () => {
     const unauthorised = await client.complete(request()).catch((error: unknown) => error);
     expect(unauthorised).toMatchObject({ code: 'MODEL_REQUEST_FAILED', status: 401, retryable: false });
     expect((unauthorised as Error).message).toMatch(/check apiKey/);
+    handlers = [json(401, { error: { message: 'bad key' } })];
+    const zh = await createFetchLlmClient({ baseUrl })
+      .complete(request())
+      .catch((error: unknown) => error);
+    expect((zh as Error).message).toMatch(/检查 apiKey/);
   });
 
   it('an unreachable endpoint is a retryable NETWORK_ERROR', async () => {

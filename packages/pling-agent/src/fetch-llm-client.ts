@@ -14,6 +14,7 @@ import {
 } from '@aalis/wire-openai';
 import { isAbortError, PlingError } from './errors.js';
 import type { LlmClient, ModelRequest, ModelResponse } from './llm-client.js';
+import { type ErrorTexts, type Locale, textsFor } from './texts.js';
 
 export interface FetchLlmClientOptions {
   /** OpenAI-compatible root, absolute or a same-origin path ('/api/llm'); `/chat/completions` is appended. */
@@ -22,9 +23,17 @@ export interface FetchLlmClientOptions {
   apiKey?: string;
   /** Defaults to the global fetch. */
   fetch?: typeof fetch;
+  /** Language of error messages; default 'zh-CN'. */
+  locale?: Locale;
 }
 
-export function createFetchLlmClient({ baseUrl, apiKey = '', fetch: fetchImpl }: FetchLlmClientOptions): LlmClient {
+export function createFetchLlmClient({
+  baseUrl,
+  apiKey = '',
+  fetch: fetchImpl,
+  locale,
+}: FetchLlmClientOptions): LlmClient {
+  const errors = textsFor(locale).errors;
   const url = `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
   return {
     async complete(request: ModelRequest): Promise<ModelResponse> {
@@ -50,43 +59,45 @@ export function createFetchLlmClient({ baseUrl, apiKey = '', fetch: fetchImpl }:
         if (isAbortError(error)) throw error;
         throw new PlingError({
           code: 'NETWORK_ERROR',
-          message: `Could not reach the model endpoint ${url}: ${describe(error)}. Check baseUrl and the network (or the proxy).`,
+          message: errors.networkError(url, describe(error)),
           retryable: true,
           cause: error,
         });
       }
-      if (!response.ok) throw await httpError(url, response);
+      if (!response.ok) throw await httpError(url, response, errors);
       const isSse = (response.headers.get('content-type') ?? '').includes('text/event-stream');
-      const assembled = isSse ? await readStream(response, request) : await readJson(url, response, request);
+      const assembled = isSse
+        ? await readStream(response, request, errors)
+        : await readJson(url, response, request, errors);
       return toModelResponse(assembled);
     },
   };
 }
 
-async function httpError(url: string, response: Response): Promise<PlingError> {
+async function httpError(url: string, response: Response, errors: ErrorTexts): Promise<PlingError> {
   const error = parseWireError({ body: await response.text().catch(() => ''), fallback: response.statusText });
   const kind = classifyWireError({ status: response.status, error });
   const hint =
     kind === 'auth'
-      ? 'check apiKey'
+      ? errors.hintAuth
       : kind === 'model-not-found'
-        ? 'check model'
+        ? errors.hintModel
         : kind === 'endpoint-not-found'
-          ? 'check baseUrl (it should end before /chat/completions)'
+          ? errors.hintEndpoint
           : kind === 'context-too-long'
-            ? 'lower limits.contextTokens or maxTokens'
+            ? errors.hintContext
             : kind === 'bad-request'
-              ? 'check the request settings'
-              : 'retry later';
+              ? errors.hintBadRequest
+              : errors.hintRetry;
   return new PlingError({
     code: 'MODEL_REQUEST_FAILED',
-    message: `The model endpoint ${url} answered ${response.status} (${kind}): ${error.message}. Fix: ${hint}.`,
+    message: errors.httpError(url, response.status, kind, error.message, hint),
     retryable: isRetryableStatus(response.status),
     status: response.status,
   });
 }
 
-async function readStream(response: Response, request: ModelRequest): Promise<AssembledResponse> {
+async function readStream(response: Response, request: ModelRequest, errors: ErrorTexts): Promise<AssembledResponse> {
   const decoder = new ChatStreamDecoder();
   const deliver = (events: ReturnType<ChatStreamDecoder['push']>) => {
     for (const event of events) if (event.type === 'text-delta') request.onTextDelta?.(event.text);
@@ -107,7 +118,7 @@ async function readStream(response: Response, request: ModelRequest): Promise<As
     if (error instanceof WireStreamError) {
       throw new PlingError({
         code: 'MODEL_STREAM_ERROR',
-        message: `The model stream could not be read (${error.message}). If the gateway does not support SSE, set stream: false.`,
+        message: errors.streamError(error.message),
         cause: error,
       });
     }
@@ -115,7 +126,12 @@ async function readStream(response: Response, request: ModelRequest): Promise<As
   }
 }
 
-async function readJson(url: string, response: Response, request: ModelRequest): Promise<AssembledResponse> {
+async function readJson(
+  url: string,
+  response: Response,
+  request: ModelRequest,
+  errors: ErrorTexts,
+): Promise<AssembledResponse> {
   const text = await response.text();
   let completion: ChatCompletion;
   try {
@@ -123,7 +139,7 @@ async function readJson(url: string, response: Response, request: ModelRequest):
   } catch (error) {
     throw new PlingError({
       code: 'MODEL_REQUEST_FAILED',
-      message: `The model endpoint ${url} did not answer JSON. Check that baseUrl points at an OpenAI-compatible API.`,
+      message: errors.notJson(url),
       cause: error,
     });
   }

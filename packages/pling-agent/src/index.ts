@@ -42,6 +42,6 @@ export { type AgentRuntime, type CreateAgentRuntimeOptions, createAgentRuntime }
 export { AgentSession, type SendResult, type SessionSnapshot, type SessionStatus } from './session.js';
 export type { RuntimeEvent, SessionEvent, SessionEventBody, TextDeltaEvent } from './session-events.js';
 export { Telemetry, type TelemetrySnapshot } from './telemetry.js';
-export { type Locale, TEXTS } from './texts.js';
-export type { AgentTool, ToolExecutionContext } from './tool.js';
+export { DEFAULT_LOCALE, type ErrorTexts, type Locale, type RuntimeTexts, TEXTS, textsFor } from './texts.js';
+export type { AgentTool, ToolExecutionContext, ToolSource } from './tool.js';
 export { Trace, type TraceEntry } from './trace.js';

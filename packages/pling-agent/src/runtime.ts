@@ -16,7 +16,8 @@ import type { LlmClient } from './llm-client.js';
 import { AgentSession } from './session.js';
 import type { RuntimeEvent } from './session-events.js';
 import { Telemetry } from './telemetry.js';
-import type { AgentTool } from './tool.js';
+import { TEXTS } from './texts.js';
+import type { ToolSource } from './tool.js';
 import { Trace } from './trace.js';
 
 export interface CreateAgentRuntimeOptions {
@@ -25,7 +26,11 @@ export interface CreateAgentRuntimeOptions {
   env?: AgentEnv;
   /** A custom or test model client; without it the runtime talks to config.baseUrl with fetch. */
   llm?: LlmClient;
-  tools?: readonly AgentTool[];
+  /**
+   * The tools the model is offered: a fixed list, or a function read at the start of every turn (so tools added
+   * or removed while a session exists are offered, or no longer offered, from the next turn on).
+   */
+  tools?: ToolSource;
   hooks?: HookRegistry;
   /** The current page's part of the system prompt, called every turn. */
   buildSystemPrompt?: () => string | Promise<string>;
@@ -52,7 +57,8 @@ export interface AgentRuntime {
 export function createAgentRuntime(options: CreateAgentRuntimeOptions = {}): AgentRuntime {
   const config = Object.freeze(resolveAgentConfig({ config: options.config, env: options.env }));
   const readiness = checkReadiness(config, { injectedLlm: options.llm !== undefined });
-  const llm = options.llm ?? createFetchLlmClient({ baseUrl: config.baseUrl, apiKey: config.apiKey });
+  const llm =
+    options.llm ?? createFetchLlmClient({ baseUrl: config.baseUrl, apiKey: config.apiKey, locale: config.locale });
   const hooks = options.hooks ?? new HookRegistry();
   const telemetry = new Telemetry(config.pricing);
   const trace = new Trace(config.trace);
@@ -68,7 +74,7 @@ export function createAgentRuntime(options: CreateAgentRuntimeOptions = {}): Age
     trace,
     session(id = 'default') {
       if (disposed) {
-        throw new PlingError({ code: 'DISPOSED', message: 'This agent runtime was disposed; create a new one.' });
+        throw new PlingError({ code: 'DISPOSED', message: TEXTS[config.locale].errors.disposed });
       }
       let session = sessions.get(id);
       if (!session) {

@@ -421,3 +421,50 @@ describe('压缩与系统提示 (in the loop)', () => {
     expect(llm.requests.length).toBeGreaterThan(3);
   });
 });
+
+describe('tools as a function, read at the start of every turn', () => {
+  it('a tool added after the session exists is offered on the next turn and runs; a removed one is not offered', async () => {
+    const first = recordingTool('first');
+    const later = recordingTool('later', { added: true });
+    const current: AgentTool[] = [first.tool];
+    const llm = scriptedLlm([
+      { content: 'one' },
+      (request) => {
+        expect(request.tools.map((tool) => tool.name)).toEqual(['first', 'later']);
+        return { content: '', toolCalls: [toolCall('c1', 'later', { n: 1 })] };
+      },
+      { content: 'two' },
+      { toolCalls: [toolCall('c2', 'later')] },
+      { content: 'three' },
+    ]);
+    const runtime = createAgentRuntime({ config: { model: 'm' }, llm, tools: () => current, clock: manualClock() });
+    const session = runtime.session();
+    await session.send('one');
+    expect(llm.requests[0]!.tools.map((tool) => tool.name)).toEqual(['first']);
+
+    current.push(later.tool);
+    expect(await session.send('two')).toMatchObject({ outcome: 'completed', text: 'two' });
+    expect(later.calls).toEqual([{ n: 1 }]);
+    expect(JSON.parse(toolMessages(session.history().messages)[0]!.content)).toEqual({ result: { added: true } });
+
+    current.splice(1, 1);
+    await session.send('three');
+    expect(llm.requests[3]!.tools.map((tool) => tool.name)).toEqual(['first']);
+    expect(later.calls).toHaveLength(1);
+    expect(JSON.parse(toolMessages(session.history().messages)[1]!.content)).toMatchObject({
+      error: { code: 'TOOL_NOT_FOUND' },
+    });
+  });
+
+  it('the array form still works and duplicate names keep the first tool', async () => {
+    const a = recordingTool('same', 'a');
+    const b = recordingTool('same', 'b');
+    const { session, llm } = setup({
+      tools: [a.tool, b.tool],
+      replies: [{ toolCalls: [toolCall('c1', 'same')] }, { content: 'ok' }],
+    });
+    await session.send('go');
+    expect(llm.requests[0]!.tools.map((tool) => tool.name)).toEqual(['same']);
+    expect([a.calls.length, b.calls.length]).toEqual([1, 0]);
+  });
+});

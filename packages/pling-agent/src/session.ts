@@ -12,7 +12,7 @@ import { Observable } from './observable.js';
 import type { RuntimeEvent, SessionEvent, SessionEventBody } from './session-events.js';
 import type { Telemetry } from './telemetry.js';
 import { TEXTS } from './texts.js';
-import { type AgentTool, CANCELLED_RESULT, runToolCall } from './tool.js';
+import { type AgentTool, cancelledResult, runToolCall, type ToolSource } from './tool.js';
 import type { Trace } from './trace.js';
 
 export type SessionStatus = 'idle' | 'running' | 'cancelled';
@@ -40,7 +40,8 @@ export interface AgentSessionOptions {
   config: ResolvedAgentConfig;
   readiness: Readiness;
   llm: LlmClient;
-  tools: readonly AgentTool[];
+  /** A fixed list, or a function read at the start of every turn. */
+  tools: ToolSource;
   hooks: HookRegistry;
   telemetry: Telemetry;
   trace: Trace;
@@ -69,18 +70,10 @@ export class AgentSession extends Observable<SessionSnapshot> {
   /** Incremented by cancel() and reset(): sends queued before it do not run. */
   private cancelEpoch = 0;
   private sequence = 0;
-  private readonly tools: ReadonlyMap<string, AgentTool>;
-  private readonly toolDefinitions: ModelToolDefinition[];
 
   constructor(private readonly options: AgentSessionOptions) {
     super();
     this.id = options.id;
-    this.tools = new Map(options.tools.map((tool) => [tool.name, tool]));
-    this.toolDefinitions = options.tools.map(({ name, description, parameters }) => ({
-      name,
-      description,
-      parameters,
-    }));
   }
 
   /** Whether cross-document checkpoints are enabled (config.continuity); nothing is persisted yet. */
@@ -100,7 +93,7 @@ export class AgentSession extends Observable<SessionSnapshot> {
   cancel(): void {
     this.cancelEpoch++;
     if (this.controller) {
-      this.controller.abort(cancelled());
+      this.controller.abort(cancelled(this.options.config.locale));
       this.setStatus('cancelled');
     }
   }
@@ -182,16 +175,18 @@ export class AgentSession extends Observable<SessionSnapshot> {
       state.turnsInRun = turn;
       await this.compact(state, signal);
       throwIfAborted(signal);
+      // Read every turn: the request offers, and the calls of its reply run against, the tools of this turn.
+      const tools = currentTools(this.options.tools);
       const pagePrompt = (await this.options.buildSystemPrompt?.()) ?? '';
       const system = composeSystemPrompt({ basePrompt: this.basePrompt(), summary: state.summary, pagePrompt, texts });
-      const response = await this.model([{ role: 'system', content: system }, ...state.messages], signal, true);
+      const response = await this.model([{ role: 'system', content: system }, ...state.messages], signal, tools);
       const assistant: Message = { role: 'assistant', content: response.content, timestamp: this.options.clock.now() };
       if (response.toolCalls.length > 0) assistant.toolCalls = response.toolCalls;
       if (response.reasoningContent) assistant.reasoningContent = response.reasoningContent;
       state.messages.push(assistant);
       if (response.content !== '') this.emit(state, { type: 'message', role: 'assistant', text: response.content });
       if (response.toolCalls.length === 0) return { outcome: 'completed', text: response.content, turns: turn };
-      await this.runTools(state, assistant, turn, signal);
+      await this.runTools(state, assistant, turn, signal, tools.byName);
     }
     const message = texts.maxTurnsNotice(config.limits.maxTurns);
     this.emit(state, { type: 'notice', code: 'max-turns', message });
@@ -199,8 +194,15 @@ export class AgentSession extends Observable<SessionSnapshot> {
   }
 
   /** Runs the calls of one reply in order; every call gets a result, so the history stays a valid sequence. */
-  private async runTools(state: ConversationState, assistant: Message, turn: number, signal: AbortSignal) {
+  private async runTools(
+    state: ConversationState,
+    assistant: Message,
+    turn: number,
+    signal: AbortSignal,
+    tools: ReadonlyMap<string, AgentTool>,
+  ) {
     const { hooks, telemetry, clock, config } = this.options;
+    const errors = TEXTS[config.locale].errors;
     const calls = assistant.toolCalls ?? [];
     for (const [index, call] of calls.entries()) {
       const base = { callId: call.id, toolName: call.function.name, turn };
@@ -208,17 +210,18 @@ export class AgentSession extends Observable<SessionSnapshot> {
         await clock.sleep(config.minActionIntervalMs, signal).catch(() => undefined);
       }
       if (signal.aborted) {
-        this.pushToolMessage(state, call.id, call.function.name, CANCELLED_RESULT);
+        this.pushToolMessage(state, call.id, call.function.name, cancelledResult(errors));
         continue;
       }
       const outcome = await runToolCall({
         call,
-        tools: this.tools,
+        tools,
         hooks,
         turn,
         sessionId: this.id,
         signal,
         clock,
+        errors,
         onExecuted: (info) => telemetry.recordToolCall(info),
       });
       if (outcome.kind === 'blocked') {
@@ -252,7 +255,7 @@ export class AgentSession extends Observable<SessionSnapshot> {
       messages: state.messages,
       limits: config.limits,
       texts: TEXTS[config.locale],
-      summarize: async (messages) => (await this.model(messages, signal, false)).content,
+      summarize: async (messages) => (await this.model(messages, signal)).content,
     });
     if (!result.compacted) return;
     state.messages = result.messages;
@@ -261,7 +264,9 @@ export class AgentSession extends Observable<SessionSnapshot> {
     this.emit(state, { type: 'compacted', tokensBefore, tokensAfter, keptMessages: result.messages.length });
   }
 
-  private model(messages: Message[], signal: AbortSignal, withTools: boolean) {
+  /** A turn's request when `tools` is given (with text deltas); a summary request without. */
+  private model(messages: Message[], signal: AbortSignal, tools?: TurnTools) {
+    const withTools = tools !== undefined;
     const { config, llm, telemetry, trace, clock, onEvent } = this.options;
     const state = this.state;
     return callModel({
@@ -273,7 +278,7 @@ export class AgentSession extends Observable<SessionSnapshot> {
       signal,
       sessionId: this.id,
       messages,
-      tools: withTools ? this.toolDefinitions : [],
+      tools: tools?.definitions ?? [],
       onTextDelta:
         withTools && onEvent ? (text) => onEvent({ type: 'text-delta', sessionId: this.id, text }) : undefined,
       onRetry: ({ retry, delayMs, error }) => {
@@ -309,5 +314,23 @@ function freshState(): ConversationState {
 }
 
 function throwIfAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw cancelled();
+  if (signal.aborted) throw PlingError.isInstance(signal.reason) ? signal.reason : cancelled();
+}
+
+interface TurnTools {
+  byName: ReadonlyMap<string, AgentTool>;
+  definitions: ModelToolDefinition[];
+}
+
+/** The tools of one turn; with duplicate names the first tool wins. */
+function currentTools(source: ToolSource): TurnTools {
+  const list = typeof source === 'function' ? source() : source;
+  const byName = new Map<string, AgentTool>();
+  for (const tool of list) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+  const definitions = [...byName.values()].map(({ name, description, parameters }) => ({
+    name,
+    description,
+    parameters,
+  }));
+  return { byName, definitions };
 }

@@ -70,7 +70,7 @@ export const TEXTS: Readonly<Record<Locale, RuntimeTexts>> = {
       notObject: (where) => `${where} 必须是对象。`,
       unknownField: (field, allowed) => `未知字段 ${field}；允许的字段为 ${allowed}。`,
       numberRange: (field, integer, min, max, got) =>
-        `${field} 必须是${max === undefined ? `不小于 ${min}` : `${min} 到 ${max} 之间`}的${integer ? '整数' : '数值'}（当前为 ${got}）。`,
+        `${field} 必须是${max === undefined ? `不小于 ${min} 的` : `${min} 到 ${max} 之间的`}${integer ? '整数' : '数值'}（当前为 ${got}）。`,
       compactRatioZero: 'limits.compactRatio 必须大于 0（当前为 0）。',
       defaultApproval: (got) => `defaultApproval 必须是 'always'、'danger' 或 'never'（当前为 ${got}）。`,
       locale: (got) => `locale 必须是 'zh-CN' 或 'en'（当前为 ${got}）。`,
@@ -78,7 +78,8 @@ export const TEXTS: Readonly<Record<Locale, RuntimeTexts>> = {
       notBoolean: (field) => `${field} 必须是 true 或 false。`,
       envNumber: (variable, got) => `${variable} 必须是数字（当前为 ${got}）。`,
       envBoolean: (variable, got) => `${variable} 必须是 'true' 或 'false'（当前为 ${got}）。`,
-      notConfigured: (missing) => `agent 尚未配置：缺少 ${missing}。请在 .env.local 中设置，或在 agent 配置中显式传入。`,
+      notConfigured: (missing) =>
+        `agent 尚未配置：缺少 ${missing}。请在 .env.local 中设置，或在 agent 配置中显式传入。`,
       missingApiKey: 'apiKey (VITE_AGENT_API_KEY)（直连接口需要；或改用相对路径走同源代理）',
       listSeparator: '、',
       disposed: '该 agent 运行时已销毁；请创建新的运行时。',
@@ -88,7 +89,8 @@ export const TEXTS: Readonly<Record<Locale, RuntimeTexts>> = {
       noTools: '无',
       invalidArguments: (name) => `${name} 的参数不是 JSON 对象；请传入 JSON 对象形式的参数。`,
       networkError: (url, detail) => `无法连接模型接口 ${url}：${detail}。请检查 baseUrl 与网络（或代理）。`,
-      httpError: (url, status, kind, detail, hint) => `模型接口 ${url} 返回 ${status}（${kind}）：${detail}。处理：${hint}。`,
+      httpError: (url, status, kind, detail, hint) =>
+        `模型接口 ${url} 返回 ${status}（${kind}）：${detail}。处理：${hint}。`,
       hintAuth: '检查 apiKey',
       hintModel: '检查 model',
       hintEndpoint: '检查 baseUrl（应在 /chat/completions 之前结束）',
@@ -132,7 +134,8 @@ export const TEXTS: Readonly<Record<Locale, RuntimeTexts>> = {
       cancelledTool: 'The run was cancelled before this tool finished.',
       toolNotFound: (name, available) => `No tool named ${name}; available: ${available}.`,
       noTools: 'none',
-      invalidArguments: (name) => `The arguments of ${name} are not a JSON object; pass the arguments as a JSON object.`,
+      invalidArguments: (name) =>
+        `The arguments of ${name} are not a JSON object; pass the arguments as a JSON object.`,
       networkError: (url, detail) =>
         `Could not reach the model endpoint ${url}: ${detail}. Check baseUrl and the network (or the proxy).`,
       httpError: (url, status, kind, detail, hint) =>
@@ -145,7 +148,8 @@ export const TEXTS: Readonly<Record<Locale, RuntimeTexts>> = {
       hintRetry: 'retry later',
       streamError: (detail) =>
         `The model stream could not be read (${detail}). If the gateway does not support SSE, set stream: false.`,
-      notJson: (url) => `The model endpoint ${url} did not answer JSON. Check that baseUrl points at an OpenAI-compatible API.`,
+      notJson: (url) =>
+        `The model endpoint ${url} did not answer JSON. Check that baseUrl points at an OpenAI-compatible API.`,
     },
   },
 };

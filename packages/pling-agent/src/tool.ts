@@ -4,6 +4,7 @@ import type { ToolCall } from '@aalis/schema-message';
 import type { Clock } from './clock.js';
 import { isAbortError } from './errors.js';
 import type { HookRegistry, ToolResult, ToolUseContext } from './hooks.js';
+import type { ErrorTexts } from './texts.js';
 
 export interface ToolExecutionContext {
   signal: AbortSignal;
@@ -25,6 +26,12 @@ export interface AgentTool {
   execute(args: Record<string, unknown>, context: ToolExecutionContext): unknown;
 }
 
+/**
+ * The tools a runtime offers: a fixed list, or a function read at the start of every turn (a page whose actions
+ * come and go). The names of one list must be unique; a later tool with a taken name is ignored.
+ */
+export type ToolSource = readonly AgentTool[] | (() => readonly AgentTool[]);
+
 export type ToolCallOutcome =
   | { kind: 'done'; id: string; result: ToolResult; ran: boolean }
   | { kind: 'blocked'; id: string; result: ToolResult; reason: string }
@@ -38,31 +45,33 @@ export interface RunToolCallOptions {
   sessionId: string;
   signal: AbortSignal;
   clock: Pick<Clock, 'now'>;
+  /** Error texts in the configured locale, for the messages the model reads. */
+  errors: ErrorTexts;
   /** Reports each executed tool for telemetry. */
   onExecuted?: (info: { durationMs: number; ok: boolean }) => void;
 }
 
-export const CANCELLED_RESULT: ToolResult = {
-  error: { code: 'CANCELLED', message: 'The run was cancelled before this tool finished.' },
-};
+export function cancelledResult(errors: ErrorTexts): ToolResult {
+  return { error: { code: 'CANCELLED', message: errors.cancelledTool } };
+}
 
 export async function runToolCall(options: RunToolCallOptions): Promise<ToolCallOutcome> {
-  const { call, tools, hooks, turn, sessionId, signal, clock, onExecuted } = options;
+  const { call, tools, hooks, turn, sessionId, signal, clock, errors, onExecuted } = options;
   const toolName = call.function.name;
   const tool = tools.get(toolName);
   if (!tool) {
-    const names = [...tools.keys()].join(', ') || 'none';
-    return done(toolName, false, failure('TOOL_NOT_FOUND', `No tool named ${toolName}; available: ${names}.`));
+    const names = [...tools.keys()].join(', ') || errors.noTools;
+    return done(toolName, false, failure('TOOL_NOT_FOUND', errors.toolNotFound(toolName, names)));
   }
   const id = tool.id ?? tool.name;
   const args = parseArguments(call.function.arguments);
   if (!args) {
-    return done(id, false, failure('INVALID_ARGUMENTS', `The arguments of ${toolName} are not a JSON object.`));
+    return done(id, false, failure('INVALID_ARGUMENTS', errors.invalidArguments(toolName)));
   }
   const context: ToolUseContext = { id, toolName, arguments: args, turn };
   const block = await hooks.runPreToolUse(context);
   if (block) return { kind: 'blocked', id, reason: block.reason, result: failure('HOOK_BLOCKED', block.reason) };
-  if (signal.aborted) return { kind: 'cancelled', id, result: CANCELLED_RESULT };
+  if (signal.aborted) return { kind: 'cancelled', id, result: cancelledResult(errors) };
 
   const started = clock.now();
   let result: ToolResult;
@@ -71,7 +80,7 @@ export async function runToolCall(options: RunToolCallOptions): Promise<ToolCall
   } catch (error) {
     if (isAbortError(error) || signal.aborted) {
       onExecuted?.({ durationMs: clock.now() - started, ok: false });
-      return { kind: 'cancelled', id, result: CANCELLED_RESULT };
+      return { kind: 'cancelled', id, result: cancelledResult(errors) };
     }
     result = failure('TOOL_FAILED', error instanceof Error ? error.message : String(error));
   }

@@ -26,9 +26,12 @@ describe('ActionRegistry', () => {
   });
 
   it('a duplicate id is refused with DUPLICATE_ACTION; an old remover does not remove a newer declaration', () => {
-    const registry = new ActionRegistry();
+    const registry = new ActionRegistry('en');
     const remove = registry.register(action('a'));
     expect(() => registry.register(action('a'))).toThrow(/DUPLICATE_ACTION.*remover/);
+    const zh = new ActionRegistry();
+    zh.register(action('a'));
+    expect(() => zh.register(action('a'))).toThrow(/DUPLICATE_ACTION: 动作 a 已声明/);
     expect(registry.unregister('a')).toBe(true);
     expect(registry.unregister('a')).toBe(false);
     registry.register(action('a'));

@@ -1,8 +1,10 @@
 // The actions one page declares right now: register (returns the remover), unregister, and an observable list of
 // what is declared, for the snapshot and for a dock.
+import type { Locale } from '@plingjs/agent';
 import { type Action, type ConfirmPolicy, defineAction } from './action.js';
 import { PageError } from './errors.js';
 import { Observable } from './observable.js';
+import { pageTexts } from './texts.js';
 
 /** What a declared action looks like from outside: no handler, the policy by kind only. */
 export interface ActionInfo {
@@ -15,15 +17,16 @@ export interface ActionInfo {
 
 export class ActionRegistry extends Observable<readonly ActionInfo[]> {
   private readonly actions = new Map<string, Action>();
+  /** `locale`: language of the registration errors (default 'zh-CN'). */
+  constructor(private readonly locale?: Locale) {
+    super();
+  }
 
   /** Throws DUPLICATE_ACTION when the id is taken; the remover only removes this very declaration. */
   register(action: Action): () => void {
-    const declared = defineAction(action);
+    const declared = defineAction(action, this.locale);
     if (this.actions.has(declared.id)) {
-      throw new PageError(
-        'DUPLICATE_ACTION',
-        `An action ${declared.id} is declared already; call its remover first or choose another id.`,
-      );
+      throw new PageError('DUPLICATE_ACTION', pageTexts(this.locale).errors.duplicateAction(declared.id));
     }
     this.actions.set(declared.id, declared);
     this.changed();

@@ -16,7 +16,8 @@ describe('defineAction', () => {
     for (const id of ['', 'delete order', 'orders.delete', 'x'.repeat(65), 'löschen']) {
       expect(() => defineAction({ id, ...base })).toThrow(PageError);
     }
-    expect(() => assertActionId('orders.delete')).toThrow(/INVALID_ACTION_ID.*"orders_delete"/);
+    expect(() => assertActionId('orders.delete', 'en')).toThrow(/INVALID_ACTION_ID.*"orders_delete"/);
+    expect(() => assertActionId('orders.delete')).toThrow(/INVALID_ACTION_ID: 动作 id .*例如 "orders_delete"/);
     expect(() => assertActionId(7)).toThrow(/INVALID_ACTION_ID/);
   });
 
@@ -30,7 +31,7 @@ describe('defineAction', () => {
     ];
     for (const [override, message] of cases) {
       const definition = { id: 'act', ...base, ...override } as Parameters<typeof defineAction>[0];
-      expect(() => defineAction(definition)).toThrow(message);
+      expect(() => defineAction(definition, 'en')).toThrow(message);
       try {
         defineAction(definition);
       } catch (error) {

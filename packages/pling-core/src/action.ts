@@ -1,8 +1,9 @@
 // Actions declared by the page: what the model may do here, with a JSON-Schema for its arguments, the handler
 // that does it, and the confirmation policy that decides whether a person must approve each call first.
-import type { Approval } from '@plingjs/agent';
+import type { Approval, Locale } from '@plingjs/agent';
 import { PageError } from './errors.js';
 import type { HandoffInput, HandoffRequest } from './handoff-queue.js';
+import { pageTexts } from './texts.js';
 
 /** A tool name every OpenAI-compatible provider accepts. */
 const ACTION_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -38,36 +39,36 @@ export interface ActionDefinition<Args extends Record<string, unknown> = Record<
 
 export type Action = Readonly<ActionDefinition>;
 
-/** Validates a declaration and returns it frozen; throws INVALID_ACTION_ID or INVALID_ACTION. */
+/**
+ * Validates a declaration and returns it frozen; throws INVALID_ACTION_ID or INVALID_ACTION, worded in `locale`
+ * (default 'zh-CN'; page.register uses the page's locale).
+ */
 export function defineAction<Args extends Record<string, unknown> = Record<string, unknown>>(
   definition: ActionDefinition<Args>,
+  locale?: Locale,
 ): Action {
-  assertActionId(definition.id);
+  assertActionId(definition.id, locale);
+  const errors = pageTexts(locale).errors;
   const { id, description, parameters, handler, confirm, danger } = definition;
   if (typeof description !== 'string' || description.trim() === '') {
-    throw invalid(id, 'needs a description: the model chooses actions by it.');
+    throw invalid(errors.actionNeedsDescription(id));
   }
   if (typeof parameters !== 'object' || parameters === null || parameters.type !== 'object') {
-    throw invalid(id, "needs parameters as a JSON Schema object, e.g. { type: 'object', properties: {} }.");
+    throw invalid(errors.actionNeedsParameters(id));
   }
-  if (typeof handler !== 'function') throw invalid(id, 'needs a handler function.');
+  if (typeof handler !== 'function') throw invalid(errors.actionNeedsHandler(id));
   if (confirm !== undefined && typeof confirm !== 'function' && !['always', 'danger', 'never'].includes(confirm)) {
-    throw invalid(id, `has confirm ${JSON.stringify(confirm)}; use 'always', 'never', 'danger' or a function.`);
+    throw invalid(errors.actionBadConfirm(id, JSON.stringify(confirm)));
   }
-  if (danger !== undefined && typeof danger !== 'boolean') throw invalid(id, 'has a non-boolean danger flag.');
+  if (danger !== undefined && typeof danger !== 'boolean') throw invalid(errors.actionBadDanger(id));
   return Object.freeze({ ...definition }) as Action;
 }
 
-export function assertActionId(id: unknown): asserts id is string {
+export function assertActionId(id: unknown, locale?: Locale): asserts id is string {
   if (typeof id === 'string' && ACTION_ID_PATTERN.test(id)) return;
   const suggestion =
-    typeof id === 'string' && id !== ''
-      ? ` (e.g. ${JSON.stringify(id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64))})`
-      : '';
-  throw new PageError(
-    'INVALID_ACTION_ID',
-    `The action id ${JSON.stringify(id)} is not a valid tool name; use 1–64 letters, digits, '_' or '-'${suggestion}.`,
-  );
+    typeof id === 'string' && id !== '' ? JSON.stringify(id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64)) : undefined;
+  throw new PageError('INVALID_ACTION_ID', pageTexts(locale).errors.invalidActionId(JSON.stringify(id), suggestion));
 }
 
 /** The action's own policy, else the runtime's default: 'danger' confirms only actions marked danger. */
@@ -83,6 +84,6 @@ export function requiresConfirmation(
   return action.danger === true;
 }
 
-function invalid(id: string, problem: string): PageError {
-  return new PageError('INVALID_ACTION', `The action ${id} ${problem}`);
+function invalid(message: string): PageError {
+  return new PageError('INVALID_ACTION', message);
 }

@@ -1,5 +1,6 @@
 // Actions waiting for a person's approval. A wrapped tool enqueues a request and waits; approve() runs the action,
 // reject() (or clear(), or the run's cancellation) gives the model an error it can read.
+import type { Locale } from '@plingjs/agent';
 import { Observable } from './observable.js';
 import type { PageEventBody } from './page-events.js';
 import { redact } from './sensitive.js';
@@ -28,6 +29,8 @@ interface Pending {
 
 export interface QueueOptions {
   now: () => number;
+  /** Language of the queue's errors (default 'zh-CN'). */
+  locale?: Locale;
   emit: (event: PageEventBody) => void;
 }
 

@@ -1,23 +1,34 @@
 // The built-in `handoff` action: lets the model ask for a person when it cannot or should not go on.
+import { DEFAULT_LOCALE, type Locale } from '@plingjs/agent';
 import { type Action, defineAction } from './action.js';
+import { pageTexts } from './texts.js';
 
 export const HANDOFF_ACTION_ID = 'handoff';
 
-export const handoffAction: Action = defineAction({
-  id: HANDOFF_ACTION_ID,
-  description:
-    'Ask a person to take over when you cannot or must not finish the task yourself. Afterwards tell the user and stop.',
-  parameters: {
-    type: 'object',
-    properties: {
-      reason: { type: 'string', description: 'What the person should take over, and why.' },
-      context: { type: 'object', description: 'Facts that help the person (optional).' },
+/** The built-in action with its description (which the model reads) in `locale`. */
+export function createHandoffAction(locale: Locale = DEFAULT_LOCALE): Action {
+  const texts = pageTexts(locale).handoff;
+  return defineAction(
+    {
+      id: HANDOFF_ACTION_ID,
+      description: texts.description,
+      parameters: {
+        type: 'object',
+        properties: {
+          reason: { type: 'string', description: texts.reason },
+          context: { type: 'object', description: texts.context },
+        },
+        required: ['reason'],
+      },
+      confirm: 'never',
+      handler: (args, context) => {
+        const request = context.requestHandoff({ reason: String(args.reason ?? ''), context: args.context });
+        return { handoffId: request.id, status: 'requested' };
+      },
     },
-    required: ['reason'],
-  },
-  confirm: 'never',
-  handler: (args, context) => {
-    const request = context.requestHandoff({ reason: String(args.reason ?? ''), context: args.context });
-    return { handoffId: request.id, status: 'requested' };
-  },
-});
+    locale,
+  );
+}
+
+/** The built-in action in the default locale (zh-CN); toRuntimeOptions uses the configured locale. */
+export const handoffAction: Action = createHandoffAction();

@@ -40,6 +40,6 @@ describe('HandoffQueue', () => {
       { type: 'handoff:resolved', id: 'handoff-1', by: 'cleared' },
       { type: 'handoff:resolved', id: 'handoff-2', by: 'cleared' },
     ]);
-    expect(() => queue.request({ reason: ' ' })).toThrow(/INVALID_HANDOFF.*needs a reason/);
+    expect(() => queue.request({ reason: ' ' })).toThrow(/INVALID_HANDOFF: 人工接力需要 reason/);
   });
 });

@@ -4,6 +4,7 @@ import type { QueueOptions } from './confirmation-queue.js';
 import { PageError } from './errors.js';
 import { Observable } from './observable.js';
 import { redact } from './sensitive.js';
+import { pageTexts } from './texts.js';
 
 export interface HandoffInput {
   reason: string;
@@ -32,7 +33,7 @@ export class HandoffQueue extends Observable<readonly HandoffRequest[]> {
   /** Throws INVALID_HANDOFF without a reason. */
   request(input: HandoffInput & { actionId?: string; sessionId?: string }): HandoffRequest {
     if (typeof input.reason !== 'string' || input.reason.trim() === '') {
-      throw new PageError('INVALID_HANDOFF', 'A handoff needs a reason: say what the person should take over.');
+      throw new PageError('INVALID_HANDOFF', pageTexts(this.options.locale).errors.invalidHandoff);
     }
     const { context, ...rest } = input;
     const request: HandoffRequest = Object.freeze({

@@ -17,7 +17,7 @@ export {
   type ConfirmationRequest,
 } from './confirmation-queue.js';
 export { PageError, type PageErrorCode } from './errors.js';
-export { HANDOFF_ACTION_ID, handoffAction } from './handoff-action.js';
+export { createHandoffAction, HANDOFF_ACTION_ID, handoffAction } from './handoff-action.js';
 export { type HandoffInput, HandoffQueue, type HandoffRequest } from './handoff-queue.js';
 export type { Listener } from './observable.js';
 export { type CreatePageOptions, createPage, type Page, type StateGetter } from './page.js';
@@ -32,3 +32,4 @@ export {
 export { isSensitive, redact, redactionMarker, reveal, Sensitive, sensitive } from './sensitive.js';
 export { collectSensitive, restoreSensitive, type SensitiveVault } from './sensitive-vault.js';
 export { stableStringify } from './stable-stringify.js';
+export { PAGE_TEXTS, type PageTexts, pageTexts } from './texts.js';

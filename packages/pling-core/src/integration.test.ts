@@ -1,5 +1,5 @@
 // The page layer with the real @plingjs/agent runtime and a scripted model.
-import { createAgentRuntime, HookRegistry, type ModelRequest, type RuntimeEvent } from '@plingjs/agent';
+import { createAgentRuntime, HookRegistry, type Locale, type ModelRequest, type RuntimeEvent } from '@plingjs/agent';
 import { describe, expect, it, vi } from 'vitest';
 import { defineAction } from './action.js';
 import { createPage } from './page.js';
@@ -10,7 +10,15 @@ import { manualClock, nextConfirmation, scriptedLlm, toolCall } from './test-hel
 
 const EMAIL = 'ann@example.com';
 
-function setup({ hooks, minActionIntervalMs = 0 }: { hooks?: HookRegistry; minActionIntervalMs?: number } = {}) {
+function setup({
+  hooks,
+  minActionIntervalMs = 0,
+  locale = 'en',
+}: {
+  hooks?: HookRegistry;
+  minActionIntervalMs?: number;
+  locale?: Locale;
+} = {}) {
   const pageEvents: PageEvent[] = [];
   const runtimeEvents: RuntimeEvent[] = [];
   const page = createPage({ title: 'Invoices', onEvent: (event) => pageEvents.push(event) });
@@ -34,11 +42,11 @@ function setup({ hooks, minActionIntervalMs = 0 }: { hooks?: HookRegistry; minAc
   page.register(
     defineAction({ id: 'add_note', description: 'Adds a note', parameters: { type: 'object' }, handler: noteHandler }),
   );
-  return { page, pageEvents, runtimeEvents, handler, noteHandler, hooks, minActionIntervalMs };
+  return { page, pageEvents, runtimeEvents, handler, noteHandler, hooks, minActionIntervalMs, locale };
 }
 
 function start(context: ReturnType<typeof setup>, replies: Parameters<typeof scriptedLlm>[0]) {
-  const config = { model: 'm', minActionIntervalMs: context.minActionIntervalMs };
+  const config = { model: 'm', minActionIntervalMs: context.minActionIntervalMs, locale: context.locale };
   const llm = scriptedLlm(replies);
   const clock = manualClock();
   const runtime = createAgentRuntime({
@@ -170,5 +178,70 @@ describe('page layer with the agent runtime', () => {
     expect(context.page.handoffs.getSnapshot()).toEqual([]);
     expect(session.events()).toEqual([]);
     expect(runtime.telemetry.snapshot().modelCalls).toBe(0);
+  });
+});
+
+describe('actions registered after the runtime was created become tools', () => {
+  const names = (request: ModelRequest | undefined) => (request?.tools ?? []).map((tool) => tool.name);
+
+  it('a later action is offered on the next turn and runs; an unregistered one is no longer offered', async () => {
+    const context = setup();
+    const { session, llm } = start(context, [
+      { content: 'hello' },
+      { toolCalls: [toolCall('c1', 'archive', { id: 3 })] },
+      { content: 'Archived.' },
+      { toolCalls: [toolCall('c2', 'archive', { id: 4 })] },
+      { content: 'Cannot.' },
+    ]);
+    await session.send('Hi');
+    expect(names(llm.requests[0])).toEqual(['add_note', 'send_invoice', 'handoff']);
+
+    const archive = vi.fn((args: Record<string, unknown>) => ({ archived: args.id }));
+    const remove = context.page.register(
+      defineAction({
+        id: 'archive',
+        description: 'Archives an order',
+        parameters: { type: 'object' },
+        handler: archive,
+      }),
+    );
+    await expect(session.send('Archive order 3')).resolves.toMatchObject({ outcome: 'completed', text: 'Archived.' });
+    expect(names(llm.requests[1])).toEqual(['add_note', 'archive', 'send_invoice', 'handoff']);
+    expect(archive).toHaveBeenCalledWith({ id: 3 }, expect.objectContaining({ actionId: 'archive' }));
+    expect(toolMessages(llm.requests[2])).toEqual([{ result: { archived: 3 } }]);
+    expect(systemOf(llm.requests[1])).toContain('- archive: Archives an order');
+
+    remove();
+    await session.send('Archive order 4');
+    expect(names(llm.requests[3])).toEqual(['add_note', 'send_invoice', 'handoff']);
+    expect(systemOf(llm.requests[3])).not.toContain('archive');
+    expect(archive).toHaveBeenCalledTimes(1);
+    expect(toolMessages(llm.requests[4]).at(-1)).toMatchObject({ error: { code: 'TOOL_NOT_FOUND' } });
+  });
+
+  it('an action removed during a turn, after the model chose it, answers ACTION_UNAVAILABLE', async () => {
+    const context = setup();
+    const { session, llm } = start(context, [
+      () => {
+        context.page.unregister('add_note');
+        return { content: '', toolCalls: [toolCall('c1', 'add_note')] };
+      },
+      { content: 'ok' },
+    ]);
+    await session.send('Note it');
+    expect(context.noteHandler).not.toHaveBeenCalled();
+    expect(toolMessages(llm.requests[1])[0].error).toMatchObject({ code: 'TOOL_FAILED' });
+    expect(toolMessages(llm.requests[1])[0].error.message).toMatch(/^ACTION_UNAVAILABLE: add_note is not available/);
+  });
+
+  it('a page action named handoff registered later is left out; the built-in keeps the name', async () => {
+    const context = setup();
+    const options = toRuntimeOptions(context.page);
+    context.page.register(
+      defineAction({ id: 'handoff', description: 'Page handoff', parameters: { type: 'object' }, handler: () => 1 }),
+    );
+    const handoffs = options.tools().filter((tool) => tool.name === 'handoff');
+    expect(handoffs).toHaveLength(1);
+    expect(handoffs[0]!.description).not.toBe('Page handoff');
   });
 });

@@ -9,7 +9,7 @@ const action = (id: string, extra = {}) =>
 
 describe('page snapshot (系统提示每轮都会按当前页面重建)', () => {
   it('is deterministic text: state sorted by name, object keys sorted, sensitive values redacted', () => {
-    const page = createPage({ title: 'Orders' });
+    const page = createPage({ title: 'Orders', locale: 'en' });
     page.state('user', () => ({ name: 'Ann', email: sensitive('ann@example.com', 'email') }));
     page.state('cart', () => ({ total: 30n, items: [{ sku: 'b', qty: 1 }] }));
     page.register(action('delete_order', { danger: true }));
@@ -40,7 +40,7 @@ describe('page snapshot (系统提示每轮都会按当前页面重建)', () => 
   });
 
   it('a throwing getter shows [unavailable] without its message; removers take state and actions away', () => {
-    const page = createPage();
+    const page = createPage({ locale: 'en' });
     const removeState = page.state('broken', () => {
       throw new Error('secret detail');
     });

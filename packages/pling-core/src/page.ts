@@ -1,5 +1,6 @@
 // A page: its declared actions, its named state, the snapshot built from them, and its confirmation and handoff
 // queues with their events. Framework adapters mount one per app; everything here is framework-free.
+import { DEFAULT_LOCALE, type Locale } from '@plingjs/agent';
 import type { Action } from './action.js';
 import { ActionRegistry, compare } from './action-registry.js';
 import { ConfirmationQueue } from './confirmation-queue.js';
@@ -8,6 +9,7 @@ import { HandoffQueue } from './handoff-queue.js';
 import type { PageEvent, PageEventBody, PageEventListener } from './page-events.js';
 import { formatSnapshot } from './page-snapshot.js';
 import { collectSensitive, type SensitiveVault } from './sensitive-vault.js';
+import { pageTexts } from './texts.js';
 
 export interface CreatePageOptions {
   /** Shown at the top of the snapshot. */
@@ -16,6 +18,11 @@ export interface CreatePageOptions {
   onEvent?: PageEventListener;
   /** Timestamps of requests and events; swappable for tests. Default Date.now. */
   now?: () => number;
+  /**
+   * Language of the page's own errors (registration, state) and of `snapshot()` without an argument; pass the
+   * agent config's `locale`. Default 'zh-CN'. toRuntimeOptions renders in the resolved config's locale anyway.
+   */
+  locale?: Locale;
 }
 
 export type StateGetter = () => unknown;
@@ -24,13 +31,15 @@ export interface Page {
   readonly actions: ActionRegistry;
   readonly confirmations: ConfirmationQueue;
   readonly handoffs: HandoffQueue;
+  /** The locale given to createPage (default 'zh-CN'). */
+  readonly locale: Locale;
   /** Declares an action; returns its remover. Throws DUPLICATE_ACTION, INVALID_ACTION_ID, INVALID_ACTION. */
   register(action: Action): () => void;
   unregister(id: string): boolean;
   /** Names a piece of state the model should see (values may be sensitive); returns its remover. */
   state(name: string, getter: StateGetter): () => void;
-  /** Deterministic text of the current state and actions, redacted. */
-  snapshot(): string;
+  /** Deterministic text of the current state and actions, redacted; headings in `locale` (default the page's). */
+  snapshot(locale?: Locale): string;
   /** Labelled sensitive values the page shows now, by marker (read from the getters on each call). */
   sensitiveValues(): SensitiveVault;
   /** Listens to page events; returns the remover. */
@@ -43,15 +52,17 @@ const STATE_NAME_PATTERN = /^[^\s][^\n\r]{0,99}$/;
 
 export function createPage(options: CreatePageOptions = {}): Page {
   const now = options.now ?? (() => Date.now());
+  const locale = options.locale ?? DEFAULT_LOCALE;
+  const errors = pageTexts(locale).errors;
   const listeners = new Set<PageEventListener>();
   if (options.onEvent) listeners.add(options.onEvent);
   const emit = (body: PageEventBody) => {
     const event = { ...body, at: now() } as PageEvent;
     for (const listener of [...listeners]) listener(event);
   };
-  const actions = new ActionRegistry();
-  const confirmations = new ConfirmationQueue({ now, emit });
-  const handoffs = new HandoffQueue({ now, emit });
+  const actions = new ActionRegistry(locale);
+  const confirmations = new ConfirmationQueue({ now, emit, locale });
+  const handoffs = new HandoffQueue({ now, emit, locale });
   const getters = new Map<string, StateGetter>();
 
   const readState = (): Array<readonly [string, unknown]> =>
@@ -67,28 +78,27 @@ export function createPage(options: CreatePageOptions = {}): Page {
     actions,
     confirmations,
     handoffs,
+    locale,
     register: (action) => actions.register(action),
     unregister: (id) => actions.unregister(id),
     state(name, getter) {
       if (typeof name !== 'string' || !STATE_NAME_PATTERN.test(name)) {
-        throw new PageError(
-          'INVALID_STATE_NAME',
-          `The state name ${JSON.stringify(name)} must be 1–100 characters on one line, not starting with a space.`,
-        );
+        throw new PageError('INVALID_STATE_NAME', errors.invalidStateName(JSON.stringify(name)));
       }
       if (getters.has(name)) {
-        throw new PageError('DUPLICATE_STATE', `State ${name} is registered already; call its remover first.`);
+        throw new PageError('DUPLICATE_STATE', errors.duplicateState(name));
       }
       getters.set(name, getter);
       return () => {
         if (getters.get(name) === getter) getters.delete(name);
       };
     },
-    snapshot: () =>
+    snapshot: (snapshotLocale = locale) =>
       formatSnapshot({
         ...(options.title !== undefined && { title: options.title }),
         state: readState(),
         actions: actions.getSnapshot(),
+        locale: snapshotLocale,
       }),
     sensitiveValues: () => collectSensitive(readState().map(([, value]) => value)),
     on(listener) {

@@ -22,31 +22,35 @@ describe('toRuntimeOptions', () => {
     page.register(action('add_todo'));
     page.state('n', () => 1);
     const { tools, buildSystemPrompt } = toRuntimeOptions(page);
-    expect(tools.map((tool) => [tool.name, tool.id])).toEqual([
+    expect(tools().map((tool) => [tool.name, tool.id])).toEqual([
       ['add_todo', 'add_todo'],
       ['handoff', 'handoff'],
     ]);
     expect(buildSystemPrompt()).toBe(page.snapshot());
-    expect(toRuntimeOptions(page, { handoffAction: false }).tools.map((tool) => tool.name)).toEqual(['add_todo']);
+    expect(
+      toRuntimeOptions(page, { handoffAction: false })
+        .tools()
+        .map((tool) => tool.name),
+    ).toEqual(['add_todo']);
   });
 
   it('a page action named handoff collides with the built-in: DUPLICATE_ACTION says to pass handoffAction: false', () => {
     const page = createPage();
     page.register(action('handoff'));
     expect(() => toRuntimeOptions(page)).toThrow(/DUPLICATE_ACTION.*handoffAction: false/);
-    expect(toRuntimeOptions(page, { handoffAction: false }).tools).toHaveLength(1);
+    expect(toRuntimeOptions(page, { handoffAction: false }).tools()).toHaveLength(1);
   });
 
   it("defaultApproval is resolved from the runtime's config: 'always' confirms an action without confirm", async () => {
     const page = createPage();
     page.register(action('plain'));
-    const [plainTool] = toRuntimeOptions(page, { config: { defaultApproval: 'always' } }).tools;
+    const [plainTool] = toRuntimeOptions(page, { config: { defaultApproval: 'always' } }).tools();
     const result = plainTool!.execute({}, context());
     const request = await nextConfirmation(page);
     expect(request).toMatchObject({ actionId: 'plain', danger: false, sessionId: 's', callId: 'c1' });
     page.confirmations.approve(request.id);
     await expect(result).resolves.toBe('plain');
-    const [direct] = toRuntimeOptions(page).tools;
+    const [direct] = toRuntimeOptions(page).tools();
     await expect(direct!.execute({}, context())).resolves.toBe('plain');
     expect(page.confirmations.getSnapshot()).toEqual([]);
   });
@@ -57,7 +61,7 @@ describe('toRuntimeOptions', () => {
     const confirm = vi.fn(() => false);
     const handler = vi.fn((args: Record<string, unknown>) => ({ echoed: sensitive(args.to, 'email'), ok: true }));
     page.register(action('mail', { confirm, handler }));
-    const [tool] = toRuntimeOptions(page).tools;
+    const [tool] = toRuntimeOptions(page).tools();
     await expect(tool!.execute({ to: '[redacted:email]' }, context())).resolves.toEqual({
       echoed: '[redacted:email]',
       ok: true,
@@ -69,9 +73,11 @@ describe('toRuntimeOptions', () => {
   it('an action unregistered after the runtime started answers ACTION_UNAVAILABLE', async () => {
     const page = createPage();
     const remove = page.register(action('gone'));
-    const [tool] = toRuntimeOptions(page).tools;
+    const [tool] = toRuntimeOptions(page, { config: { locale: 'en' } }).tools();
     remove();
     await expect(tool!.execute({}, context())).rejects.toThrow(/ACTION_UNAVAILABLE.*current page/);
+    const [zh] = toRuntimeOptions(page).tools();
+    expect(zh!.name).toBe('handoff');
   });
 
   it('a handler can ask for a person through ctx.requestHandoff', async () => {
@@ -81,7 +87,7 @@ describe('toRuntimeOptions', () => {
         handler: (_args, ctx) => ctx.requestHandoff({ reason: 'over limit', context: { amount: 900 } }).id,
       }),
     );
-    const [tool] = toRuntimeOptions(page).tools;
+    const [tool] = toRuntimeOptions(page).tools();
     await expect(tool!.execute({}, context())).resolves.toBe('handoff-1');
     expect(page.handoffs.getSnapshot()).toEqual([
       expect.objectContaining({ reason: 'over limit', actionId: 'refund', sessionId: 's', context: { amount: 900 } }),

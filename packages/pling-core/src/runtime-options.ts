@@ -6,18 +6,23 @@ import {
   type AgentSession,
   type AgentTool,
   type Approval,
+  type Locale,
   resolveAgentConfig,
   type Telemetry,
 } from '@plingjs/agent';
 import { type Action, type ActionContext, requiresConfirmation } from './action.js';
 import { PageError } from './errors.js';
-import { HANDOFF_ACTION_ID, handoffAction } from './handoff-action.js';
+import { createHandoffAction, HANDOFF_ACTION_ID } from './handoff-action.js';
 import type { Page } from './page.js';
 import { redact } from './sensitive.js';
 import { restoreSensitive } from './sensitive-vault.js';
+import { type PageTexts, pageTexts } from './texts.js';
 
 export interface ToRuntimeOptionsOptions {
-  /** The config given to createAgentRuntime: `defaultApproval` is resolved from it the same way (env included). */
+  /**
+   * The config given to createAgentRuntime: `defaultApproval` and `locale` are resolved from it the same way (env
+   * included).
+   */
   config?: AgentConfig;
   env?: AgentEnv;
   /** Adds the built-in `handoff` action. Default true. */
@@ -25,33 +30,56 @@ export interface ToRuntimeOptionsOptions {
 }
 
 export interface PageRuntimeOptions {
-  tools: AgentTool[];
+  /** The page's current actions as tools; the runtime reads it at the start of every turn. */
+  tools: () => AgentTool[];
+  /** The page snapshot in the configured locale. */
   buildSystemPrompt: () => string;
 }
 
+interface Rendering {
+  page: Page;
+  defaultApproval: Approval;
+  locale: Locale;
+  texts: PageTexts;
+}
+
 /**
- * `{ tools, buildSystemPrompt }` for createAgentRuntime. The runtime fixes its tool list when a session starts, so
- * the tools are the actions declared now; an action unregistered later answers ACTION_UNAVAILABLE.
+ * `{ tools, buildSystemPrompt }` for createAgentRuntime. `tools` reflects the page's actions each time it is read
+ * (every turn), so an action registered after the runtime or session was created is offered on the next turn and
+ * one unregistered is no longer offered; a call to an action removed during the turn answers ACTION_UNAVAILABLE.
+ * Snapshot headings and error messages use the config's `locale`.
  */
 export function toRuntimeOptions(page: Page, options: ToRuntimeOptionsOptions = {}): PageRuntimeOptions {
-  const { defaultApproval } = resolveAgentConfig({ config: options.config, env: options.env });
-  const actions = [...page.actions.list()];
-  if (options.handoffAction !== false) {
-    if (page.actions.get(HANDOFF_ACTION_ID)) {
-      throw new PageError(
-        'DUPLICATE_ACTION',
-        `The page declares an action ${HANDOFF_ACTION_ID}, the built-in's id; rename it or pass handoffAction: false.`,
-      );
-    }
-    actions.push(handoffAction);
+  const { defaultApproval, locale } = resolveAgentConfig({ config: options.config, env: options.env });
+  const rendering: Rendering = { page, defaultApproval, locale, texts: pageTexts(locale) };
+  const withHandoff = options.handoffAction !== false;
+  if (withHandoff && page.actions.get(HANDOFF_ACTION_ID)) {
+    throw new PageError('DUPLICATE_ACTION', rendering.texts.errors.handoffCollision(HANDOFF_ACTION_ID));
   }
+  const handoffTool = withHandoff ? toTool(rendering, createHandoffAction(locale), true) : undefined;
+  // One tool object per declaration, so an unchanged page gives the same tools turn after turn.
+  const tools = new WeakMap<Action, AgentTool>();
+  const toolOf = (action: Action): AgentTool => {
+    let tool = tools.get(action);
+    if (!tool) {
+      tool = toTool(rendering, action, false);
+      tools.set(action, tool);
+    }
+    return tool;
+  };
   return {
-    tools: actions.map((action) => toTool(page, action, defaultApproval, action === handoffAction)),
-    buildSystemPrompt: () => page.snapshot(),
+    tools: () => {
+      // A page action named like the built-in (registered after this call) is left out: the built-in keeps it.
+      const declared = page.actions.list().filter((action) => !handoffTool || action.id !== HANDOFF_ACTION_ID);
+      const list = declared.map(toolOf);
+      if (handoffTool) list.push(handoffTool);
+      return list;
+    },
+    buildSystemPrompt: () => page.snapshot(locale),
   };
 }
 
-function toTool(page: Page, declared: Action, defaultApproval: Approval, builtIn: boolean): AgentTool {
+function toTool({ page, defaultApproval, locale, texts }: Rendering, declared: Action, builtIn: boolean): AgentTool {
   return {
     name: declared.id,
     id: declared.id,
@@ -61,12 +89,9 @@ function toTool(page: Page, declared: Action, defaultApproval: Approval, builtIn
       // The current declaration, not the one captured at startup: the page may have moved on.
       const action = builtIn ? declared : page.actions.get(declared.id);
       if (!action) {
-        throw new PageError(
-          'ACTION_UNAVAILABLE',
-          `${declared.id} is not available on the current page; use the actions the page lists now.`,
-        );
+        throw new PageError('ACTION_UNAVAILABLE', texts.errors.actionUnavailable(declared.id));
       }
-      const args = restoreSensitive(modelArgs, page.sensitiveValues()) as Record<string, unknown>;
+      const args = restoreSensitive(modelArgs, page.sensitiveValues(), locale) as Record<string, unknown>;
       if (requiresConfirmation(action, args, defaultApproval)) {
         const decision = await page.confirmations.request(
           {
@@ -80,11 +105,7 @@ function toTool(page: Page, declared: Action, defaultApproval: Approval, builtIn
           signal,
         );
         if (!decision.approved) {
-          const why = decision.reason ? `: ${decision.reason}` : '.';
-          throw new PageError(
-            'CONFIRMATION_REJECTED',
-            `The user did not approve ${action.id}${why} Do not retry it unless the user asks.`,
-          );
+          throw new PageError('CONFIRMATION_REJECTED', texts.errors.confirmationRejected(action.id, decision.reason));
         }
       }
       const context: ActionContext = {

@@ -25,7 +25,8 @@ describe('restoring markers for the handler', () => {
 
   it('two different values under one label are ambiguous: SENSITIVE_AMBIGUOUS says to give each its own label', () => {
     const vault = collectSensitive([sensitive('a', 'id'), { other: sensitive('b', 'id') }, sensitive('c', 'same')]);
-    expect(() => restoreSensitive({ x: '[redacted:id]' }, vault)).toThrow(/SENSITIVE_AMBIGUOUS.*own label/);
+    expect(() => restoreSensitive({ x: '[redacted:id]' }, vault, 'en')).toThrow(/SENSITIVE_AMBIGUOUS.*own label/);
+    expect(() => restoreSensitive({ x: '[redacted:id]' }, vault)).toThrow(/SENSITIVE_AMBIGUOUS: .*各自的标签/);
     expect(
       restoreSensitive('[redacted:same]', collectSensitive([sensitive('c', 'same'), sensitive('c', 'same')])),
     ).toBe('c');

@@ -1,8 +1,10 @@
 // The way back from a marker to the real value. The model only ever sees `[redacted:label]`; when it passes such a
 // marker as an argument (a whole string, e.g. `{ to: '[redacted:email]' }`), the action's handler receives the
 // labelled value the page currently shows under that label. Unlabelled values can never be referred to.
+import type { Locale } from '@plingjs/agent';
 import { PageError } from './errors.js';
 import { isPlainObject, isSensitive, redactionMarker } from './sensitive.js';
+import { pageTexts } from './texts.js';
 
 const AMBIGUOUS = Symbol('ambiguous');
 
@@ -30,22 +32,22 @@ export function collectSensitive(values: readonly unknown[]): SensitiveVault {
   return vault;
 }
 
-/** A copy of the model's arguments with known markers replaced by the real values; the input is not mutated. */
-export function restoreSensitive(value: unknown, vault: SensitiveVault): unknown {
+/**
+ * A copy of the model's arguments with known markers replaced by the real values; the input is not mutated.
+ * `locale`: language of the SENSITIVE_AMBIGUOUS error (default 'zh-CN').
+ */
+export function restoreSensitive(value: unknown, vault: SensitiveVault, locale?: Locale): unknown {
   if (typeof value === 'string') {
     if (!vault.has(value)) return value;
     const real = vault.get(value);
     if (real === AMBIGUOUS) {
-      throw new PageError(
-        'SENSITIVE_AMBIGUOUS',
-        `The page shows different values labelled ${value}; give each sensitive() value its own label.`,
-      );
+      throw new PageError('SENSITIVE_AMBIGUOUS', pageTexts(locale).errors.sensitiveAmbiguous(value));
     }
     return real;
   }
-  if (Array.isArray(value)) return value.map((item) => restoreSensitive(item, vault));
+  if (Array.isArray(value)) return value.map((item) => restoreSensitive(item, vault, locale));
   if (isPlainObject(value)) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, restoreSensitive(item, vault)]));
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, restoreSensitive(item, vault, locale)]));
   }
   return value;
 }

@@ -16,7 +16,8 @@ describe('sensitive()', () => {
 
   it('rejects a label that would break the marker, saying which characters to use', () => {
     expect(() => sensitive('x', 'a]b')).toThrow(PageError);
-    expect(() => sensitive('x', 'a]b')).toThrow(/INVALID_SENSITIVE_LABEL.*letters, digits/);
+    expect(() => sensitive('x', 'a]b', 'en')).toThrow(/INVALID_SENSITIVE_LABEL.*letters, digits/);
+    expect(() => sensitive('x', 'a]b')).toThrow(/INVALID_SENSITIVE_LABEL: .*字母、数字/);
   });
 });
 

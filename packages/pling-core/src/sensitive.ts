@@ -1,6 +1,8 @@
 // Sensitive values: wrapped by the page so that everything leaving it (snapshot text, tool results, confirmation
 // requests, events) shows a redaction marker, while page code (handlers, confirm policies) gets the real value.
+import type { Locale } from '@plingjs/agent';
 import { PageError } from './errors.js';
+import { pageTexts } from './texts.js';
 
 const SENSITIVE = Symbol.for('@plingjs/core.Sensitive');
 const LABEL_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -8,11 +10,12 @@ const LABEL_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 export class Sensitive<T = unknown> {
   readonly label: string | undefined;
   readonly #value: T;
-  constructor(value: T, label?: string) {
+  /** `locale`: language of the INVALID_SENSITIVE_LABEL error (default 'zh-CN'). */
+  constructor(value: T, label?: string, locale?: Locale) {
     if (label !== undefined && !LABEL_PATTERN.test(label)) {
       throw new PageError(
         'INVALID_SENSITIVE_LABEL',
-        `The label ${JSON.stringify(label)} cannot go into a redaction marker; use 1–64 letters, digits, '_', '.' or '-'.`,
+        pageTexts(locale).errors.invalidSensitiveLabel(JSON.stringify(label)),
       );
     }
     this.#value = value;
@@ -36,8 +39,8 @@ export class Sensitive<T = unknown> {
 }
 
 /** Wraps a value that must not leave the page; `label` names it in the marker (`[redacted:label]`). */
-export function sensitive<T>(value: T, label?: string): Sensitive<T> {
-  return new Sensitive(value, label);
+export function sensitive<T>(value: T, label?: string, locale?: Locale): Sensitive<T> {
+  return new Sensitive(value, label, locale);
 }
 
 /** True for a sensitive wrapper, also one created by another copy of this package. */
