@@ -52,6 +52,14 @@ describe('planOfflineReply', () => {
     expect((english as { text: string }).text).toContain(`"${'x'.repeat(120)}…" (300 characters)`);
   });
 
+  it('echoes what the person said, without the archive’s time and sender prefix', () => {
+    const reply = planOfflineReply({
+      messages: [{ role: 'user', content: '[2026-11-29 23:19] alice (42): 你好' }],
+      t: zh,
+    });
+    expect((reply as { text: string }).text).toContain('「你好」(共 2 个字)');
+  });
+
   it('is deterministic', () => {
     const messages: Message[] = [
       { role: 'system', content: 'sys' },

@@ -78,8 +78,12 @@ function excerptOf(text: string, length: number): string {
   return characters.length > length ? `${characters.slice(0, length).join('')}…` : characters.join('');
 }
 
+/** The archive's `[time] sender: ` prefix is context, not what the person said: the echo leaves it out. */
+const ARCHIVE_PREFIX = /^\[[^\]\n]*\]\s+(?:[^:\n]{1,80}:\s+)?/;
+
 function echo(content: string): Record<string, string | number> {
-  return { excerpt: excerptOf(content, EXCERPT_LENGTH), chars: Array.from(content).length };
+  const said = content.replace(ARCHIVE_PREFIX, '');
+  return { excerpt: excerptOf(said, EXCERPT_LENGTH), chars: Array.from(said).length };
 }
 
 function summariseResults(conversation: readonly Message[], t: Translate): string {
