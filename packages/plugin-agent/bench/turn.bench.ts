@@ -6,7 +6,7 @@ import type { Message } from '@aalis/schema-message';
 import { textReply, toolCallReply } from '@aalis/testing';
 import { startHarness } from '../src/agent-harness.case.js';
 
-const TURNS = 40;
+const TURNS = 100;
 const WARMUP = 5;
 
 function median(values: number[]): number {
@@ -94,7 +94,7 @@ for (const size of [50, 500]) {
     `| ${String(size).padStart(7)} | ${agentMs.toFixed(2).padStart(9)} | ${rawMs.toFixed(2).padStart(9)} | ${(agentMs / rawMs).toFixed(2).padStart(6)}× |`,
   );
 }
-console.log('Tool-calling turn (2 model calls), median of 40 turns after 5 warm-up turns');
+console.log('Tool-calling turn (2 model calls), median of 100 turns after 5 warm-up turns');
 console.log('| history | agent ms  | raw ms    | ratio   |');
 console.log('|---------|-----------|-----------|---------|');
 for (const row of rows) console.log(row);
