@@ -37,6 +37,7 @@ export {
   type ToolUseContext,
 } from './hooks.js';
 export type { LlmClient, ModelRequest, ModelResponse, ModelToolDefinition, ModelUsage } from './llm-client.js';
+export { type Listener, Observable } from './observable.js';
 export { backoffDelay, isRetryable, withRetry } from './retry.js';
 export { type AgentRuntime, type CreateAgentRuntimeOptions, createAgentRuntime } from './runtime.js';
 export { AgentSession, type SendResult, type SessionSnapshot, type SessionStatus } from './session.js';

@@ -1,9 +1,9 @@
 // The actions one page declares right now: register (returns the remover), unregister, and an observable list of
 // what is declared, for the snapshot and for a dock.
 import type { Locale } from '@plingjs/agent';
+import { Observable } from '@plingjs/agent';
 import { type Action, type ConfirmPolicy, defineAction } from './action.js';
 import { PageError } from './errors.js';
-import { Observable } from './observable.js';
 import { pageTexts } from './texts.js';
 
 /** What a declared action looks like from outside: no handler, the policy by kind only. */

@@ -1,7 +1,7 @@
 // Actions waiting for a person's approval. A wrapped tool enqueues a request and waits; approve() runs the action,
 // reject() (or clear(), or the run's cancellation) gives the model an error it can read.
 import type { Locale } from '@plingjs/agent';
-import { Observable } from './observable.js';
+import { Observable } from '@plingjs/agent';
 import type { PageEventBody } from './page-events.js';
 import { redact } from './sensitive.js';
 

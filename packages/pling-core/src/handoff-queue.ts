@@ -1,8 +1,9 @@
 // Requests for a person to take over, from an action's context or the built-in `handoff` action. Asking does not
 // block the run: the model is told a person was asked, and the dock shows the list until someone resolves it.
+
+import { Observable } from '@plingjs/agent';
 import type { QueueOptions } from './confirmation-queue.js';
 import { PageError } from './errors.js';
-import { Observable } from './observable.js';
 import { redact } from './sensitive.js';
 import { pageTexts } from './texts.js';
 

@@ -1,5 +1,7 @@
 // @plingjs/core: Pling's page layer — declared actions and their confirmation policy, sensitive values, the page
 // snapshot rebuilt into the system prompt every turn, and the confirmation and handoff queues. Browser-safe.
+
+export type { Listener } from '@plingjs/agent';
 export {
   type Action,
   type ActionContext,
@@ -19,7 +21,6 @@ export {
 export { PageError, type PageErrorCode } from './errors.js';
 export { createHandoffAction, HANDOFF_ACTION_ID, handoffAction } from './handoff-action.js';
 export { type HandoffInput, HandoffQueue, type HandoffRequest } from './handoff-queue.js';
-export type { Listener } from './observable.js';
 export { type CreatePageOptions, createPage, type Page, type StateGetter } from './page.js';
 export type { PageEvent, PageEventBody, PageEventListener, SettledBy } from './page-events.js';
 export { formatSnapshot, type SnapshotInput } from './page-snapshot.js';
