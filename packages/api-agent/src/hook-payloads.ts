@@ -1,6 +1,6 @@
 // The agent:* hooks (api-agent.zh.md 「钩子(HookContextMap)」), merged into @aalis/api-hooks' HookContextMap.
 import '@aalis/api-hooks';
-import type { ChatResponse } from '@aalis/api-llm';
+import type { ChatResponse, LlmToolDefinition } from '@aalis/api-llm';
 import type { ToolCallContext, ToolDefinition, ToolResult } from '@aalis/api-tools';
 import type { TextRef } from '@aalis/core';
 import type { IncomingMessage, Message } from '@aalis/schema-message';
@@ -35,9 +35,18 @@ export interface LlmBeforeContext {
 
 export interface LlmAfterContext {
   response: ChatResponse;
+  /** The messages sent (after trimming). */
   messages: Message[];
   sessionId: string;
   turnId: string;
+  /** `<provider instance id>/<model id>` of this call. */
+  model: string;
+  /**
+   * The tool definitions sent, exactly as the provider received them (empty when the call offered none). With
+   * `messages` this is the call's prompt, so a consumer can send a request that shares its prefix (the memory
+   * summary does, so its compaction reuses the provider's prompt cache).
+   */
+  tools: LlmToolDefinition[];
 }
 
 export interface ToolBeforeContext {

@@ -23,6 +23,15 @@ interface Profile {
 }
 const PROFILES: Profile[] = [
   {
+    name: 'group',
+    userLines: [1, 1],
+    pasteChance: 0.02,
+    replyChars: [20, 240],
+    toolTurnChance: 0.2,
+    rounds: [1, 1],
+    resultChars: [80, 800],
+  },
+  {
     name: 'mixed',
     userLines: [1, 3],
     pasteChance: 0.1,

@@ -23,11 +23,13 @@ export {
 } from './history-window.js';
 export { contextBudgetMessages, DEFAULT_CONTINUATION_PROMPT, DEFAULT_TOOL_CALL_SUMMARY } from './messages.js';
 export {
+  historyCutLine,
   MIN_TRIM_BUDGET,
   SAFETY_MARGIN_TOKENS,
   type TrimBudget,
   type TrimBudgetOptions,
   trimBudget,
+  trimUnit,
 } from './trim-budget.js';
 export {
   CONTINUATION_MIN_REMOVED,

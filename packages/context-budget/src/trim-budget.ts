@@ -30,5 +30,18 @@ export function trimBudget({ contextWindow, maxOutputTokens, trimThresholdRatio 
     MIN_TRIM_BUDGET,
     Math.floor(contextWindow * trimThresholdRatio - maxOutputTokens - SAFETY_MARGIN_TOKENS),
   );
-  return { budget, unit: Math.ceil(budget / 4) };
+  return { budget, unit: trimUnit(budget) };
+}
+
+/** The unit in which step 1 drops history: a quarter of the budget, rounded up. */
+export function trimUnit(budget: number): number {
+  return Math.ceil(budget / 4);
+}
+
+/**
+ * Head plus history above this many tokens makes step 1 drop history (history over its available amount: the
+ * budget less the head and one unit kept for this turn).
+ */
+export function historyCutLine(budget: number): number {
+  return budget - trimUnit(budget);
 }

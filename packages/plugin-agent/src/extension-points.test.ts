@@ -93,6 +93,52 @@ describe('钩子: a middleware that does not call next', () => {
   });
 });
 
+describe('agent:llm:after', () => {
+  it('carries each call’s prompt as sent: the trimmed messages, the model and the tool definitions on the wire', async () => {
+    const seen: Array<{ messages: unknown[]; model: string; tools: unknown[]; iteration: number }> = [];
+    harness = await startHarness({
+      tools: [
+        {
+          name: 'clock',
+          description: 'tells the time',
+          parameters: { type: 'object', properties: {} },
+          group: undefined,
+          handler: () => '12:00',
+        },
+      ],
+      extra: [
+        definePlugin({
+          name: '@test/llm-after',
+          uses: { hooks },
+          apply({ hooks }) {
+            hooks.use.middleware('agent:llm:after', async (context, next) => {
+              seen.push({
+                messages: context.messages,
+                model: context.model,
+                tools: context.tools,
+                iteration: seen.length,
+              });
+              await next();
+            });
+          },
+        }),
+      ],
+    });
+    harness.server.enqueue(toolCallReply([{ id: 'c1', name: 'clock', arguments: {} }]), textReply('noon'));
+    await harness.say('what time is it?');
+    const bodies = harness.requests();
+    expect(seen).toHaveLength(2);
+    seen.forEach((call, index) => {
+      expect(call.model).toBe('test/test-model');
+      // The same prompt the server received: tool definitions, then messages, in wire form.
+      expect(bodies[index]!.tools).toEqual(call.tools.map((tool) => ({ type: 'function', function: tool })));
+      expect(bodies[index]!.messages.map((message) => message.content ?? null)).toEqual(
+        (call.messages as Array<{ content: string }>).map((message) => message.content || null),
+      );
+    });
+  });
+});
+
 describe('预处理器', () => {
   it('registerPreprocessor rewrites inputs before they are archived (the 典型用法 example)', async () => {
     harness = await startHarness({

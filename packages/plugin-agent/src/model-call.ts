@@ -22,7 +22,7 @@ export function newCallId(): string {
 export async function callModel(
   deps: AgentDeps,
   state: TurnState,
-  { messages, tools }: { messages: Message[]; tools: ToolDefinition[] },
+  { messages, tools }: { messages: Message[]; tools: LlmToolDefinition[] },
 ): Promise<ModelCallResult> {
   const resolved = resolveTurnModel(deps, state);
   const callIds = new Map<number, string>();
@@ -32,7 +32,7 @@ export async function callModel(
       model: state.settings.model.id,
       // The wire conversion sends role, content, calls and reasoning only: storage metadata never leaves.
       messages,
-      tools: tools.map(toLlmTool),
+      tools,
       thinkingLevel: state.settings.thinkingLevel,
       maxOutputTokens: state.settings.model.maxOutputTokens,
       sessionId: state.sessionId,
@@ -74,6 +74,7 @@ export async function callModel(
   };
 }
 
-function toLlmTool(tool: ToolDefinition): LlmToolDefinition {
+/** A tool definition as the model provider receives it. */
+export function toLlmTool(tool: ToolDefinition): LlmToolDefinition {
   return { name: tool.name, description: tool.description, parameters: tool.parameters as Record<string, unknown> };
 }

@@ -6,7 +6,7 @@ import { trimMessages } from '@aalis/context-budget';
 import { textRef } from '@aalis/core';
 import type { AgentDeps } from './agent-deps.js';
 import { arrivalOf, describe } from './log-format.js';
-import { callModel } from './model-call.js';
+import { callModel, toLlmTool } from './model-call.js';
 import { deliverReply } from './reply-delivery.js';
 import type { PendingInput, RunningTurn, SessionChannel } from './session-channel.js';
 import { readSessionFacts } from './session-facts.js';
@@ -210,13 +210,16 @@ async function modelLoop(deps: AgentDeps, channel: SessionChannel, state: TurnSt
         after: trim.messages.length,
       });
     }
-    const response = await callModel(deps, state, { messages: trim.messages, tools: context.tools });
+    const llmTools = context.tools.map(toLlmTool);
+    const response = await callModel(deps, state, { messages: trim.messages, tools: llmTools });
     reportUsage(deps, state, { response, trim, tools: context.tools });
     await deps.hooks.use.run('agent:llm:after', {
       response,
       messages: trim.messages,
       sessionId: state.sessionId,
       turnId: state.turnId,
+      model: state.settings.model.id,
+      tools: llmTools,
     });
     if (response.toolCalls.length > 0 && !iterationsExhausted) {
       const limit = state.settings.maxToolIterations;

@@ -1,12 +1,33 @@
 // The turn-end decision rules (plugin-agent.zh.md 「会话设置项」 historyLimit, 「Token 预算追踪与日志」 consumers).
+import type { TokenBreakdown } from '@aalis/api-agent';
 import { describe, expect, it } from 'vitest';
-import { compactionReason, messagesAtTurnEnd, type TurnUsage } from './compaction-rules.js';
+import { compactionReason, messagesAtTurnEnd, nearHistoryCut, type TurnUsage } from './compaction-rules.js';
 
+const breakdown = (sent: { system?: number; history?: number; toolResults?: number } = {}): TokenBreakdown => ({
+  system: sent.system ?? 300,
+  persona: 0,
+  memorySummary: 0,
+  memoryVector: 0,
+  skills: 0,
+  platform: 0,
+  subtask: 0,
+  systemOther: sent.system ?? 300,
+  history: sent.history ?? 200,
+  toolResults: sent.toolResults ?? 0,
+  toolDefs: 150,
+  reservedForReply: 1024,
+  injectors: {},
+});
+
+// Budget 6656 (an 8k window, 1024 output): unit 1664, step 1 cuts above 4992 of head + history; a quarter unit
+// (416) before that is 4576.
 const usage = (overrides: Partial<TurnUsage> = {}): TurnUsage => ({
   usageRatio: 0.1,
   trimmed: false,
   historyMessages: 3,
   historyLimit: 0,
+  tokenBudget: 6656,
+  breakdown: breakdown(),
   ...overrides,
 });
 
@@ -30,6 +51,33 @@ describe('compaction rules', () => {
     expect(
       compactionReason({ usage: usage({ usageRatio: 0.3, trimmed: true }), outcome: 'replied', autoCompactRatio: 0.8 }),
     ).toBe('trimmed');
+  });
+
+  it('before-trim: the sent messages within a quarter unit of step 1’s cut line compact before any history is dropped', () => {
+    const near = usage({ breakdown: breakdown({ system: 576, history: 3800, toolResults: 200 }) }); // 4576
+    const below = usage({ breakdown: breakdown({ system: 576, history: 3799, toolResults: 200 }) }); // 4575
+    expect(nearHistoryCut(near)).toBe(true);
+    expect(nearHistoryCut(below)).toBe(false);
+    expect(compactionReason({ usage: near, outcome: 'replied', autoCompactRatio: 0.8 })).toBe('before-trim');
+    expect(compactionReason({ usage: below, outcome: 'replied', autoCompactRatio: 0.8 })).toBeUndefined();
+    // Tool definitions and the reply reserve are not in the trimmed list, so they do not count.
+    expect(nearHistoryCut(usage({ breakdown: { ...breakdown({ history: 4000 }), toolDefs: 5000 } }))).toBe(false);
+  });
+
+  it('before-trim: not while history and tool results are under one unit (the head fills the budget)', () => {
+    // 3000 + 1663 is past the line, but compacting 1663 tokens would not make room: step 1 would drop them anyway.
+    expect(nearHistoryCut(usage({ breakdown: breakdown({ system: 3000, history: 1663 }) }))).toBe(false);
+    expect(nearHistoryCut(usage({ breakdown: breakdown({ system: 3000, history: 1600, toolResults: 64 }) }))).toBe(
+      true,
+    );
+  });
+
+  it('before-trim: a trimmed turn reports `trimmed`; line 0 switches it off', () => {
+    const near = usage({ breakdown: breakdown({ history: 4400 }) });
+    expect(compactionReason({ usage: { ...near, trimmed: true }, outcome: 'replied', autoCompactRatio: 0.8 })).toBe(
+      'trimmed',
+    );
+    expect(compactionReason({ usage: near, outcome: 'replied', autoCompactRatio: 0 })).toBeUndefined();
   });
 
   it('line 0 = off: neither the ratio nor trimming compacts', () => {

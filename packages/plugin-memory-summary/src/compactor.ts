@@ -5,9 +5,11 @@ import type { LlmPurpose, ResolvedModel } from '@aalis/api-llm';
 import type { MemoryService } from '@aalis/api-memory';
 import { AalisError, type Events, type Logger } from '@aalis/core';
 import { isControlMessage, type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
+import { cacheSharingRequest } from './cache-sharing-request.js';
 import type { CompactionReason } from './compaction-rules.js';
+import type { ConversationPrompt } from './conversation-prompts.js';
 import type { SessionActivity } from './session-activity.js';
-import { summarize } from './summarize.js';
+import { summarize, summaryOutputTokens, transcriptLabels } from './summarize.js';
 import { summaryErrors } from './summary-errors.js';
 import { activeSummary, type SummaryStore } from './summary-store.js';
 
@@ -43,6 +45,10 @@ export interface CompactorDeps {
   maxSummaryTokens: number;
   entryMaxChars: number;
   t(key: string, params?: Record<string, string | number>): string;
+  /** The session's latest conversation call, whose prompt the summary request starts with when it can. */
+  conversationPrompt(sessionId: string): ConversationPrompt | undefined;
+  /** How the prompt shows a summary (the head block). */
+  summaryBlock(summary: string): string;
 }
 
 export interface CompactRequest {
@@ -126,12 +132,50 @@ export class Compactor {
     }
   }
 
+  /** The cache-sharing request for this compaction, when the conversation's prompt can stand for the history. */
+  private shared(
+    prompt: ConversationPrompt | undefined,
+    resolved: ResolvedModel,
+    active: readonly Message[],
+    previous: string | undefined,
+    sessionId: string,
+  ): { messages: Message[]; tools: ConversationPrompt['tools'] } | undefined {
+    if (!prompt) return undefined;
+    if (prompt.model !== resolved.model.id) {
+      this.deps.log.debug('summary model differs from the conversation’s; its prompt cache cannot be shared', {
+        sessionId,
+        conversation: prompt.model,
+        summary: resolved.model.id,
+      });
+      return undefined;
+    }
+    const plan = cacheSharingRequest({
+      prompt,
+      active,
+      previous,
+      summaryBlock: this.deps.summaryBlock,
+      labels: transcriptLabels(this.deps.t),
+      entryMaxChars: this.deps.entryMaxChars,
+      t: this.deps.t,
+      contextWindow: resolved.model.contextWindow,
+      maxOutput: summaryOutputTokens(this.deps.maxSummaryTokens, resolved),
+    });
+    if (plan.status === 'planned') return plan;
+    this.deps.log.debug('the summary request does not share the conversation prompt', {
+      sessionId,
+      reason: plan.reason,
+    });
+    return undefined;
+  }
+
   private async attempt(request: CompactRequest, signal: AbortSignal): Promise<CompactionResult> {
     const { sessionId } = request;
     const { activity, store } = this.deps;
     const memory = this.deps.memory();
     // The triggering turn is still finishing (we run after its turn:after): read once it has settled.
     await activity.idle(sessionId, signal);
+    // Taken before the history is read, so everything the prompt shows is in what is read.
+    const prompt = this.deps.conversationPrompt(sessionId);
     const start = await memory.activeStart(sessionId);
     let all = await memory.readAll(sessionId);
     let summary = activeSummary(all, start);
@@ -151,6 +195,8 @@ export class Compactor {
           resolved ??= await this.deps.model(request);
           if (!resolved) throw summaryErrors.AALIS_SUMMARY_NO_MODEL({ sessionId });
           purpose ??= await this.deps.purpose(sessionId);
+          // The first round covers the whole active history: it can start with the conversation's own prompt.
+          const shared = round === 1 ? this.shared(prompt, resolved, fresh, summary, sessionId) : undefined;
           summary = await summarize({
             resolved,
             sessionId,
@@ -161,6 +207,15 @@ export class Compactor {
             entryMaxChars: this.deps.entryMaxChars,
             t: this.deps.t,
             signal,
+            shared,
+            onSharedEmpty: () =>
+              this.deps.log.warn(
+                'the summary request sharing the conversation prompt came back empty; using a transcript',
+                {
+                  sessionId,
+                  model: resolved?.model.id,
+                },
+              ),
           });
           compacted += fresh.length;
         }

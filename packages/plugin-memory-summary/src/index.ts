@@ -13,10 +13,11 @@ import { config, definePlugin, events, i18n, lifecycle, logger, optional, servic
 import { autoCompactField, readAutoCompactRatio } from './auto-compact-field.js';
 import { compactCommand } from './compact-command.js';
 import { Compactor } from './compactor.js';
+import { ConversationPrompts } from './conversation-prompts.js';
 import { SessionActivity } from './session-activity.js';
 import { resolveSummaryModel, sessionModelSetting } from './session-model.js';
 import { summaryConfigSchema } from './summary-config.js';
-import { summaryContribution } from './summary-contribution.js';
+import { summaryBlock, summaryContribution } from './summary-contribution.js';
 import { SummaryStore } from './summary-store.js';
 import { defaultSchedule, type Schedule, turnEndMiddleware } from './turn-end.js';
 import { TurnUsageTracker } from './turn-usage.js';
@@ -62,6 +63,7 @@ export function createMemorySummaryPlugin({ schedule = defaultSchedule }: Memory
       const activity = new SessionActivity();
       const tracker = new TurnUsageTracker();
       const store = new SummaryStore(() => handles.memory.use);
+      const prompts = new ConversationPrompts();
       const compactor = new Compactor({
         memory: () => handles.memory.use,
         activity,
@@ -72,6 +74,8 @@ export function createMemorySummaryPlugin({ schedule = defaultSchedule }: Memory
         maxSummaryTokens: cfg.maxSummaryTokens,
         entryMaxChars: cfg.entryMaxChars,
         t,
+        conversationPrompt: (sessionId) => prompts.get(sessionId),
+        summaryBlock: (summary) => summaryBlock(t('memorySummary.header'), summary),
         async model({ sessionId, platform, venue }) {
           const requested =
             cfg.model ?? (await sessionModelSetting(handles.sessionFields, { sessionId, platform, venue }));
@@ -85,6 +89,10 @@ export function createMemorySummaryPlugin({ schedule = defaultSchedule }: Memory
       });
 
       handles.events.use.on('token:usage', (event) => tracker.record(event));
+      handles.hooks.use.middleware('agent:llm:after', async (context, next) => {
+        prompts.record(context);
+        await next();
+      });
       handles.hooks.use.middleware('agent:turn:before', (context, next) =>
         activity.aroundTurn(context.sessionId, next),
       );
@@ -108,6 +116,7 @@ export function createMemorySummaryPlugin({ schedule = defaultSchedule }: Memory
       handles.events.use.on('memory:cleared', ({ sessionIds }) => {
         compactor.cancel(sessionIds);
         store.forget(sessionIds);
+        prompts.forget(sessionIds);
       });
       handles.lifecycle.use.onDrain(() => compactor.drain());
     },

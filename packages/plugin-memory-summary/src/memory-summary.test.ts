@@ -2,6 +2,7 @@
 // the head summary block, /compact, failures.
 import { gateway } from '@aalis/api-gateway';
 import { sessionFields } from '@aalis/api-session-settings';
+import { estimateTextTokens } from '@aalis/context-budget';
 import { type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
 import { type ScriptedReply, textReply, toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -41,12 +42,18 @@ describe('auto-compaction line', () => {
     expect(compacted).toHaveLength(1);
     expect(compacted[0]).toMatchObject({ sessionId: 'cli:owner', trigger: 'usage-line', messages: 4 });
 
-    // The summary request: the catalogue prompt, then the transcript of the four messages.
-    const summaryRequest = harness.contents(2);
-    expect(summaryRequest[0]).toContain('压缩一段对话的历史');
-    for (const text of ['alpha question', 'alpha answer', 'beta question', 'beta answer']) {
-      expect(summaryRequest[1]).toContain(text);
-    }
+    // The summary request starts with the turn's own prompt, byte for byte (the provider's prompt cache serves it),
+    // then asks for the summary, with the reply stored after that prompt as a transcript.
+    const [, conversationCall, summaryCall] = harness.requests();
+    expect(summaryCall!.messages.slice(0, -1)).toEqual(conversationCall!.messages);
+    expect(JSON.stringify(summaryCall!.messages.slice(0, -1))).toBe(JSON.stringify(conversationCall!.messages));
+    expect(summaryCall!.tools).toEqual(conversationCall!.tools);
+    const ask = summaryCall!.messages.at(-1)!;
+    expect(ask.role).toBe('user');
+    expect(ask.content).toContain('对话在这里暂停');
+    expect(ask.content).toContain('压缩一段对话的历史');
+    expect(ask.content).toContain('上面之后的对话记录:\n助手: beta answer');
+    expect(harness.contents(1).join('\n')).toContain('alpha question');
 
     const stored = await harness.history();
     const [divider] = dividers(stored);
@@ -96,6 +103,31 @@ describe('auto-compaction line', () => {
     expect(usage.at(-1)!.trimmed).toBe(true);
     expect(usage.at(-1)!.usageRatio).toBeLessThan(0.8);
     expect(compacted.map((event) => event.trigger)).toEqual(['trimmed']);
+    // The summary request starts with the trimmed prompt; the input trimming dropped goes in as earlier transcript.
+    const ask = harness.contents(2).at(-1)!;
+    expect(harness.contents(2).slice(0, -1)).toEqual(harness.contents(1));
+    expect(ask).toMatch(/更早的、上面没有显示的对话记录:\n用户: .*long 1 lorem ipsum/);
+    expect(ask).toContain('上面之后的对话记录:\n助手: ok 2');
+  });
+
+  it('before-trim: a turn whose history the next turn would start dropping compacts first, and nothing is trimmed', async () => {
+    // Budget 4000 − 512 − 512 = 2976: step 1 drops history above 2976 − 744 = 2232 of head + history; a quarter
+    // unit (186) earlier, from 2046 on, the history is summarised instead.
+    harness = await startSummaryHarness({ contextWindow: 4_000, maxOutputTokens: 512 });
+    const compacted = harness.booted.capture('summary:compacted');
+    const usage = harness.booted.capture('token:usage');
+    let long = 'long';
+    while (estimateTextTokens(long) < 2_100) long += ' the quick brown fox jumps over the lazy dog';
+    await turn(harness, long, textReply('noted', low), summaryReply('a long text about a fox was pasted'));
+    expect(usage.at(-1)).toMatchObject({ trimmed: false });
+    expect(usage.at(-1)!.usageRatio).toBeLessThan(0.8);
+    expect(compacted.map((event) => event.trigger)).toEqual(['before-trim']);
+
+    await turn(harness, 'and now?', textReply('fine', low));
+    expect(usage.at(-1)).toMatchObject({ trimmed: false });
+    const next = harness.contents(2);
+    expect(next).toContain('[对话摘要]\na long text about a fox was pasted');
+    expect(next.some((content) => content.includes('quick brown fox'))).toBe(false);
   });
 
   it('the session field autoCompactRatio: registered for owners under advanced; 0 turns it off for the session', async () => {
@@ -135,10 +167,12 @@ describe('auto-compaction line', () => {
     harness = await startSummaryHarness();
     await turn(harness, 'one', textReply('a', high), summaryReply('first summary'));
     await turn(harness, 'two', textReply('b', high), summaryReply('merged summary'));
+    // The conversation's prompt shows the previous summary at its head; the request says so instead of repeating it.
     const merge = harness.contents(3);
-    expect(merge[1]).toContain('此前的摘要:\nfirst summary');
-    expect(merge[1]).toContain('two');
-    expect(merge[1]).not.toContain('one');
+    expect(merge[1]).toBe('[对话摘要]\nfirst summary');
+    expect(merge.at(-1)).toContain('上面开头的「[对话摘要]」块就是此前的摘要。');
+    expect(merge.at(-1)).toContain('助手: b');
+    expect(merge.join('\n')).not.toContain('one');
     const stored = dividers(await harness.history());
     expect(stored.map((divider) => divider.metadata?.[WellKnownMetadataKeys.Summary])).toEqual([
       'first summary',
@@ -227,9 +261,24 @@ describe('failures', () => {
     expect(dividers(await harness.history())).toHaveLength(1);
   });
 
+  it('an empty answer to the request sharing the conversation prompt falls back to a transcript request', async () => {
+    harness = await startSummaryHarness();
+    await turn(harness, 'one', textReply('answer', high), summaryReply(''), summaryReply('from the transcript'));
+    const [, , transcriptCall] = harness.requests().map((_request, index) => harness!.contents(index));
+    expect(transcriptCall![0]).toContain('你负责压缩一段对话的历史');
+    expect(transcriptCall![1]).toContain('one');
+    const [divider] = dividers(await harness.history());
+    expect(divider!.metadata?.[WellKnownMetadataKeys.Summary]).toBe('from the transcript');
+    expect(
+      harness.booted.logs.some((record) => record.level === 'warn' && record.message.includes('came back empty')),
+    ).toBe(true);
+  });
+
   it('an empty summary is a failure: no divider with an empty summary is written', async () => {
     harness = await startSummaryHarness();
-    await turn(harness, 'one', textReply('answer', high), summaryReply('   '));
+    // Empty from the request sharing the conversation's prompt, then from the transcript request.
+    await turn(harness, 'one', textReply('answer', high), summaryReply('   '), summaryReply(''));
+    expect(harness.requests()).toHaveLength(3);
     expect(dividers(await harness.history())).toHaveLength(0);
     expect(harness.booted.logs.some((record) => record.fields?.code === 'AALIS_SUMMARY_EMPTY')).toBe(true);
   });

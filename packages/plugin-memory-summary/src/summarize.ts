@@ -1,6 +1,6 @@
 // Asks a model for the summary that replaces a stretch of history, merging the previous summary. Long transcripts
 // are summarised chunk by chunk, each chunk merged into the summary so far, so no request outgrows the model.
-import type { LlmPurpose, ResolvedModel } from '@aalis/api-llm';
+import type { LlmPurpose, LlmToolDefinition, ResolvedModel } from '@aalis/api-llm';
 import type { Message } from '@aalis/schema-message';
 import { stripLeakedSpecialTokens } from '@aalis/util-text-normalize';
 import { summaryErrors } from './summary-errors.js';
@@ -22,6 +22,13 @@ export interface SummarizeOptions {
   /** Renders a catalogue text in the app locale. */
   t(key: string, params?: Record<string, string | number>): string;
   signal: AbortSignal;
+  /**
+   * A request sharing the conversation's prompt prefix (cache-sharing-request.ts) that covers `previous` and
+   * `messages`: tried first; an empty answer falls back to the transcript.
+   */
+  shared?: { messages: readonly Message[]; tools: readonly LlmToolDefinition[] };
+  /** Told when the shared request gave nothing usable and the transcript is used instead. */
+  onSharedEmpty?(): void;
 }
 
 export function transcriptLabels(t: SummarizeOptions['t']): TranscriptLabels {
@@ -40,9 +47,34 @@ export function chunkBudget({ contextWindow, maxOutput }: { contextWindow: numbe
   return Math.max(MIN_CHUNK_TOKENS, Math.floor(contextWindow * 0.75) - 2 * maxOutput - 1024);
 }
 
+/** The most tokens a summary call may write: the configured cap, within the model's own. */
+export function summaryOutputTokens(maxSummaryTokens: number, resolved: ResolvedModel): number {
+  return Math.min(maxSummaryTokens, resolved.model.maxOutputTokens);
+}
+
 export async function summarize(options: SummarizeOptions): Promise<string> {
   const { resolved, t } = options;
-  const maxOutput = Math.min(options.maxSummaryTokens, resolved.model.maxOutputTokens);
+  const maxOutput = summaryOutputTokens(options.maxSummaryTokens, resolved);
+  const ask = async (messages: readonly Message[], tools?: readonly LlmToolDefinition[]): Promise<string> => {
+    const response = await resolved.provider.impl.chat(
+      {
+        model: resolved.model.id,
+        messages,
+        // The conversation's tools, so the prompt's prefix is the same bytes; the summary must not call them.
+        ...(tools && tools.length > 0 ? { tools, toolChoice: 'none' as const } : {}),
+        maxOutputTokens: maxOutput,
+        sessionId: options.sessionId,
+        purpose: options.purpose,
+      },
+      { signal: options.signal },
+    );
+    return stripLeakedSpecialTokens(response.content).trim();
+  };
+  if (options.shared) {
+    const text = await ask(options.shared.messages, options.shared.tools);
+    if (text !== '') return text;
+    options.onSharedEmpty?.();
+  }
   const entries = transcriptEntries({
     messages: options.messages,
     labels: transcriptLabels(t),
@@ -56,20 +88,10 @@ export async function summarize(options: SummarizeOptions): Promise<string> {
       t('memorySummary.prompt.transcript'),
       chunk.join('\n'),
     ].join('\n');
-    const response = await resolved.provider.impl.chat(
-      {
-        model: resolved.model.id,
-        messages: [
-          { role: 'system', content: t('memorySummary.prompt.system') },
-          { role: 'user', content: user },
-        ],
-        maxOutputTokens: maxOutput,
-        sessionId: options.sessionId,
-        purpose: options.purpose,
-      },
-      { signal: options.signal },
-    );
-    const text = stripLeakedSpecialTokens(response.content).trim();
+    const text = await ask([
+      { role: 'system', content: t('memorySummary.prompt.system') },
+      { role: 'user', content: user },
+    ]);
     if (text === '')
       throw summaryErrors.AALIS_SUMMARY_EMPTY({ model: resolved.model.id, sessionId: options.sessionId });
     summary = text;

@@ -9,7 +9,7 @@ export const summaryConfigSchema = s
       .max(1)
       .default(0.8)
       .describe(
-        'Default auto-compaction line (session field autoCompactRatio): compact when the last call of a turn used at least this share of the context window, or was hard-trimmed. 0 = off.',
+        'Default auto-compaction line (session field autoCompactRatio): compact when the last call of a turn used at least this share of the context window, was hard-trimmed, or came within a quarter unit of the point where trimming starts dropping history. 0 = off.',
       ),
     model: s
       .string()

@@ -2,6 +2,11 @@
 import type { PromptContributionSpec } from '@aalis/api-agent';
 import type { SummaryStore } from './summary-store.js';
 
+/** The block as the model sees it: the header line, then the summary. */
+export function summaryBlock(header: string, summary: string): string {
+  return `${header}\n${summary}`;
+}
+
 export function summaryContribution({
   store,
   header,
@@ -16,7 +21,7 @@ export function summaryContribution({
     category: 'memorySummary',
     async build(view) {
       const summary = await store.latest(view.sessionId);
-      return summary === undefined ? undefined : `${header()}\n${summary}`;
+      return summary === undefined ? undefined : summaryBlock(header(), summary);
     },
   };
 }

@@ -122,8 +122,11 @@ try {
   const replies = run.stdout().trim().split('\n').length;
 
   const bodies = server.chatBodies();
+  // Conversation calls offer the tools; summary calls either send a transcript without tools or share the
+  // conversation's prompt (same tools) with tool_choice 'none'.
   const isConversation = (body: Record<string, unknown>) =>
     Array.isArray(body.tools) &&
+    body.tool_choice !== 'none' &&
     (body.tools as Array<{ function?: { name?: string } }>).some((tool) => tool.function?.name === 'calculator');
   const conversation = bodies.filter(isConversation);
   const other = bodies.length - conversation.length;
@@ -136,7 +139,13 @@ try {
     repeatedPrefixes(prompts).forEach((best, index) => {
       const kind = isConversation(bodies[index]!) ? 'turn' : 'other';
       const prompt = prompts[index]!;
-      console.log(index, kind, prompt.length, prompt.length - best, JSON.stringify(prompt.slice(best, best + 120)));
+      console.log(
+        index,
+        kind,
+        prompt.length,
+        prompt.length - best,
+        JSON.stringify(prompt.slice(best, best + Number(process.env.BENCH_DEBUG_CHARS ?? 120))),
+      );
     });
   }
   const rejected = server.requests.filter((request) => request.rejected !== undefined).length;
