@@ -1,22 +1,18 @@
 // A call to a model: the messages, the tools it may call, and the accounting fields every call carries.
-import type { Message } from '@aalis/schema-message';
+import type { Message, ModelToolDefinition, ToolChoice } from '@aalis/schema-message';
 
 /** Why a call is made, for accounting: a session's own turns, or a child session's (「对话」 / 「子任务」). */
 export type LlmPurpose = 'conversation' | 'subtask';
 
-export interface LlmToolDefinition {
-  name: string;
-  description?: string;
-  /** JSON Schema of the arguments object. */
-  parameters: Record<string, unknown>;
-}
+/** A tool the model may call (the shared ModelToolDefinition; the name is kept for consumers). */
+export type LlmToolDefinition = ModelToolDefinition;
 
 export interface ChatRequest {
   /** `<provider instance id>/<model id>`; omitted = the provider's first model. */
   model?: string;
   messages: readonly Message[];
   tools?: readonly LlmToolDefinition[];
-  toolChoice?: 'auto' | 'none' | 'required' | { name: string };
+  toolChoice?: ToolChoice;
   /** A level id the model declares; others are ignored and the model's default applies. */
   thinkingLevel?: string;
   maxOutputTokens?: number;

@@ -1,15 +1,11 @@
 // What chatStream yields: deltas while the model writes, then exactly one final response, last.
-import type { ToolCall } from '@aalis/schema-message';
+// The delta, finish-reason and usage shapes live in @aalis/schema-message (shared with @aalis/wire-openai).
+import type { FinishReason, ModelUsage, StreamDelta, ToolCall } from '@aalis/schema-message';
 
-export interface LlmUsage {
-  /** Input tokens the provider counted; 0 when it reported none (callers then estimate). */
-  promptTokens: number;
-  completionTokens: number;
-  /** Input tokens served from the provider's prompt cache, when it reports them. */
-  cachedPromptTokens?: number;
-}
+export type { FinishReason } from '@aalis/schema-message';
 
-export type FinishReason = 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'other';
+/** The tokens a call used (the shared ModelUsage; the name is kept for consumers). */
+export type LlmUsage = ModelUsage;
 
 export interface ChatResponse {
   content: string;
@@ -23,18 +19,4 @@ export interface ChatResponse {
   model: string;
 }
 
-export type ChatStreamEvent =
-  | { type: 'text-delta'; text: string }
-  | { type: 'reasoning-delta'; text: string }
-  | {
-      type: 'tool-call-delta';
-      /** Position of the call within this response; parallel calls have distinct indexes. */
-      index: number;
-      /** The call id, once known (repeated on later deltas of the same call). */
-      id?: string;
-      /** The tool name, once known. */
-      name?: string;
-      /** The next fragment of the arguments JSON text. */
-      argumentsDelta: string;
-    }
-  | { type: 'response'; response: ChatResponse };
+export type ChatStreamEvent = StreamDelta | { type: 'response'; response: ChatResponse };

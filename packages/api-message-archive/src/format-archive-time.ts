@@ -44,17 +44,28 @@ export function formatArchiveTime({
   timeZone?: string;
   locale?: Locale;
 }): string {
-  const parts: Record<string, string> = {};
-  for (const part of formatterFor(timeZone).formatToParts(new Date(time))) parts[part.type] = part.value;
+  return translate(textRef('messageArchive.time', minuteParts(time, timeZone)), locale);
+}
+
+type MinuteParts = { year: string; month: string; day: string; hour: string; minute: string };
+
+/** The last minute formatted per time zone: a turn stamps several messages within the same minute. */
+const lastMinute = new Map<string, { minute: number; parts: MinuteParts }>();
+
+function minuteParts(time: number, timeZone: string): MinuteParts {
+  const minute = Math.floor(time / 60_000);
+  const cached = lastMinute.get(timeZone);
+  if (cached && cached.minute === minute) return cached.parts;
+  const raw: Record<string, string> = {};
+  for (const part of formatterFor(timeZone).formatToParts(new Date(time))) raw[part.type] = part.value;
   const pad = (value: string | undefined, width: number) => (value ?? '').padStart(width, '0');
-  return translate(
-    textRef('messageArchive.time', {
-      year: pad(parts.year, 4),
-      month: pad(parts.month, 2),
-      day: pad(parts.day, 2),
-      hour: pad(parts.hour, 2),
-      minute: pad(parts.minute, 2),
-    }),
-    locale,
-  );
+  const parts = {
+    year: pad(raw.year, 4),
+    month: pad(raw.month, 2),
+    day: pad(raw.day, 2),
+    hour: pad(raw.hour, 2),
+    minute: pad(raw.minute, 2),
+  };
+  lastMinute.set(timeZone, { minute, parts });
+  return parts;
 }

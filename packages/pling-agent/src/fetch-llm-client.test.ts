@@ -79,7 +79,10 @@ describe('fetch client (OpenAI Chat Completions over HTTP)', () => {
           { tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'click', arguments: '{"x":1}' } }] },
           'tool_calls',
         ),
-        { choices: [], usage: { prompt_tokens: 12, completion_tokens: 5 } },
+        {
+          choices: [],
+          usage: { prompt_tokens: 12, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 8 } },
+        },
       ]),
     ];
     const deltas: string[] = [];
@@ -89,7 +92,7 @@ describe('fetch client (OpenAI Chat Completions over HTTP)', () => {
     expect(response).toEqual({
       content: 'Hello',
       toolCalls: [{ id: 'c1', type: 'function', function: { name: 'click', arguments: '{"x":1}' } }],
-      usage: { promptTokens: 12, completionTokens: 5 },
+      usage: { promptTokens: 12, completionTokens: 5, cachedPromptTokens: 8 },
     });
     const [sent] = received;
     expect(sent!.url).toBe('/v1/chat/completions');

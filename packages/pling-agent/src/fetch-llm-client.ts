@@ -152,7 +152,7 @@ function toModelResponse(assembled: AssembledResponse): ModelResponse {
   const result: ModelResponse = { content: assembled.content, toolCalls: assembled.toolCalls };
   if (assembled.reasoningContent) result.reasoningContent = assembled.reasoningContent;
   if (assembled.usageReported) {
-    result.usage = { promptTokens: assembled.usage.promptTokens, completionTokens: assembled.usage.completionTokens };
+    result.usage = { ...assembled.usage };
   }
   return result;
 }

@@ -1,12 +1,8 @@
 // The model client contract the session talks to; the default implementation (fetch-llm-client.ts) speaks the
 // OpenAI Chat Completions protocol, tests and custom gateways inject their own.
-import type { Message, ToolCall } from '@aalis/schema-message';
+import type { Message, ModelToolDefinition, ModelUsage, ToolCall } from '@aalis/schema-message';
 
-export interface ModelToolDefinition {
-  name: string;
-  description?: string;
-  parameters: Record<string, unknown>;
-}
+export type { ModelToolDefinition, ModelUsage } from '@aalis/schema-message';
 
 export interface ModelRequest {
   model: string;
@@ -19,11 +15,6 @@ export interface ModelRequest {
   signal: AbortSignal;
   /** Text increments, when the client streams. */
   onTextDelta?: (text: string) => void;
-}
-
-export interface ModelUsage {
-  promptTokens: number;
-  completionTokens: number;
 }
 
 export interface ModelResponse {

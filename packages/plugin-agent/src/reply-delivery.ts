@@ -1,7 +1,7 @@
 // The final reply (plugin-agent.zh.md 「核心流程」 agent:reply:before, 「保存」, 「发送」): empty replies are not saved;
 // the stored reply carries the turn id, model and tokens, platform, her identity there, room and session kind, the
 // visible text of a structured envelope, and the turn record; then it is dispatched.
-import { WellKnownMetadataKeys } from '@aalis/schema-message';
+import { type ModelUsage, WellKnownMetadataKeys } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';
 import { dispatch, saveAgentMessage, turnRecordOf } from './turn-persistence.js';
 import type { TurnState } from './turn-state.js';
@@ -10,7 +10,7 @@ export async function deliverReply(
   deps: AgentDeps,
   state: TurnState,
   rawContent: string,
-  response: { model: string; usage: { promptTokens: number; completionTokens: number; cachedPromptTokens?: number } },
+  response: { model: string; usage: ModelUsage },
   visibleContent?: string,
 ): Promise<void> {
   if (rawContent.trim() === '') {

@@ -1,4 +1,5 @@
-// @aalis/schema-message: the message shapes every package shares, and the one tool-call grouping.
+// @aalis/schema-message: the message shapes every package shares, the model-output shapes (stream deltas, finish
+// reasons, usage, tool definitions), and the one tool-call grouping.
 export {
   type GroupedMessages,
   groupToolCalls,
@@ -27,5 +28,12 @@ export {
   type ToolCall,
 } from './message.js';
 export { type TurnEntry, type WellKnownMetadataKey, WellKnownMetadataKeys } from './metadata-keys.js';
+export type {
+  FinishReason,
+  ModelToolDefinition,
+  ModelUsage,
+  StreamDelta,
+  ToolChoice,
+} from './model-output.js';
 export { type SequenceProblem, validateProviderSequence } from './provider-sequence.js';
 export type { TurnOutcome, TurnRecord } from './turn-record.js';

@@ -16,6 +16,8 @@ export class SqliteDatabase {
   readonly connection: Connection;
   private closed = false;
   private readonly statements = new Map<string, Database.Statement>();
+  /** One transaction wrapper for every write (building one per call costs about as much as a small insert). */
+  private readonly transaction: Database.Transaction<(fn: (connection: Connection) => unknown) => unknown>;
 
   constructor(readonly path: string) {
     this.connection = new Database(path);
@@ -23,6 +25,7 @@ export class SqliteDatabase {
     this.connection.pragma('synchronous = NORMAL');
     this.connection.pragma('foreign_keys = ON');
     this.connection.pragma('busy_timeout = 5000');
+    this.transaction = this.connection.transaction((fn: (connection: Connection) => unknown) => fn(this.connection));
     this.connection.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       namespace TEXT NOT NULL,
       version INTEGER NOT NULL,
@@ -47,7 +50,7 @@ export class SqliteDatabase {
 
   /** Runs `fn` inside BEGIN IMMEDIATE … COMMIT (rolled back on throw). Nested calls use savepoints. */
   write<T>(fn: (connection: Connection) => T): T {
-    return this.connection.transaction(() => fn(this.connection)).immediate();
+    return this.transaction.immediate(fn) as T;
   }
 
   /** Applies the namespace's migrations not applied yet, each in its own transaction. Returns the versions applied. */

@@ -1,11 +1,9 @@
 // Builds a Chat Completions request body, including the thinking-level field of the model's dialect.
+import type { ModelToolDefinition, ToolChoice } from '@aalis/schema-message';
 import type { ChatCompletionRequest, WireMessage, WireTool, WireToolChoice } from './wire-types.js';
 
-export interface WireToolDefinition {
-  name: string;
-  description?: string;
-  parameters: Record<string, unknown>;
-}
+/** A tool the model may call (the shared ModelToolDefinition; the name is kept for consumers). */
+export type WireToolDefinition = ModelToolDefinition;
 
 export interface ThinkingParam {
   /** Request field (dotted path for nested fields, e.g. `chat_template_kwargs.enable_thinking`). */
@@ -40,7 +38,7 @@ export interface BuildChatRequestOptions {
   /** Ask for a final usage chunk (`stream_options.include_usage`); streaming only. Default true. */
   includeUsage?: boolean;
   tools?: readonly WireToolDefinition[];
-  toolChoice?: 'auto' | 'none' | 'required' | { name: string };
+  toolChoice?: ToolChoice;
   temperature?: number;
   maxTokens?: number;
   /** Newer OpenAI models take `max_completion_tokens`. Default `max_tokens`. */
@@ -78,6 +76,6 @@ function toWireTool(tool: WireToolDefinition): WireTool {
   return { type: 'function', function: fn };
 }
 
-function toWireToolChoice(choice: NonNullable<BuildChatRequestOptions['toolChoice']>): WireToolChoice {
+function toWireToolChoice(choice: ToolChoice): WireToolChoice {
   return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
 }

@@ -1,31 +1,15 @@
 // What a decoded Chat Completions stream produces: deltas while it runs, one assembled response at the end.
-// The shapes match @aalis/api-llm's events structurally, so providers pass them through without copying.
-import type { ToolCall } from '@aalis/schema-message';
+// The delta, finish-reason and usage shapes are @aalis/schema-message's, the same ones @aalis/api-llm uses, so
+// providers pass the events through without copying.
+import type { FinishReason, ModelUsage, StreamDelta, ToolCall } from '@aalis/schema-message';
 
-export type WireStreamEvent =
-  | { type: 'text-delta'; text: string }
-  | { type: 'reasoning-delta'; text: string }
-  | {
-      type: 'tool-call-delta';
-      /** Position of the call in this response (parallel calls have distinct indexes). */
-      index: number;
-      /** The call id, once the server has sent it. */
-      id?: string;
-      /** The tool name, once the server has sent it. */
-      name?: string;
-      /** The next fragment of the JSON arguments text ('' when the delta carried only id or name). */
-      argumentsDelta: string;
-    };
+export type { FinishReason } from '@aalis/schema-message';
 
-export type FinishReason = 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'other';
+/** A delta of the stream (the shared StreamDelta; the name is kept for consumers). */
+export type WireStreamEvent = StreamDelta;
 
-export interface AssembledUsage {
-  /** 0 when the server reported no usage. */
-  promptTokens: number;
-  completionTokens: number;
-  /** Prompt tokens served from the provider's prompt cache, when it reports them. */
-  cachedPromptTokens?: number;
-}
+/** Usage as the server reported it; promptTokens is 0 when it reported none (see usageReported). */
+export type AssembledUsage = ModelUsage;
 
 export interface AssembledResponse {
   content: string;
