@@ -11,6 +11,14 @@ export const openAiTexts = defineCatalogue({
     'llm-openai.stream.malformed': 'SSE 数据不是合法的 JSON:{line}',
     'llm-openai.none': '(无)',
     'llm-openai.no-message': '(服务没有给出说明)',
+    'llm-openai.proxy.refused':
+      '代理 {proxy} 拒绝了请求(HTTP {status});请检查代理地址、凭据(http://user:password@host:port)以及代理是否允许访问该服务',
+    'llm-openai.proxy.unreachable':
+      '无法连接代理 {proxy}:{reason};请确认代理在运行,或检查 proxy 配置与 HTTPS_PROXY / HTTP_PROXY 环境变量',
+    'llm-openai.tls.untrusted': '服务器证书未被接受({reason});若服务使用私有 CA,请把 caFile 设为该 CA 证书的 PEM 文件',
+    'llm-openai.proxy.in-use': '经代理 {proxy} 连接 {baseUrl}(来自{source})',
+    'llm-openai.proxy.from-config': '配置项 proxy',
+    'llm-openai.proxy.from-env': '环境变量 {name}',
   },
   en: {
     'llm-openai.attachment.described': '[attachment {name}: {description}]',
@@ -22,5 +30,14 @@ export const openAiTexts = defineCatalogue({
     'llm-openai.stream.malformed': 'SSE data is not valid JSON: {line}',
     'llm-openai.none': '(none)',
     'llm-openai.no-message': '(the server gave no explanation)',
+    'llm-openai.proxy.refused':
+      'the proxy {proxy} refused the request (HTTP {status}); check the proxy address, its credentials (http://user:password@host:port) and whether it allows this server',
+    'llm-openai.proxy.unreachable':
+      'could not reach the proxy {proxy}: {reason}; check that the proxy is running, or the proxy setting and the HTTPS_PROXY / HTTP_PROXY environment variables',
+    'llm-openai.tls.untrusted':
+      'the server certificate was not accepted ({reason}); if the server uses a private CA, set caFile to that CA certificate (a PEM file)',
+    'llm-openai.proxy.in-use': 'connecting to {baseUrl} through the proxy {proxy} (from {source})',
+    'llm-openai.proxy.from-config': 'the config key proxy',
+    'llm-openai.proxy.from-env': 'the environment variable {name}',
   },
 });

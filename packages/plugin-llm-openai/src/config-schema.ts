@@ -53,6 +53,19 @@ export const openAiConfigSchema = s.object({
   }),
   streamUsage: s.boolean().default(true).describe('Ask for usage in the stream (stream_options.include_usage).'),
   headers: s.record(s.string()).default({}).describe('Extra request headers.'),
+  proxy: s
+    .string()
+    .optional()
+    .describe(
+      'HTTP proxy for this endpoint: http://host:port or http://user:password@host:port (only http:// proxies). Unset: HTTPS_PROXY / HTTP_PROXY and NO_PROXY from the environment; "" connects directly even when the environment sets a proxy.',
+    ),
+  caFile: s
+    .string()
+    .nonEmpty()
+    .optional()
+    .describe(
+      'PEM file of extra CA certificates to trust for an https baseUrl (added to the default roots), e.g. the private CA of a self-hosted server. Relative to the working directory.',
+    ),
   timeouts: s.object({
     connectMs: s.number().min(1).default(30_000).describe('To connect and receive the response headers.'),
     idleMs: s.number().min(1).default(300_000).describe('Longest silence between parts of a response.'),

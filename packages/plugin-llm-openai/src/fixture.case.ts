@@ -1,5 +1,6 @@
 // Test fixture (not shipped): boots the provider plugin against a scripted test server.
 import { type LlmService, type LlmUsageEvent, llm } from '@aalis/api-llm';
+import type { Locale } from '@aalis/core';
 import { type BootedApp, bootApp, type OpenAiTestServer } from '@aalis/testing';
 import plugin from './index.js';
 
@@ -15,12 +16,15 @@ export async function bootProvider({
   server,
   id = 'hosted',
   config = {},
+  locale,
 }: {
   server: OpenAiTestServer;
   id?: string;
   config?: Record<string, unknown>;
+  locale?: Locale;
 }): Promise<ProviderFixture> {
   const booted = await bootApp({
+    locale,
     plugins: [
       [
         plugin,
@@ -31,6 +35,8 @@ export async function bootProvider({
           models: [{ id: 'test-model' }],
           timeouts: { connectMs: 2_000, idleMs: 2_000 },
           retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 100 },
+          // Direct, whatever proxy the machine running the tests sets (`proxy: undefined` reads the environment).
+          proxy: '',
           ...config,
         },
         { id },

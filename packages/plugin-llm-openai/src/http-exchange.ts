@@ -1,7 +1,35 @@
 // One HTTP request/response over node:http(s) with the semantics a model call needs: a connect timeout (until
 // the response headers), an idle timeout (silence between body chunks), and abort that closes the socket at once.
-import { type ClientRequest, Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+// Through a proxy, an http URL is forwarded (absolute URL as the request path) and an https URL is tunnelled.
+import {
+  type ClientRequest,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+  type RequestOptions,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { createSecureContext } from 'node:tls';
+import { ProxyError } from './proxy-error.js';
+import type { ProxySettings } from './proxy-settings.js';
+import { TUNNEL_SIGNAL, TunnelAgent, type TunnelRequestOptions } from './tunnel-agent.js';
+
+/** Verification failures of the server's certificate: retrying cannot help, `caFile` can. */
+const CERTIFICATE_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+  'CERT_REJECTED',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_REVOKED',
+  'INVALID_CA',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
 
 export type TransportFailure = 'network' | 'connect-timeout' | 'idle-timeout' | 'aborted' | 'incomplete';
 
@@ -16,16 +44,32 @@ export class TransportError extends Error {
   get code(): string | undefined {
     return (this.cause as { code?: string } | undefined)?.code;
   }
+  /** Whether the server's certificate was not accepted. */
+  get untrustedCertificate(): boolean {
+    return this.kind === 'network' && CERTIFICATE_CODES.has(this.code ?? '');
+  }
 }
 
 export interface HttpAgents {
   http: HttpAgent;
   https: HttpsAgent;
+  /** Set when requests go through a proxy. */
+  proxy?: ProxySettings;
 }
 
-/** Keep-alive agents: one pair per provider instance, destroyed with it. */
-export function createAgents(): HttpAgents {
-  return { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+/**
+ * Keep-alive agents: one pair per provider instance, destroyed with it. `ca` (the default roots plus caFile) is
+ * turned into one TLS context here rather than once per connection.
+ */
+export function createAgents({ proxy, ca }: { proxy?: ProxySettings; ca?: string[] } = {}): HttpAgents {
+  const secureContext = ca === undefined ? undefined : createSecureContext({ ca });
+  return {
+    http: new HttpAgent({ keepAlive: true }),
+    https: proxy
+      ? new TunnelAgent({ keepAlive: true, proxy, secureContext })
+      : new HttpsAgent({ keepAlive: true, secureContext }),
+    proxy,
+  };
 }
 
 export interface OpenExchangeOptions {
@@ -80,16 +124,33 @@ export class HttpExchange {
         return;
       }
       const https = url.protocol === 'https:';
-      const request = (https ? httpsRequest : httpRequest)(url, {
+      const sized = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+      // Ends a CONNECT still in flight (the request has no socket to destroy until the tunnel is up).
+      const tunnel = new AbortController();
+      const forward = https ? undefined : agents.proxy;
+      const direct: TunnelRequestOptions = {
         method,
-        headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        headers: sized,
         agent: https ? agents.https : agents.http,
-      });
+        [TUNNEL_SIGNAL]: tunnel.signal,
+      };
+      const request = forward
+        ? httpRequest({ ...forwardOptions({ url, proxy: forward, headers: sized }), method, agent: agents.http })
+        : (https ? httpsRequest : httpRequest)(url, direct);
       let failure: TransportError | undefined;
       const fail = (kind: TransportFailure) => {
         failure ??= new TransportError(kind);
+        tunnel.abort(failure);
         request.destroy(failure);
       };
+      // A forwarded request that fails before its socket reached the proxy failed at the proxy.
+      let reachedProxy = false;
+      if (forward) {
+        request.once('socket', (socket) => {
+          if (!socket.connecting) reachedProxy = true;
+          else socket.once('connect', () => (reachedProxy = true));
+        });
+      }
       const onAbort = () => fail('aborted');
       const timer = setTimeout(() => fail('connect-timeout'), connectMs);
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -99,10 +160,16 @@ export class HttpExchange {
       };
       request.on('error', (error) => {
         settle();
-        reject(failure ?? new TransportError('network', error));
+        const cause = forward && !reachedProxy ? new ProxyError({ proxy: forward.display, cause: error }) : error;
+        reject(failure ?? new TransportError('network', cause));
       });
       request.on('response', (response) => {
         settle();
+        if (forward && response.statusCode === 407) {
+          response.resume();
+          reject(new TransportError('network', new ProxyError({ proxy: forward.display, status: 407 })));
+          return;
+        }
         resolve(new HttpExchange(request, response, signal, idleMs));
       });
       request.setNoDelay(true);
@@ -152,4 +219,19 @@ export class HttpExchange {
       this.response.destroy();
     }
   }
+}
+
+/** Standard forward proxying: the request goes to the proxy with the absolute URL as its path. */
+function forwardOptions({
+  url,
+  proxy,
+  headers,
+}: {
+  url: URL;
+  proxy: ProxySettings;
+  headers: Record<string, string>;
+}): RequestOptions {
+  const forwarded: Record<string, string> = { ...headers, host: url.host };
+  if (proxy.authorization) forwarded['proxy-authorization'] = proxy.authorization;
+  return { host: proxy.host, port: proxy.port, path: url.href, headers: forwarded };
 }

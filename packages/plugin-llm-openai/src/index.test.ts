@@ -1,4 +1,7 @@
 // The plugin: instances side by side, model lists from config and from GET /models, preferences, config errors.
+
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createFallbackReporter, llm, resolveModelFor } from '@aalis/api-llm';
 import { translate } from '@aalis/core';
 import { bootApp, errorReply, type OpenAiTestServer, startOpenAiTestServer, textReply } from '@aalis/testing';
@@ -193,6 +196,38 @@ describe('plugin', () => {
       expect(state.state).toBe('error');
       expect(state.error?.code).toBe('AALIS_CONFIG_INVALID');
       expect(state.error?.message).toContain('models.0.thinking.default');
+    } finally {
+      await stop();
+    }
+  });
+
+  it('refuses a caFile it cannot read at activation, with a coded error, before any request', async () => {
+    const requestsBefore = local.requests.length;
+    const caFile = join(tmpdir(), 'aalis-no-such-ca.pem');
+    const { app, stop } = await bootApp({
+      plugins: [[plugin, { baseUrl: local.url, fetchModels: true, caFile }, { id: 'private-ca' }]],
+    });
+    try {
+      const state = app.stateOf('private-ca');
+      expect(state.state).toBe('error');
+      expect(state.error?.code).toBe('AALIS_LLM_OPENAI_CA_FILE_UNREADABLE');
+      expect(state.error?.message).toContain(caFile);
+      expect(state.error?.localized('zh-CN')).toContain('无法读取 caFile');
+      expect(app.services.providers(llm)).toEqual([]);
+      expect(local.requests.length).toBe(requestsBefore);
+    } finally {
+      await stop();
+    }
+  });
+
+  it('refuses a proxy that is not http:// at activation', async () => {
+    const { app, stop } = await bootApp({
+      plugins: [[plugin, { baseUrl: local.url, proxy: 'socks5://user:pw@127.0.0.1:1080' }, { id: 'socks' }]],
+    });
+    try {
+      const state = app.stateOf('socks');
+      expect(state.error?.code).toBe('AALIS_LLM_OPENAI_PROXY_UNSUPPORTED');
+      expect(state.error?.message).toContain('proxy = socks5://***@127.0.0.1:1080');
     } finally {
       await stop();
     }

@@ -85,7 +85,7 @@ export async function openWithRetries({
       if (AalisError.isInstance(error)) throw error;
       const failure = error instanceof TransportError ? error : new TransportError('network', error);
       if (failure.kind === 'aborted' || signal?.aborted) throw abortedError(context, false);
-      retryable = failure.kind === 'network' || failure.kind === 'connect-timeout';
+      retryable = (failure.kind === 'network' && !failure.untrustedCertificate) || failure.kind === 'connect-timeout';
       reason = failure.kind === 'network' ? (failure.code ?? 'network') : failure.kind;
       problem = () => transportError({ error: failure, context, timeouts, outputStarted: false });
     }

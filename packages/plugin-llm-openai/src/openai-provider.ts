@@ -1,5 +1,6 @@
 // The llm service over an OpenAI-compatible Chat Completions endpoint: SSE streaming (or JSON), retries only
-// while nothing has reached the caller, connect/idle timeouts, abort, and `llm:usage` per completed call.
+// while nothing has reached the caller, connect/idle timeouts, abort, and `llm:usage` per completed call. A proxy
+// (config or environment) and extra trusted CAs (caFile) are settled at construction, so activation reports them.
 import {
   type ChatOptions,
   type ChatRequest,
@@ -23,13 +24,15 @@ import {
   WireStreamError,
 } from '@aalis/wire-openai';
 import type { OpenAiConfig } from './config-schema.js';
-import { createAgents, type HttpExchange, TransportError } from './http-exchange.js';
+import { createAgents, type HttpAgents, type HttpExchange, TransportError } from './http-exchange.js';
 import { linkSignals } from './link-signals.js';
 import { buildModelTable, type ModelEntry } from './model-table.js';
 import { abortedError, backOff, openWithRetries, type RetryReport } from './open-with-retries.js';
 import { type ErrorContext, streamError, transportError } from './provider-errors.js';
+import { type ProxySettings, resolveProxy } from './proxy-settings.js';
 import { type ReadProgress, readResponse } from './read-response.js';
 import { retryDelay } from './retry-delay.js';
+import { loadTrustedCertificates } from './trusted-certificates.js';
 
 export interface OpenAiProviderOptions {
   instanceId: string;
@@ -44,7 +47,9 @@ export interface OpenAiProviderOptions {
 export class OpenAiProvider implements LlmService {
   private table: ModelEntry[];
   private modelList: readonly ModelInfo[];
-  private readonly agents = createAgents();
+  private readonly agents: HttpAgents;
+  /** Secrets removed from every text that leaves the provider: the API key and the proxy password. */
+  private readonly secrets: string[];
   private readonly baseUrl: string;
   private readonly headers: Record<string, string>;
   private readonly instanceId: string;
@@ -66,6 +71,18 @@ export class OpenAiProvider implements LlmService {
     if (config.apiKey) this.headers.authorization = `Bearer ${config.apiKey}`;
     this.table = buildModelTable({ instanceId, config });
     this.modelList = this.table.map((entry) => entry.info);
+    const proxy = resolveProxy({
+      baseUrl: this.baseUrl,
+      configured: config.proxy,
+      env: process.env,
+      plugin: instanceId,
+    });
+    const ca = loadTrustedCertificates({ caFile: config.caFile, plugin: instanceId });
+    this.agents = createAgents({ proxy, ca });
+    this.secrets = [config.apiKey, proxy?.password, proxy?.authorization?.slice('Basic '.length)].filter(
+      (secret): secret is string => Boolean(secret),
+    );
+    if (proxy) this.logProxy(proxy);
   }
 
   models(): readonly ModelInfo[] {
@@ -257,21 +274,31 @@ export class OpenAiProvider implements LlmService {
     if (entry) return entry;
     throw llmErrors.AALIS_LLM_MODEL_NOT_FOUND({
       provider: this.instanceId,
-      model: model ?? this.i18n.t('llm-openai.none'),
+      model: model ?? this.i18n.t({ key: 'llm-openai.none' }),
       providerMessage: this.i18n.t(MODEL_NOT_LISTED),
-      available: this.modelList.map((info) => info.id).join(', ') || this.i18n.t('llm-openai.none'),
+      available: this.modelList.map((info) => info.id).join(', ') || this.i18n.t({ key: 'llm-openai.none' }),
     });
   }
 
   private context(model: string): ErrorContext {
-    const key = this.config.apiKey;
     return {
       provider: this.instanceId,
       baseUrl: this.baseUrl,
       model,
-      redact: (text) => (key ? text.split(key).join('***') : text),
+      redact: (text) => this.secrets.reduce((redacted, secret) => redacted.split(secret).join('***'), text),
       t: (text) => this.i18n.t(text),
     };
+  }
+
+  private logProxy(proxy: ProxySettings): void {
+    const source =
+      proxy.source === 'config'
+        ? this.i18n.t({ key: 'llm-openai.proxy.from-config' })
+        : this.i18n.t({ key: 'llm-openai.proxy.from-env', params: { name: proxy.source } });
+    this.logger.info(
+      this.i18n.t({ key: 'llm-openai.proxy.in-use', params: { proxy: proxy.display, baseUrl: this.baseUrl, source } }),
+      { provider: this.instanceId, proxy: proxy.display, source: proxy.source },
+    );
   }
 
   private failure({

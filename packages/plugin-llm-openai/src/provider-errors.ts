@@ -1,9 +1,10 @@
 // Turns what went wrong on the wire into the llm contract's coded errors, naming the instance, the base URL and
-// the model, quoting the server's own message, and never the API key.
+// the model (and the proxy, by host:port), quoting the server's own message, and never the API key.
 import { llmErrors } from '@aalis/api-llm';
 import type { AalisError, I18n } from '@aalis/core';
 import { classifyWireError, parseWireError, type WireStreamError } from '@aalis/wire-openai';
 import type { TransportError } from './http-exchange.js';
+import { ProxyError } from './proxy-error.js';
 
 export interface ErrorContext {
   /** Provider instance id. */
@@ -11,7 +12,7 @@ export interface ErrorContext {
   baseUrl: string;
   /** `<instance>/<model>`. */
   model: string;
-  /** Removes secrets (the API key) from texts that came from outside. */
+  /** Removes secrets (the API key, the proxy password) from texts that came from outside. */
   redact: (text: string) => string;
   t: I18n['t'];
 }
@@ -34,7 +35,7 @@ export function httpError({
   available: () => Promise<string[]>;
   context: ErrorContext;
 }): Promise<AalisError> | AalisError {
-  const wire = parseWireError({ body, fallback: statusText || context.t('llm-openai.no-message') });
+  const wire = parseWireError({ body, fallback: statusText || context.t({ key: 'llm-openai.no-message' }) });
   const providerMessage = context.redact(wire.message);
   const { provider, baseUrl, model } = context;
   const details: Record<string, unknown> = { status, providerCode: wire.code, providerType: wire.type };
@@ -44,7 +45,7 @@ export function httpError({
     case 'model-not-found':
       return available().then((ids) =>
         llmErrors.AALIS_LLM_MODEL_NOT_FOUND(
-          { provider, model, providerMessage, available: ids.join(', ') || context.t('llm-openai.none') },
+          { provider, model, providerMessage, available: ids.join(', ') || context.t({ key: 'llm-openai.none' }) },
           { statusCode: status, details: { ...details, available: ids } },
         ),
       );
@@ -93,7 +94,7 @@ export function transportError({
           provider,
           baseUrl,
           ms: connect ? timeouts.connectMs : timeouts.idleMs,
-          phase: context.t(connect ? 'llm-openai.phase.connect' : 'llm-openai.phase.idle'),
+          phase: context.t({ key: connect ? 'llm-openai.phase.connect' : 'llm-openai.phase.idle' }),
           setting: connect ? 'connectMs' : 'idleMs',
         },
         { details: { timeout: connect ? 'connect' : 'idle', outputStarted } },
@@ -101,14 +102,34 @@ export function transportError({
     }
     case 'incomplete':
       return llmErrors.AALIS_LLM_NETWORK(
-        { provider, baseUrl, reason: context.t('llm-openai.stream.truncated') },
+        { provider, baseUrl, reason: context.t({ key: 'llm-openai.stream.truncated' }) },
         { details: { outputStarted } },
       );
-    case 'network':
+    case 'network': {
+      const proxy = error.cause instanceof ProxyError ? error.cause : undefined;
+      const untrusted = error.untrustedCertificate;
+      const said = context.redact(error.code ? `${error.code}: ${error.message}` : error.message);
+      let reason = said;
+      if (proxy?.status !== undefined) {
+        reason = context.t({ key: 'llm-openai.proxy.refused', params: { proxy: proxy.proxy, status: proxy.status } });
+      } else if (proxy) {
+        reason = context.t({
+          key: 'llm-openai.proxy.unreachable',
+          params: { proxy: proxy.proxy, reason: context.redact(proxy.reason) },
+        });
+      } else if (untrusted) {
+        reason = context.t({ key: 'llm-openai.tls.untrusted', params: { reason: said } });
+      }
       return llmErrors.AALIS_LLM_NETWORK(
-        { provider, baseUrl, reason: context.redact(error.code ? `${error.code}: ${error.message}` : error.message) },
-        { cause: error, details: { outputStarted, socketCode: error.code } },
+        { provider, baseUrl, reason },
+        {
+          cause: error,
+          // A certificate that was not accepted will not be accepted on a retry either.
+          isRetryable: !untrusted,
+          details: { outputStarted, socketCode: error.code, proxy: proxy?.proxy, proxyStatus: proxy?.status },
+        },
       );
+    }
   }
 }
 
@@ -139,7 +160,7 @@ export function streamError({
       );
     case 'truncated':
       return llmErrors.AALIS_LLM_NETWORK(
-        { provider, baseUrl, reason: context.t('llm-openai.stream.truncated') },
+        { provider, baseUrl, reason: context.t({ key: 'llm-openai.stream.truncated' }) },
         { details: { outputStarted } },
       );
   }

@@ -13,7 +13,7 @@ export const summaryTexts = defineCatalogue({
     'memorySummary.prompt.previous': '此前的摘要:',
     'memorySummary.prompt.transcript': '新的对话记录:',
     'memorySummary.prompt.pause':
-      '对话在这里暂停。接下来不要接着对话,也不要调用工具,而是给到目前为止的对话写一份摘要:上面的对话,加上下面附的、上面没有显示的消息。要求如下。',
+      '对话在这里暂停。接下来不要接着对话,也不要调用工具,而是给到目前为止的对话写一份摘要:上面的对话,加上下面附的、上面没有显示的消息。上面对回复格式的要求(如 JSON 信封)这里不适用,用纯文本写。要求如下。',
     'memorySummary.prompt.previousShown': '上面开头的「{header}」块就是此前的摘要。',
     'memorySummary.prompt.earlier': '更早的、上面没有显示的对话记录:',
     'memorySummary.prompt.later': '上面之后的对话记录:',
@@ -42,7 +42,7 @@ export const summaryTexts = defineCatalogue({
     'memorySummary.prompt.previous': 'Previous summary:',
     'memorySummary.prompt.transcript': 'New transcript:',
     'memorySummary.prompt.pause':
-      'The conversation pauses here. Do not continue it and do not call tools: write a summary of the conversation so far instead — the conversation above plus the messages below that it does not show. The rules follow.',
+      'The conversation pauses here. Do not continue it and do not call tools: write a summary of the conversation so far instead — the conversation above plus the messages below that it does not show. Any reply format required above (such as a JSON envelope) does not apply here: write plain text. The rules follow.',
     'memorySummary.prompt.previousShown': 'The 「{header}」 block at the start above is the previous summary.',
     'memorySummary.prompt.earlier': 'Earlier transcript, not shown above:',
     'memorySummary.prompt.later': 'Transcript after the conversation above:',
