@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkReadiness, DEFAULT_AGENT_CONFIG, isAbsoluteUrl, resolveAgentConfig } from './config.js';
+import { checkReadiness, DEFAULT_AGENT_CONFIG, isAbsoluteUrl, mergeAgentConfig, resolveAgentConfig } from './config.js';
 import { PlingError } from './errors.js';
 
 function invalidCode(run: () => unknown): string | undefined {
@@ -129,5 +129,18 @@ describe('常见失败: NOT_CONFIGURED', () => {
   it('注入 llm 后不需要 baseUrl 与 apiKey 才能就绪, 但仍检查限额与重试参数', () => {
     expect(ready({ config: { model: 'm' } }, true).ready).toBe(true);
     expect(invalidCode(() => ready({ config: { model: 'm', retry: { maxRetries: 9 } } }, true))).toBe('INVALID_CONFIG');
+  });
+});
+
+describe('mergeAgentConfig', () => {
+  it('the second config wins field by field; undefined does not override; limits and retry merge item by item', () => {
+    expect(
+      mergeAgentConfig(
+        { model: 'a', temperature: 0.5, limits: { maxTurns: 100, keepRecent: 8 }, retry: { maxRetries: 2 } },
+        { model: 'b', temperature: undefined, limits: { keepRecent: 4 } },
+      ),
+    ).toEqual({ model: 'b', temperature: 0.5, limits: { maxTurns: 100, keepRecent: 4 }, retry: { maxRetries: 2 } });
+    expect(mergeAgentConfig(undefined, { retry: { baseDelayMs: 1 } })).toEqual({ retry: { baseDelayMs: 1 } });
+    expect(mergeAgentConfig({ model: 'a' })).toEqual({ model: 'a' });
   });
 });

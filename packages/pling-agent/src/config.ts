@@ -127,6 +127,18 @@ export function resolveAgentConfig({ config = {}, env = {} }: { config?: AgentCo
   return resolved;
 }
 
+/**
+ * Two explicit configs as one (e.g. createPling's and a dock's `config` prop): `overrides` wins field by field, an
+ * undefined field does not override, and `limits` and `retry` merge item by item, as with the environment.
+ */
+export function mergeAgentConfig(base: AgentConfig = {}, overrides: AgentConfig = {}): AgentConfig {
+  const { retry, limits, ...rest } = definedFields(overrides);
+  const merged: AgentConfig = { ...base, ...rest };
+  if (base.retry || retry) merged.retry = { ...base.retry, ...definedFields(retry ?? {}) };
+  if (base.limits || limits) merged.limits = { ...base.limits, ...definedFields(limits ?? {}) };
+  return merged;
+}
+
 /** Throws INVALID_CONFIG naming the first field out of range (worded in config.locale when it is valid). */
 export function validateAgentConfig(config: ResolvedAgentConfig): void {
   const { retry, limits } = config;

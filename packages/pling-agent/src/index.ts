@@ -11,6 +11,7 @@ export {
   ENV_VARIABLES,
   isAbsoluteUrl,
   type LimitsConfig,
+  mergeAgentConfig,
   type PricingConfig,
   type Readiness,
   type ResolvedAgentConfig,

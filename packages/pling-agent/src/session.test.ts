@@ -207,7 +207,11 @@ describe('会话生命周期', () => {
   it('reset() 清空消息、摘要、连续性状态与当前运行计数', async () => {
     const { session, llm } = setup({ replies: [{ content: 'one' }, { content: 'two' }] });
     await session.send('remember 42');
+    expect(session.events()).toHaveLength(2); // the snapshot is cached now
+    let notified = 0;
+    session.subscribe(() => notified++);
     session.reset();
+    expect(notified).toBe(1);
     expect(session.history()).toEqual({ messages: [], summary: '' });
     expect(session.events()).toEqual([]);
     expect(session.status()).toBe('idle');

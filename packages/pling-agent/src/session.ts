@@ -106,7 +106,9 @@ export class AgentSession extends Observable<SessionSnapshot> {
     this.cancel();
     this.state = freshState();
     this.sequence = 0;
-    this.setStatus('idle');
+    this.currentStatus = 'idle';
+    // Always: an idle session's snapshot still held the old events.
+    this.changed();
   }
 
   status(): SessionStatus {

@@ -18,6 +18,16 @@ export {
   ConfirmationQueue,
   type ConfirmationRequest,
 } from './confirmation-queue.js';
+export { createPlingCore, type PlingCore, type PlingOptions } from './create-pling-core.js';
+export {
+  type DockMessage,
+  DockModel,
+  type DockModelOptions,
+  type DockOperation,
+  type DockState,
+  MAX_DOCK_OPERATIONS,
+} from './dock-model.js';
+export { DOCK_TEXTS, type DockTexts, dockTexts } from './dock-texts.js';
 export { PageError, type PageErrorCode } from './errors.js';
 export { createHandoffAction, HANDOFF_ACTION_ID, handoffAction } from './handoff-action.js';
 export { type HandoffInput, HandoffQueue, type HandoffRequest } from './handoff-queue.js';

@@ -27,6 +27,10 @@ export interface PageTexts {
     actionBadDanger: (id: string) => string;
     duplicateAction: (id: string) => string;
     handoffCollision: (id: string) => string;
+    /** createPling: a dock's `config` differs from the configuration the runtime was created with. */
+    runtimeAlreadyStarted: string;
+    /** createPling: a dock's `config` tries to change `locale`. */
+    dockLocaleFixed: string;
     actionUnavailable: (id: string) => string;
     invalidStateName: (name: string) => string;
     duplicateState: (name: string) => string;
@@ -64,6 +68,8 @@ export const PAGE_TEXTS: Readonly<Record<Locale, PageTexts>> = {
       actionBadDanger: (id) => `动作 ${id} 的 danger 标记不是布尔值；请使用 true 或 false。`,
       duplicateAction: (id) => `动作 ${id} 已声明；请先调用它的移除函数，或换一个 id。`,
       handoffCollision: (id) => `页面声明了动作 ${id}，与内置动作 id 相同；请重命名，或传入 handoffAction: false。`,
+      runtimeAlreadyStarted: '运行时已按另一份配置创建；各个 Dock 的 config 应一致，或统一传给 createPling。',
+      dockLocaleFixed: 'Dock 的 config 不能改 locale；请在 createPling({ agent: { config } }) 或环境变量里设。',
       actionUnavailable: (id) => `当前页面没有 ${id} 动作；请使用页面现在列出的动作。`,
       invalidStateName: (name) => `状态名 ${name} 必须是单行的 1–100 个字符，且不能以空格开头。`,
       duplicateState: (name) => `状态 ${name} 已注册；请先调用它的移除函数。`,
@@ -102,6 +108,10 @@ export const PAGE_TEXTS: Readonly<Record<Locale, PageTexts>> = {
       duplicateAction: (id) => `An action ${id} is declared already; call its remover first or choose another id.`,
       handoffCollision: (id) =>
         `The page declares an action ${id}, the built-in's id; rename it or pass handoffAction: false.`,
+      runtimeAlreadyStarted:
+        'the runtime is already running with another configuration; give every dock the same `config`, or pass it to createPling.',
+      dockLocaleFixed:
+        'a dock `config` cannot change `locale`; set it in createPling({ agent: { config } }) or the environment.',
       actionUnavailable: (id) => `${id} is not available on the current page; use the actions the page lists now.`,
       invalidStateName: (name) =>
         `The state name ${name} must be 1–100 characters on one line, not starting with a space.`,

@@ -1,0 +1,137 @@
+// What every adapter's createPling shares: one page and one runtime wired together (the page's actions as tools,
+// its snapshot as the per-turn prompt, one locale for both), the runtime created on first use so a dock's `config`
+// property can still take part (the spec's third level of precedence), and a fan-out of runtime events for docks
+// and host listeners. Framework-free; the adapters add mounting only.
+import {
+  type AgentConfig,
+  type AgentEnv,
+  type AgentRuntime,
+  type AgentSession,
+  type Clock,
+  createAgentRuntime,
+  type HookRegistry,
+  type LlmClient,
+  type Locale,
+  mergeAgentConfig,
+  PlingError,
+  type RuntimeEvent,
+  resolveAgentConfig,
+  textsFor,
+} from '@plingjs/agent';
+import { createPage, type Page } from './page.js';
+import type { PageEventListener } from './page-events.js';
+import { clearConversation, toRuntimeOptions } from './runtime-options.js';
+import { pageTexts } from './texts.js';
+
+export interface PlingOptions {
+  agent?: {
+    /** Explicit configuration (the highest level of precedence, with a dock's `config` property). */
+    config?: AgentConfig;
+    /** Environment variables, e.g. `import.meta.env` (VITE_AGENT_BASE_URL, VITE_AGENT_MODEL …). */
+    env?: AgentEnv;
+    /** A custom or test model client (then baseUrl and apiKey are not needed). */
+    llm?: LlmClient;
+    hooks?: HookRegistry;
+    /** Every session event and text delta of every session. */
+    onEvent?: (event: RuntimeEvent) => void;
+    clock?: Clock;
+  };
+  page?: {
+    /** Shown at the top of the page snapshot. */
+    title?: string;
+    onEvent?: PageEventListener;
+    now?: () => number;
+  };
+  /** Offer the built-in `handoff` action to the model. Default true. */
+  handoffAction?: boolean;
+}
+
+export interface PlingCore {
+  /** Actions, state, confirmations and handoffs; its locale is the agent config's. */
+  readonly page: Page;
+  /** The configuration locale, shared by the page, the runtime and the docks' texts. */
+  readonly locale: Locale;
+  /**
+   * The runtime, created on the first call with createPling's config and `overrides` (a dock's `config`
+   * property) merged field by field (limits and retry item by item); later calls return the same runtime, so a
+   * mounted runtime resolves its configuration once. Throws INVALID_CONFIG when `overrides` differ from the
+   * configuration already resolved, or when they change `locale`.
+   */
+  runtime(overrides?: AgentConfig): AgentRuntime;
+  /** Whether the runtime exists yet. */
+  readonly started: boolean;
+  /** The session with this id (default 'default'), on the runtime (created if needed). */
+  session(id?: string): AgentSession;
+  /** Every runtime event (session events and text deltas); returns the remover. */
+  onEvent(listener: (event: RuntimeEvent) => void): () => void;
+  /** What the built-in clear button does: reset the session, clear the queues, reset telemetry. */
+  clear(sessionId?: string): void;
+  /** Disposes the runtime (every run cancelled) and clears the queues. */
+  dispose(): void;
+}
+
+export function createPlingCore(options: PlingOptions = {}): PlingCore {
+  const agent = options.agent ?? {};
+  // Resolved now: a bad config fails at createPling, and the page is created in the config's locale.
+  const { locale } = resolveAgentConfig({ config: agent.config, env: agent.env });
+  const page = createPage({ ...options.page, locale });
+  const listeners = new Set<(event: RuntimeEvent) => void>();
+  if (agent.onEvent) listeners.add(agent.onEvent);
+  let runtime: AgentRuntime | undefined;
+  let resolvedWith: string | undefined;
+
+  const start = (overrides?: AgentConfig): AgentRuntime => {
+    const config = mergeAgentConfig(agent.config, overrides);
+    const key = JSON.stringify(resolveAgentConfig({ config, env: agent.env }));
+    if (runtime) {
+      if (overrides !== undefined && key !== resolvedWith) {
+        throw new PlingError({
+          code: 'INVALID_CONFIG',
+          message: textsFor(locale).errors.invalidConfig(pageTexts(locale).errors.runtimeAlreadyStarted),
+        });
+      }
+      return runtime;
+    }
+    if (config.locale !== undefined && config.locale !== locale) {
+      throw new PlingError({
+        code: 'INVALID_CONFIG',
+        message: textsFor(locale).errors.invalidConfig(pageTexts(locale).errors.dockLocaleFixed),
+      });
+    }
+    resolvedWith = key;
+    runtime = createAgentRuntime({
+      config,
+      env: agent.env,
+      llm: agent.llm,
+      hooks: agent.hooks,
+      clock: agent.clock,
+      ...toRuntimeOptions(page, { config, env: agent.env, handoffAction: options.handoffAction }),
+      onEvent: (event) => {
+        for (const listener of [...listeners]) listener(event);
+      },
+    });
+    return runtime;
+  };
+
+  return {
+    page,
+    locale,
+    runtime: start,
+    get started() {
+      return runtime !== undefined;
+    },
+    session: (id) => start().session(id),
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    clear(sessionId) {
+      const current = start();
+      clearConversation({ session: current.session(sessionId), page, telemetry: current.telemetry });
+    },
+    dispose() {
+      runtime?.dispose();
+      page.clearAll();
+    },
+  };
+}
