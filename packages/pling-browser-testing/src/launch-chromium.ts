@@ -1,0 +1,48 @@
+// Starts the system's headless Chromium through playwright-core. The browser tests never download a browser:
+// they use Debian's `chromium` package (or whatever PLING_CHROMIUM points at).
+import { accessSync, constants } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+
+/** Where Chromium is looked for when PLING_CHROMIUM is unset. */
+export const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
+
+/** Flags for a quiet, reproducible headless Chromium in containers and CI (no sandbox, no GPU, no phoning home). */
+export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+]);
+
+export interface LaunchChromiumOptions {
+  /** The Chromium (or Chrome) executable. Default: `$PLING_CHROMIUM`, else `/usr/bin/chromium`. */
+  executablePath?: string;
+}
+
+/** The executable `launchChromium()` uses: `$PLING_CHROMIUM` when set and non-empty, else `/usr/bin/chromium`. */
+export function chromiumExecutablePath(): string {
+  return process.env.PLING_CHROMIUM || DEFAULT_CHROMIUM_PATH;
+}
+
+/**
+ * Launches headless Chromium. Close the returned browser (`browser.close()`) when done, or its processes stay.
+ * Throws an Error that says how to install Chromium when the executable is missing, instead of playwright's stack.
+ */
+export async function launchChromium({
+  executablePath = chromiumExecutablePath(),
+}: LaunchChromiumOptions = {}): Promise<Browser> {
+  try {
+    accessSync(executablePath, constants.X_OK);
+  } catch {
+    throw new Error(
+      `Chromium was not found at ${executablePath}, and the Pling browser tests never download a browser. ` +
+        'Install the system one with `apt-get install -y chromium` (Debian/Ubuntu), ' +
+        'or set PLING_CHROMIUM to the path of a Chromium or Chrome executable.',
+    );
+  }
+  return chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS] });
+}

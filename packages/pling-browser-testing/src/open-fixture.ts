@@ -1,0 +1,83 @@
+// The one call a browser test needs: a scripted model server, the fixture page built and served with /v1 proxied
+// to it, and a Chromium page on it that records console errors and uncaught exceptions.
+import { type OpenAiTestServer, type OpenAiTestServerOptions, startOpenAiTestServer } from '@aalis/testing';
+import type { Browser, Page } from 'playwright-core';
+import { type BuildFixturePageOptions, buildFixturePage } from './build-fixture-page.js';
+import { launchChromium } from './launch-chromium.js';
+import { serveFixture } from './serve-fixture.js';
+
+export interface OpenFixtureOptions extends BuildFixturePageOptions {
+  /**
+   * A browser to open the page in (e.g. one per test file, from `launchChromium()` in `beforeAll`); the fixture
+   * gets its own context in it and leaves the browser open. Default: a fresh Chromium, closed by `close()`.
+   */
+  browser?: Browser;
+  /** Options for the scripted model server (`models`, `apiKey`). */
+  modelServer?: OpenAiTestServerOptions;
+}
+
+export interface OpenedFixture {
+  /** The loaded page (the entry module has run). */
+  readonly page: Page;
+  /** The scripted model server behind `/v1`: `enqueue(...)` replies, read `chatBodies()`. */
+  readonly modelServer: OpenAiTestServer;
+  /** The page's address. */
+  readonly url: string;
+  /**
+   * `console.error` messages and uncaught exceptions, in order; tests assert it stays empty. Chromium also logs
+   * "Failed to load resource" here for an HTTP error status or a dropped connection (not for an aborted fetch),
+   * so a test of an error reply expects that entry.
+   */
+  readonly errors: string[];
+  /** Tears everything down in reverse order: page, browser (when launched here), server, build, model server. */
+  close(): Promise<void>;
+}
+
+/** Opens a fixture page in Chromium; always `close()` it (in `afterEach`/`finally`), even when the test fails. */
+export async function openFixture({
+  browser,
+  modelServer: modelServerOptions,
+  ...build
+}: OpenFixtureOptions): Promise<OpenedFixture> {
+  const teardown: Array<() => Promise<unknown>> = [];
+  const close = async () => {
+    let failure: unknown;
+    for (const step of teardown.splice(0).reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+    if (failure !== undefined) throw failure;
+  };
+  try {
+    const modelServer = await startOpenAiTestServer(modelServerOptions);
+    teardown.push(() => modelServer.close());
+    const site = await buildFixturePage(build);
+    teardown.push(() => site.cleanup());
+    const server = await serveFixture({ dir: site.dir, modelServerUrl: modelServer.url });
+    teardown.push(() => server.close());
+    let chromium = browser;
+    if (!chromium) {
+      const launched = await launchChromium();
+      teardown.push(() => launched.close());
+      chromium = launched;
+    }
+    const context = await chromium.newContext();
+    teardown.push(() => context.close());
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() !== 'error') return;
+      const { url, lineNumber } = message.location();
+      errors.push(`console.error: ${message.text()}${url ? ` (${url}:${lineNumber + 1})` : ''}`);
+    });
+    page.on('pageerror', (error) => errors.push(`pageerror: ${error.stack ?? error.message}`));
+    await page.goto(server.url);
+    return { page, modelServer, url: server.url, errors, close };
+  } catch (error) {
+    await close().catch(() => {});
+    throw error;
+  }
+}

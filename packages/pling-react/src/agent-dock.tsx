@@ -1,0 +1,81 @@
+// <AgentDock>: the chat panel of the provider's Pling. One DockModel per mounted dock, created in a layout effect
+// and disposed in its cleanup, so StrictMode's mount–unmount–mount leaves exactly one live model (a model made
+// during render would subscribe to the session and leak when React discards that render).
+import type { AgentConfig, RuntimeEvent } from '@plingjs/agent';
+import { DockModel } from '@plingjs/core';
+import { useEffect, useLayoutEffect, useState } from 'react';
+import { createPortal } from 'react-dom';
+import { DockView } from './dock-view.js';
+import { usePling } from './pling-provider.js';
+import { useDockState } from './use-dock-state.js';
+import { useLatest } from './use-latest.js';
+
+export interface AgentDockProps {
+  /** Header text and the dock's accessible name; default the locale's 「助手」 / "Assistant". */
+  title?: string;
+  /**
+   * Merged into the runtime's configuration when the runtime is created (field by field, limits and retry item by
+   * item, over createPling's config). A runtime resolves its configuration once: a dock mounted after the runtime
+   * exists with a different `config` throws INVALID_CONFIG.
+   */
+  config?: AgentConfig;
+  /** The session the dock shows; default 'default'. */
+  sessionId?: string;
+  /** Every runtime event of this dock's session: session events and streamed text deltas. */
+  onSessionEvent?(event: RuntimeEvent): void;
+  /** Added to the root element's class list. */
+  className?: string;
+  /** Renders the dock inside this element (filling it) instead of as a fixed panel at the bottom right. */
+  container?: Element | null;
+}
+
+export function AgentDock({ title, config, sessionId, onSessionEvent, className, container }: AgentDockProps) {
+  const pling = usePling();
+  const [model, setModel] = useState<DockModel | null>(null);
+  // `config={{ … }}` is a new object every render; only a different configuration makes a new model.
+  const configKey = config === undefined ? '' : JSON.stringify(config);
+  const latestConfig = useLatest(config);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the config is followed by its content (configKey).
+  useLayoutEffect(() => {
+    // No title: it is only shown, so MountedDock applies it and a new title needs no new model.
+    const created = new DockModel({ core: pling, sessionId, config: latestConfig.current });
+    setModel(created);
+    return () => {
+      created.dispose();
+      setModel((current) => (current === created ? null : current));
+    };
+  }, [pling, sessionId, configKey]);
+
+  const listener = useLatest(onSessionEvent);
+  useEffect(() => {
+    if (!model) return;
+    const id = model.session.id;
+    return pling.onSessionEvent((event) => {
+      if (event.sessionId === id) listener.current?.(event);
+    });
+  }, [pling, model, listener]);
+
+  if (!model) return null;
+  const dock = <MountedDock model={model} title={title} className={className} inline={Boolean(container)} />;
+  return container ? createPortal(dock, container) : dock;
+}
+
+interface MountedDockProps {
+  model: DockModel;
+  title: string | undefined;
+  className: string | undefined;
+  inline: boolean;
+}
+
+function MountedDock({ model, title, className, inline }: MountedDockProps) {
+  const state = useDockState(model);
+  const shown = title === undefined ? state : { ...state, title };
+  return (
+    <DockView
+      state={shown}
+      actions={model}
+      placement={inline ? 'inline' : 'fixed'}
+      {...(className !== undefined && { className })}
+    />
+  );
+}

@@ -1,0 +1,157 @@
+import { type DockState, dockTexts } from '@plingjs/core';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { DOCK_CLASS, DOCK_CSS } from './dock-styles.js';
+import { type DockActions, DockView } from './dock-view.js';
+
+const texts = dockTexts('en');
+const idle: DockState = Object.freeze({
+  title: 'Orders',
+  status: 'idle',
+  busy: false,
+  messages: [],
+  operations: [],
+  confirmations: [],
+  handoffs: [],
+  texts,
+});
+const actions: DockActions = {
+  send: async () => {},
+  cancel: () => {},
+  clear: () => {},
+  approve: () => true,
+  reject: () => true,
+  resolveHandoff: () => true,
+};
+
+/** The dock's markup, without the stylesheet React hoists in front of it. */
+function render(state: DockState, props: { className?: string; placement?: 'fixed' | 'inline' } = {}): string {
+  const html = renderToStaticMarkup(<DockView state={state} actions={actions} {...props} />);
+  return html.replace(/^<style[^>]*>[^<]*<\/style>/, '');
+}
+
+function count(html: string, fragment: string): number {
+  return html.split(fragment).length - 1;
+}
+
+describe('DockView (the shared DOM contract)', () => {
+  it('an idle dock: title, clear, empty chat, no operations, an input whose send button is disabled', () => {
+    const html = render(idle, { className: 'mine' });
+    expect(html).toMatch(
+      /^<section data-pling="dock" data-placement="fixed" aria-label="Orders" class="pling-react-dock mine">/,
+    );
+    expect(html).toContain(`<h2>Orders</h2><button type="button" data-pling="clear">${texts.clear}</button>`);
+    expect(html).toContain(
+      `<div data-pling="messages" aria-live="polite"><p data-pling="empty">${texts.empty}</p></div>`,
+    );
+    expect(html).toContain(`<p data-pling="no-operations">${texts.noOperations}</p>`);
+    expect(html).toContain(`<h3>${texts.recentOperations}</h3>`);
+    expect(html).toMatch(/<textarea data-pling="input" aria-label="[^"]+" placeholder="Type a message, Enter to send"/);
+    expect(html).toContain(`<button type="submit" data-pling="send" disabled="">${texts.send}</button>`);
+    for (const absent of ['not-configured', '"notice"', '"error"', 'confirmation', 'handoff', '"stop"', 'trace']) {
+      expect(html).not.toContain(absent);
+    }
+  });
+
+  it('a busy dock with chat, a streamed reply, notice, error, requests and operations', () => {
+    const html = render(
+      {
+        ...idle,
+        status: 'running',
+        busy: true,
+        notConfigured: 'The agent is not configured: missing model.',
+        messages: [
+          { key: 'm1', role: 'user', text: 'delete order 7', streaming: false },
+          { key: 'streaming', role: 'assistant', text: 'Deleting <b>', streaming: true },
+        ],
+        notice: 'Stopped.',
+        error: { code: 'NETWORK_ERROR', message: 'offline' },
+        confirmations: [
+          {
+            id: 'confirmation-1',
+            actionId: 'delete_order',
+            description: 'Deletes an order',
+            danger: true,
+            arguments: { id: 7, email: '[redacted:email]' },
+            createdAt: 1,
+          },
+        ],
+        handoffs: [{ id: 'handoff-1', reason: 'call the customer', createdAt: 2 }],
+        operations: [
+          { key: 'c1', status: 'ok', text: texts.toolDone('delete_order'), at: 1 },
+          { key: 'c2', status: 'running', text: texts.toolRunning('add_todo'), at: 2 },
+        ],
+      },
+      { placement: 'inline' },
+    );
+    expect(html).toContain('data-placement="inline"');
+    expect(html).toContain(
+      `<strong>${texts.notConfigured}</strong><div>The agent is not configured: missing model.</div>`,
+    );
+    expect(count(html, 'data-pling="message"')).toBe(2);
+    expect(html).toContain(
+      `<div data-pling="message" data-role="user"><span data-pling="speaker">${texts.you}</span><span data-pling="text">delete order 7</span></div>`,
+    );
+    expect(html).toContain('data-role="assistant" data-streaming="true"');
+    expect(html).toContain('Deleting &lt;b&gt;'); // text, never markup
+    expect(html).not.toContain(texts.empty);
+    expect(html).toContain('<p data-pling="notice" role="status">Stopped.</p>');
+    expect(html).toContain('<code data-pling="error-code">NETWORK_ERROR</code> offline');
+    expect(html).toContain(
+      `<strong>${texts.confirm('delete_order')}<span data-pling="danger">${texts.dangerMark}</span></strong>`,
+    );
+    expect(html).toContain('<span data-pling="description">Deletes an order</span>');
+    expect(html).toContain('{\n  &quot;id&quot;: 7,\n  &quot;email&quot;: &quot;[redacted:email]&quot;\n}');
+    expect(html).toContain(`data-pling="approve">${texts.approve}</button>`);
+    expect(html).toContain(`data-pling="reject">${texts.reject}</button>`);
+    expect(html).toContain(`<strong>${texts.handoff('call the customer')}</strong>`);
+    expect(html).toContain(`data-pling="resolve-handoff">${texts.resolveHandoff}</button>`);
+    expect(html).toContain(`<li data-pling="operation" data-status="ok">delete_order done</li>`);
+    expect(html).toContain(`<li data-pling="operation" data-status="running">Running add_todo</li>`);
+    expect(html).toContain(`<button type="button" data-pling="stop">${texts.stop}</button>`);
+  });
+
+  it('brings its own stylesheet, once, with every rule scoped to the dock', () => {
+    const html = renderToStaticMarkup(
+      <>
+        <DockView state={idle} actions={actions} />
+        <DockView state={idle} actions={actions} />
+      </>,
+    );
+    expect(count(html, '<style')).toBe(1);
+    expect(html).toMatch(/^<style data-precedence="default" data-href="pling-react-dock">/);
+    const selectors = DOCK_CSS.replace(/\{[^}]*\}/g, '\n')
+      .split(/[,\n]/)
+      .map((selector) => selector.trim())
+      .filter(Boolean);
+    expect(selectors.length).toBeGreaterThan(20);
+    for (const selector of selectors) expect(selector.startsWith(`.${DOCK_CLASS}`), selector).toBe(true);
+  });
+
+  it('a confirmation without danger has no danger mark', () => {
+    const html = render({
+      ...idle,
+      confirmations: [
+        {
+          id: 'confirmation-2',
+          actionId: 'rename',
+          description: 'Renames',
+          danger: false,
+          arguments: {},
+          createdAt: 1,
+        },
+      ],
+    });
+    expect(html).toContain(`<strong>${texts.confirm('rename')}</strong>`);
+    expect(html).not.toContain(texts.dangerMark);
+  });
+
+  it('shows the texts of the locale (zh-CN)', () => {
+    const zh = dockTexts('zh-CN');
+    const html = render({ ...idle, title: zh.title, texts: zh });
+    expect(html).toContain(`aria-label="${zh.title}"`);
+    expect(html).toContain(zh.empty);
+    expect(html).toContain(zh.send);
+    expect(html).not.toContain(texts.send);
+  });
+});

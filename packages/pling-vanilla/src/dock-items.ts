@@ -1,0 +1,123 @@
+// The DOM of one item of each dock list (message, confirmation, handoff, operation): `create` builds the shell
+// once per key, `update` writes only what changed, so a streamed reply changes one text node per delta.
+import type { ConfirmationRequest, DockMessage, DockOperation, DockTexts, HandoffRequest } from '@plingjs/core';
+import { createElement, setAttribute, setText } from './create-element.js';
+import type { DockController } from './dock-controller.js';
+import type { KeyedNodesOptions } from './keyed-nodes.js';
+
+type Texts = () => DockTexts;
+
+export function messageItems(document: Document, texts: Texts): KeyedNodesOptions<DockMessage, HTMLElement> {
+  const parts = new WeakMap<HTMLElement, { speaker: Text; text: Text }>();
+  return {
+    key: (message) => message.key,
+    create(message) {
+      const speaker = document.createTextNode('');
+      const text = document.createTextNode('');
+      const element = createElement(document, 'div', { class: 'pling-message', 'data-pling': 'message' }, [
+        createElement(document, 'span', { class: 'pling-speaker' }, [speaker]),
+        createElement(document, 'span', { class: 'pling-text' }, [text]),
+      ]);
+      parts.set(element, { speaker, text });
+      setAttribute(element, 'data-role', message.role);
+      return element;
+    },
+    update(element, message) {
+      const { speaker, text } = parts.get(element)!;
+      setAttribute(element, 'data-role', message.role);
+      setAttribute(element, 'data-streaming', message.streaming ? 'true' : undefined);
+      setText(speaker, message.role === 'user' ? texts().you : texts().assistant);
+      setText(text, message.text);
+    },
+  };
+}
+
+export function confirmationItems(
+  document: Document,
+  texts: Texts,
+  controller: DockController,
+): KeyedNodesOptions<ConfirmationRequest, HTMLElement> {
+  // A request never changes while pending (its id names it), so everything is written once.
+  return {
+    key: (request) => request.id,
+    create(request) {
+      const { confirm, dangerMark, approve, reject } = texts();
+      const approveButton = createElement(
+        document,
+        'button',
+        { type: 'button', class: 'pling-primary', 'data-pling': 'approve' },
+        [approve],
+      );
+      const rejectButton = createElement(
+        document,
+        'button',
+        { type: 'button', class: 'pling-danger-button', 'data-pling': 'reject' },
+        [reject],
+      );
+      const settle = (decide: () => boolean) => {
+        approveButton.disabled = true;
+        rejectButton.disabled = true;
+        decide();
+      };
+      approveButton.addEventListener('click', () => settle(() => controller.approve(request.id)));
+      rejectButton.addEventListener('click', () => settle(() => controller.reject(request.id)));
+      return createElement(
+        document,
+        'div',
+        {
+          class: 'pling-card pling-confirmation',
+          'data-pling': 'confirmation',
+          'data-danger': String(request.danger),
+          role: 'group',
+        },
+        [
+          createElement(document, 'p', { class: 'pling-card-title' }, [
+            confirm(request.actionId) + (request.danger ? dangerMark : ''),
+          ]),
+          createElement(document, 'p', { class: 'pling-muted' }, [request.description]),
+          createElement(document, 'pre', { class: 'pling-arguments' }, [JSON.stringify(request.arguments, null, 2)]),
+          createElement(document, 'div', { class: 'pling-actions' }, [rejectButton, approveButton]),
+        ],
+      );
+    },
+    update() {},
+  };
+}
+
+export function handoffItems(
+  document: Document,
+  texts: Texts,
+  controller: DockController,
+): KeyedNodesOptions<HandoffRequest, HTMLElement> {
+  return {
+    key: (request) => request.id,
+    create(request) {
+      const resolve = createElement(document, 'button', { type: 'button', 'data-pling': 'resolve-handoff' }, [
+        texts().resolveHandoff,
+      ]);
+      resolve.addEventListener('click', () => {
+        resolve.disabled = true;
+        controller.resolveHandoff(request.id);
+      });
+      return createElement(document, 'div', { class: 'pling-card pling-handoff', 'data-pling': 'handoff' }, [
+        createElement(document, 'p', {}, [texts().handoff(request.reason)]),
+        createElement(document, 'div', { class: 'pling-actions' }, [resolve]),
+      ]);
+    },
+    update() {},
+  };
+}
+
+export function operationItems(document: Document): KeyedNodesOptions<DockOperation, HTMLElement> {
+  return {
+    key: (operation) => operation.key,
+    create: () =>
+      createElement(document, 'li', { class: 'pling-operation', 'data-pling': 'operation' }, [
+        document.createTextNode(''),
+      ]),
+    update(element, operation) {
+      setAttribute(element, 'data-status', operation.status);
+      setText(element.firstChild as Text, operation.text);
+    },
+  };
+}

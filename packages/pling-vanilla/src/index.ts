@@ -1,0 +1,17 @@
+// @plingjs/vanilla: Pling for plain JavaScript pages — createPling, onSessionEvent for hosts that render their
+// own UI, and the framework-free AgentDock (pling.dock()), which @plingjs/vue2 shares.
+export type { AgentConfig, RuntimeEvent, SessionEvent } from '@plingjs/agent';
+export {
+  type Action,
+  type ActionContext,
+  type ActionDefinition,
+  type DockState,
+  defineAction,
+  type PlingOptions,
+  sensitive,
+} from '@plingjs/core';
+export { createPling, type DockHandle, type DockOptions, type Pling } from './create-pling.js';
+export type { DockController } from './dock-controller.js';
+export { DOCK_CSS, DOCK_STYLE_ATTRIBUTE, injectDockStyles } from './dock-styles.js';
+export { createDockView, type DockView } from './dock-view.js';
+export { type MountDockOptions, type MountedDock, mountDock } from './mount-dock.js';

@@ -1,0 +1,188 @@
+// AgentDock's markup as a pure function of the dock state and the draft being typed, following the DOM contract
+// every Pling dock shares (data-pling="…" hooks, texts from dockTexts only). Vue's keyed diff keeps the tree in
+// place, so a streamed delta only changes the streaming message's text.
+import type { TraceEntry } from '@plingjs/agent';
+import type { ConfirmationRequest, DockState, DockTexts, HandoffRequest } from '@plingjs/core';
+import { h, type Ref, type VNode } from 'vue';
+import { renderOperations } from './operations-view.js';
+
+export interface DockViewHandlers {
+  input(text: string): void;
+  submit(): void;
+  clear(): void;
+  cancel(): void;
+  approve(id: string): void;
+  reject(id: string): void;
+  resolveHandoff(id: string): void;
+}
+
+export interface DockViewInput {
+  state: DockState;
+  draft: string;
+  /** Fill the parent element instead of the fixed bottom-right panel. */
+  inline: boolean;
+  traceNumber: (entry: TraceEntry) => number;
+  on: DockViewHandlers;
+  /** Receives the scrolling body element (messages, cards, operations). */
+  bodyRef?: Ref<HTMLElement | null>;
+}
+
+export function renderDock({ state, draft, inline, traceNumber, on, bodyRef }: DockViewInput): VNode {
+  const { texts } = state;
+  return h(
+    'div',
+    {
+      class: ['pling-vue-dock', inline ? 'pling-vue-dock--inline' : 'pling-vue-dock--fixed'],
+      'data-pling': 'dock',
+      role: 'complementary',
+      'aria-label': state.title,
+      'aria-busy': state.busy ? 'true' : 'false',
+    },
+    [
+      h('header', { class: 'pling-vue-header' }, [
+        h('h2', { class: 'pling-vue-title' }, state.title),
+        h(
+          'button',
+          { type: 'button', class: 'pling-vue-button', 'data-pling': 'clear', onClick: on.clear },
+          texts.clear,
+        ),
+      ]),
+      state.notConfigured === undefined
+        ? null
+        : h('div', { class: 'pling-vue-alert', 'data-pling': 'not-configured', role: 'alert' }, [
+            h('strong', texts.notConfigured),
+            h('p', state.notConfigured),
+          ]),
+      h('div', { class: 'pling-vue-body', ref: bodyRef }, [
+        renderMessages(state),
+        state.notice === undefined ? null : h('p', { class: 'pling-vue-notice', 'data-pling': 'notice' }, state.notice),
+        state.error === undefined
+          ? null
+          : h('p', { class: 'pling-vue-error', 'data-pling': 'error', role: 'alert' }, [
+              h('code', state.error.code),
+              ' ',
+              state.error.message,
+            ]),
+        ...state.confirmations.map((request) => renderConfirmation(request, texts, on)),
+        ...state.handoffs.map((request) => renderHandoff(request, texts, on)),
+        renderOperations(state, traceNumber),
+      ]),
+      renderForm(state, draft, on),
+    ],
+  );
+}
+
+function renderMessages({ messages, texts }: DockState): VNode {
+  return h(
+    'div',
+    { class: 'pling-vue-messages', 'data-pling': 'messages', 'aria-live': 'polite' },
+    messages.length === 0
+      ? [h('p', { class: 'pling-vue-muted' }, texts.empty)]
+      : messages.map((message) =>
+          h(
+            'div',
+            {
+              key: message.key,
+              class: ['pling-vue-message', `pling-vue-message--${message.role}`],
+              'data-pling': 'message',
+              'data-role': message.role,
+              'data-streaming': message.streaming ? 'true' : undefined,
+            },
+            [
+              h('span', { class: 'pling-vue-who' }, message.role === 'user' ? texts.you : texts.assistant),
+              h('div', { class: 'pling-vue-text' }, message.text),
+            ],
+          ),
+        ),
+  );
+}
+
+function renderConfirmation(request: ConfirmationRequest, texts: DockTexts, on: DockViewHandlers): VNode {
+  return h('div', { key: request.id, class: 'pling-vue-card', 'data-pling': 'confirmation', role: 'group' }, [
+    h('p', [h('strong', texts.confirm(request.actionId)), request.danger ? texts.dangerMark : null]),
+    h('p', { class: 'pling-vue-muted' }, request.description),
+    h('pre', { class: 'pling-vue-arguments' }, JSON.stringify(request.arguments, null, 2)),
+    h('div', { class: 'pling-vue-actions' }, [
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'pling-vue-button pling-vue-primary',
+          'data-pling': 'approve',
+          onClick: () => on.approve(request.id),
+        },
+        texts.approve,
+      ),
+      h(
+        'button',
+        { type: 'button', class: 'pling-vue-button', 'data-pling': 'reject', onClick: () => on.reject(request.id) },
+        texts.reject,
+      ),
+    ]),
+  ]);
+}
+
+function renderHandoff(request: HandoffRequest, texts: DockTexts, on: DockViewHandlers): VNode {
+  return h('div', { key: request.id, class: 'pling-vue-card', 'data-pling': 'handoff', role: 'group' }, [
+    h('p', texts.handoff(request.reason)),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'pling-vue-button',
+        'data-pling': 'resolve-handoff',
+        onClick: () => on.resolveHandoff(request.id),
+      },
+      texts.resolveHandoff,
+    ),
+  ]);
+}
+
+function renderForm({ texts, busy }: DockState, draft: string, on: DockViewHandlers): VNode {
+  return h(
+    'form',
+    {
+      class: 'pling-vue-form',
+      onSubmit: (event: Event) => {
+        event.preventDefault();
+        on.submit();
+      },
+    },
+    [
+      h('textarea', {
+        class: 'pling-vue-input',
+        'data-pling': 'input',
+        rows: 2,
+        placeholder: texts.placeholder,
+        'aria-label': texts.placeholder,
+        value: draft,
+        onInput: (event: Event) => on.input((event.target as HTMLTextAreaElement).value),
+        onKeydown: (event: KeyboardEvent) => {
+          // Enter sends, Shift+Enter is a new line; Enter that confirms an IME composition is neither.
+          if (event.key !== 'Enter' || event.shiftKey || event.isComposing) return;
+          event.preventDefault();
+          on.submit();
+        },
+      }),
+      h('div', { class: 'pling-vue-actions' }, [
+        busy
+          ? h(
+              'button',
+              { type: 'button', class: 'pling-vue-button', 'data-pling': 'stop', onClick: on.cancel },
+              texts.stop,
+            )
+          : null,
+        h(
+          'button',
+          {
+            type: 'submit',
+            class: 'pling-vue-button pling-vue-primary',
+            'data-pling': 'send',
+            disabled: draft.trim() === '',
+          },
+          texts.send,
+        ),
+      ]),
+    ],
+  );
+}

@@ -1,0 +1,32 @@
+// The recent-operations area: tool calls, retries and compactions as the dock model words them, and, when the dock
+// has `debug`, the request trace below them.
+import type { TraceEntry } from '@plingjs/agent';
+import type { DockState } from '@plingjs/core';
+import { h, type VNode } from 'vue';
+import { renderTrace } from './trace-view.js';
+
+export function renderOperations(state: DockState, numberOf: (entry: TraceEntry) => number): VNode {
+  const { texts, operations, trace } = state;
+  return h('section', { class: 'pling-vue-operations', 'data-pling': 'operations' }, [
+    h('h2', { class: 'pling-vue-subheading' }, texts.recentOperations),
+    operations.length === 0
+      ? h('p', { class: 'pling-vue-muted' }, texts.noOperations)
+      : h(
+          'ul',
+          { class: 'pling-vue-operation-list' },
+          operations.map((operation) =>
+            h(
+              'li',
+              {
+                key: operation.key,
+                class: ['pling-vue-operation', `pling-vue-operation--${operation.status}`],
+                'data-pling': 'operation',
+                'data-status': operation.status,
+              },
+              operation.text,
+            ),
+          ),
+        ),
+    trace ? renderTrace(trace, texts, numberOf) : null,
+  ]);
+}
