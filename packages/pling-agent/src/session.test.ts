@@ -232,6 +232,28 @@ describe('会话生命周期', () => {
     expect(session.status()).toBe('idle');
   });
 
+  it('a tool call is announced (tool-call) when it starts, and its result (tool-result) when it ends', async () => {
+    const release = deferred<void>();
+    const running = deferred<void>();
+    const slow: AgentTool = {
+      name: 'slow',
+      description: 'waits',
+      parameters: { type: 'object', properties: {} },
+      execute: async () => {
+        running.resolve();
+        await release.promise;
+        return 'finished';
+      },
+    };
+    const { session } = setup({ replies: [{ toolCalls: [toolCall('c1', 'slow')] }, { content: 'ok' }], tools: [slow] });
+    const sent = session.send('go');
+    await running.promise;
+    expect(session.events().map((event) => event.type)).toEqual(['message', 'tool-call']);
+    release.resolve();
+    await sent;
+    expect(session.events().map((event) => event.type)).toEqual(['message', 'tool-call', 'tool-result', 'message']);
+  });
+
   it('events() 返回聊天与最近操作视图使用的事件流 (no raw arguments or results), not capped', async () => {
     const { tool } = recordingTool('fill', { secret: 'x' });
     const { session, emitted } = setup({

@@ -215,6 +215,7 @@ export class AgentSession extends Observable<SessionSnapshot> {
         this.pushToolMessage(state, call.id, call.function.name, cancelledResult(errors));
         continue;
       }
+      let announced = false;
       const outcome = await runToolCall({
         call,
         tools,
@@ -225,11 +226,16 @@ export class AgentSession extends Observable<SessionSnapshot> {
         clock,
         errors,
         onExecuted: (info) => telemetry.recordToolCall(info),
+        // The call is announced when it starts, so views show it running while it waits (e.g. for a confirmation).
+        onStart: (id) => {
+          announced = true;
+          this.emit(state, { type: 'tool-call', ...base, id });
+        },
       });
       if (outcome.kind === 'blocked') {
         this.emit(state, { type: 'blocked', ...base, id: outcome.id, code: 'HOOK_BLOCKED', reason: outcome.reason });
       } else {
-        this.emit(state, { type: 'tool-call', ...base, id: outcome.id });
+        if (!announced) this.emit(state, { type: 'tool-call', ...base, id: outcome.id });
         const result = outcome.result;
         const code = 'error' in result ? result.error.code : undefined;
         this.emit(state, {

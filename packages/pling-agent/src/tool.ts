@@ -49,6 +49,8 @@ export interface RunToolCallOptions {
   errors: ErrorTexts;
   /** Reports each executed tool for telemetry. */
   onExecuted?: (info: { durationMs: number; ok: boolean }) => void;
+  /** Called just before the tool runs (hooks passed), so a dock can show it running while it waits or works. */
+  onStart?: (id: string) => void;
 }
 
 export function cancelledResult(errors: ErrorTexts): ToolResult {
@@ -56,7 +58,7 @@ export function cancelledResult(errors: ErrorTexts): ToolResult {
 }
 
 export async function runToolCall(options: RunToolCallOptions): Promise<ToolCallOutcome> {
-  const { call, tools, hooks, turn, sessionId, signal, clock, errors, onExecuted } = options;
+  const { call, tools, hooks, turn, sessionId, signal, clock, errors, onExecuted, onStart } = options;
   const toolName = call.function.name;
   const tool = tools.get(toolName);
   if (!tool) {
@@ -73,6 +75,7 @@ export async function runToolCall(options: RunToolCallOptions): Promise<ToolCall
   if (block) return { kind: 'blocked', id, reason: block.reason, result: failure('HOOK_BLOCKED', block.reason) };
   if (signal.aborted) return { kind: 'cancelled', id, result: cancelledResult(errors) };
 
+  onStart?.(id);
   const started = clock.now();
   let result: ToolResult;
   try {

@@ -22,7 +22,7 @@ function withAction(llm: LlmClient, debug?: { maxCalls: number }) {
 }
 
 describe('DockModel', () => {
-  it('chat, a confirmation to approve, and the recent operation once it ran', async () => {
+  it('chat, a confirmation to approve, and the recent operation going from running to done', async () => {
     const { core, dock } = withAction(
       scriptedLlm([{ toolCalls: [toolCall('c1', 'delete_order', { id: 7 })] }, { content: 'Order 7 is deleted.' }]),
     );
@@ -34,6 +34,7 @@ describe('DockModel', () => {
     const pending = dock.getSnapshot();
     expect(pending.busy).toBe(true);
     expect(pending.confirmations.map((item) => item.actionId)).toEqual(['delete_order']);
+    expect(pending.operations).toEqual([expect.objectContaining({ status: 'running', text: 'Running delete_order' })]);
     expect(dock.approve(request.id)).toBe(true);
     await sent;
     const done = dock.getSnapshot();

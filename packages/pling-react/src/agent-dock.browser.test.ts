@@ -148,10 +148,11 @@ describe('AgentDock (React) in Chromium', { timeout: 60_000 }, () => {
     );
     expect(await confirmation.textContent()).toContain('删除一条待办');
     expect(JSON.parse((await confirmation.locator('pre').textContent()) ?? '')).toEqual({ id: 4 });
-    // The runtime records a tool call once it has run, so only add_todo is listed while delete_todo waits.
+    // The runtime announces a call when it starts: delete_todo shows as running while it waits for the person.
     const operations = page.locator('[data-pling="operation"]');
     expect(await operations.evaluateAll((items) => items.map((item) => item.getAttribute('data-status')))).toEqual([
       'ok',
+      'running',
     ]);
     // The page snapshot of the second request already held the new todo (usePageState reads current state).
     expect(JSON.stringify(modelServer.chatBodies()[1])).toContain('写周报');
