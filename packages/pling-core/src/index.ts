@@ -1,5 +1,6 @@
 // @plingjs/core: Pling's page layer — declared actions and their confirmation policy, sensitive values, the page
-// snapshot rebuilt into the system prompt every turn, and the confirmation and handoff queues. Browser-safe.
+// snapshot rebuilt into the system prompt every turn, the confirmation and handoff queues, and what the adapters'
+// docks share (DockModel, texts, the stylesheet). Browser-safe.
 
 export type { Listener } from '@plingjs/agent';
 export {
@@ -27,6 +28,7 @@ export {
   type DockState,
   MAX_DOCK_OPERATIONS,
 } from './dock-model.js';
+export { DOCK_CSS, DOCK_STYLE_ATTRIBUTE, type DockPlacement, ensureDockStyles } from './dock-styles.js';
 export { DOCK_TEXTS, type DockTexts, dockTexts } from './dock-texts.js';
 export { PageError, type PageErrorCode } from './errors.js';
 export { createHandoffAction, HANDOFF_ACTION_ID, handoffAction } from './handoff-action.js';

@@ -3,7 +3,7 @@
 import { type ScriptedReply, textReply, toolCallReply } from '@aalis/testing';
 import { TEXTS } from '@plingjs/agent';
 import { type Browser, launchChromium, type OpenedFixture, openFixture, type Page } from '@plingjs/browser-testing';
-import { DOCK_TEXTS } from '@plingjs/core';
+import { DOCK_CSS, DOCK_TEXTS } from '@plingjs/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const entry = new URL('./fixtures/todo-app.case.tsx', import.meta.url);
@@ -222,26 +222,47 @@ describe('AgentDock (React) in Chromium', { timeout: 60_000 }, () => {
   it('a fixed panel at the bottom right by default; inside the host element given as `container`', async () => {
     const { page, modelServer, errors, url } = await open();
     const placement = () =>
-      dock(page).evaluate((element) => ({
-        parent: element.parentElement?.id ?? element.parentElement?.tagName,
-        placement: element.getAttribute('data-placement'),
-        classes: element.className,
-        position: getComputedStyle(element).position,
-      }));
+      dock(page).evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        return {
+          parent: element.parentElement?.id || element.parentElement?.tagName,
+          placement: element.getAttribute('data-placement'),
+          classes: element.className,
+          position: getComputedStyle(element).position,
+          inViewport: box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight && box.right <= innerWidth,
+          width: box.width,
+          parentWidth: element.parentElement!.getBoundingClientRect().width,
+        };
+      });
+    // The shared stylesheet of @plingjs/core, once, however often StrictMode ran the effects.
+    const styles = page.locator('style[data-pling-style]');
+    expect(await styles.count()).toBe(1);
+    expect(await styles.textContent()).toBe(DOCK_CSS);
     expect(await placement()).toMatchObject({
       placement: 'fixed',
-      classes: 'pling-react-dock todo-dock',
+      classes: 'todo-dock',
       position: 'fixed',
+      inViewport: true,
     });
 
     await page.goto(`${url}?inline`);
     await page.locator('#dock-host [data-pling="dock"]').waitFor();
-    expect(await placement()).toEqual({
+    const inline = await placement();
+    expect(inline).toMatchObject({
       parent: 'dock-host',
       placement: 'inline',
-      classes: 'pling-react-dock todo-dock',
+      classes: 'todo-dock',
       position: 'static',
     });
+    expect(inline.width).toBe(inline.parentWidth);
+    expect(await styles.count()).toBe(1);
+
+    await page.goto(`${url}?inline&placement=fixed`);
+    await page.locator('#dock-host [data-pling="dock"]').waitFor();
+    expect(await placement()).toMatchObject({ parent: 'dock-host', placement: 'fixed', position: 'fixed' });
+
+    await page.goto(`${url}?inline`);
+    await page.locator('#dock-host [data-pling="dock"]').waitFor();
     modelServer.enqueue(textReply('就在这里'));
     await send(page, '你在哪？');
     await expectMessages(page, [

@@ -2,7 +2,7 @@
 // and disposed in its cleanup, so StrictMode's mount–unmount–mount leaves exactly one live model (a model made
 // during render would subscribe to the session and leak when React discards that render).
 import type { AgentConfig, RuntimeEvent } from '@plingjs/agent';
-import { DockModel } from '@plingjs/core';
+import { DockModel, type DockPlacement } from '@plingjs/core';
 import { useEffect, useLayoutEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { DockView } from './dock-view.js';
@@ -25,11 +25,24 @@ export interface AgentDockProps {
   onSessionEvent?(event: RuntimeEvent): void;
   /** Added to the root element's class list. */
   className?: string;
-  /** Renders the dock inside this element (filling it) instead of as a fixed panel at the bottom right. */
+  /** Renders the dock into this element through a portal (instead of where `<AgentDock>` stands). */
   container?: Element | null;
+  /**
+   * 'fixed': a panel at the bottom right of the viewport; 'inline': fills the element the dock is rendered into.
+   * Default 'inline' with a `container`, else 'fixed'.
+   */
+  placement?: DockPlacement;
 }
 
-export function AgentDock({ title, config, sessionId, onSessionEvent, className, container }: AgentDockProps) {
+export function AgentDock({
+  title,
+  config,
+  sessionId,
+  onSessionEvent,
+  className,
+  container,
+  placement = container ? 'inline' : 'fixed',
+}: AgentDockProps) {
   const pling = usePling();
   const [model, setModel] = useState<DockModel | null>(null);
   // `config={{ … }}` is a new object every render; only a different configuration makes a new model.
@@ -56,7 +69,7 @@ export function AgentDock({ title, config, sessionId, onSessionEvent, className,
   }, [pling, model, listener]);
 
   if (!model) return null;
-  const dock = <MountedDock model={model} title={title} className={className} inline={Boolean(container)} />;
+  const dock = <MountedDock model={model} title={title} className={className} placement={placement} />;
   return container ? createPortal(dock, container) : dock;
 }
 
@@ -64,18 +77,13 @@ interface MountedDockProps {
   model: DockModel;
   title: string | undefined;
   className: string | undefined;
-  inline: boolean;
+  placement: DockPlacement;
 }
 
-function MountedDock({ model, title, className, inline }: MountedDockProps) {
+function MountedDock({ model, title, className, placement }: MountedDockProps) {
   const state = useDockState(model);
   const shown = title === undefined ? state : { ...state, title };
   return (
-    <DockView
-      state={shown}
-      actions={model}
-      placement={inline ? 'inline' : 'fixed'}
-      {...(className !== undefined && { className })}
-    />
+    <DockView state={shown} actions={model} placement={placement} {...(className !== undefined && { className })} />
   );
 }

@@ -29,7 +29,7 @@ export function DockComposer({ texts, busy, onSend, onStop }: DockComposerProps)
     submit();
   };
   return (
-    <form onSubmit={onSubmit}>
+    <form className="pling-form" onSubmit={onSubmit}>
       <textarea
         data-pling="input"
         aria-label={texts.placeholder}
@@ -39,14 +39,16 @@ export function DockComposer({ texts, busy, onSend, onStop }: DockComposerProps)
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
       />
-      <button type="submit" data-pling="send" disabled={blank}>
-        {texts.send}
-      </button>
-      {busy && (
-        <button type="button" data-pling="stop" onClick={onStop}>
-          {texts.stop}
+      <div className="pling-actions">
+        {busy && (
+          <button type="button" data-pling="stop" onClick={onStop}>
+            {texts.stop}
+          </button>
+        )}
+        <button type="submit" data-pling="send" disabled={blank}>
+          {texts.send}
         </button>
-      )}
+      </div>
     </form>
   );
 }

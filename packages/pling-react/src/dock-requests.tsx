@@ -27,9 +27,13 @@ export function DockRequests({
             {texts.confirm(request.actionId)}
             {request.danger && <span data-pling="danger">{texts.dangerMark}</span>}
           </strong>
-          <span data-pling="description">{request.description}</span>
-          <pre data-pling="arguments">{JSON.stringify(request.arguments, null, 2)}</pre>
-          <div data-pling="actions">
+          <span data-pling="description" className="pling-muted">
+            {request.description}
+          </span>
+          <pre data-pling="arguments" className="pling-arguments">
+            {JSON.stringify(request.arguments, null, 2)}
+          </pre>
+          <div data-pling="actions" className="pling-actions">
             <button type="button" data-pling="approve" onClick={() => onApprove(request.id)}>
               {texts.approve}
             </button>
@@ -42,7 +46,7 @@ export function DockRequests({
       {handoffs.map((request) => (
         <div key={request.id} data-pling="handoff">
           <strong>{texts.handoff(request.reason)}</strong>
-          <div data-pling="actions">
+          <div data-pling="actions" className="pling-actions">
             <button type="button" data-pling="resolve-handoff" onClick={() => onResolveHandoff(request.id)}>
               {texts.resolveHandoff}
             </button>

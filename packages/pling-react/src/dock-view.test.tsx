@@ -1,7 +1,6 @@
-import { type DockState, dockTexts } from '@plingjs/core';
+import { type DockPlacement, type DockState, dockTexts } from '@plingjs/core';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { DOCK_CLASS, DOCK_CSS } from './dock-styles.js';
 import { type DockActions, DockView } from './dock-view.js';
 
 const texts = dockTexts('en');
@@ -24,10 +23,8 @@ const actions: DockActions = {
   resolveHandoff: () => true,
 };
 
-/** The dock's markup, without the stylesheet React hoists in front of it. */
-function render(state: DockState, props: { className?: string; placement?: 'fixed' | 'inline' } = {}): string {
-  const html = renderToStaticMarkup(<DockView state={state} actions={actions} {...props} />);
-  return html.replace(/^<style[^>]*>[^<]*<\/style>/, '');
+function render(state: DockState, props: { className?: string; placement?: DockPlacement } = {}): string {
+  return renderToStaticMarkup(<DockView state={state} actions={actions} {...props} />);
 }
 
 function count(html: string, fragment: string): number {
@@ -37,15 +34,15 @@ function count(html: string, fragment: string): number {
 describe('DockView (the shared DOM contract)', () => {
   it('an idle dock: title, clear, empty chat, no operations, an input whose send button is disabled', () => {
     const html = render(idle, { className: 'mine' });
-    expect(html).toMatch(
-      /^<section data-pling="dock" data-placement="fixed" aria-label="Orders" class="pling-react-dock mine">/,
-    );
-    expect(html).toContain(`<h2>Orders</h2><button type="button" data-pling="clear">${texts.clear}</button>`);
+    expect(html).toMatch(/^<section data-pling="dock" data-placement="fixed" aria-label="Orders" class="mine">/);
     expect(html).toContain(
-      `<div data-pling="messages" aria-live="polite"><p data-pling="empty">${texts.empty}</p></div>`,
+      `<header class="pling-header"><h2 class="pling-title">Orders</h2><button type="button" data-pling="clear">${texts.clear}</button></header>`,
     );
-    expect(html).toContain(`<p data-pling="no-operations">${texts.noOperations}</p>`);
-    expect(html).toContain(`<h3>${texts.recentOperations}</h3>`);
+    expect(html).toContain(
+      `<div data-pling="messages" aria-live="polite"><p data-pling="empty" class="pling-muted">${texts.empty}</p></div>`,
+    );
+    expect(html).toContain(`<p data-pling="no-operations" class="pling-muted">${texts.noOperations}</p>`);
+    expect(html).toContain(`<h3 class="pling-subheading">${texts.recentOperations}</h3>`);
     expect(html).toMatch(/<textarea data-pling="input" aria-label="[^"]+" placeholder="Type a message, Enter to send"/);
     expect(html).toContain(`<button type="submit" data-pling="send" disabled="">${texts.send}</button>`);
     for (const absent of ['not-configured', '"notice"', '"error"', 'confirmation', 'handoff', '"stop"', 'trace']) {
@@ -90,17 +87,17 @@ describe('DockView (the shared DOM contract)', () => {
     );
     expect(count(html, 'data-pling="message"')).toBe(2);
     expect(html).toContain(
-      `<div data-pling="message" data-role="user"><span data-pling="speaker">${texts.you}</span><span data-pling="text">delete order 7</span></div>`,
+      `<div data-pling="message" data-role="user"><span data-pling="speaker" class="pling-speaker">${texts.you}</span><span data-pling="text">delete order 7</span></div>`,
     );
     expect(html).toContain('data-role="assistant" data-streaming="true"');
     expect(html).toContain('Deleting &lt;b&gt;'); // text, never markup
     expect(html).not.toContain(texts.empty);
     expect(html).toContain('<p data-pling="notice" role="status">Stopped.</p>');
-    expect(html).toContain('<code data-pling="error-code">NETWORK_ERROR</code> offline');
+    expect(html).toContain('<code data-pling="error-code" class="pling-error-code">NETWORK_ERROR</code> offline');
     expect(html).toContain(
       `<strong>${texts.confirm('delete_order')}<span data-pling="danger">${texts.dangerMark}</span></strong>`,
     );
-    expect(html).toContain('<span data-pling="description">Deletes an order</span>');
+    expect(html).toContain('<span data-pling="description" class="pling-muted">Deletes an order</span>');
     expect(html).toContain('{\n  &quot;id&quot;: 7,\n  &quot;email&quot;: &quot;[redacted:email]&quot;\n}');
     expect(html).toContain(`data-pling="approve">${texts.approve}</button>`);
     expect(html).toContain(`data-pling="reject">${texts.reject}</button>`);
@@ -111,21 +108,11 @@ describe('DockView (the shared DOM contract)', () => {
     expect(html).toContain(`<button type="button" data-pling="stop">${texts.stop}</button>`);
   });
 
-  it('brings its own stylesheet, once, with every rule scoped to the dock', () => {
-    const html = renderToStaticMarkup(
-      <>
-        <DockView state={idle} actions={actions} />
-        <DockView state={idle} actions={actions} />
-      </>,
-    );
-    expect(count(html, '<style')).toBe(1);
-    expect(html).toMatch(/^<style data-precedence="default" data-href="pling-react-dock">/);
-    const selectors = DOCK_CSS.replace(/\{[^}]*\}/g, '\n')
-      .split(/[,\n]/)
-      .map((selector) => selector.trim())
-      .filter(Boolean);
-    expect(selectors.length).toBeGreaterThan(20);
-    for (const selector of selectors) expect(selector.startsWith(`.${DOCK_CLASS}`), selector).toBe(true);
+  it('renders no stylesheet of its own: @plingjs/core’s shared one is injected in the browser, by an effect', () => {
+    const html = render(idle);
+    expect(html).not.toContain('<style');
+    expect(html).toContain('<form class="pling-form">');
+    expect(html).toMatch(/<div class="pling-actions"><button type="submit" data-pling="send" disabled="">/);
   });
 
   it('a confirmation without danger has no danger mark', () => {

@@ -1,7 +1,7 @@
 // @plingjs/react: Pling for React — createPling, PlingProvider, the AgentDock component and hooks bridging Pling's
 // observables (sessions, telemetry, the dock model) with useSyncExternalStore.
 
-export type { ActionDefinition, PlingOptions } from '@plingjs/core';
+export type { ActionDefinition, DockPlacement, PlingOptions } from '@plingjs/core';
 export { sensitive } from '@plingjs/core';
 export { AgentDock, type AgentDockProps } from './agent-dock.js';
 export { createPling, type Pling } from './create-pling.js';

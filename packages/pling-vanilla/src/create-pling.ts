@@ -5,6 +5,7 @@ import {
   type ActionDefinition,
   createPlingCore,
   DockModel,
+  type DockPlacement,
   type Page,
   type PlingOptions,
   type StateGetter,
@@ -14,8 +15,13 @@ import { mountDock } from './mount-dock.js';
 export interface DockOptions {
   /** Header text and the dock's aria-label; default the locale's 「助手」 / "Assistant". */
   title?: string;
-  /** Element to render into; default a fixed panel at the bottom right, appended to `document.body`. */
+  /** The element to mount the dock in; default `document.body`. */
   target?: HTMLElement;
+  /**
+   * 'fixed': a panel at the bottom right of the viewport; 'inline': fills `target`. Default 'inline' when a
+   * `target` is given, else 'fixed'.
+   */
+  placement?: DockPlacement;
   /** The session the dock talks to (default 'default'). */
   sessionId?: string;
   /** Merged into createPling's config when the runtime is created (the first dock or runtime() call does it). */
@@ -73,11 +79,11 @@ export function createPling(options: PlingOptions = {}): Pling {
       const remove = core.onEvent(listener);
       return () => void remove();
     },
-    dock({ title, target, sessionId, config } = {}) {
+    dock({ title, target, placement, sessionId, config } = {}) {
       const model = new DockModel({ core, title, sessionId, config });
       let mounted: ReturnType<typeof mountDock>;
       try {
-        mounted = mountDock({ controller: model, target });
+        mounted = mountDock({ controller: model, target, placement });
       } catch (error) {
         model.dispose();
         throw error;

@@ -14,7 +14,7 @@ export function messageItems(document: Document, texts: Texts): KeyedNodesOption
     create(message) {
       const speaker = document.createTextNode('');
       const text = document.createTextNode('');
-      const element = createElement(document, 'div', { class: 'pling-message', 'data-pling': 'message' }, [
+      const element = createElement(document, 'div', { 'data-pling': 'message' }, [
         createElement(document, 'span', { class: 'pling-speaker' }, [speaker]),
         createElement(document, 'span', { class: 'pling-text' }, [text]),
       ]);
@@ -42,18 +42,8 @@ export function confirmationItems(
     key: (request) => request.id,
     create(request) {
       const { confirm, dangerMark, approve, reject } = texts();
-      const approveButton = createElement(
-        document,
-        'button',
-        { type: 'button', class: 'pling-primary', 'data-pling': 'approve' },
-        [approve],
-      );
-      const rejectButton = createElement(
-        document,
-        'button',
-        { type: 'button', class: 'pling-danger-button', 'data-pling': 'reject' },
-        [reject],
-      );
+      const approveButton = createElement(document, 'button', { type: 'button', 'data-pling': 'approve' }, [approve]);
+      const rejectButton = createElement(document, 'button', { type: 'button', 'data-pling': 'reject' }, [reject]);
       const settle = (decide: () => boolean) => {
         approveButton.disabled = true;
         rejectButton.disabled = true;
@@ -64,16 +54,9 @@ export function confirmationItems(
       return createElement(
         document,
         'div',
-        {
-          class: 'pling-card pling-confirmation',
-          'data-pling': 'confirmation',
-          'data-danger': String(request.danger),
-          role: 'group',
-        },
+        { 'data-pling': 'confirmation', 'data-danger': String(request.danger), role: 'group' },
         [
-          createElement(document, 'p', { class: 'pling-card-title' }, [
-            confirm(request.actionId) + (request.danger ? dangerMark : ''),
-          ]),
+          createElement(document, 'p', {}, [confirm(request.actionId) + (request.danger ? dangerMark : '')]),
           createElement(document, 'p', { class: 'pling-muted' }, [request.description]),
           createElement(document, 'pre', { class: 'pling-arguments' }, [JSON.stringify(request.arguments, null, 2)]),
           createElement(document, 'div', { class: 'pling-actions' }, [rejectButton, approveButton]),
@@ -99,7 +82,7 @@ export function handoffItems(
         resolve.disabled = true;
         controller.resolveHandoff(request.id);
       });
-      return createElement(document, 'div', { class: 'pling-card pling-handoff', 'data-pling': 'handoff' }, [
+      return createElement(document, 'div', { 'data-pling': 'handoff' }, [
         createElement(document, 'p', {}, [texts().handoff(request.reason)]),
         createElement(document, 'div', { class: 'pling-actions' }, [resolve]),
       ]);
@@ -111,10 +94,7 @@ export function handoffItems(
 export function operationItems(document: Document): KeyedNodesOptions<DockOperation, HTMLElement> {
   return {
     key: (operation) => operation.key,
-    create: () =>
-      createElement(document, 'li', { class: 'pling-operation', 'data-pling': 'operation' }, [
-        document.createTextNode(''),
-      ]),
+    create: () => createElement(document, 'li', { 'data-pling': 'operation' }, [document.createTextNode('')]),
     update(element, operation) {
       setAttribute(element, 'data-status', operation.status);
       setText(element.firstChild as Text, operation.text);

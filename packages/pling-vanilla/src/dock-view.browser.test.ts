@@ -1,8 +1,15 @@
 // The DOM dock against a scripted controller, in real Chromium: the DOM contract for every part of DockState,
 // in-place updates (node identity, one text node per streamed delta), the textarea's value and focus across
-// renders, the keyboard and buttons, text never parsed as HTML, the stylesheet once per document, and unmount.
+// renders, the keyboard and buttons, text never parsed as HTML, the shared stylesheet once per document and its
+// placements, and unmount.
 import { type Browser, launchChromium, type OpenedFixture, openFixture, type Page } from '@plingjs/browser-testing';
-import type { ConfirmationRequest, DockMessage, DockOperation, HandoffRequest } from '@plingjs/core';
+import {
+  type ConfirmationRequest,
+  DOCK_CSS,
+  type DockMessage,
+  type DockOperation,
+  type HandoffRequest,
+} from '@plingjs/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Harness, StatePatch } from './fixtures/dock-view-harness.case.js';
 
@@ -67,8 +74,12 @@ describe('the DOM dock (createDockView / mountDock)', { timeout: 60_000 }, () =>
     const root = dock();
     expect(await root.getAttribute('aria-label')).toBe('Harness');
     expect(
-      await root.evaluate((element) => [element.parentElement?.tagName, getComputedStyle(element).position]),
-    ).toEqual(['BODY', 'fixed']);
+      await root.evaluate((element) => [
+        element.parentElement?.tagName,
+        element.dataset.placement,
+        getComputedStyle(element).position,
+      ]),
+    ).toEqual(['BODY', 'fixed', 'fixed']);
     expect(await root.locator('[data-pling="messages"]').getAttribute('aria-live')).toBe('polite');
     expect(await root.locator('[data-pling="messages"]').textContent()).toBe('How can I help?');
     expect(await root.locator('[data-pling="operations"]').textContent()).toBe('Recent operationsNo operations yet');
@@ -294,12 +305,82 @@ describe('the DOM dock (createDockView / mountDock)', { timeout: 60_000 }, () =>
     expect(newErrors()).toEqual([]);
   });
 
+  it('placement: the fixed panel stays inside a small viewport with header and input in view; inline fills its host', async () => {
+    const viewport = page.viewportSize()!;
+    await page.setViewportSize({ width: 360, height: 420 });
+    try {
+      await harness('mount');
+      await set({
+        messages: Array.from({ length: 12 }, (_, index) => assistant(`m${index}`, `reply ${index}\n`.repeat(3))),
+        confirmations: [confirmation('confirmation-1', true), confirmation('confirmation-2', false)],
+        handoffs: [handoff('handoff-1')],
+        operations: Array.from({ length: 8 }, (_, index) => operation(`c${index}`, 'ok', `done ${index}`)),
+      });
+      const layout = await dock().evaluate((root) => {
+        const box = (element: Element | null) => {
+          const { top, right, bottom, left } = element!.getBoundingClientRect();
+          return { top, right, bottom, left };
+        };
+        const messages = root.querySelector('[data-pling="messages"]')!;
+        const visible = (element: Element | null) => {
+          const { left, top, width, height } = element!.getBoundingClientRect();
+          return element!.contains(document.elementFromPoint(left + width / 2, top + height / 2));
+        };
+        return {
+          position: getComputedStyle(root).position,
+          root: box(root),
+          viewport: { width: innerWidth, height: innerHeight },
+          panelScrolls: root.scrollHeight > root.clientHeight,
+          chatScrolls: messages.scrollHeight > messages.clientHeight,
+          headerVisible: visible(root.querySelector('.pling-header')),
+          inputVisible: visible(root.querySelector('[data-pling="input"]')),
+        };
+      });
+      expect(layout).toMatchObject({
+        position: 'fixed',
+        panelScrolls: true,
+        chatScrolls: true,
+        headerVisible: true,
+        inputVisible: true,
+      });
+      expect(layout.root.top).toBeGreaterThanOrEqual(0);
+      expect(layout.root.left).toBeGreaterThanOrEqual(0);
+      expect(layout.root.bottom).toBeLessThanOrEqual(layout.viewport.height);
+      expect(layout.root.right).toBeLessThanOrEqual(layout.viewport.width);
+    } finally {
+      await page.setViewportSize(viewport);
+    }
+
+    await harness('mount', { inHost: true });
+    await harness('mount', { inHost: true, placement: 'fixed' });
+    const inline = await page.evaluate(() => {
+      const host = document.querySelector<HTMLElement>('#host-1')!;
+      host.style.cssText = 'width: 420px; height: 300px';
+      const root = host.querySelector<HTMLElement>('[data-pling="dock"]')!;
+      const [hostBox, rootBox] = [host.getBoundingClientRect(), root.getBoundingClientRect()];
+      return {
+        placement: root.dataset.placement,
+        position: getComputedStyle(root).position,
+        size: [rootBox.width, rootBox.height],
+        hostSize: [hostBox.width, hostBox.height],
+      };
+    });
+    expect(inline).toEqual({ placement: 'inline', position: 'static', size: [420, 300], hostSize: [420, 300] });
+    const fixedInHost = page.locator('#host-2 > [data-pling="dock"]');
+    expect(await fixedInHost.getAttribute('data-placement')).toBe('fixed');
+    expect(await fixedInHost.evaluate((root) => getComputedStyle(root).position)).toBe('fixed');
+    expect(await page.locator('style[data-pling-style]').count()).toBe(1);
+    expect(newErrors()).toEqual([]);
+  });
+
   it('injects one stylesheet per document, renders into a host element, and unmount removes and unsubscribes', async () => {
     expect(await harness('mount')).toBe(0);
     expect(await harness('mount', { inHost: true, locale: 'zh-CN' })).toBe(1);
-    expect(await page.locator('style[data-pling-style]').count()).toBe(1);
+    const styles = page.locator('style[data-pling-style]');
+    expect(await styles.count()).toBe(1);
+    expect(await styles.textContent()).toBe(DOCK_CSS);
     const hosted = page.locator('#host-1 > [data-pling="dock"]');
-    expect(await hosted.evaluate((element) => element.classList.contains('pling-floating'))).toBe(false);
+    expect(await hosted.getAttribute('data-placement')).toBe('inline');
     expect(await hosted.locator('[data-pling="clear"]').textContent()).toBe('清空');
     expect(await harness('listeners', 0)).toBe(1);
 

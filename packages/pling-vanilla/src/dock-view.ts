@@ -1,7 +1,7 @@
 // The framework-free AgentDock: builds the dock's elements once and `render(state)` brings them up to date in
 // place — lists keyed by their items' key/id, optional parts attached and detached without moving their
 // neighbours, so the textarea keeps its value and focus and a streamed delta rewrites a single text node.
-import type { DockState, DockTexts } from '@plingjs/core';
+import type { DockPlacement, DockState, DockTexts } from '@plingjs/core';
 import { createElement, setAttribute, setText } from './create-element.js';
 import type { DockController } from './dock-controller.js';
 import { confirmationItems, handoffItems, messageItems, operationItems } from './dock-items.js';
@@ -17,7 +17,11 @@ export interface DockView {
 /** Distance from the bottom (px) within which the chat follows new messages. */
 const FOLLOW_THRESHOLD = 32;
 
-export function createDockView(document: Document, controller: DockController): DockView {
+export function createDockView(
+  document: Document,
+  controller: DockController,
+  placement: DockPlacement = 'fixed',
+): DockView {
   let texts: DockTexts = controller.getSnapshot().texts;
   const currentTexts = () => texts;
   const text = (value = '') => document.createTextNode(value);
@@ -34,40 +38,24 @@ export function createDockView(document: Document, controller: DockController): 
 
   const notConfiguredTitle = text();
   const notConfiguredDetail = text();
-  const notConfigured = createElement(
-    document,
-    'div',
-    { class: 'pling-banner pling-error', 'data-pling': 'not-configured', role: 'status' },
-    [
-      createElement(document, 'strong', {}, [notConfiguredTitle]),
-      createElement(document, 'p', { class: 'pling-detail' }, [notConfiguredDetail]),
-    ],
-  );
+  const notConfigured = createElement(document, 'div', { 'data-pling': 'not-configured', role: 'status' }, [
+    createElement(document, 'strong', {}, [notConfiguredTitle]),
+    createElement(document, 'p', {}, [notConfiguredDetail]),
+  ]);
 
   const emptyText = text();
-  const empty = createElement(document, 'p', { class: 'pling-empty' }, [emptyText]);
-  const messages = createElement(document, 'div', {
-    class: 'pling-messages',
-    'data-pling': 'messages',
-    'aria-live': 'polite',
-  });
+  const empty = createElement(document, 'p', { class: 'pling-muted' }, [emptyText]);
+  const messages = createElement(document, 'div', { 'data-pling': 'messages', 'aria-live': 'polite' });
   const messageNodes = new KeyedNodes(messageItems(document, currentTexts));
 
   const noticeText = text();
-  const notice = createElement(document, 'p', { class: 'pling-banner', 'data-pling': 'notice', role: 'status' }, [
-    noticeText,
-  ]);
+  const notice = createElement(document, 'p', { 'data-pling': 'notice', role: 'status' }, [noticeText]);
   const errorCode = text();
   const errorMessage = text();
-  const error = createElement(
-    document,
-    'p',
-    { class: 'pling-banner pling-error', 'data-pling': 'error', role: 'alert' },
-    [
-      createElement(document, 'span', { class: 'pling-error-code' }, [errorCode]),
-      createElement(document, 'span', {}, [errorMessage]),
-    ],
-  );
+  const error = createElement(document, 'p', { 'data-pling': 'error', role: 'alert' }, [
+    createElement(document, 'span', { class: 'pling-error-code' }, [errorCode]),
+    createElement(document, 'span', {}, [errorMessage]),
+  ]);
 
   const confirmationNodes = new KeyedNodes(confirmationItems(document, currentTexts, controller));
   const handoffNodes = new KeyedNodes(handoffItems(document, currentTexts, controller));
@@ -75,27 +63,22 @@ export function createDockView(document: Document, controller: DockController): 
   const operationsTitle = text();
   const noOperationsText = text();
   const noOperations = createElement(document, 'li', { class: 'pling-muted' }, [noOperationsText]);
-  const operationList = createElement(document, 'ul');
-  const operations = createElement(document, 'section', { class: 'pling-operations', 'data-pling': 'operations' }, [
-    createElement(document, 'h3', {}, [operationsTitle]),
+  const operationList = createElement(document, 'ul', { class: 'pling-list' });
+  const operations = createElement(document, 'section', { 'data-pling': 'operations' }, [
+    createElement(document, 'h3', { class: 'pling-subheading' }, [operationsTitle]),
     operationList,
   ]);
   const operationNodes = new KeyedNodes(operationItems(document));
 
-  const input = createElement(document, 'textarea', { class: 'pling-input', 'data-pling': 'input', rows: '2' });
+  const input = createElement(document, 'textarea', { 'data-pling': 'input', rows: '2' });
   const sendLabel = text();
-  const sendButton = createElement(
-    document,
-    'button',
-    { type: 'submit', class: 'pling-primary', 'data-pling': 'send' },
-    [sendLabel],
-  );
+  const sendButton = createElement(document, 'button', { type: 'submit', 'data-pling': 'send' }, [sendLabel]);
   const stopLabel = text();
   const stopButton = button({ 'data-pling': 'stop' }, stopLabel);
   const formActions = createElement(document, 'div', { class: 'pling-actions' });
   const form = createElement(document, 'form', { class: 'pling-form' }, [input, formActions]);
 
-  const root = createElement(document, 'section', { class: 'pling-dock', 'data-pling': 'dock' });
+  const root = createElement(document, 'section', { 'data-pling': 'dock', 'data-placement': placement });
 
   const updateSendButton = () => {
     const blank = input.value.trim() === '';
@@ -136,7 +119,6 @@ export function createDockView(document: Document, controller: DockController): 
     const follow = messages.scrollHeight - messages.scrollTop - messages.clientHeight <= FOLLOW_THRESHOLD;
     setText(emptyText, texts.empty);
     syncChildren(messages, state.messages.length === 0 ? [empty] : messageNodes.sync(state.messages));
-    if (follow) messages.scrollTop = messages.scrollHeight;
 
     setText(noticeText, state.notice ?? '');
     setText(errorCode, state.error?.code ?? '');
@@ -160,6 +142,8 @@ export function createDockView(document: Document, controller: DockController): 
     if (state.error !== undefined) parts.push(error);
     parts.push(...confirmationNodes.sync(state.confirmations), ...handoffNodes.sync(state.handoffs), operations, form);
     syncChildren(root, parts);
+    // After the other parts are in: they decide how tall the chat is.
+    if (follow) messages.scrollTop = messages.scrollHeight;
   };
 
   render(controller.getSnapshot());

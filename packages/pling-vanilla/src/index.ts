@@ -5,13 +5,16 @@ export {
   type Action,
   type ActionContext,
   type ActionDefinition,
+  DOCK_CSS,
+  DOCK_STYLE_ATTRIBUTE,
+  type DockPlacement,
   type DockState,
   defineAction,
+  ensureDockStyles,
   type PlingOptions,
   sensitive,
 } from '@plingjs/core';
 export { createPling, type DockHandle, type DockOptions, type Pling } from './create-pling.js';
 export type { DockController } from './dock-controller.js';
-export { DOCK_CSS, DOCK_STYLE_ATTRIBUTE, injectDockStyles } from './dock-styles.js';
 export { createDockView, type DockView } from './dock-view.js';
 export { type MountDockOptions, type MountedDock, mountDock } from './mount-dock.js';

@@ -1,14 +1,19 @@
-// Puts a dock view on the page and keeps it in step with its model: the stylesheet injected once per document,
-// the root appended to `target` (or to <body> as a fixed panel at the bottom right), re-rendered on every model
-// change, and on unmount unsubscribed and removed.
+// Puts a dock view on the page and keeps it in step with its model: the shared stylesheet injected once per
+// document, the root appended to `target` (or to <body>) with its placement, re-rendered on every model change, and
+// on unmount unsubscribed and removed.
+import { type DockPlacement, ensureDockStyles } from '@plingjs/core';
 import type { DockController } from './dock-controller.js';
-import { injectDockStyles } from './dock-styles.js';
 import { createDockView } from './dock-view.js';
 
 export interface MountDockOptions {
   controller: DockController;
-  /** Where the dock goes; default a fixed panel appended to `document.body`. */
+  /** The element the dock is appended to; default `document.body`. */
   target?: HTMLElement;
+  /**
+   * 'fixed': a panel at the bottom right of the viewport; 'inline': fills `target`. Default 'inline' when a
+   * `target` is given, else 'fixed'.
+   */
+  placement?: DockPlacement;
   /** Default `target`'s document, else the global `document`. */
   document?: Document;
 }
@@ -23,11 +28,11 @@ export interface MountedDock {
 export function mountDock({
   controller,
   target,
+  placement = target ? 'inline' : 'fixed',
   document = target?.ownerDocument ?? globalThis.document,
 }: MountDockOptions): MountedDock {
-  injectDockStyles(document);
-  const view = createDockView(document, controller);
-  if (!target) view.root.classList.add('pling-floating');
+  ensureDockStyles(document);
+  const view = createDockView(document, controller, placement);
   (target ?? document.body).append(view.root);
   let rendered = controller.getSnapshot();
   const unsubscribe = controller.subscribe(() => {

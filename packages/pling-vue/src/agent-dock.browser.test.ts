@@ -1,7 +1,7 @@
 // AgentDock in real Chromium: the Vue 3 todo fixture page, driven as a user would, against the scripted model
 // server behind the page's same-origin /v1. One page build for the file; every test reloads the page.
 import { type OpenedFixture, openFixture } from '@plingjs/browser-testing';
-import { DOCK_TEXTS } from '@plingjs/core';
+import { DOCK_CSS, DOCK_TEXTS } from '@plingjs/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { streamedText, streamedToolCall } from './fixtures/replies.case.js';
 import { TRACE_PREVIEW_CHARACTERS } from './trace-view.js';
@@ -137,9 +137,9 @@ describe('AgentDock (Vue 3) in Chromium', { timeout: 60_000 }, () => {
     expect(await trace.locator('summary').allTextContents()).toEqual(expected);
 
     // Ten messages overflow the panel; it keeps the newest in view.
-    const scroll = await fixture.page.locator('.pling-vue-body').evaluate((body) => ({
-      overflow: body.scrollHeight > body.clientHeight,
-      bottom: body.scrollHeight - body.clientHeight - body.scrollTop,
+    const scroll = await dock('[data-pling="messages"]').evaluate((messages) => ({
+      overflow: messages.scrollHeight > messages.clientHeight,
+      bottom: messages.scrollHeight - messages.clientHeight - messages.scrollTop,
     }));
     expect(scroll).toEqual({ overflow: true, bottom: 0 });
 
@@ -153,6 +153,31 @@ describe('AgentDock (Vue 3) in Chromium', { timeout: 60_000 }, () => {
       `system ${Array.from(systemPrompt).slice(0, TRACE_PREVIEW_CHARACTERS).join('')}…`,
     );
     expect(await last.locator('li[data-role]').last().textContent()).toBe('user 消息五');
+    expect(fixture.errors).toEqual([]);
+  });
+
+  it('the shared stylesheet once; a fixed panel inside the viewport by default, filling its parent when inline', async () => {
+    await load();
+    const styles = fixture.page.locator('style[data-pling-style]');
+    expect(await styles.count()).toBe(1);
+    expect(await styles.textContent()).toBe(DOCK_CSS);
+    const layout = () =>
+      dock().evaluate((root) => {
+        const box = root.getBoundingClientRect();
+        const parent = root.parentElement!.getBoundingClientRect();
+        return {
+          placement: root.getAttribute('data-placement'),
+          position: getComputedStyle(root).position,
+          inViewport: box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight && box.right <= innerWidth,
+          fillsParent: box.width === parent.width && box.height === parent.height,
+        };
+      });
+    expect(await layout()).toMatchObject({ placement: 'fixed', position: 'fixed', inViewport: true });
+
+    await load('?inline');
+    expect(await dock().evaluate((root) => root.parentElement!.id)).toBe('dock-host');
+    expect(await layout()).toEqual({ placement: 'inline', position: 'static', inViewport: true, fillsParent: true });
+    expect(await styles.count()).toBe(1);
     expect(fixture.errors).toEqual([]);
   });
 

@@ -39,7 +39,7 @@ describe('AgentDock', () => {
     const { root } = mount(AgentDock, { pling, title: 'Orders' });
     const dock = find(root, 'dock')!;
     expect(dock.attributes['aria-label']).toBe('Orders');
-    expect(dock.attributes.class).toContain('pling-vue-dock--fixed');
+    expect(dock.attributes['data-placement']).toBe('fixed');
     expect(textOf(find(root, 'clear')!)).toBe(en.clear);
     expect(find(root, 'messages')!.attributes['aria-live']).toBe('polite');
     expect(textOf(find(root, 'messages')!)).toBe(en.empty);
@@ -49,6 +49,12 @@ describe('AgentDock', () => {
     for (const absent of ['not-configured', 'notice', 'error', 'confirmation', 'handoff', 'trace', 'stop']) {
       expect(find(root, absent), absent).toBeUndefined();
     }
+  });
+
+  it('placement: the fixed panel by default, inline when asked', () => {
+    const pling = createPling({ agent: { config: ready, llm: scriptedLlm([]) } });
+    const { root } = mount(AgentDock, { pling, placement: 'inline' });
+    expect(find(root, 'dock')!.attributes['data-placement']).toBe('inline');
   });
 
   it('Enter sends (Shift+Enter does not); the reply streams in, then is stored; session-event is emitted', async () => {

@@ -2,9 +2,9 @@
 // rendered by renderDock. Props are read once, when the dock is set up: the runtime resolves its configuration
 // once, so give the dock a new `key` to start over with other props.
 import type { AgentConfig, RuntimeEvent } from '@plingjs/agent';
+import { type DockPlacement, ensureDockStyles } from '@plingjs/core';
 import { defineComponent, onMounted, onScopeDispose, type PropType, ref, watch } from 'vue';
 import type { Pling } from './create-pling.js';
-import { ensureDockStyles } from './dock-styles.js';
 import { renderDock } from './dock-view.js';
 import { createTraceNumbering } from './trace-view.js';
 import { useDock } from './use-dock.js';
@@ -23,8 +23,12 @@ export const AgentDock = defineComponent({
     sessionId: { type: String, default: undefined },
     /** An explicit instance; default the one `app.use(pling)` provided. */
     pling: { type: Object as PropType<Pling>, default: undefined },
-    /** Fill the parent element instead of floating at the bottom right. */
-    inline: { type: Boolean, default: false },
+    /** 'fixed' (default): a panel at the bottom right of the viewport; 'inline': fills the parent element. */
+    placement: {
+      type: String as PropType<DockPlacement>,
+      default: 'fixed',
+      validator: (value: string) => value === 'fixed' || value === 'inline',
+    },
   },
   emits: {
     /** Every runtime event of this dock's session (session events and text deltas). */
@@ -44,16 +48,13 @@ export const AgentDock = defineComponent({
         if (event.sessionId === model.session.id) emit('session-event', event);
       }),
     );
-    onMounted(() => {
-      if (typeof document !== 'undefined') ensureDockStyles(document);
-    });
-
-    // Messages (and the streamed text), cards and operations come in at the bottom: keep the newest in view.
-    const body = ref<HTMLElement | null>(null);
+    // Messages (and the streamed text) come in at the bottom: keep the newest in view.
+    const messages = ref<HTMLElement | null>(null);
+    onMounted(() => ensureDockStyles(messages.value?.ownerDocument));
     watch(
       state,
       () => {
-        if (body.value) body.value.scrollTop = body.value.scrollHeight;
+        if (messages.value) messages.value.scrollTop = messages.value.scrollHeight;
       },
       { flush: 'post' },
     );
@@ -78,6 +79,13 @@ export const AgentDock = defineComponent({
       resolveHandoff: (id: string) => void model.resolveHandoff(id),
     };
     return () =>
-      renderDock({ state: state.value, draft: draft.value, inline: props.inline, traceNumber, on, bodyRef: body });
+      renderDock({
+        state: state.value,
+        draft: draft.value,
+        placement: props.placement,
+        traceNumber,
+        on,
+        messagesRef: messages,
+      });
   },
 });

@@ -2,7 +2,7 @@
 // every Pling dock shares (data-pling="…" hooks, texts from dockTexts only). Vue's keyed diff keeps the tree in
 // place, so a streamed delta only changes the streaming message's text.
 import type { TraceEntry } from '@plingjs/agent';
-import type { ConfirmationRequest, DockState, DockTexts, HandoffRequest } from '@plingjs/core';
+import type { ConfirmationRequest, DockPlacement, DockState, DockTexts, HandoffRequest } from '@plingjs/core';
 import { h, type Ref, type VNode } from 'vue';
 import { renderOperations } from './operations-view.js';
 
@@ -19,78 +19,71 @@ export interface DockViewHandlers {
 export interface DockViewInput {
   state: DockState;
   draft: string;
-  /** Fill the parent element instead of the fixed bottom-right panel. */
-  inline: boolean;
+  /** 'fixed': the panel at the bottom right of the viewport; 'inline': fills the parent element. */
+  placement: DockPlacement;
   traceNumber: (entry: TraceEntry) => number;
   on: DockViewHandlers;
-  /** Receives the scrolling body element (messages, cards, operations). */
-  bodyRef?: Ref<HTMLElement | null>;
+  /** Receives the chat's scrolling element (`data-pling="messages"`). */
+  messagesRef?: Ref<HTMLElement | null>;
 }
 
-export function renderDock({ state, draft, inline, traceNumber, on, bodyRef }: DockViewInput): VNode {
+export function renderDock({ state, draft, placement, traceNumber, on, messagesRef }: DockViewInput): VNode {
   const { texts } = state;
   return h(
     'div',
     {
-      class: ['pling-vue-dock', inline ? 'pling-vue-dock--inline' : 'pling-vue-dock--fixed'],
       'data-pling': 'dock',
+      'data-placement': placement,
       role: 'complementary',
       'aria-label': state.title,
       'aria-busy': state.busy ? 'true' : 'false',
     },
     [
-      h('header', { class: 'pling-vue-header' }, [
-        h('h2', { class: 'pling-vue-title' }, state.title),
-        h(
-          'button',
-          { type: 'button', class: 'pling-vue-button', 'data-pling': 'clear', onClick: on.clear },
-          texts.clear,
-        ),
+      h('header', { class: 'pling-header' }, [
+        h('h2', { class: 'pling-title' }, state.title),
+        h('button', { type: 'button', 'data-pling': 'clear', onClick: on.clear }, texts.clear),
       ]),
       state.notConfigured === undefined
         ? null
-        : h('div', { class: 'pling-vue-alert', 'data-pling': 'not-configured', role: 'alert' }, [
+        : h('div', { 'data-pling': 'not-configured', role: 'alert' }, [
             h('strong', texts.notConfigured),
             h('p', state.notConfigured),
           ]),
-      h('div', { class: 'pling-vue-body', ref: bodyRef }, [
-        renderMessages(state),
-        state.notice === undefined ? null : h('p', { class: 'pling-vue-notice', 'data-pling': 'notice' }, state.notice),
-        state.error === undefined
-          ? null
-          : h('p', { class: 'pling-vue-error', 'data-pling': 'error', role: 'alert' }, [
-              h('code', state.error.code),
-              ' ',
-              state.error.message,
-            ]),
-        ...state.confirmations.map((request) => renderConfirmation(request, texts, on)),
-        ...state.handoffs.map((request) => renderHandoff(request, texts, on)),
-        renderOperations(state, traceNumber),
-      ]),
+      renderMessages(state, messagesRef),
+      state.notice === undefined ? null : h('p', { 'data-pling': 'notice' }, state.notice),
+      state.error === undefined
+        ? null
+        : h('p', { 'data-pling': 'error', role: 'alert' }, [
+            h('code', { class: 'pling-error-code' }, state.error.code),
+            ' ',
+            state.error.message,
+          ]),
+      ...state.confirmations.map((request) => renderConfirmation(request, texts, on)),
+      ...state.handoffs.map((request) => renderHandoff(request, texts, on)),
+      renderOperations(state, traceNumber),
       renderForm(state, draft, on),
     ],
   );
 }
 
-function renderMessages({ messages, texts }: DockState): VNode {
+function renderMessages({ messages, texts }: DockState, ref: Ref<HTMLElement | null> | undefined): VNode {
   return h(
     'div',
-    { class: 'pling-vue-messages', 'data-pling': 'messages', 'aria-live': 'polite' },
+    { 'data-pling': 'messages', 'aria-live': 'polite', ref },
     messages.length === 0
-      ? [h('p', { class: 'pling-vue-muted' }, texts.empty)]
+      ? [h('p', { class: 'pling-muted' }, texts.empty)]
       : messages.map((message) =>
           h(
             'div',
             {
               key: message.key,
-              class: ['pling-vue-message', `pling-vue-message--${message.role}`],
               'data-pling': 'message',
               'data-role': message.role,
               'data-streaming': message.streaming ? 'true' : undefined,
             },
             [
-              h('span', { class: 'pling-vue-who' }, message.role === 'user' ? texts.you : texts.assistant),
-              h('div', { class: 'pling-vue-text' }, message.text),
+              h('span', { class: 'pling-speaker' }, message.role === 'user' ? texts.you : texts.assistant),
+              h('div', message.text),
             ],
           ),
         ),
@@ -98,43 +91,28 @@ function renderMessages({ messages, texts }: DockState): VNode {
 }
 
 function renderConfirmation(request: ConfirmationRequest, texts: DockTexts, on: DockViewHandlers): VNode {
-  return h('div', { key: request.id, class: 'pling-vue-card', 'data-pling': 'confirmation', role: 'group' }, [
+  const attributes = { 'data-pling': 'confirmation', 'data-danger': String(request.danger), role: 'group' };
+  return h('div', { key: request.id, ...attributes }, [
     h('p', [h('strong', texts.confirm(request.actionId)), request.danger ? texts.dangerMark : null]),
-    h('p', { class: 'pling-vue-muted' }, request.description),
-    h('pre', { class: 'pling-vue-arguments' }, JSON.stringify(request.arguments, null, 2)),
-    h('div', { class: 'pling-vue-actions' }, [
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'pling-vue-button pling-vue-primary',
-          'data-pling': 'approve',
-          onClick: () => on.approve(request.id),
-        },
-        texts.approve,
-      ),
-      h(
-        'button',
-        { type: 'button', class: 'pling-vue-button', 'data-pling': 'reject', onClick: () => on.reject(request.id) },
-        texts.reject,
-      ),
+    h('p', { class: 'pling-muted' }, request.description),
+    h('pre', { class: 'pling-arguments' }, JSON.stringify(request.arguments, null, 2)),
+    h('div', { class: 'pling-actions' }, [
+      h('button', { type: 'button', 'data-pling': 'approve', onClick: () => on.approve(request.id) }, texts.approve),
+      h('button', { type: 'button', 'data-pling': 'reject', onClick: () => on.reject(request.id) }, texts.reject),
     ]),
   ]);
 }
 
 function renderHandoff(request: HandoffRequest, texts: DockTexts, on: DockViewHandlers): VNode {
-  return h('div', { key: request.id, class: 'pling-vue-card', 'data-pling': 'handoff', role: 'group' }, [
+  return h('div', { key: request.id, 'data-pling': 'handoff', role: 'group' }, [
     h('p', texts.handoff(request.reason)),
-    h(
-      'button',
-      {
-        type: 'button',
-        class: 'pling-vue-button',
-        'data-pling': 'resolve-handoff',
-        onClick: () => on.resolveHandoff(request.id),
-      },
-      texts.resolveHandoff,
-    ),
+    h('div', { class: 'pling-actions' }, [
+      h(
+        'button',
+        { type: 'button', 'data-pling': 'resolve-handoff', onClick: () => on.resolveHandoff(request.id) },
+        texts.resolveHandoff,
+      ),
+    ]),
   ]);
 }
 
@@ -142,7 +120,7 @@ function renderForm({ texts, busy }: DockState, draft: string, on: DockViewHandl
   return h(
     'form',
     {
-      class: 'pling-vue-form',
+      class: 'pling-form',
       onSubmit: (event: Event) => {
         event.preventDefault();
         on.submit();
@@ -150,7 +128,6 @@ function renderForm({ texts, busy }: DockState, draft: string, on: DockViewHandl
     },
     [
       h('textarea', {
-        class: 'pling-vue-input',
         'data-pling': 'input',
         rows: 2,
         placeholder: texts.placeholder,
@@ -164,24 +141,9 @@ function renderForm({ texts, busy }: DockState, draft: string, on: DockViewHandl
           on.submit();
         },
       }),
-      h('div', { class: 'pling-vue-actions' }, [
-        busy
-          ? h(
-              'button',
-              { type: 'button', class: 'pling-vue-button', 'data-pling': 'stop', onClick: on.cancel },
-              texts.stop,
-            )
-          : null,
-        h(
-          'button',
-          {
-            type: 'submit',
-            class: 'pling-vue-button pling-vue-primary',
-            'data-pling': 'send',
-            disabled: draft.trim() === '',
-          },
-          texts.send,
-        ),
+      h('div', { class: 'pling-actions' }, [
+        busy ? h('button', { type: 'button', 'data-pling': 'stop', onClick: on.cancel }, texts.stop) : null,
+        h('button', { type: 'submit', 'data-pling': 'send', disabled: draft.trim() === '' }, texts.send),
       ]),
     ],
   );

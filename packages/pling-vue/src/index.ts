@@ -1,11 +1,10 @@
 // @plingjs/vue: Pling for Vue 3 — createPling (also the app plugin), the AgentDock component with its bounded
 // debug trace, and composables that tie actions, page state and observables to a component's lifetime.
 
-export type { ActionDefinition, DockState, PlingOptions } from '@plingjs/core';
-export { DockModel, defineAction, sensitive } from '@plingjs/core';
+export type { ActionDefinition, DockPlacement, DockState, PlingOptions } from '@plingjs/core';
+export { DOCK_CSS, DOCK_STYLE_ATTRIBUTE, DockModel, defineAction, ensureDockStyles, sensitive } from '@plingjs/core';
 export { AgentDock } from './agent-dock.js';
 export { createPling, type Pling } from './create-pling.js';
-export { DOCK_CSS, DOCK_STYLE_ATTRIBUTE, ensureDockStyles } from './dock-styles.js';
 export { type DockViewHandlers, type DockViewInput, renderDock } from './dock-view.js';
 export { PLING_KEY } from './pling-key.js';
 export { PlingVueError, type PlingVueErrorCode } from './pling-vue-error.js';

@@ -7,19 +7,18 @@ import { renderTrace } from './trace-view.js';
 
 export function renderOperations(state: DockState, numberOf: (entry: TraceEntry) => number): VNode {
   const { texts, operations, trace } = state;
-  return h('section', { class: 'pling-vue-operations', 'data-pling': 'operations' }, [
-    h('h2', { class: 'pling-vue-subheading' }, texts.recentOperations),
+  return h('section', { 'data-pling': 'operations' }, [
+    h('h3', { class: 'pling-subheading' }, texts.recentOperations),
     operations.length === 0
-      ? h('p', { class: 'pling-vue-muted' }, texts.noOperations)
+      ? h('p', { class: 'pling-muted' }, texts.noOperations)
       : h(
           'ul',
-          { class: 'pling-vue-operation-list' },
+          { class: 'pling-list' },
           operations.map((operation) =>
             h(
               'li',
               {
                 key: operation.key,
-                class: ['pling-vue-operation', `pling-vue-operation--${operation.status}`],
                 'data-pling': 'operation',
                 'data-status': operation.status,
               },

@@ -39,11 +39,10 @@ export function renderTrace(
   texts: DockTexts,
   numberOf: (entry: TraceEntry) => number,
 ): VNode {
-  return h('div', { class: 'pling-vue-trace', 'data-pling': 'trace' }, [
-    h('h3', { class: 'pling-vue-subheading' }, texts.trace(entries.length)),
+  return h('div', { 'data-pling': 'trace' }, [
+    h('h3', { class: 'pling-subheading' }, texts.trace(entries.length)),
     h(
       'ol',
-      { class: 'pling-vue-trace-calls' },
       entries.map((entry) => {
         const number = numberOf(entry);
         return h('li', { key: number, 'data-pling': 'trace-call' }, [
@@ -51,10 +50,9 @@ export function renderTrace(
             h('summary', texts.traceCall(number, entry.model, entry.messages.length, entry.tools.length)),
             h(
               'ol',
-              { class: 'pling-vue-trace-messages' },
               entry.messages.map((message, index) =>
                 h('li', { key: index, 'data-role': message.role }, [
-                  h('code', { class: 'pling-vue-trace-role' }, message.role),
+                  h('code', message.role),
                   ' ',
                   tracePreview(message),
                 ]),

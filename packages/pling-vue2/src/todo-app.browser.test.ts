@@ -48,6 +48,10 @@ describe('@plingjs/vue2 on a Vue 2.7 todo app', { timeout: 60_000 }, () => {
     expect(await page.locator('#todos').getAttribute('data-same-pling')).toBe('true');
     expect(await dock.getAttribute('aria-label')).toBe('订单助手');
     expect(await dock.locator('[data-pling="messages"]').textContent()).toBe(texts.empty);
+    // The shared native dock: @plingjs/core's stylesheet once, a fixed panel since no target was given.
+    expect(await page.locator('style[data-pling-style]').count()).toBe(1);
+    expect(await dock.getAttribute('data-placement')).toBe('fixed');
+    expect(await dock.evaluate((root) => getComputedStyle(root).position)).toBe('fixed');
     expect(errors()).toEqual([]);
   });
 

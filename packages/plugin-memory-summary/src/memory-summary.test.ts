@@ -1,6 +1,5 @@
 // plugin-memory-summary through the real agent: auto-compaction line, historyLimit full compaction, snapshots,
 // the head summary block, /compact, failures.
-import { gateway } from '@aalis/api-gateway';
 import { sessionFields } from '@aalis/api-session-settings';
 import { estimateTextTokens } from '@aalis/context-budget';
 import { type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
