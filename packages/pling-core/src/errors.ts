@@ -11,7 +11,11 @@ export type PageErrorCode =
   | 'INVALID_SENSITIVE_LABEL'
   | 'SENSITIVE_AMBIGUOUS'
   | 'CONFIRMATION_REJECTED'
-  | 'INVALID_HANDOFF';
+  | 'INVALID_HANDOFF'
+  /** An adapter's hook, composable or dock found no Pling instance (no provider, nothing installed). */
+  | 'PLING_NOT_PROVIDED'
+  /** A Vue composable that registers something ran outside any effect scope, where nothing would undo it. */
+  | 'NO_ACTIVE_SCOPE';
 
 const MARKER = Symbol.for('@plingjs/core.PageError');
 

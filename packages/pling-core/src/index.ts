@@ -13,6 +13,7 @@ export {
   requiresConfirmation,
 } from './action.js';
 export { type ActionInfo, ActionRegistry, describeAction } from './action-registry.js';
+export { adapterUsageError } from './adapter-errors.js';
 export {
   type ConfirmationDecision,
   type ConfirmationInput,

@@ -31,6 +31,12 @@ export interface PageTexts {
     runtimeAlreadyStarted: string;
     /** createPling: a dock's `config` tries to change `locale`. */
     dockLocaleFixed: string;
+    /** React: a hook or AgentDock outside <PlingProvider>. */
+    notProvidedReact: string;
+    /** Vue: no explicit or installed Pling instance. */
+    notProvidedVue: string;
+    /** Vue: a registering composable outside setup() / effectScope(). */
+    noActiveScope: (composable: string, alternative: string) => string;
     actionUnavailable: (id: string) => string;
     invalidStateName: (name: string) => string;
     duplicateState: (name: string) => string;
@@ -70,6 +76,12 @@ export const PAGE_TEXTS: Readonly<Record<Locale, PageTexts>> = {
       handoffCollision: (id) => `页面声明了动作 ${id}，与内置动作 id 相同；请重命名，或传入 handoffAction: false。`,
       runtimeAlreadyStarted: '运行时已按另一份配置创建；各个 Dock 的 config 应一致，或统一传给 createPling。',
       dockLocaleFixed: 'Dock 的 config 不能改 locale；请在 createPling({ agent: { config } }) 或环境变量里设。',
+      notProvidedReact:
+        'usePling()、Pling 的 hooks 与 <AgentDock> 必须渲染在 <PlingProvider pling={createPling(…)}> 之内；请用它包住用到它们的那部分应用。',
+      notProvidedVue:
+        '这里没有 Pling 实例。请用 app.use(pling) 安装（pling = createPling(...)），或显式传入（<AgentDock :pling="pling">、useAction(definition, pling)）；inject() 只在 setup() 里有效。',
+      noActiveScope: (composable, alternative) =>
+        `${composable}() 必须在 setup() 或 effectScope().run() 里调用，它们结束时会撤销它；在此之外请用 ${alternative}。`,
       actionUnavailable: (id) => `当前页面没有 ${id} 动作；请使用页面现在列出的动作。`,
       invalidStateName: (name) => `状态名 ${name} 必须是单行的 1–100 个字符，且不能以空格开头。`,
       duplicateState: (name) => `状态 ${name} 已注册；请先调用它的移除函数。`,
@@ -112,6 +124,12 @@ export const PAGE_TEXTS: Readonly<Record<Locale, PageTexts>> = {
         'the runtime is already running with another configuration; give every dock the same `config`, or pass it to createPling.',
       dockLocaleFixed:
         'a dock `config` cannot change `locale`; set it in createPling({ agent: { config } }) or the environment.',
+      notProvidedReact:
+        'usePling(), the Pling hooks and <AgentDock> must be rendered inside <PlingProvider pling={createPling(…)}>. Wrap the part of the app that uses them in the provider.',
+      notProvidedVue:
+        'no Pling instance here. Install it with `app.use(pling)` (pling = createPling(...)), or pass it explicitly (`<AgentDock :pling="pling">`, `useAction(definition, pling)`); inject() only works inside setup().',
+      noActiveScope: (composable, alternative) =>
+        `${composable}() must run inside setup() or effectScope().run(), which undo it when they end; outside one, use ${alternative}.`,
       actionUnavailable: (id) => `${id} is not available on the current page; use the actions the page lists now.`,
       invalidStateName: (name) =>
         `The state name ${name} must be 1–100 characters on one line, not starting with a space.`,

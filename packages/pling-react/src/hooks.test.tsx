@@ -1,13 +1,13 @@
 // Server rendering runs no effects, which is what these check: hooks read without creating the runtime, and
 // declarations are validated while rendering. What the effects do is covered by the browser tests.
 import type { LlmClient } from '@plingjs/agent';
+import { PageError } from '@plingjs/core';
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { AgentDock } from './agent-dock.js';
 import { createPling, type Pling } from './create-pling.js';
 import { PlingProvider, usePling } from './pling-provider.js';
-import { PlingReactError } from './pling-react-error.js';
 import { useAction } from './use-action.js';
 import { useAgentRuntime } from './use-agent-runtime.js';
 import { useAgentSession } from './use-agent-session.js';
@@ -42,7 +42,7 @@ function inProvider(pling: Pling, children: ReactNode): string {
 }
 
 describe('hooks', () => {
-  it('usePling and AgentDock outside a provider throw MISSING_PROVIDER', () => {
+  it('usePling and AgentDock outside a provider throw PLING_NOT_PROVIDED', () => {
     for (const element of [<Reader key="reader" />, <AgentDock key="dock" />]) {
       let thrown: unknown;
       try {
@@ -50,8 +50,11 @@ describe('hooks', () => {
       } catch (error) {
         thrown = error;
       }
-      expect(PlingReactError.isInstance(thrown)).toBe(true);
-      expect(thrown).toMatchObject({ code: 'MISSING_PROVIDER', message: expect.stringContaining('<PlingProvider') });
+      expect(PageError.isInstance(thrown)).toBe(true);
+      expect(thrown).toMatchObject({ code: 'PLING_NOT_PROVIDED', message: expect.stringContaining('<PlingProvider') });
+      expect((thrown as Error).message).toMatch(
+        /必须渲染在 <PlingProvider[\s\S]*must be rendered inside <PlingProvider/,
+      );
     }
   });
 

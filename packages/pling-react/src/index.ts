@@ -7,7 +7,6 @@ export { AgentDock, type AgentDockProps } from './agent-dock.js';
 export { createPling, type Pling } from './create-pling.js';
 export { type DockActions, DockView, type DockViewProps } from './dock-view.js';
 export { PlingProvider, type PlingProviderProps, usePling } from './pling-provider.js';
-export { PlingReactError, type PlingReactErrorCode } from './pling-react-error.js';
 export { useAction } from './use-action.js';
 export { useAgentRuntime } from './use-agent-runtime.js';
 export { useAgentSession } from './use-agent-session.js';

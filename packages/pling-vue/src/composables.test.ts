@@ -1,8 +1,7 @@
-import { sensitive } from '@plingjs/core';
+import { PageError, sensitive } from '@plingjs/core';
 import { describe, expect, it } from 'vitest';
 import { defineComponent, effectScope, h, nextTick, reactive, ref } from 'vue';
 import { createPling } from './create-pling.js';
-import { PlingVueError } from './pling-vue-error.js';
 import { scriptedLlm, toolCall } from './scripted-llm.case.js';
 import { mount, textOf } from './test-renderer.case.js';
 import { useAction } from './use-action.js';
@@ -82,7 +81,7 @@ describe('useAction and usePageState', () => {
   it('outside setup() or an effect scope they refuse with NO_ACTIVE_SCOPE instead of leaking a registration', () => {
     const pling = createPling();
     const action = { id: 'noop', description: 'Nothing', parameters: { type: 'object' }, handler: () => null };
-    expect(() => useAction(action, pling)).toThrow(PlingVueError);
+    expect(() => useAction(action, pling)).toThrow(PageError);
     expect(() => useAction(action, pling)).toThrow(/NO_ACTIVE_SCOPE: .*pling\.register/);
     expect(() => usePageState('x', () => 1, pling)).toThrow(/NO_ACTIVE_SCOPE/);
     expect(pling.page.actions.getSnapshot()).toEqual([]);

@@ -1,9 +1,9 @@
 import { HookRegistry, type RuntimeEvent } from '@plingjs/agent';
+import { PageError } from '@plingjs/core';
 import { describe, expect, it, vi } from 'vitest';
 import { createApp, defineComponent, getCurrentInstance, h } from 'vue';
 import { createPling } from './create-pling.js';
 import { PLING_KEY } from './pling-key.js';
-import { PlingVueError } from './pling-vue-error.js';
 import { scriptedLlm, toolCall } from './scripted-llm.case.js';
 import { mount } from './test-renderer.case.js';
 import { usePling } from './use-pling.js';
@@ -117,7 +117,7 @@ describe('createPling', () => {
 
   it('usePling() without an installed or explicit instance is PLING_NOT_PROVIDED, saying how to fix it', () => {
     const attempt = () => usePling();
-    expect(attempt).toThrow(PlingVueError);
+    expect(attempt).toThrow(PageError);
     expect(attempt).toThrow(/PLING_NOT_PROVIDED: .*app\.use\(pling\)/);
     const explicit = createPling();
     expect(usePling(explicit)).toBe(explicit);

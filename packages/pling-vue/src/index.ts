@@ -7,7 +7,6 @@ export { AgentDock } from './agent-dock.js';
 export { createPling, type Pling } from './create-pling.js';
 export { type DockViewHandlers, type DockViewInput, renderDock } from './dock-view.js';
 export { PLING_KEY } from './pling-key.js';
-export { PlingVueError, type PlingVueErrorCode } from './pling-vue-error.js';
 export { createTraceNumbering, TRACE_PREVIEW_CHARACTERS, tracePreview } from './trace-view.js';
 export { useAction } from './use-action.js';
 export { useAgentSession } from './use-agent-session.js';
