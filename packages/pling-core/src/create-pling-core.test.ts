@@ -96,4 +96,28 @@ describe('createPlingCore', () => {
     expect(core.session().history().messages).toHaveLength(0);
     expect(core.runtime().telemetry.snapshot().modelCalls).toBe(0);
   });
+
+  it('onStart tells once when the runtime is created; register/state/onSessionEvent are the page and event shortcuts', async () => {
+    const core = createPlingCore({ agent: { config: ready, llm: scriptedLlm([{ content: 'hi' }]) } });
+    let started = 0;
+    const removeStart = core.onStart(() => started++);
+    const removeAction = core.register(
+      defineAction({ id: 'ping', description: 'Pings', parameters: { type: 'object' }, handler: () => 'pong' }),
+    );
+    const removeState = core.state('count', () => 3);
+    expect(core.page.actions.get('ping')).toBeDefined();
+    expect(core.page.snapshot()).toContain('count');
+    const types: string[] = [];
+    core.onSessionEvent((event) => types.push(event.type));
+    expect(started).toBe(0);
+    await core.session().send('hello');
+    core.runtime();
+    expect(started).toBe(1);
+    expect(types).toContain('message');
+    removeStart();
+    removeAction();
+    removeState();
+    expect(core.unregister('ping')).toBe(false);
+    expect(core.page.snapshot()).not.toContain('count');
+  });
 });

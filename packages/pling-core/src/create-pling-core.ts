@@ -18,7 +18,8 @@ import {
   resolveAgentConfig,
   textsFor,
 } from '@plingjs/agent';
-import { createPage, type Page } from './page.js';
+import type { ActionDefinition } from './action.js';
+import { createPage, type Page, type StateGetter } from './page.js';
 import type { PageEventListener } from './page-events.js';
 import { clearConversation, toRuntimeOptions } from './runtime-options.js';
 import { pageTexts } from './texts.js';
@@ -64,6 +65,16 @@ export interface PlingCore {
   session(id?: string): AgentSession;
   /** Every runtime event (session events and text deltas); returns the remover. */
   onEvent(listener: (event: RuntimeEvent) => void): () => void;
+  /** The same as `onEvent`: the spec's name for a host that renders its own UI (原生 JS、React). */
+  onSessionEvent(listener: (event: RuntimeEvent) => void): () => void;
+  /** Called once, when the runtime is created (hooks that follow the runtime without creating it); remover. */
+  onStart(listener: () => void): () => void;
+  /** Declares an action on the page (`page.register`, validated); returns its remover. */
+  register<Args extends Record<string, unknown> = Record<string, unknown>>(action: ActionDefinition<Args>): () => void;
+  /** Removes the page action with this id; whether one was removed. */
+  unregister(id: string): boolean;
+  /** Names a piece of state the model sees (`page.state`); returns its remover. */
+  state(name: string, getter: StateGetter): () => void;
   /** What the built-in clear button does: reset the session, clear the queues, reset telemetry. */
   clear(sessionId?: string): void;
   /** Disposes the runtime (every run cancelled) and clears the queues. */
@@ -77,6 +88,7 @@ export function createPlingCore(options: PlingOptions = {}): PlingCore {
   const page = createPage({ ...options.page, locale });
   const listeners = new Set<(event: RuntimeEvent) => void>();
   if (agent.onEvent) listeners.add(agent.onEvent);
+  const startListeners = new Set<() => void>();
   let runtime: AgentRuntime | undefined;
   let resolvedWith: string | undefined;
 
@@ -110,7 +122,14 @@ export function createPlingCore(options: PlingOptions = {}): PlingCore {
         for (const listener of [...listeners]) listener(event);
       },
     });
+    for (const listener of [...startListeners]) listener();
     return runtime;
+  };
+  const onEvent = (listener: (event: RuntimeEvent) => void) => {
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+    };
   };
 
   return {
@@ -121,10 +140,17 @@ export function createPlingCore(options: PlingOptions = {}): PlingCore {
       return runtime !== undefined;
     },
     session: (id) => start().session(id),
-    onEvent(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+    onEvent,
+    onSessionEvent: onEvent,
+    onStart(listener) {
+      startListeners.add(listener);
+      return () => {
+        startListeners.delete(listener);
+      };
     },
+    register: (action) => page.register(action),
+    unregister: (id) => page.unregister(id),
+    state: (name, getter) => page.state(name, getter),
     clear(sessionId) {
       const current = start();
       clearConversation({ session: current.session(sessionId), page, telemetry: current.telemetry });

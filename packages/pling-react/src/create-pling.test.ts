@@ -1,7 +1,7 @@
 import type { LlmClient, ModelRequest, RuntimeEvent } from '@plingjs/agent';
 import { defineAction, sensitive } from '@plingjs/core';
 import { describe, expect, it } from 'vitest';
-import { createPling, onRuntimeStart } from './create-pling.js';
+import { createPling } from './create-pling.js';
 
 function echoLlm(): LlmClient & { requests: ModelRequest[] } {
   const requests: ModelRequest[] = [];
@@ -22,7 +22,7 @@ describe('createPling', () => {
       agent: { config: { limits: { maxTurns: 100, contextTokens: 16_384, keepRecent: 8 } } },
     });
     let started = 0;
-    onRuntimeStart(pling, () => started++);
+    pling.onStart(() => started++);
     expect(pling.started).toBe(false);
     expect(pling.locale).toBe('zh-CN');
     const runtime = pling.runtime({ model: 'from-the-dock' });
@@ -42,12 +42,12 @@ describe('createPling', () => {
   it('tells start listeners when session() or clear() creates the runtime, and lets them go', () => {
     const bySession = createPling();
     const calls: string[] = [];
-    const remove = onRuntimeStart(bySession, () => calls.push('session'));
+    const remove = bySession.onStart(() => calls.push('session'));
     bySession.session('s1');
     bySession.session('s2');
     remove();
     const byClear = createPling();
-    onRuntimeStart(byClear, () => calls.push('clear'));
+    byClear.onStart(() => calls.push('clear'));
     byClear.clear();
     expect(calls).toEqual(['session', 'clear']);
   });
