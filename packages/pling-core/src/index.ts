@@ -44,6 +44,12 @@ export {
   toRuntimeOptions,
 } from './runtime-options.js';
 export { isSensitive, redact, redactionMarker, reveal, Sensitive, sensitive } from './sensitive.js';
-export { collectSensitive, restoreSensitive, type SensitiveVault } from './sensitive-vault.js';
+export {
+  collectSensitive,
+  MIN_SCRUB_LENGTH,
+  restoreSensitive,
+  type SensitiveVault,
+  scrubSensitive,
+} from './sensitive-vault.js';
 export { stableStringify } from './stable-stringify.js';
 export { PAGE_TEXTS, type PageTexts, pageTexts } from './texts.js';

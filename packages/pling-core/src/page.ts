@@ -8,7 +8,7 @@ import { PageError } from './errors.js';
 import { HandoffQueue } from './handoff-queue.js';
 import type { PageEvent, PageEventBody, PageEventListener } from './page-events.js';
 import { formatSnapshot } from './page-snapshot.js';
-import { collectSensitive, type SensitiveVault } from './sensitive-vault.js';
+import { collectSensitive, type SensitiveVault, scrubSensitive } from './sensitive-vault.js';
 import { pageTexts } from './texts.js';
 
 export interface CreatePageOptions {
@@ -42,6 +42,8 @@ export interface Page {
   snapshot(locale?: Locale): string;
   /** Labelled sensitive values the page shows now, by marker (read from the getters on each call). */
   sensitiveValues(): SensitiveVault;
+  /** The text with every sensitive value the page shows now (labelled or not) replaced by its marker. */
+  redactText(text: string): string;
   /** Listens to page events; returns the remover. */
   on(listener: PageEventListener): () => void;
   /** Rejects every pending confirmation and resolves every open handoff (what the clear button does). */
@@ -101,6 +103,11 @@ export function createPage(options: CreatePageOptions = {}): Page {
         locale: snapshotLocale,
       }),
     sensitiveValues: () => collectSensitive(readState().map(([, value]) => value)),
+    redactText: (text) =>
+      scrubSensitive(
+        text,
+        readState().map(([, value]) => value),
+      ),
     on(listener) {
       listeners.add(listener);
       return () => {

@@ -70,6 +70,36 @@ describe('toRuntimeOptions', () => {
     expect(handler.mock.calls[0]![0]).toEqual({ to: 'ann@example.com' });
   });
 
+  it("a handler's error message leaves the page with the page's sensitive values replaced by their markers", async () => {
+    const page = createPage();
+    page.state('user', () => ({ email: sensitive('ann@example.com', 'email'), phone: sensitive('+44 20 7946 0958') }));
+    class MailError extends Error {
+      readonly code = 'MAIL_DOWN';
+    }
+    page.register(
+      action('mail', {
+        handler: (args) => {
+          throw new MailError(`cannot reach ${String(args.to)} or +44 20 7946 0958`);
+        },
+      }),
+    );
+    page.register(
+      action('text', {
+        handler: () => {
+          throw 'sms to +44 20 7946 0958 failed';
+        },
+      }),
+    );
+    const [mail, text] = toRuntimeOptions(page).tools();
+    const thrown = await Promise.resolve()
+      .then(() => mail!.execute({ to: '[redacted:email]' }, context()))
+      .catch((error: unknown) => error);
+    expect(thrown).toBeInstanceOf(MailError);
+    expect((thrown as MailError).code).toBe('MAIL_DOWN');
+    expect((thrown as Error).message).toBe('cannot reach [redacted:email] or [redacted]');
+    await expect(Promise.resolve().then(() => text!.execute({}, context()))).rejects.toBe('sms to [redacted] failed');
+  });
+
   it('an action unregistered after the runtime started answers ACTION_UNAVAILABLE', async () => {
     const page = createPage();
     const remove = page.register(action('gone'));

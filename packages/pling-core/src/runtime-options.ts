@@ -6,6 +6,7 @@ import {
   type AgentSession,
   type AgentTool,
   type Approval,
+  isAbortError,
   type Locale,
   resolveAgentConfig,
   type Telemetry,
@@ -116,9 +117,25 @@ function toTool({ page, defaultApproval, locale, texts }: Rendering, declared: A
         turn,
         requestHandoff: (input) => page.handoffs.request({ ...input, actionId: action.id, sessionId }),
       };
-      return redact(await action.handler(args, context));
+      try {
+        return redact(await action.handler(args, context));
+      } catch (error) {
+        throw redactThrown(page, error);
+      }
     },
   };
+}
+
+/**
+ * A handler's error reaches the model as its message: the page's sensitive values in it are replaced by their
+ * markers (the same object is rethrown, so its class and code stay). Aborts pass through untouched.
+ */
+function redactThrown(page: Page, error: unknown): unknown {
+  if (typeof error === 'string') return page.redactText(error);
+  if (!(error instanceof Error) || isAbortError(error)) return error;
+  const scrubbed = page.redactText(error.message);
+  if (scrubbed !== error.message) error.message = scrubbed;
+  return error;
 }
 
 /**

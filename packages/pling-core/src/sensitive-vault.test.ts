@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sensitive } from './sensitive.js';
-import { collectSensitive, restoreSensitive } from './sensitive-vault.js';
+import { collectSensitive, restoreSensitive, scrubSensitive } from './sensitive-vault.js';
 
 describe('restoring markers for the handler', () => {
   it('a marker the model passes back becomes the labelled real value, also nested; the input is unchanged', () => {
@@ -30,5 +30,18 @@ describe('restoring markers for the handler', () => {
     expect(
       restoreSensitive('[redacted:same]', collectSensitive([sensitive('c', 'same'), sensitive('c', 'same')])),
     ).toBe('c');
+  });
+});
+
+describe('scrubSensitive', () => {
+  it('replaces every occurrence of each sensitive value (labelled or not, nested, longest first) by its marker', () => {
+    const state = [
+      { user: { email: sensitive('ann@example.com', 'email'), card: sensitive(4111111111111111n) } },
+      [sensitive('ann', 'name'), sensitive('ab')],
+    ];
+    expect(scrubSensitive('ann@example.com (ann) paid with 4111111111111111; ab stays', state)).toBe(
+      '[redacted:email] ([redacted:name]) paid with [redacted]; ab stays',
+    );
+    expect(scrubSensitive('nothing here', state)).toBe('nothing here');
   });
 });

@@ -51,3 +51,38 @@ export function restoreSensitive(value: unknown, vault: SensitiveVault, locale?:
   }
   return value;
 }
+
+/** Values shorter than this are not scrubbed from text (a one- or two-character value would garble messages). */
+export const MIN_SCRUB_LENGTH = 3;
+
+/**
+ * The text with every sensitive value found in `values` (walked like the snapshot: plain objects and arrays,
+ * labelled or not) replaced by its marker. For text the page does not control, such as a handler's error message,
+ * which reaches the model as is. Strings, numbers and bigints are matched by their text, longest first.
+ */
+export function scrubSensitive(text: string, values: readonly unknown[]): string {
+  const replacements = new Map<string, string>();
+  const seen = new Set<object>();
+  const walk = (value: unknown): void => {
+    if (isSensitive(value)) {
+      const real = value.reveal();
+      if (typeof real === 'string' || typeof real === 'number' || typeof real === 'bigint') {
+        const needle = String(real);
+        if (needle.length >= MIN_SCRUB_LENGTH && !replacements.has(needle)) {
+          replacements.set(needle, redactionMarker(value.label));
+        }
+      }
+      return;
+    }
+    if (!Array.isArray(value) && !isPlainObject(value)) return;
+    if (seen.has(value)) return;
+    seen.add(value);
+    for (const item of Array.isArray(value) ? value : Object.values(value)) walk(item);
+  };
+  for (const value of values) walk(value);
+  let scrubbed = text;
+  for (const [needle, marker] of [...replacements].sort(([a], [b]) => b.length - a.length)) {
+    scrubbed = scrubbed.split(needle).join(marker);
+  }
+  return scrubbed;
+}
