@@ -1,7 +1,10 @@
 // @aalis/api-tools: the tools service contract: tool registry, ToolCallContext, ToolResult, the tool:execute event,
-// a JSON Schema validator for arguments and the enabledToolGroups session setting rules.
+// the JSON Schema validator for arguments (re-exported from @aalis/schema-message, where it lives) and the
+// enabledToolGroups session setting rules.
+
+export type { JsonObjectSchema, JsonSchema, JsonSchemaType } from '@aalis/schema-message';
+export { jsonEqual, type SchemaViolation, validateJsonSchema } from '@aalis/schema-message';
 export { describeViolations } from './describe-violations.js';
-export type { JsonObjectSchema, JsonSchema, JsonSchemaType } from './json-schema.js';
 export {
   TOOL_NAME_PATTERN,
   type Tool,
@@ -28,4 +31,3 @@ export {
   type ToolsService,
   tools,
 } from './tools-service.js';
-export { jsonEqual, type SchemaViolation, validateJsonSchema } from './validate-json-schema.js';

@@ -1,7 +1,6 @@
 // What a tool is, what it receives when it runs (ToolCallContext) and what it returns (ToolResult).
 import type { InboundOrigin, RequiredLevel } from '@aalis/api-authority';
-import type { Attachment, Identity } from '@aalis/schema-message';
-import type { JsonObjectSchema } from './json-schema.js';
+import type { Attachment, Identity, JsonObjectSchema } from '@aalis/schema-message';
 
 /** Tool names as model APIs accept them. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -1,65 +1,23 @@
 // Model- and user-visible texts of the tools contract: schema violation messages and the enabledToolGroups field.
-import { defineCatalogue } from '@aalis/core';
+// The violation texts are @aalis/schema-message's table (shared with Pling), registered here as `tools.schema.*`.
+import { defineCatalogue, type Locale } from '@aalis/core';
+import { SCHEMA_VIOLATION_TEXTS } from '@aalis/schema-message';
+
+function schemaTexts(locale: Locale): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(SCHEMA_VIOLATION_TEXTS[locale]).map(([keyword, text]) => [`tools.schema.${keyword}`, text]),
+  );
+}
 
 export const toolsCatalogue = defineCatalogue({
   'zh-CN': {
-    'tools.schema.type': '{path}:类型应为 {expected},实际为 {received}',
-    'tools.schema.required': '{path}:缺少必填字段「{property}」',
-    'tools.schema.additionalProperties': '{path}:不认识的字段「{property}」(可用的字段:{known})',
-    'tools.schema.enum': '{path}:只能取 {allowed} 之一,实际为 {received}',
-    'tools.schema.const': '{path}:只能是 {expected},实际为 {received}',
-    'tools.schema.minimum': '{path}:不能小于 {limit},实际为 {received}',
-    'tools.schema.maximum': '{path}:不能大于 {limit},实际为 {received}',
-    'tools.schema.exclusiveMinimum': '{path}:必须大于 {limit},实际为 {received}',
-    'tools.schema.exclusiveMaximum': '{path}:必须小于 {limit},实际为 {received}',
-    'tools.schema.multipleOf': '{path}:必须是 {limit} 的整数倍,实际为 {received}',
-    'tools.schema.minLength': '{path}:至少 {limit} 个字符,实际 {received} 个',
-    'tools.schema.maxLength': '{path}:最多 {limit} 个字符,实际 {received} 个',
-    'tools.schema.pattern': '{path}:不符合格式 {pattern}',
-    'tools.schema.patternInvalid': '{path}:参数定义里的正则 {pattern} 无效(工具的问题,不是参数的问题)',
-    'tools.schema.minItems': '{path}:至少 {limit} 项,实际 {received} 项',
-    'tools.schema.maxItems': '{path}:最多 {limit} 项,实际 {received} 项',
-    'tools.schema.uniqueItems': '{path}:与第 {index} 项重复',
-    'tools.schema.anyOf': '{path}:不符合 {count} 种允许写法中的任何一种:',
-    'tools.schema.oneOf': '{path}:不符合 {count} 种允许写法中的任何一种:',
-    'tools.schema.oneOfMany': '{path}:同时符合 {matched} 种写法,只能符合一种',
-    'tools.schema.not': '{path}:不允许取这个值',
-    'tools.schema.$ref': '{path}:参数定义引用了不存在的 {ref}(工具的问题,不是参数的问题)',
-    'tools.schema.depth': '{path}:嵌套超过 {limit} 层',
-    'tools.schema.alternative': '写法 {index}:',
-    'tools.schema.more': '……另有 {count} 处',
+    ...schemaTexts('zh-CN'),
     'tools.field.enabledToolGroups': '工具分组',
     'tools.field.enabledToolGroups.description':
       '这个会话可用的工具分组。「*」为全部分组,空列表为一个都不用;没有分组的通用工具总是可用。',
   },
   en: {
-    'tools.schema.type': '{path}: expected {expected}, received {received}',
-    'tools.schema.required': '{path}: required property "{property}" is missing',
-    'tools.schema.additionalProperties': '{path}: unknown property "{property}" (known properties: {known})',
-    'tools.schema.enum': '{path}: must be one of {allowed}, received {received}',
-    'tools.schema.const': '{path}: must be {expected}, received {received}',
-    'tools.schema.minimum': '{path}: must be at least {limit}, received {received}',
-    'tools.schema.maximum': '{path}: must be at most {limit}, received {received}',
-    'tools.schema.exclusiveMinimum': '{path}: must be greater than {limit}, received {received}',
-    'tools.schema.exclusiveMaximum': '{path}: must be less than {limit}, received {received}',
-    'tools.schema.multipleOf': '{path}: must be a multiple of {limit}, received {received}',
-    'tools.schema.minLength': '{path}: must have at least {limit} characters, has {received}',
-    'tools.schema.maxLength': '{path}: must have at most {limit} characters, has {received}',
-    'tools.schema.pattern': '{path}: does not match the pattern {pattern}',
-    'tools.schema.patternInvalid':
-      '{path}: the parameters schema has an invalid pattern {pattern} (a fault of the tool, not of the arguments)',
-    'tools.schema.minItems': '{path}: must have at least {limit} items, has {received}',
-    'tools.schema.maxItems': '{path}: must have at most {limit} items, has {received}',
-    'tools.schema.uniqueItems': '{path}: duplicates item {index}',
-    'tools.schema.anyOf': '{path}: matches none of the {count} allowed forms:',
-    'tools.schema.oneOf': '{path}: matches none of the {count} allowed forms:',
-    'tools.schema.oneOfMany': '{path}: matches {matched} forms, but must match exactly one',
-    'tools.schema.not': '{path}: this value is not allowed',
-    'tools.schema.$ref':
-      '{path}: the parameters schema refers to {ref}, which does not exist (a fault of the tool, not of the arguments)',
-    'tools.schema.depth': '{path}: nested deeper than {limit} levels',
-    'tools.schema.alternative': 'form {index}:',
-    'tools.schema.more': '…and {count} more',
+    ...schemaTexts('en'),
     'tools.field.enabledToolGroups': 'Tool groups',
     'tools.field.enabledToolGroups.description':
       'Tool groups this session may use. "*" means every group, an empty list none; tools without a group are always available.',

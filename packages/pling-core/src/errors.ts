@@ -6,6 +6,8 @@ export type PageErrorCode =
   | 'INVALID_ACTION'
   | 'DUPLICATE_ACTION'
   | 'ACTION_UNAVAILABLE'
+  /** The model's arguments do not match the action's `parameters` schema; nothing was confirmed or run. */
+  | 'INVALID_ARGUMENTS'
   | 'INVALID_STATE_NAME'
   | 'DUPLICATE_STATE'
   | 'INVALID_SENSITIVE_LABEL'

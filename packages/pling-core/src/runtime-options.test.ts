@@ -1,6 +1,7 @@
 import type { ToolExecutionContext } from '@plingjs/agent';
 import { describe, expect, it, vi } from 'vitest';
 import { defineAction } from './action.js';
+import { PageError } from './errors.js';
 import { createPage } from './page.js';
 import { clearConversation, toRuntimeOptions } from './runtime-options.js';
 import { sensitive } from './sensitive.js';
@@ -122,6 +123,75 @@ describe('toRuntimeOptions', () => {
     expect(page.handoffs.getSnapshot()).toEqual([
       expect.objectContaining({ reason: 'over limit', actionId: 'refund', sessionId: 's', context: { amount: 900 } }),
     ]);
+  });
+});
+
+describe('toRuntimeOptions: arguments are checked against the declared schema', () => {
+  const withId = { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] };
+
+  it.each<[string, Record<string, unknown>, RegExp]>([
+    ['a string for an integer', { id: 'seven' }, /\$\.id: expected integer, received string/],
+    ['a missing required property', {}, /\$\.id: required property "id" is missing/],
+  ])('%s throws INVALID_ARGUMENTS naming $.id: no confirmation, no handler', async (_case, args, violation) => {
+    const page = createPage();
+    const handler = vi.fn(() => 'ran');
+    page.register(action('open_order', { parameters: withId, confirm: 'always', handler }));
+    const [tool] = toRuntimeOptions(page, { config: { locale: 'en' } }).tools();
+    const failure = await Promise.resolve()
+      .then(() => tool!.execute(args, context()))
+      .catch((error: unknown) => error);
+    expect(PageError.isInstance(failure)).toBe(true);
+    expect(failure).toMatchObject({ code: 'INVALID_ARGUMENTS' });
+    const message = (failure as Error).message;
+    expect(message).toMatch(/^INVALID_ARGUMENTS: The arguments of open_order do not match its JSON Schema/);
+    expect(message).toMatch(/call it again with arguments that match the schema:\n- /);
+    expect(message).toMatch(violation);
+    expect(page.confirmations.getSnapshot()).toEqual([]);
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it('valid arguments are confirmed and run as before', async () => {
+    const page = createPage();
+    const handler = vi.fn((args: Record<string, unknown>) => args.id);
+    page.register(action('open_order', { parameters: withId, confirm: 'always', handler }));
+    const [tool] = toRuntimeOptions(page).tools();
+    const result = tool!.execute({ id: 7 }, context());
+    const request = await nextConfirmation(page);
+    expect(request.arguments).toEqual({ id: 7 });
+    page.confirmations.approve(request.id);
+    await expect(result).resolves.toBe(7);
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+
+  it('the violations are worded in the configured locale (zh-CN by default)', async () => {
+    const page = createPage();
+    page.register(action('open_order', { parameters: withId }));
+    const [tool] = toRuntimeOptions(page).tools();
+    await expect(Promise.resolve().then(() => tool!.execute({}, context()))).rejects.toThrow(
+      /^INVALID_ARGUMENTS: 动作 open_order 的参数不符合它的 JSON Schema[\s\S]*\n- \$\.id:缺少必填字段「id」$/,
+    );
+  });
+
+  it("the model's arguments are checked, before markers are restored: a marker fills a string parameter", async () => {
+    const page = createPage();
+    page.state('user', () => ({ email: sensitive('ann@example.com', 'email') }));
+    const handler = vi.fn((args: Record<string, unknown>) => args.to === 'ann@example.com');
+    const parameters = { type: 'object', properties: { to: { type: 'string' } }, required: ['to'] };
+    page.register(action('mail', { parameters, handler }));
+    const [tool] = toRuntimeOptions(page).tools();
+    await expect(tool!.execute({ to: '[redacted:email]' }, context())).resolves.toBe(true);
+  });
+
+  it('the built-in handoff action is checked too', async () => {
+    const page = createPage();
+    const [handoff] = toRuntimeOptions(page, { config: { locale: 'en' } }).tools();
+    await expect(Promise.resolve().then(() => handoff!.execute({ context: 'x' }, context()))).rejects.toThrow(
+      /INVALID_ARGUMENTS[\s\S]*\$\.reason: required property "reason" is missing[\s\S]*\$\.context: expected object/,
+    );
+    expect(page.handoffs.getSnapshot()).toEqual([]);
+    await expect(handoff!.execute({ reason: 'needs a person' }, context())).resolves.toMatchObject({
+      status: 'requested',
+    });
   });
 });
 

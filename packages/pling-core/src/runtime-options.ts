@@ -1,5 +1,7 @@
-// The bridge to @plingjs/agent: the page's actions as the runtime's tools (confirmation policy, sensitive values
-// restored for the handler and redacted for the model) and the page snapshot as the per-turn system prompt.
+// The bridge to @plingjs/agent: the page's actions as the runtime's tools (arguments checked against the declared
+// schema, confirmation policy, sensitive values restored for the handler and redacted for the model) and the page
+// snapshot as the per-turn system prompt.
+import { describeViolations, type JsonSchema, validateJsonSchema } from '@aalis/schema-message';
 import {
   type AgentConfig,
   type AgentEnv,
@@ -91,6 +93,15 @@ function toTool({ page, defaultApproval, locale, texts }: Rendering, declared: A
       const action = builtIn ? declared : page.actions.get(declared.id);
       if (!action) {
         throw new PageError('ACTION_UNAVAILABLE', texts.errors.actionUnavailable(declared.id));
+      }
+      // The model's own arguments are checked, before markers are restored: the violations then quote only what the
+      // model wrote (never a real sensitive value, nor its length), and they are what it can repair. A parameter the
+      // model fills with a marker is therefore a string to the schema (as the model sees it), e.g. `{ type: 'string' }`.
+      // Against the current declaration: its handler is the one that would run.
+      const violations = validateJsonSchema(action.parameters as JsonSchema, modelArgs);
+      if (violations.length > 0) {
+        const described = describeViolations({ violations, locale });
+        throw new PageError('INVALID_ARGUMENTS', texts.errors.invalidArguments(action.id, described));
       }
       const args = restoreSensitive(modelArgs, page.sensitiveValues(), locale) as Record<string, unknown>;
       if (requiresConfirmation(action, args, defaultApproval)) {

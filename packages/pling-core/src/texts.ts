@@ -38,6 +38,8 @@ export interface PageTexts {
     /** Vue: a registering composable outside setup() / effectScope(). */
     noActiveScope: (composable: string, alternative: string) => string;
     actionUnavailable: (id: string) => string;
+    /** `described`: the violations as @aalis/schema-message's describeViolations lists them, in the same locale. */
+    invalidArguments: (id: string, described: string) => string;
     invalidStateName: (name: string) => string;
     duplicateState: (name: string) => string;
     invalidSensitiveLabel: (label: string) => string;
@@ -83,6 +85,8 @@ export const PAGE_TEXTS: Readonly<Record<Locale, PageTexts>> = {
       noActiveScope: (composable, alternative) =>
         `${composable}() 必须在 setup() 或 effectScope().run() 里调用，它们结束时会撤销它；在此之外请用 ${alternative}。`,
       actionUnavailable: (id) => `当前页面没有 ${id} 动作；请使用页面现在列出的动作。`,
+      invalidArguments: (id, described) =>
+        `动作 ${id} 的参数不符合它的 JSON Schema，动作没有执行；请按 schema 修正参数后重新调用：\n${described}`,
       invalidStateName: (name) => `状态名 ${name} 必须是单行的 1–100 个字符，且不能以空格开头。`,
       duplicateState: (name) => `状态 ${name} 已注册；请先调用它的移除函数。`,
       invalidSensitiveLabel: (label) => `标签 ${label} 不能放进脱敏标记；请使用 1–64 个字母、数字、'_'、'.' 或 '-'。`,
@@ -131,6 +135,8 @@ export const PAGE_TEXTS: Readonly<Record<Locale, PageTexts>> = {
       noActiveScope: (composable, alternative) =>
         `${composable}() must run inside setup() or effectScope().run(), which undo it when they end; outside one, use ${alternative}.`,
       actionUnavailable: (id) => `${id} is not available on the current page; use the actions the page lists now.`,
+      invalidArguments: (id, described) =>
+        `The arguments of ${id} do not match its JSON Schema, so it did not run; call it again with arguments that match the schema:\n${described}`,
       invalidStateName: (name) =>
         `The state name ${name} must be 1–100 characters on one line, not starting with a space.`,
       duplicateState: (name) => `State ${name} is registered already; call its remover first.`,

@@ -1,5 +1,7 @@
 // @aalis/schema-message: the message shapes every package shares, the model-output shapes (stream deltas, finish
-// reasons, usage, tool definitions), and the one tool-call grouping.
+// reasons, usage, tool definitions), the one tool-call grouping, and the one JSON Schema validator for arguments
+// with its violation texts (zh-CN and en).
+export { describeViolations } from './describe-violations.js';
 export {
   type GroupedMessages,
   groupToolCalls,
@@ -17,6 +19,7 @@ export {
   type TurnOrigin,
   wasAddressed,
 } from './incoming-message.js';
+export type { JsonObjectSchema, JsonSchema, JsonSchemaType } from './json-schema.js';
 export {
   type Attachment,
   CONTROL_KINDS,
@@ -36,4 +39,10 @@ export type {
   ToolChoice,
 } from './model-output.js';
 export { type SequenceProblem, validateProviderSequence } from './provider-sequence.js';
+export {
+  SCHEMA_VIOLATION_TEXTS,
+  type SchemaTextKey,
+  type SchemaTextLocale,
+} from './schema-violation-texts.js';
 export type { TurnOutcome, TurnRecord } from './turn-record.js';
+export { jsonEqual, type SchemaViolation, validateJsonSchema } from './validate-json-schema.js';

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { describeViolations } from './describe-violations.js';
 import type { JsonSchema } from './json-schema.js';
 import { validateJsonSchema } from './validate-json-schema.js';
 
@@ -134,32 +133,5 @@ describe('validateJsonSchema', () => {
         expect(Array.isArray(validateJsonSchema(schema, value))).toBe(true);
       }),
     );
-  });
-});
-
-describe('describeViolations', () => {
-  it('lists each violation with its path, in the reader locale, with alternatives indented', () => {
-    const violations = validateJsonSchema(
-      { type: 'object', properties: { n: { anyOf: [{ type: 'string' }, { type: 'integer' }] } }, required: ['q'] },
-      { n: 1.5 },
-    );
-    expect(describeViolations({ violations, locale: 'en' })).toBe(
-      [
-        '- $.q: required property "q" is missing',
-        '- $.n: matches none of the 2 allowed forms:',
-        '  form 1:',
-        '    - $.n: expected string, received number',
-        '  form 2:',
-        '    - $.n: expected integer, received number',
-      ].join('\n'),
-    );
-    expect(describeViolations({ violations, locale: 'zh-CN' })).toContain('$.q:缺少必填字段「q」');
-  });
-
-  it('cuts long lists and says how many were left out', () => {
-    const violations = validateJsonSchema({ type: 'array', items: { type: 'string' } }, [1, 2, 3, 4, 5]);
-    const text = describeViolations({ violations, locale: 'en', limit: 2 });
-    expect(text.split('\n')).toHaveLength(3);
-    expect(text).toContain('3 more');
   });
 });

@@ -1,5 +1,6 @@
-// A small, dependency-free JSON Schema validator for tool arguments. It reports every violation with the path of
-// the offending value, so a model can repair all of its mistakes in one retry. See json-schema.ts for the keywords.
+// A small, dependency-free JSON Schema validator (tool arguments, page-action arguments, structured output). It
+// reports every violation with the path of the offending value, so a model can repair all of its mistakes in one
+// retry. See json-schema.ts for the keywords and describe-violations.ts for the rendering.
 import type { JsonSchema, JsonSchemaType } from './json-schema.js';
 
 export interface SchemaViolation {
