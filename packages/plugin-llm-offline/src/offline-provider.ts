@@ -89,6 +89,7 @@ export class OfflineProvider implements LlmService {
     const reply = planOfflineReply({
       messages: request.messages,
       tools: request.tools,
+      toolChoice: request.toolChoice,
       t: (text) => this.i18n.t(text),
     });
     const response: ChatResponse = {

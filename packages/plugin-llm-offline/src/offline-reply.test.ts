@@ -25,6 +25,12 @@ describe('planOfflineReply', () => {
     });
   });
 
+  it("with toolChoice 'none' it never calls a tool, whatever the message asks: it answers in text", () => {
+    const messages: Message[] = [{ role: 'user', content: '/call get_time' }];
+    expect(planOfflineReply({ messages, tools, toolChoice: 'none', t: en })).toMatchObject({ kind: 'text' });
+    expect(planOfflineReply({ messages, tools, toolChoice: 'auto', t: en })).toMatchObject({ kind: 'tool-calls' });
+  });
+
   it('summarises the tool results that end the conversation, naming each tool', () => {
     const messages: Message[] = [
       { role: 'user', content: '/call get_weather {"city":"Paris"}' },

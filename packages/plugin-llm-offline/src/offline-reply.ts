@@ -2,7 +2,7 @@
 // are summarised, anything else gets a deterministic echo that says what this model is and how to get a real one.
 import type { LlmToolDefinition } from '@aalis/api-llm';
 import type { TextRef } from '@aalis/core';
-import { isControlMessage, type Message, type ToolCall } from '@aalis/schema-message';
+import { isControlMessage, type Message, type ToolCall, type ToolChoice } from '@aalis/schema-message';
 
 export type OfflineReply = { kind: 'text'; text: string } | { kind: 'tool-calls'; calls: ToolCall[] };
 
@@ -18,10 +18,13 @@ const SUMMARY_LENGTH = 200;
 export function planOfflineReply({
   messages,
   tools = [],
+  toolChoice,
   t,
 }: {
   messages: readonly Message[];
   tools?: readonly LlmToolDefinition[];
+  /** 'none': tools are offered for reference only (a cache-sharing request): never call one, just answer. */
+  toolChoice?: ToolChoice;
   t: Translate;
 }): OfflineReply {
   const say = (key: string, params?: Record<string, string | number>): OfflineReply => ({
@@ -38,7 +41,7 @@ export function planOfflineReply({
     .split(/\r?\n/)
     .map((line) => line.trim().match(CALL_LINE))
     .filter((match): match is RegExpMatchArray => match !== null);
-  if (lines.length === 0) return say('llm-offline.reply.echo', echo(user.content));
+  if (lines.length === 0 || toolChoice === 'none') return say('llm-offline.reply.echo', echo(user.content));
   const calls: ToolCall[] = [];
   for (const [index, match] of lines.entries()) {
     const tool = match[1]!;
