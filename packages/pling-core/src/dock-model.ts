@@ -187,6 +187,12 @@ function derive(events: readonly SessionEvent[], texts: DockTexts): Derived {
     derived.operations.push(op);
     return op;
   };
+  /** A call's outcome: replaces its running line, or adds one when the call was never announced. */
+  const settle = (op: DockOperation) => {
+    const running = byCall.get(op.key);
+    if (running) Object.assign(running, op);
+    else operation(op);
+  };
   for (const event of events) {
     switch (event.type) {
       case 'message':
@@ -202,30 +208,17 @@ function derive(events: readonly SessionEvent[], texts: DockTexts): Derived {
           operation({ key: event.callId, status: 'running', text: texts.toolRunning(event.id), at: event.at }),
         );
         break;
-      case 'tool-result': {
-        const done: DockOperation = {
+      case 'tool-result':
+        settle({
           key: event.callId,
           status: event.ok ? 'ok' : 'failed',
           text: event.ok ? texts.toolDone(event.id) : texts.toolFailed(event.id, event.code ?? 'TOOL_FAILED'),
           at: event.at,
-        };
-        const running = byCall.get(event.callId);
-        if (running) Object.assign(running, done);
-        else operation(done);
+        });
         break;
-      }
-      case 'blocked': {
-        const blocked: DockOperation = {
-          key: event.callId,
-          status: 'blocked',
-          text: texts.toolBlocked(event.id, event.reason),
-          at: event.at,
-        };
-        const running = byCall.get(event.callId);
-        if (running) Object.assign(running, blocked);
-        else operation(blocked);
+      case 'blocked':
+        settle({ key: event.callId, status: 'blocked', text: texts.toolBlocked(event.id, event.reason), at: event.at });
         break;
-      }
       case 'retry':
         operation({
           key: `e${event.seq}`,

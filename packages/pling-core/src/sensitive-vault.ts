@@ -3,7 +3,7 @@
 // labelled value the page currently shows under that label. Unlabelled values can never be referred to.
 import type { Locale } from '@plingjs/agent';
 import { PageError } from './errors.js';
-import { isPlainObject, isSensitive, redactionMarker } from './sensitive.js';
+import { isPlainObject, isSensitive, redactionMarker, type Sensitive } from './sensitive.js';
 import { pageTexts } from './texts.js';
 
 const AMBIGUOUS = Symbol('ambiguous');
@@ -11,16 +11,12 @@ const AMBIGUOUS = Symbol('ambiguous');
 /** Marker → real value, built from the values the page currently shows. */
 export type SensitiveVault = ReadonlyMap<string, unknown>;
 
-export function collectSensitive(values: readonly unknown[]): SensitiveVault {
-  const vault = new Map<string, unknown>();
+/** Calls `visit` for every Sensitive wrapper in `values`, walking plain objects and arrays once each. */
+function forEachSensitive(values: readonly unknown[], visit: (value: Sensitive<unknown>) => void): void {
   const seen = new Set<object>();
   const walk = (value: unknown): void => {
     if (isSensitive(value)) {
-      if (value.label === undefined) return;
-      const marker = redactionMarker(value.label);
-      const real = value.reveal();
-      if (!vault.has(marker)) vault.set(marker, real);
-      else if (!Object.is(vault.get(marker), real)) vault.set(marker, AMBIGUOUS);
+      visit(value);
       return;
     }
     if (!Array.isArray(value) && !isPlainObject(value)) return;
@@ -29,6 +25,17 @@ export function collectSensitive(values: readonly unknown[]): SensitiveVault {
     for (const item of Array.isArray(value) ? value : Object.values(value)) walk(item);
   };
   for (const value of values) walk(value);
+}
+
+export function collectSensitive(values: readonly unknown[]): SensitiveVault {
+  const vault = new Map<string, unknown>();
+  forEachSensitive(values, (value) => {
+    if (value.label === undefined) return;
+    const marker = redactionMarker(value.label);
+    const real = value.reveal();
+    if (!vault.has(marker)) vault.set(marker, real);
+    else if (!Object.is(vault.get(marker), real)) vault.set(marker, AMBIGUOUS);
+  });
   return vault;
 }
 
@@ -62,24 +69,14 @@ export const MIN_SCRUB_LENGTH = 3;
  */
 export function scrubSensitive(text: string, values: readonly unknown[]): string {
   const replacements = new Map<string, string>();
-  const seen = new Set<object>();
-  const walk = (value: unknown): void => {
-    if (isSensitive(value)) {
-      const real = value.reveal();
-      if (typeof real === 'string' || typeof real === 'number' || typeof real === 'bigint') {
-        const needle = String(real);
-        if (needle.length >= MIN_SCRUB_LENGTH && !replacements.has(needle)) {
-          replacements.set(needle, redactionMarker(value.label));
-        }
-      }
-      return;
+  forEachSensitive(values, (value) => {
+    const real = value.reveal();
+    if (typeof real !== 'string' && typeof real !== 'number' && typeof real !== 'bigint') return;
+    const needle = String(real);
+    if (needle.length >= MIN_SCRUB_LENGTH && !replacements.has(needle)) {
+      replacements.set(needle, redactionMarker(value.label));
     }
-    if (!Array.isArray(value) && !isPlainObject(value)) return;
-    if (seen.has(value)) return;
-    seen.add(value);
-    for (const item of Array.isArray(value) ? value : Object.values(value)) walk(item);
-  };
-  for (const value of values) walk(value);
+  });
   let scrubbed = text;
   for (const [needle, marker] of [...replacements].sort(([a], [b]) => b.length - a.length)) {
     scrubbed = scrubbed.split(needle).join(marker);
