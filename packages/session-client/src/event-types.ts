@@ -1,0 +1,95 @@
+// Live session events (docs/session-protocol.md 「Session events」): each reaches a subscriber in an `event` frame with
+// the session's sequence number, in the order the host emitted them.
+import type { PersonRef, TimelineInput, TurnOutcome, WaitingInput } from './timeline-types.js';
+
+export interface SessionSummary {
+  id: string;
+  kind: 'room' | 'direct' | 'child' | 'web' | 'cli';
+  platform: string;
+  venue?: string;
+  title?: string;
+  parentId?: string;
+  /** Direct children's ids, oldest first. */
+  children: string[];
+  createdAt: number;
+  updatedAt: number;
+  lastTurn?: { turnId: string; outcome: TurnOutcome; error?: string; at: number };
+  /** A turn ended after this account last read the session. */
+  unread: boolean;
+  /** A turn runs now. */
+  running: boolean;
+  /** This account may send, stop, clear, compact and delete here. */
+  writable: boolean;
+}
+
+/** One row of a usage entry: drawn as given, in order, without knowing the labels. */
+export interface UsagePart {
+  /** Display name, already translated. */
+  label: string;
+  tokens: number;
+  /** This part by injector (`<plugin instance id>/<local id>` → tokens). */
+  injectors?: Record<string, number>;
+}
+
+/** The `usage` entry: one model call's input (or the token:request snapshot when `turnId` is absent). */
+export interface UsageEntry {
+  turnId?: string;
+  used: number;
+  contextWindow: number;
+  usageRatio: number;
+  maxTokens: number;
+  tokenBudget: number;
+  trimmed: boolean;
+  historyMessages: number;
+  historyLimit: number;
+  parts: UsagePart[];
+  /** From llm:usage, when the provider reported them for this call. */
+  cachedPromptTokens?: number;
+  completionTokens?: number;
+  model?: string;
+}
+
+export type SessionEvent =
+  | { type: 'turn.started'; turnId: string; at: number }
+  | { type: 'input'; turnId?: string; input: TimelineInput }
+  | { type: 'text.delta'; turnId: string; segment: number; delta: string }
+  | { type: 'reasoning.delta'; turnId: string; segment: number; delta: string }
+  | {
+      type: 'tool.progress';
+      turnId: string;
+      segment: number;
+      callId: string;
+      index: number;
+      name?: string;
+      argumentsDelta?: string;
+    }
+  | { type: 'tool.started'; turnId: string; segment: number; callId: string; name: string; arguments: string }
+  | {
+      type: 'tool.ended';
+      turnId: string;
+      callId: string;
+      name: string;
+      result: string;
+      isError: boolean;
+      durationMs: number;
+    }
+  /** Text that went out to the platform (a reply) or a [错误]/[系统] notice of the turn. */
+  | { type: 'message'; turnId?: string; kind: 'reply' | 'error' | 'system'; text: string }
+  | { type: 'queue'; waiting: WaitingInput[] }
+  | {
+      type: 'turn.ended';
+      turnId: string;
+      outcome: TurnOutcome;
+      error?: string;
+      stoppedBy?: PersonRef;
+      /** Segments whose text was never sent (rooms: everything but the last reply). */
+      unsentSegments: number[];
+    }
+  | { type: 'usage'; usage: UsageEntry }
+  | { type: 'delivery.failed'; turnId?: string; text: string; at: number }
+  | { type: 'session.updated'; session: SessionSummary }
+  /** The session was deleted; the subscription ends with this event. */
+  | { type: 'session.deleted'; sessionId: string }
+  | { type: 'settings.changed'; key: string };
+
+export type SessionEventType = SessionEvent['type'];

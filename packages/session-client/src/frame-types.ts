@@ -1,0 +1,118 @@
+// Socket frames (docs/session-protocol.md 「Frames」) and the error codes every reply may carry.
+import type { SessionEvent, SessionSummary } from './event-types.js';
+import type { Account, Limits, LogView, RequestType } from './request-types.js';
+import type { Timeline } from './timeline-types.js';
+
+/** Every error code the server answers with (other AALIS_* codes of the host's services pass through). */
+export const ERROR_CODES = [
+  'AALIS_WEBUI_LOGIN_REQUIRED',
+  'AALIS_WEBUI_LOGIN_EXPIRED',
+  'AALIS_WEBUI_LINK_INVALID',
+  'AALIS_WEBUI_LINK_EXPIRED',
+  'AALIS_WEBUI_LINK_USED',
+  'AALIS_WEBUI_ORIGIN_REFUSED',
+  'AALIS_WEBUI_HOST_REFUSED',
+  'AALIS_WEBUI_CSRF_REFUSED',
+  'AALIS_WEBUI_FORBIDDEN',
+  'AALIS_WEBUI_FRAME_MALFORMED',
+  'AALIS_WEBUI_FRAME_TOO_LARGE',
+  'AALIS_WEBUI_UNKNOWN_REQUEST',
+  'AALIS_WEBUI_BAD_REQUEST',
+  'AALIS_WEBUI_MESSAGE_TOO_LONG',
+  'AALIS_WEBUI_MESSAGE_EMPTY',
+  'AALIS_WEBUI_ATTACHMENT_TOO_LARGE',
+  'AALIS_WEBUI_ATTACHMENT_INVALID',
+  'AALIS_WEBUI_TOO_MANY_ATTACHMENTS',
+  'AALIS_WEBUI_SESSION_UNKNOWN',
+  'AALIS_WEBUI_NOT_FOUND',
+  'AALIS_WEBUI_UNAVAILABLE',
+  'AALIS_WEBUI_INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ProtocolError {
+  /** An ErrorCode, or a passed-through AALIS_* code (e.g. AALIS_SETTINGS_INVALID_VALUE). */
+  code: ErrorCode | (string & {});
+  /** What was wrong and how to fix it, in the host's locale. */
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/** Client → server. */
+export type ClientFrame = { id: string; type: RequestType } & Record<string, unknown>;
+
+export interface HelloFrame {
+  type: 'hello';
+  protocol: number;
+  /** Changes whenever the server restarts; resume only within one serverId. */
+  serverId: string;
+  account: Account;
+  limits: Limits;
+  locale: 'zh-CN' | 'en';
+}
+
+export interface ReplyFrame {
+  type: 'reply';
+  id: string;
+  result: unknown;
+}
+
+export interface ErrorFrame {
+  type: 'error';
+  /** The request's id; absent when the frame could not be read far enough to know it. */
+  id?: string;
+  error: ProtocolError;
+}
+
+export interface TimelineFrame {
+  type: 'timeline';
+  sessionId: string;
+  /** The timeline includes every event up to and including this sequence number. */
+  seq: number;
+  timeline: Timeline;
+}
+
+export interface EventFrame {
+  type: 'event';
+  sessionId: string;
+  seq: number;
+  event: SessionEvent;
+}
+
+/** The session list changed (sent to every connection of an account that can see the session). */
+export interface SessionsFrame {
+  type: 'sessions';
+  change: 'upsert' | 'removed';
+  sessionId: string;
+  session?: SessionSummary;
+}
+
+export interface LogFrame {
+  type: 'log';
+  record: LogView;
+}
+
+/** Sent before the server closes the socket: logged out, login expired, shutting down. */
+export interface GoodbyeFrame {
+  type: 'goodbye';
+  reason: 'logged-out' | 'login-expired' | 'shutdown';
+}
+
+export type ServerFrame =
+  | HelloFrame
+  | ReplyFrame
+  | ErrorFrame
+  | TimelineFrame
+  | EventFrame
+  | SessionsFrame
+  | LogFrame
+  | GoodbyeFrame;
+
+/** Close codes the server uses (besides the standard 1000/1001/1011). */
+export const CLOSE_CODES = {
+  /** Not logged in / login expired / logged out: log in again, do not reconnect. */
+  loginRequired: 4401,
+  /** Origin or Host refused. */
+  refused: 4403,
+} as const;

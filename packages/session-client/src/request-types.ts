@@ -1,0 +1,172 @@
+// Requests a client sends and what each answers (docs/session-protocol.md 「Requests」). The same requests go over
+// the socket (`{ id, type, ...params }`) and over HTTP (`POST /api/v1/call` with `{ type, ...params }`).
+import type { SessionSummary } from './event-types.js';
+
+export const PROTOCOL_VERSION = 1;
+
+export interface Account {
+  /** The account id on platform `webui`. */
+  userId: string;
+  displayName: string;
+  owner: boolean;
+  /** The authority level (owners: above every level). */
+  level: number;
+}
+
+export interface Limits {
+  /** Most characters of one message's text. */
+  maxMessageChars: number;
+  /** Most bytes of one attachment (decoded). */
+  maxAttachmentBytes: number;
+  maxAttachments: number;
+  /** Most bytes of one socket frame or HTTP body. */
+  maxFrameBytes: number;
+}
+
+/** An image sent with a message: base64 bytes (no data: prefix) or a data: URL. */
+export interface OutgoingAttachment {
+  type: 'image';
+  mimeType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+  data: string;
+  name?: string;
+}
+
+export interface SettingOption {
+  value: string;
+  label: string;
+}
+
+/** One session setting as the settings panel draws it. */
+export interface SettingView {
+  key: string;
+  type: 'llm-ref' | 'select' | 'number' | 'boolean' | 'string[]' | 'string';
+  label: string;
+  description?: string;
+  visibility: 'composer' | 'common' | 'advanced';
+  /** Level needed to write it: a number or 'owner'. */
+  level: number | 'owner';
+  /** This account may write it. */
+  writable: boolean;
+  /** The effective value (llm-ref values as `<provider>/<model>`). */
+  value: unknown;
+  /** Where it comes from: a layer, the field's default, or unset. */
+  source: 'global' | 'platformType' | 'platform' | 'venue' | 'session' | 'default' | 'unset';
+  /** The note shown beside the value (e.g. 「跟随服务偏好(此刻:…)」, 「当前模型没有这一档…」), translated. */
+  note?: string;
+  /** Fixed options of a select. */
+  options?: SettingOption[];
+  /** Options come from `settings.options`; refetch when one of these keys changes. */
+  dynamicOptions?: { dependsOn: string[] };
+}
+
+export interface ModelView {
+  id: string;
+  name: string;
+  contextWindow: number;
+  maxOutputTokens: number;
+  vision: boolean;
+  tools: boolean;
+  offline: boolean;
+}
+
+export interface PluginView {
+  id: string;
+  name: string;
+  state: 'active' | 'pending' | 'error' | 'disabled' | (string & {});
+  /** Pending: the services it waits for. */
+  missing: string[];
+  /** Failed: why (translated). */
+  error?: string;
+}
+
+export interface LogView {
+  time: number;
+  level: 'trace' | 'debug' | 'info' | 'warn' | 'error';
+  name: string;
+  message: string;
+  fields?: Record<string, unknown>;
+}
+
+export interface PreferencesView {
+  /** service → provider or item (e.g. llm → openai/gpt-4o-mini). */
+  global: Record<string, string>;
+  /** plugin instance id → service → value. */
+  plugins: Record<string, Record<string, string>>;
+  /** The model turns use now when no session sets one. */
+  defaultModel?: { id: string; name: string };
+}
+
+/** Every request type with its parameters and its result. */
+export interface RequestMap {
+  ping: { params: Record<string, never>; result: { at: number } };
+  'sessions.list': { params: { search?: string }; result: { sessions: SessionSummary[] } };
+  'session.create': { params: { title?: string }; result: { session: SessionSummary } };
+  subscribe: {
+    params: { sessionId: string; resume?: { serverId: string; seq: number } };
+    /** `resumed`: the missed events were replayed; otherwise a `timeline` frame came first. */
+    result: { sessionId: string; seq: number; resumed: boolean };
+  };
+  unsubscribe: { params: { sessionId: string }; result: Record<string, never> };
+  send: {
+    params: { sessionId: string; text: string; attachments?: OutgoingAttachment[]; clientMessageId?: string };
+    /** `duplicate`: this clientMessageId was sent before; nothing was sent again. */
+    result: { messageId: string; duplicate: boolean };
+  };
+  stop: { params: { sessionId: string }; result: { stopped: boolean } };
+  clear: { params: { sessionId: string }; result: { reply: string } };
+  compact: { params: { sessionId: string }; result: { reply: string } };
+  delete: { params: { sessionId: string }; result: { deleted: string[] } };
+  read: { params: { sessionId: string }; result: Record<string, never> };
+  'settings.get': { params: { sessionId: string }; result: { settings: SettingView[] } };
+  'settings.options': {
+    params: { sessionId: string; key: string; values?: Record<string, unknown> };
+    result: { options: SettingOption[] };
+  };
+  'settings.set': { params: { sessionId: string; key: string; value: unknown }; result: { setting: SettingView } };
+  'settings.reset': { params: { sessionId: string; key: string }; result: { setting: SettingView } };
+  'models.list': { params: Record<string, never>; result: { models: ModelView[]; defaultModel?: string } };
+  'personas.list': { params: { sessionId?: string }; result: { personas: SettingOption[] } };
+  'admin.plugins': { params: Record<string, never>; result: { plugins: PluginView[] } };
+  'admin.preferences.get': { params: Record<string, never>; result: { preferences: PreferencesView } };
+  'admin.preferences.set': {
+    /** `value` null removes the preference; `plugin` sets a per-plugin preference. */
+    params: { service: string; value: string | null; plugin?: string };
+    result: { preferences: PreferencesView };
+  };
+  'logs.subscribe': { params: { level?: LogView['level'] }; result: { recent: LogView[] } };
+  'logs.unsubscribe': { params: Record<string, never>; result: Record<string, never> };
+}
+
+export type RequestType = keyof RequestMap;
+export type ParamsOf<T extends RequestType> = RequestMap[T]['params'];
+export type ResultOf<T extends RequestType> = RequestMap[T]['result'];
+
+/** Requests only an owner may make. */
+export const OWNER_REQUESTS: readonly RequestType[] = [
+  'admin.plugins',
+  'admin.preferences.get',
+  'admin.preferences.set',
+  'logs.subscribe',
+  'logs.unsubscribe',
+];
+
+export const REQUEST_TYPES: readonly RequestType[] = [
+  'ping',
+  'sessions.list',
+  'session.create',
+  'subscribe',
+  'unsubscribe',
+  'send',
+  'stop',
+  'clear',
+  'compact',
+  'delete',
+  'read',
+  'settings.get',
+  'settings.options',
+  'settings.set',
+  'settings.reset',
+  'models.list',
+  'personas.list',
+  ...OWNER_REQUESTS,
+];

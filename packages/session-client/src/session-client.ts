@@ -1,0 +1,432 @@
+// The session protocol client (docs/session-protocol.md): one socket with requests and replies, subscriptions that
+// resume after a reconnect without duplicates (sequence numbers), sends that are not lost while offline (a
+// clientMessageId makes a resend harmless), and the HTTP calls (me, login, logout). Browser-safe: the socket and
+// fetch are injectable, nothing from Node.
+import type { SessionEvent, SessionSummary } from './event-types.js';
+import type { ErrorFrame, HelloFrame, LogFrame, ProtocolError, ServerFrame, TimelineFrame } from './frame-types.js';
+import { CLOSE_CODES } from './frame-types.js';
+import type { Account, ParamsOf, RequestType, ResultOf } from './request-types.js';
+import type { Timeline } from './timeline-types.js';
+
+/** What the client needs of a WebSocket (the browser's and `ws`'s both fit). */
+export interface WebSocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onclose: ((event: { code: number; reason: string }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+}
+
+export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'logged-out' | 'closed';
+
+export interface SessionClientOptions {
+  /** The server's origin, e.g. 'http://127.0.0.1:8420'; '' (default) = the page's own origin. */
+  baseUrl?: string;
+  fetch?: typeof fetch;
+  /** Opens the socket (default: the global WebSocket). */
+  createSocket?: (url: string) => WebSocketLike;
+  /** Extra headers for HTTP calls (a non-browser client passes its cookie here). */
+  headers?: Record<string, string>;
+  reconnectDelayMs?: { min: number; max: number };
+  /** How long a request waits for its reply once sent (default 30 s). */
+  requestTimeoutMs?: number;
+}
+
+export interface SubscriptionHandlers {
+  /** A full timeline: on first subscribe, after a reconnect that could not resume, after the history changed. */
+  timeline?(timeline: Timeline, seq: number): void;
+  event?(event: SessionEvent, seq: number): void;
+}
+
+export interface Subscription {
+  readonly sessionId: string;
+  /** The last sequence number applied. */
+  readonly seq: number;
+  /** Resolves once the first timeline (or replay) arrived. */
+  readonly ready: Promise<void>;
+  unsubscribe(): Promise<void>;
+}
+
+/** A coded error from the server (or AALIS_WEBUI_CLIENT_* from the client itself). */
+export class SessionClientError extends Error {
+  readonly code: string;
+  readonly details: Record<string, unknown> | undefined;
+  constructor(error: ProtocolError) {
+    super(error.message);
+    this.name = 'SessionClientError';
+    this.code = error.code;
+    this.details = error.details;
+  }
+}
+
+interface Pending {
+  frame: string;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+  timer?: ReturnType<typeof setTimeout>;
+  sent: boolean;
+}
+
+interface SubscriptionState {
+  sessionId: string;
+  handlers: SubscriptionHandlers;
+  seq: number;
+  serverId: string | undefined;
+  active: boolean;
+  markReady(): void;
+}
+
+type Listener<T> = (value: T) => void;
+
+let clientCounter = 0;
+
+export class SessionClient {
+  private readonly baseUrl: string;
+  private readonly options: SessionClientOptions;
+  private socket: WebSocketLike | undefined;
+  private state: ConnectionState = 'closed';
+  private hello: HelloFrame | undefined;
+  private readonly pending = new Map<string, Pending>();
+  private readonly subscriptions = new Map<string, SubscriptionState>();
+  private readonly listeners = {
+    state: new Set<Listener<ConnectionState>>(),
+    hello: new Set<Listener<HelloFrame>>(),
+    sessions: new Set<Listener<{ change: 'upsert' | 'removed'; sessionId: string; session?: SessionSummary }>>(),
+    log: new Set<Listener<LogFrame['record']>>(),
+    error: new Set<Listener<ProtocolError>>(),
+  };
+  private requestCounter = 0;
+  private readonly clientId: string;
+  private reconnectAttempt = 0;
+  private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  private waitingForHello: { resolve(hello: HelloFrame): void; reject(error: unknown): void }[] = [];
+  private csrfToken: string | undefined;
+
+  constructor(options: SessionClientOptions = {}) {
+    this.options = options;
+    this.baseUrl = (options.baseUrl ?? '').replace(/\/$/, '');
+    clientCounter += 1;
+    this.clientId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}${clientCounter}`;
+  }
+
+  get connectionState(): ConnectionState {
+    return this.state;
+  }
+
+  /** The hello of the current connection (account, limits, serverId). */
+  get current(): HelloFrame | undefined {
+    return this.hello;
+  }
+
+  on(kind: 'state', listener: Listener<ConnectionState>): () => void;
+  on(kind: 'hello', listener: Listener<HelloFrame>): () => void;
+  on(
+    kind: 'sessions',
+    listener: Listener<{ change: 'upsert' | 'removed'; sessionId: string; session?: SessionSummary }>,
+  ): () => void;
+  on(kind: 'log', listener: Listener<LogFrame['record']>): () => void;
+  on(kind: 'error', listener: Listener<ProtocolError>): () => void;
+  on(kind: keyof SessionClient['listeners'], listener: Listener<never>): () => void {
+    const set = this.listeners[kind] as Set<Listener<never>>;
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  /** Opens the socket; resolves with the server's hello. Rejects with AALIS_WEBUI_LOGIN_REQUIRED when not logged in. */
+  connect(): Promise<HelloFrame> {
+    if (this.state === 'open' && this.hello) return Promise.resolve(this.hello);
+    const promise = new Promise<HelloFrame>((resolve, reject) => this.waitingForHello.push({ resolve, reject }));
+    if (this.state === 'closed' || this.state === 'logged-out') this.open('connecting');
+    return promise;
+  }
+
+  /** Closes for good (no reconnect); pending requests fail with AALIS_WEBUI_CLIENT_CLOSED. */
+  close(): void {
+    this.setState('closed');
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.socket?.close(1000, 'client closed');
+    this.socket = undefined;
+    this.failPending({ code: 'AALIS_WEBUI_CLIENT_CLOSED', message: 'The client was closed.' });
+  }
+
+  /** Sends a request; while reconnecting it waits and goes out once the socket is back. */
+  request<T extends RequestType>(type: T, params: ParamsOf<T>): Promise<ResultOf<T>> {
+    this.requestCounter += 1;
+    const id = `${this.clientId}-${this.requestCounter}`;
+    const frame = JSON.stringify({ ...params, id, type });
+    return new Promise<ResultOf<T>>((resolve, reject) => {
+      const entry: Pending = { frame, resolve: resolve as (value: unknown) => void, reject, sent: false };
+      this.pending.set(id, entry);
+      if (this.state === 'open') this.transmit(id, entry);
+      else if (this.state === 'closed' || this.state === 'logged-out') {
+        this.pending.delete(id);
+        reject(new SessionClientError({ code: 'AALIS_WEBUI_CLIENT_CLOSED', message: 'The client is not connected.' }));
+      }
+    });
+  }
+
+  /** Sends a message. The clientMessageId (made here when absent) lets a resend after a reconnect be ignored. */
+  send(params: ParamsOf<'send'>): Promise<ResultOf<'send'>> {
+    const clientMessageId = params.clientMessageId ?? `${this.clientId}-m${++this.requestCounter}`;
+    return this.request('send', { ...params, clientMessageId });
+  }
+
+  /** Subscribes to a session; the handlers get a timeline first, then every event once, in order. */
+  subscribe(sessionId: string, handlers: SubscriptionHandlers): Subscription {
+    const existing = this.subscriptions.get(sessionId);
+    if (existing) existing.active = false;
+    let markReady!: () => void;
+    const ready = new Promise<void>((resolve) => {
+      markReady = resolve;
+    });
+    const state: SubscriptionState = { sessionId, handlers, seq: 0, serverId: undefined, active: true, markReady };
+    this.subscriptions.set(sessionId, state);
+    const started = this.sendSubscribe(state);
+    const client = this;
+    return {
+      sessionId,
+      get seq() {
+        return state.seq;
+      },
+      ready: Promise.all([ready, started]).then(() => undefined),
+      async unsubscribe() {
+        state.active = false;
+        if (client.subscriptions.get(sessionId) === state) client.subscriptions.delete(sessionId);
+        if (client.state === 'open') await client.request('unsubscribe', { sessionId });
+      },
+    };
+  }
+
+  // --- HTTP ---------------------------------------------------------------------------------------------------
+
+  /** Who is logged in (and the CSRF token for HTTP mutations). Rejects with AALIS_WEBUI_LOGIN_REQUIRED otherwise. */
+  async me(): Promise<{ account: Account; csrfToken: string; serverId: string; protocol: number }> {
+    const body = await this.http<{ account: Account; csrfToken: string; serverId: string; protocol: number }>(
+      'GET',
+      '/api/v1/me',
+    );
+    this.csrfToken = body.csrfToken;
+    return body;
+  }
+
+  /** Exchanges a one-time link token for a login (the cookie is set by the response). */
+  async login(token: string): Promise<{ account: Account; csrfToken: string }> {
+    const body = await this.http<{ account: Account; csrfToken: string }>('POST', '/api/v1/login', { token });
+    this.csrfToken = body.csrfToken;
+    return body;
+  }
+
+  async logout(): Promise<void> {
+    if (!this.csrfToken) await this.me();
+    await this.http('POST', '/api/v1/logout', {});
+    this.close();
+  }
+
+  /** A request over HTTP instead of the socket (same types, same results, same errors). */
+  async call<T extends RequestType>(type: T, params: ParamsOf<T>): Promise<ResultOf<T>> {
+    if (!this.csrfToken) await this.me();
+    const body = await this.http<{ result: ResultOf<T> }>('POST', '/api/v1/call', { ...params, type });
+    return body.result;
+  }
+
+  private async http<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const doFetch = this.options.fetch ?? globalThis.fetch.bind(globalThis);
+    const headers: Record<string, string> = { accept: 'application/json', ...(this.options.headers ?? {}) };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (method === 'POST' && this.csrfToken) headers['x-aalis-csrf'] = this.csrfToken;
+    const response = await doFetch(`${this.baseUrl}${path}`, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const parsed = (await response.json().catch(() => undefined)) as
+      | ({ ok: true } & T)
+      | { ok: false; error: ProtocolError }
+      | undefined;
+    if (!parsed || !response.ok || (parsed as { ok?: boolean }).ok === false) {
+      const error = (parsed as { error?: ProtocolError } | undefined)?.error ?? {
+        code: 'AALIS_WEBUI_CLIENT_HTTP',
+        message: `HTTP ${response.status} from ${path}`,
+      };
+      throw new SessionClientError(error);
+    }
+    return parsed as T;
+  }
+
+  // --- socket -------------------------------------------------------------------------------------------------
+
+  private socketUrl(): string {
+    const base = this.baseUrl || (typeof location !== 'undefined' ? location.origin : '');
+    return `${base.replace(/^http/, 'ws')}/api/v1/socket`;
+  }
+
+  private open(state: ConnectionState): void {
+    this.setState(state);
+    const create =
+      this.options.createSocket ??
+      ((url: string) =>
+        new (globalThis as unknown as { WebSocket: new (url: string) => WebSocketLike }).WebSocket(url));
+    const socket = create(this.socketUrl());
+    this.socket = socket;
+    socket.onmessage = (event) => {
+      if (this.socket !== socket) return;
+      if (typeof event.data !== 'string') return;
+      let frame: ServerFrame;
+      try {
+        frame = JSON.parse(event.data) as ServerFrame;
+      } catch {
+        return;
+      }
+      this.handle(frame);
+    };
+    socket.onclose = (event) => {
+      if (this.socket !== socket) return;
+      this.socket = undefined;
+      this.hello = undefined;
+      for (const entry of this.pending.values()) {
+        entry.sent = false;
+        if (entry.timer) clearTimeout(entry.timer);
+      }
+      if (this.state === 'closed') return;
+      if (event.code === CLOSE_CODES.loginRequired || event.code === CLOSE_CODES.refused) {
+        this.setState('logged-out');
+        const error: ProtocolError = {
+          code: event.code === CLOSE_CODES.refused ? 'AALIS_WEBUI_ORIGIN_REFUSED' : 'AALIS_WEBUI_LOGIN_REQUIRED',
+          message: event.reason || 'Log in again with a fresh link (aalis webui-link).',
+        };
+        for (const waiter of this.waitingForHello.splice(0)) waiter.reject(new SessionClientError(error));
+        this.failPending(error);
+        return;
+      }
+      this.scheduleReconnect();
+    };
+    socket.onerror = () => {
+      // onclose follows and decides.
+    };
+  }
+
+  private scheduleReconnect(): void {
+    this.setState('reconnecting');
+    const { min, max } = this.options.reconnectDelayMs ?? { min: 250, max: 10_000 };
+    const delay = Math.min(max, min * 2 ** this.reconnectAttempt);
+    this.reconnectAttempt += 1;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      if (this.state === 'reconnecting') this.open('reconnecting');
+    }, delay);
+  }
+
+  private handle(frame: ServerFrame): void {
+    switch (frame.type) {
+      case 'hello': {
+        this.hello = frame;
+        this.reconnectAttempt = 0;
+        this.setState('open');
+        for (const waiter of this.waitingForHello.splice(0)) waiter.resolve(frame);
+        for (const listener of this.listeners.hello) listener(frame);
+        for (const state of this.subscriptions.values()) if (state.active) void this.sendSubscribe(state);
+        for (const [id, entry] of this.pending) if (!entry.sent) this.transmit(id, entry);
+        return;
+      }
+      case 'reply': {
+        const entry = this.pending.get(frame.id);
+        if (!entry) return;
+        this.pending.delete(frame.id);
+        if (entry.timer) clearTimeout(entry.timer);
+        entry.resolve(frame.result);
+        return;
+      }
+      case 'error':
+        this.handleError(frame);
+        return;
+      case 'timeline':
+        this.handleTimeline(frame);
+        return;
+      case 'event': {
+        const state = this.subscriptions.get(frame.sessionId);
+        if (!state?.active || frame.seq <= state.seq) return;
+        state.seq = frame.seq;
+        state.handlers.event?.(frame.event, frame.seq);
+        if (frame.event.type === 'session.deleted') {
+          state.active = false;
+          this.subscriptions.delete(frame.sessionId);
+        }
+        return;
+      }
+      case 'sessions':
+        for (const listener of this.listeners.sessions) listener(frame);
+        return;
+      case 'log':
+        for (const listener of this.listeners.log) listener(frame.record);
+        return;
+      case 'goodbye':
+        if (frame.reason !== 'shutdown') this.setState('logged-out');
+        return;
+    }
+  }
+
+  private handleError(frame: ErrorFrame): void {
+    const entry = frame.id !== undefined ? this.pending.get(frame.id) : undefined;
+    if (!entry || frame.id === undefined) {
+      for (const listener of this.listeners.error) listener(frame.error);
+      return;
+    }
+    this.pending.delete(frame.id);
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.reject(new SessionClientError(frame.error));
+  }
+
+  private handleTimeline(frame: TimelineFrame): void {
+    const state = this.subscriptions.get(frame.sessionId);
+    if (!state?.active) return;
+    state.seq = frame.seq;
+    state.serverId = this.hello?.serverId;
+    state.handlers.timeline?.(frame.timeline, frame.seq);
+    state.markReady();
+  }
+
+  private async sendSubscribe(state: SubscriptionState): Promise<void> {
+    if (this.state !== 'open' && this.state !== 'connecting' && this.state !== 'reconnecting') return;
+    const resume =
+      state.serverId !== undefined && state.seq > 0 ? { serverId: state.serverId, seq: state.seq } : undefined;
+    const result = await this.request('subscribe', { sessionId: state.sessionId, ...(resume ? { resume } : {}) });
+    if (result.resumed) state.markReady();
+    state.serverId = this.hello?.serverId ?? state.serverId;
+  }
+
+  private transmit(id: string, entry: Pending): void {
+    if (!this.socket) return;
+    try {
+      this.socket.send(entry.frame);
+      entry.sent = true;
+    } catch {
+      return;
+    }
+    const timeout = this.options.requestTimeoutMs ?? 30_000;
+    entry.timer = setTimeout(() => {
+      if (!this.pending.has(id)) return;
+      this.pending.delete(id);
+      entry.reject(
+        new SessionClientError({ code: 'AALIS_WEBUI_CLIENT_TIMEOUT', message: `No reply within ${timeout} ms.` }),
+      );
+    }, timeout);
+  }
+
+  private failPending(error: ProtocolError): void {
+    for (const [id, entry] of this.pending) {
+      this.pending.delete(id);
+      if (entry.timer) clearTimeout(entry.timer);
+      entry.reject(new SessionClientError(error));
+    }
+    for (const waiter of this.waitingForHello.splice(0)) waiter.reject(new SessionClientError(error));
+  }
+
+  private setState(state: ConnectionState): void {
+    if (this.state === state) return;
+    this.state = state;
+    for (const listener of this.listeners.state) listener(state);
+  }
+}
