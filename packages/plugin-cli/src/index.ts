@@ -20,4 +20,5 @@ export { LineChat, type LineChatOptions } from './line-chat.js';
 export { cliMessage, type LocalUser, nextMessageId } from './send-input.js';
 export { colourStyle, plainStyle, type Style, styleFor } from './style.js';
 export { PlainScreen, type Screen, TerminalScreen } from './terminal-screen.js';
+export { isBlankInput, neutraliseControls } from './terminal-text.js';
 export { type ReasoningDisplay, type ScreenUpdate, TurnView } from './turn-view.js';

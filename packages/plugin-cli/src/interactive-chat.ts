@@ -13,6 +13,7 @@ import { LineJoiner } from './line-joiner.js';
 import { cliMessage, type LocalUser, type Send } from './send-input.js';
 import type { Style } from './style.js';
 import { PlainScreen, type Screen, TerminalScreen } from './terminal-screen.js';
+import { isBlankInput, neutraliseControls } from './terminal-text.js';
 import { type ReasoningDisplay, TurnView } from './turn-view.js';
 
 /** The prompt of the continuation lines of a multi-line message (a line ended in a backslash). */
@@ -66,7 +67,14 @@ export class InteractiveChat implements Frontend {
     if (this.terminal) this.screen = new TerminalScreen(output, readline);
     readline.on('line', (line) => this.onLine(line));
     readline.on('SIGINT', () => this.onCtrlC());
-    readline.on('close', () => this.finish('end-of-input'));
+    readline.on('close', () => {
+      // A message still continued (its last line ended in a backslash) when the input ended is sent, not dropped.
+      const rest = this.joiner.flush();
+      if (!this.finished && rest !== undefined) this.submit(rest);
+      this.finish('end-of-input');
+    });
+    // The terminal or pipe went away (EPIPE, EIO): leave as when the input ends; nothing more can be shown.
+    output.on('error', () => this.finish('closed'));
     this.render();
     return this.exited;
   }
@@ -128,13 +136,17 @@ export class InteractiveChat implements Frontend {
     const readline = this.readline!;
     const echo = readline.getPrompt() + line;
     const content = this.joiner.push(line);
-    if (content !== undefined && content.trim() !== '') {
-      const message = cliMessage({ sessionId: this.options.sessionId, user: this.options.user, content });
-      this.tracker.submitted(message.messageId!, content);
-      this.deliver(message);
-    }
+    if (content !== undefined) this.submit(content);
     readline.setPrompt(this.joiner.continuing ? CONTINUATION_PROMPT : this.options.prompt);
     this.screen.render(this.view.take(), this.terminal ? echo : undefined);
+  }
+
+  /** Sends a typed message unless it shows nothing (empty, or only white space and invisible characters). */
+  private submit(content: string): void {
+    if (isBlankInput(content)) return;
+    const message = cliMessage({ sessionId: this.options.sessionId, user: this.options.user, content });
+    this.tracker.submitted(message.messageId!, content);
+    this.deliver(message);
   }
 
   private onCtrlC(): void {
@@ -165,13 +177,16 @@ export class InteractiveChat implements Frontend {
         else if (report.outcome === 'no-agent') this.print([style.yellow(t({ key: 'cli.inbound.noAgent' }))]);
         else if (report.outcome === 'failed') this.print([style.red(t({ key: 'cli.inbound.failed' }))]);
       })
-      .catch((error: unknown) => this.print([style.red(`${t({ key: 'cli.inbound.failed' })}: ${String(error)}`)]));
+      .catch((error: unknown) =>
+        this.print([style.red(`${t({ key: 'cli.inbound.failed' })}: ${neutraliseControls(String(error))}`)]),
+      );
   }
 
   private show(notices: readonly InputNotice[]): void {
     const { style, t } = this.options;
     for (const notice of notices) {
-      this.view.note(style.dim(t({ key: `cli.queue.${notice.fate}`, params: { excerpt: excerpt(notice.text, 40) } })));
+      const text = excerpt(neutraliseControls(notice.text), 40);
+      this.view.note(style.dim(t({ key: `cli.queue.${notice.fate}`, params: { excerpt: text } })));
     }
     this.view.waiting = this.tracker.waitingCount;
     this.schedule();

@@ -20,6 +20,17 @@ export class LineJoiner {
     return message;
   }
 
+  /**
+   * The input ended: the unfinished message (its lines so far, the last one's backslash removed, as in a shell),
+   * or undefined when none waits.
+   */
+  flush(): string | undefined {
+    if (this.pending.length === 0) return undefined;
+    const message = this.pending.join('\n');
+    this.pending = [];
+    return message;
+  }
+
   /** Drops an unfinished message (Ctrl-C); returns whether there was one. */
   reset(): boolean {
     const had = this.pending.length > 0;

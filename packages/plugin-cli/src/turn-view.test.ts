@@ -1,6 +1,6 @@
 import { translate } from '@aalis/core';
 import { describe, expect, it } from 'vitest';
-import { plainStyle } from './style.js';
+import { colourStyle, plainStyle } from './style.js';
 import { type ReasoningDisplay, TurnView } from './turn-view.js';
 import './cli-texts.js';
 
@@ -152,5 +152,48 @@ describe('TurnView', () => {
     const screen = view();
     screen.waiting = 2;
     expect(screen.take().live).toEqual(['⏳ 2 message(s) waiting']);
+  });
+
+  it('#11.14 neutralises control sequences in replies, reasoning, tool calls and notices; only its own styling remains', () => {
+    const hostile = 'x\x1b]0;pwned\x07\x1b]52;c;ZXZpbA==\x07\x1b[2J\x1b[?1049h\x9b2J\ry';
+    const printed: string[] = [];
+    for (const reasoning of ['collapsed', 'expanded'] as const) {
+      const screen = new TurnView({ reasoning, style: colourStyle, t });
+      screen.fragment({ ...base, reasoningDelta: `${hostile}\n${hostile}` });
+      screen.fragment({ ...base, delta: `${hostile}\n${hostile}` });
+      screen.fragment({
+        ...base,
+        toolCallProgress: { callId: 'c1', index: 0, name: hostile, argumentsDelta: hostile },
+      });
+      screen.toolExecute({
+        phase: 'start',
+        name: hostile,
+        callId: 'c2',
+        turnId: 't1',
+        sessionId: 's',
+        arguments: hostile,
+      });
+      for (const callId of ['c1', 'c2']) {
+        screen.toolExecute({
+          phase: 'end',
+          name: hostile,
+          callId,
+          turnId: 't1',
+          sessionId: 's',
+          result: { content: hostile, isError: callId === 'c2' },
+          durationMs: 1,
+        });
+      }
+      printed.push(...screen.take().live);
+      screen.message({ sessionId: 's', kind: 'error', content: hostile, turnId: 't1' });
+      screen.message({ sessionId: 's', kind: 'system', content: hostile });
+      screen.fragment({ ...base, done: true });
+      printed.push(...screen.take().commit);
+    }
+    const text = printed.join('\n');
+    expect(text).toContain('␛]0;pwned␇');
+    // Every escape left is one of the style's SGR sequences (colour, dim), nothing else; no C1 control, no CR.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the escapes are what is checked.
+    expect(text.replace(/\x1b\[(?:1|2|22|31|32|33|36|39)m/g, '')).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
   });
 });

@@ -8,6 +8,7 @@ import type { ToolExecuteEvent } from '@aalis/api-tools';
 import type { OutgoingMessage } from '@aalis/schema-message';
 import { formatNotice, formatToolLine, type ToolCallView, type Translate } from './format.js';
 import type { Style } from './style.js';
+import { neutraliseControls as safe } from './terminal-text.js';
 
 export type ReasoningDisplay = 'collapsed' | 'expanded' | 'hidden';
 
@@ -46,9 +47,10 @@ export class TurnView {
     return this.reasoningText;
   }
 
+  // Everything that came from outside (the model, tools, servers) is neutralised on the way in (terminal-text.ts).
   fragment(fragment: OutboundStreamFragment): void {
-    if (fragment.reasoningDelta) this.reasoningDelta(fragment.turnId, fragment.reasoningDelta);
-    if (fragment.delta) this.textDelta(fragment.turnId, fragment.delta);
+    if (fragment.reasoningDelta) this.reasoningDelta(fragment.turnId, safe(fragment.reasoningDelta));
+    if (fragment.delta) this.textDelta(fragment.turnId, safe(fragment.delta));
     if (fragment.toolCallProgress) this.toolProgress(fragment.toolCallProgress);
     if (fragment.done) this.turnDone(fragment.turnId);
   }
@@ -56,15 +58,15 @@ export class TurnView {
   toolExecute(event: ToolExecuteEvent): void {
     let call = this.currentTools()?.calls.find((candidate) => candidate.callId === event.callId);
     if (!call) {
-      call = { callId: event.callId, name: event.name, args: '', state: 'running' };
+      call = { callId: event.callId, name: safe(event.name), args: '', state: 'running' };
       this.tools().calls.push(call);
     }
     if (event.phase === 'start') {
       call.state = 'running';
-      if (call.args.trim() === '') call.args = argumentsText(event.arguments);
+      if (call.args.trim() === '') call.args = safe(argumentsText(event.arguments));
     } else {
       call.state = event.result.isError ? 'failed' : 'done';
-      call.result = event.result.content;
+      call.result = safe(event.result.content);
       call.durationMs = Math.round(event.durationMs);
     }
   }
@@ -83,7 +85,7 @@ export class TurnView {
     } else if (message.turnId !== undefined) {
       this.commitAll(); // a notice of the running turn comes after what it streamed
     }
-    this.committed.push(...formatNotice(message.kind, message.content, style));
+    this.committed.push(...formatNotice(message.kind, safe(message.content), style));
   }
 
   /** Lines printed for good right away (input fates, hints). */
@@ -154,8 +156,8 @@ export class TurnView {
       call = { callId: progress.callId, name: '', args: '', state: 'streaming' };
       block.calls.push(call);
     }
-    if (progress.name) call.name = progress.name;
-    if (progress.argumentsDelta) call.args += progress.argumentsDelta;
+    if (progress.name) call.name = safe(progress.name);
+    if (progress.argumentsDelta) call.args += safe(progress.argumentsDelta);
   }
 
   private turnDone(turnId: string): void {

@@ -1,5 +1,5 @@
 // The aalis command: `aalis [start]` (interactive chat), `aalis chat` (line by line), `--help`, `--version`.
-// SIGINT/SIGTERM drain: running turns stop cleanly, then everything is disposed; a second signal exits at once.
+// SIGINT/SIGTERM/SIGHUP drain: running turns stop cleanly, then everything is disposed; a second signal exits at once.
 import { AalisError, isLocale, type Locale, textRef, translate } from '@aalis/core';
 import { parseArguments } from './cli-arguments.js';
 import { type ConfigProblem, formatConfigProblems } from './config-problems.js';
@@ -7,6 +7,9 @@ import { localeHint } from './load-config.js';
 import { runtimeErrors } from './runtime-errors.js';
 import { type RunningAalis, runtimeVersion, startAalis } from './start-aalis.js';
 import './runtime-texts.js';
+
+/** The signals that drain: a running turn stops cleanly, everything is closed, exit status 0. */
+export const DRAIN_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export interface MainIo {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -28,11 +31,10 @@ export function processIo(): MainIo {
     env: process.env,
     cwd: process.cwd(),
     onSignal(handler) {
-      process.on('SIGINT', handler);
-      process.on('SIGTERM', handler);
+      // SIGHUP: the terminal was closed (or the session ended); drained like SIGTERM.
+      for (const signal of DRAIN_SIGNALS) process.on(signal, handler);
       return () => {
-        process.off('SIGINT', handler);
-        process.off('SIGTERM', handler);
+        for (const signal of DRAIN_SIGNALS) process.off(signal, handler);
       };
     },
     exit: (code) => process.exit(code),
@@ -41,6 +43,10 @@ export function processIo(): MainIo {
 
 /** Runs the command; resolves with the exit code (0 after a clean finish or drained shutdown). */
 export async function main(argv: readonly string[], io: MainIo = processIo()): Promise<number> {
+  // A closed pipe or terminal (`aalis chat | head -1`, EPIPE/EIO) is no reason to crash with a stack trace: the
+  // front end stops on its output's error (the running turn still finishes its records); later log lines are lost.
+  io.stdout.on('error', () => {});
+  io.stderr.on('error', () => {});
   const locale = localeHint(io.env);
   const command = parseArguments(argv);
   if (command.kind === 'help') {

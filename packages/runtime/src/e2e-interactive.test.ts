@@ -18,13 +18,18 @@ function tmux(...args: string[]): string {
   if (result.status !== 0) throw new Error(`tmux ${args.join(' ')} failed: ${result.stderr}`);
   return result.stdout;
 }
-const screen = () => tmux('capture-pane', '-p', '-J', '-t', 'aalis', '-S', '-300');
-const type = (text: string) => {
-  tmux('send-keys', '-t', 'aalis', '-l', text);
-  tmux('send-keys', '-t', 'aalis', 'Enter');
+const screen = (target = 'aalis') => tmux('capture-pane', '-p', '-J', '-t', target, '-S', '-300');
+const type = (text: string, target = 'aalis') => {
+  tmux('send-keys', '-t', target, '-l', text);
+  tmux('send-keys', '-t', target, 'Enter');
 };
-const until = (text: string) =>
-  waitFor(() => screen().includes(text), { timeoutMs: 20_000, what: () => `"${text}" on the screen:\n${screen()}` });
+const until = (text: string, target = 'aalis') =>
+  waitFor(() => screen(target).includes(text), {
+    timeoutMs: 20_000,
+    what: () => `"${text}" on the screen:\n${screen(target)}`,
+  });
+const aalisCommand = () =>
+  `${JSON.stringify(process.execPath)} ${JSON.stringify(AALIS_BIN)} start; echo "AALIS-EXIT=$?"; sleep 600`;
 
 /** A streamed answer that sends its first words, then hangs until the client gives up. */
 const slowAnswer = (words: string) => ({
@@ -54,8 +59,7 @@ describe.skipIf(!tmuxFound)('aalis start in a terminal', () => {
   it(
     'chats, stops a turn with /stop and with Ctrl-C, and leaves cleanly on Ctrl-C twice',
     async () => {
-      const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(AALIS_BIN)} start; echo "AALIS-EXIT=$?"; sleep 600`;
-      tmux('new-session', '-d', '-s', 'aalis', '-x', '110', '-y', '40', '-c', workspace.dir, command);
+      tmux('new-session', '-d', '-s', 'aalis', '-x', '110', '-y', '40', '-c', workspace.dir, aalisCommand());
       await until('Type a message');
 
       // A message, answered in a streamed reply that stalls; /stop stops it mid-turn.
@@ -95,6 +99,48 @@ describe.skipIf(!tmuxFound)('aalis start in a terminal', () => {
       expect(text).toContain('Finishing and exiting…');
       expect(text).not.toContain('NEVER SHOWN');
       expect(text).not.toMatch(/\n\s+at .+:\d+:\d+/); // no stack trace
+    },
+    E2E_TIMEOUT_MS,
+  );
+
+  it(
+    '#11.14 shows escape sequences from the model as text: the title, the clipboard and the screen stay untouched',
+    async () => {
+      const target = 'escapes';
+      tmux('new-session', '-d', '-s', target, '-x', '110', '-y', '40', '-c', workspace.dir, aalisCommand());
+      await until('Type a message', target);
+      tmux('set-option', '-s', 'set-clipboard', 'on');
+      const titleBefore = tmux('display-message', '-p', '-t', target, '#{pane_title}');
+      const hostile = '\x1b]2;PWNED-TITLE\x07\x1b]52;c;UFdORUQtQ0xJUA==\x07\x1b[?1049h\x1b[2J';
+      server.enqueue(
+        textReply(`Plain start ${hostile}plain end.`, { chunkSize: 5, reasoning: `Thinking ${hostile}done` }),
+        {
+          type: 'stream',
+          steps: [
+            { role: 'assistant' },
+            { toolCall: { id: 'call_1', name: 'calculator', arguments: `{"expression":"1+${hostile}"}` } },
+            { finish: 'tool_calls' },
+            { done: true },
+          ],
+        },
+        textReply('After the tool.'),
+      );
+      type('Hello', target);
+      await until('plain end.', target);
+      type('Use the calculator', target);
+      await until('After the tool.', target);
+      const [title, alternate] = tmux('display-message', '-p', '-t', target, '#{pane_title}|#{alternate_on}')
+        .trim()
+        .split('|');
+      expect(title).toBe(titleBefore.trim());
+      expect(title).not.toContain('PWNED');
+      expect(alternate).toBe('0');
+      expect(tmux('list-buffers')).not.toContain('PWNED-CLIP');
+      const text = screen(target);
+      expect(text).toContain('Plain start ␛]2;PWNED-TITLE␇');
+      expect(text).toContain('Type a message'); // the banner was not cleared away
+      tmux('send-keys', '-t', target, 'C-c', 'C-c');
+      await until('AALIS-EXIT=0', target);
     },
     E2E_TIMEOUT_MS,
   );

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { llm, type ModelInfo, resolveModelFor } from '@aalis/api-llm';
 import { type AnyPluginDefinition, App, type LogSink, type PluginStateInfo } from '@aalis/core';
-import { type CliExit, type CliPlatform, createCliPlatform, styleFor } from '@aalis/plugin-cli';
+import { type CliExit, type CliPlatform, createCliPlatform, neutraliseControls, styleFor } from '@aalis/plugin-cli';
 import { bannerLines } from './banner.js';
 import { systemTimeZone } from './basic-tools.js';
 import { configError } from './config-problems.js';
@@ -113,7 +113,9 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
       lineLogSink({
         level: host.consoleLogLevel,
         secrets: config.secrets,
-        write: (line, record) => {
+        write: (text, record) => {
+          // Log fields can quote what a server or the model sent: only our own styling reaches the terminal.
+          const line = neutraliseControls(text);
           if (logsOnScreen && cli) cli.print([styleFor(output, env).dim(line)]);
           else errorOutput.write(`${record.level === 'error' ? errorStyle.red(line) : errorStyle.dim(line)}\n`);
         },

@@ -1,0 +1,142 @@
+// End to end: the real `aalis chat` process under faults and bad input — hostile terminal sequences in a reply,
+// standard output closed under it, a continued line at the very end of the input, invisible-only lines, SIGHUP.
+import { type OpenAiTestServer, startOpenAiTestServer, textReply } from '@aalis/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { E2E_TIMEOUT_MS, runAalis, serverConfig, spawnAalis, temporaryWorkspace, waitFor } from './spawn-aalis.case.js';
+
+type ChatBody = { messages: Array<{ role: string; content: string | null }> };
+
+let server: OpenAiTestServer;
+beforeAll(async () => {
+  server = await startOpenAiTestServer({ models: ['test-model'] });
+});
+afterAll(() => server.close());
+
+const workspaces: Array<{ remove(): void }> = [];
+afterEach(() => {
+  for (const workspace of workspaces.splice(0)) workspace.remove();
+  server.reset();
+});
+function workspace(config: string) {
+  const created = temporaryWorkspace(config);
+  workspaces.push(created);
+  return created.dir;
+}
+const bodies = () => server.chatBodies() as unknown as ChatBody[];
+const chatRequests = () => server.requests.filter((request) => request.path === '/v1/chat/completions');
+const transcript = (body: ChatBody) => body.messages.map((message) => message.content ?? '').join('\n');
+const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
+
+describe('aalis chat under faults', () => {
+  it(
+    '#11.14 prints a reply with its escape sequences neutralised (no OSC title/clipboard, clear, alternate screen)',
+    async () => {
+      const cwd = workspace(serverConfig(server.url));
+      server.enqueue(
+        textReply('Hi\x1b]0;PWNED\x07 \x1b]52;c;ZXZpbA==\x07\x1b[2J\x1b[3J\x1b[?1049h\x1bc\x9b2J there.', {
+          chunkSize: 3,
+        }),
+      );
+      const run = await runAalis({ cwd, args: ['chat'], input: 'Say hi\n', env: { FORCE_COLOR: '1' } });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('Hi␛]0;PWNED␇ ␛]52;c;ZXZpbA==␇␛[2J␛[3J␛[?1049h␛c\ufffd2J there.\n');
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: no control character may reach the output.
+      expect(run.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+    },
+    E2E_TIMEOUT_MS,
+  );
+
+  it(
+    '#11.16 closed standard output (`aalis chat | head -1`): no stack trace, the running turn keeps its records, exit 0',
+    async () => {
+      const cwd = workspace(serverConfig(server.url));
+      server.enqueue(
+        textReply('one'),
+        // The second reply arrives after its reader has gone: writing it fails with EPIPE.
+        {
+          type: 'stream',
+          steps: [
+            { role: 'assistant' },
+            { flush: true },
+            { delayMs: 1_000 },
+            { text: 'two' },
+            { finish: 'stop' },
+            { done: true },
+          ],
+        },
+        textReply('three'),
+      );
+      const run = spawnAalis({ cwd, args: ['chat'] });
+      run.child.stdin!.end('first\nsecond\nthird\n');
+      await waitFor(() => run.stdout().includes('one\n'), { what: 'the first reply' });
+      await waitFor(() => chatRequests().length >= 2, { what: 'the second model request' });
+      run.child.stdout!.destroy(); // like `head -1` exiting after its line
+      expect(await run.exited).toBe(0);
+      expect(run.stderr()).not.toMatch(STACK_TRACE);
+      expect(run.stderr()).not.toContain('EPIPE');
+      expect(chatRequests()).toHaveLength(2); // the third line was not sent after the output closed
+
+      server.enqueue(textReply('Still here.'));
+      const again = await runAalis({ cwd, args: ['chat'], input: 'Are you there?\n' });
+      expect(again.code).toBe(0);
+      const history = transcript(bodies()[2]!);
+      expect(history).toContain('second');
+      expect(history).toContain('two'); // the reply of the turn that was running was stored
+      expect(history).not.toContain('third');
+    },
+    E2E_TIMEOUT_MS,
+  );
+
+  it(
+    '#11.17 sends a continued line at the very end of the input, and treats an invisible-only line as empty',
+    async () => {
+      const cwd = workspace(serverConfig(server.url));
+      server.enqueue(textReply('Got it.'));
+      const run = await runAalis({
+        cwd,
+        args: ['chat'],
+        input: '\u200b\u200d\ufeff\n\u2060 \u3164\nplease remember \\\nthe milk \\',
+      });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('Got it.\n');
+      expect(bodies()).toHaveLength(1);
+      expect(bodies()[0]!.messages.at(-1)!.content).toContain('please remember \nthe milk');
+    },
+    E2E_TIMEOUT_MS,
+  );
+
+  it(
+    '#11.22 drains on SIGHUP like SIGTERM: the running turn stops cleanly, exit 0, the history intact',
+    async () => {
+      const cwd = workspace(serverConfig(server.url));
+      server.enqueue({
+        type: 'stream',
+        steps: [
+          { text: 'Once upon a time' },
+          { flush: true },
+          { delayMs: 60_000 },
+          { text: ' THE END' },
+          { done: true },
+        ],
+      });
+      const run = spawnAalis({ cwd, args: ['chat'] });
+      run.child.stdin!.write('Tell me a long story.\n');
+      await waitFor(() => chatRequests().length > 0, { what: 'the model request' });
+      run.child.kill('SIGHUP');
+      expect(await run.exited).toBe(0);
+      expect(run.stderr()).toContain('Received SIGHUP');
+      expect(run.stdout()).toBe('');
+      await chatRequests()[0]!.closed;
+      expect(chatRequests()[0]!.abortedByClient).toBe(true);
+
+      server.enqueue(textReply('Sorry, where were we?'));
+      const again = await runAalis({ cwd, args: ['chat'], input: 'Are you there?\n' });
+      expect(again.code).toBe(0);
+      const next = transcript(bodies()[1]!);
+      expect(next).toContain('Tell me a long story.');
+      expect(next).toContain('[Stopped] The previous turn was stopped before it finished');
+      expect(next).not.toContain('Once upon a time');
+    },
+    E2E_TIMEOUT_MS,
+  );
+});
