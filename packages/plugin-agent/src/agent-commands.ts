@@ -66,7 +66,10 @@ export function agentCommands(deps: AgentDeps, orchestrator: Orchestrator): Comm
         const isParticipant =
           identity !== undefined && participants.some((participant) => sameIdentity(participant, identity));
         if (!isParticipant && !caller.isOwner) return textRef('agent.stop.refused');
-        orchestrator.abort(sessionId, { turnId: running.turnId, by: identity, reason: '/stop' });
+        // A turn whose reply is already being stored is past stopping: it is as good as finished.
+        if (!orchestrator.abort(sessionId, { turnId: running.turnId, by: identity, reason: '/stop' })) {
+          return textRef('agent.stop.noTurn');
+        }
         return undefined;
       },
     },

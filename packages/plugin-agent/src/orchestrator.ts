@@ -6,10 +6,11 @@ import { originTurnOf } from '@aalis/api-authority';
 import type { Disposer, RegistrationOwner } from '@aalis/core';
 import type { Identity, IncomingMessage } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';
-import { arrivalOf } from './log-format.js';
+import { routeLine } from './log-format.js';
 import { type Batch, type PendingInput, SessionChannel } from './session-channel.js';
 import { runTurn } from './turn-runner.js';
 import { FIELD } from './turn-settings.js';
+import { usageThrottle } from './usage-emitter.js';
 
 let turnCounter = 0;
 export function newTurnId(): string {
@@ -34,7 +35,7 @@ export class Orchestrator implements AgentService {
       this.deliver(context.message, generation),
     );
     if (!reachedCentre) {
-      deps.log.debug(`→ 放掉 ${arrivalOf(message)} session=${message.sessionId}`);
+      deps.log.debug(routeLine({ label: '放掉', message }));
       deps.events.emit('outbound:stream', {
         sessionId: message.sessionId,
         turnId: '',
@@ -47,11 +48,11 @@ export class Orchestrator implements AgentService {
   /** The centre of agent:input:before: resolves when this input has settled. */
   private async deliver(message: IncomingMessage, generation: number): Promise<void> {
     const deps = this.deps;
-    const channel = this.channel(message.sessionId);
-    await this.whenUnheld(channel);
+    const channel = await this.unheldChannel(message.sessionId);
     if (deps.sessionManager.available && deps.sessionManager.use.generationOf(message.sessionId) !== generation) {
       // Collected before a deletion started: released, not archived.
-      deps.log.debug(`→ 放掉 ${arrivalOf(message)} session=${message.sessionId}`);
+      deps.log.debug(routeLine({ label: '放掉', message }));
+      this.releaseIfIdle(channel);
       return;
     }
     let resolveOpened!: (batch: Batch | undefined) => void;
@@ -65,10 +66,11 @@ export class Orchestrator implements AgentService {
     };
     const placement = channel.place(pending);
     const batch = placement === 'open' ? { inputs: [pending], fromQueue: false } : await opened;
-    if (batch) await this.run(channel, batch);
+    if (batch) await this.run(channel, batch, generation);
+    this.releaseIfIdle(channel);
   }
 
-  private async run(channel: SessionChannel, batch: Batch): Promise<void> {
+  private async run(channel: SessionChannel, batch: Batch, generation: number): Promise<void> {
     if (batch.fromQueue && channel.held) {
       // A clearing began between the batch being handed over and its turn beginning: drop it, unarchived.
       channel.dropOpening(batch.inputs);
@@ -77,7 +79,14 @@ export class Orchestrator implements AgentService {
     const human = batch.inputs[0]!.message.source === undefined;
     const running = channel.begin(newTurnId(), batch.inputs, human);
     try {
-      await runTurn({ deps: this.deps, channel, running, batch: batch.inputs, fromQueue: batch.fromQueue });
+      await runTurn({
+        deps: this.deps,
+        channel,
+        running,
+        batch: batch.inputs,
+        fromQueue: batch.fromQueue,
+        generation,
+      });
     } finally {
       await channel.finish();
     }
@@ -89,7 +98,7 @@ export class Orchestrator implements AgentService {
     return channel.stop({
       turnId: options.turnId,
       by: options.by,
-      reason: options.reason,
+      reason: options.reason ?? 'abort',
       release: options.queued ? 'archive' : undefined,
     });
   }
@@ -103,7 +112,7 @@ export class Orchestrator implements AgentService {
     if (!sessionIds) this.holdAll();
     for (const channel of targets) {
       channel.hold();
-      channel.stop({ reason, release: 'drop' });
+      channel.stop({ reason: reason ?? 'clearing', release: 'drop' });
     }
     try {
       await Promise.all(targets.map((channel) => channel.running?.settled));
@@ -112,16 +121,24 @@ export class Orchestrator implements AgentService {
       for (const channel of targets) channel.unhold();
       if (!sessionIds) this.releaseAll();
       for (const channel of targets) channel.openNext();
+      for (const channel of targets) this.releaseIfIdle(channel);
     }
   }
 
-  /** session:deleted: stop the running turn, drop what waits (unarchived), and wait for the turn to settle. */
+  /**
+   * session:deleted: stop the running turn, drop what waits (unarchived), wait for the turn to settle, and let go
+   * of everything kept for the session (usage-log throttle, history copy; its channel once idle).
+   */
   async onSessionDeleted(sessionId: string): Promise<void> {
     const channel = this.channels.get(sessionId);
-    if (!channel) return;
-    const running = channel.running;
-    channel.stop({ reason: 'session deleted', release: 'drop' });
-    await running?.settled;
+    if (channel) {
+      const running = channel.running;
+      channel.stop({ reason: 'session deleted', release: 'drop' });
+      await running?.settled;
+      this.releaseIfIdle(channel);
+    }
+    usageThrottle(this.deps).forget(sessionId);
+    this.deps.historyCache.forget([sessionId]);
   }
 
   /** Shutdown: stop every running turn with what waits (archived without turn id), and let them settle. */
@@ -203,10 +220,7 @@ export class Orchestrator implements AgentService {
             opened: '开轮',
             released: '放掉',
           };
-          const suffix = turnId ? ` turn=${turnId}` : '';
-          this.deps.log.debug(
-            `→ ${labels[kind]} ${arrivalOf(message)} session=${message.sessionId}${suffix}`.replace('  ', ' '),
-          );
+          this.deps.log.debug(routeLine({ label: labels[kind], message, turnId }));
         },
       });
       this.channels.set(sessionId, channel);
@@ -214,9 +228,22 @@ export class Orchestrator implements AgentService {
     return channel;
   }
 
-  private async whenUnheld(channel: SessionChannel): Promise<void> {
-    while (this.globalHolds > 0) await this.globalRelease;
-    await channel.whenUnheld();
+  /**
+   * The session's channel once neither it nor every session is held. Fetched again after each wait: an idle
+   * channel may have been let go meanwhile, and a fresh one must not run beside it.
+   */
+  private async unheldChannel(sessionId: string): Promise<SessionChannel> {
+    for (;;) {
+      while (this.globalHolds > 0) await this.globalRelease;
+      const channel = this.channel(sessionId);
+      if (!channel.held) return channel;
+      await channel.whenUnheld();
+    }
+  }
+
+  /** An idle channel holds nothing: drop it, so the map only keeps sessions with a turn, a queue or a hold. */
+  private releaseIfIdle(channel: SessionChannel): void {
+    if (channel.idle && this.channels.get(channel.sessionId) === channel) this.channels.delete(channel.sessionId);
   }
 
   private holdAll(): void {

@@ -1,9 +1,11 @@
 // The final reply (plugin-agent.zh.md 「核心流程」 agent:reply:before, 「保存」, 「发送」): empty replies are not saved;
 // the stored reply carries the turn id, model and tokens, platform, her identity there, room and session kind, the
-// visible text of a structured envelope, and the turn record; then it is dispatched.
+// visible text of a structured envelope, and the turn record; then it is dispatched. Storing it is the turn's one
+// commit point: a stop that lands before it wins (nothing stored or sent), one after it stops nothing.
 import { type ModelUsage, WellKnownMetadataKeys } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';
-import { dispatch, saveAgentMessage, turnRecordOf } from './turn-persistence.js';
+import { commitReply } from './session-channel.js';
+import { deletionBegun, dispatch, saveAgentMessage, turnRecordOf } from './turn-persistence.js';
 import type { TurnState } from './turn-state.js';
 
 export async function deliverReply(
@@ -30,8 +32,6 @@ export async function deliverReply(
     state.outcome = 'silent';
     return;
   }
-  state.reply = context.content;
-  state.outcome = 'replied';
   const metadata: Record<string, unknown> = {
     [WellKnownMetadataKeys.TurnId]: state.turnId,
     [WellKnownMetadataKeys.Model]: response.model,
@@ -48,6 +48,12 @@ export async function deliverReply(
   const venue = state.messages[0]!.venue;
   if (venue !== undefined) metadata[WellKnownMetadataKeys.Venue] = venue;
   if (context.visibleContent !== undefined) metadata[WellKnownMetadataKeys.VisibleContent] = context.visibleContent;
+  // The commit point: stopped (or its session's deletion begun) since the model returned → the stop wins.
+  if (!commitReply(state.running, { deletionBegun: deletionBegun(deps, state) })) {
+    state.running.controller.signal.throwIfAborted();
+  }
+  state.reply = context.content;
+  state.outcome = 'replied';
   metadata[WellKnownMetadataKeys.TurnRecord] = turnRecordOf(deps, state);
   state.storedReply = await saveAgentMessage(deps, state, {
     role: 'assistant',

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from '@aalis/schema-message';
 import { describe, expect, it } from 'vitest';
-import { type Batch, type PendingInput, SessionChannel } from './session-channel.js';
+import { type Batch, commitReply, type PendingInput, SessionChannel } from './session-channel.js';
 
 const message = (content: string, extra: Partial<IncomingMessage> = {}): IncomingMessage => ({
   sessionId: 's',
@@ -93,6 +93,45 @@ describe('新消息怎么处理', () => {
     expect(b.record.opened?.inputs.map((p) => p.message.content)).toEqual(['b', 'c']);
     expect(b.record.opened?.fromQueue).toBe(true);
     expect(cron.record.opened).toBeUndefined();
+  });
+
+  it('#11.1 inputs that miss the join keep their arrival place, behind what was queued before them', async () => {
+    const { ch, waiting } = channel();
+    ch.begin('t1', [pending('a').input], true);
+    const cron = pending('cron', { source: 'scheduler' });
+    const late = pending('late');
+    ch.place(cron.input);
+    expect(ch.place(late.input)).toBe('join');
+    expect(waiting.at(-1)).toEqual(['cron', 'late']);
+    ch.closeJoins();
+    expect(ch.waiting().map((m) => m.content)).toEqual(['cron', 'late']);
+    await ch.finish();
+    expect(cron.record.opened?.inputs.map((p) => p.message.content)).toEqual(['cron']);
+    expect(late.record.opened).toBeUndefined();
+    // A stop closes the joins the same way.
+    const other = channel();
+    other.ch.begin('t2', [pending('b').input], true);
+    const queued = pending('queued', { source: 'scheduler' });
+    const joining = pending('joining');
+    other.ch.place(queued.input);
+    other.ch.place(joining.input);
+    other.ch.stop({});
+    expect(other.ch.waiting().map((m) => m.content)).toEqual(['queued', 'joining']);
+  });
+
+  it('#11.2 past the commit point a stop stops nothing and abort says so', () => {
+    const { ch } = channel();
+    const running = ch.begin('t1', [pending('a').input], true);
+    expect(commitReply(running, { deletionBegun: false })).toBe(true);
+    expect(ch.stop({ reason: 'late' })).toBe(false);
+    expect(running.controller.signal.aborted).toBe(false);
+    const stopped = channel().ch;
+    const turn = stopped.begin('t2', [pending('b').input], true);
+    expect(stopped.stop({})).toBe(true);
+    expect(commitReply(turn, { deletionBegun: false })).toBe(false);
+    const deleted = channel().ch.begin('t3', [pending('c').input], true);
+    expect(commitReply(deleted, { deletionBegun: true })).toBe(false);
+    expect(deleted.controller.signal.aborted).toBe(true);
   });
 
   it('开轮: an injection at the queue head opens a turn of its own', async () => {

@@ -28,10 +28,10 @@ export interface RunningTurn {
   readonly controller: AbortController;
   /** Inputs in the turn (opened and joined so far). */
   readonly inputs: PendingInput[];
-  /** Waiting to join at the next insertion point. */
-  joinBuffer: PendingInput[];
   /** False once the final reply is being written or the turn was stopped. */
   acceptingJoins: boolean;
+  /** The reply is being stored: past the commit point a stop no longer stops this turn. */
+  committed: boolean;
   stoppedBy?: Identity;
   stopReason?: string;
   /** Released by an abort with `queued` (archive without turn id once the turn settles). */
@@ -54,7 +54,12 @@ export class SessionChannel {
   running: RunningTurn | undefined;
   /** A batch was handed to its opener, whose turn has not begun yet: arrivals meanwhile must queue. */
   private opening = false;
-  private readonly queue: PendingInput[] = [];
+  /**
+   * Every input not yet in a turn, strictly in arrival order (agent:queue lists it as is). `joining` marks those
+   * waiting to join the running turn at its next insertion point; one that misses the join simply stops being
+   * marked and keeps its place, behind everything that arrived before it.
+   */
+  private readonly queue: Array<{ input: PendingInput; joining: boolean }> = [];
   private holds = 0;
   private holdReleased: Promise<void> = Promise.resolve();
   private releaseHold: (() => void) | undefined;
@@ -108,19 +113,19 @@ export class SessionChannel {
     const running = this.running;
     if (running) {
       if (running.human && running.acceptingJoins && input.message.source === undefined) {
-        running.joinBuffer.push(input);
+        this.queue.push({ input, joining: true });
         this.hooks.log({ kind: 'join', message: input.message });
         this.publish();
         return 'join';
       }
-      this.queue.push(input);
+      this.queue.push({ input, joining: false });
       this.hooks.log({ kind: 'queue', message: input.message });
       this.publish();
       return 'queue';
     }
     if (this.queue.length > 0 || this.opening) {
       // A turn is about to open from the queue; wait behind it.
-      this.queue.push(input);
+      this.queue.push({ input, joining: false });
       this.hooks.log({ kind: 'queue', message: input.message });
       this.publish();
       return 'queue';
@@ -140,8 +145,8 @@ export class SessionChannel {
       human,
       controller: new AbortController(),
       inputs: [...batch],
-      joinBuffer: [],
       acceptingJoins: human,
+      committed: false,
       releasedToArchive: [],
       settled,
       markSettled,
@@ -152,54 +157,54 @@ export class SessionChannel {
     return running;
   }
 
-  /** Takes the inputs waiting to join (the insertion point). */
+  /** Takes the inputs waiting to join (the insertion point), in arrival order. */
   takeJoins(): PendingInput[] {
     const running = this.running;
     if (!running?.acceptingJoins) return [];
-    const taken = running.joinBuffer;
-    running.joinBuffer = [];
+    const taken = this.queue.filter((entry) => entry.joining).map((entry) => entry.input);
+    if (taken.length === 0) return [];
+    this.remove(taken);
     running.inputs.push(...taken);
-    if (taken.length > 0) this.publish();
+    this.publish();
     return taken;
   }
 
-  /** The final reply is being written: later real-person inputs queue; waiting joins move to the queue front. */
+  /** The final reply is being written: later real-person inputs queue; those waiting to join keep their place. */
   closeJoins(): void {
     const running = this.running;
     if (!running?.acceptingJoins) return;
     running.acceptingJoins = false;
-    this.queue.unshift(...running.joinBuffer);
-    running.joinBuffer = [];
-    this.publish();
+    this.missJoins();
   }
 
   /**
    * Stops the running turn (when `turnId` is given, only if it matches; a mismatch stops and releases nothing).
    * With `release`, queued and waiting inputs are released too: archived without a turn id once the running turn
-   * settles (`archive`), or dropped unarchived (`drop`). Returns whether a running turn was stopped.
+   * settles (`archive`), or dropped unarchived (`drop`). Returns whether a running turn was stopped: a turn past
+   * its commit point (its reply is being stored) is not.
    */
   stop(options: { turnId?: string; by?: Identity; reason?: string; release?: 'archive' | 'drop' }): boolean {
     const running = this.running;
     if (options.turnId !== undefined && running?.turnId !== options.turnId) return false;
+    const stoppable = running !== undefined && !running.committed;
     if (running) {
-      if (!running.controller.signal.aborted) {
+      if (stoppable && !running.controller.signal.aborted) {
         running.stoppedBy = options.by;
         running.stopReason = options.reason;
         running.controller.abort();
       }
       running.acceptingJoins = false;
-      this.queue.unshift(...running.joinBuffer);
-      running.joinBuffer = [];
+      this.missJoins();
     }
     if (options.release) {
-      const released = this.queue.splice(0, this.queue.length);
+      const released = this.queue.splice(0, this.queue.length).map((entry) => entry.input);
       for (const input of released) this.hooks.log({ kind: 'released', message: input.message });
       if (options.release === 'drop') settleAll(released);
       else if (running) running.releasedToArchive.push(...released);
       else void this.hooks.archiveReleased(released.map((input) => input.message)).finally(() => settleAll(released));
     }
     this.publish();
-    return running !== undefined;
+    return stoppable;
   }
 
   /** Ends the running turn: settles its inputs, archives released ones, and opens the next batch. */
@@ -207,9 +212,8 @@ export class SessionChannel {
     const running = this.running;
     if (!running) return;
     this.running = undefined;
-    // Anything still waiting to join (e.g. arrived during a stop) goes first in the queue.
-    this.queue.unshift(...running.joinBuffer);
-    running.joinBuffer = [];
+    // Anything still waiting to join (arrived during a stop) keeps its place in the queue.
+    this.missJoins();
     settleAll(running.inputs);
     if (running.releasedToArchive.length > 0) {
       const released = running.releasedToArchive;
@@ -222,16 +226,14 @@ export class SessionChannel {
   /** Opens the next batch from the queue head, unless a turn runs or the session is held. */
   openNext(): void {
     if (this.running || this.holds > 0) return;
-    const head = this.queue[0];
+    const head = this.queue[0]?.input;
     if (!head) return;
-    let inputs: PendingInput[];
-    if (head.message.source === undefined) {
-      // Every queued real-person input, in arrival order, opens the next turn together.
-      inputs = this.queue.filter((input) => input.message.source === undefined);
-      for (const input of inputs) this.queue.splice(this.queue.indexOf(input), 1);
-    } else {
-      inputs = [this.queue.shift()!];
-    }
+    // Every queued real-person input, in arrival order, opens the next turn together; an injection opens alone.
+    const inputs =
+      head.message.source === undefined
+        ? this.queue.map((entry) => entry.input).filter((input) => input.message.source === undefined)
+        : [head];
+    this.remove(inputs);
     this.opening = true;
     this.publish();
     head.open({ inputs, fromQueue: true });
@@ -239,19 +241,48 @@ export class SessionChannel {
 
   /** Releases every queued input without archiving (deletion, clearing). */
   dropQueued(): void {
-    const dropped = this.queue.splice(0, this.queue.length);
+    const dropped = this.queue.splice(0, this.queue.length).map((entry) => entry.input);
     for (const input of dropped) this.hooks.log({ kind: 'released', message: input.message });
     settleAll(dropped);
     this.publish();
   }
 
+  /** Queued and waiting-to-join inputs, in arrival order. */
   waiting(): IncomingMessage[] {
-    return [...(this.running?.joinBuffer ?? []), ...this.queue].map((input) => input.message);
+    return this.queue.map((entry) => entry.input.message);
+  }
+
+  /** Inputs waiting to join that can no longer join stay where they are, now simply queued (the list is unchanged). */
+  private missJoins(): void {
+    for (const entry of this.queue) entry.joining = false;
+  }
+
+  private remove(inputs: readonly PendingInput[]): void {
+    const gone = new Set(inputs);
+    for (let index = this.queue.length - 1; index >= 0; index--) {
+      if (gone.has(this.queue[index]!.input)) this.queue.splice(index, 1);
+    }
   }
 
   private publish(): void {
     this.hooks.queueChanged(this.sessionId, this.waiting());
   }
+}
+
+/**
+ * The one commit point of a reply (api-agent abort; plugin-agent 「停下」): false when the turn was stopped or its
+ * session's deletion has begun (which stops it here); otherwise the turn is committed, and a stop from now on no
+ * longer stops it (abort returns false). Synchronous, so no stop can land between the check and the mark.
+ */
+export function commitReply(running: RunningTurn, { deletionBegun }: { deletionBegun: boolean }): boolean {
+  if (running.controller.signal.aborted) return false;
+  if (deletionBegun) {
+    running.stopReason ??= 'session deleted';
+    running.controller.abort();
+    return false;
+  }
+  running.committed = true;
+  return true;
 }
 
 function settleAll(inputs: readonly PendingInput[]): void {

@@ -14,6 +14,11 @@ import { dispatch, saveAgentMessages } from './turn-persistence.js';
 import type { TurnState } from './turn-state.js';
 
 export async function runToolBatch(deps: AgentDeps, state: TurnState, response: ModelCallResult): Promise<void> {
+  // Words said before the tool calls reach the platform as soon as the call returned, before the tools run, except
+  // in rooms (there only the last reply goes out); dispatch sends nothing from a stopped turn.
+  if (response.content.trim() !== '' && state.facts.kind !== 'room') {
+    await dispatch(deps, state, { kind: 'reply', content: response.content });
+  }
   const origin = deps.authority.available
     ? deps.authority.use.originTurnOf(state.messages)
     : originTurnOf({ inputs: state.messages });
@@ -85,10 +90,6 @@ export async function runToolBatch(deps: AgentDeps, state: TurnState, response: 
   await saveAgentMessages(deps, state, [assistant, ...results]);
   state.parts.turn.push(assistant, ...results);
   state.appended += 1 + results.length;
-  // Words said before tool calls reach the platform except in rooms (there only the last reply goes out).
-  if (response.content.trim() !== '' && state.facts.kind !== 'room') {
-    await dispatch(deps, state, { kind: 'reply', content: response.content });
-  }
 }
 
 async function runOneCall(

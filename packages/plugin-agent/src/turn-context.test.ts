@@ -126,7 +126,7 @@ describe('新消息怎么处理: agent:queue and the log lines', () => {
     expect(lines.some((line) => /^→ 待插入 #\d+ session=cli:owner$/.test(line))).toBe(true);
     expect(lines.some((line) => /^→ 插入 #\d+ session=cli:owner turn=turn_/.test(line))).toBe(true);
     const end = lines.find((line) => line.startsWith('回合结束'))!;
-    expect(end).toMatch(/^回合结束 turn=turn_\S+ session=cli:owner 结局=replied 原因= 用时=\d+ms 输入 #\d+ #\d+$/);
+    expect(end).toMatch(/^回合结束 turn=turn_\S+ session=cli:owner 结局=replied 用时=\d+ms 输入 #\d+ #\d+$/);
     expect(lines.join('\n')).not.toMatch(/secret|Owner Nick/);
   });
 

@@ -4,7 +4,7 @@
 import type { TurnInput } from '@aalis/api-agent';
 import { type IncomingMessage, type Message, wasAddressed } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';
-import { arrivalOf } from './log-format.js';
+import { routeLine } from './log-format.js';
 import type { TurnParts } from './turn-assembly.js';
 import { focusBlock, instructionBlock, isInstructionTurn, queueHeader, volatileContext } from './turn-messages.js';
 import { archiveInput } from './turn-persistence.js';
@@ -52,7 +52,8 @@ export function buildTurnParts({
     if (state.kind !== 'idle') parts.inputs.add(block);
     return parts;
   }
-  if (state.fromQueue) {
+  // Only a batch of real people's messages from the queue gets the header; an injection from the queue runs alone.
+  if (state.fromQueue && state.running.human) {
     const allUnaddressed = state.facts.multiParty && state.messages.every((message) => !wasAddressed(message));
     parts.turn.push(queueHeader({ i18n: deps.i18n, allUnaddressed }));
   }
@@ -90,7 +91,7 @@ export async function insertJoins(deps: AgentDeps, state: TurnState, joined: Inc
   const now = Date.now();
   const messages: Message[] = [];
   for (const message of joined) {
-    deps.log.debug(`→ 插入 ${arrivalOf(message)} session=${state.sessionId} turn=${state.turnId}`);
+    deps.log.debug(routeLine({ label: '插入', message, sessionId: state.sessionId, turnId: state.turnId }));
     const input: TurnInput = { message };
     state.inputs.push(input);
     state.messages.push(message);

@@ -19,6 +19,17 @@ export const INJECTOR = {
   formatCheck: 'format-check',
 } as const;
 
+const OWN_INJECTORS: ReadonlySet<string> = new Set(Object.values(INJECTOR));
+
+/**
+ * The global key `<plugin instance id>/<local id>` of a block's injector, for breakdown.injectors and parts. The
+ * agent's own blocks carry their local id in metadata.injector (the document names them so: cross-session-delegation,
+ * host-notice, idle-prompt); contribution blocks already carry their global key.
+ */
+export function injectorKeyOf(instanceId: string, injector: string): string {
+  return OWN_INJECTORS.has(injector) ? `${instanceId}/${injector}` : injector;
+}
+
 export function systemMessage(content: string, injector?: string): Message {
   return injector === undefined
     ? { role: 'system', content }

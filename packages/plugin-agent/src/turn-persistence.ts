@@ -13,6 +13,7 @@ import {
   WellKnownMetadataKeys,
 } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';
+import { describe, turnEndLine } from './log-format.js';
 import { stopMarkerText } from './turn-messages.js';
 import type { TurnState } from './turn-state.js';
 
@@ -52,12 +53,21 @@ export async function archiveInput(
   return { model: { role: 'user', content, attachments: message.attachments } };
 }
 
+/**
+ * Whether the session's deletion has begun since the turn's opening input reached the agent (the session
+ * manager bumps the generation first thing): from then on the turn stores and sends nothing (「会话删除」).
+ */
+export function deletionBegun(deps: AgentDeps, state: Pick<TurnState, 'sessionId' | 'generation'>): boolean {
+  return deps.sessionManager.available && deps.sessionManager.use.generationOf(state.sessionId) !== state.generation;
+}
+
 /** Stores a message of the agent's (tool groups, replies, markers) when the archive is present. */
 export async function saveAgentMessage(
   deps: AgentDeps,
   state: TurnState,
   message: Message,
 ): Promise<Message | undefined> {
+  if (deletionBegun(deps, state)) return undefined;
   if (!deps.messageArchive.available) {
     deps.warnArchiveAbsent();
     return undefined;
@@ -69,6 +79,7 @@ export async function saveAgentMessage(
 
 /** Stores a tool-call group in one write (never half a group in history). */
 export async function saveAgentMessages(deps: AgentDeps, state: TurnState, messages: Message[]): Promise<void> {
+  if (deletionBegun(deps, state)) return;
   if (!deps.messageArchive.available) {
     deps.warnArchiveAbsent();
     return;
@@ -77,12 +88,17 @@ export async function saveAgentMessages(deps: AgentDeps, state: TurnState, messa
   state.leftInHistory = true;
 }
 
-/** Sends a reply or a notice of this turn through the gateway (or the outbound:message fallback). */
+/**
+ * Sends a reply or a notice of this turn through the gateway (or the outbound:message fallback). Nothing leaves a
+ * stopped turn or goes into a session whose deletion has begun. A delivery that fails is recorded with the turn id
+ * and does not fail the turn (the reply is stored, its outcome stays). Resolves whether it went out.
+ */
 export async function dispatch(
   deps: AgentDeps,
-  state: Pick<TurnState, 'sessionId' | 'turnId' | 'platform' | 'messages'>,
+  state: Pick<TurnState, 'sessionId' | 'turnId' | 'platform' | 'messages' | 'running' | 'generation'>,
   { kind, content }: { kind: OutgoingKind; content: string },
-): Promise<void> {
+): Promise<boolean> {
+  if (state.running.controller.signal.aborted || deletionBegun(deps, state)) return false;
   const opener = state.messages[0]!;
   const outgoing: OutgoingMessage = {
     sessionId: state.sessionId,
@@ -96,8 +112,20 @@ export async function dispatch(
     outgoing.hostNotice = { kind: opener.hostNotice.kind, id: opener.hostNotice.id };
     if (opener.replyTo !== undefined) outgoing.replyTo = opener.replyTo;
   }
-  if (deps.gateway.available) await deps.gateway.use.dispatchOutbound(outgoing);
-  else deps.events.emit('outbound:message', outgoing);
+  try {
+    if (deps.gateway.available) await deps.gateway.use.dispatchOutbound(outgoing);
+    else deps.events.emit('outbound:message', outgoing);
+    return true;
+  } catch (error) {
+    deps.log.error('delivering a message of the turn failed; the turn keeps its outcome', {
+      sessionId: state.sessionId,
+      turnId: state.turnId,
+      platform: state.platform,
+      kind,
+      error: describe(error),
+    });
+    return false;
+  }
 }
 
 export function turnRecordOf(deps: AgentDeps, state: TurnState): TurnRecord {
@@ -122,35 +150,7 @@ export function turnRecordOf(deps: AgentDeps, state: TurnState): TurnRecord {
 /** Everything after the pipeline: markers and record, turn:after, lastTurn, the info line. Never throws. */
 export async function finishTurn(deps: AgentDeps, state: TurnState): Promise<void> {
   try {
-    const record = turnRecordOf(deps, state);
-    if (state.outcome === 'aborted' && state.leftInHistory && state.facts) {
-      const by = state.running.stoppedBy;
-      await saveAgentMessage(deps, state, {
-        role: 'system',
-        kind: 'turn-stopped',
-        content: stopMarkerText({
-          i18n: deps.i18n,
-          by,
-          facts: state.facts,
-          platform: state.platform,
-          isOwner: by !== undefined && deps.authority.available && deps.authority.use.isOwner(by),
-          ownerAccountOn: ownerAccountOn(deps),
-        }),
-        metadata: {
-          [WellKnownMetadataKeys.TurnId]: state.turnId,
-          ...(by ? { [WellKnownMetadataKeys.StoppedBy]: by } : {}),
-        },
-      });
-    }
-    // A turn that stored a reply carries its record on that reply; any other gets an event marker.
-    if (!(state.outcome === 'replied' && state.storedReply) && deps.messageArchive.available) {
-      await deps.messageArchive.use.saveMessage(state.sessionId, {
-        role: 'system',
-        kind: 'event-marker',
-        content: '',
-        metadata: { [WellKnownMetadataKeys.TurnId]: state.turnId, [WellKnownMetadataKeys.TurnRecord]: record },
-      });
-    }
+    await saveTurnEnd(deps, state);
   } catch (error) {
     deps.log.error('saving the end of the turn failed', { turnId: state.turnId, error: describe(error) });
   }
@@ -168,23 +168,58 @@ export async function finishTurn(deps: AgentDeps, state: TurnState): Promise<voi
     deps.log.error('agent:turn:after failed', { turnId: state.turnId, error: describe(error) });
   }
   // The session manager records SessionInfo.lastTurn from agent:turn:after itself.
-  const reason = state.outcome === 'aborted' && state.running.stopReason ? state.running.stopReason : '';
-  const arrivals = state.messages
-    .map((message) => (message.arrival === undefined ? '' : `#${message.arrival}`))
-    .join(' ');
   deps.log.info(
-    `回合结束 turn=${state.turnId} session=${state.sessionId} 结局=${state.outcome} 原因=${reason} 用时=${Date.now() - state.startedAt}ms 输入 ${arrivals}`.trimEnd(),
+    turnEndLine({
+      turnId: state.turnId,
+      sessionId: state.sessionId,
+      outcome: state.outcome,
+      // Only a stopped turn has a reason: the one given to abort/clearing, else how it was stopped.
+      stopReason: state.outcome === 'aborted' ? (state.running.stopReason ?? 'abort') : undefined,
+      elapsedMs: Date.now() - state.startedAt,
+      inputs: state.messages,
+    }),
   );
+}
+
+/** The stop marker (a stopped turn that left something in history) and, without a stored reply, the event marker. */
+async function saveTurnEnd(deps: AgentDeps, state: TurnState): Promise<void> {
+  // A session being deleted gets nothing more written: its history is about to go.
+  if (deletionBegun(deps, state)) return;
+  const record = turnRecordOf(deps, state);
+  if (state.outcome === 'aborted' && state.leftInHistory && state.facts) {
+    const by = state.running.stoppedBy;
+    await saveAgentMessage(deps, state, {
+      role: 'system',
+      kind: 'turn-stopped',
+      content: stopMarkerText({
+        i18n: deps.i18n,
+        by,
+        facts: state.facts,
+        platform: state.platform,
+        isOwner: by !== undefined && deps.authority.available && deps.authority.use.isOwner(by),
+        ownerAccountOn: ownerAccountOn(deps),
+      }),
+      metadata: {
+        [WellKnownMetadataKeys.TurnId]: state.turnId,
+        ...(by ? { [WellKnownMetadataKeys.StoppedBy]: by } : {}),
+      },
+    });
+  }
+  // A turn that stored a reply carries its record on that reply; any other gets an event marker.
+  if (state.outcome === 'replied' && state.storedReply) return;
+  if (!deps.messageArchive.available) return;
+  await deps.messageArchive.use.saveMessage(state.sessionId, {
+    role: 'system',
+    kind: 'event-marker',
+    content: '',
+    metadata: { [WellKnownMetadataKeys.TurnId]: state.turnId, [WellKnownMetadataKeys.TurnRecord]: record },
+  });
 }
 
 function ownerAccountOn(deps: AgentDeps): ((platform: string) => string | undefined) | undefined {
   if (!deps.authority.available) return undefined;
   const owners = deps.authority.use.owners();
   return (platform) => owners.find((owner) => owner.platform === platform)?.userId;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 export { textRef };

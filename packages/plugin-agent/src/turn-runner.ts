@@ -5,7 +5,7 @@ import type { TurnInput } from '@aalis/api-agent';
 import { trimMessages } from '@aalis/context-budget';
 import { textRef } from '@aalis/core';
 import type { AgentDeps } from './agent-deps.js';
-import { arrivalOf, describe } from './log-format.js';
+import { describe, routeLine } from './log-format.js';
 import { callModel, toLlmTool } from './model-call.js';
 import { deliverReply } from './reply-delivery.js';
 import type { PendingInput, RunningTurn, SessionChannel } from './session-channel.js';
@@ -27,14 +27,16 @@ export interface RunTurnOptions {
   running: RunningTurn;
   batch: PendingInput[];
   fromQueue: boolean;
+  /** The session's generation when the opening input reached the agent (a deletion bumps it). */
+  generation: number;
 }
 
-export async function runTurn({ deps, channel, running, batch, fromQueue }: RunTurnOptions): Promise<void> {
+export async function runTurn({ deps, channel, running, batch, fromQueue, generation }: RunTurnOptions): Promise<void> {
   const opener = batch[0]!.message;
   const inputs: TurnInput[] = batch.map((pending) => ({ message: pending.message }));
   const sessionId = opener.sessionId;
   for (const message of inputs.map((input) => input.message)) {
-    deps.log.debug(`→ 开轮 ${arrivalOf(message)} session=${sessionId} turn=${running.turnId}`);
+    deps.log.debug(routeLine({ label: '开轮', message, sessionId, turnId: running.turnId }));
   }
   let reached = false;
   try {
@@ -43,7 +45,7 @@ export async function runTurn({ deps, channel, running, batch, fromQueue }: RunT
       { turnId: running.turnId, sessionId, inputs },
       async () => {
         reached = true;
-        await turnBody({ deps, channel, running, inputs, fromQueue });
+        await turnBody({ deps, channel, running, inputs, fromQueue, generation });
       },
     );
     reached = result.reachedCentre;
@@ -63,12 +65,14 @@ async function turnBody({
   running,
   inputs,
   fromQueue,
+  generation,
 }: {
   deps: AgentDeps;
   channel: SessionChannel;
   running: RunningTurn;
   inputs: TurnInput[];
   fromQueue: boolean;
+  generation: number;
 }): Promise<void> {
   const opener = inputs[0]!.message;
   const kind = turnKindOf(opener);
@@ -82,6 +86,7 @@ async function turnBody({
     inputs,
     messages: inputs.map((input) => input.message),
     fromQueue,
+    generation,
     categories: new Map(),
     inputMessages: new Map(),
     appended: 0,
@@ -144,7 +149,7 @@ async function turnBody({
       await dispatch(deps, state, {
         kind: 'error',
         content: deps.i18n.t(textRef('agent.notice.error', { reason: state.error })),
-      }).catch(() => undefined);
+      });
     }
   } finally {
     if (running.controller.signal.aborted && state.outcome !== 'replied') state.outcome = 'aborted';

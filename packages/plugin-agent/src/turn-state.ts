@@ -40,6 +40,8 @@ export interface TurnState {
   /** The inputs in arrival order, as messages (joined ones appended). */
   messages: IncomingMessage[];
   fromQueue: boolean;
+  /** The session's generation when the opening input reached the agent: a deletion that began since bumps it. */
+  generation: number;
   settings: TurnSettings;
   facts: SessionFacts;
   tools: ToolDefinition[];

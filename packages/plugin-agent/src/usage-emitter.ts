@@ -4,7 +4,6 @@ import type { ChatResponse } from '@aalis/api-llm';
 import type { ToolDefinition } from '@aalis/api-tools';
 import type { TrimResult } from '@aalis/context-budget';
 import type { AgentDeps } from './agent-deps.js';
-import { INJECTOR } from './turn-messages.js';
 import type { TurnState } from './turn-state.js';
 import { computeBreakdown, formatUsageLine, UsageLogThrottle, usageParts } from './usage-report.js';
 
@@ -47,7 +46,7 @@ export function buildUsageEvent(
     tools,
     personaPrompt: state.settings.personaPrompt,
     categories: state.categories,
-    systemPromptKey: `${deps.instanceId}/${INJECTOR.systemPrompt}`,
+    instanceId: deps.instanceId,
     maxTokens: model.maxOutputTokens,
   });
   const event: TokenUsageEvent = {

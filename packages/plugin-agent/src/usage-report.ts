@@ -16,6 +16,7 @@ import {
 } from '@aalis/context-budget';
 import { textRef } from '@aalis/core';
 import { isControlMessage, type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
+import { INJECTOR, injectorKeyOf } from './turn-messages.js';
 
 type NumericBucket = Exclude<keyof TokenBreakdown, 'injectors'>;
 
@@ -36,8 +37,11 @@ export interface BreakdownInput {
   personaPrompt: string | undefined;
   /** Category of each injected block, by injector key. */
   categories: ReadonlyMap<string, PromptCategory>;
-  /** Injector key of the main system prompt (its non-persona part goes to systemOther by this key). */
-  systemPromptKey: string;
+  /**
+   * The agent's plugin instance id: its own blocks (the main system prompt's non-persona part included) are keyed
+   * `<instance id>/<local id>` in `injectors`, like every contribution.
+   */
+  instanceId: string;
   maxTokens: number;
 }
 
@@ -72,7 +76,7 @@ export function computeBreakdown(input: BreakdownInput): TokenBreakdown {
       breakdown.system += tokens;
       const persona = Math.min(tokens, input.personaPrompt ? estimateTextTokens(input.personaPrompt) : 0);
       breakdown.persona += persona;
-      addOther(input.systemPromptKey, tokens - persona);
+      addOther(injectorKeyOf(input.instanceId, INJECTOR.systemPrompt), tokens - persona);
       return;
     }
     const injector = message.metadata?.[WellKnownMetadataKeys.Injector];
@@ -80,7 +84,7 @@ export function computeBreakdown(input: BreakdownInput): TokenBreakdown {
       breakdown.system += tokens;
       const category = input.categories.get(injector);
       if (category && category !== 'other') breakdown[CATEGORY_BUCKET[category]] += tokens;
-      else addOther(injector, tokens);
+      else addOther(injectorKeyOf(input.instanceId, injector), tokens);
       return;
     }
     breakdown.history += tokens;
