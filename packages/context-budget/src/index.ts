@@ -23,6 +23,12 @@ export {
 } from './history-window.js';
 export { contextBudgetMessages, DEFAULT_CONTINUATION_PROMPT, DEFAULT_TOOL_CALL_SUMMARY } from './messages.js';
 export {
+  MIN_REPLY_TOKENS,
+  type OutputAllowance,
+  type OutputAllowanceOptions,
+  outputAllowance,
+} from './output-allowance.js';
+export {
   historyCutLine,
   MIN_TRIM_BUDGET,
   SAFETY_MARGIN_TOKENS,

@@ -2,6 +2,7 @@ import { groupToolCalls, isControlMessage, type Message, validateProviderSequenc
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { estimateMessageTokens, type MessageTokenEstimator } from './estimate-tokens.js';
+import { outputAllowance } from './output-allowance.js';
 import { charEstimator } from './test-fixtures.case.js';
 import { type TrimResult, trimMessages } from './trim-messages.js';
 
@@ -91,6 +92,10 @@ const scenario = fc.record({
   history: fc.array(unitSpec, { maxLength: 30 }),
   volatile: fc.option(size(600)),
   instruction: fc.option(size(1500)),
+  /** The instruction block is an idle prompt: protected from step 4 only, not an input. */
+  idle: fc.boolean(),
+  /** Tool definitions, counted with the head. */
+  fixedTokens: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 4000 })),
   inputs: fc.array(size(1200), { maxLength: 2 }),
   groups: fc.array(groupSpec(4000), { maxLength: 3 }),
   joinedAfterGroups: fc.option(size(400)),
@@ -108,9 +113,11 @@ function buildScenario(spec: Scenario) {
   for (const unit of spec.history) messages.push(...build.unit(unit));
   const historyEnd = messages.length;
   const inputs: number[] = [];
+  const instructions: number[] = [];
   if (spec.volatile !== null) messages.push(build.message('system', spec.volatile));
   if (spec.instruction !== null) {
-    inputs.push(messages.length);
+    instructions.push(messages.length);
+    if (!spec.idle) inputs.push(messages.length);
     messages.push(build.message('system', spec.instruction));
   }
   for (const length of spec.inputs) {
@@ -125,7 +132,7 @@ function buildScenario(spec: Scenario) {
   if (spec.trailing === 'assistant')
     messages.push(build.message('assistant', 300, { reasoningContent: 'r'.repeat(500) }));
   if (spec.trailing === 'user') messages.push(build.message('system', 200)); // format-retry feedback
-  return { messages, headEnd, historyEnd, inputs };
+  return { messages, headEnd, historyEnd, inputs, instructions };
 }
 
 const estimatorOf = (real: boolean): MessageTokenEstimator => (real ? estimateMessageTokens : charEstimator);
@@ -134,12 +141,14 @@ describe('trimMessages properties', () => {
   it('property: output is a valid provider sequence, protected messages are present and unchanged, the input is not mutated, control messages are not sent', () => {
     fc.assert(
       fc.property(scenario, (spec) => {
-        const { messages, headEnd, historyEnd, inputs } = buildScenario(spec);
+        const { messages, headEnd, historyEnd, inputs, instructions } = buildScenario(spec);
         const copy = structuredClone(messages);
         const outcome = trimMessages({
           messages,
           segments: { headEnd, historyEnd },
           inputs,
+          instructions,
+          fixedTokens: spec.fixedTokens,
           contextWindow: spec.budget + spec.maxOutput + 512,
           maxOutputTokens: spec.maxOutput,
           memoryTokenBudget: spec.memoryTokenBudget,
@@ -151,6 +160,11 @@ describe('trimMessages properties', () => {
           inputs.some((index) => messages[index] === message),
         );
         expect(protectedInOutput).toEqual(inputs.map((index) => messages[index]));
+        // Instruction blocks stay whole unless one is the last message, which only step 5 may shorten.
+        for (const index of instructions) {
+          if (index === messages.length - 1) continue;
+          expect(outcome.messages).toContain(messages[index]);
+        }
         expect(messages).toEqual(copy);
         expect(outcome.messages.some(isControlMessage)).toBe(false);
       }),
@@ -161,18 +175,20 @@ describe('trimMessages properties', () => {
   it('property: the result fits the budget unless only step-5 material is left (all history dropped, injected blocks within their quota)', () => {
     fc.assert(
       fc.property(scenario, (spec) => {
-        const { messages, headEnd, historyEnd, inputs } = buildScenario(spec);
+        const { messages, headEnd, historyEnd, inputs, instructions } = buildScenario(spec);
         const estimator = estimatorOf(spec.realEstimator);
         const outcome = trimMessages({
           messages,
           segments: { headEnd, historyEnd },
           inputs,
+          instructions,
+          fixedTokens: spec.fixedTokens,
           contextWindow: spec.budget + spec.maxOutput + 512,
           maxOutputTokens: spec.maxOutput,
           memoryTokenBudget: spec.memoryTokenBudget,
           estimator,
         });
-        const total = outcome.messages.reduce((sum, message) => sum + estimator(message), 0);
+        const total = outcome.messages.reduce((sum, message) => sum + estimator(message), spec.fixedTokens);
         expect(outcome.tokens).toBe(total);
         expect(outcome.budget).toBe(spec.budget);
         if (total <= outcome.budget) return;
@@ -186,7 +202,12 @@ describe('trimMessages properties', () => {
         const sent = outcome.messages.filter((message) => !message.content.startsWith('[系统提示]'));
         const injected = sent
           .slice(1, -1)
-          .filter((message) => message.role === 'system' && !inputs.some((index) => messages[index] === message));
+          .filter(
+            (message) =>
+              message.role === 'system' &&
+              !inputs.some((index) => messages[index] === message) &&
+              !instructions.some((index) => messages[index] === message),
+          );
         const injectedTokens = injected.reduce((sum, message) => sum + estimator(message), 0);
         expect(injectedTokens).toBeLessThanOrEqual(spec.memoryTokenBudget);
       }),
@@ -202,13 +223,15 @@ describe('trimMessages properties', () => {
           messages,
           segments: { headEnd, historyEnd },
           inputs,
+          fixedTokens: spec.fixedTokens,
           contextWindow: spec.budget + spec.maxOutput + 512,
           maxOutputTokens: spec.maxOutput,
           estimator: charEstimator,
         });
         if (outcome.steps[0] !== 1 || outcome.steps.includes(3)) return;
         const history = groupToolCalls(messages.slice(headEnd, historyEnd).filter((m) => !isControlMessage(m)));
-        const headTokens = messages.slice(0, headEnd).reduce((sum, m) => sum + charEstimator(m), 0);
+        // Tool definitions (fixedTokens) belong to the head.
+        const headTokens = messages.slice(0, headEnd).reduce((sum, m) => sum + charEstimator(m), spec.fixedTokens);
         const historyTokens = history.messages.reduce((sum, m) => sum + charEstimator(m), 0);
         const available = outcome.budget - headTokens - outcome.unit;
         const k = Math.ceil((historyTokens - available) / outcome.unit);
@@ -225,6 +248,43 @@ describe('trimMessages properties', () => {
           .slice(0, lastUnit?.start ?? 0)
           .reduce((sum, m) => sum + charEstimator(m), 0);
         expect(beforeLastUnit).toBeLessThan(k * outcome.unit);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('property (#11.7): tool definitions never make the history kept larger, and a request fits the window: messages + tool definitions + max output ≤ context window', () => {
+    fc.assert(
+      fc.property(scenario, fc.integer({ min: 0, max: 4000 }), (spec, extraTools) => {
+        const { messages, headEnd, historyEnd, inputs, instructions } = buildScenario(spec);
+        const estimator = estimatorOf(spec.realEstimator);
+        const contextWindow = spec.budget + spec.maxOutput + 512;
+        const run = (fixedTokens: number) =>
+          trimMessages({
+            messages,
+            segments: { headEnd, historyEnd },
+            inputs,
+            instructions,
+            fixedTokens,
+            contextWindow,
+            maxOutputTokens: spec.maxOutput,
+            memoryTokenBudget: spec.memoryTokenBudget,
+            estimator,
+          });
+        const fewer = run(spec.fixedTokens);
+        const more = run(spec.fixedTokens + extraTools);
+        expect(more.droppedHistory).toBeGreaterThanOrEqual(fewer.droppedHistory);
+        for (const outcome of [fewer, more]) {
+          const allowance = outputAllowance({
+            contextWindow,
+            maxOutputTokens: spec.maxOutput,
+            promptTokens: outcome.tokens,
+          });
+          // Within budget the model's whole max output fits; otherwise it is lowered to the room left, or refused.
+          if (!outcome.overBudget) expect(allowance.maxOutputTokens).toBe(spec.maxOutput);
+          if (allowance.fits) expect(outcome.tokens + allowance.maxOutputTokens).toBeLessThanOrEqual(contextWindow);
+          else expect(outcome.overBudget).toBe(true);
+        }
       }),
       { numRuns: 300 },
     );

@@ -284,6 +284,19 @@ describe('trimMessages: step 4 (injected system messages over memoryTokenBudget)
     expect(outcome.messages.at(-1)).toBe(messages[3]);
   });
 
+  it('#11.9 step 4 leaves instruction blocks that are not inputs (the idle prompt) alone', () => {
+    const idle = system(`(时间) ${text(2500, 'I')}`);
+    const messages = [system(text(1000, 's')), system(text(1000, 'A')), idle, system(text(600, 'Z'))];
+    const outcome = trim(messages, 2, 2, { memoryTokenBudget: 100, inputs: [], instructions: [2] });
+    expect(outcome.steps).toContain(4);
+    expect(outcome.messages).toContain(idle);
+    // The other injected block is shortened (or deleted) as usual.
+    const other = outcome.messages.find((message) => message.content.startsWith('A'));
+    expect(other === undefined || other.content.length < 1000).toBe(true);
+    // Not an input: with no input the continuation prompt goes at the end, not after the block.
+    expect(() => trim(messages, 2, 2, { instructions: [9] })).toThrow(/instruction index 9/);
+  });
+
   it('step 4 changes nothing while the injected messages are within memoryTokenBudget', () => {
     const messages = [...blocks(), user(text(100)), call(['a'], 0), result('a', text(3000, 'R'))];
     const outcome = trim(messages, 3, 3);
@@ -424,5 +437,13 @@ describe('trimMessages: what the engine reports', () => {
     const messages = [...head, ...historyOf(9, 300), user('q')]; // history 2700: fits 2800, not 2700 − 500
     expect(trim(messages, 2, 11).droppedHistory).toBe(0);
     expect(trim(messages, 2, 11, { fixedTokens: 500 }).droppedHistory).toBe(4);
+  });
+
+  it('#11.7 fixedTokens are in the estimates (untrimmed and sent) and are checked', () => {
+    const messages = [...head, user('q')];
+    const outcome = trim(messages, 2, 2, { fixedTokens: 700 });
+    expect(outcome.tokens).toBe(200 + 1 + 700);
+    expect(outcome.untrimmedTokens).toBe(200 + 1 + 700);
+    expect(() => trim(messages, 2, 2, { fixedTokens: -1 })).toThrow(/fixedTokens/);
   });
 });

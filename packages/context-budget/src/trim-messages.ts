@@ -38,6 +38,12 @@ export interface TrimOptions {
    * last. Default: the user messages of this turn.
    */
   inputs?: readonly number[];
+  /**
+   * Indices of this turn's instruction blocks (delegation, host notice, idle prompt): step 4 never shortens or
+   * deletes them. The delegation and host-notice blocks are inputs as well; the idle prompt is not (it is only
+   * left to step 5 when it is the last message). Default: none besides the inputs.
+   */
+  instructions?: readonly number[];
   contextWindow: number;
   maxOutputTokens: number;
   /** Default 1. */
@@ -94,10 +100,19 @@ export function trimMessages(options: TrimOptions): TrimResult {
   checkSegments(segments, messages.length);
   const { budget, unit } = trimBudget(options);
   const inputs = new Set(options.inputs ?? defaultInputs(messages, segments));
-  for (const index of inputs) {
-    if (!Number.isInteger(index) || index < 0 || index >= messages.length) {
-      throw new RangeError(`trimMessages: input index ${index} is outside the list (0…${messages.length - 1}).`);
+  const instructions = new Set(options.instructions ?? []);
+  for (const [name, indices] of [
+    ['input', inputs],
+    ['instruction', instructions],
+  ] as const) {
+    for (const index of indices) {
+      if (!Number.isInteger(index) || index < 0 || index >= messages.length) {
+        throw new RangeError(`trimMessages: ${name} index ${index} is outside the list (0…${messages.length - 1}).`);
+      }
     }
+  }
+  if (!Number.isFinite(fixedTokens) || fixedTokens < 0) {
+    throw new RangeError(`trimMessages: fixedTokens must be a finite number ≥ 0, got ${fixedTokens}.`);
   }
   const isProtected = (entry: TrimEntry) =>
     inputs.has(entry.source) || (entry.source === 0 && messages[0]?.role === 'system');
@@ -251,7 +266,11 @@ export function trimMessages(options: TrimOptions): TrimResult {
           .map((entry, index) => ({ entries, entry, index }))
           .filter(
             ({ entry }) =>
-              entry.message.role === 'system' && entry !== first && entry !== lastEntry() && !isProtected(entry),
+              entry.message.role === 'system' &&
+              entry !== first &&
+              entry !== lastEntry() &&
+              !isProtected(entry) &&
+              !instructions.has(entry.source),
           ),
       );
     const injectedTokens = () => injected().reduce((tokens, { entry }) => tokens + entry.tokens, 0);

@@ -22,7 +22,16 @@ export function newCallId(): string {
 export async function callModel(
   deps: AgentDeps,
   state: TurnState,
-  { messages, tools }: { messages: Message[]; tools: LlmToolDefinition[] },
+  {
+    messages,
+    tools,
+    maxOutputTokens,
+  }: {
+    messages: Message[];
+    tools: LlmToolDefinition[];
+    /** The trim's allowance: the model's max output, lowered when the window leaves less room. */
+    maxOutputTokens: number;
+  },
 ): Promise<ModelCallResult> {
   const resolved = resolveTurnModel(deps, state);
   const callIds = new Map<number, string>();
@@ -34,7 +43,7 @@ export async function callModel(
       messages,
       tools,
       thinkingLevel: state.settings.thinkingLevel,
-      maxOutputTokens: state.settings.model.maxOutputTokens,
+      maxOutputTokens,
       sessionId: state.sessionId,
       purpose: state.facts.child ? 'subtask' : 'conversation',
     },

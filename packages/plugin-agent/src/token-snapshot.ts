@@ -1,13 +1,12 @@
 // Answers token:request with a usage snapshot of a session (plugin-agent.zh.md 「Token 预算追踪与日志」): the same
-// history read, prompt build and hard trim as a real turn, no model call, no logging, no turnId.
+// settings (venue layer included), history read, prompt build and hard trim (tool definitions with the head) as a
+// real turn, no model call, no logging, no turnId.
 import type { TokenRequestEvent } from '@aalis/api-agent';
-import { trimMessages } from '@aalis/context-budget';
-import { textRef } from '@aalis/core';
 import type { AgentDeps } from './agent-deps.js';
+import { trimCall } from './trim-call.js';
 import { assemble } from './turn-assembly.js';
 import { buildTurnMaterial } from './turn-material.js';
-import { readTurnSettings } from './turn-settings.js';
-import type { TurnState } from './turn-state.js';
+import { readTurnSettings, type SettingsSource } from './turn-settings.js';
 import { buildUsageEvent } from './usage-emitter.js';
 
 export const SNAPSHOT_FALLBACK_PLATFORM = 'webui';
@@ -21,10 +20,21 @@ export async function snapshotPlatform(deps: AgentDeps, request: TokenRequestEve
   return SNAPSHOT_FALLBACK_PLATFORM;
 }
 
-export async function answerTokenRequest(deps: AgentDeps, request: TokenRequestEvent): Promise<void> {
+/**
+ * Where the snapshot reads its settings, tools and persona: the snapshot platform and, when that is the platform
+ * the session lives on, the session's venue (a real turn takes it from its opening input; venue ids are per
+ * platform, so another platform's snapshot has none).
+ */
+export async function snapshotSource(deps: AgentDeps, request: TokenRequestEvent): Promise<SettingsSource> {
   const platform = await snapshotPlatform(deps, request);
-  const partial = { sessionId: request.sessionId, platform, messages: [] } as unknown as TurnState;
-  const settings = await readTurnSettings(deps, partial);
+  const info = deps.sessionManager.available ? await deps.sessionManager.use.get(request.sessionId) : undefined;
+  const venue = info?.venue !== undefined && info.platform === platform ? info.venue : undefined;
+  return { sessionId: request.sessionId, platform, venue };
+}
+
+export async function answerTokenRequest(deps: AgentDeps, request: TokenRequestEvent): Promise<void> {
+  const source = await snapshotSource(deps, request);
+  const settings = await readTurnSettings(deps, source);
   if (!settings) return;
   const {
     system,
@@ -32,9 +42,9 @@ export async function answerTokenRequest(deps: AgentDeps, request: TokenRequestE
     tools,
     contributions: built,
   } = await buildTurnMaterial(deps, {
-    sessionId: request.sessionId,
-    platform,
-    venue: undefined,
+    sessionId: source.sessionId,
+    platform: source.platform,
+    venue: source.venue,
     turnId: undefined,
     settings,
     inputs: [],
@@ -42,27 +52,18 @@ export async function answerTokenRequest(deps: AgentDeps, request: TokenRequestE
     dryRun: true,
   });
   const parts = {
+    turnId: undefined,
     system,
     head: built.byAnchor.head,
     history: history.messages,
     turn: [...built.byAnchor['turn-context'], ...built.byAnchor['turn-hint']],
     inputs: new Set<never>(),
+    instructions: new Set<never>(),
   };
-  const call = assemble(parts);
-  const trim = trimMessages({
-    messages: call.messages,
-    segments: { headEnd: call.headEnd, historyEnd: call.historyEnd },
-    inputs: [],
-    contextWindow: settings.model.contextWindow,
-    maxOutputTokens: settings.model.maxOutputTokens,
-    trimThresholdRatio: deps.config.trimThresholdRatio,
-    memoryTokenBudget: deps.config.memoryTokenBudget,
-    continuationPrompt: deps.i18n.t(textRef('context.continuationPrompt')),
-    toolCallSummary: deps.i18n.t(textRef('context.toolCallSummary')),
-  });
+  const { trim } = trimCall(deps, { call: assemble(parts), tools, settings });
   const event = buildUsageEvent(deps, {
-    sessionId: request.sessionId,
-    platform,
+    sessionId: source.sessionId,
+    platform: source.platform,
     state: {
       settings,
       categories: built.categories,

@@ -1,8 +1,13 @@
 // The message list of one model call, kept as its three segments (head, history, this turn) so the trim knows
 // which is which and later calls of the turn append to the same parts (plugin-agent.zh.md 「上下文裁剪算法」).
-import type { Message } from '@aalis/schema-message';
+// What the trim protects is found by identity, not by object: an agent:llm:before middleware may replace the
+// messages with copies (media normalisation maps the list), so this turn's inputs and instruction blocks carry
+// marks in their metadata (this turn's TurnId; TurnEntry on inputs) that a copy keeps.
+import { type Message, type TurnEntry, WellKnownMetadataKeys } from '@aalis/schema-message';
 
 export interface TurnParts {
+  /** The turn the parts belong to; undefined for a token:request snapshot (nothing to protect). */
+  turnId: string | undefined;
   /** The first system message (persona + systemPrompt + input convention). */
   system: Message;
   /** `head` contributions, in order. */
@@ -13,6 +18,8 @@ export interface TurnParts {
   turn: Message[];
   /** Messages of `turn` that are this turn's inputs (never trimmed; the continuation prompt follows the last). */
   inputs: Set<Message>;
+  /** This turn's instruction blocks (delegation, host notice, idle prompt): step 4 never shortens or deletes them. */
+  instructions: Set<Message>;
 }
 
 export interface AssembledCall {
@@ -20,6 +27,42 @@ export interface AssembledCall {
   headEnd: number;
   historyEnd: number;
   inputIndices: number[];
+  instructionIndices: number[];
+}
+
+/**
+ * Records `message` as one of this turn's inputs (`entry` given: the user message of an opened or joined input, or
+ * the instruction block that stands for the opening input of a delegation or host-notice turn) and/or as an
+ * instruction block, and marks it so that a copy is still recognised. The message is the turn's own model-facing
+ * object (never a stored history entry), so marking it in place changes nothing stored.
+ */
+export function protectMessage(
+  parts: TurnParts,
+  message: Message,
+  { entry, instruction = false }: { entry?: TurnEntry; instruction?: boolean },
+): void {
+  if (entry !== undefined) parts.inputs.add(message);
+  if (instruction) parts.instructions.add(message);
+  if (parts.turnId === undefined) return;
+  const marks: Record<string, unknown> = { [WellKnownMetadataKeys.TurnId]: parts.turnId };
+  if (entry !== undefined) marks[WellKnownMetadataKeys.TurnEntry] = entry;
+  message.metadata = { ...message.metadata, ...marks };
+}
+
+function ofThisTurn(parts: TurnParts, message: Message): boolean {
+  return parts.turnId !== undefined && message.metadata?.[WellKnownMetadataKeys.TurnId] === parts.turnId;
+}
+
+/** One of this turn's inputs: the recorded object, or a copy that kept its marks. */
+export function isTurnInput(parts: TurnParts, message: Message): boolean {
+  if (parts.inputs.has(message)) return true;
+  return ofThisTurn(parts, message) && message.metadata?.[WellKnownMetadataKeys.TurnEntry] !== undefined;
+}
+
+/** One of this turn's instruction blocks: the recorded object, or a system copy that kept its turn mark. */
+export function isTurnInstruction(parts: TurnParts, message: Message): boolean {
+  if (parts.instructions.has(message)) return true;
+  return parts.instructions.size > 0 && message.role === 'system' && ofThisTurn(parts, message);
 }
 
 export function assemble(parts: TurnParts): AssembledCall {
@@ -29,19 +72,30 @@ export function assemble(parts: TurnParts): AssembledCall {
 
 /**
  * Finds the segments again in a list a hook middleware may have edited: by identity of the first history and first
- * turn message; inputs by identity. Falls back to the original part sizes when the markers were replaced.
+ * turn message (the same object, or a copy with the same storage id); inputs and instruction blocks by their marks.
+ * Falls back to the original part sizes when the markers were replaced.
  */
 export function locateSegments(parts: TurnParts, messages: Message[]): AssembledCall {
   const firstHistory = parts.history[0];
   const firstTurn = parts.turn[0];
-  const turnStart = firstTurn ? messages.indexOf(firstTurn) : messages.length;
+  const turnStart = firstTurn ? indexOfMessage(messages, firstTurn) : messages.length;
   const historyEnd = turnStart >= 0 ? turnStart : Math.max(0, messages.length - parts.turn.length);
-  const historyStart = firstHistory ? messages.indexOf(firstHistory) : historyEnd;
+  const historyStart = firstHistory ? indexOfMessage(messages, firstHistory) : historyEnd;
   const headEnd =
     historyStart >= 0 && historyStart <= historyEnd ? historyStart : Math.min(historyEnd, 1 + parts.head.length);
   const inputIndices: number[] = [];
+  const instructionIndices: number[] = [];
   messages.forEach((message, index) => {
-    if (parts.inputs.has(message)) inputIndices.push(index);
+    // Only this turn's segment holds its inputs; a history entry of the same turn id (none today) is not one.
+    if (index < historyEnd) return;
+    if (isTurnInput(parts, message)) inputIndices.push(index);
+    if (isTurnInstruction(parts, message)) instructionIndices.push(index);
   });
-  return { messages, headEnd, historyEnd, inputIndices };
+  return { messages, headEnd, historyEnd, inputIndices, instructionIndices };
+}
+
+function indexOfMessage(messages: readonly Message[], wanted: Message): number {
+  const same = messages.indexOf(wanted);
+  if (same >= 0 || wanted.id === undefined) return same;
+  return messages.findIndex((message) => message.id === wanted.id);
 }

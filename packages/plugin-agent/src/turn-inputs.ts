@@ -5,7 +5,7 @@ import type { TurnInput } from '@aalis/api-agent';
 import { type IncomingMessage, type Message, wasAddressed } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';
 import { routeLine } from './log-format.js';
-import type { TurnParts } from './turn-assembly.js';
+import { protectMessage, type TurnParts } from './turn-assembly.js';
 import { focusBlock, instructionBlock, isInstructionTurn, queueHeader, volatileContext } from './turn-messages.js';
 import { archiveInput } from './turn-persistence.js';
 import type { TurnState } from './turn-state.js';
@@ -23,7 +23,15 @@ export function buildTurnParts({
   history: Message[];
   built: Record<'head' | 'turn-hint' | 'turn-context', Message[]>;
 }): TurnParts {
-  const parts: TurnParts = { system, head: built.head, history, turn: [], inputs: new Set() };
+  const parts: TurnParts = {
+    turnId: state.turnId,
+    system,
+    head: built.head,
+    history,
+    turn: [],
+    inputs: new Set(),
+    instructions: new Set(),
+  };
   const timeZone = deps.config.timeZone;
   const instruction = isInstructionTurn(state.kind);
   // turn-context goes before the volatile context; without one (delegation, host notice) before the block.
@@ -49,7 +57,8 @@ export function buildTurnParts({
       timeZone,
     });
     parts.turn.push(block);
-    if (state.kind !== 'idle') parts.inputs.add(block);
+    // Every instruction block is kept from step 4; the delegation and host-notice blocks are the opening input.
+    protectMessage(parts, block, { instruction: true, entry: state.kind === 'idle' ? undefined : 'opened' });
     return parts;
   }
   // Only a batch of real people's messages from the queue gets the header; an injection from the queue runs alone.
@@ -62,7 +71,7 @@ export function buildTurnParts({
   userMessages.forEach((message, index) => {
     if (index === userMessages.length - 1) parts.turn.push(...built['turn-hint']);
     parts.turn.push(message);
-    parts.inputs.add(message);
+    protectMessage(parts, message, { entry: 'opened' });
   });
   return parts;
 }
@@ -110,6 +119,6 @@ export async function insertJoins(deps: AgentDeps, state: TurnState, joined: Inc
   }
   for (const message of messages) {
     state.parts.turn.push(message);
-    state.parts.inputs.add(message);
+    protectMessage(state.parts, message, { entry: 'joined' });
   }
 }

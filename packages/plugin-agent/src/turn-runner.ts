@@ -2,7 +2,6 @@
 // system prompt, history, tools, contributions, then model calls with the insertion point, the trim, streaming,
 // token:usage and the tool loop, the reply, saving, sending and turn:after.
 import type { TurnInput } from '@aalis/api-agent';
-import { trimMessages } from '@aalis/context-budget';
 import { textRef } from '@aalis/core';
 import type { AgentDeps } from './agent-deps.js';
 import { describe, routeLine } from './log-format.js';
@@ -12,6 +11,7 @@ import type { PendingInput, RunningTurn, SessionChannel } from './session-channe
 import { readSessionFacts } from './session-facts.js';
 import { decodeEnvelope } from './structured-output.js';
 import { runToolBatch } from './tool-batch.js';
+import { contextOverflowError, trimCall } from './trim-call.js';
 import { assemble, locateSegments } from './turn-assembly.js';
 import { buildTurnParts, enterInput, insertJoins } from './turn-inputs.js';
 import { buildTurnMaterial } from './turn-material.js';
@@ -106,7 +106,11 @@ async function turnBody({
     state.facts = await readSessionFacts(deps, state.sessionId);
     // 1. Inputs are archived first, in order (idle prompts never).
     for (const input of inputs) await enterInput(deps, state, input, 'opened', startedAt);
-    const settings = await readTurnSettings(deps, state);
+    const settings = await readTurnSettings(deps, {
+      sessionId: state.sessionId,
+      platform: state.platform,
+      venue: opener.venue,
+    });
     if (!settings) {
       state.outcome = 'error';
       state.error = textRef('agent.error.noModel');
@@ -196,17 +200,9 @@ async function modelLoop(deps: AgentDeps, channel: SessionChannel, state: TurnSt
       return;
     }
     const located = locateSegments(state.parts, context.messages);
-    const trim = trimMessages({
-      messages: located.messages,
-      segments: { headEnd: located.headEnd, historyEnd: located.historyEnd },
-      inputs: located.inputIndices,
-      contextWindow: state.settings.model.contextWindow,
-      maxOutputTokens: state.settings.model.maxOutputTokens,
-      trimThresholdRatio: deps.config.trimThresholdRatio,
-      memoryTokenBudget: deps.config.memoryTokenBudget,
-      continuationPrompt: deps.i18n.t(textRef('context.continuationPrompt')),
-      toolCallSummary: deps.i18n.t(textRef('context.toolCallSummary')),
-    });
+    // Tool definitions count with the head; the max output is what the window leaves (never over the window).
+    const trimmed = trimCall(deps, { call: located, tools: context.tools, settings: state.settings });
+    const { trim } = trimmed;
     if (trim.trimmed) state.trimmedOnce = true;
     if (trim.removed > 0) {
       deps.log.info('hard trim removed messages', {
@@ -216,7 +212,12 @@ async function modelLoop(deps: AgentDeps, channel: SessionChannel, state: TurnSt
       });
     }
     const llmTools = context.tools.map(toLlmTool);
-    const response = await callModel(deps, state, { messages: trim.messages, tools: llmTools });
+    if (!trimmed.output.fits) throw contextOverflowError(deps, { trimmed, settings: state.settings });
+    const response = await callModel(deps, state, {
+      messages: trim.messages,
+      tools: llmTools,
+      maxOutputTokens: trimmed.output.maxOutputTokens,
+    });
     reportUsage(deps, state, { response, trim, tools: context.tools });
     await deps.hooks.use.run('agent:llm:after', {
       response,

@@ -31,31 +31,36 @@ export function modelRefText(value: unknown): string | undefined {
     : undefined;
 }
 
-async function setting(
-  deps: AgentDeps,
-  state: Pick<TurnState, 'sessionId' | 'platform' | 'messages'>,
-  key: string,
-): Promise<unknown> {
-  if (!deps.sessionFields.available || !deps.sessionFields.use.field(key)) return undefined;
-  const scope = { sessionId: state.sessionId, platform: state.platform, venue: state.messages[0]?.venue };
-  const effective = await deps.sessionFields.use.get(scope, key);
-  // No layer set it: the plugin's own config (「会话设置不在场时只取插件配置」) comes before the field default.
-  return effective.layer === 'unset' || effective.layer === 'default' ? undefined : effective.value;
+/** Whose settings a turn (or a token:request snapshot) reads: the session, its entry platform and venue. */
+export interface SettingsSource {
+  sessionId: string;
+  platform: string;
+  venue: string | undefined;
 }
 
-export async function readTurnSettings(deps: AgentDeps, state: TurnState): Promise<TurnSettings | undefined> {
-  const requested = modelRefText(await setting(deps, state, FIELD.llm));
+async function setting(deps: AgentDeps, source: SettingsSource, key: string): Promise<unknown> {
+  if (!deps.sessionFields.available || !deps.sessionFields.use.field(key)) return undefined;
+  const scope = { sessionId: source.sessionId, platform: source.platform, venue: source.venue };
+  const effective = await deps.sessionFields.use.get(scope, key);
+  // No layer set it: the plugin's own config (「会话设置不在场时只取插件配置」) comes before the field default.
+  if (effective.layer === 'unset' || effective.layer === 'default') return undefined;
+  return effective.value;
+}
+
+/** Reads the settings of a turn opening (or of a snapshot) once: by the opening input's platform and venue. */
+export async function readTurnSettings(deps: AgentDeps, source: SettingsSource): Promise<TurnSettings | undefined> {
+  const requested = modelRefText(await setting(deps, source, FIELD.llm));
   const resolved = resolveSessionModel(deps, requested);
   if (!resolved) return undefined;
   if (resolved.fallback) deps.fallbacks.report(resolved.fallback);
-  const think = (await setting(deps, state, FIELD.think)) ?? deps.config.think;
-  const maxToolIterations = (await setting(deps, state, FIELD.maxToolIterations)) ?? deps.config.maxToolIterations;
-  const historyLimit = (await setting(deps, state, FIELD.historyLimit)) ?? deps.config.historyLimit;
+  const think = (await setting(deps, source, FIELD.think)) ?? deps.config.think;
+  const maxToolIterations = (await setting(deps, source, FIELD.maxToolIterations)) ?? deps.config.maxToolIterations;
+  const historyLimit = (await setting(deps, source, FIELD.historyLimit)) ?? deps.config.historyLimit;
   const persona = deps.persona.available
     ? await deps.persona.use.forSession({
-        sessionId: state.sessionId,
-        platform: state.platform,
-        venue: state.messages[0]?.venue,
+        sessionId: source.sessionId,
+        platform: source.platform,
+        venue: source.venue,
       })
     : undefined;
   return {
