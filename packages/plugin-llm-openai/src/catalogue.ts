@@ -19,6 +19,7 @@ export const openAiTexts = defineCatalogue({
     'llm-openai.proxy.in-use': '经代理 {proxy} 连接 {baseUrl}(来自{source})',
     'llm-openai.proxy.from-config': '配置项 proxy',
     'llm-openai.proxy.from-env': '环境变量 {name}',
+    'llm-openai.baseUrl.expected': '一个 http:// 或 https:// 地址,带主机名与有效端口,例如 https://api.openai.com/v1',
   },
   en: {
     'llm-openai.attachment.described': '[attachment {name}: {description}]',
@@ -39,5 +40,7 @@ export const openAiTexts = defineCatalogue({
     'llm-openai.proxy.in-use': 'connecting to {baseUrl} through the proxy {proxy} (from {source})',
     'llm-openai.proxy.from-config': 'the config key proxy',
     'llm-openai.proxy.from-env': 'the environment variable {name}',
+    'llm-openai.baseUrl.expected':
+      'an http:// or https:// URL with a host and a valid port, e.g. https://api.openai.com/v1',
   },
 });

@@ -6,6 +6,7 @@ import './catalogue.js';
 import { openAiConfigSchema } from './config-schema.js';
 import { OpenAiProvider } from './openai-provider.js';
 
+export { type BaseUrlProblem, type EndpointUrl, maskUrlCredentials, parseBaseUrl } from './base-url.js';
 export { type OpenAiConfig, type OpenAiModelConfig, openAiConfigSchema } from './config-schema.js';
 export { OpenAiProvider, type OpenAiProviderOptions } from './openai-provider.js';
 
@@ -32,7 +33,7 @@ export default definePlugin({
         await provider.refreshModels();
       } catch (error) {
         logger.use.warn('could not list the server models; using the configured ones', {
-          baseUrl: settings.baseUrl,
+          baseUrl: provider.baseUrl,
           error: error instanceof Error ? error.message : String(error),
         });
       }

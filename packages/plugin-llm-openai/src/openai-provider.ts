@@ -13,7 +13,7 @@ import {
   type ModelInfo,
   usageEvent,
 } from '@aalis/api-llm';
-import { AalisError, type Events, type I18n, type Logger } from '@aalis/core';
+import { AalisError, coreErrors, type Events, type I18n, type Logger } from '@aalis/core';
 import type { Attachment } from '@aalis/schema-message';
 import {
   type AssembledResponse,
@@ -23,6 +23,7 @@ import {
   type WireModelList,
   WireStreamError,
 } from '@aalis/wire-openai';
+import { maskUrlCredentials, parseBaseUrl } from './base-url.js';
 import type { OpenAiConfig } from './config-schema.js';
 import { createAgents, type HttpAgents, type HttpExchange, TransportError } from './http-exchange.js';
 import { linkSignals } from './link-signals.js';
@@ -50,7 +51,8 @@ export class OpenAiProvider implements LlmService {
   private readonly agents: HttpAgents;
   /** Secrets removed from every text that leaves the provider: the API key and the proxy password. */
   private readonly secrets: string[];
-  private readonly baseUrl: string;
+  /** The API root without the credentials a baseUrl may carry: what requests use and what errors and logs show. */
+  readonly baseUrl: string;
   private readonly headers: Record<string, string>;
   private readonly instanceId: string;
   private readonly config: OpenAiConfig;
@@ -66,9 +68,22 @@ export class OpenAiProvider implements LlmService {
     this.logger = logger;
     this.i18n = i18n;
     this.shutdown = shutdown;
-    this.baseUrl = config.baseUrl.replace(/\/+$/, '');
+    const parsed = parseBaseUrl(config.baseUrl);
+    if (!parsed.ok) {
+      throw coreErrors.AALIS_CONFIG_INVALID({
+        plugin: instanceId,
+        field: 'baseUrl',
+        expected: this.i18n.t({ key: 'llm-openai.baseUrl.expected' }),
+        received: JSON.stringify(maskUrlCredentials(config.baseUrl)),
+      });
+    }
+    const endpoint = parsed.endpoint;
+    this.baseUrl = endpoint.root;
     this.headers = { 'content-type': 'application/json', ...config.headers };
+    // Credentials in the URL are sent as Basic authentication (as curl does); an apiKey (Bearer) wins over them.
+    const hasAuthorization = Object.keys(this.headers).some((name) => name.toLowerCase() === 'authorization');
     if (config.apiKey) this.headers.authorization = `Bearer ${config.apiKey}`;
+    else if (endpoint.basicAuthorization && !hasAuthorization) this.headers.authorization = endpoint.basicAuthorization;
     this.table = buildModelTable({ instanceId, config });
     this.modelList = this.table.map((entry) => entry.info);
     const proxy = resolveProxy({
@@ -79,9 +94,12 @@ export class OpenAiProvider implements LlmService {
     });
     const ca = loadTrustedCertificates({ caFile: config.caFile, plugin: instanceId });
     this.agents = createAgents({ proxy, ca });
-    this.secrets = [config.apiKey, proxy?.password, proxy?.authorization?.slice('Basic '.length)].filter(
-      (secret): secret is string => Boolean(secret),
-    );
+    this.secrets = [
+      config.apiKey,
+      proxy?.password,
+      proxy?.authorization?.slice('Basic '.length),
+      ...endpoint.secrets,
+    ].filter((secret): secret is string => Boolean(secret));
     if (proxy) this.logProxy(proxy);
   }
 

@@ -10,7 +10,8 @@ export type ConfigProblem =
   | { kind: 'issue'; source: ProblemSource; path: string; expected: string; received: string }
   | { kind: 'unknownPlugin'; source: ProblemSource; path: string; known: string }
   | { kind: 'notObject'; source: ProblemSource; received: string }
-  | { kind: 'unreadable'; source: ProblemSource; reason: string };
+  | { kind: 'unreadable'; source: ProblemSource; reason: string }
+  | { kind: 'missing'; source: ProblemSource };
 
 function where(source: ProblemSource, locale: Locale): string {
   if ('variable' in source)
@@ -45,6 +46,11 @@ export function formatProblem(problem: ConfigProblem, locale: Locale): string {
       );
     case 'notObject':
       return translate(textRef('runtime.config.notObject', { where: at, received: problem.received }), locale);
+    case 'missing':
+      return translate(
+        textRef('runtime.config.missing', { file: 'file' in problem.source ? problem.source.file : '' }),
+        locale,
+      );
     case 'unreadable':
       return translate(
         textRef('runtime.config.unreadable', {

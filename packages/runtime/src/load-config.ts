@@ -13,6 +13,7 @@ import {
   textRef,
   translate,
 } from '@aalis/core';
+import { maskUrlCredentials, parseBaseUrl } from '@aalis/plugin-llm-openai';
 import { type ConfigPath, parseConfigText, splitPath } from './config-file.js';
 import type { ConfigProblem, ProblemSource } from './config-problems.js';
 import { DEFAULT_CONFIG_FILE } from './default-config-file.js';
@@ -61,8 +62,10 @@ export interface LoadConfigOptions {
   file: string;
   env: Record<string, string | undefined>;
   slots: readonly PluginSlot[];
-  /** Write the commented defaults when the file does not exist (default true). */
+  /** Write the commented defaults when the file does not exist (default true); only once the whole configuration is valid. */
   createIfMissing?: boolean;
+  /** The file was named explicitly (`--config`): a missing one is a problem, never created. */
+  requireFile?: boolean;
   /** The machine's time zone (for timeZone: ""). */
   systemTimeZone: () => string;
 }
@@ -70,13 +73,13 @@ export interface LoadConfigOptions {
 export function loadConfig(options: LoadConfigOptions): LoadResult {
   const file = resolve(options.file);
   const locale = localeHint(options.env);
-  let created = false;
-  if (!existsSync(file) && options.createIfMissing !== false) {
-    writeFileSync(file, DEFAULT_CONFIG_FILE);
-    created = true;
-  }
-  let text = '';
-  if (existsSync(file)) {
+  const missing = !existsSync(file);
+  if (missing && options.requireFile) return failure([{ kind: 'missing', source: { file } }], locale);
+  // The defaults are written only when everything (the environment included) is valid: a configuration that cannot
+  // start creates nothing.
+  const create = missing && options.createIfMissing !== false;
+  let text = create ? DEFAULT_CONFIG_FILE : '';
+  if (!missing) {
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
@@ -197,6 +200,7 @@ export function loadConfig(options: LoadConfigOptions): LoadResult {
     if (configured === false) continue;
     if (slot.alias === 'llm-openai' && !openaiEnabled) continue;
     if (slot.alias === 'llm-offline' && !offlineEnabled) continue;
+    if (slot.enabledWhen && !slot.enabledWhen(configured)) continue;
     const section: Record<string, unknown> = configured ?? {};
     fillIn(slot.alias, section, { host, dataDir, timeZone, cliUserId });
     plugins.push({ slot, section });
@@ -221,7 +225,39 @@ export function loadConfig(options: LoadConfigOptions): LoadResult {
     preferences.global.llm = `openai/${host.llm.model}`;
   }
   const openaiPlanned = plugins.find((plugin) => plugin.slot.alias === 'llm-openai');
+  const secrets: string[] = [];
+  if (openaiPlanned) {
+    // The endpoint: an http(s) URL with a host and a usable port. Its credentials, if any, are secrets.
+    const value = openaiPlanned.section.baseUrl;
+    const parsed = typeof value === 'string' ? parseBaseUrl(value) : undefined;
+    if (parsed && !parsed.ok) {
+      const key = sections.get(openaiPlanned.slot)?.key ?? 'llm-openai';
+      const path: ConfigPath = host.llm.baseUrl !== '' ? ['llm', 'baseUrl'] : ['plugins', key, 'baseUrl'];
+      problems.push({
+        kind: 'issue',
+        source: sourceOf(path),
+        path: path.join('.'),
+        expected: translate(textRef(`runtime.config.baseUrl.${parsed.problem}`), effectiveLocale),
+        received: describeReceived(maskUrlCredentials(value as string)),
+      });
+      return failure(problems, effectiveLocale);
+    }
+    if (parsed?.ok) secrets.push(...parsed.endpoint.secrets);
+  }
   const apiKey = openaiPlanned?.section.apiKey;
+  if (typeof apiKey === 'string' && apiKey !== '') secrets.push(apiKey);
+  // Platform tokens and other keys a slot marks as secret are redacted from every log line like the API key.
+  for (const { slot, section } of plugins) {
+    for (const key of slot.secretKeys ?? []) {
+      const value = section[key];
+      if (typeof value === 'string' && value !== '') secrets.push(value);
+    }
+  }
+  let created = false;
+  if (create) {
+    writeFileSync(file, DEFAULT_CONFIG_FILE);
+    created = true;
+  }
   return {
     ok: true,
     config: {
@@ -232,7 +268,7 @@ export function loadConfig(options: LoadConfigOptions): LoadResult {
       plugins,
       provider: openaiEnabled ? 'openai' : offlineEnabled ? 'offline' : 'none',
       preferences,
-      secrets: typeof apiKey === 'string' && apiKey !== '' ? [apiKey] : [],
+      secrets,
     },
   };
 }

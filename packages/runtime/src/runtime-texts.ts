@@ -31,6 +31,12 @@ export const runtimeTexts = defineCatalogue({
     'runtime.config.required': '一个配置段或 true(没有这个插件 Aalis 无法运行)',
     'runtime.config.notObject': '{where}:整个文件应是一个映射(键: 值),实际为 {received}',
     'runtime.config.unreadable': '读不了配置文件 {file}:{reason}',
+    'runtime.config.missing':
+      '配置文件 {file} 不存在(由 --config 指定,不会自动创建)。请检查路径,或去掉 --config,使用工作目录里的 aalis.config.yaml(第一次运行时生成)。',
+    'runtime.config.baseUrl.not-a-url': '一个 http:// 或 https:// 地址,例如 https://api.openai.com/v1',
+    'runtime.config.baseUrl.scheme':
+      '一个 http:// 或 https:// 地址(模型服务只支持这两种协议),例如 https://api.openai.com/v1',
+    'runtime.config.baseUrl.port': '一个端口有效(1–65535)的 http:// 或 https:// 地址,例如 http://127.0.0.1:8080/v1',
     'runtime.cli.usage':
       '用法:aalis [start] [--session <id>] [--config <文件>]   交互式对话(默认)\n      aalis chat [--session <id>] [--config <文件>]    从标准输入逐行读消息,回复写到标准输出\n      aalis --help | --version\n\n配置:工作目录里的 aalis.config.yaml(第一次运行时生成),环境变量覆盖它:\n  AALIS_LLM_BASE_URL  AALIS_LLM_API_KEY  AALIS_LLM_MODEL  AALIS_DATA_DIR  AALIS_LOG_LEVEL  AALIS_LOCALE',
     'runtime.cli.badArgument': '不认识的参数:{argument}',
@@ -71,6 +77,13 @@ export const runtimeTexts = defineCatalogue({
     'runtime.config.required': 'a section or true (Aalis cannot run without this plugin)',
     'runtime.config.notObject': '{where}: the file must be a mapping (key: value), received {received}',
     'runtime.config.unreadable': 'Cannot read the configuration file {file}: {reason}',
+    'runtime.config.missing':
+      'The configuration file {file} does not exist (named with --config, so it is not created). Check the path, or leave out --config to use aalis.config.yaml in the working directory (written on the first run).',
+    'runtime.config.baseUrl.not-a-url': 'an http:// or https:// URL, e.g. https://api.openai.com/v1',
+    'runtime.config.baseUrl.scheme':
+      'an http:// or https:// URL (the only protocols a model endpoint speaks), e.g. https://api.openai.com/v1',
+    'runtime.config.baseUrl.port':
+      'an http:// or https:// URL with a valid port (1–65535), e.g. http://127.0.0.1:8080/v1',
     'runtime.cli.usage':
       'Usage: aalis [start] [--session <id>] [--config <file>]   interactive chat (default)\n       aalis chat [--session <id>] [--config <file>]    one message per line of standard input, replies on standard output\n       aalis --help | --version\n\nConfiguration: aalis.config.yaml in the working directory (created on the first run); environment variables override it:\n  AALIS_LLM_BASE_URL  AALIS_LLM_API_KEY  AALIS_LLM_MODEL  AALIS_DATA_DIR  AALIS_LOG_LEVEL  AALIS_LOCALE',
     'runtime.cli.badArgument': 'Unknown argument: {argument}',

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { llm, type ModelInfo, resolveModelFor } from '@aalis/api-llm';
 import { type AnyPluginDefinition, App, type LogSink, type PluginStateInfo } from '@aalis/core';
 import { type CliExit, type CliPlatform, createCliPlatform, neutraliseControls, styleFor } from '@aalis/plugin-cli';
+import { maskUrlCredentials, parseBaseUrl } from '@aalis/plugin-llm-openai';
 import { bannerLines } from './banner.js';
 import { systemTimeZone } from './basic-tools.js';
 import { configError } from './config-problems.js';
@@ -82,6 +83,7 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
     env,
     slots,
     createIfMissing: options.createConfigIfMissing,
+    requireFile: options.configFile !== undefined,
     systemTimeZone,
   });
   if (!loaded.ok) throw configError(loaded.problems, loaded.locale);
@@ -200,7 +202,10 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
 
 function endpointOf(config: LoadedConfig): string | undefined {
   const openai = config.plugins.find((plugin) => plugin.slot.alias === 'llm-openai');
-  return typeof openai?.section.baseUrl === 'string' ? openai.section.baseUrl : undefined;
+  if (typeof openai?.section.baseUrl !== 'string') return undefined;
+  // Shown without the credentials a URL may carry.
+  const parsed = parseBaseUrl(openai.section.baseUrl);
+  return parsed.ok ? parsed.endpoint.root : maskUrlCredentials(openai.section.baseUrl);
 }
 
 function currentModel(app: App): ModelInfo | undefined {

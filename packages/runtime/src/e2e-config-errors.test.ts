@@ -1,0 +1,97 @@
+// End to end: configurations that cannot start, through the real `aalis` command — exit status 2, one message
+// naming the problem, and nothing created (no configuration file, no data directory).
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { E2E_TIMEOUT_MS, runAalis } from './spawn-aalis.case.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function emptyDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'aalis-config-'));
+  dirs.push(dir);
+  return dir;
+}
+
+describe('aalis with a configuration that cannot start', () => {
+  it(
+    '#11.18 an error from the environment (AALIS_LOG_LEVEL=verbose) creates nothing, like one from the file',
+    async () => {
+      const cwd = emptyDir();
+      const run = await runAalis({
+        cwd,
+        args: ['chat'],
+        input: 'hi\n',
+        env: { AALIS_LOCALE: 'en', AALIS_LOG_LEVEL: 'verbose' },
+      });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('environment variable AALIS_LOG_LEVEL: logLevel expected one of');
+      expect(run.stderr).toContain('the string "verbose"');
+      expect(run.stdout).toBe('');
+      expect(readdirSync(cwd)).toEqual([]); // no aalis.config.yaml, no data directory
+
+      // The same run with a valid environment writes the defaults, as on any first run.
+      const fine = await runAalis({ cwd, args: ['chat'], input: '', env: { AALIS_LOCALE: 'en' } });
+      expect(fine.code).toBe(0);
+      expect(readdirSync(cwd)).toContain('aalis.config.yaml');
+    },
+    E2E_TIMEOUT_MS,
+  );
+
+  it(
+    '#11.18 --config naming a file that does not exist is an error naming the file; nothing is created',
+    async () => {
+      const cwd = emptyDir();
+      const run = await runAalis({
+        cwd,
+        args: ['chat', '--config', 'missing.yaml'],
+        input: 'hi\n',
+        env: { AALIS_LOCALE: 'en' },
+      });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`The configuration file ${join(cwd, 'missing.yaml')} does not exist`);
+      expect(readdirSync(cwd)).toEqual([]);
+    },
+    E2E_TIMEOUT_MS,
+  );
+
+  it(
+    '#11.18 an invalid baseUrl (not a URL, ftp://, a bad port) is a configuration error at start, exit 2',
+    async () => {
+      const cases = [
+        { value: 'not a url', expected: 'an http:// or https:// URL' },
+        { value: 'ftp://models.example.com/v1', expected: 'the only protocols a model endpoint speaks' },
+        { value: 'http://127.0.0.1:99999/v1', expected: 'with a valid port (1–65535)' },
+        { value: 'https://alice:s3cr3t-pw@models.example.com:70000/v1', expected: 'with a valid port (1–65535)' },
+      ];
+      for (const { value, expected } of cases) {
+        const cwd = emptyDir();
+        const run = await runAalis({
+          cwd,
+          args: ['chat'],
+          input: 'hi\n',
+          env: { AALIS_LOCALE: 'en', AALIS_LLM_BASE_URL: value },
+        });
+        expect(run.code, value).toBe(2);
+        expect(run.stderr, value).toContain('environment variable AALIS_LLM_BASE_URL: llm.baseUrl expected');
+        expect(run.stderr, value).toContain(expected);
+        expect(run.stderr, value).not.toContain('s3cr3t-pw');
+        expect(readdirSync(cwd), value).toEqual([]);
+      }
+
+      const cwd = emptyDir();
+      writeFileSync(
+        join(cwd, 'aalis.config.yaml'),
+        'locale: en\nplugins:\n  llm-openai:\n    baseUrl: ftp://models.example.com/v1\n',
+      );
+      const run = await runAalis({ cwd, args: ['chat'], input: 'hi\n' });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/aalis\.config\.yaml line 4, column 5: plugins\.llm-openai\.baseUrl expected/);
+      expect(readdirSync(cwd)).toEqual(['aalis.config.yaml']);
+    },
+    E2E_TIMEOUT_MS,
+  );
+});
