@@ -14,7 +14,8 @@ const breakdown = (sent: { system?: number; history?: number; toolResults?: numb
   systemOther: sent.system ?? 300,
   history: sent.history ?? 200,
   toolResults: sent.toolResults ?? 0,
-  toolDefs: 150,
+  // Tool definitions count with the head (#11.7); the cases that need them set them.
+  toolDefs: 0,
   reservedForReply: 1024,
   injectors: {},
 });
@@ -60,8 +61,13 @@ describe('compaction rules', () => {
     expect(nearHistoryCut(below)).toBe(false);
     expect(compactionReason({ usage: near, outcome: 'replied', autoCompactRatio: 0.8 })).toBe('before-trim');
     expect(compactionReason({ usage: below, outcome: 'replied', autoCompactRatio: 0.8 })).toBeUndefined();
-    // Tool definitions and the reply reserve are not in the trimmed list, so they do not count.
-    expect(nearHistoryCut(usage({ breakdown: { ...breakdown({ history: 4000 }), toolDefs: 5000 } }))).toBe(false);
+    // #11.7 the tool definitions count with the head in the trim budget, so they bring the cut nearer.
+    expect(nearHistoryCut(usage({ breakdown: { ...breakdown({ history: 4000 }), toolDefs: 500 } }))).toBe(true);
+    expect(nearHistoryCut(usage({ breakdown: { ...breakdown({ history: 3000 }), toolDefs: 500 } }))).toBe(false);
+    // The reply reserve does not.
+    expect(nearHistoryCut(usage({ breakdown: { ...breakdown({ history: 4000 }), reservedForReply: 9000 } }))).toBe(
+      false,
+    );
   });
 
   it('before-trim: not while history and tool results are under one unit (the head fills the budget)', () => {

@@ -20,18 +20,19 @@ export type TurnUsage = Pick<
 >;
 
 /**
- * Whether the next turn's trimming would drop history (plugin-agent.zh.md 「上下文裁剪算法」 step 1: head plus
- * history over the budget less one unit). Estimated on the call's messages as sent: this turn's inputs, tool
+ * Whether the next turn's trimming would drop history (plugin-agent.zh.md 「上下文裁剪算法」 step 1: head, with the
+ * tool definitions, plus history over the budget less one unit). Estimated on the call's messages as sent: this turn's inputs, tool
  * rounds and reply are history in the next turn, so the sent total stands for the next turn's head plus history.
  * It fires a quarter unit early, so a compaction finishes before the cut even when the next turns arrive at once.
  * Only with at least one unit of history and tool results (what one cut would drop): when the head itself fills
  * the budget, compacting could not make room and would only repeat every turn.
  */
 export function nearHistoryCut(usage: Pick<TokenUsageEvent, 'tokenBudget' | 'breakdown'>): boolean {
-  const { system, history, toolResults } = usage.breakdown;
+  const { system, history, toolResults, toolDefs } = usage.breakdown;
   const unit = trimUnit(usage.tokenBudget);
   if (history + toolResults < unit) return false;
-  return system + history + toolResults >= historyCutLine(usage.tokenBudget) - Math.ceil(unit / 4);
+  // The tool definitions count with the head in the trim budget (#11.7).
+  return system + toolDefs + history + toolResults >= historyCutLine(usage.tokenBudget) - Math.ceil(unit / 4);
 }
 
 /**
