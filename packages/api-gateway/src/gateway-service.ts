@@ -61,6 +61,21 @@ export interface OutboundStreamFragment {
   done?: boolean;
 }
 
+/**
+ * A platform could not deliver an outbound message (`outbound:failed`). Platform adapters emit it with the
+ * message as they received it, so `message.turnId` says which turn's reply did not arrive (plugin-agent.zh.md
+ * 「发送」: 平台适配器记回复的投递失败时带上它). The message archive records it in the session's history.
+ */
+export interface DeliveryFailure {
+  message: OutgoingMessage;
+  /** The platform that failed to deliver it. */
+  platform: string;
+  /** The adapter's error code (e.g. AALIS_ONEBOT_API_FAILED). */
+  code: string;
+  /** One sentence for people and the model: what went wrong; never a secret. */
+  reason: string;
+}
+
 export interface GatewayService {
   /**
    * Takes one inbound message: assigns `message.arrival` (per process, increasing) and `timestamp` when absent;
@@ -95,6 +110,8 @@ declare module '@aalis/core' {
     'outbound:message': OutgoingMessage;
     /** A streamed fragment of a turn in progress. */
     'outbound:stream': OutboundStreamFragment;
+    /** A platform could not deliver an outbound message. */
+    'outbound:failed': DeliveryFailure;
   }
 }
 

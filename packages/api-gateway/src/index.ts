@@ -1,7 +1,8 @@
 // @aalis/api-gateway: the gateway contract: inbound phases (command → flow → trigger → dispatch) with arrival
-// numbers, the outbound:dispatch chain, and the outbound:message / outbound:stream events.
+// numbers, the outbound:dispatch chain, and the outbound:message / outbound:stream / outbound:failed events.
 export { gatewayErrors } from './gateway-errors.js';
 export {
+  type DeliveryFailure,
   type GatewayService,
   gateway,
   INBOUND_PHASES,

@@ -4,10 +4,13 @@ import { authority } from '@aalis/api-authority';
 import { memory } from '@aalis/api-memory';
 import { assertTimeZone, DEFAULT_TIME_ZONE, messageArchive } from '@aalis/api-message-archive';
 import { sessionManager } from '@aalis/api-session-manager';
-import { config, definePlugin, i18n, optional, provide, s } from '@aalis/core';
+import '@aalis/api-gateway';
+import { config, definePlugin, events, i18n, logger, optional, provide, s } from '@aalis/core';
 import { createMessageArchive } from './create-message-archive.js';
+import { deliveryFailureRecord } from './delivery-failure-record.js';
 
 export { createMessageArchive, type MessageArchiveOptions } from './create-message-archive.js';
+export { deliveryFailureRecord } from './delivery-failure-record.js';
 
 export const messageArchiveConfig = s.object({
   timeZone: s
@@ -25,24 +28,37 @@ export default definePlugin({
   uses: {
     config,
     i18n,
+    events,
+    logger,
     provide,
     memory,
     sessionManager: optional(sessionManager),
     authority: optional(authority),
   },
   config: messageArchiveConfig,
-  apply({ config, i18n, provide, memory, sessionManager, authority }) {
+  apply({ config, i18n, events, logger, provide, memory, sessionManager, authority }) {
     const { timeZone } = config.use;
     assertTimeZone(timeZone);
-    provide.use.service(
-      messageArchive,
-      createMessageArchive({
-        memory: memory.use,
-        sessionManager: () => (sessionManager.available ? sessionManager.use : undefined),
-        authority: () => (authority.available ? authority.use : undefined),
-        timeZone,
-        locale: i18n.use.locale,
-      }),
-    );
+    const archive = createMessageArchive({
+      memory: memory.use,
+      sessionManager: () => (sessionManager.available ? sessionManager.use : undefined),
+      authority: () => (authority.available ? authority.use : undefined),
+      timeZone,
+      locale: i18n.use.locale,
+    });
+    provide.use.service(messageArchive, archive);
+    // A reply that did not reach its platform is recorded in the history with its turn id.
+    events.use.on('outbound:failed', async (failure) => {
+      const record = deliveryFailureRecord(failure, i18n.use.locale);
+      if (!record) return;
+      try {
+        await archive.saveMessage(failure.message.sessionId, record);
+      } catch (error) {
+        logger.use.warn('recording a failed delivery failed', {
+          sessionId: failure.message.sessionId,
+          error: String(error),
+        });
+      }
+    });
   },
 });

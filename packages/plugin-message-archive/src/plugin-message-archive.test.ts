@@ -170,3 +170,38 @@ describe('plugin-message-archive with session manager and authority', () => {
     expect(await memory!.readAll('group')).toEqual([]);
   });
 });
+
+describe('plugin-message-archive records failed deliveries', () => {
+  it('stores a turn reply that a platform could not deliver as a system record with the turn id', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'aalis-archive-'));
+    const { app, memory } = await boot({ dataDir });
+    try {
+      await app.events.emitAsync('outbound:failed', {
+        message: { sessionId: 'g', platform: 'onebot', kind: 'reply', content: 'hello', turnId: 't7' },
+        platform: 'onebot',
+        code: 'AALIS_ONEBOT_API_FAILED',
+        reason: 'status failed, retcode 1200',
+      });
+      // A command's answer is not part of a turn: not recorded.
+      await app.events.emitAsync('outbound:failed', {
+        message: { sessionId: 'g', platform: 'onebot', kind: 'system', content: 'help' },
+        platform: 'onebot',
+        code: 'AALIS_ONEBOT_API_FAILED',
+        reason: 'x',
+      });
+      const history = await memory!.readAll('g');
+      expect(history).toHaveLength(1);
+      expect(history[0]).toMatchObject({
+        role: 'system',
+        content: '[投递失败] 上面那条回复没有送到 onebot:status failed, retcode 1200',
+        metadata: {
+          turnId: 't7',
+          deliveryFailure: { platform: 'onebot', code: 'AALIS_ONEBOT_API_FAILED', reason: 'status failed, retcode 1200' },
+        },
+      });
+    } finally {
+      await app.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -201,6 +201,7 @@ export function loadConfig(options: LoadConfigOptions): LoadResult {
     if (slot.alias === 'llm-openai' && !openaiEnabled) continue;
     if (slot.alias === 'llm-offline' && !offlineEnabled) continue;
     if (slot.enabledWhen && !slot.enabledWhen(configured)) continue;
+    if (slot.enabledWhen && !slot.enabledWhen(configured)) continue;
     const section: Record<string, unknown> = configured ?? {};
     fillIn(slot.alias, section, { host, dataDir, timeZone, cliUserId });
     plugins.push({ slot, section });

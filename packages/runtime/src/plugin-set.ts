@@ -14,6 +14,7 @@ import memoryPlugin from '@aalis/plugin-memory-sqlite';
 import memorySummaryPlugin from '@aalis/plugin-memory-summary';
 import archivePlugin from '@aalis/plugin-message-archive';
 import personaPlugin from '@aalis/plugin-persona';
+import onebotPlugin, { onebotConfigured } from '@aalis/plugin-platform-onebot';
 import promptBudgetPlugin from '@aalis/plugin-prompt-budget';
 import sessionManagerPlugin from '@aalis/plugin-session-manager';
 import sessionSettingsPlugin from '@aalis/plugin-session-settings';
@@ -39,6 +40,10 @@ export interface PluginSlot {
   summary: string;
   /** Whether the runtime cannot run without it (it refuses to start when one is not active). */
   essential?: boolean;
+  /** Enabled only when this says so for its section (absent = no section); e.g. a platform without a connection. */
+  enabledWhen?: (section: Record<string, unknown> | undefined) => boolean;
+  /** Keys of its section whose values are secrets (redacted from logs). */
+  secretKeys?: readonly string[];
 }
 
 function slot(definition: AnyPluginDefinition, rest: Omit<PluginSlot, 'name' | 'schema' | 'definition'>): PluginSlot {
@@ -105,6 +110,13 @@ export function pluginSlots(): PluginSlot[] {
     slot(memorySummaryPlugin, { alias: 'memory-summary', summary: 'Compacts long histories into a summary.' }),
     slot(promptBudgetPlugin, { alias: 'prompt-budget', summary: 'The prompt_budget_info self-check tool.' }),
     slot(createBasicToolsPlugin(), { alias: 'basic-tools', summary: 'The current_time and calculator tools.' }),
+    slot(onebotPlugin, {
+      alias: 'platform-onebot',
+      summary:
+        'QQ through a OneBot v11 implementation (NapCat, Lagrange, go-cqhttp); enabled when url is set or mode is reverse.',
+      enabledWhen: onebotConfigured,
+      secretKeys: ['accessToken'],
+    }),
     {
       alias: 'cli',
       name: '@aalis/plugin-cli',

@@ -45,6 +45,8 @@ export const WellKnownMetadataKeys = {
   ToolError: 'toolError',
   /** Summary text carried by a compression divider. */
   Summary: 'summary',
+  /** On a delivery-failure record: `{ platform, code, reason }` of a reply the platform could not deliver. */
+  DeliveryFailure: 'deliveryFailure',
 } as const;
 
 export type WellKnownMetadataKey = (typeof WellKnownMetadataKeys)[keyof typeof WellKnownMetadataKeys];

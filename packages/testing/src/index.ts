@@ -3,6 +3,16 @@
 export { type BootedApp, bootApp, type PluginEntry } from './boot-app.js';
 export { checkChatRequest, type RequestProblem } from './check-chat-request.js';
 export {
+  connectOneBotImplementation,
+  type OneBotCall,
+  type OneBotImplementation,
+  type OneBotImplementationOptions,
+  type OneBotSentMessage,
+  onebotGroupMessage,
+  onebotPrivateMessage,
+  startOneBotImplementation,
+} from './onebot-implementation.js';
+export {
   type OpenAiTestServer,
   type OpenAiTestServerOptions,
   type RecordedRequest,

@@ -1,0 +1,86 @@
+// Fetches an image a platform points to (its URLs often expire, and model servers cannot reach them) into an
+// inline attachment, within a size and time limit. A failure is a coded error the adapter turns into a visible
+// note, so the message itself is never lost.
+import type { Attachment } from '@aalis/schema-message';
+import { roomErrors } from './room-errors.js';
+
+export interface FetchAttachmentOptions {
+  maxBytes: number;
+  timeoutMs: number;
+  /** Extra request headers (e.g. none for QQ; Telegram file URLs carry the token in the path). */
+  headers?: Record<string, string>;
+  /** The URL as it may be shown in errors and logs (when the real one holds a secret). */
+  shownUrl?: string;
+  fetch?: typeof globalThis.fetch;
+}
+
+/** Downloads `url` (http, https, or an inline `base64://` payload) as an image attachment. */
+export async function fetchImageAttachment(url: string, options: FetchAttachmentOptions): Promise<Attachment> {
+  const shown = options.shownUrl ?? url;
+  if (url.startsWith('base64://')) {
+    const data = url.slice('base64://'.length);
+    if ((data.length * 3) / 4 > options.maxBytes) {
+      throw roomErrors.AALIS_ROOM_ATTACHMENT_TOO_LARGE({ url: '(inline)', maxBytes: options.maxBytes });
+    }
+    return { type: 'image', data, mimeType: sniffImageType(Buffer.from(data.slice(0, 24), 'base64')) };
+  }
+  if (!/^https?:\/\//i.test(url))
+    throw roomErrors.AALIS_ROOM_ATTACHMENT_UNREACHABLE({ url: shown, reason: 'not an http(s) URL' });
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  let response: Response;
+  try {
+    response = await (options.fetch ?? fetch)(url, { signal, headers: options.headers ?? {} });
+  } catch (error) {
+    const reason = signal.aborted ? `no answer within ${options.timeoutMs} ms` : errorText(error);
+    throw roomErrors.AALIS_ROOM_ATTACHMENT_UNREACHABLE({ url: shown, reason });
+  }
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => {});
+    throw roomErrors.AALIS_ROOM_ATTACHMENT_UNREACHABLE({ url: shown, reason: `HTTP ${response.status}` });
+  }
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > options.maxBytes) {
+    await response.body?.cancel().catch(() => {});
+    throw roomErrors.AALIS_ROOM_ATTACHMENT_TOO_LARGE({ url: shown, maxBytes: options.maxBytes });
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const reader = response.body?.getReader();
+  try {
+    for (;;) {
+      if (!reader) break;
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > options.maxBytes) {
+        await reader.cancel().catch(() => {});
+        throw roomErrors.AALIS_ROOM_ATTACHMENT_TOO_LARGE({ url: shown, maxBytes: options.maxBytes });
+      }
+      chunks.push(Buffer.from(value));
+    }
+  } catch (error) {
+    if (roomErrors.AALIS_ROOM_ATTACHMENT_TOO_LARGE.is(error)) throw error;
+    throw roomErrors.AALIS_ROOM_ATTACHMENT_UNREACHABLE({ url: shown, reason: errorText(error) });
+  }
+  const body = Buffer.concat(chunks);
+  const declaredType = (response.headers.get('content-type') ?? '').split(';')[0]?.trim() ?? '';
+  const mimeType = declaredType.startsWith('image/') ? declaredType : sniffImageType(body);
+  return { type: 'image', data: body.toString('base64'), mimeType };
+}
+
+/** The image type from its first bytes (PNG, JPEG, GIF, WebP), else a generic type. */
+function sniffImageType(head: Uint8Array): string {
+  if (head[0] === 0x89 && head[1] === 0x50 && head[2] === 0x4e && head[3] === 0x47) return 'image/png';
+  if (head[0] === 0xff && head[1] === 0xd8) return 'image/jpeg';
+  if (head[0] === 0x47 && head[1] === 0x49 && head[2] === 0x46) return 'image/gif';
+  if (head[8] === 0x57 && head[9] === 0x45 && head[10] === 0x42 && head[11] === 0x50) return 'image/webp';
+  return 'application/octet-stream';
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as Error & { cause?: unknown }).cause;
+    return cause instanceof Error ? `${error.message} (${cause.message})` : error.message;
+  }
+  return String(error);
+}

@@ -1,0 +1,48 @@
+// Turns what a room adapter read out of a platform message into the IncomingMessage content and attachments:
+// images fetched within limits (a failed one becomes a visible note, never a lost message) and overlong text cut
+// with a note.
+import type { Logger, TextRef } from '@aalis/core';
+import type { Attachment } from '@aalis/schema-message';
+import { type FetchAttachmentOptions, fetchImageAttachment } from './fetch-attachment.js';
+import { roomErrors } from './room-errors.js';
+import './room-texts.js';
+
+export interface InboundContentOptions {
+  text: string;
+  /** Image sources (URLs or inline payloads) in order. */
+  images: readonly { url: string; shownUrl?: string }[];
+  maxLength: number;
+  image: Omit<FetchAttachmentOptions, 'shownUrl'>;
+  t: (text: TextRef) => string;
+  logger: Logger;
+}
+
+export async function inboundContent(
+  options: InboundContentOptions,
+): Promise<{ content: string; attachments: Attachment[] }> {
+  const notes: string[] = [];
+  const attachments: Attachment[] = [];
+  for (const image of options.images) {
+    try {
+      attachments.push(
+        await fetchImageAttachment(image.url, {
+          ...options.image,
+          ...(image.shownUrl ? { shownUrl: image.shownUrl } : {}),
+        }),
+      );
+    } catch (error) {
+      options.logger.warn(error instanceof Error ? error.message : String(error), {
+        code: (error as { code?: string }).code,
+      });
+      notes.push(options.t({ key: 'room.image.unavailable' }));
+    }
+  }
+  let content = options.text;
+  if (content.length > options.maxLength) {
+    const error = roomErrors.AALIS_ROOM_MESSAGE_TOO_LONG({ length: content.length, limit: options.maxLength });
+    options.logger.warn(error.message, { code: error.code });
+    content = `${content.slice(0, options.maxLength)}\n${options.t({ key: 'room.inbound.truncated', params: { limit: options.maxLength } })}`;
+  }
+  if (notes.length > 0) content = [content, ...notes].filter((part) => part !== '').join(' ');
+  return { content, attachments };
+}

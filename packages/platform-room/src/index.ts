@@ -1,0 +1,6 @@
+// @aalis/platform-room: what every chat-room platform adapter (OneBot v11, Telegram …) does the same way.
+export { type FetchAttachmentOptions, fetchImageAttachment } from './fetch-attachment.js';
+export { type InboundContentOptions, inboundContent } from './inbound-content.js';
+export { roomErrors } from './room-errors.js';
+export { RoomMemory } from './room-memory.js';
+export { type ChatType, ensureRoomSession, parseRoomSessionId, roomSessionId } from './room-session.js';

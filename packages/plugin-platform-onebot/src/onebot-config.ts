@@ -1,0 +1,81 @@
+// The config section `plugins.platform-onebot`.
+import { type Infer, s } from '@aalis/core';
+
+export const onebotConfigSchema = s.object({
+  mode: s
+    .enum(['forward', 'reverse'])
+    .default('forward')
+    .describe(
+      'forward: the host connects to the implementation’s universal WebSocket (url); reverse: the implementation connects to the host (reverse.*).',
+    ),
+  url: s
+    .string()
+    .default('')
+    .describe(
+      'Forward mode: the universal WebSocket endpoint of NapCat / Lagrange / go-cqhttp, e.g. ws://127.0.0.1:3001.',
+    ),
+  accessToken: s
+    .string()
+    .default('')
+    .describe('The access token (sent as Authorization: Bearer; checked on reverse connections). Never logged.'),
+  reverse: s.object({
+    host: s.string().nonEmpty().default('127.0.0.1').describe('Reverse mode: the address the host listens on.'),
+    port: s.number().integer().min(0).max(65535).default(6700).describe('Reverse mode: the port (0 = any free port).'),
+    path: s.string().nonEmpty().default('/onebot/v11/ws').describe('Reverse mode: the WebSocket path.'),
+  }),
+  apiTimeoutMs: s.number().integer().min(100).default(30_000).describe('How long an API call waits for its answer.'),
+  idleTimeoutMs: s
+    .number()
+    .integer()
+    .min(1_000)
+    .default(120_000)
+    .describe(
+      'A connection that sends nothing this long is dropped and redialled; once the implementation sends heartbeats, two missed heartbeats end it instead.',
+    ),
+  reconnect: s.object({
+    initialMs: s
+      .number()
+      .integer()
+      .min(10)
+      .default(1_000)
+      .describe('First reconnection delay; doubles per failed attempt.'),
+    maxMs: s.number().integer().min(10).default(30_000).describe('Longest reconnection delay.'),
+  }),
+  maxMessageLength: s
+    .number()
+    .integer()
+    .min(100)
+    .default(3_000)
+    .describe(
+      'Longer replies are sent as several messages, cut at paragraphs, lines or spaces, code blocks kept whole.',
+    ),
+  maxInboundLength: s
+    .number()
+    .integer()
+    .min(100)
+    .default(20_000)
+    .describe('Longer inbound messages are cut to this many characters, with a note saying so.'),
+  image: s.object({
+    maxBytes: s
+      .number()
+      .integer()
+      .min(1_024)
+      .default(10 * 1024 * 1024)
+      .describe('Largest inbound image fetched.'),
+    fetchTimeoutMs: s
+      .number()
+      .integer()
+      .min(100)
+      .default(15_000)
+      .describe('How long fetching an inbound image may take.'),
+  }),
+});
+
+export type OneBotConfig = Infer<typeof onebotConfigSchema>;
+
+/** Whether the section configures a connection (the runtime enables the plugin only then). */
+export function onebotConfigured(section: unknown): boolean {
+  if (typeof section !== 'object' || section === null) return false;
+  const record = section as Record<string, unknown>;
+  return record.mode === 'reverse' || (typeof record.url === 'string' && record.url !== '');
+}

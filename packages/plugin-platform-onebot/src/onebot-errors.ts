@@ -1,0 +1,24 @@
+// Coded errors of the OneBot v11 platform.
+import { defineErrors } from '@aalis/core';
+
+export const onebotErrors = defineErrors({
+  AALIS_ONEBOT_NOT_CONNECTED: {
+    en: 'OneBot API call {action} failed: no connection to the OneBot implementation ({endpoint}). It is retried automatically; check that NapCat/Lagrange/go-cqhttp runs and the url and accessToken match.',
+    'zh-CN':
+      'OneBot 接口调用 {action} 失败:没有连上 OneBot 实现({endpoint})。会自动重连;请确认 NapCat/Lagrange/go-cqhttp 在运行,url 与 accessToken 一致。',
+    isRetryable: true,
+  },
+  AALIS_ONEBOT_API_TIMEOUT: {
+    en: 'OneBot API call {action} got no answer within {timeoutMs} ms (plugins.platform-onebot.apiTimeoutMs).',
+    'zh-CN': 'OneBot 接口调用 {action} 在 {timeoutMs} 毫秒内没有回应(plugins.platform-onebot.apiTimeoutMs)。',
+    isRetryable: true,
+  },
+  AALIS_ONEBOT_API_FAILED: {
+    en: 'OneBot API call {action} failed: status {status}, retcode {retcode}{detail}.',
+    'zh-CN': 'OneBot 接口调用 {action} 失败:status {status},retcode {retcode}{detail}。',
+  },
+  AALIS_ONEBOT_CONFIG_INVALID: {
+    en: 'plugins.platform-onebot: {problem}',
+    'zh-CN': 'plugins.platform-onebot:{problem}',
+  },
+});

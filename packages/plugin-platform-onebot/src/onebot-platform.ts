@@ -1,0 +1,244 @@
+// @aalis/plugin-platform-onebot: QQ through a OneBot v11 implementation (NapCat, Lagrange, go-cqhttp) over its
+// universal WebSocket. Group chats are multi-party rooms, private chats direct rooms; an @-mention of her or a
+// reply to one of her messages addresses her; replies go back as segment arrays, a group reply quoting the
+// message that addressed her, long ones split at the platform's limit.
+import '@aalis/api-agent';
+import { type DeliveryFailure, gateway } from '@aalis/api-gateway';
+import { hooks } from '@aalis/api-hooks';
+import { platform } from '@aalis/api-platform';
+import { sessionManager } from '@aalis/api-session-manager';
+import {
+  AalisError,
+  config,
+  type Disposer,
+  definePlugin,
+  events,
+  i18n,
+  lifecycle,
+  logger,
+  optional,
+  textRef,
+} from '@aalis/core';
+import { type ChatType, ensureRoomSession, inboundContent, parseRoomSessionId, RoomMemory } from '@aalis/platform-room';
+import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
+import { splitMessage } from '@aalis/util-text-normalize';
+import { onebotConfigSchema } from './onebot-config.js';
+import { OneBotConnection } from './onebot-connection.js';
+import { buildSegments, parseSegments, type SegmentLabels, toSegments } from './onebot-segments.js';
+import './onebot-texts.js';
+
+/** The platform id (IncomingMessage.platform, owners' `platform`) and settings-layer type. */
+export const ONEBOT_PLATFORM = 'onebot';
+
+export default definePlugin({
+  name: '@aalis/plugin-platform-onebot',
+  uses: {
+    config,
+    logger,
+    events,
+    i18n,
+    lifecycle,
+    gateway,
+    hooks: optional(hooks),
+    sessionManager: optional(sessionManager),
+    platform: optional(platform),
+  },
+  config: onebotConfigSchema,
+  apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform }) {
+    const settings = config.use;
+    const log = logger.use;
+    const t = (text: Parameters<typeof i18n.use.t>[0]) => i18n.use.t(text);
+    const memory = new RoomMemory(ONEBOT_PLATFORM);
+    let selfId: string | undefined;
+    let unregister: Disposer | undefined;
+    const labels: SegmentLabels = {
+      image: t(textRef('onebot.segment.image')),
+      face: (id) => t(textRef('onebot.segment.face', { id })),
+      record: t(textRef('onebot.segment.record')),
+      video: t(textRef('onebot.segment.video')),
+      file: (name) => t(textRef('onebot.segment.file', { name })),
+      atAll: t(textRef('onebot.segment.atAll')),
+      other: (type) => t(textRef('onebot.segment.other', { type })),
+    };
+
+    const registerPlatform = () => {
+      unregister?.();
+      unregister = platform.use.register({
+        id: ONEBOT_PLATFORM,
+        type: ONEBOT_PLATFORM,
+        ...(selfId !== undefined ? { selfId } : {}),
+        capabilities: { streaming: false, quoting: true, rooms: true },
+      });
+    };
+
+    const connection = new OneBotConnection({
+      mode: settings.mode,
+      url: settings.url,
+      reverse: settings.reverse,
+      ...(settings.accessToken ? { accessToken: settings.accessToken } : {}),
+      apiTimeoutMs: settings.apiTimeoutMs,
+      idleTimeoutMs: settings.idleTimeoutMs,
+      reconnect: settings.reconnect,
+      logger: log,
+      onOpen: () => {
+        void connection
+          .call('get_login_info')
+          .then((data) => {
+            const info = (data ?? {}) as { user_id?: unknown; nickname?: unknown };
+            if (info.user_id === undefined) throw new Error('get_login_info returned no user_id');
+            selfId = String(info.user_id);
+            log.info(`OneBot: logged in as ${selfId}`);
+            registerPlatform();
+          })
+          .catch((error: unknown) => log.warn('OneBot: get_login_info failed', { error: String(error) }));
+      },
+      onEvent: (event) => {
+        if (event.post_type !== 'message') return; // notices, requests, meta events, her own sent messages: not handled
+        void receive(event).catch((error: unknown) =>
+          log.error('OneBot: an inbound message could not be handed to the gateway', { error: String(error) }),
+        );
+      },
+    });
+
+    async function receive(event: Record<string, unknown>): Promise<void> {
+      const messageType = event.message_type;
+      if (messageType !== 'group' && messageType !== 'private') return;
+      const userId = event.user_id === undefined ? undefined : String(event.user_id);
+      const eventSelf = event.self_id === undefined ? selfId : String(event.self_id);
+      if (userId === undefined || userId === eventSelf) return;
+      const chatType: ChatType = messageType;
+      const chatId = chatType === 'group' ? String(event.group_id ?? '') : userId;
+      if (chatId === '') return;
+      const sender = (typeof event.sender === 'object' && event.sender !== null ? event.sender : {}) as {
+        nickname?: unknown;
+        card?: unknown;
+      };
+      const displayName = [sender.card, sender.nickname].find((name) => typeof name === 'string' && name !== '') as
+        | string
+        | undefined;
+      const parsed = parseSegments(toSegments(event.message), eventSelf, labels);
+      const { content, attachments } = await inboundContent({
+        text: parsed.text,
+        images: parsed.images.map((url) => ({ url })),
+        maxLength: settings.maxInboundLength,
+        image: { maxBytes: settings.image.maxBytes, timeoutMs: settings.image.fetchTimeoutMs },
+        t,
+        logger: log,
+      });
+      const sessionId = await ensureRoomSession({
+        sessionManager: sessionManager.available ? sessionManager.use : undefined,
+        platform: ONEBOT_PLATFORM,
+        chatType,
+        chatId,
+        logger: log,
+      });
+      const messageId = event.message_id === undefined ? undefined : String(event.message_id);
+      const addressed =
+        chatType === 'private' ||
+        parsed.mentionsSelf ||
+        (parsed.replyTo !== undefined && (await repliesToHer(chatType, chatId, parsed.replyTo)));
+      const message: IncomingMessage = {
+        sessionId,
+        platform: ONEBOT_PLATFORM,
+        venue: chatId,
+        sender: { userId, ...(displayName ? { displayName } : {}) },
+        actor: { platform: ONEBOT_PLATFORM, userId },
+        content,
+        ...(attachments.length > 0 ? { attachments } : {}),
+        ...(messageId !== undefined ? { messageId } : {}),
+        ...(parsed.replyTo !== undefined ? { replyTo: parsed.replyTo } : {}),
+        // Unaddressed group messages are left to the gateway's trigger rules (her names, ambient context).
+        ...(addressed ? { triggerType: 'direct' } : {}),
+        timestamp: typeof event.time === 'number' ? event.time * 1000 : Date.now(),
+      };
+      await gateway.use.receive(message);
+    }
+
+    /** Whether the quoted message is hers: remembered when she sent it, else asked of the implementation. */
+    async function repliesToHer(chatType: ChatType, chatId: string, messageId: string): Promise<boolean> {
+      if (memory.isHers(chatId, messageId)) return true;
+      if (selfId === undefined) return false;
+      try {
+        const data = (await connection.call('get_msg', { message_id: Number(messageId) || messageId })) as {
+          sender?: { user_id?: unknown };
+          user_id?: unknown;
+        };
+        const author = data?.sender?.user_id ?? data?.user_id;
+        return author !== undefined && String(author) === selfId;
+      } catch (error) {
+        log.debug('OneBot: could not look up a quoted message', { chatType, error: String(error) });
+        return false;
+      }
+    }
+
+    async function deliver(message: OutgoingMessage): Promise<void> {
+      const target = parseRoomSessionId(ONEBOT_PLATFORM, message.sessionId);
+      if (!target) {
+        log.warn('OneBot: an outbound message for a session that is not a OneBot chat was not sent', {
+          sessionId: message.sessionId,
+        });
+        return;
+      }
+      const replyTo =
+        message.replyTo ??
+        (target.chatType === 'group' && message.kind === 'reply' ? memory.quoteFor(message.turnId) : undefined);
+      const images = (message.attachments ?? [])
+        .filter((attachment) => attachment.type === 'image')
+        .map((attachment) => attachment.url ?? (attachment.data ? `base64://${attachment.data}` : ''))
+        .filter((file) => file !== '');
+      const pieces = splitMessage(message.content, settings.maxMessageLength);
+      if (pieces.length === 0 && images.length === 0) return;
+      const action = target.chatType === 'group' ? 'send_group_msg' : 'send_private_msg';
+      const idKey = target.chatType === 'group' ? 'group_id' : 'user_id';
+      const count = Math.max(pieces.length, 1);
+      try {
+        for (let index = 0; index < count; index++) {
+          const segments = buildSegments({
+            text: pieces[index] ?? '',
+            ...(index === 0 && replyTo !== undefined ? { replyTo } : {}),
+            ...(index === count - 1 ? { images } : {}),
+          });
+          const data = (await connection.call(action, {
+            [idKey]: Number(target.chatId) || target.chatId,
+            message: segments,
+          })) as { message_id?: unknown } | undefined;
+          if (data?.message_id !== undefined) memory.sent(target.chatId, String(data.message_id));
+        }
+      } catch (error) {
+        const failure: DeliveryFailure = {
+          message,
+          platform: ONEBOT_PLATFORM,
+          code: AalisError.isInstance(error) ? error.code : 'AALIS_ONEBOT_API_FAILED',
+          reason: error instanceof Error ? error.message : String(error),
+        };
+        log.warn(`OneBot: delivery failed turn=${message.turnId ?? '-'} session=${message.sessionId}`, {
+          code: failure.code,
+          reason: failure.reason,
+        });
+        await events.use.emitAsync('outbound:failed', failure);
+      }
+    }
+
+    events.use.on('outbound:message', (message) => {
+      if (message.platform !== ONEBOT_PLATFORM) return;
+      return deliver(message);
+    });
+    hooks.use.middleware('agent:turn:before', async (context, next) => {
+      memory.turnStarted(context.turnId, context.inputs);
+      await next();
+    });
+    hooks.use.middleware('agent:turn:after', async (context, next) => {
+      try {
+        await next();
+      } finally {
+        memory.turnEnded(context.turnId);
+      }
+    });
+    registerPlatform();
+    connection.start().catch((error: unknown) => log.error('OneBot: could not start', { error: String(error) }));
+    lifecycle.use.onDispose(async () => {
+      unregister?.();
+      await connection.stop();
+    });
+  },
+});

@@ -1,0 +1,139 @@
+// OneBot v11 message segments: parsing what an implementation sends (the array format, or the CQ-code string
+// format that older implementations default to) and building what the host sends back.
+
+/** One message segment, `{ type, data }`, as OneBot v11 defines it. */
+export interface Segment {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/** What the host reads out of an inbound message's segments. */
+export interface ParsedMessage {
+  /** Readable text: text segments verbatim, other segments as short bracketed descriptions. */
+  text: string;
+  /** `at` segments naming her account. */
+  mentionsSelf: boolean;
+  /** The message id of a `reply` segment (the message this one quotes). */
+  replyTo?: string;
+  /** Image URLs (or `file` values when no URL is given), in order. */
+  images: string[];
+}
+
+const CQ_CODE = /\[CQ:([a-zA-Z0-9_.-]+)((?:,[^,\]]*)*)\]/g;
+
+/** Decodes the CQ-code escapes of a text part (`&amp;`, `&#91;`, `&#93;`) and of a parameter (also `&#44;`). */
+function unescapeCq(value: string): string {
+  return value.replace(/&#91;/g, '[').replace(/&#93;/g, ']').replace(/&#44;/g, ',').replace(/&amp;/g, '&');
+}
+
+/** Turns a message in either format into segments; anything else becomes no segments. */
+export function toSegments(message: unknown): Segment[] {
+  if (Array.isArray(message)) {
+    return message
+      .filter(
+        (segment): segment is Segment =>
+          typeof segment === 'object' &&
+          segment !== null &&
+          typeof (segment as Segment).type === 'string' &&
+          (typeof (segment as Segment).data === 'object' || (segment as Segment).data === undefined),
+      )
+      .map((segment) => ({ type: segment.type, data: segment.data ?? {} }));
+  }
+  if (typeof message !== 'string') return [];
+  const segments: Segment[] = [];
+  let last = 0;
+  for (const match of message.matchAll(CQ_CODE)) {
+    if (match.index > last)
+      segments.push({ type: 'text', data: { text: unescapeCq(message.slice(last, match.index)) } });
+    const data: Record<string, string> = {};
+    for (const pair of (match[2] ?? '').split(',').slice(1)) {
+      const equals = pair.indexOf('=');
+      if (equals > 0) data[pair.slice(0, equals)] = unescapeCq(pair.slice(equals + 1));
+    }
+    segments.push({ type: match[1] ?? 'unknown', data });
+    last = match.index + match[0].length;
+  }
+  if (last < message.length) segments.push({ type: 'text', data: { text: unescapeCq(message.slice(last)) } });
+  return segments;
+}
+
+/** Readable placeholders for segments that are not text, so nothing a person sent is silently lost. */
+export interface SegmentLabels {
+  image: string;
+  face: (id: string) => string;
+  record: string;
+  video: string;
+  file: (name: string) => string;
+  atAll: string;
+  other: (type: string) => string;
+}
+
+/**
+ * Reads segments: her own `at` is addressing (not text), other `at`s are `@<name or id>`, a `reply` gives
+ * `replyTo`, images are collected, and every other kind becomes a bracketed label.
+ */
+export function parseSegments(
+  segments: readonly Segment[],
+  selfId: string | undefined,
+  labels: SegmentLabels,
+): ParsedMessage {
+  const parsed: ParsedMessage = { text: '', mentionsSelf: false, images: [] };
+  const parts: string[] = [];
+  for (const { type, data } of segments) {
+    const text = (key: string) => (data[key] === undefined || data[key] === null ? '' : String(data[key]));
+    switch (type) {
+      case 'text':
+        parts.push(text('text'));
+        break;
+      case 'at': {
+        const qq = text('qq');
+        if (selfId !== undefined && qq === selfId) parsed.mentionsSelf = true;
+        else if (qq === 'all') parts.push(labels.atAll);
+        else parts.push(`@${text('name') || qq}`);
+        break;
+      }
+      case 'reply':
+        if (text('id') !== '') parsed.replyTo = text('id');
+        break;
+      case 'image': {
+        const source = text('url') || text('file');
+        if (source !== '') parsed.images.push(source);
+        else parts.push(labels.image);
+        break;
+      }
+      case 'face':
+        parts.push(labels.face(text('id')));
+        break;
+      case 'record':
+        parts.push(labels.record);
+        break;
+      case 'video':
+        parts.push(labels.video);
+        break;
+      case 'file':
+        parts.push(labels.file(text('name') || text('file')));
+        break;
+      default:
+        parts.push(labels.other(type));
+    }
+  }
+  parsed.text = parts.join('').replace(/^\s+/, '').replace(/\s+$/, '');
+  return parsed;
+}
+
+/** The segments of one outbound piece: an optional quote, the text, and images (URL, file path or base64). */
+export function buildSegments({
+  text,
+  replyTo,
+  images = [],
+}: {
+  text: string;
+  replyTo?: string;
+  images?: readonly string[];
+}): Segment[] {
+  const segments: Segment[] = [];
+  if (replyTo !== undefined) segments.push({ type: 'reply', data: { id: replyTo } });
+  if (text !== '') segments.push({ type: 'text', data: { text } });
+  for (const file of images) segments.push({ type: 'image', data: { file } });
+  return segments;
+}

@@ -1,0 +1,306 @@
+// Test-only: a OneBot v11 implementation (what NapCat / Lagrange / go-cqhttp are to the host) over a real
+// universal WebSocket. Forward mode serves the endpoint the host dials; reverse mode dials the host. It answers
+// get_login_info, send_group_msg, send_private_msg and get_msg, records every API call, pushes events, and can be
+// told to fail calls, stay silent or drop the connection.
+import type { IncomingMessage as HttpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocket, WebSocketServer } from 'ws';
+
+export interface OneBotCall {
+  action: string;
+  params: Record<string, unknown>;
+  echo: unknown;
+  at: number;
+}
+
+export interface OneBotSentMessage {
+  messageId: number;
+  groupId?: number;
+  userId?: number;
+  message: unknown;
+}
+
+export interface OneBotImplementationOptions {
+  selfId?: number;
+  nickname?: string;
+  accessToken?: string;
+}
+
+export interface OneBotImplementation {
+  /** Forward mode: the endpoint the host connects to. */
+  readonly url: string;
+  readonly calls: OneBotCall[];
+  readonly sent: OneBotSentMessage[];
+  /** Authorization headers of the connections the host made. */
+  readonly authorizations: (string | undefined)[];
+  /** Resolves once a host connection is open (the nth, counting from 1). */
+  connected(count?: number): Promise<void>;
+  /** Sends an event (or any raw text) to the connected host. */
+  push(event: Record<string, unknown> | string): void;
+  /** The next calls of `action` answer with this (e.g. `{ status: 'failed', retcode: 1200 }`), or get no answer. */
+  failNext(action: string, answer: Record<string, unknown> | 'no-answer', times?: number): void;
+  /** Closes the host's connections (the host should reconnect). */
+  dropConnections(): void;
+  /** Waits until `predicate` holds for the recorded calls. */
+  waitForCalls(predicate: (calls: OneBotCall[]) => boolean, timeoutMs?: number): Promise<OneBotCall[]>;
+  close(): Promise<void>;
+}
+
+let nextMessageId = 1000;
+
+/** A group message event as an implementation posts it (array format unless `message` is a string). */
+export function onebotGroupMessage({
+  selfId = 10_000,
+  groupId,
+  userId,
+  nickname = `user${userId}`,
+  card = '',
+  message,
+  messageId = nextMessageId++,
+}: {
+  selfId?: number;
+  groupId: number;
+  userId: number;
+  nickname?: string;
+  card?: string;
+  message: unknown;
+  messageId?: number;
+}): Record<string, unknown> {
+  return {
+    time: Math.floor(Date.now() / 1000),
+    self_id: selfId,
+    post_type: 'message',
+    message_type: 'group',
+    sub_type: 'normal',
+    message_id: messageId,
+    group_id: groupId,
+    user_id: userId,
+    message,
+    raw_message: typeof message === 'string' ? message : '',
+    font: 0,
+    sender: { user_id: userId, nickname, card, role: 'member' },
+  };
+}
+
+export function onebotPrivateMessage({
+  selfId = 10_000,
+  userId,
+  nickname = `user${userId}`,
+  message,
+  messageId = nextMessageId++,
+}: {
+  selfId?: number;
+  userId: number;
+  nickname?: string;
+  message: unknown;
+  messageId?: number;
+}): Record<string, unknown> {
+  return {
+    time: Math.floor(Date.now() / 1000),
+    self_id: selfId,
+    post_type: 'message',
+    message_type: 'private',
+    sub_type: 'friend',
+    message_id: messageId,
+    user_id: userId,
+    message,
+    raw_message: typeof message === 'string' ? message : '',
+    font: 0,
+    sender: { user_id: userId, nickname },
+  };
+}
+
+class Implementation {
+  readonly calls: OneBotCall[] = [];
+  readonly sent: OneBotSentMessage[] = [];
+  readonly authorizations: (string | undefined)[] = [];
+  readonly sockets = new Set<WebSocket>();
+  private opened = 0;
+  private readonly waiters: { count: number; resolve(): void }[] = [];
+  private readonly failures = new Map<string, { answer: Record<string, unknown> | 'no-answer'; times: number }>();
+  readonly pushedMessages = new Map<number, Record<string, unknown>>();
+
+  constructor(private readonly options: Required<Pick<OneBotImplementationOptions, 'selfId' | 'nickname'>>) {}
+
+  adopt(socket: WebSocket): void {
+    this.sockets.add(socket);
+    this.opened += 1;
+    for (const waiter of this.waiters.splice(0)) {
+      if (this.opened >= waiter.count) waiter.resolve();
+      else this.waiters.push(waiter);
+    }
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('message', (raw) => this.answer(socket, String(raw)));
+    socket.send(
+      JSON.stringify({
+        time: Math.floor(Date.now() / 1000),
+        self_id: this.options.selfId,
+        post_type: 'meta_event',
+        meta_event_type: 'lifecycle',
+        sub_type: 'connect',
+      }),
+    );
+  }
+
+  connected(count = 1): Promise<void> {
+    if (this.opened >= count) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ count, resolve }));
+  }
+
+  push(event: Record<string, unknown> | string): void {
+    if (typeof event === 'object' && typeof event.message_id === 'number')
+      this.pushedMessages.set(event.message_id, event);
+    const text = typeof event === 'string' ? event : JSON.stringify(event);
+    for (const socket of this.sockets) if (socket.readyState === WebSocket.OPEN) socket.send(text);
+  }
+
+  failNext(action: string, answer: Record<string, unknown> | 'no-answer', times = 1): void {
+    this.failures.set(action, { answer, times });
+  }
+
+  async waitForCalls(predicate: (calls: OneBotCall[]) => boolean, timeoutMs = 10_000): Promise<OneBotCall[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (!predicate(this.calls)) {
+      if (Date.now() > deadline) {
+        throw new Error(
+          `OneBot test implementation: calls did not arrive: ${JSON.stringify(this.calls.map((c) => c.action))}`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return this.calls;
+  }
+
+  private answer(socket: WebSocket, raw: string): void {
+    let frame: { action?: unknown; params?: unknown; echo?: unknown };
+    try {
+      frame = JSON.parse(raw);
+    } catch {
+      return;
+    }
+    const action = String(frame.action ?? '');
+    const params = (typeof frame.params === 'object' && frame.params !== null ? frame.params : {}) as Record<
+      string,
+      unknown
+    >;
+    this.calls.push({ action, params, echo: frame.echo, at: Date.now() });
+    const reply = (body: Record<string, unknown>) => socket.send(JSON.stringify({ ...body, echo: frame.echo }));
+    const failure = this.failures.get(action);
+    if (failure) {
+      failure.times -= 1;
+      if (failure.times <= 0) this.failures.delete(action);
+      if (failure.answer !== 'no-answer') reply(failure.answer);
+      return;
+    }
+    switch (action) {
+      case 'get_login_info':
+        reply({ status: 'ok', retcode: 0, data: { user_id: this.options.selfId, nickname: this.options.nickname } });
+        return;
+      case 'send_group_msg':
+      case 'send_private_msg': {
+        const messageId = nextMessageId++;
+        this.sent.push({
+          messageId,
+          ...(params.group_id !== undefined ? { groupId: Number(params.group_id) } : {}),
+          ...(params.user_id !== undefined ? { userId: Number(params.user_id) } : {}),
+          message: params.message,
+        });
+        reply({ status: 'ok', retcode: 0, data: { message_id: messageId } });
+        return;
+      }
+      case 'get_msg': {
+        const id = Number(params.message_id);
+        const own = this.sent.find((message) => message.messageId === id);
+        if (own) {
+          reply({
+            status: 'ok',
+            retcode: 0,
+            data: { message_id: id, sender: { user_id: this.options.selfId }, message: own.message },
+          });
+          return;
+        }
+        const pushed = this.pushedMessages.get(id);
+        if (pushed) {
+          reply({ status: 'ok', retcode: 0, data: { message_id: id, sender: pushed.sender, message: pushed.message } });
+          return;
+        }
+        reply({ status: 'failed', retcode: 1404, msg: 'message not found', data: null });
+        return;
+      }
+      default:
+        reply({ status: 'failed', retcode: 1404, msg: `unsupported action ${action}`, data: null });
+    }
+  }
+}
+
+/** Forward mode: serves the universal endpoint on 127.0.0.1 (any free port). */
+export async function startOneBotImplementation(
+  options: OneBotImplementationOptions = {},
+): Promise<OneBotImplementation> {
+  const implementation = new Implementation({
+    selfId: options.selfId ?? 10_000,
+    nickname: options.nickname ?? 'Aalis',
+  });
+  const server = new WebSocketServer({
+    host: '127.0.0.1',
+    port: 0,
+    verifyClient: ({ req }: { req: HttpRequest }) => {
+      implementation.authorizations.push(req.headers.authorization);
+      return options.accessToken === undefined || req.headers.authorization === `Bearer ${options.accessToken}`;
+    },
+  });
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  server.on('connection', (socket) => implementation.adopt(socket));
+  const { port } = server.address() as AddressInfo;
+  return handleOf(implementation, `ws://127.0.0.1:${port}`, async () => {
+    for (const socket of implementation.sockets) socket.terminate();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+}
+
+function handleOf(implementation: Implementation, url: string, close: () => Promise<void>): OneBotImplementation {
+  return {
+    url,
+    calls: implementation.calls,
+    sent: implementation.sent,
+    authorizations: implementation.authorizations,
+    connected: (count) => implementation.connected(count),
+    push: (event) => implementation.push(event),
+    failNext: (action, answer, times) => implementation.failNext(action, answer, times),
+    dropConnections: () => {
+      for (const socket of implementation.sockets) socket.terminate();
+    },
+    waitForCalls: (predicate, timeoutMs) => implementation.waitForCalls(predicate, timeoutMs),
+    close,
+  };
+}
+
+/** Reverse mode: dials the host's endpoint (as X-Client-Role Universal), redialling when told to connect again. */
+export async function connectOneBotImplementation(
+  hostUrl: string,
+  options: OneBotImplementationOptions = {},
+): Promise<OneBotImplementation> {
+  const implementation = new Implementation({
+    selfId: options.selfId ?? 10_000,
+    nickname: options.nickname ?? 'Aalis',
+  });
+  const dial = () =>
+    new Promise<void>((resolve, reject) => {
+      const socket = new WebSocket(hostUrl, {
+        headers: {
+          'X-Self-ID': String(options.selfId ?? 10_000),
+          'X-Client-Role': 'Universal',
+          ...(options.accessToken ? { Authorization: `Bearer ${options.accessToken}` } : {}),
+        },
+      });
+      socket.once('open', () => {
+        implementation.adopt(socket);
+        resolve();
+      });
+      socket.once('error', reject);
+    });
+  await dial();
+  return handleOf(implementation, hostUrl, async () => {
+    for (const socket of implementation.sockets) socket.terminate();
+  });
+}
