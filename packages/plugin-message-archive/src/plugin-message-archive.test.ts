@@ -196,7 +196,11 @@ describe('plugin-message-archive records failed deliveries', () => {
         content: '[投递失败] 上面那条回复没有送到 onebot:status failed, retcode 1200',
         metadata: {
           turnId: 't7',
-          deliveryFailure: { platform: 'onebot', code: 'AALIS_ONEBOT_API_FAILED', reason: 'status failed, retcode 1200' },
+          deliveryFailure: {
+            platform: 'onebot',
+            code: 'AALIS_ONEBOT_API_FAILED',
+            reason: 'status failed, retcode 1200',
+          },
         },
       });
     } finally {

@@ -125,7 +125,7 @@ describe('plugin-platform-onebot through the product', () => {
       ],
     });
     // The model saw the sender and the text, without her own @-mention.
-    const lastUser = (model.chatBodies()[0]?.messages as { role: string; content: unknown }[]).filter(
+    const lastUser = (model.chatBodies()[0]!.messages as { role: string; content: unknown }[]).filter(
       (message) => message.role === 'user',
     );
     expect(JSON.stringify(lastUser)).toContain('what is 6*7?');
@@ -192,7 +192,7 @@ describe('plugin-platform-onebot through the product', () => {
     implementation.push(onebotPrivateMessage({ userId: 78, message: 'hi' }));
     const history = () =>
       (
-        aalis.app.registry.select(memory.name)?.impl as {
+        aalis.app.registry.select(memory.name)!.impl as {
           readAll(id: string): Promise<{ role: string; content: string; metadata?: Record<string, unknown> }[]>;
         }
       ).readAll('onebot:private:78');
