@@ -32,5 +32,9 @@ for (const name of order) {
   if (!manifest.scripts?.build) continue;
   process.stdout.write(`build ${name}\n`);
   execFileSync(process.execPath, [tsc, '-p', join(packagesDir, dir, 'tsconfig.build.json')], { stdio: 'inherit' });
+  // A package with a page (the WebUI) builds it too, with its own `build:page` script (Vite).
+  if (manifest.scripts['build:page']) {
+    execFileSync('npm', ['run', '--silent', 'build:page'], { cwd: join(packagesDir, dir), stdio: 'inherit' });
+  }
 }
 console.log(`built ${order.length} packages`);

@@ -1,0 +1,6 @@
+// `npm run build:page -w @aalis/plugin-webui` (run by scripts/build.mjs after the package's tsc build): builds
+// the page into dist/page.
+import { buildWebuiPage } from './build-page.js';
+
+const outDir = await buildWebuiPage();
+process.stdout.write(`built the WebUI page into ${outDir}\n`);

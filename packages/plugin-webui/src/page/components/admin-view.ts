@@ -1,0 +1,163 @@
+// The owner's admin area: plugins and their states (active / pending and what it waits for / failed and why),
+// service preferences (the default model: the llm service's global preference), and live logs.
+import type { LogView, ModelView } from '@aalis/session-client';
+import { defineComponent, h, nextTick, type PropType, ref, watch } from 'vue';
+import type { AdminSnapshot } from '../model/app-model.js';
+import { t } from '../page-preferences.js';
+import type { PageTextKey } from '../texts.js';
+
+const STATE_TEXT: Record<string, PageTextKey> = {
+  active: 'webui-page.admin.state.active',
+  pending: 'webui-page.admin.state.pending',
+  error: 'webui-page.admin.state.error',
+  failed: 'webui-page.admin.state.error',
+  disabled: 'webui-page.admin.state.disabled',
+};
+
+const LEVELS: LogView['level'][] = ['trace', 'debug', 'info', 'warn', 'error'];
+
+export const AdminView = defineComponent({
+  name: 'AdminView',
+  props: {
+    admin: { type: Object as PropType<AdminSnapshot>, required: true },
+    models: { type: Array as PropType<readonly ModelView[]>, required: true },
+    onBack: { type: Function as PropType<() => void>, required: true },
+    onRefresh: { type: Function as PropType<() => void>, required: true },
+    onDefaultModel: { type: Function as PropType<(model: string | null) => void>, required: true },
+  },
+  setup(props) {
+    const minimum = ref<LogView['level']>('info');
+    const logBox = ref<HTMLElement | null>(null);
+    watch(
+      () => props.admin.logs.length,
+      () =>
+        void nextTick().then(() => {
+          if (logBox.value) logBox.value.scrollTop = logBox.value.scrollHeight;
+        }),
+    );
+    return () => {
+      const { plugins, preferences, logs } = props.admin;
+      const current = preferences?.global.llm ?? '';
+      const shown = logs.filter((record) => LEVELS.indexOf(record.level) >= LEVELS.indexOf(minimum.value));
+      return h('main', { id: 'main', class: 'admin', 'data-testid': 'admin', tabindex: -1 }, [
+        h('div', { class: 'admin-head' }, [
+          h('h1', t('webui-page.admin')),
+          h('button', { type: 'button', class: 'button', onClick: () => props.onBack() }, t('webui-page.admin.back')),
+        ]),
+        h('section', { 'aria-labelledby': 'admin-plugins' }, [
+          h('div', { class: 'section-head' }, [
+            h('h2', { id: 'admin-plugins' }, t('webui-page.admin.plugins')),
+            h(
+              'button',
+              { type: 'button', class: 'icon-button', 'aria-label': '↻', onClick: () => props.onRefresh() },
+              '↻',
+            ),
+          ]),
+          h('table', { class: 'plugins', 'data-testid': 'plugins' }, [
+            h(
+              'thead',
+              h('tr', [
+                h('th', t('webui-page.admin.plugin')),
+                h('th', t('webui-page.admin.state')),
+                h('th', t('webui-page.admin.detail')),
+              ]),
+            ),
+            h(
+              'tbody',
+              plugins.map((plugin) =>
+                h('tr', { key: plugin.id, 'data-state': plugin.state }, [
+                  h('td', [
+                    h('div', plugin.name),
+                    plugin.id !== plugin.name ? h('code', { class: 'muted' }, plugin.id) : null,
+                  ]),
+                  h(
+                    'td',
+                    h(
+                      'span',
+                      { class: ['state', `state-${plugin.state}`] },
+                      STATE_TEXT[plugin.state] ? t(STATE_TEXT[plugin.state]!) : plugin.state,
+                    ),
+                  ),
+                  h('td', [
+                    plugin.missing.length > 0
+                      ? h('div', t('webui-page.admin.waitsFor', { services: plugin.missing.join(', ') }))
+                      : null,
+                    plugin.error ? h('div', { class: 'setting-error' }, plugin.error) : null,
+                  ]),
+                ]),
+              ),
+            ),
+          ]),
+        ]),
+        h('section', { 'aria-labelledby': 'admin-preferences' }, [
+          h('h2', { id: 'admin-preferences' }, t('webui-page.admin.preferences')),
+          h('div', { class: 'setting' }, [
+            h('label', { for: 'default-model', class: 'setting-label' }, t('webui-page.admin.defaultModel')),
+            h(
+              'select',
+              {
+                id: 'default-model',
+                value: current,
+                'data-testid': 'default-model',
+                onChange: (event: Event) => {
+                  const value = (event.target as HTMLSelectElement).value;
+                  props.onDefaultModel(value === '' ? null : value);
+                },
+              },
+              [
+                h('option', { value: '' }, t('webui-page.admin.noPreference')),
+                ...props.models.map((model) =>
+                  h('option', { key: model.id, value: model.id }, `${model.name} (${model.id})`),
+                ),
+                current !== '' && !props.models.some((model) => model.id === current)
+                  ? h('option', { value: current }, current)
+                  : null,
+              ],
+            ),
+            preferences?.defaultModel
+              ? h(
+                  'p',
+                  { class: 'setting-note' },
+                  t('webui-page.admin.defaultModelNow', { name: preferences.defaultModel.name }),
+                )
+              : null,
+          ]),
+        ]),
+        h('section', { 'aria-labelledby': 'admin-logs', class: 'logs-section' }, [
+          h('div', { class: 'section-head' }, [
+            h('h2', { id: 'admin-logs' }, t('webui-page.admin.logs')),
+            h('label', { for: 'log-level', class: 'muted' }, t('webui-page.admin.logLevel')),
+            h(
+              'select',
+              {
+                id: 'log-level',
+                value: minimum.value,
+                onChange: (event: Event) => {
+                  minimum.value = (event.target as HTMLSelectElement).value as LogView['level'];
+                },
+              },
+              LEVELS.map((level) => h('option', { value: level }, level)),
+            ),
+          ]),
+          h(
+            'div',
+            { ref: logBox, class: 'logs', role: 'log', 'aria-live': 'polite', tabindex: 0, 'data-testid': 'logs' },
+            shown.length === 0
+              ? h('p', { class: 'placeholder' }, t('webui-page.admin.logsEmpty'))
+              : shown.map((record, index) =>
+                  h('div', { key: `${record.time}-${index}`, class: ['log', `log-${record.level}`] }, [
+                    h('time', new Date(record.time).toLocaleTimeString()),
+                    h('span', { class: 'log-level' }, record.level),
+                    h('span', { class: 'log-name' }, record.name),
+                    h('span', { class: 'log-message' }, record.message),
+                    record.fields && Object.keys(record.fields).length > 0
+                      ? h('code', { class: 'log-fields' }, JSON.stringify(record.fields))
+                      : null,
+                  ]),
+                ),
+          ),
+        ]),
+      ]);
+    };
+  },
+});

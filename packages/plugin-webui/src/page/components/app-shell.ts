@@ -1,0 +1,321 @@
+// The page's layout: a header (menu on phones, connection, language, appearance, admin for the owner), the
+// session list, the conversation with its composer, and the side panel (settings, usage); or the admin area; or
+// the login page. On a phone the list and the panel are drawers over the conversation.
+import type { SessionSummary } from '@aalis/session-client';
+import { computed, defineComponent, h, type PropType, ref, watchEffect } from 'vue';
+import type { AppModel } from '../model/app-model.js';
+import { descendantsOf } from '../model/session-tree.js';
+import { usageView } from '../model/usage-view.js';
+import { hostLocale, preferences, setLocale, setTheme, type Theme, t } from '../page-preferences.js';
+import { useStore } from '../use-store.js';
+import { AdminView } from './admin-view.js';
+import { Composer } from './composer.js';
+import { ConfirmDialog } from './confirm-dialog.js';
+import { ConversationView } from './conversation-view.js';
+import { SessionList, sessionTitle } from './session-list.js';
+import type { SettingActions } from './setting-control.js';
+import { SidePanel } from './side-panel.js';
+
+interface Confirmation {
+  title: string;
+  lines: string[];
+  confirmLabel: string;
+  run(): void;
+}
+
+export const AppShell = defineComponent({
+  name: 'AppShell',
+  props: { app: { type: Object as PropType<AppModel>, required: true } },
+  setup(props) {
+    const app = props.app;
+    const snapshot = useStore(app);
+    const drawer = ref<'none' | 'sessions' | 'panel'>('none');
+    const panelOpen = ref(true);
+    const confirmation = ref<Confirmation | undefined>();
+    // Settings and conversation models change with the selected session; re-read them on every snapshot.
+    const settingsSnapshot = ref(0);
+    let unsubscribeSettings: (() => void) | undefined;
+    watchEffect(() => {
+      void snapshot.value.selectedId;
+      unsubscribeSettings?.();
+      unsubscribeSettings = app.settings?.subscribe(() => {
+        settingsSnapshot.value += 1;
+      });
+    });
+    watchEffect(() => hostLocale(snapshot.value.hostLocale));
+    watchEffect(() => {
+      document.documentElement.lang = preferences.locale;
+      document.documentElement.dataset.theme = preferences.theme;
+      document.title = t('webui-page.title');
+    });
+    const usage = computed(() => (snapshot.value.usage ? usageView(snapshot.value.usage) : undefined));
+    const settingActions: SettingActions = {
+      set: (key, value) => void app.settings?.set(key, value),
+      reset: (key) => void app.settings?.reset(key),
+    };
+
+    const askDelete = (session: SessionSummary) => {
+      const children = descendantsOf(snapshot.value.sessions, session.id).length;
+      const lines = [t('webui-page.sessions.deleteConfirm', { title: sessionTitle(session) })];
+      if (children > 0) lines.push(t('webui-page.sessions.deleteChildren', { count: children }));
+      if (session.running) lines.push(t('webui-page.sessions.deleteRunning'));
+      confirmation.value = {
+        title: t('webui-page.sessions.delete'),
+        lines,
+        confirmLabel: t('webui-page.delete'),
+        run: () => void app.deleteSession(session.id),
+      };
+    };
+    const askClear = () => {
+      confirmation.value = {
+        title: t('webui-page.actions.clear'),
+        lines: [t('webui-page.actions.clearConfirm')],
+        confirmLabel: t('webui-page.actions.clear'),
+        run: () => void app.clear(),
+      };
+    };
+    const onKeydown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && drawer.value !== 'none') drawer.value = 'none';
+    };
+
+    const header = () => {
+      const { account, connection } = snapshot.value;
+      return h('header', { class: 'topbar' }, [
+        h('a', { href: '#composer-text', class: 'skip-link' }, t('webui-page.skip')),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'icon-button only-narrow',
+            'aria-label': t('webui-page.menu'),
+            'aria-expanded': drawer.value === 'sessions' ? 'true' : 'false',
+            'data-testid': 'menu',
+            onClick: () => (drawer.value = drawer.value === 'sessions' ? 'none' : 'sessions'),
+          },
+          '☰',
+        ),
+        h('span', { class: 'brand' }, t('webui-page.title')),
+        h(
+          'span',
+          { class: ['connection', `connection-${connection}`], role: 'status', 'data-testid': 'connection' },
+          connection === 'open'
+            ? ''
+            : t(
+                connection === 'reconnecting'
+                  ? 'webui-page.connection.reconnecting'
+                  : 'webui-page.connection.connecting',
+              ),
+        ),
+        h('span', { class: 'spacer' }),
+        h('label', { for: 'locale', class: 'visually-hidden' }, t('webui-page.language')),
+        h(
+          'select',
+          {
+            id: 'locale',
+            class: 'compact',
+            value: preferences.locale,
+            'data-testid': 'locale',
+            onChange: (event: Event) => setLocale((event.target as HTMLSelectElement).value as 'zh-CN' | 'en'),
+          },
+          [h('option', { value: 'zh-CN' }, '中文'), h('option', { value: 'en' }, 'English')],
+        ),
+        h('label', { for: 'theme', class: 'visually-hidden' }, t('webui-page.theme')),
+        h(
+          'select',
+          {
+            id: 'theme',
+            class: 'compact',
+            value: preferences.theme,
+            'data-testid': 'theme',
+            onChange: (event: Event) => setTheme((event.target as HTMLSelectElement).value as Theme),
+          },
+          [
+            h('option', { value: 'auto' }, t('webui-page.theme.auto')),
+            h('option', { value: 'light' }, t('webui-page.theme.light')),
+            h('option', { value: 'dark' }, t('webui-page.theme.dark')),
+          ],
+        ),
+        account?.owner
+          ? h(
+              'button',
+              {
+                type: 'button',
+                class: 'button',
+                'data-testid': 'open-admin',
+                onClick: () => void (snapshot.value.view === 'admin' ? app.closeAdmin() : app.openAdmin()),
+              },
+              t('webui-page.admin'),
+            )
+          : null,
+        snapshot.value.selectedId && snapshot.value.view === 'chat'
+          ? h(
+              'button',
+              {
+                type: 'button',
+                class: 'icon-button',
+                'aria-label': t('webui-page.panel.toggle'),
+                title: t('webui-page.panel.toggle'),
+                'aria-expanded': String(isPanelShown()),
+                'data-testid': 'panel-toggle',
+                onClick: togglePanel,
+              },
+              '⚙',
+            )
+          : null,
+        account ? h('span', { class: 'account muted' }, account.displayName || account.userId) : null,
+      ]);
+    };
+    const narrow = () => window.matchMedia('(max-width: 760px)').matches;
+    const isPanelShown = () => (narrow() ? drawer.value === 'panel' : panelOpen.value);
+    const togglePanel = () => {
+      if (narrow()) drawer.value = drawer.value === 'panel' ? 'none' : 'panel';
+      else panelOpen.value = !panelOpen.value;
+    };
+
+    const chat = () => {
+      const { selectedId, sessions, account, limits, models } = snapshot.value;
+      void settingsSnapshot.value;
+      const conversation = app.conversation;
+      const settings = app.settings;
+      const session = sessions.find((candidate) => candidate.id === selectedId);
+      if (!conversation || !settings || !selectedId)
+        return h(
+          'main',
+          { id: 'main', class: 'main empty-main' },
+          h('p', { class: 'placeholder' }, t('webui-page.noSession')),
+        );
+      const running = conversation.getSnapshot().runningTurnId !== undefined;
+      const writable = session?.writable ?? true;
+      return [
+        h('main', { id: 'main', class: 'main', key: selectedId }, [
+          h('h1', { class: 'visually-hidden' }, session ? sessionTitle(session) : selectedId),
+          h(ConversationView, { model: conversation, selfId: account?.userId }),
+          h(Composer, {
+            key: `composer-${selectedId}`,
+            running,
+            writable,
+            limits,
+            fields: settings.getSnapshot().composer,
+            models,
+            settingActions,
+            onSend: (
+              text: string,
+              attachments: Parameters<AppModel['send']>[1],
+              previews: Parameters<AppModel['send']>[2],
+            ) => app.send(text, attachments, previews),
+            onStop: () => void app.stop(),
+          }),
+        ]),
+        isPanelShown()
+          ? h(SidePanel, {
+              key: `panel-${selectedId}`,
+              settings,
+              usage: usage.value,
+              models,
+              writable,
+              onClose: togglePanel,
+              onClear: askClear,
+              onCompact: () => void app.compact(),
+            })
+          : null,
+      ];
+    };
+
+    // The conversation's running state decides the Stop button: follow it too.
+    const conversationTick = ref(0);
+    let unsubscribeConversation: (() => void) | undefined;
+    watchEffect(() => {
+      void snapshot.value.selectedId;
+      unsubscribeConversation?.();
+      let wasRunning = app.conversation?.getSnapshot().runningTurnId !== undefined;
+      unsubscribeConversation = app.conversation?.subscribe(() => {
+        const running = app.conversation?.getSnapshot().runningTurnId !== undefined;
+        if (running !== wasRunning) conversationTick.value += 1;
+        wasRunning = running;
+      });
+    });
+
+    return () => {
+      void conversationTick.value;
+      const { phase, loginError, view, sessions, selectedId, notices, admin, models } = snapshot.value;
+      if (phase === 'starting')
+        return h('div', { class: 'splash' }, h('p', { class: 'placeholder' }, t('webui-page.loading')));
+      if (phase === 'login-needed')
+        return h('main', { class: 'login', 'data-testid': 'login' }, [
+          h('h1', t('webui-page.login.title')),
+          h('p', t('webui-page.login.body')),
+          loginError
+            ? h(
+                'p',
+                { class: 'setting-error', role: 'alert' },
+                t('webui-page.login.failed', { message: `${loginError.message} (${loginError.code})` }),
+              )
+            : null,
+        ]);
+      return h('div', { class: ['shell', `drawer-${drawer.value}`], onKeydown }, [
+        header(),
+        h('div', { class: 'body' }, [
+          h('div', { class: 'sessions-pane' }, [
+            h(SessionList, {
+              sessions,
+              selectedId,
+              onSelect: (id: string) => {
+                drawer.value = 'none';
+                void app.select(id);
+              },
+              onCreate: () => {
+                drawer.value = 'none';
+                void app.createSession();
+              },
+              onDelete: askDelete,
+            }),
+          ]),
+          drawer.value === 'none'
+            ? null
+            : h('div', { class: 'scrim only-narrow', 'aria-hidden': 'true', onClick: () => (drawer.value = 'none') }),
+          view === 'admin'
+            ? h(AdminView, {
+                admin,
+                models,
+                onBack: () => void app.closeAdmin(),
+                onRefresh: () => void app.refreshPlugins(),
+                onDefaultModel: (model: string | null) => void app.setDefaultModel(model),
+              })
+            : chat(),
+        ]),
+        notices.length === 0
+          ? null
+          : h(
+              'div',
+              { class: 'toasts', role: 'alert', 'data-testid': 'notices' },
+              notices.map((notice) =>
+                h('div', { key: notice.id, class: 'toast' }, [
+                  h('span', t('webui-page.error', { message: notice.message })),
+                  notice.code ? h('code', { class: 'muted' }, notice.code) : null,
+                  h(
+                    'button',
+                    {
+                      type: 'button',
+                      class: 'icon-button',
+                      'aria-label': t('webui-page.dismiss'),
+                      onClick: () => app.dismiss(notice.id),
+                    },
+                    '×',
+                  ),
+                ]),
+              ),
+            ),
+        confirmation.value
+          ? h(ConfirmDialog, {
+              ...confirmation.value,
+              onAnswer: (confirmed: boolean) => {
+                const current = confirmation.value;
+                confirmation.value = undefined;
+                if (confirmed) current?.run();
+              },
+            })
+          : null,
+      ]);
+    };
+  },
+});

@@ -1,0 +1,234 @@
+// The composer: a <textarea> (Enter sends, Shift+Enter a new line, nothing is sent mid-IME composition), image
+// attachments (picked or pasted, checked against the server's limits, previewed), the `composer` fields beside it
+// (the model …), and 「停止」/"Stop" while a turn runs. The text is cleared only once the server took the message.
+import type { Limits, ModelView, OutgoingAttachment } from '@aalis/session-client';
+import { defineComponent, h, onBeforeUnmount, type PropType, ref } from 'vue';
+import { type AttachmentProblem, checkImages, formatBytes, IMAGE_TYPES } from '../model/attachment-checks.js';
+import type { SettingState } from '../model/settings-model.js';
+import { t } from '../page-preferences.js';
+import { renderComposerSetting, type SettingActions } from './setting-control.js';
+
+interface Picked {
+  file: File;
+  url: string;
+}
+
+function problemText(problem: AttachmentProblem): string {
+  switch (problem.kind) {
+    case 'type':
+      return t('webui-page.composer.imageType', { name: problem.name });
+    case 'size':
+      return t('webui-page.composer.imageTooLarge', {
+        name: problem.name,
+        size: formatBytes(problem.size),
+        limit: formatBytes(problem.limit),
+      });
+    case 'count':
+      return t('webui-page.composer.tooManyImages', { limit: problem.limit });
+  }
+}
+
+function readAsDataUrl(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
+}
+
+export const Composer = defineComponent({
+  name: 'MessageComposer',
+  props: {
+    running: { type: Boolean, required: true },
+    writable: { type: Boolean, required: true },
+    limits: { type: Object as PropType<Limits | undefined>, required: false },
+    fields: { type: Array as PropType<readonly SettingState[]>, required: true },
+    models: { type: Array as PropType<readonly ModelView[]>, required: true },
+    settingActions: { type: Object as PropType<SettingActions>, required: true },
+    onSend: {
+      type: Function as PropType<
+        (
+          text: string,
+          attachments: OutgoingAttachment[],
+          previews: { url: string; name?: string }[],
+        ) => Promise<boolean>
+      >,
+      required: true,
+    },
+    onStop: { type: Function as PropType<() => void>, required: true },
+  },
+  setup(props) {
+    const text = ref('');
+    const picked = ref<Picked[]>([]);
+    const problems = ref<string[]>([]);
+    const busy = ref(false);
+    const fileInput = ref<HTMLInputElement | null>(null);
+    const textarea = ref<HTMLTextAreaElement | null>(null);
+
+    const add = (files: File[]) => {
+      const { accepted, problems: found } = checkImages(files, picked.value.length, props.limits);
+      picked.value = [...picked.value, ...accepted.map((file) => ({ file, url: URL.createObjectURL(file) }))];
+      problems.value = found.map(problemText);
+    };
+    const remove = (index: number) => {
+      const [gone] = picked.value.splice(index, 1);
+      if (gone) URL.revokeObjectURL(gone.url);
+      picked.value = [...picked.value];
+    };
+    onBeforeUnmount(() => {
+      for (const entry of picked.value) URL.revokeObjectURL(entry.url);
+    });
+
+    const send = async () => {
+      const message = text.value;
+      if (busy.value || (message.trim() === '' && picked.value.length === 0)) return;
+      const limit = props.limits?.maxMessageChars;
+      if (limit !== undefined && message.length > limit) {
+        problems.value = [t('webui-page.composer.tooLong', { length: message.length, limit })];
+        return;
+      }
+      busy.value = true;
+      problems.value = [];
+      try {
+        const files = picked.value;
+        const attachments: OutgoingAttachment[] = await Promise.all(
+          files.map(async ({ file }) => ({
+            type: 'image' as const,
+            mimeType: file.type as OutgoingAttachment['mimeType'],
+            data: await readAsDataUrl(file),
+            name: file.name,
+          })),
+        );
+        const previews = files.map(({ url, file }) => ({ url, name: file.name }));
+        if (await props.onSend(message, attachments, previews)) {
+          if (text.value === message) text.value = '';
+          picked.value = [];
+        }
+      } finally {
+        busy.value = false;
+        textarea.value?.focus();
+      }
+    };
+
+    const onKeydown = (event: KeyboardEvent) => {
+      if (event.key !== 'Enter' || event.shiftKey || event.isComposing || event.keyCode === 229) return;
+      event.preventDefault();
+      void send();
+    };
+    const onPaste = (event: ClipboardEvent) => {
+      const files = [...(event.clipboardData?.files ?? [])].filter((file) => file.type.startsWith('image/'));
+      if (files.length > 0) {
+        event.preventDefault();
+        add(files);
+      }
+    };
+
+    return () =>
+      h(
+        'form',
+        {
+          class: 'composer',
+          'data-testid': 'composer',
+          onSubmit: (event: Event) => {
+            event.preventDefault();
+            void send();
+          },
+        },
+        [
+          problems.value.length === 0
+            ? null
+            : h(
+                'ul',
+                { class: 'composer-problems', role: 'alert' },
+                problems.value.map((problem) => h('li', problem)),
+              ),
+          picked.value.length === 0
+            ? null
+            : h(
+                'ul',
+                { class: 'previews' },
+                picked.value.map((entry, index) =>
+                  h('li', { key: entry.url, class: 'preview' }, [
+                    h('img', { src: entry.url, alt: entry.file.name }),
+                    h(
+                      'button',
+                      {
+                        type: 'button',
+                        class: 'preview-remove',
+                        'aria-label': t('webui-page.composer.removeAttachment', { name: entry.file.name }),
+                        onClick: () => remove(index),
+                      },
+                      '×',
+                    ),
+                  ]),
+                ),
+              ),
+          h('label', { for: 'composer-text', class: 'visually-hidden' }, t('webui-page.composer.label')),
+          h('textarea', {
+            id: 'composer-text',
+            ref: textarea,
+            value: text.value,
+            rows: 2,
+            disabled: !props.writable,
+            placeholder: props.writable ? t('webui-page.composer.placeholder') : t('webui-page.composer.readOnly'),
+            'data-testid': 'composer-text',
+            onInput: (event: Event) => {
+              text.value = (event.target as HTMLTextAreaElement).value;
+            },
+            onKeydown,
+            onPaste,
+          }),
+          h('div', { class: 'composer-bar' }, [
+            h('div', { class: 'composer-fields' }, [
+              h('input', {
+                ref: fileInput,
+                type: 'file',
+                accept: IMAGE_TYPES.join(','),
+                multiple: true,
+                class: 'visually-hidden',
+                tabindex: -1,
+                'aria-hidden': 'true',
+                'data-testid': 'composer-file',
+                onChange: (event: Event) => {
+                  const input = event.target as HTMLInputElement;
+                  add([...(input.files ?? [])]);
+                  input.value = '';
+                },
+              }),
+              h(
+                'button',
+                {
+                  type: 'button',
+                  class: 'icon-button',
+                  disabled: !props.writable,
+                  'aria-label': t('webui-page.composer.attach'),
+                  title: t('webui-page.composer.attach'),
+                  onClick: () => fileInput.value?.click(),
+                },
+                '🖼',
+              ),
+              ...props.fields.map((state) => renderComposerSetting(state, props.models, props.settingActions)),
+            ]),
+            props.running
+              ? h(
+                  'button',
+                  { type: 'button', class: 'button stop', 'data-testid': 'stop', onClick: () => props.onStop() },
+                  t('webui-page.composer.stop'),
+                )
+              : null,
+            h(
+              'button',
+              {
+                type: 'submit',
+                class: 'button primary',
+                'data-testid': 'send',
+                disabled: !props.writable || busy.value,
+              },
+              t('webui-page.composer.send'),
+            ),
+          ]),
+        ],
+      );
+  },
+});

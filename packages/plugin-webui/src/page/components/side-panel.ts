@@ -1,0 +1,124 @@
+// The side panel of a session: its settings, generated from the session fields (composer / common / advanced),
+// and its usage (the latest `usage` entry: parts as a stacked bar and rows, the context window, cached tokens);
+// plus clear and compact.
+import type { ModelView } from '@aalis/session-client';
+import { defineComponent, h, type PropType, ref } from 'vue';
+import type { SettingsModel } from '../model/settings-model.js';
+import type { UsageView } from '../model/usage-view.js';
+import { t } from '../page-preferences.js';
+import { useStore } from '../use-store.js';
+import { renderSettingRow, type SettingActions } from './setting-control.js';
+import { renderUsage } from './usage-panel.js';
+
+export const SidePanel = defineComponent({
+  name: 'SidePanel',
+  props: {
+    settings: { type: Object as PropType<SettingsModel>, required: true },
+    usage: { type: Object as PropType<UsageView | undefined>, required: false },
+    models: { type: Array as PropType<readonly ModelView[]>, required: true },
+    writable: { type: Boolean, required: true },
+    onClose: { type: Function as PropType<() => void>, required: true },
+    onClear: { type: Function as PropType<() => void>, required: true },
+    onCompact: { type: Function as PropType<() => void>, required: true },
+  },
+  setup(props) {
+    const tab = ref<'settings' | 'usage'>('settings');
+    const snapshot = useStore(props.settings);
+    const actions: SettingActions = {
+      set: (key, value) => void props.settings.set(key, value),
+      reset: (key) => void props.settings.reset(key),
+    };
+    const tabButton = (id: 'settings' | 'usage', label: string) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          role: 'tab',
+          id: `tab-${id}`,
+          'aria-selected': tab.value === id ? 'true' : 'false',
+          'aria-controls': `panel-${id}`,
+          class: ['tab', tab.value === id ? 'active' : ''],
+          'data-testid': `tab-${id}`,
+          onClick: () => {
+            tab.value = id;
+          },
+        },
+        label,
+      );
+    return () => {
+      const { composer, common, advanced, loaded, error } = snapshot.value;
+      const section = (title: string, rows: typeof common, open = true) =>
+        rows.length === 0
+          ? null
+          : h('details', { class: 'settings-group', open }, [
+              h('summary', title),
+              ...rows.map((state) => renderSettingRow(state, props.models, actions)),
+            ]);
+      return h(
+        'aside',
+        { class: 'side-panel', 'aria-label': t('webui-page.panel.toggle'), 'data-testid': 'side-panel' },
+        [
+          h('div', { class: 'tabs', role: 'tablist' }, [
+            tabButton('settings', t('webui-page.panel.settings')),
+            tabButton('usage', t('webui-page.panel.usage')),
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'icon-button panel-close',
+                'aria-label': t('webui-page.panel.close'),
+                onClick: () => props.onClose(),
+              },
+              '×',
+            ),
+          ]),
+          tab.value === 'settings'
+            ? h(
+                'div',
+                {
+                  id: 'panel-settings',
+                  role: 'tabpanel',
+                  'aria-labelledby': 'tab-settings',
+                  class: 'panel-body',
+                  'data-testid': 'settings',
+                },
+                [
+                  error ? h('p', { class: 'setting-error', role: 'alert' }, `${error.message} (${error.code})`) : null,
+                  loaded && composer.length + common.length + advanced.length === 0
+                    ? h('p', { class: 'placeholder' }, t('webui-page.settings.empty'))
+                    : null,
+                  section(t('webui-page.settings.composer'), composer),
+                  section(t('webui-page.settings.common'), common),
+                  section(t('webui-page.settings.advanced'), advanced, false),
+                  props.writable
+                    ? h('div', { class: 'panel-actions' }, [
+                        h(
+                          'button',
+                          { type: 'button', class: 'button', onClick: () => props.onCompact() },
+                          t('webui-page.actions.compact'),
+                        ),
+                        h(
+                          'button',
+                          { type: 'button', class: 'button danger', onClick: () => props.onClear() },
+                          t('webui-page.actions.clear'),
+                        ),
+                      ])
+                    : null,
+                ],
+              )
+            : h(
+                'div',
+                {
+                  id: 'panel-usage',
+                  role: 'tabpanel',
+                  'aria-labelledby': 'tab-usage',
+                  class: 'panel-body',
+                  'data-testid': 'usage',
+                },
+                [renderUsage(props.usage)],
+              ),
+        ],
+      );
+    };
+  },
+});

@@ -1,0 +1,150 @@
+// The pieces of a turn: an input bubble (with its images), her text of one model call (reasoning collapsed,
+// Markdown, 「未发出」), a tool card (arguments, result, duration, error) and a notice. Pure render functions of
+// view entries, so the conversation re-renders one turn per delta.
+import { h, type VNode } from 'vue';
+import type {
+  InputView,
+  NoticeItemView,
+  PersonView,
+  TextItemView,
+  ToolCardView,
+  TurnView,
+} from '../model/conversation-types.js';
+import { t } from '../page-preferences.js';
+import { MarkdownText } from './markdown-text.js';
+
+export function personName(person: PersonView | undefined, selfId: string | undefined): string {
+  if (!person) return '';
+  if (selfId !== undefined && person.userId === selfId && person.platform !== undefined && person.platform === 'webui')
+    return t('webui-page.you');
+  return person.displayName || person.userId || '';
+}
+
+function time(at: number | undefined): VNode | null {
+  if (at === undefined) return null;
+  const date = new Date(at);
+  return h(
+    'time',
+    { datetime: date.toISOString(), class: 'time' },
+    date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
+  );
+}
+
+export function renderInput(input: InputView, selfId: string | undefined, note?: string): VNode {
+  const own = input.pending || (input.sender?.userId === selfId && input.sender?.platform === 'webui');
+  return h(
+    'div',
+    {
+      key: input.key,
+      class: ['bubble', 'bubble-user', own ? 'own' : 'other', input.pending ? 'pending' : ''],
+      'data-testid': 'input',
+      'data-entry': input.entry ?? 'released',
+    },
+    [
+      h('div', { class: 'bubble-meta' }, [
+        h('span', { class: 'sender' }, input.pending ? t('webui-page.you') : personName(input.sender, selfId)),
+        time(input.at),
+        note ? h('span', { class: 'tag' }, note) : null,
+        input.pending ? h('span', { class: 'tag' }, t('webui-page.pending')) : null,
+      ]),
+      input.text === '' ? null : h('div', { class: 'bubble-text' }, input.text),
+      input.attachments.length === 0
+        ? null
+        : h(
+            'div',
+            { class: 'attachments' },
+            input.attachments.map((attachment, index) =>
+              attachment.url
+                ? h('img', {
+                    key: index,
+                    src: attachment.url,
+                    alt: attachment.name ?? attachment.description ?? '',
+                    loading: 'lazy',
+                    class: 'attachment',
+                  })
+                : h('span', { key: index, class: 'tag' }, attachment.name ?? attachment.type),
+            ),
+          ),
+    ],
+  );
+}
+
+export function renderText(item: TextItemView): VNode | null {
+  if (item.text === '' && item.reasoning === '') return null;
+  return h('div', { key: item.key, class: ['reply', item.unsent ? 'unsent' : ''], 'data-testid': 'reply' }, [
+    item.reasoning === ''
+      ? null
+      : h('details', { class: 'reasoning', 'data-testid': 'reasoning' }, [
+          h('summary', t('webui-page.reasoning.chars', { count: item.reasoning.length })),
+          h('div', { class: 'reasoning-text' }, item.reasoning),
+        ]),
+    item.text === '' ? null : h(MarkdownText, { text: item.text }),
+    item.unsent ? h('span', { class: 'tag tag-unsent', 'data-testid': 'unsent' }, t('webui-page.unsent')) : null,
+  ]);
+}
+
+const TOOL_STATE_TEXT = {
+  writing: 'webui-page.tool.writing',
+  running: 'webui-page.tool.running',
+  done: 'webui-page.tool.done',
+  error: 'webui-page.tool.error',
+} as const;
+
+export function renderTool(card: ToolCardView): VNode {
+  const busy = card.state === 'writing' || card.state === 'running';
+  return h(
+    'details',
+    {
+      key: card.key,
+      class: ['tool-card', `tool-${card.state}`],
+      'data-testid': 'tool-card',
+      'data-call-id': card.callId,
+      'data-state': card.state,
+      open: card.state === 'error' ? true : undefined,
+    },
+    [
+      h('summary', { class: 'tool-summary' }, [
+        h('span', { class: 'tool-icon', 'aria-hidden': 'true' }, busy ? '⚙' : card.state === 'error' ? '✗' : '✓'),
+        h('code', { class: 'tool-name' }, card.name || '…'),
+        h('span', { class: 'tool-state' }, t(TOOL_STATE_TEXT[card.state])),
+        card.durationMs === undefined
+          ? null
+          : h('span', { class: 'tool-duration' }, t('webui-page.tool.duration', { ms: card.durationMs })),
+      ]),
+      h('div', { class: 'tool-body' }, [
+        h('div', { class: 'tool-label' }, t('webui-page.tool.arguments')),
+        h('pre', { class: 'tool-pre' }, card.argumentsText || '{}'),
+        card.result === undefined
+          ? null
+          : [
+              h('div', { class: 'tool-label' }, t('webui-page.tool.result')),
+              h('pre', { class: ['tool-pre', card.state === 'error' ? 'tool-error' : ''] }, card.result),
+            ],
+      ]),
+    ],
+  );
+}
+
+export function renderNotice(item: NoticeItemView): VNode {
+  return h(
+    'p',
+    { key: item.key, class: ['notice', `notice-${item.tone}`], role: item.tone === 'info' ? undefined : 'status' },
+    item.text,
+  );
+}
+
+export function outcomeText(turn: TurnView, selfId: string | undefined): string | undefined {
+  switch (turn.outcome) {
+    case undefined:
+    case 'replied':
+      return undefined;
+    case 'silent':
+      return t('webui-page.outcome.silent');
+    case 'aborted':
+      return turn.stoppedBy
+        ? t('webui-page.outcome.abortedBy', { who: personName(turn.stoppedBy, selfId) })
+        : t('webui-page.outcome.aborted');
+    case 'error':
+      return t('webui-page.outcome.error', { reason: turn.error ?? '' });
+  }
+}

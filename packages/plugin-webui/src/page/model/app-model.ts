@@ -1,0 +1,354 @@
+// The whole page's state and actions, framework-free: login (the one-time link's token exchanged, then removed
+// from the address), the connection, the session list, the selected session (its conversation, settings and
+// usage models, one subscription), the models list, and the owner's admin data. Components render snapshots and
+// call these methods; everything goes through SessionClient (docs/session-protocol.md).
+import type {
+  Account,
+  ConnectionState,
+  Limits,
+  LogView,
+  ModelView,
+  OutgoingAttachment,
+  PluginView,
+  PreferencesView,
+  SessionClient,
+  SessionSummary,
+  Subscription,
+  UsageEntry,
+} from '@aalis/session-client';
+import { ConversationModel } from './conversation-model.js';
+import { SettingsModel } from './settings-model.js';
+import { Store } from './store.js';
+
+/** Log records kept in the admin view. */
+export const MAX_LOG_RECORDS = 500;
+
+export type AppPhase = 'starting' | 'login-needed' | 'ready';
+
+export interface AppNotice {
+  id: number;
+  code?: string;
+  message: string;
+}
+
+export interface AdminSnapshot {
+  plugins: readonly PluginView[];
+  preferences?: PreferencesView;
+  logs: readonly LogView[];
+}
+
+export interface AppSnapshot {
+  phase: AppPhase;
+  loginError?: { code: string; message: string };
+  account?: Account;
+  limits?: Limits;
+  hostLocale?: 'zh-CN' | 'en';
+  connection: ConnectionState;
+  sessions: readonly SessionSummary[];
+  selectedId?: string;
+  view: 'chat' | 'admin';
+  models: readonly ModelView[];
+  usage?: UsageEntry;
+  admin: AdminSnapshot;
+  notices: readonly AppNotice[];
+}
+
+/** Where the page is: the address bar's search string and a way to rewrite it without reloading. */
+export interface PageLocation {
+  search(): string;
+  replace(search: string): void;
+}
+
+function codedError(error: unknown): { code: string; message: string } {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return {
+    code: typeof code === 'string' ? code : 'AALIS_WEBUI_CLIENT_ERROR',
+    message: typeof message === 'string' ? message : String(error),
+  };
+}
+
+const LOGIN_CODES = new Set(['AALIS_WEBUI_LOGIN_REQUIRED', 'AALIS_WEBUI_LOGIN_EXPIRED']);
+
+export class AppModel extends Store<AppSnapshot> {
+  conversation: ConversationModel | undefined;
+  settings: SettingsModel | undefined;
+  private subscription: Subscription | undefined;
+  private state: Omit<AppSnapshot, 'connection'> = {
+    phase: 'starting',
+    sessions: [],
+    view: 'chat',
+    models: [],
+    admin: { plugins: [], logs: [] },
+    notices: [],
+  };
+  private noticeCounter = 0;
+  private readonly disposers: Array<() => void> = [];
+
+  constructor(
+    readonly client: SessionClient,
+    private readonly location: PageLocation,
+  ) {
+    super();
+  }
+
+  /** Logs in with the link's token when the address has one, then connects and loads the list. */
+  async start(): Promise<void> {
+    const params = new URLSearchParams(this.location.search());
+    const token = params.get('token');
+    if (token !== null) {
+      params.delete('token');
+      // The token is single-use: it leaves the address (and the history) before anything else happens.
+      this.location.replace(params.toString());
+      try {
+        await this.client.login(token);
+      } catch (error) {
+        const refused = codedError(error);
+        // A used link is harmless when this browser is already logged in (a reload of the old address).
+        if (!(await this.loggedIn())) return this.update({ phase: 'login-needed', loginError: refused });
+      }
+    }
+    this.disposers.push(
+      this.client.on('state', (connection) => {
+        if (connection === 'logged-out') this.update({ phase: 'login-needed' });
+        else this.changed();
+      }),
+      this.client.on('sessions', ({ change, sessionId, session }) => this.sessionChanged(change, sessionId, session)),
+      this.client.on('log', (record) => this.logRecord(record)),
+      this.client.on('hello', (hello) =>
+        this.update({ account: hello.account, limits: hello.limits, hostLocale: hello.locale }),
+      ),
+    );
+    try {
+      const hello = await this.client.connect();
+      this.update({ phase: 'ready', account: hello.account, limits: hello.limits, hostLocale: hello.locale });
+    } catch (error) {
+      const refused = codedError(error);
+      return this.update({ phase: 'login-needed', loginError: LOGIN_CODES.has(refused.code) ? undefined : refused });
+    }
+    await Promise.all([this.refreshSessions(), this.refreshModels()]);
+    const wanted = new URLSearchParams(this.location.search()).get('session');
+    const first = this.state.sessions.find((session) => session.id === wanted) ?? this.state.sessions[0];
+    if (first) await this.select(first.id);
+  }
+
+  dispose(): void {
+    for (const dispose of this.disposers.splice(0)) dispose();
+    void this.subscription?.unsubscribe().catch(() => undefined);
+    this.client.close();
+  }
+
+  async refreshSessions(): Promise<void> {
+    await this.guard(async () => {
+      const { sessions } = await this.client.request('sessions.list', {});
+      this.update({ sessions });
+    });
+  }
+
+  async refreshModels(): Promise<void> {
+    await this.guard(async () => {
+      const { models } = await this.client.request('models.list', {});
+      this.update({ models });
+    });
+  }
+
+  /** Opens a session: one subscription (timeline, then events), its settings, the usage snapshot that follows. */
+  async select(sessionId: string): Promise<void> {
+    if (this.state.selectedId === sessionId && this.conversation) return this.update({ view: 'chat' });
+    await this.subscription?.unsubscribe().catch(() => undefined);
+    const conversation = new ConversationModel(sessionId);
+    const settings = new SettingsModel(sessionId, {
+      get: (params) => this.client.request('settings.get', params),
+      options: (params) => this.client.request('settings.options', params),
+      set: (params) => this.client.request('settings.set', params),
+      reset: (params) => this.client.request('settings.reset', params),
+    });
+    this.conversation = conversation;
+    this.settings = settings;
+    this.update({ selectedId: sessionId, view: 'chat', usage: undefined });
+    const params = new URLSearchParams(this.location.search());
+    params.set('session', sessionId);
+    this.location.replace(params.toString());
+    this.subscription = this.client.subscribe(sessionId, {
+      timeline: (timeline) => conversation.load(timeline),
+      event: (event) => {
+        conversation.apply(event);
+        if (this.conversation !== conversation) return;
+        if (event.type === 'usage') this.update({ usage: event.usage });
+        else if (event.type === 'settings.changed') void settings.load();
+        else if (event.type === 'session.deleted') this.sessionChanged('removed', sessionId);
+      },
+    });
+    this.markRead(sessionId);
+    await Promise.all([this.subscription.ready.catch((error) => this.notify(error)), settings.load()]);
+  }
+
+  async createSession(): Promise<void> {
+    await this.guard(async () => {
+      const { session } = await this.client.request('session.create', {});
+      this.sessionChanged('upsert', session.id, session);
+      await this.select(session.id);
+    });
+  }
+
+  /** Deletes a session (and its children) through the session manager; a running turn stops there. */
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.guard(async () => {
+      const { deleted } = await this.client.request('delete', { sessionId });
+      for (const id of deleted) this.sessionChanged('removed', id);
+    });
+  }
+
+  /** Sends a message; true when the server took it (the composer clears only then, so nothing typed is lost). */
+  async send(
+    text: string,
+    attachments: OutgoingAttachment[],
+    previews: { url: string; name?: string }[],
+  ): Promise<boolean> {
+    const sessionId = this.state.selectedId;
+    const conversation = this.conversation;
+    if (!sessionId || !conversation) return false;
+    const key = `${Date.now().toString(36)}-${++this.noticeCounter}`;
+    conversation.sending(key, {
+      text,
+      attachments: previews.map((preview) => ({ type: 'image' as const, url: preview.url, name: preview.name })),
+      sender: this.state.account
+        ? { userId: this.state.account.userId, displayName: this.state.account.displayName }
+        : undefined,
+    });
+    try {
+      const { messageId } = await this.client.send({
+        sessionId,
+        text,
+        ...(attachments.length > 0 ? { attachments } : {}),
+      });
+      conversation.sendAccepted(key, messageId);
+      return true;
+    } catch (error) {
+      conversation.sendFailed(key);
+      this.notify(error);
+      return false;
+    }
+  }
+
+  async stop(): Promise<void> {
+    const sessionId = this.state.selectedId;
+    if (sessionId) await this.guard(() => this.client.request('stop', { sessionId }));
+  }
+
+  async clear(): Promise<void> {
+    const sessionId = this.state.selectedId;
+    if (sessionId) await this.guard(() => this.client.request('clear', { sessionId }));
+  }
+
+  async compact(): Promise<void> {
+    const sessionId = this.state.selectedId;
+    if (sessionId) await this.guard(() => this.client.request('compact', { sessionId }));
+  }
+
+  /** The owner's admin area: plugins and their states, service preferences, live logs. */
+  async openAdmin(): Promise<void> {
+    this.update({ view: 'admin' });
+    await this.guard(async () => {
+      const [{ plugins }, { preferences }, { recent }] = await Promise.all([
+        this.client.request('admin.plugins', {}),
+        this.client.request('admin.preferences.get', {}),
+        this.client.request('logs.subscribe', {}),
+      ]);
+      this.update({ admin: { plugins, preferences, logs: recent.slice(-MAX_LOG_RECORDS) } });
+    });
+  }
+
+  async closeAdmin(): Promise<void> {
+    this.update({ view: 'chat' });
+    await this.client.request('logs.unsubscribe', {}).catch(() => undefined);
+  }
+
+  async refreshPlugins(): Promise<void> {
+    await this.guard(async () => {
+      const { plugins } = await this.client.request('admin.plugins', {});
+      this.update({ admin: { ...this.state.admin, plugins } });
+    });
+  }
+
+  /** Sets (or, with null, removes) the global preference of the llm service: the default model. */
+  async setDefaultModel(model: string | null): Promise<void> {
+    await this.guard(async () => {
+      const { preferences } = await this.client.request('admin.preferences.set', { service: 'llm', value: model });
+      this.update({ admin: { ...this.state.admin, preferences } });
+      await this.settings?.load();
+    });
+  }
+
+  dismiss(id: number): void {
+    this.update({ notices: this.state.notices.filter((notice) => notice.id !== id) });
+  }
+
+  /** Shows a coded error the page cannot act on itself. */
+  notify(error: unknown): void {
+    const { code, message } = codedError(error);
+    if (LOGIN_CODES.has(code)) {
+      this.update({ phase: 'login-needed' });
+      return;
+    }
+    this.noticeCounter += 1;
+    this.update({ notices: [...this.state.notices, { id: this.noticeCounter, code, message }].slice(-5) });
+  }
+
+  protected buildSnapshot(): AppSnapshot {
+    return { ...this.state, connection: this.client.connectionState };
+  }
+
+  private async loggedIn(): Promise<boolean> {
+    try {
+      await this.client.me();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async guard<T>(action: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await action();
+    } catch (error) {
+      this.notify(error);
+      return undefined;
+    }
+  }
+
+  private markRead(sessionId: string): void {
+    const sessions = this.state.sessions.map((session) =>
+      session.id === sessionId && session.unread ? { ...session, unread: false } : session,
+    );
+    this.update({ sessions });
+  }
+
+  private sessionChanged(change: 'upsert' | 'removed', sessionId: string, session?: SessionSummary): void {
+    let sessions = this.state.sessions.filter((known) => known.id !== sessionId);
+    if (change === 'upsert' && session) {
+      const shown = sessionId === this.state.selectedId ? { ...session, unread: false } : session;
+      sessions = [shown, ...sessions];
+    }
+    const patch: Partial<AppSnapshot> = { sessions };
+    if (change === 'removed' && sessionId === this.state.selectedId) {
+      void this.subscription?.unsubscribe().catch(() => undefined);
+      this.subscription = undefined;
+      this.conversation = undefined;
+      this.settings = undefined;
+      patch.selectedId = undefined;
+      patch.usage = undefined;
+    }
+    this.update(patch);
+  }
+
+  private logRecord(record: LogView): void {
+    const logs = [...this.state.admin.logs, record].slice(-MAX_LOG_RECORDS);
+    this.update({ admin: { ...this.state.admin, logs } });
+  }
+
+  private update(patch: Partial<AppSnapshot>): void {
+    const { connection: _connection, ...rest } = patch;
+    this.state = { ...this.state, ...rest };
+    this.changed();
+  }
+}

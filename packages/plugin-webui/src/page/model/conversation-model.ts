@@ -1,0 +1,304 @@
+// The conversation of one session as state, framework-free: the timeline rebuilt from the archive, then the live
+// session events (streamed text and reasoning per model call, tool cards matched by callId, joined inputs, the
+// queue, outcomes, 未发出 segments), plus the page's own sends shown as pending until the server places them.
+// Entries are immutable: an event replaces only the turn it touches, so a snapshot is cheap and Vue's keyed diff
+// re-renders one turn per streamed delta.
+import type { SessionEvent, Timeline, TimelineInput } from '@aalis/session-client';
+import type {
+  ConversationSnapshot,
+  EntryView,
+  InputView,
+  ToolCardView,
+  TurnItemView,
+  TurnView,
+  WaitingInputView,
+} from './conversation-types.js';
+import { Store } from './store.js';
+import { argumentsText, entryView, inputView, personView, waitingView } from './timeline-views.js';
+
+interface PendingSend {
+  /** The page's key for the send; the server's messageId once `send` answered. */
+  key: string;
+  messageId?: string;
+  input: InputView;
+}
+
+export class ConversationModel extends Store<ConversationSnapshot> {
+  private entries: EntryView[] = [];
+  private runningTurnId: string | undefined;
+  private waiting: WaitingInputView[] = [];
+  private pending: PendingSend[] = [];
+  private loaded = false;
+  private deleted = false;
+
+  constructor(readonly sessionId: string) {
+    super();
+  }
+
+  /** Shows a message this page is sending until the server reports where it went. */
+  sending(key: string, input: Pick<InputView, 'text' | 'attachments' | 'sender'>): void {
+    this.pending.push({
+      key,
+      input: { key: `pending-${key}`, ...input, at: Date.now(), pending: true },
+    });
+    this.changed();
+  }
+
+  /** `send` answered with the message id the input will carry in the timeline and events. */
+  sendAccepted(key: string, messageId: string | undefined): void {
+    const entry = this.pending.find((candidate) => candidate.key === key);
+    if (!entry) return;
+    if (messageId === undefined || this.isPlaced(messageId)) this.pending = this.pending.filter((e) => e !== entry);
+    else entry.messageId = messageId;
+    this.changed();
+  }
+
+  /** A send the server refused: its pending bubble goes (the composer keeps the text, so nothing is lost). */
+  sendFailed(key: string): void {
+    this.pending = this.pending.filter((entry) => entry.key !== key);
+    this.changed();
+  }
+
+  /** The history as the server rebuilt it (on subscribe and after a resume that could not replay). */
+  load(timeline: Timeline): void {
+    this.entries = timeline.entries.map(entryView);
+    const running = this.entries.find((entry): entry is TurnView => entry.kind === 'turn' && entry.running);
+    this.runningTurnId = running?.turnId;
+    this.waiting = timeline.waiting.map(waitingView);
+    this.dropPlaced();
+    this.loaded = true;
+    this.changed();
+  }
+
+  apply(event: SessionEvent): void {
+    switch (event.type) {
+      case 'turn.started':
+        this.runningTurnId = event.turnId;
+        this.updateTurn(event.turnId, (turn) => ({ ...turn, running: true }));
+        break;
+      case 'input':
+        this.input(event.turnId, event.input);
+        break;
+      case 'text.delta':
+      case 'reasoning.delta':
+        this.updateTurn(event.turnId, (turn) => {
+          const { items, item } = textItem(turn, event.segment);
+          const next =
+            event.type === 'text.delta'
+              ? { ...item, text: item.text + event.delta }
+              : { ...item, reasoning: item.reasoning + event.delta };
+          return { ...turn, items: replaceItem(items, item, next) };
+        });
+        break;
+      case 'tool.progress':
+        this.updateTool(event.turnId, event.callId, event.name, (card) => ({
+          ...card,
+          argumentsText: card.argumentsText + (event.argumentsDelta ?? ''),
+        }));
+        break;
+      case 'tool.started':
+        this.updateTool(event.turnId, event.callId, event.name, (card) => ({
+          ...card,
+          state: 'running',
+          argumentsText: argumentsText(event.arguments === '' ? card.argumentsText : event.arguments),
+        }));
+        break;
+      case 'tool.ended':
+        this.updateTool(event.turnId, event.callId, event.name, (card) => ({
+          ...card,
+          state: event.isError ? 'error' : 'done',
+          result: event.result,
+          durationMs: Math.round(event.durationMs),
+        }));
+        break;
+      case 'message':
+        this.message(event);
+        break;
+      case 'queue':
+        this.waiting = event.waiting.map(waitingView);
+        break;
+      case 'turn.ended':
+        if (this.runningTurnId === event.turnId) this.runningTurnId = undefined;
+        this.updateTurn(event.turnId, (turn) => {
+          const unsent = new Set(event.unsentSegments);
+          // A stopped turn keeps no reply (plugin-agent.zh.md 「停下」): what streamed goes, as after a reload;
+          // tool calls that ran stay, as they do in the history.
+          const items = turn.items
+            .filter((item) => event.outcome !== 'aborted' || (item.kind !== 'text' && !isUnfinishedTool(item)))
+            .map((item) => (item.kind === 'text' && unsent.has(item.segment) ? { ...item, unsent: true } : item));
+          return {
+            ...turn,
+            items,
+            running: false,
+            outcome: event.outcome,
+            error: event.error,
+            stoppedBy: event.stoppedBy ? personView(event.stoppedBy) : undefined,
+          };
+        });
+        break;
+      case 'delivery.failed': {
+        const text = event.text;
+        if (event.turnId === undefined) this.entries = [...this.entries, note(event.at, text)];
+        else
+          this.appendItem(event.turnId, {
+            kind: 'notice',
+            key: `delivery-${event.at}`,
+            tone: 'delivery-failure',
+            text,
+          });
+        break;
+      }
+      case 'session.deleted':
+        this.deleted = true;
+        this.runningTurnId = undefined;
+        this.waiting = [];
+        break;
+      case 'usage':
+      case 'session.updated':
+      case 'settings.changed':
+        return; // other models follow these
+    }
+    this.changed();
+  }
+
+  protected buildSnapshot(): ConversationSnapshot {
+    return {
+      sessionId: this.sessionId,
+      loaded: this.loaded,
+      entries: this.entries,
+      pending: this.pending.map((entry) => entry.input),
+      runningTurnId: this.runningTurnId,
+      waiting: this.waiting,
+      deleted: this.deleted,
+    };
+  }
+
+  private input(turnId: string | undefined, input: TimelineInput): void {
+    const view = inputView(input);
+    if (turnId === undefined) {
+      if (!this.entries.some((entry) => entry.key === `released-${input.id}`))
+        this.entries = [...this.entries, { kind: 'released', key: `released-${input.id}`, input: view }];
+    } else if (input.entry === 'joined') {
+      this.appendItem(turnId, { kind: 'input', key: `joined-${input.id}`, input: view });
+    } else {
+      this.updateTurn(turnId, (turn) =>
+        turn.inputs.some((known) => known.key === view.key) ? turn : { ...turn, inputs: [...turn.inputs, view] },
+      );
+    }
+    this.dropPlaced();
+  }
+
+  private message(event: Extract<SessionEvent, { type: 'message' }>): void {
+    const { turnId, kind, text } = event;
+    if (turnId === undefined) {
+      this.entries = [...this.entries, note(Date.now(), text, 'info')];
+      return;
+    }
+    if (kind === 'reply') {
+      // A reply that was not streamed (a provider without streaming): shown as the turn's text.
+      this.updateTurn(turnId, (turn) =>
+        turn.items.some((item) => item.kind === 'text' && item.text !== '')
+          ? turn
+          : {
+              ...turn,
+              items: [
+                ...turn.items,
+                { kind: 'text', key: 'text-reply', segment: -1, text, reasoning: '', unsent: false },
+              ],
+            },
+      );
+    } else {
+      const tone = kind === 'error' ? 'error' : 'info';
+      this.appendItem(turnId, { kind: 'notice', key: `notice-${turnItemsCount(this.entries, turnId)}`, tone, text });
+    }
+  }
+
+  private isPlaced(messageId: string): boolean {
+    for (const entry of this.entries) {
+      if (entry.kind === 'released' && entry.input.messageId === messageId) return true;
+      if (entry.kind !== 'turn') continue;
+      if (entry.inputs.some((input) => input.messageId === messageId)) return true;
+      if (entry.items.some((item) => item.kind === 'input' && item.input.messageId === messageId)) return true;
+    }
+    return false;
+  }
+
+  private dropPlaced(): void {
+    this.pending = this.pending.filter((entry) => entry.messageId === undefined || !this.isPlaced(entry.messageId));
+  }
+
+  private updateTurn(turnId: string, update: (turn: TurnView) => TurnView): void {
+    const index = this.entries.findIndex((entry) => entry.kind === 'turn' && entry.turnId === turnId);
+    const current: TurnView =
+      index >= 0
+        ? (this.entries[index] as TurnView)
+        : {
+            kind: 'turn',
+            key: `turn-${turnId}`,
+            turnId,
+            inputs: [],
+            items: [],
+            running: this.runningTurnId === turnId,
+          };
+    const next = update(current);
+    if (next === current && index >= 0) return;
+    this.entries = index >= 0 ? this.entries.with(index, next) : [...this.entries, next];
+  }
+
+  private appendItem(turnId: string, item: TurnItemView): void {
+    this.updateTurn(turnId, (turn) =>
+      turn.items.some((known) => known.key === item.key) ? turn : { ...turn, items: [...turn.items, item] },
+    );
+  }
+
+  private updateTool(
+    turnId: string,
+    callId: string,
+    name: string | undefined,
+    update: (card: ToolCardView) => ToolCardView,
+  ): void {
+    this.updateTurn(turnId, (turn) => {
+      const found = turn.items.find((item): item is ToolCardView => item.kind === 'tool' && item.callId === callId);
+      const card: ToolCardView = found ?? {
+        kind: 'tool',
+        key: `tool-${callId}`,
+        callId,
+        name: name ?? '',
+        argumentsText: '',
+        state: 'writing',
+      };
+      const next = update(name ? { ...card, name } : card);
+      return { ...turn, items: found ? replaceItem(turn.items, found, next) : [...turn.items, next] };
+    });
+  }
+}
+
+function note(at: number, text: string, tone: 'info' | 'delivery-failure' = 'delivery-failure'): EntryView {
+  return { kind: 'note', key: `note-${at}-${text.length}`, tone, text };
+}
+
+function isUnfinishedTool(item: TurnItemView): boolean {
+  return item.kind === 'tool' && (item.state === 'writing' || item.state === 'running');
+}
+
+function replaceItem(items: readonly TurnItemView[], from: TurnItemView, to: TurnItemView): TurnItemView[] {
+  return items.map((item) => (item === from ? to : item));
+}
+
+function turnItemsCount(entries: readonly EntryView[], turnId: string): number {
+  const turn = entries.find((entry) => entry.kind === 'turn' && entry.turnId === turnId);
+  return turn?.kind === 'turn' ? turn.items.length : 0;
+}
+
+/** The text item of a model call (segment), created at the end when it is the first delta of that call. */
+function textItem(
+  turn: TurnView,
+  segment: number,
+): { items: readonly TurnItemView[]; item: Extract<TurnItemView, { kind: 'text' }> } {
+  const found = turn.items.find(
+    (item): item is Extract<TurnItemView, { kind: 'text' }> => item.kind === 'text' && item.segment === segment,
+  );
+  if (found) return { items: turn.items, item: found };
+  const item = { kind: 'text' as const, key: `text-${segment}`, segment, text: '', reasoning: '', unsent: false };
+  return { items: [...turn.items, item], item };
+}

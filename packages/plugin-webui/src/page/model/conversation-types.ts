@@ -1,0 +1,110 @@
+// The conversation as the page draws it: turns with their inputs, what she wrote (reasoning and text per model
+// call, tool cards, inputs that joined, notices) in the order it happened, and the outcome; plus what waits to
+// join or is queued. Built by ConversationModel from the session protocol's timeline and live events.
+import type { AttachmentRef, TurnOutcome } from '@aalis/session-client';
+
+export interface PersonView {
+  userId?: string;
+  displayName?: string;
+  platform?: string;
+}
+
+export interface InputView {
+  key: string;
+  messageId?: string;
+  text: string;
+  sender?: PersonView;
+  /** Set for injected inputs (scheduler, workflow …). */
+  source?: string;
+  /** Milliseconds since the epoch. */
+  at?: number;
+  /** How it entered the turn: it opened it, or joined it while it ran; absent when released without a turn. */
+  entry?: 'opened' | 'joined';
+  attachments: readonly AttachmentRef[];
+  /** Sent from this page and not yet placed by the server. */
+  pending: boolean;
+}
+
+export type ToolCardState = 'writing' | 'running' | 'done' | 'error';
+
+export interface ToolCardView {
+  kind: 'tool';
+  key: string;
+  callId: string;
+  name: string;
+  /** The arguments as text (pretty JSON when they parse). */
+  argumentsText: string;
+  result?: string;
+  durationMs?: number;
+  state: ToolCardState;
+}
+
+/** What she wrote in one model call: its reasoning (shown collapsed) and its text. */
+export interface TextItemView {
+  kind: 'text';
+  key: string;
+  segment: number;
+  text: string;
+  reasoning: string;
+  /** In rooms: never sent to the platform (「未发出」). */
+  unsent: boolean;
+}
+
+export interface JoinedInputView {
+  kind: 'input';
+  key: string;
+  input: InputView;
+}
+
+/** A notice of the turn ([错误] / [系统] lines, delivery failures). */
+export interface NoticeItemView {
+  kind: 'notice';
+  key: string;
+  tone: 'error' | 'info' | 'delivery-failure';
+  text: string;
+}
+
+export type TurnItemView = TextItemView | ToolCardView | JoinedInputView | NoticeItemView;
+
+export interface TurnView {
+  kind: 'turn';
+  key: string;
+  turnId?: string;
+  inputs: readonly InputView[];
+  items: readonly TurnItemView[];
+  /** Undefined while the turn runs. */
+  outcome?: TurnOutcome;
+  error?: string;
+  stoppedBy?: PersonView;
+  running: boolean;
+}
+
+/** A compression divider, a released input or a note outside any turn. */
+export type LooseEntryView =
+  | { kind: 'divider'; key: string; summary?: string }
+  | { kind: 'released'; key: string; input: InputView }
+  | { kind: 'note'; key: string; tone: 'info' | 'delivery-failure'; text: string };
+
+export type EntryView = TurnView | LooseEntryView;
+
+export interface WaitingInputView {
+  key: string;
+  text: string;
+  sender?: PersonView;
+  /** Waits to join the running turn, or is queued for the next one. */
+  state: 'join' | 'queue';
+}
+
+export interface ConversationSnapshot {
+  sessionId: string;
+  /** The timeline arrived (before that the page shows a loading state). */
+  loaded: boolean;
+  entries: readonly EntryView[];
+  /** The page's own sends the server has not placed yet. */
+  pending: readonly InputView[];
+  /** The running turn's id (the Stop button applies), if any. */
+  runningTurnId?: string;
+  waiting: readonly WaitingInputView[];
+  /** The session was deleted (the view closes it). */
+  deleted: boolean;
+}

@@ -1,0 +1,109 @@
+// Pure conversions from the session protocol's timeline (and waiting list) to the page's view entries.
+import type { TimelineEntry, TimelineInput, TurnItem, WaitingInput } from '@aalis/session-client';
+import type {
+  EntryView,
+  InputView,
+  PersonView,
+  ToolCardView,
+  TurnItemView,
+  TurnView,
+  WaitingInputView,
+} from './conversation-types.js';
+
+/** Pretty JSON when the arguments parse (or already are an object), else the raw text. */
+export function argumentsText(value: unknown): string {
+  if (value === undefined || value === null || value === '') return '';
+  if (typeof value === 'string') {
+    try {
+      return JSON.stringify(JSON.parse(value), null, 2);
+    } catch {
+      return value;
+    }
+  }
+  return JSON.stringify(value, null, 2) ?? String(value);
+}
+
+export function personView(person: { platform?: string; userId?: string; displayName?: string }): PersonView {
+  return { platform: person.platform, userId: person.userId, displayName: person.displayName };
+}
+
+export function inputView(input: TimelineInput): InputView {
+  return {
+    key: `input-${input.id}`,
+    messageId: input.messageId,
+    text: input.text,
+    sender: personView(input.sender),
+    source: input.source,
+    at: input.at,
+    entry: input.entry,
+    attachments: input.attachments,
+    pending: false,
+  };
+}
+
+export function turnItemView(item: TurnItem): TurnItemView {
+  switch (item.kind) {
+    case 'text':
+      return {
+        kind: 'text',
+        key: `text-${item.segment}`,
+        segment: item.segment,
+        text: item.text,
+        reasoning: item.reasoning ?? '',
+        unsent: item.unsent,
+      };
+    case 'tool':
+      return toolCardView(item);
+    case 'input':
+      return { kind: 'input', key: `joined-${item.input.id}`, input: inputView(item.input) };
+    case 'notice':
+      return { kind: 'notice', key: `notice-${item.id}`, tone: item.tone, text: item.text };
+  }
+}
+
+function toolCardView(item: Extract<TurnItem, { kind: 'tool' }>): ToolCardView {
+  return {
+    kind: 'tool',
+    key: `tool-${item.callId}`,
+    callId: item.callId,
+    name: item.name,
+    argumentsText: argumentsText(item.arguments),
+    result: item.result,
+    durationMs: item.durationMs,
+    state: item.state,
+  };
+}
+
+export function entryView(entry: TimelineEntry): EntryView {
+  switch (entry.kind) {
+    case 'turn': {
+      const turn: TurnView = {
+        kind: 'turn',
+        key: `turn-${entry.turnId}`,
+        turnId: entry.turnId,
+        inputs: entry.inputs.map(inputView),
+        items: entry.items.map(turnItemView),
+        outcome: entry.outcome,
+        error: entry.error,
+        stoppedBy: entry.stoppedBy ? personView(entry.stoppedBy) : undefined,
+        running: entry.running,
+      };
+      return turn;
+    }
+    case 'divider':
+      return { kind: 'divider', key: `divider-${entry.id}`, summary: entry.summary };
+    case 'released':
+      return { kind: 'released', key: `released-${entry.input.id}`, input: inputView(entry.input) };
+    case 'note':
+      return { kind: 'note', key: `note-${entry.id}`, tone: entry.tone, text: entry.text };
+  }
+}
+
+export function waitingView(input: WaitingInput, index: number): WaitingInputView {
+  return {
+    key: input.messageId ? `waiting-${input.messageId}` : `waiting-${input.at}-${index}`,
+    text: input.text,
+    sender: personView(input.sender),
+    state: input.disposition,
+  };
+}

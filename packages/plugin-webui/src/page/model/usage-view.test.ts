@@ -1,0 +1,54 @@
+import type { UsageEntry } from '@aalis/session-client';
+import { describe, expect, it } from 'vitest';
+import { USAGE_COLOURS, usageView } from './usage-view.js';
+
+const entry: UsageEntry = {
+  turnId: 't1',
+  used: 7200,
+  contextWindow: 10_000,
+  usageRatio: 0.72,
+  maxTokens: 1000,
+  tokenBudget: 8488,
+  trimmed: false,
+  historyMessages: 12,
+  historyLimit: 0,
+  parts: [
+    { label: '历史消息', tokens: 5000 },
+    { label: '工具定义', tokens: 0 },
+    { label: 'A part nobody planned for', tokens: 1200 },
+    { label: '其余系统提示', tokens: 1000, injectors: { 'memory/notes': 300, 'skills/x': 700, 'idle/y': 0 } },
+  ],
+  cachedPromptTokens: 4096,
+};
+
+describe('usageView', () => {
+  it('draws every non-empty part in the given order, sized against the context window, whatever its label', () => {
+    const view = usageView(entry);
+    expect(view.segments.map((segment) => [segment.label, segment.tokens, segment.percent, segment.colour])).toEqual([
+      ['历史消息', 5000, 50, 0],
+      ['A part nobody planned for', 1200, 12, 1],
+      ['其余系统提示', 1000, 10, 2],
+    ]);
+    expect(view.segments[2]!.details).toEqual([
+      { name: 'skills/x', tokens: 700 },
+      { name: 'memory/notes', tokens: 300 },
+    ]);
+    expect(view).toMatchObject({
+      percent: 72,
+      level: 'warn',
+      reservedPercent: 10,
+      cachedPromptTokens: 4096,
+      estimate: false,
+    });
+  });
+
+  it('levels follow the budget tool thresholds; a snapshot is an estimate; colours cycle', () => {
+    expect(usageView({ ...entry, usageRatio: 0.49 }).level).toBe('ok');
+    expect(usageView({ ...entry, usageRatio: 0.5 }).level).toBe('info');
+    expect(usageView({ ...entry, usageRatio: 0.85 }).level).toBe('critical');
+    expect(usageView({ ...entry, turnId: undefined }).estimate).toBe(true);
+    const many = Array.from({ length: USAGE_COLOURS + 2 }, (_, index) => ({ label: `p${index}`, tokens: 1 }));
+    expect(usageView({ ...entry, parts: many }).segments.at(-1)!.colour).toBe(1);
+    expect(usageView({ ...entry, contextWindow: 0 }).percent).toBe(0);
+  });
+});

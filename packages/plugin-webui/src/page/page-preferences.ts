@@ -1,0 +1,56 @@
+// The reader's own choices, kept in localStorage: language (zh-CN / en; the host's locale until one is picked)
+// and appearance (system / light / dark). Reactive, so a change re-renders every text at once.
+import type { Locale } from '@aalis/core';
+import { reactive } from 'vue';
+import { type PageTextKey, translator } from './texts.js';
+
+export type Theme = 'auto' | 'light' | 'dark';
+
+const LOCALE_KEY = 'aalis.webui.locale';
+const THEME_KEY = 'aalis.webui.theme';
+
+function stored(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null; // storage disabled: the choice lasts for this page only
+  }
+}
+
+function store(key: string, value: string): void {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // see stored()
+  }
+}
+
+const savedLocale = stored(LOCALE_KEY);
+const savedTheme = stored(THEME_KEY);
+
+export const preferences = reactive<{ locale: Locale; theme: Theme; chosenLocale: boolean }>({
+  locale: savedLocale === 'en' || savedLocale === 'zh-CN' ? savedLocale : 'zh-CN',
+  chosenLocale: savedLocale === 'en' || savedLocale === 'zh-CN',
+  theme: savedTheme === 'light' || savedTheme === 'dark' ? savedTheme : 'auto',
+});
+
+/** The host's locale applies until the reader picks one. */
+export function hostLocale(locale: Locale | undefined): void {
+  if (locale && !preferences.chosenLocale) preferences.locale = locale;
+}
+
+export function setLocale(locale: Locale): void {
+  preferences.locale = locale;
+  preferences.chosenLocale = true;
+  store(LOCALE_KEY, locale);
+}
+
+export function setTheme(theme: Theme): void {
+  preferences.theme = theme;
+  store(THEME_KEY, theme);
+}
+
+/** A page text in the reader's language (reactive inside render functions). */
+export function t(key: PageTextKey, params?: Record<string, string | number>): string {
+  return translator(preferences.locale)(key, params);
+}
