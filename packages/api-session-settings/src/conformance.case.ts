@@ -321,5 +321,114 @@ export function describeSessionSettingsConformance(name: string, createFixture: 
       expect(await restarted.get(scope, 'historyLimit')).toEqual({ value: 40, layer: 'platform' });
       expect(await restarted.get(scope, 'llm')).toEqual({ value: { provider: 'p', model: 'm' }, layer: 'session' });
     });
+
+    /** A field whose global layer another part of the host owns (like the agent's 「模型」 and its llm preference). */
+    function ownedElsewhere(initial?: { provider: string; model: string }) {
+      let value = initial;
+      const listeners = new Set<(next: typeof value) => void>();
+      const owner = {
+        get: () => value,
+        /** A change made by the owner itself (e.g. the plugin preference set elsewhere). */
+        change(next: typeof value) {
+          value = next;
+          for (const listener of listeners) listener(next);
+        },
+      };
+      const field: AnySessionField = {
+        key: 'boundModel',
+        type: 'llm-ref',
+        label: 'Bound model',
+        visibility: 'composer',
+        level: 1,
+        globalValue: {
+          read: () => value,
+          write: (next) => owner.change(next),
+          subscribe(listener) {
+            listeners.add(listener);
+            return () => listeners.delete(listener);
+          },
+        },
+      };
+      return { owner, field };
+    }
+
+    it('#11.11 a field with a globalValue: its global layer is that value, seen and written from either side', async () => {
+      const { service } = await setup();
+      const { owner: bound, field } = ownedElsewhere();
+      service.register(field);
+      expect(await service.get(scope, 'boundModel')).toEqual({ value: undefined, layer: 'unset' });
+      // Set by its owner: the settings read it on the global layer.
+      bound.change({ provider: 'p', model: 'from-owner' });
+      expect(await service.get(scope, 'boundModel')).toEqual({
+        value: { provider: 'p', model: 'from-owner' },
+        layer: 'global',
+      });
+      expect((await service.getAll(scope)).boundModel).toEqual({
+        value: { provider: 'p', model: 'from-owner' },
+        layer: 'global',
+      });
+      expect(await service.layerValues({ layer: 'global', target: '' })).toMatchObject({
+        boundModel: { provider: 'p', model: 'from-owner' },
+      });
+      // Written through the settings: the owner has it.
+      await service.set({
+        layer: 'global',
+        target: '',
+        key: 'boundModel',
+        value: { provider: 'p', model: 'from-settings' },
+        caller: asOwner,
+      });
+      expect(bound.get()).toEqual({ provider: 'p', model: 'from-settings' });
+      // Lower layers still override it; a reset clears the owner's value.
+      await service.set({
+        layer: 'session',
+        target: 'room-1',
+        key: 'boundModel',
+        value: { provider: 'p', model: 'session' },
+        caller: asOwner,
+      });
+      expect(await service.get(scope, 'boundModel')).toMatchObject({ layer: 'session' });
+      await service.reset({ layer: 'global', target: '', key: 'boundModel', caller: asOwner });
+      expect(bound.get()).toBeUndefined();
+      // The level still applies to the global layer.
+      await expect(
+        service.set({
+          layer: 'global',
+          target: '',
+          key: 'boundModel',
+          value: { provider: 'p', model: 'x' },
+          caller: asStranger,
+        }),
+      ).rejects.toMatchObject({ code: 'AALIS_SETTINGS_FORBIDDEN' });
+      expect(bound.get()).toBeUndefined();
+    });
+
+    it('#11.11 a value stored on the global layer before the field had a globalValue moves to its owner', async () => {
+      const current = await setup();
+      const plain: AnySessionField = {
+        key: 'boundModel',
+        type: 'llm-ref',
+        label: 'Bound',
+        visibility: 'common',
+        level: 1,
+      };
+      const dispose = current.service.register(plain);
+      await current.service.set({
+        layer: 'global',
+        target: '',
+        key: 'boundModel',
+        value: { provider: 'p', model: 'stored' },
+        caller: asOwner,
+      });
+      dispose();
+      const { owner: bound, field } = ownedElsewhere();
+      current.service.register(field);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(bound.get()).toEqual({ provider: 'p', model: 'stored' });
+      expect(await current.service.get(scope, 'boundModel')).toEqual({
+        value: { provider: 'p', model: 'stored' },
+        layer: 'global',
+      });
+    });
   });
 }

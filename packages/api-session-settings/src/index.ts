@@ -13,6 +13,7 @@ export type {
   DynamicOptions,
   FieldOption,
   FieldVisibility,
+  GlobalValue,
   LlmRef,
   OptionSource,
   OptionSourceContext,

@@ -1,6 +1,6 @@
 // Session fields: settings a plugin declares that can be overridden per layer (global … session).
 import type { RequiredLevel } from '@aalis/api-authority';
-import type { TextRef } from '@aalis/core';
+import type { Disposer, TextRef } from '@aalis/core';
 
 export type SessionFieldType = 'llm-ref' | 'select' | 'number' | 'boolean' | 'string[]' | 'string';
 
@@ -36,6 +36,23 @@ export interface DynamicOptions {
   dependsOn?: readonly string[];
 }
 
+/**
+ * A field whose global layer is a value another part of the host owns, not a row of the settings store: e.g. the
+ * agent's 「模型」, whose global layer is its llm service preference. Reading the global layer reads it, writing or
+ * resetting the global layer writes it, so both sides see one value.
+ */
+export interface GlobalValue<V> {
+  /** The value now; undefined when unset (or when the owner's value is not one this field can hold). */
+  read(): V | undefined;
+  /** Writes the value (undefined = reset). Throw to refuse; nothing is then changed. */
+  write(value: V | undefined): void | Promise<void>;
+  /**
+   * Calls `listener` when the value changes elsewhere, so the service can emit settings:changed for the global
+   * layer. Optional; returns the disposer.
+   */
+  subscribe?(listener: (value: V | undefined) => void): Disposer;
+}
+
 export interface UnsetContext {
   sessionId: string;
   scope: SettingsScope;
@@ -68,6 +85,8 @@ export interface SessionField<K extends SessionFieldType = SessionFieldType> {
   ): TextRef | string | undefined | Promise<TextRef | string | undefined>;
   /** What a UI writes when no layer sets the field and it has no default, e.g. 「跟随服务偏好(此刻:…)」. */
   describeUnset?(context: UnsetContext): TextRef | string | Promise<TextRef | string>;
+  /** Where the global layer lives when it is not the settings store (see GlobalValue). */
+  globalValue?: GlobalValue<SessionFieldValueMap[K]>;
 }
 
 /** Any field, whatever its type (what registries store). */

@@ -1,10 +1,16 @@
 // The four per-session fields of plugin-agent (plugin-agent.zh.md 「会话设置项」) and the llm-thinking options.
 
-import type { ModelInfo } from '@aalis/api-llm';
-import type { AnySessionField, FieldOption, OptionSourceContext } from '@aalis/api-session-settings';
+import { llm, type ModelInfo } from '@aalis/api-llm';
+import type {
+  AnySessionField,
+  FieldOption,
+  GlobalValue,
+  LlmRef,
+  OptionSourceContext,
+} from '@aalis/api-session-settings';
 import { type TextRef, textRef } from '@aalis/core';
 import type { AgentDeps } from './agent-deps.js';
-import { FIELD, modelRefText, resolveSessionModel } from './turn-settings.js';
+import { FIELD, modelRefText, parseModelRef, resolveSessionModel } from './turn-settings.js';
 
 export const THINKING_SOURCE = 'llm-thinking';
 
@@ -27,6 +33,8 @@ export function agentFields(deps: AgentDeps): AnySessionField[] {
         const model = resolveSessionModel(deps, undefined)?.model;
         return model ? textRef('agent.field.llm.unset', { model: model.name }) : textRef('agent.field.llm.unsetNone');
       },
+      // 「模型」的全局层是本插件对 llm 服务的本插件偏好: one value, read and written on either side.
+      globalValue: modelPreference(deps),
     },
     {
       key: FIELD.think,
@@ -66,6 +74,27 @@ export function agentFields(deps: AgentDeps): AnySessionField[] {
       describeUnset: () => textRef('agent.field.historyLimit.unset'),
     },
   ];
+}
+
+/**
+ * The global layer of 「模型」: this plugin's llm preference (pluginServicePreferences['<this instance>'].llm), as
+ * an llm-ref. A preference that names only a provider is no model ref: the layer reads as unset then.
+ */
+function modelPreference(deps: AgentDeps): GlobalValue<LlmRef> {
+  const current = () => deps.services.preferences().plugins[deps.instanceId]?.[llm.name];
+  return {
+    read: () => parseModelRef(current()),
+    write: (value) => deps.services.setPluginPreference(deps.instanceId, llm.name, modelRefText(value)),
+    subscribe(listener) {
+      let last = current();
+      return deps.events.on('preferences:changed', () => {
+        const now = current();
+        if (now === last) return;
+        last = now;
+        listener(parseModelRef(now));
+      });
+    },
+  };
 }
 
 async function currentModel(

@@ -255,3 +255,47 @@ describe('#11.10 token:request snapshots read the settings a real turn reads', (
     expect((await snapshot(harness, { sessionId: 'room-1', platform: 'webui' })).historyLimit).toBe(0);
   });
 });
+
+describe('#11.11 the global layer of 「模型」 is the plugin’s llm preference', () => {
+  const AGENT = '@aalis/plugin-agent';
+
+  it('#11.11 the global layer of 「模型」 and the plugin’s llm preference are one value: setting either is seen by both', async () => {
+    harness = await startHarness();
+    const { app } = harness.booted;
+    const settings = app.services.selected(sessionFields)!.impl;
+    const changes = harness.booted.capture('settings:changed');
+    // Set as the plugin preference (plugin details 「服务偏好」): /session shows it as the global layer's value.
+    app.services.setPluginPreference(AGENT, 'llm', 'test/test-model');
+    const shown = (await harness.command('/session')).join('\n');
+    expect(shown).toContain('模型(llm):test/test-model〔全局〕');
+    expect(await settings.get({ sessionId: 'cli:owner' }, 'llm')).toEqual({
+      value: { provider: 'test', model: 'test-model' },
+      layer: 'global',
+    });
+    expect(changes).toContainEqual({
+      layer: 'global',
+      target: '',
+      key: 'llm',
+      value: { provider: 'test', model: 'test-model' },
+    });
+    // Set on the global layer (「会话默认」): it is the plugin preference.
+    await settings.set({
+      layer: 'global',
+      target: '',
+      key: 'llm',
+      value: { provider: 'test', model: 'Qwen/Qwen3-8B' },
+      caller: { via: 'host' },
+    });
+    expect(app.services.preferences().plugins[AGENT]?.llm).toBe('test/Qwen/Qwen3-8B');
+    expect(app.services.preference('llm', AGENT)).toEqual({ value: 'test/Qwen/Qwen3-8B', scope: 'plugin' });
+    // A preference naming a missing model: the turn uses the model the service falls back to, as a preference.
+    harness.server.enqueue(textReply('still here'));
+    await harness.say('hello');
+    expect(harness.server.chatBodies()[0]!.model).toBe('test-model');
+    // Reset on the global layer clears the preference; the field follows the service preference again.
+    await settings.reset({ layer: 'global', target: '', key: 'llm', caller: { via: 'host' } });
+    expect(app.services.preferences().plugins[AGENT]?.llm).toBeUndefined();
+    expect((await settings.get({ sessionId: 'cli:owner' }, 'llm')).layer).toBe('unset');
+    expect((await harness.command('/session')).join('\n')).toContain('跟随服务偏好');
+  });
+});

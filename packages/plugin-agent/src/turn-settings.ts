@@ -31,6 +31,14 @@ export function modelRefText(value: unknown): string | undefined {
     : undefined;
 }
 
+/** `<provider instance id>/<model id>` as an llm-ref (the model id may itself contain '/'); undefined otherwise. */
+export function parseModelRef(value: string | undefined): ModelRef | undefined {
+  if (value === undefined) return undefined;
+  const slash = value.indexOf('/');
+  if (slash <= 0 || slash === value.length - 1) return undefined;
+  return { provider: value.slice(0, slash), model: value.slice(slash + 1) };
+}
+
 /** Whose settings a turn (or a token:request snapshot) reads: the session, its entry platform and venue. */
 export interface SettingsSource {
   sessionId: string;
@@ -44,6 +52,9 @@ async function setting(deps: AgentDeps, source: SettingsSource, key: string): Pr
   const effective = await deps.sessionFields.use.get(scope, key);
   // No layer set it: the plugin's own config (「会话设置不在场时只取插件配置」) comes before the field default.
   if (effective.layer === 'unset' || effective.layer === 'default') return undefined;
+  // The global layer of 「模型」 is this plugin's llm preference itself, which resolveSessionModel applies as one
+  // (so a preference pointing at a missing model warns as this plugin's preference).
+  if (key === FIELD.llm && effective.layer === 'global') return undefined;
   return effective.value;
 }
 

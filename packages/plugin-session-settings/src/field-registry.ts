@@ -27,6 +27,12 @@ function definitionProblem(field: AnySessionField): string | undefined {
   ) {
     return 'dynamicOptions.source must be a non-empty string';
   }
+  if (
+    field.globalValue !== undefined &&
+    (typeof field.globalValue.read !== 'function' || typeof field.globalValue.write !== 'function')
+  ) {
+    return 'globalValue needs read() and write()';
+  }
   return undefined;
 }
 

@@ -8,6 +8,7 @@ import {
   expectedOf,
   type FieldInfo,
   type FieldOption,
+  type GlobalValue,
   isLayer,
   layerTargetsOf,
   matchesFieldType,
@@ -51,11 +52,18 @@ const TARGET_WHAT: Record<SettingsLayer, string> = {
 
 export class SessionSettings implements SessionFieldsService {
   private readonly registry = new FieldRegistry();
+  private readonly writingGlobal = new Set<GlobalValue<unknown>>();
 
   constructor(private readonly config: SessionSettingsOptions) {}
 
   register(field: AnySessionField, owner?: RegistrationOwner): Disposer {
-    return this.registry.register(field, owner);
+    const disposer = this.registry.register(field, owner);
+    if (!field.globalValue) return disposer;
+    const unsubscribe = this.bindGlobal(field, field.globalValue as GlobalValue<unknown>);
+    return () => {
+      unsubscribe?.();
+      disposer();
+    };
   }
 
   registerOptionSource(source: string, provider: OptionSource, _owner?: RegistrationOwner): Disposer {
@@ -133,7 +141,15 @@ export class SessionSettings implements SessionFieldsService {
   async layerValues({ layer, target }: { layer: SettingsLayer; target: string }): Promise<Record<string, unknown>> {
     this.checkTarget(layer, target);
     const rows = this.config.store.read([{ layer, target: layer === 'global' ? '' : target }]);
-    return Object.fromEntries(rows.map((row) => [row.key, row.value]));
+    const values = Object.fromEntries(
+      rows.filter((row) => layer !== 'global' || !this.globalOf(row.key)).map((row) => [row.key, row.value]),
+    );
+    if (layer !== 'global') return values;
+    for (const { field } of this.registry.all()) {
+      const value = field.globalValue?.read();
+      if (value !== undefined && matchesFieldType(field, value)) values[field.key] = value;
+    }
+    return values;
   }
 
   async set({ layer, target, key, value, caller }: SettingWrite): Promise<void> {
@@ -144,16 +160,59 @@ export class SessionSettings implements SessionFieldsService {
     const validate = field.validate as ((value: unknown) => TextRef | string | undefined) | undefined;
     const problem = validate?.call(field, value);
     if (problem !== undefined) this.invalid(field, problem, value);
-    this.config.store.write({ layer, target: stored, key, value });
+    const bound = layer === 'global' ? this.globalOf(key) : undefined;
+    if (bound) await this.writeGlobal(bound, value);
+    else this.config.store.write({ layer, target: stored, key, value });
     this.config.events?.emit('settings:changed', { layer, target: stored, key, value });
   }
 
   async reset({ layer, target, key, caller }: SettingReset): Promise<void> {
     const field = this.registry.require(key);
     const stored = this.checkWrite({ layer, target, field, caller });
-    if (this.config.store.remove({ layer, target: stored, key })) {
-      this.config.events?.emit('settings:changed', { layer, target: stored, key, value: undefined });
+    const bound = layer === 'global' ? this.globalOf(key) : undefined;
+    if (bound) {
+      if (bound.read() === undefined) return;
+      await this.writeGlobal(bound, undefined);
+    } else if (!this.config.store.remove({ layer, target: stored, key })) return;
+    this.config.events?.emit('settings:changed', { layer, target: stored, key, value: undefined });
+  }
+
+  /** The owner of a field's global layer, when it is not the store. */
+  private globalOf(key: string): GlobalValue<unknown> | undefined {
+    return this.registry.get(key)?.field.globalValue as GlobalValue<unknown> | undefined;
+  }
+
+  /** Our own write: the owner's change notice for it is not reported a second time. */
+  private async writeGlobal(bound: GlobalValue<unknown>, value: unknown): Promise<void> {
+    this.writingGlobal.add(bound);
+    try {
+      await bound.write(value);
+    } finally {
+      this.writingGlobal.delete(bound);
     }
+  }
+
+  /**
+   * Moves a value stored on the global layer before the field had a GlobalValue (nothing is lost: it becomes the
+   * owner's value unless the owner already has one), and reports the owner's own changes as settings:changed.
+   */
+  private bindGlobal(field: AnySessionField, bound: GlobalValue<unknown>): Disposer | undefined {
+    const [row] = this.config.store.read([{ layer: 'global', target: '' }], field.key);
+    if (row) {
+      Promise.resolve()
+        .then(() => (bound.read() === undefined ? bound.write(row.value) : undefined))
+        .then(() => this.config.store.remove({ layer: 'global', target: '', key: field.key }))
+        .catch((error: unknown) =>
+          this.config.logger?.warn('could not move a stored global value to its owner; kept in the store', {
+            key: field.key,
+            error: String(error),
+          }),
+        );
+    }
+    return bound.subscribe?.((value) => {
+      if (this.writingGlobal.has(bound)) return;
+      this.config.events?.emit('settings:changed', { layer: 'global', target: '', key: field.key, value });
+    });
   }
 
   /**
@@ -215,7 +274,14 @@ export class SessionSettings implements SessionFieldsService {
     targets: readonly { layer: SettingsLayer; target: string }[],
     rows: readonly { layer: SettingsLayer; target: string; value: unknown }[],
   ): EffectiveValue {
+    const bound = field.globalValue as GlobalValue<unknown> | undefined;
     for (const { layer, target } of targets) {
+      if (layer === 'global' && bound) {
+        // The global layer is the owner's value itself, never a stored row.
+        const value = bound.read();
+        if (value !== undefined && matchesFieldType(field, value)) return { value, layer };
+        continue;
+      }
       const row = rows.find((candidate) => candidate.layer === layer && candidate.target === target);
       if (!row) continue;
       if (matchesFieldType(field, row.value)) return { value: row.value, layer };
