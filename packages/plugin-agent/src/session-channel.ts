@@ -30,7 +30,7 @@ export interface RunningTurn {
   readonly inputs: PendingInput[];
   /** False once the final reply is being written or the turn was stopped. */
   acceptingJoins: boolean;
-  /** The reply is being stored: past the commit point a stop no longer stops this turn. */
+  /** Past the commit point (the reply is being stored, or the turn is ending): a stop no longer stops this turn. */
   committed: boolean;
   stoppedBy?: Identity;
   stopReason?: string;

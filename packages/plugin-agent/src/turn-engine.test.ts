@@ -162,9 +162,19 @@ describe('#11 turn engine', () => {
 
   it('#11.2 once the reply is stored, abort no longer claims to have stopped it', async () => {
     const observer = outcomeObserver();
-    harness = await startHarness({ extra: [observer.plugin] });
-    const seen = observer.seen;
     const results: Array<{ when: string; stopped: boolean }> = [];
+    harness = await startHarness({
+      extra: [
+        observer.plugin,
+        hookPlugin((h) =>
+          h.middleware('agent:turn:after', async (_context, next) => {
+            results.push({ when: 'turn:after', stopped: harness!.agent.abort(SESSION) });
+            await next();
+          }),
+        ),
+      ],
+    });
+    const seen = observer.seen;
     harness.booted.app.events.on('memory:appended', ({ messages }) => {
       if (messages.some((m) => m.role === 'assistant' && m.content === 'the answer')) {
         results.push({ when: 'stored', stopped: harness!.agent.abort(SESSION) });
@@ -178,6 +188,7 @@ describe('#11 turn engine', () => {
     expect(results).toEqual([
       { when: 'stored', stopped: false },
       { when: 'sent', stopped: false },
+      { when: 'turn:after', stopped: false },
     ]);
     expect(seen).toEqual(['replied']);
     const stored = await harness.history();
@@ -259,7 +270,12 @@ describe('#11 turn engine', () => {
     expect(seen).toEqual(['replied']);
     expect(sent).toEqual([]);
     const stored = await harness.history();
-    expect(stored.map((m) => m.kind ?? m.role)).toEqual(['user', 'assistant']);
+    // The failure is stored with the turn id (a delivery-failure message, not a second turn record).
+    expect(stored.map((m) => m.kind ?? m.role)).toEqual(['user', 'assistant', 'delivery-failure']);
+    expect(stored[2]!.metadata?.[WellKnownMetadataKeys.TurnId]).toBe(
+      stored[1]!.metadata?.[WellKnownMetadataKeys.TurnId],
+    );
+    expect(stored[2]!.content).toBe('[投递失败] 你的一条回复没有送达,对方没有看到它。');
     const records = stored.filter((m) => m.metadata?.[WellKnownMetadataKeys.TurnRecord] !== undefined);
     expect(records).toHaveLength(1);
     expect(records[0]!.metadata?.[WellKnownMetadataKeys.TurnRecord]).toMatchObject({ outcome: 'replied' });
@@ -271,6 +287,10 @@ describe('#11 turn engine', () => {
     expect(failure!.fields).toMatchObject({ turnId, sessionId: SESSION, kind: 'reply' });
     expect(JSON.stringify(failure)).not.toContain('the answer');
     expect(agentLines(harness).find((line) => line.startsWith('回合结束'))).toContain('结局=replied');
+    // The next model call learns that the reply did not arrive.
+    harness.server.enqueue(textReply('again'));
+    await harness.say('did you answer?');
+    expect(contents(harness.requests()[1]!.messages).some((c) => c.startsWith('[投递失败]'))).toBe(true);
   });
 
   it('#11.5 an injection opened from the queue runs alone without the batch header', async () => {

@@ -90,12 +90,14 @@ export async function saveAgentMessages(deps: AgentDeps, state: TurnState, messa
 
 /**
  * Sends a reply or a notice of this turn through the gateway (or the outbound:message fallback). Nothing leaves a
- * stopped turn or goes into a session whose deletion has begun. A delivery that fails is recorded with the turn id
- * and does not fail the turn (the reply is stored, its outcome stays). Resolves whether it went out.
+ * stopped turn or goes into a session whose deletion has begun. A delivery that throws does not fail the turn (the
+ * reply stays stored, the outcome stays): it is logged with the turn id, and a reply's failure is stored as a
+ * `delivery-failure` message of the turn (「平台适配器记回复的投递失败时带上它」), which the next model call and
+ * the session's timeline see. Resolves whether it went out.
  */
 export async function dispatch(
   deps: AgentDeps,
-  state: Pick<TurnState, 'sessionId' | 'turnId' | 'platform' | 'messages' | 'running' | 'generation'>,
+  state: TurnState,
   { kind, content }: { kind: OutgoingKind; content: string },
 ): Promise<boolean> {
   if (state.running.controller.signal.aborted || deletionBegun(deps, state)) return false;
@@ -124,7 +126,24 @@ export async function dispatch(
       kind,
       error: describe(error),
     });
+    if (kind === 'reply') await recordDeliveryFailure(deps, state);
     return false;
+  }
+}
+
+async function recordDeliveryFailure(deps: AgentDeps, state: TurnState): Promise<void> {
+  try {
+    await saveAgentMessage(deps, state, {
+      role: 'system',
+      kind: 'delivery-failure',
+      content: deps.i18n.t(textRef('agent.deliveryFailure')),
+      metadata: {
+        [WellKnownMetadataKeys.TurnId]: state.turnId,
+        [WellKnownMetadataKeys.Platform]: state.platform,
+      },
+    });
+  } catch (error) {
+    deps.log.error('recording a delivery failure failed', { turnId: state.turnId, error: describe(error) });
   }
 }
 
@@ -149,6 +168,8 @@ export function turnRecordOf(deps: AgentDeps, state: TurnState): TurnRecord {
 
 /** Everything after the pipeline: markers and record, turn:after, lastTurn, the info line. Never throws. */
 export async function finishTurn(deps: AgentDeps, state: TurnState): Promise<void> {
+  // The outcome is decided (called synchronously after it was set): a stop from now on stops nothing.
+  state.running.committed = true;
   try {
     await saveTurnEnd(deps, state);
   } catch (error) {
