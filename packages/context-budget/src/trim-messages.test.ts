@@ -386,6 +386,15 @@ describe('trimMessages: continuation prompt (压缩后延续提示)', () => {
     expect(outcome.messages[index + 1]?.toolCalls?.[0]?.id).toBe('a');
   });
 
+  it('#11.12 the caller may mark the inserted prompt with metadata (its injector)', () => {
+    const outcome = trim(scenario(), 2, 12, { continuationMetadata: { injector: 'continuation-prompt' } });
+    expect(outcome.messages.at(-1)).toEqual({
+      role: 'system',
+      content: DEFAULT_CONTINUATION_PROMPT,
+      metadata: { injector: 'continuation-prompt' },
+    });
+  });
+
   it('no continuation prompt when fewer than 6 messages were removed', () => {
     const messages = [...head, ...historyOf(5, 300), system(text(100, 'v')), user(text(3750, 'q'))];
     const outcome = trim(messages, 2, 7);

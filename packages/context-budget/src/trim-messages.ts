@@ -54,6 +54,8 @@ export interface TrimOptions {
   fixedTokens?: number;
   /** Default: the zh-CN text of the catalogue. */
   continuationPrompt?: string;
+  /** Metadata of the inserted continuation prompt (the caller marks it as its own block, e.g. its injector). */
+  continuationMetadata?: Record<string, unknown>;
   /** Compaction line with `{name}` and `{result}`. Default: the zh-CN text of the catalogue. */
   toolCallSummary?: string;
   estimator?: MessageTokenEstimator;
@@ -144,7 +146,9 @@ export function trimMessages(options: TrimOptions): TrimResult {
 
   let total = headTokens + sum(history.slice(cut)) + sum(turn);
   const count = () => head.length + history.length - cut + turn.length;
-  const promptMessage: Message = { role: 'system', content: continuationPrompt };
+  const promptMessage: Message = options.continuationMetadata
+    ? { role: 'system', content: continuationPrompt, metadata: { ...options.continuationMetadata } }
+    : { role: 'system', content: continuationPrompt };
   const promptTokens = estimator(promptMessage);
   let step4Ran = false;
   const promptPending = () => step4Ran && messages.length - count() >= CONTINUATION_MIN_REMOVED;

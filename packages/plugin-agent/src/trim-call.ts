@@ -13,8 +13,10 @@ import {
   trimMessages,
 } from '@aalis/context-budget';
 import { textRef } from '@aalis/core';
+import { WellKnownMetadataKeys } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';
 import type { AssembledCall } from './turn-assembly.js';
+import { INJECTOR } from './turn-messages.js';
 import type { TurnSettings } from './turn-state.js';
 
 export interface TrimmedCall {
@@ -43,6 +45,8 @@ export function trimCall(
     trimThresholdRatio: deps.config.trimThresholdRatio,
     memoryTokenBudget: deps.config.memoryTokenBudget,
     continuationPrompt: deps.i18n.t(textRef('context.continuationPrompt')),
+    // The agent's own block: keyed <instance id>/continuation-prompt in the usage breakdown.
+    continuationMetadata: { [WellKnownMetadataKeys.Injector]: INJECTOR.continuation },
     toolCallSummary: deps.i18n.t(textRef('context.toolCallSummary')),
   });
   return { trim, output: outputAllowance({ contextWindow, maxOutputTokens, promptTokens: trim.tokens }) };

@@ -10,6 +10,7 @@ import { WellKnownMetadataKeys } from '@aalis/schema-message';
 import { type ScriptedReply, textReply, toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from './agent-harness.case.js';
+import { computeBreakdown } from './usage-report.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -359,6 +360,37 @@ describe('#11 turn engine', () => {
     for (const key of keys) expect(key.startsWith(`${instanceId}/`)).toBe(true);
     const other = event.parts.at(-1)!;
     expect(Object.keys(other.injectors ?? {}).sort()).toEqual([...keys].sort());
+  });
+
+  it('#11.12 the continuation prompt and every other own block go by their global key; contributions keep theirs', () => {
+    const instanceId = 'agent-2';
+    const block = (content: string, injector: string) => ({
+      role: 'system' as const,
+      content,
+      metadata: { [WellKnownMetadataKeys.Injector]: injector },
+    });
+    const breakdown = computeBreakdown({
+      messages: [
+        { role: 'system', content: 'main prompt' },
+        block('a contributed block', '@acme/plugin-notes/notes'),
+        { role: 'user', content: 'question' },
+        block('continue please', 'continuation-prompt'),
+        block('no more tools', 'tool-iteration-limit'),
+        block('fix the format', 'format-check'),
+      ],
+      tools: [],
+      personaPrompt: undefined,
+      categories: new Map([['@acme/plugin-notes/notes', 'other' as const]]),
+      instanceId,
+      maxTokens: 100,
+    });
+    expect(Object.keys(breakdown.injectors).sort()).toEqual([
+      '@acme/plugin-notes/notes',
+      'agent-2/continuation-prompt',
+      'agent-2/format-check',
+      'agent-2/system-prompt',
+      'agent-2/tool-iteration-limit',
+    ]);
   });
 
   it('#11.13 per-session state (the usage-log throttle) is released when a session is deleted', async () => {

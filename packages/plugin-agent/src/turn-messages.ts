@@ -17,6 +17,8 @@ export const INJECTOR = {
   idle: 'idle-prompt',
   iterationLimit: 'tool-iteration-limit',
   formatCheck: 'format-check',
+  /** The continuation prompt the trim inserts after a deep cut (上下文裁剪算法 压缩后延续提示). */
+  continuation: 'continuation-prompt',
 } as const;
 
 const OWN_INJECTORS: ReadonlySet<string> = new Set(Object.values(INJECTOR));
