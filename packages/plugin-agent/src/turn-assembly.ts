@@ -72,8 +72,9 @@ export function assemble(parts: TurnParts): AssembledCall {
 
 /**
  * Finds the segments again in a list a hook middleware may have edited: by identity of the first history and first
- * turn message (the same object, or a copy with the same storage id); inputs and instruction blocks by their marks.
- * Falls back to the original part sizes when the markers were replaced.
+ * turn message (the same object, or a copy with the same storage id); inputs and instruction blocks by their marks
+ * (or, for copies without metadata in a list of unchanged shape, by position and role). Falls back to the original
+ * part sizes when the markers were replaced.
  */
 export function locateSegments(parts: TurnParts, messages: Message[]): AssembledCall {
   const firstHistory = parts.history[0];
@@ -91,6 +92,26 @@ export function locateSegments(parts: TurnParts, messages: Message[]): Assembled
     if (isTurnInput(parts, message)) inputIndices.push(index);
     if (isTurnInstruction(parts, message)) instructionIndices.push(index);
   });
+  // Copies rebuilt without their metadata: a list of the same shape still says which message is which.
+  const original = [parts.system, ...parts.head, ...parts.history, ...parts.turn];
+  if (messages.length === original.length) {
+    const byPosition = (protectedSet: Set<Message>, found: number[]) => {
+      if (found.length >= protectedSet.size) return found;
+      const indices = new Set(found);
+      original.forEach((message, index) => {
+        if (index >= historyEnd && protectedSet.has(message) && messages[index]!.role === message.role)
+          indices.add(index);
+      });
+      return [...indices].sort((a, b) => a - b);
+    };
+    return {
+      messages,
+      headEnd,
+      historyEnd,
+      inputIndices: byPosition(parts.inputs, inputIndices),
+      instructionIndices: byPosition(parts.instructions, instructionIndices),
+    };
+  }
   return { messages, headEnd, historyEnd, inputIndices, instructionIndices };
 }
 
