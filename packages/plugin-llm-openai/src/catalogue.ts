@@ -5,10 +5,17 @@ export const openAiTexts = defineCatalogue({
   'zh-CN': {
     'llm-openai.attachment.described': '[附件 {name}:{description}]',
     'llm-openai.attachment.unseen': '[附件 {name} 没有发给模型:它不接受这种内容]',
-    'llm-openai.phase.connect': '等待连接与响应头',
+    'llm-openai.phase.connect': '连接并发送请求',
+    'llm-openai.phase.headers': '请求已发出,等待响应头',
     'llm-openai.phase.idle': '等待流的下一段',
     'llm-openai.stream.truncated': '流在回复完成之前就断了',
     'llm-openai.stream.malformed': 'SSE 数据不是合法的 JSON:{line}',
+    'llm-openai.stream.overlong.output':
+      '回复远远超出了请求的 max_tokens({maxTokens}):已超过 {limit} 个字符,连接已切断。服务端没有遵守长度上限,请检查它',
+    'llm-openai.stream.overlong.reasoning':
+      '思考内容远远超出了请求的 max_tokens({maxTokens}):已超过 {limit} 个字符,连接已切断。服务端没有遵守长度上限,请检查它',
+    'llm-openai.stream.overlong.body':
+      '响应远远超出了请求的 max_tokens({maxTokens}):已超过 {limit} 字节,连接已切断。服务端没有遵守长度上限,请检查它',
     'llm-openai.none': '(无)',
     'llm-openai.no-message': '(服务没有给出说明)',
     'llm-openai.proxy.refused':
@@ -25,10 +32,17 @@ export const openAiTexts = defineCatalogue({
     'llm-openai.attachment.described': '[attachment {name}: {description}]',
     'llm-openai.attachment.unseen':
       '[attachment {name} was not sent to the model: it does not take this kind of content]',
-    'llm-openai.phase.connect': 'waiting for the connection and the response headers',
+    'llm-openai.phase.connect': 'connecting and sending the request',
+    'llm-openai.phase.headers': 'the request was sent; waiting for the response headers',
     'llm-openai.phase.idle': 'waiting for the next part of the stream',
     'llm-openai.stream.truncated': 'the stream broke off before the response was complete',
     'llm-openai.stream.malformed': 'SSE data is not valid JSON: {line}',
+    'llm-openai.stream.overlong.output':
+      'the reply ran far past the max_tokens of the request ({maxTokens}): more than {limit} characters, so the connection was cut. The server does not respect the length limit; check it',
+    'llm-openai.stream.overlong.reasoning':
+      'the reasoning ran far past the max_tokens of the request ({maxTokens}): more than {limit} characters, so the connection was cut. The server does not respect the length limit; check it',
+    'llm-openai.stream.overlong.body':
+      'the response ran far past the max_tokens of the request ({maxTokens}): more than {limit} bytes, so the connection was cut. The server does not respect the length limit; check it',
     'llm-openai.none': '(none)',
     'llm-openai.no-message': '(the server gave no explanation)',
     'llm-openai.proxy.refused':

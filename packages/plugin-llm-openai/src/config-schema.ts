@@ -8,6 +8,30 @@ const thinkingSchema = s
   })
   .describe('The thinking levels the model offers and its default; leave out for a model that cannot be adjusted.');
 
+// Defaults that keep slow reasoning models working (a stream may go on as long as it keeps sending something) and
+// fail a dead server within about a minute: docs/decisions/provider-stall-timeouts.md.
+export const DEFAULT_TIMEOUTS = { connectMs: 10_000, headersMs: 60_000, idleMs: 60_000 } as const;
+
+const timeoutFields = {
+  connectMs: 'To connect and send the request (TCP, TLS, a proxy tunnel, the request body). Retried.',
+  headersMs:
+    'From the request sent to the response headers: a server that took the request and says nothing. Not retried.',
+  idleMs:
+    'Longest silence between parts of a response (SSE comments count). Not retried; raise it for a model that thinks silently for longer.',
+} as const;
+
+/** Per model: each key overrides the instance's `timeouts`. */
+const modelTimeoutsSchema = s
+  .object({
+    connectMs: s.number().min(1).optional().describe(timeoutFields.connectMs),
+    headersMs: s.number().min(1).optional().describe(timeoutFields.headersMs),
+    idleMs: s.number().min(1).optional().describe(timeoutFields.idleMs),
+  })
+  .optional()
+  .describe(
+    "This model's timeouts, over the instance's (e.g. { headersMs: 600000, idleMs: 600000 } for a model that thinks silently).",
+  );
+
 const modelSchema = s.object({
   id: s.string().nonEmpty().describe('The model id as the server knows it.'),
   name: s.string().optional().describe('Display name (default: the id).'),
@@ -25,6 +49,7 @@ const modelSchema = s.object({
       'How a thinking level goes into the request: the field (dotted for nested, e.g. chat_template_kwargs.enable_thinking) and a value per level id (default: the id). Default: reasoning_effort.',
     ),
   maxTokensField: s.enum(['max_tokens', 'max_completion_tokens']).optional(),
+  timeouts: modelTimeoutsSchema,
   sendReasoning: s
     .boolean()
     .optional()
@@ -66,10 +91,13 @@ export const openAiConfigSchema = s.object({
     .describe(
       'PEM file of extra CA certificates to trust for an https baseUrl (added to the default roots), e.g. the private CA of a self-hosted server. Relative to the working directory.',
     ),
-  timeouts: s.object({
-    connectMs: s.number().min(1).default(30_000).describe('To connect and receive the response headers.'),
-    idleMs: s.number().min(1).default(300_000).describe('Longest silence between parts of a response.'),
-  }),
+  timeouts: s
+    .object({
+      connectMs: s.number().min(1).default(DEFAULT_TIMEOUTS.connectMs).describe(timeoutFields.connectMs),
+      headersMs: s.number().min(1).default(DEFAULT_TIMEOUTS.headersMs).describe(timeoutFields.headersMs),
+      idleMs: s.number().min(1).default(DEFAULT_TIMEOUTS.idleMs).describe(timeoutFields.idleMs),
+    })
+    .describe('How long a call may wait; each model can override them (models[].timeouts).'),
   retry: s.object({
     maxRetries: s.number().integer().min(0).default(2),
     baseDelayMs: s.number().min(0).default(500),
@@ -79,3 +107,4 @@ export const openAiConfigSchema = s.object({
 
 export type OpenAiConfig = Infer<typeof openAiConfigSchema>;
 export type OpenAiModelConfig = OpenAiConfig['models'][number];
+export type Timeouts = OpenAiConfig['timeouts'];

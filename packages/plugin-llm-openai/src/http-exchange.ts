@@ -1,4 +1,5 @@
-// One HTTP request/response over node:http(s) with the semantics a model call needs: a connect timeout (until
+// One HTTP request/response over node:http(s) with the semantics a model call needs: a connect timeout (until the
+// request is on its way: connection, TLS, proxy tunnel, body sent), a headers timeout (the server's silence until
 // the response headers), an idle timeout (silence between body chunks), and abort that closes the socket at once.
 // Through a proxy, an http URL is forwarded (absolute URL as the request path) and an https URL is tunnelled.
 import {
@@ -31,7 +32,13 @@ const CERTIFICATE_CODES = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
-export type TransportFailure = 'network' | 'connect-timeout' | 'idle-timeout' | 'aborted' | 'incomplete';
+export type TransportFailure =
+  | 'network'
+  | 'connect-timeout'
+  | 'headers-timeout'
+  | 'idle-timeout'
+  | 'aborted'
+  | 'incomplete';
 
 export class TransportError extends Error {
   readonly kind: TransportFailure;
@@ -78,7 +85,11 @@ export interface OpenExchangeOptions {
   headers: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
+  /** Until the request has been sent (connected, TLS and any proxy tunnel up, body written). */
   connectMs: number;
+  /** From then until the response headers. */
+  headersMs: number;
+  /** Longest silence between parts of the body. */
   idleMs: number;
   agents: HttpAgents;
 }
@@ -115,6 +126,7 @@ export class HttpExchange {
     body,
     signal,
     connectMs,
+    headersMs,
     idleMs,
     agents,
   }: OpenExchangeOptions): Promise<HttpExchange> {
@@ -152,7 +164,12 @@ export class HttpExchange {
         });
       }
       const onAbort = () => fail('aborted');
-      const timer = setTimeout(() => fail('connect-timeout'), connectMs);
+      let timer = setTimeout(() => fail('connect-timeout'), connectMs);
+      // 'finish': the whole request has been handed to the connected socket; now the server has to answer.
+      request.once('finish', () => {
+        clearTimeout(timer);
+        if (!failure) timer = setTimeout(() => fail('headers-timeout'), headersMs);
+      });
       signal?.addEventListener('abort', onAbort, { once: true });
       const settle = () => {
         clearTimeout(timer);

@@ -3,7 +3,7 @@
 import { type ModelInfo, type ModelPrices, modelRef, type ThinkingLevels } from '@aalis/api-llm';
 import { coreErrors } from '@aalis/core';
 import type { ThinkingParam } from '@aalis/wire-openai';
-import type { OpenAiConfig, OpenAiModelConfig } from './config-schema.js';
+import type { OpenAiConfig, OpenAiModelConfig, Timeouts } from './config-schema.js';
 
 export interface ModelEntry {
   info: ModelInfo;
@@ -11,6 +11,8 @@ export interface ModelEntry {
   prices?: ModelPrices;
   maxTokensField: 'max_tokens' | 'max_completion_tokens';
   sendReasoning: boolean;
+  /** The instance's timeouts with this model's overrides. */
+  timeouts: Timeouts;
 }
 
 export function buildModelTable({
@@ -60,6 +62,11 @@ function entryOf({
     info,
     maxTokensField: overrides.maxTokensField ?? 'max_tokens',
     sendReasoning: overrides.sendReasoning ?? true,
+    timeouts: {
+      connectMs: overrides.timeouts?.connectMs ?? config.timeouts.connectMs,
+      headersMs: overrides.timeouts?.headersMs ?? config.timeouts.headersMs,
+      idleMs: overrides.timeouts?.idleMs ?? config.timeouts.idleMs,
+    },
   };
   if (overrides.reasoningParam) {
     entry.thinkingParam = { field: overrides.reasoningParam.field, values: overrides.reasoningParam.values };

@@ -1,10 +1,12 @@
 // Sends one request and returns the exchange once a 2xx status arrived, retrying connection failures, connect
 // timeouts and retryable statuses (408, 409, 429, ≥ 500) with backoff or the server's Retry-After. Nothing of a
-// response has been read when a retry happens, so it is invisible to the caller.
+// response has been read when a retry happens, so it is invisible to the caller. A server that took the request and
+// then went silent (headers timeout) is not retried: waiting for it again would multiply the stall
+// (docs/decisions/provider-stall-timeouts.md).
 import { llmErrors } from '@aalis/api-llm';
 import { AalisError } from '@aalis/core';
 import { isRetryableStatus } from '@aalis/wire-openai';
-import type { OpenAiConfig } from './config-schema.js';
+import type { OpenAiConfig, Timeouts } from './config-schema.js';
 import { type HttpAgents, HttpExchange, TransportError } from './http-exchange.js';
 import { type ErrorContext, httpError, transportError } from './provider-errors.js';
 import { parseRetryAfter, retryDelay, sleep } from './retry-delay.js';
@@ -25,7 +27,7 @@ export interface OpenWithRetriesOptions {
   body?: string;
   signal: AbortSignal | undefined;
   context: ErrorContext;
-  timeouts: OpenAiConfig['timeouts'];
+  timeouts: Timeouts;
   retry: OpenAiConfig['retry'];
   agents: HttpAgents;
   /** Retries this call has already spent (a body that broke before its first event counts as one). */
@@ -62,6 +64,7 @@ export async function openWithRetries({
         body,
         signal,
         connectMs: timeouts.connectMs,
+        headersMs: timeouts.headersMs,
         idleMs: timeouts.idleMs,
         agents,
       });
@@ -87,7 +90,7 @@ export async function openWithRetries({
       if (failure.kind === 'aborted' || signal?.aborted) throw abortedError(context, false);
       retryable = (failure.kind === 'network' && !failure.untrustedCertificate) || failure.kind === 'connect-timeout';
       reason = failure.kind === 'network' ? (failure.code ?? 'network') : failure.kind;
-      problem = () => transportError({ error: failure, context, timeouts, outputStarted: false });
+      problem = () => transportError({ error: failure, context, outputStarted: false });
     }
     const delay = retryable ? retryDelay({ attempt, settings: retry, retryAfterMs }) : undefined;
     if (delay === undefined) throw await problem();

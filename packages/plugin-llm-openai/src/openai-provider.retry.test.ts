@@ -3,6 +3,7 @@ import type { ChatStreamEvent } from '@aalis/api-llm';
 import { AalisError } from '@aalis/core';
 import { errorReply, type OpenAiTestServer, startOpenAiTestServer, textReply } from '@aalis/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openAiConfigSchema } from './config-schema.js';
 import { API_KEY, baseRequest, bootProvider, type ProviderFixture, userMessage } from './fixture.case.js';
 
 let server: OpenAiTestServer;
@@ -13,7 +14,7 @@ beforeAll(async () => {
   fixture = await bootProvider({
     server,
     config: {
-      timeouts: { connectMs: 400, idleMs: 400 },
+      timeouts: { connectMs: 400, headersMs: 400, idleMs: 400 },
       retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 100 },
     },
   });
@@ -145,14 +146,80 @@ describe('retries', () => {
 });
 
 describe('timeouts', () => {
-  it('times out waiting for the response headers (connectMs), retrying first', async () => {
+  it('times out waiting for the response headers (headersMs), without a retry', async () => {
     const slow = { type: 'stream' as const, headersDelayMs: 10_000, steps: [{ text: 'late' }] };
     server.enqueue(slow, slow, slow);
     const { error } = await stream();
-    expect(error).toMatchObject({ code: 'AALIS_LLM_TIMEOUT', isRetryable: true, details: { timeout: 'connect' } });
-    expect(error!.message).toContain('timeouts.connectMs');
-    expect(server.requests).toHaveLength(3);
-    expect(retries().map((fields) => fields.reason)).toEqual(['connect-timeout', 'connect-timeout']);
+    expect(error).toMatchObject({ code: 'AALIS_LLM_TIMEOUT', isRetryable: false, details: { timeout: 'headers' } });
+    expect(error!.message).toContain('timeouts.headersMs');
+    expect(server.requests).toHaveLength(1);
+    expect(retries()).toEqual([]);
+  });
+
+  it('#11.19 defaults fail a stalled server within about a minute, each stall once; every timeout is set per model', async () => {
+    // The defaults: a connection within 10 s (retried), then at most 60 s of silence before the headers or between
+    // parts of the body (not retried). A stream that keeps sending may take as long as it needs.
+    const { value } = openAiConfigSchema.validate({ baseUrl: 'http://127.0.0.1:1/v1' });
+    expect(value.timeouts).toEqual({ connectMs: 10_000, headersMs: 60_000, idleMs: 60_000 });
+    expect(value.retry.maxRetries).toBe(2);
+
+    const perModel = await bootProvider({
+      server,
+      id: 'per-model',
+      config: {
+        timeouts: { connectMs: 30_000, headersMs: 30_000, idleMs: 30_000 },
+        models: [
+          { id: 'test-model', timeouts: { headersMs: 300, idleMs: 300 } },
+          { id: 'patient-model', timeouts: { headersMs: 5_000 } },
+        ],
+      },
+    });
+    try {
+      const call = (model: string) =>
+        perModel.provider.chat({ ...baseRequest, model: `per-model/${model}`, messages: userMessage('hi') }).then(
+          () => undefined,
+          (caught: AalisError) => caught,
+        );
+      // Never answers: one request, one timeout.
+      server.enqueue({ type: 'hang' }, { type: 'hang' }, { type: 'hang' });
+      expect(await call('test-model')).toMatchObject({ code: 'AALIS_LLM_TIMEOUT', details: { timeout: 'headers' } });
+      expect(server.requests).toHaveLength(1);
+      // Headers, then nothing: one request, one idle timeout.
+      server.reset();
+      const silent = {
+        type: 'stream' as const,
+        steps: [{ delayMs: 10_000 }, { text: 'late' }, { done: true as const }],
+      };
+      server.enqueue(silent, silent, silent);
+      const stalled = await perModel.provider
+        .chatStream({ ...baseRequest, model: 'per-model/test-model', messages: userMessage('hi') })
+        [Symbol.asyncIterator]()
+        .next()
+        .then(
+          () => undefined,
+          (caught: AalisError) => caught,
+        );
+      expect(stalled).toMatchObject({
+        code: 'AALIS_LLM_TIMEOUT',
+        isRetryable: false,
+        details: { timeout: 'idle', outputStarted: false },
+      });
+      expect(stalled!.message).toContain('300 ms');
+      expect(server.requests).toHaveLength(1);
+      // Another model of the same instance keeps its own, longer wait: a slow first answer still arrives.
+      server.reset();
+      const late = textReply('slow but fine');
+      if (late.type === 'stream') late.headersDelayMs = 600;
+      server.enqueue(late);
+      const slow = await perModel.provider.chat({
+        ...baseRequest,
+        model: 'per-model/patient-model',
+        messages: userMessage('hi'),
+      });
+      expect(slow.content).toBe('slow but fine');
+    } finally {
+      await perModel.stop();
+    }
   });
 
   it('times out when the stream goes silent (idleMs), without a retry', async () => {

@@ -1,5 +1,8 @@
 // Streaming behaviour against the scripted test server over real HTTP.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { ChatStreamEvent } from '@aalis/api-llm';
+import type { AalisError } from '@aalis/core';
 import { type OpenAiTestServer, startOpenAiTestServer, textReply, toolCallReply } from '@aalis/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_KEY, baseRequest, bootProvider, type ProviderFixture, userMessage } from './fixture.case.js';
@@ -324,5 +327,88 @@ describe('non-streaming', () => {
     const { events, response } = await run();
     expect(events.map((event) => event.type)).toEqual(['tool-call-delta', 'response']);
     expect(response.toolCalls[0]!.function).toEqual({ name: 'lookup', arguments: '{"id":9}' });
+  });
+});
+
+describe('a response that runs far past max_tokens', () => {
+  /**
+   * A broken server: streams up to `limitBytes` of SSE (written as fast as the client reads), and tells how much it
+   * could send before the client hung up.
+   */
+  async function brokenServer(piece: (index: number) => string, limitBytes: number) {
+    let sent = 0;
+    let hungUp = false;
+    let closed!: () => void;
+    const done = new Promise<void>((resolveDone) => {
+      closed = resolveDone;
+    });
+    const http = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.on('close', () => {
+        hungUp = !res.writableFinished;
+        closed();
+      });
+      void (async () => {
+        for (let index = 0; sent < limitBytes && !res.destroyed; index++) {
+          const text = piece(index);
+          sent += Buffer.byteLength(text);
+          if (!res.write(text)) await new Promise((resume) => res.once('drain', resume));
+        }
+        res.end();
+      })();
+    });
+    await new Promise<void>((resolveListen) => http.listen(0, '127.0.0.1', resolveListen));
+    const { port } = http.address() as AddressInfo;
+    const broken = await bootProvider({
+      server,
+      id: `broken-${port}`,
+      config: { baseUrl: `http://127.0.0.1:${port}/v1`, retry: { maxRetries: 0 } },
+    });
+    let error: AalisError | undefined;
+    let received = 0;
+    try {
+      for await (const event of broken.provider.chatStream({
+        ...baseRequest,
+        model: broken.model,
+        messages: userMessage('hi'),
+        maxOutputTokens: 16,
+      })) {
+        if (event.type === 'text-delta') received += event.text.length;
+      }
+    } catch (caught) {
+      error = caught as AalisError;
+    } finally {
+      await done;
+      await broken.stop();
+      http.closeAllConnections();
+      await new Promise((closed) => http.close(closed));
+    }
+    return { error, received, sent, hungUp };
+  }
+
+  const chunk = (text: string) =>
+    `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'test-model', choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })}\n\n`;
+
+  it('#11.20 is cut with a clear coded error instead of being read to its end (reply text, an endless line)', async () => {
+    // 200 MB of reply text offered for a request of 16 tokens.
+    const block = 'x'.repeat(1_000);
+    const text = await brokenServer(() => chunk(block), 200 * 1_048_576);
+    expect(text.error).toMatchObject({
+      code: 'AALIS_LLM_BAD_STREAM',
+      isRetryable: false,
+      details: { overlong: 'output', maxTokens: 16, limit: 512, outputStarted: true },
+    });
+    expect(text.error!.message).toContain('max_tokens(16):已超过 512 个字符');
+    expect(text.received).toBeLessThanOrEqual(512);
+    expect(text.hungUp).toBe(true); // the client closed the connection instead of reading on
+
+    // One SSE line that never ends: cut by the body limit, without holding the whole line.
+    const endless = await brokenServer(
+      (index) => (index === 0 ? 'data: {"choices":[{"delta":{"content":"' : 'y'.repeat(65_536)),
+      200 * 1_048_576,
+    );
+    expect(endless.error).toMatchObject({ code: 'AALIS_LLM_BAD_STREAM', details: { overlong: 'body' } });
+    expect(endless.hungUp).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 // The llm service over an OpenAI-compatible Chat Completions endpoint: SSE streaming (or JSON), retries only
-// while nothing has reached the caller, connect/idle timeouts, abort, and `llm:usage` per completed call. A proxy
+// while nothing has reached the caller, connect/headers/idle timeouts (per model), abort, and `llm:usage` per completed call. A proxy
 // (config or environment) and extra trusted CAs (caFile) are settled at construction, so activation reports them.
 import {
   type ChatOptions,
@@ -24,12 +24,13 @@ import {
   WireStreamError,
 } from '@aalis/wire-openai';
 import { maskUrlCredentials, parseBaseUrl } from './base-url.js';
-import type { OpenAiConfig } from './config-schema.js';
+import type { OpenAiConfig, Timeouts } from './config-schema.js';
 import { createAgents, type HttpAgents, type HttpExchange, TransportError } from './http-exchange.js';
 import { linkSignals } from './link-signals.js';
 import { buildModelTable, type ModelEntry } from './model-table.js';
 import { abortedError, backOff, openWithRetries, type RetryReport } from './open-with-retries.js';
-import { type ErrorContext, streamError, transportError } from './provider-errors.js';
+import { OutputBudget, OverlongResponseError } from './output-budget.js';
+import { type ErrorContext, overlongError, streamError, transportError } from './provider-errors.js';
 import { type ProxySettings, resolveProxy } from './proxy-settings.js';
 import { type ReadProgress, readResponse } from './read-response.js';
 import { retryDelay } from './retry-delay.js';
@@ -136,7 +137,7 @@ export class OpenAiProvider implements LlmService {
 
   private async *call(request: ChatRequest, options: ChatOptions, stream: boolean): AsyncGenerator<ChatStreamEvent> {
     const entry = this.entryFor(request.model);
-    const context = this.context(entry.info.id);
+    const context = this.context(entry.info.id, entry.timeouts);
     const linked = linkSignals({ first: options.signal, second: this.shutdown });
     const signal = linked.signal;
     try {
@@ -159,7 +160,9 @@ export class OpenAiProvider implements LlmService {
         attempt = opened.attempt;
         const progress: ReadProgress = { outputStarted: false };
         try {
-          assembled = yield* readResponse({ exchange: opened.exchange, progress, onUnknownLine });
+          // Cut a response that runs far past what was asked for (a broken server streaming without end).
+          const budget = new OutputBudget(request.maxOutputTokens ?? entry.info.maxOutputTokens);
+          assembled = yield* readResponse({ exchange: opened.exchange, progress, budget, onUnknownLine });
         } catch (error) {
           const failure = this.failure({ error, context, outputStarted: progress.outputStarted, signal });
           // Nothing reached the caller yet (the body broke before its first event): a retry is invisible.
@@ -250,7 +253,7 @@ export class OpenAiProvider implements LlmService {
       body,
       signal,
       context,
-      timeouts: this.config.timeouts,
+      timeouts: context.timeouts,
       retry: this.config.retry,
       agents: this.agents,
       attempt,
@@ -264,7 +267,7 @@ export class OpenAiProvider implements LlmService {
   }
 
   private async listServerModels(): Promise<string[]> {
-    const context = this.context(this.instanceId);
+    const context = this.context(this.instanceId, this.config.timeouts);
     const { exchange } = await this.open({ path: '/models', signal: this.shutdown, context, stream: false });
     try {
       const list = JSON.parse(await exchange.text()) as WireModelList;
@@ -298,8 +301,9 @@ export class OpenAiProvider implements LlmService {
     });
   }
 
-  private context(model: string): ErrorContext {
+  private context(model: string, timeouts: Timeouts): ErrorContext {
     return {
+      timeouts,
       provider: this.instanceId,
       baseUrl: this.baseUrl,
       model,
@@ -333,20 +337,23 @@ export class OpenAiProvider implements LlmService {
     if (AalisError.isInstance(error)) return error;
     if (signal?.aborted) return abortedError(context, outputStarted);
     if (error instanceof TransportError) {
-      return transportError({ error, context, timeouts: this.config.timeouts, outputStarted });
+      return transportError({ error, context, outputStarted });
     }
     if (error instanceof WireStreamError) return streamError({ error, context, outputStarted });
+    if (error instanceof OverlongResponseError) return overlongError({ error, context, outputStarted });
     return transportError({
       error: new TransportError('network', error),
       context,
-      timeouts: this.config.timeouts,
       outputStarted,
     });
   }
 }
 
-/** Failures of a body that may be retried when no event has come out of it yet. */
+/**
+ * Failures of a body that may be retried when no event has come out of it yet: a connection that broke. A stall
+ * (idle timeout) is not: the server took the request and went silent, and waiting for it again doubles the stall.
+ */
 function isRetryableBodyFailure(error: unknown): boolean {
-  if (error instanceof TransportError) return error.kind !== 'aborted';
+  if (error instanceof TransportError) return error.kind !== 'aborted' && error.kind !== 'idle-timeout';
   return error instanceof WireStreamError && error.kind === 'truncated';
 }

@@ -3,7 +3,9 @@
 import { llmErrors } from '@aalis/api-llm';
 import type { AalisError, I18n } from '@aalis/core';
 import { classifyWireError, parseWireError, type WireStreamError } from '@aalis/wire-openai';
+import type { Timeouts } from './config-schema.js';
 import type { TransportError } from './http-exchange.js';
+import type { OverlongResponseError } from './output-budget.js';
 import { ProxyError } from './proxy-error.js';
 
 export interface ErrorContext {
@@ -14,6 +16,8 @@ export interface ErrorContext {
   model: string;
   /** Removes secrets (the API key, the proxy password) from texts that came from outside. */
   redact: (text: string) => string;
+  /** The timeouts of this call (the instance's, with the model's overrides). */
+  timeouts: Timeouts;
   t: I18n['t'];
 }
 
@@ -71,33 +75,43 @@ export function httpError({
   }
 }
 
+/** Which timeout ran out, and the setting that sets it. */
+const TIMEOUTS = {
+  'connect-timeout': { timeout: 'connect', setting: 'connectMs', phase: 'llm-openai.phase.connect' },
+  'headers-timeout': { timeout: 'headers', setting: 'headersMs', phase: 'llm-openai.phase.headers' },
+  'idle-timeout': { timeout: 'idle', setting: 'idleMs', phase: 'llm-openai.phase.idle' },
+} as const;
+
 export function transportError({
   error,
   context,
-  timeouts,
   outputStarted,
 }: {
   error: TransportError;
   context: ErrorContext;
-  timeouts: { connectMs: number; idleMs: number };
   outputStarted: boolean;
 }): AalisError {
-  const { provider, baseUrl, model } = context;
+  const { provider, baseUrl, model, timeouts } = context;
   switch (error.kind) {
     case 'aborted':
       return llmErrors.AALIS_LLM_ABORTED({ model }, { details: { outputStarted } });
     case 'connect-timeout':
+    case 'headers-timeout':
     case 'idle-timeout': {
-      const connect = error.kind === 'connect-timeout';
+      const which = TIMEOUTS[error.kind];
       return llmErrors.AALIS_LLM_TIMEOUT(
         {
           provider,
           baseUrl,
-          ms: connect ? timeouts.connectMs : timeouts.idleMs,
-          phase: context.t({ key: connect ? 'llm-openai.phase.connect' : 'llm-openai.phase.idle' }),
-          setting: connect ? 'connectMs' : 'idleMs',
+          ms: timeouts[which.setting],
+          phase: context.t({ key: which.phase }),
+          setting: which.setting,
         },
-        { details: { timeout: connect ? 'connect' : 'idle', outputStarted } },
+        {
+          // A server that went silent after taking the request is not called again (a retry would double the stall).
+          isRetryable: error.kind === 'connect-timeout',
+          details: { timeout: which.timeout, outputStarted },
+        },
       );
     }
     case 'incomplete':
@@ -164,4 +178,28 @@ export function streamError({
         { details: { outputStarted } },
       );
   }
+}
+
+/** A response cut because it ran far past the request's max_tokens (a broken server that would not stop). */
+export function overlongError({
+  error,
+  context,
+  outputStarted,
+}: {
+  error: OverlongResponseError;
+  context: ErrorContext;
+  outputStarted: boolean;
+}): AalisError {
+  const { provider, model } = context;
+  return llmErrors.AALIS_LLM_BAD_STREAM(
+    {
+      provider,
+      model,
+      problem: context.t({
+        key: `llm-openai.stream.overlong.${error.part}`,
+        params: { limit: error.limit, maxTokens: error.maxTokens },
+      }),
+    },
+    { details: { overlong: error.part, limit: error.limit, maxTokens: error.maxTokens, outputStarted } },
+  );
 }
