@@ -9,8 +9,8 @@ import './room-texts.js';
 
 export interface InboundContentOptions {
   text: string;
-  /** Image sources (URLs or inline payloads) in order. */
-  images: readonly { url: string; shownUrl?: string }[];
+  /** Image sources (URLs or inline payloads) in order; `unavailable` when the platform could not even say where. */
+  images: readonly ({ url: string; shownUrl?: string } | { unavailable: string })[];
   maxLength: number;
   image: Omit<FetchAttachmentOptions, 'shownUrl'>;
   t: (text: TextRef) => string;
@@ -23,6 +23,11 @@ export async function inboundContent(
   const notes: string[] = [];
   const attachments: Attachment[] = [];
   for (const image of options.images) {
+    if ('unavailable' in image) {
+      options.logger.warn(`an inbound image is unavailable: ${image.unavailable}`);
+      notes.push(options.t({ key: 'room.image.unavailable' }));
+      continue;
+    }
     try {
       attachments.push(
         await fetchImageAttachment(image.url, {

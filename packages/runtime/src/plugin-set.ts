@@ -15,6 +15,7 @@ import memorySummaryPlugin from '@aalis/plugin-memory-summary';
 import archivePlugin from '@aalis/plugin-message-archive';
 import personaPlugin from '@aalis/plugin-persona';
 import onebotPlugin, { onebotConfigured } from '@aalis/plugin-platform-onebot';
+import telegramPlugin, { telegramConfigured } from '@aalis/plugin-platform-telegram';
 import promptBudgetPlugin from '@aalis/plugin-prompt-budget';
 import sessionManagerPlugin from '@aalis/plugin-session-manager';
 import sessionSettingsPlugin from '@aalis/plugin-session-settings';
@@ -116,6 +117,12 @@ export function pluginSlots(): PluginSlot[] {
         'QQ through a OneBot v11 implementation (NapCat, Lagrange, go-cqhttp); enabled when url is set or mode is reverse.',
       enabledWhen: onebotConfigured,
       secretKeys: ['accessToken'],
+    }),
+    slot(telegramPlugin, {
+      alias: 'platform-telegram',
+      summary: 'Telegram through the Bot API (long polling); enabled when token is set.',
+      enabledWhen: telegramConfigured,
+      secretKeys: ['token'],
     }),
     {
       alias: 'cli',

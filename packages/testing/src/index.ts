@@ -1,6 +1,14 @@
 // @aalis/testing: test-only helpers — a scripted OpenAI-compatible HTTP server and App boot helpers.
 // Never imported by product code.
 export { type BootedApp, bootApp, type PluginEntry } from './boot-app.js';
+export {
+  type BotApiCall,
+  type BotApiServer,
+  type BotApiServerOptions,
+  mentionEntity,
+  startBotApiServer,
+  telegramMessage,
+} from './bot-api-server.js';
 export { checkChatRequest, type RequestProblem } from './check-chat-request.js';
 export {
   connectOneBotImplementation,

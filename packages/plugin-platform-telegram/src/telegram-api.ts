@@ -1,0 +1,110 @@
+// The Bot API over HTTP: `POST <apiRoot>/bot<token>/<method>` with a JSON body, `{ ok, result }` answers. A 429
+// is waited out (its `retry_after`) and retried; other failures are coded errors that never contain the token.
+import { telegramErrors } from './telegram-errors.js';
+
+export interface TelegramApiOptions {
+  apiRoot: string;
+  token: string;
+  /** Per-request limit (long polls add their own timeout to it). */
+  timeoutMs: number;
+  /** How many 429s in a row are waited out before giving up. */
+  maxRateLimitRetries?: number;
+  /** Called when a 429 is waited out (for the log). */
+  onRateLimited?(method: string, retryAfterSeconds: number): void;
+}
+
+export class TelegramApi {
+  constructor(private readonly options: TelegramApiOptions) {}
+
+  /** The download URL of a file (holds the token: never log it; use shownFileUrl). */
+  fileUrl(filePath: string): string {
+    return `${this.root}/file/bot${this.options.token}/${filePath}`;
+  }
+
+  shownFileUrl(filePath: string): string {
+    return `${this.root}/file/bot<token>/${filePath}`;
+  }
+
+  private get root(): string {
+    return this.options.apiRoot.replace(/\/+$/, '');
+  }
+
+  async call<T>(
+    method: string,
+    params: Record<string, unknown> = {},
+    { signal, extraTimeoutMs = 0 }: { signal?: AbortSignal; extraTimeoutMs?: number } = {},
+  ): Promise<T> {
+    const maxRetries = this.options.maxRateLimitRetries ?? 5;
+    for (let attempt = 0; ; attempt++) {
+      const timeout = AbortSignal.timeout(this.options.timeoutMs + extraTimeoutMs);
+      const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+      let response: Response;
+      try {
+        response = await fetch(`${this.root}/bot${this.options.token}/${method}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(params),
+          signal: combined,
+        });
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason ?? error;
+        const reason = timeout.aborted
+          ? `no answer within ${this.options.timeoutMs + extraTimeoutMs} ms`
+          : describe(error);
+        throw telegramErrors.AALIS_TELEGRAM_UNREACHABLE({ method, apiRoot: this.root, reason: this.scrub(reason) });
+      }
+      let body: {
+        ok?: boolean;
+        result?: T;
+        error_code?: number;
+        description?: string;
+        parameters?: { retry_after?: number };
+      };
+      try {
+        body = (await response.json()) as typeof body;
+      } catch {
+        body = { ok: false, description: `a ${response.status} answer that is not JSON` };
+      }
+      if (response.ok && body.ok === true) return body.result as T;
+      const status = body.error_code ?? response.status;
+      if (status === 429 && attempt < maxRetries) {
+        const retryAfter = Math.max(1, Number(body.parameters?.retry_after ?? 1));
+        this.options.onRateLimited?.(method, retryAfter);
+        await sleep(retryAfter * 1000, signal);
+        continue;
+      }
+      if (status === 401) throw telegramErrors.AALIS_TELEGRAM_TOKEN_REJECTED();
+      throw telegramErrors.AALIS_TELEGRAM_API_FAILED(
+        { method, status, description: this.scrub(body.description ?? '') },
+        { statusCode: status },
+      );
+    }
+  }
+
+  /** Removes the token from text that came back from a server or the network stack. */
+  private scrub(text: string): string {
+    return this.options.token ? text.split(this.options.token).join('<token>') : text;
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as Error & { cause?: unknown }).cause;
+    return cause instanceof Error ? `${error.message} (${cause.message})` : error.message;
+  }
+  return String(error);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}

@@ -1,0 +1,68 @@
+// The config section `plugins.platform-telegram`.
+import { type Infer, s } from '@aalis/core';
+
+export const telegramConfigSchema = s.object({
+  token: s.string().default('').describe('The bot token from @BotFather. Never logged.'),
+  apiRoot: s
+    .string()
+    .nonEmpty()
+    .default('https://api.telegram.org')
+    .describe('The Bot API server: the public one, or a local Bot API server (telegram-bot-api).'),
+  pollTimeoutSeconds: s
+    .number()
+    .integer()
+    .min(0)
+    .max(50)
+    .default(30)
+    .describe('Long-polling timeout of getUpdates (0 = short polling).'),
+  apiTimeoutMs: s
+    .number()
+    .integer()
+    .min(1_000)
+    .default(15_000)
+    .describe('How long one Bot API request may take (a long poll gets its timeout on top).'),
+  retryDelayMs: s.number().integer().min(10).default(3_000).describe('Pause before polling again after a failed poll.'),
+  registerCommands: s
+    .boolean()
+    .default(true)
+    .describe('Register the host’s slash commands with setMyCommands, so Telegram offers them.'),
+  maxMessageLength: s
+    .number()
+    .integer()
+    .min(100)
+    .max(4096)
+    .default(4000)
+    .describe('Longer replies are sent as several messages (the Bot API allows 4096 characters).'),
+  maxInboundLength: s
+    .number()
+    .integer()
+    .min(100)
+    .default(20_000)
+    .describe('Longer inbound messages are cut to this many characters, with a note saying so.'),
+  image: s.object({
+    maxBytes: s
+      .number()
+      .integer()
+      .min(1_024)
+      .default(10 * 1024 * 1024)
+      .describe('Largest inbound photo fetched.'),
+    fetchTimeoutMs: s
+      .number()
+      .integer()
+      .min(100)
+      .default(15_000)
+      .describe('How long fetching an inbound photo may take.'),
+  }),
+});
+
+export type TelegramConfig = Infer<typeof telegramConfigSchema>;
+
+/** Whether the section configures a bot (the runtime enables the plugin only then). */
+export function telegramConfigured(section: unknown): boolean {
+  return (
+    typeof section === 'object' &&
+    section !== null &&
+    typeof (section as Record<string, unknown>).token === 'string' &&
+    (section as Record<string, unknown>).token !== ''
+  );
+}

@@ -1,0 +1,20 @@
+// Coded errors of the Telegram platform. None of them ever carries the bot token.
+import { defineErrors } from '@aalis/core';
+
+export const telegramErrors = defineErrors({
+  AALIS_TELEGRAM_API_FAILED: {
+    en: 'Telegram Bot API {method} failed: {status} {description}.',
+    'zh-CN': 'Telegram Bot API {method} 失败:{status} {description}。',
+  },
+  AALIS_TELEGRAM_UNREACHABLE: {
+    en: 'Telegram Bot API {method} could not be reached at {apiRoot}: {reason}. It is retried; check plugins.platform-telegram.apiRoot and the network.',
+    'zh-CN':
+      '连不上 Telegram Bot API({apiRoot})调用 {method}:{reason}。会重试;请检查 plugins.platform-telegram.apiRoot 与网络。',
+    isRetryable: true,
+  },
+  AALIS_TELEGRAM_TOKEN_REJECTED: {
+    en: 'Telegram refused the bot token (401 Unauthorized). Set plugins.platform-telegram.token to the token @BotFather gave you.',
+    'zh-CN':
+      'Telegram 不认这个机器人令牌(401 Unauthorized)。请把 plugins.platform-telegram.token 设成 @BotFather 给的令牌。',
+  },
+});

@@ -1,0 +1,106 @@
+// Reads a Bot API `Message`: the text (or caption) with her @-mention removed, whether it addresses her (a
+// mention of her username, a text_mention of her id, a command aimed at her, a reply to one of her messages), and
+// the photo to fetch.
+
+export interface TelegramUser {
+  id: number;
+  is_bot?: boolean;
+  first_name?: string;
+  last_name?: string;
+  username?: string;
+}
+
+export interface TelegramEntity {
+  type: string;
+  offset: number;
+  length: number;
+  user?: TelegramUser;
+}
+
+export interface TelegramMessage {
+  message_id: number;
+  from?: TelegramUser;
+  chat: { id: number; type: string; title?: string; username?: string; first_name?: string };
+  date?: number;
+  text?: string;
+  caption?: string;
+  entities?: TelegramEntity[];
+  caption_entities?: TelegramEntity[];
+  reply_to_message?: TelegramMessage;
+  photo?: { file_id: string; file_size?: number; width?: number; height?: number }[];
+  sticker?: { emoji?: string };
+  document?: { file_name?: string };
+  voice?: unknown;
+  video?: unknown;
+  location?: unknown;
+}
+
+export interface Me {
+  id: number;
+  username?: string;
+}
+
+export interface ReadMessage {
+  text: string;
+  addressed: boolean;
+  /** file_id of the largest photo size, if a photo came with it. */
+  photo?: string;
+}
+
+export interface InboundLabels {
+  sticker: (emoji: string) => string;
+  document: (name: string) => string;
+  voice: string;
+  video: string;
+  location: string;
+}
+
+export function readMessage(message: TelegramMessage, me: Me, labels: InboundLabels): ReadMessage {
+  const raw = message.text ?? message.caption ?? '';
+  const entities = message.text !== undefined ? (message.entities ?? []) : (message.caption_entities ?? []);
+  const handle = me.username ? `@${me.username.toLowerCase()}` : undefined;
+  let addressed = message.reply_to_message?.from?.id === me.id;
+  // Cut her own mentions out of the text, last first so offsets stay right.
+  const cuts: { from: number; to: number; keep?: string }[] = [];
+  for (const entity of entities) {
+    const piece = raw.slice(entity.offset, entity.offset + entity.length);
+    if (entity.type === 'mention' && handle && piece.toLowerCase() === handle) {
+      addressed = true;
+      cuts.push({ from: entity.offset, to: entity.offset + entity.length });
+    } else if (entity.type === 'text_mention' && entity.user?.id === me.id) {
+      addressed = true;
+      cuts.push({ from: entity.offset, to: entity.offset + entity.length });
+    } else if (entity.type === 'bot_command' && handle && piece.toLowerCase().endsWith(handle)) {
+      // "/stop@her_bot" is the command "/stop" for her.
+      addressed = true;
+      cuts.push({
+        from: entity.offset,
+        to: entity.offset + entity.length,
+        keep: piece.slice(0, piece.length - handle.length),
+      });
+    }
+  }
+  let text = raw;
+  for (const cut of cuts.sort((a, b) => b.from - a.from)) {
+    text = text.slice(0, cut.from) + (cut.keep ?? '') + text.slice(cut.to);
+  }
+  text = text.replace(/^\s+/, '').replace(/\s+$/, '').replace(/ {2,}/g, ' ');
+  const notes: string[] = [];
+  if (message.sticker) notes.push(labels.sticker(message.sticker.emoji ?? ''));
+  if (message.document) notes.push(labels.document(message.document.file_name ?? ''));
+  if (message.voice) notes.push(labels.voice);
+  if (message.video) notes.push(labels.video);
+  if (message.location) notes.push(labels.location);
+  if (notes.length > 0) text = [text, ...notes].filter((part) => part !== '').join(' ');
+  const largest = [...(message.photo ?? [])].sort(
+    (a, b) => (b.file_size ?? (b.width ?? 0) * (b.height ?? 0)) - (a.file_size ?? (a.width ?? 0) * (a.height ?? 0)),
+  )[0];
+  return { text, addressed, ...(largest ? { photo: largest.file_id } : {}) };
+}
+
+/** The name shown for a sender: first and last name, else the username. */
+export function displayNameOf(user: TelegramUser | undefined): string | undefined {
+  if (!user) return undefined;
+  const name = [user.first_name, user.last_name].filter(Boolean).join(' ').trim();
+  return name || user.username || undefined;
+}

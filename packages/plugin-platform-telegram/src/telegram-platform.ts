@@ -1,0 +1,353 @@
+// @aalis/plugin-platform-telegram: Telegram through the Bot API. Long polling with getUpdates (the offset kept in
+// the database, so a restart neither answers twice nor skips), getMe for her username, the host's commands
+// registered with setMyCommands. Groups are multi-party rooms, private chats direct rooms; a mention of her, a
+// command aimed at her or a reply to her message addresses her. Replies go out as Telegram HTML (plain text when
+// Telegram rejects the markup), quoting the message that addressed her in groups, split at the limit; a typing
+// indicator runs while a turn does; 429s are waited out.
+import '@aalis/api-agent';
+import { commands } from '@aalis/api-commands';
+import { type DeliveryFailure, gateway } from '@aalis/api-gateway';
+import { hooks } from '@aalis/api-hooks';
+import { platform } from '@aalis/api-platform';
+import { sessionManager } from '@aalis/api-session-manager';
+import { storage } from '@aalis/api-storage';
+import {
+  AalisError,
+  config,
+  type Disposer,
+  definePlugin,
+  events,
+  i18n,
+  lifecycle,
+  logger,
+  optional,
+  textRef,
+  translate,
+} from '@aalis/core';
+import { type ChatType, ensureRoomSession, inboundContent, parseRoomSessionId, RoomMemory } from '@aalis/platform-room';
+import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
+import { splitMessage } from '@aalis/util-text-normalize';
+import { TelegramApi } from './telegram-api.js';
+import { telegramConfigSchema } from './telegram-config.js';
+import { displayNameOf, type InboundLabels, type Me, readMessage, type TelegramMessage } from './telegram-inbound.js';
+import { markdownToTelegramHtml } from './telegram-markdown.js';
+import { memoryOffsetStore, type OffsetStore, sqliteOffsetStore } from './telegram-offset-store.js';
+import './telegram-texts.js';
+
+/** The platform id (IncomingMessage.platform, owners' `platform`) and settings-layer type. */
+export const TELEGRAM_PLATFORM = 'telegram';
+
+/** Telegram's typing indicator lasts about five seconds; it is renewed while the turn runs. */
+const TYPING_RENEW_MS = 4_500;
+
+interface Update {
+  update_id: number;
+  message?: TelegramMessage;
+}
+
+export default definePlugin({
+  name: '@aalis/plugin-platform-telegram',
+  uses: {
+    config,
+    logger,
+    events,
+    i18n,
+    lifecycle,
+    gateway,
+    hooks: optional(hooks),
+    commands: optional(commands),
+    sessionManager: optional(sessionManager),
+    platform: optional(platform),
+    storage: optional(storage),
+  },
+  config: telegramConfigSchema,
+  apply({ config, logger, events, i18n, lifecycle, gateway, hooks, commands, sessionManager, platform, storage }) {
+    const settings = config.use;
+    const log = logger.use;
+    const t = (key: string, params?: Record<string, string | number>) => i18n.use.t(textRef(key, params));
+    if (settings.token === '') {
+      log.warn('Telegram: no token configured (plugins.platform-telegram.token); not polling');
+      return;
+    }
+    const api = new TelegramApi({
+      apiRoot: settings.apiRoot,
+      token: settings.token,
+      timeoutMs: settings.apiTimeoutMs,
+      onRateLimited: (method, seconds) => log.warn(`Telegram: rate limited on ${method}; waiting ${seconds} s`),
+    });
+    const offsets: OffsetStore = storage.available ? sqliteOffsetStore(storage.use.database()) : memoryOffsetStore();
+    const memory = new RoomMemory(TELEGRAM_PLATFORM);
+    const labels: InboundLabels = {
+      sticker: (emoji) => t('telegram.sticker', { emoji }),
+      document: (name) => t('telegram.document', { name }),
+      voice: t('telegram.voice'),
+      video: t('telegram.video'),
+      location: t('telegram.location'),
+    };
+    const stopping = new AbortController();
+    let me: Me | undefined;
+    let unregister: Disposer | undefined;
+    const typing = new Map<string, ReturnType<typeof setInterval>>();
+
+    async function login(): Promise<Me> {
+      for (;;) {
+        try {
+          const result = await api.call<{ id: number; username?: string }>('getMe', {}, { signal: stopping.signal });
+          log.info(`Telegram: logged in as @${result.username ?? result.id}`);
+          return { id: result.id, ...(result.username ? { username: result.username } : {}) };
+        } catch (error) {
+          if (stopping.signal.aborted) throw error;
+          log.warn(`Telegram: getMe failed; retrying in ${settings.retryDelayMs} ms`, { error: describe(error) });
+          await pause(settings.retryDelayMs, stopping.signal);
+        }
+      }
+    }
+
+    async function registerCommands(): Promise<void> {
+      if (!settings.registerCommands || !commands.available) return;
+      // Telegram accepts lowercase letters, digits and '_' (1–32); commands named otherwise are left out.
+      const list = commands.use
+        .list({ isOwner: false, level: 0 })
+        .filter((command) => /^[a-z0-9_]{1,32}$/.test(command.name))
+        .slice(0, 100)
+        .map((command) => ({
+          command: command.name,
+          description: (translate(command.description, i18n.use.locale) || command.name).slice(0, 256),
+        }));
+      try {
+        await api.call('setMyCommands', { commands: list }, { signal: stopping.signal });
+      } catch (error) {
+        log.warn('Telegram: setMyCommands failed', { error: describe(error) });
+      }
+    }
+
+    async function poll(): Promise<void> {
+      me = await login();
+      unregister = platform.use.register({
+        id: TELEGRAM_PLATFORM,
+        type: TELEGRAM_PLATFORM,
+        selfId: String(me.id),
+        capabilities: { streaming: false, quoting: true, rooms: true },
+      });
+      await registerCommands();
+      const botId = String(me.id);
+      let offset = offsets.load(botId);
+      while (!stopping.signal.aborted) {
+        let updates: Update[];
+        try {
+          updates = await api.call<Update[]>(
+            'getUpdates',
+            {
+              ...(offset !== undefined ? { offset } : {}),
+              timeout: settings.pollTimeoutSeconds,
+              allowed_updates: ['message'],
+            },
+            { signal: stopping.signal, extraTimeoutMs: settings.pollTimeoutSeconds * 1000 },
+          );
+        } catch (error) {
+          if (stopping.signal.aborted) return;
+          log.warn(`Telegram: getUpdates failed; polling again in ${settings.retryDelayMs} ms`, {
+            error: describe(error),
+          });
+          await pause(settings.retryDelayMs, stopping.signal).catch(() => {});
+          continue;
+        }
+        for (const update of Array.isArray(updates) ? updates : []) {
+          if (typeof update?.update_id !== 'number') continue;
+          // Handed over first, then the offset moves on and is kept: a crash after this point does not answer
+          // the update again.
+          if (update.message) {
+            void receive(update.message).catch((error: unknown) =>
+              log.error('Telegram: an update could not be handed to the gateway', { error: describe(error) }),
+            );
+          }
+          offset = update.update_id + 1;
+          offsets.save(botId, offset);
+        }
+      }
+    }
+
+    async function receive(message: TelegramMessage): Promise<void> {
+      if (!me || typeof message?.chat?.id !== 'number' || !message.from || message.from.id === me.id) return;
+      const chatType: ChatType | undefined =
+        message.chat.type === 'private'
+          ? 'private'
+          : message.chat.type === 'group' || message.chat.type === 'supergroup'
+            ? 'group'
+            : undefined;
+      if (!chatType) return; // channels are not conversations
+      const chatId = String(message.chat.id);
+      const read = readMessage(message, me, labels);
+      const addressed =
+        chatType === 'private' ||
+        read.addressed ||
+        (message.reply_to_message !== undefined && memory.isHers(chatId, String(message.reply_to_message.message_id)));
+      const images: ({ url: string; shownUrl?: string } | { unavailable: string })[] = [];
+      if (read.photo) {
+        try {
+          const file = await api.call<{ file_path?: string }>(
+            'getFile',
+            { file_id: read.photo },
+            { signal: stopping.signal },
+          );
+          if (file.file_path)
+            images.push({ url: api.fileUrl(file.file_path), shownUrl: api.shownFileUrl(file.file_path) });
+        } catch (error) {
+          log.warn('Telegram: getFile failed for an inbound photo', { error: describe(error) });
+          images.push({ unavailable: `getFile failed: ${describe(error)}` });
+        }
+      }
+      const { content, attachments } = await inboundContent({
+        text: read.text,
+        images,
+        maxLength: settings.maxInboundLength,
+        image: { maxBytes: settings.image.maxBytes, timeoutMs: settings.image.fetchTimeoutMs },
+        t: (text) => i18n.use.t(text),
+        logger: log,
+      });
+      const title = chatType === 'group' ? message.chat.title : displayNameOf(message.from);
+      const sessionId = await ensureRoomSession({
+        sessionManager: sessionManager.available ? sessionManager.use : undefined,
+        platform: TELEGRAM_PLATFORM,
+        chatType,
+        chatId,
+        ...(title ? { title } : {}),
+        logger: log,
+      });
+      const userId = String(message.from.id);
+      const displayName = displayNameOf(message.from);
+      const incoming: IncomingMessage = {
+        sessionId,
+        platform: TELEGRAM_PLATFORM,
+        venue: chatId,
+        sender: { userId, ...(displayName ? { displayName } : {}) },
+        actor: { platform: TELEGRAM_PLATFORM, userId },
+        content,
+        ...(attachments.length > 0 ? { attachments } : {}),
+        messageId: String(message.message_id),
+        ...(message.reply_to_message ? { replyTo: String(message.reply_to_message.message_id) } : {}),
+        ...(addressed ? { triggerType: 'direct' } : {}),
+        timestamp: typeof message.date === 'number' ? message.date * 1000 : Date.now(),
+      };
+      await gateway.use.receive(incoming);
+    }
+
+    async function send(chatId: string, text: string, replyTo: string | undefined): Promise<void> {
+      const base = {
+        chat_id: Number(chatId),
+        ...(replyTo !== undefined
+          ? { reply_parameters: { message_id: Number(replyTo), allow_sending_without_reply: true } }
+          : {}),
+      };
+      let sent: { message_id?: number };
+      try {
+        sent = await api.call('sendMessage', { ...base, text: markdownToTelegramHtml(text), parse_mode: 'HTML' });
+      } catch (error) {
+        // Telegram refused the markup ("can't parse entities"): the same text, plain.
+        if (!(AalisError.isInstance(error) && error.statusCode === 400)) throw error;
+        log.debug('Telegram: the HTML version was refused; sending plain text', { error: describe(error) });
+        sent = await api.call('sendMessage', { ...base, text });
+      }
+      if (sent?.message_id !== undefined) memory.sent(chatId, String(sent.message_id));
+    }
+
+    async function deliver(message: OutgoingMessage): Promise<void> {
+      const target = parseRoomSessionId(TELEGRAM_PLATFORM, message.sessionId);
+      if (!target) {
+        log.warn('Telegram: an outbound message for a session that is not a Telegram chat was not sent', {
+          sessionId: message.sessionId,
+        });
+        return;
+      }
+      const replyTo =
+        message.replyTo ??
+        (target.chatType === 'group' && message.kind === 'reply' ? memory.quoteFor(message.turnId) : undefined);
+      try {
+        const pieces = splitMessage(message.content, settings.maxMessageLength);
+        for (const [index, piece] of pieces.entries())
+          await send(target.chatId, piece, index === 0 ? replyTo : undefined);
+        for (const attachment of message.attachments ?? []) {
+          if (attachment.type === 'image' && attachment.url) {
+            await api.call('sendPhoto', { chat_id: Number(target.chatId), photo: attachment.url });
+          }
+        }
+      } catch (error) {
+        const failure: DeliveryFailure = {
+          message,
+          platform: TELEGRAM_PLATFORM,
+          code: AalisError.isInstance(error) ? error.code : 'AALIS_TELEGRAM_API_FAILED',
+          reason: describe(error),
+        };
+        log.warn(`Telegram: delivery failed turn=${message.turnId ?? '-'} session=${message.sessionId}`, {
+          code: failure.code,
+          reason: failure.reason,
+        });
+        await events.use.emitAsync('outbound:failed', failure);
+      }
+    }
+
+    function startTyping(sessionId: string): void {
+      const target = parseRoomSessionId(TELEGRAM_PLATFORM, sessionId);
+      if (!target || typing.has(sessionId)) return;
+      const tick = () =>
+        void api
+          .call('sendChatAction', { chat_id: Number(target.chatId), action: 'typing' })
+          .catch((error: unknown) => log.debug('Telegram: sendChatAction failed', { error: describe(error) }));
+      tick();
+      const timer = setInterval(tick, TYPING_RENEW_MS);
+      timer.unref?.();
+      typing.set(sessionId, timer);
+    }
+
+    function stopTyping(sessionId: string): void {
+      clearInterval(typing.get(sessionId));
+      typing.delete(sessionId);
+    }
+
+    events.use.on('outbound:message', (message) => {
+      if (message.platform !== TELEGRAM_PLATFORM) return;
+      return deliver(message);
+    });
+    hooks.use.middleware('agent:turn:before', async (context, next) => {
+      memory.turnStarted(context.turnId, context.inputs);
+      if (context.inputs.some((input) => input.message.platform === TELEGRAM_PLATFORM)) startTyping(context.sessionId);
+      await next();
+    });
+    hooks.use.middleware('agent:turn:after', async (context, next) => {
+      stopTyping(context.sessionId);
+      try {
+        await next();
+      } finally {
+        memory.turnEnded(context.turnId);
+      }
+    });
+    const polling = poll().catch((error: unknown) => {
+      if (!stopping.signal.aborted) log.error('Telegram: polling stopped', { error: describe(error) });
+    });
+    lifecycle.use.onDispose(async () => {
+      stopping.abort();
+      for (const sessionId of [...typing.keys()]) stopTyping(sessionId);
+      unregister?.();
+      await polling;
+    });
+  },
+});
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}

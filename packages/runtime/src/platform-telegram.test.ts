@@ -1,0 +1,225 @@
+// plugin-platform-telegram through the product (startAalis, the default plugin set) against a Bot API server of
+// our own over real HTTP and the scripted model server.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import {
+  type BotApiServer,
+  mentionEntity,
+  type OpenAiTestServer,
+  startBotApiServer,
+  startOpenAiTestServer,
+  telegramMessage,
+  textReply,
+  toolCallReply,
+} from '@aalis/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningAalis, startAalis } from './start-aalis.js';
+
+const TOKEN = '123456:telegram-secret-token';
+const BOT = { id: 424242, username: 'aalis_test_bot', first_name: 'Aalis' };
+const GROUP = -100500;
+const alice = { id: 11, first_name: 'Alice', username: 'alice' };
+const bob = { id: 12, first_name: 'Bob' };
+
+let model: OpenAiTestServer;
+beforeAll(async () => {
+  model = await startOpenAiTestServer({ models: ['test-model'] });
+});
+afterAll(() => model.close());
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  model.reset();
+});
+
+async function workspace(api: BotApiServer): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'aalis-telegram-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(
+    join(dir, 'aalis.config.yaml'),
+    `locale: en
+logLevel: debug
+consoleLogLevel: info
+owners: [{ platform: telegram, userId: "11" }]
+llm: { baseUrl: ${model.url}, model: test-model }
+plugins:
+  llm-openai: { fetchModels: false, retry: { maxRetries: 0 }, modelDefaults: { vision: true } }
+  memory-summary: false
+  platform-telegram:
+    token: "${TOKEN}"
+    apiRoot: ${api.url}
+    pollTimeoutSeconds: 1
+    retryDelayMs: 50
+`,
+  );
+  return dir;
+}
+
+async function start(dir: string) {
+  const logs = new PassThrough();
+  let logText = '';
+  logs.on('data', (chunk: Buffer) => {
+    logText += chunk.toString('utf8');
+  });
+  const aalis: RunningAalis = await startAalis({ cwd: dir, env: {}, mode: 'none', output: logs, errorOutput: logs });
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await aalis.stop();
+  };
+  cleanups.push(stop);
+  return { aalis, stop, logs: () => logText };
+}
+
+async function boot() {
+  const api = await startBotApiServer({ token: TOKEN, me: BOT });
+  cleanups.push(() => api.close());
+  const dir = await workspace(api);
+  const running = await start(dir);
+  await api.waitForCalls((calls) => calls.some((call) => call.method === 'getUpdates'));
+  return { api, dir, ...running };
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('plugin-platform-telegram through the product', () => {
+  it('logs in with getMe, registers the commands Telegram accepts, and never logs the token', async () => {
+    const { api, logs, dir } = await boot();
+    await until(() => logs().includes('logged in as @aalis_test_bot'), 'the login line');
+    const registered = api.calls.find((call) => call.method === 'setMyCommands')?.params.commands as {
+      command: string;
+    }[];
+    expect(registered.map((command) => command.command)).toEqual(expect.arrayContaining(['help', 'stop', 'model']));
+    for (const command of registered) expect(command.command).toMatch(/^[a-z0-9_]{1,32}$/);
+    expect(logs()).not.toContain('telegram-secret-token');
+    expect(readFileSync(join(dir, 'data', 'logs', 'aalis.log'), 'utf8')).not.toContain('telegram-secret-token');
+  });
+
+  it('answers a private message, as Telegram HTML', async () => {
+    const { api } = await boot();
+    model.enqueue(textReply('Hello **there**.'));
+    api.push({ message: telegramMessage({ chatId: alice.id, from: alice, text: 'hi' }) });
+    await until(() => api.sent.length === 1, 'the reply');
+    expect(api.sent[0]).toMatchObject({ chat_id: alice.id, text: 'Hello <b>there</b>.', parse_mode: 'HTML' });
+    expect(api.calls.some((call) => call.method === 'sendChatAction' && call.params.action === 'typing')).toBe(true);
+  });
+
+  it('gives a group message mentioning her, with a tool call, exactly one reply that quotes it', async () => {
+    const { api } = await boot();
+    model.enqueue(
+      toolCallReply([{ id: 'c1', name: 'calculator', arguments: '{"expression":"6*7"}' }], { text: 'Computing. ' }),
+      textReply('It is 42.'),
+    );
+    const text = '@aalis_test_bot what is 6*7?';
+    const message = telegramMessage({
+      chatId: GROUP,
+      from: alice,
+      text,
+      entities: [mentionEntity(text, 'aalis_test_bot')],
+    });
+    api.push({ message });
+    await until(() => api.sent.length === 1 && model.pending() === 0, 'the reply');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(api.sent).toHaveLength(1);
+    expect(api.sent[0]).toMatchObject({ chat_id: GROUP, text: 'It is 42.', reply_to: message.message_id });
+    const firstRequest = JSON.stringify(model.chatBodies()[0]);
+    expect(firstRequest).toContain('what is 6*7?');
+    expect(firstRequest).not.toContain('@aalis_test_bot');
+  });
+
+  it('opens no turn for a group message that does not address her', async () => {
+    const { api } = await boot();
+    api.push({ message: telegramMessage({ chatId: GROUP, from: bob, text: 'lunch anyone?' }) });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(model.chatBodies()).toHaveLength(0);
+    expect(api.sent).toHaveLength(0);
+  });
+
+  it('treats a reply to her message as addressing her', async () => {
+    const { api } = await boot();
+    model.enqueue(textReply('First.'), textReply('Second.'));
+    api.push({ message: telegramMessage({ chatId: alice.id, from: alice, text: 'one' }) });
+    await until(() => api.sent.length === 1, 'her first reply');
+    const hers = api.sent[0]!;
+    api.push({
+      message: telegramMessage({
+        chatId: GROUP,
+        from: bob,
+        text: 'and then?',
+        replyTo: {
+          message_id: hers.message_id,
+          from: { id: BOT.id, is_bot: true, first_name: 'Aalis' },
+          chat: { id: GROUP },
+        },
+      }),
+    });
+    await until(() => api.sent.length === 2, 'her second reply');
+    expect(JSON.stringify(model.chatBodies()[1])).toContain('and then?');
+  });
+
+  it('sends plain text when Telegram refuses the markup', async () => {
+    const { api } = await boot();
+    api.refuseHtmlNext();
+    model.enqueue(textReply('Use **this**.'));
+    api.push({ message: telegramMessage({ chatId: alice.id, from: alice, text: 'hi' }) });
+    await until(() => api.sent.length === 1, 'the reply');
+    expect(api.sent[0]).toEqual(expect.objectContaining({ text: 'Use **this**.' }));
+    expect(api.sent[0]?.parse_mode).toBeUndefined();
+  });
+
+  it('waits out a 429 with retry_after and delivers', async () => {
+    const { api, logs } = await boot();
+    api.failNext('sendMessage', { status: 429, description: 'Too Many Requests: retry after 1', retryAfter: 1 });
+    model.enqueue(textReply('Patience.'));
+    api.push({ message: telegramMessage({ chatId: alice.id, from: alice, text: 'hi' }) });
+    await until(() => api.sent.length === 1, 'the reply after the rate limit', 8_000);
+    expect(logs()).toContain('rate limited on sendMessage; waiting 1 s');
+  });
+
+  it('keeps the update offset across a restart: nothing answered twice, nothing skipped', async () => {
+    const api = await startBotApiServer({ token: TOKEN, me: BOT });
+    cleanups.push(() => api.close());
+    const dir = await workspace(api);
+    const first = await start(dir);
+    model.enqueue(textReply('One.'));
+    api.push({ message: telegramMessage({ chatId: alice.id, from: alice, text: 'first' }) });
+    await until(() => api.sent.length === 1, 'the first reply');
+    await first.stop();
+    // Arrives while she is down.
+    api.push({ message: telegramMessage({ chatId: alice.id, from: alice, text: 'while you were away' }) });
+    model.enqueue(textReply('Two.'));
+    await start(dir);
+    await until(() => api.sent.length === 2, 'the second reply');
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(api.sent.map((message) => message.text)).toEqual(['One.', 'Two.']);
+    expect(model.chatBodies()).toHaveLength(2);
+    // The second turn's history holds the first exchange (history survived the restart).
+    expect(JSON.stringify(model.chatBodies()[1])).toContain('first');
+  });
+
+  it('keeps a photo that cannot be fetched as a note, and reads a fetched one as an image', async () => {
+    const { api } = await boot();
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    api.addFile('good-photo', png);
+    model.enqueue(textReply('Nice.'), textReply('Hm.'));
+    api.push({ message: telegramMessage({ chatId: alice.id, from: alice, text: 'look', photo: 'good-photo' }) });
+    await until(() => api.sent.length === 1, 'the first reply');
+    expect(JSON.stringify(model.chatBodies()[0])).toContain('data:image/png;base64,');
+    api.push({ message: telegramMessage({ chatId: alice.id, from: alice, text: 'and this', photo: 'missing-photo' }) });
+    await until(() => api.sent.length === 2, 'the second reply');
+    expect(JSON.stringify(model.chatBodies()[1])).toContain('and this [image: could not be fetched]');
+  });
+});
