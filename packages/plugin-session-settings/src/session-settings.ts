@@ -24,6 +24,7 @@ import {
 import type { Disposer, Events, Locale, Logger, RegistrationOwner, TextRef } from '@aalis/core';
 import { translate } from '@aalis/core';
 import { FieldRegistry } from './field-registry.js';
+import { GlobalValues } from './global-values.js';
 import type { SettingsStore } from './settings-store.js';
 
 const OWNER: Caller = Object.freeze({ isOwner: true, level: 0 });
@@ -52,14 +53,16 @@ const TARGET_WHAT: Record<SettingsLayer, string> = {
 
 export class SessionSettings implements SessionFieldsService {
   private readonly registry = new FieldRegistry();
-  private readonly writingGlobal = new Set<GlobalValue<unknown>>();
+  private readonly globals: GlobalValues;
 
-  constructor(private readonly config: SessionSettingsOptions) {}
+  constructor(private readonly config: SessionSettingsOptions) {
+    this.globals = new GlobalValues(config);
+  }
 
   register(field: AnySessionField, owner?: RegistrationOwner): Disposer {
     const disposer = this.registry.register(field, owner);
     if (!field.globalValue) return disposer;
-    const unsubscribe = this.bindGlobal(field, field.globalValue as GlobalValue<unknown>);
+    const unsubscribe = this.globals.bind(field, field.globalValue as GlobalValue<unknown>);
     return () => {
       unsubscribe?.();
       disposer();
@@ -142,7 +145,9 @@ export class SessionSettings implements SessionFieldsService {
     this.checkTarget(layer, target);
     const rows = this.config.store.read([{ layer, target: layer === 'global' ? '' : target }]);
     const values = Object.fromEntries(
-      rows.filter((row) => layer !== 'global' || !this.globalOf(row.key)).map((row) => [row.key, row.value]),
+      rows
+        .filter((row) => layer !== 'global' || !this.globals.of(this.registry.get(row.key)?.field))
+        .map((row) => [row.key, row.value]),
     );
     if (layer !== 'global') return values;
     for (const { field } of this.registry.all()) {
@@ -160,8 +165,8 @@ export class SessionSettings implements SessionFieldsService {
     const validate = field.validate as ((value: unknown) => TextRef | string | undefined) | undefined;
     const problem = validate?.call(field, value);
     if (problem !== undefined) this.invalid(field, problem, value);
-    const bound = layer === 'global' ? this.globalOf(key) : undefined;
-    if (bound) await this.writeGlobal(bound, value);
+    const bound = layer === 'global' ? this.globals.of(field) : undefined;
+    if (bound) await this.globals.write(bound, value);
     else this.config.store.write({ layer, target: stored, key, value });
     this.config.events?.emit('settings:changed', { layer, target: stored, key, value });
   }
@@ -169,50 +174,12 @@ export class SessionSettings implements SessionFieldsService {
   async reset({ layer, target, key, caller }: SettingReset): Promise<void> {
     const field = this.registry.require(key);
     const stored = this.checkWrite({ layer, target, field, caller });
-    const bound = layer === 'global' ? this.globalOf(key) : undefined;
+    const bound = layer === 'global' ? this.globals.of(field) : undefined;
     if (bound) {
       if (bound.read() === undefined) return;
-      await this.writeGlobal(bound, undefined);
+      await this.globals.write(bound, undefined);
     } else if (!this.config.store.remove({ layer, target: stored, key })) return;
     this.config.events?.emit('settings:changed', { layer, target: stored, key, value: undefined });
-  }
-
-  /** The owner of a field's global layer, when it is not the store. */
-  private globalOf(key: string): GlobalValue<unknown> | undefined {
-    return this.registry.get(key)?.field.globalValue as GlobalValue<unknown> | undefined;
-  }
-
-  /** Our own write: the owner's change notice for it is not reported a second time. */
-  private async writeGlobal(bound: GlobalValue<unknown>, value: unknown): Promise<void> {
-    this.writingGlobal.add(bound);
-    try {
-      await bound.write(value);
-    } finally {
-      this.writingGlobal.delete(bound);
-    }
-  }
-
-  /**
-   * Moves a value stored on the global layer before the field had a GlobalValue (nothing is lost: it becomes the
-   * owner's value unless the owner already has one), and reports the owner's own changes as settings:changed.
-   */
-  private bindGlobal(field: AnySessionField, bound: GlobalValue<unknown>): Disposer | undefined {
-    const [row] = this.config.store.read([{ layer: 'global', target: '' }], field.key);
-    if (row) {
-      Promise.resolve()
-        .then(() => (bound.read() === undefined ? bound.write(row.value) : undefined))
-        .then(() => this.config.store.remove({ layer: 'global', target: '', key: field.key }))
-        .catch((error: unknown) =>
-          this.config.logger?.warn('could not move a stored global value to its owner; kept in the store', {
-            key: field.key,
-            error: String(error),
-          }),
-        );
-    }
-    return bound.subscribe?.((value) => {
-      if (this.writingGlobal.has(bound)) return;
-      this.config.events?.emit('settings:changed', { layer: 'global', target: '', key: field.key, value });
-    });
   }
 
   /**
