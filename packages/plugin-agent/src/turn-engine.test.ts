@@ -276,7 +276,7 @@ describe('#11 turn engine', () => {
     expect(stored[2]!.metadata?.[WellKnownMetadataKeys.TurnId]).toBe(
       stored[1]!.metadata?.[WellKnownMetadataKeys.TurnId],
     );
-    expect(stored[2]!.content).toBe('[投递失败] 你的一条回复没有送达,对方没有看到它。');
+    expect(stored[2]!.content.startsWith('[投递失败]')).toBe(true);
     const records = stored.filter((m) => m.metadata?.[WellKnownMetadataKeys.TurnRecord] !== undefined);
     expect(records).toHaveLength(1);
     expect(records[0]!.metadata?.[WellKnownMetadataKeys.TurnRecord]).toMatchObject({ outcome: 'replied' });
