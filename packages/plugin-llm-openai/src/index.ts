@@ -32,10 +32,11 @@ export default definePlugin({
       try {
         await provider.refreshModels();
       } catch (error) {
-        logger.use.warn('could not list the server models; using the configured ones', {
+        logger.use.warn('could not list the server models; using the configured ones and trying again later', {
           baseUrl: provider.baseUrl,
           error: error instanceof Error ? error.message : String(error),
         });
+        provider.retryModelDiscovery();
       }
     }
     provide.use.service(llm, provider, { priority: settings.priority });

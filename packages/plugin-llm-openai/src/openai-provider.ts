@@ -27,6 +27,7 @@ import { maskUrlCredentials, parseBaseUrl } from './base-url.js';
 import type { OpenAiConfig, Timeouts } from './config-schema.js';
 import { createAgents, type HttpAgents, type HttpExchange, TransportError } from './http-exchange.js';
 import { linkSignals } from './link-signals.js';
+import { ModelDiscovery } from './model-discovery.js';
 import { buildModelTable, type ModelEntry } from './model-table.js';
 import { abortedError, backOff, openWithRetries, type RetryReport } from './open-with-retries.js';
 import { OutputBudget, OverlongResponseError } from './output-budget.js';
@@ -61,6 +62,7 @@ export class OpenAiProvider implements LlmService {
   private readonly logger: Logger;
   private readonly i18n: I18n;
   private readonly shutdown: AbortSignal | undefined;
+  private readonly discovery: ModelDiscovery;
 
   constructor({ instanceId, config, events, logger, i18n, shutdown }: OpenAiProviderOptions) {
     this.instanceId = instanceId;
@@ -102,10 +104,30 @@ export class OpenAiProvider implements LlmService {
       ...endpoint.secrets,
     ].filter((secret): secret is string => Boolean(secret));
     if (proxy) this.logProxy(proxy);
+    this.discovery = new ModelDiscovery({
+      refresh: () => this.refreshModels(),
+      onFound: () =>
+        this.logger.info('the server lists its models now', {
+          provider: this.instanceId,
+          models: this.modelList.map((model) => model.id),
+        }),
+      onFailed: (error, nextDelayMs) =>
+        this.logger.debug('the server still cannot list its models; trying again later', {
+          provider: this.instanceId,
+          nextDelayMs,
+          error: error instanceof Error ? error.message : String(error),
+        }),
+    });
   }
 
   models(): readonly ModelInfo[] {
+    this.discovery.nudge();
     return this.modelList;
+  }
+
+  /** The server could not list its models (it is down?): list them again in the background until it can. */
+  retryModelDiscovery(): void {
+    this.discovery.start();
   }
 
   /** Lists the server's models (GET /models) and merges them with the configured ones. */
@@ -129,6 +151,7 @@ export class OpenAiProvider implements LlmService {
 
   /** Closes idle keep-alive connections. */
   destroy(): void {
+    this.discovery.stop();
     this.agents.http.destroy();
     this.agents.https.destroy();
   }

@@ -1,5 +1,7 @@
 // End to end: the real `aalis chat` process under faults and bad input — hostile terminal sequences in a reply,
-// standard output closed under it, a continued line at the very end of the input, invisible-only lines, SIGHUP.
+// standard output closed under it, a continued line at the very end of the input, invisible-only lines, SIGHUP, a
+// model server that comes up after the host.
+import { type AddressInfo, connect, createServer } from 'node:net';
 import { type OpenAiTestServer, startOpenAiTestServer, textReply } from '@aalis/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_TIMEOUT_MS, runAalis, serverConfig, spawnAalis, temporaryWorkspace, waitFor } from './spawn-aalis.case.js';
@@ -139,4 +141,46 @@ describe('aalis chat under faults', () => {
     },
     E2E_TIMEOUT_MS,
   );
+
+  it(
+    '#11.21 a model server that is down at start (llm.model unset) is asked for its models again later',
+    async () => {
+      const port = await freePort();
+      const cwd = workspace(
+        `locale: en\nllm:\n  baseUrl: http://127.0.0.1:${port}/v1\nplugins:\n  llm-openai:\n    retry: { maxRetries: 0 }\n`,
+      );
+      const run = spawnAalis({ cwd, args: ['chat'] });
+      await waitFor(() => run.stderr().includes('offers no model'), { what: () => `the banner:\n${run.stderr()}` });
+      // The server comes up (on the port the configuration names) after the host started.
+      const scripted = new URL(server.url);
+      const front = createServer((socket) => {
+        const target = connect(Number(scripted.port), scripted.hostname);
+        socket.pipe(target).pipe(socket);
+        target.on('error', () => socket.destroy());
+        socket.on('error', () => target.destroy());
+      });
+      await new Promise<void>((resolve) => front.listen(port, '127.0.0.1', resolve));
+      try {
+        await waitFor(() => server.requests.some((request) => request.path === '/v1/models'), {
+          what: 'the model list asked for again',
+        });
+        server.enqueue(textReply('Found you.'));
+        run.child.stdin!.end('hello\n');
+        expect(await run.exited).toBe(0);
+        expect(run.stdout()).toBe('Found you.\n');
+        expect((bodies()[0] as unknown as { model: string }).model).toBe('test-model');
+      } finally {
+        await new Promise((resolve) => front.close(resolve));
+      }
+    },
+    E2E_TIMEOUT_MS,
+  );
 });
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
