@@ -15,6 +15,10 @@ export interface BannerFacts {
   interactive: boolean;
   /** The configured OpenAI-compatible endpoint, if any. */
   endpoint: string | undefined;
+  /** A one-time WebUI login link, when the session server runs. */
+  webuiLink?: string;
+  /** How long that link stays valid. */
+  linkTtlMinutes?: number;
 }
 
 export interface BannerLine {
@@ -50,6 +54,9 @@ export function bannerLines(facts: BannerFacts, locale: Locale): BannerLine[] {
     } else {
       lines.push(warn(t('runtime.plugin.pending', { plugin: state.id, missing: state.missing.join(', ') || '?' })));
     }
+  }
+  if (facts.webuiLink) {
+    lines.push(info(t('runtime.banner.webui', { link: facts.webuiLink, minutes: facts.linkTtlMinutes ?? 15 })));
   }
   if (facts.interactive) lines.push(info(t('runtime.banner.hint')));
   return lines;

@@ -20,6 +20,17 @@ describe('parseArguments', () => {
     });
   });
 
+  it('runs the host headless with serve, and prints a login link with webui-link', () => {
+    expect(parseArguments(['serve', '--config', 'a.yaml'])).toEqual({
+      kind: 'run',
+      mode: 'serve',
+      configFile: 'a.yaml',
+    });
+    expect(parseArguments(['webui-link'])).toEqual({ kind: 'webui-link' });
+    expect(parseArguments(['webui-link', '--account=alice'])).toEqual({ kind: 'webui-link', account: 'alice' });
+    expect(parseArguments(['start', '--account', 'alice'])).toMatchObject({ kind: 'error' });
+  });
+
   it('answers --help and --version', () => {
     expect(parseArguments(['--help'])).toEqual({ kind: 'help' });
     expect(parseArguments(['chat', '-h'])).toEqual({ kind: 'help' });

@@ -1,35 +1,52 @@
-// Parses the aalis command line: [start|chat] [--session <id>] [--config <file>] | --help | --version.
+// Parses the aalis command line: [start|chat|serve] [--session <id>] [--config <file>] | webui-link [--account <id>]
+// [--config <file>] | --help | --version.
 
 export type CliCommand =
   | { kind: 'help' }
   | { kind: 'version' }
-  | { kind: 'run'; mode: 'interactive' | 'lines'; session?: string; configFile?: string }
+  | { kind: 'run'; mode: 'interactive' | 'lines' | 'serve'; session?: string; configFile?: string }
+  | { kind: 'webui-link'; account?: string; configFile?: string }
   | { kind: 'error'; text: { key: string; params: Record<string, string> } };
 
 export function parseArguments(argv: readonly string[]): CliCommand {
-  let mode: 'interactive' | 'lines' = 'interactive';
+  let mode: 'interactive' | 'lines' | 'serve' | 'webui-link' = 'interactive';
   let commandSeen = false;
-  const options: { session?: string; configFile?: string } = {};
+  const options: { session?: string; configFile?: string; account?: string } = {};
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index]!;
     if (argument === '--help' || argument === '-h' || argument === 'help') return { kind: 'help' };
     if (argument === '--version' || argument === '-v' || argument === 'version') return { kind: 'version' };
-    const option = /^--(session|config)(?:=(.*))?$/.exec(argument);
+    const option = /^--(session|config|account)(?:=(.*))?$/.exec(argument);
     if (option) {
       const value = option[2] ?? argv[++index];
       if (value === undefined || value === '') {
         return { kind: 'error', text: { key: 'runtime.cli.missingValue', params: { option: `--${option[1]}` } } };
       }
       if (option[1] === 'session') options.session = value;
+      else if (option[1] === 'account') options.account = value;
       else options.configFile = value;
       continue;
     }
-    if (!commandSeen && (argument === 'start' || argument === 'chat')) {
+    if (
+      !commandSeen &&
+      (argument === 'start' || argument === 'chat' || argument === 'serve' || argument === 'webui-link')
+    ) {
       commandSeen = true;
-      mode = argument === 'chat' ? 'lines' : 'interactive';
+      mode = argument === 'chat' ? 'lines' : argument === 'start' ? 'interactive' : argument;
       continue;
     }
     return { kind: 'error', text: { key: 'runtime.cli.badArgument', params: { argument } } };
   }
-  return { kind: 'run', mode, ...options };
+  const { account, ...run } = options;
+  if (mode === 'webui-link') {
+    return {
+      kind: 'webui-link',
+      ...(account ? { account } : {}),
+      ...(run.configFile ? { configFile: run.configFile } : {}),
+    };
+  }
+  if (account !== undefined) {
+    return { kind: 'error', text: { key: 'runtime.cli.badArgument', params: { argument: '--account' } } };
+  }
+  return { kind: 'run', mode, ...run };
 }

@@ -1,4 +1,5 @@
-// The aalis command: `aalis [start]` (interactive chat), `aalis chat` (line by line), `--help`, `--version`.
+// The aalis command: `aalis [start]` (interactive chat), `aalis chat` (line by line), `aalis serve` (headless),
+// `aalis webui-link` (a fresh WebUI login link), `--help`, `--version`.
 // SIGINT/SIGTERM/SIGHUP drain: running turns stop cleanly, then everything is disposed; a second signal exits at once.
 import { AalisError, isLocale, type Locale, textRef, translate } from '@aalis/core';
 import { parseArguments } from './cli-arguments.js';
@@ -6,6 +7,7 @@ import { type ConfigProblem, formatConfigProblems } from './config-problems.js';
 import { localeHint } from './load-config.js';
 import { runtimeErrors } from './runtime-errors.js';
 import { type RunningAalis, runtimeVersion, startAalis } from './start-aalis.js';
+import { printWebuiLink } from './webui-link.js';
 import './runtime-texts.js';
 
 /** The signals that drain: a running turn stops cleanly, everything is closed, exit status 0. */
@@ -60,6 +62,16 @@ export async function main(argv: readonly string[], io: MainIo = processIo()): P
   if (command.kind === 'error') {
     io.stderr.write(`${translate(command.text, locale)}\n\n${translate(textRef('runtime.cli.usage'), locale)}\n`);
     return 2;
+  }
+  if (command.kind === 'webui-link') {
+    return printWebuiLink({
+      cwd: io.cwd,
+      env: io.env,
+      stdout: io.stdout,
+      stderr: io.stderr,
+      ...(command.account ? { account: command.account } : {}),
+      ...(command.configFile ? { configFile: command.configFile } : {}),
+    });
   }
 
   let running: RunningAalis;

@@ -9,13 +9,15 @@ export interface FillInContext {
   timeZone: string;
   /** The terminal user's account id on platform "cli". */
   cliUserId: string;
+  /** The WebUI owner's account id on platform "webui" (undefined when the session server is off). */
+  webuiOwnerUserId?: string;
 }
 
 /** The runtime's filled-in keys of some sections (see PluginSlot.filledIn). */
 export function fillIn(
   alias: string,
   section: Record<string, unknown>,
-  { host, dataDir, timeZone, cliUserId }: FillInContext,
+  { host, dataDir, timeZone, cliUserId, webuiOwnerUserId }: FillInContext,
 ): void {
   switch (alias) {
     case 'storage':
@@ -24,9 +26,14 @@ export function fillIn(
     case 'authority': {
       const owners = Array.isArray(section.owners) ? [...section.owners] : [];
       owners.push(...host.owners, { platform: 'cli', userId: cliUserId });
+      if (webuiOwnerUserId !== undefined) owners.push({ platform: 'webui', userId: webuiOwnerUserId });
       section.owners = dedupe(owners);
       break;
     }
+    case 'session-server':
+      if (host.webui.host !== undefined) section.host = host.webui.host;
+      if (host.webui.port !== undefined) section.port = host.webui.port;
+      break;
     case 'agent':
     case 'message-archive':
       section.timeZone ??= timeZone;

@@ -76,6 +76,24 @@ export const hostConfigSchema = s
         maxOutputTokens: s.number().integer().min(1).optional().describe('Most tokens one reply may have.'),
       })
       .describe('The model endpoint (the short form of the llm-openai plugin section).'),
+    webui: s
+      .object({
+        host: s
+          .string()
+          .nonEmpty()
+          .optional()
+          .describe('Address the session server (WebUI) listens on; default 127.0.0.1. Environment: AALIS_WEBUI_HOST.'),
+        port: s
+          .number()
+          .integer()
+          .min(0)
+          .max(65535)
+          .optional()
+          .describe('Its port; default 8420, 0 = any free port. Environment: AALIS_WEBUI_PORT.'),
+      })
+      .describe(
+        'The session server and WebUI (the short form of plugins.session-server): `aalis start` and `aalis serve` run it.',
+      ),
     servicePreferences: s
       .record(s.string().nonEmpty())
       .default({})

@@ -68,8 +68,22 @@ describe('loadConfig', () => {
       'memory-summary',
       'prompt-budget',
       'basic-tools',
+      'session-server',
       'cli',
     ]);
+  });
+
+  it('fills the session server from webui and AALIS_WEBUI_HOST / AALIS_WEBUI_PORT, and makes its owner an owner', () => {
+    const fromFile = ok(load('webui:\n  port: 9000\n'));
+    const section = (config: typeof fromFile) =>
+      config.plugins.find((plugin) => plugin.slot.alias === 'session-server')!.section;
+    expect(section(fromFile)).toMatchObject({ port: 9000 });
+    const fromEnv = ok(load('webui:\n  port: 9000\n', { AALIS_WEBUI_PORT: '0', AALIS_WEBUI_HOST: '0.0.0.0' }));
+    expect(section(fromEnv)).toMatchObject({ port: 0, host: '0.0.0.0' });
+    const authority = fromEnv.plugins.find((plugin) => plugin.slot.alias === 'authority')!.section;
+    expect(authority.owners).toContainEqual({ platform: 'webui', userId: 'owner' });
+    const bad = load('', { AALIS_WEBUI_PORT: 'eighty' });
+    expect(bad.ok).toBe(false);
   });
 
   it('takes the OpenAI-compatible provider when an endpoint is set, filling its section from llm', () => {

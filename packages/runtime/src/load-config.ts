@@ -30,7 +30,12 @@ export const ENVIRONMENT_KEYS = {
   AALIS_DATA_DIR: ['dataDir'],
   AALIS_LOG_LEVEL: ['logLevel'],
   AALIS_LOCALE: ['locale'],
+  AALIS_WEBUI_HOST: ['webui', 'host'],
+  AALIS_WEBUI_PORT: ['webui', 'port'],
 } as const;
+
+/** Variables whose value is a number (given as decimal digits; anything else is reported against the schema). */
+const NUMERIC_VARIABLES: ReadonlySet<string> = new Set(['AALIS_WEBUI_PORT']);
 
 export interface PlannedPlugin {
   slot: PluginSlot;
@@ -95,7 +100,7 @@ export function loadConfig(options: LoadConfigOptions): LoadResult {
   for (const [variable, path] of Object.entries(ENVIRONMENT_KEYS)) {
     const value = options.env[variable];
     if (value === undefined || value === '') continue;
-    setIn(raw, path, value);
+    setIn(raw, path, NUMERIC_VARIABLES.has(variable) && /^\d+$/.test(value.trim()) ? Number(value.trim()) : value);
     fromEnvironment.set(path.join('.'), variable);
   }
   const sourceOf = (path: ConfigPath): ProblemSource => {
@@ -194,6 +199,14 @@ export function loadConfig(options: LoadConfigOptions): LoadResult {
   const cliUserId =
     cliSection && typeof cliSection.userId === 'string' && cliSection.userId !== '' ? cliSection.userId : 'local';
 
+  const serverSection = sectionOf('session-server');
+  const webuiOwnerUserId =
+    serverSection === false
+      ? undefined
+      : serverSection && typeof serverSection.ownerUserId === 'string' && serverSection.ownerUserId !== ''
+        ? serverSection.ownerUserId
+        : 'owner';
+
   const plugins: PlannedPlugin[] = [];
   for (const slot of options.slots) {
     const configured = sectionOf(slot.alias);
@@ -201,9 +214,8 @@ export function loadConfig(options: LoadConfigOptions): LoadResult {
     if (slot.alias === 'llm-openai' && !openaiEnabled) continue;
     if (slot.alias === 'llm-offline' && !offlineEnabled) continue;
     if (slot.enabledWhen && !slot.enabledWhen(configured)) continue;
-    if (slot.enabledWhen && !slot.enabledWhen(configured)) continue;
     const section: Record<string, unknown> = configured ?? {};
-    fillIn(slot.alias, section, { host, dataDir, timeZone, cliUserId });
+    fillIn(slot.alias, section, { host, dataDir, timeZone, cliUserId, webuiOwnerUserId });
     plugins.push({ slot, section });
   }
 

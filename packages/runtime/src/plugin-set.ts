@@ -18,6 +18,7 @@ import onebotPlugin, { onebotConfigured } from '@aalis/plugin-platform-onebot';
 import telegramPlugin, { telegramConfigured } from '@aalis/plugin-platform-telegram';
 import promptBudgetPlugin from '@aalis/plugin-prompt-budget';
 import sessionManagerPlugin from '@aalis/plugin-session-manager';
+import { SESSION_SERVER_PLUGIN, serverConfigSchema } from '@aalis/plugin-session-server';
 import sessionSettingsPlugin from '@aalis/plugin-session-settings';
 import storagePlugin from '@aalis/plugin-storage';
 import toolsPlugin from '@aalis/plugin-tools';
@@ -124,6 +125,14 @@ export function pluginSlots(): PluginSlot[] {
       enabledWhen: telegramConfigured,
       secretKeys: ['token'],
     }),
+    {
+      alias: 'session-server',
+      name: SESSION_SERVER_PLUGIN,
+      schema: serverConfigSchema as Schema<unknown>,
+      summary:
+        'The session server: HTTP + WebSocket session protocol, login links, the WebUI page (`aalis start`, `aalis serve`).',
+      filledIn: 'host, port ← webui',
+    },
     {
       alias: 'cli',
       name: '@aalis/plugin-cli',

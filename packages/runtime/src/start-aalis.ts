@@ -6,6 +6,7 @@ import { llm, type ModelInfo, resolveModelFor } from '@aalis/api-llm';
 import { type AnyPluginDefinition, App, type LogSink, type PluginStateInfo } from '@aalis/core';
 import { type CliExit, type CliPlatform, createCliPlatform, neutraliseControls, styleFor } from '@aalis/plugin-cli';
 import { maskUrlCredentials, parseBaseUrl } from '@aalis/plugin-llm-openai';
+import { createSessionServerPlugin, type SessionServerHandle } from '@aalis/plugin-session-server';
 import { bannerLines } from './banner.js';
 import { systemTimeZone } from './basic-tools.js';
 import { configError } from './config-problems.js';
@@ -28,8 +29,13 @@ export interface StartAalisOptions {
   configFile?: string;
   /** Environment overrides are read from here (default process.env). */
   env?: Record<string, string | undefined>;
-  /** `interactive` (aalis start), `lines` (aalis chat), or `none`: no terminal platform (embedding). */
-  mode?: 'interactive' | 'lines' | 'none';
+  /**
+   * `interactive` (aalis start), `lines` (aalis chat), `serve` (aalis serve: headless, runs until stopped), or
+   * `none`: no terminal platform (embedding).
+   */
+  mode?: 'interactive' | 'lines' | 'serve' | 'none';
+  /** Run the session server and WebUI (default: in `interactive` and `serve`). */
+  webui?: boolean;
   /** The terminal session (`--session`). */
   session?: string;
   input?: Input;
@@ -52,7 +58,12 @@ export interface RunningAalis {
   readonly model: ModelInfo | undefined;
   /** The terminal session id (undefined in mode `none`). */
   readonly session: string | undefined;
-  /** Resolves when the terminal front end finished (the user left, or the input ended and every turn settled). */
+  /** The session server, when it runs: its address and fresh one-time login links. */
+  readonly webui: SessionServerHandle | undefined;
+  /**
+   * Resolves when the terminal front end finished (the user left, or the input ended and every turn settled); in
+   * `serve` mode when stop() was called.
+   */
   readonly finished: Promise<CliExit | undefined>;
   /** Drains (running turns stop cleanly) and disposes every plugin; safe to call more than once. */
   stop(): Promise<void>;
@@ -132,14 +143,19 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
     preferences: preferences.load(),
     drainTimeoutMs: host.drainTimeoutMs,
   });
-  if (mode !== 'none') {
+  if (mode === 'interactive' || mode === 'lines') {
     cli = createCliPlatform({ mode, input, output, ...(options.session ? { session: options.session } : {}), env });
   }
+  const webui =
+    (options.webui ?? (mode === 'interactive' || mode === 'serve'))
+      ? createSessionServerPlugin({ logs: app.logs, secrets: config.secrets })
+      : undefined;
   const essential: string[] = [];
   for (const { slot, section } of config.plugins) {
     let definition = slot.definition;
     if (slot.alias === 'host') definition = createHostPlugin({ app, preferences });
     if (slot.alias === 'cli') definition = cli?.plugin;
+    if (slot.alias === 'session-server') definition = webui?.plugin;
     if (!definition) continue;
     const id = app.plugin(definition, section, slot.id ? { id: slot.id } : {});
     if (slot.essential) essential.push(id);
@@ -152,8 +168,13 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
   await app.settled();
 
   let stopped: Promise<void> | undefined;
+  let markStopped!: () => void;
+  const served = new Promise<undefined>((resolve) => {
+    markStopped = () => resolve(undefined);
+  });
   const stop = () => {
     stopped ??= (async () => {
+      markStopped();
       cli?.close();
       try {
         await app.stop();
@@ -180,10 +201,12 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
         inactive,
         interactive: mode === 'interactive',
         endpoint: endpointOf(config),
+        webuiLink: webui?.loginLink(),
+        linkTtlMinutes: linkTtlOf(config),
       },
       host.locale,
     );
-    const target = mode === 'interactive' ? output : errorOutput;
+    const target = mode === 'interactive' || mode === 'serve' ? output : errorOutput;
     const style = styleFor(target, env);
     for (const line of lines)
       target.write(`${line.tone === 'warn' ? style.yellow(line.text) : style.dim(line.text)}\n`);
@@ -195,9 +218,14 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
     });
   }
 
-  const finished = cli ? cli.run() : Promise.resolve(undefined);
+  const finished = cli ? cli.run() : mode === 'serve' ? served : Promise.resolve(undefined);
   logsOnScreen = mode === 'interactive';
-  return { app, config, model, session, finished, stop };
+  return { app, config, model, session, webui: webui?.url() ? webui : undefined, finished, stop };
+}
+
+function linkTtlOf(config: LoadedConfig): number {
+  const section = config.plugins.find((plugin) => plugin.slot.alias === 'session-server')?.section;
+  return typeof section?.linkTtlMinutes === 'number' ? section.linkTtlMinutes : 15;
 }
 
 function endpointOf(config: LoadedConfig): string | undefined {

@@ -1,0 +1,82 @@
+// The owner's admin data: plugin states (app.states() through the plugins service), service preferences (the
+// default model) read and written, and live logs (records from the host's log hub, secrets redacted).
+
+import { resolveModelFor } from '@aalis/api-llm';
+import { type LogRecord, levelAtLeast } from '@aalis/core';
+import type { LogView, PluginView, PreferencesView, ResultOf } from '@aalis/session-client';
+import { optionalString, requireString } from './params.js';
+import type { Peer, ServerDeps } from './server-deps.js';
+import { serverErrors } from './server-errors.js';
+
+export const RECENT_LOGS = 200;
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
+
+export function adminPlugins(deps: ServerDeps): ResultOf<'admin.plugins'> {
+  if (!deps.plugins.available) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'plugins' });
+  const plugins: PluginView[] = deps.plugins.use.list().map((state) => ({
+    id: state.id,
+    name: state.name,
+    state: state.state,
+    missing: [...state.missing],
+    ...(state.error ? { error: state.error.localized(deps.locale) } : {}),
+  }));
+  return { plugins };
+}
+
+export function preferencesView(deps: ServerDeps): PreferencesView {
+  const snapshot = deps.services.preferences();
+  const resolved = resolveModelFor({ services: deps.services, consumer: '@aalis/plugin-agent' });
+  return {
+    global: { ...snapshot.global },
+    plugins: structuredClone(snapshot.plugins),
+    ...(resolved ? { defaultModel: { id: resolved.model.id, name: resolved.model.name } } : {}),
+  };
+}
+
+export function adminPreferencesSet(
+  deps: ServerDeps,
+  params: Record<string, unknown>,
+): ResultOf<'admin.preferences.set'> {
+  const service = requireString('admin.preferences.set', params, 'service', 200);
+  const plugin = optionalString('admin.preferences.set', params, 'plugin', 200);
+  const value = params.value;
+  if (value !== null && (typeof value !== 'string' || value === '')) {
+    throw serverErrors.AALIS_WEBUI_BAD_REQUEST(
+      { type: 'admin.preferences.set', problems: 'value: expected a non-empty string or null' },
+      { details: { problems: [{ path: 'value', expected: 'a non-empty string or null', received: typeof value }] } },
+    );
+  }
+  const next = value === null ? undefined : value;
+  if (plugin) deps.services.setPluginPreference(plugin, service, next);
+  else deps.services.setGlobalPreference(service, next);
+  return { preferences: preferencesView(deps) };
+}
+
+export function logView(record: LogRecord, redact: (text: string) => string): LogView {
+  const view: LogView = { time: record.time, level: record.level, name: record.name, message: redact(record.message) };
+  if (record.fields) view.fields = JSON.parse(redact(JSON.stringify(record.fields))) as Record<string, unknown>;
+  return view;
+}
+
+export function logsSubscribe(
+  deps: ServerDeps,
+  peer: Peer | undefined,
+  params: Record<string, unknown>,
+  redact: (text: string) => string,
+): ResultOf<'logs.subscribe'> {
+  if (!peer)
+    throw serverErrors.AALIS_WEBUI_BAD_REQUEST({ type: 'logs.subscribe', problems: 'logs.subscribe needs the socket' });
+  const level = optionalString('logs.subscribe', params, 'level') ?? 'info';
+  if (!(LEVELS as readonly string[]).includes(level)) {
+    throw serverErrors.AALIS_WEBUI_BAD_REQUEST({
+      type: 'logs.subscribe',
+      problems: `level: one of ${LEVELS.join(', ')}`,
+    });
+  }
+  peer.logLevel = level as LogRecord['level'];
+  return {
+    recent: deps.recentLogs
+      .filter((record) => levelAtLeast(record.level, level as LogRecord['level']))
+      .map((record) => logView(record, redact)),
+  };
+}

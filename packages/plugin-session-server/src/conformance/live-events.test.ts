@@ -1,0 +1,112 @@
+// Conformance: live events in order, the timeline a later subscriber gets for the same turns, several tabs in step.
+import type { SessionClient, TimelineTurn } from '@aalis/session-client';
+import { textReply, toolCallReply } from '@aalis/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { clientFor, type Host, loginCookie, Recorder, startHost } from './harness.case.js';
+
+let host: Host;
+let cookie: string;
+const clients: SessionClient[] = [];
+beforeAll(async () => {
+  host = await startHost();
+  cookie = await loginCookie(host);
+});
+afterAll(() => host.stop());
+afterEach(() => {
+  for (const client of clients.splice(0)) client.close();
+  host.model.reset();
+});
+
+async function connected(): Promise<SessionClient> {
+  const client = clientFor(host, cookie);
+  clients.push(client);
+  await client.connect();
+  return client;
+}
+
+function turnsOf(recorder: Recorder): TimelineTurn[] {
+  return (recorder.latest?.entries ?? []).filter((entry): entry is TimelineTurn => entry.kind === 'turn');
+}
+
+describe('live events and the timeline', () => {
+  it('streams a tool turn in order, and a later subscriber gets the same turn from the archive', async () => {
+    const client = await connected();
+    const { session } = await client.request('session.create', { title: 'tools' });
+    const live = new Recorder();
+    const subscription = client.subscribe(session.id, live.handlers);
+    await subscription.ready;
+    expect(live.latest?.entries).toEqual([]);
+    await live.until(() => live.of('usage').length >= 1); // the token:request snapshot
+    expect(live.of('usage')[0]!.usage.turnId).toBeUndefined();
+    expect(live.of('usage')[0]!.usage.parts.length).toBeGreaterThan(0);
+
+    host.model.enqueue(
+      toolCallReply([{ id: 'c1', name: 'calculator', arguments: { expression: '6*7' } }], { text: 'Let me compute.' }),
+      textReply('The answer is 42.', { usage: { promptTokens: 50, completionTokens: 6, cachedTokens: 32 } }),
+    );
+    await client.send({ sessionId: session.id, text: 'What is 6*7?' });
+    await live.until(() => live.of('turn.ended').length === 1);
+
+    const types = live.types().filter((type) => type !== 'usage' && type !== 'session.updated' && type !== 'queue');
+    const first = (type: string) => types.indexOf(type);
+    expect(first('turn.started')).toBeLessThan(first('input'));
+    expect(first('input')).toBeLessThan(first('tool.progress'));
+    expect(first('tool.progress')).toBeLessThan(first('tool.started'));
+    expect(first('tool.started')).toBeLessThan(first('tool.ended'));
+    expect(types.lastIndexOf('text.delta')).toBeLessThan(first('turn.ended'));
+    expect(types.at(-1)).toBe('turn.ended');
+    const seqs = live.events.map((entry) => entry.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(new Set(seqs).size).toBe(seqs.length);
+
+    const started = live.of('tool.started')[0]!;
+    const ended = live.of('tool.ended')[0]!;
+    const progress = live.of('tool.progress')[0]!;
+    expect(progress.callId).toBe(started.callId);
+    expect(ended.callId).toBe(started.callId);
+    expect(ended.result).toContain('42');
+    expect(ended.isError).toBe(false);
+    const text = live
+      .of('text.delta')
+      .filter((delta) => delta.segment === 1)
+      .map((delta) => delta.delta)
+      .join('');
+    expect(text).toBe('The answer is 42.');
+    expect(live.of('turn.ended')[0]).toMatchObject({ outcome: 'replied', unsentSegments: [] });
+    // usage after every model call (two calls), then the cached tokens from llm:usage on the second
+    const turnUsage = live.of('usage').filter((entry) => entry.usage.turnId !== undefined);
+    expect(turnUsage).toHaveLength(2);
+    expect(turnUsage[1]!.usage.cachedPromptTokens).toBe(32);
+
+    const later = new Recorder();
+    const second = await connected();
+    await second.subscribe(session.id, later.handlers).ready;
+    const [turn] = turnsOf(later);
+    expect(turn).toMatchObject({ outcome: 'replied', running: false });
+    expect(turn!.inputs.map((input) => [input.entry, input.text])).toEqual([['opened', 'What is 6*7?']]);
+    expect(turn!.items.map((item) => item.kind)).toEqual(['text', 'tool', 'text']);
+    const tool = turn!.items[1]!;
+    expect(tool).toMatchObject({ kind: 'tool', callId: started.callId, name: 'calculator', state: 'done' });
+    expect(turn!.items[2]).toMatchObject({ kind: 'text', text: 'The answer is 42.', final: true, unsent: false });
+    await subscription.unsubscribe();
+  });
+
+  it('keeps several tabs on one session in step', async () => {
+    const a = await connected();
+    const b = await connected();
+    const { session } = await a.request('session.create', {});
+    const tabA = new Recorder();
+    const tabB = new Recorder();
+    await a.subscribe(session.id, tabA.handlers).ready;
+    await b.subscribe(session.id, tabB.handlers).ready;
+    host.model.enqueue(textReply('Hello from the model.'));
+    await b.send({ sessionId: session.id, text: 'hi' });
+    await tabA.until(() => tabA.of('turn.ended').length === 1);
+    await tabB.until(() => tabB.of('turn.ended').length === 1);
+    const tail = (recorder: Recorder) =>
+      recorder.events.filter((entry) => entry.event.type !== 'usage' || entry.event.usage.turnId !== undefined);
+    const fromA = tail(tabA).filter((entry) => entry.seq > (tail(tabB)[0]?.seq ?? 0) - 1);
+    expect(tail(tabB).map((entry) => entry.seq)).toEqual(fromA.map((entry) => entry.seq));
+    expect(tail(tabB).map((entry) => entry.event)).toEqual(fromA.map((entry) => entry.event));
+  });
+});

@@ -1,0 +1,104 @@
+// One entry for every request, over the socket and over HTTP: reads the frame, refuses owner-only requests for
+// other accounts, runs the handler, and answers a result or a coded error (never a stack trace).
+import type { Account, RequestType } from '@aalis/session-client';
+import { OWNER_REQUESTS, REQUEST_TYPES } from '@aalis/session-client';
+import { adminPlugins, adminPreferencesSet, logsSubscribe, preferencesView } from './admin-requests.js';
+import type { Peer, ServerDeps } from './server-deps.js';
+import { serverErrors } from './server-errors.js';
+import {
+  commandRequest,
+  createRequest,
+  deleteRequest,
+  listRequest,
+  readRequest,
+  sendRequest,
+  stopRequest,
+  subscribeRequest,
+  unsubscribeRequest,
+} from './session-requests.js';
+import { modelsList, personasList, settingsGet, settingsOptions, settingsWrite } from './settings-requests.js';
+
+export interface RequestOrigin {
+  account: Account;
+  /** The socket, when the request came over one. */
+  peer?: Peer;
+  redact: (text: string) => string;
+}
+
+/** Reads `{ id?, type, ...params }`; throws AALIS_WEBUI_FRAME_MALFORMED / AALIS_WEBUI_UNKNOWN_REQUEST. */
+export function readRequestFrame(
+  value: unknown,
+  needsId: boolean,
+): { id?: string; type: RequestType; params: Record<string, unknown> } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw serverErrors.AALIS_WEBUI_FRAME_MALFORMED({ reason: 'not a JSON object' });
+  }
+  const { id, type, ...params } = value as Record<string, unknown>;
+  if (needsId && (typeof id !== 'string' || id === '' || id.length > 64)) {
+    throw serverErrors.AALIS_WEBUI_FRAME_MALFORMED({ reason: '"id" must be a string of 1 to 64 characters' });
+  }
+  if (typeof type !== 'string') throw serverErrors.AALIS_WEBUI_FRAME_MALFORMED({ reason: '"type" must be a string' });
+  if (!(REQUEST_TYPES as readonly string[]).includes(type)) {
+    throw serverErrors.AALIS_WEBUI_UNKNOWN_REQUEST({ type: type.slice(0, 64), known: REQUEST_TYPES.join(', ') });
+  }
+  return { ...(typeof id === 'string' ? { id } : {}), type: type as RequestType, params };
+}
+
+export async function runRequest(
+  deps: ServerDeps,
+  origin: RequestOrigin,
+  type: RequestType,
+  params: Record<string, unknown>,
+): Promise<unknown> {
+  const { account, peer } = origin;
+  if ((OWNER_REQUESTS as readonly string[]).includes(type) && !account.owner) {
+    throw serverErrors.AALIS_WEBUI_FORBIDDEN({ reason: deps.translate({ key: 'sessionServer.forbidden.owner' }) });
+  }
+  switch (type) {
+    case 'ping':
+      return { at: Date.now() };
+    case 'sessions.list':
+      return listRequest(deps, account, params);
+    case 'session.create':
+      return createRequest(deps, account, params);
+    case 'subscribe':
+      return subscribeRequest(deps, peer, account, params);
+    case 'unsubscribe':
+      return unsubscribeRequest(deps, peer, params);
+    case 'send':
+      return sendRequest(deps, account, params);
+    case 'stop':
+      return stopRequest(deps, account, params);
+    case 'clear':
+      return commandRequest(deps, account, params, 'clear');
+    case 'compact':
+      return commandRequest(deps, account, params, 'compact');
+    case 'delete':
+      return deleteRequest(deps, account, params);
+    case 'read':
+      return readRequest(deps, account, params);
+    case 'settings.get':
+      return settingsGet(deps, account, params);
+    case 'settings.options':
+      return settingsOptions(deps, account, params);
+    case 'settings.set':
+      return settingsWrite(deps, account, params, 'set');
+    case 'settings.reset':
+      return settingsWrite(deps, account, params, 'reset');
+    case 'models.list':
+      return modelsList(deps);
+    case 'personas.list':
+      return personasList(deps, account, params);
+    case 'admin.plugins':
+      return adminPlugins(deps);
+    case 'admin.preferences.get':
+      return { preferences: preferencesView(deps) };
+    case 'admin.preferences.set':
+      return adminPreferencesSet(deps, params);
+    case 'logs.subscribe':
+      return logsSubscribe(deps, peer, params, origin.redact);
+    case 'logs.unsubscribe':
+      if (peer) peer.logLevel = undefined;
+      return {};
+  }
+}

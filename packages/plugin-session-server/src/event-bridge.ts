@@ -1,0 +1,257 @@
+// Turns the host's events into the protocol's session events, in the order the host emitted them: turns
+// (agent:turn:before/after), archived inputs and stored replies (memory:appended), streamed deltas and tool-call
+// progress (outbound:stream), tool cards (tool:execute), sent messages (outbound:message), the waiting list
+// (agent:queue), usage after every model call (token:usage with llm:usage's cached tokens), delivery failures.
+import type { AgentQueueEvent, TokenUsageEvent } from '@aalis/api-agent';
+import type { DeliveryFailure, OutboundStreamFragment } from '@aalis/api-gateway';
+import type { LlmUsageEvent } from '@aalis/api-llm';
+import type { ToolExecuteEvent } from '@aalis/api-tools';
+import type { TextRef } from '@aalis/core';
+import {
+  type IncomingMessage,
+  WellKnownMetadataKeys as Keys,
+  type Message,
+  type OutgoingMessage,
+  type TurnOutcome,
+  type TurnRecord,
+} from '@aalis/schema-message';
+import type { UsageEntry, WaitingInput } from '@aalis/session-client';
+import type { LiveSession } from './live-session.js';
+import { timelineInput } from './timeline-builder.js';
+
+export interface BridgeContext {
+  live(sessionId: string): LiveSession;
+  translate(text: string | TextRef): string;
+  /** Whether a session is a room (known kinds are cached by the server). */
+  isRoom(sessionId: string): boolean;
+  rawText(messageId: string): string | undefined;
+  attachmentUrl(sessionId: string, messageId: string, index: number): string;
+  recordDuration(callId: string, durationMs: number): void;
+}
+
+/** Latest llm:usage per session, paired with the token:usage that follows the same call. */
+const pendingCalls = new WeakMap<BridgeContext, Map<string, LlmUsageEvent>>();
+
+export function onTurnStarted(
+  context: BridgeContext,
+  sessionId: string,
+  turnId: string,
+  opener?: IncomingMessage,
+): void {
+  const live = context.live(sessionId);
+  const at = Date.now();
+  live.startTurn(turnId, opener?.source, at);
+  live.emit({ type: 'turn.started', turnId, at });
+}
+
+export function onTurnEnded(
+  context: BridgeContext,
+  {
+    sessionId,
+    turnId,
+    outcome,
+    error,
+  }: { sessionId: string; turnId: string; outcome: TurnOutcome; error?: string | TextRef },
+): void {
+  const live = context.live(sessionId);
+  const turn = live.turn?.turnId === turnId ? live.turn : undefined;
+  const record = turn?.record;
+  const unsentSegments: number[] = [];
+  if (turn && context.isRoom(sessionId)) {
+    for (const segment of [...turn.segmentsWithText].sort((a, b) => a - b)) {
+      if (!(outcome === 'replied' && segment === turn.finalSegment)) unsentSegments.push(segment);
+    }
+  }
+  if (turn) live.turn = undefined;
+  const stoppedBy = record?.stoppedBy;
+  live.emit({
+    type: 'turn.ended',
+    turnId,
+    outcome,
+    ...(error !== undefined ? { error: context.translate(error) } : {}),
+    ...(stoppedBy ? { stoppedBy: { platform: stoppedBy.platform, userId: stoppedBy.userId } } : {}),
+    unsentSegments,
+  });
+}
+
+export function onAppended(context: BridgeContext, sessionId: string, messages: readonly Message[]): void {
+  const live = context.live(sessionId);
+  live.archiveVersion += 1;
+  for (const message of messages) {
+    const metadata = message.metadata ?? {};
+    const turnId = typeof metadata[Keys.TurnId] === 'string' ? (metadata[Keys.TurnId] as string) : undefined;
+    const record = metadata[Keys.TurnRecord] as TurnRecord | undefined;
+    if (record && live.turn && live.turn.turnId === turnId) live.turn.record = record;
+    if (message.role === 'user' && message.kind === undefined) {
+      const input = timelineInput(message, {
+        rawText: context.rawText,
+        attachmentUrl: (id, index) => context.attachmentUrl(sessionId, id, index),
+      });
+      live.emit({ type: 'input', ...(turnId ? { turnId } : {}), input });
+      continue;
+    }
+    if (message.role === 'assistant' && turnId) live.segmentStored(turnId, record !== undefined);
+  }
+}
+
+/** A platform could not deliver a message of the session (outbound:failed). */
+export function onDeliveryFailed(context: BridgeContext, failure: DeliveryFailure): void {
+  const { message } = failure;
+  context.live(message.sessionId).emit({
+    type: 'delivery.failed',
+    ...(message.turnId ? { turnId: message.turnId } : {}),
+    text: failure.reason,
+    at: Date.now(),
+  });
+}
+
+export function onStream(context: BridgeContext, fragment: OutboundStreamFragment): void {
+  const live = context.live(fragment.sessionId);
+  const turn = live.turn?.turnId === fragment.turnId ? live.turn : undefined;
+  const segment = turn?.segment ?? 0;
+  if (fragment.reasoningDelta) {
+    if (turn) turn.reasoning += fragment.reasoningDelta;
+    live.emit({ type: 'reasoning.delta', turnId: fragment.turnId, segment, delta: fragment.reasoningDelta });
+  }
+  if (fragment.delta) {
+    if (turn) {
+      turn.text += fragment.delta;
+      turn.segmentsWithText.add(segment);
+    }
+    live.emit({ type: 'text.delta', turnId: fragment.turnId, segment, delta: fragment.delta });
+  }
+  const progress = fragment.toolCallProgress;
+  if (progress) {
+    if (turn) {
+      const tool = turn.tools.get(progress.callId) ?? {
+        kind: 'tool' as const,
+        callId: progress.callId,
+        segment,
+        name: progress.name ?? '',
+        arguments: '',
+        state: 'writing' as const,
+      };
+      if (progress.name) tool.name = progress.name;
+      tool.arguments += progress.argumentsDelta ?? '';
+      turn.tools.set(progress.callId, tool);
+    }
+    live.emit({
+      type: 'tool.progress',
+      turnId: fragment.turnId,
+      segment,
+      callId: progress.callId,
+      index: progress.index,
+      ...(progress.name !== undefined ? { name: progress.name } : {}),
+      ...(progress.argumentsDelta !== undefined ? { argumentsDelta: progress.argumentsDelta } : {}),
+    });
+  }
+}
+
+export function onToolExecute(context: BridgeContext, event: ToolExecuteEvent): void {
+  const live = context.live(event.sessionId);
+  const turn = live.turn?.turnId === event.turnId ? live.turn : undefined;
+  const segment = turn?.segment ?? 0;
+  if (event.phase === 'start') {
+    const args = typeof event.arguments === 'string' ? event.arguments : JSON.stringify(event.arguments ?? {});
+    if (turn) {
+      turn.tools.set(event.callId, {
+        kind: 'tool',
+        callId: event.callId,
+        segment,
+        name: event.name,
+        arguments: args,
+        state: 'running',
+      });
+    }
+    live.emit({
+      type: 'tool.started',
+      turnId: event.turnId,
+      segment,
+      callId: event.callId,
+      name: event.name,
+      arguments: args,
+    });
+    return;
+  }
+  context.recordDuration(event.callId, event.durationMs);
+  const isError = event.result.isError === true;
+  const tool = turn?.tools.get(event.callId);
+  if (tool) {
+    tool.state = isError ? 'error' : 'done';
+    tool.result = event.result.content;
+    tool.durationMs = event.durationMs;
+  }
+  live.emit({
+    type: 'tool.ended',
+    turnId: event.turnId,
+    callId: event.callId,
+    name: event.name,
+    result: event.result.content,
+    isError,
+    durationMs: event.durationMs,
+  });
+}
+
+export function onOutbound(context: BridgeContext, message: OutgoingMessage): void {
+  context.live(message.sessionId).emit({
+    type: 'message',
+    ...(message.turnId ? { turnId: message.turnId } : {}),
+    kind: message.kind,
+    text: message.content,
+  });
+}
+
+export function onQueue(context: BridgeContext, event: AgentQueueEvent): void {
+  const live = context.live(event.sessionId);
+  const turn = live.turn;
+  live.waiting = event.waiting.map((message): WaitingInput => {
+    // The agent's rule: a real person's message joins a running turn opened by a real person; all else queues.
+    const joins = turn !== undefined && turn.openerSource === undefined && message.source === undefined;
+    return {
+      ...(message.messageId !== undefined ? { messageId: message.messageId } : {}),
+      text: (message.messageId !== undefined ? context.rawText(message.messageId) : undefined) ?? message.content,
+      sender: {
+        platform: message.platform,
+        ...(message.sender.userId !== undefined ? { userId: message.sender.userId } : {}),
+        ...(message.sender.displayName !== undefined ? { displayName: message.sender.displayName } : {}),
+      },
+      ...(message.source !== undefined ? { source: message.source } : {}),
+      at: message.timestamp ?? Date.now(),
+      disposition: joins ? 'join' : 'queue',
+    };
+  });
+  live.emit({ type: 'queue', waiting: live.waiting });
+}
+
+export function onLlmUsage(context: BridgeContext, event: LlmUsageEvent): void {
+  let calls = pendingCalls.get(context);
+  if (!calls) {
+    calls = new Map();
+    pendingCalls.set(context, calls);
+  }
+  calls.set(event.sessionId, event);
+}
+
+export function onTokenUsage(context: BridgeContext, event: TokenUsageEvent): void {
+  const call = event.turnId !== undefined ? pendingCalls.get(context)?.get(event.sessionId) : undefined;
+  if (call) pendingCalls.get(context)?.delete(event.sessionId);
+  const usage: UsageEntry = {
+    ...(event.turnId !== undefined ? { turnId: event.turnId } : {}),
+    used: event.used,
+    contextWindow: event.contextWindow,
+    usageRatio: event.usageRatio,
+    maxTokens: event.maxTokens,
+    tokenBudget: event.tokenBudget,
+    trimmed: event.trimmed,
+    historyMessages: event.historyMessages,
+    historyLimit: event.historyLimit,
+    parts: event.parts.map((part) => ({
+      label: context.translate(part.label),
+      tokens: part.tokens,
+      ...(part.injectors ? { injectors: { ...part.injectors } } : {}),
+    })),
+    ...(call?.cachedPromptTokens !== undefined ? { cachedPromptTokens: call.cachedPromptTokens } : {}),
+    ...(call ? { completionTokens: call.completionTokens, model: call.model } : {}),
+  };
+  context.live(event.sessionId).emit({ type: 'usage', usage });
+}

@@ -1,0 +1,176 @@
+// Wires the host's hooks and events to the live sessions and the peers: turn events through the event bridge, the
+// session list frames, fresh timelines when a history changes as a whole, settings changes, and log records.
+import type { HooksService } from '@aalis/api-hooks';
+import type { SessionInfo } from '@aalis/api-session-manager';
+import { type LogRecord, levelAtLeast } from '@aalis/core';
+import type { SessionSummary } from '@aalis/session-client';
+import { logView, RECENT_LOGS } from './admin-requests.js';
+import * as bridge from './event-bridge.js';
+import type { Handle, ServerDeps } from './server-deps.js';
+import { canSee, summaryFor } from './session-access.js';
+import { subscriberOf } from './session-requests.js';
+import { attachmentUrl, prepareTimeline } from './timeline-snapshot.js';
+
+export function bridgeContext(deps: ServerDeps): bridge.BridgeContext {
+  return {
+    live: deps.live,
+    translate: deps.translate,
+    isRoom: (sessionId) => deps.kinds.get(sessionId) === 'room',
+    rawText: (messageId) => deps.rawTexts.get(messageId),
+    attachmentUrl,
+    recordDuration: (callId, durationMs) => deps.durations.set(callId, durationMs),
+  };
+}
+
+export function listenToHost(deps: ServerDeps, hooks: Handle<HooksService>, redact: (text: string) => string) {
+  const context = bridgeContext(deps);
+  const on = deps.events.on.bind(deps.events);
+
+  hooks.use.middleware('agent:turn:before', async (turn, next) => {
+    bridge.onTurnStarted(context, turn.sessionId, turn.turnId, turn.inputs[0]?.message);
+    try {
+      await next();
+    } finally {
+      // A turn stopped by a middleware never reaches agent:turn:after: end it for the subscribers all the same.
+      if (deps.live(turn.sessionId).turn?.turnId === turn.turnId) {
+        bridge.onTurnEnded(context, { sessionId: turn.sessionId, turnId: turn.turnId, outcome: 'silent' });
+      }
+    }
+  });
+  hooks.use.middleware('agent:turn:after', async (turn, next) => {
+    try {
+      await next();
+    } finally {
+      bridge.onTurnEnded(context, turn);
+      for (const peer of deps.peers) {
+        if (peer.subscriptions.has(turn.sessionId)) deps.logins.markRead(peer.account.userId, turn.sessionId);
+      }
+    }
+  });
+
+  on('outbound:stream', (fragment) => bridge.onStream(context, fragment));
+  on('tool:execute', (event) => bridge.onToolExecute(context, event));
+  on('outbound:message', (message) => bridge.onOutbound(context, message));
+  on('outbound:failed', (failure) => bridge.onDeliveryFailed(context, failure));
+  on('agent:queue', (event) => bridge.onQueue(context, event));
+  on('llm:usage', (event) => bridge.onLlmUsage(context, event));
+  on('token:usage', (event) => bridge.onTokenUsage(context, event));
+  on('memory:appended', ({ sessionId, messages }) => {
+    bridge.onAppended(context, sessionId, messages);
+    if (messages.some((message) => message.kind === 'compression-divider')) refreshTimeline(deps, sessionId);
+  });
+  on('memory:deleted', ({ sessionId }) => {
+    deps.live(sessionId).archiveVersion += 1;
+    refreshTimeline(deps, sessionId);
+  });
+  on('memory:cleared', ({ sessionIds }) => {
+    const targets = sessionIds ?? [...subscribedSessions(deps)];
+    for (const sessionId of targets) {
+      deps.live(sessionId).archiveVersion += 1;
+      refreshTimeline(deps, sessionId);
+    }
+  });
+
+  on('session:created', ({ session }) => void announce(deps, session));
+  on('session:updated', ({ session }) => {
+    void announce(deps, session);
+    deps.live(session.id).emit({ type: 'session.updated', session: neutralSummary(deps, session) });
+  });
+  on('session:deleted', ({ sessionId }) => {
+    const live = deps.live(sessionId);
+    live.emit({ type: 'session.deleted', sessionId });
+    for (const peer of deps.peers) {
+      if (peer.subscriptions.delete(sessionId)) live.subscribers.delete(subscriberOf(peer));
+      if (canSee(peer.account, sessionId)) peer.send({ type: 'sessions', change: 'removed', sessionId });
+    }
+    deps.logins.forgetSession(sessionId);
+    deps.kinds.delete(sessionId);
+  });
+  on('settings:changed', ({ layer, target, key }) => {
+    for (const sessionId of subscribedSessions(deps)) {
+      if (layer !== 'session' || target === sessionId) deps.live(sessionId).emit({ type: 'settings.changed', key });
+    }
+  });
+
+  return {
+    /** The log sink: recent records kept for logs.subscribe, each pushed to the owners who asked. */
+    logSink: {
+      level: 'debug' as const,
+      write(record: LogRecord) {
+        if (levelAtLeast(record.level, 'info')) {
+          deps.recentLogs.push(record);
+          if (deps.recentLogs.length > RECENT_LOGS) deps.recentLogs.shift();
+        }
+        for (const peer of deps.peers) {
+          if (peer.logLevel && peer.account.owner && levelAtLeast(record.level, peer.logLevel)) {
+            peer.send({ type: 'log', record: logView(record, redact) });
+          }
+        }
+      },
+    },
+  };
+}
+
+function subscribedSessions(deps: ServerDeps): Set<string> {
+  const sessions = new Set<string>();
+  for (const peer of deps.peers) for (const sessionId of peer.subscriptions) sessions.add(sessionId);
+  return sessions;
+}
+
+async function announce(deps: ServerDeps, session: SessionInfo): Promise<void> {
+  deps.kinds.set(session.id, session.kind);
+  for (const peer of deps.peers) {
+    if (!canSee(peer.account, session.id)) continue;
+    try {
+      peer.send({
+        type: 'sessions',
+        change: 'upsert',
+        sessionId: session.id,
+        session: await summaryFor(deps, peer.account, session),
+      });
+    } catch (error) {
+      deps.log.debug('could not announce a session', { sessionId: session.id, error: String(error) });
+    }
+  }
+}
+
+function neutralSummary(deps: ServerDeps, session: SessionInfo): SessionSummary {
+  return {
+    id: session.id,
+    kind: session.kind,
+    platform: session.platform,
+    children: [],
+    createdAt: session.createdAt,
+    updatedAt: session.updatedAt,
+    unread: false,
+    running: deps.live(session.id).turn !== undefined,
+    writable: true,
+    ...(session.venue !== undefined ? { venue: session.venue } : {}),
+    ...(session.title !== undefined ? { title: session.title } : {}),
+    ...(session.parentId !== undefined ? { parentId: session.parentId } : {}),
+    ...(session.lastTurn ? { lastTurn: { ...session.lastTurn } } : {}),
+  };
+}
+
+const refreshing = new Map<string, Promise<void>>();
+const refreshKey = (deps: ServerDeps, sessionId: string) => `${deps.serverId}\u0000${sessionId}`;
+
+/** Sends every subscriber of the session a fresh timeline (coalesced while one is being built). */
+function refreshTimeline(deps: ServerDeps, sessionId: string): void {
+  const key = refreshKey(deps, sessionId);
+  if (refreshing.has(key) || !subscribedSessions(deps).has(sessionId)) return;
+  const run = (async () => {
+    try {
+      const complete = await prepareTimeline(deps, sessionId);
+      const { timeline, seq } = complete();
+      for (const peer of deps.peers) {
+        if (peer.subscriptions.has(sessionId)) peer.send({ type: 'timeline', sessionId, seq, timeline });
+      }
+    } catch (error) {
+      deps.log.warn('could not rebuild a timeline', { sessionId, error: String(error) });
+    } finally {
+      refreshing.delete(key);
+    }
+  })();
+  refreshing.set(key, run);
+}

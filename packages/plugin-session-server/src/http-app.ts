@@ -1,0 +1,212 @@
+// The HTTP side (Hono): the one-time link exchange, me / login / logout / call, stored attachments, and the page.
+// Every route passes the Host check; every API route the login check; every POST the Origin and CSRF checks.
+import type { Locale } from '@aalis/core';
+import { PROTOCOL_VERSION } from '@aalis/session-client';
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import { type RequestOrigin, readRequestFrame, runRequest } from './dispatch-request.js';
+import {
+  accountOf,
+  CSRF_HEADER,
+  checkHost,
+  checkOrigin,
+  clearedLoginCookie,
+  loginCookie,
+  requireLogin,
+} from './login-checks.js';
+import { verifyLinkToken } from './login-link.js';
+import type { Login } from './login-store.js';
+import type { ServerDeps } from './server-deps.js';
+import { serverErrors, toProtocolError } from './server-errors.js';
+import { canSee } from './session-access.js';
+import { messagePage, type PageServer } from './static-page.js';
+
+export interface HttpAppOptions {
+  deps: ServerDeps;
+  secret: Buffer;
+  /** The Host values accepted and the address to name in errors (known once the server listens). */
+  hosts(): { accepted: ReadonlySet<string>; expected: string };
+  page: PageServer;
+  redact(text: string): string;
+  /** A login ended: close its sockets. */
+  loggedOut(loginKey: string): void;
+  limits(): Record<string, number>;
+}
+
+export function createHttpApp(options: HttpAppOptions): Hono {
+  const { deps } = options;
+  const locale: Locale = deps.locale;
+  const app = new Hono();
+  const fail = (c: Context, error: unknown) => {
+    const { error: body, status } = toProtocolError(error, locale);
+    if (status >= 500) deps.log.error('request failed', { path: c.req.path, error: String(error) });
+    return c.json({ ok: false, error: body }, status as 400);
+  };
+
+  app.use('*', async (c, next) => {
+    try {
+      const { accepted, expected } = options.hosts();
+      checkHost(c.req.header('host'), accepted, expected);
+    } catch (error) {
+      return fail(c, error);
+    }
+    c.header('x-content-type-options', 'nosniff');
+    c.header('referrer-policy', 'no-referrer');
+    await next();
+  });
+
+  const exchange = (token: string) => {
+    const check = verifyLinkToken({ secret: options.secret, token, ttlMs: deps.config.linkTtlMinutes * 60_000 });
+    if (!check.ok) {
+      if (check.reason === 'expired')
+        throw serverErrors.AALIS_WEBUI_LINK_EXPIRED({ minutes: deps.config.linkTtlMinutes });
+      throw serverErrors.AALIS_WEBUI_LINK_INVALID({ reason: check.reason });
+    }
+    const account = accountOf(deps, check.userId);
+    if (!account) throw serverErrors.AALIS_WEBUI_LINK_INVALID({ reason: 'unknown account' });
+    const expiresAt = check.issuedAt + deps.config.linkTtlMinutes * 60_000 + 60_000;
+    if (!deps.logins.useNonce(check.nonce, expiresAt)) throw serverErrors.AALIS_WEBUI_LINK_USED();
+    const ttlMs = deps.config.loginTtlDays * 86_400_000;
+    const { cookie, login } = deps.logins.create(account.userId, ttlMs);
+    deps.log.info('WebUI login', { account: account.userId });
+    return { cookie: loginCookie(cookie, Math.floor(ttlMs / 1000)), login, account };
+  };
+
+  const loggedIn = (c: Context): { login: Login; origin: RequestOrigin } => {
+    const login = requireLogin(deps, c.req.header('cookie'));
+    const account = accountOf(deps, login.userId);
+    if (!account) throw serverErrors.AALIS_WEBUI_LOGIN_EXPIRED();
+    return { login, origin: { account, redact: options.redact } };
+  };
+
+  const mutation = (c: Context, login?: Login) => {
+    checkOrigin(c.req.header('origin'), c.req.header('host') ?? '', false);
+    if (login && c.req.header(CSRF_HEADER) !== login.csrfToken) throw serverErrors.AALIS_WEBUI_CSRF_REFUSED();
+  };
+
+  const body = async (c: Context): Promise<unknown> => {
+    const length = Number(c.req.header('content-length') ?? 0);
+    if (length > deps.config.maxFrameBytes) {
+      throw serverErrors.AALIS_WEBUI_FRAME_TOO_LARGE({ size: length, limit: deps.config.maxFrameBytes });
+    }
+    const text = await c.req.text();
+    if (text.length > deps.config.maxFrameBytes) {
+      throw serverErrors.AALIS_WEBUI_FRAME_TOO_LARGE({ size: text.length, limit: deps.config.maxFrameBytes });
+    }
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw serverErrors.AALIS_WEBUI_FRAME_MALFORMED({ reason: 'the body is not JSON' });
+    }
+  };
+
+  app.get('/api/v1/me', (c) => {
+    try {
+      const { login, origin } = loggedIn(c);
+      return c.json({
+        ok: true,
+        account: origin.account,
+        csrfToken: login.csrfToken,
+        serverId: deps.serverId,
+        protocol: PROTOCOL_VERSION,
+        limits: options.limits(),
+        locale,
+      });
+    } catch (error) {
+      return fail(c, error);
+    }
+  });
+
+  app.post('/api/v1/login', async (c) => {
+    try {
+      mutation(c);
+      const { token } = ((await body(c)) ?? {}) as { token?: unknown };
+      if (typeof token !== 'string') throw serverErrors.AALIS_WEBUI_LINK_INVALID({ reason: 'no token' });
+      const { cookie, login, account } = exchange(token);
+      c.header('set-cookie', cookie);
+      return c.json({ ok: true, account, csrfToken: login.csrfToken });
+    } catch (error) {
+      return fail(c, error);
+    }
+  });
+
+  app.post('/api/v1/logout', (c) => {
+    try {
+      const { login } = loggedIn(c);
+      mutation(c, login);
+      deps.logins.end(login.key);
+      options.loggedOut(login.key);
+      c.header('set-cookie', clearedLoginCookie());
+      return c.json({ ok: true });
+    } catch (error) {
+      return fail(c, error);
+    }
+  });
+
+  app.post('/api/v1/call', async (c) => {
+    try {
+      const { login, origin } = loggedIn(c);
+      mutation(c, login);
+      const { type, params } = readRequestFrame(await body(c), false);
+      const result = await runRequest(deps, origin, type, params);
+      return c.json({ ok: true, result });
+    } catch (error) {
+      return fail(c, error);
+    }
+  });
+
+  app.get('/api/v1/attachments/:sessionId/:messageId/:index', async (c) => {
+    try {
+      const { origin } = loggedIn(c);
+      const sessionId = c.req.param('sessionId');
+      const messageId = c.req.param('messageId');
+      if (!canSee(origin.account, sessionId)) {
+        throw serverErrors.AALIS_WEBUI_FORBIDDEN({
+          reason: deps.translate({ key: 'sessionServer.forbidden.session' }),
+        });
+      }
+      const messages = deps.memory.available ? await deps.memory.use.readAll(sessionId) : [];
+      const attachment = messages.find((message) => message.id === messageId)?.attachments?.[
+        Number(c.req.param('index'))
+      ];
+      const data = attachment?.data ?? attachment?.url?.replace(/^data:[^;,]+;base64,/, '');
+      if (!attachment || data === undefined || /^https?:/.test(data)) {
+        throw serverErrors.AALIS_WEBUI_NOT_FOUND({ path: c.req.path });
+      }
+      const mimeType =
+        attachment.mimeType ?? /^data:([^;,]+);/.exec(attachment.url ?? '')?.[1] ?? 'application/octet-stream';
+      c.header('content-type', mimeType.startsWith('image/') ? mimeType : 'application/octet-stream');
+      c.header('cache-control', 'private, max-age=3600');
+      return c.body(Buffer.from(data, 'base64'));
+    } catch (error) {
+      return fail(c, error);
+    }
+  });
+
+  app.all('/api/*', (c) => {
+    try {
+      loggedIn(c);
+      throw serverErrors.AALIS_WEBUI_NOT_FOUND({ path: c.req.path.slice(0, 200) });
+    } catch (error) {
+      return fail(c, error);
+    }
+  });
+
+  // The one-time link: exchange, set the cookie, go to the page without the token in the address bar.
+  app.get('/', async (c, next) => {
+    const token = c.req.query('token');
+    if (token === undefined) return next();
+    try {
+      const { cookie } = exchange(token);
+      c.header('set-cookie', cookie);
+      c.header('cache-control', 'no-store');
+      return c.redirect('/', 303);
+    } catch (error) {
+      const { error: problem } = toProtocolError(error, locale);
+      return c.html(messagePage(locale, problem.code, problem.message), 401);
+    }
+  });
+
+  app.get('*', (c) => options.page.serve(c));
+  return app;
+}

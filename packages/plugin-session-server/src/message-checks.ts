@@ -1,0 +1,68 @@
+// The checks a message passes before anything is sent: its length, and each image attachment's type, encoding and
+// size (decoded). A failing check is a coded error and nothing reaches the agent.
+import type { Attachment } from '@aalis/schema-message';
+import type { ServerConfig } from './server-config.js';
+import { serverErrors } from './server-errors.js';
+
+export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+export function checkText(config: Pick<ServerConfig, 'maxMessageChars'>, value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value !== 'string') {
+    throw serverErrors.AALIS_WEBUI_BAD_REQUEST(
+      { type: 'send', problems: 'text: expected a string' },
+      { details: { problems: [{ path: 'text', expected: 'a string', received: typeof value }] } },
+    );
+  }
+  const length = Array.from(value).length;
+  if (length > config.maxMessageChars) {
+    throw serverErrors.AALIS_WEBUI_MESSAGE_TOO_LONG({ length, limit: config.maxMessageChars });
+  }
+  return value;
+}
+
+export function checkAttachments(
+  config: Pick<ServerConfig, 'maxAttachments' | 'maxAttachmentBytes'>,
+  value: unknown,
+): Attachment[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) {
+    throw serverErrors.AALIS_WEBUI_BAD_REQUEST(
+      { type: 'send', problems: 'attachments: expected an array' },
+      { details: { problems: [{ path: 'attachments', expected: 'an array', received: typeof value }] } },
+    );
+  }
+  if (value.length > config.maxAttachments) {
+    throw serverErrors.AALIS_WEBUI_TOO_MANY_ATTACHMENTS({ count: value.length, limit: config.maxAttachments });
+  }
+  return value.map((item: unknown, index) => checkImage(config, item, index));
+}
+
+function checkImage(config: Pick<ServerConfig, 'maxAttachmentBytes'>, item: unknown, index: number): Attachment {
+  const invalid = (reason: string) => serverErrors.AALIS_WEBUI_ATTACHMENT_INVALID({ index, reason });
+  if (typeof item !== 'object' || item === null) throw invalid('not an object');
+  const { type, mimeType, data, name } = item as Record<string, unknown>;
+  if (type !== 'image') throw invalid(`type must be "image", not ${JSON.stringify(type)}`);
+  if (typeof data !== 'string' || data === '') throw invalid('data must be base64 text or a data: URL');
+  let payload = data;
+  let declared = typeof mimeType === 'string' ? mimeType : undefined;
+  const dataUrl = /^data:([^;,]+);base64,/.exec(data);
+  if (dataUrl) {
+    declared ??= dataUrl[1];
+    payload = data.slice(dataUrl[0].length);
+  }
+  if (!declared || !(IMAGE_TYPES as readonly string[]).includes(declared)) {
+    throw invalid(`mimeType must be one of ${IMAGE_TYPES.join(', ')}`);
+  }
+  // The size is checked before decoding anything: base64 is 4 characters per 3 bytes.
+  const size = Math.floor((payload.length * 3) / 4) - (payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0);
+  if (size > config.maxAttachmentBytes) {
+    throw serverErrors.AALIS_WEBUI_ATTACHMENT_TOO_LARGE({ index, size, limit: config.maxAttachmentBytes });
+  }
+  if (payload.length % 4 !== 0 || !BASE64.test(payload)) throw invalid('data is not valid base64');
+  const attachment: Attachment = { type: 'image', mimeType: declared, data: payload };
+  if (typeof name === 'string' && name !== '') attachment.name = name.slice(0, 200);
+  return attachment;
+}

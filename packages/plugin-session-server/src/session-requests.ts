@@ -1,0 +1,178 @@
+// The session requests of the protocol: list, create, subscribe/unsubscribe, send, stop, clear, compact, delete,
+// read (docs/session-protocol.md 「Requests」).
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from '@aalis/schema-message';
+import type { Account, ParamsOf, ResultOf } from '@aalis/session-client';
+import { checkAttachments, checkText } from './message-checks.js';
+import { optionalString, requireString } from './params.js';
+import { identityOf, type Peer, type ServerDeps, WEBUI_PLATFORM } from './server-deps.js';
+import { serverErrors } from './server-errors.js';
+import { accessibleSession, listSessions, ownSessionPrefix, summaryFor } from './session-access.js';
+import { prepareTimeline } from './timeline-snapshot.js';
+
+const SENT_ID_TTL_MS = 60 * 60 * 1000;
+
+export async function listRequest(deps: ServerDeps, account: Account, params: Record<string, unknown>) {
+  const search = optionalString('sessions.list', params, 'search');
+  return { sessions: await listSessions(deps, account, search) } satisfies ResultOf<'sessions.list'>;
+}
+
+export async function createRequest(deps: ServerDeps, account: Account, params: Record<string, unknown>) {
+  const title = optionalString('session.create', params, 'title');
+  if (!deps.sessionManager.available) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'sessionManager' });
+  const session = await deps.sessionManager.use.ensure({
+    id: `${ownSessionPrefix(account)}${Date.now().toString(36)}${randomBytes(4).toString('hex')}`,
+    kind: 'web',
+    platform: WEBUI_PLATFORM,
+    originChat: { multiParty: false },
+    ...(title ? { title: title.slice(0, 200) } : {}),
+  });
+  return { session: await summaryFor(deps, account, session) } satisfies ResultOf<'session.create'>;
+}
+
+/** Sends the timeline (or replays the missed events), then activates the subscription; then asks for usage. */
+export async function subscribeRequest(
+  deps: ServerDeps,
+  peer: Peer | undefined,
+  account: Account,
+  params: Record<string, unknown>,
+): Promise<ResultOf<'subscribe'>> {
+  if (!peer) throw serverErrors.AALIS_WEBUI_BAD_REQUEST({ type: 'subscribe', problems: 'subscribe needs the socket' });
+  const session = await accessibleSession(deps, account, params.sessionId);
+  const resume = params.resume as ParamsOf<'subscribe'>['resume'] | undefined;
+  const live = deps.live(session.id);
+  const subscriber = subscriberOf(peer);
+  live.subscribers.delete(subscriber);
+  peer.subscriptions.add(session.id);
+  let resumed = false;
+  const replay =
+    resume && resume.serverId === deps.serverId && Number.isSafeInteger(resume.seq)
+      ? live.since(resume.seq)
+      : undefined;
+  if (replay) {
+    for (const entry of replay) peer.send({ type: 'event', sessionId: session.id, seq: entry.seq, event: entry.event });
+    resumed = true;
+  } else {
+    const complete = await prepareTimeline(deps, session.id);
+    if (!peer.subscriptions.has(session.id)) return { sessionId: session.id, seq: live.seq, resumed: false };
+    const { timeline, seq } = complete();
+    peer.send({ type: 'timeline', sessionId: session.id, seq, timeline });
+  }
+  live.subscribers.add(subscriber);
+  deps.logins.markRead(account.userId, session.id);
+  // The usage entry of the subscribe (plugin-agent.zh.md: token:request; rooms give no platform).
+  deps.events.emit('token:request', {
+    sessionId: session.id,
+    ...(session.kind === 'room' ? {} : { platform: session.platform }),
+  });
+  return { sessionId: session.id, seq: live.seq, resumed };
+}
+
+const subscribers = new WeakMap<Peer, { deliver: (sessionId: string, seq: number, event: never) => void }>();
+
+/** The one subscriber object of a peer (so a re-subscribe replaces it). */
+export function subscriberOf(peer: Peer) {
+  let subscriber = subscribers.get(peer);
+  if (!subscriber) {
+    subscriber = {
+      deliver: (sessionId, seq, event) => {
+        if (peer.subscriptions.has(sessionId)) peer.send({ type: 'event', sessionId, seq, event });
+      },
+    };
+    subscribers.set(peer, subscriber);
+  }
+  return subscriber;
+}
+
+export function unsubscribeRequest(deps: ServerDeps, peer: Peer | undefined, params: Record<string, unknown>) {
+  const sessionId = requireString('unsubscribe', params, 'sessionId');
+  if (peer) {
+    peer.subscriptions.delete(sessionId);
+    deps.live(sessionId).subscribers.delete(subscriberOf(peer));
+  }
+  return {} satisfies ResultOf<'unsubscribe'>;
+}
+
+export async function sendRequest(
+  deps: ServerDeps,
+  account: Account,
+  params: Record<string, unknown>,
+): Promise<ResultOf<'send'>> {
+  const session = await accessibleSession(deps, account, params.sessionId);
+  const clientMessageId = optionalString('send', params, 'clientMessageId');
+  const text = checkText(deps.config, params.text);
+  const attachments = checkAttachments(deps.config, params.attachments);
+  if (text.trim() === '' && attachments.length === 0) throw serverErrors.AALIS_WEBUI_MESSAGE_EMPTY();
+  const sentKey = clientMessageId ? `${account.userId}\u0000${clientMessageId}` : undefined;
+  const earlier = sentKey ? deps.sentIds.get(sentKey) : undefined;
+  if (earlier && Date.now() - earlier.at < SENT_ID_TTL_MS) return { messageId: earlier.messageId, duplicate: true };
+  if (!deps.gateway.available) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'gateway' });
+  const messageId = `webui-${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
+  const message: IncomingMessage = {
+    sessionId: session.id,
+    platform: WEBUI_PLATFORM,
+    sender: { userId: account.userId, displayName: account.displayName },
+    actor: identityOf(account),
+    content: text,
+    messageId,
+    timestamp: Date.now(),
+    ...(attachments.length > 0 ? { attachments } : {}),
+    ...(session.venue !== undefined ? { venue: session.venue } : {}),
+  };
+  deps.rawTexts.set(messageId, text);
+  if (sentKey) deps.sentIds.set(sentKey, { messageId, at: Date.now() });
+  // Accepted now; the turn runs on. A failing phase is logged by the gateway and never thrown.
+  void deps.gateway.use.receive(message).catch((error: unknown) => {
+    deps.log.warn('the gateway refused a WebUI message', { sessionId: session.id, error: String(error) });
+  });
+  return { messageId, duplicate: false };
+}
+
+export async function stopRequest(deps: ServerDeps, account: Account, params: Record<string, unknown>) {
+  const session = await accessibleSession(deps, account, params.sessionId);
+  if (!deps.agent.available) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'agent' });
+  const stopped = deps.agent.use.abort(session.id, { by: identityOf(account), reason: 'webui stop' });
+  return { stopped } satisfies ResultOf<'stop'>;
+}
+
+/** /clear and /compact run as commands of this account, so their levels and replies are the commands'. */
+export async function commandRequest(
+  deps: ServerDeps,
+  account: Account,
+  params: Record<string, unknown>,
+  command: 'clear' | 'compact',
+): Promise<{ reply: string }> {
+  const session = await accessibleSession(deps, account, params.sessionId);
+  if (!deps.commands.available) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'commands' });
+  const result = await deps.commands.use.execute({
+    sessionId: session.id,
+    platform: WEBUI_PLATFORM,
+    sender: { userId: account.userId, displayName: account.displayName },
+    actor: identityOf(account),
+    content: `/${command}`,
+    timestamp: Date.now(),
+    ...(session.venue !== undefined ? { venue: session.venue } : {}),
+  });
+  if (!result.handled) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: `/${command}` });
+  if (command === 'compact') {
+    deps.events.emit('token:request', {
+      sessionId: session.id,
+      ...(session.kind === 'room' ? {} : { platform: session.platform }),
+    });
+  }
+  return { reply: result.reply ?? '' };
+}
+
+export async function deleteRequest(deps: ServerDeps, account: Account, params: Record<string, unknown>) {
+  const session = await accessibleSession(deps, account, params.sessionId);
+  const report = await deps.sessionManager.use.deleteSession(session.id, {
+    reason: `webui delete by ${account.userId}`,
+  });
+  return { deleted: report.deleted } satisfies ResultOf<'delete'>;
+}
+
+export async function readRequest(deps: ServerDeps, account: Account, params: Record<string, unknown>) {
+  const session = await accessibleSession(deps, account, params.sessionId);
+  deps.logins.markRead(account.userId, session.id);
+  return {} satisfies ResultOf<'read'>;
+}

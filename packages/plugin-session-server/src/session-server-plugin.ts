@@ -1,0 +1,222 @@
+// @aalis/plugin-session-server: one HTTP + WebSocket server in the host (Hono on @hono/node-server, ws for the
+// socket) speaking the session protocol (docs/session-protocol.md), with one-time link login, serving the WebUI.
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import { agent } from '@aalis/api-agent';
+import { authority } from '@aalis/api-authority';
+import { commands } from '@aalis/api-commands';
+import { gateway } from '@aalis/api-gateway';
+import { hooks } from '@aalis/api-hooks';
+import { llm } from '@aalis/api-llm';
+import { memory } from '@aalis/api-memory';
+import { platform } from '@aalis/api-platform';
+import { pluginsService } from '@aalis/api-plugins';
+import { sessionManager } from '@aalis/api-session-manager';
+import { sessionFields } from '@aalis/api-session-settings';
+import { storage } from '@aalis/api-storage';
+import '@aalis/api-tools';
+import {
+  config,
+  definePlugin,
+  events,
+  type LogSink,
+  lifecycle,
+  logger,
+  optional,
+  services,
+  translate,
+} from '@aalis/core';
+import { createAdaptorServer } from '@hono/node-server';
+import { listenToHost } from './host-listeners.js';
+import { createHttpApp } from './http-app.js';
+import { LiveSession } from './live-session.js';
+import { acceptedHosts } from './login-checks.js';
+import { loadOrCreateSecret, loginLink, mintLinkToken, removeServerAddress, writeServerAddress } from './login-link.js';
+import { LoginStore } from './login-store.js';
+import { serverConfigSchema } from './server-config.js';
+import { BoundedMap, type ServerDeps, WEBUI_PLATFORM } from './server-deps.js';
+import { serverErrors } from './server-errors.js';
+import { attachSocketServer } from './socket-server.js';
+import { createPageServer } from './static-page.js';
+import './server-texts.js';
+
+export const SESSION_SERVER_PLUGIN = '@aalis/plugin-session-server';
+
+export interface SessionServerOptions {
+  /** Where log records come from for the owner's live logs (the runtime passes app.logs). */
+  logs?: { addSink(sink: LogSink): () => void };
+  /** Values never shown in logs sent to the page (API keys). */
+  secrets?: readonly string[];
+}
+
+export interface SessionServerHandle {
+  /** The origin the server answers at, once it listens (e.g. http://127.0.0.1:8420). */
+  url(): string | undefined;
+  /** A fresh one-time login link for the owner (or another configured account), once the server listens. */
+  loginLink(userId?: string): string | undefined;
+}
+
+export function createSessionServerPlugin(options: SessionServerOptions = {}) {
+  let current: { url: string; mint: (userId?: string) => string } | undefined;
+  const redact = redactor(options.secrets ?? []);
+
+  const plugin = definePlugin({
+    name: SESSION_SERVER_PLUGIN,
+    uses: {
+      config,
+      events,
+      logger,
+      lifecycle,
+      services,
+      storage,
+      hooks,
+      agent: optional(agent),
+      gateway: optional(gateway),
+      sessionManager: optional(sessionManager),
+      memory: optional(memory),
+      sessionFields: optional(sessionFields),
+      authority: optional(authority),
+      commands: optional(commands),
+      llm: optional(llm),
+      plugins: optional(pluginsService),
+      platform: optional(platform),
+    },
+    config: serverConfigSchema,
+    async apply(handles) {
+      const settings = handles.config.use;
+      const log = handles.logger.use;
+      const locale = handles.services.use.locale;
+      const dataDir = handles.storage.use.dataDir;
+      const lives = new Map<string, LiveSession>();
+      const deps: ServerDeps = {
+        config: settings,
+        locale,
+        log,
+        events: handles.events.use,
+        services: handles.services.use,
+        translate: (text) => translate(text, locale),
+        agent: handles.agent,
+        gateway: handles.gateway,
+        sessionManager: handles.sessionManager,
+        memory: handles.memory,
+        sessionFields: handles.sessionFields,
+        authority: handles.authority,
+        commands: handles.commands,
+        llm: handles.llm,
+        plugins: handles.plugins,
+        logins: new LoginStore(handles.storage.use.database()),
+        live(sessionId) {
+          let live = lives.get(sessionId);
+          if (!live) {
+            live = new LiveSession(sessionId);
+            lives.set(sessionId, live);
+          }
+          return live;
+        },
+        peers: new Set(),
+        rawTexts: new BoundedMap(5000),
+        durations: new BoundedMap(5000),
+        sentIds: new BoundedMap(5000),
+        kinds: new Map(),
+        recentLogs: [],
+        serverId: `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`,
+      };
+      const secret = loadOrCreateSecret(dataDir);
+      const { logSink } = listenToHost(deps, handles.hooks, redact);
+      if (options.logs) handles.lifecycle.use.onDispose(options.logs.addSink(logSink));
+      handles.events.use.on('session:deleted', ({ sessionId }) => {
+        // After the deletion's own events went out: the next activity starts a fresh sequence.
+        queueMicrotask(() => lives.delete(sessionId));
+      });
+
+      let address = { accepted: new Set<string>(), expected: '' };
+      const limits = () => ({
+        maxMessageChars: settings.maxMessageChars,
+        maxAttachmentBytes: settings.maxAttachmentBytes,
+        maxAttachments: settings.maxAttachments,
+        maxFrameBytes: settings.maxFrameBytes,
+      });
+      const page = createPageServer({
+        webRoot: settings.webRoot,
+        locale,
+        warn: (text, fields) => log.warn(text, fields),
+      });
+      const app = createHttpApp({
+        deps,
+        secret,
+        hosts: () => address,
+        page,
+        redact,
+        limits,
+        loggedOut(loginKey) {
+          for (const peer of deps.peers) {
+            if (peer.loginKey !== loginKey) continue;
+            peer.send({ type: 'goodbye', reason: 'logged-out' });
+            peer.close(4401, 'AALIS_WEBUI_LOGIN_EXPIRED');
+          }
+        },
+      });
+      const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+      const sockets = attachSocketServer(server, { deps, hosts: () => address, limits, redact });
+      const port = await listen(server, settings.host, settings.port);
+      const shownHost = settings.host === '0.0.0.0' || settings.host === '::' ? '127.0.0.1' : settings.host;
+      const hostPart = shownHost.includes(':') ? `[${shownHost}]` : shownHost;
+      const url = `http://${hostPart}:${port}`;
+      address = {
+        accepted: acceptedHosts(settings.host, port, settings.allowedHosts),
+        expected: `${hostPart}:${port}`,
+      };
+      writeServerAddress(dataDir, { url, pid: process.pid, startedAt: Date.now() });
+      current = {
+        url,
+        mint: (userId = settings.ownerUserId) => loginLink(url, mintLinkToken({ secret, userId })),
+      };
+      if (handles.platform.available) {
+        handles.platform.use.register({
+          id: WEBUI_PLATFORM,
+          type: 'web',
+          capabilities: { streaming: true, quoting: false, rooms: false },
+        });
+      }
+      void page.directory();
+      log.info(translate({ key: 'sessionServer.started', params: { url } }, 'en'));
+
+      handles.lifecycle.use.onDispose(async () => {
+        current = undefined;
+        sockets.close();
+        removeServerAddress(dataDir);
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections?.();
+        });
+      });
+    },
+  });
+
+  const handle: SessionServerHandle = {
+    url: () => current?.url,
+    loginLink: (userId) => current?.mint(userId),
+  };
+  return { plugin, ...handle };
+}
+
+function listen(server: Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      reject(
+        serverErrors.AALIS_WEBUI_LISTEN_FAILED({ host, port, reason: error.code ?? error.message }, { cause: error }),
+      );
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}
+
+function redactor(secrets: readonly string[]): (text: string) => string {
+  const values = secrets.filter((secret) => secret.length >= 4);
+  return (text) => values.reduce((result, secret) => result.split(secret).join('***'), text);
+}

@@ -1,0 +1,166 @@
+// The socket side (ws): the upgrade passes the Host and Origin checks (refused with 403 before any frame) and the
+// login check (a coded error frame, then close 4401); then a hello, and requests answered as they come.
+import type { IncomingMessage as HttpRequest, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Account, HelloFrame, ServerFrame } from '@aalis/session-client';
+import { CLOSE_CODES, PROTOCOL_VERSION } from '@aalis/session-client';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { readRequestFrame, runRequest } from './dispatch-request.js';
+import { accountOf, checkHost, checkOrigin, requireLogin } from './login-checks.js';
+import type { Peer, ServerDeps } from './server-deps.js';
+import { serverErrors, toProtocolError } from './server-errors.js';
+import { subscriberOf } from './session-requests.js';
+
+export const SOCKET_PATH = '/api/v1/socket';
+/** A peer that reads too slowly is closed past this much unsent data; it reconnects and resumes. */
+const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+
+export interface SocketServerOptions {
+  deps: ServerDeps;
+  hosts(): { accepted: ReadonlySet<string>; expected: string };
+  limits(): HelloFrame['limits'];
+  redact(text: string): string;
+}
+
+export function attachSocketServer(server: Server, options: SocketServerOptions): { close(): void } {
+  const { deps } = options;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: deps.config.maxFrameBytes * 4 });
+
+  const refuse = (socket: Duplex, status: number, error: unknown) => {
+    const { error: body } = toProtocolError(error, deps.locale);
+    const text = JSON.stringify({ ok: false, error: body });
+    socket.end(
+      `HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Forbidden'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+    );
+  };
+
+  const onUpgrade = (request: HttpRequest, socket: Duplex, head: Buffer) => {
+    const path = (request.url ?? '').split('?')[0];
+    if (path !== SOCKET_PATH) {
+      refuse(socket, 404, serverErrors.AALIS_WEBUI_NOT_FOUND({ path: (path ?? '').slice(0, 200) }));
+      return;
+    }
+    try {
+      const { accepted, expected } = options.hosts();
+      checkHost(request.headers.host, accepted, expected);
+      checkOrigin(request.headers.origin, request.headers.host ?? '', true);
+    } catch (error) {
+      refuse(socket, 403, error);
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => connected(ws, request));
+  };
+  server.on('upgrade', onUpgrade);
+
+  const connected = (ws: WebSocket, request: HttpRequest) => {
+    let account: Account | undefined;
+    let loginKey = '';
+    try {
+      const login = requireLogin(deps, request.headers.cookie);
+      account = accountOf(deps, login.userId);
+      if (!account) throw serverErrors.AALIS_WEBUI_LOGIN_EXPIRED();
+      loginKey = login.key;
+    } catch (error) {
+      const { error: body } = toProtocolError(error, deps.locale);
+      ws.send(JSON.stringify({ type: 'error', error: body } satisfies ServerFrame));
+      ws.close(CLOSE_CODES.loginRequired, body.code);
+      return;
+    }
+    const cookie = request.headers.cookie;
+    const peer: Peer = {
+      account,
+      loginKey,
+      subscriptions: new Set(),
+      logLevel: undefined,
+      send(frame) {
+        if (ws.readyState !== ws.OPEN) return;
+        if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+          ws.close(1013, 'too far behind; reconnect and resume');
+          return;
+        }
+        ws.send(JSON.stringify(frame));
+      },
+      close(code, reason) {
+        ws.close(code, reason);
+      },
+    };
+    deps.peers.add(peer);
+    peer.send({
+      type: 'hello',
+      protocol: PROTOCOL_VERSION,
+      serverId: deps.serverId,
+      account,
+      limits: options.limits(),
+      locale: deps.locale,
+    });
+
+    ws.on('message', (data, isBinary) => {
+      const size = Array.isArray(data) ? data.reduce((sum, part) => sum + part.length, 0) : (data as Buffer).byteLength;
+      void handleFrame(peer, cookie, isBinary, size, data);
+    });
+    ws.on('close', () => {
+      deps.peers.delete(peer);
+      for (const sessionId of peer.subscriptions) deps.live(sessionId).subscribers.delete(subscriberOf(peer));
+      peer.subscriptions.clear();
+    });
+    ws.on('error', () => {
+      // 'close' follows.
+    });
+  };
+
+  const handleFrame = async (
+    peer: Peer,
+    cookie: string | undefined,
+    isBinary: boolean,
+    size: number,
+    data: unknown,
+  ) => {
+    let id: string | undefined;
+    try {
+      // The login may have ended or expired since the socket opened.
+      try {
+        requireLogin(deps, cookie);
+      } catch {
+        peer.send({ type: 'goodbye', reason: 'login-expired' });
+        peer.close(CLOSE_CODES.loginRequired, 'AALIS_WEBUI_LOGIN_EXPIRED');
+        return;
+      }
+      if (size > deps.config.maxFrameBytes) {
+        throw serverErrors.AALIS_WEBUI_FRAME_TOO_LARGE({ size, limit: deps.config.maxFrameBytes });
+      }
+      if (isBinary) throw serverErrors.AALIS_WEBUI_FRAME_MALFORMED({ reason: 'binary frames are not read' });
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(String(data));
+      } catch {
+        throw serverErrors.AALIS_WEBUI_FRAME_MALFORMED({ reason: 'not JSON' });
+      }
+      const candidate = (parsed as { id?: unknown } | null)?.id;
+      if (typeof candidate === 'string' && candidate.length <= 64) id = candidate;
+      const frame = readRequestFrame(parsed, true);
+      const result = await runRequest(
+        deps,
+        { account: peer.account, peer, redact: options.redact },
+        frame.type,
+        frame.params,
+      );
+      peer.send({ type: 'reply', id: frame.id!, result });
+    } catch (error) {
+      const { error: body, status } = toProtocolError(error, deps.locale);
+      if (status >= 500) deps.log.error('socket request failed', { error: String(error) });
+      peer.send({ type: 'error', ...(id !== undefined ? { id } : {}), error: body });
+    }
+  };
+
+  return {
+    close() {
+      server.off('upgrade', onUpgrade);
+      for (const peer of deps.peers) {
+        peer.send({ type: 'goodbye', reason: 'shutdown' });
+        peer.close(1001, 'shutdown');
+      }
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+    },
+  };
+}

@@ -1,0 +1,88 @@
+// Serving the page: the static files of the built @aalis/plugin-webui (its webuiPageDir(), which builds the page
+// when the sources are newer), or of `webRoot` when configured; a plain "WebUI not built" page when there is none.
+// The page holds no conversation content, so it needs no login; everything it shows comes through the API.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Locale, translate } from '@aalis/core';
+import { serveStatic } from '@hono/node-server/serve-static';
+import type { Context } from 'hono';
+
+export interface PageServer {
+  serve(c: Context): Response | Promise<Response>;
+  /** The directory served, once known (undefined: not built). */
+  directory(): Promise<string | undefined>;
+}
+
+const WEBUI_PACKAGE = '@aalis/plugin-webui';
+
+/** The built page of @aalis/plugin-webui, when that package is installed and can produce it. */
+async function webuiPackageDir(
+  warn: (text: string, fields: Record<string, unknown>) => void,
+): Promise<string | undefined> {
+  try {
+    // Not a dependency: the server runs without the page (a variable keeps bundlers and tsc from resolving it).
+    const name = WEBUI_PACKAGE;
+    const module = (await import(name)) as { webuiPageDir?: () => Promise<string> };
+    return module.webuiPageDir ? await module.webuiPageDir() : undefined;
+  } catch (error) {
+    warn('the WebUI page is not available', { error: error instanceof Error ? error.message : String(error) });
+    return undefined;
+  }
+}
+
+export function createPageServer({
+  webRoot,
+  locale,
+  warn,
+}: {
+  webRoot: string;
+  locale: Locale;
+  warn: (text: string, fields: Record<string, unknown>) => void;
+}): PageServer {
+  let resolved: Promise<string | undefined> | undefined;
+  const directory = () => {
+    resolved ??= (async () => {
+      const dir = webRoot !== '' ? webRoot : await webuiPackageDir(warn);
+      return dir !== undefined && existsSync(join(dir, 'index.html')) ? dir : undefined;
+    })();
+    return resolved;
+  };
+  let handlers: { files: ReturnType<typeof serveStatic>; index: ReturnType<typeof serveStatic> } | undefined;
+  return {
+    directory,
+    async serve(c) {
+      const dir = await directory();
+      if (dir === undefined) {
+        return c.html(
+          messagePage(
+            locale,
+            translate({ key: 'sessionServer.page.notBuiltTitle' }, locale),
+            translate({ key: 'sessionServer.page.notBuilt' }, locale),
+          ),
+          503,
+        );
+      }
+      handlers ??= {
+        files: serveStatic({ root: dir }),
+        index: serveStatic({ root: dir, path: 'index.html' }),
+      };
+      const found = await handlers.files(c, async () => {});
+      if (found) return found;
+      // The page routes on the client: unknown paths without a file extension get index.html.
+      if (!/\.[a-z0-9]+$/i.test(c.req.path)) {
+        const index = await handlers.index(c, async () => {});
+        if (index) return index;
+      }
+      return c.text('Not found', 404);
+    },
+  };
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+/** A small page with a title and a message (login link errors, page not built). */
+export function messagePage(locale: Locale, title: string, message: string): string {
+  return `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Aalis</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color-scheme:light dark}code{font-size:.95em}</style></head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></body></html>`;
+}

@@ -1,0 +1,194 @@
+// Rebuilds a session's timeline from its archive (api-agent.zh.md 「落库与外发的约定」): messages grouped into turns by
+// TurnId, inputs placed by TurnEntry, each turn's outcome from its TurnRecord, stop markers hidden, tool cards from
+// the stored groups with their callId, and in rooms the words that were never sent marked unsent (「未发出」).
+import { type Identity, WellKnownMetadataKeys as Keys, type Message, type TurnRecord } from '@aalis/schema-message';
+import type {
+  AttachmentRef,
+  PersonRef,
+  TimelineEntry,
+  TimelineInput,
+  TimelineText,
+  TimelineTool,
+  TimelineTurn,
+} from '@aalis/session-client';
+import { inputText } from './input-text.js';
+
+export interface TimelineSources {
+  /** The session is a room: only a turn's last reply was sent. */
+  room: boolean;
+  /** The text a person wrote, when this server still knows it (sent through it); else the prefix is stripped. */
+  rawText?: (messageId: string) => string | undefined;
+  /** The duration of a tool call this server saw run. */
+  durationOf?: (callId: string) => number | undefined;
+  /** The URL serving a stored attachment. */
+  attachmentUrl: (messageId: string, index: number) => string;
+}
+
+export function buildTimelineEntries(messages: readonly Message[], sources: TimelineSources): TimelineEntry[] {
+  const entries: TimelineEntry[] = [];
+  const turns = new Map<string, TimelineTurn>();
+  // Tool cards waiting for their results, by the provider's tool-call id.
+  const openTools = new Map<string, TimelineTool>();
+  const segments = new Map<string, number>();
+
+  const turnFor = (turnId: string, at: number): TimelineTurn => {
+    let turn = turns.get(turnId);
+    if (!turn) {
+      turn = { kind: 'turn', turnId, inputs: [], items: [], running: false, startedAt: at };
+      turns.set(turnId, turn);
+      entries.push(turn);
+    }
+    return turn;
+  };
+
+  for (const message of messages) {
+    const metadata = message.metadata ?? {};
+    const at = message.timestamp ?? 0;
+    const turnId = typeof metadata[Keys.TurnId] === 'string' ? (metadata[Keys.TurnId] as string) : undefined;
+    const record = metadata[Keys.TurnRecord] as TurnRecord | undefined;
+
+    if (message.kind === 'turn-stopped') continue;
+    if (message.kind === 'compression-divider') {
+      const summary = metadata[Keys.Summary];
+      entries.push({
+        kind: 'divider',
+        id: message.id ?? `divider-${at}`,
+        at,
+        ...(typeof summary === 'string' ? { summary } : {}),
+      });
+      continue;
+    }
+    if (
+      message.kind === 'delivery-failure' ||
+      (message.role === 'system' && metadata[Keys.DeliveryFailure] !== undefined)
+    ) {
+      const id = message.id ?? `failure-${at}`;
+      if (turnId) {
+        const turn = turnFor(turnId, at);
+        // The reply that did not arrive is 「未发出」 too.
+        for (const item of turn.items) if (item.kind === 'text' && item.final) item.unsent = true;
+        turn.items.push({ kind: 'notice', id, tone: 'delivery-failure', text: message.content, at });
+      } else {
+        entries.push({ kind: 'note', id, tone: 'delivery-failure', text: message.content, at });
+      }
+      continue;
+    }
+    if (message.kind === 'event-marker') {
+      if (turnId && record) applyRecord(turnFor(turnId, at), record);
+      continue;
+    }
+
+    if (message.role === 'user') {
+      const input = timelineInput(message, sources);
+      if (!turnId) {
+        entries.push({ kind: 'released', input });
+        continue;
+      }
+      const turn = turnFor(turnId, at);
+      if (input.entry === 'joined') turn.items.push({ kind: 'input', input });
+      else turn.inputs.push(input);
+      if (turn.inputs.length === 1 && input.source !== undefined) turn.source = input.source;
+      continue;
+    }
+
+    if (message.role === 'assistant') {
+      const turn = turnFor(turnId ?? message.id ?? `reply-${at}`, at);
+      const segment = segments.get(turn.turnId) ?? 0;
+      segments.set(turn.turnId, segment + 1);
+      const final = record !== undefined;
+      const visible = metadata[Keys.VisibleContent];
+      const text = typeof visible === 'string' ? visible : message.content;
+      if (text !== '' || message.reasoningContent) {
+        const item: TimelineText = {
+          kind: 'text',
+          id: message.id ?? `text-${turn.turnId}-${segment}`,
+          segment,
+          text,
+          unsent: sources.room && !final,
+          final,
+        };
+        if (message.reasoningContent) item.reasoning = message.reasoningContent;
+        if (typeof metadata[Keys.Model] === 'string') item.model = metadata[Keys.Model] as string;
+        turn.items.push(item);
+      }
+      for (const call of message.toolCalls ?? []) {
+        const tool: TimelineTool = {
+          kind: 'tool',
+          callId: call.id,
+          segment,
+          name: call.function.name,
+          arguments: call.function.arguments,
+          state: 'running',
+        };
+        openTools.set(call.id, tool);
+        turn.items.push(tool);
+      }
+      if (record) applyRecord(turn, record);
+      continue;
+    }
+
+    if (message.role === 'tool') {
+      const tool = message.toolCallId ? openTools.get(message.toolCallId) : undefined;
+      if (!tool) continue;
+      openTools.delete(message.toolCallId!);
+      const callId = metadata[Keys.CallId];
+      if (typeof callId === 'string') tool.callId = callId;
+      tool.result = message.content;
+      tool.state = metadata[Keys.ToolError] === true ? 'error' : 'done';
+      const duration = sources.durationOf?.(tool.callId);
+      if (duration !== undefined) tool.durationMs = duration;
+    }
+    // Other system messages (summaries, contribution blocks) are not part of what a person sees.
+  }
+  return entries;
+}
+
+function applyRecord(turn: TimelineTurn, record: TurnRecord): void {
+  turn.outcome = record.outcome;
+  if (record.error !== undefined) turn.error = record.error;
+  if (record.stoppedBy) turn.stoppedBy = person(record.stoppedBy);
+  if (record.origin?.source !== undefined) turn.source = record.origin.source;
+}
+
+function person(identity: Identity): PersonRef {
+  return { platform: identity.platform, userId: identity.userId };
+}
+
+export function timelineInput(
+  message: Message,
+  sources: Pick<TimelineSources, 'rawText' | 'attachmentUrl'>,
+): TimelineInput {
+  const metadata = message.metadata ?? {};
+  const text = (key: string) => (typeof metadata[key] === 'string' ? (metadata[key] as string) : undefined);
+  const messageId = text(Keys.MessageId);
+  const senderId = text(Keys.SenderId);
+  const senderName = text(Keys.SenderName);
+  const platform = text(Keys.Platform) ?? '';
+  const entry = text(Keys.TurnEntry);
+  const source = text(Keys.Source);
+  const raw = messageId !== undefined ? sources.rawText?.(messageId) : undefined;
+  const attachments: AttachmentRef[] = (message.attachments ?? []).map((attachment, index) => ({
+    type: attachment.type,
+    ...(attachment.mimeType ? { mimeType: attachment.mimeType } : {}),
+    ...(attachment.name ? { name: attachment.name } : {}),
+    ...(attachment.description ? { description: attachment.description } : {}),
+    url:
+      attachment.url && /^https?:/i.test(attachment.url)
+        ? attachment.url
+        : sources.attachmentUrl(message.id ?? '', index),
+  }));
+  return {
+    id: message.id ?? `input-${message.timestamp ?? 0}`,
+    ...(messageId !== undefined ? { messageId } : {}),
+    ...(entry === 'opened' || entry === 'joined' ? { entry } : {}),
+    text: raw ?? inputText(message.content, { senderId, senderName }),
+    sender: {
+      platform,
+      ...(senderId !== undefined ? { userId: senderId } : {}),
+      ...(senderName !== undefined ? { displayName: senderName } : {}),
+    },
+    ...(source !== undefined ? { source } : {}),
+    at: message.timestamp ?? 0,
+    attachments,
+  };
+}

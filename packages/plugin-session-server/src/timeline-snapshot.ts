@@ -1,0 +1,61 @@
+// A consistent timeline of one session: the archive read and the running turn's unstored part taken at one moment
+// with the session's sequence number, so the events after that number continue it exactly.
+import type { Timeline, TimelineEntry, TimelineTurn } from '@aalis/session-client';
+import type { ServerDeps } from './server-deps.js';
+import { buildTimelineEntries } from './timeline-builder.js';
+
+export function attachmentUrl(sessionId: string, messageId: string, index: number): string {
+  return `/api/v1/attachments/${encodeURIComponent(sessionId)}/${encodeURIComponent(messageId)}/${index}`;
+}
+
+/**
+ * Reads the archive (again, when it changed during the read) and returns a function that completes the timeline
+ * synchronously: call it and send the frame in the same tick, so no event falls between the two.
+ */
+export async function prepareTimeline(
+  deps: ServerDeps,
+  sessionId: string,
+): Promise<() => { timeline: Timeline; seq: number }> {
+  const live = deps.live(sessionId);
+  let entries: TimelineEntry[] = [];
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const version = live.archiveVersion;
+    const messages = deps.memory.available ? await deps.memory.use.readAll(sessionId) : [];
+    entries = buildTimelineEntries(messages, {
+      room: deps.kinds.get(sessionId) === 'room',
+      rawText: (id) => deps.rawTexts.get(id),
+      durationOf: (callId) => deps.durations.get(callId),
+      attachmentUrl: (messageId, index) => attachmentUrl(sessionId, messageId, index),
+    });
+    if (live.archiveVersion === version) break;
+  }
+  return () => {
+    const running = live.turn;
+    let all = entries;
+    if (running) {
+      let turn = all.find((entry): entry is TimelineTurn => entry.kind === 'turn' && entry.turnId === running.turnId);
+      if (!turn) {
+        turn = {
+          kind: 'turn',
+          turnId: running.turnId,
+          inputs: [],
+          items: [],
+          running: true,
+          startedAt: running.startedAt,
+        };
+        all = [...all, turn];
+      }
+      turn.running = true;
+      turn.items.push(...live.unstoredItems());
+    }
+    const limit = deps.config.historyEntries;
+    const truncated = all.length > limit;
+    const timeline: Timeline = {
+      sessionId,
+      entries: truncated ? all.slice(-limit) : all,
+      waiting: [...live.waiting],
+      truncated,
+    };
+    return { timeline, seq: live.seq };
+  };
+}
