@@ -123,4 +123,22 @@ describe('InteractiveChat', () => {
     await tick();
     expect(screen()).toMatch(/Hello world\n[\s\S]*> $/);
   });
+
+  it('#11.17 sends a message still continued when the input ends, and never a line of invisible characters', async () => {
+    const { input, sent, exited } = start();
+    input.write('\u200b\u200d\ufeff\r');
+    input.write(' \u2060\u3164\r');
+    input.write('remember the milk \\\r');
+    await tick();
+    expect(sent).toHaveLength(0);
+    input.write('\x04');
+    await expect(exited).resolves.toBe('end-of-input');
+    expect(sent.map((message) => message.content)).toEqual(['remember the milk ']);
+  });
+
+  it('#11.16 leaves when its output fails (the terminal went away)', async () => {
+    const { output, exited } = start();
+    output.emit('error', Object.assign(new Error('write EIO'), { code: 'EIO' }));
+    await expect(exited).resolves.toBe('closed');
+  });
 });
