@@ -22,7 +22,6 @@ export const agentCatalogue = defineCatalogue({
     'agent.focus': '[焦点指引] 下面这些消息点了你的名:\n{lines}',
     'agent.notice.error': '[错误] {reason}',
     'agent.notice.system': '[系统] {text}',
-    'agent.deliveryFailure': '[投递失败] 你的一条回复没有送达,对方没有看到它。',
     'agent.error.noModel':
       '没有可用的对话模型。请启用一个模型服务插件,或用 /session.set llm <提供者实例 id>/<模型 id> 指定。',
     'agent.error.modelCall': '模型调用失败:{reason}',
@@ -98,7 +97,6 @@ export const agentCatalogue = defineCatalogue({
     'agent.focus': '[Focus] These messages addressed you:\n{lines}',
     'agent.notice.error': '[Error] {reason}',
     'agent.notice.system': '[System] {text}',
-    'agent.deliveryFailure': '[Delivery failed] One of your replies did not reach the chat; nobody there saw it.',
     'agent.error.noModel':
       'No chat model is available. Enable a model provider plugin, or choose one with /session.set llm <provider instance id>/<model id>.',
     'agent.error.modelCall': 'The model call failed: {reason}',

@@ -2,7 +2,7 @@
 // through the archive, notices and replies dispatched with the turn id, and the end of a turn: stop marker, turn
 // record, agent:turn:after, the session's lastTurn and the turn-end log line.
 import { buildIncomingContent, speakerOfIncoming } from '@aalis/api-message-archive';
-import { textRef } from '@aalis/core';
+import { AalisError } from '@aalis/core';
 import {
   type IncomingMessage,
   type Message,
@@ -126,25 +126,27 @@ export async function dispatch(
       kind,
       error: describe(error),
     });
-    if (kind === 'reply') await recordDeliveryFailure(deps, state);
+    if (kind === 'reply') await recordDeliveryFailure(deps, state, outgoing, error);
     return false;
   }
 }
 
-async function recordDeliveryFailure(deps: AgentDeps, state: TurnState): Promise<void> {
-  try {
-    await saveAgentMessage(deps, state, {
-      role: 'system',
-      kind: 'delivery-failure',
-      content: deps.i18n.t(textRef('agent.deliveryFailure')),
-      metadata: {
-        [WellKnownMetadataKeys.TurnId]: state.turnId,
-        [WellKnownMetadataKeys.Platform]: state.platform,
-      },
-    });
-  } catch (error) {
-    deps.log.error('recording a delivery failure failed', { turnId: state.turnId, error: describe(error) });
-  }
+/**
+ * Reports the failed delivery as `outbound:failed` with the turn's message; the message archive records it in the
+ * history (one record for every platform and for a dispatch that throws here).
+ */
+async function recordDeliveryFailure(
+  deps: AgentDeps,
+  state: TurnState,
+  message: OutgoingMessage,
+  error: unknown,
+): Promise<void> {
+  await deps.events.emitAsync('outbound:failed', {
+    message,
+    platform: state.platform,
+    code: AalisError.isInstance(error) ? error.code : 'AALIS_AGENT_DELIVERY_THREW',
+    reason: describe(error),
+  });
 }
 
 export function turnRecordOf(deps: AgentDeps, state: TurnState): TurnRecord {
@@ -242,5 +244,3 @@ function ownerAccountOn(deps: AgentDeps): ((platform: string) => string | undefi
   const owners = deps.authority.use.owners();
   return (platform) => owners.find((owner) => owner.platform === platform)?.userId;
 }
-
-export { textRef };

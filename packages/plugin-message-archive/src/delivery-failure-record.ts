@@ -18,6 +18,7 @@ export function deliveryFailureRecord(failure: DeliveryFailure, locale: Locale):
   const reason = failure.reason.replace(/\s+/g, ' ').slice(0, 300);
   return {
     role: 'system',
+    kind: 'delivery-failure',
     content: translate({ key: 'archive.deliveryFailed', params: { platform: failure.platform, reason } }, locale),
     metadata: {
       [WellKnownMetadataKeys.TurnId]: message.turnId,
