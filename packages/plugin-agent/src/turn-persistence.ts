@@ -91,9 +91,10 @@ export async function saveAgentMessages(deps: AgentDeps, state: TurnState, messa
 /**
  * Sends a reply or a notice of this turn through the gateway (or the outbound:message fallback). Nothing leaves a
  * stopped turn or goes into a session whose deletion has begun. A delivery that throws does not fail the turn (the
- * reply stays stored, the outcome stays): it is logged with the turn id, and a reply's failure is stored as a
- * `delivery-failure` message of the turn (「平台适配器记回复的投递失败时带上它」), which the next model call and
- * the session's timeline see. Resolves whether it went out.
+ * reply stays stored, the outcome stays): it is logged with the turn id, and a reply's failure is reported as
+ * `outbound:failed` like a platform's, which the message archive stores as the turn's `delivery-failure` record
+ * (「平台适配器记回复的投递失败时带上它」) for the next model call and the session's timeline. Resolves whether it
+ * went out.
  */
 export async function dispatch(
   deps: AgentDeps,
