@@ -59,7 +59,7 @@ export const hostConfigSchema = s
           .string()
           .default('')
           .describe(
-            'An OpenAI-compatible API root (https://api.openai.com/v1, http://127.0.0.1:11434/v1 …). Empty = the offline demo model. Environment: AALIS_LLM_BASE_URL.',
+            'An OpenAI-compatible API root, an http:// or https:// URL (https://api.openai.com/v1, http://127.0.0.1:11434/v1 …); user:password@ in it is sent as Basic authentication and never shown. Empty = the offline demo model. Environment: AALIS_LLM_BASE_URL.',
           ),
         apiKey: s
           .string()
