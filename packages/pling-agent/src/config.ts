@@ -1,5 +1,6 @@
 // Agent configuration: the defaults table, the precedence defaults < environment < explicit config (limits and
 // retry merged item by item), validation with coded errors, and readiness (NOT_CONFIGURED).
+import type { BudgetConfig } from './budget.js';
 import { PlingError } from './errors.js';
 import { DEFAULT_LOCALE, type ErrorTexts, type Locale, textsFor } from './texts.js';
 
@@ -49,13 +50,18 @@ export interface AgentConfigTable {
 }
 
 export interface ResolvedAgentConfig extends AgentConfigTable {
-  /** Cross-document checkpoints (reported by session.continuity; nothing is persisted yet). Default false. */
+  /**
+   * Cross-document checkpoints: each session is saved (sessionStorage by default, see createAgentRuntime's
+   * `checkpoint`) and restored by the next document of the same tab. Default false.
+   */
   continuity: boolean;
   /** Language of the framework's prompts and notices. Default 'zh-CN'. */
   locale: Locale;
   pricing?: PricingConfig;
   /** Request trace, off unless given with a bound. */
   trace?: { maxCalls: number };
+  /** Limits on the tokens and estimated cost of one run (one send()); reaching one ends it with a notice. */
+  budget?: BudgetConfig;
 }
 
 /** Explicit configuration: every field optional; `retry` and `limits` may be partial. */
@@ -104,7 +110,10 @@ const TOP_LEVEL_KEYS = new Set<string>([
   'locale',
   'pricing',
   'trace',
+  'budget',
 ]);
+
+const BUDGET_KEYS = new Set(['maxRunTokens', 'maxRunCost']);
 
 export function resolveAgentConfig({ config = {}, env = {} }: { config?: AgentConfig; env?: AgentEnv } = {}) {
   // Errors are worded in the requested locale when it is a known one, else in the default.
@@ -112,6 +121,7 @@ export function resolveAgentConfig({ config = {}, env = {} }: { config?: AgentCo
   checkKeys(config, TOP_LEVEL_KEYS, 'config', errors);
   checkKeys(config.retry ?? {}, new Set(Object.keys(DEFAULT_AGENT_CONFIG.retry)), 'config.retry', errors);
   checkKeys(config.limits ?? {}, new Set(Object.keys(DEFAULT_AGENT_CONFIG.limits)), 'config.limits', errors);
+  checkKeys(config.budget ?? {}, BUDGET_KEYS, 'config.budget', errors);
   const fromEnv = readEnv(env, errors);
   const { retry, limits, ...explicit } = definedFields(config);
   const resolved: ResolvedAgentConfig = {
@@ -172,6 +182,14 @@ export function validateAgentConfig(config: ResolvedAgentConfig): void {
     expect('pricing.outputPerMillionTokens', config.pricing.outputPerMillionTokens, { min: 0 });
   }
   if (config.trace) expect('trace.maxCalls', config.trace.maxCalls, { min: 1, integer: true });
+  if (config.budget) {
+    const { maxRunTokens, maxRunCost } = config.budget;
+    if (maxRunTokens !== undefined) expect('budget.maxRunTokens', maxRunTokens, { min: 1, integer: true });
+    if (maxRunCost !== undefined) {
+      expect('budget.maxRunCost', maxRunCost, { min: 0 });
+      if (!config.pricing) throw invalid(errors, errors.budgetNeedsPricing);
+    }
+  }
 }
 
 export type Readiness = { ready: true } | { ready: false; error: PlingError };

@@ -4,6 +4,8 @@ export type PlingErrorCode =
   | 'INVALID_CONFIG'
   | 'NOT_CONFIGURED'
   | 'HOOK_BLOCKED'
+  /** A PreToolUse or PostToolUse hook threw, or returned something that is not a result; that call failed. */
+  | 'HOOK_FAILED'
   | 'TOOL_NOT_FOUND'
   | 'INVALID_ARGUMENTS'
   | 'TOOL_FAILED'
@@ -11,7 +13,9 @@ export type PlingErrorCode =
   | 'NETWORK_ERROR'
   | 'MODEL_STREAM_ERROR'
   | 'CANCELLED'
-  | 'DISPOSED';
+  | 'DISPOSED'
+  /** A session-event listener or an observable's subscriber threw; reported once per listener, never rethrown. */
+  | 'LISTENER_FAILED';
 
 const MARKER = Symbol.for('@plingjs/agent.PlingError');
 
@@ -23,18 +27,22 @@ export interface PlingErrorOptions {
   /** HTTP status, for errors answered by the model server. */
   status?: number;
   cause?: unknown;
+  /** MODEL_STREAM_ERROR: the reply text already shown when the stream broke (kept visible, marked interrupted). */
+  partialContent?: string;
 }
 
 export class PlingError extends Error {
   readonly code: PlingErrorCode;
   readonly retryable: boolean;
   readonly status: number | undefined;
-  constructor({ code, message, retryable = false, status, cause }: PlingErrorOptions) {
+  readonly partialContent: string | undefined;
+  constructor({ code, message, retryable = false, status, cause, partialContent }: PlingErrorOptions) {
     super(message, cause === undefined ? undefined : { cause });
     this.name = 'PlingError';
     this.code = code;
     this.retryable = retryable;
     this.status = status;
+    this.partialContent = partialContent;
     Object.defineProperty(this, MARKER, { value: true });
   }
 

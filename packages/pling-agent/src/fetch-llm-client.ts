@@ -97,10 +97,21 @@ async function httpError(url: string, response: Response, errors: ErrorTexts): P
   });
 }
 
+/**
+ * Reads an SSE answer. A stream that breaks off (the connection cut, an early end, an error event) is retryable
+ * while nothing was shown — no text delta delivered; tool-call arguments and reasoning are not shown — and
+ * otherwise a MODEL_STREAM_ERROR carrying the text shown so far (`partialContent`), which the session keeps
+ * visible and marked. Malformed data is never retried: a gateway that sends it will send it again.
+ */
 async function readStream(response: Response, request: ModelRequest, errors: ErrorTexts): Promise<AssembledResponse> {
   const decoder = new ChatStreamDecoder();
+  let shown = '';
   const deliver = (events: ReturnType<ChatStreamDecoder['push']>) => {
-    for (const event of events) if (event.type === 'text-delta') request.onTextDelta?.(event.text);
+    for (const event of events) {
+      if (event.type !== 'text-delta' || !request.onTextDelta) continue;
+      shown += event.text;
+      request.onTextDelta(event.text);
+    }
   };
   try {
     if (response.body) {
@@ -115,14 +126,20 @@ async function readStream(response: Response, request: ModelRequest, errors: Err
     deliver(decoder.end());
     return decoder.response();
   } catch (error) {
-    if (error instanceof WireStreamError) {
-      throw new PlingError({
-        code: 'MODEL_STREAM_ERROR',
-        message: errors.streamError(error.message),
-        cause: error,
-      });
+    if (isAbortError(error) || request.signal.aborted) throw error;
+    if (error instanceof WireStreamError && error.kind === 'malformed-data') {
+      throw new PlingError({ code: 'MODEL_STREAM_ERROR', message: errors.streamError(error.message), cause: error });
     }
-    throw error;
+    // A cut connection (fetch's body read rejects), an early end or an error event from the server.
+    const detail = describe(error);
+    const visible = shown !== '';
+    throw new PlingError({
+      code: 'MODEL_STREAM_ERROR',
+      message: visible ? errors.streamCut(detail) : errors.streamError(detail),
+      retryable: !visible,
+      cause: error,
+      ...(visible && { partialContent: shown }),
+    });
   }
 }
 

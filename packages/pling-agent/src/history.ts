@@ -39,9 +39,15 @@ export interface CompactionSplit {
 
 /**
  * Splits history into the part to summarise and the part to keep. The kept part starts at a unit boundary of
- * groupToolCalls, so it may hold a few more than keepRecent messages. Undefined when nothing older remains.
+ * groupToolCalls, so it may hold a few more than keepRecent messages. `protect` (the message the user sent for the
+ * run in progress) is always kept verbatim, ahead of the kept part, even with keepRecent 0: a request must never
+ * lose what the user just asked. Undefined when nothing older remains.
  */
-export function splitForCompaction(messages: readonly Message[], keepRecent: number): CompactionSplit | undefined {
+export function splitForCompaction(
+  messages: readonly Message[],
+  keepRecent: number,
+  protect?: Message,
+): CompactionSplit | undefined {
   const grouped = groupToolCalls(messages);
   const all = grouped.messages;
   let start = Math.max(0, all.length - keepRecent);
@@ -50,6 +56,13 @@ export function splitForCompaction(messages: readonly Message[], keepRecent: num
       start = unit.start;
       break;
     }
+  }
+  const protectedAt = protect ? all.indexOf(protect) : -1;
+  if (protectedAt !== -1 && protectedAt < start) {
+    // A user message is a unit of its own, so taking it out of the older part splits no tool group.
+    const older = [...all.slice(0, protectedAt), ...all.slice(protectedAt + 1, start)];
+    if (older.length === 0) return undefined;
+    return { older, kept: [all[protectedAt]!, ...all.slice(start)] };
   }
   if (start === 0) return undefined;
   return { older: all.slice(0, start), kept: all.slice(start) };
@@ -62,6 +75,8 @@ export interface CompactHistoryOptions extends HistoryState {
   limits: LimitsConfig;
   texts: RuntimeTexts;
   summarize: Summarize;
+  /** The run's user message: never summarised away (see splitForCompaction). */
+  protect?: Message;
 }
 
 export interface CompactionResult {
@@ -77,7 +92,7 @@ export async function compactHistory(options: CompactHistoryOptions): Promise<Co
   const tokensBefore = estimateHistoryTokens(options);
   const unchanged = { compacted: false, summary, messages: [...messages], tokensBefore, tokensAfter: tokensBefore };
   if (tokensBefore <= compactionBudget(limits).watermark) return unchanged;
-  const split = splitForCompaction(messages, limits.keepRecent);
+  const split = splitForCompaction(messages, limits.keepRecent, options.protect);
   if (!split) return unchanged;
   const nextSummary = (await summarize(buildSummaryRequest({ texts, summary, older: split.older }))).trim();
   const tokensAfter = estimateHistoryTokens({ basePrompt, summary: nextSummary, messages: split.kept });

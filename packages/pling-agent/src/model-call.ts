@@ -1,11 +1,13 @@
 // One logical model call: retries with backoff, telemetry per attempt (tokens from usage or the estimator) and
-// a trace entry per request actually sent.
+// a trace entry per request actually sent. The messages are redacted by value first, so neither the model nor
+// the trace ever holds a page's sensitive value.
 import { estimateMessagesTokens, estimateMessageTokens } from '@aalis/context-budget';
 import type { Message } from '@aalis/schema-message';
 import type { Clock } from './clock.js';
 import type { ResolvedAgentConfig } from './config.js';
 import { isAbortError } from './errors.js';
 import type { LlmClient, ModelResponse, ModelToolDefinition } from './llm-client.js';
+import { type Redact, redactMessage } from './redaction.js';
 import { withRetry } from './retry.js';
 import type { Telemetry } from './telemetry.js';
 import type { Trace } from './trace.js';
@@ -22,10 +24,16 @@ export interface CallModelOptions {
   tools: ModelToolDefinition[];
   onTextDelta?: ((text: string) => void) | undefined;
   onRetry?: (info: { retry: number; delayMs: number; error: unknown }) => void;
+  /** Tokens of each successful call (reported, else estimated), for the run's budget. */
+  onUsage?: (usage: { promptTokens: number; completionTokens: number }) => void;
+  /** Builds the redactor for a request (the page's current sensitive values). */
+  redactor?: () => Redact;
 }
 
 export function callModel(options: CallModelOptions): Promise<ModelResponse> {
-  const { llm, config, telemetry, trace, clock, signal, sessionId, messages, tools, onTextDelta, onRetry } = options;
+  const { llm, config, telemetry, trace, clock, signal, sessionId, tools, onTextDelta, onRetry, onUsage } = options;
+  const redact = options.redactor?.();
+  const messages = redact ? options.messages.map((message) => redactMessage(message, redact)) : options.messages;
   return withRetry({
     retry: config.retry,
     clock,
@@ -62,6 +70,7 @@ export function callModel(options: CallModelOptions): Promise<ModelResponse> {
           ...usage,
           estimated: response.usage === undefined,
         });
+        onUsage?.({ promptTokens: usage.promptTokens, completionTokens: usage.completionTokens });
         return response;
       } catch (error) {
         // A cancelled request was sent, but it is the user's choice, not a failure of the service.

@@ -1,5 +1,8 @@
 // The observable shape shared by sessions, telemetry and trace (TanStack Query style): subscribe() returns an
-// unsubscribe, getSnapshot() returns an immutable value that changes identity only when something changed.
+// unsubscribe, getSnapshot() returns an immutable value that changes identity only when something changed. A
+// subscriber that throws is reported once and never breaks the change that notified it.
+import { reportListenerError } from './listener-errors.js';
+import type { Locale } from './texts.js';
 
 export type Listener = () => void;
 
@@ -21,9 +24,18 @@ export abstract class Observable<Snapshot> {
 
   protected abstract buildSnapshot(): Snapshot;
 
+  /** Language of the LISTENER_FAILED report; subclasses with a configured locale set it. */
+  protected listenerLocale: Locale | undefined;
+
   /** Drops the cached snapshot and tells every listener. */
   protected changed(): void {
     this.cachedSnapshot = undefined;
-    for (const listener of [...this.listeners]) listener();
+    for (const listener of [...this.listeners]) {
+      try {
+        listener();
+      } catch (error) {
+        reportListenerError({ listener, error, locale: this.listenerLocale });
+      }
+    }
   }
 }

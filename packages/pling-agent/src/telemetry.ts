@@ -90,12 +90,16 @@ export class Telemetry extends Observable<TelemetrySnapshot> {
     return Object.freeze({
       ...counts,
       totalTokens: counts.promptTokens + counts.completionTokens,
-      estimatedCost: this.pricing
-        ? (counts.promptTokens * this.pricing.inputPerMillionTokens +
-            counts.completionTokens * this.pricing.outputPerMillionTokens) /
-          1_000_000
-        : undefined,
+      estimatedCost: this.pricing ? estimateCost(this.pricing, counts) : undefined,
       errorRate: calls === 0 ? 0 : failures / calls,
     });
   }
+}
+
+/** The cost of these tokens at these prices (per million tokens). */
+export function estimateCost(
+  pricing: PricingConfig,
+  { promptTokens, completionTokens }: { promptTokens: number; completionTokens: number },
+): number {
+  return (promptTokens * pricing.inputPerMillionTokens + completionTokens * pricing.outputPerMillionTokens) / 1_000_000;
 }

@@ -38,7 +38,19 @@ export interface ErrorTexts {
   hintBadRequest: string;
   hintRetry: string;
   streamError: (detail: string) => string;
+  /** MODEL_STREAM_ERROR after part of the reply was shown: the connection broke mid-way. */
+  streamCut: (detail: string) => string;
   notJson: (url: string) => string;
+  /** HOOK_FAILED: a PreToolUse hook threw, so the call did not run. */
+  preToolUseFailed: (detail: string) => string;
+  /** HOOK_FAILED: a PostToolUse hook threw after the call ran; its result is withheld. */
+  postToolUseFailed: (detail: string) => string;
+  /** HOOK_FAILED: a PostToolUse hook returned something that is neither `{ result }` nor `{ error }`. */
+  postToolUseInvalid: string;
+  /** LISTENER_FAILED: logged once per listener. */
+  listenerFailed: (detail: string) => string;
+  /** INVALID_CONFIG: a cost budget without prices. */
+  budgetNeedsPricing: string;
 }
 
 export interface RuntimeTexts {
@@ -51,6 +63,12 @@ export interface RuntimeTexts {
   /** Introduces the earlier summary inside the summarising request. */
   previousSummary: string;
   maxTurnsNotice: (maxTurns: number) => string;
+  /** A budget (tokens or estimated cost of the run, or the host's tenant budget) ended the run. */
+  budgetNotice: (what: string) => string;
+  budgetTokens: (used: number, limit: number) => string;
+  budgetCost: (used: number, limit: number) => string;
+  /** The host's budget hook ended the run without a reason. */
+  budgetHost: string;
   cancelledNotice: string;
   errors: ErrorTexts;
 }
@@ -64,6 +82,10 @@ export const TEXTS: Readonly<Record<Locale, RuntimeTexts>> = {
       '请把下面的较早对话压缩成一份简洁的摘要，供后续对话继续使用。必须保留：任务目标、已确认的决定、约束条件与未完成的工作。省略寒暄与已无用的细节。只输出摘要本身。',
     previousSummary: '此前的摘要：',
     maxTurnsNotice: (maxTurns) => `已达到本次请求的轮次上限（${maxTurns} 轮），已停止。可查看会话事件后再继续。`,
+    budgetNotice: (what) => `已达到本次请求的预算上限（${what}），已停止。可查看会话事件与 telemetry 后再继续。`,
+    budgetTokens: (used, limit) => `已用 ${used} token，上限 ${limit}`,
+    budgetCost: (used, limit) => `估算成本 ${used}，上限 ${limit}`,
+    budgetHost: '应用设置的预算',
     cancelledNotice: '已取消。',
     errors: {
       invalidConfig: (problem) => `agent 配置无效：${problem}`,
@@ -98,7 +120,16 @@ export const TEXTS: Readonly<Record<Locale, RuntimeTexts>> = {
       hintBadRequest: '检查请求设置',
       hintRetry: '稍后重试',
       streamError: (detail) => `无法读取模型的流式响应（${detail}）。如果网关不支持 SSE，请设置 stream: false。`,
+      streamCut: (detail) =>
+        `模型的流式响应中途断开（${detail}），已显示的部分回复保留并标为不完整。请重新发送；如果经常发生，请检查网关或代理的超时设置。`,
       notJson: (url) => `模型接口 ${url} 返回的不是 JSON。请确认 baseUrl 指向 OpenAI 兼容接口。`,
+      preToolUseFailed: (detail) => `PreToolUse 钩子出错，本次调用没有执行：${detail}。请修正该钩子。`,
+      postToolUseFailed: (detail) =>
+        `动作已执行，但 PostToolUse 钩子出错，结果不予返回：${detail}。请修正该钩子；不要重复执行该动作。`,
+      postToolUseInvalid:
+        'PostToolUse 钩子的返回值既不是 { result } 也不是 { error: { code, message } }，结果不予返回；请让钩子返回 undefined 或这两种形状之一。',
+      listenerFailed: (detail) => `会话事件监听器出错（只报告一次；它仍会收到后续事件，运行不受影响）：${detail}`,
+      budgetNeedsPricing: 'budget.maxCost 需要 pricing（inputPerMillionTokens、outputPerMillionTokens）才能估算成本。',
     },
   },
   en: {
@@ -110,6 +141,11 @@ export const TEXTS: Readonly<Record<Locale, RuntimeTexts>> = {
     previousSummary: 'Earlier summary:',
     maxTurnsNotice: (maxTurns) =>
       `Stopped: this request reached its turn limit (${maxTurns} turns). Check the session events before continuing.`,
+    budgetNotice: (what) =>
+      `Stopped: this request reached its budget (${what}). Check the session events and telemetry before continuing.`,
+    budgetTokens: (used, limit) => `${used} tokens used, limit ${limit}`,
+    budgetCost: (used, limit) => `estimated cost ${used}, limit ${limit}`,
+    budgetHost: 'the budget the application set',
     cancelledNotice: 'Cancelled.',
     errors: {
       invalidConfig: (problem) => `Invalid agent config: ${problem}`,
@@ -148,8 +184,19 @@ export const TEXTS: Readonly<Record<Locale, RuntimeTexts>> = {
       hintRetry: 'retry later',
       streamError: (detail) =>
         `The model stream could not be read (${detail}). If the gateway does not support SSE, set stream: false.`,
+      streamCut: (detail) =>
+        `The model stream broke off mid-way (${detail}); the part of the reply already shown is kept and marked incomplete. Send again; if it keeps happening, check the timeouts of the gateway or proxy.`,
       notJson: (url) =>
         `The model endpoint ${url} did not answer JSON. Check that baseUrl points at an OpenAI-compatible API.`,
+      preToolUseFailed: (detail) => `A PreToolUse hook failed, so this call did not run: ${detail}. Fix the hook.`,
+      postToolUseFailed: (detail) =>
+        `The action ran, but a PostToolUse hook failed, so its result is withheld: ${detail}. Fix the hook; do not run the action again.`,
+      postToolUseInvalid:
+        'A PostToolUse hook returned neither { result } nor { error: { code, message } }, so the result is withheld; return undefined or one of those shapes.',
+      listenerFailed: (detail) =>
+        `A session event listener threw (reported once; it still receives later events and the run goes on): ${detail}`,
+      budgetNeedsPricing:
+        'budget.maxCost needs pricing (inputPerMillionTokens, outputPerMillionTokens) to estimate the cost.',
     },
   },
 };

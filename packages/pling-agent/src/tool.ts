@@ -2,7 +2,7 @@
 // the hooks: parse arguments, PreToolUse, execute, PostToolUse.
 import type { ToolCall } from '@aalis/schema-message';
 import type { Clock } from './clock.js';
-import { isAbortError } from './errors.js';
+import { isAbortError, PlingError } from './errors.js';
 import type { HookRegistry, ToolResult, ToolUseContext } from './hooks.js';
 import type { ErrorTexts } from './texts.js';
 
@@ -71,7 +71,13 @@ export async function runToolCall(options: RunToolCallOptions): Promise<ToolCall
     return done(id, false, failure('INVALID_ARGUMENTS', errors.invalidArguments(toolName)));
   }
   const context: ToolUseContext = { id, toolName, arguments: args, turn };
-  const block = await hooks.runPreToolUse(context);
+  let block: { blocked: true; reason: string } | undefined;
+  try {
+    block = await hooks.runPreToolUse(context);
+  } catch (error) {
+    // The call does not run, and it still gets a result: the history stays a valid sequence, the session goes on.
+    return done(id, false, failure('HOOK_FAILED', errors.preToolUseFailed(describe(error))));
+  }
   if (block) return { kind: 'blocked', id, reason: block.reason, result: failure('HOOK_BLOCKED', block.reason) };
   if (signal.aborted) return { kind: 'cancelled', id, result: cancelledResult(errors) };
 
@@ -88,7 +94,20 @@ export async function runToolCall(options: RunToolCallOptions): Promise<ToolCall
     result = failure('TOOL_FAILED', error instanceof Error ? error.message : String(error));
   }
   onExecuted?.({ durationMs: clock.now() - started, ok: !('error' in result) });
-  return done(id, true, await hooks.runPostToolUse(context, result));
+  try {
+    return done(id, true, await hooks.runPostToolUse(context, result, errors));
+  } catch (error) {
+    // Withheld rather than passed on unhooked: the failing hook may have been the one meant to mask the result.
+    const message =
+      PlingError.isInstance(error) && error.code === 'HOOK_FAILED'
+        ? error.message
+        : errors.postToolUseFailed(describe(error));
+    return done(id, true, failure('HOOK_FAILED', message));
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function done(id: string, ran: boolean, result: ToolResult): ToolCallOutcome {

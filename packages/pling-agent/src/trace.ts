@@ -15,12 +15,16 @@ export interface TraceEntry {
 
 export class Trace extends Observable<readonly TraceEntry[]> {
   private entries: TraceEntry[] = [];
-  /** Undefined: tracing is off and record() keeps nothing. */
-  readonly maxCalls: number | undefined;
+  private bound: number | undefined;
 
   constructor(options?: { maxCalls: number }) {
     super();
-    this.maxCalls = options?.maxCalls;
+    this.bound = options?.maxCalls;
+  }
+
+  /** Undefined: tracing is off and record() keeps nothing. */
+  get maxCalls(): number | undefined {
+    return this.bound;
   }
 
   get enabled(): boolean {
@@ -31,6 +35,17 @@ export class Trace extends Observable<readonly TraceEntry[]> {
     if (this.maxCalls === undefined) return;
     this.entries.push(Object.freeze({ ...entry, messages: [...entry.messages], tools: [...entry.tools] }));
     if (this.entries.length > this.maxCalls) this.entries.splice(0, this.entries.length - this.maxCalls);
+    this.changed();
+  }
+
+  /**
+   * Turns tracing on (or keeps at least `maxCalls` entries) on a running runtime: a debug view mounted after the
+   * runtime started still gets its trace. The bound only grows, so two views never shorten each other's.
+   */
+  enable({ maxCalls }: { maxCalls: number }): void {
+    if (!Number.isInteger(maxCalls) || maxCalls < 1) return;
+    if (this.bound !== undefined && this.bound >= maxCalls) return;
+    this.bound = maxCalls;
     this.changed();
   }
 

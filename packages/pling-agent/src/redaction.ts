@@ -1,0 +1,74 @@
+// Redaction by value at the runtime's edges: whatever carries a page's sensitive value (the user's input, a tool
+// result a handler or a PostToolUse hook produced, an error, a hook's reason), the text that leaves the session —
+// requests to the model, trace entries, stored events, listeners, send() results — has it replaced by its marker.
+// The page layer supplies the redactor (it knows the values); without one nothing is changed.
+import type { Message } from '@aalis/schema-message';
+import { PlingError } from './errors.js';
+import type { SessionEventBody } from './session-events.js';
+
+/** Replaces every sensitive value in a text by its marker. */
+export type Redact = (text: string) => string;
+
+/** Builds a redactor from the values the page shows now; called once per request, event or result. */
+export type RedactorSource = () => Redact;
+
+export const noRedaction: Redact = (text) => text;
+
+export function redactMessage(message: Message, redact: Redact): Message {
+  const content = redact(message.content);
+  const reasoning = message.reasoningContent === undefined ? undefined : redact(message.reasoningContent);
+  let toolCalls = message.toolCalls;
+  if (toolCalls?.some((call) => redact(call.function.arguments) !== call.function.arguments)) {
+    toolCalls = toolCalls.map((call) => ({
+      ...call,
+      function: { ...call.function, arguments: redact(call.function.arguments) },
+    }));
+  }
+  if (content === message.content && reasoning === message.reasoningContent && toolCalls === message.toolCalls) {
+    return message;
+  }
+  const copy: Message = { ...message, content };
+  if (reasoning !== undefined) copy.reasoningContent = reasoning;
+  if (toolCalls !== undefined) copy.toolCalls = toolCalls;
+  return copy;
+}
+
+/** A copy of plain data with every string redacted (numbers are left to the text pass over the JSON). */
+export function redactValue(value: unknown, redact: Redact): unknown {
+  const path = new Set<object>();
+  const walk = (current: unknown): unknown => {
+    if (typeof current === 'string') return redact(current);
+    if (typeof current !== 'object' || current === null) return current;
+    if (path.has(current)) return '[circular]';
+    if (!Array.isArray(current) && Object.getPrototypeOf(current) !== Object.prototype) return current;
+    path.add(current);
+    const copy = Array.isArray(current)
+      ? current.map(walk)
+      : Object.fromEntries(Object.entries(current).map(([key, item]) => [key, walk(item)]));
+    path.delete(current);
+    return copy;
+  };
+  return walk(value);
+}
+
+/** The event with its free-text fields (message text, notice or error message, a block's reason) redacted. */
+export function redactEventBody(body: SessionEventBody, redact: Redact): SessionEventBody {
+  if (body.type === 'message') return { ...body, text: redact(body.text) };
+  if (body.type === 'error' || body.type === 'notice') return { ...body, message: redact(body.message) };
+  if (body.type === 'blocked') return { ...body, reason: redact(body.reason) };
+  return body;
+}
+
+/** The same error when nothing needed redacting; else a copy with the redacted message and no cause. */
+export function redactError(error: PlingError, redact: Redact): PlingError {
+  const message = redact(error.message);
+  if (message === error.message) return error;
+  const partial = error.partialContent === undefined ? undefined : redact(error.partialContent);
+  return new PlingError({
+    code: error.code,
+    message,
+    retryable: error.retryable,
+    ...(error.status !== undefined && { status: error.status }),
+    ...(partial !== undefined && { partialContent: partial }),
+  });
+}
