@@ -18,3 +18,10 @@ export {
 } from './launch-chromium.js';
 export { type OpenedFixture, type OpenFixtureOptions, openFixture } from './open-fixture.js';
 export { type FixtureServer, type ServeFixtureOptions, serveFixture } from './serve-fixture.js';
+export {
+  type OpenViteAppOptions,
+  openViteApp,
+  startViteApp,
+  type ViteApp,
+  type ViteAppOptions,
+} from './vite-app.js';

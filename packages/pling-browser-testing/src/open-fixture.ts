@@ -3,7 +3,7 @@
 import { type OpenAiTestServer, type OpenAiTestServerOptions, startOpenAiTestServer } from '@aalis/testing';
 import type { Browser, Page } from 'playwright-core';
 import { type BuildFixturePageOptions, buildFixturePage } from './build-fixture-page.js';
-import { launchChromium } from './launch-chromium.js';
+import { openRecordedPage } from './open-page.js';
 import { serveFixture } from './serve-fixture.js';
 
 export interface OpenFixtureOptions extends BuildFixturePageOptions {
@@ -58,23 +58,7 @@ export async function openFixture({
     teardown.push(() => site.cleanup());
     const server = await serveFixture({ dir: site.dir, modelServerUrl: modelServer.url });
     teardown.push(() => server.close());
-    let chromium = browser;
-    if (!chromium) {
-      const launched = await launchChromium();
-      teardown.push(() => launched.close());
-      chromium = launched;
-    }
-    const context = await chromium.newContext();
-    teardown.push(() => context.close());
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() !== 'error') return;
-      const { url, lineNumber } = message.location();
-      errors.push(`console.error: ${message.text()}${url ? ` (${url}:${lineNumber + 1})` : ''}`);
-    });
-    page.on('pageerror', (error) => errors.push(`pageerror: ${error.stack ?? error.message}`));
-    await page.goto(server.url);
+    const { page, errors } = await openRecordedPage({ browser, url: server.url, teardown });
     return { page, modelServer, url: server.url, errors, close };
   } catch (error) {
     await close().catch(() => {});
