@@ -296,24 +296,33 @@ describe('#11 turn engine', () => {
 
   it('#11.5 an injection opened from the queue runs alone without the batch header', async () => {
     const slow = gate();
-    harness = await startHarness({ tools: [slow.tool] });
+    let injectionTurnBegan!: () => void;
+    const injectionTurn = new Promise<void>((resolve) => {
+      injectionTurnBegan = resolve;
+    });
+    harness = await startHarness({
+      tools: [slow.tool],
+      extra: [
+        hookPlugin((h) =>
+          h.middleware('agent:turn:before', async (context, next) => {
+            if (context.inputs[0]?.message.source === 'scheduler') injectionTurnBegan();
+            await next();
+          }),
+        ),
+      ],
+    });
     harness.server.enqueue(
       toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]),
-      slowText('first done', 100),
+      textReply('first done'),
       textReply('reminder done'),
       textReply('late done'),
     );
-    const streamed = new Promise<void>((resolve) => {
-      let calls = 0;
-      harness!.booted.app.events.on('outbound:stream', (fragment) => {
-        if (fragment.delta && ++calls === 1) resolve();
-      });
-    });
     const first = harness.say('start');
     await slow.started;
     const injected = harness.say('scheduled reminder', { source: 'scheduler', triggerType: 'scheduled' });
     slow.release();
-    await streamed;
+    await injectionTurn;
+    // Nothing joins an injection's turn: this queues and opens the next turn from the queue.
     const late = harness.say('late remark');
     await Promise.all([first, injected, late]);
     const requests = harness.requests();
@@ -322,7 +331,9 @@ describe('#11 turn engine', () => {
     expect(injection.at(-1)).toContain('scheduled reminder');
     expect(injection.some((c) => c.includes(HEADER))).toBe(false);
     // A batch of real people's messages from the queue keeps it.
-    expect(contents(requests[3]!.messages).some((c) => c.includes(HEADER))).toBe(true);
+    const people = contents(requests[3]!.messages);
+    expect(people.at(-1)).toMatch(/late remark$/);
+    expect(people.some((c) => c.includes(HEADER))).toBe(true);
   });
 
   it('#11.6 原因= only on stopped turns; the same spacing with or without arrival numbers', async () => {
