@@ -25,7 +25,11 @@ export interface AbortOptions {
 export interface AgentService {
   /** Resolves when this input has settled: its turn ended, it was released, or it was dropped before a turn. */
   handleMessage(message: IncomingMessage): Promise<void>;
-  /** Stops the session's running turn; returns whether a running turn was stopped. */
+  /**
+   * Stops the session's running turn; returns whether a running turn was stopped. A stop that lands before the
+   * turn's reply is stored wins (nothing stored or sent, outcome `aborted`); once the reply is being stored, or the
+   * turn is ending, there is nothing left to stop and it returns false.
+   */
   abort(sessionId: string, options?: AbortOptions): boolean;
   /**
    * Stops and holds the sessions (all when `sessionIds` is undefined), releases their queued inputs without
