@@ -25,6 +25,7 @@ export interface BridgeContext {
   /** Whether a session is a room (known kinds are cached by the server). */
   isRoom(sessionId: string): boolean;
   rawText(messageId: string): string | undefined;
+  clientIdOf(messageId: string): string | undefined;
   attachmentUrl(sessionId: string, messageId: string, index: number): string;
   recordDuration(callId: string, durationMs: number): void;
 }
@@ -85,6 +86,7 @@ export function onAppended(context: BridgeContext, sessionId: string, messages: 
     if (message.role === 'user' && message.kind === undefined) {
       const input = timelineInput(message, {
         rawText: context.rawText,
+        clientIdOf: context.clientIdOf,
         attachmentUrl: (id, index) => context.attachmentUrl(sessionId, id, index),
       });
       live.emit({ type: 'input', ...(turnId ? { turnId } : {}), input });

@@ -17,6 +17,7 @@ export function bridgeContext(deps: ServerDeps): bridge.BridgeContext {
     translate: deps.translate,
     isRoom: (sessionId) => deps.kinds.get(sessionId) === 'room',
     rawText: (messageId) => deps.rawTexts.get(messageId),
+    clientIdOf: (messageId) => deps.clientIds.get(messageId),
     attachmentUrl,
     recordDuration: (callId, durationMs) => deps.durations.set(callId, durationMs),
   };
@@ -28,6 +29,7 @@ export function listenToHost(deps: ServerDeps, hooks: Handle<HooksService>, reda
 
   hooks.use.middleware('agent:turn:before', async (turn, next) => {
     bridge.onTurnStarted(context, turn.sessionId, turn.turnId, turn.inputs[0]?.message);
+    void announceById(deps, turn.sessionId);
     try {
       await next();
     } finally {
@@ -42,6 +44,7 @@ export function listenToHost(deps: ServerDeps, hooks: Handle<HooksService>, reda
       await next();
     } finally {
       bridge.onTurnEnded(context, turn);
+      void announceById(deps, turn.sessionId);
       for (const peer of deps.peers) {
         if (peer.subscriptions.has(turn.sessionId)) deps.logins.markRead(peer.account.userId, turn.sessionId);
       }
@@ -115,6 +118,17 @@ function subscribedSessions(deps: ServerDeps): Set<string> {
   const sessions = new Set<string>();
   for (const peer of deps.peers) for (const sessionId of peer.subscriptions) sessions.add(sessionId);
   return sessions;
+}
+
+/** The list row again, e.g. when `running` changed (session:updated comes while the turn still runs). */
+async function announceById(deps: ServerDeps, sessionId: string): Promise<void> {
+  if (!deps.sessionManager.available || deps.peers.size === 0) return;
+  try {
+    const session = await deps.sessionManager.use.get(sessionId);
+    if (session) await announce(deps, session);
+  } catch (error) {
+    deps.log.debug('could not announce a session', { sessionId, error: String(error) });
+  }
 }
 
 async function announce(deps: ServerDeps, session: SessionInfo): Promise<void> {

@@ -54,6 +54,8 @@ export interface ServerDeps {
   peers: Set<Peer>;
   /** Raw texts of messages sent through this server, by messageId (bounded). */
   rawTexts: BoundedMap<string, string>;
+  /** The clientMessageId of messages sent through this server, by messageId (bounded). */
+  clientIds: BoundedMap<string, string>;
   /** Tool call durations seen, by callId (bounded). */
   durations: BoundedMap<string, number>;
   /** clientMessageId → messageId, per account (bounded; an hour). */

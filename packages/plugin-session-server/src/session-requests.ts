@@ -120,6 +120,7 @@ export async function sendRequest(
     ...(session.venue !== undefined ? { venue: session.venue } : {}),
   };
   deps.rawTexts.set(messageId, text);
+  if (clientMessageId) deps.clientIds.set(messageId, clientMessageId);
   if (sentKey) deps.sentIds.set(sentKey, { messageId, at: Date.now() });
   // Accepted now; the turn runs on. A failing phase is logged by the gateway and never thrown.
   void deps.gateway.use.receive(message).catch((error: unknown) => {

@@ -115,6 +115,7 @@ export function createSessionServerPlugin(options: SessionServerOptions = {}) {
         },
         peers: new Set(),
         rawTexts: new BoundedMap(5000),
+        clientIds: new BoundedMap(5000),
         durations: new BoundedMap(5000),
         sentIds: new BoundedMap(5000),
         kinds: new Map(),

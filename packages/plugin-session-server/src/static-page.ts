@@ -15,6 +15,10 @@ export interface PageServer {
 
 const WEBUI_PACKAGE = '@aalis/plugin-webui';
 
+/** The page's own scripts only; inline styles for Vue's style bindings; images from itself, data: and blob:. */
+export const PAGE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+
 /** The built page of @aalis/plugin-webui, when that package is installed and can produce it. */
 async function webuiPackageDir(
   warn: (text: string, fields: Record<string, unknown>) => void,
@@ -66,6 +70,7 @@ export function createPageServer({
         files: serveStatic({ root: dir }),
         index: serveStatic({ root: dir, path: 'index.html' }),
       };
+      c.header('content-security-policy', PAGE_CSP);
       const found = await handlers.files(c, async () => {});
       if (found) return found;
       // The page routes on the client: unknown paths without a file extension get index.html.

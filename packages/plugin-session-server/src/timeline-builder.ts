@@ -18,6 +18,8 @@ export interface TimelineSources {
   room: boolean;
   /** The text a person wrote, when this server still knows it (sent through it); else the prefix is stripped. */
   rawText?: (messageId: string) => string | undefined;
+  /** The clientMessageId a message was sent with through this server. */
+  clientIdOf?: (messageId: string) => string | undefined;
   /** The duration of a tool call this server saw run. */
   durationOf?: (callId: string) => number | undefined;
   /** The URL serving a stored attachment. */
@@ -156,7 +158,7 @@ function person(identity: Identity): PersonRef {
 
 export function timelineInput(
   message: Message,
-  sources: Pick<TimelineSources, 'rawText' | 'attachmentUrl'>,
+  sources: Pick<TimelineSources, 'rawText' | 'attachmentUrl' | 'clientIdOf'>,
 ): TimelineInput {
   const metadata = message.metadata ?? {};
   const text = (key: string) => (typeof metadata[key] === 'string' ? (metadata[key] as string) : undefined);
@@ -167,6 +169,7 @@ export function timelineInput(
   const entry = text(Keys.TurnEntry);
   const source = text(Keys.Source);
   const raw = messageId !== undefined ? sources.rawText?.(messageId) : undefined;
+  const clientMessageId = messageId !== undefined ? sources.clientIdOf?.(messageId) : undefined;
   const attachments: AttachmentRef[] = (message.attachments ?? []).map((attachment, index) => ({
     type: attachment.type,
     ...(attachment.mimeType ? { mimeType: attachment.mimeType } : {}),
@@ -180,6 +183,7 @@ export function timelineInput(
   return {
     id: message.id ?? `input-${message.timestamp ?? 0}`,
     ...(messageId !== undefined ? { messageId } : {}),
+    ...(clientMessageId !== undefined ? { clientMessageId } : {}),
     ...(entry === 'opened' || entry === 'joined' ? { entry } : {}),
     text: raw ?? inputText(message.content, { senderId, senderName }),
     sender: {

@@ -24,6 +24,7 @@ export async function prepareTimeline(
     entries = buildTimelineEntries(messages, {
       room: deps.kinds.get(sessionId) === 'room',
       rawText: (id) => deps.rawTexts.get(id),
+      clientIdOf: (id) => deps.clientIds.get(id),
       durationOf: (callId) => deps.durations.get(callId),
       attachmentUrl: (messageId, index) => attachmentUrl(sessionId, messageId, index),
     });

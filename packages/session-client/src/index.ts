@@ -43,6 +43,7 @@ export {
 } from './request-types.js';
 export {
   type ConnectionState,
+  type MeResult,
   SessionClient,
   SessionClientError,
   type SessionClientOptions,

@@ -5,7 +5,7 @@
 import type { SessionEvent, SessionSummary } from './event-types.js';
 import type { ErrorFrame, HelloFrame, LogFrame, ProtocolError, ServerFrame, TimelineFrame } from './frame-types.js';
 import { CLOSE_CODES } from './frame-types.js';
-import type { Account, ParamsOf, RequestType, ResultOf } from './request-types.js';
+import type { Account, Limits, ParamsOf, RequestType, ResultOf } from './request-types.js';
 import type { Timeline } from './timeline-types.js';
 
 /** What the client needs of a WebSocket (the browser's and `ws`'s both fit). */
@@ -79,6 +79,15 @@ interface SubscriptionState {
 }
 
 type Listener<T> = (value: T) => void;
+
+export interface MeResult {
+  account: Account;
+  csrfToken: string;
+  serverId: string;
+  protocol: number;
+  limits: Limits;
+  locale: 'zh-CN' | 'en';
+}
 
 let clientCounter = 0;
 
@@ -202,11 +211,8 @@ export class SessionClient {
   // --- HTTP ---------------------------------------------------------------------------------------------------
 
   /** Who is logged in (and the CSRF token for HTTP mutations). Rejects with AALIS_WEBUI_LOGIN_REQUIRED otherwise. */
-  async me(): Promise<{ account: Account; csrfToken: string; serverId: string; protocol: number }> {
-    const body = await this.http<{ account: Account; csrfToken: string; serverId: string; protocol: number }>(
-      'GET',
-      '/api/v1/me',
-    );
+  async me(): Promise<MeResult> {
+    const body = await this.http<MeResult>('GET', '/api/v1/me');
     this.csrfToken = body.csrfToken;
     return body;
   }

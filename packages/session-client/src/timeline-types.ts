@@ -26,6 +26,8 @@ export interface TimelineInput {
   id: string;
   /** The platform's message id (for a message sent through this protocol: the id `send` answered). */
   messageId?: string;
+  /** The clientMessageId it was sent with through this protocol (while the server remembers it). */
+  clientMessageId?: string;
   /** How it entered its turn; absent for an input released without a turn. */
   entry?: 'opened' | 'joined';
   /** The text as the person wrote it (without the archive's time and sender prefix when known). */
