@@ -26,10 +26,10 @@ export interface CheckpointOptions {
   /** Key prefix, for several runtimes in one tab (default 'pling:checkpoint'); the key is `<prefix>:<sessionId>`. */
   keyPrefix?: string;
   /**
-   * Applied to every string before it is written: the page layer passes its redaction, so values it shows as
-   * `sensitive()` are stored as their markers, never as the values themselves.
+   * Builds, once per write, the redaction applied to every string before it is written: the page layer passes its
+   * own, so values it shows as `sensitive()` are stored as their markers, never as the values themselves.
    */
-  redact?: (text: string) => string;
+  redactor?: () => (text: string) => string;
   /** Whether a tool call is waiting for the person's confirmation (asked again after the reload). */
   awaitingConfirmation?: (sessionId: string, callId: string) => boolean;
   /** Something outside the session that the checkpoint reflects changed (a confirmation came or went): save again. */
@@ -46,7 +46,7 @@ export class Checkpoints {
   readonly awaitingConfirmation: (sessionId: string, callId: string) => boolean;
   private readonly storage: CheckpointStorage | undefined;
   private readonly prefix: string;
-  private readonly redact: ((text: string) => string) | undefined;
+  private readonly redactor: (() => (text: string) => string) | undefined;
   private readonly pending = new Map<string, () => SessionCheckpoint | undefined>();
   private readonly watch: CheckpointOptions['watch'];
   private scheduled = false;
@@ -55,7 +55,7 @@ export class Checkpoints {
     this.storage = options.storage ?? defaultStorage();
     this.maxBytes = options.maxBytes ?? DEFAULT_CHECKPOINT_MAX_BYTES;
     this.prefix = options.keyPrefix ?? DEFAULT_CHECKPOINT_KEY_PREFIX;
-    this.redact = options.redact;
+    this.redactor = options.redactor;
     this.awaitingConfirmation = options.awaitingConfirmation ?? (() => false);
     this.watch = options.watch;
   }
@@ -127,10 +127,8 @@ export class Checkpoints {
   }
 
   private write(checkpoint: SessionCheckpoint): SaveOutcome {
-    const encoded = encodeCheckpoint(checkpoint, {
-      maxBytes: this.maxBytes,
-      ...(this.redact && { redact: this.redact }),
-    });
+    const redact = this.redactor?.();
+    const encoded = encodeCheckpoint(checkpoint, { maxBytes: this.maxBytes, ...(redact && { redact }) });
     try {
       this.storage!.setItem(this.key(checkpoint.sessionId), encoded.text);
     } catch {

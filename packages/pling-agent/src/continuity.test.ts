@@ -296,7 +296,7 @@ describe('continuity: cross-document checkpoints', () => {
       execute: () => ({ sentTo: 'ada@example.com' }),
     };
     const { session } = documentOf(storage, {
-      checkpoint: { redact },
+      checkpoint: { redactor: () => redact },
       tools: [echo],
       replies: [{ toolCalls: [toolCall('c1', 'echo')] }, { content: 'sent to ada@example.com' }],
     });

@@ -11,7 +11,7 @@ export type PageCheckpointOptions = Pick<CheckpointOptions, 'storage' | 'maxByte
 export function pageCheckpointOptions(page: Page, options: PageCheckpointOptions = {}): CheckpointOptions {
   return {
     ...options,
-    redact: (text) => redactForStorage(page, text),
+    redactor: () => storageRedactor(page),
     awaitingConfirmation: (sessionId, callId) =>
       page.confirmations
         .getSnapshot()
@@ -21,15 +21,20 @@ export function pageCheckpointOptions(page: Page, options: PageCheckpointOptions
 }
 
 /**
- * Every sensitive value the page shows now, replaced by its marker: as plain text (page.redactText), and in the
- * escaped form it takes inside JSON text (a tool message's content is JSON), which plain matching would miss.
+ * The page's redactor (every sensitive value it shows now, replaced by its marker), extended to the escaped form a
+ * value takes inside JSON text (a tool message's content is JSON), which matching the plain text would miss.
  */
-function redactForStorage(page: Page, text: string): string {
-  let redacted = page.redactText(text);
+function storageRedactor(page: Page): (text: string) => string {
+  const redact = page.redactor();
+  const escaped: Array<[string, string]> = [];
   for (const [marker, real] of page.sensitiveValues()) {
     if (typeof real !== 'string' || real.length < MIN_SCRUB_LENGTH) continue;
-    const escaped = JSON.stringify(real).slice(1, -1);
-    if (escaped !== real) redacted = redacted.split(escaped).join(marker);
+    const inJson = JSON.stringify(real).slice(1, -1);
+    if (inJson !== real) escaped.push([inJson, marker]);
   }
-  return redacted;
+  return (text) => {
+    let redacted = redact(text);
+    for (const [needle, marker] of escaped) redacted = redacted.split(needle).join(marker);
+    return redacted;
+  };
 }

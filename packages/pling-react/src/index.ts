@@ -6,6 +6,7 @@ export { sensitive } from '@plingjs/core';
 export { AgentDock, type AgentDockProps } from './agent-dock.js';
 export { createPling, type Pling } from './create-pling.js';
 export { type DockActions, DockView, type DockViewProps } from './dock-view.js';
+export { ModelSettingsPanel, type ModelSettingsPanelProps } from './model-settings.js';
 export { PlingProvider, type PlingProviderProps, usePling } from './pling-provider.js';
 export { useAction } from './use-action.js';
 export { useAgentRuntime } from './use-agent-runtime.js';

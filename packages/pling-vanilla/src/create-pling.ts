@@ -2,6 +2,7 @@
 // page helpers, `onSessionEvent` for hosts that render their own UI, and `dock()`, the framework-free AgentDock.
 import type { AgentConfig } from '@plingjs/agent';
 import { createPlingCore, DockModel, type DockPlacement, type PlingCore, type PlingOptions } from '@plingjs/core';
+import { mountModelSettings } from './model-settings-view.js';
 import { mountDock } from './mount-dock.js';
 
 export interface DockOptions {
@@ -18,6 +19,8 @@ export interface DockOptions {
   sessionId?: string;
   /** Merged into createPling's config when the runtime is created (the first dock or runtime() call does it). */
   config?: AgentConfig;
+  /** Show the model settings panel; default: when createPling was given `modelSettings`. */
+  modelSettings?: boolean;
 }
 
 export interface DockHandle {
@@ -43,11 +46,23 @@ export function createPling(options: PlingOptions = {}): Pling {
   const docks = new Set<DockHandle>();
   // Object.assign keeps the core's own properties (the `started` getter among them) on the same object.
   return Object.assign(core, {
-    dock({ title, target, placement, sessionId, config }: DockOptions = {}): DockHandle {
-      const model = new DockModel({ core, title, sessionId, config });
+    dock({ title, target, placement, sessionId, config, modelSettings }: DockOptions = {}): DockHandle {
+      const model = new DockModel({ core, title, sessionId, config, modelSettings });
       let mounted: ReturnType<typeof mountDock>;
       try {
         mounted = mountDock({ controller: model, target, placement });
+        const settings = model.modelSettings;
+        if (settings) {
+          const unmountSettings = mountModelSettings(mounted.settings, settings);
+          const unmountDock = mounted.unmount;
+          mounted = {
+            ...mounted,
+            unmount() {
+              unmountSettings();
+              unmountDock();
+            },
+          };
+        }
       } catch (error) {
         model.dispose();
         throw error;

@@ -6,6 +6,7 @@ export { DOCK_CSS, DOCK_STYLE_ATTRIBUTE, DockModel, defineAction, ensureDockStyl
 export { AgentDock } from './agent-dock.js';
 export { createPling, type Pling } from './create-pling.js';
 export { type DockViewHandlers, type DockViewInput, renderDock } from './dock-view.js';
+export { type ModelSettingsHandlers, ModelSettingsPanel, renderModelSettings } from './model-settings.js';
 export { PLING_KEY } from './pling-key.js';
 export { createTraceNumbering, TRACE_PREVIEW_CHARACTERS, tracePreview } from './trace-view.js';
 export { useAction } from './use-action.js';

@@ -17,6 +17,8 @@ export interface UseDockOptions {
   /** Keeps and shows the last `maxCalls` model requests. */
   debug?: { maxCalls: number };
   sessionId?: string;
+  /** Show the model settings (the state's `modelSettings`); default: when createPling was given `modelSettings`. */
+  modelSettings?: boolean;
   /** Default: the instance `app.use(pling)` provided. */
   pling?: Pling;
 }
