@@ -168,3 +168,32 @@ describe('会话删除', () => {
     expect(harness.requests()).toHaveLength(1);
   });
 });
+
+describe('room messages that did not address her (triggerType ambient)', () => {
+  it('opens no turn while the room is idle: archived without a turn id and read by the next turn as context', async () => {
+    harness = await startHarness();
+    await harness.say('lunch anyone?', { triggerType: 'ambient', sender: { userId: 'u7', displayName: 'Bob' } });
+    expect(harness.requests()).toHaveLength(0);
+    const kept = await harness.history();
+    expect(kept).toHaveLength(1);
+    expect(kept[0]?.role).toBe('user');
+    expect(kept[0]?.metadata?.[WellKnownMetadataKeys.TurnId]).toBeUndefined();
+    harness.server.enqueue(textReply('Noted.'));
+    await harness.say('what did Bob ask?');
+    expect(harness.requests()).toHaveLength(1);
+    expect(contents(harness.requests()[0]!.messages).join('\n')).toContain('lunch anyone?');
+  });
+
+  it('joins a running turn like any person’s message', async () => {
+    const slow = gate();
+    harness = await startHarness({ tools: [slow.tool] });
+    harness.server.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]), textReply('done'));
+    const first = harness.say('first question');
+    await slow.started;
+    const chatter = harness.say('by the way', { triggerType: 'ambient', sender: { userId: 'u7' } });
+    slow.release();
+    await Promise.all([first, chatter]);
+    expect(harness.requests()).toHaveLength(2);
+    expect(contents(harness.requests()[1]!.messages).join('\n')).toContain('by the way');
+  });
+});

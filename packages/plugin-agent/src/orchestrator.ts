@@ -55,6 +55,12 @@ export class Orchestrator implements AgentService {
       this.releaseIfIdle(channel);
       return;
     }
+    if (message.triggerType === 'ambient' && channel.idle) {
+      // A room message that did not address her, while nothing runs: no turn; kept as room context.
+      await this.keepAsContext(message);
+      this.releaseIfIdle(channel);
+      return;
+    }
     let resolveOpened!: (batch: Batch | undefined) => void;
     const opened = new Promise<Batch | undefined>((resolve) => {
       resolveOpened = resolve;
@@ -68,6 +74,16 @@ export class Orchestrator implements AgentService {
     const batch = placement === 'open' ? { inputs: [pending], fromQueue: false } : await opened;
     if (batch) await this.run(channel, batch, generation);
     this.releaseIfIdle(channel);
+  }
+
+  /** Archives an ambient input without a turn id: the next turn reads it from the history with its sender. */
+  private async keepAsContext(message: IncomingMessage): Promise<void> {
+    const deps = this.deps;
+    deps.log.debug(routeLine({ label: '留作上下文', message }));
+    if (!deps.messageArchive.available) return;
+    await deps.messageArchive.use
+      .archiveIncoming(message)
+      .catch((error: unknown) => deps.log.warn('archiving a room message as context failed', { error: String(error) }));
   }
 
   private async run(channel: SessionChannel, batch: Batch, generation: number): Promise<void> {

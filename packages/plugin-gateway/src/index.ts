@@ -20,9 +20,9 @@ export const gatewayConfig = s.object({
       .describe('Her names: a multi-party room message containing one (case-insensitive) is addressed to her.'),
     unaddressed: s
       .enum(['drop', 'ambient'])
-      .default('drop')
+      .default('ambient')
       .describe(
-        'Multi-party room messages not addressed to her (no name, no @-mention flagged by the platform): drop them, or pass them on with triggerType "ambient".',
+        'Multi-party room messages not addressed to her (no name, no @-mention flagged by the platform): pass them on with triggerType "ambient" (they join a running turn, queue behind one, and are kept as room context without a turn when the room is idle), or drop them unread.',
       ),
   }),
 });

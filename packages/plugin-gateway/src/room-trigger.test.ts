@@ -56,8 +56,8 @@ const message = (sessionId: string, content: string): IncomingMessage => ({
 });
 
 describe('plugin-gateway trigger phase in rooms', () => {
-  it('drops unaddressed multi-party room messages by default and passes those naming her', async () => {
-    const { gw, handled } = await boot({ trigger: { names: ['Aalis'] } });
+  it('drops unaddressed multi-party room messages when configured and passes those naming her', async () => {
+    const { gw, handled } = await boot({ trigger: { names: ['Aalis'], unaddressed: 'drop' } });
     expect(await gw.receive(message('room', 'lunch?'))).toMatchObject({ outcome: 'dropped', phase: 'inbound:trigger' });
     expect(await gw.receive(message('room', 'Aalis, lunch?'))).toMatchObject({ outcome: 'dispatched' });
     expect(await gw.receive(message('dm', 'lunch?'))).toMatchObject({ outcome: 'dispatched' });
@@ -67,8 +67,8 @@ describe('plugin-gateway trigger phase in rooms', () => {
     ]);
   });
 
-  it('passes unaddressed room messages on as ambient when configured', async () => {
-    const { gw, handled } = await boot({ trigger: { unaddressed: 'ambient' } });
+  it('passes unaddressed room messages on as ambient by default', async () => {
+    const { gw, handled } = await boot({});
     await gw.receive(message('room', 'lunch?'));
     expect(handled[0]?.triggerType).toBe('ambient');
   });

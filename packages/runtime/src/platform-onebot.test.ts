@@ -1,11 +1,15 @@
 // plugin-platform-onebot through the product (startAalis, the default plugin set) against a OneBot v11
 // implementation of our own over a real WebSocket and the scripted model server.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { memory } from '@aalis/api-memory';
+import { tools } from '@aalis/api-tools';
+import { definePlugin } from '@aalis/core';
 import {
+  connectOneBotImplementation,
   type OneBotImplementation,
   type OpenAiTestServer,
   onebotGroupMessage,
@@ -16,7 +20,7 @@ import {
   toolCallReply,
 } from '@aalis/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningAalis, startAalis } from './start-aalis.js';
+import { type RunningAalis, type StartAalisOptions, startAalis } from './start-aalis.js';
 
 const SELF = 10_000;
 const GROUP = 555;
@@ -32,7 +36,7 @@ afterEach(async () => {
   model.reset();
 });
 
-async function boot(extra = '', token = 'onebot-secret-token') {
+async function boot(extra = '', token = 'onebot-secret-token', plugins: StartAalisOptions['plugins'] = []) {
   const implementation = await startOneBotImplementation({ selfId: SELF, accessToken: token });
   cleanups.push(() => implementation.close());
   const dir = mkdtempSync(join(tmpdir(), 'aalis-onebot-'));
@@ -58,7 +62,14 @@ ${extra}`,
   logs.on('data', (chunk: Buffer) => {
     logText += chunk.toString('utf8');
   });
-  const aalis: RunningAalis = await startAalis({ cwd: dir, env: {}, mode: 'none', output: logs, errorOutput: logs });
+  const aalis: RunningAalis = await startAalis({
+    cwd: dir,
+    env: {},
+    mode: 'none',
+    output: logs,
+    errorOutput: logs,
+    plugins,
+  });
   cleanups.push(() => aalis.stop());
   await implementation.connected();
   await implementation.waitForCalls((calls) => calls.some((call) => call.action === 'get_login_info'));
@@ -140,6 +151,22 @@ describe('plugin-platform-onebot through the product', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(model.chatBodies()).toHaveLength(0);
     expect(sends(implementation)).toHaveLength(0);
+    // Kept as room context: the next turn reads it, with who said it.
+    model.enqueue(textReply('Pizza.'));
+    implementation.push(
+      onebotGroupMessage({
+        groupId: GROUP,
+        userId: 42,
+        message: [
+          { type: 'at', data: { qq: String(SELF) } },
+          { type: 'text', data: { text: ' any ideas?' } },
+        ],
+      }),
+    );
+    await until(() => sends(implementation).length === 1, 'the reply');
+    const request = JSON.stringify(model.chatBodies()[0]);
+    expect(request).toContain('lunch anyone?');
+    expect(request).toContain('43');
   });
 
   it('treats a reply to one of her own messages as addressing her', async () => {
@@ -249,4 +276,178 @@ describe('plugin-platform-onebot through the product', () => {
     expect(JSON.stringify(model.chatBodies()[0])).toContain('look [poke][emoji 14]');
     expect(aalis.app.states().find((state) => state.id === '@aalis/plugin-platform-onebot')?.state).toBe('active');
   });
+
+  it('three people during a slow turn: joining, the focus block, queueing with the header', async () => {
+    const slow = gate();
+    const { implementation } = await boot('', 'onebot-secret-token', [slow.plugin]);
+    model.enqueue(
+      toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]),
+      {
+        type: 'stream',
+        steps: [
+          { role: 'assistant' },
+          { text: 'Fi' },
+          { flush: true },
+          { delayMs: 600 },
+          { text: 'nal.' },
+          { finish: 'stop' },
+          { done: true },
+        ],
+      },
+      textReply('Next turn.'),
+    );
+    const at = (text: string) => [
+      { type: 'at', data: { qq: String(SELF) } },
+      { type: 'text', data: { text } },
+    ];
+    implementation.push(onebotGroupMessage({ groupId: GROUP, userId: 42, message: at(' start the report') }));
+    await slow.started;
+    implementation.push(onebotGroupMessage({ groupId: GROUP, userId: 43, message: 'coffee break soon' }));
+    implementation.push(onebotGroupMessage({ groupId: GROUP, userId: 44, message: at(' add the totals') }));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    slow.release();
+    // While the final reply streams, a fourth message arrives: it waits for the next turn.
+    await until(() => model.chatBodies().length === 2, 'the second model call');
+    implementation.push(onebotGroupMessage({ groupId: GROUP, userId: 45, message: 'late remark' }));
+    await until(() => model.chatBodies().length === 3 && sends(implementation).length === 2, 'the next turn', 15_000);
+    const second = JSON.stringify(model.chatBodies()[1]);
+    expect(second).toContain('coffee break soon');
+    expect(second).toContain('add the totals');
+    expect(second).toContain('[Focus] These messages addressed you');
+    const third = JSON.stringify(model.chatBodies()[2]);
+    expect(third).toContain('The following messages arrived while your previous turn was in progress');
+    expect(third).toContain('late remark');
+    expect(sends(implementation).map((call) => JSON.stringify(call.params.message))).toEqual([
+      expect.stringContaining('Final.'),
+      expect.stringContaining('Next turn.'),
+    ]);
+  });
+
+  it('/stop works for a participant of the running turn and is refused to someone else', async () => {
+    const slow = gate();
+    const { implementation } = await boot('', 'onebot-secret-token', [slow.plugin]);
+    model.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]), textReply('never sent'));
+    const at = (text: string) => [
+      { type: 'at', data: { qq: String(SELF) } },
+      { type: 'text', data: { text } },
+    ];
+    implementation.push(onebotGroupMessage({ groupId: GROUP, userId: 43, message: at(' long job') }));
+    await slow.started;
+    implementation.push(onebotGroupMessage({ groupId: GROUP, userId: 99, message: '/stop' }));
+    await until(() => sends(implementation).length === 1, 'the refusal');
+    expect(JSON.stringify(sends(implementation)[0]?.params.message)).toContain(
+      'Only the people taking part in this turn and the owner can stop it',
+    );
+    implementation.push(onebotGroupMessage({ groupId: GROUP, userId: 43, message: '/stop' }));
+    await until(() => slow.aborted(), 'the stop reaching the tool');
+    slow.release();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Stopped: no reply went out, only the refusal.
+    expect(sends(implementation)).toHaveLength(1);
+  });
+
+  it('works in reverse mode: the implementation connects to the host with its token', async () => {
+    const port = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), 'aalis-onebot-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(
+      join(dir, 'aalis.config.yaml'),
+      `locale: en
+llm: { baseUrl: ${model.url}, model: test-model }
+plugins:
+  llm-openai: { fetchModels: false, retry: { maxRetries: 0 } }
+  memory-summary: false
+  platform-onebot:
+    mode: reverse
+    accessToken: reverse-token
+    reverse: { port: ${port} }
+`,
+    );
+    const aalis = await startAalis({
+      cwd: dir,
+      env: {},
+      mode: 'none',
+      output: new PassThrough(),
+      errorOutput: new PassThrough(),
+    });
+    cleanups.push(() => aalis.stop());
+    await expect(
+      connectOneBotImplementation(`ws://127.0.0.1:${port}/onebot/v11/ws`, { selfId: SELF }),
+    ).rejects.toThrow();
+    const implementation = await connectOneBotImplementation(`ws://127.0.0.1:${port}/onebot/v11/ws`, {
+      selfId: SELF,
+      accessToken: 'reverse-token',
+    });
+    cleanups.push(() => implementation.close());
+    await implementation.waitForCalls((calls) => calls.some((call) => call.action === 'get_login_info'));
+    model.enqueue(textReply('Reverse hello.'));
+    implementation.push(onebotPrivateMessage({ userId: 77, message: 'hi' }));
+    await until(() => implementation.sent.length === 1, 'the reply');
+  });
+
+  it('keeps a room’s history across a restart', async () => {
+    const first = await boot();
+    model.enqueue(textReply('Remembered.'));
+    first.implementation.push(onebotPrivateMessage({ userId: 81, message: 'my name is Mei' }));
+    await until(() => first.implementation.sent.length === 1, 'the first reply');
+    await first.aalis.stop();
+    const aalis = await startAalis({
+      cwd: first.dir,
+      env: {},
+      mode: 'none',
+      output: new PassThrough(),
+      errorOutput: new PassThrough(),
+    });
+    cleanups.push(() => aalis.stop());
+    await first.implementation.connected(2);
+    model.enqueue(textReply('Mei.'));
+    first.implementation.push(onebotPrivateMessage({ userId: 81, message: 'what is my name?' }));
+    await until(() => first.implementation.sent.length === 2, 'the second reply');
+    expect(JSON.stringify(model.chatBodies()[1])).toContain('my name is Mei');
+  });
 });
+
+/** A tool that waits until the test releases it, and notices its turn's abort signal. */
+function gate() {
+  let release!: () => void;
+  let entered!: () => void;
+  let abortSeen = false;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const started = new Promise<void>((resolve) => {
+    entered = resolve;
+  });
+  const plugin = definePlugin({
+    name: '@test/slow-tool',
+    uses: { tools },
+    apply({ tools }) {
+      tools.use.register({
+        name: 'slow',
+        description: 'Takes a while',
+        parameters: { type: 'object', properties: {} },
+        async handler(_args, context) {
+          entered();
+          context.signal?.addEventListener('abort', () => {
+            abortSeen = true;
+          });
+          await released;
+          return 'slow result';
+        },
+      });
+    },
+  });
+  return { plugin, release, started, aborted: () => abortSeen };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
