@@ -277,6 +277,27 @@ describe('plugin-platform-onebot through the product', () => {
     expect(aalis.app.states().find((state) => state.id === '@aalis/plugin-platform-onebot')?.state).toBe('active');
   });
 
+  it('keeps a message whose image cannot be fetched (with a note) and cuts an oversized one with a note', async () => {
+    const { implementation } = await boot('    maxInboundLength: 200\n');
+    model.enqueue(textReply('Seen.'), textReply('Long.'));
+    implementation.push(
+      onebotPrivateMessage({
+        userId: 82,
+        message: [
+          { type: 'text', data: { text: 'look at this' } },
+          { type: 'image', data: { file: 'abc.image', url: 'http://127.0.0.1:1/gone.png' } },
+        ],
+      }),
+    );
+    await until(() => implementation.sent.length === 1, 'the first reply');
+    expect(JSON.stringify(model.chatBodies()[0])).toContain('look at this [image: could not be fetched]');
+    implementation.push(onebotPrivateMessage({ userId: 82, message: 'x'.repeat(5_000) }));
+    await until(() => implementation.sent.length === 2, 'the second reply');
+    const second = JSON.stringify(model.chatBodies()[1]);
+    expect(second).toContain(`${'x'.repeat(200)}\\n(message too long: only the first 200 characters were kept)`);
+    expect(second).not.toContain('x'.repeat(201));
+  });
+
   it('three people during a slow turn: joining, the focus block, queueing with the header', async () => {
     const slow = gate();
     const { implementation } = await boot('', 'onebot-secret-token', [slow.plugin]);
