@@ -2,6 +2,7 @@
 // reloads, gone with the tab), one key per session, writes coalesced to one per task, and every failure turned into
 // a reported problem instead of an exception.
 import {
+  CHECKPOINT_VERSION,
   DEFAULT_CHECKPOINT_MAX_BYTES,
   type DecodedCheckpoint,
   decodeCheckpoint,
@@ -98,6 +99,10 @@ export class Checkpoints {
       report(this.write(checkpoint));
       return checkpoint;
     });
+    this.schedule();
+  }
+
+  private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
     // A microtask still runs before the document unloads, so nothing written in this task is lost.
@@ -119,6 +124,39 @@ export class Checkpoints {
     } catch {
       // Nothing to report: a checkpoint that cannot be removed is discarded when read (its session starts afresh).
     }
+  }
+
+  /**
+   * Telemetry is the conversation's too (the clear button resets both), so its sums are carried over as well:
+   * restored into `telemetry` now, and saved (coalesced) whenever it changes. Returns the remover.
+   */
+  carryTelemetry(telemetry: {
+    restore(counts: Record<string, unknown>): void;
+    getSnapshot(): object;
+    subscribe(listener: () => void): () => void;
+  }): () => void {
+    if (!this.storage) return () => {};
+    const key = `${this.prefix}-telemetry`;
+    try {
+      const stored: unknown = JSON.parse(this.storage.getItem(key) ?? 'null');
+      const record = stored as { version?: unknown; counts?: unknown } | null;
+      if (record?.version === CHECKPOINT_VERSION && typeof record.counts === 'object' && record.counts !== null) {
+        telemetry.restore(record.counts as Record<string, unknown>);
+      }
+    } catch {
+      // Unreadable sums: telemetry starts from zero, as it would in a new tab.
+    }
+    return telemetry.subscribe(() => {
+      this.pending.set(key, () => {
+        try {
+          this.storage!.setItem(key, JSON.stringify({ version: CHECKPOINT_VERSION, counts: telemetry.getSnapshot() }));
+        } catch {
+          // A refused write only means the sums restart in the next document; the session reports storage problems.
+        }
+        return undefined;
+      });
+      this.schedule();
+    });
   }
 
   /** Listens to outside changes the checkpoint reflects; returns the remover. */

@@ -66,7 +66,7 @@ describe('continuity: cross-document checkpoints', () => {
     expect(first.session.continuity).toBe(true);
     await first.session.send('你好');
     await settle();
-    expect([...storage.items.keys()]).toEqual(['pling:checkpoint:default']);
+    expect([...storage.items.keys()].sort()).toEqual(['pling:checkpoint-telemetry', 'pling:checkpoint:default']);
 
     const second = documentOf(storage, { replies: [{ content: '还记得。' }] });
     expect(second.session.history().messages.map((message) => message.content)).toEqual(['你好', '你好！']);
@@ -78,6 +78,21 @@ describe('continuity: cross-document checkpoints', () => {
     await second.session.send('还记得吗');
     const sent = second.llm.requests[0]!.messages.filter((message) => message.role !== 'system');
     expect(sent.map((message) => message.content)).toEqual(['你好', '你好！', '还记得吗']);
+  });
+
+  it('#12.8 the telemetry counters carry over too, and the clear button’s reset is carried as well', async () => {
+    const storage = new MemoryStorage();
+    const first = documentOf(storage, { replies: [{ content: 'a' }, { content: 'b' }] });
+    await first.session.send('one');
+    await first.session.send('two');
+    await settle();
+    const second = documentOf(storage, { replies: [{ content: 'c' }] });
+    expect(second.runtime.telemetry.snapshot()).toMatchObject({ modelCalls: 2, failedModelCalls: 0 });
+    await second.session.send('three');
+    expect(second.runtime.telemetry.snapshot().modelCalls).toBe(3);
+    second.runtime.telemetry.reset();
+    await settle();
+    expect(documentOf(storage).runtime.telemetry.snapshot().modelCalls).toBe(0);
   });
 
   it('#12.8 without continuity nothing is written or read', async () => {
@@ -204,7 +219,7 @@ describe('continuity: cross-document checkpoints', () => {
     await settle();
     first.session.reset();
     await settle();
-    expect(storage.items.size).toBe(0);
+    expect(storage.getItem('pling:checkpoint:default')).toBeNull();
 
     const hanging: AgentTool = { name: 't', description: 't', parameters: {}, execute: () => new Promise(() => {}) };
     const third = documentOf(storage, { replies: [{ toolCalls: [toolCall('c1', 't')] }], tools: [hanging] });
