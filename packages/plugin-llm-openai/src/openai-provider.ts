@@ -37,6 +37,9 @@ import { type ReadProgress, readResponse } from './read-response.js';
 import { retryDelay } from './retry-delay.js';
 import { loadTrustedCertificates } from './trusted-certificates.js';
 
+/** The longest wait for the model list's headers and body (it is small and immediate on any server). */
+const LISTING_WAIT_MS = 10_000;
+
 export interface OpenAiProviderOptions {
   instanceId: string;
   config: OpenAiConfig;
@@ -262,6 +265,7 @@ export class OpenAiProvider implements LlmService {
     context,
     stream,
     attempt,
+    retry = this.config.retry,
   }: {
     path: string;
     body?: string;
@@ -269,6 +273,7 @@ export class OpenAiProvider implements LlmService {
     context: ErrorContext;
     stream: boolean;
     attempt?: number;
+    retry?: OpenAiConfig['retry'];
   }): Promise<{ exchange: HttpExchange; attempt: number }> {
     return openWithRetries({
       url: new URL(this.baseUrl + path),
@@ -277,7 +282,7 @@ export class OpenAiProvider implements LlmService {
       signal,
       context,
       timeouts: context.timeouts,
-      retry: this.config.retry,
+      retry,
       agents: this.agents,
       attempt,
       available: () => this.availableModels(),
@@ -289,9 +294,24 @@ export class OpenAiProvider implements LlmService {
     this.logger.debug('retrying the call', { provider: this.instanceId, ...report });
   }
 
+  /**
+   * GET /models. A server answers it at once, so it waits at most LISTING_WAIT_MS for the headers and the body, and is
+   * not retried: activation (which waits for it) is not held up by a dead server; ModelDiscovery asks again later.
+   */
   private async listServerModels(): Promise<string[]> {
-    const context = this.context(this.instanceId, this.config.timeouts);
-    const { exchange } = await this.open({ path: '/models', signal: this.shutdown, context, stream: false });
+    const { timeouts } = this.config;
+    const context = this.context(this.instanceId, {
+      connectMs: timeouts.connectMs,
+      headersMs: Math.min(timeouts.headersMs, LISTING_WAIT_MS),
+      idleMs: Math.min(timeouts.idleMs, LISTING_WAIT_MS),
+    });
+    const { exchange } = await this.open({
+      path: '/models',
+      signal: this.shutdown,
+      context,
+      stream: false,
+      retry: { ...this.config.retry, maxRetries: 0 },
+    });
     try {
       const list = JSON.parse(await exchange.text()) as WireModelList;
       return (list.data ?? []).map((model) => model.id).filter((id) => typeof id === 'string');
