@@ -78,6 +78,12 @@ describe('continuity: cross-document checkpoints', () => {
     await second.session.send('还记得吗');
     const sent = second.llm.requests[0]!.messages.filter((message) => message.role !== 'system');
     expect(sent.map((message) => message.content)).toEqual(['你好', '你好！', '还记得吗']);
+    await settle();
+
+    // A third page: still one "restored" line (the latest), not one per page.
+    const third = documentOf(storage);
+    const restored = third.session.events().filter((event) => event.type === 'continuity');
+    expect(restored).toMatchObject([{ outcome: 'restored', message: CONTINUITY_TEXTS['zh-CN'].restored(4), seq: 6 }]);
   });
 
   it('#12.8 the telemetry counters carry over too, and the clear button’s reset is carried as well', async () => {

@@ -84,7 +84,8 @@ export function createModelSettingsView(document: Document, settings: ModelSetti
     const current = [...select.options].map((option) => `${option.value}\n${option.text}`).join('\n');
     if (current !== options.map((option) => `${option.value}\n${option.text}`).join('\n'))
       select.replaceChildren(...options);
-    select.disabled = state.models.length < 2;
+    const single = state.models.length < 2;
+    if (select.disabled !== single) select.disabled = single; // writing the same value still mutates the DOM
     if (select.value !== state.model) select.value = state.model;
     // A refused value stays in its field (with the reason below it); otherwise the field shows what is in effect.
     showValue(temperature, state.errors.temperature?.input ?? String(state.temperature), document);
