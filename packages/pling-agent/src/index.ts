@@ -1,5 +1,30 @@
 // @plingjs/agent: the Pling in-page agent runtime — AgentRuntime, AgentSession, config, limits and compaction,
 // retry, tool hooks, telemetry and trace. Runs in browsers: no Node built-ins, no process globals.
+
+export type {
+  BudgetCheck,
+  BudgetCheckContext,
+  BudgetConfig,
+  BudgetDecision,
+  RunUsage,
+} from './budget.js';
+export {
+  byteLength,
+  CHECKPOINT_VERSION,
+  DEFAULT_CHECKPOINT_MAX_BYTES,
+  type DecodedCheckpoint,
+  decodeCheckpoint,
+  type EncodedCheckpoint,
+  encodeCheckpoint,
+  type SessionCheckpoint,
+} from './checkpoint.js';
+export {
+  type CheckpointOptions,
+  type CheckpointStorage,
+  Checkpoints,
+  DEFAULT_CHECKPOINT_KEY_PREFIX,
+} from './checkpoint-store.js';
+export { type CheckpointProblem, CONTINUITY_TEXTS, type ContinuityTexts, continuityTexts } from './checkpoint-texts.js';
 export { type Clock, systemClock } from './clock.js';
 export {
   type AgentConfig,
@@ -37,8 +62,11 @@ export {
   type ToolResult,
   type ToolUseContext,
 } from './hooks.js';
+export { callListener, reportListenerError } from './listener-errors.js';
 export type { LlmClient, ModelRequest, ModelResponse, ModelToolDefinition, ModelUsage } from './llm-client.js';
+export { applyModelOverrides, type ModelOverrides, type ModelOverridesSource } from './model-overrides.js';
 export { type Listener, Observable } from './observable.js';
+export { type Redact, type RedactorSource, redactMessage, redactValue } from './redaction.js';
 export { backoffDelay, isRetryable, withRetry } from './retry.js';
 export { type AgentRuntime, type CreateAgentRuntimeOptions, createAgentRuntime } from './runtime.js';
 export { AgentSession, type SendResult, type SessionSnapshot, type SessionStatus } from './session.js';

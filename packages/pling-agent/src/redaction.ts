@@ -51,12 +51,21 @@ export function redactValue(value: unknown, redact: Redact): unknown {
   return walk(value);
 }
 
-/** The event with its free-text fields (message text, notice or error message, a block's reason) redacted. */
+/** Free-text fields of events (a message's text, a notice's or error's message, a block's reason …). */
+const FREE_TEXT = ['text', 'message', 'reason'] as const;
+
+/** The event with its free-text fields redacted; the same object when nothing changed. */
 export function redactEventBody(body: SessionEventBody, redact: Redact): SessionEventBody {
-  if (body.type === 'message') return { ...body, text: redact(body.text) };
-  if (body.type === 'error' || body.type === 'notice') return { ...body, message: redact(body.message) };
-  if (body.type === 'blocked') return { ...body, reason: redact(body.reason) };
-  return body;
+  let copy: Record<string, unknown> | undefined;
+  for (const field of FREE_TEXT) {
+    const value = (body as Record<string, unknown>)[field];
+    if (typeof value !== 'string') continue;
+    const redacted = redact(value);
+    if (redacted === value) continue;
+    copy ??= { ...body };
+    copy[field] = redacted;
+  }
+  return (copy as SessionEventBody | undefined) ?? body;
 }
 
 /** The same error when nothing needed redacting; else a copy with the redacted message and no cause. */

@@ -1,5 +1,7 @@
 // AgentRuntime: one wired conversation environment — config resolved once, model client, hooks, telemetry, trace
 // and the sessions built on them.
+import type { BudgetCheck } from './budget.js';
+import { type CheckpointOptions, Checkpoints } from './checkpoint-store.js';
 import { type Clock, systemClock } from './clock.js';
 import {
   type AgentConfig,
@@ -13,6 +15,8 @@ import { PlingError } from './errors.js';
 import { createFetchLlmClient } from './fetch-llm-client.js';
 import { HookRegistry } from './hooks.js';
 import type { LlmClient } from './llm-client.js';
+import type { ModelOverridesSource } from './model-overrides.js';
+import type { RedactorSource } from './redaction.js';
 import { AgentSession } from './session.js';
 import type { RuntimeEvent } from './session-events.js';
 import { Telemetry } from './telemetry.js';
@@ -37,6 +41,16 @@ export interface CreateAgentRuntimeOptions {
   /** Every session event, and transient text deltas. */
   onEvent?: (event: RuntimeEvent) => void;
   clock?: Clock;
+  /** Where and how cross-document checkpoints are kept when `config.continuity` is on (sessionStorage by default). */
+  checkpoint?: CheckpointOptions;
+  /** Model settings (model, temperature, maxTokens) read at the start of every send(); see model-overrides.ts. */
+  modelOverrides?: ModelOverridesSource /**
+   * The page's redactor, built when needed from the values it shows now: every text leaving the runtime (requests,
+   * trace, events, results, errors) has those values replaced by markers. @plingjs/core passes its page's.
+   */;
+  redactor?: RedactorSource;
+  /** A host budget (e.g. per tenant), asked before every model request; see BudgetCheck. */
+  checkBudget?: BudgetCheck;
 }
 
 export interface AgentRuntime {
@@ -64,6 +78,8 @@ export function createAgentRuntime(options: CreateAgentRuntimeOptions = {}): Age
   const trace = new Trace(config.trace);
   const clock = options.clock ?? systemClock;
   const sessions = new Map<string, AgentSession>();
+  const checkpoints = config.continuity ? new Checkpoints(options.checkpoint) : undefined;
+  checkpoints?.carryTelemetry(telemetry);
   let disposed = false;
 
   return {
@@ -90,6 +106,10 @@ export function createAgentRuntime(options: CreateAgentRuntimeOptions = {}): Age
           clock,
           ...(options.buildSystemPrompt && { buildSystemPrompt: options.buildSystemPrompt }),
           ...(options.onEvent && { onEvent: options.onEvent }),
+          ...(checkpoints && { checkpoints }),
+          ...(options.modelOverrides && { modelOverrides: options.modelOverrides }),
+          ...(options.redactor && { redactor: options.redactor }),
+          ...(options.checkBudget && { checkBudget: options.checkBudget }),
         });
         sessions.set(id, session);
       }

@@ -105,7 +105,7 @@ describe('对象与计数口径: 轮次', () => {
     expect(llm.requests).toHaveLength(2);
     expect(clock.sleeps).toEqual([500]);
     expect(runtime.telemetry.snapshot()).toMatchObject({ modelCalls: 2, failedModelCalls: 1, retries: 1 });
-    expect(session.events().find((event) => event.type === 'retry')).toMatchObject({ retry: 0, delayMs: 500 });
+    expect(session.events().find((event) => event.type === 'retry')).toMatchObject({ retry: 1, delayMs: 500 });
   });
 
   it('a failure that is not retryable ends the run with an error event', async () => {
@@ -287,7 +287,12 @@ describe('会话生命周期', () => {
 
   it('continuity 报告跨文档检查点是否启用', () => {
     expect(setup().session.continuity).toBe(false);
-    expect(setup({ config: { continuity: true } }).session.continuity).toBe(true);
+    // Node has no sessionStorage: without a storage the checkpoints are not enabled (and the session says why).
+    expect(setup({ config: { continuity: true } }).session.continuity).toBe(false);
+    const storage = { getItem: () => null, setItem() {}, removeItem() {} };
+    const llm = scriptedLlm([]);
+    const runtime = createAgentRuntime({ config: { model: 'm', continuity: true }, llm, checkpoint: { storage } });
+    expect(runtime.session().continuity).toBe(true);
   });
 
   it('subscribe() returns an unsubscribe; getSnapshot() changes identity only on change', async () => {

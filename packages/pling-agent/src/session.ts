@@ -1,14 +1,29 @@
 // AgentSession: one conversation's history, summary and event stream, and the turn loop. send() calls run one at
 // a time; cancel() aborts the model request in flight and the run stops at the next safe point.
 import type { Message } from '@aalis/schema-message';
+import { type BudgetCheck, RunBudget } from './budget.js';
+import { CHECKPOINT_VERSION, type SessionCheckpoint } from './checkpoint.js';
+import type { Checkpoints, SaveOutcome } from './checkpoint-store.js';
+import { type CheckpointProblem, continuityTexts } from './checkpoint-texts.js';
 import { type Clock, cancelled } from './clock.js';
 import type { Readiness, ResolvedAgentConfig } from './config.js';
 import { isAbortError, PlingError } from './errors.js';
 import { basePromptOf, compactHistory, composeSystemPrompt } from './history.js';
 import type { HookRegistry } from './hooks.js';
+import { callListener } from './listener-errors.js';
 import type { LlmClient, ModelToolDefinition } from './llm-client.js';
 import { callModel } from './model-call.js';
+import { applyModelOverrides, type ModelOverridesSource } from './model-overrides.js';
 import { Observable } from './observable.js';
+import {
+  noRedaction,
+  type Redact,
+  type RedactorSource,
+  redactError,
+  redactEventBody,
+  redactMessage,
+  redactValue,
+} from './redaction.js';
 import type { RuntimeEvent, SessionEvent, SessionEventBody } from './session-events.js';
 import type { Telemetry } from './telemetry.js';
 import { TEXTS } from './texts.js';
@@ -18,7 +33,8 @@ import type { Trace } from './trace.js';
 export type SessionStatus = 'idle' | 'running' | 'cancelled';
 
 export interface SendResult {
-  outcome: 'completed' | 'max-turns' | 'cancelled' | 'error';
+  /** 'budget': a run budget (config.budget) or the host's checkBudget ended the run, with a notice. */
+  outcome: 'completed' | 'max-turns' | 'budget' | 'cancelled' | 'error';
   /** The final assistant text, for a completed run. */
   text?: string;
   /** Turns used by this run. */
@@ -49,6 +65,14 @@ export interface AgentSessionOptions {
   /** The current page's part of the system prompt, rebuilt every turn. */
   buildSystemPrompt?: () => string | Promise<string>;
   onEvent?: (event: RuntimeEvent) => void;
+  /** Cross-document checkpoints, when config.continuity is on. */
+  checkpoints?: Checkpoints;
+  /** Model settings read at the start of every send() (a dock's model settings). */
+  modelOverrides?: ModelOverridesSource;
+  /** The page's redactor: every text leaving the session has its sensitive values replaced by markers. */
+  redactor?: RedactorSource;
+  /** A host budget (e.g. per tenant), asked before every model request. */
+  checkBudget?: BudgetCheck;
 }
 
 /** Everything reset() clears; a run writes into the state it started with, so a reset discards its late writes. */
@@ -56,10 +80,13 @@ interface ConversationState {
   messages: Message[];
   summary: string;
   events: SessionEvent[];
-  /** Cross-document continuity state; nothing is checkpointed yet. */
-  checkpoint: undefined;
+  /** Continuity: the run a checkpoint restored, resumed once the new page is up; and the last save problem. */
+  checkpoint: { interrupted?: { awaitingConfirmation: ReadonlySet<string> }; problem?: CheckpointProblem };
   turnsInRun: number;
 }
+
+/** Stands for "no new input": the run a checkpoint restored carries on. */
+const RESUME = Symbol('resume');
 
 export class AgentSession extends Observable<SessionSnapshot> {
   readonly id: string;
@@ -70,15 +97,22 @@ export class AgentSession extends Observable<SessionSnapshot> {
   /** Incremented by cancel() and reset(): sends queued before it do not run. */
   private cancelEpoch = 0;
   private sequence = 0;
+  /** The config of the run in progress (model settings applied). */
+  private runConfig: ResolvedAgentConfig | undefined;
 
   constructor(private readonly options: AgentSessionOptions) {
     super();
     this.id = options.id;
+    this.listenerLocale = options.config.locale;
+    if (options.checkpoints) {
+      this.restore(options.checkpoints);
+      options.checkpoints.onOutsideChange(() => this.persist());
+    }
   }
 
-  /** Whether cross-document checkpoints are enabled (config.continuity); nothing is persisted yet. */
+  /** Whether cross-document checkpoints are enabled: config.continuity on and a storage to keep them in. */
   get continuity(): boolean {
-    return this.options.config.continuity;
+    return this.options.checkpoints?.available === true;
   }
 
   /** Adds the user message and runs the loop; waits for earlier sends first. */
@@ -109,6 +143,7 @@ export class AgentSession extends Observable<SessionSnapshot> {
     this.currentStatus = 'idle';
     // Always: an idle session's snapshot still held the old events.
     this.changed();
+    this.persist(); // the fresh state is empty: the checkpoint is removed
   }
 
   status(): SessionStatus {
@@ -136,31 +171,53 @@ export class AgentSession extends Observable<SessionSnapshot> {
     });
   }
 
-  private async run(input: string, epoch: number): Promise<SendResult> {
+  private async run(input: string | typeof RESUME, epoch: number): Promise<SendResult> {
+    const state = this.state;
+    const interrupted = state.checkpoint.interrupted;
+    state.checkpoint.interrupted = undefined;
     if (epoch !== this.cancelEpoch) return { outcome: 'cancelled', turns: 0 };
     const { readiness } = this.options;
-    const state = this.state;
     if (!readiness.ready) {
       this.emit(state, { type: 'error', code: readiness.error.code, message: readiness.error.message });
       return { outcome: 'error', turns: 0, error: readiness.error };
     }
+    try {
+      this.runConfig = applyModelOverrides(this.options.config, this.options.modelOverrides?.());
+    } catch (error) {
+      const failure = error as PlingError;
+      this.emit(state, { type: 'error', code: failure.code, message: failure.message });
+      return { outcome: 'error', turns: 0, error: failure };
+    }
     const controller = new AbortController();
     this.controller = controller;
-    state.turnsInRun = 0;
+    if (input !== RESUME) {
+      // A restored run that was cancelled before it resumed: its calls get results, the history stays valid.
+      this.settleUnfinished(state);
+      state.turnsInRun = 0;
+    }
     this.setStatus('running');
-    state.messages.push({ role: 'user', content: input, timestamp: this.options.clock.now() });
-    this.emit(state, { type: 'message', role: 'user', text: input });
+    if (input !== RESUME) {
+      // Stored redacted: a value the page marks sensitive never reaches the model, even when the user types it.
+      state.messages.push({ role: 'user', content: this.redactor()(input), timestamp: this.options.clock.now() });
+      this.emit(state, { type: 'message', role: 'user', text: input });
+    }
     try {
-      return await this.loop(state, controller.signal);
+      const firstTurn = input === RESUME ? await this.resume(state, interrupted, controller.signal) : 1;
+      const result = await this.loop(state, controller.signal, firstTurn);
+      return result.text === undefined ? result : { ...result, text: this.redactor()(result.text) };
     } catch (error) {
       const texts = TEXTS[this.options.config.locale];
       if (isAbortError(error) || controller.signal.aborted) {
         this.emit(state, { type: 'notice', code: 'cancelled', message: texts.cancelledNotice });
         return { outcome: 'cancelled', turns: state.turnsInRun };
       }
-      const failure = PlingError.isInstance(error)
-        ? error
-        : new PlingError({ code: 'MODEL_REQUEST_FAILED', message: String(error), cause: error });
+      const failure = redactError(
+        PlingError.isInstance(error)
+          ? error
+          : new PlingError({ code: 'MODEL_REQUEST_FAILED', message: String(error), cause: error }),
+        this.redactor(),
+      );
+      if (failure.code === 'MODEL_STREAM_ERROR' && failure.partialContent) this.keepPartialReply(state, failure);
       this.emit(state, { type: 'error', code: failure.code, message: failure.message });
       return { outcome: 'error', turns: state.turnsInRun, error: failure };
     } finally {
@@ -169,30 +226,64 @@ export class AgentSession extends Observable<SessionSnapshot> {
     }
   }
 
-  private async loop(state: ConversationState, signal: AbortSignal): Promise<SendResult> {
+  /**
+   * A stream that broke after text was shown: the shown part stays, in the history (so the model knows what it
+   * already said) and as a message marked `interrupted`, before the error.
+   */
+  private keepPartialReply(state: ConversationState, failure: PlingError): void {
+    const text = failure.partialContent ?? '';
+    state.messages.push({ role: 'assistant', content: text, timestamp: this.options.clock.now() });
+    this.emit(state, { type: 'message', role: 'assistant', text, interrupted: true });
+  }
+
+  private async loop(state: ConversationState, signal: AbortSignal, firstTurn = 1): Promise<SendResult> {
     const { config } = this.options;
     const texts = TEXTS[config.locale];
-    for (let turn = 1; turn <= config.limits.maxTurns; turn++) {
+    const budget = new RunBudget(config.pricing);
+    // The message the user sent for this run: compaction never summarises it away (keepRecent 0 included).
+    const userMessage = lastUserMessage(state.messages);
+    for (let turn = firstTurn; turn <= config.limits.maxTurns; turn++) {
+      throwIfAborted(signal);
+      const exceeded = await this.budgetReached(budget, turn);
+      if (exceeded !== undefined) {
+        this.emit(state, { type: 'notice', code: 'budget', message: texts.budgetNotice(exceeded) });
+        return { outcome: 'budget', turns: turn - 1 };
+      }
       throwIfAborted(signal);
       state.turnsInRun = turn;
-      await this.compact(state, signal);
+      await this.compact(state, signal, budget, userMessage);
       throwIfAborted(signal);
       // Read every turn: the request offers, and the calls of its reply run against, the tools of this turn.
       const tools = currentTools(this.options.tools);
       const pagePrompt = (await this.options.buildSystemPrompt?.()) ?? '';
       const system = composeSystemPrompt({ basePrompt: this.basePrompt(), summary: state.summary, pagePrompt, texts });
-      const response = await this.model([{ role: 'system', content: system }, ...state.messages], signal, tools);
-      const assistant: Message = { role: 'assistant', content: response.content, timestamp: this.options.clock.now() };
+      const request: Message[] = [{ role: 'system', content: system }, ...state.messages];
+      const response = await this.model(request, signal, budget, tools);
+      const assistant = redactMessage(
+        { role: 'assistant', content: response.content, timestamp: this.options.clock.now() },
+        this.redactor(),
+      );
       if (response.toolCalls.length > 0) assistant.toolCalls = response.toolCalls;
       if (response.reasoningContent) assistant.reasoningContent = response.reasoningContent;
       state.messages.push(assistant);
-      if (response.content !== '') this.emit(state, { type: 'message', role: 'assistant', text: response.content });
-      if (response.toolCalls.length === 0) return { outcome: 'completed', text: response.content, turns: turn };
+      if (response.content !== '') this.emit(state, { type: 'message', role: 'assistant', text: assistant.content });
+      if (response.toolCalls.length === 0) return { outcome: 'completed', text: assistant.content, turns: turn };
       await this.runTools(state, assistant, turn, signal, tools.byName);
     }
     const message = texts.maxTurnsNotice(config.limits.maxTurns);
     this.emit(state, { type: 'notice', code: 'max-turns', message });
     return { outcome: 'max-turns', turns: config.limits.maxTurns };
+  }
+
+  /** The detail of the budget notice when a run budget or the host's check says stop, else undefined. */
+  private async budgetReached(budget: RunBudget, turn: number): Promise<string | undefined> {
+    const { config, checkBudget, telemetry } = this.options;
+    const texts = TEXTS[config.locale];
+    const reached = budget.reached(config.budget, texts);
+    if (reached !== undefined || !checkBudget) return reached;
+    const decision = await checkBudget({ sessionId: this.id, turn, run: budget.run, telemetry: telemetry.snapshot() });
+    if (!decision || decision.exceeded !== true) return undefined;
+    return typeof decision.reason === 'string' && decision.reason !== '' ? decision.reason : texts.budgetHost;
   }
 
   /** Runs the calls of one reply in order; every call gets a result, so the history stays a valid sequence. */
@@ -202,6 +293,8 @@ export class AgentSession extends Observable<SessionSnapshot> {
     turn: number,
     signal: AbortSignal,
     tools: ReadonlyMap<string, AgentTool>,
+    /** Calls whose `tool-call` event is already in the list (a restored run asking again for a confirmation). */
+    alreadyAnnounced?: ReadonlySet<string>,
   ) {
     const { hooks, telemetry, clock, config } = this.options;
     const errors = TEXTS[config.locale].errors;
@@ -229,8 +322,13 @@ export class AgentSession extends Observable<SessionSnapshot> {
         // The call is announced when it starts, so views show it running while it waits (e.g. for a confirmation).
         onStart: (id) => {
           announced = true;
-          this.emit(state, { type: 'tool-call', ...base, id });
+          if (!alreadyAnnounced?.has(call.id)) this.emit(state, { type: 'tool-call', ...base, id });
         },
+      }).catch((error: unknown) => {
+        // Nothing in runToolCall should throw; if something does, the call still gets a result.
+        const message = error instanceof Error ? error.message : String(error);
+        const result = { error: { code: 'TOOL_FAILED', message } };
+        return { kind: 'done' as const, id: call.function.name, ran: false, result };
       });
       if (outcome.kind === 'blocked') {
         this.emit(state, { type: 'blocked', ...base, id: outcome.id, code: 'HOOK_BLOCKED', reason: outcome.reason });
@@ -251,11 +349,23 @@ export class AgentSession extends Observable<SessionSnapshot> {
     throwIfAborted(signal);
   }
 
+  /**
+   * Stores a call's result, redacted by value: a handler that echoes a restored sensitive value, or a PostToolUse
+   * replacement that adds one, leaves only the marker (strings first, then the JSON text for numbers).
+   */
   private pushToolMessage(state: ConversationState, callId: string, name: string, result: unknown): void {
-    state.messages.push({ role: 'tool', toolCallId: callId, name, content: JSON.stringify(result) });
+    const redact = this.redactor();
+    const content = redact(JSON.stringify(redactValue(result, redact)));
+    state.messages.push({ role: 'tool', toolCallId: callId, name, content });
+    if (state === this.state) this.persist();
   }
 
-  private async compact(state: ConversationState, signal: AbortSignal): Promise<void> {
+  private async compact(
+    state: ConversationState,
+    signal: AbortSignal,
+    budget: RunBudget,
+    userMessage: Message | undefined,
+  ): Promise<void> {
     const { config } = this.options;
     const result = await compactHistory({
       basePrompt: this.basePrompt(),
@@ -263,7 +373,8 @@ export class AgentSession extends Observable<SessionSnapshot> {
       messages: state.messages,
       limits: config.limits,
       texts: TEXTS[config.locale],
-      summarize: async (messages) => (await this.model(messages, signal)).content,
+      ...(userMessage && { protect: userMessage }),
+      summarize: async (messages) => this.redactor()((await this.model(messages, signal, budget)).content),
     });
     if (!result.compacted) return;
     state.messages = result.messages;
@@ -273,13 +384,13 @@ export class AgentSession extends Observable<SessionSnapshot> {
   }
 
   /** A turn's request when `tools` is given (with text deltas); a summary request without. */
-  private model(messages: Message[], signal: AbortSignal, tools?: TurnTools) {
+  private model(messages: Message[], signal: AbortSignal, budget: RunBudget, tools?: TurnTools) {
     const withTools = tools !== undefined;
     const { config, llm, telemetry, trace, clock, onEvent } = this.options;
     const state = this.state;
     return callModel({
       llm,
-      config,
+      config: this.runConfig ?? config,
       telemetry,
       trace,
       clock,
@@ -287,11 +398,16 @@ export class AgentSession extends Observable<SessionSnapshot> {
       sessionId: this.id,
       messages,
       tools: tools?.definitions ?? [],
+      redactor: () => this.redactor(),
+      onUsage: (usage) => budget.record(usage),
       onTextDelta:
-        withTools && onEvent ? (text) => onEvent({ type: 'text-delta', sessionId: this.id, text }) : undefined,
+        withTools && onEvent
+          ? (text) => this.deliver({ type: 'text-delta', sessionId: this.id, text: this.redactor()(text) })
+          : undefined,
       onRetry: ({ retry, delayMs, error }) => {
         const code = PlingError.isInstance(error) ? error.code : undefined;
-        this.emit(state, { type: 'retry', retry, delayMs, ...(code && { code }) });
+        // Counted from 1 (the first retry is retry 1), as people count them.
+        this.emit(state, { type: 'retry', retry: retry + 1, delayMs, ...(code && { code }) });
       },
     });
   }
@@ -304,21 +420,184 @@ export class AgentSession extends Observable<SessionSnapshot> {
   /** Stores and announces an event, unless reset() replaced the state the run belongs to. */
   private emit(state: ConversationState, body: SessionEventBody): void {
     if (state !== this.state) return;
-    const event = { ...body, seq: ++this.sequence, at: this.options.clock.now(), sessionId: this.id } as SessionEvent;
+    // Redacted by value: a hook's reason, an error message or the user's own text may carry a sensitive value.
+    const redacted = redactEventBody(body, this.redactor());
+    const event = {
+      ...redacted,
+      seq: ++this.sequence,
+      at: this.options.clock.now(),
+      sessionId: this.id,
+    } as SessionEvent;
     state.events.push(event);
     this.changed();
-    this.options.onEvent?.(event);
+    this.persist();
+    this.deliver(event);
+  }
+
+  /** A listener that throws is reported once and never breaks the run. */
+  private deliver(event: RuntimeEvent): void {
+    const { onEvent, config } = this.options;
+    if (onEvent) callListener(onEvent, event, { locale: config.locale, redact: this.redactor() });
+  }
+
+  /** The page's current redactor (built from the values it shows now), or none. */
+  private redactor(): Redact {
+    return this.options.redactor?.() ?? noRedaction;
   }
 
   private setStatus(status: SessionStatus): void {
     if (this.currentStatus === status) return;
     this.currentStatus = status;
     this.changed();
+    this.persist();
+  }
+
+  // ── Continuity: cross-document checkpoints (see checkpoint.ts) ──
+
+  /** Takes over the conversation a previous document of this tab left, or reports why it could not. */
+  private restore(checkpoints: Checkpoints): void {
+    const texts = continuityTexts(this.options.config.locale);
+    const loaded = checkpoints.load(this.id);
+    if (loaded.kind === 'none') return;
+    const state = this.state;
+    if (loaded.kind === 'discarded') {
+      const message = texts.discarded(loaded.problem);
+      this.emit(state, { type: 'continuity', outcome: 'discarded', problem: loaded.problem, message });
+      return;
+    }
+    const { checkpoint } = loaded;
+    state.messages = checkpoint.messages;
+    state.summary = checkpoint.summary;
+    // One "restored" line, the latest: a conversation carried through many pages would otherwise list one per page.
+    state.events = checkpoint.events.filter((event) => event.type !== 'continuity' || event.outcome !== 'restored');
+    this.sequence = checkpoint.sequence;
+    const message = texts.restored(checkpoint.messages.filter((item) => item.role !== 'tool').length);
+    this.emit(state, { type: 'continuity', outcome: 'restored', message });
+    if (!checkpoint.run) return;
+    state.turnsInRun = checkpoint.run.turns;
+    state.checkpoint.interrupted = { awaitingConfirmation: new Set(checkpoint.run.awaitingConfirmation) };
+    // After the new page had a task to declare its actions and mount its views; a send() meanwhile waits for it.
+    const epoch = this.cancelEpoch;
+    const resumed = this.queue
+      .then(() => this.options.clock.sleep(0))
+      .then(() => (state === this.state ? this.run(RESUME, epoch) : undefined));
+    this.queue = resumed.catch(() => undefined);
+  }
+
+  /**
+   * Carries on the run a checkpoint restored; returns the turn to continue with. Calls of the last reply without a
+   * result: one that waited for a confirmation is asked again (its handler never ran), one that was running gets
+   * an interrupted result (it may have had effects), and the calls after it never started, so they run now.
+   * Without such calls the run was waiting for the model: that turn's request is sent again.
+   */
+  private async resume(
+    state: ConversationState,
+    interrupted: { awaitingConfirmation: ReadonlySet<string> } | undefined,
+    signal: AbortSignal,
+  ): Promise<number> {
+    const turn = Math.max(1, state.turnsInRun);
+    const unfinished = unfinishedCalls(state.messages);
+    // Waiting for the model: after a turn's tool results the next turn's request, else this turn's, is sent again.
+    if (!unfinished) return state.messages.at(-1)?.role === 'tool' ? turn + 1 : turn;
+    const started = new Map<string, string>();
+    for (const event of state.events) if (event.type === 'tool-call') started.set(event.callId, event.id);
+    let calls = unfinished.calls;
+    const first = calls[0]!;
+    const firstId = started.get(first.id);
+    if (firstId !== undefined && !interrupted?.awaitingConfirmation.has(first.id)) {
+      const message = continuityTexts(this.options.config.locale).interruptedTool;
+      const base = { callId: first.id, toolName: first.function.name, turn, id: firstId };
+      this.emit(state, { type: 'tool-result', ...base, ok: false, code: 'INTERRUPTED' });
+      this.pushToolMessage(state, first.id, first.function.name, { error: { code: 'INTERRUPTED', message } });
+      calls = calls.slice(1);
+    }
+    if (calls.length > 0) {
+      const tools = currentTools(this.options.tools);
+      const reply = { ...unfinished.assistant, toolCalls: calls };
+      await this.runTools(state, reply, turn, signal, tools.byName, new Set(started.keys()));
+    }
+    return turn + 1;
+  }
+
+  /** Gives every call of the last reply that has no result a CANCELLED one (a restored run that never resumed). */
+  private settleUnfinished(state: ConversationState): void {
+    const unfinished = unfinishedCalls(state.messages);
+    if (!unfinished) return;
+    const errors = TEXTS[this.options.config.locale].errors;
+    for (const call of unfinished.calls)
+      this.pushToolMessage(state, call.id, call.function.name, cancelledResult(errors));
+  }
+
+  /** Schedules a checkpoint write (coalesced: one per task). */
+  private persist(): void {
+    const checkpoints = this.options.checkpoints;
+    if (!checkpoints) return;
+    checkpoints.save(
+      this.id,
+      () => this.checkpoint(),
+      (outcome) => this.reportSave(outcome),
+    );
+  }
+
+  private checkpoint(): SessionCheckpoint | undefined {
+    const { messages, summary, events, turnsInRun } = this.state;
+    if (messages.length === 0 && events.length === 0) return undefined;
+    const checkpoint: SessionCheckpoint = {
+      version: CHECKPOINT_VERSION,
+      sessionId: this.id,
+      savedAt: this.options.clock.now(),
+      messages: [...messages],
+      summary,
+      events: [...events],
+      sequence: this.sequence,
+      droppedEvents: 0,
+    };
+    const restored = this.state.checkpoint.interrupted;
+    if (this.currentStatus === 'running' || restored) {
+      const awaiting = (unfinishedCalls(messages)?.calls ?? [])
+        .map((call) => call.id)
+        .filter(
+          (callId) =>
+            restored?.awaitingConfirmation.has(callId) ||
+            this.options.checkpoints!.awaitingConfirmation(this.id, callId),
+        );
+      checkpoint.run = { turns: turnsInRun, awaitingConfirmation: awaiting };
+    }
+    return checkpoint;
+  }
+
+  /** A problem is reported once, when it starts; a later successful write ends it. */
+  private reportSave(outcome: SaveOutcome): void {
+    const state = this.state;
+    const problem = outcome.ok ? undefined : outcome.problem;
+    if (problem === state.checkpoint.problem) return;
+    state.checkpoint.problem = problem;
+    if (!problem) return;
+    const message = continuityTexts(this.options.config.locale).notSaved(problem, this.options.checkpoints!.maxBytes);
+    this.emit(state, { type: 'continuity', outcome: 'not-saved', problem, message });
   }
 }
 
 function freshState(): ConversationState {
-  return { messages: [], summary: '', events: [], checkpoint: undefined, turnsInRun: 0 };
+  return { messages: [], summary: '', events: [], checkpoint: {}, turnsInRun: 0 };
+}
+
+/** The last reply's tool calls that have no result yet, when the history ends inside such a group. */
+function unfinishedCalls(messages: readonly Message[]) {
+  let index = messages.length - 1;
+  const answered = new Set<string>();
+  while (index >= 0 && messages[index]!.role === 'tool') answered.add(messages[index--]!.toolCallId ?? '');
+  const assistant = messages[index];
+  if (assistant?.role !== 'assistant' || !assistant.toolCalls?.length) return undefined;
+  const calls = assistant.toolCalls.filter((call) => !answered.has(call.id));
+  return calls.length === 0 ? undefined : { assistant, calls };
+}
+
+/** The latest user message (Array.prototype.findLast is ES2023; the runtime targets ES2022). */
+function lastUserMessage(messages: readonly Message[]): Message | undefined {
+  for (let index = messages.length - 1; index >= 0; index--)
+    if (messages[index]!.role === 'user') return messages[index];
+  return undefined;
 }
 
 function throwIfAborted(signal: AbortSignal): void {

@@ -83,6 +83,20 @@ export class Telemetry extends Observable<TelemetrySnapshot> {
     this.changed();
   }
 
+  /**
+   * Takes over the sums of an earlier snapshot (continuity: the previous document's telemetry of this tab). Fields
+   * that are not counts (missing, negative, not numbers) stay as they are.
+   */
+  restore(snapshot: Partial<Record<keyof typeof EMPTY, unknown>>): void {
+    const counts = { ...this.counts };
+    for (const key of Object.keys(EMPTY) as Array<keyof typeof EMPTY>) {
+      const value = snapshot[key];
+      if (typeof value === 'number' && Number.isFinite(value) && value >= 0) counts[key] = value;
+    }
+    this.counts = counts;
+    this.changed();
+  }
+
   protected buildSnapshot(): TelemetrySnapshot {
     const counts = this.counts;
     const calls = counts.modelCalls + counts.toolCalls;
