@@ -54,7 +54,7 @@ describe('createPlingCore', () => {
     expect(events).toHaveLength(before);
   });
 
-  it('runtime(overrides): a dock’s config merges item by item once; a different one later, or a locale change, is INVALID_CONFIG', () => {
+  it('runtime(overrides): a dock’s config merges item by item once; a different one later is RUNTIME_ALREADY_STARTED, a locale change INVALID_CONFIG', () => {
     const core = createPlingCore({ agent: { config: { ...ready, limits: { maxTurns: 100 } }, llm: scriptedLlm([]) } });
     expect(() => core.runtime({ locale: 'en' })).toThrow(/locale/);
     const runtime = core.runtime({ limits: { keepRecent: 8 } });
@@ -63,8 +63,8 @@ describe('createPlingCore', () => {
     expect(core.runtime({ limits: { keepRecent: 8 } })).toBe(runtime);
     expect(() => core.runtime({ limits: { keepRecent: 3 } })).toThrow(
       expect.objectContaining({
-        code: 'INVALID_CONFIG',
-        message: expect.stringContaining('各个 Dock 的 config 应一致'),
+        code: 'RUNTIME_ALREADY_STARTED',
+        message: expect.stringContaining('limits.keepRecent'),
       }),
     );
   });

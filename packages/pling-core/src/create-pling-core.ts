@@ -7,7 +7,9 @@ import {
   type AgentEnv,
   type AgentRuntime,
   type AgentSession,
+  type BudgetCheck,
   type Clock,
+  callListener,
   createAgentRuntime,
   type HookRegistry,
   type LlmClient,
@@ -19,7 +21,11 @@ import {
   textsFor,
 } from '@plingjs/agent';
 import type { ActionDefinition } from './action.js';
+import { bundlerEnv } from './bundler-env.js';
+import { PageError } from './errors.js';
+import { ModelSettings, type ModelSettingsOptions } from './model-settings.js';
 import { createPage, type Page, type StateGetter } from './page.js';
+import { type PageCheckpointOptions, pageCheckpointOptions } from './page-checkpoint.js';
 import type { PageEventListener } from './page-events.js';
 import { clearConversation, toRuntimeOptions } from './runtime-options.js';
 import { pageTexts } from './texts.js';
@@ -28,7 +34,11 @@ export interface PlingOptions {
   agent?: {
     /** Explicit configuration (the highest level of precedence, with a dock's `config` property). */
     config?: AgentConfig;
-    /** Environment variables, e.g. `import.meta.env` (VITE_AGENT_BASE_URL, VITE_AGENT_MODEL …). */
+    /**
+     * Environment variables (VITE_AGENT_BASE_URL, VITE_AGENT_MODEL …). Default: what the bundler compiled in —
+     * Vite's `import.meta.env`, from `.env.local` and the other env files — so nothing needs passing by hand.
+     * Give it outside Vite (or to ignore those files): e.g. `{ VITE_AGENT_BASE_URL: '/api/llm', … }`.
+     */
     env?: AgentEnv;
     /** A custom or test model client (then baseUrl and apiKey are not needed). */
     llm?: LlmClient;
@@ -36,6 +46,10 @@ export interface PlingOptions {
     /** Every session event and text delta of every session. */
     onEvent?: (event: RuntimeEvent) => void;
     clock?: Clock;
+    /** A budget the runtime cannot see (e.g. a tenant's), asked before every model request; see BudgetCheck. */
+    checkBudget?: BudgetCheck;
+    /** With `config.continuity: true`: where checkpoints are kept (sessionStorage by default) and their bound. */
+    checkpoint?: PageCheckpointOptions;
   };
   page?: {
     /** Shown at the top of the page snapshot. */
@@ -45,6 +59,8 @@ export interface PlingOptions {
   };
   /** Offer the built-in `handoff` action to the model. Default true. */
   handoffAction?: boolean;
+  /** The model settings docks show: the models a person may choose, where the choice is kept. */
+  modelSettings?: ModelSettingsOptions;
 }
 
 export interface PlingCore {
@@ -61,6 +77,8 @@ export interface PlingCore {
   runtime(overrides?: AgentConfig): AgentRuntime;
   /** Whether the runtime exists yet. */
   readonly started: boolean;
+  /** Model, temperature and max output as a person chose them in a dock; read by every send(). */
+  readonly modelSettings: ModelSettings;
   /** The session with this id (default 'default'), on the runtime (created if needed). */
   session(id?: string): AgentSession;
   /** Every runtime event (session events and text deltas); returns the remover. */
@@ -82,10 +100,18 @@ export interface PlingCore {
 }
 
 export function createPlingCore(options: PlingOptions = {}): PlingCore {
-  const agent = options.agent ?? {};
+  const given = options.agent ?? {};
+  const agent = { ...given, env: given.env ?? bundlerEnv() };
   // Resolved now: a bad config fails at createPling, and the page is created in the config's locale.
   const { locale } = resolveAgentConfig({ config: agent.config, env: agent.env });
   const page = createPage({ ...options.page, locale });
+  const modelSettings = new ModelSettings({
+    ...options.modelSettings,
+    locale,
+    offered: options.modelSettings !== undefined,
+    // The runtime's configuration once it exists (a dock's `config` included), else createPling's.
+    config: () => runtime?.config ?? resolveAgentConfig({ config: agent.config, env: agent.env }),
+  });
   const listeners = new Set<(event: RuntimeEvent) => void>();
   if (agent.onEvent) listeners.add(agent.onEvent);
   const startListeners = new Set<() => void>();
@@ -94,13 +120,16 @@ export function createPlingCore(options: PlingOptions = {}): PlingCore {
 
   const start = (overrides?: AgentConfig): AgentRuntime => {
     const config = mergeAgentConfig(agent.config, overrides);
-    const key = JSON.stringify(resolveAgentConfig({ config, env: agent.env }));
+    const resolved = resolveAgentConfig({ config, env: agent.env });
+    // The trace bound is a diagnostic switch, not part of the configuration a running runtime has fixed.
+    const { trace: _trace, ...compared } = resolved;
+    const key = JSON.stringify(compared);
     if (runtime) {
+      // A dock's `debug` turns the trace on even when something else started the runtime first.
+      if (overrides?.trace) runtime.trace.enable(overrides.trace);
       if (overrides !== undefined && key !== resolvedWith) {
-        throw new PlingError({
-          code: 'INVALID_CONFIG',
-          message: textsFor(locale).errors.invalidConfig(pageTexts(locale).errors.runtimeAlreadyStarted),
-        });
+        const fields = changedFields(JSON.parse(resolvedWith ?? '{}'), compared);
+        throw new PageError('RUNTIME_ALREADY_STARTED', pageTexts(locale).errors.runtimeAlreadyStarted(fields));
       }
       return runtime;
     }
@@ -117,9 +146,15 @@ export function createPlingCore(options: PlingOptions = {}): PlingCore {
       llm: agent.llm,
       hooks: agent.hooks,
       clock: agent.clock,
+      checkpoint: pageCheckpointOptions(page, agent.checkpoint),
+      modelOverrides: () => modelSettings.overrides(),
       ...toRuntimeOptions(page, { config, env: agent.env, handoffAction: options.handoffAction }),
+      ...(agent.checkBudget && { checkBudget: agent.checkBudget }),
+      // One listener that throws is reported once; the others still hear every event and the run goes on.
       onEvent: (event) => {
-        for (const listener of [...listeners]) listener(event);
+        for (const listener of [...listeners]) {
+          callListener(listener, event, { locale, redact: (text) => page.redactText(text) });
+        }
       },
     });
     for (const listener of [...startListeners]) listener();
@@ -135,6 +170,7 @@ export function createPlingCore(options: PlingOptions = {}): PlingCore {
   return {
     page,
     locale,
+    modelSettings,
     runtime: start,
     get started() {
       return runtime !== undefined;
@@ -160,4 +196,21 @@ export function createPlingCore(options: PlingOptions = {}): PlingCore {
       page.clearAll();
     },
   };
+}
+
+/** The dotted names of the fields whose values differ (`limits.maxTurns`, `model`), for RUNTIME_ALREADY_STARTED. */
+function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): string {
+  const names: string[] = [];
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const a = before[key];
+    const b = after[key];
+    if (JSON.stringify(a) === JSON.stringify(b)) continue;
+    if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null) {
+      const inner = changedFields(a as Record<string, unknown>, b as Record<string, unknown>);
+      names.push(...inner.split(', ').map((name) => `${key}.${name}`));
+    } else {
+      names.push(key);
+    }
+  }
+  return names.join(', ');
 }

@@ -14,6 +14,11 @@ export type PageErrorCode =
   | 'SENSITIVE_AMBIGUOUS'
   | 'CONFIRMATION_REJECTED'
   | 'INVALID_HANDOFF'
+  /**
+   * A dock's `config` would change a runtime that something else (a session hook, pling.session(), another dock)
+   * started first; the runtime resolves its configuration once.
+   */
+  | 'RUNTIME_ALREADY_STARTED'
   /** An adapter's hook, composable or dock found no Pling instance (no provider, nothing installed). */
   | 'PLING_NOT_PROVIDED'
   /** A Vue composable that registers something ran outside any effect scope, where nothing would undo it. */

@@ -1,6 +1,6 @@
 // A page: its declared actions, its named state, the snapshot built from them, and its confirmation and handoff
 // queues with their events. Framework adapters mount one per app; everything here is framework-free.
-import { DEFAULT_LOCALE, type Locale } from '@plingjs/agent';
+import { callListener, DEFAULT_LOCALE, type Locale } from '@plingjs/agent';
 import type { Action } from './action.js';
 import { ActionRegistry, compare } from './action-registry.js';
 import { ConfirmationQueue } from './confirmation-queue.js';
@@ -8,7 +8,7 @@ import { PageError } from './errors.js';
 import { HandoffQueue } from './handoff-queue.js';
 import type { PageEvent, PageEventBody, PageEventListener } from './page-events.js';
 import { formatSnapshot } from './page-snapshot.js';
-import { collectSensitive, type SensitiveVault, scrubSensitive } from './sensitive-vault.js';
+import { collectSensitive, compileScrubber, type SensitiveVault } from './sensitive-vault.js';
 import { pageTexts } from './texts.js';
 
 export interface CreatePageOptions {
@@ -44,6 +44,11 @@ export interface Page {
   sensitiveValues(): SensitiveVault;
   /** The text with every sensitive value the page shows now (labelled or not) replaced by its marker. */
   redactText(text: string): string;
+  /**
+   * redactText with the page's values read once, for many texts: the runtime builds one per request, result or
+   * event (`toRuntimeOptions` passes it as the runtime's `redactor`).
+   */
+  redactor(): (text: string) => string;
   /** Listens to page events; returns the remover. */
   on(listener: PageEventListener): () => void;
   /** Rejects every pending confirmation and resolves every open handoff (what the clear button does). */
@@ -60,7 +65,8 @@ export function createPage(options: CreatePageOptions = {}): Page {
   if (options.onEvent) listeners.add(options.onEvent);
   const emit = (body: PageEventBody) => {
     const event = { ...body, at: now() } as PageEvent;
-    for (const listener of [...listeners]) listener(event);
+    // A listener that throws is reported once; the queue (and the tool call waiting on it) goes on.
+    for (const listener of [...listeners]) callListener(listener, event, { locale });
   };
   const actions = new ActionRegistry(locale);
   const confirmations = new ConfirmationQueue({ now, emit, locale });
@@ -103,11 +109,8 @@ export function createPage(options: CreatePageOptions = {}): Page {
         locale: snapshotLocale,
       }),
     sensitiveValues: () => collectSensitive(readState().map(([, value]) => value)),
-    redactText: (text) =>
-      scrubSensitive(
-        text,
-        readState().map(([, value]) => value),
-      ),
+    redactText: (text) => compileScrubber(readState().map(([, value]) => value))(text),
+    redactor: () => compileScrubber(readState().map(([, value]) => value)),
     on(listener) {
       listeners.add(listener);
       return () => {

@@ -17,7 +17,7 @@ import { type Action, type ActionContext, requiresConfirmation } from './action.
 import { PageError } from './errors.js';
 import { createHandoffAction, HANDOFF_ACTION_ID } from './handoff-action.js';
 import type { Page } from './page.js';
-import { redact } from './sensitive.js';
+import { isPlainObject, redact } from './sensitive.js';
 import { restoreSensitive } from './sensitive-vault.js';
 import { type PageTexts, pageTexts } from './texts.js';
 
@@ -37,6 +37,11 @@ export interface PageRuntimeOptions {
   tools: () => AgentTool[];
   /** The page snapshot in the configured locale. */
   buildSystemPrompt: () => string;
+  /**
+   * The page's values as a redactor, for the runtime: whatever carries one of them out (the user's text, a result a
+   * handler or a PostToolUse hook produced, an error, an event, a trace entry) shows its marker instead.
+   */
+  redactor: () => (text: string) => string;
 }
 
 interface Rendering {
@@ -79,6 +84,7 @@ export function toRuntimeOptions(page: Page, options: ToRuntimeOptionsOptions = 
       return list;
     },
     buildSystemPrompt: () => page.snapshot(locale),
+    redactor: () => page.redactor(),
   };
 }
 
@@ -126,15 +132,48 @@ function toTool({ page, defaultApproval, locale, texts }: Rendering, declared: A
         sessionId,
         callId,
         turn,
-        requestHandoff: (input) => page.handoffs.request({ ...input, actionId: action.id, sessionId }),
+        // The handler holds real values: what it hands the queue (shown in page events) is redacted by value.
+        requestHandoff: (input) => {
+          const redactor = page.redactor();
+          const reason = typeof input.reason === 'string' ? redactor(input.reason) : input.reason;
+          const handoff = input.context === undefined ? {} : { context: redactByValue(input.context, redactor) };
+          return page.handoffs.request({ ...handoff, reason, actionId: action.id, sessionId });
+        },
       };
       try {
-        return redact(await action.handler(args, context));
+        // By wrapper and by value: a handler that echoes a restored value (`({ to }) => ({ sentTo: to })`) returns
+        // the real address, which must go back as its marker.
+        return redactByValue(redact(await action.handler(args, context)), page.redactor());
       } catch (error) {
         throw redactThrown(page, error);
       }
     },
   };
+}
+
+/**
+ * A copy of plain data with each page value replaced by its marker: in strings, and numbers whose text contains
+ * one (a number that is a sensitive value becomes its marker string).
+ */
+function redactByValue(value: unknown, redactor: (text: string) => string): unknown {
+  const path = new Set<object>();
+  const walk = (current: unknown): unknown => {
+    if (typeof current === 'string') return redactor(current);
+    if (typeof current === 'number' || typeof current === 'bigint') {
+      const text = String(current);
+      const redacted = redactor(text);
+      return redacted === text ? current : redacted;
+    }
+    if (!Array.isArray(current) && !isPlainObject(current)) return current;
+    if (path.has(current)) return '[circular]';
+    path.add(current);
+    const copy = Array.isArray(current)
+      ? current.map(walk)
+      : Object.fromEntries(Object.entries(current).map(([key, item]) => [key, walk(item)]));
+    path.delete(current);
+    return copy;
+  };
+  return walk(value);
 }
 
 /**

@@ -68,6 +68,14 @@ export const MIN_SCRUB_LENGTH = 3;
  * which reaches the model as is. Strings, numbers and bigints are matched by their text, longest first.
  */
 export function scrubSensitive(text: string, values: readonly unknown[]): string {
+  return compileScrubber(values)(text);
+}
+
+/**
+ * scrubSensitive with the values read once: the returned function replaces them in any number of texts (the
+ * runtime redacts every request, event and result with one, built when it needs it).
+ */
+export function compileScrubber(values: readonly unknown[]): (text: string) => string {
   const replacements = new Map<string, string>();
   forEachSensitive(values, (value) => {
     const real = value.reveal();
@@ -77,9 +85,13 @@ export function scrubSensitive(text: string, values: readonly unknown[]): string
       replacements.set(needle, redactionMarker(value.label));
     }
   });
-  let scrubbed = text;
-  for (const [needle, marker] of [...replacements].sort(([a], [b]) => b.length - a.length)) {
-    scrubbed = scrubbed.split(needle).join(marker);
-  }
-  return scrubbed;
+  const ordered = [...replacements].sort(([a], [b]) => b.length - a.length);
+  if (ordered.length === 0) return (text) => text;
+  return (text) => {
+    let scrubbed = text;
+    for (const [needle, marker] of ordered) {
+      if (scrubbed.includes(needle)) scrubbed = scrubbed.split(needle).join(marker);
+    }
+    return scrubbed;
+  };
 }

@@ -27,8 +27,11 @@ export interface PageTexts {
     actionBadDanger: (id: string) => string;
     duplicateAction: (id: string) => string;
     handoffCollision: (id: string) => string;
-    /** createPling: a dock's `config` differs from the configuration the runtime was created with. */
-    runtimeAlreadyStarted: string;
+    /**
+     * RUNTIME_ALREADY_STARTED: a dock's `config` would change `fields` of a runtime something else started first
+     * (a session hook, pling.session(), another dock).
+     */
+    runtimeAlreadyStarted: (fields: string) => string;
     /** createPling: a dock's `config` tries to change `locale`. */
     dockLocaleFixed: string;
     /** React: a hook or AgentDock outside <PlingProvider>. */
@@ -76,7 +79,8 @@ export const PAGE_TEXTS: Readonly<Record<Locale, PageTexts>> = {
       actionBadDanger: (id) => `动作 ${id} 的 danger 标记不是布尔值；请使用 true 或 false。`,
       duplicateAction: (id) => `动作 ${id} 已声明；请先调用它的移除函数，或换一个 id。`,
       handoffCollision: (id) => `页面声明了动作 ${id}，与内置动作 id 相同；请重命名，或传入 handoffAction: false。`,
-      runtimeAlreadyStarted: '运行时已按另一份配置创建；各个 Dock 的 config 应一致，或统一传给 createPling。',
+      runtimeAlreadyStarted: (fields) =>
+        `运行时已经启动（由 pling.session()、useAgentSession()、pling.runtime() 或另一个 Dock 先启动），配置只解析一次，这个 Dock 的 config 无法再改变 ${fields}。请把这些设置移到 createPling({ agent: { config } })，或让这个 Dock 先于启动运行时的代码挂载。`,
       dockLocaleFixed: 'Dock 的 config 不能改 locale；请在 createPling({ agent: { config } }) 或环境变量里设。',
       notProvidedReact:
         'usePling()、Pling 的 hooks 与 <AgentDock> 必须渲染在 <PlingProvider pling={createPling(…)}> 之内；请用它包住用到它们的那部分应用。',
@@ -124,8 +128,8 @@ export const PAGE_TEXTS: Readonly<Record<Locale, PageTexts>> = {
       duplicateAction: (id) => `An action ${id} is declared already; call its remover first or choose another id.`,
       handoffCollision: (id) =>
         `The page declares an action ${id}, the built-in's id; rename it or pass handoffAction: false.`,
-      runtimeAlreadyStarted:
-        'the runtime is already running with another configuration; give every dock the same `config`, or pass it to createPling.',
+      runtimeAlreadyStarted: (fields) =>
+        `the runtime was already started (by pling.session(), useAgentSession(), pling.runtime() or another dock) and resolves its configuration once, so this dock's \`config\` cannot change ${fields}. Move these settings to createPling({ agent: { config } }), or mount this dock before whatever starts the runtime.`,
       dockLocaleFixed:
         'a dock `config` cannot change `locale`; set it in createPling({ agent: { config } }) or the environment.',
       notProvidedReact:
