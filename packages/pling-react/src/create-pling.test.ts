@@ -35,7 +35,9 @@ describe('createPling', () => {
     });
     expect(runtime.config.model).toBe('from-the-dock');
     expect(pling.session()).toBe(runtime.session('default'));
-    expect(() => pling.runtime({ model: 'another' })).toThrow(expect.objectContaining({ code: 'INVALID_CONFIG' }));
+    expect(() => pling.runtime({ model: 'another' })).toThrow(
+      expect.objectContaining({ code: 'RUNTIME_ALREADY_STARTED' }),
+    );
     expect(started).toBe(1);
   });
 

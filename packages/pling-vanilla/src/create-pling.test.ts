@@ -131,7 +131,9 @@ describe('createPling (vanilla)', () => {
     const runtime = pling.runtime({ maxTokens: 64, retry: { baseDelayMs: 100 } });
     expect(runtime.config).toMatchObject({ maxTokens: 64, retry: { maxRetries: 1, baseDelayMs: 100 } });
     expect(pling.runtime()).toBe(runtime);
-    expect(() => pling.runtime({ maxTokens: 65 })).toThrow(expect.objectContaining({ code: 'INVALID_CONFIG' }));
+    expect(() => pling.runtime({ maxTokens: 65 })).toThrow(
+      expect.objectContaining({ code: 'RUNTIME_ALREADY_STARTED' }),
+    );
     expect(pling.session()).toBe(runtime.session());
   });
 

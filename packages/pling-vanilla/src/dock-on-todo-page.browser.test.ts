@@ -223,7 +223,7 @@ describe('the native dock on a plain-DOM todo page', { timeout: 60_000 }, () => 
       pling.dispose();
       return { refused, counted, inHost, left: document.querySelectorAll('[data-pling="dock"]').length };
     });
-    expect(outcome).toEqual({ refused: 'INVALID_CONFIG', counted: 2, inHost: true, left: 0 });
+    expect(outcome).toEqual({ refused: 'RUNTIME_ALREADY_STARTED', counted: 2, inHost: true, left: 0 });
     expect(errors()).toEqual([]);
   });
 });

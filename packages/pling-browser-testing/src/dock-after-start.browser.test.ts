@@ -1,0 +1,92 @@
+// Issue #12 point 5 in Chromium, every adapter: a dock given `debug` or `config` after something else started the
+// runtime either works (Vue's debug trace; React's useAgentSession does not start the runtime, so the dock's config
+// applies) or fails with RUNTIME_ALREADY_STARTED saying what to do. Fixtures live in the adapters' packages.
+import { textReply } from '@aalis/testing';
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './launch-chromium.js';
+import type { OpenedFixture } from './open-fixture.js';
+import { openViteApp } from './vite-app.js';
+
+const packages = new URL('../../', import.meta.url);
+const fixtureOf = (adapter: string, file = 'dock-after-start.case.ts') =>
+  new URL(`pling-${adapter}/src/fixtures/${file}`, packages);
+
+describe('#12.5 a dock mounted after the runtime started', { timeout: 120_000 }, () => {
+  let browser: Browser;
+  let fixture: OpenedFixture | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterEach(async () => {
+    await fixture?.close();
+    fixture = undefined;
+  });
+  afterAll(() => browser?.close());
+
+  async function open(adapter: string, which: string, file?: string) {
+    fixture = await openViteApp({ entry: fixtureOf(adapter, file), envLocal: {}, mode: 'build', browser });
+    await fixture.page.goto(`${fixture.url}?case=${which}`);
+    return fixture;
+  }
+
+  async function expectCodedError({ page, modelServer }: OpenedFixture) {
+    const text = await page.locator('#error').textContent();
+    expect(text).toContain('RUNTIME_ALREADY_STARTED');
+    expect(text).toContain('createPling({ agent: { config } })');
+    expect(text).toContain('model');
+    expect(modelServer.chatBodies()).toEqual([]);
+  }
+
+  it('#12.5 Vue 3: <AgentDock :debug> after useAgentSession() shows the request trace', async () => {
+    const { page, modelServer, errors } = await open('vue', 'debug');
+    await page.locator('#status').waitFor();
+    modelServer.enqueue(textReply('有 trace 的回答'));
+    const dock = page.locator('[data-pling="dock"]');
+    await dock.getByRole('textbox').fill('你好');
+    await dock.getByRole('textbox').press('Enter');
+    await dock.getByText('有 trace 的回答').waitFor();
+    await expect.poll(() => dock.locator('[data-pling="trace-call"]').count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+  it('#12.5 Vue 3: <AgentDock :config> after useAgentSession() fails with RUNTIME_ALREADY_STARTED', async () => {
+    await open('vue', 'config');
+    await fixture!.page.locator('#error').waitFor();
+    await expectCodedError(fixture!);
+  });
+
+  it('#12.5 React: <AgentDock config> after useAgentSession() works (the hook does not start the runtime)', async () => {
+    const { page, modelServer, errors } = await open('react', 'hook', 'dock-after-start.case.tsx');
+    modelServer.enqueue(textReply('用 dock 的配置'));
+    const dock = page.locator('[data-pling="dock"]');
+    await dock.getByRole('textbox').fill('你好');
+    await dock.getByRole('textbox').press('Enter');
+    await dock.getByText('用 dock 的配置').waitFor();
+    expect((modelServer.chatBodies()[0] as { model: string }).model).toBe('dock-model');
+    expect(await page.locator('#status').textContent()).toBe('idle');
+    expect(errors).toEqual([]);
+  });
+
+  it('#12.5 React: <AgentDock config> after pling.session() fails with RUNTIME_ALREADY_STARTED', async () => {
+    await open('react', 'started', 'dock-after-start.case.tsx');
+    await fixture!.page.locator('#error').waitFor();
+    await expectCodedError(fixture!);
+  });
+
+  it('#12.5 plain JS: pling.dock({ config }) after pling.session() works when it changes nothing, else fails coded', async () => {
+    const same = await open('vanilla', 'same');
+    await same.page.locator('[data-pling="dock"]').waitFor();
+    expect(await same.page.locator('#error').count()).toBe(0);
+    await same.close();
+    await open('vanilla', 'config');
+    await fixture!.page.locator('#error').waitFor();
+    await expectCodedError(fixture!);
+  });
+
+  it('#12.5 Vue 2.7: pling.dock({ config }) after this.$pling.session() fails with RUNTIME_ALREADY_STARTED', async () => {
+    await open('vue2', 'config');
+    await fixture!.page.locator('#error').waitFor();
+    await expectCodedError(fixture!);
+  });
+});
