@@ -205,10 +205,9 @@ export function onOutbound(context: BridgeContext, message: OutgoingMessage): vo
 
 export function onQueue(context: BridgeContext, event: AgentQueueEvent): void {
   const live = context.live(event.sessionId);
-  const turn = live.turn;
-  live.waiting = event.waiting.map((message): WaitingInput => {
-    // The agent's rule: a real person's message joins a running turn opened by a real person; all else queues.
-    const joins = turn !== undefined && turn.openerSource === undefined && message.source === undefined;
+  live.waiting = event.waiting.map((message, index): WaitingInput => {
+    // The agent says which inputs wait to join the running turn and which are queued for a later one.
+    const joins = event.dispositions[index] === 'join';
     return {
       ...(message.messageId !== undefined ? { messageId: message.messageId } : {}),
       text: (message.messageId !== undefined ? context.rawText(message.messageId) : undefined) ?? message.content,

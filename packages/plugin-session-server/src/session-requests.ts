@@ -115,6 +115,8 @@ export async function sendRequest(
     actor: identityOf(account),
     content: text,
     messageId,
+    // Written to her in the WebUI: addressed, also in a room (no trigger judgement, as the spec's owner-from-WebUI).
+    triggerType: 'direct',
     timestamp: Date.now(),
     ...(attachments.length > 0 ? { attachments } : {}),
     ...(session.venue !== undefined ? { venue: session.venue } : {}),

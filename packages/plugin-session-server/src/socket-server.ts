@@ -40,17 +40,28 @@ export function attachSocketServer(server: Server, options: SocketServerOptions)
       refuse(socket, 404, serverErrors.AALIS_WEBUI_NOT_FOUND({ path: (path ?? '').slice(0, 200) }));
       return;
     }
+    let refusal: unknown;
     try {
       const { accepted, expected } = options.hosts();
       checkHost(request.headers.host, accepted, expected);
       checkOrigin(request.headers.origin, request.headers.host ?? '', true);
     } catch (error) {
-      refuse(socket, 403, error);
-      return;
+      refusal = error;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => connected(ws, request));
+    // A refused socket is still opened, to say why (a browser cannot read a refused upgrade's body): it gets one
+    // error frame and close 4403, and nothing else.
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      if (refusal === undefined) connected(ws, request);
+      else closeWith(ws, CLOSE_CODES.refused, refusal);
+    });
   };
   server.on('upgrade', onUpgrade);
+
+  const closeWith = (ws: WebSocket, code: number, error: unknown) => {
+    const { error: body } = toProtocolError(error, deps.locale);
+    ws.send(JSON.stringify({ type: 'error', error: body } satisfies ServerFrame));
+    ws.close(code, body.code);
+  };
 
   const connected = (ws: WebSocket, request: HttpRequest) => {
     let account: Account | undefined;
@@ -61,9 +72,7 @@ export function attachSocketServer(server: Server, options: SocketServerOptions)
       if (!account) throw serverErrors.AALIS_WEBUI_LOGIN_EXPIRED();
       loginKey = login.key;
     } catch (error) {
-      const { error: body } = toProtocolError(error, deps.locale);
-      ws.send(JSON.stringify({ type: 'error', error: body } satisfies ServerFrame));
-      ws.close(CLOSE_CODES.loginRequired, body.code);
+      closeWith(ws, CLOSE_CODES.loginRequired, error);
       return;
     }
     const cookie = request.headers.cookie;

@@ -112,6 +112,7 @@ export class SessionClient {
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private waitingForHello: { resolve(hello: HelloFrame): void; reject(error: unknown): void }[] = [];
   private csrfToken: string | undefined;
+  private lastUnsolicitedError: ProtocolError | undefined;
 
   constructor(options: SessionClientOptions = {}) {
     this.options = options;
@@ -299,10 +300,14 @@ export class SessionClient {
       if (this.state === 'closed') return;
       if (event.code === CLOSE_CODES.loginRequired || event.code === CLOSE_CODES.refused) {
         this.setState('logged-out');
-        const error: ProtocolError = {
-          code: event.code === CLOSE_CODES.refused ? 'AALIS_WEBUI_ORIGIN_REFUSED' : 'AALIS_WEBUI_LOGIN_REQUIRED',
-          message: event.reason || 'Log in again with a fresh link (aalis webui-link).',
+        // The server says why in an error frame just before closing; the close reason carries the code too.
+        const error: ProtocolError = this.lastUnsolicitedError ?? {
+          code:
+            event.reason ||
+            (event.code === CLOSE_CODES.refused ? 'AALIS_WEBUI_ORIGIN_REFUSED' : 'AALIS_WEBUI_LOGIN_REQUIRED'),
+          message: 'Log in again with a fresh link (aalis webui-link).',
         };
+        this.lastUnsolicitedError = undefined;
         for (const waiter of this.waitingForHello.splice(0)) waiter.reject(new SessionClientError(error));
         this.failPending(error);
         return;
@@ -329,6 +334,7 @@ export class SessionClient {
     switch (frame.type) {
       case 'hello': {
         this.hello = frame;
+        this.lastUnsolicitedError = undefined;
         this.reconnectAttempt = 0;
         this.setState('open');
         for (const waiter of this.waitingForHello.splice(0)) waiter.resolve(frame);
@@ -377,6 +383,7 @@ export class SessionClient {
   private handleError(frame: ErrorFrame): void {
     const entry = frame.id !== undefined ? this.pending.get(frame.id) : undefined;
     if (!entry || frame.id === undefined) {
+      this.lastUnsolicitedError = frame.error;
       for (const listener of this.listeners.error) listener(frame.error);
       return;
     }

@@ -1,0 +1,204 @@
+// Conformance: a reconnect resumes without gaps or duplicates (and a resend is not sent twice); bad input gets a
+// coded error and loses nothing: oversized messages and attachments, malformed frames, unknown sessions.
+import { SessionClient, SessionClientError, type WebSocketLike } from '@aalis/session-client';
+import { type StreamStep, textReply } from '@aalis/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { type Host, loginCookie, Recorder, startHost } from './harness.case.js';
+
+let host: Host;
+let cookie: string;
+const clients: SessionClient[] = [];
+const sockets: WebSocket[] = [];
+beforeAll(async () => {
+  host = await startHost();
+  cookie = await loginCookie(host);
+});
+afterAll(() => host.stop());
+afterEach(() => {
+  for (const client of clients.splice(0)) client.close();
+  sockets.splice(0);
+  host.model.reset();
+});
+
+async function connected(): Promise<SessionClient> {
+  const client = new SessionClient({
+    baseUrl: host.base,
+    headers: { cookie },
+    reconnectDelayMs: { min: 20, max: 100 },
+    createSocket: (url) => {
+      const socket = new WebSocket(url, { headers: { cookie, origin: host.base } });
+      sockets.push(socket);
+      return socket as unknown as WebSocketLike;
+    },
+  });
+  clients.push(client);
+  await client.connect();
+  return client;
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<{ code: string; details?: Record<string, unknown> }> {
+  try {
+    await promise;
+    return { code: 'resolved' };
+  } catch (error) {
+    if (error instanceof SessionClientError)
+      return { code: error.code, ...(error.details ? { details: error.details } : {}) };
+    throw error;
+  }
+}
+
+function slowReply(words: number): { type: 'stream'; steps: StreamStep[] } {
+  const steps: StreamStep[] = [{ role: 'assistant' }];
+  for (let index = 0; index < words; index++) steps.push({ text: `w${index} ` }, { delayMs: 15 });
+  steps.push({ finish: 'stop' }, { usage: { promptTokens: 10, completionTokens: 5 } }, { done: true });
+  return { type: 'stream', steps };
+}
+
+describe('reconnect', () => {
+  it('resumes after the socket drops mid-stream: every event once, in order, the reply whole', async () => {
+    const client = await connected();
+    const { session } = await client.request('session.create', {});
+    const recorder = new Recorder();
+    await client.subscribe(session.id, recorder.handlers).ready;
+    host.model.enqueue(slowReply(40));
+    await client.send({ sessionId: session.id, text: 'stream please' });
+    await recorder.until(() => recorder.of('text.delta').length >= 5);
+    sockets.at(-1)!.terminate();
+    await recorder.until(() => recorder.of('turn.ended').length === 1, 15_000);
+    expect(sockets.length).toBeGreaterThan(1);
+    expect(recorder.timelines).toHaveLength(1); // resumed, no second timeline
+    const seqs = recorder.events.map((entry) => entry.seq);
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, index) => seqs[0]! + index));
+    const text = recorder
+      .of('text.delta')
+      .map((delta) => delta.delta)
+      .join('');
+    expect(text).toBe(Array.from({ length: 40 }, (_, index) => `w${index} `).join(''));
+  });
+
+  it('sends a message once although it is resent with the same clientMessageId', async () => {
+    const client = await connected();
+    const { session } = await client.request('session.create', {});
+    host.model.enqueue(textReply('once'));
+    const first = await client.send({ sessionId: session.id, text: 'only once', clientMessageId: 'm-1' });
+    const again = await client.send({ sessionId: session.id, text: 'only once', clientMessageId: 'm-1' });
+    expect(again).toEqual({ messageId: first.messageId, duplicate: true });
+    const recorder = new Recorder();
+    await client.subscribe(session.id, recorder.handlers).ready;
+    await recorder.until(
+      () =>
+        (recorder.latest?.entries ?? []).some((entry) => entry.kind === 'turn' && entry.outcome === 'replied') ||
+        recorder.of('turn.ended').length > 0,
+    );
+    const inputs =
+      JSON.stringify(recorder.timelines.at(-1)).split('only once').length - 1 + recorder.of('input').length;
+    expect(inputs).toBe(1);
+    expect(host.model.chatBodies()).toHaveLength(1);
+  });
+});
+
+describe('bad input', () => {
+  it('refuses oversized and malformed messages and attachments with codes, sending nothing', async () => {
+    const client = await connected();
+    const { session } = await client.request('session.create', {});
+    const sessionId = session.id;
+    expect(await codeOf(client.send({ sessionId, text: 'x'.repeat(2001) }))).toMatchObject({
+      code: 'AALIS_WEBUI_MESSAGE_TOO_LONG',
+      details: { limit: 2000, length: 2001 },
+    });
+    expect((await codeOf(client.send({ sessionId, text: '  ' }))).code).toBe('AALIS_WEBUI_MESSAGE_EMPTY');
+    const big = Buffer.alloc(5000, 1).toString('base64');
+    expect(
+      await codeOf(
+        client.send({ sessionId, text: 'look', attachments: [{ type: 'image', mimeType: 'image/png', data: big }] }),
+      ),
+    ).toMatchObject({ code: 'AALIS_WEBUI_ATTACHMENT_TOO_LARGE', details: { index: 0, limit: 4096 } });
+    expect(
+      (
+        await codeOf(
+          client.send({
+            sessionId,
+            text: 'look',
+            attachments: [{ type: 'image', mimeType: 'image/png', data: '%%%notbase64' }],
+          }),
+        )
+      ).code,
+    ).toBe('AALIS_WEBUI_ATTACHMENT_INVALID');
+    expect(
+      (
+        await codeOf(
+          client.request('send', {
+            sessionId,
+            text: 'look',
+            attachments: [{ type: 'image', mimeType: 'text/html' as 'image/png', data: 'AAAA' }],
+          }),
+        )
+      ).code,
+    ).toBe('AALIS_WEBUI_ATTACHMENT_INVALID');
+    expect((await codeOf(client.send({ sessionId: 'webui:owner:nope', text: 'hi' }))).code).toBe(
+      'AALIS_WEBUI_SESSION_UNKNOWN',
+    );
+    expect((await codeOf(client.request('subscribe', { sessionId: 'no-such-session' }))).code).toBe(
+      'AALIS_WEBUI_SESSION_UNKNOWN',
+    );
+    expect((await codeOf(client.request('settings.set', { sessionId, key: 'historyLimit', value: -3 }))).code).toBe(
+      'AALIS_SETTINGS_INVALID_VALUE',
+    );
+    // Nothing reached the model or the history.
+    expect(host.model.chatBodies()).toHaveLength(0);
+    const recorder = new Recorder();
+    await client.subscribe(sessionId, recorder.handlers).ready;
+    expect(recorder.latest!.entries).toEqual([]);
+  });
+
+  it('answers malformed frames with coded errors and keeps the socket', async () => {
+    await connected();
+    const socket = new WebSocket(`${host.base.replace('http', 'ws')}/api/v1/socket`, {
+      headers: { cookie, origin: host.base },
+    });
+    const frames: Record<string, unknown>[] = [];
+    socket.on('message', (data) => frames.push(JSON.parse(String(data))));
+    await new Promise((resolve) => socket.once('open', resolve));
+    const next = async (count: number) => {
+      const deadline = Date.now() + 5000;
+      while (frames.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      return frames[count - 1]!;
+    };
+    expect(await next(1)).toMatchObject({ type: 'hello', protocol: 1 });
+    socket.send('this is not json');
+    expect(await next(2)).toMatchObject({ type: 'error', error: { code: 'AALIS_WEBUI_FRAME_MALFORMED' } });
+    socket.send(JSON.stringify([1, 2]));
+    expect(await next(3)).toMatchObject({ type: 'error', error: { code: 'AALIS_WEBUI_FRAME_MALFORMED' } });
+    socket.send(JSON.stringify({ id: 'a', type: 'launch.rockets' }));
+    expect(await next(4)).toMatchObject({ type: 'error', id: 'a', error: { code: 'AALIS_WEBUI_UNKNOWN_REQUEST' } });
+    socket.send(JSON.stringify({ id: 'b', type: 'send', sessionId: 42 }));
+    expect(await next(5)).toMatchObject({ type: 'error', id: 'b', error: { code: 'AALIS_WEBUI_BAD_REQUEST' } });
+    socket.send(JSON.stringify({ id: 'c', type: 'ping', pad: 'x'.repeat(17 * 1024 * 1024) }));
+    expect(await next(6)).toMatchObject({ type: 'error', error: { code: 'AALIS_WEBUI_FRAME_TOO_LARGE' } });
+    socket.send(JSON.stringify({ id: 'd', type: 'ping' }));
+    expect(await next(7)).toMatchObject({ type: 'reply', id: 'd' });
+    socket.close();
+  });
+
+  it('passes an image attachment to the model as the message attachment', async () => {
+    const client = await connected();
+    const { session } = await client.request('session.create', {});
+    const recorder = new Recorder();
+    await client.subscribe(session.id, recorder.handlers).ready;
+    host.model.enqueue(textReply('A red pixel.'));
+    const pixel = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+    await client.send({
+      sessionId: session.id,
+      text: 'what is this?',
+      attachments: [{ type: 'image', mimeType: 'image/png', data: `data:image/png;base64,${pixel}`, name: 'p.png' }],
+    });
+    await recorder.until(() => recorder.of('turn.ended').length === 1);
+    const input = recorder.of('input')[0]!.input;
+    expect(input.attachments).toHaveLength(1);
+    expect(input.attachments[0]!.url).toMatch(/^\/api\/v1\/attachments\//);
+    const image = await fetch(`${host.base}${input.attachments[0]!.url}`, { headers: { cookie } });
+    expect(image.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await image.arrayBuffer()).toString('base64')).toBe(pixel);
+  });
+});

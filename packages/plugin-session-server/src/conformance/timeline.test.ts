@@ -1,0 +1,192 @@
+// Conformance: the history timeline a subscriber gets is restored from the archive for replied, stopped, errored,
+// joined and queued turns and in rooms (「未发出」), matching what the live events showed.
+import { sessionManager } from '@aalis/api-session-manager';
+import type { SessionClient, Timeline, TimelineTurn } from '@aalis/session-client';
+import { errorReply, type StreamStep, textReply, toolCallReply } from '@aalis/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { clientFor, type Host, loginCookie, Recorder, startHost, waitFor } from './harness.case.js';
+
+let host: Host;
+let cookie: string;
+const clients: SessionClient[] = [];
+beforeAll(async () => {
+  host = await startHost();
+  cookie = await loginCookie(host);
+});
+afterAll(() => host.stop());
+afterEach(() => {
+  for (const client of clients.splice(0)) client.close();
+  host.model.reset();
+});
+
+async function connected(): Promise<SessionClient> {
+  const client = clientFor(host, cookie);
+  clients.push(client);
+  await client.connect();
+  return client;
+}
+
+/** A streamed text reply slow enough to act in the middle of it. */
+function slowReply(text: string, delayMs = 60): { type: 'stream'; steps: StreamStep[] } {
+  const steps: StreamStep[] = [{ role: 'assistant' }];
+  for (const word of text.split(' ')) steps.push({ text: `${word} ` }, { delayMs });
+  steps.push({ finish: 'stop' }, { usage: { promptTokens: 10, completionTokens: 5 } }, { done: true });
+  return { type: 'stream', steps };
+}
+
+async function freshTimeline(sessionId: string): Promise<Timeline> {
+  const client = await connected();
+  const recorder = new Recorder();
+  const subscription = client.subscribe(sessionId, recorder.handlers);
+  await subscription.ready;
+  await subscription.unsubscribe();
+  return recorder.latest!;
+}
+
+const turns = (timeline: Timeline) => timeline.entries.filter((entry): entry is TimelineTurn => entry.kind === 'turn');
+
+async function session(client: SessionClient) {
+  const { session: created } = await client.request('session.create', {});
+  const recorder = new Recorder();
+  await client.subscribe(created.id, recorder.handlers).ready;
+  return { id: created.id, recorder };
+}
+
+describe('timeline restoration', () => {
+  it('a stopped turn: 已停止 with who stopped it, no stop marker, and the next message is answered', async () => {
+    const client = await connected();
+    const { id, recorder } = await session(client);
+    host.model.enqueue(slowReply('one two three four five six seven eight'), textReply('Next answer.'));
+    await client.send({ sessionId: id, text: 'tell me a long story' });
+    await recorder.until(() => recorder.of('text.delta').length >= 2);
+    expect(await client.request('stop', { sessionId: id })).toEqual({ stopped: true });
+    await recorder.until(() => recorder.of('turn.ended').length === 1);
+    expect(recorder.of('turn.ended')[0]).toMatchObject({
+      outcome: 'aborted',
+      stoppedBy: { platform: 'webui', userId: 'owner' },
+    });
+    expect(await client.request('stop', { sessionId: id })).toEqual({ stopped: false });
+    await client.send({ sessionId: id, text: 'and now?' });
+    await recorder.until(() => recorder.of('turn.ended').length === 2);
+
+    const timeline = await freshTimeline(id);
+    const [stopped, next] = turns(timeline);
+    expect(stopped).toMatchObject({ outcome: 'aborted', stoppedBy: { platform: 'webui', userId: 'owner' } });
+    expect(stopped!.inputs.map((input) => input.text)).toEqual(['tell me a long story']);
+    // the half-streamed reply was not kept, and the stop marker is not shown
+    expect(stopped!.items).toEqual([]);
+    expect(JSON.stringify(timeline)).not.toContain('[已停下]');
+    expect(JSON.stringify(timeline)).not.toContain('[Stopped]');
+    expect(next).toMatchObject({ outcome: 'replied' });
+    expect(next!.items.at(-1)).toMatchObject({ kind: 'text', text: 'Next answer.', final: true });
+  });
+
+  it('an errored turn carries its reason; a silent one has outcome silent', async () => {
+    const client = await connected();
+    const { id, recorder } = await session(client);
+    host.model.enqueue(errorReply(400, 'the model refused this request'));
+    await client.send({ sessionId: id, text: 'break' });
+    await recorder.until(() => recorder.of('turn.ended').length === 1);
+    const ended = recorder.of('turn.ended')[0]!;
+    expect(ended.outcome).toBe('error');
+    expect(ended.error).toBeTruthy();
+    host.model.enqueue(textReply(''));
+    await client.send({ sessionId: id, text: 'say nothing' });
+    await recorder.until(() => recorder.of('turn.ended').length === 2);
+
+    const [errored, silent] = turns(await freshTimeline(id));
+    expect(errored).toMatchObject({ outcome: 'error', error: ended.error });
+    expect(silent).toMatchObject({ outcome: 'silent', items: [] });
+  });
+
+  it('a message sent during the tool phase joins the running turn; one during the final reply is queued', async () => {
+    const client = await connected();
+    const { id, recorder } = await session(client);
+    host.model.enqueue(
+      {
+        type: 'stream',
+        steps: [
+          { role: 'assistant' },
+          { delayMs: 300 },
+          { toolCall: { index: 0, id: 'c1', name: 'current_time', arguments: '{}' } },
+          { finish: 'tool_calls' },
+          { done: true },
+        ],
+      },
+      slowReply('first turn reply here', 150),
+      textReply('Second turn.'),
+    );
+    await client.send({ sessionId: id, text: 'first' });
+    await recorder.until(() => recorder.of('turn.started').length === 1);
+    await client.send({ sessionId: id, text: 'joining' });
+    await recorder.until(() => recorder.of('queue').some((event) => event.waiting.length === 1));
+    expect(recorder.of('queue').find((event) => event.waiting.length === 1)!.waiting[0]).toMatchObject({
+      text: 'joining',
+      disposition: 'join',
+    });
+    await recorder.until(() => recorder.of('input').some((event) => event.input.entry === 'joined'));
+    await recorder.until(() => recorder.of('text.delta').length >= 1);
+    await client.send({ sessionId: id, text: 'queued' });
+    await recorder.until(() => recorder.of('turn.ended').length === 2, 15_000);
+
+    const [first, second] = turns(await freshTimeline(id));
+    expect(first!.inputs.map((input) => input.text)).toEqual(['first']);
+    const joined = first!.items.find((item) => item.kind === 'input');
+    expect(joined).toMatchObject({ kind: 'input', input: { entry: 'joined', text: 'joining' } });
+    const order = first!.items.map((item) => item.kind);
+    expect(order.indexOf('tool')).toBeLessThan(order.indexOf('input'));
+    expect(second!.inputs.map((input) => [input.entry, input.text])).toEqual([['opened', 'queued']]);
+    expect(second).toMatchObject({ outcome: 'replied' });
+  });
+
+  it('in a room, the words before a tool call are 「未发出」, live and in the history', async () => {
+    const client = await connected();
+    const manager = host.aalis.app.services.selected(sessionManager)!.impl;
+    const room = await manager.ensure({
+      id: 'room:test:1',
+      kind: 'room',
+      platform: 'webui',
+      venue: 'group-1',
+      originChat: { multiParty: true },
+    });
+    const recorder = new Recorder();
+    await client.subscribe(room.id, recorder.handlers).ready;
+    host.model.enqueue(
+      toolCallReply([{ id: 'c1', name: 'calculator', arguments: { expression: '1+1' } }], { text: 'Thinking aloud.' }),
+      textReply('It is 2.'),
+    );
+    await client.send({ sessionId: room.id, text: 'what is 1+1' });
+    await recorder.until(() => recorder.of('turn.ended').length === 1);
+    expect(recorder.of('turn.ended')[0]).toMatchObject({ outcome: 'replied', unsentSegments: [0] });
+
+    const [turn] = turns(await freshTimeline(room.id));
+    const texts = turn!.items.filter((item) => item.kind === 'text');
+    expect(texts).toMatchObject([
+      { text: 'Thinking aloud.', unsent: true, final: false },
+      { text: 'It is 2.', unsent: false, final: true },
+    ]);
+  });
+
+  it('a timeline taken while a turn runs holds what streamed so far, and the later events complete it', async () => {
+    const client = await connected();
+    const { id, recorder } = await session(client);
+    host.model.enqueue(slowReply('alpha beta gamma delta epsilon', 80));
+    await client.send({ sessionId: id, text: 'go' });
+    await recorder.until(() => recorder.of('text.delta').length >= 2);
+    const late = await connected();
+    const lateRecorder = new Recorder();
+    await late.subscribe(id, lateRecorder.handlers).ready;
+    await lateRecorder.until(() => lateRecorder.of('turn.ended').length === 1);
+    const [running] = turns(lateRecorder.timelines[0]!);
+    expect(running!.running).toBe(true);
+    const streamed = running!.items.find((item) => item.kind === 'text');
+    const rest = lateRecorder
+      .of('text.delta')
+      .map((delta) => delta.delta)
+      .join('');
+    expect(`${streamed?.kind === 'text' ? streamed.text : ''}${rest}`).toBe('alpha beta gamma delta epsilon ');
+    await waitFor(async () =>
+      (await client.request('sessions.list', {})).sessions.some((s) => s.id === id && !s.running),
+    );
+  });
+});
