@@ -197,3 +197,32 @@ describe('room messages that did not address her (triggerType ambient)', () => {
     expect(contents(harness.requests()[1]!.messages).join('\n')).toContain('by the way');
   });
 });
+
+describe('agent:queue says which inputs wait to join and which are queued', () => {
+  it('a person’s message during a person’s turn waits to join; an injection is queued', async () => {
+    const slow = gate();
+    harness = await startHarness({ tools: [slow.tool] });
+    harness.server.enqueue(
+      toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]),
+      textReply('done'),
+      textReply('notice handled'),
+    );
+    const events: { contents: string[]; dispositions: string[] }[] = [];
+    harness.booted.app.events.on('agent:queue', (event) => {
+      events.push({ contents: event.waiting.map((message) => message.content), dispositions: [...event.dispositions] });
+    });
+    const first = harness.say('first question');
+    await slow.started;
+    const injected = harness.say('reminder: stand-up', { source: 'scheduler' });
+    const joined = harness.say('one more thing');
+    for (let tries = 0; tries < 200 && (events.at(-1)?.contents.length ?? 0) < 2; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(events.at(-1)).toEqual({
+      contents: ['reminder: stand-up', 'one more thing'],
+      dispositions: ['queue', 'join'],
+    });
+    slow.release();
+    await Promise.all([first, injected, joined]);
+  });
+});

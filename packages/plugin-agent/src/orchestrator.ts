@@ -226,7 +226,8 @@ export class Orchestrator implements AgentService {
               );
           }
         },
-        queueChanged: (id, waiting) => this.deps.events.emit('agent:queue', { sessionId: id, waiting }),
+        queueChanged: (id, waiting, dispositions) =>
+          this.deps.events.emit('agent:queue', { sessionId: id, waiting, dispositions }),
         log: ({ kind, message, turnId }) => {
           const labels = {
             join: '待插入',

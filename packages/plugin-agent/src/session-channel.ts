@@ -2,6 +2,7 @@
 // at most one running turn per session; real-person inputs join a running real-person turn until its final reply
 // is being written; everything else queues; a finished turn opens the next from the queue head. The turn runs in
 // the async context of the handleMessage call of the earliest input of its batch.
+import type { QueueDisposition } from '@aalis/api-agent';
 import type { Identity, IncomingMessage } from '@aalis/schema-message';
 
 /** Where an input went when handed to the channel (for the debug log line). */
@@ -45,7 +46,7 @@ export interface ChannelHooks {
   /** Called when released inputs must be archived without a turn id (after the running turn settled). */
   archiveReleased(inputs: readonly IncomingMessage[]): Promise<void>;
   /** 'agent:queue' — the waiting list changed. */
-  queueChanged(sessionId: string, waiting: IncomingMessage[]): void;
+  queueChanged(sessionId: string, waiting: IncomingMessage[], dispositions: QueueDisposition[]): void;
   /** The debug lines: handed to the channel, entered a turn, released. */
   log(event: { kind: Placement | 'joined' | 'opened' | 'released'; message: IncomingMessage; turnId?: string }): void;
 }
@@ -265,7 +266,11 @@ export class SessionChannel {
   }
 
   private publish(): void {
-    this.hooks.queueChanged(this.sessionId, this.waiting());
+    this.hooks.queueChanged(
+      this.sessionId,
+      this.waiting(),
+      this.queue.map((entry) => (entry.joining ? 'join' : 'queue')),
+    );
   }
 }
 
