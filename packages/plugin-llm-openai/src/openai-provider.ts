@@ -13,7 +13,7 @@ import {
   type ModelInfo,
   usageEvent,
 } from '@aalis/api-llm';
-import { AalisError, coreErrors, type Events, type I18n, type Logger } from '@aalis/core';
+import { coreErrors, type Events, type I18n, type Logger } from '@aalis/core';
 import type { Attachment } from '@aalis/schema-message';
 import {
   type AssembledResponse,
@@ -30,8 +30,8 @@ import { linkSignals } from './link-signals.js';
 import { ModelDiscovery } from './model-discovery.js';
 import { buildModelTable, type ModelEntry } from './model-table.js';
 import { abortedError, backOff, openWithRetries, type RetryReport } from './open-with-retries.js';
-import { OutputBudget, OverlongResponseError } from './output-budget.js';
-import { type ErrorContext, overlongError, streamError, transportError } from './provider-errors.js';
+import { OutputBudget } from './output-budget.js';
+import { type ErrorContext, providerFailure } from './provider-errors.js';
 import { type ProxySettings, resolveProxy } from './proxy-settings.js';
 import { type ReadProgress, readResponse } from './read-response.js';
 import { retryDelay } from './retry-delay.js';
@@ -190,7 +190,7 @@ export class OpenAiProvider implements LlmService {
           const budget = new OutputBudget(request.maxOutputTokens ?? entry.info.maxOutputTokens);
           assembled = yield* readResponse({ exchange: opened.exchange, progress, budget, onUnknownLine });
         } catch (error) {
-          const failure = this.failure({ error, context, outputStarted: progress.outputStarted, signal });
+          const failure = providerFailure({ error, context, outputStarted: progress.outputStarted, signal });
           // Nothing reached the caller yet (the body broke before its first event): a retry is invisible.
           const retryable = !progress.outputStarted && !signal?.aborted && isRetryableBodyFailure(error);
           const delay = retryable ? retryDelay({ attempt, settings: this.config.retry }) : undefined;
@@ -316,7 +316,7 @@ export class OpenAiProvider implements LlmService {
       const list = JSON.parse(await exchange.text()) as WireModelList;
       return (list.data ?? []).map((model) => model.id).filter((id) => typeof id === 'string');
     } catch (error) {
-      throw this.failure({ error, context, outputStarted: false, signal: this.shutdown });
+      throw providerFailure({ error, context, outputStarted: false, signal: this.shutdown });
     } finally {
       exchange.close();
     }
@@ -364,31 +364,6 @@ export class OpenAiProvider implements LlmService {
       this.i18n.t({ key: 'llm-openai.proxy.in-use', params: { proxy: proxy.display, baseUrl: this.baseUrl, source } }),
       { provider: this.instanceId, proxy: proxy.display, source: proxy.source },
     );
-  }
-
-  private failure({
-    error,
-    context,
-    outputStarted,
-    signal,
-  }: {
-    error: unknown;
-    context: ErrorContext;
-    outputStarted: boolean;
-    signal: AbortSignal | undefined;
-  }): AalisError {
-    if (AalisError.isInstance(error)) return error;
-    if (signal?.aborted) return abortedError(context, outputStarted);
-    if (error instanceof TransportError) {
-      return transportError({ error, context, outputStarted });
-    }
-    if (error instanceof WireStreamError) return streamError({ error, context, outputStarted });
-    if (error instanceof OverlongResponseError) return overlongError({ error, context, outputStarted });
-    return transportError({
-      error: new TransportError('network', error),
-      context,
-      outputStarted,
-    });
   }
 }
 

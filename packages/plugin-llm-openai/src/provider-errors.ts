@@ -1,11 +1,11 @@
 // Turns what went wrong on the wire into the llm contract's coded errors, naming the instance, the base URL and
 // the model (and the proxy, by host:port), quoting the server's own message, and never the API key.
 import { llmErrors } from '@aalis/api-llm';
-import type { AalisError, I18n } from '@aalis/core';
-import { classifyWireError, parseWireError, type WireStreamError } from '@aalis/wire-openai';
+import { AalisError, type I18n } from '@aalis/core';
+import { classifyWireError, parseWireError, WireStreamError } from '@aalis/wire-openai';
 import type { Timeouts } from './config-schema.js';
-import type { TransportError } from './http-exchange.js';
-import type { OverlongResponseError } from './output-budget.js';
+import { TransportError } from './http-exchange.js';
+import { OverlongResponseError } from './output-budget.js';
 import { ProxyError } from './proxy-error.js';
 
 export interface ErrorContext {
@@ -202,4 +202,24 @@ export function overlongError({
     },
     { details: { overlong: error.part, limit: error.limit, maxTokens: error.maxTokens, outputStarted } },
   );
+}
+
+/** Any failure of a call as the llm contract's coded error (an abort wins over whatever it caused). */
+export function providerFailure({
+  error,
+  context,
+  outputStarted,
+  signal,
+}: {
+  error: unknown;
+  context: ErrorContext;
+  outputStarted: boolean;
+  signal: AbortSignal | undefined;
+}): AalisError {
+  if (AalisError.isInstance(error)) return error;
+  if (signal?.aborted) return llmErrors.AALIS_LLM_ABORTED({ model: context.model }, { details: { outputStarted } });
+  if (error instanceof TransportError) return transportError({ error, context, outputStarted });
+  if (error instanceof WireStreamError) return streamError({ error, context, outputStarted });
+  if (error instanceof OverlongResponseError) return overlongError({ error, context, outputStarted });
+  return transportError({ error: new TransportError('network', error), context, outputStarted });
 }
