@@ -83,6 +83,26 @@ describe('continuity and model settings in the native dock on Vue 2.7 (Vue 2.7, 
     expect(fixture.errors).toEqual([]);
   });
 
+  it('#12.8 an action that navigates: the run carries on in the new page, with its prompt and its tools', async () => {
+    await open('?page=orders');
+    fixture.modelServer.enqueue(
+      toolCallReply([{ name: 'open_order', arguments: {} }]),
+      // The old page's next request is cut by the navigation; the new page sends it again.
+      { type: 'hang' },
+      textReply('已打开 7 号订单的详情。'),
+    );
+    await say('打开 7 号订单');
+    await fixture.page.waitForURL(/page=detail/);
+    await fixture.page.locator('h1', { hasText: '订单详情' }).waitFor();
+    await assistantSaid('已打开 7 号订单的详情。');
+    const last = bodies().at(-1)!;
+    expect(last.messages[0]!.content).toContain('订单详情');
+    const tool = last.messages.find((message) => message.role === 'tool')!;
+    expect(JSON.parse(tool.content!)).toEqual({ result: { opening: 7 } });
+    expect(last.messages.at(-1)!.role).toBe('tool');
+    expect(fixture.errors).toEqual([]);
+  });
+
   it('#12.8 a pending confirmation is shown again after a reload, and approving it runs the action there', async () => {
     await open('?page=detail');
     fixture.modelServer.enqueue(
