@@ -149,7 +149,19 @@ async function readJson(
   request: ModelRequest,
   errors: ErrorTexts,
 ): Promise<AssembledResponse> {
-  const text = await response.text();
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    if (isAbortError(error) || request.signal.aborted) throw error;
+    // The body broke off before any of it was shown (a JSON answer is shown only once whole): safe to retry.
+    throw new PlingError({
+      code: 'NETWORK_ERROR',
+      message: errors.networkError(url, describe(error)),
+      retryable: true,
+      cause: error,
+    });
+  }
   let completion: ChatCompletion;
   try {
     completion = JSON.parse(text) as ChatCompletion;

@@ -84,6 +84,18 @@ describe('#12.6 a stream cut mid-way', () => {
     expect(session.history().messages.some((message) => message.role === 'tool')).toBe(false);
   });
 
+  it('#12.6 a JSON answer cut before its end is retried (nothing of it was shown)', async () => {
+    const cutJson: Reply = (response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
+      response.write('{"choices":[{"index":0,"message":{"role":"assistant","content":"par');
+      setTimeout(() => response.socket?.destroy(), 20);
+    };
+    replies = [cutJson, text('after the cut')];
+    const { session } = setup();
+    expect(await session.send('hi')).toMatchObject({ outcome: 'completed', text: 'after the cut' });
+    expect(requests).toBe(2);
+  });
+
   for (const locale of ['zh-CN', 'en'] as const) {
     it(`#12.6 after visible text ends with MODEL_STREAM_ERROR (${locale}), keeping the partial reply marked`, async () => {
       replies = [
