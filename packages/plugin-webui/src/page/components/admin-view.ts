@@ -3,8 +3,9 @@
 import type { LogView, ModelView } from '@aalis/session-client';
 import { defineComponent, h, nextTick, type PropType, ref, watch } from 'vue';
 import type { AdminSnapshot } from '../model/app-model.js';
-import { t } from '../page-preferences.js';
+import { preferences as pagePreferences, t } from '../page-preferences.js';
 import type { PageTextKey } from '../texts.js';
+import { icon } from './icons.js';
 
 const STATE_TEXT: Record<string, PageTextKey> = {
   active: 'webui-page.admin.state.active',
@@ -49,8 +50,14 @@ export const AdminView = defineComponent({
             h('h2', { id: 'admin-plugins' }, t('webui-page.admin.plugins')),
             h(
               'button',
-              { type: 'button', class: 'icon-button', 'aria-label': '↻', onClick: () => props.onRefresh() },
-              '↻',
+              {
+                type: 'button',
+                class: 'icon-button',
+                'aria-label': t('webui-page.admin.refresh'),
+                title: t('webui-page.admin.refresh'),
+                onClick: () => props.onRefresh(),
+              },
+              icon('refresh'),
             ),
           ]),
           h('table', { class: 'plugins', 'data-testid': 'plugins' }, [
@@ -146,7 +153,7 @@ export const AdminView = defineComponent({
               ? h('p', { class: 'placeholder' }, t('webui-page.admin.logsEmpty'))
               : shown.map((record, index) =>
                   h('div', { key: `${record.time}-${index}`, class: ['log', `log-${record.level}`] }, [
-                    h('time', new Date(record.time).toLocaleTimeString()),
+                    h('time', new Date(record.time).toLocaleTimeString(pagePreferences.locale)),
                     h('span', { class: 'log-level' }, record.level),
                     h('span', { class: 'log-name' }, record.name),
                     h('span', { class: 'log-message' }, record.message),

@@ -6,12 +6,14 @@ import { computed, defineComponent, h, type PropType, ref, watchEffect } from 'v
 import type { AppModel } from '../model/app-model.js';
 import { descendantsOf } from '../model/session-tree.js';
 import { usageView } from '../model/usage-view.js';
-import { hostLocale, preferences, setLocale, setTheme, type Theme, t } from '../page-preferences.js';
+import { hostLocale, preferences, t } from '../page-preferences.js';
 import { useStore } from '../use-store.js';
 import { AdminView } from './admin-view.js';
 import { Composer } from './composer.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { ConversationView } from './conversation-view.js';
+import { icon } from './icons.js';
+import { renderPreferenceControls } from './preference-controls.js';
 import { SessionList, sessionTitle } from './session-list.js';
 import type { SettingActions } from './setting-control.js';
 import { SidePanel } from './side-panel.js';
@@ -92,7 +94,7 @@ export const AppShell = defineComponent({
             'data-testid': 'menu',
             onClick: () => (drawer.value = drawer.value === 'sessions' ? 'none' : 'sessions'),
           },
-          '☰',
+          icon('menu'),
         ),
         h('span', { class: 'brand' }, t('webui-page.title')),
         h(
@@ -107,34 +109,7 @@ export const AppShell = defineComponent({
               ),
         ),
         h('span', { class: 'spacer' }),
-        h('label', { for: 'locale', class: 'visually-hidden' }, t('webui-page.language')),
-        h(
-          'select',
-          {
-            id: 'locale',
-            class: 'compact',
-            value: preferences.locale,
-            'data-testid': 'locale',
-            onChange: (event: Event) => setLocale((event.target as HTMLSelectElement).value as 'zh-CN' | 'en'),
-          },
-          [h('option', { value: 'zh-CN' }, '中文'), h('option', { value: 'en' }, 'English')],
-        ),
-        h('label', { for: 'theme', class: 'visually-hidden' }, t('webui-page.theme')),
-        h(
-          'select',
-          {
-            id: 'theme',
-            class: 'compact',
-            value: preferences.theme,
-            'data-testid': 'theme',
-            onChange: (event: Event) => setTheme((event.target as HTMLSelectElement).value as Theme),
-          },
-          [
-            h('option', { value: 'auto' }, t('webui-page.theme.auto')),
-            h('option', { value: 'light' }, t('webui-page.theme.light')),
-            h('option', { value: 'dark' }, t('webui-page.theme.dark')),
-          ],
-        ),
+        renderPreferenceControls('header'),
         account?.owner
           ? h(
               'button',
@@ -159,7 +134,7 @@ export const AppShell = defineComponent({
                 'data-testid': 'panel-toggle',
                 onClick: togglePanel,
               },
-              '⚙',
+              icon('sliders'),
             )
           : null,
         account ? h('span', { class: 'account muted' }, account.displayName || account.userId) : null,
@@ -269,6 +244,7 @@ export const AppShell = defineComponent({
               },
               onDelete: askDelete,
             }),
+            renderPreferenceControls('drawer'),
           ]),
           drawer.value === 'none'
             ? null
@@ -300,7 +276,7 @@ export const AppShell = defineComponent({
                       'aria-label': t('webui-page.dismiss'),
                       onClick: () => app.dismiss(notice.id),
                     },
-                    '×',
+                    icon('close'),
                   ),
                 ]),
               ),

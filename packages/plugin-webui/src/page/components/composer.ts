@@ -6,6 +6,7 @@ import { defineComponent, h, onBeforeUnmount, type PropType, ref } from 'vue';
 import { type AttachmentProblem, checkImages, formatBytes, IMAGE_TYPES } from '../model/attachment-checks.js';
 import type { SettingState } from '../model/settings-model.js';
 import { t } from '../page-preferences.js';
+import { icon } from './icons.js';
 import { renderComposerSetting, type SettingActions } from './setting-control.js';
 
 interface Picked {
@@ -206,7 +207,7 @@ export const Composer = defineComponent({
                   title: t('webui-page.composer.attach'),
                   onClick: () => fileInput.value?.click(),
                 },
-                '🖼',
+                icon('image'),
               ),
               ...props.fields.map((state) => renderComposerSetting(state, props.models, props.settingActions)),
             ]),

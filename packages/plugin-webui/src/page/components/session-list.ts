@@ -5,6 +5,7 @@ import { defineComponent, h, type PropType, ref } from 'vue';
 import { flattenTree, sessionTree } from '../model/session-tree.js';
 import { t } from '../page-preferences.js';
 import type { PageTextKey } from '../texts.js';
+import { icon } from './icons.js';
 
 const KIND_TEXT: Record<SessionSummary['kind'], PageTextKey> = {
   room: 'webui-page.kind.room',
@@ -46,8 +47,15 @@ export const SessionList = defineComponent({
           }),
           h(
             'button',
-            { type: 'button', class: 'button primary', 'data-testid': 'new-session', onClick: () => props.onCreate() },
-            t('webui-page.sessions.new'),
+            {
+              type: 'button',
+              class: 'button primary icon-only',
+              'aria-label': t('webui-page.sessions.new'),
+              title: t('webui-page.sessions.new'),
+              'data-testid': 'new-session',
+              onClick: () => props.onCreate(),
+            },
+            icon('plus'),
           ),
         ]),
         rows.length === 0
@@ -123,7 +131,7 @@ export const SessionList = defineComponent({
                             'data-testid': 'delete-session',
                             onClick: () => props.onDelete(session),
                           },
-                          '🗑',
+                          icon('trash'),
                         )
                       : null,
                   ],

@@ -167,6 +167,7 @@ export function renderSettingRow(state: SettingState, models: readonly ModelView
         ),
         h('span', { class: 'badge' }, levelText(setting.level)),
         setting.writable ? null : h('span', { class: 'muted' }, t('webui-page.settings.readOnly')),
+        // Written out even when the selected option reads the same: a select cuts long labels.
         setting.note ? h('span', { class: 'setting-note', 'data-testid': 'setting-note' }, setting.note) : null,
         setting.description ? h('span', { class: 'muted' }, setting.description) : null,
         state.saving ? h('span', { class: 'muted' }, t('webui-page.settings.saving')) : null,

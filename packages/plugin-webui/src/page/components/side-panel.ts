@@ -7,6 +7,7 @@ import type { SettingsModel } from '../model/settings-model.js';
 import type { UsageView } from '../model/usage-view.js';
 import { t } from '../page-preferences.js';
 import { useStore } from '../use-store.js';
+import { icon } from './icons.js';
 import { renderSettingRow, type SettingActions } from './setting-control.js';
 import { renderUsage } from './usage-panel.js';
 
@@ -69,7 +70,7 @@ export const SidePanel = defineComponent({
                 'aria-label': t('webui-page.panel.close'),
                 onClick: () => props.onClose(),
               },
-              '×',
+              icon('close'),
             ),
           ]),
           tab.value === 'settings'

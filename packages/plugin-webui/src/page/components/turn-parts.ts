@@ -10,7 +10,7 @@ import type {
   ToolCardView,
   TurnView,
 } from '../model/conversation-types.js';
-import { t } from '../page-preferences.js';
+import { preferences, t } from '../page-preferences.js';
 import { MarkdownText } from './markdown-text.js';
 
 export function personName(person: PersonView | undefined, selfId: string | undefined): string {
@@ -26,7 +26,7 @@ function time(at: number | undefined): VNode | null {
   return h(
     'time',
     { datetime: date.toISOString(), class: 'time' },
-    date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
+    date.toLocaleTimeString(preferences.locale, { hour: '2-digit', minute: '2-digit' }),
   );
 }
 
@@ -90,6 +90,24 @@ const TOOL_STATE_TEXT = {
   error: 'webui-page.tool.error',
 } as const;
 
+/** A tool call's duration for people: <1 ms, 12 ms, 3.4 s. */
+export function durationText(ms: number): string {
+  if (ms < 1) return t('webui-page.tool.duration', { ms: '<1' });
+  if (ms < 1000) return t('webui-page.tool.duration', { ms: Math.round(ms) });
+  return t('webui-page.tool.durationSeconds', { s: (ms / 1000).toFixed(1) });
+}
+
+/** The arguments on one line, cut to fit the card's heading. */
+function argumentsPreview(text: string): string {
+  let line = text;
+  try {
+    line = JSON.stringify(JSON.parse(text));
+  } catch {
+    line = text.replace(/\s+/g, ' ');
+  }
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
+
 export function renderTool(card: ToolCardView): VNode {
   const busy = card.state === 'writing' || card.state === 'running';
   return h(
@@ -106,10 +124,9 @@ export function renderTool(card: ToolCardView): VNode {
       h('summary', { class: 'tool-summary' }, [
         h('span', { class: 'tool-icon', 'aria-hidden': 'true' }, busy ? '⚙' : card.state === 'error' ? '✗' : '✓'),
         h('code', { class: 'tool-name' }, card.name || '…'),
+        h('code', { class: 'tool-args-preview' }, argumentsPreview(card.argumentsText)),
         h('span', { class: 'tool-state' }, t(TOOL_STATE_TEXT[card.state])),
-        card.durationMs === undefined
-          ? null
-          : h('span', { class: 'tool-duration' }, t('webui-page.tool.duration', { ms: card.durationMs })),
+        card.durationMs === undefined ? null : h('span', { class: 'tool-duration' }, durationText(card.durationMs)),
       ]),
       h('div', { class: 'tool-body' }, [
         h('div', { class: 'tool-label' }, t('webui-page.tool.arguments')),

@@ -73,6 +73,7 @@ export class AppModel extends Store<AppSnapshot> {
   conversation: ConversationModel | undefined;
   settings: SettingsModel | undefined;
   private subscription: Subscription | undefined;
+  private stopFollowing: (() => void) | undefined;
   private state: Omit<AppSnapshot, 'connection'> = {
     phase: 'starting',
     sessions: [],
@@ -179,6 +180,19 @@ export class AppModel extends Store<AppSnapshot> {
       },
     });
     this.markRead(sessionId);
+    // The open session's own live events say first whether a turn runs; the list row follows them.
+    let running = false;
+    this.stopFollowing?.();
+    this.stopFollowing = conversation.subscribe(() => {
+      const now = conversation.getSnapshot().runningTurnId !== undefined;
+      if (now === running || this.conversation !== conversation) return;
+      running = now;
+      this.update({
+        sessions: this.state.sessions.map((session) =>
+          session.id === sessionId ? { ...session, running: now } : session,
+        ),
+      });
+    });
     await Promise.all([this.subscription.ready.catch((error) => this.notify(error)), settings.load()]);
   }
 

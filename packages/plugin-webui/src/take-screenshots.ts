@@ -1,0 +1,124 @@
+// Regenerates docs/screenshots/webui/: the WebUI in zh-CN and en, desktop and phone, against a real `aalis serve`
+// and the scripted model server (a conversation with Markdown, a mended table, code, reasoning, a tool card and a
+// stopped turn). Run: `npm run screenshots -w @aalis/plugin-webui`. Needs Debian's chromium and fonts-noto-cjk.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { textReply, toolCallReply } from '@aalis/testing';
+import type { Page } from '@plingjs/browser-testing';
+import { type ServedWebui, serveWebui } from './serve-webui.case.js';
+
+const OUT = join(import.meta.dirname, '..', '..', '..', 'docs', 'screenshots', 'webui');
+
+const SCRIPT = {
+  en: {
+    ask: 'Compare the two plans and check the total.',
+    reasoning: 'Two plans; add the monthly prices with the calculator, then lay them out in a table.',
+    reply:
+      'Here is the comparison:\n\n| Plan | Monthly | Storage |\n|-|-:|\n| Basic | 12 | 100 GB |\n| Pro | 30 | 1 TB |\n\nTogether they cost **42** a month. To check it yourself:\n\n```python\nprint(12 + 30)  # 42\n```',
+    stopAsk: 'Now write me a long essay about storage.',
+    stopPartial: 'Storage has a long history, ',
+    last: 'What did the calculator say?',
+    lastReply: 'It said `42`, the sum of both plans.',
+  },
+  'zh-CN': {
+    ask: '比较这两个套餐,顺便核对一下合计。',
+    reasoning: '两个套餐,先用计算器把月费加起来,再列成表。',
+    reply:
+      '对比如下:\n\n| 套餐 | 月费 | 存储 |\n|-|-:|\n| 基础版 | 12 | 100 GB |\n| 专业版 | 30 | 1 TB |\n\n两个合计每月 **42**。想自己核对的话:\n\n```python\nprint(12 + 30)  # 42\n```',
+    stopAsk: '再写一篇关于存储的长文。',
+    stopPartial: '存储的历史很长,',
+    last: '计算器算出来是多少?',
+    lastReply: '是 `42`,两个套餐的月费之和。',
+  },
+} as const;
+
+async function send(page: Page, text: string): Promise<void> {
+  await page.getByTestId('composer-text').fill(text);
+  await page.getByTestId('composer-text').press('Enter');
+}
+
+async function settle(page: Page, predicate: () => Promise<boolean>): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    if (await predicate()) return;
+    await page.waitForTimeout(100);
+  }
+  throw new Error('the page did not reach the expected state');
+}
+
+async function scene(served: ServedWebui, locale: 'en' | 'zh-CN'): Promise<void> {
+  const lines = SCRIPT[locale];
+  const context = await served.browser.newContext({ viewport: { width: 1280, height: 1000 }, locale });
+  const page = await context.newPage();
+  await page.goto(served.link);
+  await page.getByTestId('new-session').click();
+  await page.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
+  served.model.enqueue(
+    toolCallReply([{ id: 'call_sum', name: 'calculator', arguments: { expression: '12+30' } }]),
+    textReply(lines.reply, {
+      reasoning: lines.reasoning,
+      usage: { promptTokens: 2400, completionTokens: 120, cachedTokens: 1800 },
+    }),
+  );
+  await send(page, lines.ask);
+  await settle(page, async () => (await page.locator('[data-testid="turn"][data-outcome="replied"]').count()) === 1);
+  served.model.enqueue({
+    type: 'stream',
+    steps: [{ role: 'assistant' }, { text: lines.stopPartial }, { flush: true }, { delayMs: 30_000 }, { done: true }],
+  });
+  await send(page, lines.stopAsk);
+  await page.getByTestId('stop').waitFor();
+  await page.waitForTimeout(300);
+  await page.getByTestId('stop').click();
+  await settle(page, async () => (await page.locator('[data-testid="turn"][data-outcome="aborted"]').count()) === 1);
+  served.model.enqueue(
+    textReply(lines.lastReply, { usage: { promptTokens: 2650, completionTokens: 20, cachedTokens: 2304 } }),
+  );
+  await send(page, lines.last);
+  await settle(page, async () => (await page.locator('[data-testid="turn"][data-outcome="replied"]').count()) === 2);
+  await page.locator('[data-testid="tool-card"] summary').first().click();
+  await page.locator('[data-testid="reasoning"] summary').first().click();
+  await page.mouse.move(0, 0);
+  await page.getByTestId('conversation').evaluate((element) => {
+    element.scrollTop = element.scrollHeight;
+  });
+  await page.screenshot({ path: join(OUT, `desktop-${locale}.png`) });
+  if (locale === 'en') {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: join(OUT, 'desktop-dark-en.png') });
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
+  await page.getByTestId('tab-usage').click();
+  await page.getByTestId('usage-panel').waitFor();
+  await page.screenshot({ path: join(OUT, `usage-${locale}.png`) });
+  await page.getByTestId('open-admin').click();
+  await page.getByTestId('plugins').locator('tbody tr').first().waitFor();
+  await page.screenshot({ path: join(OUT, `admin-${locale}.png`) });
+
+  const phone = await served.browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    deviceScaleFactor: 2,
+    locale,
+  });
+  const small = await phone.newPage();
+  await small.goto(await served.freshLink());
+  await small.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
+  await small.screenshot({ path: join(OUT, `phone-${locale}.png`) });
+  await small.getByTestId('menu').click();
+  await small.waitForTimeout(300);
+  await small.screenshot({ path: join(OUT, `phone-sessions-${locale}.png`) });
+  await phone.close();
+  await context.close();
+}
+
+mkdirSync(OUT, { recursive: true });
+for (const locale of ['zh-CN', 'en'] as const) {
+  const served = await serveWebui({ locale });
+  try {
+    await scene(served, locale);
+  } finally {
+    await served.stop();
+  }
+  process.stdout.write(`screenshots (${locale}) in ${OUT}\n`);
+}

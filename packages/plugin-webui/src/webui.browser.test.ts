@@ -1,0 +1,267 @@
+// The WebUI in Debian Chromium (playwright-core) against a real `aalis serve` and the scripted model server: the
+// login link, a streamed reply, a tool card, Stop mid-stream, a message typed during a turn, a setting used by
+// the next turn, a reload that restores the conversation, deleting a running session, and the phone layout.
+
+import { textReply, toolCallReply } from '@aalis/testing';
+import type { BrowserContext, Page } from '@plingjs/browser-testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ServedWebui, serveWebui } from './serve-webui.case.js';
+
+const TIMEOUT = 90_000;
+let served: ServedWebui;
+let context: BrowserContext;
+let page: Page;
+
+/** A reply that streams `first`, waits, then streams `rest` (long enough to see the stream, or to stop it). */
+function slowReply(first: string, rest: string, delayMs: number) {
+  return {
+    type: 'stream' as const,
+    steps: [
+      { role: 'assistant' as const },
+      { text: first },
+      { flush: true as const },
+      { delayMs },
+      { text: rest },
+      { finish: 'stop' },
+      { usage: { promptTokens: 30, completionTokens: 5, cachedTokens: 16 } },
+      { done: true as const },
+    ],
+  };
+}
+
+async function newSession(): Promise<string> {
+  const before = await page.getByTestId('session-row').count();
+  await page.getByTestId('new-session').click();
+  await expect.poll(() => page.getByTestId('session-row').count()).toBe(before + 1);
+  await page.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
+  return new URL(page.url()).searchParams.get('session') ?? '';
+}
+
+async function send(text: string): Promise<void> {
+  const box = page.getByTestId('composer-text');
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+const lastTurn = () => page.getByTestId('turn').last();
+
+beforeAll(async () => {
+  served = await serveWebui();
+  context = await served.browser.newContext({ viewport: { width: 1280, height: 860 } });
+  page = await context.newPage();
+}, TIMEOUT);
+
+afterAll(async () => {
+  await context?.close();
+  await served?.stop();
+}, TIMEOUT);
+
+describe('the WebUI against aalis serve', () => {
+  it(
+    'logs in through the one-time link and takes the token out of the address',
+    async () => {
+      await page.goto(served.link);
+      await page.getByTestId('sessions').waitFor();
+      expect(page.url()).not.toContain('token=');
+      // The link is single-use: a second browser cannot log in with it and is told how to get a fresh one.
+      const stranger = await served.browser.newContext();
+      const other = await stranger.newPage();
+      await other.goto(served.link);
+      expect(await other.content()).toMatch(/AALIS_WEBUI_LINK_USED|webui-link/);
+      await stranger.close();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'sends with Enter (Shift+Enter adds a line) and shows the reply as it streams',
+    async () => {
+      await newSession();
+      served.model.enqueue(slowReply('Hello ', 'world, **nice** to meet you.', 1500));
+      const box = page.getByTestId('composer-text');
+      await box.fill('first line');
+      await box.press('Shift+Enter');
+      await box.pressSequentially('second line');
+      expect(await box.inputValue()).toBe('first line\nsecond line');
+      await box.press('Enter');
+      await expect.poll(() => box.inputValue()).toBe('');
+      const reply = lastTurn().getByTestId('reply');
+      await expect.poll(() => reply.textContent(), { timeout: 10_000 }).toContain('Hello');
+      // Mid-stream: the rest has not come, the turn runs and Stop is offered.
+      expect(await reply.textContent()).not.toContain('world');
+      await page.getByRole('button', { name: 'Stop' }).waitFor();
+      await expect.poll(() => reply.textContent(), { timeout: 10_000 }).toContain('world, nice to meet you.');
+      expect(await reply.locator('strong').textContent()).toBe('nice');
+      await expect.poll(() => page.getByTestId('stop').count()).toBe(0);
+      expect(await lastTurn().getByTestId('input').textContent()).toContain('first line\nsecond line');
+      const body = served.model.chatBodies().at(-1)!;
+      expect(JSON.stringify(body.messages)).toContain('first line\\nsecond line');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'shows a tool card with its arguments, result and duration, matched to the call',
+    async () => {
+      served.model.enqueue(
+        toolCallReply([{ id: 'call_calc', name: 'calculator', arguments: { expression: '6*7' } }]),
+        textReply('The answer is 42.'),
+      );
+      await send('What is 6*7? Use the calculator.');
+      const card = lastTurn().getByTestId('tool-card');
+      await expect.poll(() => card.getAttribute('data-state'), { timeout: 15_000 }).toBe('done');
+      await expect.poll(() => lastTurn().getByTestId('reply').last().textContent()).toContain('The answer is 42.');
+      await card.locator('summary').click();
+      const text = (await card.textContent()) ?? '';
+      expect(text).toContain('calculator');
+      expect(text).toContain('"expression": "6*7"');
+      expect(text).toContain('42');
+      expect(text).toMatch(/\d+ ms/);
+      expect(await card.getAttribute('data-call-id')).toBeTruthy();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'stops a turn mid-stream with Stop, and answers the next message',
+    async () => {
+      served.model.enqueue(slowReply('I will write a very long ', 'essay that never ends.', 30_000));
+      await send('Write a long essay.');
+      await expect
+        .poll(() => lastTurn().getByTestId('reply').textContent(), { timeout: 10_000 })
+        .toContain('very long');
+      await page.getByRole('button', { name: 'Stop' }).click();
+      await expect.poll(() => lastTurn().getAttribute('data-outcome'), { timeout: 15_000 }).toBe('aborted');
+      expect(await lastTurn().getByTestId('outcome').textContent()).toContain('Stopped');
+      // A stopped turn keeps no reply, as the history will not either.
+      expect(await lastTurn().getByTestId('reply').count()).toBe(0);
+      served.model.enqueue(textReply('Back again.'));
+      await send('Are you there?');
+      await expect
+        .poll(() => lastTurn().getByTestId('reply').textContent(), { timeout: 15_000 })
+        .toContain('Back again.');
+      expect(await lastTurn().getAttribute('data-outcome')).toBe('replied');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'shows a message typed during a turn as joining or queued, then answers it',
+    async () => {
+      served.model.enqueue(slowReply('Thinking about ', 'the first question.', 4000), textReply('And the second one.'));
+      await send('First question');
+      await expect.poll(() => lastTurn().getByTestId('reply').textContent(), { timeout: 10_000 }).toContain('Thinking');
+      await send('Second question');
+      const waiting = page.getByTestId('waiting');
+      await waiting.waitFor({ timeout: 10_000 });
+      expect(await waiting.textContent()).toContain('Second question');
+      expect(await waiting.textContent()).toMatch(/Waiting to join this turn|Queued for the next turn/);
+      await expect.poll(() => page.getByText('And the second one.').count(), { timeout: 20_000 }).toBe(1);
+      await expect.poll(() => waiting.count()).toBe(0);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'changes a setting in the panel and the next turn uses it; 深度思考 follows the model',
+    async () => {
+      const settings = page.getByTestId('settings');
+      if ((await settings.count()) === 0) await page.getByTestId('panel-toggle').click();
+      const think = settings.locator('select[data-key="think"]');
+      await think.waitFor();
+      await expect
+        .poll(() => think.locator('option').allTextContents())
+        .toEqual(expect.arrayContaining(['Low', 'High']));
+      await think.selectOption('high');
+      const row = settings.locator('[data-testid="setting"][data-key="think"]');
+      await expect.poll(() => row.getAttribute('data-source')).toBe('session');
+      served.model.enqueue(textReply('Thought hard.'));
+      await send('Think hard about this.');
+      await expect
+        .poll(() => lastTurn().getByTestId('reply').textContent(), { timeout: 15_000 })
+        .toContain('Thought hard.');
+      expect(served.model.chatBodies().at(-1)).toMatchObject({ reasoning_effort: 'high' });
+      // The model beside the composer: picking one without thinking levels refetches 深度思考's options.
+      const llm = page.locator('.composer select[data-key="llm"]');
+      await llm.selectOption('openai/vision-model');
+      await expect.poll(() => think.locator('option').allTextContents()).not.toContain('Low');
+      served.model.enqueue(textReply('Seen.'));
+      await send('Which model?');
+      await expect.poll(() => lastTurn().getByTestId('reply').textContent(), { timeout: 15_000 }).toContain('Seen.');
+      expect(served.model.chatBodies().at(-1)).toMatchObject({ model: 'vision-model' });
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'restores the conversation after a reload: replies, the tool card, the stopped turn',
+    async () => {
+      const before = await page.getByTestId('turn').count();
+      await page.reload();
+      await page.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
+      await expect.poll(() => page.getByTestId('turn').count()).toBe(before);
+      expect(await page.locator('[data-testid="tool-card"][data-state="done"]').count()).toBe(1);
+      expect(await page.locator('[data-testid="turn"][data-outcome="aborted"]').count()).toBe(1);
+      expect(await page.getByText('The answer is 42.').count()).toBe(1);
+      expect(await page.getByText('Back again.').count()).toBe(1);
+      await page.getByTestId('usage-panel').or(page.getByTestId('tab-usage')).first().waitFor();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'deletes a running session after a confirmation; its turn stops',
+    async () => {
+      const sessionId = await newSession();
+      served.model.enqueue(slowReply('This will be ', 'cut short.', 30_000));
+      await send('Start something long.');
+      await expect
+        .poll(() => lastTurn().getByTestId('reply').textContent(), { timeout: 10_000 })
+        .toContain('This will be');
+      const row = page.locator(`[data-testid="session-row"][data-session-id="${sessionId}"]`);
+      await row.getByTestId('delete-session').click();
+      const dialog = page.getByTestId('confirm-dialog');
+      expect(await dialog.textContent()).toContain('that turn stops at once');
+      await dialog.getByTestId('confirm').click();
+      await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(0);
+      const request = served.model.requests.at(-1)!;
+      await request.closed;
+      expect(request.abortedByClient).toBe(true);
+      await page.reload();
+      await page.getByTestId('sessions').waitFor();
+      expect(await page.locator(`[data-session-id="${sessionId}"]`).count()).toBe(0);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'is usable 390 px wide: no sideways scrolling, the list and the panel as drawers',
+    async () => {
+      const phone = await served.browser.newContext({
+        viewport: { width: 390, height: 844 },
+        hasTouch: true,
+        isMobile: true,
+      });
+      const small = await phone.newPage();
+      await small.goto(await served.freshLink());
+      await small.getByTestId('composer-text').waitFor();
+      expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      expect(await small.getByTestId('sessions').isVisible()).toBe(false);
+      await small.getByTestId('menu').click();
+      await expect.poll(() => small.getByTestId('sessions').isVisible()).toBe(true);
+      await small.keyboard.press('Escape');
+      await expect.poll(() => small.getByTestId('sessions').isVisible()).toBe(false);
+      await small.getByTestId('panel-toggle').click();
+      const panel = await small.getByTestId('side-panel').boundingBox();
+      expect(panel!.x).toBeGreaterThanOrEqual(0);
+      expect(panel!.x + panel!.width).toBeLessThanOrEqual(390);
+      await small.keyboard.press('Escape');
+      await expect.poll(() => small.getByTestId('side-panel').count()).toBe(0);
+      const composer = await small.getByTestId('composer').boundingBox();
+      expect(composer!.x).toBeGreaterThanOrEqual(0);
+      expect(composer!.x + composer!.width).toBeLessThanOrEqual(390);
+      await phone.close();
+    },
+    TIMEOUT,
+  );
+});
