@@ -241,4 +241,24 @@ describe('plugin', () => {
       await stop();
     }
   });
+
+  it('#11.18 refuses a baseUrl that is not an http(s) URL with a usable port, never showing its credentials', async () => {
+    const values = ['not a url', 'ftp://models.example.com/v1', 'http://127.0.0.1:99999/v1', 'https://u:s3cr3t@h:0/v1'];
+    const { app, stop } = await bootApp({
+      locale: 'en',
+      plugins: values.map((baseUrl, index) => [plugin, { baseUrl, fetchModels: false }, { id: `bad-${index}` }]),
+    });
+    try {
+      values.forEach((value, index) => {
+        const state = app.stateOf(`bad-${index}`);
+        expect(state.state, value).toBe('error');
+        expect(state.error?.code, value).toBe('AALIS_CONFIG_INVALID');
+        expect(state.error?.message, value).toContain('"baseUrl" expected an http:// or https:// URL');
+        expect(JSON.stringify([state.error?.message, state.error?.details]), value).not.toContain('s3cr3t');
+      });
+      expect(app.services.providers(llm)).toEqual([]);
+    } finally {
+      await stop();
+    }
+  });
 });

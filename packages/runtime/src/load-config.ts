@@ -297,7 +297,8 @@ function setIn(target: Record<string, unknown>, path: readonly string[], value: 
 }
 
 function pick(issue: { expected: string; received: string }) {
-  return { expected: issue.expected, received: issue.received };
+  // A value printed back (a URL in the wrong place, say) never shows the credentials written into a URL.
+  return { expected: issue.expected, received: maskUrlCredentials(issue.received) };
 }
 
 function failure(problems: ConfigProblem[], locale: Locale): LoadResult {
