@@ -5,6 +5,7 @@ import type { MemoryReadOptions } from '@aalis/api-memory';
 import { isControlMessage, type Message } from '@aalis/schema-message';
 import type { Connection, SqliteDatabase } from '@aalis/sqlite';
 import { MEMORY_NAMESPACE, memoryMigrations } from './memory-migrations.js';
+import type { MemoryStore } from './memory-store.js';
 import { decodeMessage, encodeMessage, type MessageRow } from './message-row.js';
 
 const DIVIDER = 'compression-divider';
@@ -32,7 +33,7 @@ const emptyState = (sessionId: string): SessionState => ({
   active_row_start: 0,
 });
 
-export class SqliteMemoryStore {
+export class SqliteMemoryStore implements MemoryStore {
   private readonly connection: Connection;
   private readonly statements;
 

@@ -1,4 +1,4 @@
-// The MemoryService over SqliteMemoryStore: argument checks, events after commit, and clearing through the
+// The MemoryService over a MemoryStore (SQLite or PostgreSQL): argument checks, events after commit, and clearing through the
 // 'memory:clear' hook chain when the hooks service is present (else the default action alone).
 import type { HooksService } from '@aalis/api-hooks';
 import {
@@ -12,49 +12,49 @@ import {
 } from '@aalis/api-memory';
 import type { Events } from '@aalis/core';
 import type { Message } from '@aalis/schema-message';
-import type { SqliteMemoryStore } from './sqlite-memory-store.js';
+import type { MemoryStore } from './memory-store.js';
 
 export interface SqliteMemoryOptions {
-  store: SqliteMemoryStore;
+  store: MemoryStore;
   events: Events;
   /** The hooks service now, if any (read at each clear so a hooks plugin arriving later is used). */
   hooks: () => HooksService | undefined;
 }
 
 export function createSqliteMemory({ store, events, hooks }: SqliteMemoryOptions): MemoryService {
-  const defaultClear = (context: MemoryClearContext) => {
-    store.delete(context.sessionIds);
+  const defaultClear = async (context: MemoryClearContext) => {
+    await store.delete(context.sessionIds);
     events.emit('memory:cleared', { sessionIds: context.sessionIds });
   };
   return {
     async append(sessionId: string, messages: readonly Message[]) {
       assertNonEmptyString('append', 'sessionId', sessionId);
       assertValidMessages(sessionId, messages);
-      const stored = store.append(sessionId, messages);
+      const stored = await store.append(sessionId, messages);
       if (stored.length > 0) events.emit('memory:appended', { sessionId, messages: stored });
       return stored;
     },
     async read(sessionId: string, options: MemoryReadOptions = {}) {
       assertNonEmptyString('read', 'sessionId', sessionId);
       assertReadFrom(options.from);
-      return store.read(sessionId, options);
+      return await store.read(sessionId, options);
     },
     async countHistory(sessionId: string) {
       assertNonEmptyString('countHistory', 'sessionId', sessionId);
-      return store.countHistory(sessionId);
+      return await store.countHistory(sessionId);
     },
     async activeStart(sessionId: string) {
       assertNonEmptyString('activeStart', 'sessionId', sessionId);
-      return store.activeStart(sessionId);
+      return await store.activeStart(sessionId);
     },
     async readAll(sessionId: string) {
       assertNonEmptyString('readAll', 'sessionId', sessionId);
-      return store.readAll(sessionId);
+      return await store.readAll(sessionId);
     },
     async deleteByTurn(sessionId: string, turnId: string) {
       assertNonEmptyString('deleteByTurn', 'sessionId', sessionId);
       assertNonEmptyString('deleteByTurn', 'turnId', turnId);
-      const count = store.deleteByTurn(sessionId, turnId);
+      const count = await store.deleteByTurn(sessionId, turnId);
       if (count > 0) events.emit('memory:deleted', { sessionId, turnId, count });
       return count;
     },
@@ -64,7 +64,7 @@ export function createSqliteMemory({ store, events, hooks }: SqliteMemoryOptions
       const context: MemoryClearContext = { sessionIds: targets };
       const chain = hooks();
       if (chain) await chain.run('memory:clear', context, defaultClear);
-      else defaultClear(context);
+      else await defaultClear(context);
     },
   };
 }

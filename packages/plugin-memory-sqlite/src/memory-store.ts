@@ -1,0 +1,17 @@
+// What the memory service needs from an engine: one implementation per engine (SQLite synchronous, PostgreSQL
+// asynchronous), the same semantics, checked by one conformance suite.
+import type { MemoryReadOptions } from '@aalis/api-memory';
+import type { Message } from '@aalis/schema-message';
+
+type Awaitable<T> = T | Promise<T>;
+
+export interface MemoryStore {
+  append(sessionId: string, messages: readonly Message[]): Awaitable<Message[]>;
+  read(sessionId: string, options?: MemoryReadOptions): Awaitable<Message[]>;
+  countHistory(sessionId: string): Awaitable<number>;
+  activeStart(sessionId: string): Awaitable<number>;
+  readAll(sessionId: string): Awaitable<Message[]>;
+  deleteByTurn(sessionId: string, turnId: string): Awaitable<number>;
+  /** Deletes the rows of these sessions, or of every session (undefined). */
+  delete(sessionIds: readonly string[] | undefined): Awaitable<void>;
+}

@@ -1,0 +1,41 @@
+// Schema of the memory tables on PostgreSQL (namespace 'memory'): the same tables, columns and indexes as the
+// SQLite schema (memory-migrations.ts), so both engines answer window reads with the same index seeks.
+import type { PostgresMigration } from '@aalis/postgres';
+
+export const postgresMemoryMigrations: readonly PostgresMigration[] = [
+  {
+    version: 1,
+    name: 'messages and session counters',
+    up: `
+      CREATE TABLE memory_sessions (
+        session_id TEXT PRIMARY KEY,
+        next_seq BIGINT NOT NULL,
+        epoch INTEGER NOT NULL,
+        row_count BIGINT NOT NULL,
+        conversation_count BIGINT NOT NULL,
+        active_seq_start BIGINT NOT NULL,
+        active_conversation_start BIGINT NOT NULL,
+        active_row_start BIGINT NOT NULL
+      );
+      CREATE TABLE memory_messages (
+        session_id TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        id TEXT NOT NULL UNIQUE,
+        epoch INTEGER NOT NULL,
+        conversation_index BIGINT,
+        turn_id TEXT,
+        role TEXT NOT NULL,
+        kind TEXT,
+        content TEXT NOT NULL,
+        timestamp BIGINT NOT NULL,
+        extra TEXT,
+        PRIMARY KEY (session_id, seq)
+      );
+      CREATE INDEX memory_messages_conversation ON memory_messages (session_id, conversation_index)
+        WHERE conversation_index IS NOT NULL;
+      CREATE INDEX memory_messages_turn ON memory_messages (session_id, turn_id) WHERE turn_id IS NOT NULL;
+      CREATE INDEX memory_messages_dividers ON memory_messages (session_id, seq)
+        WHERE kind = 'compression-divider';
+    `,
+  },
+];

@@ -1,0 +1,269 @@
+// The PostgreSQL side of the memory service: the same tables and bookkeeping as SqliteMemoryStore (per-session
+// counters in memory_sessions, conversation_index and epoch per row). Every write is one transaction that first
+// locks the session's counter row (SELECT … FOR UPDATE), so appends from several processes never share a seq.
+import { randomUUID } from 'node:crypto';
+import type { MemoryReadOptions } from '@aalis/api-memory';
+import type { PostgresDatabase, Queryable } from '@aalis/postgres';
+import { isControlMessage, type Message } from '@aalis/schema-message';
+import type { MemoryStore } from './memory-store.js';
+import { decodeMessage, encodeMessage, type MessageRow } from './message-row.js';
+import { postgresMemoryMigrations } from './postgres-memory-migrations.js';
+
+const DIVIDER = 'compression-divider';
+const COLUMNS = 'id, role, kind, content, timestamp, extra';
+const STATE_COLUMNS = `session_id, next_seq, epoch, row_count, conversation_count, active_seq_start,
+  active_conversation_start, active_row_start`;
+
+interface SessionState {
+  session_id: string;
+  next_seq: number;
+  epoch: number;
+  row_count: number;
+  conversation_count: number;
+  active_seq_start: number;
+  active_conversation_start: number;
+  active_row_start: number;
+}
+
+async function one<R>(client: Queryable, sql: string, params: unknown[]): Promise<R | undefined> {
+  return (await client.query(sql, params)).rows[0] as R | undefined;
+}
+
+async function all<R>(client: Queryable, sql: string, params: unknown[]): Promise<R[]> {
+  return (await client.query(sql, params)).rows as R[];
+}
+
+export class PostgresMemoryStore implements MemoryStore {
+  private constructor(private readonly database: PostgresDatabase) {}
+
+  static async open(database: PostgresDatabase): Promise<PostgresMemoryStore> {
+    await database.migrate('memory', postgresMemoryMigrations);
+    return new PostgresMemoryStore(database);
+  }
+
+  private state(client: Queryable, sessionId: string, lock = false): Promise<SessionState | undefined> {
+    return one<SessionState>(
+      client,
+      `SELECT ${STATE_COLUMNS} FROM memory_sessions WHERE session_id = $1${lock ? ' FOR UPDATE' : ''}`,
+      [sessionId],
+    );
+  }
+
+  private async saveState(client: Queryable, state: SessionState): Promise<void> {
+    await client.query(
+      `UPDATE memory_sessions SET next_seq = $2, epoch = $3, row_count = $4, conversation_count = $5,
+       active_seq_start = $6, active_conversation_start = $7, active_row_start = $8 WHERE session_id = $1`,
+      [
+        state.session_id,
+        state.next_seq,
+        state.epoch,
+        state.row_count,
+        state.conversation_count,
+        state.active_seq_start,
+        state.active_conversation_start,
+        state.active_row_start,
+      ],
+    );
+  }
+
+  async append(sessionId: string, messages: readonly Message[]): Promise<Message[]> {
+    if (messages.length === 0) return [];
+    const now = Date.now();
+    return this.database.transaction(async (client) => {
+      await client.query(
+        `INSERT INTO memory_sessions (${STATE_COLUMNS}) VALUES ($1, 0, 0, 0, 0, 0, 0, 0) ON CONFLICT DO NOTHING`,
+        [sessionId],
+      );
+      const state = (await this.state(client, sessionId, true))!;
+      const stored: Message[] = [];
+      const values: unknown[] = [];
+      const tuples: string[] = [];
+      for (const message of messages) {
+        const row = encodeMessage(message, randomUUID(), now);
+        const seq = state.next_seq++;
+        let conversationIndex: number | null = null;
+        if (message.kind === DIVIDER) {
+          state.epoch++;
+          state.active_seq_start = seq + 1;
+          state.active_conversation_start = state.conversation_count;
+          state.active_row_start = state.row_count + 1;
+        } else if (!isControlMessage(message)) {
+          conversationIndex = state.conversation_count++;
+        }
+        state.row_count++;
+        const base = values.length;
+        tuples.push(`(${Array.from({ length: 11 }, (_, i) => `$${base + i + 1}`).join(', ')})`);
+        values.push(
+          sessionId,
+          seq,
+          row.id,
+          state.epoch,
+          conversationIndex,
+          row.turnId,
+          row.role,
+          row.kind,
+          row.content,
+          row.timestamp,
+          row.extra,
+        );
+        stored.push(decodeMessage(row));
+      }
+      await client.query(
+        `INSERT INTO memory_messages (session_id, seq, id, epoch, conversation_index, turn_id, role, kind, content,
+         timestamp, extra) VALUES ${tuples.join(', ')}`,
+        values,
+      );
+      await this.saveState(client, state);
+      return stored;
+    });
+  }
+
+  async read(sessionId: string, { from = 0, includeControl = false }: MemoryReadOptions = {}): Promise<Message[]> {
+    const pool = this.database.pool;
+    const state = await this.state(pool, sessionId);
+    if (!state) return [];
+    const count = state.conversation_count - state.active_conversation_start;
+    let startSeq = state.active_seq_start;
+    const skipped = Math.min(from, count);
+    if (skipped > 0) {
+      const row = await one<{ seq: number }>(
+        pool,
+        'SELECT seq FROM memory_messages WHERE session_id = $1 AND conversation_index = $2',
+        [sessionId, state.active_conversation_start + skipped - 1],
+      );
+      startSeq = row!.seq + 1;
+    }
+    const filter = includeControl ? '' : ' AND conversation_index IS NOT NULL';
+    const rows = await all<MessageRow>(
+      pool,
+      `SELECT ${COLUMNS} FROM memory_messages WHERE session_id = $1 AND seq >= $2${filter} ORDER BY seq`,
+      [sessionId, startSeq],
+    );
+    return rows.map(decodeMessage);
+  }
+
+  async countHistory(sessionId: string): Promise<number> {
+    const state = await this.state(this.database.pool, sessionId);
+    return state ? state.conversation_count - state.active_conversation_start : 0;
+  }
+
+  async activeStart(sessionId: string): Promise<number> {
+    return (await this.state(this.database.pool, sessionId))?.active_row_start ?? 0;
+  }
+
+  async readAll(sessionId: string): Promise<Message[]> {
+    const rows = await all<MessageRow>(
+      this.database.pool,
+      `SELECT ${COLUMNS} FROM memory_messages WHERE session_id = $1 ORDER BY seq`,
+      [sessionId],
+    );
+    return rows.map(decodeMessage);
+  }
+
+  async deleteByTurn(sessionId: string, turnId: string): Promise<number> {
+    return this.database.transaction(async (client) => {
+      const state = await this.state(client, sessionId, true);
+      if (!state) return 0;
+      const deleted = await all<{ seq: number }>(
+        client,
+        'DELETE FROM memory_messages WHERE session_id = $1 AND turn_id = $2 RETURNING seq',
+        [sessionId, turnId],
+      );
+      if (deleted.length === 0) return 0;
+      const first = Math.min(...deleted.map((row) => row.seq));
+      await this.renumberFrom(client, state, first, deleted.length);
+      return deleted.length;
+    });
+  }
+
+  /** As SqliteMemoryStore.renumberFrom: epoch and conversation_index of the rows after a deletion, and the counters. */
+  private async renumberFrom(client: Queryable, state: SessionState, fromSeq: number, deleted: number) {
+    const sessionId = state.session_id;
+    const before = await one<{ epoch: number }>(
+      client,
+      'SELECT epoch FROM memory_messages WHERE session_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT 1',
+      [sessionId, fromSeq],
+    );
+    const conversationBefore = await this.lastConversationBefore(client, sessionId, fromSeq);
+    let epoch = before?.epoch ?? 0;
+    let conversation = conversationBefore === undefined ? 0 : conversationBefore + 1;
+    const tail = await all<{ seq: number; kind: string | null; epoch: number; conversation_index: number | null }>(
+      client,
+      'SELECT seq, kind, epoch, conversation_index FROM memory_messages WHERE session_id = $1 AND seq >= $2 ORDER BY seq',
+      [sessionId, fromSeq],
+    );
+    const rowCount = state.row_count - deleted;
+    const tailStart = rowCount - tail.length;
+    let dividerSeen = false;
+    for (const [offset, row] of tail.entries()) {
+      let index: number | null = null;
+      if (row.kind === DIVIDER) {
+        epoch++;
+        dividerSeen = true;
+        state.active_seq_start = row.seq + 1;
+        state.active_conversation_start = conversation;
+        state.active_row_start = tailStart + offset + 1;
+      } else if (!isControlMessage({ kind: row.kind ?? undefined })) {
+        index = conversation++;
+      }
+      if (index !== row.conversation_index || epoch !== row.epoch) {
+        await client.query(
+          'UPDATE memory_messages SET epoch = $1, conversation_index = $2 WHERE session_id = $3 AND seq = $4',
+          [epoch, index, sessionId, row.seq],
+        );
+      }
+    }
+    if (!dividerSeen && fromSeq < state.active_seq_start) await this.findActiveDivider(client, state, fromSeq);
+    state.epoch = epoch;
+    state.row_count = rowCount;
+    state.conversation_count = conversation;
+    await this.saveState(client, state);
+  }
+
+  private async lastConversationBefore(client: Queryable, sessionId: string, seq: number) {
+    const row = await one<{ conversation_index: number }>(
+      client,
+      `SELECT conversation_index FROM memory_messages WHERE session_id = $1 AND seq < $2
+       AND conversation_index IS NOT NULL ORDER BY seq DESC LIMIT 1`,
+      [sessionId, seq],
+    );
+    return row?.conversation_index;
+  }
+
+  private async findActiveDivider(client: Queryable, state: SessionState, fromSeq: number): Promise<void> {
+    const sessionId = state.session_id;
+    const divider = await one<{ seq: number }>(
+      client,
+      `SELECT seq FROM memory_messages WHERE session_id = $1 AND seq < $2 AND kind = '${DIVIDER}'
+       ORDER BY seq DESC LIMIT 1`,
+      [sessionId, fromSeq],
+    );
+    if (!divider) {
+      state.active_seq_start = 0;
+      state.active_conversation_start = 0;
+      state.active_row_start = 0;
+      return;
+    }
+    const conversationBefore = await this.lastConversationBefore(client, sessionId, divider.seq);
+    state.active_seq_start = divider.seq + 1;
+    state.active_conversation_start = conversationBefore === undefined ? 0 : conversationBefore + 1;
+    const rows = await one<{ n: number }>(
+      client,
+      'SELECT COUNT(*)::int AS n FROM memory_messages WHERE session_id = $1 AND seq <= $2',
+      [sessionId, divider.seq],
+    );
+    state.active_row_start = rows?.n ?? 0;
+  }
+
+  async delete(sessionIds: readonly string[] | undefined): Promise<void> {
+    await this.database.transaction(async (client) => {
+      if (sessionIds === undefined) {
+        await client.query('DELETE FROM memory_messages');
+        await client.query('DELETE FROM memory_sessions');
+        return;
+      }
+      await client.query('DELETE FROM memory_messages WHERE session_id = ANY($1)', [sessionIds]);
+      await client.query('DELETE FROM memory_sessions WHERE session_id = ANY($1)', [sessionIds]);
+    });
+  }
+}

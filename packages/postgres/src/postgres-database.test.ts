@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PostgresDatabase } from './postgres-database.js';
+import { startThrowawayPostgres, type ThrowawayPostgres } from './throwaway-postgres.js';
+
+let server: ThrowawayPostgres;
+let database: PostgresDatabase;
+beforeAll(async () => {
+  server = await startThrowawayPostgres();
+  database = new PostgresDatabase(server.url);
+}, 60_000);
+afterAll(async () => {
+  await database?.close();
+  server?.stop();
+});
+
+const migrations = [
+  { version: 1, name: 'notes', up: 'CREATE TABLE notes (id SERIAL PRIMARY KEY, body TEXT NOT NULL)' },
+  { version: 2, name: 'notes.session', up: 'ALTER TABLE notes ADD COLUMN session TEXT' },
+];
+
+describe('PostgresDatabase', () => {
+  it('applies migrations once and records their versions, also when processes race', async () => {
+    const other = new PostgresDatabase(server.url);
+    const [a, b] = await Promise.all([database.migrate('notes', migrations), other.migrate('notes', migrations)]);
+    expect([...a, ...b].sort()).toEqual([1, 2]);
+    expect(await database.migrate('notes', migrations)).toEqual([]);
+    expect(await database.schemaVersion('notes')).toBe(2);
+    await other.close();
+  });
+
+  it('refuses migrations with gaps', async () => {
+    await expect(database.migrate('x', [{ version: 2, name: 'x', up: 'SELECT 1' }])).rejects.toThrow(/without gaps/);
+  });
+
+  it('rolls a failing transaction back', async () => {
+    await expect(
+      database.transaction(async (client) => {
+        await client.query("INSERT INTO notes (body) VALUES ('kept?')");
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await database.query('SELECT COUNT(*)::int AS n FROM notes')).toEqual([{ n: 0 }]);
+  });
+
+  it('delivers NOTIFY payloads to listeners', async () => {
+    const received: string[] = [];
+    await database.listen('aalis_test', (payload) => received.push(payload));
+    await database.notify('aalis_test', 'hello');
+    for (let i = 0; i < 50 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(received).toEqual(['hello']);
+  });
+});

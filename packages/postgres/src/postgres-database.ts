@@ -1,0 +1,162 @@
+// One PostgreSQL database behind a pg Pool: queries, transactions (BEGIN … COMMIT on one pooled client, rolled back
+// on throw), per-namespace versioned migrations recorded in schema_migrations, and LISTEN/NOTIFY.
+import pg from 'pg';
+
+/** A pooled client or the pool itself: both run `query`. */
+export type Queryable = Pick<pg.PoolClient, 'query'>;
+
+export interface PostgresMigration {
+  /** Strictly increasing within a namespace, starting at 1. */
+  version: number;
+  name: string;
+  /** SQL run in one transaction, or a function for data migrations. */
+  up: string | ((client: Queryable) => Promise<void>);
+}
+
+// BIGINT columns (epoch milliseconds, counters) come back as numbers: every value we store fits in 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+/** Key of the advisory lock that serialises migrations of every process on one database. */
+const MIGRATION_LOCK = 0x4161_6c69;
+
+export class PostgresDatabase {
+  readonly pool: pg.Pool;
+  private closed = false;
+  private listener: pg.Client | undefined;
+  private listenerReady: Promise<pg.Client> | undefined;
+  private readonly channels = new Map<string, Set<(payload: string) => void>>();
+
+  constructor(
+    readonly url: string,
+    options: { max?: number } = {},
+  ) {
+    this.pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, idleTimeoutMillis: 30_000 });
+    // An idle client whose server went away emits 'error' on the pool; the next query gets a fresh client.
+    this.pool.on('error', () => {});
+  }
+
+  async query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
+    return (await this.pool.query<R>(sql, params)).rows;
+  }
+
+  /** Runs `fn` inside BEGIN … COMMIT on one client (ROLLBACK on throw). */
+  async transaction<T>(fn: (client: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await fn(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /**
+   * Applies the namespace's migrations not applied yet, each in its own transaction, under an advisory lock so
+   * processes starting together apply each one once. Returns the versions applied.
+   */
+  async migrate(namespace: string, migrations: readonly PostgresMigration[]): Promise<number[]> {
+    const sorted = [...migrations].sort((a, b) => a.version - b.version);
+    sorted.forEach((migration, index) => {
+      if (migration.version !== index + 1) {
+        throw new Error(
+          `Migrations of "${namespace}" must be numbered 1, 2, 3… without gaps (found ${migration.version}).`,
+        );
+      }
+    });
+    const client = await this.pool.connect();
+    const applied: number[] = [];
+    try {
+      await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        namespace TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        applied_at BIGINT NOT NULL,
+        PRIMARY KEY (namespace, version)
+      )`);
+      const current = await currentVersion(client, namespace);
+      for (const migration of sorted) {
+        if (migration.version <= current) continue;
+        await client.query('BEGIN');
+        try {
+          if (typeof migration.up === 'string') await client.query(migration.up);
+          else await migration.up(client);
+          await client.query(
+            'INSERT INTO schema_migrations (namespace, version, name, applied_at) VALUES ($1, $2, $3, $4)',
+            [namespace, migration.version, migration.name, Date.now()],
+          );
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => {});
+          throw error;
+        }
+        applied.push(migration.version);
+      }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+      client.release();
+    }
+    return applied;
+  }
+
+  async schemaVersion(namespace: string): Promise<number> {
+    return currentVersion(this.pool, namespace);
+  }
+
+  /** Calls `fn` with each NOTIFY payload on `channel` (one dedicated connection for every channel). */
+  async listen(channel: string, fn: (payload: string) => void): Promise<() => void> {
+    const client = await this.listenerClient();
+    let listeners = this.channels.get(channel);
+    if (!listeners) {
+      listeners = new Set();
+      this.channels.set(channel, listeners);
+      await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    }
+    listeners.add(fn);
+    return () => void listeners.delete(fn);
+  }
+
+  async notify(channel: string, payload: string): Promise<void> {
+    await this.pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
+  }
+
+  private listenerClient(): Promise<pg.Client> {
+    this.listenerReady ??= (async () => {
+      const client = new pg.Client({ connectionString: this.url });
+      client.on('error', () => {});
+      client.on('notification', (message) => {
+        for (const fn of this.channels.get(message.channel) ?? []) fn(message.payload ?? '');
+      });
+      await client.connect();
+      this.listener = client;
+      return client;
+    })();
+    return this.listenerReady;
+  }
+
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.listener?.end().catch(() => {});
+    await this.pool.end();
+  }
+}
+
+async function currentVersion(client: Queryable, namespace: string): Promise<number> {
+  const exists = await client.query<{ t: string | null }>("SELECT to_regclass('schema_migrations') AS t");
+  if (exists.rows[0]?.t == null) return 0;
+  const result = await client.query<{ version: number | null }>(
+    'SELECT MAX(version) AS version FROM schema_migrations WHERE namespace = $1',
+    [namespace],
+  );
+  return result.rows[0]?.version ?? 0;
+}

@@ -1,0 +1,129 @@
+// A throwaway PostgreSQL cluster for tests and benchmarks: Debian's postgresql package (initdb, pg_ctl), a temp
+// directory, a free port on 127.0.0.1, run as an unprivileged user when we are root (initdb refuses root), and
+// stopped and removed by stop(). Never a system service.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface ThrowawayPostgres {
+  /** postgres://…@127.0.0.1:<port>/<database> of a fresh database. */
+  readonly url: string;
+  readonly port: number;
+  /** Creates another empty database and returns its URL. */
+  createDatabase(name: string): string;
+  /** Stops the server (immediate) and removes its directory. */
+  stop(): void;
+}
+
+/** The bin directory of the newest installed PostgreSQL (/usr/lib/postgresql/<n>/bin), or undefined. */
+export function postgresBinDir(): string | undefined {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root)
+    .filter((name) => existsSync(join(root, name, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
+  return versions[0] === undefined ? undefined : join(root, versions[0], 'bin');
+}
+
+/** The unprivileged account the cluster runs as when we are root ('nobody' exists on every Debian system). */
+const RUN_AS = 'nobody';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
+  const bin = postgresBinDir();
+  if (!bin) {
+    throw new Error('PostgreSQL is not installed: apt-get install -y postgresql (its initdb and pg_ctl are used).');
+  }
+  const root = process.getuid?.() === 0;
+  const dir = mkdtempSync(join(tmpdir(), 'aalis-pg-'));
+  const data = join(dir, 'data');
+  chmodSync(dir, 0o700);
+  if (root) {
+    const uid = Number(execFileSync('id', ['-u', RUN_AS]).toString().trim());
+    const gid = Number(execFileSync('id', ['-g', RUN_AS]).toString().trim());
+    chownSync(dir, uid, gid);
+  }
+  const run = (command: string, args: string[]) => {
+    const argv = root ? ['-u', RUN_AS, '--', join(bin, command), ...args] : args;
+    execFileSync(root ? 'runuser' : join(bin, command), argv, { stdio: 'pipe', cwd: dir });
+  };
+  run('initdb', ['-D', data, '-U', 'aalis', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync']);
+  writeFileSync(
+    join(data, 'postgresql.auto.conf'),
+    [
+      "listen_addresses = '127.0.0.1'",
+      `unix_socket_directories = '${dir}'`,
+      'fsync = off',
+      'synchronous_commit = off',
+      'full_page_writes = off',
+      'max_connections = 300',
+      'shared_buffers = 32MB',
+      '',
+    ].join('\n'),
+  );
+  let port = 0;
+  for (let attempt = 0; ; attempt++) {
+    port = await freePort();
+    try {
+      run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '30', '-o', `-p ${port}`, 'start']);
+      break;
+    } catch (error) {
+      if (attempt >= 2) {
+        rmSync(dir, { recursive: true, force: true });
+        throw error;
+      }
+    }
+  }
+  const base = `postgres://aalis@127.0.0.1:${port}`;
+  const psql = (sql: string) =>
+    execFileSync(join(bin, 'psql'), ['-X', '-q', '-d', `${base}/postgres`, '-c', sql], { stdio: 'pipe' });
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    try {
+      run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    } catch {
+      // already gone
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  // A test run that is interrupted must not leave a server behind.
+  process.once('exit', stop);
+  psql('CREATE DATABASE aalis');
+  return {
+    url: `${base}/aalis`,
+    port,
+    createDatabase(name: string) {
+      psql(`CREATE DATABASE "${name.replace(/"/g, '')}"`);
+      return `${base}/${name}`;
+    },
+    stop,
+  };
+}
+
+let shared: Promise<ThrowawayPostgres> | undefined;
+let databases = 0;
+
+/**
+ * A fresh empty database on this process's one throwaway server (started on first use, stopped when the process
+ * exits): conformance suites open one per fixture.
+ */
+export async function throwawayDatabase(): Promise<string> {
+  shared ??= startThrowawayPostgres();
+  const server = await shared;
+  databases++;
+  return server.createDatabase(`t${process.pid}_${databases}`);
+}
