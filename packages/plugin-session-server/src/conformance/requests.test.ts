@@ -1,0 +1,145 @@
+// Conformance: settings (value, source, notes, options; writes used by the next turn), models and personas, clear,
+// deleting a running session, and the owner's admin data (plugin states, preferences, live logs).
+import type { SessionClient } from '@aalis/session-client';
+import { type StreamStep, textReply } from '@aalis/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { clientFor, type Host, loginCookie, Recorder, startHost, waitFor } from './harness.case.js';
+
+let host: Host;
+let cookie: string;
+const clients: SessionClient[] = [];
+beforeAll(async () => {
+  host = await startHost();
+  cookie = await loginCookie(host);
+});
+afterAll(() => host.stop());
+afterEach(() => {
+  for (const client of clients.splice(0)) client.close();
+  host.model.reset();
+});
+
+async function connected(): Promise<SessionClient> {
+  const client = clientFor(host, cookie);
+  clients.push(client);
+  await client.connect();
+  return client;
+}
+
+describe('settings, models and personas', () => {
+  it('shows each field with its source and note, and a written model is used by the next turn', async () => {
+    const client = await connected();
+    const { session } = await client.request('session.create', {});
+    const { settings } = await client.request('settings.get', { sessionId: session.id });
+    const llmField = settings.find((setting) => setting.key === 'llm')!;
+    expect(llmField).toMatchObject({ type: 'llm-ref', visibility: 'composer', source: 'unset', writable: true });
+    expect(llmField.note).toMatch(/test-model/);
+    const think = settings.find((setting) => setting.key === 'think')!;
+    expect(think).toMatchObject({ visibility: 'common', dynamicOptions: { dependsOn: ['llm'] } });
+    expect(settings.find((setting) => setting.key === 'maxToolIterations')).toMatchObject({
+      visibility: 'advanced',
+      level: 'owner',
+    });
+    const { models, defaultModel } = await client.request('models.list', {});
+    expect(models.map((model) => model.id)).toContain('openai/test-model');
+    expect(defaultModel).toBe('openai/test-model');
+    const options = await client.request('settings.options', {
+      sessionId: session.id,
+      key: 'think',
+      values: { llm: 'openai/test-model' },
+    });
+    expect(Array.isArray(options.options)).toBe(true);
+    expect((await client.request('personas.list', { sessionId: session.id })).personas.length).toBeGreaterThan(0);
+
+    const recorder = new Recorder();
+    await client.subscribe(session.id, recorder.handlers).ready;
+    const { setting } = await client.request('settings.set', {
+      sessionId: session.id,
+      key: 'llm',
+      value: 'openai/test-model',
+    });
+    expect(setting).toMatchObject({ value: 'openai/test-model', source: 'session' });
+    await recorder.until(() => recorder.of('settings.changed').some((event) => event.key === 'llm'));
+    await client.request('settings.set', { sessionId: session.id, key: 'maxToolIterations', value: 3 });
+    host.model.enqueue(textReply('ok'));
+    await client.send({ sessionId: session.id, text: 'hello' });
+    await recorder.until(() => recorder.of('turn.ended').length === 1);
+    expect(host.model.chatBodies().at(-1)!.model).toBe('test-model');
+    const reset = await client.request('settings.reset', { sessionId: session.id, key: 'llm' });
+    expect(reset.setting.source).toBe('unset');
+    expect(
+      await client
+        .request('settings.set', { sessionId: session.id, key: 'llm', value: 'nobody/none' })
+        .catch((error) => error.code),
+    ).toBe('AALIS_WEBUI_BAD_REQUEST');
+  });
+});
+
+describe('clear and delete', () => {
+  it('clear empties the history and sends a fresh timeline', async () => {
+    const client = await connected();
+    const { session } = await client.request('session.create', {});
+    const recorder = new Recorder();
+    await client.subscribe(session.id, recorder.handlers).ready;
+    host.model.enqueue(textReply('remember me'));
+    await client.send({ sessionId: session.id, text: 'hi' });
+    await recorder.until(() => recorder.of('turn.ended').length === 1);
+    const { reply } = await client.request('clear', { sessionId: session.id });
+    expect(reply).not.toBe('');
+    await recorder.until(() => recorder.timelines.length === 2 && recorder.latest!.entries.length === 0);
+  });
+
+  it('deletes a running session: the turn stops, subscribers are told, the list forgets it', async () => {
+    const client = await connected();
+    const { session } = await client.request('session.create', {});
+    const recorder = new Recorder();
+    await client.subscribe(session.id, recorder.handlers).ready;
+    const removed: string[] = [];
+    client.on('sessions', (change) => {
+      if (change.change === 'removed') removed.push(change.sessionId);
+    });
+    const steps: StreamStep[] = [{ role: 'assistant' }];
+    for (let index = 0; index < 50; index++) steps.push({ text: 'word ' }, { delayMs: 40 });
+    steps.push({ finish: 'stop' }, { done: true });
+    host.model.enqueue({ type: 'stream', steps });
+    await client.send({ sessionId: session.id, text: 'go on forever' });
+    await recorder.until(() => recorder.of('text.delta').length >= 2);
+    const { deleted } = await client.request('delete', { sessionId: session.id });
+    expect(deleted).toEqual([session.id]);
+    await recorder.until(() => recorder.of('session.deleted').length === 1);
+    // The turn stopped (as the agent does on session:deleted) before the subscribers heard of the deletion.
+    expect(recorder.of('turn.ended')).toMatchObject([{ outcome: 'aborted' }]);
+    const types = recorder.types();
+    expect(types.indexOf('turn.ended')).toBeLessThan(types.indexOf('session.deleted'));
+    await waitFor(() => removed.includes(session.id));
+    const listed = (await client.request('sessions.list', {})).sessions.map((entry) => entry.id);
+    expect(listed).not.toContain(session.id);
+    expect(await client.request('subscribe', { sessionId: session.id }).catch((error) => error.code)).toBe(
+      'AALIS_WEBUI_SESSION_UNKNOWN',
+    );
+  });
+});
+
+describe('admin', () => {
+  it('gives the owner plugin states, preferences (written and kept) and live logs', async () => {
+    const client = await connected();
+    const { plugins } = await client.request('admin.plugins', {});
+    expect(plugins.find((plugin) => plugin.id === '@aalis/plugin-session-server')).toMatchObject({ state: 'active' });
+    const before = await client.request('admin.preferences.get', {});
+    expect(before.preferences.defaultModel?.id).toBe('openai/test-model');
+    const after = await client.request('admin.preferences.set', { service: 'llm', value: 'openai/test-model' });
+    expect(after.preferences.global.llm).toBe('openai/test-model');
+
+    const logs: string[] = [];
+    client.on('log', (record) => logs.push(record.message));
+    const { recent } = await client.request('logs.subscribe', { level: 'info' });
+    expect(recent.length).toBeGreaterThan(0);
+    const { session } = await client.request('session.create', {});
+    host.model.enqueue(textReply('logged'));
+    const recorder = new Recorder();
+    await client.subscribe(session.id, recorder.handlers).ready;
+    await client.send({ sessionId: session.id, text: 'make a log line' });
+    await recorder.until(() => recorder.of('turn.ended').length === 1);
+    await waitFor(() => logs.some((line) => line.includes('回合结束') || line.includes('turn')));
+    await client.request('logs.unsubscribe', {});
+  });
+});
