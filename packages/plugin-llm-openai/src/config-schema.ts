@@ -10,7 +10,7 @@ const thinkingSchema = s
 
 // Defaults that keep slow reasoning models working (a stream may go on as long as it keeps sending something) and
 // fail a dead server within about a minute: docs/decisions/provider-stall-timeouts.md.
-export const DEFAULT_TIMEOUTS = { connectMs: 10_000, headersMs: 60_000, idleMs: 60_000 } as const;
+export const DEFAULT_TIMEOUTS = { connectMs: 15_000, headersMs: 60_000, idleMs: 60_000 } as const;
 
 const timeoutFields = {
   connectMs: 'To connect and send the request (TCP, TLS, a proxy tunnel, the request body). Retried.',

@@ -157,10 +157,10 @@ describe('timeouts', () => {
   });
 
   it('#11.19 defaults fail a stalled server within about a minute, each stall once; every timeout is set per model', async () => {
-    // The defaults: a connection within 10 s (retried), then at most 60 s of silence before the headers or between
+    // The defaults: a connection and the request sent within 15 s (retried), then at most 60 s of silence before the headers or between
     // parts of the body (not retried). A stream that keeps sending may take as long as it needs.
     const { value } = openAiConfigSchema.validate({ baseUrl: 'http://127.0.0.1:1/v1' });
-    expect(value.timeouts).toEqual({ connectMs: 10_000, headersMs: 60_000, idleMs: 60_000 });
+    expect(value.timeouts).toEqual({ connectMs: 15_000, headersMs: 60_000, idleMs: 60_000 });
     expect(value.retry.maxRetries).toBe(2);
 
     const perModel = await bootProvider({
