@@ -50,8 +50,21 @@ describe('#12.5 a dock mounted after the runtime started', { timeout: 120_000 },
     expect(errors).toEqual([]);
   });
 
-  it('#12.5 Vue 3: <AgentDock :config> after useAgentSession() fails with RUNTIME_ALREADY_STARTED', async () => {
-    await open('vue', 'config');
+  it('#12.5 Vue 3: <AgentDock :config> after useAgentSession() takes part in the configuration', async () => {
+    const { page, modelServer, errors } = await open('vue', 'config');
+    modelServer.enqueue(textReply('用 dock 的配置'));
+    const dock = page.locator('[data-pling="dock"]');
+    await dock.getByRole('textbox').fill('你好');
+    await dock.getByRole('textbox').press('Enter');
+    await dock.getByText('用 dock 的配置').waitFor();
+    expect((modelServer.chatBodies()[0] as { model: string }).model).toBe('dock-model');
+    // The composable follows the session the dock started.
+    await expect.poll(() => page.locator('#status').textContent()).toBe('idle 2');
+    expect(errors).toEqual([]);
+  });
+
+  it('#12.5 Vue 3: <AgentDock :config> after pling.session() fails with RUNTIME_ALREADY_STARTED', async () => {
+    await open('vue', 'started');
     await fixture!.page.locator('#error').waitFor();
     await expectCodedError(fixture!);
   });
