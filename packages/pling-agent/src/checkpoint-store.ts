@@ -91,13 +91,20 @@ export class Checkpoints {
   save(sessionId: string, build: () => SessionCheckpoint | undefined, report: (outcome: SaveOutcome) => void): void {
     if (!this.storage) return;
     this.pending.set(sessionId, () => {
-      const checkpoint = build();
-      if (checkpoint === undefined) {
-        this.remove(sessionId);
-        return undefined;
+      // Runs in a microtask: anything thrown here would be an uncaught error of the page, so it is reported instead.
+      let outcome: SaveOutcome;
+      try {
+        const checkpoint = build();
+        if (checkpoint === undefined) {
+          this.remove(sessionId);
+          return undefined;
+        }
+        outcome = this.write(checkpoint);
+      } catch {
+        outcome = { ok: false, problem: 'storage-error' };
       }
-      report(this.write(checkpoint));
-      return checkpoint;
+      report(outcome);
+      return undefined;
     });
     this.schedule();
   }

@@ -298,6 +298,20 @@ describe('continuity: cross-document checkpoints', () => {
     ]);
   });
 
+  it('#12.8 a failure while writing (here the redactor throws) is reported, never thrown into the page', async () => {
+    const storage = new MemoryStorage();
+    const redactor = () => () => {
+      throw new Error('page state unavailable');
+    };
+    const { session } = documentOf(storage, { checkpoint: { redactor }, replies: [{ content: 'ok' }] });
+    expect((await session.send('hi')).outcome).toBe('completed');
+    await settle();
+    expect(storage.getItem('pling:checkpoint:default')).toBeNull();
+    expect(session.events().filter((event) => event.type === 'continuity')).toMatchObject([
+      { outcome: 'not-saved', problem: 'storage-error' },
+    ]);
+  });
+
   it('#12.8 without a storage (no sessionStorage here) continuity reports false and says why', () => {
     const runtime = createAgentRuntime({ config: { model: 'm', continuity: true }, llm: scriptedLlm([]) });
     const session = runtime.session();
