@@ -3,12 +3,14 @@
 import type { HooksService } from '@aalis/api-hooks';
 import type { SessionInfo } from '@aalis/api-session-manager';
 import { type LogRecord, levelAtLeast } from '@aalis/core';
+import type { Message } from '@aalis/schema-message';
 import type { SessionSummary } from '@aalis/session-client';
 import { logView, RECENT_LOGS } from './admin-requests.js';
 import * as bridge from './event-bridge.js';
 import type { Handle, ServerDeps } from './server-deps.js';
 import { canSee, summaryFor } from './session-access.js';
 import { subscriberOf } from './session-requests.js';
+import { timelineInput } from './timeline-builder.js';
 import { attachmentUrl, prepareTimeline } from './timeline-snapshot.js';
 
 export function bridgeContext(deps: ServerDeps): bridge.BridgeContext {
@@ -60,6 +62,8 @@ export function listenToHost(deps: ServerDeps, hooks: Handle<HooksService>, reda
   on('token:usage', (event) => bridge.onTokenUsage(context, event));
   on('memory:appended', ({ sessionId, messages }) => {
     bridge.onAppended(context, sessionId, messages);
+    const firstInput = messages.find((message) => message.role === 'user' && message.kind === undefined);
+    if (firstInput) void titleFromFirstInput(deps, sessionId, firstInput);
     if (messages.some((message) => message.kind === 'compression-divider')) refreshTimeline(deps, sessionId);
   });
   on('memory:deleted', ({ sessionId }) => {
@@ -118,6 +122,26 @@ function subscribedSessions(deps: ServerDeps): Set<string> {
   const sessions = new Set<string>();
   for (const peer of deps.peers) for (const sessionId of peer.subscriptions) sessions.add(sessionId);
   return sessions;
+}
+
+const TITLE_CHARS = 40;
+
+/** A WebUI session created without a title takes its first input's text (cut), so the list tells sessions apart. */
+async function titleFromFirstInput(deps: ServerDeps, sessionId: string, message: Message): Promise<void> {
+  if (!deps.sessionManager.available || deps.kinds.get(sessionId) !== 'web') return;
+  try {
+    const session = await deps.sessionManager.use.get(sessionId);
+    if (!session || session.title !== undefined) return;
+    const text = timelineInput(message, { attachmentUrl: () => '', rawText: (id) => deps.rawTexts.get(id) })
+      .text.replace(/\s+/g, ' ')
+      .trim();
+    if (text === '') return;
+    const characters = Array.from(text);
+    const title = characters.length > TITLE_CHARS ? `${characters.slice(0, TITLE_CHARS).join('')}…` : text;
+    await deps.sessionManager.use.update(sessionId, { title });
+  } catch (error) {
+    deps.log.debug('could not title a session', { sessionId, error: String(error) });
+  }
 }
 
 /** The list row again, e.g. when `running` changed (session:updated comes while the turn still runs). */

@@ -88,6 +88,22 @@ describe('live events and the timeline', () => {
     const tool = turn!.items[1]!;
     expect(tool).toMatchObject({ kind: 'tool', callId: started.callId, name: 'calculator', state: 'done' });
     expect(turn!.items[2]).toMatchObject({ kind: 'text', text: 'The answer is 42.', final: true, unsent: false });
+    // An untitled WebUI session took its first input as its title; the list says the turn no longer runs.
+    const listed = (await client.request('sessions.list', {})).sessions.find((entry) => entry.id === session.id);
+    expect(listed).toMatchObject({ title: 'tools', running: false, lastTurn: { outcome: 'replied' } });
+    const untitled = await client.request('session.create', {});
+    host.model.enqueue(textReply('ok'));
+    const titled = new Recorder();
+    await client.subscribe(untitled.session.id, titled.handlers).ready;
+    await client.send({
+      sessionId: untitled.session.id,
+      text: 'A question about   the weather in Paris tomorrow morning please',
+    });
+    await titled.until(() => titled.of('session.updated').some((event) => event.session.title !== undefined));
+    const again = (await client.request('sessions.list', {})).sessions.find(
+      (entry) => entry.id === untitled.session.id,
+    );
+    expect(again!.title).toBe('A question about the weather in Paris to…');
     await subscription.unsubscribe();
   });
 
