@@ -387,6 +387,7 @@ export class AgentSession extends Observable<SessionSnapshot> {
   private model(messages: Message[], signal: AbortSignal, budget: RunBudget, tools?: TurnTools) {
     const withTools = tools !== undefined;
     const { config, llm, telemetry, trace, clock, onEvent } = this.options;
+    let redactDelta: Redact | undefined;
     const state = this.state;
     return callModel({
       llm,
@@ -402,7 +403,11 @@ export class AgentSession extends Observable<SessionSnapshot> {
       onUsage: (usage) => budget.record(usage),
       onTextDelta:
         withTools && onEvent
-          ? (text) => this.deliver({ type: 'text-delta', sessionId: this.id, text: this.redactor()(text) })
+          ? (text) => {
+              // One redactor per call, not per delta: building it reads every state getter of the page.
+              redactDelta ??= this.redactor();
+              this.deliver({ type: 'text-delta', sessionId: this.id, text: redactDelta(text) });
+            }
           : undefined,
       onRetry: ({ retry, delayMs, error }) => {
         const code = PlingError.isInstance(error) ? error.code : undefined;
