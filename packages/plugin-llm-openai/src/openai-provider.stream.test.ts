@@ -411,4 +411,15 @@ describe('a response that runs far past max_tokens', () => {
     expect(endless.error).toMatchObject({ code: 'AALIS_LLM_BAD_STREAM', details: { overlong: 'body' } });
     expect(endless.hungUp).toBe(true);
   });
+
+  it('#11.20 cuts a JSON answer far past max_tokens too', async () => {
+    server.enqueue({ type: 'json', content: 'z'.repeat(100_000) });
+    const error = await fixture.provider
+      .chat({ ...baseRequest, model: fixture.model, messages: userMessage('hi'), maxOutputTokens: 16 })
+      .then(
+        () => undefined,
+        (caught: AalisError) => caught,
+      );
+    expect(error).toMatchObject({ code: 'AALIS_LLM_BAD_STREAM', details: { overlong: 'output', limit: 512 } });
+  });
 });
