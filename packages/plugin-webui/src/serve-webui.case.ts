@@ -36,8 +36,8 @@ export interface ServedWebui {
   browser: Browser;
   /** Workspace directory (aalis.config.yaml, data/). */
   dir: string;
-  /** Mints a fresh one-time link for another browser context (`aalis webui-link`). */
-  freshLink(): Promise<string>;
+  /** Mints a fresh one-time link for another browser context (`aalis webui-link [--account <userId>]`). */
+  freshLink(account?: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -74,8 +74,8 @@ export async function serveWebui({
     if (link === 'exited') throw new Error(`aalis serve exited early:\n${aalis.stdout()}\n${aalis.stderr()}`);
     browser = await launchChromium();
     const origin = new URL(link).origin;
-    const freshLink = async () => {
-      const run = spawnAalis({ cwd: workspace.dir, args: ['webui-link'] });
+    const freshLink = async (account?: string) => {
+      const run = spawnAalis({ cwd: workspace.dir, args: ['webui-link', ...(account ? ['--account', account] : [])] });
       run.child.stdin?.end();
       await run.exited;
       const fresh = LINK.exec(run.stdout())?.[0];

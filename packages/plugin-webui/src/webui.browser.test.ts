@@ -8,6 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServedWebui, serveWebui } from './serve-webui.case.js';
 
 const TIMEOUT = 90_000;
+/** A second WebUI account, not an owner (level 0). */
+const GUEST_ACCOUNT = '  session-server:\n    accounts:\n      - { userId: guest, displayName: Guest }\n';
+/** A 2×2 red PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
+  'base64',
+);
 let served: ServedWebui;
 let context: BrowserContext;
 let page: Page;
@@ -46,7 +53,7 @@ async function send(text: string): Promise<void> {
 const lastTurn = () => page.getByTestId('turn').last();
 
 beforeAll(async () => {
-  served = await serveWebui();
+  served = await serveWebui({ extraConfig: GUEST_ACCOUNT });
   context = await served.browser.newContext({ viewport: { width: 1280, height: 860 } });
   page = await context.newPage();
 }, TIMEOUT);
@@ -194,6 +201,30 @@ describe('the WebUI against aalis serve', () => {
   );
 
   it(
+    'sends an image to a model that accepts images and shows it, refusing what is not an image',
+    async () => {
+      // The session's model is vision-model since the previous test.
+      const file = page.getByTestId('composer-file');
+      await file.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hi') });
+      expect(await page.getByTestId('composer').locator('[role="alert"]').textContent()).toContain('notes.txt');
+      await file.setInputFiles({ name: 'red.png', mimeType: 'image/png', buffer: PNG });
+      await page.locator('.previews img').waitFor();
+      served.model.enqueue(textReply('A red square.'));
+      await send('What is in this picture?');
+      await expect
+        .poll(() => lastTurn().getByTestId('reply').textContent(), { timeout: 15_000 })
+        .toContain('A red square.');
+      expect(JSON.stringify(served.model.chatBodies().at(-1)!.messages)).toContain('data:image/png;base64,');
+      expect(await page.locator('.previews').count()).toBe(0);
+      const shown = lastTurn().getByTestId('input').locator('img');
+      await expect
+        .poll(() => shown.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth))
+        .toBe(2);
+    },
+    TIMEOUT,
+  );
+
+  it(
     'restores the conversation after a reload: replies, the tool card, the stopped turn',
     async () => {
       const before = await page.getByTestId('turn').count();
@@ -205,6 +236,54 @@ describe('the WebUI against aalis serve', () => {
       expect(await page.getByText('The answer is 42.').count()).toBe(1);
       expect(await page.getByText('Back again.').count()).toBe(1);
       await page.getByTestId('usage-panel').or(page.getByTestId('tab-usage')).first().waitFor();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'gives the owner the admin area: plugin states, the default model used by the next turn, live logs',
+    async () => {
+      await page.getByTestId('open-admin').click();
+      const plugins = page.getByTestId('plugins');
+      await plugins.locator('tbody tr').first().waitFor();
+      expect(await plugins.locator('tr[data-state="active"]', { hasText: '@aalis/plugin-agent' }).count()).toBe(1);
+      await page.getByTestId('default-model').selectOption('openai/vision-model');
+      await expect.poll(() => page.locator('.admin .setting-note').textContent()).toContain('Vision Model');
+      await page.getByRole('button', { name: 'Back to the conversation' }).click();
+      await newSession();
+      served.model.enqueue(textReply('Default model here.'));
+      await send('Which model now?');
+      await expect
+        .poll(() => lastTurn().getByTestId('reply').textContent(), { timeout: 15_000 })
+        .toContain('Default model here.');
+      expect(served.model.chatBodies().at(-1)).toMatchObject({ model: 'vision-model' });
+      await page.getByTestId('open-admin').click();
+      await expect.poll(() => page.getByTestId('logs').locator('.log').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+      await page.getByTestId('default-model').selectOption('');
+      await expect.poll(() => page.locator('.admin .setting-note').textContent()).toContain('Test Model');
+      await page.getByRole('button', { name: 'Back to the conversation' }).click();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'shows a non-owner only their own sessions, no admin area, and owner fields read-only',
+    async () => {
+      const guestContext = await served.browser.newContext({ viewport: { width: 1280, height: 860 } });
+      const guest = await guestContext.newPage();
+      await guest.goto(await served.freshLink('guest'));
+      await guest.getByTestId('sessions').waitFor();
+      expect(await guest.getByTestId('session-row').count()).toBe(0);
+      expect(await guest.getByTestId('open-admin').count()).toBe(0);
+      await guest.getByTestId('new-session').click();
+      await guest.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
+      const settings = guest.getByTestId('settings');
+      await settings.locator('summary', { hasText: 'Advanced' }).click();
+      const row = settings.locator('[data-testid="setting"][data-key="historyLimit"]');
+      await row.waitFor();
+      expect(await row.locator('input').isDisabled()).toBe(true);
+      expect(await row.textContent()).toContain('Owner only');
+      await guestContext.close();
     },
     TIMEOUT,
   );
