@@ -60,7 +60,7 @@ describe('aalis chat under faults', () => {
           steps: [
             { role: 'assistant' },
             { flush: true },
-            { delayMs: 1_000 },
+            { delayMs: 3_000 },
             { text: 'two' },
             { finish: 'stop' },
             { done: true },
@@ -161,7 +161,9 @@ describe('aalis chat under faults', () => {
       });
       await new Promise<void>((resolve) => front.listen(port, '127.0.0.1', resolve));
       try {
+        // Asked again after 1, 2, 4, 8 … s (at most 30 s apart).
         await waitFor(() => server.requests.some((request) => request.path === '/v1/models'), {
+          timeoutMs: 40_000,
           what: 'the model list asked for again',
         });
         server.enqueue(textReply('Found you.'));
