@@ -34,7 +34,9 @@ describe('DockModel', () => {
     const pending = dock.getSnapshot();
     expect(pending.busy).toBe(true);
     expect(pending.confirmations.map((item) => item.actionId)).toEqual(['delete_order']);
-    expect(pending.operations).toEqual([expect.objectContaining({ status: 'running', text: 'Running delete_order' })]);
+    expect(pending.operations).toEqual([
+      expect.objectContaining({ status: 'waiting', text: 'Waiting for your confirmation: delete_order' }),
+    ]);
     expect(dock.approve(request.id)).toBe(true);
     await sent;
     const done = dock.getSnapshot();
@@ -65,14 +67,20 @@ describe('DockModel', () => {
     const sent = dock.send('hi');
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(dock.getSnapshot().messages.at(-1)).toEqual({
-      key: 'streaming',
+      key: 's1',
       role: 'assistant',
       text: 'Hello',
       streaming: true,
     });
     release();
     await sent;
-    expect(dock.getSnapshot().messages.at(-1)).toMatchObject({ role: 'assistant', text: 'Hello', streaming: false });
+    // The stored reply keeps the streamed one's key: the docks keep its element (no re-render at the end).
+    expect(dock.getSnapshot().messages.at(-1)).toEqual({
+      key: 's1',
+      role: 'assistant',
+      text: 'Hello',
+      streaming: false,
+    });
   });
 
   it('a blank message is not sent; NOT_CONFIGURED is shown before anything is sent', async () => {

@@ -15,26 +15,31 @@ import {
 } from '@plingjs/agent';
 import type { ConfirmationRequest } from './confirmation-queue.js';
 import type { PlingCore } from './create-pling-core.js';
+import { type DerivedEvents, type DockMessage, type DockOperation, deriveDockEvents } from './dock-derive.js';
+import { DockOpenState, type DockOpenStorage } from './dock-open-state.js';
 import { type DockTexts, dockTexts } from './dock-texts.js';
 import type { HandoffRequest } from './handoff-queue.js';
+import type { ModelSettings, ModelSettingsState } from './model-settings.js';
+import { restoreSensitive } from './sensitive-vault.js';
 
-/** Recent operations kept in the dock (the session's own event list is not capped). */
-export const MAX_DOCK_OPERATIONS = 50;
+export { type DockMessage, type DockOperation, MAX_DOCK_OPERATIONS } from './dock-derive.js';
 
-export interface DockMessage {
-  key: string;
-  role: 'user' | 'assistant';
-  text: string;
-  /** The reply being written (streamed text so far). */
-  streaming: boolean;
+/** A confirmation as the card shows it. */
+export interface DockConfirmation extends ConfirmationRequest {
+  /**
+   * The arguments as the person knows them: markers of the page's own sensitive values replaced by the real values
+   * (the person sees their own data; the model, the queue's events and `arguments` keep the markers).
+   */
+  shownArguments: Record<string, unknown>;
 }
 
-export interface DockOperation {
-  key: string;
-  status: 'running' | 'ok' | 'failed' | 'blocked' | 'info';
-  /** The line shown, in the dock's locale. */
-  text: string;
-  at: number;
+/** An error as the dock shows it: a sentence for the person, the code and message for the developer. */
+export interface DockError {
+  code: string;
+  /** The technical message (shown behind a disclosure). */
+  message: string;
+  /** What the person using the page is told, in the dock's locale. */
+  summary: string;
 }
 
 export interface DockState {
@@ -46,14 +51,24 @@ export interface DockState {
   notConfigured?: string;
   messages: readonly DockMessage[];
   operations: readonly DockOperation[];
-  confirmations: readonly ConfirmationRequest[];
+  confirmations: readonly DockConfirmation[];
   handoffs: readonly HandoffRequest[];
   /** The last error since the last message the user sent. */
-  error?: { code: string; message: string };
+  error?: DockError;
+  /** After an error: the retry button sends the person's last message again (`retry()`). */
+  canRetry: boolean;
+  /** A run is waiting for the model's first token (or its next reply after tool calls): the "thinking" state. */
+  thinking: boolean;
+  /** A floating dock is open (false: folded to its launcher); remembered per page. Inline docks ignore it. */
+  open: boolean;
+  /** What the dock's live region reads out now (a confirmation waiting), or ''. */
+  announcement: string;
   /** The last notice (max-turns, cancelled) since the last message the user sent. */
   notice?: string;
   /** The bounded request trace, when the dock was given `debug`. */
   trace?: readonly TraceEntry[];
+  /** The model settings panel's state, when the dock shows it (see DockModelOptions.modelSettings). */
+  modelSettings?: ModelSettingsState;
   texts: DockTexts;
 }
 
@@ -66,26 +81,39 @@ export interface DockModelOptions {
   config?: AgentConfig;
   /** Shows the last `maxCalls` model requests (turns the runtime's trace on). */
   debug?: { maxCalls: number };
+  /** Open when nothing is remembered for this page (default true), and where it is remembered (localStorage). */
+  defaultOpen?: boolean;
+  openStorage?: DockOpenStorage | null;
+  /** The page the open state is remembered for; default `location.pathname`. */
+  openPage?: string;
+  /** Show the model settings panel; default: when createPling was given `modelSettings`. */
+  modelSettings?: boolean;
 }
 
-interface Derived {
-  messages: DockMessage[];
-  operations: DockOperation[];
-  error?: { code: string; message: string };
-  notice?: string;
-}
+/** Errors a retry cannot fix: the configuration must change first. */
+const NOT_RETRYABLE = new Set(['NOT_CONFIGURED', 'INVALID_CONFIG', 'DISPOSED']);
 
 export class DockModel extends Observable<DockState> {
   readonly runtime: AgentRuntime;
   readonly session: AgentSession;
+  /** The settings the panel changes (the Pling's one, shared by its docks), when this dock shows them. */
+  readonly modelSettings: ModelSettings | undefined;
   private readonly core: PlingCore;
   private readonly texts: DockTexts;
   private readonly title: string;
   private readonly debug: boolean;
   private readonly disposers: Array<() => void> = [];
   private streamed = '';
+  /**
+   * The streamed reply keeps its key when it becomes the stored message (seq → key), so the adapters keep its
+   * element and the rendered Markdown is not rebuilt when the stream ends.
+   */
+  private streamNumber = 1;
+  private readonly streamKeys = new Map<number, string>();
   private derivedFrom: readonly SessionEvent[] | undefined;
-  private derived: Derived = { messages: [], operations: [] };
+  private derived: DerivedEvents = { messages: [], operations: [] };
+  private readonly openState: DockOpenState;
+  private readonly shown = new WeakMap<ConfirmationRequest, DockConfirmation>();
 
   constructor(options: DockModelOptions) {
     super();
@@ -96,20 +124,46 @@ export class DockModel extends Observable<DockState> {
     const overrides = options.debug ? mergeAgentConfig(options.config, { trace: options.debug }) : options.config;
     this.runtime = options.core.runtime(overrides);
     this.session = this.runtime.session(options.sessionId);
+    this.openState = new DockOpenState({
+      sessionId: this.session.id,
+      ...(options.defaultOpen !== undefined && { defaultOpen: options.defaultOpen }),
+      ...(options.openStorage !== undefined && { storage: options.openStorage }),
+      ...(options.openPage !== undefined && { page: options.openPage }),
+    });
     const refresh = () => this.changed();
+    const seenConfirmations = new Set<string>();
     this.disposers.push(
       this.session.subscribe(refresh),
-      options.core.page.confirmations.subscribe(refresh),
+      options.core.page.confirmations.subscribe(() => {
+        // A confirmation waiting in a folded dock would wait unseen: a new one opens the dock.
+        for (const request of options.core.page.confirmations.getSnapshot()) {
+          if (seenConfirmations.has(request.id)) continue;
+          seenConfirmations.add(request.id);
+          if (request.sessionId === undefined || request.sessionId === this.session.id) this.openState.set(true);
+        }
+        refresh();
+      }),
       options.core.page.handoffs.subscribe(refresh),
       options.core.onEvent((event) => {
         if (event.sessionId !== this.session.id) return;
         if (event.type === 'text-delta') this.streamed += event.text;
-        else if (event.type === 'message' || event.type === 'error' || event.type === 'notice') this.streamed = '';
-        else return;
+        else if (event.type === 'message' || event.type === 'error' || event.type === 'notice') {
+          if (this.streamed !== '') {
+            if (event.type === 'message' && event.role === 'assistant') {
+              this.streamKeys.set(event.seq, `s${this.streamNumber}`);
+              this.derivedFrom = undefined; // the list may have been derived before this key was known
+            }
+            this.streamNumber++;
+          }
+          this.streamed = '';
+        } else return;
         this.changed();
       }),
     );
     if (this.debug) this.disposers.push(this.runtime.trace.subscribe(refresh));
+    const settings = options.core.modelSettings;
+    this.modelSettings = (options.modelSettings ?? settings.offered) ? settings : undefined;
+    if (this.modelSettings) this.disposers.push(this.modelSettings.subscribe(refresh));
   }
 
   /** Sends a message (ignored when blank); a send while a run is in progress waits for it, as session.send does. */
@@ -117,6 +171,22 @@ export class DockModel extends Observable<DockState> {
     const input = text.trim();
     if (input === '') return;
     await this.session.send(input);
+  }
+
+  /** The retry button: sends the person's last message again (nothing when there was none, or a run is going). */
+  async retry(): Promise<void> {
+    const state = this.getSnapshot();
+    if (!state.canRetry || this.derived.lastUserText === undefined) return;
+    await this.session.send(this.derived.lastUserText);
+  }
+
+  /** The launcher and the close button: opens or folds a floating dock, remembered for this page. */
+  setOpen(open: boolean): void {
+    if (this.openState.set(open)) this.changed();
+  }
+
+  toggleOpen(): void {
+    this.setOpen(!this.openState.open);
   }
 
   /** The stop button: aborts the request in flight; the run ends at the next safe point. */
@@ -151,7 +221,9 @@ export class DockModel extends Observable<DockState> {
   protected buildSnapshot(): DockState {
     const session = this.session.getSnapshot();
     if (session.events !== this.derivedFrom) {
-      this.derived = derive(session.events, this.texts);
+      // A reset starts the seqs again: keys remembered for the old ones no longer apply.
+      if (session.events.length < (this.derivedFrom?.length ?? 0)) this.streamKeys.clear();
+      this.derived = deriveDockEvents(session.events, this.texts, this.streamKeys);
       this.derivedFrom = session.events;
     }
     const messages =
@@ -159,90 +231,62 @@ export class DockModel extends Observable<DockState> {
         ? this.derived.messages
         : [
             ...this.derived.messages,
-            { key: 'streaming', role: 'assistant' as const, text: this.streamed, streaming: true },
+            { key: `s${this.streamNumber}`, role: 'assistant' as const, text: this.streamed, streaming: true },
           ];
     const readiness = this.runtime.readiness;
+    const busy = session.status === 'running';
+    const confirmations = this.core.page.confirmations
+      .getSnapshot()
+      .filter((request) => request.sessionId === undefined || request.sessionId === this.session.id)
+      .map((request) => this.shownConfirmation(request));
+    const waiting = new Set(confirmations.map((request) => request.callId));
+    const operations = this.derived.operations.map((operation) =>
+      operation.status === 'running' && waiting.has(operation.key)
+        ? { ...operation, status: 'waiting' as const, text: this.texts.toolWaiting(operation.actionId ?? '') }
+        : operation,
+    );
+    const working = operations.some((operation) => operation.status === 'running' || operation.status === 'waiting');
+    const newest = confirmations.at(-1);
+    const error = this.derived.error;
     const state: DockState = {
       title: this.title,
       status: session.status,
-      busy: session.status === 'running',
+      busy,
       messages,
-      operations: this.derived.operations,
-      confirmations: this.core.page.confirmations.getSnapshot(),
+      operations,
+      confirmations,
       handoffs: this.core.page.handoffs.getSnapshot(),
+      canRetry:
+        !busy && error !== undefined && !NOT_RETRYABLE.has(error.code) && this.derived.lastUserText !== undefined,
+      thinking: busy && this.streamed === '' && !working && confirmations.length === 0,
+      open: this.openState.open,
+      announcement: newest ? this.texts.confirmAnnouncement(newest.actionId, newest.danger) : '',
       texts: this.texts,
     };
     if (!readiness.ready) state.notConfigured = readiness.error.message;
-    if (this.derived.error) state.error = this.derived.error;
+    if (error) state.error = { ...error, summary: this.texts.errorSummary(error.code) };
     if (this.derived.notice) state.notice = this.derived.notice;
     if (this.debug) state.trace = this.runtime.trace.getSnapshot();
+    if (this.modelSettings) state.modelSettings = this.modelSettings.getSnapshot();
     return Object.freeze(state);
   }
-}
 
-function derive(events: readonly SessionEvent[], texts: DockTexts): Derived {
-  const derived: Derived = { messages: [], operations: [] };
-  const byCall = new Map<string, DockOperation>();
-  const operation = (op: DockOperation) => {
-    derived.operations.push(op);
-    return op;
-  };
-  /** A call's outcome: replaces its running line, or adds one when the call was never announced. */
-  const settle = (op: DockOperation) => {
-    const running = byCall.get(op.key);
-    if (running) Object.assign(running, op);
-    else operation(op);
-  };
-  for (const event of events) {
-    switch (event.type) {
-      case 'message':
-        derived.messages.push({ key: `m${event.seq}`, role: event.role, text: event.text, streaming: false });
-        if (event.role === 'user') {
-          derived.error = undefined;
-          derived.notice = undefined;
-        }
-        break;
-      case 'tool-call':
-        byCall.set(
-          event.callId,
-          operation({ key: event.callId, status: 'running', text: texts.toolRunning(event.id), at: event.at }),
-        );
-        break;
-      case 'tool-result':
-        settle({
-          key: event.callId,
-          status: event.ok ? 'ok' : 'failed',
-          text: event.ok ? texts.toolDone(event.id) : texts.toolFailed(event.id, event.code ?? 'TOOL_FAILED'),
-          at: event.at,
-        });
-        break;
-      case 'blocked':
-        settle({ key: event.callId, status: 'blocked', text: texts.toolBlocked(event.id, event.reason), at: event.at });
-        break;
-      case 'retry':
-        operation({
-          key: `e${event.seq}`,
-          status: 'info',
-          text: texts.retry(event.retry, event.delayMs),
-          at: event.at,
-        });
-        break;
-      case 'compacted':
-        operation({
-          key: `e${event.seq}`,
-          status: 'info',
-          text: texts.compacted(event.tokensBefore, event.tokensAfter),
-          at: event.at,
-        });
-        break;
-      case 'notice':
-        derived.notice = event.message;
-        break;
-      case 'error':
-        derived.error = { code: event.code, message: event.message };
-        break;
+  /** The request with `shownArguments`, made once per request (its arguments never change while it waits). */
+  private shownConfirmation(request: ConfirmationRequest): DockConfirmation {
+    let shown = this.shown.get(request);
+    if (!shown) {
+      let revealed: Record<string, unknown>;
+      try {
+        revealed = restoreSensitive(request.arguments, this.core.page.sensitiveValues(), this.core.locale) as Record<
+          string,
+          unknown
+        >;
+      } catch {
+        revealed = request.arguments; // an ambiguous marker: the person sees it as the model wrote it
+      }
+      shown = Object.freeze({ ...request, shownArguments: revealed });
+      this.shown.set(request, shown);
     }
+    return shown;
   }
-  derived.operations = derived.operations.slice(-MAX_DOCK_OPERATIONS);
-  return derived;
 }

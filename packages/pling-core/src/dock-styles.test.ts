@@ -30,10 +30,17 @@ function fakeDocument(options: { withHead?: boolean } = {}) {
   return { document: document as unknown as Document, appended, queries };
 }
 
-/** The selectors of every rule, split on the commas that are not inside parentheses. */
+/**
+ * The selectors of every rule, split on the commas that are not inside parentheses; rules inside `@media` count,
+ * `@keyframes` (whose name is prefixed `pling-`) do not.
+ */
 function selectorsOf(css: string): string[] {
   const selectors: string[] = [];
-  for (const [, list] of css.replace(/\/\*[\s\S]*?\*\//g, '').matchAll(/([^{}]+)\{[^}]*\}/g)) {
+  const rules = css
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/@keyframes pling-[\w-]+ \{(?:[^{}]*\{[^}]*\})*\s*\}/g, '')
+    .replace(/@media[^{]*\{/g, '');
+  for (const [, list] of rules.matchAll(/([^{}]+)\{[^}]*\}/g)) {
     let depth = 0;
     let current = '';
     for (const character of list!) {

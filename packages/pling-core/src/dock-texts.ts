@@ -28,7 +28,50 @@ export interface DockTexts {
   compacted: (before: number, after: number) => string;
   trace: (count: number) => string;
   traceCall: (index: number, model: string, messages: number, tools: number) => string;
+  /** The launcher's label (the closed dock). */
+  open: string;
+  /** The header's close button: its text and its accessible name. */
+  close: string;
+  closeLabel: string;
+  /** Shown from the moment a message is sent until the first token (and between tool calls and the next reply). */
+  thinking: string;
+  /** Marks a reply whose stream broke off (MODEL_STREAM_ERROR): the text shown so far is kept. */
+  interrupted: string;
+  /** A recent operation waiting for the person's confirmation (not "Running"). */
+  toolWaiting: (name: string) => string;
+  /** Read out by screen readers when a confirmation appears. */
+  confirmAnnouncement: (action: string, danger: boolean) => string;
+  /** The retry button after an error. */
+  retryButton: string;
+  /** The summary of the disclosure that holds an error's code and technical message. */
+  errorDetails: string;
+  /** What the person using the page is told for a run that ended with an error `code`. */
+  errorSummary: (code: string) => string;
+  /** What the person is told while the assistant is not configured (the technical message is behind a disclosure). */
+  notConfiguredHint: string;
 }
+
+type ErrorSummaries = Record<string, string> & { default: string };
+
+const ZH_ERRORS: ErrorSummaries = {
+  NETWORK_ERROR: '连不上助手服务。请检查网络连接，然后重试。',
+  MODEL_REQUEST_FAILED: '助手这次没能回答。请稍后重试。',
+  MODEL_STREAM_ERROR: '回复中途断开了，已收到的部分保留在上面。可以重试。',
+  NOT_CONFIGURED: '助手还没配置好，暂时不能回答。请联系网站管理员。',
+  INVALID_CONFIG: '助手的配置有误，暂时不能回答。请联系网站管理员。',
+  DISPOSED: '助手已关闭。请刷新页面后再试。',
+  default: '出了点问题，助手没能完成这次请求。可以重试。',
+};
+
+const EN_ERRORS: ErrorSummaries = {
+  NETWORK_ERROR: 'Couldn’t reach the assistant. Check your connection and try again.',
+  MODEL_REQUEST_FAILED: 'The assistant couldn’t answer this time. Please try again in a moment.',
+  MODEL_STREAM_ERROR: 'The reply was cut off; what arrived is kept above. You can try again.',
+  NOT_CONFIGURED: 'The assistant isn’t set up yet, so it can’t answer. Please contact the site’s administrator.',
+  INVALID_CONFIG: 'The assistant is set up wrongly, so it can’t answer. Please contact the site’s administrator.',
+  DISPOSED: 'The assistant was closed. Reload the page and try again.',
+  default: 'Something went wrong and the assistant couldn’t finish. You can try again.',
+};
 
 export const DOCK_TEXTS: Record<Locale, DockTexts> = {
   'zh-CN': {
@@ -57,6 +100,17 @@ export const DOCK_TEXTS: Record<Locale, DockTexts> = {
     compacted: (before, after) => `历史已压缩（约 ${before} → ${after} token）`,
     trace: (count) => `请求 trace（最近 ${count} 次）`,
     traceCall: (index, model, messages, tools) => `#${index} ${model}：${messages} 条消息，${tools} 个工具`,
+    open: '打开助手',
+    close: '收起',
+    closeLabel: '收起助手',
+    thinking: '正在思考…',
+    interrupted: '（回复中断，未完成）',
+    toolWaiting: (name) => `等待你确认：${name}`,
+    confirmAnnouncement: (action, danger) => `需要你确认${danger ? '危险操作' : '操作'}：${action}`,
+    retryButton: '重试',
+    errorDetails: '技术细节（给开发者）',
+    errorSummary: (code) => ZH_ERRORS[code] ?? ZH_ERRORS.default,
+    notConfiguredHint: '暂时不能回答。请联系网站管理员。',
   },
   en: {
     title: 'Assistant',
@@ -84,6 +138,18 @@ export const DOCK_TEXTS: Record<Locale, DockTexts> = {
     compacted: (before, after) => `History compacted (about ${before} → ${after} tokens)`,
     trace: (count) => `Request trace (last ${count})`,
     traceCall: (index, model, messages, tools) => `#${index} ${model}: ${messages} messages, ${tools} tools`,
+    open: 'Open the assistant',
+    close: 'Close',
+    closeLabel: 'Close the assistant',
+    thinking: 'Thinking…',
+    interrupted: '(reply interrupted, incomplete)',
+    toolWaiting: (name) => `Waiting for your confirmation: ${name}`,
+    confirmAnnouncement: (action, danger) =>
+      `Your confirmation is needed${danger ? ' (dangerous action)' : ''}: ${action}`,
+    retryButton: 'Try again',
+    errorDetails: 'Technical details (for developers)',
+    errorSummary: (code) => EN_ERRORS[code] ?? EN_ERRORS.default,
+    notConfiguredHint: 'It can’t answer yet. Please contact the site’s administrator.',
   },
 };
 

@@ -21,7 +21,11 @@ export {
   type ConfirmationRequest,
 } from './confirmation-queue.js';
 export { createPlingCore, type PlingCore, type PlingOptions } from './create-pling-core.js';
+export { confirmationArgumentsText } from './dock-derive.js';
+export { ChatFollower, ConfirmationFocus, FOLLOW_THRESHOLD, renderDockMessageText } from './dock-dom.js';
 export {
+  type DockConfirmation,
+  type DockError,
   type DockMessage,
   DockModel,
   type DockModelOptions,
@@ -29,12 +33,24 @@ export {
   type DockState,
   MAX_DOCK_OPERATIONS,
 } from './dock-model.js';
+export { DOCK_OPEN_KEY_PREFIX, DockOpenState, type DockOpenStorage } from './dock-open-state.js';
 export { DOCK_CSS, DOCK_STYLE_ATTRIBUTE, type DockPlacement, ensureDockStyles } from './dock-styles.js';
 export { DOCK_TEXTS, type DockTexts, dockTexts } from './dock-texts.js';
 export { PageError, type PageErrorCode } from './errors.js';
 export { createHandoffAction, HANDOFF_ACTION_ID, handoffAction } from './handoff-action.js';
 export { type HandoffInput, HandoffQueue, type HandoffRequest } from './handoff-queue.js';
+export {
+  type ModelChoice,
+  type ModelSettingField,
+  ModelSettings,
+  type ModelSettingsInit,
+  type ModelSettingsOptions,
+  type ModelSettingsState,
+  type SettingsStorage,
+} from './model-settings.js';
+export { MODEL_SETTINGS_TEXTS, type ModelSettingsTexts, modelSettingsTexts } from './model-settings-texts.js';
 export { type CreatePageOptions, createPage, type Page, type StateGetter } from './page.js';
+export { type PageCheckpointOptions, pageCheckpointOptions } from './page-checkpoint.js';
 export type { PageEvent, PageEventBody, PageEventListener, SettledBy } from './page-events.js';
 export { formatSnapshot, type SnapshotInput } from './page-snapshot.js';
 export {
@@ -46,6 +62,7 @@ export {
 export { isSensitive, redact, redactionMarker, reveal, Sensitive, sensitive } from './sensitive.js';
 export {
   collectSensitive,
+  compileScrubber,
   MIN_SCRUB_LENGTH,
   restoreSensitive,
   type SensitiveVault,

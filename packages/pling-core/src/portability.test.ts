@@ -1,5 +1,5 @@
-// @plingjs/core runs in browsers: no node: imports, no process, no DOM libraries, and only @plingjs/agent and the
-// shared pure @aalis/schema-message (argument validation).
+// @plingjs/core runs in browsers: no node: imports, no process, and only @plingjs/agent, the shared pure
+// @aalis/schema-message (argument validation) and the browser-safe @aalis/render-markdown (the docks' replies).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,14 +8,15 @@ const sourceDir = import.meta.dirname;
 const sources = readdirSync(sourceDir).filter(
   (file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.endsWith('.case.ts'),
 );
-const allowed = ['@aalis/schema-message', '@plingjs/agent'];
+const allowed = ['@aalis/render-markdown', '@aalis/schema-message', '@plingjs/agent'];
 
 describe('@plingjs/core portability', () => {
-  it('depends on @plingjs/agent and @aalis/schema-message only', () => {
+  it('depends on @plingjs/agent, @aalis/schema-message and @aalis/render-markdown only', () => {
     const manifest = JSON.parse(readFileSync(join(sourceDir, '..', 'package.json'), 'utf8'));
     expect(Object.keys(manifest.dependencies ?? {}).sort()).toEqual(allowed);
     expect(manifest.dependencies['@plingjs/agent']).toBe('0.1.0');
     expect(manifest.dependencies['@aalis/schema-message']).toBe('0.1.0');
+    expect(manifest.dependencies['@aalis/render-markdown']).toBe('0.1.0');
   });
 
   it.each(sources)('%s imports nothing from Node and reads no process', (file) => {

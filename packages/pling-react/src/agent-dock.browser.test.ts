@@ -143,11 +143,11 @@ describe('AgentDock (React) in Chromium', { timeout: 60_000 }, () => {
     await confirmation.waitFor();
     // add_todo needs no confirmation: it ran, and the page re-rendered.
     expect(await todoIds(page)).toEqual([1, 2, 3, 4]);
-    expect(await confirmation.locator('strong').textContent()).toBe(
+    expect(await confirmation.locator('.pling-confirmation-title').textContent()).toBe(
       `${texts.confirm('delete_todo')}${texts.dangerMark}`,
     );
     expect(await confirmation.textContent()).toContain('删除一条待办');
-    expect(JSON.parse((await confirmation.locator('pre').textContent()) ?? '')).toEqual({ id: 4 });
+    expect(await confirmation.locator('pre').textContent()).toBe('id: 4');
     // The runtime announces a call when it starts: delete_todo shows as running while it waits for the person.
     const operations = page.locator('[data-pling="operation"]');
     expect(await operations.evaluateAll((items) => items.map((item) => item.getAttribute('data-status')))).toEqual([
@@ -288,12 +288,12 @@ describe('AgentDock (React) in Chromium', { timeout: 60_000 }, () => {
       ['assistant', '已请同事处理。'],
     ]);
     const handoffs = page.locator('[data-pling="handoff"]');
-    expect(await handoffs.locator('strong').allTextContents()).toEqual([
+    expect(await handoffs.locator('p').allTextContents()).toEqual([
       texts.handoff('需要财务审批'),
       texts.handoff('需要主管签字'),
     ]);
     await handoffs.first().locator('[data-pling="resolve-handoff"]').click();
-    await expect.poll(() => handoffs.locator('strong').allTextContents()).toEqual([texts.handoff('需要主管签字')]);
+    await expect.poll(() => handoffs.locator('p').allTextContents()).toEqual([texts.handoff('需要主管签字')]);
     expect(await page.locator('[data-pling="operation"]').count()).toBe(2);
     expect(await page.locator('#model-calls').textContent()).toBe('2');
 

@@ -3,9 +3,10 @@
 // during render would subscribe to the session and leak when React discards that render).
 import type { AgentConfig, RuntimeEvent } from '@plingjs/agent';
 import { DockModel, type DockPlacement } from '@plingjs/core';
-import { useEffect, useLayoutEffect, useState } from 'react';
+import { type ReactNode, useEffect, useLayoutEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { DockView } from './dock-view.js';
+import { ModelSettingsPanel } from './model-settings.js';
 import { usePling } from './pling-provider.js';
 import { useDockState } from './use-dock-state.js';
 import { useLatest } from './use-latest.js';
@@ -32,6 +33,10 @@ export interface AgentDockProps {
    * Default 'inline' with a `container`, else 'fixed'.
    */
   placement?: DockPlacement;
+  /** The dock's model settings, shown in the panel under the header. */
+  settings?: ReactNode;
+  /** Show the model settings panel (in `settings`, unless given); default: when createPling was given `modelSettings`. */
+  modelSettings?: boolean;
 }
 
 export function AgentDock({
@@ -42,6 +47,8 @@ export function AgentDock({
   className,
   container,
   placement = container ? 'inline' : 'fixed',
+  settings,
+  modelSettings,
 }: AgentDockProps) {
   const pling = usePling();
   const [model, setModel] = useState<DockModel | null>(null);
@@ -51,13 +58,13 @@ export function AgentDock({
   // biome-ignore lint/correctness/useExhaustiveDependencies: the config is followed by its content (configKey).
   useLayoutEffect(() => {
     // No title: it is only shown, so MountedDock applies it and a new title needs no new model.
-    const created = new DockModel({ core: pling, sessionId, config: latestConfig.current });
+    const created = new DockModel({ core: pling, sessionId, config: latestConfig.current, modelSettings });
     setModel(created);
     return () => {
       created.dispose();
       setModel((current) => (current === created ? null : current));
     };
-  }, [pling, sessionId, configKey]);
+  }, [pling, sessionId, configKey, modelSettings]);
 
   const listener = useLatest(onSessionEvent);
   useEffect(() => {
@@ -69,7 +76,15 @@ export function AgentDock({
   }, [pling, model, listener]);
 
   if (!model) return null;
-  const dock = <MountedDock model={model} title={title} className={className} placement={placement} />;
+  const dock = (
+    <MountedDock
+      model={model}
+      title={title}
+      className={className}
+      placement={placement}
+      settings={settings ?? (model.modelSettings && <ModelSettingsPanel settings={model.modelSettings} />)}
+    />
+  );
   return container ? createPortal(dock, container) : dock;
 }
 
@@ -78,12 +93,19 @@ interface MountedDockProps {
   title: string | undefined;
   className: string | undefined;
   placement: DockPlacement;
+  settings: ReactNode;
 }
 
-function MountedDock({ model, title, className, placement }: MountedDockProps) {
+function MountedDock({ model, title, className, placement, settings }: MountedDockProps) {
   const state = useDockState(model);
   const shown = title === undefined ? state : { ...state, title };
   return (
-    <DockView state={shown} actions={model} placement={placement} {...(className !== undefined && { className })} />
+    <DockView
+      state={shown}
+      actions={model}
+      placement={placement}
+      settings={settings}
+      {...(className !== undefined && { className })}
+    />
   );
 }

@@ -12,6 +12,10 @@ const idle: DockState = Object.freeze({
   operations: [],
   confirmations: [],
   handoffs: [],
+  canRetry: false,
+  thinking: false,
+  open: true,
+  announcement: '',
   texts,
 });
 const actions: DockActions = {
@@ -21,6 +25,8 @@ const actions: DockActions = {
   approve: () => true,
   reject: () => true,
   resolveHandoff: () => true,
+  retry: async () => {},
+  setOpen: () => {},
 };
 
 function render(state: DockState, props: { className?: string; placement?: DockPlacement } = {}): string {
@@ -34,9 +40,11 @@ function count(html: string, fragment: string): number {
 describe('DockView (the shared DOM contract)', () => {
   it('an idle dock: title, clear, empty chat, no operations, an input whose send button is disabled', () => {
     const html = render(idle, { className: 'mine' });
-    expect(html).toMatch(/^<section data-pling="dock" data-placement="fixed" aria-label="Orders" class="mine">/);
+    expect(html).toMatch(
+      /^<section data-pling="dock" data-placement="fixed" data-open="true" aria-label="Orders" aria-busy="false" class="mine">/,
+    );
     expect(html).toContain(
-      `<header class="pling-header"><h2 class="pling-title">Orders</h2><button type="button" data-pling="clear">${texts.clear}</button></header>`,
+      `<header class="pling-header"><h2 class="pling-title">Orders</h2><div class="pling-header-actions"><button type="button" data-pling="clear">${texts.clear}</button><button type="button" data-pling="close" aria-expanded="true" aria-label="${texts.closeLabel}">${texts.close}</button></div></header>`,
     );
     expect(html).toContain(
       `<div data-pling="messages" aria-live="polite"><p data-pling="empty" class="pling-muted">${texts.empty}</p></div>`,
@@ -62,7 +70,7 @@ describe('DockView (the shared DOM contract)', () => {
           { key: 'streaming', role: 'assistant', text: 'Deleting <b>', streaming: true },
         ],
         notice: 'Stopped.',
-        error: { code: 'NETWORK_ERROR', message: 'offline' },
+        error: { code: 'NETWORK_ERROR', message: 'offline', summary: texts.errorSummary('NETWORK_ERROR') },
         confirmations: [
           {
             id: 'confirmation-1',
@@ -70,6 +78,7 @@ describe('DockView (the shared DOM contract)', () => {
             description: 'Deletes an order',
             danger: true,
             arguments: { id: 7, email: '[redacted:email]' },
+            shownArguments: { id: 7, email: '[redacted:email]' },
             createdAt: 1,
           },
         ],
@@ -82,26 +91,27 @@ describe('DockView (the shared DOM contract)', () => {
       { placement: 'inline' },
     );
     expect(html).toContain('data-placement="inline"');
+    expect(html).toContain(`<strong>${texts.notConfigured}</strong><p>${texts.notConfiguredHint}</p>`);
     expect(html).toContain(
-      `<strong>${texts.notConfigured}</strong><div>The agent is not configured: missing model.</div>`,
+      `<details data-pling="error-details"><summary>${texts.errorDetails}</summary><p>The agent is not configured: missing model.</p></details>`,
     );
     expect(count(html, 'data-pling="message"')).toBe(2);
     expect(html).toContain(
-      `<div data-pling="message" data-role="user"><span data-pling="speaker" class="pling-speaker">${texts.you}</span><span data-pling="text">delete order 7</span></div>`,
+      `<div data-pling="message" data-role="user"><span data-pling="speaker" class="pling-speaker">${texts.you}</span><div class="pling-text" data-pling="text" data-format="text">delete order 7</div></div>`,
     );
     expect(html).toContain('data-role="assistant" data-streaming="true"');
-    expect(html).toContain('Deleting &lt;b&gt;'); // text, never markup
     expect(html).not.toContain(texts.empty);
     expect(html).toContain('<p data-pling="notice" role="status">Stopped.</p>');
+    expect(html).toContain(`<p data-pling="error-summary">${texts.errorSummary('NETWORK_ERROR')}</p>`);
     expect(html).toContain('<code data-pling="error-code" class="pling-error-code">NETWORK_ERROR</code> offline');
     expect(html).toContain(
-      `<strong>${texts.confirm('delete_order')}<span data-pling="danger">${texts.dangerMark}</span></strong>`,
+      `<p class="pling-confirmation-title">${texts.confirm('delete_order')}${texts.dangerMark}</p>`,
     );
-    expect(html).toContain('<span data-pling="description" class="pling-muted">Deletes an order</span>');
-    expect(html).toContain('{\n  &quot;id&quot;: 7,\n  &quot;email&quot;: &quot;[redacted:email]&quot;\n}');
+    expect(html).toContain('<p data-pling="description" class="pling-muted">Deletes an order</p>');
+    expect(html).toContain('id: 7\nemail: [redacted:email]');
     expect(html).toContain(`data-pling="approve">${texts.approve}</button>`);
     expect(html).toContain(`data-pling="reject">${texts.reject}</button>`);
-    expect(html).toContain(`<strong>${texts.handoff('call the customer')}</strong>`);
+    expect(html).toContain(`<p>${texts.handoff('call the customer')}</p>`);
     expect(html).toContain(`data-pling="resolve-handoff">${texts.resolveHandoff}</button>`);
     expect(html).toContain(`<li data-pling="operation" data-status="ok">delete_order done</li>`);
     expect(html).toContain(`<li data-pling="operation" data-status="running">Running add_todo</li>`);
@@ -125,11 +135,12 @@ describe('DockView (the shared DOM contract)', () => {
           description: 'Renames',
           danger: false,
           arguments: {},
+          shownArguments: {},
           createdAt: 1,
         },
       ],
     });
-    expect(html).toContain(`<strong>${texts.confirm('rename')}</strong>`);
+    expect(html).toContain(`<p class="pling-confirmation-title">${texts.confirm('rename')}</p>`);
     expect(html).not.toContain(texts.dangerMark);
   });
 

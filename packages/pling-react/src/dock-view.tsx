@@ -1,13 +1,25 @@
 // The AgentDock's markup for one DockState, following the DOM contract all four Pling docks share (data-pling
-// names, roles and states, and @plingjs/core's stylesheet), so they look, behave and test the same. Stateless apart
-// from the input's text: AgentDock gives it a DockModel's state and the model itself as the actions.
-import { type DockModel, type DockPlacement, type DockState, ensureDockStyles } from '@plingjs/core';
-import { useLayoutEffect, useRef } from 'react';
+// names, roles and states, the layout and stylesheet of @plingjs/core), so they look, behave and test the same.
+// Stateless apart from the input's text: AgentDock gives it a DockModel's state and the model itself as the actions.
+import {
+  ChatFollower,
+  ConfirmationFocus,
+  type DockModel,
+  type DockPlacement,
+  type DockState,
+  type DockTexts,
+  ensureDockStyles,
+} from '@plingjs/core';
+import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { DockComposer } from './dock-composer.js';
 import { DockRequests } from './dock-requests.js';
+import { MessageText } from './message-text.js';
 
 /** What the dock's buttons and input call: a DockModel is one. */
-export type DockActions = Pick<DockModel, 'send' | 'cancel' | 'clear' | 'approve' | 'reject' | 'resolveHandoff'>;
+export type DockActions = Pick<
+  DockModel,
+  'send' | 'cancel' | 'clear' | 'approve' | 'reject' | 'resolveHandoff' | 'retry' | 'setOpen'
+>;
 
 export interface DockViewProps {
   state: DockState;
@@ -16,36 +28,88 @@ export interface DockViewProps {
   className?: string;
   /** 'fixed': a panel at the bottom right of the viewport (default); 'inline': fills the element it is placed in. */
   placement?: DockPlacement;
+  /** The dock's model settings, shown in the `settings` panel under the header. */
+  settings?: ReactNode;
 }
 
-export function DockView({ state, actions, className, placement = 'fixed' }: DockViewProps) {
+export function DockView({ state, actions, className, placement = 'fixed', settings }: DockViewProps) {
   const { texts } = state;
+  const floating = placement === 'fixed';
+  const open = !floating || state.open;
   const rootRef = useRef<HTMLElement>(null);
   const messagesRef = useRef<HTMLDivElement>(null);
+  const [follower] = useState(() => new ChatFollower());
+  const [confirmationFocus] = useState(() => new ConfirmationFocus());
   // The shared <style data-pling-style>, once per document (the one the dock is in, a portal's iframe included),
   // before the first paint. Every Pling adapter injects the same sheet, so docks of several adapters share it.
   useLayoutEffect(() => ensureDockStyles(rootRef.current?.ownerDocument), []);
-  // Keep the newest message (and the streamed reply as it grows) in view.
+  useEffect(() => () => follower.detach(), [follower]);
+  // Keep the newest message (and the streamed reply as it grows) in view while the person is at the bottom of the
+  // chat, not once they scrolled up to reread something.
   useLayoutEffect(() => {
-    const list = messagesRef.current;
-    if (list && state.messages.length > 0) list.scrollTop = list.scrollHeight;
-  }, [state.messages]);
+    follower.attach(messagesRef.current);
+    follower.update();
+  });
+  useLayoutEffect(() => {
+    if (open)
+      confirmationFocus.update(
+        rootRef.current,
+        state.confirmations.map((request) => request.id),
+      );
+  }, [open, state.confirmations, confirmationFocus]);
+  const setOpen = (next: boolean) => {
+    actions.setOpen(next);
+    // Focus follows: into the opened panel's input, or back to the launcher.
+    requestAnimationFrame(() =>
+      rootRef.current?.querySelector<HTMLElement>(next ? '[data-pling="input"]' : '[data-pling="launcher"]')?.focus(),
+    );
+  };
   return (
-    <section data-pling="dock" data-placement={placement} aria-label={state.title} className={className} ref={rootRef}>
+    <section
+      data-pling="dock"
+      data-placement={placement}
+      data-open={String(open)}
+      aria-label={state.title}
+      aria-busy={state.busy ? 'true' : 'false'}
+      className={className}
+      ref={rootRef}
+    >
+      {floating && (
+        <button type="button" data-pling="launcher" aria-expanded="false" onClick={() => setOpen(true)}>
+          {texts.open}
+        </button>
+      )}
       <header className="pling-header">
         <h2 className="pling-title">{state.title}</h2>
-        <button type="button" data-pling="clear" onClick={() => actions.clear()}>
-          {texts.clear}
-        </button>
+        <div className="pling-header-actions">
+          <button type="button" data-pling="clear" onClick={() => actions.clear()}>
+            {texts.clear}
+          </button>
+          {floating && (
+            <button
+              type="button"
+              data-pling="close"
+              aria-expanded="true"
+              aria-label={texts.closeLabel}
+              onClick={() => setOpen(false)}
+            >
+              {texts.close}
+            </button>
+          )}
+        </div>
       </header>
+      <div data-pling="settings" className="pling-settings">
+        {settings}
+      </div>
       {state.notConfigured !== undefined && (
-        <div data-pling="not-configured" role="alert">
+        <div data-pling="not-configured" role="status">
           <strong>{texts.notConfigured}</strong>
-          <div>{state.notConfigured}</div>
+          <p>{texts.notConfiguredHint}</p>
+          <ErrorDetails texts={texts}>{state.notConfigured}</ErrorDetails>
         </div>
       )}
       <div data-pling="messages" aria-live="polite" ref={messagesRef}>
-        {state.messages.length === 0 && (
+        {state.messages.length === 0 && !state.thinking && (
           <p data-pling="empty" className="pling-muted">
             {texts.empty}
           </p>
@@ -56,13 +120,25 @@ export function DockView({ state, actions, className, placement = 'fixed' }: Doc
             data-pling="message"
             data-role={message.role}
             data-streaming={message.streaming ? 'true' : undefined}
+            data-interrupted={message.interrupted ? 'true' : undefined}
           >
             <span data-pling="speaker" className="pling-speaker">
               {message.role === 'user' ? texts.you : texts.assistant}
             </span>
-            <span data-pling="text">{message.text}</span>
+            <MessageText role={message.role} text={message.text} />
+            {/* A reply cut off mid-stream keeps its text and says so (issue #12 point 6). */}
+            {message.interrupted && (
+              <span data-pling="interrupted" className="pling-muted">
+                {texts.interrupted}
+              </span>
+            )}
           </div>
         ))}
+        {state.thinking && (
+          <p data-pling="thinking" role="status">
+            {texts.thinking}
+          </p>
+        )}
       </div>
       {state.notice !== undefined && (
         <p data-pling="notice" role="status">
@@ -70,12 +146,27 @@ export function DockView({ state, actions, className, placement = 'fixed' }: Doc
         </p>
       )}
       {state.error !== undefined && (
-        <p data-pling="error" role="alert">
-          <code data-pling="error-code" className="pling-error-code">
-            {state.error.code}
-          </code>{' '}
-          {state.error.message}
-        </p>
+        <div data-pling="error" role="alert">
+          <p data-pling="error-summary">{state.error.summary}</p>
+          <ErrorDetails texts={texts}>
+            <code data-pling="error-code" className="pling-error-code">
+              {state.error.code}
+            </code>{' '}
+            {state.error.message}
+          </ErrorDetails>
+          {state.canRetry && (
+            <button
+              type="button"
+              data-pling="retry"
+              onClick={() => {
+                follower.pin();
+                void actions.retry();
+              }}
+            >
+              {texts.retryButton}
+            </button>
+          )}
+        </div>
       )}
       <DockRequests
         texts={texts}
@@ -104,9 +195,25 @@ export function DockView({ state, actions, className, placement = 'fixed' }: Doc
       <DockComposer
         texts={texts}
         busy={state.busy}
-        onSend={(text) => void actions.send(text)}
+        onSend={(text) => {
+          follower.pin();
+          void actions.send(text);
+        }}
         onStop={() => actions.cancel()}
       />
+      <p data-pling="announcer" className="pling-visually-hidden" aria-live="assertive" aria-atomic="true">
+        {state.announcement}
+      </p>
     </section>
+  );
+}
+
+/** The developer's part of an error: its code and technical message, behind a disclosure. */
+function ErrorDetails({ texts, children }: { texts: DockTexts; children: ReactNode }) {
+  return (
+    <details data-pling="error-details">
+      <summary>{texts.errorDetails}</summary>
+      <p>{children}</p>
+    </details>
   );
 }

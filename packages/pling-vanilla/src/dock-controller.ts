@@ -4,5 +4,14 @@ import type { DockModel } from '@plingjs/core';
 
 export type DockController = Pick<
   DockModel,
-  'getSnapshot' | 'subscribe' | 'send' | 'cancel' | 'clear' | 'approve' | 'reject' | 'resolveHandoff'
+  | 'getSnapshot'
+  | 'subscribe'
+  | 'send'
+  | 'cancel'
+  | 'clear'
+  | 'approve'
+  | 'reject'
+  | 'resolveHandoff'
+  | 'retry'
+  | 'setOpen'
 >;

@@ -4,8 +4,9 @@
 // placements, and unmount.
 import { type Browser, launchChromium, type OpenedFixture, openFixture, type Page } from '@plingjs/browser-testing';
 import {
-  type ConfirmationRequest,
   DOCK_CSS,
+  type DockConfirmation,
+  type DockError,
   type DockMessage,
   type DockOperation,
   type HandoffRequest,
@@ -26,14 +27,16 @@ const operation = (key: string, status: DockOperation['status'], text: string): 
   text,
   at: 0,
 });
-const confirmation = (id: string, danger: boolean): ConfirmationRequest => ({
+const confirmation = (id: string, danger: boolean): DockConfirmation => ({
   id,
   actionId: 'delete_todo',
   description: 'Deletes a todo',
   danger,
   arguments: { id: 1, email: '[redacted:email]' },
+  shownArguments: { id: 1, email: '[redacted:email]' },
   createdAt: 0,
 });
+const failure = (code: string, message: string): DockError => ({ code, message, summary: `summary of ${code}` });
 const handoff = (id: string): HandoffRequest => ({ id, reason: 'needs a manager', createdAt: 0 });
 
 describe('the DOM dock (createDockView / mountDock)', { timeout: 60_000 }, () => {
@@ -97,7 +100,7 @@ describe('the DOM dock (createDockView / mountDock)', { timeout: 60_000 }, () =>
       notConfigured: 'NOT_CONFIGURED: missing baseUrl',
       messages: [user('m1', 'hi'), assistant('streaming', 'hel', true)],
       notice: 'Stopped.',
-      error: { code: 'NETWORK_ERROR', message: 'offline' },
+      error: failure('NETWORK_ERROR', 'offline'),
       confirmations: [confirmation('confirmation-1', true)],
       handoffs: [handoff('handoff-1')],
       operations: [
@@ -107,9 +110,9 @@ describe('the DOM dock (createDockView / mountDock)', { timeout: 60_000 }, () =>
     });
 
     expect(await root.getAttribute('aria-label')).toBe('Orders');
-    expect(await root.locator('header').textContent()).toBe('OrdersClear');
+    expect(await root.locator('header').textContent()).toBe('OrdersClearClose');
     expect(await root.locator('[data-pling="not-configured"]').textContent()).toBe(
-      'The assistant is not configured yetNOT_CONFIGURED: missing baseUrl',
+      'The assistant is not configured yetIt can’t answer yet. Please contact the site’s administrator.Technical details (for developers)NOT_CONFIGURED: missing baseUrl',
     );
     const messages = root.locator('[data-pling="message"]');
     expect(
@@ -121,13 +124,15 @@ describe('the DOM dock (createDockView / mountDock)', { timeout: 60_000 }, () =>
       ['assistant', 'true', 'Assistanthel'],
     ]);
     expect(await root.locator('[data-pling="notice"]').textContent()).toBe('Stopped.');
-    expect(await root.locator('[data-pling="error"]').textContent()).toBe('NETWORK_ERRORoffline');
+    expect(await root.locator('[data-pling="error"]').textContent()).toBe(
+      'summary of NETWORK_ERRORTechnical details (for developers)NETWORK_ERRORoffline',
+    );
     const card = root.locator('[data-pling="confirmation"]');
     expect(await card.locator('p').allTextContents()).toEqual([
       'Needs your confirmation: delete_todo (danger)',
       'Deletes a todo',
     ]);
-    expect(JSON.parse((await card.locator('pre').textContent())!)).toEqual({ id: 1, email: '[redacted:email]' });
+    expect(await card.locator('pre').textContent()).toBe('id: 1\nemail: [redacted:email]');
     expect(await card.locator('[data-pling="approve"]').textContent()).toBe('Approve');
     expect(await card.locator('[data-pling="reject"]').textContent()).toBe('Reject');
     expect(await root.locator('[data-pling="handoff"]').textContent()).toBe('A person is needed: needs a managerDone');
@@ -228,7 +233,7 @@ describe('the DOM dock (createDockView / mountDock)', { timeout: 60_000 }, () =>
     await page.keyboard.press('ArrowLeft');
     const patches: StatePatch[] = [
       { busy: true, messages: [user('m1', 'hi'), assistant('streaming', 'x', true)] },
-      { notice: 'n', error: { code: 'E', message: 'e' }, notConfigured: 'nc' },
+      { notice: 'n', error: failure('E', 'e'), notConfigured: 'nc' },
       { confirmations: [confirmation('confirmation-1', false)], handoffs: [handoff('handoff-1')] },
       { notice: undefined, error: undefined, notConfigured: undefined, confirmations: [], handoffs: [] },
       { busy: false, messages: [user('m1', 'hi'), assistant('m2', 'xy')], operations: [operation('c', 'ok', 'ok')] },
@@ -296,8 +301,15 @@ describe('the DOM dock (createDockView / mountDock)', { timeout: 60_000 }, () =>
     await set({
       title: markup,
       messages: [assistant('m1', markup)],
-      error: { code: 'E', message: markup },
-      confirmations: [{ ...confirmation('confirmation-1', false), description: markup, arguments: { html: markup } }],
+      error: failure('E', markup),
+      confirmations: [
+        {
+          ...confirmation('confirmation-1', false),
+          description: markup,
+          arguments: { html: markup },
+          shownArguments: { html: markup },
+        },
+      ],
     });
     expect(await page.locator('[data-pling="dock"] img').count()).toBe(0);
     expect(await dock().locator('[data-pling="message"]').textContent()).toBe(`Assistant${markup}`);

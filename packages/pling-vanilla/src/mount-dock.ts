@@ -21,6 +21,8 @@ export interface MountDockOptions {
 export interface MountedDock {
   /** The dock's root element (`data-pling="dock"`). */
   readonly element: HTMLElement;
+  /** The panel under the header for model settings (`data-pling="settings"`, hidden while empty). */
+  readonly settings: HTMLElement;
   /** Stops rendering and removes the element; calling it again does nothing. */
   unmount(): void;
 }
@@ -44,6 +46,7 @@ export function mountDock({
   let mounted = true;
   return {
     element: view.root,
+    settings: view.settings,
     unmount() {
       if (!mounted) return;
       mounted = false;

@@ -2,10 +2,22 @@
 // rendered by renderDock. Props are read once, when the dock is set up: the runtime resolves its configuration
 // once, so give the dock a new `key` to start over with other props.
 import type { AgentConfig, RuntimeEvent } from '@plingjs/agent';
-import { type DockPlacement, ensureDockStyles } from '@plingjs/core';
-import { defineComponent, onMounted, onScopeDispose, type PropType, ref, watch } from 'vue';
+import { ChatFollower, ConfirmationFocus, type DockPlacement, ensureDockStyles } from '@plingjs/core';
+import {
+  defineComponent,
+  h,
+  nextTick,
+  onMounted,
+  onScopeDispose,
+  type PropType,
+  ref,
+  type SlotsType,
+  type VNodeChild,
+  watch,
+} from 'vue';
 import type { Pling } from './create-pling.js';
 import { renderDock } from './dock-view.js';
+import { ModelSettingsPanel } from './model-settings.js';
 import { createTraceNumbering } from './trace-view.js';
 import { useDock } from './use-dock.js';
 import { usePling } from './use-pling.js';
@@ -29,12 +41,18 @@ export const AgentDock = defineComponent({
       default: 'fixed',
       validator: (value: string) => value === 'fixed' || value === 'inline',
     },
+    /** Show the model settings panel; default: when createPling was given `modelSettings`. */
+    modelSettings: { type: Boolean, default: undefined },
   },
   emits: {
     /** Every runtime event of this dock's session (session events and text deltas). */
     'session-event': (event: RuntimeEvent) => typeof event === 'object',
   },
-  setup(props, { emit }) {
+  slots: Object as SlotsType<{
+    /** The dock's model settings, shown in the panel under the header. */
+    settings?: () => VNodeChild;
+  }>,
+  setup(props, { emit, slots }) {
     const pling = usePling(props.pling);
     const { model, state } = useDock({
       pling,
@@ -42,19 +60,35 @@ export const AgentDock = defineComponent({
       config: props.config,
       debug: props.debug,
       sessionId: props.sessionId,
+      modelSettings: props.modelSettings,
     });
     onScopeDispose(
       pling.onSessionEvent((event) => {
         if (event.sessionId === model.session.id) emit('session-event', event);
       }),
     );
-    // Messages (and the streamed text) come in at the bottom: keep the newest in view.
+    // Messages (and the streamed text) come in at the bottom: keep the newest in view while the person is at the
+    // bottom, not once they scrolled up to reread something.
     const messages = ref<HTMLElement | null>(null);
-    onMounted(() => ensureDockStyles(messages.value?.ownerDocument));
+    const root = ref<HTMLElement | null>(null);
+    const follower = new ChatFollower();
+    const confirmationFocus = new ConfirmationFocus();
+    onMounted(() => {
+      ensureDockStyles(root.value?.ownerDocument);
+      follower.attach(messages.value);
+    });
+    onScopeDispose(() => follower.detach());
     watch(
       state,
-      () => {
-        if (messages.value) messages.value.scrollTop = messages.value.scrollHeight;
+      (current) => {
+        follower.attach(messages.value);
+        follower.update();
+        if (props.placement === 'inline' || current.open) {
+          confirmationFocus.update(
+            root.value,
+            current.confirmations.map((request) => request.id),
+          );
+        }
       },
       { flush: 'post' },
     );
@@ -69,6 +103,7 @@ export const AgentDock = defineComponent({
         const text = draft.value;
         if (text.trim() === '') return;
         draft.value = '';
+        follower.pin();
         // A send while a reply is running waits for it (the session queues sends); outcomes arrive as events.
         void model.send(text);
       },
@@ -77,6 +112,17 @@ export const AgentDock = defineComponent({
       approve: (id: string) => void model.approve(id),
       reject: (id: string) => void model.reject(id),
       resolveHandoff: (id: string) => void model.resolveHandoff(id),
+      retry: () => {
+        follower.pin();
+        void model.retry();
+      },
+      setOpen: (open: boolean) => {
+        model.setOpen(open);
+        // Focus follows: into the opened panel's input, or back to the launcher.
+        void nextTick(() =>
+          root.value?.querySelector<HTMLElement>(open ? '[data-pling="input"]' : '[data-pling="launcher"]')?.focus(),
+        );
+      },
     };
     return () =>
       renderDock({
@@ -86,6 +132,10 @@ export const AgentDock = defineComponent({
         traceNumber,
         on,
         messagesRef: messages,
+        rootRef: root,
+        settings:
+          slots.settings?.() ??
+          (model.modelSettings ? h(ModelSettingsPanel, { settings: model.modelSettings }) : undefined),
       });
   },
 });

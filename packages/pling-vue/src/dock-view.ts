@@ -1,9 +1,18 @@
 // AgentDock's markup as a pure function of the dock state and the draft being typed, following the DOM contract
-// every Pling dock shares (data-pling="…" hooks, texts from dockTexts only). Vue's keyed diff keeps the tree in
-// place, so a streamed delta only changes the streaming message's text.
+// every Pling dock shares (data-pling="…" hooks, texts from dockTexts only, the layout dock-styles describes).
+// Vue's keyed diff keeps the tree in place, and a reply's Markdown is morphed by MessageText, so a streamed delta
+// only changes the streaming message's text.
 import type { TraceEntry } from '@plingjs/agent';
-import type { ConfirmationRequest, DockPlacement, DockState, DockTexts, HandoffRequest } from '@plingjs/core';
-import { h, type Ref, type VNode } from 'vue';
+import {
+  confirmationArgumentsText,
+  type DockConfirmation,
+  type DockPlacement,
+  type DockState,
+  type DockTexts,
+  type HandoffRequest,
+} from '@plingjs/core';
+import { h, type Ref, type VNode, type VNodeChild } from 'vue';
+import { MessageText } from './message-text.js';
 import { renderOperations } from './operations-view.js';
 
 export interface DockViewHandlers {
@@ -14,6 +23,9 @@ export interface DockViewHandlers {
   approve(id: string): void;
   reject(id: string): void;
   resolveHandoff(id: string): void;
+  retry(): void;
+  /** The launcher (true) and the header's close button (false). */
+  setOpen(open: boolean): void;
 }
 
 export interface DockViewInput {
@@ -25,52 +37,103 @@ export interface DockViewInput {
   on: DockViewHandlers;
   /** Receives the chat's scrolling element (`data-pling="messages"`). */
   messagesRef?: Ref<HTMLElement | null>;
+  /** Receives the root element. */
+  rootRef?: Ref<HTMLElement | null>;
+  /** The dock's model settings, shown in the `settings` panel under the header (AgentDock's `settings` slot). */
+  settings?: VNodeChild;
 }
 
-export function renderDock({ state, draft, placement, traceNumber, on, messagesRef }: DockViewInput): VNode {
+export function renderDock({
+  state,
+  draft,
+  placement,
+  traceNumber,
+  on,
+  messagesRef,
+  rootRef,
+  settings,
+}: DockViewInput): VNode {
   const { texts } = state;
+  const floating = placement === 'fixed';
+  const open = !floating || state.open;
   return h(
     'div',
     {
       'data-pling': 'dock',
       'data-placement': placement,
+      'data-open': String(open),
       role: 'complementary',
       'aria-label': state.title,
       'aria-busy': state.busy ? 'true' : 'false',
+      ref: rootRef,
     },
     [
+      floating
+        ? h(
+            'button',
+            { type: 'button', 'data-pling': 'launcher', 'aria-expanded': 'false', onClick: () => on.setOpen(true) },
+            texts.open,
+          )
+        : null,
       h('header', { class: 'pling-header' }, [
         h('h2', { class: 'pling-title' }, state.title),
-        h('button', { type: 'button', 'data-pling': 'clear', onClick: on.clear }, texts.clear),
+        h('div', { class: 'pling-header-actions' }, [
+          h('button', { type: 'button', 'data-pling': 'clear', onClick: on.clear }, texts.clear),
+          floating
+            ? h(
+                'button',
+                {
+                  type: 'button',
+                  'data-pling': 'close',
+                  'aria-expanded': 'true',
+                  'aria-label': texts.closeLabel,
+                  onClick: () => on.setOpen(false),
+                },
+                texts.close,
+              )
+            : null,
+        ]),
       ]),
+      h('div', { 'data-pling': 'settings', class: 'pling-settings' }, settings ? [settings] : []),
       state.notConfigured === undefined
         ? null
-        : h('div', { 'data-pling': 'not-configured', role: 'alert' }, [
+        : h('div', { 'data-pling': 'not-configured', role: 'status' }, [
             h('strong', texts.notConfigured),
-            h('p', state.notConfigured),
+            h('p', texts.notConfiguredHint),
+            renderDetails(texts, [state.notConfigured]),
           ]),
       renderMessages(state, messagesRef),
-      state.notice === undefined ? null : h('p', { 'data-pling': 'notice' }, state.notice),
+      state.notice === undefined ? null : h('p', { 'data-pling': 'notice', role: 'status' }, state.notice),
       state.error === undefined
         ? null
-        : h('p', { 'data-pling': 'error', role: 'alert' }, [
-            h('code', { class: 'pling-error-code' }, state.error.code),
-            ' ',
-            state.error.message,
+        : h('div', { 'data-pling': 'error', role: 'alert' }, [
+            h('p', { 'data-pling': 'error-summary' }, state.error.summary),
+            renderDetails(texts, [h('code', { class: 'pling-error-code' }, state.error.code), state.error.message]),
+            state.canRetry
+              ? h('button', { type: 'button', 'data-pling': 'retry', onClick: on.retry }, texts.retryButton)
+              : null,
           ]),
       ...state.confirmations.map((request) => renderConfirmation(request, texts, on)),
       ...state.handoffs.map((request) => renderHandoff(request, texts, on)),
       renderOperations(state, traceNumber),
       renderForm(state, draft, on),
+      h(
+        'p',
+        { 'data-pling': 'announcer', class: 'pling-visually-hidden', 'aria-live': 'assertive', 'aria-atomic': 'true' },
+        state.announcement,
+      ),
     ],
   );
 }
 
-function renderMessages({ messages, texts }: DockState, ref: Ref<HTMLElement | null> | undefined): VNode {
-  return h(
-    'div',
-    { 'data-pling': 'messages', 'aria-live': 'polite', ref },
-    messages.length === 0
+/** The developer's part of an error: its code and technical message, behind a disclosure. */
+function renderDetails(texts: DockTexts, content: VNodeChild[]): VNode {
+  return h('details', { 'data-pling': 'error-details' }, [h('summary', texts.errorDetails), h('p', content)]);
+}
+
+function renderMessages({ messages, texts, thinking }: DockState, ref: Ref<HTMLElement | null> | undefined): VNode {
+  return h('div', { 'data-pling': 'messages', 'aria-live': 'polite', ref }, [
+    ...(messages.length === 0 && !thinking
       ? [h('p', { class: 'pling-muted' }, texts.empty)]
       : messages.map((message) =>
           h(
@@ -80,25 +143,39 @@ function renderMessages({ messages, texts }: DockState, ref: Ref<HTMLElement | n
               'data-pling': 'message',
               'data-role': message.role,
               'data-streaming': message.streaming ? 'true' : undefined,
+              'data-interrupted': message.interrupted ? 'true' : undefined,
             },
             [
               h('span', { class: 'pling-speaker' }, message.role === 'user' ? texts.you : texts.assistant),
-              h('div', message.text),
+              h(MessageText, { role: message.role, text: message.text }),
+              // A reply cut off mid-stream keeps its text and says so (issue #12 point 6).
+              message.interrupted
+                ? h('span', { class: 'pling-muted', 'data-pling': 'interrupted' }, texts.interrupted)
+                : null,
             ],
           ),
-        ),
-  );
+        )),
+    thinking ? h('p', { key: 'thinking', 'data-pling': 'thinking', role: 'status' }, texts.thinking) : null,
+  ]);
 }
 
-function renderConfirmation(request: ConfirmationRequest, texts: DockTexts, on: DockViewHandlers): VNode {
-  const attributes = { 'data-pling': 'confirmation', 'data-danger': String(request.danger), role: 'group' };
+/** The same card in every dock: title, description, the arguments as the person knows them, reject then approve. */
+function renderConfirmation(request: DockConfirmation, texts: DockTexts, on: DockViewHandlers): VNode {
+  const title = texts.confirm(request.actionId) + (request.danger ? texts.dangerMark : '');
+  const attributes = {
+    'data-pling': 'confirmation',
+    'data-danger': String(request.danger),
+    'data-id': request.id,
+    role: 'group',
+    'aria-label': title,
+  };
   return h('div', { key: request.id, ...attributes }, [
-    h('p', [h('strong', texts.confirm(request.actionId)), request.danger ? texts.dangerMark : null]),
+    h('p', { class: 'pling-confirmation-title' }, title),
     h('p', { class: 'pling-muted' }, request.description),
-    h('pre', { class: 'pling-arguments' }, JSON.stringify(request.arguments, null, 2)),
+    h('pre', { class: 'pling-arguments' }, confirmationArgumentsText(request.shownArguments)),
     h('div', { class: 'pling-actions' }, [
-      h('button', { type: 'button', 'data-pling': 'approve', onClick: () => on.approve(request.id) }, texts.approve),
       h('button', { type: 'button', 'data-pling': 'reject', onClick: () => on.reject(request.id) }, texts.reject),
+      h('button', { type: 'button', 'data-pling': 'approve', onClick: () => on.approve(request.id) }, texts.approve),
     ]),
   ]);
 }

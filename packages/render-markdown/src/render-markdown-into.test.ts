@@ -27,7 +27,7 @@ describe('renderMarkdownInto (streaming)', () => {
     const element = document.createElement('div');
     element.setAttribute('data-pling', 'text');
     renderMarkdownInto(element, '```js\nlet a');
-    expect(element.innerHTML).toBe('<pre><code class="language-js">let a\n</code></pre>\n');
+    expect(element.innerHTML).toBe('<pre><code class="language-js">let a\n</code></pre>');
     renderMarkdownInto(element, '<script>x()</script>');
     expect(element.getAttribute('data-pling')).toBe('text');
     expect(element.querySelector('script')).toBeNull();

@@ -8,12 +8,12 @@ const render = (text: string) => renderMarkdown(text, { window: window as never 
 
 describe('renderMarkdown', () => {
   it('renders paragraphs, emphasis, lists, code blocks with their language and line breaks', () => {
-    expect(render('**bold** and *it*\nnext line')).toBe('<p><strong>bold</strong> and <em>it</em><br>next line</p>\n');
-    expect(render('- one\n- two')).toBe('<ul>\n<li>one</li>\n<li>two</li>\n</ul>\n');
+    expect(render('**bold** and *it*\nnext line')).toBe('<p><strong>bold</strong> and <em>it</em><br>next line</p>');
+    expect(render('- one\n- two')).toBe('<ul>\n<li>one</li>\n<li>two</li>\n</ul>');
     expect(render('```ts\nconst a = 1 < 2;\n```')).toBe(
-      '<pre><code class="language-ts">const a = 1 &lt; 2;\n</code></pre>\n',
+      '<pre><code class="language-ts">const a = 1 &lt; 2;\n</code></pre>',
     );
-    expect(render('`x`')).toBe('<p><code>x</code></p>\n');
+    expect(render('`x`')).toBe('<p><code>x</code></p>');
   });
 
   it('renders tables, mending a malformed separator row (and not when mendTables is false)', () => {
@@ -29,7 +29,7 @@ describe('renderMarkdown', () => {
 
   it('links open in a new tab with noopener noreferrer; javascript:, data: and vbscript: URLs lose their href', () => {
     expect(render('[docs](https://example.com/a?b=1)')).toBe(
-      '<p><a href="https://example.com/a?b=1" target="_blank" rel="noopener noreferrer">docs</a></p>\n',
+      '<p><a href="https://example.com/a?b=1" target="_blank" rel="noopener noreferrer">docs</a></p>',
     );
     expect(render('see https://example.com')).toContain('href="https://example.com" target="_blank"');
     expect(render('[orders](/orders/7)')).toContain('href="/orders/7"');
@@ -46,7 +46,7 @@ describe('renderMarkdown', () => {
     expect(html).not.toMatch(/<img|<script|<b>/);
     expect(html).toContain('&lt;img src="x" onerror="alert(1)"&gt;');
     expect(render('![a chart](https://evil.example/leak?secret=1)')).toBe(
-      '<p><a href="https://evil.example/leak?secret=1" target="_blank" rel="noopener noreferrer">a chart</a></p>\n',
+      '<p><a href="https://evil.example/leak?secret=1" target="_blank" rel="noopener noreferrer">a chart</a></p>',
     );
     expect(render('<div>\n\n**x**\n\n</div>')).not.toContain('<div>');
   });

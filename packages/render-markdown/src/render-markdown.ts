@@ -115,7 +115,8 @@ function sanitiseConfig() {
 
 /** Unsanitised HTML from marked: only ever handed to DOMPurify. */
 function toHtml(text: string, mendTables: boolean): string {
-  return markdown.parse(mendTables ? mendTableSeparators(text) : text) as string;
+  // Trimmed: marked ends every block with a newline, which would only add a text node after the last one.
+  return (markdown.parse(mendTables ? mendTableSeparators(text) : text) as string).trim();
 }
 
 /**

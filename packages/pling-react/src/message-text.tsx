@@ -1,0 +1,23 @@
+// A chat message's text: an assistant's reply as sanitised Markdown, morphed in place as it streams (so nothing
+// flickers; React renders no children into that element, so the morph owns it), the person's words as plain text.
+import { renderDockMessageText } from '@plingjs/core';
+import { useLayoutEffect, useRef } from 'react';
+
+export function MessageText({ role, text }: { role: 'user' | 'assistant'; text: string }) {
+  if (role === 'user') {
+    return (
+      <div className="pling-text" data-pling="text" data-format="text">
+        {text}
+      </div>
+    );
+  }
+  return <ReplyText text={text} />;
+}
+
+function ReplyText({ text }: { text: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    if (ref.current) renderDockMessageText(ref.current, { role: 'assistant', text });
+  }, [text]);
+  return <div className="pling-text" data-pling="text" ref={ref} />;
+}
