@@ -1,4 +1,4 @@
-// @aalis/plugin-session-manager: the session manager on the data directory's SQLite database. Records each
+// @aalis/plugin-session-manager: the session manager on the storage engine (SQLite or PostgreSQL). Records each
 // session's last turn from agent:turn:after (when hooks are present).
 import { agent } from '@aalis/api-agent';
 import { hooks } from '@aalis/api-hooks';
@@ -6,11 +6,14 @@ import { memory } from '@aalis/api-memory';
 import { sessionManager } from '@aalis/api-session-manager';
 import { storage } from '@aalis/api-storage';
 import { definePlugin, events, i18n, logger, optional, provide } from '@aalis/core';
+import { PostgresSessionStore } from './postgres-session-store.js';
 import { SessionManager } from './session-manager.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
 
+export { PostgresSessionStore, postgresSessionMigrations } from './postgres-session-store.js';
 export { SessionManager, type SessionManagerOptions } from './session-manager.js';
 export { SESSION_NAMESPACE, sessionMigrations } from './session-migrations.js';
+export type { SessionStore } from './session-store.js';
 export { SqliteSessionStore } from './sqlite-session-store.js';
 
 export default definePlugin({
@@ -26,9 +29,12 @@ export default definePlugin({
     agent: optional(agent),
     memory: optional(memory),
   },
-  apply({ storage, provide, events, logger, i18n, hooks, agent, memory }) {
+  async apply({ storage, provide, events, logger, i18n, hooks, agent, memory }) {
     const manager = new SessionManager({
-      store: new SqliteSessionStore(storage.use.database()),
+      store:
+        storage.use.engine === 'postgres'
+          ? await PostgresSessionStore.open(storage.use.postgres())
+          : new SqliteSessionStore(storage.use.database()),
       events: events.use,
       logger: logger.use,
       agent: () => (agent.available ? agent.use : undefined),

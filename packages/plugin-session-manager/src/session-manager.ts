@@ -1,4 +1,4 @@
-// The session manager: sessions in SQLite, deletion generations in memory, and deletion handed to the agent's
+// The session manager: sessions in the storage engine (SQLite or PostgreSQL), deletion generations in memory, and deletion handed to the agent's
 // clearing chain (children first, session:deleted, memory clear, rows).
 import type { AgentService } from '@aalis/api-agent';
 import type { MemoryService } from '@aalis/api-memory';
@@ -18,10 +18,10 @@ import {
   sessionErrors,
 } from '@aalis/api-session-manager';
 import type { Events, Logger } from '@aalis/core';
-import type { SqliteSessionStore } from './sqlite-session-store.js';
+import type { SessionStore } from './session-store.js';
 
 export interface SessionManagerOptions {
-  store: SqliteSessionStore;
+  store: SessionStore;
   events: Pick<Events, 'emit' | 'emitAsync'>;
   logger: Logger;
   /** The agent now, if present: deletion goes through its clearing(). */
@@ -38,6 +38,8 @@ export class SessionManager implements SessionManagerService {
   private readonly generations = new Map<string, number>();
   /** Session id → the deletion in progress that covers it (its own, or an ancestor's). */
   private readonly deletions = new Map<string, Promise<DeleteSessionReport>>();
+  /** Session id → parent id, of every session this process has read (parents never change). */
+  private readonly parents = new Map<string, string>();
   private readonly now: () => number;
 
   constructor(private readonly options: SessionManagerOptions) {
@@ -52,16 +54,16 @@ export class SessionManager implements SessionManagerService {
       if (init.parentId !== undefined) await this.settled(init.parentId);
     }
     const { store } = this.options;
-    const existing = store.get(init.id);
+    const existing = this.remember(await store.get(init.id));
     if (existing) {
       this.assertSame(existing, init);
       return existing;
     }
     let originPlatform = init.originPlatform ?? init.platform;
     if (init.parentId !== undefined) {
-      const parent = store.get(init.parentId);
+      const parent = await store.get(init.parentId);
       if (!parent) throw sessionErrors.AALIS_SESSION_PARENT_UNKNOWN({ id: init.id, parentId: init.parentId });
-      const root = this.rootOfSync(parent);
+      const root = await this.rootOfStored(parent);
       originPlatform = init.originPlatform ?? root.originPlatform ?? root.platform;
     }
     const now = this.now();
@@ -77,14 +79,15 @@ export class SessionManager implements SessionManagerService {
     if (init.parentId !== undefined) session.parentId = init.parentId;
     if (init.originChat !== undefined) session.originChat = { multiParty: init.originChat.multiParty };
     if (init.title !== undefined) session.title = init.title;
-    if (!store.insert(session)) return store.get(init.id)!;
+    this.remember(session);
+    if (!(await store.insert(session))) return this.remember(await store.get(init.id))!;
     this.options.events.emit('session:created', { session });
     return session;
   }
 
   async get(sessionId: string): Promise<SessionInfo | undefined> {
     assertSessionId(sessionId);
-    return this.options.store.get(sessionId);
+    return this.remember(await this.options.store.get(sessionId));
   }
 
   async list(filter: SessionFilter = {}): Promise<SessionInfo[]> {
@@ -93,19 +96,19 @@ export class SessionManager implements SessionManagerService {
 
   async children(sessionId: string): Promise<SessionInfo[]> {
     assertSessionId(sessionId);
-    return this.options.store.children(sessionId);
+    return (await this.options.store.children(sessionId)).map((child) => this.remember(child));
   }
 
   async rootOf(sessionId: string): Promise<SessionInfo | undefined> {
     assertSessionId(sessionId);
-    const session = this.options.store.get(sessionId);
-    return session ? this.rootOfSync(session) : undefined;
+    const session = await this.options.store.get(sessionId);
+    return session ? this.rootOfStored(session) : undefined;
   }
 
   async update(sessionId: string, patch: SessionPatch): Promise<SessionInfo> {
     assertSessionId(sessionId);
     assertValidPatch(sessionId, patch);
-    const existing = this.options.store.get(sessionId);
+    const existing = await this.options.store.get(sessionId);
     if (!existing) throw sessionErrors.AALIS_SESSION_UNKNOWN({ id: sessionId });
     const next: SessionInfo = { ...existing };
     const changes: string[] = [];
@@ -121,7 +124,7 @@ export class SessionManager implements SessionManagerService {
     }
     if (changes.length === 0) return existing;
     next.updatedAt = this.now();
-    this.options.store.save(next);
+    await this.options.store.save(next);
     this.options.events.emit('session:updated', { session: next, changes });
     return next;
   }
@@ -129,7 +132,7 @@ export class SessionManager implements SessionManagerService {
   async recordTurn(sessionId: string, lastTurn: LastTurn): Promise<void> {
     assertSessionId(sessionId);
     assertValidLastTurn(sessionId, lastTurn);
-    const existing = this.options.store.get(sessionId);
+    const existing = await this.options.store.get(sessionId);
     if (!existing) {
       this.options.logger.debug('turn of an unknown session not recorded', { sessionId, turnId: lastTurn.turnId });
       return;
@@ -137,7 +140,7 @@ export class SessionManager implements SessionManagerService {
     const recorded: LastTurn = { turnId: lastTurn.turnId, outcome: lastTurn.outcome, at: lastTurn.at };
     if (lastTurn.error !== undefined) recorded.error = lastTurn.error;
     const next: SessionInfo = { ...existing, lastTurn: recorded, updatedAt: this.now() };
-    this.options.store.save(next);
+    await this.options.store.save(next);
     this.options.events.emit('session:updated', { session: next, changes: ['lastTurn'] });
   }
 
@@ -146,11 +149,11 @@ export class SessionManager implements SessionManagerService {
   }
 
   isDeleting(sessionId: string): boolean {
-    return this.deletions.has(sessionId);
+    return this.deletionCovering(sessionId) !== undefined;
   }
 
   async settled(sessionId: string): Promise<void> {
-    const running = this.deletions.get(sessionId);
+    const running = this.deletionCovering(sessionId);
     if (running)
       await running.then(
         () => undefined,
@@ -158,29 +161,61 @@ export class SessionManager implements SessionManagerService {
       );
   }
 
+  /**
+   * The deletion of the session or of a known ancestor. Parents never change, so the ancestry this process has seen
+   * answers at once, before a deletion has read its subtree from the store.
+   */
+  private deletionCovering(sessionId: string): Promise<DeleteSessionReport> | undefined {
+    const seen = new Set<string>();
+    for (let id: string | undefined = sessionId; id !== undefined && !seen.has(id); id = this.parents.get(id)) {
+      seen.add(id);
+      const running = this.deletions.get(id);
+      if (running) return running;
+    }
+    return undefined;
+  }
+
+  private remember<T extends SessionInfo | undefined>(session: T): T {
+    if (session?.parentId !== undefined) this.parents.set(session.id, session.parentId);
+    return session;
+  }
+
   async deleteSession(sessionId: string, options: DeleteSessionOptions = {}): Promise<DeleteSessionReport> {
     assertSessionId(sessionId);
-    for (;;) {
-      const running = this.deletions.get(sessionId);
-      if (running) return running; // joins the deletion of this session or of an ancestor
-      const subtree = this.options.store.subtreeDeepestFirst(sessionId);
-      if (subtree.length === 0) throw sessionErrors.AALIS_SESSION_UNKNOWN({ id: sessionId });
-      // A descendant already being deleted on its own: let that finish, then take what is left.
-      const busy = subtree.flatMap((session) => this.deletions.get(session.id) ?? []);
-      if (busy.length > 0) {
-        await Promise.allSettled(busy);
-        continue;
+    const running = this.deletionCovering(sessionId);
+    if (running) return running; // joins the deletion of this session or of an ancestor
+    // Marked (and its generation bumped) at once: inputs recorded with the old generation are from before it.
+    this.generations.set(sessionId, this.generationOf(sessionId) + 1);
+    let ids: string[] = [sessionId];
+    // Assigned before the first await below, so the body can register itself under every id.
+    let deletion!: Promise<DeleteSessionReport>;
+    deletion = (async () => {
+      for (;;) {
+        const subtree = (await this.options.store.subtreeDeepestFirst(sessionId)).map((s) => this.remember(s));
+        if (subtree.length === 0) throw sessionErrors.AALIS_SESSION_UNKNOWN({ id: sessionId });
+        // A descendant already being deleted on its own: let that finish, then take what is left.
+        const busy = subtree.flatMap((session) => {
+          const other = this.deletions.get(session.id);
+          return other && other !== deletion ? [other] : [];
+        });
+        if (busy.length > 0) {
+          await Promise.allSettled(busy);
+          continue;
+        }
+        ids = subtree.map((session) => session.id);
+        for (const id of ids) {
+          if (id !== sessionId) this.generations.set(id, this.generationOf(id) + 1);
+          this.deletions.set(id, deletion);
+        }
+        return this.runDeletion({ rootId: sessionId, subtree, reason: options.reason });
       }
-      const ids = subtree.map((session) => session.id);
-      // Bumped before anything else: inputs recorded with the old generation are from before the deletion.
-      for (const id of ids) this.generations.set(id, this.generationOf(id) + 1);
-      const deletion = this.runDeletion({ rootId: sessionId, subtree, reason: options.reason });
-      for (const id of ids) this.deletions.set(id, deletion);
-      try {
-        return await deletion;
-      } finally {
-        for (const id of ids) if (this.deletions.get(id) === deletion) this.deletions.delete(id);
-      }
+    })();
+    this.deletions.set(sessionId, deletion);
+    try {
+      return await deletion;
+    } finally {
+      for (const id of ids) if (this.deletions.get(id) === deletion) this.deletions.delete(id);
+      if (this.deletions.get(sessionId) === deletion) this.deletions.delete(sessionId);
     }
   }
 
@@ -193,8 +228,6 @@ export class SessionManager implements SessionManagerService {
     subtree: SessionInfo[];
     reason: string | undefined;
   }): Promise<DeleteSessionReport> {
-    // Let the synchronous part of deleteSession mark the sessions before anything runs.
-    await Promise.resolve();
     const { events, logger, store } = this.options;
     const ids = subtree.map((session) => session.id);
     const clear = async () => {
@@ -211,7 +244,7 @@ export class SessionManager implements SessionManagerService {
           logger.error('clearing the history of deleted sessions failed', { sessions: ids, error: String(error) });
         }
       }
-      store.deleteAll(ids);
+      await store.deleteAll(ids);
     };
     const agent = this.options.agent();
     if (agent) await agent.clearing(ids, clear, reason);
@@ -220,11 +253,11 @@ export class SessionManager implements SessionManagerService {
     return { deleted: ids };
   }
 
-  private rootOfSync(session: SessionInfo): SessionInfo {
+  private async rootOfStored(session: SessionInfo): Promise<SessionInfo> {
     let current = session;
     const seen = new Set([current.id]);
     while (current.parentId !== undefined) {
-      const parent = this.options.store.get(current.parentId);
+      const parent = await this.options.store.get(current.parentId);
       if (!parent || seen.has(parent.id)) break;
       seen.add(parent.id);
       current = parent;

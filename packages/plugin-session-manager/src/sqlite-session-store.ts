@@ -3,11 +3,12 @@ import type { SessionFilter, SessionInfo } from '@aalis/api-session-manager';
 import type { SqliteDatabase } from '@aalis/sqlite';
 import { SESSION_NAMESPACE, sessionMigrations } from './session-migrations.js';
 import { fromRow, type SessionRow, toRow } from './session-row.js';
+import { type SessionStore, subtreeDeepestFirst } from './session-store.js';
 
 const COLUMNS =
   'id, kind, platform, venue, parent_id, origin_platform, origin_multi_party, title, created_at, updated_at, last_turn';
 
-export class SqliteSessionStore {
+export class SqliteSessionStore implements SessionStore {
   constructor(private readonly database: SqliteDatabase) {
     database.migrate(SESSION_NAMESPACE, sessionMigrations);
   }
@@ -86,24 +87,12 @@ export class SqliteSessionStore {
     return rows.map(fromRow);
   }
 
-  /**
-   * The session and all its descendants, deepest level first (so every child comes before its parent); within a
-   * level, parents in that order and siblings in creation order. The session itself is last.
-   */
-  subtreeDeepestFirst(id: string): SessionInfo[] {
-    const root = this.get(id);
-    if (!root) return [];
-    const levels: SessionInfo[][] = [[root]];
-    const seen = new Set([root.id]);
-    for (;;) {
-      const next = levels[levels.length - 1]!.flatMap((session) =>
-        this.children(session.id).filter((child) => !seen.has(child.id)),
-      );
-      if (next.length === 0) break;
-      for (const child of next) seen.add(child.id);
-      levels.push(next);
-    }
-    return levels.reverse().flat();
+  subtreeDeepestFirst(id: string): Promise<SessionInfo[]> {
+    return subtreeDeepestFirst(
+      id,
+      (key) => this.get(key),
+      (key) => this.children(key),
+    );
   }
 
   /** Deletes rows in the given order (children before parents) in one transaction. */

@@ -22,6 +22,7 @@ export function fillIn(
   switch (alias) {
     case 'storage':
       section.dataDir = dataDir;
+      if (host.database !== '') section.database = host.database;
       break;
     case 'authority': {
       const owners = Array.isArray(section.owners) ? [...section.owners] : [];

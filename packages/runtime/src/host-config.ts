@@ -19,6 +19,13 @@ export const hostConfigSchema = s
       .describe(
         'Data directory, relative to the configuration file: the SQLite database, personas, logs and persisted preferences. Environment: AALIS_DATA_DIR.',
       ),
+    database: s
+      .string()
+      .default('')
+      .widget('password')
+      .describe(
+        'Where every store lives: empty = the SQLite database in the data directory; a postgres:// URL = a PostgreSQL server shared by several aalis processes and hosts (docs/scaling.md); its password is never shown. Environment: AALIS_DATABASE_URL.',
+      ),
     logLevel: s
       .enum(LOG_LEVELS)
       .default('info')

@@ -28,6 +28,7 @@ export const ENVIRONMENT_KEYS = {
   AALIS_LLM_API_KEY: ['llm', 'apiKey'],
   AALIS_LLM_MODEL: ['llm', 'model'],
   AALIS_DATA_DIR: ['dataDir'],
+  AALIS_DATABASE_URL: ['database'],
   AALIS_LOG_LEVEL: ['logLevel'],
   AALIS_LOCALE: ['locale'],
   AALIS_WEBUI_HOST: ['webui', 'host'],
@@ -257,6 +258,9 @@ export function loadConfig(options: LoadConfigOptions): LoadResult {
     }
     if (parsed?.ok) secrets.push(...parsed.endpoint.secrets);
   }
+  // The database URL's password is a secret like the API key.
+  const databasePassword = passwordOf(host.database);
+  if (databasePassword !== undefined) secrets.push(databasePassword);
   const apiKey = openaiPlanned?.section.apiKey;
   if (typeof apiKey === 'string' && apiKey !== '') secrets.push(apiKey);
   // Platform tokens and other keys a slot marks as secret are redacted from every log line like the API key.
@@ -284,6 +288,15 @@ export function loadConfig(options: LoadConfigOptions): LoadResult {
       secrets,
     },
   };
+}
+
+function passwordOf(url: string): string | undefined {
+  try {
+    const password = decodeURIComponent(new URL(url).password);
+    return password === '' ? undefined : password;
+  } catch {
+    return undefined;
+  }
 }
 
 function setIn(target: Record<string, unknown>, path: readonly string[], value: unknown): void {

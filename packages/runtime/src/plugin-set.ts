@@ -57,8 +57,8 @@ export function pluginSlots(): PluginSlot[] {
   return [
     slot(storagePlugin, {
       alias: 'storage',
-      summary: 'One SQLite database in the data directory.',
-      filledIn: 'dataDir ← dataDir',
+      summary: 'The stores: one SQLite database in the data directory, or PostgreSQL (database).',
+      filledIn: 'dataDir ← dataDir, database ← database',
       essential: true,
     }),
     slot(hooksPlugin, { alias: 'hooks', summary: 'Onion middleware chains (agent:*, inbound:*, memory:clear …).' }),
