@@ -1,0 +1,118 @@
+import { WellKnownMetadataKeys as Keys, type Message } from '@aalis/schema-message';
+import { describe, expect, it } from 'vitest';
+import { inputText } from './input-text.js';
+import { buildTimelineEntries } from './timeline-builder.js';
+
+const sources = { room: false, attachmentUrl: (id: string, index: number) => `/a/${id}/${index}` };
+const record = (outcome: string, extra: Record<string, unknown> = {}) => ({
+  outcome,
+  origin: { platform: 'webui', arrivals: [], participants: [] },
+  ...extra,
+});
+
+describe('buildTimelineEntries', () => {
+  it('groups by turn id, hides stop markers and event markers, keeps released inputs and dividers', () => {
+    const messages: Message[] = [
+      {
+        id: '1',
+        role: 'user',
+        content: '[2026-12-01 10:00] hello',
+        metadata: { [Keys.TurnId]: 't1', [Keys.TurnEntry]: 'opened' },
+        timestamp: 1,
+      },
+      { id: '2', role: 'system', kind: 'turn-stopped', content: '[已停下] …', metadata: { [Keys.TurnId]: 't1' } },
+      {
+        id: '3',
+        role: 'system',
+        kind: 'event-marker',
+        content: '',
+        metadata: {
+          [Keys.TurnId]: 't1',
+          [Keys.TurnRecord]: record('aborted', { stoppedBy: { platform: 'webui', userId: 'owner' } }),
+        },
+      },
+      { id: '4', role: 'user', content: 'late', metadata: {}, timestamp: 5 },
+      {
+        id: '5',
+        role: 'system',
+        kind: 'compression-divider',
+        content: '',
+        metadata: { [Keys.Summary]: 'sum' },
+        timestamp: 6,
+      },
+    ];
+    const entries = buildTimelineEntries(messages, sources);
+    expect(entries).toMatchObject([
+      { kind: 'turn', turnId: 't1', outcome: 'aborted', stoppedBy: { userId: 'owner' }, items: [] },
+      { kind: 'released', input: { text: 'late' } },
+      { kind: 'divider', summary: 'sum' },
+    ]);
+    expect((entries[0] as { inputs: { text: string }[] }).inputs[0]!.text).toBe('hello');
+  });
+
+  it('marks a reply whose delivery failed 「未发出」 and shows the failure as a notice of its turn', () => {
+    const messages: Message[] = [
+      { id: '1', role: 'user', content: 'q', metadata: { [Keys.TurnId]: 't', [Keys.TurnEntry]: 'opened' } },
+      {
+        id: '2',
+        role: 'assistant',
+        content: 'a',
+        metadata: { [Keys.TurnId]: 't', [Keys.TurnRecord]: record('replied') },
+      },
+      {
+        id: '3',
+        role: 'system',
+        content: '[Delivery failed] …',
+        metadata: { [Keys.TurnId]: 't', [Keys.DeliveryFailure]: { code: 'X' } },
+      },
+    ];
+    const [turn] = buildTimelineEntries(messages, sources) as [{ items: unknown[] }];
+    expect(turn.items).toMatchObject([
+      { kind: 'text', text: 'a', final: true, unsent: true },
+      { kind: 'notice', tone: 'delivery-failure' },
+    ]);
+  });
+
+  it('matches tool results to their cards and takes the callId, error state and duration', () => {
+    const messages: Message[] = [
+      {
+        id: '1',
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'p1', type: 'function', function: { name: 'calc', arguments: '{}' } }],
+        metadata: { [Keys.TurnId]: 't' },
+      },
+      {
+        id: '2',
+        role: 'tool',
+        toolCallId: 'p1',
+        content: 'boom',
+        metadata: { [Keys.CallId]: 'call-9', [Keys.ToolError]: true },
+      },
+    ];
+    const [turn] = buildTimelineEntries(messages, {
+      ...sources,
+      durationOf: (id) => (id === 'call-9' ? 12 : undefined),
+    }) as [{ items: unknown[] }];
+    expect(turn.items).toEqual([
+      {
+        kind: 'tool',
+        callId: 'call-9',
+        segment: 0,
+        name: 'calc',
+        arguments: '{}',
+        state: 'error',
+        result: 'boom',
+        durationMs: 12,
+      },
+    ]);
+  });
+});
+
+describe('inputText', () => {
+  it('removes the time annotation and the sender prefix, and only that', () => {
+    expect(inputText('[2026-12-01 10:00] Alice: hi: there', { senderName: 'Alice' })).toBe('hi: there');
+    expect(inputText('[2026-12-01 10:00] note: keep', {})).toBe('note: keep');
+    expect(inputText('no annotation: kept', { senderName: 'no annotation' })).toBe('no annotation: kept');
+  });
+});
