@@ -1,7 +1,14 @@
 import { WellKnownMetadataKeys as Keys, type Message } from '@aalis/schema-message';
+import type { TimelineEntry, TimelineTurn } from '@aalis/session-client';
 import { describe, expect, it } from 'vitest';
 import { inputText } from './input-text.js';
 import { buildTimelineEntries } from './timeline-builder.js';
+
+function firstTurn(entries: TimelineEntry[]): TimelineTurn {
+  const turn = entries[0];
+  if (turn?.kind !== 'turn') throw new Error('no turn first');
+  return turn;
+}
 
 const sources = { room: false, attachmentUrl: (id: string, index: number) => `/a/${id}/${index}` };
 const record = (outcome: string, extra: Record<string, unknown> = {}) => ({
@@ -66,7 +73,7 @@ describe('buildTimelineEntries', () => {
         metadata: { [Keys.TurnId]: 't', [Keys.DeliveryFailure]: { code: 'X' } },
       },
     ];
-    const [turn] = buildTimelineEntries(messages, sources) as [{ items: unknown[] }];
+    const turn = firstTurn(buildTimelineEntries(messages, sources));
     expect(turn.items).toMatchObject([
       { kind: 'text', text: 'a', final: true, unsent: true },
       { kind: 'notice', tone: 'delivery-failure' },
@@ -90,10 +97,12 @@ describe('buildTimelineEntries', () => {
         metadata: { [Keys.CallId]: 'call-9', [Keys.ToolError]: true },
       },
     ];
-    const [turn] = buildTimelineEntries(messages, {
-      ...sources,
-      durationOf: (id) => (id === 'call-9' ? 12 : undefined),
-    }) as [{ items: unknown[] }];
+    const turn = firstTurn(
+      buildTimelineEntries(messages, {
+        ...sources,
+        durationOf: (id) => (id === 'call-9' ? 12 : undefined),
+      }),
+    );
     expect(turn.items).toEqual([
       {
         kind: 'tool',
