@@ -1,13 +1,16 @@
-// @aalis/plugin-authority: the authority service: owners by platform account (config), levels persisted in SQLite.
+// @aalis/plugin-authority: the authority service: owners by platform account (config), levels persisted in the
+// storage engine (SQLite or PostgreSQL).
 import { authority } from '@aalis/api-authority';
 import { commands } from '@aalis/api-commands';
 import { storage } from '@aalis/api-storage';
 import { config, definePlugin, events, optional, provide, s } from '@aalis/core';
+import { Authority } from './authority.js';
 import { authorityCommands } from './authority-commands.js';
-import { SqliteAuthority } from './sqlite-authority.js';
+import { levelsBackendOf } from './levels-backends.js';
 
+export { AUTHORITY_MIGRATIONS, Authority } from './authority.js';
 export { authorityCommands } from './authority-commands.js';
-export { AUTHORITY_MIGRATIONS, SqliteAuthority } from './sqlite-authority.js';
+export { type LevelsBackend, postgresLevels, sqliteLevels } from './levels-backends.js';
 
 export const authorityConfig = s.object({
   owners: s
@@ -26,9 +29,9 @@ export default definePlugin({
   provides: [authority],
   uses: { config, events, provide, storage, commands: optional(commands) },
   config: authorityConfig,
-  apply({ config, events, provide, storage, commands }) {
-    const service = new SqliteAuthority({
-      database: storage.use.database(),
+  async apply({ config, events, provide, storage, commands }) {
+    const service = new Authority({
+      levels: await levelsBackendOf(storage.use),
       owners: config.use.owners,
       events: events.use,
     });

@@ -28,18 +28,19 @@ export class GlobalValues {
   /** On registration: moves a stored global value to the owner and reports the owner's changes. */
   bind(field: AnySessionField, bound: GlobalValue<unknown>): Disposer | undefined {
     const { store, events, logger } = this.options;
-    const [row] = store.read([{ layer: 'global', target: '' }], field.key);
-    if (row) {
-      Promise.resolve()
-        .then(() => (bound.read() === undefined ? this.write(bound, row.value) : undefined))
-        .then(() => store.remove({ layer: 'global', target: '', key: field.key }))
-        .catch((error: unknown) =>
-          logger?.warn('could not move a stored global value to its owner; kept in the store', {
-            key: field.key,
-            error: String(error),
-          }),
-        );
-    }
+    store
+      .read([{ layer: 'global', target: '' }], field.key)
+      .then(async ([row]) => {
+        if (!row) return;
+        if (bound.read() === undefined) await this.write(bound, row.value);
+        await store.remove({ layer: 'global', target: '', key: field.key });
+      })
+      .catch((error: unknown) =>
+        logger?.warn('could not move a stored global value to its owner; kept in the store', {
+          key: field.key,
+          error: String(error),
+        }),
+      );
     return bound.subscribe?.((value) => {
       if (this.writing.has(bound)) return;
       events?.emit('settings:changed', { layer: 'global', target: '', key: field.key, value });

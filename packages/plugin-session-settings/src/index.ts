@@ -7,6 +7,7 @@ import { storage } from '@aalis/api-storage';
 import { config, definePlugin, events, i18n, logger, optional, provide, s } from '@aalis/core';
 import { sessionCommands } from './session-commands.js';
 import { SessionSettings } from './session-settings.js';
+import { settingsBackendOf } from './settings-backends.js';
 import { SettingsStore } from './settings-store.js';
 import './texts.js';
 
@@ -38,9 +39,9 @@ export default definePlugin({
     sessionManager: optional(sessionManager),
   },
   config: sessionSettingsConfig,
-  apply({ config, events, i18n, logger, provide, storage, authority, commands, sessionManager }) {
+  async apply({ config, events, i18n, logger, provide, storage, authority, commands, sessionManager }) {
     const settings = new SessionSettings({
-      store: new SettingsStore(storage.use.database()),
+      store: new SettingsStore(await settingsBackendOf(storage.use)),
       locale: i18n.use.locale,
       platformTypes: config.use.platformTypes,
       authority: () => (authority.available ? authority.use : undefined),

@@ -84,12 +84,12 @@ export class SessionSettings implements SessionFieldsService {
   async get(scope: SettingsScope, key: string): Promise<EffectiveValue> {
     const field = this.registry.require(key);
     const targets = await this.targetsOf(scope);
-    return this.resolve(field, targets, this.config.store.read(targets, key));
+    return this.resolve(field, targets, await this.config.store.read(targets, key));
   }
 
   async getAll(scope: SettingsScope): Promise<Record<string, EffectiveValue>> {
     const targets = await this.targetsOf(scope);
-    const stored = this.config.store.read(targets);
+    const stored = await this.config.store.read(targets);
     const result: Record<string, EffectiveValue> = {};
     for (const { field } of this.registry.all()) {
       result[field.key] = this.resolve(
@@ -143,7 +143,7 @@ export class SessionSettings implements SessionFieldsService {
 
   async layerValues({ layer, target }: { layer: SettingsLayer; target: string }): Promise<Record<string, unknown>> {
     this.checkTarget(layer, target);
-    const rows = this.config.store.read([{ layer, target: layer === 'global' ? '' : target }]);
+    const rows = await this.config.store.read([{ layer, target: layer === 'global' ? '' : target }]);
     const values = Object.fromEntries(
       rows
         .filter((row) => layer !== 'global' || !this.globals.of(this.registry.get(row.key)?.field))
@@ -167,7 +167,7 @@ export class SessionSettings implements SessionFieldsService {
     if (problem !== undefined) this.invalid(field, problem, value);
     const bound = layer === 'global' ? this.globals.of(field) : undefined;
     if (bound) await this.globals.write(bound, value);
-    else this.config.store.write({ layer, target: stored, key, value });
+    else await this.config.store.write({ layer, target: stored, key, value });
     this.config.events?.emit('settings:changed', { layer, target: stored, key, value });
   }
 
@@ -178,7 +178,7 @@ export class SessionSettings implements SessionFieldsService {
     if (bound) {
       if (bound.read() === undefined) return;
       await this.globals.write(bound, undefined);
-    } else if (!this.config.store.remove({ layer, target: stored, key })) return;
+    } else if (!(await this.config.store.remove({ layer, target: stored, key }))) return;
     this.config.events?.emit('settings:changed', { layer, target: stored, key, value: undefined });
   }
 

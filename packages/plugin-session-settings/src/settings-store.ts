@@ -1,22 +1,9 @@
-// Layer values in SQLite: table `session_settings` (namespace 'session-settings'), one JSON value per
-// (layer, target, key).
+// Layer values: table `session_settings` (namespace 'session-settings'), one JSON value per (layer, target, key),
+// in the storage engine's database (settings-backends.ts: SQLite or PostgreSQL).
 import type { SettingsLayer } from '@aalis/api-session-settings';
-import type { Migration, SqliteDatabase } from '@aalis/sqlite';
+import type { SettingsBackend } from './settings-backends.js';
 
-export const SETTINGS_MIGRATIONS: readonly Migration[] = [
-  {
-    version: 1,
-    name: 'session settings layers',
-    up: `CREATE TABLE session_settings (
-      layer TEXT NOT NULL,
-      target TEXT NOT NULL,
-      key TEXT NOT NULL,
-      value TEXT NOT NULL,
-      updated_at INTEGER NOT NULL,
-      PRIMARY KEY (layer, target, key)
-    ) WITHOUT ROWID`,
-  },
-];
+export { SETTINGS_MIGRATIONS } from './settings-backends.js';
 
 export interface StoredValue {
   layer: SettingsLayer;
@@ -25,22 +12,25 @@ export interface StoredValue {
   value: unknown;
 }
 
+const idOf = (layer: string, target: string) => `${layer}\u0000${target}`;
+
 /**
  * Reads go through an in-process copy of each (layer, target) loaded on first use; every write goes through this
- * store and updates the copy after its transaction commits, so the copy never differs from the table.
+ * store and updates the copy after its transaction commits. A write by another process on the same database (told
+ * by the backend: PostgreSQL's NOTIFY) drops the copy of that target, so the next read loads it again.
  */
 export class SettingsStore {
   private readonly targets = new Map<string, Map<string, unknown>>();
 
-  constructor(private readonly database: SqliteDatabase) {
-    database.migrate('session-settings', SETTINGS_MIGRATIONS);
+  constructor(private readonly backend: SettingsBackend) {
+    backend.onChanged?.((layer, target) => this.targets.delete(idOf(layer, target)));
   }
 
   /** Every stored value on the given layer targets (optionally of one key). */
-  read(targets: readonly { layer: SettingsLayer; target: string }[], key?: string): StoredValue[] {
+  async read(targets: readonly { layer: SettingsLayer; target: string }[], key?: string): Promise<StoredValue[]> {
     const values: StoredValue[] = [];
     for (const { layer, target } of targets) {
-      for (const [storedKey, value] of this.valuesOf(layer, target)) {
+      for (const [storedKey, value] of await this.valuesOf(layer, target)) {
         if (key !== undefined && key !== storedKey) continue;
         // Callers get their own copy: the cached value must not change behind the table's back.
         values.push({
@@ -54,46 +44,34 @@ export class SettingsStore {
     return values;
   }
 
-  private valuesOf(layer: SettingsLayer, target: string): Map<string, unknown> {
-    const id = `${layer}\u0000${target}`;
-    let values = this.targets.get(id);
-    if (values) return values;
-    values = new Map();
-    const rows = this.database
-      .statement('SELECT key, value FROM session_settings WHERE layer = ? AND target = ?')
-      .all(layer, target) as { key: string; value: string }[];
-    for (const row of rows) {
+  private async valuesOf(layer: SettingsLayer, target: string): Promise<Map<string, unknown>> {
+    const id = idOf(layer, target);
+    const cached = this.targets.get(id);
+    if (cached) return cached;
+    const values = new Map<string, unknown>();
+    for (const row of await this.backend.load(layer, target)) {
       try {
         values.set(row.key, JSON.parse(row.value) as unknown);
       } catch {
         // a hand-edited row that is not JSON is ignored, like a value that no longer fits its field
       }
     }
+    // Another read may have loaded it meanwhile: keep one copy.
+    const raced = this.targets.get(id);
+    if (raced) return raced;
     this.targets.set(id, values);
     return values;
   }
 
-  write({ layer, target, key, value }: StoredValue): void {
-    this.database.write((connection) => {
-      connection
-        .prepare(
-          `INSERT INTO session_settings (layer, target, key, value, updated_at) VALUES (?, ?, ?, ?, ?)
-           ON CONFLICT (layer, target, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
-        )
-        .run(layer, target, key, JSON.stringify(value), Date.now());
-    });
-    this.valuesOf(layer, target).set(key, structuredClone(value));
+  async write({ layer, target, key, value }: StoredValue): Promise<void> {
+    await this.backend.upsert(layer, target, key, JSON.stringify(value));
+    (await this.valuesOf(layer, target)).set(key, structuredClone(value));
   }
 
   /** Deletes one value; returns whether there was one. */
-  remove({ layer, target, key }: Omit<StoredValue, 'value'>): boolean {
-    const removed = this.database.write(
-      (connection) =>
-        connection
-          .prepare('DELETE FROM session_settings WHERE layer = ? AND target = ? AND key = ?')
-          .run(layer, target, key).changes > 0,
-    );
-    this.valuesOf(layer, target).delete(key);
+  async remove({ layer, target, key }: Omit<StoredValue, 'value'>): Promise<boolean> {
+    const removed = await this.backend.remove(layer, target, key);
+    (await this.valuesOf(layer, target)).delete(key);
     return removed;
   }
 }

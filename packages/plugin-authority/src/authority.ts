@@ -1,4 +1,6 @@
-// The authority service over SQLite: owners from config, levels in the `authority_levels` table.
+// The authority service: owners from config, levels in the `authority_levels` table of the storage engine
+// (levels-backends.ts: read straight from SQLite, or from an in-process copy of PostgreSQL's table kept current by
+// NOTIFY, since levelOf and callerOf are synchronous).
 import {
   type AuthorityService,
   authorityErrors,
@@ -10,22 +12,9 @@ import {
 } from '@aalis/api-authority';
 import type { Events } from '@aalis/core';
 import type { Identity, IncomingMessage } from '@aalis/schema-message';
-import type { Migration, SqliteDatabase } from '@aalis/sqlite';
+import type { LevelsBackend } from './levels-backends.js';
 
-export const AUTHORITY_MIGRATIONS: readonly Migration[] = [
-  {
-    version: 1,
-    name: 'authority levels',
-    up: `CREATE TABLE authority_levels (
-      platform TEXT NOT NULL,
-      user_id TEXT NOT NULL,
-      level INTEGER NOT NULL CHECK (level > 0),
-      updated_at INTEGER NOT NULL,
-      updated_by TEXT,
-      PRIMARY KEY (platform, user_id)
-    ) WITHOUT ROWID`,
-  },
-];
+export { AUTHORITY_MIGRATIONS } from './levels-backends.js';
 
 function describe(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
@@ -38,18 +27,17 @@ function isIdentity(value: unknown): value is Identity {
   return typeof platform === 'string' && platform !== '' && typeof userId === 'string' && userId !== '';
 }
 
-export class SqliteAuthority implements AuthorityService {
+export class Authority implements AuthorityService {
   private readonly ownerKeys: Set<string>;
   private readonly ownerList: Identity[];
 
   constructor(
     private readonly options: {
-      database: SqliteDatabase;
+      levels: LevelsBackend;
       owners: readonly Identity[];
       events?: Pick<Events, 'emit'>;
     },
   ) {
-    options.database.migrate('authority', AUTHORITY_MIGRATIONS);
     this.ownerList = options.owners.map(({ platform, userId }) => ({ platform, userId }));
     this.ownerKeys = new Set(this.ownerList.map((owner) => JSON.stringify([owner.platform, owner.userId])));
   }
@@ -59,11 +47,7 @@ export class SqliteAuthority implements AuthorityService {
   }
 
   levelOf(identity: Identity | undefined): number {
-    if (!identity) return 0;
-    const row = this.options.database
-      .statement('SELECT level FROM authority_levels WHERE platform = ? AND user_id = ?')
-      .get(identity.platform, identity.userId) as { level: number } | undefined;
-    return row?.level ?? 0;
+    return identity ? this.options.levels.levelOf(identity) : 0;
   }
 
   callerOf(identity: Identity | undefined): Caller {
@@ -79,14 +63,7 @@ export class SqliteAuthority implements AuthorityService {
     if (!isIdentity(identity)) throw authorityErrors.AALIS_AUTHORITY_INVALID_IDENTITY({ received: describe(identity) });
     if (!isLevel(level)) throw authorityErrors.AALIS_AUTHORITY_INVALID_LEVEL({ received: describe(level) });
     if (this.isOwner(identity)) throw authorityErrors.AALIS_AUTHORITY_OWNER_TARGET({ ...identity });
-    const database = this.options.database;
-    const previous = database.write((connection) => {
-      const current =
-        (
-          connection
-            .prepare('SELECT level FROM authority_levels WHERE platform = ? AND user_id = ?')
-            .get(identity.platform, identity.userId) as { level: number } | undefined
-        )?.level ?? 0;
+    const previous = await this.options.levels.setLevel(identity, level, caller.identity, (current) => {
       // Re-read the caller's level inside the transaction: the caller object may be stale.
       const callerLevel = caller.identity ? this.levelOf(caller.identity) : 0;
       const callerIsOwner = caller.identity ? this.isOwner(caller.identity) : false;
@@ -99,26 +76,6 @@ export class SqliteAuthority implements AuthorityService {
           callerLevel,
         });
       }
-      if (level === 0) {
-        connection
-          .prepare('DELETE FROM authority_levels WHERE platform = ? AND user_id = ?')
-          .run(identity.platform, identity.userId);
-      } else {
-        connection
-          .prepare(
-            `INSERT INTO authority_levels (platform, user_id, level, updated_at, updated_by) VALUES (?, ?, ?, ?, ?)
-             ON CONFLICT (platform, user_id) DO UPDATE SET level = excluded.level, updated_at = excluded.updated_at,
-             updated_by = excluded.updated_by`,
-          )
-          .run(
-            identity.platform,
-            identity.userId,
-            level,
-            Date.now(),
-            caller.identity ? JSON.stringify(caller.identity) : null,
-          );
-      }
-      return current;
     });
     if (previous !== level) {
       const payload: { identity: Identity; level: number; previous: number; by?: Identity } = {
@@ -132,10 +89,7 @@ export class SqliteAuthority implements AuthorityService {
   }
 
   levels(): LevelEntry[] {
-    const rows = this.options.database.connection
-      .prepare('SELECT platform, user_id AS userId, level FROM authority_levels ORDER BY platform, user_id')
-      .all() as { platform: string; userId: string; level: number }[];
-    return rows.map(({ platform, userId, level }) => ({ identity: { platform, userId }, level }));
+    return this.options.levels.all();
   }
 
   owners(): Identity[] {
