@@ -2,10 +2,17 @@
 // login link, a streamed reply, a tool card, Stop mid-stream, a message typed during a turn, a setting used by
 // the next turn, a reload that restores the conversation, deleting a running session, and the phone layout.
 
+import { createRequire } from 'node:module';
 import { textReply, toolCallReply } from '@aalis/testing';
 import type { BrowserContext, Page } from '@plingjs/browser-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServedWebui, serveWebui } from './serve-webui.case.js';
+
+const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+interface AxeResult {
+  violations: { id: string; impact?: string | null; nodes: { target: string[] }[] }[];
+}
 
 const TIMEOUT = 90_000;
 /** A second WebUI account, not an owner (level 0). */
@@ -236,6 +243,43 @@ describe('the WebUI against aalis serve', () => {
       expect(await page.getByText('The answer is 42.').count()).toBe(1);
       expect(await page.getByText('Back again.').count()).toBe(1);
       await page.getByTestId('usage-panel').or(page.getByTestId('tab-usage')).first().waitFor();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'passes an axe accessibility check in light and dark, and its delete dialog works from the keyboard',
+    async () => {
+      // axe is injected as a script, which the server's Content-Security-Policy rightly refuses: this context
+      // bypasses it.
+      const auditContext = await served.browser.newContext({ viewport: { width: 1280, height: 860 }, bypassCSP: true });
+      const page = await auditContext.newPage();
+      await page.goto(await served.freshLink());
+      await page.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
+      await page.getByTestId('tool-card').first().waitFor();
+      await page.addScriptTag({ path: AXE_PATH });
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme });
+        const violations = await page.evaluate(async () => {
+          const axe = (window as unknown as { axe: { run(context: Document): Promise<AxeResult> } }).axe;
+          const result = await axe.run(document);
+          return result.violations
+            .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+            .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+        });
+        expect(violations, colorScheme).toEqual([]);
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      const remove = page.getByTestId('delete-session').first();
+      await remove.focus();
+      await page.keyboard.press('Enter');
+      const dialog = page.getByTestId('confirm-dialog');
+      await dialog.waitFor();
+      expect(await page.evaluate(() => document.activeElement?.closest('dialog') !== null)).toBe(true);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => dialog.count()).toBe(0);
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('delete-session');
+      await auditContext.close();
     },
     TIMEOUT,
   );

@@ -59,9 +59,11 @@ export const SidePanel = defineComponent({
         'aside',
         { class: 'side-panel', 'aria-label': t('webui-page.panel.toggle'), 'data-testid': 'side-panel' },
         [
-          h('div', { class: 'tabs', role: 'tablist' }, [
-            tabButton('settings', t('webui-page.panel.settings')),
-            tabButton('usage', t('webui-page.panel.usage')),
+          h('div', { class: 'tabs' }, [
+            h('div', { class: 'tab-list', role: 'tablist' }, [
+              tabButton('settings', t('webui-page.panel.settings')),
+              tabButton('usage', t('webui-page.panel.usage')),
+            ]),
             h(
               'button',
               {
