@@ -102,7 +102,14 @@ export function listenToHost(deps: ServerDeps, hooks: Handle<HooksService>, reda
   return {
     /** The log sink: recent records kept for logs.subscribe, each pushed to the owners who asked. */
     logSink: {
-      level: 'debug' as const,
+      // Debug lines are built only while an owner watches them (LogHub asks each sink's level before formatting).
+      get level(): LogRecord['level'] {
+        let lowest: LogRecord['level'] = 'info';
+        for (const peer of deps.peers) {
+          if (peer.logLevel && peer.account.owner && !levelAtLeast(peer.logLevel, lowest)) lowest = peer.logLevel;
+        }
+        return lowest;
+      },
       write(record: LogRecord) {
         if (levelAtLeast(record.level, 'info')) {
           deps.recentLogs.push(record);
