@@ -2,7 +2,7 @@
 // and its usage (the latest `usage` entry: parts as a stacked bar and rows, the context window, cached tokens);
 // plus clear and compact.
 import type { ModelView } from '@aalis/session-client';
-import { defineComponent, h, type PropType, ref } from 'vue';
+import { defineComponent, h, nextTick, type PropType, ref } from 'vue';
 import type { SettingsModel } from '../model/settings-model.js';
 import type { UsageView } from '../model/usage-view.js';
 import { t } from '../page-preferences.js';
@@ -29,6 +29,13 @@ export const SidePanel = defineComponent({
       set: (key, value) => void props.settings.set(key, value),
       reset: (key) => void props.settings.reset(key),
     };
+    // The tabs pattern: arrow keys move between the tabs, Tab leaves them.
+    const onTabKey = (event: KeyboardEvent) => {
+      if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+      event.preventDefault();
+      tab.value = tab.value === 'settings' ? 'usage' : 'settings';
+      void nextTick().then(() => document.getElementById(`tab-${tab.value}`)?.focus());
+    };
     const tabButton = (id: 'settings' | 'usage', label: string) =>
       h(
         'button',
@@ -37,6 +44,7 @@ export const SidePanel = defineComponent({
           role: 'tab',
           id: `tab-${id}`,
           'aria-selected': tab.value === id ? 'true' : 'false',
+          tabindex: tab.value === id ? 0 : -1,
           'aria-controls': `panel-${id}`,
           class: ['tab', tab.value === id ? 'active' : ''],
           'data-testid': `tab-${id}`,
@@ -60,7 +68,7 @@ export const SidePanel = defineComponent({
         { class: 'side-panel', 'aria-label': t('webui-page.panel.toggle'), 'data-testid': 'side-panel' },
         [
           h('div', { class: 'tabs' }, [
-            h('div', { class: 'tab-list', role: 'tablist' }, [
+            h('div', { class: 'tab-list', role: 'tablist', onKeydown: onTabKey }, [
               tabButton('settings', t('webui-page.panel.settings')),
               tabButton('usage', t('webui-page.panel.usage')),
             ]),
