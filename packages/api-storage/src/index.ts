@@ -38,3 +38,38 @@ export const storageErrors = defineErrors({
 });
 
 export const storage: ServiceDescriptor<StorageService> = defineService<StorageService>('storage');
+
+/** A named lease this process holds in the database (see LeasesService). */
+export interface Lease {
+  readonly name: string;
+  /**
+   * What the previous holder had noted when it lost the lease without releasing it (it died or stalled past the
+   * lease's expiry): a dying turn's id, for example. Undefined when the lease was free or released cleanly.
+   */
+  readonly takenOver: { note: string | undefined } | undefined;
+  /** Aborted when this process lost the lease (its heartbeat could not renew it before it expired). */
+  readonly lost: AbortSignal;
+  /** Keeps a note in the lease row (seen by the next holder as `takenOver.note` if this one dies). */
+  note(note: string | undefined): Promise<void>;
+  /** Gives the lease back (the next waiter, in any process, gets it at once). */
+  release(): Promise<void>;
+}
+
+/**
+ * Named leases in the storage engine's database, shared by every process on it (SQLite: one data directory;
+ * PostgreSQL: every host): at most one process holds a name at a time. A holder renews its leases by heartbeat; a
+ * process that dies loses them when they expire (`ttlMs`, a few seconds). Used for one turn per session across
+ * processes and for platform connections that run once per deployment.
+ */
+export interface LeasesService {
+  /** Waits until this process holds `name`; undefined when `signal` aborted first. */
+  acquire(name: string, options?: { signal?: AbortSignal }): Promise<Lease | undefined>;
+  /** Holds `name` at once if it is free; undefined otherwise. */
+  tryAcquire(name: string): Promise<Lease | undefined>;
+  /** How long a lease outlives its holder's last heartbeat. */
+  readonly ttlMs: number;
+  /** This process's holder id (host, pid and a random part). */
+  readonly holder: string;
+}
+
+export const leases: ServiceDescriptor<LeasesService> = defineService<LeasesService>('leases');

@@ -2,10 +2,14 @@
 // engine: the directory's SQLite database, or the PostgreSQL server `database` names (postgres://…).
 
 import { join, resolve } from 'node:path';
-import { type StorageService, storage, storageErrors } from '@aalis/api-storage';
-import { config, definePlugin, lifecycle, provide, s } from '@aalis/core';
+import { leases, type StorageService, storage, storageErrors } from '@aalis/api-storage';
+import { config, definePlugin, lifecycle, logger, provide, s } from '@aalis/core';
 import { isPostgresUrl, openPostgres, redactUrl } from '@aalis/postgres';
 import { openDatabase } from '@aalis/sqlite';
+import { postgresLeases, sqliteLeases } from './lease-backends.js';
+import { Leases } from './leases.js';
+
+export { Leases } from './leases.js';
 
 export const storageConfig = s.object({
   dataDir: s.string().nonEmpty().default('./data').describe('Data directory: the SQLite database, personas and logs.'),
@@ -16,20 +20,37 @@ export const storageConfig = s.object({
     .describe(
       'Where every store lives: empty = the SQLite database in the data directory; postgres://user:password@host:port/db = a PostgreSQL server shared by every process (see docs/scaling.md).',
     ),
+  leaseTtlMs: s
+    .number()
+    .integer()
+    .min(500)
+    .default(4000)
+    .describe(
+      'How long a lease (a session being answered, a platform connection) outlives the last heartbeat of a process that died; another process takes it over then.',
+    ),
 });
 
 export default definePlugin({
   name: '@aalis/plugin-storage',
-  provides: [storage],
-  uses: { config, provide, lifecycle },
+  provides: [storage, leases],
+  uses: { config, provide, lifecycle, logger },
   config: storageConfig,
-  async apply({ config, provide, lifecycle }) {
+  async apply({ config, provide, lifecycle, logger }) {
+    const onRenewFailed = (error: unknown) =>
+      logger.use.warn('renewing the leases failed; they are lost if the database stays unreachable', {
+        error: error instanceof Error ? error.message : String(error),
+      });
     const dataDir = resolve(config.use.dataDir);
     const url = config.use.database.trim();
     const base = { dataDir, resolve: (...segments: string[]) => join(dataDir, ...segments) };
     if (url === '') {
       const lease = openDatabase(dataDir);
-      lifecycle.use.onDispose(() => lease.release());
+      const held = new Leases(sqliteLeases(lease.database), { ttlMs: config.use.leaseTtlMs, onRenewFailed });
+      lifecycle.use.onDispose(async () => {
+        await held.close();
+        lease.release();
+      });
+      provide.use.service(leases, held);
       const service: StorageService = {
         ...base,
         engine: 'sqlite',
@@ -52,7 +73,12 @@ export default definePlugin({
         reason: error instanceof Error ? error.message : String(error),
       });
     }
-    lifecycle.use.onDispose(() => lease.release());
+    const held = new Leases(await postgresLeases(lease.database), { ttlMs: config.use.leaseTtlMs, onRenewFailed });
+    lifecycle.use.onDispose(async () => {
+      await held.close();
+      await lease.release();
+    });
+    provide.use.service(leases, held);
     provide.use.service(storage, {
       ...base,
       engine: 'postgres',

@@ -1,0 +1,129 @@
+// Leases on both engines, as two processes see them (two connections, two holders): one holder at a time, the
+// next waiter gets a released lease, an expired holder's lease is taken over with its note, and a holder that
+// could not renew learns it lost the lease.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PostgresDatabase } from '@aalis/postgres';
+import { throwawayDatabase } from '@aalis/postgres/throwaway';
+import { SqliteDatabase } from '@aalis/sqlite';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type LeaseBackend, postgresLeases, sqliteLeases } from './lease-backends.js';
+import { Leases } from './leases.js';
+
+interface Engine {
+  backend(): Promise<LeaseBackend>;
+  close(): Promise<void>;
+}
+
+const engines: Record<string, () => Promise<Engine>> = {
+  sqlite: async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aalis-leases-'));
+    const opened: SqliteDatabase[] = [];
+    return {
+      async backend() {
+        const database = new SqliteDatabase(join(dir, 'aalis.db'));
+        opened.push(database);
+        return sqliteLeases(database);
+      },
+      async close() {
+        for (const database of opened) database.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+  postgres: async () => {
+    const url = await throwawayDatabase();
+    const opened: PostgresDatabase[] = [];
+    return {
+      async backend() {
+        const database = new PostgresDatabase(url);
+        opened.push(database);
+        return postgresLeases(database);
+      },
+      async close() {
+        for (const database of opened) await database.close();
+      },
+    };
+  },
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.each(Object.keys(engines))('leases on %s', (engineName) => {
+  let engine: Engine | undefined;
+  const open: Leases[] = [];
+  const start = async (ttlMs = 1000) => {
+    engine ??= await engines[engineName]!();
+    const leases = new Leases(await engine.backend(), { ttlMs });
+    open.push(leases);
+    return leases;
+  };
+  afterEach(async () => {
+    for (const leases of open.splice(0)) await leases.close();
+    await engine?.close();
+    engine = undefined;
+  });
+
+  it('lets one process hold a name; the waiting process gets it once released', async () => {
+    const a = await start();
+    const b = await start();
+    const held = (await a.acquire('session:s1'))!;
+    expect(await b.tryAcquire('session:s1')).toBeUndefined();
+    let bHolds = false;
+    const waiting = b.acquire('session:s1').then((lease) => {
+      bHolds = true;
+      return lease;
+    });
+    await sleep(100);
+    expect(bHolds).toBe(false);
+    await held.release();
+    const next = await waiting;
+    expect(next?.takenOver).toBeUndefined();
+    expect(await a.tryAcquire('session:s1')).toBeUndefined();
+    await next?.release();
+    expect(await a.tryAcquire('session:s1')).toBeDefined();
+  });
+
+  it('queues waiters of one process in order and stops waiting on abort', async () => {
+    const a = await start();
+    const first = (await a.acquire('n'))!;
+    const order: string[] = [];
+    const controller = new AbortController();
+    const aborted = a.acquire('n', { signal: controller.signal });
+    const second = a.acquire('n').then(async (lease) => {
+      order.push('second');
+      await lease?.release();
+    });
+    controller.abort();
+    expect(await aborted).toBeUndefined();
+    order.push('first');
+    await first.release();
+    await second;
+    expect(order).toEqual(['first', 'second']);
+  });
+
+  it('takes over the lease of a holder that stopped renewing, with its note, and tells that holder it lost it', async () => {
+    const backend = await (engine ??= await engines[engineName]!()).backend();
+    // A holder that dies: it claimed and noted its turn, then never renewed.
+    expect((await backend.claim('session:s2', 'dead-holder', 300)).acquired).toBe(true);
+    await backend.note('session:s2', 'dead-holder', 'turn_1');
+    const b = await start(1000);
+    const started = Date.now();
+    const lease = (await b.acquire('session:s2'))!;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect(lease.takenOver).toEqual({ note: 'turn_1' });
+    // Now b stalls past its ttl (its heartbeat is stopped) and another holder takes the lease: b is told.
+    const stalled = await start(300);
+    const stalledLease = (await stalled.acquire('session:s3'))!;
+    clearInterval((stalled as unknown as { heartbeat: ReturnType<typeof setInterval> }).heartbeat);
+    await sleep(400);
+    const c = await start(1000);
+    const taken = (await c.acquire('session:s3'))!;
+    expect(taken.takenOver).toEqual({ note: undefined });
+    await (stalled as unknown as { renew(): Promise<void> }).renew();
+    expect(stalledLease.lost.aborted).toBe(true);
+    await lease.release();
+    await taken.release();
+  });
+});

@@ -1,0 +1,165 @@
+// The LeasesService over a lease table: one holder per name across processes (the database decides), FIFO
+// within this process (local waiters of a name queue behind each other, only the head asks the database), a
+// heartbeat renewing every held lease at a quarter of the ttl, and a lost lease's signal aborted.
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Lease, LeasesService } from '@aalis/api-storage';
+import type { LeaseBackend } from './lease-backends.js';
+
+interface Held {
+  controller: AbortController;
+}
+
+export interface LeasesOptions {
+  ttlMs?: number;
+  /** Called when renewing failed (the database is unreachable); leases are lost once they expire. */
+  onRenewFailed?(error: unknown): void;
+}
+
+export class Leases implements LeasesService {
+  readonly ttlMs: number;
+  readonly holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly held = new Map<string, Held>();
+  /** Per name: the tail of this process's local queue (each acquirer waits for the one before it). */
+  private readonly tails = new Map<string, Promise<void>>();
+  private readonly wakers = new Map<string, Set<() => void>>();
+  private readonly heartbeat: ReturnType<typeof setInterval>;
+  private closed = false;
+
+  constructor(
+    private readonly backend: LeaseBackend,
+    private readonly options: LeasesOptions = {},
+  ) {
+    this.ttlMs = options.ttlMs ?? 4000;
+    this.heartbeat = setInterval(() => void this.renew(), Math.max(50, Math.floor(this.ttlMs / 4)));
+    this.heartbeat.unref();
+    void backend.onReleased?.((name) => this.wake(name)).catch(() => {});
+  }
+
+  async tryAcquire(name: string): Promise<Lease | undefined> {
+    if (this.held.has(name) || this.tails.has(name)) return undefined;
+    const claim = await this.backend.claim(name, this.holder, this.ttlMs);
+    return claim.acquired ? this.hold(name, claim.takenOver, () => {}) : undefined;
+  }
+
+  async acquire(name: string, { signal }: { signal?: AbortSignal } = {}): Promise<Lease | undefined> {
+    const before = this.tails.get(name) ?? Promise.resolve();
+    let done!: () => void;
+    const mine = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    const tail = before.then(() => mine);
+    this.tails.set(name, tail);
+    const leave = () => {
+      done();
+      if (this.tails.get(name) === tail) this.tails.delete(name);
+    };
+    try {
+      await abortable(before, signal);
+      for (;;) {
+        if (signal?.aborted || this.closed) {
+          leave();
+          return undefined;
+        }
+        const claim = await this.backend.claim(name, this.holder, this.ttlMs);
+        if (claim.acquired) return this.hold(name, claim.takenOver, leave);
+        await this.pause(name, signal);
+      }
+    } catch (error) {
+      leave();
+      if (signal?.aborted) return undefined;
+      throw error;
+    }
+  }
+
+  private hold(name: string, takenOver: Lease['takenOver'], leave: () => void): Lease {
+    const controller = new AbortController();
+    this.held.set(name, { controller });
+    let released = false;
+    return {
+      name,
+      takenOver,
+      lost: controller.signal,
+      note: (note) => this.backend.note(name, this.holder, note),
+      release: async () => {
+        if (released) return;
+        released = true;
+        if (this.held.get(name)?.controller === controller) this.held.delete(name);
+        try {
+          if (!controller.signal.aborted) await this.backend.release(name, this.holder);
+        } finally {
+          leave();
+        }
+      },
+    };
+  }
+
+  /** Waits for a release notice, the poll interval, or the signal. */
+  private pause(name: string, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise((resolve) => {
+      let wakers = this.wakers.get(name);
+      if (!wakers) {
+        wakers = new Set();
+        this.wakers.set(name, wakers);
+      }
+      const finish = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', finish);
+        wakers.delete(finish);
+        if (wakers.size === 0 && this.wakers.get(name) === wakers) this.wakers.delete(name);
+        resolve();
+      };
+      const timer = setTimeout(finish, this.backend.pollMs);
+      signal?.addEventListener('abort', finish, { once: true });
+      wakers.add(finish);
+    });
+  }
+
+  private wake(name: string): void {
+    for (const finish of [...(this.wakers.get(name) ?? [])]) finish();
+  }
+
+  private async renew(): Promise<void> {
+    if (this.held.size === 0 || this.closed) return;
+    try {
+      const still = await this.backend.renew(this.holder, this.ttlMs);
+      for (const [name, held] of this.held) {
+        if (!still.has(name)) {
+          this.held.delete(name);
+          held.controller.abort();
+        }
+      }
+    } catch (error) {
+      this.options.onRenewFailed?.(error);
+    }
+  }
+
+  /** Stops the heartbeat and gives back every lease still held. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.heartbeat);
+    for (const name of this.wakers.keys()) this.wake(name);
+    const names = [...this.held.keys()];
+    this.held.clear();
+    await Promise.all(names.map((name) => this.backend.release(name, this.holder).catch(() => {})));
+  }
+}
+
+async function abortable(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return promise;
+  if (signal.aborted) throw signal.reason;
+  await new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
