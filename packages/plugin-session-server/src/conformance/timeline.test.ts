@@ -127,6 +127,10 @@ describe('timeline restoration', () => {
     await recorder.until(() => recorder.of('input').some((event) => event.input.entry === 'joined'));
     await recorder.until(() => recorder.of('text.delta').length >= 1);
     await client.send({ sessionId: id, text: 'queued' });
+    await recorder.until(() =>
+      recorder.of('queue').some((event) => event.waiting.some((input) => input.text === 'queued')),
+    );
+    // Arriving while the last model call streams, it waits to join; that call ends the turn, so it opens the next.
     await recorder.until(() => recorder.of('turn.ended').length === 2, 15_000);
 
     const [first, second] = turns(await freshTimeline(id));
