@@ -119,6 +119,35 @@ describe('clear and delete', () => {
   });
 });
 
+describe('delivery failures', () => {
+  it('a reply a platform could not deliver is pushed live and marked in the history', async () => {
+    const client = await connected();
+    const { session } = await client.request('session.create', {});
+    const recorder = new Recorder();
+    await client.subscribe(session.id, recorder.handlers).ready;
+    host.model.enqueue(textReply('lost on the way'));
+    await client.send({ sessionId: session.id, text: 'hi' });
+    await recorder.until(() => recorder.of('turn.ended').length === 1);
+    const turnId = recorder.of('turn.ended')[0]!.turnId;
+    await host.aalis.app.events.emitAsync('outbound:failed', {
+      message: { sessionId: session.id, content: 'lost on the way', kind: 'reply', turnId, platform: 'webui' },
+      platform: 'webui',
+      code: 'TEST_UNREACHABLE',
+      reason: 'the test platform is unreachable',
+    });
+    await recorder.until(() => recorder.of('delivery.failed').length === 1);
+    expect(recorder.of('delivery.failed')[0]).toMatchObject({ turnId, text: 'the test platform is unreachable' });
+    const later = await connected();
+    const timeline = new Recorder();
+    await later.subscribe(session.id, timeline.handlers).ready;
+    const turn = timeline.latest!.entries.find((entry) => entry.kind === 'turn');
+    expect(turn?.kind === 'turn' && turn.items).toMatchObject([
+      { kind: 'text', text: 'lost on the way', final: true, unsent: true },
+      { kind: 'notice', tone: 'delivery-failure' },
+    ]);
+  });
+});
+
 describe('admin', () => {
   it('gives the owner plugin states, preferences (written and kept) and live logs', async () => {
     const client = await connected();
