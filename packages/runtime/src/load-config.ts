@@ -264,12 +264,8 @@ export function loadConfig(options: LoadConfigOptions): LoadResult {
   const apiKey = openaiPlanned?.section.apiKey;
   if (typeof apiKey === 'string' && apiKey !== '') secrets.push(apiKey);
   // Platform tokens and other keys a slot marks as secret are redacted from every log line like the API key.
-  for (const { slot, section } of plugins) {
-    for (const key of slot.secretKeys ?? []) {
-      const value = section[key];
-      if (typeof value === 'string' && value !== '') secrets.push(value);
-    }
-  }
+  for (const { slot, section } of plugins) secrets.push(...(slot.secretsOf?.(section) ?? []));
+
   let created = false;
   if (create) {
     writeFileSync(file, DEFAULT_CONFIG_FILE);

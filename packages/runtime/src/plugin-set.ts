@@ -10,6 +10,7 @@ import gatewayPlugin from '@aalis/plugin-gateway';
 import hooksPlugin from '@aalis/plugin-hooks';
 import offlinePlugin from '@aalis/plugin-llm-offline';
 import openaiPlugin from '@aalis/plugin-llm-openai';
+import mcpPlugin from '@aalis/plugin-mcp';
 import memoryPlugin from '@aalis/plugin-memory-sqlite';
 import memorySummaryPlugin from '@aalis/plugin-memory-summary';
 import archivePlugin from '@aalis/plugin-message-archive';
@@ -44,8 +45,8 @@ export interface PluginSlot {
   essential?: boolean;
   /** Enabled only when this says so for its section (absent = no section); e.g. a platform without a connection. */
   enabledWhen?: (section: Record<string, unknown> | undefined) => boolean;
-  /** Keys of its section whose values are secrets (redacted from logs). */
-  secretKeys?: readonly string[];
+  /** The secret values in its section (tokens, header values …), redacted from every log line. */
+  secretsOf?: (section: Record<string, unknown>) => string[];
 }
 
 function slot(definition: AnyPluginDefinition, rest: Omit<PluginSlot, 'name' | 'schema' | 'definition'>): PluginSlot {
@@ -117,13 +118,26 @@ export function pluginSlots(): PluginSlot[] {
       summary:
         'QQ through a OneBot v11 implementation (NapCat, Lagrange, go-cqhttp); enabled when url is set or mode is reverse.',
       enabledWhen: onebotConfigured,
-      secretKeys: ['accessToken'],
+      secretsOf: (section) => stringsAt(section, 'accessToken'),
     }),
     slot(telegramPlugin, {
       alias: 'platform-telegram',
       summary: 'Telegram through the Bot API (long polling); enabled when token is set.',
       enabledWhen: telegramConfigured,
-      secretKeys: ['token'],
+      secretsOf: (section) => stringsAt(section, 'token'),
+    }),
+    slot(mcpPlugin, {
+      alias: 'mcp',
+      summary:
+        'MCP servers’ tools (stdio or HTTP), offered as mcp__<server>__<tool>; enabled when servers are configured.',
+      enabledWhen: (section) => Object.keys((section?.servers as object | undefined) ?? {}).length > 0,
+      secretsOf: (section) =>
+        Object.values((section.servers as Record<string, Record<string, unknown>> | undefined) ?? {})
+          .flatMap((server) => [
+            ...Object.values((server.headers as Record<string, unknown> | undefined) ?? {}),
+            ...Object.values((server.env as Record<string, unknown> | undefined) ?? {}),
+          ])
+          .filter((value): value is string => typeof value === 'string' && value.length >= 8),
     }),
     {
       alias: 'session-server',
@@ -141,4 +155,10 @@ export function pluginSlots(): PluginSlot[] {
       essential: true,
     },
   ];
+}
+
+/** The string at `key` of a section, as a list (empty when unset). */
+function stringsAt(section: Record<string, unknown>, key: string): string[] {
+  const value = section[key];
+  return typeof value === 'string' && value !== '' ? [value] : [];
 }
