@@ -19,6 +19,9 @@ const SCRIPT = {
     stopPartial: 'Storage has a long history, ',
     last: 'What did the calculator say?',
     lastReply: 'It said `42`, the sum of both plans.',
+    earlier: 'Plan a quiet weekend in the mountains',
+    earlierReply:
+      'Friday evening: drive up. Saturday: a long walk and an early night. Sunday: breakfast outside, home by four.',
   },
   'zh-CN': {
     ask: '比较这两个套餐,顺便核对一下合计。',
@@ -29,6 +32,8 @@ const SCRIPT = {
     stopPartial: '存储的历史很长,',
     last: '计算器算出来是多少?',
     lastReply: '是 `42`,两个套餐的月费之和。',
+    earlier: '帮我安排一个安静的山里周末',
+    earlierReply: '周五晚上开车上山;周六走一条长路线,早点睡;周日在外面吃早饭,四点前到家。',
   },
 } as const;
 
@@ -50,6 +55,12 @@ async function scene(served: ServedWebui, locale: 'en' | 'zh-CN'): Promise<void>
   const context = await served.browser.newContext({ viewport: { width: 1280, height: 1000 }, locale });
   const page = await context.newPage();
   await page.goto(served.link);
+  // An earlier session, so the list shows more than one.
+  await page.getByTestId('new-session').click();
+  await page.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
+  served.model.enqueue(textReply(lines.earlierReply));
+  await send(page, lines.earlier);
+  await settle(page, async () => (await page.locator('[data-testid="turn"][data-outcome="replied"]').count()) === 1);
   await page.getByTestId('new-session').click();
   await page.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
   served.model.enqueue(
