@@ -1,13 +1,13 @@
 // Regenerates docs/screenshots/pling/: each Pling dock (vanilla, Vue 3, React, Vue 2.7) on the orders page of the
 // dock UX suite, in zh-CN and en, at desktop (1280×800) and phone (390×844) width, mid-conversation — a person's
-// message, a Markdown reply with a table, and a dangerous action waiting for confirmation — plus the closed
-// launcher on a phone. Real Chromium against the scripted model server, as the browser tests run it.
+// message, a Markdown reply with a table, and a dangerous action waiting for confirmation — plus an error with its
+// retry (zh-CN, desktop), the thinking state (en, phone) and the closed launcher on a phone. Real Chromium against the scripted model server, as the browser tests run it.
 //
 //   npm run screenshots            (all adapters)
 //   npm run screenshots -- react   (one)
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { textReply, toolCallReply } from '@aalis/testing';
+import { errorReply, type ScriptedReply, textReply, toolCallReply } from '@aalis/testing';
 import { launchChromium, type OpenedFixture, openFixture, type Page } from '@plingjs/browser-testing';
 import {
   type DockAdapterName,
@@ -72,6 +72,12 @@ async function scene(page: Page, fixture: OpenedFixture, locale: 'zh-CN' | 'en')
   await page.waitForTimeout(300);
 }
 
+async function shoot(page: Page, name: string): Promise<void> {
+  const file = join(SCREENSHOT_DIR, name);
+  await page.screenshot({ path: file });
+  process.stdout.write(`${file}\n`);
+}
+
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2) as DockAdapterName[];
   const adapters = (Object.keys(ADAPTERS) as DockAdapterName[]).filter(
@@ -97,13 +103,33 @@ async function main(): Promise<void> {
             await page.waitForTimeout(200);
           }
         }
+        // An error as the person sees it (zh-CN, desktop), then the thinking state (en, phone).
+        await page.setViewportSize(WIDTHS.desktop);
+        await page.goto(`${fixture.url}?locale=zh-CN`);
+        await page.evaluate(() => localStorage.clear());
+        fixture.modelServer.enqueue(errorReply(503, 'upstream unavailable'));
+        await page.locator('[data-pling="input"]').fill('帮我把 #1006 退货');
+        await page.locator('[data-pling="input"]').press('Enter');
+        await page.locator('[data-pling="retry"]').waitFor();
+        await shoot(page, `${adapter}-zh-CN-error.png`);
+        await page.setViewportSize(WIDTHS.phone);
+        await page.goto(`${fixture.url}?locale=en`);
+        fixture.modelServer.enqueue({
+          ...(textReply('Done.') as Extract<ScriptedReply, { type: 'stream' }>),
+          headersDelayMs: 2_000,
+        });
+        await page.locator('[data-pling="input"]').fill('Return #1006, please.');
+        await page.locator('[data-pling="input"]').press('Enter');
+        await page.locator('[data-pling="thinking"]').waitFor();
+        await shoot(page, `${adapter}-en-phone-thinking.png`);
+        await page.locator('[data-pling="message"][data-role="assistant"]').waitFor();
+        fixture.errors.splice(0); // Chromium's "Failed to load resource" for the 503 above
+
         await page.setViewportSize(WIDTHS.phone);
         await page.goto(`${fixture.url}?locale=zh-CN`);
         await page.locator('[data-pling="close"]').click();
         await page.locator('[data-pling="launcher"]').waitFor();
-        const closed = join(SCREENSHOT_DIR, `${adapter}-zh-CN-phone-closed.png`);
-        await page.screenshot({ path: closed });
-        process.stdout.write(`${closed}\n`);
+        await shoot(page, `${adapter}-zh-CN-phone-closed.png`);
         await page.evaluate(() => localStorage.clear());
         if (fixture.errors.length > 0) throw new Error(`${adapter}: the page reported ${fixture.errors.join('; ')}`);
       } finally {

@@ -165,6 +165,8 @@ ${dock} button, ${dock} [data-pling="input"] {
 }
 ${dock} button { padding: 4px 10px; background: var(--_pling-assistant); cursor: pointer; }
 ${dock} button:disabled { opacity: 0.5; cursor: default; }
+${dock} [data-pling="operations"] .pling-muted { font-size: 12px; }
+${dock} [data-pling="input"]:focus-visible { outline: 2px solid var(--_pling-accent); outline-offset: 0; }
 ${dock} button:focus-visible, ${dock} summary:focus-visible, ${dock} a:focus-visible {
   outline: 2px solid var(--_pling-accent);
   outline-offset: 2px;
@@ -245,12 +247,12 @@ ${dock} [data-pling="thinking"] {
 }
 ${dock} [data-pling="thinking"]::before {
   content: "";
-  width: 22px;
-  height: 6px;
-  background: radial-gradient(circle closest-side, currentColor 90%, transparent) 0 50% / 6px 6px repeat-x;
-  animation: pling-thinking 1s steps(4) infinite;
+  width: 24px;
+  height: 8px;
+  background: radial-gradient(circle, currentColor 2.5px, transparent 3px) 0 50% / 8px 8px repeat-x;
+  animation: pling-thinking 1.2s ease-in-out infinite;
 }
-@keyframes pling-thinking { from { width: 0; } to { width: 24px; } }
+@keyframes pling-thinking { 0%, 100% { opacity: 0.35; } 50% { opacity: 1; } }
 @media (prefers-reduced-motion: reduce) { ${dock} [data-pling="thinking"]::before { animation: none; } }
 ${dock} .pling-speaker { display: block; font-size: 11px; color: var(--_pling-muted); }
 ${dock} [data-pling="notice"], ${dock} [data-pling="error"], ${dock} [data-pling="not-configured"] {

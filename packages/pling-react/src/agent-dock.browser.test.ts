@@ -148,11 +148,11 @@ describe('AgentDock (React) in Chromium', { timeout: 60_000 }, () => {
     );
     expect(await confirmation.textContent()).toContain('删除一条待办');
     expect(await confirmation.locator('pre').textContent()).toBe('id: 4');
-    // The runtime announces a call when it starts: delete_todo shows as running while it waits for the person.
+    // The runtime announces a call when it starts: delete_todo shows as waiting for the person (#12.13).
     const operations = page.locator('[data-pling="operation"]');
     expect(await operations.evaluateAll((items) => items.map((item) => item.getAttribute('data-status')))).toEqual([
       'ok',
-      'running',
+      'waiting',
     ]);
     // The page snapshot of the second request already held the new todo (usePageState reads current state).
     expect(JSON.stringify(modelServer.chatBodies()[1])).toContain('写周报');
