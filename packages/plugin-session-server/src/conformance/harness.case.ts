@@ -36,7 +36,6 @@ plugins:
   llm-openai:
     fetchModels: false
     retry: { maxRetries: 0 }
-  memory-summary: false
   session-server:
     webRoot: ${JSON.stringify(page)}
     maxMessageChars: 2000

@@ -88,6 +88,26 @@ describe('clear and delete', () => {
     await recorder.until(() => recorder.timelines.length === 2 && recorder.latest!.entries.length === 0);
   });
 
+  it('compact summarises the history: a divider in a fresh timeline, then a usage snapshot', async () => {
+    const client = await connected();
+    const { session } = await client.request('session.create', {});
+    const recorder = new Recorder();
+    await client.subscribe(session.id, recorder.handlers).ready;
+    for (const [index, text] of ['first answer', 'second answer'].entries()) {
+      host.model.enqueue(textReply(text));
+      await client.send({ sessionId: session.id, text: `question for ${text}` });
+      await recorder.until(() => recorder.of('turn.ended').length === index + 1);
+    }
+    const snapshotsBefore = recorder.of('usage').filter((entry) => entry.usage.turnId === undefined).length;
+    host.model.enqueue(textReply('The two questions were answered.'));
+    const { reply } = await client.request('compact', { sessionId: session.id });
+    expect(reply).not.toBe('');
+    await recorder.until(() => recorder.latest!.entries.some((entry) => entry.kind === 'divider'));
+    await recorder.until(
+      () => recorder.of('usage').filter((entry) => entry.usage.turnId === undefined).length > snapshotsBefore,
+    );
+  });
+
   it('deletes a running session: the turn stops, subscribers are told, the list forgets it', async () => {
     const client = await connected();
     const { session } = await client.request('session.create', {});
