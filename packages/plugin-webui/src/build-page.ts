@@ -1,7 +1,7 @@
 // Builds the WebUI page (src/page, Vue 3) with Vite's JS API into dist/page, which the session server serves.
 // Workspace packages resolve to their TypeScript sources (the "source" condition), so the page can be built
 // from a fresh checkout before anything else is compiled.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,8 +12,26 @@ export const PAGE_SOURCE_DIR = join(packageRoot, 'src', 'page');
 /** Where the built page goes: index.html and assets/. */
 export const PAGE_OUT_DIR = join(packageRoot, 'dist', 'page');
 
-/** Builds the page into `outDir` (default dist/page), replacing what was there. */
+/**
+ * Builds the page into `outDir` (default dist/page), replacing what was there. The build goes to a fresh
+ * directory first and is moved into place whole, so a server reading `outDir` (or a second process building at
+ * the same time) never sees half a page.
+ */
 export async function buildWebuiPage({ outDir = PAGE_OUT_DIR }: { outDir?: string } = {}): Promise<string> {
+  const staging = `${outDir}.building-${process.pid}-${Date.now().toString(36)}`;
+  try {
+    await buildInto(staging);
+    const retired = `${outDir}.old-${process.pid}-${Date.now().toString(36)}`;
+    if (existsSync(outDir)) renameSync(outDir, retired);
+    renameSync(staging, outDir);
+    rmSync(retired, { recursive: true, force: true });
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+  return outDir;
+}
+
+async function buildInto(outDir: string): Promise<void> {
   // Vite is needed only to build, never to serve: load it lazily so importing this package stays cheap.
   const { build, defaultClientConditions } = await import('vite');
   await build({
@@ -48,7 +66,6 @@ export async function buildWebuiPage({ outDir = PAGE_OUT_DIR }: { outDir?: strin
       chunkSizeWarningLimit: 1024,
     },
   });
-  return outDir;
 }
 
 function newestChange(dir: string): number {
