@@ -40,6 +40,15 @@ describe('aalis serve', () => {
       expect(unknown.code).toBe(1);
       expect(unknown.stderr).toContain('mallory');
 
+      // Headless, the session server is essential: a second serve on the same port refuses to run.
+      const clash = await runAalis({
+        cwd: workspace.dir,
+        args: ['serve'],
+        env: { AALIS_WEBUI_PORT: new URL(base).port },
+      });
+      expect(clash.code).toBe(1);
+      expect(clash.stderr).toContain('EADDRINUSE');
+
       serve.child.kill('SIGTERM');
       expect(await serve.exited).toBe(0);
       expect(existsSync(join(workspace.dir, 'data', 'webui', 'server.json'))).toBe(false);
@@ -49,5 +58,5 @@ describe('aalis serve', () => {
     } finally {
       workspace.remove();
     }
-  });
+  }, 90_000);
 });

@@ -158,7 +158,8 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
     if (slot.alias === 'session-server') definition = webui?.plugin;
     if (!definition) continue;
     const id = app.plugin(definition, section, slot.id ? { id: slot.id } : {});
-    if (slot.essential) essential.push(id);
+    // Headless, the session server is the only way in: `aalis serve` without it refuses to run.
+    if (slot.essential || (mode === 'serve' && slot.alias === 'session-server')) essential.push(id);
   }
   for (const entry of options.plugins ?? []) {
     if (Array.isArray(entry)) app.plugin(entry[0], entry[1], entry[2] ?? {});
