@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sensitive } from './sensitive.js';
-import { collectSensitive, restoreSensitive, scrubSensitive } from './sensitive-vault.js';
+import { collectSensitive, compileScrubber, restoreSensitive, scrubSensitive } from './sensitive-vault.js';
 
 describe('restoring markers for the handler', () => {
   it('a marker the model passes back becomes the labelled real value, also nested; the input is unchanged', () => {
@@ -43,5 +43,18 @@ describe('scrubSensitive', () => {
       '[redacted:email] ([redacted:name]) paid with [redacted]; ab stays',
     );
     expect(scrubSensitive('nothing here', state)).toBe('nothing here');
+  });
+});
+
+describe('compileScrubber', () => {
+  it('#12.2 finds a value with quotes or backslashes also where it is JSON-escaped (a tool result, a request body)', () => {
+    const secret = sensitive('se"cr\\et', 'pin');
+    const scrub = compileScrubber([secret]);
+    const result = JSON.stringify({ echoed: 'se"cr\\et' });
+    const body = JSON.stringify({ messages: [{ role: 'tool', content: result }] });
+    expect(scrub('se"cr\\et')).toBe('[redacted:pin]');
+    expect(scrub(result)).toBe('{"echoed":"[redacted:pin]"}');
+    expect(scrub(body)).not.toContain('cr');
+    expect(scrub(body)).toContain('[redacted:pin]');
   });
 });

@@ -81,9 +81,13 @@ export function compileScrubber(values: readonly unknown[]): (text: string) => s
     const real = value.reveal();
     if (typeof real !== 'string' && typeof real !== 'number' && typeof real !== 'bigint') return;
     const needle = String(real);
-    if (needle.length >= MIN_SCRUB_LENGTH && !replacements.has(needle)) {
-      replacements.set(needle, redactionMarker(value.label));
-    }
+    if (needle.length < MIN_SCRUB_LENGTH) return;
+    const marker = redactionMarker(value.label);
+    // The value as written, and as it reads inside JSON text (a tool result, a request body) and inside JSON
+    // that was itself put into a JSON string: quotes, backslashes and control characters come escaped there.
+    const escaped = JSON.stringify(needle).slice(1, -1);
+    const twice = JSON.stringify(escaped).slice(1, -1);
+    for (const form of [needle, escaped, twice]) if (!replacements.has(form)) replacements.set(form, marker);
   });
   const ordered = [...replacements].sort(([a], [b]) => b.length - a.length);
   if (ordered.length === 0) return (text) => text;
