@@ -60,6 +60,27 @@ describe('DockModel (issue #12)', () => {
     await sent;
   });
 
+  it('#12.12 defaultOpen: false starts folded until the person opens it, and their choice wins after that', () => {
+    const storage = memoryStorage();
+    const core = createPlingCore({ agent: { config: { model: 'test-model', locale: 'en' }, llm: scriptedLlm([]) } });
+    const folded = new DockModel({ core, openStorage: storage, defaultOpen: false });
+    expect(folded.getSnapshot().open).toBe(false);
+    folded.setOpen(true);
+    expect(new DockModel({ core, openStorage: storage, defaultOpen: false }).getSnapshot().open).toBe(true);
+    // Storage that throws (blocked, full) only means nothing is remembered.
+    const broken = {
+      getItem: () => {
+        throw new Error('blocked');
+      },
+      setItem: () => {
+        throw new Error('full');
+      },
+    };
+    const unremembered = new DockModel({ core, openStorage: broken });
+    unremembered.setOpen(false);
+    expect(unremembered.getSnapshot().open).toBe(false);
+  });
+
   it('#12.13 thinking until the first token; a call waiting for confirmation says so, not "Running"', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => {

@@ -37,6 +37,8 @@ export interface AgentDockProps {
   settings?: ReactNode;
   /** Show the model settings panel (in `settings`, unless given); default: when createPling was given `modelSettings`. */
   modelSettings?: boolean;
+  /** A fixed dock's first state on a page where the person has not opened or closed it yet; default true. */
+  defaultOpen?: boolean;
 }
 
 export function AgentDock({
@@ -49,6 +51,7 @@ export function AgentDock({
   placement = container ? 'inline' : 'fixed',
   settings,
   modelSettings,
+  defaultOpen,
 }: AgentDockProps) {
   const pling = usePling();
   const [model, setModel] = useState<DockModel | null>(null);
@@ -58,13 +61,13 @@ export function AgentDock({
   // biome-ignore lint/correctness/useExhaustiveDependencies: the config is followed by its content (configKey).
   useLayoutEffect(() => {
     // No title: it is only shown, so MountedDock applies it and a new title needs no new model.
-    const created = new DockModel({ core: pling, sessionId, config: latestConfig.current, modelSettings });
+    const created = new DockModel({ core: pling, sessionId, config: latestConfig.current, modelSettings, defaultOpen });
     setModel(created);
     return () => {
       created.dispose();
       setModel((current) => (current === created ? null : current));
     };
-  }, [pling, sessionId, configKey, modelSettings]);
+  }, [pling, sessionId, configKey, modelSettings, defaultOpen]);
 
   const listener = useLatest(onSessionEvent);
   useEffect(() => {

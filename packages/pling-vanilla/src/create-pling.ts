@@ -21,6 +21,8 @@ export interface DockOptions {
   config?: AgentConfig;
   /** Show the model settings panel; default: when createPling was given `modelSettings`. */
   modelSettings?: boolean;
+  /** A fixed dock's first state on a page where the person has not opened or closed it yet; default true. */
+  defaultOpen?: boolean;
 }
 
 export interface DockHandle {
@@ -46,8 +48,8 @@ export function createPling(options: PlingOptions = {}): Pling {
   const docks = new Set<DockHandle>();
   // Object.assign keeps the core's own properties (the `started` getter among them) on the same object.
   return Object.assign(core, {
-    dock({ title, target, placement, sessionId, config, modelSettings }: DockOptions = {}): DockHandle {
-      const model = new DockModel({ core, title, sessionId, config, modelSettings });
+    dock({ title, target, placement, sessionId, config, modelSettings, defaultOpen }: DockOptions = {}): DockHandle {
+      const model = new DockModel({ core, title, sessionId, config, modelSettings, defaultOpen });
       let mounted: ReturnType<typeof mountDock>;
       try {
         mounted = mountDock({ controller: model, target, placement });

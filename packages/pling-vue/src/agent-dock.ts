@@ -31,6 +31,8 @@ export const AgentDock = defineComponent({
     config: { type: Object as PropType<AgentConfig>, default: undefined },
     /** Shows the last `maxCalls` model requests in the recent-operations area. */
     debug: { type: Object as PropType<{ maxCalls: number }>, default: undefined },
+    /** A fixed dock's first state on a page where the person has not opened or closed it yet (default true). */
+    defaultOpen: { type: Boolean, default: true },
     /** The session this dock shows (default 'default'). */
     sessionId: { type: String, default: undefined },
     /** An explicit instance; default the one `app.use(pling)` provided. */
@@ -60,6 +62,7 @@ export const AgentDock = defineComponent({
       config: props.config,
       debug: props.debug,
       sessionId: props.sessionId,
+      defaultOpen: props.defaultOpen,
       modelSettings: props.modelSettings,
     });
     onScopeDispose(

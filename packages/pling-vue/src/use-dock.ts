@@ -17,6 +17,8 @@ export interface UseDockOptions {
   /** Keeps and shows the last `maxCalls` model requests. */
   debug?: { maxCalls: number };
   sessionId?: string;
+  /** A fixed dock's first state on a page where the person has not opened or closed it yet; default true. */
+  defaultOpen?: boolean;
   /** Show the model settings (the state's `modelSettings`); default: when createPling was given `modelSettings`. */
   modelSettings?: boolean;
   /** Default: the instance `app.use(pling)` provided. */
