@@ -21,6 +21,8 @@ export interface LlmUsageEvent {
   promptTokens: number;
   completionTokens: number;
   cachedPromptTokens?: number;
+  /** Prompt tokens written to the provider's prompt cache by this call, when it reports them. */
+  cacheCreationPromptTokens?: number;
   /** From sending the request to the end of the response. */
   latencyMs: number;
   /** In the prices' currency; present when the provider's config gives prices for the model. */
@@ -71,6 +73,7 @@ export function usageEvent({
     latencyMs,
   };
   if (usage.cachedPromptTokens !== undefined) event.cachedPromptTokens = usage.cachedPromptTokens;
+  if (usage.cacheCreationPromptTokens !== undefined) event.cacheCreationPromptTokens = usage.cacheCreationPromptTokens;
   if (prices) {
     event.estimatedCost = estimateCost({ usage, prices });
     if (prices.currency) event.currency = prices.currency;

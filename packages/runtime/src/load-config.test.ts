@@ -68,6 +68,7 @@ describe('loadConfig', () => {
       'memory-summary',
       'prompt-budget',
       'basic-tools',
+      'otel',
       'session-server',
       'cli',
     ]);

@@ -14,6 +14,7 @@ import mcpPlugin from '@aalis/plugin-mcp';
 import memoryPlugin from '@aalis/plugin-memory-sqlite';
 import memorySummaryPlugin from '@aalis/plugin-memory-summary';
 import archivePlugin from '@aalis/plugin-message-archive';
+import otelPlugin from '@aalis/plugin-otel';
 import personaPlugin from '@aalis/plugin-persona';
 import onebotPlugin, { onebotConfigured } from '@aalis/plugin-platform-onebot';
 import telegramPlugin, { telegramConfigured } from '@aalis/plugin-platform-telegram';
@@ -113,6 +114,11 @@ export function pluginSlots(): PluginSlot[] {
     slot(memorySummaryPlugin, { alias: 'memory-summary', summary: 'Compacts long histories into a summary.' }),
     slot(promptBudgetPlugin, { alias: 'prompt-budget', summary: 'The prompt_budget_info self-check tool.' }),
     slot(createBasicToolsPlugin(), { alias: 'basic-tools', summary: 'The current_time and calculator tools.' }),
+    slot(otelPlugin, {
+      alias: 'otel',
+      summary:
+        'OpenTelemetry traces (invoke_agent, chat, execute_tool) over OTLP/HTTP; exports only when OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_TRACES_EXPORTER=otlp) is set.',
+    }),
     slot(onebotPlugin, {
       alias: 'platform-onebot',
       summary:

@@ -37,4 +37,6 @@ export interface ModelUsage {
   completionTokens: number;
   /** Input tokens served from the provider's prompt cache, when it reports them. */
   cachedPromptTokens?: number;
+  /** Input tokens written to the provider's prompt cache by this call (Anthropic's cache_creation_input_tokens). */
+  cacheCreationPromptTokens?: number;
 }

@@ -27,6 +27,12 @@ export {
   startOpenAiTestServer,
 } from './openai-test-server.js';
 export {
+  type OtlpReceiver,
+  type ReceivedExport,
+  type ReceivedSpan,
+  startOtlpReceiver,
+} from './otlp-receiver.js';
+export {
   type ErrorReply,
   errorReply,
   type ReplyOptions,
