@@ -2,7 +2,7 @@
 // default model) read and written, and live logs (records from the host's log hub, secrets redacted).
 
 import { resolveModelFor } from '@aalis/api-llm';
-import { type LogRecord, levelAtLeast } from '@aalis/core';
+import { type LogRecord, levelAtLeast, type PluginStateInfo } from '@aalis/core';
 import type { LogView, PluginView, PreferencesView, ResultOf } from '@aalis/session-client';
 import { optionalString, requireString } from './params.js';
 import type { Peer, ServerDeps } from './server-deps.js';
@@ -11,16 +11,19 @@ import { serverErrors } from './server-errors.js';
 export const RECENT_LOGS = 200;
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
 
-export function adminPlugins(deps: ServerDeps): ResultOf<'admin.plugins'> {
-  if (!deps.plugins.available) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'plugins' });
-  const plugins: PluginView[] = deps.plugins.use.list().map((state) => ({
+export function pluginView(deps: ServerDeps, state: PluginStateInfo): PluginView {
+  return {
     id: state.id,
     name: state.name,
     state: state.state,
     missing: [...state.missing],
     ...(state.error ? { error: state.error.localized(deps.locale) } : {}),
-  }));
-  return { plugins };
+  };
+}
+
+export function adminPlugins(deps: ServerDeps): ResultOf<'admin.plugins'> {
+  if (!deps.plugins.available) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'plugins' });
+  return { plugins: deps.plugins.use.list().map((state) => pluginView(deps, state)) };
 }
 
 export function preferencesView(deps: ServerDeps): PreferencesView {

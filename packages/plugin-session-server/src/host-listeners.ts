@@ -5,7 +5,7 @@ import type { SessionInfo } from '@aalis/api-session-manager';
 import { type LogRecord, levelAtLeast } from '@aalis/core';
 import type { Message } from '@aalis/schema-message';
 import type { SessionSummary } from '@aalis/session-client';
-import { logView, RECENT_LOGS } from './admin-requests.js';
+import { logView, pluginView, preferencesView, RECENT_LOGS } from './admin-requests.js';
 import * as bridge from './event-bridge.js';
 import type { Handle, ServerDeps } from './server-deps.js';
 import { canSee, summaryFor } from './session-access.js';
@@ -92,6 +92,16 @@ export function listenToHost(deps: ServerDeps, hooks: Handle<HooksService>, reda
     }
     deps.logins.forgetSession(sessionId);
     deps.kinds.delete(sessionId);
+  });
+  on('plugin:state', (state) => {
+    for (const peer of deps.peers) {
+      if (peer.account.owner) peer.send({ type: 'admin', change: 'plugin', plugin: pluginView(deps, state) });
+    }
+  });
+  on('preferences:changed', () => {
+    const preferences = preferencesView(deps);
+    for (const peer of deps.peers)
+      if (peer.account.owner) peer.send({ type: 'admin', change: 'preferences', preferences });
   });
   on('settings:changed', ({ layer, target, key }) => {
     for (const sessionId of subscribedSessions(deps)) {

@@ -1,6 +1,6 @@
 // Socket frames (docs/session-protocol.md 「Frames」) and the error codes every reply may carry.
 import type { SessionEvent, SessionSummary } from './event-types.js';
-import type { Account, Limits, LogView, RequestType } from './request-types.js';
+import type { Account, Limits, LogView, PluginView, PreferencesView, RequestType } from './request-types.js';
 import type { Timeline } from './timeline-types.js';
 
 /** Every error code the server answers with (other AALIS_* codes of the host's services pass through). */
@@ -93,6 +93,11 @@ export interface LogFrame {
   record: LogView;
 }
 
+/** To owners: a plugin changed state, or the service preferences changed (no need to poll the admin data). */
+export type AdminFrame =
+  | { type: 'admin'; change: 'plugin'; plugin: PluginView }
+  | { type: 'admin'; change: 'preferences'; preferences: PreferencesView };
+
 /** Sent before the server closes the socket: logged out, login expired, shutting down. */
 export interface GoodbyeFrame {
   type: 'goodbye';
@@ -107,6 +112,7 @@ export type ServerFrame =
   | EventFrame
   | SessionsFrame
   | LogFrame
+  | AdminFrame
   | GoodbyeFrame;
 
 /** Close codes the server uses (besides the standard 1000/1001/1011). */

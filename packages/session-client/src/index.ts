@@ -8,6 +8,7 @@ export type {
   UsagePart,
 } from './event-types.js';
 export {
+  type AdminFrame,
   CLOSE_CODES,
   type ClientFrame,
   ERROR_CODES,

@@ -3,7 +3,15 @@
 // clientMessageId makes a resend harmless), and the HTTP calls (me, login, logout). Browser-safe: the socket and
 // fetch are injectable, nothing from Node.
 import type { SessionEvent, SessionSummary } from './event-types.js';
-import type { ErrorFrame, HelloFrame, LogFrame, ProtocolError, ServerFrame, TimelineFrame } from './frame-types.js';
+import type {
+  AdminFrame,
+  ErrorFrame,
+  HelloFrame,
+  LogFrame,
+  ProtocolError,
+  ServerFrame,
+  TimelineFrame,
+} from './frame-types.js';
 import { CLOSE_CODES } from './frame-types.js';
 import type { Account, Limits, ParamsOf, RequestType, ResultOf } from './request-types.js';
 import type { Timeline } from './timeline-types.js';
@@ -104,6 +112,7 @@ export class SessionClient {
     hello: new Set<Listener<HelloFrame>>(),
     sessions: new Set<Listener<{ change: 'upsert' | 'removed'; sessionId: string; session?: SessionSummary }>>(),
     log: new Set<Listener<LogFrame['record']>>(),
+    admin: new Set<Listener<AdminFrame>>(),
     error: new Set<Listener<ProtocolError>>(),
   };
   private requestCounter = 0;
@@ -138,6 +147,7 @@ export class SessionClient {
   ): () => void;
   on(kind: 'log', listener: Listener<LogFrame['record']>): () => void;
   on(kind: 'error', listener: Listener<ProtocolError>): () => void;
+  on(kind: 'admin', listener: Listener<AdminFrame>): () => void;
   on(kind: keyof SessionClient['listeners'], listener: Listener<never>): () => void {
     const set = this.listeners[kind] as Set<Listener<never>>;
     set.add(listener);
@@ -373,6 +383,9 @@ export class SessionClient {
         return;
       case 'log':
         for (const listener of this.listeners.log) listener(frame.record);
+        return;
+      case 'admin':
+        for (const listener of this.listeners.admin) listener(frame);
         return;
       case 'goodbye':
         if (frame.reason !== 'shutdown') this.setState('logged-out');

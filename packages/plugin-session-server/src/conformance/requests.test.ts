@@ -175,8 +175,11 @@ describe('admin', () => {
     expect(plugins.find((plugin) => plugin.id === '@aalis/plugin-session-server')).toMatchObject({ state: 'active' });
     const before = await client.request('admin.preferences.get', {});
     expect(before.preferences.defaultModel?.id).toBe('openai/test-model');
+    const pushed: string[] = [];
+    client.on('admin', (frame) => pushed.push(frame.change));
     const after = await client.request('admin.preferences.set', { service: 'llm', value: 'openai/test-model' });
     expect(after.preferences.global.llm).toBe('openai/test-model');
+    await waitFor(() => pushed.includes('preferences'));
 
     const logs: string[] = [];
     client.on('log', (record) => logs.push(record.message));
