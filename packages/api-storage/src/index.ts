@@ -18,6 +18,8 @@ export interface StorageService {
   postgres(): PostgresDatabase;
   /** An absolute path inside the data directory. */
   resolve(...segments: string[]): string;
+  /** The named leases in this engine's database (one turn per session, platform connections once per deployment). */
+  leases(): LeasesService;
 }
 
 export const storageErrors = defineErrors({
@@ -47,6 +49,8 @@ export interface Lease {
    * lease's expiry): a dying turn's id, for example. Undefined when the lease was free or released cleanly.
    */
   readonly takenOver: { note: string | undefined } | undefined;
+  /** Who held the name last (this process's `holder` or another's); undefined for a name never held. */
+  readonly previousHolder: string | undefined;
   /** Aborted when this process lost the lease (its heartbeat could not renew it before it expired). */
   readonly lost: AbortSignal;
   /** Keeps a note in the lease row (seen by the next holder as `takenOver.note` if this one dies). */
@@ -71,5 +75,3 @@ export interface LeasesService {
   /** This process's holder id (host, pid and a random part). */
   readonly holder: string;
 }
-
-export const leases: ServiceDescriptor<LeasesService> = defineService<LeasesService>('leases');

@@ -12,6 +12,7 @@ import type { PersonaService } from '@aalis/api-persona';
 import type { PlatformService } from '@aalis/api-platform';
 import type { SessionManagerService } from '@aalis/api-session-manager';
 import type { SessionFieldsService } from '@aalis/api-session-settings';
+import type { LeasesService } from '@aalis/api-storage';
 import type { ToolsService } from '@aalis/api-tools';
 import type { Events, I18n, Logger, ServiceHandle, Services } from '@aalis/core';
 import type { AgentConfig } from './agent-config.js';
@@ -36,6 +37,8 @@ export interface AgentDeps {
   gateway: ServiceHandle<GatewayService>;
   platform: ServiceHandle<PlatformService>;
   sessionFields: ServiceHandle<SessionFieldsService>;
+  /** The database's leases: a session's turn runs only while this process holds its lease (session-lease.ts). */
+  leases(): LeasesService | undefined;
   /** The sessions' active histories, kept current by memory events. */
   historyCache: HistoryCache;
   /** Warns once per (preference, actual model). */

@@ -109,6 +109,7 @@ export default definePlugin({
       gateway: handles.gateway,
       platform: handles.platform,
       sessionFields: handles.sessionFields,
+      leases: () => (handles.storage.available ? handles.storage.use.leases() : undefined),
       historyCache,
       fallbacks: createFallbackReporter({ warn: (text) => log.warn(translate(text, handles.services.use.locale)) }),
       warnArchiveAbsent() {

@@ -8,6 +8,7 @@ import type { Identity, IncomingMessage } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';
 import { routeLine } from './log-format.js';
 import { type Batch, type PendingInput, SessionChannel } from './session-channel.js';
+import { holdSession } from './session-lease.js';
 import { runTurn } from './turn-runner.js';
 import { FIELD } from './turn-settings.js';
 import { usageThrottle } from './usage-emitter.js';
@@ -94,16 +95,26 @@ export class Orchestrator implements AgentService {
     }
     const human = batch.inputs[0]!.message.source === undefined;
     const running = channel.begin(newTurnId(), batch.inputs, human);
+    // Across processes the database decides who runs the session's turn (session-lease.ts): wait for the lease.
+    const hold = await holdSession(
+      this.deps,
+      channel.sessionId,
+      running,
+      batch.inputs.map((input) => input.message),
+    );
     try {
-      await runTurn({
-        deps: this.deps,
-        channel,
-        running,
-        batch: batch.inputs,
-        fromQueue: batch.fromQueue,
-        generation,
-      });
+      if (hold.proceed) {
+        await runTurn({
+          deps: this.deps,
+          channel,
+          running,
+          batch: batch.inputs,
+          fromQueue: batch.fromQueue,
+          generation,
+        });
+      }
     } finally {
+      await hold.release();
       await channel.finish();
     }
   }

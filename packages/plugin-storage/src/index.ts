@@ -2,7 +2,7 @@
 // engine: the directory's SQLite database, or the PostgreSQL server `database` names (postgres://…).
 
 import { join, resolve } from 'node:path';
-import { leases, type StorageService, storage, storageErrors } from '@aalis/api-storage';
+import { type StorageService, storage, storageErrors } from '@aalis/api-storage';
 import { config, definePlugin, lifecycle, logger, provide, s } from '@aalis/core';
 import { isPostgresUrl, openPostgres, redactUrl } from '@aalis/postgres';
 import { openDatabase } from '@aalis/sqlite';
@@ -32,7 +32,7 @@ export const storageConfig = s.object({
 
 export default definePlugin({
   name: '@aalis/plugin-storage',
-  provides: [storage, leases],
+  provides: [storage],
   uses: { config, provide, lifecycle, logger },
   config: storageConfig,
   async apply({ config, provide, lifecycle, logger }) {
@@ -50,10 +50,10 @@ export default definePlugin({
         await held.close();
         lease.release();
       });
-      provide.use.service(leases, held);
       const service: StorageService = {
         ...base,
         engine: 'sqlite',
+        leases: () => held,
         database: () => lease.database,
         postgres: () => {
           throw storageErrors.AALIS_STORAGE_WRONG_ENGINE({ wanted: 'postgres', engine: 'sqlite' });
@@ -78,10 +78,10 @@ export default definePlugin({
       await held.close();
       await lease.release();
     });
-    provide.use.service(leases, held);
     provide.use.service(storage, {
       ...base,
       engine: 'postgres',
+      leases: () => held,
       database: () => {
         throw storageErrors.AALIS_STORAGE_WRONG_ENGINE({ wanted: 'sqlite', engine: 'postgres' });
       },

@@ -1,13 +1,16 @@
-// The lease table per storage engine (namespace 'leases'): one row per held name with its holder, a note and the
-// time it expires. SQLite uses this machine's clock (one data directory = one machine); PostgreSQL uses the
-// server's clock, so hosts whose clocks differ agree on expiry. Release and takeover are NOTIFYed on PostgreSQL.
+// The lease table per storage engine (namespace 'leases'): one row per name with its holder, a note, the time it
+// expires and whether it was released (released rows stay, so the next holder learns who held the name last and
+// whether that holder let go or died). SQLite uses this machine's clock (one data directory = one machine);
+// PostgreSQL uses the server's clock, so hosts whose clocks differ agree on expiry, and NOTIFYs releases.
 import type { PostgresDatabase } from '@aalis/postgres';
 import type { SqliteDatabase } from '@aalis/sqlite';
 
 export interface Claim {
   acquired: boolean;
-  /** The note of an expired holder the lease was taken from. */
+  /** The note of an expired holder the lease was taken from (it never released it). */
   takenOver?: { note: string | undefined };
+  /** Who held it last (released or expired); undefined for a name never held. */
+  previousHolder?: string;
 }
 
 export interface LeaseBackend {
@@ -26,9 +29,26 @@ const TABLE = `CREATE TABLE aalis_leases (
   name TEXT PRIMARY KEY,
   holder TEXT NOT NULL,
   note TEXT,
-  expires_at BIGINT NOT NULL
+  expires_at BIGINT NOT NULL,
+  released INTEGER NOT NULL DEFAULT 0
 )`;
 const CHANNEL = 'aalis_leases';
+
+interface Row {
+  holder: string;
+  note: string | null;
+  expired: boolean;
+  released: number;
+}
+
+/** Whether `holder` may take the name now, and what it learns from the row it replaces. */
+function decide(row: Row | undefined, holder: string): Claim {
+  if (!row) return { acquired: true };
+  if (row.released === 0 && !row.expired && row.holder !== holder) return { acquired: false };
+  const claim: Claim = { acquired: true, previousHolder: row.holder };
+  if (row.released === 0 && row.holder !== holder) claim.takenOver = { note: row.note ?? undefined };
+  return claim;
+}
 
 export function sqliteLeases(database: SqliteDatabase): LeaseBackend {
   database.migrate('leases', [{ version: 1, name: 'leases', up: TABLE }]);
@@ -37,25 +57,25 @@ export function sqliteLeases(database: SqliteDatabase): LeaseBackend {
     async claim(name, holder, ttlMs) {
       return database.write((connection) => {
         const now = Date.now();
-        const row = connection.prepare('SELECT holder, note, expires_at FROM aalis_leases WHERE name = ?').get(name) as
-          | { holder: string; note: string | null; expires_at: number }
-          | undefined;
-        if (row && row.expires_at >= now && row.holder !== holder) return { acquired: false };
+        const stored = connection
+          .prepare('SELECT holder, note, expires_at, released FROM aalis_leases WHERE name = ?')
+          .get(name) as { holder: string; note: string | null; expires_at: number; released: number } | undefined;
+        const claim = decide(stored && { ...stored, expired: stored.expires_at < now }, holder);
+        if (!claim.acquired) return claim;
         connection
           .prepare(
-            `INSERT INTO aalis_leases (name, holder, note, expires_at) VALUES (?, ?, NULL, ?)
-             ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, note = NULL, expires_at = excluded.expires_at`,
+            `INSERT INTO aalis_leases (name, holder, note, expires_at, released) VALUES (?, ?, NULL, ?, 0)
+             ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, note = NULL, expires_at = excluded.expires_at,
+             released = 0`,
           )
           .run(name, holder, now + ttlMs);
-        return row && row.holder !== holder
-          ? { acquired: true, takenOver: { note: row.note ?? undefined } }
-          : { acquired: true };
+        return claim;
       });
     },
     async renew(holder, ttlMs) {
       const rows = database.write((connection) =>
         connection
-          .prepare('UPDATE aalis_leases SET expires_at = ? WHERE holder = ? RETURNING name')
+          .prepare('UPDATE aalis_leases SET expires_at = ? WHERE holder = ? AND released = 0 RETURNING name')
           .all(Date.now() + ttlMs, holder),
       ) as { name: string }[];
       return new Set(rows.map((row) => row.name));
@@ -63,13 +83,15 @@ export function sqliteLeases(database: SqliteDatabase): LeaseBackend {
     async note(name, holder, note) {
       database.write((connection) =>
         connection
-          .prepare('UPDATE aalis_leases SET note = ? WHERE name = ? AND holder = ?')
+          .prepare('UPDATE aalis_leases SET note = ? WHERE name = ? AND holder = ? AND released = 0')
           .run(note ?? null, name, holder),
       );
     },
     async release(name, holder) {
       database.write((connection) =>
-        connection.prepare('DELETE FROM aalis_leases WHERE name = ? AND holder = ?').run(name, holder),
+        connection
+          .prepare('UPDATE aalis_leases SET released = 1, note = NULL WHERE name = ? AND holder = ?')
+          .run(name, holder),
       );
     },
   };
@@ -84,10 +106,10 @@ export async function postgresLeases(database: PostgresDatabase): Promise<LeaseB
     claim(name, holder, ttlMs) {
       return database.transaction(async (client) => {
         const { rows } = await client.query(
-          `SELECT holder, note, expires_at < ${NOW} AS expired FROM aalis_leases WHERE name = $1 FOR UPDATE`,
+          `SELECT holder, note, expires_at < ${NOW} AS expired, released FROM aalis_leases WHERE name = $1 FOR UPDATE`,
           [name],
         );
-        const row = rows[0] as { holder: string; note: string | null; expired: boolean } | undefined;
+        const row = rows[0] as Row | undefined;
         if (!row) {
           const inserted = await client.query(
             `INSERT INTO aalis_leases (name, holder, note, expires_at) VALUES ($1, $2, NULL, ${NOW} + $3)
@@ -96,32 +118,34 @@ export async function postgresLeases(database: PostgresDatabase): Promise<LeaseB
           );
           return { acquired: inserted.rows.length === 1 };
         }
-        if (!row.expired && row.holder !== holder) return { acquired: false };
+        const claim = decide(row, holder);
+        if (!claim.acquired) return claim;
         await client.query(
-          `UPDATE aalis_leases SET holder = $2, note = NULL, expires_at = ${NOW} + $3 WHERE name = $1`,
+          `UPDATE aalis_leases SET holder = $2, note = NULL, expires_at = ${NOW} + $3, released = 0 WHERE name = $1`,
           [name, holder, ttlMs],
         );
-        return row.holder !== holder
-          ? { acquired: true, takenOver: { note: row.note ?? undefined } }
-          : { acquired: true };
+        return claim;
       });
     },
     async renew(holder, ttlMs) {
       const rows = await database.query<{ name: string }>(
-        `UPDATE aalis_leases SET expires_at = ${NOW} + $2 WHERE holder = $1 RETURNING name`,
+        `UPDATE aalis_leases SET expires_at = ${NOW} + $2 WHERE holder = $1 AND released = 0 RETURNING name`,
         [holder, ttlMs],
       );
       return new Set(rows.map((row) => row.name));
     },
     async note(name, holder, note) {
-      await database.query('UPDATE aalis_leases SET note = $3 WHERE name = $1 AND holder = $2', [
+      await database.query('UPDATE aalis_leases SET note = $3 WHERE name = $1 AND holder = $2 AND released = 0', [
         name,
         holder,
         note ?? null,
       ]);
     },
     async release(name, holder) {
-      await database.query('DELETE FROM aalis_leases WHERE name = $1 AND holder = $2', [name, holder]);
+      await database.query('UPDATE aalis_leases SET released = 1, note = NULL WHERE name = $1 AND holder = $2', [
+        name,
+        holder,
+      ]);
       await database.notify(CHANNEL, name);
     },
     async onReleased(fn) {

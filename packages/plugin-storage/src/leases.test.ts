@@ -80,6 +80,7 @@ describe.each(Object.keys(engines))('leases on %s', (engineName) => {
     await held.release();
     const next = await waiting;
     expect(next?.takenOver).toBeUndefined();
+    expect(next?.previousHolder).toBe(a.holder);
     expect(await a.tryAcquire('session:s1')).toBeUndefined();
     await next?.release();
     expect(await a.tryAcquire('session:s1')).toBeDefined();

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Lease, LeasesService } from '@aalis/api-storage';
-import type { LeaseBackend } from './lease-backends.js';
+import type { Claim, LeaseBackend } from './lease-backends.js';
 
 interface Held {
   controller: AbortController;
@@ -39,7 +39,7 @@ export class Leases implements LeasesService {
   async tryAcquire(name: string): Promise<Lease | undefined> {
     if (this.held.has(name) || this.tails.has(name)) return undefined;
     const claim = await this.backend.claim(name, this.holder, this.ttlMs);
-    return claim.acquired ? this.hold(name, claim.takenOver, () => {}) : undefined;
+    return claim.acquired ? this.hold(name, claim, () => {}) : undefined;
   }
 
   async acquire(name: string, { signal }: { signal?: AbortSignal } = {}): Promise<Lease | undefined> {
@@ -62,7 +62,7 @@ export class Leases implements LeasesService {
           return undefined;
         }
         const claim = await this.backend.claim(name, this.holder, this.ttlMs);
-        if (claim.acquired) return this.hold(name, claim.takenOver, leave);
+        if (claim.acquired) return this.hold(name, claim, leave);
         await this.pause(name, signal);
       }
     } catch (error) {
@@ -72,13 +72,14 @@ export class Leases implements LeasesService {
     }
   }
 
-  private hold(name: string, takenOver: Lease['takenOver'], leave: () => void): Lease {
+  private hold(name: string, claim: Claim, leave: () => void): Lease {
     const controller = new AbortController();
     this.held.set(name, { controller });
     let released = false;
     return {
       name,
-      takenOver,
+      takenOver: claim.takenOver,
+      previousHolder: claim.previousHolder,
       lost: controller.signal,
       note: (note) => this.backend.note(name, this.holder, note),
       release: async () => {
