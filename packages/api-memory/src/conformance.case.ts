@@ -184,6 +184,31 @@ export function describeMemoryConformance(name: string, createFixture: CreateMem
         expect(contents(await memory.readAll('s1'))).toEqual(['old 1', 'old 2', '', 'mid', '', 'new 1', 'new 2']);
       });
 
+      it('activeDivider is the divider that starts the active history, as readAll has it', async () => {
+        const { memory } = await open();
+        expect(await memory.activeDivider('s1')).toBeUndefined();
+        await memory.append('s1', [user('old 1'), divider('first'), user('mid')]);
+        expect(await memory.activeDivider('s1')).toEqual((await memory.readAll('s1'))[1]);
+        await memory.append('s1', [marker(), divider('second'), user('new')]);
+        const all = await memory.readAll('s1');
+        const start = await memory.activeStart('s1');
+        expect(await memory.activeDivider('s1')).toEqual(all[start - 1]);
+        expect((await memory.activeDivider('s1'))?.metadata?.[WellKnownMetadataKeys.Summary]).toBe('second');
+        // A rolled-back divider: the one before starts the active history again.
+        await memory.append('s1', [
+          {
+            ...divider('third'),
+            metadata: { [WellKnownMetadataKeys.Summary]: 'third', [WellKnownMetadataKeys.TurnId]: 't9' },
+          },
+        ]);
+        expect((await memory.activeDivider('s1'))?.metadata?.[WellKnownMetadataKeys.Summary]).toBe('third');
+        await memory.deleteByTurn('s1', 't9');
+        expect((await memory.activeDivider('s1'))?.metadata?.[WellKnownMetadataKeys.Summary]).toBe('second');
+        await memory.clear('s1');
+        expect(await memory.activeDivider('s1')).toBeUndefined();
+        expect(await memory.activeDivider('nobody')).toBeUndefined();
+      });
+
       it('is empty right after a divider', async () => {
         const { memory } = await open();
         await memory.append('s1', [user('a'), divider()]);

@@ -32,6 +32,11 @@ export interface MemoryService {
    * including the last compression divider (0 without divider or for an unknown session).
    */
   activeStart(sessionId: string): Promise<number>;
+  /**
+   * The compression divider that starts the active history (the stored message at activeStart − 1), read by index,
+   * not by reading the archive; undefined without a divider or for an unknown session.
+   */
+  activeDivider(sessionId: string): Promise<Message | undefined>;
   /** The whole archive of a session, before dividers too, control messages included (UIs, compaction). */
   readAll(sessionId: string): Promise<Message[]>;
   /**

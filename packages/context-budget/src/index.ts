@@ -15,6 +15,7 @@ export {
   TOOL_DEFINITIONS_OVERHEAD_TOKENS,
   type ToolDefinition,
 } from './estimate-tool-definition-tokens.js';
+export { freezeMessage, HistoryTrimIndex } from './history-trim-index.js';
 export {
   type ApplyHistoryWindowOptions,
   applyHistoryWindow,

@@ -3,19 +3,11 @@
 import type { Message } from '@aalis/schema-message';
 import { compactToolGroup } from './compact-tool-group.js';
 import { estimateMessageTokens, type MessageTokenEstimator } from './estimate-tokens.js';
-import { historyCut } from './history-cut.js';
+import type { HistoryTrimIndex } from './history-trim-index.js';
 import { DEFAULT_CONTINUATION_PROMPT, DEFAULT_TOOL_CALL_SUMMARY } from './messages.js';
 import { shortenText } from './shorten-text.js';
 import { trimBudget } from './trim-budget.js';
-import {
-  checkSegments,
-  defaultInputs,
-  firstOfUnit,
-  splitSegments,
-  type TrimEntry,
-  type TrimSegments,
-  unitEnds,
-} from './trim-segments.js';
+import { checkSegments, defaultInputs, segmentsOf, type TrimEntry, type TrimSegments } from './trim-segments.js';
 
 /** Tool results longer than this are cut to RESULT_KEEP_CHARS (steps 2 and 5). */
 export const LONG_RESULT_CHARS = 1500;
@@ -59,6 +51,11 @@ export interface TrimOptions {
   /** Compaction line with `{name}` and `{result}`. Default: the zh-CN text of the catalogue. */
   toolCallSummary?: string;
   estimator?: MessageTokenEstimator;
+  /**
+   * The conversation's incremental copy of its history segment: when given (and the estimator is the default), a
+   * call costs what the history added since the previous call plus what is sent, with the same result.
+   */
+  historyIndex?: HistoryTrimIndex;
 }
 
 export type TrimStep = 1 | 2 | 3 | 4 | 5;
@@ -119,10 +116,10 @@ export function trimMessages(options: TrimOptions): TrimResult {
   const isProtected = (entry: TrimEntry) =>
     inputs.has(entry.source) || (entry.source === 0 && messages[0]?.role === 'system');
 
-  const { head, history, turn } = splitSegments(messages, segments, estimator);
+  const { head, history, turn } = segmentsOf(messages, segments, estimator, options.historyIndex);
   const sum = (entries: readonly TrimEntry[]) => entries.reduce((total, entry) => total + entry.tokens, 0);
   const headTokens = sum(head) + fixedTokens;
-  const historyTokens = sum(history);
+  const historyTokens = history.tokens;
   const untrimmedTokens = headTokens + historyTokens + sum(turn);
   const untrimmedHistory = historyTokens + sum(turn.filter((entry) => entry.group));
   const available = budget - headTokens - unit;
@@ -130,10 +127,8 @@ export function trimMessages(options: TrimOptions): TrimResult {
   const trimmed = historyOver || untrimmedTokens > budget;
 
   // The last message of the list is never dropped; when it is history, the cut stops before its unit.
-  const historyUnitEnd = unitEnds(history);
-  const cutLimit = turn.length > 0 || history.length === 0 ? history.length : firstOfUnit(history, history.length - 1);
-  const cutAt = (multiple: number) =>
-    Math.min(cutLimit, historyCut(historyTokensOf(history), historyUnitEnd, multiple * unit));
+  const cutLimit = turn.length > 0 || history.length === 0 ? history.length : history.lastUnitStart();
+  const cutAt = (multiple: number) => Math.min(cutLimit, history.cut(multiple * unit));
 
   const steps: TrimStep[] = [];
   let droppedUnits = 0;
@@ -144,8 +139,10 @@ export function trimMessages(options: TrimOptions): TrimResult {
     steps.push(1);
   }
 
-  let total = headTokens + sum(history.slice(cut)) + sum(turn);
-  const count = () => head.length + history.length - cut + turn.length;
+  // Only the history from the cut on is materialised: what is sent.
+  let kept = history.entriesFrom(cut);
+  let total = headTokens + (historyTokens - history.tokensBefore(cut)) + sum(turn);
+  const count = () => head.length + kept.length + turn.length;
   const promptMessage: Message = options.continuationMetadata
     ? { role: 'system', content: continuationPrompt, metadata: { ...options.continuationMetadata } }
     : { role: 'system', content: continuationPrompt };
@@ -159,7 +156,7 @@ export function trimMessages(options: TrimOptions): TrimResult {
     total += tokens - entry.tokens;
     entries[index] = { ...entry, message, tokens };
   };
-  const lastEntry = () => turn[turn.length - 1] ?? history[history.length - 1] ?? head[head.length - 1];
+  const lastEntry = () => turn[turn.length - 1] ?? kept[kept.length - 1] ?? head[head.length - 1];
   const lastGroupUnit = findLast(turn, (entry) => entry.group)?.unit;
   const mayShorten = (entry: TrimEntry) => !isProtected(entry) && entry !== lastEntry();
 
@@ -171,9 +168,12 @@ export function trimMessages(options: TrimOptions): TrimResult {
     steps.push(3);
     while (over() && cut < cutLimit) {
       // The next multiple of the unit that moves the cut (smaller ones end at the current cut).
-      droppedUnits = Math.max(droppedUnits + 1, Math.floor(sum(history.slice(0, cut)) / unit) + 1);
+      droppedUnits = Math.max(droppedUnits + 1, Math.floor(history.tokensBefore(cut) / unit) + 1);
       const next = cutAt(droppedUnits);
-      total -= sum(history.slice(cut, next));
+      if (next >= cut) {
+        total -= history.tokensBefore(next) - history.tokensBefore(cut);
+        kept.splice(0, next - cut);
+      } else kept = history.entriesFrom(next); // a negative custom estimate can move it back
       cut = next;
     }
   }
@@ -187,7 +187,7 @@ export function trimMessages(options: TrimOptions): TrimResult {
     runStep5();
   }
 
-  const outputEntries = [...head, ...history.slice(cut), ...turn];
+  const outputEntries = [...head, ...kept, ...turn];
   const output = outputEntries.map((entry) => entry.message);
   const removed = messages.length - output.length;
   const continuationInserted = promptPending();
@@ -263,7 +263,7 @@ export function trimMessages(options: TrimOptions): TrimResult {
 
   /** Step 4: injected system messages between the first and the last message, over their quota. */
   function runStep4(): void {
-    const first = head[0] ?? history[cut] ?? turn[0];
+    const first = head[0] ?? kept[0] ?? turn[0];
     const injected = () =>
       [head, turn].flatMap((entries) =>
         entries
@@ -306,7 +306,7 @@ export function trimMessages(options: TrimOptions): TrimResult {
             !isProtected(entry) &&
             (entry === last || (entries === turn && entry.group && entry.unit === lastGroupUnit)),
         );
-    const candidates = [...targets(turn), ...targets(history)];
+    const candidates = [...targets(turn), ...targets(kept)];
     for (const { entries, entry, index } of candidates) {
       if (!over()) return;
       const message = entry.message;
@@ -323,10 +323,6 @@ export function trimMessages(options: TrimOptions): TrimResult {
       }
     }
   }
-}
-
-function historyTokensOf(entries: readonly TrimEntry[]): number[] {
-  return entries.map((entry) => entry.tokens);
 }
 
 function findLast<T>(items: readonly T[], predicate: (item: T) => boolean): T | undefined {

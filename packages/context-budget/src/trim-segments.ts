@@ -1,7 +1,9 @@
 // The three segments trimMessages works on (head, history, this turn), as entries that carry each message's
 // source index, its groupToolCalls unit and its estimate. Segment membership is the caller's: roles cannot tell it.
 import { groupToolCalls, isControlMessage, type Message } from '@aalis/schema-message';
-import type { MessageTokenEstimator } from './estimate-tokens.js';
+import { estimateMessageTokens, type MessageTokenEstimator } from './estimate-tokens.js';
+import { type HistoryTrimIndex, headGroupsAlone } from './history-trim-index.js';
+import { type HistoryView, viewOfEntries } from './history-view.js';
 
 /** Where the three segments of the list lie. Segment membership is not derivable from roles, so the caller says. */
 export interface TrimSegments {
@@ -79,17 +81,48 @@ export function splitSegments(
   return { head: segments[0], history: segments[1], turn: segments[2] };
 }
 
-export function unitEnds(entries: readonly TrimEntry[]): number[] {
-  const ends = new Array<number>(entries.length);
-  for (let index = entries.length - 1; index >= 0; index--) {
-    const next = entries[index + 1];
-    ends[index] = next && next.unit === entries[index]!.unit ? ends[index + 1]! : index;
+/**
+ * The segments with the history as a view: from the conversation's index when it can stand for the history (the
+ * default estimator, a head without calls or results, a history without incomplete groups), else from scratch.
+ * Grouping the three segments apart then equals grouping the whole list: no call of the head or the history looks
+ * for a result past its own segment, and a later call never claims an earlier result.
+ */
+export function segmentsOf(
+  messages: readonly Message[],
+  segments: TrimSegments,
+  estimator: MessageTokenEstimator,
+  index: HistoryTrimIndex | undefined,
+): { head: TrimEntry[]; history: HistoryView; turn: TrimEntry[] } {
+  const { headEnd, historyEnd } = segments;
+  if (index && estimator === estimateMessageTokens && headGroupsAlone(messages, headEnd)) {
+    // A head without calls or results is one unit per message.
+    const history = index.view(messages, headEnd, historyEnd, headEnd);
+    if (history) {
+      const head: TrimEntry[] = [];
+      for (let source = 0; source < headEnd; source++) {
+        const message = messages[source]!;
+        if (isControlMessage(message)) continue;
+        head.push({ message, source, unit: source, group: false, tokens: estimator(message) });
+      }
+      const turnStart = headEnd + history.unitCount;
+      const grouped = groupToolCalls(messages.slice(historyEnd));
+      const turn: TrimEntry[] = [];
+      grouped.units.forEach((unit, unitIndex) => {
+        for (let position = unit.start; position < unit.end; position++) {
+          const message = grouped.messages[position]!;
+          if (isControlMessage(message)) continue;
+          turn.push({
+            message,
+            source: historyEnd + grouped.sourceIndex[position]!,
+            unit: turnStart + unitIndex,
+            group: unit.group,
+            tokens: estimator(message),
+          });
+        }
+      });
+      return { head, history, turn };
+    }
   }
-  return ends;
-}
-
-export function firstOfUnit(entries: readonly TrimEntry[], index: number): number {
-  let first = index;
-  while (first > 0 && entries[first - 1]!.unit === entries[index]!.unit) first--;
-  return first;
+  const { head, history, turn } = splitSegments(messages, segments, estimator);
+  return { head, history: viewOfEntries(history), turn };
 }

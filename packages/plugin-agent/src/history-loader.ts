@@ -1,7 +1,7 @@
 // Loads the history sent to the model (plugin-agent.zh.md 「核心流程」 3): the historyLimit window read from its
 // start index, tool-call groups regrouped, control messages and incomplete groups left out, replies in their
 // visible form. This turn's own inputs are left out here: they form the turn segment.
-import { applyHistoryWindow, historyWindowStart } from '@aalis/context-budget';
+import { historyWindowStart } from '@aalis/context-budget';
 import { type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';
 
@@ -19,13 +19,17 @@ export async function loadHistory(
   const memory = deps.memory.use;
   const count = await memory.countHistory(sessionId);
   const start = historyWindowStart(count, historyLimit);
-  const slice = await deps.historyCache.window(memory, sessionId, start, count);
-  const window = applyHistoryWindow({ messages: slice, limit: historyLimit, skipped: start });
-  const messages =
-    turnId === undefined
-      ? window.messages
-      : window.messages.filter(
-          (message) => !(message.role === 'user' && message.metadata?.[WellKnownMetadataKeys.TurnId] === turnId),
-        );
-  return { messages, activeCount: window.activeCount };
+  // applyHistoryWindow's result, grouped incrementally by the cache (the copy's messages are all conversation
+  // messages from the start on); a copy, since the cache keeps growing it. This turn's inputs were archived when
+  // it opened: only what follows the first of them is looked at.
+  const window = await deps.historyCache.groupedWindow(memory, sessionId, start, count);
+  const first = turnId === undefined ? undefined : window.firstOfTurn(turnId);
+  if (first === undefined) return { messages: window.messages.slice(), activeCount: count };
+  const messages = window.messages.slice(0, first);
+  for (let index = first; index < window.messages.length; index++) {
+    const message = window.messages[index]!;
+    if (!(message.role === 'user' && message.metadata?.[WellKnownMetadataKeys.TurnId] === turnId))
+      messages.push(message);
+  }
+  return { messages, activeCount: count };
 }

@@ -60,7 +60,12 @@ export async function answerTokenRequest(deps: AgentDeps, request: TokenRequestE
     inputs: new Set<never>(),
     instructions: new Set<never>(),
   };
-  const { trim } = trimCall(deps, { call: assemble(parts), tools, settings });
+  const { trim } = trimCall(deps, {
+    call: assemble(parts),
+    tools,
+    settings,
+    historyIndex: deps.historyCache.trimIndex(source.sessionId),
+  });
   const event = buildUsageEvent(deps, {
     sessionId: source.sessionId,
     platform: source.platform,

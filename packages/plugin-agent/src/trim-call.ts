@@ -6,6 +6,7 @@ import { agentErrors } from '@aalis/api-agent';
 import type { ToolDefinition } from '@aalis/api-tools';
 import {
   estimateToolDefinitionTokens,
+  type HistoryTrimIndex,
   MIN_REPLY_TOKENS,
   type OutputAllowance,
   outputAllowance,
@@ -31,7 +32,14 @@ export function trimCall(
     call,
     tools,
     settings,
-  }: { call: AssembledCall; tools: readonly ToolDefinition[]; settings: Pick<TurnSettings, 'model'> },
+    historyIndex,
+  }: {
+    call: AssembledCall;
+    tools: readonly ToolDefinition[];
+    settings: Pick<TurnSettings, 'model'>;
+    /** The session's incremental copy of its history segment (same result, work for what is new). */
+    historyIndex?: HistoryTrimIndex;
+  },
 ): TrimmedCall {
   const { contextWindow, maxOutputTokens } = settings.model;
   const trim = trimMessages({
@@ -48,6 +56,7 @@ export function trimCall(
     // The agent's own block: keyed <instance id>/continuation-prompt in the usage breakdown.
     continuationMetadata: { [WellKnownMetadataKeys.Injector]: INJECTOR.continuation },
     toolCallSummary: deps.i18n.t(textRef('context.toolCallSummary')),
+    ...(historyIndex ? { historyIndex } : {}),
   });
   return { trim, output: outputAllowance({ contextWindow, maxOutputTokens, promptTokens: trim.tokens }) };
 }

@@ -66,7 +66,8 @@ export function isTurnInstruction(parts: TurnParts, message: Message): boolean {
 }
 
 export function assemble(parts: TurnParts): AssembledCall {
-  const messages = [parts.system, ...parts.head, ...parts.history, ...parts.turn];
+  // concat copies the (possibly long) history in one go; a spread walks it with an iterator.
+  const messages = [parts.system].concat(parts.head, parts.history, parts.turn);
   return locateSegments(parts, messages);
 }
 
@@ -86,22 +87,30 @@ export function locateSegments(parts: TurnParts, messages: Message[]): Assembled
     historyStart >= 0 && historyStart <= historyEnd ? historyStart : Math.min(historyEnd, 1 + parts.head.length);
   const inputIndices: number[] = [];
   const instructionIndices: number[] = [];
-  messages.forEach((message, index) => {
-    // Only this turn's segment holds its inputs; a history entry of the same turn id (none today) is not one.
-    if (index < historyEnd) return;
+  // Only this turn's segment holds its inputs; a history entry of the same turn id (none today) is not one.
+  for (let index = historyEnd; index < messages.length; index++) {
+    const message = messages[index]!;
     if (isTurnInput(parts, message)) inputIndices.push(index);
     if (isTurnInstruction(parts, message)) instructionIndices.push(index);
-  });
+  }
   // Copies rebuilt without their metadata: a list of the same shape still says which message is which.
-  const original = [parts.system, ...parts.head, ...parts.history, ...parts.turn];
-  if (messages.length === original.length) {
+  const originalLength = 1 + parts.head.length + parts.history.length + parts.turn.length;
+  if (messages.length === originalLength) {
+    // The original list from historyEnd on, without building the whole of it (the history can be long).
+    const originalAt = (index: number): Message => {
+      const historyStart = 1 + parts.head.length;
+      const turnStart = historyStart + parts.history.length;
+      if (index >= turnStart) return parts.turn[index - turnStart]!;
+      if (index >= historyStart) return parts.history[index - historyStart]!;
+      return index === 0 ? parts.system : parts.head[index - 1]!;
+    };
     const byPosition = (protectedSet: Set<Message>, found: number[]) => {
       if (found.length >= protectedSet.size) return found;
       const indices = new Set(found);
-      original.forEach((message, index) => {
-        if (index >= historyEnd && protectedSet.has(message) && messages[index]!.role === message.role)
-          indices.add(index);
-      });
+      for (let index = historyEnd; index < originalLength; index++) {
+        const message = originalAt(index);
+        if (protectedSet.has(message) && messages[index]!.role === message.role) indices.add(index);
+      }
       return [...indices].sort((a, b) => a - b);
     };
     return {

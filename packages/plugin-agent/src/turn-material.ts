@@ -52,9 +52,21 @@ export async function buildTurnMaterial(
     settings.model.capabilities.tools && deps.tools.available
       ? await deps.tools.use.definitions({ sessionId, platform, venue })
       : [];
+  // The list snapshot is made when a contribution first reads it: most never do, and the history can be long.
+  let snapshot: Message[] | undefined;
   const contributions = await buildContributions({
     contributions: deps.contributions.available ? deps.contributions.use : undefined,
-    view: { sessionId, platform, inputs, signal, dryRun, messages: [system, ...history.messages] },
+    view: {
+      sessionId,
+      platform,
+      inputs,
+      signal,
+      dryRun,
+      get messages() {
+        snapshot ??= [system].concat(history.messages);
+        return snapshot;
+      },
+    },
     timeoutMs: deps.config.promptBuildTimeoutMs,
     log: deps.log,
   });

@@ -201,7 +201,12 @@ async function modelLoop(deps: AgentDeps, channel: SessionChannel, state: TurnSt
     }
     const located = locateSegments(state.parts, context.messages);
     // Tool definitions count with the head; the max output is what the window leaves (never over the window).
-    const trimmed = trimCall(deps, { call: located, tools: context.tools, settings: state.settings });
+    const trimmed = trimCall(deps, {
+      call: located,
+      tools: context.tools,
+      settings: state.settings,
+      historyIndex: deps.historyCache.trimIndex(state.sessionId),
+    });
     const { trim } = trimmed;
     if (trim.trimmed) state.trimmedOnce = true;
     if (trim.removed > 0) {

@@ -10,6 +10,8 @@ export interface MemoryStore {
   read(sessionId: string, options?: MemoryReadOptions): Awaitable<Message[]>;
   countHistory(sessionId: string): Awaitable<number>;
   activeStart(sessionId: string): Awaitable<number>;
+  /** The compression divider just before the active history, by index (undefined: none). */
+  activeDivider(sessionId: string): Awaitable<Message | undefined>;
   readAll(sessionId: string): Awaitable<Message[]>;
   deleteByTurn(sessionId: string, turnId: string): Awaitable<number>;
   /** Deletes the rows of these sessions, or of every session (undefined). */

@@ -151,6 +151,18 @@ export class PostgresMemoryStore implements MemoryStore {
     return (await this.state(this.database.pool, sessionId))?.active_row_start ?? 0;
   }
 
+  /** The divider row just before the active history: one primary-key seek. */
+  async activeDivider(sessionId: string): Promise<Message | undefined> {
+    const state = await this.state(this.database.pool, sessionId);
+    if (!state || state.active_seq_start === 0) return undefined;
+    const row = await one<MessageRow>(
+      this.database.pool,
+      `SELECT ${COLUMNS} FROM memory_messages WHERE session_id = $1 AND seq = $2`,
+      [sessionId, state.active_seq_start - 1],
+    );
+    return row ? decodeMessage(row) : undefined;
+  }
+
   async readAll(sessionId: string): Promise<Message[]> {
     const rows = await all<MessageRow>(
       this.database.pool,

@@ -52,6 +52,7 @@ export class SqliteMemoryStore implements MemoryStore {
       seqOfConversation: c.prepare(
         'SELECT seq FROM memory_messages WHERE session_id = ? AND conversation_index = ? AND conversation_index IS NOT NULL',
       ),
+      row: c.prepare(`SELECT ${COLUMNS} FROM memory_messages WHERE session_id = ? AND seq = ?`),
       rangeAll: c.prepare(`SELECT ${COLUMNS} FROM memory_messages WHERE session_id = ? AND seq >= ? ORDER BY seq`),
       rangeConversation: c.prepare(
         `SELECT ${COLUMNS} FROM memory_messages WHERE session_id = ? AND seq >= ? AND conversation_index IS NOT NULL ORDER BY seq`,
@@ -146,6 +147,14 @@ export class SqliteMemoryStore implements MemoryStore {
 
   activeStart(sessionId: string): number {
     return this.state(sessionId)?.active_row_start ?? 0;
+  }
+
+  /** The divider row just before the active history: one primary-key seek. */
+  activeDivider(sessionId: string): Message | undefined {
+    const state = this.state(sessionId);
+    if (!state || state.active_seq_start === 0) return undefined;
+    const row = this.statements.row.get(sessionId, state.active_seq_start - 1) as MessageRow | undefined;
+    return row ? decodeMessage(row) : undefined;
   }
 
   readAll(sessionId: string): Message[] {

@@ -47,6 +47,10 @@ export function createSqliteMemory({ store, events, hooks }: SqliteMemoryOptions
       assertNonEmptyString('activeStart', 'sessionId', sessionId);
       return await store.activeStart(sessionId);
     },
+    async activeDivider(sessionId: string) {
+      assertNonEmptyString('activeDivider', 'sessionId', sessionId);
+      return await store.activeDivider(sessionId);
+    },
     async readAll(sessionId: string) {
       assertNonEmptyString('readAll', 'sessionId', sessionId);
       return await store.readAll(sessionId);

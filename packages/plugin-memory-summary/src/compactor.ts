@@ -11,7 +11,7 @@ import type { ConversationPrompt } from './conversation-prompts.js';
 import type { SessionActivity } from './session-activity.js';
 import { summarize, summaryOutputTokens, transcriptLabels } from './summarize.js';
 import { summaryErrors } from './summary-errors.js';
-import { activeSummary, type SummaryStore } from './summary-store.js';
+import { type SummaryStore, summaryOf } from './summary-store.js';
 
 /** Why a compaction ran: a turn-end rule, or /compact. */
 export type CompactionTrigger = CompactionReason | 'manual';
@@ -177,9 +177,9 @@ export class Compactor {
     // Taken before the history is read, so everything the prompt shows is in what is read.
     const prompt = this.deps.conversationPrompt(sessionId);
     const start = await memory.activeStart(sessionId);
-    let all = await memory.readAll(sessionId);
-    let summary = activeSummary(all, start);
-    let cursor = start;
+    // Indexed reads only: the divider that starts the active history, then the active messages not read yet (the
+    // archive before the divider is never read).
+    let summary = start > 0 ? summaryOf(await memory.activeDivider(sessionId)) : undefined;
     let compacted = 0;
     let resolved: ResolvedModel | undefined;
     let purpose: LlmPurpose | undefined;
@@ -188,8 +188,7 @@ export class Compactor {
       // this round lands instead of chasing a busy session (each round is a model call).
       const heldEarly = round > 1 ? await activity.holdTurns(sessionId, signal) : undefined;
       try {
-        const fresh = conversation(all.slice(cursor));
-        cursor = all.length;
+        const fresh = conversation(await memory.read(sessionId, { from: compacted }));
         if (compacted === 0 && fresh.length === 0) return { status: 'empty' };
         if (fresh.length > 0) {
           resolved ??= await this.deps.model(request);
@@ -244,7 +243,6 @@ export class Compactor {
       }
       // Messages arrived while the model was writing (inputs released outside turns, another writer): fold them in.
       if (round >= MAX_ROUNDS) return { status: 'changed' };
-      all = await memory.readAll(sessionId);
     }
   }
 }

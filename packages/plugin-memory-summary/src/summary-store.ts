@@ -1,6 +1,6 @@
 // The latest summary of each session: the Summary carried by the divider that starts the active history. Cached
 // per session and keyed by activeStart, so a new divider, a rolled-back one or a cleared history is noticed with
-// one cheap call instead of reading the archive on every prompt build.
+// one cheap call; a miss reads that one divider by index (memory.activeDivider), never the archive.
 import type { MemoryService } from '@aalis/api-memory';
 import { type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
 
@@ -26,7 +26,8 @@ export class SummaryStore {
     const activeStart = await memory.activeStart(sessionId);
     const cached = this.cache.get(sessionId);
     if (cached && cached.activeStart === activeStart) return cached.summary;
-    const summary = activeStart > 0 ? activeSummary(await memory.readAll(sessionId), activeStart) : undefined;
+    // One indexed read of the divider, never the archive.
+    const summary = activeStart > 0 ? summaryOf(await memory.activeDivider(sessionId)) : undefined;
     this.cache.set(sessionId, { activeStart, summary });
     return summary;
   }

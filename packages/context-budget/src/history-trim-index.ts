@@ -1,0 +1,157 @@
+// An incremental copy of what trimMessages computes over a session's history segment (groupToolCalls units, the
+// estimates, their prefix sums), so a call over a history that only grew since the last one does work for the new
+// messages and what is sent, not for the whole history. It gives exactly the from-scratch result: it holds only
+// frozen messages (unchanged while the same object is in the list), checks each by identity before reusing it, and
+// declines — the trim then works from scratch — whenever grouping the segment alone could differ from grouping the
+// whole list.
+import { groupToolCalls, hasToolCalls, isControlMessage, type Message } from '@aalis/schema-message';
+import { estimateMessageTokens } from './estimate-tokens.js';
+import { HistoryView } from './history-view.js';
+
+/**
+ * Freezes a message where trimming reads it (the message, its calls and their functions, its attachments, its
+ * metadata), in place, and returns it. A frozen message cannot change between two calls, so the index may reuse
+ * what it computed for it by identity alone (reading a field of every history message per call costs more than
+ * the whole trim of what is sent).
+ */
+export function freezeMessage<T extends Message>(message: T): T {
+  if (message.toolCalls) {
+    for (const call of message.toolCalls) {
+      Object.freeze(call.function);
+      Object.freeze(call);
+    }
+    Object.freeze(message.toolCalls);
+  }
+  if (message.attachments) {
+    for (const attachment of message.attachments) Object.freeze(attachment);
+    Object.freeze(message.attachments);
+  }
+  if (message.metadata) Object.freeze(message.metadata);
+  return Object.freeze(message);
+}
+
+/** Whether every field trimming reads is frozen (what freezeMessage does). */
+function isFrozenForTrim(message: Message): boolean {
+  if (!Object.isFrozen(message)) return false;
+  const calls = message.toolCalls;
+  if (
+    calls &&
+    !(Object.isFrozen(calls) && calls.every((call) => Object.isFrozen(call) && Object.isFrozen(call.function)))
+  )
+    return false;
+  const attachments = message.attachments;
+  return (
+    !attachments || (Object.isFrozen(attachments) && attachments.every((attachment) => Object.isFrozen(attachment)))
+  );
+}
+
+/**
+ * One per conversation (the agent keeps one per session). Pass it as TrimOptions.historyIndex; it is only used with
+ * the default estimator (estimateMessageTokens), and only for a history of frozen messages (freezeMessage): a
+ * segment with a message that could have been edited in place is trimmed from scratch.
+ */
+export class HistoryTrimIndex {
+  /** The history segment's messages as indexed. */
+  private readonly source: Message[] = [];
+  // Entries (control messages left out) in grouped order.
+  private readonly messages: Message[] = [];
+  private readonly sources: number[] = [];
+  private readonly units: number[] = [];
+  private readonly groups: boolean[] = [];
+  private readonly tokens: number[] = [];
+  private readonly prefix: number[] = [0];
+  private readonly unitEnd: number[] = [];
+  private unitCount = 0;
+  /** Messages added since creation or the last rebuild (for tests and benchmarks). */
+  indexedMessages = 0;
+
+  /**
+   * The view of `list[start, end)` for trimMessages, or undefined when grouping the segment alone may differ from
+   * grouping the whole list (an incomplete tool-call group in the segment).
+   */
+  view(list: readonly Message[], start: number, end: number, unitOffset: number): HistoryView | undefined {
+    const length = end - start;
+    if (!(this.source.length <= length && samePrefix(list, start, this.source))) this.reset();
+    if (this.source.length < length && !this.add(list.slice(start + this.source.length, end))) {
+      this.reset();
+      return undefined;
+    }
+    return new HistoryView(
+      {
+        messages: this.messages,
+        sources: this.sources,
+        units: this.units,
+        groups: this.groups,
+        tokens: this.tokens,
+        monotonic: true, // estimateMessageTokens is at least the message overhead
+        unitCount: this.unitCount,
+        prefix: this.prefix,
+        unitEnd: this.unitEnd,
+      },
+      start,
+      unitOffset,
+    );
+  }
+
+  /**
+   * Appends messages. Grouping them alone gives what grouping the whole segment gives as long as the messages held
+   * so far have no incomplete group (no earlier call can claim a later result) — true for every state kept.
+   */
+  private add(added: readonly Message[]): boolean {
+    if (!added.every(isFrozenForTrim)) return false;
+    const grouped = groupToolCalls(added);
+    if (grouped.incomplete.length > 0) return false;
+    const base = this.source.length;
+    for (const message of added) this.source.push(message);
+    this.indexedMessages += added.length;
+    for (const unit of grouped.units) {
+      const unitIndex = this.unitCount++;
+      const first = this.messages.length;
+      for (let index = unit.start; index < unit.end; index++) {
+        const message = grouped.messages[index]!;
+        if (isControlMessage(message)) continue;
+        const tokens = estimateMessageTokens(message);
+        this.messages.push(message);
+        this.sources.push(base + grouped.sourceIndex[index]!);
+        this.units.push(unitIndex);
+        this.groups.push(unit.group);
+        this.tokens.push(tokens);
+        this.prefix.push(this.prefix[this.prefix.length - 1]! + tokens);
+      }
+      for (let index = first; index < this.messages.length; index++) this.unitEnd.push(this.messages.length - 1);
+    }
+    return true;
+  }
+
+  private reset(): void {
+    for (const array of [
+      this.source,
+      this.messages,
+      this.sources,
+      this.units,
+      this.groups,
+      this.tokens,
+      this.unitEnd,
+    ]) {
+      array.length = 0;
+    }
+    this.prefix.length = 1;
+    this.unitCount = 0;
+    this.indexedMessages = 0;
+  }
+}
+
+/** Whether `list` holds the messages of `prefix`, the same objects, from `start` on. */
+function samePrefix(list: readonly Message[], start: number, prefix: readonly Message[]): boolean {
+  for (let index = 0; index < prefix.length; index++) if (list[start + index] !== prefix[index]) return false;
+  return true;
+}
+
+/** The head may take part in grouping only when it holds no call and no result (true for system blocks). */
+export function headGroupsAlone(messages: readonly Message[], headEnd: number): boolean {
+  for (let index = 0; index < headEnd; index++) {
+    const message = messages[index]!;
+    if (message.role === 'tool' || hasToolCalls(message)) return false;
+  }
+  return true;
+}
