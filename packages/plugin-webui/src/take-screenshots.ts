@@ -67,7 +67,7 @@ async function scene(served: ServedWebui, locale: 'en' | 'zh-CN'): Promise<void>
     toolCallReply([{ id: 'call_sum', name: 'calculator', arguments: { expression: '12+30' } }]),
     textReply(lines.reply, {
       reasoning: lines.reasoning,
-      usage: { promptTokens: 2400, completionTokens: 120, cachedTokens: 1800 },
+      usage: { promptTokens: 560, completionTokens: 120, cachedTokens: 384 },
     }),
   );
   await send(page, lines.ask);
@@ -82,7 +82,7 @@ async function scene(served: ServedWebui, locale: 'en' | 'zh-CN'): Promise<void>
   await page.getByTestId('stop').click();
   await settle(page, async () => (await page.locator('[data-testid="turn"][data-outcome="aborted"]').count()) === 1);
   served.model.enqueue(
-    textReply(lines.lastReply, { usage: { promptTokens: 2650, completionTokens: 20, cachedTokens: 2304 } }),
+    textReply(lines.lastReply, { usage: { promptTokens: 640, completionTokens: 20, cachedTokens: 512 } }),
   );
   await send(page, lines.last);
   await settle(page, async () => (await page.locator('[data-testid="turn"][data-outcome="replied"]').count()) === 2);

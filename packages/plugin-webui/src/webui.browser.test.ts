@@ -242,7 +242,12 @@ describe('the WebUI against aalis serve', () => {
       expect(await page.locator('[data-testid="turn"][data-outcome="aborted"]').count()).toBe(1);
       expect(await page.getByText('The answer is 42.').count()).toBe(1);
       expect(await page.getByText('Back again.').count()).toBe(1);
-      await page.getByTestId('usage-panel').or(page.getByTestId('tab-usage')).first().waitFor();
+      await page.getByTestId('tab-usage').click();
+      // The subscribe's token:request snapshot, drawn from its parts.
+      await expect.poll(() => page.getByTestId('usage-row').count(), { timeout: 10_000 }).toBeGreaterThan(1);
+      expect(await page.getByTestId('usage-total').textContent()).toMatch(/\/ context 128,000/); // vision-model: the default window
+      expect(await page.getByTestId('usage-panel').textContent()).toContain('History');
+      await page.getByTestId('tab-settings').click();
     },
     TIMEOUT,
   );

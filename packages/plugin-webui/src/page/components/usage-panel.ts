@@ -5,6 +5,8 @@ import type { UsageView } from '../model/usage-view.js';
 import { t } from '../page-preferences.js';
 
 const number = (value: number) => value.toLocaleString();
+/** A share of the window; a part too small to round to 0.1 % still reads as present. */
+const shareText = (percent: number, tokens: number) => (percent === 0 && tokens > 0 ? '<0.1%' : `${percent}%`);
 
 export function renderUsage(usage: UsageView | undefined): VNode {
   if (!usage) return h('p', { class: 'placeholder' }, t('webui-page.usage.none'));
@@ -44,7 +46,7 @@ export function renderUsage(usage: UsageView | undefined): VNode {
                 segment.label,
               ]),
               h('td', { class: 'num' }, number(segment.tokens)),
-              h('td', { class: 'num' }, `${segment.percent}%`),
+              h('td', { class: 'num' }, shareText(segment.percent, segment.tokens)),
             ]),
             ...segment.details.map((detail) =>
               h('tr', { key: `${segment.label}/${detail.name}`, class: 'usage-detail' }, [
