@@ -1,0 +1,157 @@
+// Issue #16 end to end: several real `aalis chat` processes answering the same sessions on one database. The model
+// server's request log shows whether two turns of a session ever ran at the same time; the database shows every
+// accepted input archived once and an interrupted turn recorded as stopped.
+import { join } from 'node:path';
+import { PostgresDatabase } from '@aalis/postgres';
+import { throwawayDatabase } from '@aalis/postgres/throwaway';
+import { SqliteDatabase } from '@aalis/sqlite';
+import { type OpenAiTestServer, startOpenAiTestServer } from '@aalis/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Interval, overlaps, slowReply, startWriter, watchRequests } from './multi-process.case.js';
+import { temporaryWorkspace, waitFor } from './spawn-aalis.case.js';
+
+let server: OpenAiTestServer;
+beforeAll(async () => {
+  server = await startOpenAiTestServer({ models: ['test-model'] });
+});
+afterAll(() => server.close());
+
+const cleanups: Array<() => void | Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  server.reset();
+});
+
+function config(url: string): string {
+  return `locale: en
+consoleLogLevel: off
+llm:
+  baseUrl: ${url}
+  model: test-model
+plugins:
+  llm-openai:
+    fetchModels: false
+    retry: { maxRetries: 0 }
+  storage:
+    leaseTtlMs: 1500
+  memory-summary: false
+`;
+}
+
+interface Row {
+  session_id: string;
+  role: string;
+  kind: string | null;
+  content: string;
+  turn_id: string | null;
+}
+
+/** Every archived user input per tag, and the stop markers' turn ids. */
+function summarise(rows: readonly Row[]) {
+  const inputs = new Map<string, Row[]>();
+  for (const row of rows) {
+    if (row.role !== 'user') continue;
+    for (const match of row.content.matchAll(/\[(s\d+) (p\d+) (m\d+)\]/g)) {
+      inputs.set(match[0], [...(inputs.get(match[0]) ?? []), row]);
+    }
+  }
+  const stopped = new Set(rows.filter((row) => row.kind === 'turn-stopped').map((row) => row.turn_id));
+  return { inputs, stopped };
+}
+
+function describeOverlaps(found: Array<[Interval, Interval]>): string {
+  return found.map(([a, b]) => `${a.tag} [${a.start}–${a.end}] overlaps ${b.tag} [${b.start}–${b.end}]`).join('\n');
+}
+
+const TIMEOUT = 120_000;
+
+describe('one turn per session across processes', () => {
+  it(
+    'two aalis processes on one SQLite data directory never run turns of one session at the same time',
+    async () => {
+      for (let i = 0; i < 40; i++) server.enqueue(slowReply(150));
+      const workspace = temporaryWorkspace(config(server.url));
+      cleanups.push(() => workspace.remove());
+      const watch = watchRequests(server);
+      cleanups.push(() => watch.stop());
+      const writers = ['s1', 's2'].flatMap((session) =>
+        ['p1', 'p2'].map((name) => startWriter({ cwd: workspace.dir, env: {}, name, session, count: 3, gapMs: 80 })),
+      );
+      for (const writer of writers) cleanups.push(() => void writer.process.child.kill('SIGKILL'));
+      const codes = await Promise.all(writers.map((writer) => writer.done.then(() => writer.process.exited)));
+      expect(codes, writers.map((w) => w.process.stderr()).join('\n')).toEqual(writers.map(() => 0));
+      const found = overlaps(watch.intervals);
+      expect(found, describeOverlaps(found)).toEqual([]);
+      expect(watch.intervals.filter((interval) => interval.request.rejected !== undefined)).toEqual([]);
+      const database = new SqliteDatabase(join(workspace.dir, 'data', 'aalis.db'));
+      const rows = database.connection
+        .prepare('SELECT session_id, role, kind, content, turn_id FROM memory_messages ORDER BY session_id, seq')
+        .all() as Row[];
+      database.close();
+      const { inputs } = summarise(rows);
+      for (const writer of writers) {
+        for (const tag of writer.sent) expect(inputs.get(tag)?.length, tag).toBe(1);
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'three processes on one PostgreSQL: no overlapping turns, a SIGKILLed process loses its session within seconds and its turn is recorded as stopped',
+    async () => {
+      for (let i = 0; i < 60; i++) server.enqueue(slowReply(300));
+      const url = await throwawayDatabase();
+      const env = { AALIS_DATABASE_URL: url };
+      const sessions = ['s1', 's2'];
+      const names = ['p1', 'p2', 'p3'];
+      // Each process its own working and data directory, as on separate hosts: only the database is shared.
+      const workspaces = names.map(() => temporaryWorkspace(config(server.url)));
+      for (const workspace of workspaces) cleanups.push(() => workspace.remove());
+      let victim: { tag: string; at: number } | undefined;
+      const writers = sessions.flatMap((session) =>
+        names.map((name, index) =>
+          startWriter({ cwd: workspaces[index]!.dir, env, name, session, count: 3, gapMs: 120 }),
+        ),
+      );
+      for (const writer of writers) cleanups.push(() => void writer.process.child.kill('SIGKILL'));
+      const killed = writers.find((writer) => writer.session === 's1' && writer.name === 'p2')!;
+      const watch = watchRequests(server, (interval) => {
+        // Killed while its own turn's model call streams: mid-turn.
+        if (!victim && interval.tag.startsWith(`[s1 p2 `)) {
+          victim = { tag: interval.tag, at: Date.now() };
+          killed.process.child.kill('SIGKILL');
+        }
+      });
+      cleanups.push(() => watch.stop());
+      const survivors = writers.filter((writer) => writer !== killed);
+      const codes = await Promise.all(survivors.map((writer) => writer.done.then(() => writer.process.exited)));
+      expect(codes, survivors.map((w) => w.process.stderr()).join('\n')).toEqual(survivors.map(() => 0));
+      expect(await killed.process.exited).toBe('SIGKILL');
+      expect(victim).toBeDefined();
+
+      const found = overlaps(watch.intervals);
+      expect(found, describeOverlaps(found)).toEqual([]);
+      expect(watch.intervals.filter((interval) => interval.request.rejected !== undefined)).toEqual([]);
+      // Another process took the session over after the lease expired (1.5 s) and went on with it.
+      const after = watch.intervals.filter((interval) => interval.session === 's1' && interval.start > victim!.at);
+      expect(after.length).toBeGreaterThan(0);
+      expect(Math.min(...after.map((interval) => interval.start)) - victim!.at).toBeLessThan(10_000);
+
+      const database = new PostgresDatabase(url);
+      cleanups.push(() => database.close());
+      const rows = await database.query<Row>(
+        'SELECT session_id, role, kind, content, turn_id FROM memory_messages ORDER BY session_id, seq',
+      );
+      const { inputs, stopped } = summarise(rows);
+      for (const writer of survivors) {
+        for (const tag of writer.sent) expect(inputs.get(tag)?.length, tag).toBe(1);
+      }
+      // The killed turn's input is in the history once, and its turn got the stop marker from the process that
+      // took the session over.
+      const interrupted = await waitFor(() => inputs.get(victim!.tag)?.[0], { what: 'the interrupted input' });
+      expect(inputs.get(victim!.tag)).toHaveLength(1);
+      expect(stopped.has(interrupted.turn_id)).toBe(true);
+    },
+    TIMEOUT,
+  );
+});
