@@ -35,6 +35,11 @@ export interface OpenAiTestServer {
   chatBodies(): Array<Record<string, unknown>>;
   /** Queues replies for the next chat completion calls (FIFO); with the queue empty, it answers 'ok'. */
   enqueue(...replies: ScriptedReply[]): void;
+  /**
+   * Queues replies for the calls whose parsed body `match` accepts (FIFO per match), checked before the main queue:
+   * for concurrent sessions whose calls arrive in no fixed order.
+   */
+  enqueueWhen(match: (body: Record<string, unknown>) => boolean, ...replies: ScriptedReply[]): void;
   /** Answers GET /models with this error instead of the list (undefined restores the list). */
   failModels(reply: ErrorReply | undefined): void;
   /** How many queued replies are left. */
@@ -63,6 +68,7 @@ export async function startOpenAiTestServer({
   apiKey,
 }: OpenAiTestServerOptions = {}): Promise<OpenAiTestServer> {
   const queue: ScriptedReply[] = [];
+  const routes: Array<{ match: (body: Record<string, unknown>) => boolean; replies: ScriptedReply[] }> = [];
   const requests: RecordedRequest[] = [];
   let modelsFailure: ErrorReply | undefined;
   let sequence = 0;
@@ -139,7 +145,10 @@ export async function startOpenAiTestServer({
         errorType: 'invalid_request_error',
       });
     }
-    const reply = queue.shift() ?? textReply('ok');
+    const route = routes.find(
+      (entry) => entry.replies.length > 0 && entry.match(record.body as Record<string, unknown>),
+    );
+    const reply = route?.replies.shift() ?? queue.shift() ?? textReply('ok');
     const id = `chatcmpl-test-${++sequence}`;
     switch (reply.type) {
       case 'error':
@@ -210,9 +219,13 @@ export async function startOpenAiTestServer({
     failModels: (reply) => {
       modelsFailure = reply;
     },
-    pending: () => queue.length,
+    enqueueWhen: (match, ...replies) => {
+      routes.push({ match, replies: [...replies] });
+    },
+    pending: () => queue.length + routes.reduce((sum, entry) => sum + entry.replies.length, 0),
     reset: () => {
       queue.length = 0;
+      routes.length = 0;
       requests.length = 0;
       modelsFailure = undefined;
     },
