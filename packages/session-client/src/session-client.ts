@@ -83,6 +83,8 @@ interface SubscriptionState {
   seq: number;
   serverId: string | undefined;
   active: boolean;
+  /** A subscribe request is on its way (it is resent after a reconnect, not doubled). */
+  subscribing: boolean;
   markReady(): void;
 }
 
@@ -201,16 +203,27 @@ export class SessionClient {
     const ready = new Promise<void>((resolve) => {
       markReady = resolve;
     });
-    const state: SubscriptionState = { sessionId, handlers, seq: 0, serverId: undefined, active: true, markReady };
+    const state: SubscriptionState = {
+      sessionId,
+      handlers,
+      seq: 0,
+      serverId: undefined,
+      active: true,
+      subscribing: false,
+      markReady,
+    };
     this.subscriptions.set(sessionId, state);
     const started = this.sendSubscribe(state);
+    const whenReady = Promise.all([ready, started]).then(() => undefined);
+    // Awaiting `ready` is optional: a failure then reaches the 'error' listeners instead of going unhandled.
+    whenReady.catch((error: unknown) => this.reportError(error));
     const client = this;
     return {
       sessionId,
       get seq() {
         return state.seq;
       },
-      ready: Promise.all([ready, started]).then(() => undefined),
+      ready: whenReady,
       async unsubscribe() {
         state.active = false;
         if (client.subscriptions.get(sessionId) === state) client.subscriptions.delete(sessionId);
@@ -349,7 +362,9 @@ export class SessionClient {
         this.setState('open');
         for (const waiter of this.waitingForHello.splice(0)) waiter.resolve(frame);
         for (const listener of this.listeners.hello) listener(frame);
-        for (const state of this.subscriptions.values()) if (state.active) void this.sendSubscribe(state);
+        for (const state of this.subscriptions.values()) {
+          if (state.active && !state.subscribing) this.sendSubscribe(state).catch((error) => this.reportError(error));
+        }
         for (const [id, entry] of this.pending) if (!entry.sent) this.transmit(id, entry);
         return;
       }
@@ -418,9 +433,14 @@ export class SessionClient {
     if (this.state !== 'open' && this.state !== 'connecting' && this.state !== 'reconnecting') return;
     const resume =
       state.serverId !== undefined && state.seq > 0 ? { serverId: state.serverId, seq: state.seq } : undefined;
-    const result = await this.request('subscribe', { sessionId: state.sessionId, ...(resume ? { resume } : {}) });
-    if (result.resumed) state.markReady();
-    state.serverId = this.hello?.serverId ?? state.serverId;
+    state.subscribing = true;
+    try {
+      const result = await this.request('subscribe', { sessionId: state.sessionId, ...(resume ? { resume } : {}) });
+      if (result.resumed) state.markReady();
+      state.serverId = this.hello?.serverId ?? state.serverId;
+    } finally {
+      state.subscribing = false;
+    }
   }
 
   private transmit(id: string, entry: Pending): void {
@@ -439,6 +459,14 @@ export class SessionClient {
         new SessionClientError({ code: 'AALIS_WEBUI_CLIENT_TIMEOUT', message: `No reply within ${timeout} ms.` }),
       );
     }, timeout);
+  }
+
+  private reportError(error: unknown): void {
+    const protocolError: ProtocolError =
+      error instanceof SessionClientError
+        ? { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) }
+        : { code: 'AALIS_WEBUI_CLIENT_ERROR', message: error instanceof Error ? error.message : String(error) };
+    for (const listener of this.listeners.error) listener(protocolError);
   }
 
   private failPending(error: ProtocolError): void {
