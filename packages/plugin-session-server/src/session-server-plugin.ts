@@ -26,6 +26,7 @@ import {
   services,
   translate,
 } from '@aalis/core';
+import { openDatabase } from '@aalis/sqlite';
 import { createAdaptorServer } from '@hono/node-server';
 import { listenToHost } from './host-listeners.js';
 import { createHttpApp } from './http-app.js';
@@ -88,6 +89,11 @@ export function createSessionServerPlugin(options: SessionServerOptions = {}) {
       const locale = handles.services.use.locale;
       const dataDir = handles.storage.use.dataDir;
       const lives = new Map<string, LiveSession>();
+      // Logins are kept in this host's own SQLite database, also when the stores are in PostgreSQL (issue #16):
+      // a login stays on the host it was made on (docs/scaling.md: sticky sessions for the WebUI).
+      const loginDatabase =
+        handles.storage.use.engine === 'sqlite' ? undefined : openDatabase(handles.storage.use.dataDir);
+      if (loginDatabase) handles.lifecycle.use.onDispose(() => loginDatabase.release());
       const deps: ServerDeps = {
         config: settings,
         locale,
@@ -104,7 +110,7 @@ export function createSessionServerPlugin(options: SessionServerOptions = {}) {
         commands: handles.commands,
         llm: handles.llm,
         plugins: handles.plugins,
-        logins: new LoginStore(handles.storage.use.database()),
+        logins: new LoginStore(loginDatabase?.database ?? handles.storage.use.database()),
         live(sessionId) {
           let live = lives.get(sessionId);
           if (!live) {
