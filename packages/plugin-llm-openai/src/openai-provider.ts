@@ -26,7 +26,7 @@ import {
 import { maskUrlCredentials, parseBaseUrl } from './base-url.js';
 import type { OpenAiConfig, Timeouts } from './config-schema.js';
 import { createAgents, type HttpAgents, type HttpExchange, TransportError } from './http-exchange.js';
-import { linkSignals } from './link-signals.js';
+import { SignalLinker } from './link-signals.js';
 import { ModelDiscovery } from './model-discovery.js';
 import { buildModelTable, type ModelEntry } from './model-table.js';
 import { abortedError, backOff, openWithRetries, type RetryReport } from './open-with-retries.js';
@@ -65,6 +65,8 @@ export class OpenAiProvider implements LlmService {
   private readonly logger: Logger;
   private readonly i18n: I18n;
   private readonly shutdown: AbortSignal | undefined;
+  /** Links each call's signal to `shutdown` with one listener on it in all. */
+  private readonly signals: SignalLinker;
   private readonly discovery: ModelDiscovery;
 
   constructor({ instanceId, config, events, logger, i18n, shutdown }: OpenAiProviderOptions) {
@@ -74,6 +76,7 @@ export class OpenAiProvider implements LlmService {
     this.logger = logger;
     this.i18n = i18n;
     this.shutdown = shutdown;
+    this.signals = new SignalLinker(shutdown);
     const parsed = parseBaseUrl(config.baseUrl);
     if (!parsed.ok) {
       throw coreErrors.AALIS_CONFIG_INVALID({
@@ -164,7 +167,7 @@ export class OpenAiProvider implements LlmService {
   private async *call(request: ChatRequest, options: ChatOptions, stream: boolean): AsyncGenerator<ChatStreamEvent> {
     const entry = this.entryFor(request.model);
     const context = this.context(entry.info.id, entry.timeouts);
-    const linked = linkSignals({ first: options.signal, second: this.shutdown });
+    const linked = this.signals.link(options.signal);
     const signal = linked.signal;
     try {
       if (signal?.aborted) throw abortedError(context, false);
