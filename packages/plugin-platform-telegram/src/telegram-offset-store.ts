@@ -1,22 +1,24 @@
-// Where the poller keeps its getUpdates offset, per bot, so a restart neither answers an update twice nor skips
-// one: in the data directory's database.
+// Where the poller keeps its getUpdates offset, per bot, so a restart (or the process taking the polling over)
+// neither answers an update twice nor skips one: in the storage engine's database (SQLite or PostgreSQL).
+import type { StorageService } from '@aalis/api-storage';
+import type { PostgresDatabase } from '@aalis/postgres';
 import type { Migration, SqliteDatabase } from '@aalis/sqlite';
 
+const TABLE = `CREATE TABLE telegram_offsets (
+  bot_id TEXT PRIMARY KEY,
+  next_offset BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL
+)`;
+
 const MIGRATIONS: readonly Migration[] = [
-  {
-    version: 1,
-    name: 'telegram update offsets',
-    up: `CREATE TABLE telegram_offsets (
-      bot_id TEXT PRIMARY KEY,
-      next_offset INTEGER NOT NULL,
-      updated_at INTEGER NOT NULL
-    ) WITHOUT ROWID`,
-  },
+  { version: 1, name: 'telegram update offsets', up: `${TABLE} WITHOUT ROWID` },
 ];
 
+type Awaitable<T> = T | Promise<T>;
+
 export interface OffsetStore {
-  load(botId: string): number | undefined;
-  save(botId: string, nextOffset: number): void;
+  load(botId: string): Awaitable<number | undefined>;
+  save(botId: string, nextOffset: number): Awaitable<void>;
 }
 
 export function sqliteOffsetStore(database: SqliteDatabase): OffsetStore {
@@ -39,6 +41,33 @@ export function sqliteOffsetStore(database: SqliteDatabase): OffsetStore {
       );
     },
   };
+}
+
+export async function postgresOffsetStore(database: PostgresDatabase): Promise<OffsetStore> {
+  await database.migrate('telegram', [{ version: 1, name: 'telegram update offsets', up: TABLE }]);
+  return {
+    async load(botId) {
+      const rows = await database.query<{ next_offset: number }>(
+        'SELECT next_offset FROM telegram_offsets WHERE bot_id = $1',
+        [botId],
+      );
+      return rows[0]?.next_offset;
+    },
+    async save(botId, nextOffset) {
+      await database.query(
+        `INSERT INTO telegram_offsets (bot_id, next_offset, updated_at) VALUES ($1, $2, $3)
+         ON CONFLICT (bot_id) DO UPDATE SET next_offset = excluded.next_offset, updated_at = excluded.updated_at`,
+        [botId, nextOffset, Date.now()],
+      );
+    },
+  };
+}
+
+/** The offset store of the storage service's engine. */
+export function offsetStoreOf(storage: StorageService): Awaitable<OffsetStore> {
+  return storage.engine === 'postgres'
+    ? postgresOffsetStore(storage.postgres())
+    : sqliteOffsetStore(storage.database());
 }
 
 /** Offsets kept in memory only (no storage service): a restart may answer the last updates again. */

@@ -31,7 +31,7 @@ import { TelegramApi } from './telegram-api.js';
 import { telegramConfigSchema } from './telegram-config.js';
 import { displayNameOf, type InboundLabels, type Me, readMessage, type TelegramMessage } from './telegram-inbound.js';
 import { markdownToTelegramHtml } from './telegram-markdown.js';
-import { memoryOffsetStore, type OffsetStore, sqliteOffsetStore } from './telegram-offset-store.js';
+import { memoryOffsetStore, type OffsetStore, offsetStoreOf } from './telegram-offset-store.js';
 import './telegram-texts.js';
 
 /** The platform id (IncomingMessage.platform, owners' `platform`) and settings-layer type. */
@@ -75,7 +75,8 @@ export default definePlugin({
       timeoutMs: settings.apiTimeoutMs,
       onRateLimited: (method, seconds) => log.warn(`Telegram: rate limited on ${method}; waiting ${seconds} s`),
     });
-    const offsets: OffsetStore = storage.available ? sqliteOffsetStore(storage.use.database()) : memoryOffsetStore();
+    const offsets = Promise.resolve<OffsetStore>(storage.available ? offsetStoreOf(storage.use) : memoryOffsetStore());
+    offsets.catch(() => {}); // reported where the poller awaits it
     const memory = new RoomMemory(TELEGRAM_PLATFORM);
     const labels: InboundLabels = {
       sticker: (emoji) => t('telegram.sticker', { emoji }),
@@ -131,8 +132,27 @@ export default definePlugin({
       });
       await registerCommands();
       const botId = String(me.id);
-      let offset = offsets.load(botId);
+      // Every process may send (replies go out from whichever process runs the turn), but one process per
+      // deployment polls: the database's lease decides which (issue #16); another takes over if it dies.
+      const leases = storage.available ? storage.use.leases() : undefined;
       while (!stopping.signal.aborted) {
+        const lease = leases
+          ? await leases.acquire(`platform:telegram:${botId}`, { signal: stopping.signal })
+          : undefined;
+        if (leases && !lease) return;
+        try {
+          await pollWhile(botId, lease ? AbortSignal.any([stopping.signal, lease.lost]) : stopping.signal);
+        } finally {
+          await lease?.release().catch(() => {});
+        }
+        if (!stopping.signal.aborted) log.warn('Telegram: lost the polling lease; waiting to take it again');
+      }
+    }
+
+    async function pollWhile(botId: string, held: AbortSignal): Promise<void> {
+      const store = await offsets;
+      let offset = await store.load(botId);
+      while (!held.aborted) {
         let updates: Update[];
         try {
           updates = await api.call<Update[]>(
@@ -142,14 +162,14 @@ export default definePlugin({
               timeout: settings.pollTimeoutSeconds,
               allowed_updates: ['message'],
             },
-            { signal: stopping.signal, extraTimeoutMs: settings.pollTimeoutSeconds * 1000 },
+            { signal: held, extraTimeoutMs: settings.pollTimeoutSeconds * 1000 },
           );
         } catch (error) {
-          if (stopping.signal.aborted) return;
+          if (held.aborted) return;
           log.warn(`Telegram: getUpdates failed; polling again in ${settings.retryDelayMs} ms`, {
             error: describe(error),
           });
-          await pause(settings.retryDelayMs, stopping.signal).catch(() => {});
+          await pause(settings.retryDelayMs, held).catch(() => {});
           continue;
         }
         for (const update of Array.isArray(updates) ? updates : []) {
@@ -162,7 +182,7 @@ export default definePlugin({
             );
           }
           offset = update.update_id + 1;
-          offsets.save(botId, offset);
+          await store.save(botId, offset);
         }
       }
     }

@@ -1,0 +1,106 @@
+// Issue #16: a Telegram bot is polled once per deployment. Two hosts on one PostgreSQL with the same bot: one
+// polls (the database's lease decides), so an update is answered once; when that host stops, the other takes the
+// polling over and goes on from the shared offset.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { throwawayDatabase } from '@aalis/postgres/throwaway';
+import {
+  type BotApiServer,
+  type OpenAiTestServer,
+  startBotApiServer,
+  startOpenAiTestServer,
+  telegramMessage,
+  textReply,
+} from '@aalis/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startAalis } from './start-aalis.js';
+
+const TOKEN = '123456:telegram-secret-token';
+const BOT = { id: 424242, username: 'aalis_test_bot', first_name: 'Aalis' };
+const alice = { id: 11, first_name: 'Alice', username: 'alice' };
+
+let model: OpenAiTestServer;
+beforeAll(async () => {
+  model = await startOpenAiTestServer({ models: ['test-model'] });
+});
+afterAll(() => model.close());
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  model.reset();
+});
+
+async function host(api: BotApiServer, database: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'aalis-telegram-lease-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(
+    join(dir, 'aalis.config.yaml'),
+    `locale: en
+consoleLogLevel: off
+llm: { baseUrl: ${model.url}, model: test-model }
+plugins:
+  llm-openai: { fetchModels: false, retry: { maxRetries: 0 } }
+  memory-summary: false
+  storage: { leaseTtlMs: 1000 }
+  session-server: false
+  platform-telegram:
+    token: "${TOKEN}"
+    apiRoot: ${api.url}
+    pollTimeoutSeconds: 1
+    retryDelayMs: 50
+`,
+  );
+  const logs = new PassThrough();
+  logs.resume();
+  const aalis = await startAalis({
+    cwd: dir,
+    env: { AALIS_DATABASE_URL: database },
+    mode: 'none',
+    output: logs,
+    errorOutput: logs,
+  });
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await aalis.stop();
+  };
+  cleanups.push(stop);
+  return { stop };
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('a Telegram bot across two hosts on one PostgreSQL', () => {
+  it('is polled by one host at a time and taken over when that host stops', async () => {
+    const database = await throwawayDatabase();
+    const api = await startBotApiServer({ token: TOKEN, me: BOT });
+    cleanups.push(() => api.close());
+    const first = await host(api, database);
+    await api.waitForCalls((calls) => calls.some((call) => call.method === 'getUpdates'));
+    const second = await host(api, database);
+    await api.waitForCalls((calls) => calls.filter((call) => call.method === 'getMe').length >= 2);
+    // Long enough for the second host to be polling too, if it were allowed to.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    model.enqueue(textReply('one'), textReply('two'));
+    api.push({ message: telegramMessage({ chatId: alice.id, from: alice, text: 'hi' }) });
+    await until(() => api.sent.length >= 1, 'the first reply');
+    // Both hosts run; a second poller would have answered the same update again.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(api.sent.map((sent) => sent.text)).toEqual(['one']);
+    await first.stop();
+    api.push({ message: telegramMessage({ chatId: alice.id, from: alice, text: 'still there?' }) });
+    await until(() => api.sent.length >= 2, 'the reply after the takeover');
+    expect(api.sent.map((sent) => sent.text)).toEqual(['one', 'two']);
+    await second.stop();
+  }, 60_000);
+});
