@@ -7,8 +7,11 @@ import type { SessionEvent, TimelineText, TimelineTool, TurnItem, WaitingInput }
 export const REPLAY_BUFFER = 2000;
 
 export interface Subscriber {
-  /** Delivers one sequenced event (only called once the subscriber's timeline or replay went out). */
-  deliver(sessionId: string, seq: number, event: SessionEvent): void;
+  /**
+   * Delivers one sequenced event (only called once the subscriber's timeline or replay went out). `frame()` is the
+   * event frame as JSON, serialised once for every subscriber.
+   */
+  deliver(sessionId: string, seq: number, event: SessionEvent, frame: () => string): void;
 }
 
 export interface LiveTurn {
@@ -45,7 +48,13 @@ export class LiveSession {
     this.seq += 1;
     this.buffer.push({ seq: this.seq, event });
     if (this.buffer.length > REPLAY_BUFFER) this.buffer.splice(0, this.buffer.length - REPLAY_BUFFER);
-    for (const subscriber of this.subscribers) subscriber.deliver(this.sessionId, this.seq, event);
+    let text: string | undefined;
+    const seq = this.seq;
+    const frame = () => {
+      text ??= JSON.stringify({ type: 'event', sessionId: this.sessionId, seq, event });
+      return text;
+    };
+    for (const subscriber of this.subscribers) subscriber.deliver(this.sessionId, seq, event, frame);
     return this.seq;
   }
 

@@ -27,6 +27,8 @@ export interface Peer {
   /** The login this socket belongs to (cookie hash). */
   readonly loginKey: string;
   send(frame: ServerFrame): void;
+  /** Sends a frame already serialised (one serialisation for every subscriber of an event). */
+  sendText(text: string): void;
   /** Sessions this socket subscribed to (active once their timeline or replay went out). */
   readonly subscriptions: Set<string>;
   logLevel: LogRecord['level'] | undefined;

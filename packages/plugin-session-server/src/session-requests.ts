@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from '@aalis/schema-message';
 import type { Account, ParamsOf, ResultOf } from '@aalis/session-client';
+import type { Subscriber } from './live-session.js';
 import { checkAttachments, checkText } from './message-checks.js';
 import { optionalString, requireString } from './params.js';
 import { identityOf, type Peer, type ServerDeps, WEBUI_PLATFORM } from './server-deps.js';
@@ -68,15 +69,15 @@ export async function subscribeRequest(
   return { sessionId: session.id, seq: live.seq, resumed };
 }
 
-const subscribers = new WeakMap<Peer, { deliver: (sessionId: string, seq: number, event: never) => void }>();
+const subscribers = new WeakMap<Peer, Subscriber>();
 
 /** The one subscriber object of a peer (so a re-subscribe replaces it). */
 export function subscriberOf(peer: Peer) {
   let subscriber = subscribers.get(peer);
   if (!subscriber) {
     subscriber = {
-      deliver: (sessionId, seq, event) => {
-        if (peer.subscriptions.has(sessionId)) peer.send({ type: 'event', sessionId, seq, event });
+      deliver: (sessionId, _seq, _event, frame) => {
+        if (peer.subscriptions.has(sessionId)) peer.sendText(frame());
       },
     };
     subscribers.set(peer, subscriber);

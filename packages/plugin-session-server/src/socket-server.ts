@@ -82,12 +82,15 @@ export function attachSocketServer(server: Server, options: SocketServerOptions)
       subscriptions: new Set(),
       logLevel: undefined,
       send(frame) {
+        this.sendText(JSON.stringify(frame));
+      },
+      sendText(text) {
         if (ws.readyState !== ws.OPEN) return;
         if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
           ws.close(1013, 'too far behind; reconnect and resume');
           return;
         }
-        ws.send(JSON.stringify(frame));
+        ws.send(text);
       },
       close(code, reason) {
         ws.close(code, reason);
