@@ -73,6 +73,12 @@ export function DockView({ state, actions, className, placement = 'fixed', setti
       aria-busy={state.busy ? 'true' : 'false'}
       className={className}
       ref={rootRef}
+      onKeyDown={(event) => {
+        // Escape folds a floating dock, as it closes a popup (not while an input method is composing).
+        if (event.key !== 'Escape' || event.nativeEvent.isComposing || !floating || !open) return;
+        event.preventDefault();
+        setOpen(false);
+      }}
     >
       {floating && (
         <button type="button" data-pling="launcher" aria-expanded="false" onClick={() => setOpen(true)}>

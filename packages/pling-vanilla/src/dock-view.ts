@@ -153,9 +153,16 @@ export function createDockView(
     controller.setOpen(true);
     input.focus();
   });
-  closeButton.addEventListener('click', () => {
+  const fold = () => {
     controller.setOpen(false);
     launcher.focus();
+  };
+  closeButton.addEventListener('click', fold);
+  // Escape folds a floating dock, as it closes a popup (not while an input method is composing).
+  root.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || event.isComposing || !floating || root.dataset.open !== 'true') return;
+    event.preventDefault();
+    fold();
   });
 
   const render = (state: DockState) => {

@@ -66,6 +66,12 @@ export function renderDock({
       'aria-label': state.title,
       'aria-busy': state.busy ? 'true' : 'false',
       ref: rootRef,
+      // Escape folds a floating dock, as it closes a popup (not while an input method is composing).
+      onKeydown: (event: KeyboardEvent) => {
+        if (event.key !== 'Escape' || event.isComposing || !floating || !open) return;
+        event.preventDefault();
+        on.setOpen(false);
+      },
     },
     [
       floating
