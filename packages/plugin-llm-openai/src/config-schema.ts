@@ -21,7 +21,7 @@ const timeoutFields = {
 } as const;
 
 /** Per model: each key overrides the instance's `timeouts`. */
-const modelTimeoutsSchema = s
+export const modelTimeoutsSchema = s
   .object({
     connectMs: s.number().min(1).optional().describe(timeoutFields.connectMs),
     headersMs: s.number().min(1).optional().describe(timeoutFields.headersMs),
@@ -31,6 +31,15 @@ const modelTimeoutsSchema = s
   .describe(
     "This model's timeouts, over the instance's (e.g. { headersMs: 600000, idleMs: 600000 } for a model that thinks silently).",
   );
+
+export const pricesSchema = s
+  .object({
+    promptPerMillion: s.number().min(0),
+    completionPerMillion: s.number().min(0),
+    cachedPromptPerMillion: s.number().min(0).optional(),
+    currency: s.string().optional(),
+  })
+  .optional();
 
 const modelSchema = s.object({
   id: s.string().nonEmpty().describe('The model id as the server knows it.'),
@@ -54,14 +63,38 @@ const modelSchema = s.object({
     .boolean()
     .optional()
     .describe('Send earlier reasoning back as reasoning_content (default true; some servers refuse it).'),
-  prices: s
-    .object({
-      promptPerMillion: s.number().min(0),
-      completionPerMillion: s.number().min(0),
-      cachedPromptPerMillion: s.number().min(0).optional(),
-      currency: s.string().optional(),
-    })
-    .optional(),
+  prices: pricesSchema,
+});
+
+export const headersSchema = s.record(s.string()).default({}).describe('Extra request headers.');
+
+export const proxySchema = s
+  .string()
+  .optional()
+  .describe(
+    'HTTP proxy for this endpoint: http://host:port or http://user:password@host:port (only http:// proxies). Unset: HTTPS_PROXY / HTTP_PROXY and NO_PROXY from the environment; "" connects directly even when the environment sets a proxy.',
+  );
+
+export const caFileSchema = s
+  .string()
+  .nonEmpty()
+  .optional()
+  .describe(
+    'PEM file of extra CA certificates to trust for an https baseUrl (added to the default roots), e.g. the private CA of a self-hosted server. Relative to the working directory.',
+  );
+
+export const timeoutsSchema = s
+  .object({
+    connectMs: s.number().min(1).default(DEFAULT_TIMEOUTS.connectMs).describe(timeoutFields.connectMs),
+    headersMs: s.number().min(1).default(DEFAULT_TIMEOUTS.headersMs).describe(timeoutFields.headersMs),
+    idleMs: s.number().min(1).default(DEFAULT_TIMEOUTS.idleMs).describe(timeoutFields.idleMs),
+  })
+  .describe('How long a call may wait; each model can override them (models[].timeouts).');
+
+export const retrySchema = s.object({
+  maxRetries: s.number().integer().min(0).default(2),
+  baseDelayMs: s.number().min(0).default(500),
+  maxDelayMs: s.number().min(0).default(20_000).describe('Also the longest Retry-After that is waited for.'),
 });
 
 export const openAiConfigSchema = s.object({
@@ -77,32 +110,11 @@ export const openAiConfigSchema = s.object({
     vision: s.boolean().default(false),
   }),
   streamUsage: s.boolean().default(true).describe('Ask for usage in the stream (stream_options.include_usage).'),
-  headers: s.record(s.string()).default({}).describe('Extra request headers.'),
-  proxy: s
-    .string()
-    .optional()
-    .describe(
-      'HTTP proxy for this endpoint: http://host:port or http://user:password@host:port (only http:// proxies). Unset: HTTPS_PROXY / HTTP_PROXY and NO_PROXY from the environment; "" connects directly even when the environment sets a proxy.',
-    ),
-  caFile: s
-    .string()
-    .nonEmpty()
-    .optional()
-    .describe(
-      'PEM file of extra CA certificates to trust for an https baseUrl (added to the default roots), e.g. the private CA of a self-hosted server. Relative to the working directory.',
-    ),
-  timeouts: s
-    .object({
-      connectMs: s.number().min(1).default(DEFAULT_TIMEOUTS.connectMs).describe(timeoutFields.connectMs),
-      headersMs: s.number().min(1).default(DEFAULT_TIMEOUTS.headersMs).describe(timeoutFields.headersMs),
-      idleMs: s.number().min(1).default(DEFAULT_TIMEOUTS.idleMs).describe(timeoutFields.idleMs),
-    })
-    .describe('How long a call may wait; each model can override them (models[].timeouts).'),
-  retry: s.object({
-    maxRetries: s.number().integer().min(0).default(2),
-    baseDelayMs: s.number().min(0).default(500),
-    maxDelayMs: s.number().min(0).default(20_000).describe('Also the longest Retry-After that is waited for.'),
-  }),
+  headers: headersSchema,
+  proxy: proxySchema,
+  caFile: caFileSchema,
+  timeouts: timeoutsSchema,
+  retry: retrySchema,
 });
 
 export type OpenAiConfig = Infer<typeof openAiConfigSchema>;

@@ -193,8 +193,15 @@ export function loadConfig(options: LoadConfigOptions): LoadResult {
   const openaiSection = sectionOf('llm-openai');
   const baseUrl = host.llm.baseUrl || (openaiSection ? (openaiSection.baseUrl as string | undefined) : undefined);
   const openaiEnabled = openaiSection !== false && typeof baseUrl === 'string' && baseUrl !== '';
+  // Claude: a plugins.llm-anthropic section, or ANTHROPIC_API_KEY in the environment (filled in as its apiKey).
+  const anthropicSection = sectionOf('llm-anthropic');
+  const anthropicKey = options.env.ANTHROPIC_API_KEY;
+  const anthropicEnabled =
+    anthropicSection !== false &&
+    (anthropicSection !== undefined || (anthropicKey !== undefined && anthropicKey !== ''));
   const offlineSection = sectionOf('llm-offline');
-  const offlineEnabled = offlineSection !== false && (!openaiEnabled || offlineSection !== undefined);
+  const offlineEnabled =
+    offlineSection !== false && (!(openaiEnabled || anthropicEnabled) || offlineSection !== undefined);
 
   const cliSection = sectionOf('cli');
   const cliUserId =
@@ -214,9 +221,11 @@ export function loadConfig(options: LoadConfigOptions): LoadResult {
     if (configured === false) continue;
     if (slot.alias === 'llm-openai' && !openaiEnabled) continue;
     if (slot.alias === 'llm-offline' && !offlineEnabled) continue;
+    if (slot.alias === 'llm-anthropic' && !anthropicEnabled) continue;
     if (slot.enabledWhen && !slot.enabledWhen(configured)) continue;
     const section: Record<string, unknown> = configured ?? {};
     fillIn(slot.alias, section, { host, dataDir, timeZone, cliUserId, webuiOwnerUserId });
+    if (slot.alias === 'llm-anthropic' && section.apiKey === undefined && anthropicKey) section.apiKey = anthropicKey;
     plugins.push({ slot, section });
   }
 

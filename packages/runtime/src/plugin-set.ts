@@ -8,6 +8,7 @@ import commandsPlugin from '@aalis/plugin-commands';
 import contributionsPlugin from '@aalis/plugin-contributions';
 import gatewayPlugin from '@aalis/plugin-gateway';
 import hooksPlugin from '@aalis/plugin-hooks';
+import anthropicPlugin from '@aalis/plugin-llm-anthropic';
 import offlinePlugin from '@aalis/plugin-llm-offline';
 import openaiPlugin from '@aalis/plugin-llm-openai';
 import mcpPlugin from '@aalis/plugin-mcp';
@@ -19,10 +20,12 @@ import personaPlugin from '@aalis/plugin-persona';
 import onebotPlugin, { onebotConfigured } from '@aalis/plugin-platform-onebot';
 import telegramPlugin, { telegramConfigured } from '@aalis/plugin-platform-telegram';
 import promptBudgetPlugin from '@aalis/plugin-prompt-budget';
+import schedulePlugin from '@aalis/plugin-schedule';
 import sessionManagerPlugin from '@aalis/plugin-session-manager';
 import { SESSION_SERVER_PLUGIN, serverConfigSchema } from '@aalis/plugin-session-server';
 import sessionSettingsPlugin from '@aalis/plugin-session-settings';
 import storagePlugin from '@aalis/plugin-storage';
+import subtaskPlugin from '@aalis/plugin-subtask';
 import toolsPlugin from '@aalis/plugin-tools';
 import { createBasicToolsPlugin } from './basic-tools.js';
 import { HOST_PLUGIN_NAME } from './host-plugin.js';
@@ -100,6 +103,14 @@ export function pluginSlots(): PluginSlot[] {
       summary: 'Any OpenAI-compatible endpoint; enabled when llm.baseUrl (or this section’s baseUrl) is set.',
       filledIn: 'baseUrl, apiKey, models, modelDefaults ← llm',
     }),
+    slot(anthropicPlugin, {
+      alias: 'llm-anthropic',
+      id: 'anthropic',
+      summary:
+        'Claude through the Anthropic Messages API (prompt caching, thinking budgets); enabled by this section or ANTHROPIC_API_KEY.',
+      filledIn: 'apiKey ← ANTHROPIC_API_KEY (when the section has none)',
+      secretsOf: (section) => stringsAt(section, 'apiKey'),
+    }),
     slot(offlinePlugin, {
       alias: 'llm-offline',
       id: 'offline',
@@ -113,6 +124,15 @@ export function pluginSlots(): PluginSlot[] {
     }),
     slot(memorySummaryPlugin, { alias: 'memory-summary', summary: 'Compacts long histories into a summary.' }),
     slot(promptBudgetPlugin, { alias: 'prompt-budget', summary: 'The prompt_budget_info self-check tool.' }),
+    slot(subtaskPlugin, {
+      alias: 'subtask',
+      summary: 'Subtasks in child sessions: spawn_subtask, wait_subtasks, stop_subtask, background subtasks.',
+    }),
+    slot(schedulePlugin, {
+      alias: 'schedule',
+      summary: 'Reminders and recurring tasks (cron, time zones) fired once each; idle prompts.',
+      filledIn: 'timeZone ← timeZone',
+    }),
     slot(createBasicToolsPlugin(), { alias: 'basic-tools', summary: 'The current_time and calculator tools.' }),
     slot(otelPlugin, {
       alias: 'otel',

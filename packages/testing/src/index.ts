@@ -1,5 +1,16 @@
 // @aalis/testing: test-only helpers — a scripted OpenAI-compatible HTTP server and App boot helpers.
 // Never imported by product code.
+export {
+  blockTokens,
+  type CacheUsage,
+  PromptCache,
+  promptBlocks,
+} from './anthropic-prompt-cache.js';
+export {
+  type AnthropicTestServer,
+  type AnthropicTestServerOptions,
+  startAnthropicTestServer,
+} from './anthropic-test-server.js';
 export { type BootedApp, bootApp, type PluginEntry } from './boot-app.js';
 export {
   type BotApiCall,
@@ -10,6 +21,7 @@ export {
   telegramMessage,
 } from './bot-api-server.js';
 export { checkChatRequest, type RequestProblem } from './check-chat-request.js';
+export { checkMessagesRequest } from './check-messages-request.js';
 export {
   connectOneBotImplementation,
   type OneBotCall,

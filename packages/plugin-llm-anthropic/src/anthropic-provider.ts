@@ -1,0 +1,250 @@
+// The llm service over the Anthropic Messages API: SSE streaming, thinking budgets, tools, images, prompt caching,
+// and `llm:usage` with the cache figures. Transport, retries, timeouts, proxies, CAs and error mapping are the
+// OpenAI provider's (@aalis/plugin-llm-openai/http-transport): one implementation of each.
+import {
+  type ChatOptions,
+  type ChatRequest,
+  type ChatResponse,
+  type ChatStreamEvent,
+  effectiveThinkingLevel,
+  type LlmService,
+  llmErrors,
+  MODEL_NOT_LISTED,
+  type ModelInfo,
+  usageEvent,
+} from '@aalis/api-llm';
+import { coreErrors, type Events, type I18n, type Logger } from '@aalis/core';
+import {
+  abortedError,
+  backOff,
+  createAgents,
+  type ErrorContext,
+  type HttpAgents,
+  linkSignals,
+  loadTrustedCertificates,
+  maskUrlCredentials,
+  OutputBudget,
+  openWithRetries,
+  parseBaseUrl,
+  providerFailure,
+  type RetryReport,
+  resolveProxy,
+  retryDelay,
+  type Timeouts,
+  TransportError,
+} from '@aalis/plugin-llm-openai/http-transport';
+import type { Attachment } from '@aalis/schema-message';
+import { WireStreamError } from '@aalis/wire-openai';
+import { buildMessagesRequest } from './build-messages-request.js';
+import type { AnthropicConfig } from './config-schema.js';
+import { MessagesStreamDecoder } from './messages-stream-decoder.js';
+import { type AnthropicModelEntry, buildModelTable, type ThinkingLevelId } from './model-table.js';
+
+export interface AnthropicProviderOptions {
+  instanceId: string;
+  config: AnthropicConfig;
+  /** The key to send (config apiKey, else ANTHROPIC_API_KEY). */
+  apiKey: string | undefined;
+  events: Pick<Events, 'emit'>;
+  logger: Logger;
+  i18n: I18n;
+  shutdown?: AbortSignal;
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+export class AnthropicProvider implements LlmService {
+  readonly baseUrl: string;
+  private readonly messagesUrl: URL;
+  private readonly table: AnthropicModelEntry[];
+  private readonly modelList: readonly ModelInfo[];
+  private readonly agents: HttpAgents;
+  private readonly headers: Record<string, string>;
+  private readonly secrets: string[];
+  private readonly options: AnthropicProviderOptions;
+
+  constructor(options: AnthropicProviderOptions) {
+    this.options = options;
+    const { instanceId, config, apiKey, i18n } = options;
+    const parsed = parseBaseUrl(config.baseUrl);
+    if (!parsed.ok) {
+      throw coreErrors.AALIS_CONFIG_INVALID({
+        plugin: instanceId,
+        field: 'baseUrl',
+        expected: i18n.t({ key: 'llm-anthropic.baseUrl.expected' }),
+        received: JSON.stringify(maskUrlCredentials(config.baseUrl)),
+      });
+    }
+    this.baseUrl = parsed.endpoint.root.replace(/\/v1$/, '');
+    this.messagesUrl = new URL(`${this.baseUrl}/v1/messages`);
+    this.headers = {
+      'content-type': 'application/json',
+      'anthropic-version': config.anthropicVersion,
+      ...config.headers,
+      ...(apiKey ? { 'x-api-key': apiKey } : {}),
+    };
+    this.table = buildModelTable({ instanceId, config, t: (text) => i18n.t(text) });
+    this.modelList = this.table.map((entry) => entry.info);
+    const proxy = resolveProxy({
+      baseUrl: this.baseUrl,
+      configured: config.proxy,
+      env: options.env ?? process.env,
+      plugin: instanceId,
+    });
+    this.agents = createAgents({ proxy, ca: loadTrustedCertificates({ caFile: config.caFile, plugin: instanceId }) });
+    this.secrets = [
+      apiKey,
+      proxy?.password,
+      proxy?.authorization?.slice('Basic '.length),
+      ...parsed.endpoint.secrets,
+    ].filter((secret): secret is string => Boolean(secret));
+    if (proxy) options.logger.info('connecting through a proxy', { baseUrl: this.baseUrl, proxy: proxy.display });
+  }
+
+  models(): readonly ModelInfo[] {
+    return this.modelList;
+  }
+
+  chatStream(request: ChatRequest, options: ChatOptions = {}): AsyncIterable<ChatStreamEvent> {
+    return this.call(request, options);
+  }
+
+  async chat(request: ChatRequest, options: ChatOptions = {}): Promise<ChatResponse> {
+    let response: ChatResponse | undefined;
+    for await (const event of this.call(request, options)) if (event.type === 'response') response = event.response;
+    return response!;
+  }
+
+  destroy(): void {
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+
+  private async *call(request: ChatRequest, options: ChatOptions): AsyncGenerator<ChatStreamEvent> {
+    const entry = this.entryFor(request.model);
+    const context = this.context(entry.info.id, entry.timeouts);
+    const linked = linkSignals({ first: options.signal, second: this.options.shutdown });
+    const signal = linked.signal;
+    try {
+      if (signal?.aborted) throw abortedError(context, false);
+      const maxTokens = request.maxOutputTokens ?? entry.info.maxOutputTokens;
+      const level = effectiveThinkingLevel({ model: entry.info, requested: request.thinkingLevel }) as
+        | ThinkingLevelId
+        | undefined;
+      const body = JSON.stringify(
+        buildMessagesRequest({
+          model: entry.info.model,
+          request,
+          maxTokens,
+          thinkingBudget:
+            level === undefined || level === 'off' ? undefined : this.options.config.thinkingBudgets[level],
+          vision: entry.info.capabilities.vision,
+          promptCaching: this.options.config.promptCaching,
+          describeAttachment: (attachment) => this.describeAttachment(attachment),
+        }),
+      );
+      const started = performance.now();
+      let assembled: ReturnType<MessagesStreamDecoder['end']> | undefined;
+      for (let attempt = 0; assembled === undefined; attempt++) {
+        const opened = await openWithRetries({
+          url: this.messagesUrl,
+          headers: { ...this.headers, accept: 'text/event-stream' },
+          body,
+          signal,
+          context,
+          timeouts: entry.timeouts,
+          retry: this.options.config.retry,
+          agents: this.agents,
+          attempt,
+          available: async () => this.table.map((candidate) => candidate.info.model),
+          onRetry: (report) => this.logRetry(report),
+        });
+        attempt = opened.attempt;
+        let outputStarted = false;
+        try {
+          const budget = new OutputBudget(maxTokens);
+          const decoder = new MessagesStreamDecoder();
+          for await (const chunk of opened.exchange.chunks()) {
+            budget.received(chunk.length);
+            const deltas = decoder.push(chunk);
+            for (const delta of deltas) {
+              budget.deliver(delta);
+              outputStarted = true;
+              yield delta;
+            }
+            decoder.throwIfFailed();
+          }
+          assembled = decoder.end();
+        } catch (error) {
+          const failure = providerFailure({ error, context, outputStarted, signal });
+          const retryable = !outputStarted && !signal?.aborted && isRetryableBodyFailure(error);
+          const delay = retryable ? retryDelay({ attempt, settings: this.options.config.retry }) : undefined;
+          if (delay === undefined) throw failure;
+          await backOff({
+            context,
+            report: { model: entry.info.id, attempt: attempt + 1, delayMs: delay, reason: failure.code },
+            signal,
+            onRetry: (report) => this.logRetry(report),
+          });
+        } finally {
+          opened.exchange.close();
+        }
+      }
+      const response: ChatResponse = { ...assembled, model: entry.info.id };
+      this.options.events.emit(
+        'llm:usage',
+        usageEvent({
+          request,
+          usage: response.usage,
+          provider: this.options.instanceId,
+          model: entry.info.id,
+          latencyMs: Math.round(performance.now() - started),
+          prices: entry.prices,
+        }),
+      );
+      yield { type: 'response', response };
+    } finally {
+      linked.unlink();
+    }
+  }
+
+  private describeAttachment(attachment: Attachment): string {
+    const name = attachment.name ?? attachment.type;
+    const { i18n } = this.options;
+    return attachment.description
+      ? i18n.t({ key: 'llm-anthropic.attachment.described', params: { name, description: attachment.description } })
+      : i18n.t({ key: 'llm-anthropic.attachment.unseen', params: { name } });
+  }
+
+  private entryFor(model: string | undefined): AnthropicModelEntry {
+    const entry = model === undefined ? this.table[0] : this.table.find((candidate) => candidate.info.id === model);
+    if (entry) return entry;
+    const none = this.options.i18n.t({ key: 'llm-anthropic.none' });
+    throw llmErrors.AALIS_LLM_MODEL_NOT_FOUND({
+      provider: this.options.instanceId,
+      model: model ?? none,
+      providerMessage: this.options.i18n.t(MODEL_NOT_LISTED),
+      available: this.modelList.map((info) => info.id).join(', ') || none,
+    });
+  }
+
+  private context(model: string, timeouts: Timeouts): ErrorContext {
+    return {
+      timeouts,
+      provider: this.options.instanceId,
+      baseUrl: this.baseUrl,
+      model,
+      redact: (text) => this.secrets.reduce((redacted, secret) => redacted.split(secret).join('***'), text),
+      t: (text) => this.options.i18n.t(text),
+    };
+  }
+
+  private logRetry(report: RetryReport): void {
+    this.options.logger.debug('retrying the call', { provider: this.options.instanceId, ...report });
+  }
+}
+
+/** As the OpenAI provider: a body that broke before its first delta is retried, a stall is not. */
+function isRetryableBodyFailure(error: unknown): boolean {
+  if (error instanceof TransportError) return error.kind !== 'aborted' && error.kind !== 'idle-timeout';
+  return error instanceof WireStreamError && (error.kind === 'truncated' || error.error?.type === 'overloaded_error');
+}
