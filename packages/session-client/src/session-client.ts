@@ -2,7 +2,16 @@
 // resume after a reconnect without duplicates (sequence numbers), sends that are not lost while offline (a
 // clientMessageId makes a resend harmless), and the HTTP calls (me, login, logout). Browser-safe: the socket and
 // fetch are injectable, nothing from Node.
-import type { SessionEvent, SessionSummary } from './event-types.js';
+import {
+  type ConnectionState,
+  type MeResult,
+  SessionClientError,
+  type SessionClientOptions,
+  type Subscription,
+  type SubscriptionHandlers,
+  type WebSocketLike,
+} from './client-types.js';
+import type { SessionSummary } from './event-types.js';
 import type {
   AdminFrame,
   ErrorFrame,
@@ -13,61 +22,18 @@ import type {
   TimelineFrame,
 } from './frame-types.js';
 import { CLOSE_CODES } from './frame-types.js';
-import type { Account, Limits, ParamsOf, RequestType, ResultOf } from './request-types.js';
-import type { Timeline } from './timeline-types.js';
+import type { Account, ParamsOf, RequestType, ResultOf } from './request-types.js';
+import { SessionHttp } from './session-http.js';
 
-/** What the client needs of a WebSocket (the browser's and `ws`'s both fit). */
-export interface WebSocketLike {
-  readonly readyState: number;
-  send(data: string): void;
-  close(code?: number, reason?: string): void;
-  onopen: ((event: unknown) => void) | null;
-  onmessage: ((event: { data: unknown }) => void) | null;
-  onclose: ((event: { code: number; reason: string }) => void) | null;
-  onerror: ((event: unknown) => void) | null;
-}
-
-export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'logged-out' | 'closed';
-
-export interface SessionClientOptions {
-  /** The server's origin, e.g. 'http://127.0.0.1:8420'; '' (default) = the page's own origin. */
-  baseUrl?: string;
-  fetch?: typeof fetch;
-  /** Opens the socket (default: the global WebSocket). */
-  createSocket?: (url: string) => WebSocketLike;
-  /** Extra headers for HTTP calls (a non-browser client passes its cookie here). */
-  headers?: Record<string, string>;
-  reconnectDelayMs?: { min: number; max: number };
-  /** How long a request waits for its reply once sent (default 30 s). */
-  requestTimeoutMs?: number;
-}
-
-export interface SubscriptionHandlers {
-  /** A full timeline: on first subscribe, after a reconnect that could not resume, after the history changed. */
-  timeline?(timeline: Timeline, seq: number): void;
-  event?(event: SessionEvent, seq: number): void;
-}
-
-export interface Subscription {
-  readonly sessionId: string;
-  /** The last sequence number applied. */
-  readonly seq: number;
-  /** Resolves once the first timeline (or replay) arrived. */
-  readonly ready: Promise<void>;
-  unsubscribe(): Promise<void>;
-}
-
-/** A coded error from the server (or AALIS_WEBUI_CLIENT_* from the client itself). */
-export class SessionClientError extends Error {
-  readonly code: string;
-  readonly details: Record<string, unknown> | undefined;
-  constructor(error: ProtocolError) {
-    super(error.message);
-    this.name = 'SessionClientError';
-    this.code = error.code;
-    this.details = error.details;
-  }
-}
+export type {
+  ConnectionState,
+  MeResult,
+  SessionClientOptions,
+  Subscription,
+  SubscriptionHandlers,
+  WebSocketLike,
+} from './client-types.js';
+export { SessionClientError } from './client-types.js';
 
 interface Pending {
   frame: string;
@@ -90,19 +56,11 @@ interface SubscriptionState {
 
 type Listener<T> = (value: T) => void;
 
-export interface MeResult {
-  account: Account;
-  csrfToken: string;
-  serverId: string;
-  protocol: number;
-  limits: Limits;
-  locale: 'zh-CN' | 'en';
-}
-
 let clientCounter = 0;
 
 export class SessionClient {
   private readonly baseUrl: string;
+  private readonly httpCalls: SessionHttp;
   private readonly options: SessionClientOptions;
   private socket: WebSocketLike | undefined;
   private state: ConnectionState = 'closed';
@@ -122,12 +80,12 @@ export class SessionClient {
   private reconnectAttempt = 0;
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private waitingForHello: { resolve(hello: HelloFrame): void; reject(error: unknown): void }[] = [];
-  private csrfToken: string | undefined;
   private lastUnsolicitedError: ProtocolError | undefined;
 
   constructor(options: SessionClientOptions = {}) {
     this.options = options;
     this.baseUrl = (options.baseUrl ?? '').replace(/\/$/, '');
+    this.httpCalls = new SessionHttp(this.baseUrl, options);
     clientCounter += 1;
     this.clientId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}${clientCounter}`;
   }
@@ -232,58 +190,27 @@ export class SessionClient {
     };
   }
 
-  // --- HTTP ---------------------------------------------------------------------------------------------------
+  // --- HTTP (see SessionHttp) ------------------------------------------------------------------------------
 
   /** Who is logged in (and the CSRF token for HTTP mutations). Rejects with AALIS_WEBUI_LOGIN_REQUIRED otherwise. */
-  async me(): Promise<MeResult> {
-    const body = await this.http<MeResult>('GET', '/api/v1/me');
-    this.csrfToken = body.csrfToken;
-    return body;
+  me(): Promise<MeResult> {
+    return this.httpCalls.me();
   }
 
   /** Exchanges a one-time link token for a login (the cookie is set by the response). */
-  async login(token: string): Promise<{ account: Account; csrfToken: string }> {
-    const body = await this.http<{ account: Account; csrfToken: string }>('POST', '/api/v1/login', { token });
-    this.csrfToken = body.csrfToken;
-    return body;
+  login(token: string): Promise<{ account: Account; csrfToken: string }> {
+    return this.httpCalls.login(token);
   }
 
+  /** Ends the login on the server and closes this client. */
   async logout(): Promise<void> {
-    if (!this.csrfToken) await this.me();
-    await this.http('POST', '/api/v1/logout', {});
+    await this.httpCalls.logout();
     this.close();
   }
 
   /** A request over HTTP instead of the socket (same types, same results, same errors). */
-  async call<T extends RequestType>(type: T, params: ParamsOf<T>): Promise<ResultOf<T>> {
-    if (!this.csrfToken) await this.me();
-    const body = await this.http<{ result: ResultOf<T> }>('POST', '/api/v1/call', { ...params, type });
-    return body.result;
-  }
-
-  private async http<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-    const doFetch = this.options.fetch ?? globalThis.fetch.bind(globalThis);
-    const headers: Record<string, string> = { accept: 'application/json', ...(this.options.headers ?? {}) };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (method === 'POST' && this.csrfToken) headers['x-aalis-csrf'] = this.csrfToken;
-    const response = await doFetch(`${this.baseUrl}${path}`, {
-      method,
-      headers,
-      credentials: 'same-origin',
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    const parsed = (await response.json().catch(() => undefined)) as
-      | ({ ok: true } & T)
-      | { ok: false; error: ProtocolError }
-      | undefined;
-    if (!parsed || !response.ok || (parsed as { ok?: boolean }).ok === false) {
-      const error = (parsed as { error?: ProtocolError } | undefined)?.error ?? {
-        code: 'AALIS_WEBUI_CLIENT_HTTP',
-        message: `HTTP ${response.status} from ${path}`,
-      };
-      throw new SessionClientError(error);
-    }
-    return parsed as T;
+  call<T extends RequestType>(type: T, params: ParamsOf<T>): Promise<ResultOf<T>> {
+    return this.httpCalls.call(type, params);
   }
 
   // --- socket -------------------------------------------------------------------------------------------------
