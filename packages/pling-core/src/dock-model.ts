@@ -114,6 +114,8 @@ export class DockModel extends Observable<DockState> {
   private derived: DerivedEvents = { messages: [], operations: [] };
   private readonly openState: DockOpenState;
   private readonly shown = new WeakMap<ConfirmationRequest, DockConfirmation>();
+  /** Calls the person declined at this dock (their operation line says so). */
+  private readonly declined = new Set<string>();
 
   constructor(options: DockModelOptions) {
     super();
@@ -197,6 +199,7 @@ export class DockModel extends Observable<DockState> {
   /** The clear button: session reset, confirmation and handoff queues cleared, telemetry (and trace) reset. */
   clear(): void {
     this.streamed = '';
+    this.declined.clear();
     this.core.clear(this.session.id);
     if (this.debug) this.runtime.trace.clear();
     this.changed();
@@ -207,7 +210,11 @@ export class DockModel extends Observable<DockState> {
   }
 
   reject(id: string, reason?: string): boolean {
-    return this.core.page.confirmations.reject(id, reason);
+    const callId = this.core.page.confirmations.getSnapshot().find((request) => request.id === id)?.callId;
+    const rejected = this.core.page.confirmations.reject(id, reason);
+    // The call's line then says the person declined it, not that it failed with a code.
+    if (rejected && callId !== undefined) this.declined.add(callId);
+    return rejected;
   }
 
   resolveHandoff(id: string, note?: string): boolean {
@@ -240,11 +247,15 @@ export class DockModel extends Observable<DockState> {
       .filter((request) => request.sessionId === undefined || request.sessionId === this.session.id)
       .map((request) => this.shownConfirmation(request));
     const waiting = new Set(confirmations.map((request) => request.callId));
-    const operations = this.derived.operations.map((operation) =>
-      operation.status === 'running' && waiting.has(operation.key)
-        ? { ...operation, status: 'waiting' as const, text: this.texts.toolWaiting(operation.actionId ?? '') }
-        : operation,
-    );
+    const operations = this.derived.operations.map((operation) => {
+      if (operation.status === 'running' && waiting.has(operation.key)) {
+        return { ...operation, status: 'waiting' as const, text: this.texts.toolWaiting(operation.actionId ?? '') };
+      }
+      if (operation.status === 'failed' && this.declined.has(operation.key)) {
+        return { ...operation, text: this.texts.toolDeclined(operation.actionId ?? '') };
+      }
+      return operation;
+    });
     const working = operations.some((operation) => operation.status === 'running' || operation.status === 'waiting');
     const newest = confirmations.at(-1);
     const error = this.derived.error;

@@ -39,6 +39,8 @@ export interface DockTexts {
   interrupted: string;
   /** A recent operation waiting for the person's confirmation (not "Running"). */
   toolWaiting: (name: string) => string;
+  /** A call the person declined at the confirmation card. */
+  toolDeclined: (name: string) => string;
   /** Read out by screen readers when a confirmation appears. */
   confirmAnnouncement: (action: string, danger: boolean) => string;
   /** The retry button after an error. */
@@ -106,6 +108,7 @@ export const DOCK_TEXTS: Record<Locale, DockTexts> = {
     thinking: '正在思考…',
     interrupted: '（回复中断，未完成）',
     toolWaiting: (name) => `等待你确认：${name}`,
+    toolDeclined: (name) => `你拒绝了：${name}`,
     confirmAnnouncement: (action, danger) => `需要你确认${danger ? '危险操作' : '操作'}：${action}`,
     retryButton: '重试',
     errorDetails: '技术细节（给开发者）',
@@ -144,6 +147,7 @@ export const DOCK_TEXTS: Record<Locale, DockTexts> = {
     thinking: 'Thinking…',
     interrupted: '(reply interrupted, incomplete)',
     toolWaiting: (name) => `Waiting for your confirmation: ${name}`,
+    toolDeclined: (name) => `You declined: ${name}`,
     confirmAnnouncement: (action, danger) =>
       `Your confirmation is needed${danger ? ' (dangerous action)' : ''}: ${action}`,
     retryButton: 'Try again',

@@ -235,6 +235,7 @@ export function describeDockUx(adapter: DockAdapterName, entry: URL): void {
       await page.locator('[data-pling="reject"]').click();
       await expect.poll(() => replies(page), SETTLE).toEqual(['Here is your order.', 'Not sent.']);
       expect(await operation.getAttribute('data-status')).toBe('failed');
+      expect(await operation.textContent()).toBe(texts.toolDeclined('email_invoice'));
       expect(pageErrors()).toEqual([]);
     });
 
