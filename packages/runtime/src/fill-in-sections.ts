@@ -37,6 +37,7 @@ export function fillIn(
       break;
     case 'agent':
     case 'message-archive':
+    case 'schedule':
       section.timeZone ??= timeZone;
       break;
     case 'llm-openai': {

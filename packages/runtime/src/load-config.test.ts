@@ -67,6 +67,8 @@ describe('loadConfig', () => {
       'agent',
       'memory-summary',
       'prompt-budget',
+      'subtask',
+      'schedule',
       'basic-tools',
       'otel',
       'session-server',

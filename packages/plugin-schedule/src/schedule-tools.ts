@@ -1,0 +1,102 @@
+// The model-facing tools: schedule_create, schedule_list, schedule_cancel (in the calling session).
+import type { SessionManagerService } from '@aalis/api-session-manager';
+import type { Tool } from '@aalis/api-tools';
+import { type I18n, textRef } from '@aalis/core';
+import type { ScheduleRow } from './schedule-store.js';
+import { formatMoment } from './schedule-times.js';
+import type { Scheduler } from './scheduler.js';
+
+export const SCHEDULE_CREATE_TOOL = 'schedule_create';
+export const SCHEDULE_LIST_TOOL = 'schedule_list';
+export const SCHEDULE_CANCEL_TOOL = 'schedule_cancel';
+
+export function describeRow(row: ScheduleRow) {
+  return {
+    id: row.id,
+    status: row.status,
+    kind: row.kind,
+    ...(row.cron ? { cron: row.cron } : {}),
+    timeZone: row.timeZone,
+    ...(row.nextAt !== null ? { next: formatMoment(row.nextAt, row.timeZone) } : {}),
+    fires: row.fires,
+    prompt: row.prompt,
+  };
+}
+
+export function scheduleTools(
+  scheduler: Scheduler,
+  i18n: I18n,
+  sessions: () => SessionManagerService | undefined,
+): Tool[] {
+  const t = (key: string, params?: Record<string, string | number>) => i18n.t(textRef(key, params));
+  return [
+    {
+      name: SCHEDULE_CREATE_TOOL,
+      description: t('schedule.tool.create'),
+      parameters: {
+        type: 'object',
+        properties: {
+          prompt: { type: 'string', minLength: 1, description: t('schedule.tool.create.prompt') },
+          at: { type: 'string', minLength: 1, description: t('schedule.tool.create.at') },
+          inMinutes: { type: 'number', exclusiveMinimum: 0, description: t('schedule.tool.create.inMinutes') },
+          cron: { type: 'string', minLength: 1, description: t('schedule.tool.create.cron') },
+          timeZone: { type: 'string', minLength: 1, description: t('schedule.tool.create.timeZone') },
+        },
+        required: ['prompt'],
+        additionalProperties: false,
+      },
+      async handler(args, context) {
+        const { prompt, at, inMinutes, cron, timeZone } = args as {
+          prompt: string;
+          at?: string;
+          inMinutes?: number;
+          cron?: string;
+          timeZone?: string;
+        };
+        const session = await sessions()?.get(context.sessionId);
+        const actor = context.participants[0];
+        const row = await scheduler.create({
+          sessionId: context.sessionId,
+          platform: context.platform,
+          ...(session?.venue !== undefined ? { venue: session.venue } : {}),
+          prompt,
+          ...(at !== undefined ? { at } : {}),
+          ...(inMinutes !== undefined ? { inMinutes } : {}),
+          ...(cron !== undefined ? { cron } : {}),
+          ...(timeZone !== undefined ? { timeZone } : {}),
+          ...(actor ? { createdBy: actor } : {}),
+        });
+        return t('schedule.created', {
+          id: row.id,
+          next: formatMoment(row.nextAt!, row.timeZone),
+          timeZone: row.timeZone,
+        });
+      },
+    },
+    {
+      name: SCHEDULE_LIST_TOOL,
+      description: t('schedule.tool.list'),
+      parameters: { type: 'object', properties: {}, additionalProperties: false },
+      async handler(_args, context) {
+        const rows = await scheduler.list(context.sessionId);
+        if (rows.length === 0) return t('schedule.list.empty');
+        return JSON.stringify(rows.map(describeRow), null, 2);
+      },
+    },
+    {
+      name: SCHEDULE_CANCEL_TOOL,
+      description: t('schedule.tool.cancel'),
+      parameters: {
+        type: 'object',
+        properties: { id: { type: 'string', minLength: 1, description: t('schedule.tool.cancel.id') } },
+        required: ['id'],
+        additionalProperties: false,
+      },
+      async handler(args, context) {
+        const row = await scheduler.own(context.sessionId, (args as { id: string }).id);
+        if (!(await scheduler.cancel(row))) return t('schedule.notScheduled', { id: row.id, status: row.status });
+        return t('schedule.cancelled', { id: row.id });
+      },
+    },
+  ];
+}
