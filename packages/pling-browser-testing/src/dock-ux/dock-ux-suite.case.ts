@@ -156,9 +156,7 @@ export function describeDockUx(adapter: DockAdapterName, entry: URL): void {
       await page.locator('[data-pling="close"]').click();
       await launcher.waitFor();
       expect(await launcher.textContent()).toBe(texts.open);
-      await expect
-        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-pling')))
-        .toBe('launcher');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-pling'))).toBe('launcher');
       expect(await page.locator('[data-pling="input"]').isVisible()).toBe(false);
       const closed = (await dock(page).boundingBox())!;
       expect(closed.width).toBeLessThan(240);
@@ -174,9 +172,7 @@ export function describeDockUx(adapter: DockAdapterName, entry: URL): void {
       // Escape folds it too, from the input, with focus on the launcher.
       await page.locator('[data-pling="input"]').press('Escape');
       await launcher.waitFor();
-      await expect
-        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-pling')))
-        .toBe('launcher');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-pling'))).toBe('launcher');
       await launcher.click();
       await page.locator('[data-pling="input"]').waitFor();
 
