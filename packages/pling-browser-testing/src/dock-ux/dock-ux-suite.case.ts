@@ -311,6 +311,8 @@ export function describeDockUx(adapter: DockAdapterName, entry: URL): void {
       fixture.modelServer.enqueue(errorReply(500, 'upstream exploded'));
       await send(page, '取消订单 1006');
       await page.locator('[data-pling="error"]').waitFor();
+      // innerText on purpose: what is rendered (the folded launcher's text, display: none, is not).
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what the person reads.
       const shown = (await dock(page).evaluate((element: HTMLElement) => element.innerText)).replace(
         /upstream exploded|取消订单 1006|[A-Z_]{4,}/g,
         '',
