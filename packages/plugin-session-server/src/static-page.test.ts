@@ -1,0 +1,43 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Hono } from 'hono';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createPageServer } from './static-page.js';
+import './server-texts.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'aalis-page-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function appFor(webRoot: string): Hono {
+  const page = createPageServer({ webRoot, locale: 'en', warn: () => {} });
+  const app = new Hono();
+  app.get('*', (c) => page.serve(c));
+  return app;
+}
+
+describe('the page', () => {
+  it('serves the built files, index.html for client routes, 404 for missing assets, with the CSP', async () => {
+    const root = join(dir, 'built');
+    mkdirSync(join(root, 'assets'), { recursive: true });
+    writeFileSync(join(root, 'index.html'), '<!doctype html><p>page</p>');
+    writeFileSync(join(root, 'assets', 'app.js'), 'console.log(1)');
+    const app = appFor(root);
+    const index = await app.request('/');
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(await index.text()).toContain('page');
+    expect(await (await app.request('/assets/app.js')).text()).toBe('console.log(1)');
+    expect(await (await app.request('/sessions/abc')).text()).toContain('page');
+    expect((await app.request('/assets/missing.js')).status).toBe(404);
+    for (const path of ['/../../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/assets/..%2f..%2f..%2fetc%2fpasswd']) {
+      expect(await (await app.request(path)).text(), path).not.toContain('root:');
+    }
+  });
+
+  it('answers a plain "WebUI not built" page when there is no built page', async () => {
+    const response = await appFor(join(dir, 'nothing-here')).request('/');
+    expect(response.status).toBe(503);
+    expect(await response.text()).toContain('WebUI not built');
+  });
+});
