@@ -185,7 +185,6 @@ export function createSessionServerPlugin(options: SessionServerOptions = {}) {
           capabilities: { streaming: true, quoting: false, rooms: false },
         });
       }
-      void page.directory();
       log.info(translate({ key: 'sessionServer.started', params: { url } }, 'en'));
 
       handles.lifecycle.use.onDispose(async () => {

@@ -1,5 +1,7 @@
 // Serving the page: the static files of the built @aalis/plugin-webui (its webuiPageDir(), which builds the page
 // when the sources are newer), or of `webRoot` when configured; a plain "WebUI not built" page when there is none.
+// The page is looked for on its first request, not at start: a host nobody opens in a browser (tests, scripts, several
+// processes started at once) never runs a page build.
 // The page holds no conversation content, so it needs no login; everything it shows comes through the API.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
