@@ -2,8 +2,15 @@
 // and the scripted model server (a conversation with Markdown, a mended table, code, reasoning, a tool card and a
 // stopped turn). Run: `npm run screenshots -w @aalis/plugin-webui`. Needs Debian's chromium and fonts-noto-cjk.
 import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { textReply, toolCallReply } from '@aalis/testing';
+import {
+  type OneBotImplementation,
+  onebotGroupMessage,
+  startOneBotImplementation,
+  textReply,
+  toolCallReply,
+} from '@aalis/testing';
 import type { Page } from '@plingjs/browser-testing';
 import { type ServedWebui, serveWebui } from './serve-webui.case.js';
 
@@ -20,6 +27,10 @@ const SCRIPT = {
     last: 'What did the calculator say?',
     lastReply: 'It said `42`, the sum of both plans.',
     earlier: 'Plan a quiet weekend in the mountains',
+    roomSender: 'Boss',
+    roomAsk: ' what time is it?',
+    roomAside: 'Let me look at the clock. ',
+    roomReply: 'It is just after five.',
     earlierReply:
       'Friday evening: drive up. Saturday: a long walk and an early night. Sunday: breakfast outside, home by four.',
   },
@@ -33,36 +44,85 @@ const SCRIPT = {
     last: '计算器算出来是多少?',
     lastReply: '是 `42`,两个套餐的月费之和。',
     earlier: '帮我安排一个安静的山里周末',
+    roomSender: '老板',
+    roomAsk: ' 现在几点了?',
+    roomAside: '我看一下时间。',
+    roomReply: '刚过五点。',
     earlierReply: '周五晚上开车上山;周六走一条长路线,早点睡;周日在外面吃早饭,四点前到家。',
   },
 } as const;
+
+/** Starts a new session and waits until the page shows it (empty and loaded). */
+async function newSession(page: Page): Promise<void> {
+  const before = new URL(page.url()).searchParams.get('session');
+  await page.getByTestId('new-session').click();
+  await settle(page, 'a new session', async () => {
+    const now = new URL(page.url()).searchParams.get('session');
+    return (
+      now !== null &&
+      now !== before &&
+      (await page.locator(`[data-testid="conversation"][data-session-id="${now}"][data-loaded="true"]`).count()) === 1
+    );
+  });
+}
 
 async function send(page: Page, text: string): Promise<void> {
   await page.getByTestId('composer-text').fill(text);
   await page.getByTestId('composer-text').press('Enter');
 }
 
-async function settle(page: Page, predicate: () => Promise<boolean>): Promise<void> {
+async function settle(page: Page, what: string, predicate: () => Promise<boolean>): Promise<void> {
   for (let attempt = 0; attempt < 200; attempt += 1) {
     if (await predicate()) return;
     await page.waitForTimeout(100);
   }
-  throw new Error('the page did not reach the expected state');
+  const shot = join(tmpdir(), 'webui-screenshot-failed.png');
+  await page.screenshot({ path: shot });
+  throw new Error(`the page did not reach the expected state: ${what} (the page as it was: ${shot})`);
 }
 
-async function scene(served: ServedWebui, locale: 'en' | 'zh-CN'): Promise<void> {
+async function scene(served: ServedWebui, onebot: OneBotImplementation, locale: 'en' | 'zh-CN'): Promise<void> {
   const lines = SCRIPT[locale];
   const context = await served.browser.newContext({ viewport: { width: 1280, height: 1000 }, locale });
   const page = await context.newPage();
   await page.goto(served.link);
+  // A room on QQ (OneBot): her words beside a tool call were never sent to the group (「未发出」).
+  served.model.enqueue(
+    toolCallReply([{ id: 'call_time', name: 'current_time', arguments: {} }], { text: lines.roomAside }),
+    textReply(lines.roomReply),
+  );
+  onebot.push(
+    onebotGroupMessage({
+      groupId: 555,
+      userId: 42,
+      card: lines.roomSender,
+      message: [
+        { type: 'at', data: { qq: '10000' } },
+        { type: 'text', data: { text: lines.roomAsk } },
+      ],
+    }),
+  );
+  const roomRow = page.locator('[data-testid="session-row"]', { has: page.locator('.badge', { hasText: 'onebot' }) });
+  await roomRow.waitFor({ timeout: 20_000 });
+  await roomRow.locator('.session-open').click();
+  await settle(
+    page,
+    'room replied',
+    async () => (await page.locator('[data-testid="turn"][data-outcome="replied"]').count()) === 1,
+  );
+  await settle(page, 'room unsent', async () => (await page.getByTestId('unsent').count()) === 1);
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: join(OUT, `room-${locale}.png`) });
   // An earlier session, so the list shows more than one.
-  await page.getByTestId('new-session').click();
-  await page.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
+  await newSession(page);
   served.model.enqueue(textReply(lines.earlierReply));
   await send(page, lines.earlier);
-  await settle(page, async () => (await page.locator('[data-testid="turn"][data-outcome="replied"]').count()) === 1);
-  await page.getByTestId('new-session').click();
-  await page.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
+  await settle(
+    page,
+    'earlier replied',
+    async () => (await page.locator('[data-testid="turn"][data-outcome="replied"]').count()) === 1,
+  );
+  await newSession(page);
   served.model.enqueue(
     toolCallReply([{ id: 'call_sum', name: 'calculator', arguments: { expression: '12+30' } }]),
     textReply(lines.reply, {
@@ -71,7 +131,11 @@ async function scene(served: ServedWebui, locale: 'en' | 'zh-CN'): Promise<void>
     }),
   );
   await send(page, lines.ask);
-  await settle(page, async () => (await page.locator('[data-testid="turn"][data-outcome="replied"]').count()) === 1);
+  await settle(
+    page,
+    'first replied',
+    async () => (await page.locator('[data-testid="turn"][data-outcome="replied"]').count()) === 1,
+  );
   served.model.enqueue({
     type: 'stream',
     steps: [{ role: 'assistant' }, { text: lines.stopPartial }, { flush: true }, { delayMs: 30_000 }, { done: true }],
@@ -80,12 +144,20 @@ async function scene(served: ServedWebui, locale: 'en' | 'zh-CN'): Promise<void>
   await page.getByTestId('stop').waitFor();
   await page.waitForTimeout(300);
   await page.getByTestId('stop').click();
-  await settle(page, async () => (await page.locator('[data-testid="turn"][data-outcome="aborted"]').count()) === 1);
+  await settle(
+    page,
+    'stopped',
+    async () => (await page.locator('[data-testid="turn"][data-outcome="aborted"]').count()) === 1,
+  );
   served.model.enqueue(
     textReply(lines.lastReply, { usage: { promptTokens: 640, completionTokens: 20, cachedTokens: 512 } }),
   );
   await send(page, lines.last);
-  await settle(page, async () => (await page.locator('[data-testid="turn"][data-outcome="replied"]').count()) === 2);
+  await settle(
+    page,
+    'second replied',
+    async () => (await page.locator('[data-testid="turn"][data-outcome="replied"]').count()) === 2,
+  );
   await page.locator('[data-testid="tool-card"] summary').first().click();
   await page.locator('[data-testid="reasoning"] summary').first().click();
   await page.mouse.move(0, 0);
@@ -125,11 +197,14 @@ async function scene(served: ServedWebui, locale: 'en' | 'zh-CN'): Promise<void>
 
 mkdirSync(OUT, { recursive: true });
 for (const locale of ['zh-CN', 'en'] as const) {
-  const served = await serveWebui({ locale });
+  const onebot = await startOneBotImplementation({ selfId: 10_000 });
+  const served = await serveWebui({ locale, extraConfig: `  platform-onebot: { url: ${onebot.url} }\n` });
   try {
-    await scene(served, locale);
+    await onebot.connected();
+    await scene(served, onebot, locale);
   } finally {
     await served.stop();
+    await onebot.close();
   }
   process.stdout.write(`screenshots (${locale}) in ${OUT}\n`);
 }

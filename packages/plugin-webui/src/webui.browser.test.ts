@@ -44,11 +44,17 @@ function slowReply(first: string, rest: string, delayMs: number) {
 }
 
 async function newSession(): Promise<string> {
-  const before = await page.getByTestId('session-row').count();
+  const before = new URL(page.url()).searchParams.get('session');
   await page.getByTestId('new-session').click();
-  await expect.poll(() => page.getByTestId('session-row').count()).toBe(before + 1);
-  await page.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
-  return new URL(page.url()).searchParams.get('session') ?? '';
+  let created = '';
+  await expect
+    .poll(() => {
+      created = new URL(page.url()).searchParams.get('session') ?? '';
+      return created !== '' && created !== before;
+    })
+    .toBe(true);
+  await page.locator(`[data-testid="conversation"][data-session-id="${created}"][data-loaded="true"]`).waitFor();
+  return created;
 }
 
 async function send(text: string): Promise<void> {

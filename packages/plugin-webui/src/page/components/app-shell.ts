@@ -191,6 +191,11 @@ export const AppShell = defineComponent({
               onClose: togglePanel,
               onClear: askClear,
               onCompact: () => void app.compact(),
+              background: {
+                list: async () => (await app.client.request('background.list', { sessionId: selectedId })).tasks,
+                stop: (taskId: string) => app.client.request('background.stop', { sessionId: selectedId, taskId }),
+                stopAll: () => app.client.request('background.stopAll', { sessionId: selectedId }),
+              },
             })
           : null,
       ];

@@ -88,6 +88,7 @@ export const ConversationView = defineComponent({
           'aria-label': t('webui-page.sessions'),
           'data-testid': 'conversation',
           'data-loaded': loaded ? 'true' : 'false',
+          'data-session-id': snapshot.value.sessionId,
           tabindex: 0,
           onScroll,
         },

@@ -7,9 +7,12 @@ import type { SettingsModel } from '../model/settings-model.js';
 import type { UsageView } from '../model/usage-view.js';
 import { t } from '../page-preferences.js';
 import { useStore } from '../use-store.js';
+import { type BackgroundActions, BackgroundPanel } from './background-panel.js';
 import { icon } from './icons.js';
 import { renderSettingRow, type SettingActions } from './setting-control.js';
 import { renderUsage } from './usage-panel.js';
+
+type Tab = 'settings' | 'usage' | 'background';
 
 export const SidePanel = defineComponent({
   name: 'SidePanel',
@@ -21,9 +24,10 @@ export const SidePanel = defineComponent({
     onClose: { type: Function as PropType<() => void>, required: true },
     onClear: { type: Function as PropType<() => void>, required: true },
     onCompact: { type: Function as PropType<() => void>, required: true },
+    background: { type: Object as PropType<BackgroundActions>, required: false },
   },
   setup(props) {
-    const tab = ref<'settings' | 'usage'>('settings');
+    const tab = ref<Tab>('settings');
     const snapshot = useStore(props.settings);
     const actions: SettingActions = {
       set: (key, value) => void props.settings.set(key, value),
@@ -33,10 +37,12 @@ export const SidePanel = defineComponent({
     const onTabKey = (event: KeyboardEvent) => {
       if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
       event.preventDefault();
-      tab.value = tab.value === 'settings' ? 'usage' : 'settings';
+      const tabs: Tab[] = props.background ? ['settings', 'usage', 'background'] : ['settings', 'usage'];
+      const step = event.key === 'ArrowRight' ? 1 : tabs.length - 1;
+      tab.value = tabs[(tabs.indexOf(tab.value) + step) % tabs.length]!;
       void nextTick().then(() => document.getElementById(`tab-${tab.value}`)?.focus());
     };
-    const tabButton = (id: 'settings' | 'usage', label: string) =>
+    const tabButton = (id: Tab, label: string) =>
       h(
         'button',
         {
@@ -71,6 +77,7 @@ export const SidePanel = defineComponent({
             h('div', { class: 'tab-list', role: 'tablist', onKeydown: onTabKey }, [
               tabButton('settings', t('webui-page.panel.settings')),
               tabButton('usage', t('webui-page.panel.usage')),
+              props.background ? tabButton('background', t('webui-page.panel.background')) : null,
             ]),
             h(
               'button',
@@ -117,17 +124,28 @@ export const SidePanel = defineComponent({
                     : null,
                 ],
               )
-            : h(
-                'div',
-                {
-                  id: 'panel-usage',
-                  role: 'tabpanel',
-                  'aria-labelledby': 'tab-usage',
-                  class: 'panel-body',
-                  'data-testid': 'usage',
-                },
-                [renderUsage(props.usage)],
-              ),
+            : tab.value === 'background' && props.background
+              ? h(
+                  'div',
+                  {
+                    id: 'panel-background',
+                    role: 'tabpanel',
+                    'aria-labelledby': 'tab-background',
+                    class: 'panel-body',
+                  },
+                  [h(BackgroundPanel, { actions: props.background })],
+                )
+              : h(
+                  'div',
+                  {
+                    id: 'panel-usage',
+                    role: 'tabpanel',
+                    'aria-labelledby': 'tab-usage',
+                    class: 'panel-body',
+                    'data-testid': 'usage',
+                  },
+                  [renderUsage(props.usage)],
+                ),
         ],
       );
     };

@@ -157,6 +157,18 @@ describe('AppModel', () => {
     expect(app.getSnapshot().notices).toEqual([expect.objectContaining({ code: 'AALIS_WEBUI_MESSAGE_TOO_LONG' })]);
   });
 
+  it('switches sessions at once: a message sent right after a switch goes to the new session', async () => {
+    const { client, calls } = fakeClient();
+    const app = new AppModel(client, pageAt(''));
+    await app.start();
+    const switching = app.select('webui:owner:b');
+    expect(app.getSnapshot().selectedId).toBe('webui:owner:b');
+    await app.send('hello b', [], []);
+    await switching;
+    expect(calls).toContain('send:webui:owner:b:hello b');
+    expect(calls.indexOf('subscribe:webui:owner:b')).toBeLessThan(calls.indexOf('unsubscribe:webui:owner:a'));
+  });
+
   it('deletes through the server and closes the deleted session; creates and opens a new one', async () => {
     const { client, calls } = fakeClient();
     const app = new AppModel(client, pageAt(''));

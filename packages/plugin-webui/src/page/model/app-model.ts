@@ -155,7 +155,8 @@ export class AppModel extends Store<AppSnapshot> {
   /** Opens a session: one subscription (timeline, then events), its settings, the usage snapshot that follows. */
   async select(sessionId: string): Promise<void> {
     if (this.state.selectedId === sessionId && this.conversation) return this.update({ view: 'chat' });
-    await this.subscription?.unsubscribe().catch(() => undefined);
+    // The switch happens at once (what is typed next goes to this session); the old subscription ends after.
+    const previous = this.subscription;
     const conversation = new ConversationModel(sessionId);
     const settings = new SettingsModel(sessionId, {
       get: (params) => this.client.request('settings.get', params),
@@ -179,6 +180,7 @@ export class AppModel extends Store<AppSnapshot> {
         else if (event.type === 'session.deleted') this.sessionChanged('removed', sessionId);
       },
     });
+    void previous?.unsubscribe().catch(() => undefined);
     this.markRead(sessionId);
     // The open session's own live events say first whether a turn runs; the list row follows them.
     let running = false;
