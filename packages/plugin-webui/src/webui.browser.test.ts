@@ -121,6 +121,24 @@ describe('the WebUI against aalis serve', () => {
   );
 
   it(
+    'refuses an overlong message before sending it, saying why, and keeps the text',
+    async () => {
+      const requests = served.model.chatBodies().length;
+      const box = page.getByTestId('composer-text');
+      const long = 'x'.repeat(32_001);
+      await box.fill(long);
+      await box.press('Enter');
+      const alert = page.getByTestId('composer').locator('[role="alert"]');
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain('32001 characters, at most 32000');
+      expect((await box.inputValue()).length).toBe(long.length);
+      expect(served.model.chatBodies()).toHaveLength(requests);
+      await box.fill('');
+    },
+    TIMEOUT,
+  );
+
+  it(
     'shows a tool card with its arguments, result and duration, matched to the call',
     async () => {
       served.model.enqueue(
