@@ -1,14 +1,16 @@
 #!/usr/bin/env node
-// The aalis command. In a source checkout (src/ is present) it runs the TypeScript sources through tsx with the
-// "source" export condition, so it works right after `npm install` without a build; an installed package (no
-// src/) runs the built dist/. AALIS_USE_DIST=1 forces dist/ in a checkout (after `npm run build`).
+// The aalis command. It always runs built JavaScript: in a source checkout (src/ is present) an esbuild bundle of the
+// CLI and the workspace packages it uses, rebuilt first whenever a source changed since it was built (see
+// fresh-bundle.mjs; a rebuild takes a few seconds and says so on standard error); an installed package (no src/)
+// runs its dist/. AALIS_USE_DIST=1 runs dist/ in a checkout (after `npm run build`); AALIS_USE_SOURCE=1 runs the
+// TypeScript sources through tsx (no build at all, slower to start).
 import { existsSync } from 'node:fs';
 import { register } from 'node:module';
 
 const root = new URL('../', import.meta.url);
 const source = new URL('src/cli.ts', root);
 let entry = new URL('dist/cli.js', root);
-if (existsSync(source) && !process.env.AALIS_USE_DIST) {
+if (existsSync(source) && process.env.AALIS_USE_SOURCE) {
   // Resolve workspace packages to their TypeScript sources (their exports' "source" condition).
   const addSourceCondition =
     'export async function resolve(specifier, context, next) {' +
@@ -17,6 +19,18 @@ if (existsSync(source) && !process.env.AALIS_USE_DIST) {
   const { register: registerTsx } = await import('tsx/esm/api');
   registerTsx();
   entry = source;
+} else if (existsSync(source) && !process.env.AALIS_USE_DIST) {
+  const { pathToFileURL } = await import('node:url');
+  const { freshBundle } = await import('./fresh-bundle.mjs');
+  try {
+    entry = pathToFileURL(await freshBundle());
+  } catch (error) {
+    // esbuild has printed what is wrong in which source file; nothing old is run instead.
+    process.stderr.write(
+      `Aalis could not be built from its sources (${error instanceof Error ? error.message.split('\n')[0] : error}). Fix the source named above, or run AALIS_USE_DIST=1 after npm run build.\n`,
+    );
+    process.exit(1);
+  }
 }
 const { main } = await import(entry.href);
 const code = await main(process.argv.slice(2));
