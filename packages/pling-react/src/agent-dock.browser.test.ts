@@ -196,7 +196,7 @@ describe('AgentDock (React) in Chromium', { timeout: 60_000 }, () => {
     expect(await todoIds(page)).toEqual([1, 2, 3]);
     const operation = page.locator('[data-pling="operation"]');
     expect(await operation.getAttribute('data-status')).toBe('failed');
-    expect(await operation.textContent()).toBe(texts.toolFailed('delete_todo', 'TOOL_FAILED'));
+    expect(await operation.textContent()).toBe(texts.toolDeclined('delete_todo'));
     expect(JSON.stringify(modelServer.chatBodies()[1])).toContain('CONFIRMATION_REJECTED');
     expect(errors).toEqual([]);
   });
