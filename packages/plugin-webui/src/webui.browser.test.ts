@@ -15,6 +15,8 @@ interface AxeResult {
 }
 
 const TIMEOUT = 90_000;
+/** How long a page may take to reach a state on a loaded machine (expect.poll's default is 1 s). */
+const SLOW = { timeout: 15_000 };
 /** A second WebUI account, not an owner (level 0). */
 const GUEST_ACCOUNT = '  session-server:\n    accounts:\n      - { userId: guest, displayName: Guest }\n';
 /** A 2×2 red PNG. */
@@ -97,14 +99,14 @@ describe('the WebUI against aalis serve', () => {
     'sends with Enter (Shift+Enter adds a line) and shows the reply as it streams',
     async () => {
       await newSession();
-      served.model.enqueue(slowReply('Hello ', 'world, **nice** to meet you.', 1500));
+      served.model.enqueue(slowReply('Hello ', 'world, **nice** to meet you.', 3000));
       const box = page.getByTestId('composer-text');
       await box.fill('first line');
       await box.press('Shift+Enter');
       await box.pressSequentially('second line');
       expect(await box.inputValue()).toBe('first line\nsecond line');
       await box.press('Enter');
-      await expect.poll(() => box.inputValue()).toBe('');
+      await expect.poll(() => box.inputValue(), SLOW).toBe('');
       const reply = lastTurn().getByTestId('reply');
       await expect.poll(() => reply.textContent(), { timeout: 10_000 }).toContain('Hello');
       // Mid-stream: the rest has not come, the turn runs and Stop is offered.
@@ -112,7 +114,7 @@ describe('the WebUI against aalis serve', () => {
       await page.getByRole('button', { name: 'Stop' }).waitFor();
       await expect.poll(() => reply.textContent(), { timeout: 10_000 }).toContain('world, nice to meet you.');
       expect(await reply.locator('strong').textContent()).toBe('nice');
-      await expect.poll(() => page.getByTestId('stop').count()).toBe(0);
+      await expect.poll(() => page.getByTestId('stop').count(), SLOW).toBe(0);
       expect(await lastTurn().getByTestId('input').textContent()).toContain('first line\nsecond line');
       const body = served.model.chatBodies().at(-1)!;
       expect(JSON.stringify(body.messages)).toContain('first line\\nsecond line');
@@ -148,7 +150,9 @@ describe('the WebUI against aalis serve', () => {
       await send('What is 6*7? Use the calculator.');
       const card = lastTurn().getByTestId('tool-card');
       await expect.poll(() => card.getAttribute('data-state'), { timeout: 15_000 }).toBe('done');
-      await expect.poll(() => lastTurn().getByTestId('reply').last().textContent()).toContain('The answer is 42.');
+      await expect
+        .poll(() => lastTurn().getByTestId('reply').last().textContent(), SLOW)
+        .toContain('The answer is 42.');
       await card.locator('summary').click();
       const text = (await card.textContent()) ?? '';
       expect(text).toContain('calculator');
@@ -186,7 +190,7 @@ describe('the WebUI against aalis serve', () => {
   it(
     'shows a message typed during a turn as joining or queued, then answers it',
     async () => {
-      served.model.enqueue(slowReply('Thinking about ', 'the first question.', 4000), textReply('And the second one.'));
+      served.model.enqueue(slowReply('Thinking about ', 'the first question.', 6000), textReply('And the second one.'));
       await send('First question');
       await expect.poll(() => lastTurn().getByTestId('reply').textContent(), { timeout: 10_000 }).toContain('Thinking');
       await send('Second question');
@@ -195,7 +199,7 @@ describe('the WebUI against aalis serve', () => {
       expect(await waiting.textContent()).toContain('Second question');
       expect(await waiting.textContent()).toMatch(/Waiting to join this turn|Queued for the next turn/);
       await expect.poll(() => page.getByText('And the second one.').count(), { timeout: 20_000 }).toBe(1);
-      await expect.poll(() => waiting.count()).toBe(0);
+      await expect.poll(() => waiting.count(), SLOW).toBe(0);
     },
     TIMEOUT,
   );
@@ -212,7 +216,7 @@ describe('the WebUI against aalis serve', () => {
         .toEqual(expect.arrayContaining(['Low', 'High']));
       await think.selectOption('high');
       const row = settings.locator('[data-testid="setting"][data-key="think"]');
-      await expect.poll(() => row.getAttribute('data-source')).toBe('session');
+      await expect.poll(() => row.getAttribute('data-source'), SLOW).toBe('session');
       served.model.enqueue(textReply('Thought hard.'));
       await send('Think hard about this.');
       await expect
@@ -222,7 +226,7 @@ describe('the WebUI against aalis serve', () => {
       // The model beside the composer: picking one without thinking levels refetches 深度思考's options.
       const llm = page.locator('.composer select[data-key="llm"]');
       await llm.selectOption('openai/vision-model');
-      await expect.poll(() => think.locator('option').allTextContents()).not.toContain('Low');
+      await expect.poll(() => think.locator('option').allTextContents(), SLOW).not.toContain('Low');
       served.model.enqueue(textReply('Seen.'));
       await send('Which model?');
       await expect.poll(() => lastTurn().getByTestId('reply').textContent(), { timeout: 15_000 }).toContain('Seen.');
@@ -261,7 +265,7 @@ describe('the WebUI against aalis serve', () => {
       const before = await page.getByTestId('turn').count();
       await page.reload();
       await page.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
-      await expect.poll(() => page.getByTestId('turn').count()).toBe(before);
+      await expect.poll(() => page.getByTestId('turn').count(), SLOW).toBe(before);
       expect(await page.locator('[data-testid="tool-card"][data-state="done"]').count()).toBe(1);
       expect(await page.locator('[data-testid="turn"][data-outcome="aborted"]').count()).toBe(1);
       expect(await page.getByText('The answer is 42.').count()).toBe(1);
@@ -306,7 +310,7 @@ describe('the WebUI against aalis serve', () => {
       await dialog.waitFor();
       expect(await page.evaluate(() => document.activeElement?.closest('dialog') !== null)).toBe(true);
       await page.keyboard.press('Escape');
-      await expect.poll(() => dialog.count()).toBe(0);
+      await expect.poll(() => dialog.count(), SLOW).toBe(0);
       expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('delete-session');
       await auditContext.close();
     },
@@ -321,7 +325,7 @@ describe('the WebUI against aalis serve', () => {
       await plugins.locator('tbody tr').first().waitFor();
       expect(await plugins.locator('tr[data-state="active"]', { hasText: '@aalis/plugin-agent' }).count()).toBe(1);
       await page.getByTestId('default-model').selectOption('openai/vision-model');
-      await expect.poll(() => page.locator('.admin .setting-note').textContent()).toContain('Vision Model');
+      await expect.poll(() => page.locator('.admin .setting-note').textContent(), SLOW).toContain('Vision Model');
       await page.getByRole('button', { name: 'Back to the conversation' }).click();
       await newSession();
       served.model.enqueue(textReply('Default model here.'));
@@ -333,7 +337,7 @@ describe('the WebUI against aalis serve', () => {
       await page.getByTestId('open-admin').click();
       await expect.poll(() => page.getByTestId('logs').locator('.log').count(), { timeout: 10_000 }).toBeGreaterThan(0);
       await page.getByTestId('default-model').selectOption('');
-      await expect.poll(() => page.locator('.admin .setting-note').textContent()).toContain('Test Model');
+      await expect.poll(() => page.locator('.admin .setting-note').textContent(), SLOW).toContain('Test Model');
       await page.getByRole('button', { name: 'Back to the conversation' }).click();
     },
     TIMEOUT,
@@ -400,15 +404,15 @@ describe('the WebUI against aalis serve', () => {
       expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       expect(await small.getByTestId('sessions').isVisible()).toBe(false);
       await small.getByTestId('menu').click();
-      await expect.poll(() => small.getByTestId('sessions').isVisible()).toBe(true);
+      await expect.poll(() => small.getByTestId('sessions').isVisible(), SLOW).toBe(true);
       await small.keyboard.press('Escape');
-      await expect.poll(() => small.getByTestId('sessions').isVisible()).toBe(false);
+      await expect.poll(() => small.getByTestId('sessions').isVisible(), SLOW).toBe(false);
       await small.getByTestId('panel-toggle').click();
       const panel = await small.getByTestId('side-panel').boundingBox();
       expect(panel!.x).toBeGreaterThanOrEqual(0);
       expect(panel!.x + panel!.width).toBeLessThanOrEqual(390);
       await small.keyboard.press('Escape');
-      await expect.poll(() => small.getByTestId('side-panel').count()).toBe(0);
+      await expect.poll(() => small.getByTestId('side-panel').count(), SLOW).toBe(0);
       const composer = await small.getByTestId('composer').boundingBox();
       expect(composer!.x).toBeGreaterThanOrEqual(0);
       expect(composer!.x + composer!.width).toBeLessThanOrEqual(390);
