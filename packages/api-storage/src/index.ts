@@ -70,6 +70,8 @@ export interface LeasesService {
   acquire(name: string, options?: { signal?: AbortSignal }): Promise<Lease | undefined>;
   /** Holds `name` at once if it is free; undefined otherwise. */
   tryAcquire(name: string): Promise<Lease | undefined>;
+  /** Names starting with `prefix` whose holder stopped renewing them without releasing them (it died). */
+  abandoned(prefix: string): Promise<string[]>;
   /** How long a lease outlives its holder's last heartbeat. */
   readonly ttlMs: number;
   /** This process's holder id (host, pid and a random part). */

@@ -36,6 +36,7 @@ import type { AgentDeps } from './agent-deps.js';
 import { agentFields, THINKING_SOURCE, thinkingOptions } from './agent-fields.js';
 import { HistoryCache } from './history-cache.js';
 import { Orchestrator } from './orchestrator.js';
+import { sweepAbandonedSessions } from './session-lease.js';
 import { answerTokenRequest } from './token-snapshot.js';
 import './agent-catalogue.js';
 
@@ -132,5 +133,7 @@ export default definePlugin({
       ),
     );
     handles.lifecycle.use.onDrain(() => orchestrator.drain());
+    // Sessions whose process died mid-turn are recovered by any live process (issue #16).
+    handles.lifecycle.use.onDispose(sweepAbandonedSessions(deps));
   },
 });

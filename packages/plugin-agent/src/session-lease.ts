@@ -65,14 +65,12 @@ export async function holdSession(
     proceed: true,
     async release() {
       held.lost.removeEventListener('abort', onLost);
-      await held
-        .release()
-        .catch((error: unknown) =>
-          deps.log.warn('giving the session lease back failed; it expires by itself', {
-            sessionId,
-            error: String(error),
-          }),
-        );
+      await held.release().catch((error: unknown) =>
+        deps.log.warn('giving the session lease back failed; it expires by itself', {
+          sessionId,
+          error: String(error),
+        }),
+      );
     },
   };
 }
@@ -125,4 +123,39 @@ export async function recordInterruptedTurn(deps: AgentDeps, sessionId: string, 
     },
   });
   deps.historyCache.forget([sessionId]);
+}
+
+/**
+ * Recovers the sessions of processes that died mid-turn even when no input for them arrives: every half ttl, each
+ * session lease left expired without release is taken (by one process), its interrupted turn recorded as stopped,
+ * and given back. Returns the stopper.
+ */
+export function sweepAbandonedSessions(deps: AgentDeps): () => void {
+  let running = false;
+  const sweep = async () => {
+    const leases = deps.leases();
+    if (!leases || running) return;
+    running = true;
+    try {
+      for (const name of await leases.abandoned(sessionLeaseName(''))) {
+        const lease = await leases.tryAcquire(name);
+        if (!lease) continue;
+        try {
+          const sessionId = name.slice(sessionLeaseName('').length);
+          deps.historyCache.forget([sessionId]);
+          if (lease.takenOver?.note) await recordInterruptedTurn(deps, sessionId, lease.takenOver.note);
+        } finally {
+          await lease.release();
+        }
+      }
+    } catch (error) {
+      deps.log.warn('recovering the sessions of a process that died failed; retried', { error: String(error) });
+    } finally {
+      running = false;
+    }
+  };
+  const ttl = deps.leases()?.ttlMs ?? 4000;
+  const timer = setInterval(() => void sweep(), Math.max(250, Math.floor(ttl / 2)));
+  timer.unref();
+  return () => clearInterval(timer);
 }

@@ -21,6 +21,8 @@ export interface LeaseBackend {
   release(name: string, holder: string): Promise<void>;
   /** Calls fn with the name of a lease another process released (PostgreSQL only; SQLite waiters poll). */
   onReleased?(fn: (name: string) => void): Promise<void>;
+  /** Names with the prefix held by nobody alive (expired, not released). */
+  abandoned(prefix: string): Promise<string[]>;
   /** How often a waiter asks again without being told. */
   readonly pollMs: number;
 }
@@ -53,8 +55,14 @@ function decide(row: Row | undefined, holder: string): Claim {
 export function sqliteLeases(database: SqliteDatabase): LeaseBackend {
   database.migrate('leases', [{ version: 1, name: 'leases', up: TABLE }]);
   return {
-    pollMs: 15,
+    pollMs: 25,
     async claim(name, holder, ttlMs) {
+      // A read first (WAL readers take no lock): waiters polling a held name never queue for the write lock.
+      const seen = database
+        .statement('SELECT holder, expires_at, released FROM aalis_leases WHERE name = ?')
+        .get(name) as { holder: string; expires_at: number; released: number } | undefined;
+      if (seen && seen.released === 0 && seen.expires_at >= Date.now() && seen.holder !== holder)
+        return { acquired: false };
       return database.write((connection) => {
         const now = Date.now();
         const stored = connection
@@ -86,6 +94,12 @@ export function sqliteLeases(database: SqliteDatabase): LeaseBackend {
           .prepare('UPDATE aalis_leases SET note = ? WHERE name = ? AND holder = ? AND released = 0')
           .run(note ?? null, name, holder),
       );
+    },
+    async abandoned(prefix) {
+      const rows = database.connection
+        .prepare('SELECT name FROM aalis_leases WHERE released = 0 AND expires_at < ? AND substr(name, 1, ?) = ?')
+        .all(Date.now(), prefix.length, prefix) as { name: string }[];
+      return rows.map((row) => row.name);
     },
     async release(name, holder) {
       database.write((connection) =>
@@ -140,6 +154,13 @@ export async function postgresLeases(database: PostgresDatabase): Promise<LeaseB
         holder,
         note ?? null,
       ]);
+    },
+    async abandoned(prefix) {
+      const rows = await database.query<{ name: string }>(
+        `SELECT name FROM aalis_leases WHERE released = 0 AND expires_at < ${NOW} AND left(name, $1) = $2`,
+        [prefix.length, prefix],
+      );
+      return rows.map((row) => row.name);
     },
     async release(name, holder) {
       await database.query('UPDATE aalis_leases SET released = 1, note = NULL WHERE name = $1 AND holder = $2', [

@@ -110,7 +110,9 @@ describe.each(Object.keys(engines))('leases on %s', (engineName) => {
     expect((await backend.claim('session:s2', 'dead-holder', 300)).acquired).toBe(true);
     await backend.note('session:s2', 'dead-holder', 'turn_1');
     const b = await start(1000);
-    const started = Date.now();
+    await sleep(350);
+    expect(await b.abandoned('session:')).toEqual(['session:s2']);
+    const started = Date.now() - 350;
     const lease = (await b.acquire('session:s2'))!;
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     expect(lease.takenOver).toEqual({ note: 'turn_1' });

@@ -36,13 +36,27 @@ export class Leases implements LeasesService {
     void backend.onReleased?.((name) => this.wake(name)).catch(() => {});
   }
 
-  async tryAcquire(name: string): Promise<Lease | undefined> {
-    if (this.held.has(name) || this.tails.has(name)) return undefined;
-    const claim = await this.backend.claim(name, this.holder, this.ttlMs);
-    return claim.acquired ? this.hold(name, claim, () => {}) : undefined;
+  abandoned(prefix: string): Promise<string[]> {
+    return this.backend.abandoned(prefix);
   }
 
-  async acquire(name: string, { signal }: { signal?: AbortSignal } = {}): Promise<Lease | undefined> {
+  async tryAcquire(name: string): Promise<Lease | undefined> {
+    if (this.held.has(name) || this.tails.has(name) || this.closed) return undefined;
+    // Holds this process's queue of the name too, so a local acquire() waits behind it.
+    const leave = this.enqueue(name).leave;
+    try {
+      const claim = await this.backend.claim(name, this.holder, this.ttlMs);
+      if (claim.acquired) return this.hold(name, claim, leave);
+    } catch (error) {
+      leave();
+      throw error;
+    }
+    leave();
+    return undefined;
+  }
+
+  /** Joins this process's queue of a name: `before` settles when the previous local holder let go. */
+  private enqueue(name: string): { before: Promise<void>; leave: () => void } {
     const before = this.tails.get(name) ?? Promise.resolve();
     let done!: () => void;
     const mine = new Promise<void>((resolve) => {
@@ -50,10 +64,17 @@ export class Leases implements LeasesService {
     });
     const tail = before.then(() => mine);
     this.tails.set(name, tail);
-    const leave = () => {
-      done();
-      if (this.tails.get(name) === tail) this.tails.delete(name);
+    return {
+      before,
+      leave: () => {
+        done();
+        if (this.tails.get(name) === tail) this.tails.delete(name);
+      },
     };
+  }
+
+  async acquire(name: string, { signal }: { signal?: AbortSignal } = {}): Promise<Lease | undefined> {
+    const { before, leave } = this.enqueue(name);
     try {
       await abortable(before, signal);
       for (;;) {

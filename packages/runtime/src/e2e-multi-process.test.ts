@@ -8,7 +8,7 @@ import { SqliteDatabase } from '@aalis/sqlite';
 import { type OpenAiTestServer, startOpenAiTestServer } from '@aalis/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Interval, overlaps, slowReply, startWriter, watchRequests } from './multi-process.case.js';
-import { temporaryWorkspace, waitFor } from './spawn-aalis.case.js';
+import { temporaryWorkspace } from './spawn-aalis.case.js';
 
 let server: OpenAiTestServer;
 beforeAll(async () => {
@@ -33,7 +33,7 @@ plugins:
     fetchModels: false
     retry: { maxRetries: 0 }
   storage:
-    leaseTtlMs: 1500
+    leaseTtlMs: 3000
   memory-summary: false
 `;
 }
@@ -110,7 +110,8 @@ describe('one turn per session across processes', () => {
       let victim: { tag: string; at: number } | undefined;
       const writers = sessions.flatMap((session) =>
         names.map((name, index) =>
-          startWriter({ cwd: workspaces[index]!.dir, env, name, session, count: 3, gapMs: 120 }),
+          // s2's writers go on longer: their processes are alive when the killed one's lease expires.
+          startWriter({ cwd: workspaces[index]!.dir, env, name, session, count: session === 's2' ? 6 : 3, gapMs: 120 }),
         ),
       );
       for (const writer of writers) cleanups.push(() => void writer.process.child.kill('SIGKILL'));
@@ -132,11 +133,6 @@ describe('one turn per session across processes', () => {
       const found = overlaps(watch.intervals);
       expect(found, describeOverlaps(found)).toEqual([]);
       expect(watch.intervals.filter((interval) => interval.request.rejected !== undefined)).toEqual([]);
-      // Another process took the session over after the lease expired (1.5 s) and went on with it.
-      const after = watch.intervals.filter((interval) => interval.session === 's1' && interval.start > victim!.at);
-      expect(after.length).toBeGreaterThan(0);
-      expect(Math.min(...after.map((interval) => interval.start)) - victim!.at).toBeLessThan(10_000);
-
       const database = new PostgresDatabase(url);
       cleanups.push(() => database.close());
       const rows = await database.query<Row>(
@@ -146,11 +142,16 @@ describe('one turn per session across processes', () => {
       for (const writer of survivors) {
         for (const tag of writer.sent) expect(inputs.get(tag)?.length, tag).toBe(1);
       }
-      // The killed turn's input is in the history once, and its turn got the stop marker from the process that
-      // took the session over.
-      const interrupted = await waitFor(() => inputs.get(victim!.tag)?.[0], { what: 'the interrupted input' });
-      expect(inputs.get(victim!.tag)).toHaveLength(1);
-      expect(stopped.has(interrupted.turn_id)).toBe(true);
+      // The killed turn's input is in the history once, and a live process recorded its turn as stopped within
+      // seconds of the kill (lease expiry 3 s, then the next sweep or input for the session).
+      const interrupted = inputs.get(victim!.tag);
+      expect(interrupted).toHaveLength(1);
+      expect(stopped.has(interrupted![0]!.turn_id)).toBe(true);
+      const [marker] = await database.query<{ timestamp: number }>(
+        "SELECT timestamp FROM memory_messages WHERE kind = 'turn-stopped' AND turn_id = $1",
+        [interrupted![0]!.turn_id],
+      );
+      expect(marker!.timestamp - victim!.at).toBeLessThan(10_000);
     },
     TIMEOUT,
   );
