@@ -3,6 +3,7 @@
 import type { Account, RequestType } from '@aalis/session-client';
 import { OWNER_REQUESTS, REQUEST_TYPES } from '@aalis/session-client';
 import { adminPlugins, adminPreferencesSet, logsSubscribe, preferencesView } from './admin-requests.js';
+import { backgroundList, backgroundStop, backgroundStopAll } from './background-requests.js';
 import type { Peer, ServerDeps } from './server-deps.js';
 import { serverErrors } from './server-errors.js';
 import {
@@ -89,6 +90,12 @@ export async function runRequest(
       return modelsList(deps);
     case 'personas.list':
       return personasList(deps, account, params);
+    case 'background.list':
+      return backgroundList(deps, account, params);
+    case 'background.stop':
+      return backgroundStop(deps, account, params);
+    case 'background.stopAll':
+      return backgroundStopAll(deps, account, params);
     case 'admin.plugins':
       return adminPlugins(deps);
     case 'admin.preferences.get':

@@ -26,6 +26,7 @@ export {
 } from './frame-types.js';
 export {
   type Account,
+  type BackgroundTaskView,
   type Limits,
   type LogView,
   type ModelView,

@@ -96,6 +96,28 @@ export interface PreferencesView {
   defaultModel?: { id: string; name: string };
 }
 
+/** A task that runs on its own for a session (the 「后台」 tab): a subtask or a scheduled task. */
+export interface BackgroundTaskView {
+  id: string;
+  /** 'subtask', 'schedule', or another provider's kind. */
+  kind: string;
+  sessionId: string;
+  title: string;
+  status: 'running' | 'scheduled' | 'done' | 'failed' | 'stopped' | 'cancelled';
+  createdAt: number;
+  endedAt?: number;
+  /** A scheduled task's next firing. */
+  nextAt?: number;
+  tokens?: number;
+  cost?: number;
+  currency?: string;
+  /** The stop button does something now. */
+  stoppable: boolean;
+  /** A subtask's child session. */
+  childSessionId?: string;
+  summary?: string;
+}
+
 /** Every request type with its parameters and its result. */
 export interface RequestMap {
   ping: { params: Record<string, never>; result: { at: number } };
@@ -133,6 +155,9 @@ export interface RequestMap {
     params: { service: string; value: string | null; plugin?: string };
     result: { preferences: PreferencesView };
   };
+  'background.list': { params: { sessionId: string }; result: { tasks: BackgroundTaskView[] } };
+  'background.stop': { params: { sessionId: string; taskId: string }; result: { stopped: boolean } };
+  'background.stopAll': { params: { sessionId: string }; result: { stopped: number } };
   'logs.subscribe': { params: { level?: LogView['level'] }; result: { recent: LogView[] } };
   'logs.unsubscribe': { params: Record<string, never>; result: Record<string, never> };
 }
@@ -168,5 +193,8 @@ export const REQUEST_TYPES: readonly RequestType[] = [
   'settings.reset',
   'models.list',
   'personas.list',
+  'background.list',
+  'background.stop',
+  'background.stopAll',
   ...OWNER_REQUESTS,
 ];

@@ -75,7 +75,7 @@ export const BackgroundPanel = defineComponent({
                   'button',
                   {
                     type: 'button',
-                    class: 'button small',
+                    class: 'button',
                     'data-testid': 'background-stop',
                     'aria-label': `${t('webui-page.background.stop')}: ${task.title}`,
                     onClick: () => void act(() => props.actions.stop(task.id)),
