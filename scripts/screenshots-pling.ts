@@ -74,7 +74,7 @@ async function scene(page: Page, fixture: OpenedFixture, locale: 'zh-CN' | 'en')
 
 async function shoot(page: Page, name: string): Promise<void> {
   const file = join(SCREENSHOT_DIR, name);
-  await page.screenshot({ path: file });
+  await page.screenshot({ path: file, animations: 'disabled' });
   process.stdout.write(`${file}\n`);
 }
 
@@ -95,7 +95,7 @@ async function main(): Promise<void> {
             await page.setViewportSize(size);
             await scene(page, fixture, locale);
             const file = join(SCREENSHOT_DIR, screenshotName(adapter, locale, width));
-            await page.screenshot({ path: file });
+            await page.screenshot({ path: file, animations: 'disabled' });
             process.stdout.write(`${file}\n`);
             // Settle the waiting action so the next scene starts from an empty queue.
             fixture.modelServer.enqueue(textReply(locale === 'en' ? 'Not sent.' : '没有发送。'));
