@@ -188,6 +188,22 @@ describe('the WebUI against aalis serve', () => {
   );
 
   it(
+    'speaks zh-CN when picked: 「停止」 while a turn runs, 已停止 after',
+    async () => {
+      await page.getByTestId('locale-header').selectOption('zh-CN');
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+      served.model.enqueue(slowReply('好的,', '这句不会写完。', 30_000));
+      await send('写一段话。');
+      await page.getByRole('button', { name: '停止' }).click();
+      await expect.poll(() => lastTurn().getAttribute('data-outcome'), SLOW).toBe('aborted');
+      expect(await lastTurn().getByTestId('outcome').textContent()).toBe('已停止(你)');
+      await page.getByTestId('locale-header').selectOption('en');
+      expect(await lastTurn().getByTestId('outcome').textContent()).toBe('Stopped (You)');
+    },
+    TIMEOUT,
+  );
+
+  it(
     'shows a message typed during a turn as joining or queued, then answers it',
     async () => {
       served.model.enqueue(slowReply('Thinking about ', 'the first question.', 6000), textReply('And the second one.'));
@@ -267,7 +283,7 @@ describe('the WebUI against aalis serve', () => {
       await page.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
       await expect.poll(() => page.getByTestId('turn').count(), SLOW).toBe(before);
       expect(await page.locator('[data-testid="tool-card"][data-state="done"]').count()).toBe(1);
-      expect(await page.locator('[data-testid="turn"][data-outcome="aborted"]').count()).toBe(1);
+      expect(await page.locator('[data-testid="turn"][data-outcome="aborted"]').count()).toBe(2); // English and zh-CN
       expect(await page.getByText('The answer is 42.').count()).toBe(1);
       expect(await page.getByText('Back again.').count()).toBe(1);
       await page.getByTestId('tab-usage').click();
