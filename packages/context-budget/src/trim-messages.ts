@@ -62,6 +62,8 @@ export type TrimStep = 1 | 2 | 3 | 4 | 5;
 
 export interface TrimResult {
   messages: Message[];
+  /** The estimate of each of `messages` (the estimator's, as the trim counted it), in the same order. */
+  messageTokens: number[];
   budget: number;
   unit: number;
   /** Steps that ran: 1 when the history exceeded its available share, 2–5 when the estimate was still over budget. */
@@ -189,15 +191,19 @@ export function trimMessages(options: TrimOptions): TrimResult {
 
   const outputEntries = [...head, ...kept, ...turn];
   const output = outputEntries.map((entry) => entry.message);
+  const messageTokens = outputEntries.map((entry) => entry.tokens);
   const removed = messages.length - output.length;
   const continuationInserted = promptPending();
   if (continuationInserted) {
     const lastInput = findLastIndex(outputEntries, (entry) => inputs.has(entry.source));
-    output.splice(lastInput === -1 ? output.length : lastInput + 1, 0, promptMessage);
+    const at = lastInput === -1 ? output.length : lastInput + 1;
+    output.splice(at, 0, promptMessage);
+    messageTokens.splice(at, 0, promptTokens);
     total += promptTokens;
   }
   return {
     messages: output,
+    messageTokens,
     budget,
     unit,
     steps,

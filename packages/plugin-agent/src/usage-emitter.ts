@@ -43,6 +43,7 @@ export function buildUsageEvent(
     promptTokens !== undefined && Number.isFinite(promptTokens) && promptTokens > 0 ? promptTokens : trim.tokens;
   const breakdown = computeBreakdown({
     messages: trim.messages,
+    messageTokens: trim.messageTokens,
     tools,
     personaPrompt: state.settings.personaPrompt,
     categories: state.categories,

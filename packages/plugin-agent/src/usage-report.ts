@@ -32,6 +32,8 @@ const CATEGORY_BUCKET: Record<Exclude<PromptCategory, 'other'>, NumericBucket> =
 export interface BreakdownInput {
   /** The list actually sent (after trimming). */
   messages: readonly Message[];
+  /** Their estimates as the trim counted them (TrimResult.messageTokens), so none is estimated twice. */
+  messageTokens?: readonly number[];
   tools: readonly ToolDefinition[];
   /** Text of the persona prompt inside the first system message (counted as `persona`). */
   personaPrompt: string | undefined;
@@ -67,7 +69,7 @@ export function computeBreakdown(input: BreakdownInput): TokenBreakdown {
   };
   input.messages.forEach((message, index) => {
     if (isControlMessage(message)) return;
-    const tokens = estimateMessageTokens(message);
+    const tokens = input.messageTokens?.[index] ?? estimateMessageTokens(message);
     if (message.role === 'tool') {
       breakdown.toolResults += tokens;
       return;
