@@ -75,6 +75,12 @@ describe('background subtasks', () => {
   it('「全部停止」 aborts every background subtask and releases their queued inputs, archived without a turn id', async () => {
     harness = await startSubtaskHarness();
     const queues = harness.booted.capture('agent:queue');
+    const opened: string[] = [];
+    harness.booted.app.services.selected(hooks)!.impl.middleware('agent:turn:before', async (data, next) => {
+      opened.push(data.sessionId);
+      await next();
+    });
+    const turnsOfParent = () => opened.filter((sessionId) => sessionId === 'cli:owner').length;
     harness.child('job one', slowReply('late one', 60_000));
     harness.child('job two', slowReply('late two', 60_000));
     harness.server.enqueue(
@@ -83,8 +89,6 @@ describe('background subtasks', () => {
         { id: 'c2', name: SPAWN_SUBTASK_TOOL, arguments: { task: 'job two', background: true } },
       ]),
       textReply('both started'),
-      textReply('noted one'),
-      textReply('noted two'),
     );
     await harness.say('start two jobs');
     const tasks = await harness.background.list('cli:owner');
@@ -120,6 +124,11 @@ describe('background subtasks', () => {
     expect(released).toBeDefined();
     expect(released!.metadata?.[WellKnownMetadataKeys.TurnId]).toBeUndefined();
     expect(await harness.background.stopAll('cli:owner')).toBe(0);
+    // Stopped by a person, they report nothing: no continuation turn opens in the parent.
+    const calls = harness.requests().length;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(harness.requests()).toHaveLength(calls);
+    expect(turnsOfParent()).toBe(1);
   });
 
   it('deleting the parent deletes its child sessions first and ends their subtasks', async () => {

@@ -276,7 +276,9 @@ export class SubtaskManager {
       }
     }
     this.changed(record);
-    if (record.background && !this.disposed) await this.notifyParent(record);
+    // A background subtask someone stopped (its button, 全部停止, deleting it) reports nothing: stopping means
+    // no more work, and a continuation turn would be new work. Finished or failed ones report back.
+    if (record.background && record.status !== 'stopped' && !this.disposed) await this.notifyParent(record);
   }
 
   /** The host notice of a finished background subtask: a continuation of the turn that spawned it. */
