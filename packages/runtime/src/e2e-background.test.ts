@@ -2,7 +2,10 @@
 // spawns two subtasks and waits; one is stopped from the 后台 requests; /stop on the parent leaves the background
 // one running; it finishes and its host notice opens a continuation turn; a reminder fires once after a restart,
 // and once among three processes on one PostgreSQL.
+
+import { join } from 'node:path';
 import { postgresBinDir, throwawayDatabase } from '@aalis/postgres/throwaway';
+import { SqliteDatabase } from '@aalis/sqlite';
 import {
   type OpenAiTestServer,
   type ScriptedReply,
@@ -103,7 +106,7 @@ describe('aalis serve: subtasks and scheduled tasks', () => {
       // The continuation turn opened by the south's host notice.
       textReply('The south is sunny, as the subtask found.'),
     );
-    await api.call('send', {
+    const { messageId } = await api.call<{ messageId: string }>('send', {
       sessionId: session.id,
       text: 'survey both halves',
     });
@@ -148,8 +151,28 @@ describe('aalis serve: subtasks and scheduled tasks', () => {
     // The wait was answered 已中止 (en: Aborted) when /stop stopped its turn.
     // The aborted turn's tool group stays in the history: the continuation reads the wait's answer.
     expect(texts(continuation)).toContain('Aborted');
+    await waitFor(() => model.pending() === 0, { what: 'the continuation reply' });
     process.child.kill('SIGTERM');
     expect(await process.exited).toBe(0);
+    // The archived host notice quotes the message that started the subtask (its host text only, the result was
+    // for that turn), and the continuation's reply belongs to the notice's turn.
+    const database = new SqliteDatabase(join(workspace.dir, 'data', 'aalis.db'));
+    const rows = database.connection
+      .prepare('SELECT role, content, turn_id, extra FROM memory_messages WHERE session_id = ? ORDER BY seq')
+      .all(session.id) as Array<{ role: string; content: string; turn_id: string | null; extra: string | null }>;
+    database.close();
+    const archivedNotice = rows.find((row) => row.content.includes(south.id) && row.content.includes('has ended'))!;
+    const metadata = (JSON.parse(archivedNotice.extra ?? '{}') as { metadata?: Record<string, unknown> }).metadata;
+    expect(metadata).toMatchObject({ replyTo: messageId, source: 'subtask' });
+    expect(archivedNotice.content).not.toContain('the south is sunny');
+    expect(
+      rows.some(
+        (row) =>
+          row.role === 'assistant' &&
+          row.turn_id === archivedNotice.turn_id &&
+          row.content === 'The south is sunny, as the subtask found.',
+      ),
+    ).toBe(true);
   }, 120_000);
 
   it('a reminder set before a restart fires once after it', async () => {
