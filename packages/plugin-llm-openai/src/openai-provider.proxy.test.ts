@@ -4,10 +4,15 @@
 import { createServer } from 'node:net';
 import type { ChatStreamEvent } from '@aalis/api-llm';
 import { AalisError } from '@aalis/core';
-import { type OpenAiTestServer, startOpenAiTestServer, textReply } from '@aalis/testing';
+import {
+  type OpenAiTestServer,
+  startOpenAiTestServer,
+  startTestProxy,
+  type TestProxy,
+  textReply,
+} from '@aalis/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { API_KEY, baseRequest, bootProvider, type ProviderFixture, userMessage } from './fixture.case.js';
-import { startTestProxy, type TestProxy } from './proxy-server.case.js';
 
 let server: OpenAiTestServer;
 const proxies: TestProxy[] = [];

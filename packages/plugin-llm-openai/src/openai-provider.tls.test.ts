@@ -3,10 +3,15 @@
 // without it, as a coded error that is not retried. Skipped when openssl is not installed.
 import type { ChatStreamEvent } from '@aalis/api-llm';
 import { AalisError } from '@aalis/core';
-import { type OpenAiTestServer, startOpenAiTestServer, textReply } from '@aalis/testing';
+import {
+  type OpenAiTestServer,
+  startOpenAiTestServer,
+  startTestProxy,
+  type TestProxy,
+  textReply,
+} from '@aalis/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_KEY, baseRequest, bootProvider, type ProviderFixture, userMessage } from './fixture.case.js';
-import { startTestProxy, type TestProxy } from './proxy-server.case.js';
 import { createSelfSigned, hasOpenssl, type SelfSigned, startTlsFront, type TlsFront } from './tls-front.case.js';
 
 if (!hasOpenssl)

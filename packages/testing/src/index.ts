@@ -53,3 +53,4 @@ export {
   textReply,
   toolCallReply,
 } from './scripted-reply.js';
+export { startTestProxy, type TestProxy, type TestProxyOptions } from './test-proxy.js';

@@ -1,4 +1,4 @@
-// Test helper (not shipped): a small HTTP proxy on 127.0.0.1 — CONNECT tunnels and absolute-URL forwarding — that
+// Test-only: a small HTTP proxy on 127.0.0.1 — CONNECT tunnels and absolute-URL forwarding — that
 // records what it saw, and can demand credentials (407), refuse tunnels (403) or never answer a CONNECT.
 import { createServer, request as httpRequest } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
