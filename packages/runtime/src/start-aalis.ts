@@ -209,8 +209,11 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
     );
     const target = mode === 'interactive' || mode === 'serve' ? output : errorOutput;
     const style = styleFor(target, env);
-    for (const line of lines)
-      target.write(`${line.tone === 'warn' ? style.yellow(line.text) : style.dim(line.text)}\n`);
+    // The banner quotes the model server (the model ids it lists): only our own styling reaches the terminal.
+    for (const { tone, text } of lines) {
+      const safe = neutraliseControls(text);
+      target.write(`${tone === 'warn' ? style.yellow(safe) : style.dim(safe)}\n`);
+    }
   }
   if (missingEssential.length > 0) {
     await stop();

@@ -1,0 +1,37 @@
+// The start banner quotes what the model server said (the model ids it lists): issue #11.14, only the CLI's own
+// styling reaches the terminal, so a model id carrying escape sequences is shown as text.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { startOpenAiTestServer } from '@aalis/testing';
+import { describe, expect, it } from 'vitest';
+import { startAalis } from './start-aalis.js';
+
+describe('the start banner', () => {
+  it('#11.14 shows a model id listed by the server with its control sequences neutralised', async () => {
+    const hostile = '\x1b]0;PWNED\x07\x1b[2J\x1b[?1049h\x9b2J';
+    const server = await startOpenAiTestServer({ models: [`model${hostile}`] });
+    const dir = mkdtempSync(join(tmpdir(), 'aalis-banner-'));
+    try {
+      writeFileSync(
+        join(dir, 'aalis.config.yaml'),
+        `locale: en\nllm:\n  baseUrl: ${server.url}\nplugins:\n  llm-openai: { retry: { maxRetries: 0 } }\n`,
+      );
+      const output = new PassThrough();
+      let text = '';
+      output.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+      });
+      const aalis = await startAalis({ cwd: dir, env: {}, mode: 'none', banner: true, output, errorOutput: output });
+      await aalis.stop();
+      expect(aalis.model?.id).toBe(`openai/model${hostile}`);
+      expect(text).toContain('model: openai/model␛]0;PWNED␇␛[2J␛[?1049h\ufffd2J');
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: no control character may reach the output.
+      expect(text).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await server.close();
+    }
+  });
+});
