@@ -97,7 +97,17 @@ export class AnthropicProvider implements LlmService {
       proxy?.authorization?.slice('Basic '.length),
       ...parsed.endpoint.secrets,
     ].filter((secret): secret is string => Boolean(secret));
-    if (proxy) options.logger.info('connecting through a proxy', { baseUrl: this.baseUrl, proxy: proxy.display });
+    if (proxy) {
+      // The OpenAI provider's wording (its catalogue comes with the shared transport).
+      const source =
+        proxy.source === 'config'
+          ? i18n.t({ key: 'llm-openai.proxy.from-config' })
+          : i18n.t({ key: 'llm-openai.proxy.from-env', params: { name: proxy.source } });
+      options.logger.info(
+        i18n.t({ key: 'llm-openai.proxy.in-use', params: { proxy: proxy.display, baseUrl: this.baseUrl, source } }),
+        { provider: instanceId, proxy: proxy.display, source: proxy.source },
+      );
+    }
   }
 
   models(): readonly ModelInfo[] {
