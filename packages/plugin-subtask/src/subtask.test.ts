@@ -111,4 +111,22 @@ describe('spawn_subtask and wait_subtasks', () => {
     expect((await recordOf())?.outcome).toBe('aborted');
     expect((await harness.background.list('cli:owner'))[0]?.status).toBe('stopped');
   });
+
+  it('/subtasks lists the session’s subtasks and /subtask.stop stops one', async () => {
+    harness = await startSubtaskHarness();
+    harness.child('slow survey', slowReply('too late', 60_000));
+    harness.server.enqueue(
+      toolCallReply([{ id: 'c1', ...spawn('slow survey', { background: true }) }]),
+      textReply('started it'),
+    );
+    await harness.say('start a survey');
+    const [task] = await harness.background.list('cli:owner');
+    const [listed] = await harness.command('/subtasks');
+    expect(listed).toMatch(new RegExp(`^${task!.id}  running  \\d+ token  slow survey$`));
+    expect(await harness.command(`/subtask.stop ${task!.id}`)).toEqual([`子任务 ${task!.id} 已停下。`]);
+    expect(await harness.command(`/subtask.stop ${task!.id}`)).toEqual([`子任务 ${task!.id} 不在运行(状态:stopped)。`]);
+    expect(await harness.command('/subtask.stop st-nope')).toEqual([
+      '本会话没有子任务 st-nope(/subtasks 列出本会话的子任务)。',
+    ]);
+  });
 });
