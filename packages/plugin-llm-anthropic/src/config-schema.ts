@@ -44,7 +44,7 @@ export const anthropicConfigSchema = s
     models: s
       .array(modelSchema)
       .default(DEFAULT_MODELS as Infer<typeof modelSchema>[]) // the keys left out are the optional ones
-      .describe('The models offered as llm-anthropic/<id>.'),
+      .describe('The models offered, as <instance id>/<id> (anthropic/<id> with the runtime).'),
     thinkingBudgets: s
       .object({
         low: s.number().integer().min(1024).default(2_048),
