@@ -89,6 +89,9 @@ export function onAppended(context: BridgeContext, sessionId: string, messages: 
         clientIdOf: context.clientIdOf,
         attachmentUrl: (id, index) => context.attachmentUrl(sessionId, id, index),
       });
+      if (live.turn && live.turn.turnId === turnId && input.source === undefined && input.sender.userId) {
+        live.turn.participants.add(`${input.sender.platform}:${input.sender.userId}`);
+      }
       live.emit({ type: 'input', ...(turnId ? { turnId } : {}), input });
       continue;
     }

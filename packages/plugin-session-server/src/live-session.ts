@@ -31,6 +31,8 @@ export interface LiveTurn {
   finalSegment?: number;
   /** The turn record, once stored (who stopped it). */
   record?: TurnRecord;
+  /** `<platform>:<userId>` of the people whose inputs entered the turn (who may stop it besides owners). */
+  participants: Set<string>;
 }
 
 export class LiveSession {
@@ -77,6 +79,7 @@ export class LiveSession {
       reasoning: '',
       tools: new Map(),
       segmentsWithText: new Set(),
+      participants: new Set(),
     };
   }
 

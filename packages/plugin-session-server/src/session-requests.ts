@@ -135,6 +135,11 @@ export async function sendRequest(
 export async function stopRequest(deps: ServerDeps, account: Account, params: Record<string, unknown>) {
   const session = await accessibleSession(deps, account, params.sessionId);
   if (!deps.agent.available) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'agent' });
+  // As /stop: the turn's participants and owners may stop it (plugin-agent.zh.md 「指令」 /stop, 同停止键).
+  const turn = deps.live(session.id).turn;
+  if (!account.owner && turn && !turn.participants.has(`${WEBUI_PLATFORM}:${account.userId}`)) {
+    throw serverErrors.AALIS_WEBUI_FORBIDDEN({ reason: deps.translate({ key: 'sessionServer.forbidden.stop' }) });
+  }
   const stopped = deps.agent.use.abort(session.id, { by: identityOf(account), reason: 'webui stop' });
   return { stopped } satisfies ResultOf<'stop'>;
 }

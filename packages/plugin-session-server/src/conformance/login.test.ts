@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { storage } from '@aalis/api-storage';
 import { type SessionClient, SessionClientError } from '@aalis/session-client';
-import { textReply } from '@aalis/testing';
+import { type StreamStep, textReply } from '@aalis/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { loadOrCreateSecret, mintLinkToken } from '../login-link.js';
@@ -211,5 +211,25 @@ describe('accounts', () => {
       value: 10,
     });
     expect(setting).toMatchObject({ value: 10, source: 'session' });
+
+    // A turn the owner opened in alice's session: alice did not take part, so she cannot stop it; the owner can.
+    const steps: StreamStep[] = [{ role: 'assistant' }];
+    for (let index = 0; index < 30; index++) steps.push({ text: 'word ' }, { delayMs: 30 });
+    steps.push({ finish: 'stop' }, { done: true });
+    host.model.enqueue({ type: 'stream', steps });
+    const watcher = new Recorder();
+    await alice.subscribe(aliceSession.id, watcher.handlers).ready;
+    await owner.send({ sessionId: aliceSession.id, text: 'owner speaking' });
+    await watcher.until(() => watcher.of('text.delta').length >= 1);
+    expect(await codeOf(alice.request('stop', { sessionId: aliceSession.id }))).toBe('AALIS_WEBUI_FORBIDDEN');
+    expect(await owner.request('stop', { sessionId: aliceSession.id })).toEqual({ stopped: true });
+    await watcher.until(() => watcher.of('turn.ended').length === 1);
+    // Her own turn she may stop.
+    host.model.enqueue({ type: 'stream', steps });
+    await alice.send({ sessionId: aliceSession.id, text: 'alice speaking' });
+    await watcher.until(() => watcher.of('turn.started').length === 2 && watcher.of('text.delta').length > 1);
+    await watcher.until(() => watcher.events.filter((entry) => entry.event.type === 'input').length >= 2);
+    expect(await alice.request('stop', { sessionId: aliceSession.id })).toEqual({ stopped: true });
+    await watcher.until(() => watcher.of('turn.ended').length === 2);
   });
 });
