@@ -243,3 +243,41 @@ describe('@aalis/plugin-llm-anthropic', () => {
     expect(fixture.usage).toHaveLength(0);
   });
 });
+
+describe('@aalis/plugin-llm-anthropic tool results with images', () => {
+  it('puts a tool’s image inside its tool_result, and describes it for a model without vision', async () => {
+    const { server, fixture } = await start({
+      models: [{ id: 'claude-test' }, { id: 'claude-blind', vision: false }],
+    });
+    const messages: Message[] = [
+      { role: 'user', content: 'screenshot please' },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'toolu_s', type: 'function', function: { name: 'screenshot', arguments: '{}' } }],
+      },
+      {
+        role: 'tool',
+        content: 'here it is',
+        toolCallId: 'toolu_s',
+        attachments: [{ type: 'image', mimeType: 'image/jpeg', data: '/9j/4AAQ', name: 'shot.jpg' }],
+      },
+    ];
+    server.enqueue(textReply('I see it.'), textReply('I cannot see it.'));
+    await fixture.provider.chat(request(messages));
+    await fixture.provider.chat(request(messages, { model: 'anthropic/claude-blind' }));
+    const [seen, blind] = server
+      .messageBodies()
+      .map((body) => (body.messages as Array<{ content: unknown[] }>)[2]!.content[0]);
+    expect(seen).toMatchObject({
+      type: 'tool_result',
+      tool_use_id: 'toolu_s',
+      content: [
+        { type: 'text', text: 'here it is' },
+        { type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: '/9j/4AAQ' } },
+      ],
+    });
+    expect(JSON.stringify(blind)).toContain('shot.jpg');
+    expect(JSON.stringify(blind)).not.toContain('/9j/4AAQ');
+  });
+});

@@ -90,7 +90,14 @@ function thinkingBudgetFor({ thinkingBudget, maxTokens, request }: BuildOptions)
 
 function blocksOf(message: Message, options: BuildOptions): Block[] {
   if (message.role === 'tool') {
-    return [{ type: 'tool_result', tool_use_id: message.toolCallId ?? '', content: message.content || ' ' }];
+    // Images a tool produced go inside its result (the API takes text and image blocks there).
+    const images = (message.attachments ?? []).flatMap((attachment) => {
+      const image = options.vision ? imageBlock(attachment) : undefined;
+      return [image ?? { type: 'text', text: options.describeAttachment(attachment) }];
+    });
+    const text = message.content || ' ';
+    const content = images.length > 0 ? [{ type: 'text', text }, ...images] : text;
+    return [{ type: 'tool_result', tool_use_id: message.toolCallId ?? '', content }];
   }
   const blocks: Block[] = [];
   if (message.content) blocks.push({ type: 'text', text: message.content });
