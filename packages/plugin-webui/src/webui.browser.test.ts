@@ -407,6 +407,24 @@ describe('the WebUI against aalis serve', () => {
   );
 
   it(
+    'logs out: the login page says how to get a link, and a reload does not log in again',
+    async () => {
+      const other = await served.browser.newContext();
+      const tab = await other.newPage();
+      await tab.goto(await served.freshLink());
+      await tab.getByTestId('sessions').waitFor();
+      await tab.getByTestId('logout').click();
+      await tab.getByTestId('login').waitFor(SLOW);
+      expect(await tab.getByTestId('login').textContent()).toContain('aalis webui-link');
+      await tab.reload();
+      await tab.getByTestId('login').waitFor(SLOW);
+      expect(await tab.getByTestId('sessions').count()).toBe(0);
+      await other.close();
+    },
+    TIMEOUT,
+  );
+
+  it(
     'is usable 390 px wide: no sideways scrolling, the list and the panel as drawers',
     async () => {
       const phone = await served.browser.newContext({

@@ -138,6 +138,7 @@ export const PAGE_TEXTS = defineCatalogue({
     'webui-page.admin.logsEmpty': '还没有日志。',
     'webui-page.admin.logLevel': '级别',
     'webui-page.login.title': '需要登录',
+    'webui-page.logout': '退出登录',
     'webui-page.login.body':
       '用 Aalis 启动时打印的一次性链接打开这个页面;链接过期或用过了,运行 aalis webui-link 取一个新的。',
     'webui-page.login.failed': '登录没有成功:{message}',
@@ -292,6 +293,7 @@ export const PAGE_TEXTS = defineCatalogue({
     'webui-page.admin.logsEmpty': 'No log records yet.',
     'webui-page.admin.logLevel': 'Level',
     'webui-page.login.title': 'Log in',
+    'webui-page.logout': 'Log out',
     'webui-page.login.body':
       'Open this page through the one-time link Aalis printed at start; if it expired or was used, run aalis webui-link for a fresh one.',
     'webui-page.login.failed': 'Login failed: {message}',

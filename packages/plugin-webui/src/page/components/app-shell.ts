@@ -138,6 +138,13 @@ export const AppShell = defineComponent({
             )
           : null,
         account ? h('span', { class: 'account muted' }, account.displayName || account.userId) : null,
+        account
+          ? h(
+              'button',
+              { type: 'button', class: 'button only-wide', 'data-testid': 'logout', onClick: () => void app.logout() },
+              t('webui-page.logout'),
+            )
+          : null,
       ]);
     };
     const narrow = () => window.matchMedia('(max-width: 760px)').matches;
@@ -249,7 +256,14 @@ export const AppShell = defineComponent({
               },
               onDelete: askDelete,
             }),
-            renderPreferenceControls('drawer'),
+            renderPreferenceControls(
+              'drawer',
+              h(
+                'button',
+                { type: 'button', class: 'button', onClick: () => void app.logout() },
+                t('webui-page.logout'),
+              ),
+            ),
           ]),
           drawer.value === 'none'
             ? null

@@ -295,6 +295,12 @@ export class AppModel extends Store<AppSnapshot> {
     });
   }
 
+  /** Ends this login (the cookie is cleared, this browser's sockets close); the login page follows. */
+  async logout(): Promise<void> {
+    await this.guard(() => this.client.logout());
+    this.update({ phase: 'login-needed', loginError: undefined });
+  }
+
   dismiss(id: number): void {
     this.update({ notices: this.state.notices.filter((notice) => notice.id !== id) });
   }
