@@ -1,7 +1,7 @@
 // A throwaway PostgreSQL cluster for tests and benchmarks: Debian's postgresql package (initdb, pg_ctl), a temp
 // directory, a free port on 127.0.0.1, run as an unprivileged user when we are root (initdb refuses root), and
 // stopped and removed by stop(). Never a system service.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -100,8 +100,30 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
     }
     rmSync(dir, { recursive: true, force: true });
   };
-  // A test run that is interrupted must not leave a server behind.
+  // A test run that ends without stop() (a worker killed, a crash) must not leave a server behind: a detached
+  // watchdog stops it once this process is gone.
   process.once('exit', stop);
+  const pgCtl = [
+    ...(root ? ['runuser', '-u', RUN_AS, '--'] : []),
+    join(bin, 'pg_ctl'),
+    '-D',
+    data,
+    '-m',
+    'immediate',
+    'stop',
+  ];
+  const watchdog = spawn(
+    'sh',
+    [
+      '-c',
+      'dir="$1"; shift; while kill -0 "$0" 2>/dev/null && [ -d "$dir" ]; do sleep 1; done; "$@" >/dev/null 2>&1; rm -rf "$dir"',
+      String(process.pid),
+      dir,
+      ...pgCtl,
+    ],
+    { detached: true, stdio: 'ignore' },
+  );
+  watchdog.unref();
   psql('CREATE DATABASE aalis');
   return {
     url: `${base}/aalis`,
