@@ -74,4 +74,5 @@ export type { RuntimeEvent, SessionEvent, SessionEventBody, TextDeltaEvent } fro
 export { Telemetry, type TelemetrySnapshot } from './telemetry.js';
 export { DEFAULT_LOCALE, type ErrorTexts, type Locale, type RuntimeTexts, TEXTS, textsFor } from './texts.js';
 export type { AgentTool, ToolExecutionContext, ToolSource } from './tool.js';
+export { TOOL_ERROR_CODE } from './tool.js';
 export { Trace, type TraceEntry } from './trace.js';

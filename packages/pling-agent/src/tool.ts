@@ -53,6 +53,13 @@ export interface RunToolCallOptions {
   onStart?: (id: string) => void;
 }
 
+/**
+ * Marks a thrown error as a coded tool outcome: `error[TOOL_ERROR_CODE] = 'CONFIRMATION_REJECTED'` makes the call's
+ * result (and its tool-result event) carry that code instead of TOOL_FAILED. The page layer's PageError sets it, so a
+ * rejected confirmation or an unavailable action keeps its own code for the model, the events and the dock.
+ */
+export const TOOL_ERROR_CODE = Symbol.for('@plingjs/agent.toolErrorCode');
+
 export function cancelledResult(errors: ErrorTexts): ToolResult {
   return { error: { code: 'CANCELLED', message: errors.cancelledTool } };
 }
@@ -91,7 +98,7 @@ export async function runToolCall(options: RunToolCallOptions): Promise<ToolCall
       onExecuted?.({ durationMs: clock.now() - started, ok: false });
       return { kind: 'cancelled', id, result: cancelledResult(errors) };
     }
-    result = failure('TOOL_FAILED', error instanceof Error ? error.message : String(error));
+    result = thrownFailure(error);
   }
   onExecuted?.({ durationMs: clock.now() - started, ok: !('error' in result) });
   try {
@@ -108,6 +115,16 @@ export async function runToolCall(options: RunToolCallOptions): Promise<ToolCall
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** A handler's error as the call's result: its own code when it carries one (TOOL_ERROR_CODE), else TOOL_FAILED. */
+function thrownFailure(error: unknown): ToolResult {
+  const message = describe(error);
+  const code =
+    typeof error === 'object' && error !== null ? (error as Record<symbol, unknown>)[TOOL_ERROR_CODE] : undefined;
+  if (typeof code !== 'string' || !/^[A-Z][A-Z0-9_]*$/.test(code)) return failure('TOOL_FAILED', message);
+  // The code is in the result now; a message that led with it (to survive as TOOL_FAILED text) need not repeat it.
+  return failure(code, message.startsWith(`${code}: `) ? message.slice(code.length + 2) : message);
 }
 
 function done(id: string, ran: boolean, result: ToolResult): ToolCallOutcome {

@@ -1,5 +1,6 @@
 // The page layer's one error class: a stable code and a message that says how to fix the problem. Separate from
 // @plingjs/agent's PlingError because that class's code list is closed; both carry a cross-copy marker.
+import { TOOL_ERROR_CODE } from '@plingjs/agent';
 
 export type PageErrorCode =
   | 'INVALID_ACTION_ID'
@@ -29,12 +30,13 @@ const MARKER = Symbol.for('@plingjs/core.PageError');
 export class PageError extends Error {
   readonly code: PageErrorCode;
   constructor(code: PageErrorCode, message: string) {
-    // The code leads the message: a thrown PageError reaches the model as a TOOL_FAILED message, and the code
-    // is what the model (and a person reading the trace) can act on.
+    // The code leads the message (for a host that logs it); thrown from an action's tool, TOOL_ERROR_CODE makes the
+    // call's result and tool-result event carry this code (e.g. CONFIRMATION_REJECTED), not TOOL_FAILED.
     super(`${code}: ${message}`);
     this.name = 'PageError';
     this.code = code;
     Object.defineProperty(this, MARKER, { value: true });
+    Object.defineProperty(this, TOOL_ERROR_CODE, { value: code });
   }
 
   /** True for a PageError, also one created by another copy of this package. */

@@ -102,12 +102,10 @@ describe('page layer with the agent runtime', () => {
     await expect(run).resolves.toMatchObject({ outcome: 'completed' });
     expect(context.handler).not.toHaveBeenCalled();
     const [result] = toolMessages(llm.requests[1]);
-    expect(result.error.code).toBe('TOOL_FAILED');
-    expect(result.error.message).toMatch(
-      /^CONFIRMATION_REJECTED: The user did not approve send_invoice: wrong invoice/,
-    );
+    expect(result.error.code).toBe('CONFIRMATION_REJECTED');
+    expect(result.error.message).toMatch(/^The user did not approve send_invoice: wrong invoice/);
     expect(session.events()).toContainEqual(
-      expect.objectContaining({ type: 'tool-result', ok: false, code: 'TOOL_FAILED' }),
+      expect.objectContaining({ type: 'tool-result', ok: false, code: 'CONFIRMATION_REJECTED' }),
     );
     expect(context.pageEvents.at(-1)).toMatchObject({
       type: 'confirmation:rejected',
@@ -230,8 +228,8 @@ describe('actions registered after the runtime was created become tools', () => 
     ]);
     await session.send('Note it');
     expect(context.noteHandler).not.toHaveBeenCalled();
-    expect(toolMessages(llm.requests[1])[0].error).toMatchObject({ code: 'TOOL_FAILED' });
-    expect(toolMessages(llm.requests[1])[0].error.message).toMatch(/^ACTION_UNAVAILABLE: add_note is not available/);
+    expect(toolMessages(llm.requests[1])[0].error).toMatchObject({ code: 'ACTION_UNAVAILABLE' });
+    expect(toolMessages(llm.requests[1])[0].error.message).toMatch(/^add_note is not available/);
   });
 
   it('a page action named handoff registered later is left out; the built-in keeps the name', async () => {

@@ -134,7 +134,7 @@ describe('the native dock on a plain-DOM todo page', { timeout: 60_000 }, () => 
     const toolMessage = lastMessage(modelServer.chatBodies()[1]);
     expect(toolMessage?.role).toBe('tool');
     expect(JSON.parse(toolMessage!.content)).toMatchObject({
-      error: { code: 'TOOL_FAILED', message: expect.stringContaining('CONFIRMATION_REJECTED') },
+      error: { code: 'CONFIRMATION_REJECTED', message: expect.stringContaining('delete_todo') },
     });
     expect(errors()).toEqual([]);
   });
