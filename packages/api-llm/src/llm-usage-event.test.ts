@@ -42,3 +42,24 @@ describe('usageEvent', () => {
     ).toMatchObject({ cachedPromptTokens: 0, estimatedCost: 3, currency: 'EUR' });
   });
 });
+
+describe('estimateCost with cache writes', () => {
+  it('prices read, written and uncached prompt tokens each at their own price', () => {
+    const prices = {
+      promptPerMillion: 3,
+      completionPerMillion: 15,
+      cachedPromptPerMillion: 0.3,
+      cacheWritePromptPerMillion: 3.75,
+    };
+    const usage = {
+      promptTokens: 1_000_000,
+      completionTokens: 0,
+      cachedPromptTokens: 600_000,
+      cacheCreationPromptTokens: 300_000,
+    };
+    // 100k uncached × 3 + 600k read × 0.3 + 300k written × 3.75, per million.
+    expect(estimateCost({ usage, prices })).toBeCloseTo(0.3 + 0.18 + 1.125, 10);
+    const { cacheWritePromptPerMillion: _, ...withoutWritePrice } = prices;
+    expect(estimateCost({ usage, prices: withoutWritePrice })).toBeCloseTo(0.3 + 0.18 + 0.9, 10);
+  });
+});

@@ -7,6 +7,8 @@ export interface ModelPrices {
   completionPerMillion: number;
   /** Price of cached prompt tokens; the prompt price when not given. */
   cachedPromptPerMillion?: number;
+  /** Price of prompt tokens written to the cache (Anthropic: 1.25× the prompt price); the prompt price when not given. */
+  cacheWritePromptPerMillion?: number;
   /** Currency of the prices, e.g. 'USD' (informational). */
   currency?: string;
 }
@@ -39,10 +41,13 @@ declare module '@aalis/core' {
 
 export function estimateCost({ usage, prices }: { usage: LlmUsage; prices: ModelPrices }): number {
   const cached = Math.min(usage.cachedPromptTokens ?? 0, usage.promptTokens);
+  const written = Math.min(usage.cacheCreationPromptTokens ?? 0, usage.promptTokens - cached);
   const cachedPrice = prices.cachedPromptPerMillion ?? prices.promptPerMillion;
+  const writePrice = prices.cacheWritePromptPerMillion ?? prices.promptPerMillion;
   return (
-    ((usage.promptTokens - cached) * prices.promptPerMillion +
+    ((usage.promptTokens - cached - written) * prices.promptPerMillion +
       cached * cachedPrice +
+      written * writePrice +
       usage.completionTokens * prices.completionPerMillion) /
     1_000_000
   );

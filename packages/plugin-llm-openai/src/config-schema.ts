@@ -37,6 +37,11 @@ export const pricesSchema = s
     promptPerMillion: s.number().min(0),
     completionPerMillion: s.number().min(0),
     cachedPromptPerMillion: s.number().min(0).optional(),
+    cacheWritePromptPerMillion: s
+      .number()
+      .min(0)
+      .optional()
+      .describe('Price of prompt tokens written to the cache (Anthropic); the prompt price when not given.'),
     currency: s.string().optional(),
   })
   .optional();
