@@ -49,6 +49,7 @@ export default definePlugin({
     const log = logger.use;
     const t = (text: Parameters<typeof i18n.use.t>[0]) => i18n.use.t(text);
     const memory = new RoomMemory(ONEBOT_PLATFORM);
+    const groupNames = new Map<string, string | undefined>();
     let selfId: string | undefined;
     let unregister: Disposer | undefined;
     const labels: SegmentLabels = {
@@ -125,11 +126,13 @@ export default definePlugin({
         t,
         logger: log,
       });
+      const title = chatType === 'group' ? await groupName(chatId) : displayName;
       const sessionId = await ensureRoomSession({
         sessionManager: sessionManager.available ? sessionManager.use : undefined,
         platform: ONEBOT_PLATFORM,
         chatType,
         chatId,
+        ...(title ? { title } : {}),
         logger: log,
       });
       const messageId = event.message_id === undefined ? undefined : String(event.message_id);
@@ -152,6 +155,22 @@ export default definePlugin({
         timestamp: typeof event.time === 'number' ? event.time * 1000 : Date.now(),
       };
       await gateway.use.receive(message);
+    }
+
+    /** A group's name (get_group_info), asked once per group and run; undefined when the implementation cannot say. */
+    async function groupName(groupId: string): Promise<string | undefined> {
+      if (groupNames.has(groupId)) return groupNames.get(groupId);
+      let name: string | undefined;
+      try {
+        const data = (await connection.call('get_group_info', { group_id: Number(groupId) || groupId })) as {
+          group_name?: unknown;
+        };
+        if (typeof data?.group_name === 'string' && data.group_name !== '') name = data.group_name;
+      } catch (error) {
+        log.debug('OneBot: get_group_info failed', { error: String(error) });
+      }
+      groupNames.set(groupId, name);
+      return name;
     }
 
     /** Whether the quoted message is hers: remembered when she sent it, else asked of the implementation. */

@@ -108,7 +108,7 @@ describe('plugin-platform-onebot through the product', () => {
   });
 
   it('gives an addressed group message with a tool call exactly one reply, quoting it', async () => {
-    const { implementation } = await boot();
+    const { implementation, aalis } = await boot();
     model.enqueue(
       toolCallReply([{ id: 'c1', name: 'calculator', arguments: '{"expression":"6*7"}' }], {
         text: 'Let me compute. ',
@@ -134,6 +134,13 @@ describe('plugin-platform-onebot through the product', () => {
         { type: 'reply', data: { id: String(event.message_id) } },
         { type: 'text', data: { text: 'It is 42.' } },
       ],
+    });
+    // The room is a session named after the group.
+    const { sessionManager } = await import('@aalis/api-session-manager');
+    expect(await aalis.app.services.selected(sessionManager)!.impl.get(`onebot:group:${GROUP}`)).toMatchObject({
+      kind: 'room',
+      title: `Group ${GROUP}`,
+      originChat: { multiParty: true },
     });
     // The model saw the sender and the text, without her own @-mention.
     const lastUser = (model.chatBodies()[0]!.messages as { role: string; content: unknown }[]).filter(

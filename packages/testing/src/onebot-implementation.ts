@@ -208,6 +208,15 @@ class Implementation {
         reply({ status: 'ok', retcode: 0, data: { message_id: messageId } });
         return;
       }
+      case 'get_group_info': {
+        const groupId = Number(params.group_id);
+        reply({
+          status: 'ok',
+          retcode: 0,
+          data: { group_id: groupId, group_name: `Group ${groupId}`, member_count: 3 },
+        });
+        return;
+      }
       case 'get_msg': {
         const id = Number(params.message_id);
         const own = this.sent.find((message) => message.messageId === id);
