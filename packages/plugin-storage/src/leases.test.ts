@@ -105,7 +105,8 @@ describe.each(Object.keys(engines))('leases on %s', (engineName) => {
   });
 
   it('takes over the lease of a holder that stopped renewing, with its note, and tells that holder it lost it', async () => {
-    const backend = await (engine ??= await engines[engineName]!()).backend();
+    engine ??= await engines[engineName]!();
+    const backend = await engine.backend();
     // A holder that dies: it claimed and noted its turn, then never renewed.
     expect((await backend.claim('session:s2', 'dead-holder', 300)).acquired).toBe(true);
     await backend.note('session:s2', 'dead-holder', 'turn_1');
