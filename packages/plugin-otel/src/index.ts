@@ -55,7 +55,12 @@ export function createOtelPlugin({ tracer: given }: OtelPluginOptions = {}) {
         // Loaded only now: an unconfigured host never imports the SDK or the exporters.
         const { startTracing } = await import('./start-tracing.js');
         const started = startTracing({ protocol: decision.protocol, version: VERSION });
-        lifecycle.use.onDispose(() => started.shutdown());
+        lifecycle.use.onDispose(async () => {
+          if (!(await started.shutdown()))
+            logger.use.warn('the last traces could not be exported in time; they were dropped', {
+              endpoint: endpointOf(env),
+            });
+        });
         tracer = started.tracer;
         logger.use.info('exporting traces over OTLP', {
           protocol: decision.protocol,

@@ -10,9 +10,15 @@ import type { OtlpProtocol } from './otlp-environment.js';
 
 export interface StartedTracing {
   tracer: Tracer;
-  /** Exports what is pending, then stops the exporter. */
-  shutdown(): Promise<void>;
+  /**
+   * Exports what is pending, then stops the exporter; resolves false when that took longer than SHUTDOWN_WAIT_MS
+   * (a backend that is down: the exporter retries with backoff for about ten seconds, which would hold up exit).
+   */
+  shutdown(): Promise<boolean>;
 }
+
+/** How long stopping waits for the last batch. */
+export const SHUTDOWN_WAIT_MS = 2_000;
 
 export function startTracing({ protocol, version }: { protocol: OtlpProtocol; version: string }): StartedTracing {
   // The exporters read OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT, _HEADERS, _TIMEOUT and _COMPRESSION themselves; the
@@ -25,5 +31,22 @@ export function startTracing({ protocol, version }: { protocol: OtlpProtocol; ve
   const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporter)] });
   // Registered globally (with the async-hooks context manager) so other instrumentation nests under our spans.
   provider.register();
-  return { tracer: provider.getTracer('@aalis/plugin-otel', version), shutdown: () => provider.shutdown() };
+  return {
+    tracer: provider.getTracer('@aalis/plugin-otel', version),
+    shutdown: () =>
+      new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), SHUTDOWN_WAIT_MS);
+        timer.unref();
+        provider.shutdown().then(
+          () => {
+            clearTimeout(timer);
+            resolve(true);
+          },
+          () => {
+            clearTimeout(timer);
+            resolve(false);
+          },
+        );
+      }),
+  };
 }
