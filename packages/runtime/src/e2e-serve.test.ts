@@ -17,8 +17,8 @@ const LINK = /http:\/\/127\.0\.0\.1:(\d+)\/\?token=[A-Za-z0-9._%-]+/;
 describe('aalis serve', () => {
   it('prints a one-time login link, serves the session protocol headless, and webui-link mints a fresh link', async () => {
     const workspace = temporaryWorkspace(serverConfig(model.url));
+    const serve = spawnAalis({ cwd: workspace.dir, args: ['serve'], env: { AALIS_WEBUI_PORT: '0' } });
     try {
-      const serve = spawnAalis({ cwd: workspace.dir, args: ['serve'], env: { AALIS_WEBUI_PORT: '0' } });
       const link = await waitFor(() => LINK.exec(serve.stdout())?.[0], { what: () => `a link in ${serve.stdout()}` });
       const base = new URL(link).origin;
       const first = await fetch(link, { redirect: 'manual' });
@@ -56,6 +56,8 @@ describe('aalis serve', () => {
       expect(offline.code).toBe(0);
       expect(offline.stderr).toMatch(/not running|没有运行/);
     } finally {
+      // A failed assertion must not leave the server running.
+      if (serve.child.exitCode === null && serve.child.signalCode === null) serve.child.kill('SIGKILL');
       workspace.remove();
     }
   }, 90_000);
