@@ -143,6 +143,21 @@ describe('DockModel (issue #12)', () => {
     expect(JSON.stringify(llm.requests)).not.toContain(EMAIL);
   });
 
+  it('#12.14 the person sees their own typed sensitive value in their bubble; the model and the events keep the marker', async () => {
+    const llm = scriptedLlm([{ content: 'Noted.' }]);
+    const { core, dock } = ordersPage(llm);
+    await dock.send(`mail it to ${EMAIL} please`);
+    const [mine, reply] = dock.getSnapshot().messages;
+    expect(mine).toMatchObject({ role: 'user', text: `mail it to ${EMAIL} please` });
+    expect(reply).toMatchObject({ role: 'assistant', text: 'Noted.' });
+    expect(JSON.stringify(llm.requests)).not.toContain(EMAIL);
+    expect(JSON.stringify(core.session().events())).not.toContain(EMAIL);
+    expect(core.session().events()[0]).toMatchObject({ type: 'message', text: 'mail it to [redacted:email] please' });
+    // Clearing forgets it.
+    dock.clear();
+    expect(dock.getSnapshot().messages).toEqual([]);
+  });
+
   it('#12.15 an error is worded for the person, keeps code and message for the developer, and retry sends again', async () => {
     const llm = scriptedLlm([
       () => {

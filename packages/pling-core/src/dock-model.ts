@@ -92,6 +92,8 @@ export interface DockModelOptions {
 
 /** Errors a retry cannot fix: the configuration must change first. */
 const NOT_RETRYABLE = new Set(['NOT_CONFIGURED', 'INVALID_CONFIG', 'DISPOSED']);
+/** The person's own messages with sensitive values remembered for their bubbles (the newest). */
+const MAX_TYPED = 50;
 
 export class DockModel extends Observable<DockState> {
   readonly runtime: AgentRuntime;
@@ -116,6 +118,11 @@ export class DockModel extends Observable<DockState> {
   private readonly shown = new WeakMap<ConfirmationRequest, DockConfirmation>();
   /** Calls the person declined at this dock (their operation line says so). */
   private readonly declined = new Set<string>();
+  /**
+   * What the person typed here, by the redacted text the session stores and shows: their own bubble shows their
+   * words, sensitive values included, while the model, events and checkpoints keep the markers. Only in memory.
+   */
+  private readonly typed = new Map<string, string>();
 
   constructor(options: DockModelOptions) {
     super();
@@ -172,6 +179,12 @@ export class DockModel extends Observable<DockState> {
   async send(text: string): Promise<void> {
     const input = text.trim();
     if (input === '') return;
+    const stored = this.core.page.redactText(input);
+    if (stored !== input) {
+      this.typed.delete(stored); // re-inserted as the newest, so the oldest go first
+      this.typed.set(stored, input);
+      if (this.typed.size > MAX_TYPED) this.typed.delete(this.typed.keys().next().value as string);
+    }
     await this.session.send(input);
   }
 
@@ -200,6 +213,7 @@ export class DockModel extends Observable<DockState> {
   clear(): void {
     this.streamed = '';
     this.declined.clear();
+    this.typed.clear();
     this.core.clear(this.session.id);
     if (this.debug) this.runtime.trace.clear();
     this.changed();
@@ -233,11 +247,18 @@ export class DockModel extends Observable<DockState> {
       this.derived = deriveDockEvents(session.events, this.texts, this.streamKeys);
       this.derivedFrom = session.events;
     }
+    const derivedMessages =
+      this.typed.size === 0
+        ? this.derived.messages
+        : this.derived.messages.map((message) => {
+            const typed = message.role === 'user' ? this.typed.get(message.text) : undefined;
+            return typed === undefined ? message : { ...message, text: typed };
+          });
     const messages =
       this.streamed === ''
-        ? this.derived.messages
+        ? derivedMessages
         : [
-            ...this.derived.messages,
+            ...derivedMessages,
             { key: `s${this.streamNumber}`, role: 'assistant' as const, text: this.streamed, streaming: true },
           ];
     const readiness = this.runtime.readiness;

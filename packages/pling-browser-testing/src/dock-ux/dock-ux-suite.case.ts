@@ -277,6 +277,16 @@ export function describeDockUx(adapter: DockAdapterName, entry: URL): void {
       ]);
       expect(JSON.stringify(fixture.modelServer.chatBodies())).not.toContain(CUSTOMER_EMAIL);
       expect(await announcer.textContent()).toBe('');
+      // A value the person types shows as they typed it in their own bubble; the model gets the marker.
+      fixture.modelServer.enqueue(textReply('Noted.'));
+      await send(page, `my address is ${CUSTOMER_EMAIL}`);
+      await expect.poll(() => replies(page), SETTLE).toEqual(['Sent.', 'Noted.']);
+      expect(await page.locator('[data-pling="message"][data-role="user"]').last().textContent()).toContain(
+        `my address is ${CUSTOMER_EMAIL}`,
+      );
+      const typedBody = JSON.stringify(fixture.modelServer.chatBodies().at(-1));
+      expect(typedBody).toContain('my address is [redacted:email]');
+      expect(typedBody).not.toContain(CUSTOMER_EMAIL);
       expect(pageErrors()).toEqual([]);
     });
 
