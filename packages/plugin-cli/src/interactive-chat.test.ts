@@ -141,4 +141,14 @@ describe('InteractiveChat', () => {
     output.emit('error', Object.assign(new Error('write EIO'), { code: 'EIO' }));
     await expect(exited).resolves.toBe('closed');
   });
+
+  it('#11.22 leaves without an error when the terminal was closed (its input ends and raw mode fails with EIO)', async () => {
+    const { input, exited } = start();
+    // A hung-up terminal: like tty.ReadStream, setRawMode reports its failure as an 'error' event on the input.
+    input.setRawMode = () => {
+      input.emit('error', Object.assign(new Error('setRawMode EIO'), { code: 'EIO', syscall: 'setRawMode' }));
+    };
+    input.end();
+    await expect(exited).resolves.toBe('closed');
+  });
 });

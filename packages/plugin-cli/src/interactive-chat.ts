@@ -75,6 +75,9 @@ export class InteractiveChat implements Frontend {
     });
     // The terminal or pipe went away (EPIPE, EIO): leave as when the input ends; nothing more can be shown.
     output.on('error', () => this.finish('closed'));
+    // A closed terminal also fails its input: leaving raw mode on a hung-up tty reports EIO through readline, which
+    // would otherwise throw it as an unhandled 'error' before the SIGHUP drain could run.
+    readline.on('error', () => this.finish('closed'));
     this.render();
     return this.exited;
   }

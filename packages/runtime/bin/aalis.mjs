@@ -4,8 +4,9 @@
 // fresh-bundle.mjs; a rebuild takes a few seconds and says so on standard error); an installed package (no src/)
 // runs its dist/. AALIS_USE_DIST=1 runs dist/ in a checkout (after `npm run build`); AALIS_USE_SOURCE=1 runs the
 // TypeScript sources through tsx (no build at all, slower to start).
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync } from 'node:fs';
 import { register } from 'node:module';
+import { isatty } from 'node:tty';
 
 const root = new URL('../', import.meta.url);
 const source = new URL('src/cli.ts', root);
@@ -37,4 +38,23 @@ const code = await main(process.argv.slice(2));
 // Let buffered output reach pipes before leaving; stdin or idle sockets would otherwise keep the process alive.
 await new Promise((done) => process.stdout.write('', done));
 await new Promise((done) => process.stderr.write('', done));
+releaseClosedTerminal();
 process.exit(code);
+
+/**
+ * When the terminal was closed (SIGHUP, `aalis start` in a window that went away), Node 20 resets the tty's modes at
+ * exit, fails with EIO and aborts with a native stack trace instead of exiting with our status (fixed in later Node
+ * releases). A standard stream that was a terminal at start and is no longer one (its tty hung up) is closed first,
+ * so that reset skips it. Nothing can be shown on such a terminal anyway.
+ */
+function releaseClosedTerminal() {
+  for (const [fd, stream] of [process.stdin, process.stdout, process.stderr].entries()) {
+    if (stream.isTTY && !isatty(fd)) {
+      try {
+        closeSync(fd);
+      } catch {
+        // Already closed: nothing to reset.
+      }
+    }
+  }
+}
