@@ -54,7 +54,15 @@ export function createOtelPlugin({ tracer: given }: OtelPluginOptions = {}) {
         }
         // Loaded only now: an unconfigured host never imports the SDK or the exporters.
         const { startTracing } = await import('./start-tracing.js');
-        const started = startTracing({ protocol: decision.protocol, version: VERSION });
+        const started = startTracing({
+          protocol: decision.protocol,
+          version: VERSION,
+          onExportFailure: (reason) =>
+            logger.use.warn('traces could not be exported; they are dropped until the backend answers', {
+              endpoint: endpointOf(env),
+              reason,
+            }),
+        });
         lifecycle.use.onDispose(async () => {
           if (!(await started.shutdown()))
             logger.use.warn('the last traces could not be exported in time; they were dropped', {

@@ -70,6 +70,24 @@ describe('OTLP export configured by OTEL_* variables', () => {
     });
   }
 
+  it('says in one log line when the backend refuses the traces, and the turns go on', async () => {
+    receiver = await startOtlpReceiver();
+    receiver.refuse(400);
+    vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', receiver.url);
+    vi.stubEnv('OTEL_EXPORTER_OTLP_PROTOCOL', 'http/json');
+    vi.stubEnv('OTEL_BSP_SCHEDULE_DELAY', '20');
+    harness = await startHarness({ extra: [otelPlugin] });
+    for (const text of ['one', 'two']) {
+      harness.server.enqueue(textReply(`reply ${text}`));
+      await harness.say(text);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    const warnings = harness.booted.logs.filter((record) => record.message.includes('traces could not be exported'));
+    expect(warnings).toHaveLength(1);
+    expect(JSON.stringify(warnings[0]!.fields)).toContain(receiver.url);
+    expect(receiver.spans()).toHaveLength(0);
+  });
+
   it('registers nothing and starts no SDK when no OTEL_* variable asks for traces', async () => {
     vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', '');
     vi.stubEnv('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', '');

@@ -7,6 +7,7 @@ import { detectResources, envDetector, resourceFromAttributes } from '@opentelem
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import type { OtlpProtocol } from './otlp-environment.js';
+import { reportingExporter } from './reporting-exporter.js';
 
 export interface StartedTracing {
   tracer: Tracer;
@@ -20,10 +21,21 @@ export interface StartedTracing {
 /** How long stopping waits for the last batch. */
 export const SHUTDOWN_WAIT_MS = 2_000;
 
-export function startTracing({ protocol, version }: { protocol: OtlpProtocol; version: string }): StartedTracing {
+export function startTracing({
+  protocol,
+  version,
+  onExportFailure,
+}: {
+  protocol: OtlpProtocol;
+  version: string;
+  onExportFailure: (reason: string) => void;
+}): StartedTracing {
   // The exporters read OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT, _HEADERS, _TIMEOUT and _COMPRESSION themselves; the
   // resource reads OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (service.name defaults to aalis).
-  const exporter = protocol === 'http/json' ? new JsonExporter() : new ProtobufExporter();
+  const exporter = reportingExporter(
+    protocol === 'http/json' ? new JsonExporter() : new ProtobufExporter(),
+    onExportFailure,
+  );
   const resource = resourceFromAttributes({ 'service.name': 'aalis', 'service.version': version }).merge(
     detectResources({ detectors: [envDetector] }),
   );

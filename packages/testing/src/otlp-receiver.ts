@@ -31,6 +31,8 @@ export interface OtlpReceiver {
   url: string;
   exports: ReceivedExport[];
   spans(): ReceivedSpan[];
+  /** Answers every export with this status from now on (400: refused, not retried by exporters); undefined: accept. */
+  refuse(status: number | undefined): void;
   /** Resolves once at least `count` spans arrived. */
   waitForSpans(count: number, timeoutMs?: number): Promise<ReceivedSpan[]>;
   close(): Promise<void>;
@@ -105,6 +107,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const exports: ReceivedExport[] = [];
   const waiters = new Set<() => void>();
   const spans = () => exports.flatMap((received) => received.spans);
+  let refusal: number | undefined;
   const server = createServer((request, response) => {
     const parts: Buffer[] = [];
     request.on('data', (part: Buffer) => parts.push(part));
@@ -112,6 +115,10 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
       try {
         if (request.method !== 'POST' || request.url !== '/v1/traces') {
           response.writeHead(404).end();
+          return;
+        }
+        if (refusal !== undefined) {
+          response.writeHead(refusal, { 'content-type': 'text/plain' }).end('refused by the test receiver');
           return;
         }
         let body = Buffer.concat(parts);
@@ -137,6 +144,9 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     url: `http://127.0.0.1:${port}`,
     exports,
     spans,
+    refuse: (status) => {
+      refusal = status;
+    },
     waitForSpans(count, timeoutMs = 10_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
