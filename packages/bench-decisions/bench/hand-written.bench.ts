@@ -92,6 +92,8 @@ function row(label: string, ms: number, base: number, extra = ''): void {
   const calls = 20_000;
   const ajv = new Ajv({ allErrors: true, strict: false });
   const compiled = ajv.compile(schema);
+  compiled(values[1]);
+  const ajvErrors = compiled.errors?.length;
   const oursMs = time(() => {
     for (let index = 0; index < calls; index++) validateJsonSchema(schema, values[index % 2]);
   });
@@ -116,12 +118,7 @@ function row(label: string, ms: number, base: number, extra = ''): void {
     ajvCachedMs,
     `violations on the bad value: ${validateJsonSchema(schema, values[1]).length}`,
   );
-  row(
-    'ajv 8.20.0, compiled once',
-    ajvCachedMs,
-    ajvCachedMs,
-    `errors: ${(compiled(values[1]), compiled.errors?.length)}`,
-  );
+  row('ajv 8.20.0, compiled once', ajvCachedMs, ajvCachedMs, `errors: ${ajvErrors}`);
   row('ours, new schema each time', oursFreshMs, ajvFreshMs);
   row('ajv, compile + validate', ajvFreshMs, ajvFreshMs);
   console.log(
