@@ -200,6 +200,7 @@ function neutralSummary(deps: ServerDeps, session: SessionInfo): SessionSummary 
     unread: false,
     running: deps.live(session.id).turn !== undefined,
     writable: true,
+    canSend: session.kind !== 'room',
     ...(session.venue !== undefined ? { venue: session.venue } : {}),
     ...(session.title !== undefined ? { title: session.title } : {}),
     ...(session.parentId !== undefined ? { parentId: session.parentId } : {}),

@@ -75,6 +75,12 @@ export const serverErrors = defineErrors({
     en: 'The message has {length} characters; at most {limit} are accepted. Nothing was sent; shorten it or split it.',
     'zh-CN': '这条消息有 {length} 个字符,最多收 {limit} 个。没有发出;请缩短或分成几条。',
   },
+  AALIS_WEBUI_ROOM_READ_ONLY: {
+    statusCode: 409,
+    en: 'This is a {platform} room: its history is read-only in the WebUI. Talk to her in the room itself; stopping a turn and the settings work here.',
+    'zh-CN':
+      '这是 {platform} 的群聊或私聊:它的历史在 WebUI 里只能查看。请在那边和她说话;停下一轮与设置在这里照样可用。',
+  },
   AALIS_WEBUI_MESSAGE_EMPTY: {
     statusCode: 400,
     en: 'The message is empty. Write some text or attach an image.',

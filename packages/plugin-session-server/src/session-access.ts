@@ -51,6 +51,7 @@ export function summaryOf(
     unread: session.lastTurn !== undefined && session.lastTurn.at > read,
     running: deps.live(session.id).turn !== undefined,
     writable: canSee(account, session.id),
+    canSend: canSee(account, session.id) && session.kind !== 'room',
   };
   if (session.venue !== undefined) summary.venue = session.venue;
   if (session.title !== undefined) summary.title = session.title;

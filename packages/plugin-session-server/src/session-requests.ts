@@ -100,6 +100,8 @@ export async function sendRequest(
   params: Record<string, unknown>,
 ): Promise<ResultOf<'send'>> {
   const session = await accessibleSession(deps, account, params.sessionId);
+  // An IM room's conversation happens in the room; its history is read-only here.
+  if (session.kind === 'room') throw serverErrors.AALIS_WEBUI_ROOM_READ_ONLY({ platform: session.platform });
   const clientMessageId = optionalString('send', params, 'clientMessageId');
   const text = checkText(deps.config, params.text);
   const attachments = checkAttachments(deps.config, params.attachments);

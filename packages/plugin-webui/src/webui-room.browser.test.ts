@@ -1,7 +1,7 @@
 // The WebUI showing a room: `aalis serve` with the OneBot v11 platform (our own implementation over a real
 // WebSocket) and the scripted model server; a group message addressed to her opens a turn whose first words
 // (written beside a tool call) were never sent to the group. The owner's page lists the room and marks those
-// words 「未发出」/"Not sent", live and after a reload.
+// words 「未发出」/"Not sent", live and after a reload; the room's composer is off (its history is read-only here).
 
 import {
   type OneBotImplementation,
@@ -75,6 +75,9 @@ describe('a room in the WebUI', () => {
       await expect.poll(async () => (await turn.getByTestId('unsent').count()) === 1, { timeout: 10_000 }).toBe(true);
       await check();
       expect(onebot.sent.map((sent) => JSON.stringify(sent.message)).join()).not.toContain('Let me compute.');
+      // The room's history is read-only here: people talk to her in the room.
+      expect(await page.getByTestId('composer-text').isDisabled()).toBe(true);
+      expect(await page.getByTestId('send').isDisabled()).toBe(true);
       await page.reload();
       await page.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
       await check();

@@ -20,6 +20,11 @@ export interface SessionSummary {
   running: boolean;
   /** This account may send, stop, clear, compact and delete here. */
   writable: boolean;
+  /**
+   * Messages may be written here from the WebUI. False in IM rooms: people talk to her in the room itself, and
+   * the WebUI shows the room's history read-only (stopping a turn and the settings still work).
+   */
+  canSend: boolean;
 }
 
 /** One row of a usage entry: drawn as given, in order, without knowing the labels. */

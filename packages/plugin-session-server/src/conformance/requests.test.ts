@@ -168,6 +168,32 @@ describe('delivery failures', () => {
   });
 });
 
+describe('IM rooms', () => {
+  it('lists a room with canSend false and refuses to send into it, while stop still answers', async () => {
+    const { sessionManager } = await import('@aalis/api-session-manager');
+    await host.aalis.app.services.selected(sessionManager)!.impl.ensure({
+      id: 'onebot:group:777',
+      kind: 'room',
+      platform: 'onebot',
+      venue: '777',
+      originChat: { multiParty: true },
+      title: 'Book club',
+    });
+    const client = await connected();
+    const { sessions } = await client.request('sessions.list', {});
+    expect(sessions.find((session) => session.id === 'onebot:group:777')).toMatchObject({
+      writable: true,
+      canSend: false,
+    });
+    expect(sessions.find((session) => session.kind !== 'room')?.canSend ?? true).toBe(true);
+    await expect(client.send({ sessionId: 'onebot:group:777', text: 'hello group' })).rejects.toMatchObject({
+      code: 'AALIS_WEBUI_ROOM_READ_ONLY',
+    });
+    expect(await client.request('stop', { sessionId: 'onebot:group:777' })).toEqual({ stopped: false });
+    expect(host.model.chatBodies()).toHaveLength(0);
+  });
+});
+
 describe('admin', () => {
   it('gives the owner plugin states, preferences (written and kept) and live logs', async () => {
     const client = await connected();

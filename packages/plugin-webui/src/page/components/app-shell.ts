@@ -168,6 +168,8 @@ export const AppShell = defineComponent({
         );
       const running = conversation.getSnapshot().runningTurnId !== undefined;
       const writable = session?.writable ?? true;
+      // IM rooms are read-only here (the composer is off; Stop and the settings stay).
+      const canSend = writable && (session?.canSend ?? true);
       return [
         h('main', { id: 'main', class: 'main', key: selectedId }, [
           h('h1', { class: 'visually-hidden' }, session ? sessionTitle(session) : selectedId),
@@ -175,7 +177,7 @@ export const AppShell = defineComponent({
           h(Composer, {
             key: `composer-${selectedId}`,
             running,
-            writable,
+            writable: canSend,
             limits,
             fields: settings.getSnapshot().composer,
             models,

@@ -17,6 +17,7 @@ function summary(id: string, extra: Partial<SessionSummary> = {}): SessionSummar
     unread: true,
     running: false,
     writable: true,
+    canSend: true,
     ...extra,
   };
 }

@@ -13,6 +13,7 @@ function session(id: string, extra: Partial<SessionSummary> = {}): SessionSummar
     unread: false,
     running: false,
     writable: true,
+    canSend: true,
     ...extra,
   };
 }
