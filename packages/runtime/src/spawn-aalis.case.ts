@@ -15,10 +15,20 @@ export interface AalisProcess {
   exited: Promise<number | string>;
 }
 
-/** The environment of a child: the test's without AALIS_* (and TMUX) variables, colour off, plus `env`. */
+/**
+ * The environment of a child: the test's without AALIS_*, OTEL_* and ANTHROPIC_* (a developer's Claude key or trace
+ * backend would change what the child runs) and TMUX variables, colour off, plus `env`.
+ */
 export function childEnv(env: Record<string, string> = {}): NodeJS.ProcessEnv {
   const base = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !key.startsWith('AALIS_') && key !== 'TMUX' && key !== 'TMUX_PANE'),
+    Object.entries(process.env).filter(
+      ([key]) =>
+        !key.startsWith('AALIS_') &&
+        !key.startsWith('OTEL_') &&
+        !key.startsWith('ANTHROPIC_') &&
+        key !== 'TMUX' &&
+        key !== 'TMUX_PANE',
+    ),
   );
   return { ...base, NO_COLOR: '1', ...env };
 }
