@@ -59,6 +59,25 @@ describe('aalis with a configuration that cannot start', () => {
   );
 
   it(
+    '#11.18 --config naming a missing file is the same error for every command (start, serve, webui-link)',
+    async () => {
+      for (const command of ['start', 'serve', 'webui-link']) {
+        const cwd = emptyDir();
+        const run = await runAalis({
+          cwd,
+          args: [command, '--config', 'missing.yaml'],
+          env: { AALIS_LOCALE: 'en' },
+        });
+        expect(run.code, command).toBe(2);
+        expect(run.stderr, command).toContain(`The configuration file ${join(cwd, 'missing.yaml')} does not exist`);
+        expect(run.stdout, command).toBe('');
+        expect(readdirSync(cwd), command).toEqual([]);
+      }
+    },
+    E2E_TIMEOUT_MS,
+  );
+
+  it(
     '#11.18 an invalid baseUrl (not a URL, ftp://, a bad port) is a configuration error at start, exit 2',
     async () => {
       const cases = [

@@ -34,6 +34,8 @@ export function printWebuiLink(options: WebuiLinkOptions): number {
     env: options.env,
     slots: pluginSlots(),
     createIfMissing: false,
+    // A file named with --config must exist, as for every other command.
+    requireFile: options.configFile !== undefined,
     systemTimeZone,
   });
   if (!loaded.ok) {
