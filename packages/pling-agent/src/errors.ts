@@ -14,6 +14,8 @@ export type PlingErrorCode =
   | 'MODEL_STREAM_ERROR'
   | 'CANCELLED'
   | 'DISPOSED'
+  /** session.retry() found no message of the person's to answer again. */
+  | 'NOTHING_TO_RETRY'
   /** A session-event listener or an observable's subscriber threw; reported once per listener, never rethrown. */
   | 'LISTENER_FAILED';
 

@@ -87,6 +87,8 @@ interface ConversationState {
 
 /** Stands for "no new input": the run a checkpoint restored carries on. */
 const RESUME = Symbol('resume');
+/** session.retry(): the run starts again from the history as it stands, no message added. */
+const RETRY = Symbol('retry');
 
 export class AgentSession extends Observable<SessionSnapshot> {
   readonly id: string;
@@ -119,6 +121,18 @@ export class AgentSession extends Observable<SessionSnapshot> {
   send(input: string): Promise<SendResult> {
     const epoch = this.cancelEpoch;
     const run = this.queue.then(() => this.run(input, epoch));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Runs again from the history as it stands, after a run that ended with an error: the person's last message is
+   * answered again without being added a second time (a dock's retry button). Waits for earlier sends first, as
+   * send() does. Without any user message in the history nothing runs (NOTHING_TO_RETRY).
+   */
+  retry(): Promise<SendResult> {
+    const epoch = this.cancelEpoch;
+    const run = this.queue.then(() => this.run(RETRY, epoch));
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -171,7 +185,7 @@ export class AgentSession extends Observable<SessionSnapshot> {
     });
   }
 
-  private async run(input: string | typeof RESUME, epoch: number): Promise<SendResult> {
+  private async run(input: string | typeof RESUME | typeof RETRY, epoch: number): Promise<SendResult> {
     const state = this.state;
     const interrupted = state.checkpoint.interrupted;
     state.checkpoint.interrupted = undefined;
@@ -188,6 +202,14 @@ export class AgentSession extends Observable<SessionSnapshot> {
       this.emit(state, { type: 'error', code: failure.code, message: failure.message });
       return { outcome: 'error', turns: 0, error: failure };
     }
+    if (input === RETRY && lastUserMessage(state.messages) === undefined) {
+      const texts = TEXTS[this.options.config.locale];
+      return {
+        outcome: 'error',
+        turns: 0,
+        error: new PlingError({ code: 'NOTHING_TO_RETRY', message: texts.errors.nothingToRetry }),
+      };
+    }
     const controller = new AbortController();
     this.controller = controller;
     if (input !== RESUME) {
@@ -196,7 +218,7 @@ export class AgentSession extends Observable<SessionSnapshot> {
       state.turnsInRun = 0;
     }
     this.setStatus('running');
-    if (input !== RESUME) {
+    if (typeof input === 'string') {
       // Stored redacted: a value the page marks sensitive never reaches the model, even when the user types it.
       state.messages.push({ role: 'user', content: this.redactor()(input), timestamp: this.options.clock.now() });
       this.emit(state, { type: 'message', role: 'user', text: input });

@@ -24,6 +24,8 @@ export interface ErrorTexts {
   missingApiKey: string;
   listSeparator: string;
   disposed: string;
+  /** NOTHING_TO_RETRY: session.retry() with no message of the person's to answer. */
+  nothingToRetry: string;
   cancelled: string;
   cancelledTool: string;
   toolNotFound: (name: string, available: string) => string;
@@ -105,6 +107,7 @@ export const TEXTS: Readonly<Record<Locale, RuntimeTexts>> = {
       missingApiKey: 'apiKey (VITE_AGENT_API_KEY)（直连接口需要；或改用相对路径走同源代理）',
       listSeparator: '、',
       disposed: '该 agent 运行时已销毁；请创建新的运行时。',
+      nothingToRetry: '没有可以重试的消息：会话里还没有用户消息；请用 send() 发送一条。',
       cancelled: '本次运行已被 session.cancel() 或 reset() 取消。',
       cancelledTool: '本次运行在该工具完成前已被取消。',
       toolNotFound: (name, available) => `没有名为 ${name} 的工具；可用的工具：${available}。`,
@@ -166,6 +169,7 @@ export const TEXTS: Readonly<Record<Locale, RuntimeTexts>> = {
         'apiKey (VITE_AGENT_API_KEY), needed for a direct endpoint; or use a relative same-origin proxy path',
       listSeparator: ', ',
       disposed: 'This agent runtime was disposed; create a new one.',
+      nothingToRetry: 'There is nothing to retry: the session has no message from the user yet; send one with send().',
       cancelled: 'The run was cancelled by session.cancel() or reset().',
       cancelledTool: 'The run was cancelled before this tool finished.',
       toolNotFound: (name, available) => `No tool named ${name}; available: ${available}.`,

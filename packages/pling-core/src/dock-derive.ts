@@ -32,6 +32,8 @@ export interface DerivedEvents {
   messages: DockMessage[];
   operations: DockOperation[];
   error?: { code: string; message: string };
+  /** The event `error` comes from (a dock hides the one its retry button is answering). */
+  errorEvent?: SessionEvent;
   notice?: string;
   /** The text of the person's last message (what the retry button sends again). */
   lastUserText?: string;
@@ -67,6 +69,7 @@ export function deriveDockEvents(
         });
         if (event.role === 'user') {
           derived.error = undefined;
+          derived.errorEvent = undefined;
           derived.notice = undefined;
           derived.lastUserText = event.text;
         }
@@ -126,6 +129,7 @@ export function deriveDockEvents(
         break;
       case 'error':
         derived.error = { code: event.code, message: event.message };
+        derived.errorEvent = event;
         break;
     }
   }

@@ -176,10 +176,13 @@ describe('DockModel (issue #12)', () => {
     const retried = dock.getSnapshot();
     expect(retried.error).toBeUndefined();
     expect(retried.canRetry).toBe(false);
-    expect(retried.messages.map((message) => [message.role, message.text]).slice(-2)).toEqual([
+    expect(retried.messages.map((message) => [message.role, message.text])).toEqual([
       ['user', 'show order 7'],
       ['assistant', 'Here you are.'],
     ]);
+    // The session ran again from the same history: the model saw the person's message once, not twice.
+    const users = llm.requests[1]!.messages.filter((message) => message.role === 'user');
+    expect(users.map((message) => message.content)).toEqual(['show order 7']);
   });
 
   it('#12.15 no retry for an error only the configuration can fix', async () => {

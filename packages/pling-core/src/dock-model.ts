@@ -123,6 +123,8 @@ export class DockModel extends Observable<DockState> {
    * words, sensitive values included, while the model, events and checkpoints keep the markers. Only in memory.
    */
   private readonly typed = new Map<string, string>();
+  /** The error event the retry button answered: hidden from then on (a new failure is a new event). */
+  private retried: SessionEvent | undefined;
 
   constructor(options: DockModelOptions) {
     super();
@@ -188,11 +190,16 @@ export class DockModel extends Observable<DockState> {
     await this.session.send(input);
   }
 
-  /** The retry button: sends the person's last message again (nothing when there was none, or a run is going). */
+  /**
+   * The retry button: the session answers the person's last message again (session.retry(), so the model does not
+   * see it twice); the error it answers is no longer shown. Nothing when there is nothing to retry or a run is going.
+   */
   async retry(): Promise<void> {
     const state = this.getSnapshot();
     if (!state.canRetry || this.derived.lastUserText === undefined) return;
-    await this.session.send(this.derived.lastUserText);
+    this.retried = this.derived.errorEvent;
+    this.changed();
+    await this.session.retry();
   }
 
   /** The launcher and the close button: opens or folds a floating dock, remembered for this page. */
@@ -279,7 +286,10 @@ export class DockModel extends Observable<DockState> {
     });
     const working = operations.some((operation) => operation.status === 'running' || operation.status === 'waiting');
     const newest = confirmations.at(-1);
-    const error = this.derived.error;
+    const error =
+      this.derived.errorEvent !== undefined && this.derived.errorEvent === this.retried
+        ? undefined
+        : this.derived.error;
     const state: DockState = {
       title: this.title,
       status: session.status,

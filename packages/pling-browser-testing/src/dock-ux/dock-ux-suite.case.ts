@@ -312,6 +312,17 @@ export function describeDockUx(adapter: DockAdapterName, entry: URL): void {
       await expect.poll(() => replies(page), SETTLE).toEqual(['Order 1006 is cancelled.']);
       expect(await error.count()).toBe(0);
       expect(fixture.modelServer.chatBodies()).toHaveLength(asked + 2);
+      // Run again, not sent again: the model sees the person's message once.
+      const retriedBody = fixture.modelServer.chatBodies().at(-1) as {
+        messages: Array<{ role: string; content: unknown }>;
+      };
+      const asks = retriedBody.messages.filter(
+        (message) => message.role === 'user' && message.content === 'cancel order 1006',
+      );
+      expect(asks).toHaveLength(1);
+      expect(
+        await page.locator('[data-pling="message"][data-role="user"]', { hasText: 'cancel order 1006' }).count(),
+      ).toBe(1);
       expect(pageErrors()).toEqual([]);
     });
 
