@@ -32,12 +32,13 @@ export function buildMessagesRequest(options: BuildOptions): Record<string, unkn
   const breakpoints = options.promptCaching ? placeBreakpoints(request.messages) : {};
   const system: Block[] = [];
   const messages: ApiMessage[] = [];
-  let systemBreakpoint = false;
+  let headBlock: Block | undefined;
   request.messages.forEach((message, index) => {
     const marked = index === breakpoints.historyEnd || index === breakpoints.tail;
     if (message.role === 'system' && messages.length === 0) {
-      system.push({ type: 'text', text: message.content });
-      if (index === breakpoints.head) systemBreakpoint = true;
+      const block: Block = { type: 'text', text: message.content };
+      system.push(block);
+      if (index === breakpoints.head) headBlock = block;
       return;
     }
     const role = message.role === 'assistant' ? 'assistant' : 'user';
@@ -59,7 +60,7 @@ export function buildMessagesRequest(options: BuildOptions): Record<string, unkn
     input_schema: tool.parameters,
   }));
   if (system.length > 0) {
-    if (systemBreakpoint) markLast(system);
+    if (headBlock) headBlock.cache_control = EPHEMERAL;
     body.system = system;
   } else if (tools.length > 0 && options.promptCaching) markLast(tools);
   if (tools.length > 0) {

@@ -3,10 +3,21 @@
 // turn grows at its end. So: the end of the head, the end of the history (the last finished reply before the current
 // turn) and the last message. Between two cuts every request then extends a prefix an earlier request wrote, and the
 // API's 20-block lookback finds it.
-import type { Message } from '@aalis/schema-message';
+import { type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
+
+/**
+ * The injector id the turn engine gives its per-call context block (time, platform: `[当前环境] …`). It joins the
+ * leading system messages on a first turn (nothing between them yet) and sits after the history later, so the head
+ * ends before it: otherwise the first turn would cache a head that the second turn no longer has.
+ */
+export const VOLATILE_CONTEXT_INJECTOR = 'volatile-context';
+
+function isVolatile(message: Message): boolean {
+  return message.metadata?.[WellKnownMetadataKeys.Injector] === VOLATILE_CONTEXT_INJECTOR;
+}
 
 export interface Breakpoints {
-  /** The last leading system message (the head), if any. */
+  /** The last leading system message before the volatile context (the head), if any. */
   head?: number;
   /** The last message of the history segment, if the request has history before the current turn. */
   historyEnd?: number;
@@ -18,7 +29,9 @@ export function placeBreakpoints(messages: readonly Message[]): Breakpoints {
   const result: Breakpoints = {};
   let head = -1;
   while (head + 1 < messages.length && messages[head + 1]!.role === 'system') head++;
-  if (head >= 0) result.head = head;
+  let stable = -1;
+  while (stable + 1 <= head && !isVolatile(messages[stable + 1]!)) stable++;
+  if (stable >= 0) result.head = stable;
   const last = messages.length - 1;
   for (let index = last - 1; index > head; index--) {
     const message = messages[index]!;
