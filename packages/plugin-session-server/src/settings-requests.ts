@@ -4,7 +4,7 @@ import { meetsLevel } from '@aalis/api-authority';
 import { listModels, llm, modelRef, resolveModelFor } from '@aalis/api-llm';
 import { PERSONA_FIELD_KEY } from '@aalis/api-persona';
 import type { SessionInfo } from '@aalis/api-session-manager';
-import type { FieldInfo, SettingsScope } from '@aalis/api-session-settings';
+import { type FieldInfo, type SettingsScope, venueTarget } from '@aalis/api-session-settings';
 import type { Account, ModelView, ResultOf, SettingView } from '@aalis/session-client';
 import { optionalRecord, optionalString, requireString } from './params.js';
 import { identityOf, type ServerDeps } from './server-deps.js';
@@ -114,7 +114,7 @@ export async function settingsWrite(
   const info = service.field(key);
   if (!info) throw serverErrors.AALIS_WEBUI_BAD_REQUEST({ type, problems: `no setting "${key}"` });
   const caller = { identity: identityOf(account), via: 'host' as const };
-  const target = { layer: 'session' as const, target: session.id, key, caller };
+  const target = { ...layerTarget(type, session, params.layer), key, caller };
   if (mode === 'set') {
     if (!('value' in params)) throw serverErrors.AALIS_WEBUI_BAD_REQUEST({ type, problems: 'value is missing' });
     await service.set({ ...target, value: toStored(deps, key, params.value) });
@@ -122,6 +122,23 @@ export async function settingsWrite(
     await service.reset(target);
   }
   return { setting: await viewOf(deps, account, scopeOf(session), info) };
+}
+
+/** Where a write goes: the session (default), its venue or its platform layer. */
+function layerTarget(
+  type: string,
+  session: SessionInfo,
+  layer: unknown,
+): { layer: 'session' | 'venue' | 'platform'; target: string } {
+  if (layer === undefined || layer === 'session') return { layer: 'session', target: session.id };
+  if (layer === 'platform') return { layer: 'platform', target: session.platform };
+  if (layer === 'venue') {
+    if (session.venue === undefined) {
+      throw serverErrors.AALIS_WEBUI_BAD_REQUEST({ type, problems: 'this session has no venue (only IM rooms do)' });
+    }
+    return { layer: 'venue', target: venueTarget({ platform: session.platform, venue: session.venue }) };
+  }
+  throw serverErrors.AALIS_WEBUI_BAD_REQUEST({ type, problems: 'layer must be "session", "venue" or "platform"' });
 }
 
 export function modelsList(deps: ServerDeps): ResultOf<'models.list'> {

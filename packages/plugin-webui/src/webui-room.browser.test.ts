@@ -78,6 +78,14 @@ describe('a room in the WebUI', () => {
       // The room's history is read-only here: people talk to her in the room.
       expect(await page.getByTestId('composer-text').isDisabled()).toBe(true);
       expect(await page.getByTestId('send').isDisabled()).toBe(true);
+      // Its settings can be written for this session, its venue or its whole platform.
+      const layer = page.getByTestId('write-layer');
+      await layer.waitFor();
+      expect(
+        await layer.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)),
+      ).toEqual(['session', 'venue', 'platform']);
+      await layer.selectOption('platform');
+      expect(await layer.inputValue()).toBe('platform');
       await page.reload();
       await page.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
       await check();

@@ -42,6 +42,7 @@ export {
   type ResultOf,
   type SettingOption,
   type SettingView,
+  type WritableLayer,
 } from './request-types.js';
 export {
   type ConnectionState,

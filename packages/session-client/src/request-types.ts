@@ -4,6 +4,12 @@ import type { SessionSummary } from './event-types.js';
 
 export const PROTOCOL_VERSION = 1;
 
+/**
+ * The settings layer a write goes to: this session (default), its venue (an IM group or chat: every session there)
+ * or its platform (every session of that platform).
+ */
+export type WritableLayer = 'session' | 'venue' | 'platform';
+
 export interface Account {
   /** The account id on platform `webui`. */
   userId: string;
@@ -144,8 +150,14 @@ export interface RequestMap {
     params: { sessionId: string; key: string; values?: Record<string, unknown> };
     result: { options: SettingOption[] };
   };
-  'settings.set': { params: { sessionId: string; key: string; value: unknown }; result: { setting: SettingView } };
-  'settings.reset': { params: { sessionId: string; key: string }; result: { setting: SettingView } };
+  'settings.set': {
+    params: { sessionId: string; key: string; value: unknown; layer?: WritableLayer };
+    result: { setting: SettingView };
+  };
+  'settings.reset': {
+    params: { sessionId: string; key: string; layer?: WritableLayer };
+    result: { setting: SettingView };
+  };
   'models.list': { params: Record<string, never>; result: { models: ModelView[]; defaultModel?: string } };
   'personas.list': { params: { sessionId?: string }; result: { personas: SettingOption[] } };
   'admin.plugins': { params: Record<string, never>; result: { plugins: PluginView[] } };

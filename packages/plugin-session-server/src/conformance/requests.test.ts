@@ -192,6 +192,56 @@ describe('IM rooms', () => {
     expect(await client.request('stop', { sessionId: 'onebot:group:777' })).toEqual({ stopped: false });
     expect(host.model.chatBodies()).toHaveLength(0);
   });
+
+  it('writes a room’s settings on its venue or platform layer, and says where each value comes from', async () => {
+    const { sessionManager } = await import('@aalis/api-session-manager');
+    const manager = host.aalis.app.services.selected(sessionManager)!.impl;
+    for (const id of ['888', '889']) {
+      await manager.ensure({
+        id: `onebot:group:${id}`,
+        kind: 'room',
+        platform: 'onebot',
+        venue: id,
+        originChat: { multiParty: true },
+      });
+    }
+    const client = await connected();
+    const venue = await client.request('settings.set', {
+      sessionId: 'onebot:group:888',
+      key: 'historyLimit',
+      value: 40,
+      layer: 'venue',
+    });
+    expect(venue.setting).toMatchObject({ value: 40, source: 'venue' });
+    const platform = await client.request('settings.set', {
+      sessionId: 'onebot:group:888',
+      key: 'maxToolIterations',
+      value: 3,
+      layer: 'platform',
+    });
+    expect(platform.setting).toMatchObject({ value: 3, source: 'platform' });
+    // The other group shares the platform layer but not the venue layer.
+    const other = (await client.request('settings.get', { sessionId: 'onebot:group:889' })).settings;
+    expect(other.find((setting) => setting.key === 'maxToolIterations')).toMatchObject({
+      value: 3,
+      source: 'platform',
+    });
+    expect(other.find((setting) => setting.key === 'historyLimit')?.source).not.toBe('venue');
+    await expect(
+      client.request('settings.set', {
+        sessionId: 'onebot:group:888',
+        key: 'historyLimit',
+        value: 1,
+        layer: 'galaxy' as never,
+      }),
+    ).rejects.toMatchObject({ code: 'AALIS_WEBUI_BAD_REQUEST' });
+    const reset = await client.request('settings.reset', {
+      sessionId: 'onebot:group:888',
+      key: 'historyLimit',
+      layer: 'venue',
+    });
+    expect(reset.setting.source).not.toBe('venue');
+  });
 });
 
 describe('admin', () => {

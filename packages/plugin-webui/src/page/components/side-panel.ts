@@ -61,7 +61,30 @@ export const SidePanel = defineComponent({
         label,
       );
     return () => {
-      const { composer, common, advanced, loaded, error } = snapshot.value;
+      const { composer, common, advanced, loaded, error, layers, writeLayer } = snapshot.value;
+      // An IM room: choose whether changes go to this session, its venue or its platform.
+      const layerPicker =
+        layers.length > 1
+          ? h('label', { class: 'setting-layer' }, [
+              h('span', t('webui-page.settings.writeLayer')),
+              h(
+                'select',
+                {
+                  value: writeLayer,
+                  'data-testid': 'write-layer',
+                  onChange: (event: Event) =>
+                    props.settings.setWriteLayer((event.target as HTMLSelectElement).value as typeof writeLayer),
+                },
+                layers.map((layer) =>
+                  h(
+                    'option',
+                    { value: layer, selected: layer === writeLayer },
+                    t(`webui-page.settings.writeLayer.${layer}`),
+                  ),
+                ),
+              ),
+            ])
+          : null;
       const section = (title: string, rows: typeof common, open = true) =>
         rows.length === 0
           ? null
@@ -105,6 +128,7 @@ export const SidePanel = defineComponent({
                   loaded && composer.length + common.length + advanced.length === 0
                     ? h('p', { class: 'placeholder' }, t('webui-page.settings.empty'))
                     : null,
+                  layerPicker,
                   section(t('webui-page.settings.composer'), composer),
                   section(t('webui-page.settings.common'), common),
                   section(t('webui-page.settings.advanced'), advanced, false),

@@ -158,12 +158,18 @@ export class AppModel extends Store<AppSnapshot> {
     // The switch happens at once (what is typed next goes to this session); the old subscription ends after.
     const previous = this.subscription;
     const conversation = new ConversationModel(sessionId);
-    const settings = new SettingsModel(sessionId, {
-      get: (params) => this.client.request('settings.get', params),
-      options: (params) => this.client.request('settings.options', params),
-      set: (params) => this.client.request('settings.set', params),
-      reset: (params) => this.client.request('settings.reset', params),
-    });
+    const summary = this.state.sessions.find((candidate) => candidate.id === sessionId);
+    const settings = new SettingsModel(
+      sessionId,
+      {
+        get: (params) => this.client.request('settings.get', params),
+        options: (params) => this.client.request('settings.options', params),
+        set: (params) => this.client.request('settings.set', params),
+        reset: (params) => this.client.request('settings.reset', params),
+      },
+      // An IM room's settings may also be written for its venue or for its whole platform.
+      summary?.kind === 'room' && summary.venue !== undefined ? ['session', 'venue', 'platform'] : ['session'],
+    );
     this.conversation = conversation;
     this.settings = settings;
     this.update({ selectedId: sessionId, view: 'chat', usage: undefined });

@@ -1,4 +1,4 @@
-import type { SettingView } from '@aalis/session-client';
+import type { ParamsOf, SettingView } from '@aalis/session-client';
 import { describe, expect, it } from 'vitest';
 import { SettingsModel, type SettingsRequests } from './settings-model.js';
 
@@ -124,5 +124,50 @@ describe('SettingsModel', () => {
     answers[0]!([{ value: 'old', label: 'Old' }]);
     await loading;
     expect(model.getSnapshot().common[0]!.options).toEqual([{ value: 'new', label: 'New' }]);
+  });
+});
+
+describe('SettingsModel write layers (IM rooms)', () => {
+  it('sends writes and resets to the chosen layer, and only to one it was given', async () => {
+    const calls: Record<string, unknown>[] = [];
+    const setting = {
+      key: 'historyLimit',
+      label: '历史条数上限',
+      type: 'number',
+      visibility: 'advanced',
+      level: 'owner',
+      writable: true,
+      value: 0,
+      source: 'default',
+    } as const;
+    const model = new SettingsModel(
+      'onebot:group:1',
+      {
+        get: async () => ({ settings: [setting] }),
+        options: async () => ({ options: [] }),
+        set: async (params: ParamsOf<'settings.set'>) => {
+          calls.push({ kind: 'set', ...params });
+          return { setting: { ...setting, value: params.value, source: params.layer ?? 'session' } };
+        },
+        reset: async (params: ParamsOf<'settings.reset'>) => {
+          calls.push({ kind: 'reset', ...params });
+          return { setting };
+        },
+      } as never,
+      ['session', 'venue', 'platform'],
+    );
+    await model.load();
+    expect(model.getSnapshot()).toMatchObject({ writeLayer: 'session', layers: ['session', 'venue', 'platform'] });
+    await model.set('historyLimit', 30);
+    model.setWriteLayer('platform');
+    await model.set('historyLimit', 40);
+    await model.reset('historyLimit');
+    model.setWriteLayer('global' as never);
+    expect(model.getSnapshot().writeLayer).toBe('platform');
+    expect(calls).toEqual([
+      { kind: 'set', sessionId: 'onebot:group:1', key: 'historyLimit', value: 30 },
+      { kind: 'set', sessionId: 'onebot:group:1', key: 'historyLimit', value: 40, layer: 'platform' },
+      { kind: 'reset', sessionId: 'onebot:group:1', key: 'historyLimit', layer: 'platform' },
+    ]);
   });
 });

@@ -2,7 +2,7 @@
 // visibility (composer fields also sit beside the composer), each with its value, source layer, note and whether
 // this account may write it; select fields with dynamic options (深度思考 depends on 模型) refetch their options
 // whenever a field they depend on changes, with the unsaved choice when there is one. Framework-free.
-import type { ParamsOf, ResultOf, SettingOption, SettingView } from '@aalis/session-client';
+import type { ParamsOf, ResultOf, SettingOption, SettingView, WritableLayer } from '@aalis/session-client';
 import { Store } from './store.js';
 
 /** The requests the model makes (SessionClient.request, narrowed so tests can pass a small fake). */
@@ -26,6 +26,9 @@ export interface SettingState {
 export interface SettingsSnapshot {
   sessionId: string;
   loaded: boolean;
+  /** Where writes go now, and where they may go (an IM room's venue and platform layers besides the session). */
+  writeLayer: WritableLayer;
+  layers: readonly WritableLayer[];
   composer: readonly SettingState[];
   common: readonly SettingState[];
   advanced: readonly SettingState[];
@@ -47,12 +50,27 @@ export class SettingsModel extends Store<SettingsSnapshot> {
   private error: SettingsSnapshot['error'];
   /** Bumped per options fetch of a key, so a slow answer for an older model never wins. */
   private readonly optionsGeneration = new Map<string, number>();
+  private writeLayer: WritableLayer = 'session';
 
   constructor(
     readonly sessionId: string,
     private readonly requests: SettingsRequests,
+    /** The layers writes may go to: the session's own, and for an IM room also its venue and its platform. */
+    private readonly layers: readonly WritableLayer[] = ['session'],
   ) {
     super();
+  }
+
+  /** Chooses the layer the next writes and resets go to (one of `layers`). */
+  setWriteLayer(layer: WritableLayer): void {
+    if (!this.layers.includes(layer) || layer === this.writeLayer) return;
+    this.writeLayer = layer;
+    this.changed();
+  }
+
+  /** The layer parameter of a write: left out for the session layer. */
+  private layerParam(): { layer?: WritableLayer } {
+    return this.writeLayer === 'session' ? {} : { layer: this.writeLayer };
   }
 
   /** Loads (or reloads, e.g. after settings.changed) every field and the dynamic options. */
@@ -77,14 +95,14 @@ export class SettingsModel extends Store<SettingsSnapshot> {
   }
 
   /**
-   * Writes a value on the session layer. Dependants' options are refetched with the new value (at once, before
+   * Writes a value on the chosen layer (the session's, unless setWriteLayer chose another). Dependants' options are refetched with the new value (at once, before
    * the write is answered, so 深度思考 follows the model being picked); on a refusal the field shows the error.
    */
   async set(key: string, value: unknown): Promise<boolean> {
     this.patch(key, { saving: true, error: undefined });
     const dependants = this.refetchDependants(key, { [key]: value });
     try {
-      const { setting } = await this.requests.set({ sessionId: this.sessionId, key, value });
+      const { setting } = await this.requests.set({ sessionId: this.sessionId, key, value, ...this.layerParam() });
       this.patch(key, { setting, saving: false });
       await dependants;
       // The server's notes of the dependants (「当前模型没有这一档…」) change with the model: read them again.
@@ -97,11 +115,11 @@ export class SettingsModel extends Store<SettingsSnapshot> {
     }
   }
 
-  /** Removes the session layer's value (the field then follows the layers below, or its default, or unset). */
+  /** Removes the chosen layer's value (the field then follows the layers below, or its default, or unset). */
   async reset(key: string): Promise<boolean> {
     this.patch(key, { saving: true, error: undefined });
     try {
-      const { setting } = await this.requests.reset({ sessionId: this.sessionId, key });
+      const { setting } = await this.requests.reset({ sessionId: this.sessionId, key, ...this.layerParam() });
       this.patch(key, { setting, saving: false });
       if (this.dependantsOf(key).length > 0) await this.load();
       return true;
@@ -117,6 +135,8 @@ export class SettingsModel extends Store<SettingsSnapshot> {
     return {
       sessionId: this.sessionId,
       loaded: this.loaded,
+      writeLayer: this.writeLayer,
+      layers: this.layers,
       composer: of('composer'),
       common: of('common'),
       advanced: of('advanced'),
