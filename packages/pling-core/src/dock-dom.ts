@@ -22,6 +22,14 @@ export function renderDockMessageText(element: HTMLElement, message: Pick<DockMe
 }
 
 /**
+ * A reply as escaped plain text, for HTML rendered where the Markdown cannot be (server-side rendering has no DOM
+ * to sanitise with): the Vue and React docks start a reply's element from it, then renderDockMessageText takes over.
+ */
+export function replyPlaceholderHtml(text: string): string {
+  return text.replace(/[&<>]/g, (character) => (character === '&' ? '&amp;' : character === '<' ? '&lt;' : '&gt;'));
+}
+
+/**
  * Keeps a scrolling chat at its bottom while the person is there: it stops following as soon as they scroll up
  * (to reread something) and follows again when they scroll back down or send a message.
  */

@@ -22,7 +22,13 @@ export {
 } from './confirmation-queue.js';
 export { createPlingCore, type PlingCore, type PlingOptions } from './create-pling-core.js';
 export { confirmationArgumentsText } from './dock-derive.js';
-export { ChatFollower, ConfirmationFocus, FOLLOW_THRESHOLD, renderDockMessageText } from './dock-dom.js';
+export {
+  ChatFollower,
+  ConfirmationFocus,
+  FOLLOW_THRESHOLD,
+  renderDockMessageText,
+  replyPlaceholderHtml,
+} from './dock-dom.js';
 export {
   type DockConfirmation,
   type DockError,

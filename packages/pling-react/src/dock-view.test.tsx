@@ -100,6 +100,8 @@ describe('DockView (the shared DOM contract)', () => {
       `<div data-pling="message" data-role="user"><span data-pling="speaker" class="pling-speaker">${texts.you}</span><div class="pling-text" data-pling="text" data-format="text">delete order 7</div></div>`,
     );
     expect(html).toContain('data-role="assistant" data-streaming="true"');
+    // Server-rendered HTML shows the reply's text (escaped, as plain text: the Markdown needs a DOM to sanitise).
+    expect(html).toContain('<div class="pling-text" data-pling="text">Deleting &lt;b&gt;</div>');
     expect(html).not.toContain(texts.empty);
     expect(html).toContain('<p data-pling="notice" role="status">Stopped.</p>');
     expect(html).toContain(`<p data-pling="error-summary">${texts.errorSummary('NETWORK_ERROR')}</p>`);
