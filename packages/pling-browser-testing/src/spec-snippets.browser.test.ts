@@ -52,7 +52,7 @@ describe('#12.1 the spec snippets with only .env.local', { timeout: 120_000 }, (
     });
   }
 
-  for (const name of ['plain JS', 'Vue 3'] as const) {
+  for (const name of ['plain JS', 'Vue 3', 'React', 'Vue 2.7'] as const) {
     it(`#12.1 ${name}: the dev server reads VITE_AGENT_* from .env.local and reaches the model`, async () => {
       fixture = await openViteApp({ entry: SNIPPETS[name], envLocal: ENV_LOCAL, mode: 'dev', browser });
       await chat(fixture, `开发服务器里 ${name} 的回答`);
