@@ -26,6 +26,12 @@ export function adminPlugins(deps: ServerDeps): ResultOf<'admin.plugins'> {
   return { plugins: deps.plugins.use.list().map((state) => pluginView(deps, state)) };
 }
 
+/** The MCP servers' states (none when the MCP client does not run). */
+export function adminMcp(deps: ServerDeps): ResultOf<'admin.mcp'> {
+  if (!deps.mcp.available) return { servers: [] };
+  return { servers: deps.mcp.use.servers().map((server) => ({ ...server, tools: [...server.tools] })) };
+}
+
 export function preferencesView(deps: ServerDeps): PreferencesView {
   const snapshot = deps.services.preferences();
   const resolved = resolveModelFor({ services: deps.services, consumer: '@aalis/plugin-agent' });

@@ -2,7 +2,7 @@
 // other accounts, runs the handler, and answers a result or a coded error (never a stack trace).
 import type { Account, RequestType } from '@aalis/session-client';
 import { OWNER_REQUESTS, REQUEST_TYPES } from '@aalis/session-client';
-import { adminPlugins, adminPreferencesSet, logsSubscribe, preferencesView } from './admin-requests.js';
+import { adminMcp, adminPlugins, adminPreferencesSet, logsSubscribe, preferencesView } from './admin-requests.js';
 import { backgroundList, backgroundStop, backgroundStopAll } from './background-requests.js';
 import type { Peer, ServerDeps } from './server-deps.js';
 import { serverErrors } from './server-errors.js';
@@ -98,6 +98,8 @@ export async function runRequest(
       return backgroundStopAll(deps, account, params);
     case 'admin.plugins':
       return adminPlugins(deps);
+    case 'admin.mcp':
+      return adminMcp(deps);
     case 'admin.preferences.get':
       return { preferences: preferencesView(deps) };
     case 'admin.preferences.set':

@@ -5,6 +5,7 @@ import type { AuthorityService } from '@aalis/api-authority';
 import type { CommandsService } from '@aalis/api-commands';
 import type { GatewayService } from '@aalis/api-gateway';
 import type { LlmService } from '@aalis/api-llm';
+import type { McpService } from '@aalis/api-mcp';
 import type { MemoryService } from '@aalis/api-memory';
 import type { PluginsService } from '@aalis/api-plugins';
 import type { SessionInfo, SessionManagerService } from '@aalis/api-session-manager';
@@ -51,6 +52,8 @@ export interface ServerDeps {
   commands: Handle<CommandsService>;
   llm: Handle<LlmService>;
   plugins: Handle<PluginsService>;
+  /** The MCP client, when it runs: its servers' states for the admin area. */
+  mcp: Handle<McpService>;
   logins: LoginStore;
   live(sessionId: string): LiveSession;
   peers: Set<Peer>;

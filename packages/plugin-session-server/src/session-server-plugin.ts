@@ -8,6 +8,7 @@ import { commands } from '@aalis/api-commands';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
 import { llm } from '@aalis/api-llm';
+import { mcp } from '@aalis/api-mcp';
 import { memory } from '@aalis/api-memory';
 import { platform } from '@aalis/api-platform';
 import { pluginsService } from '@aalis/api-plugins';
@@ -80,6 +81,7 @@ export function createSessionServerPlugin(options: SessionServerOptions = {}) {
       commands: optional(commands),
       llm: optional(llm),
       plugins: optional(pluginsService),
+      mcp: optional(mcp),
       platform: optional(platform),
     },
     config: serverConfigSchema,
@@ -110,6 +112,7 @@ export function createSessionServerPlugin(options: SessionServerOptions = {}) {
         commands: handles.commands,
         llm: handles.llm,
         plugins: handles.plugins,
+        mcp: handles.mcp,
         logins: new LoginStore(loginDatabase?.database ?? handles.storage.use.database()),
         live(sessionId) {
           let live = lives.get(sessionId);

@@ -29,6 +29,7 @@ export {
   type BackgroundTaskView,
   type Limits,
   type LogView,
+  type McpServerView,
   type ModelView,
   type OutgoingAttachment,
   OWNER_REQUESTS,

@@ -85,6 +85,18 @@ export interface PluginView {
   error?: string;
 }
 
+/** A configured MCP server as the admin area shows it (@aalis/api-mcp's McpServerState). */
+export interface McpServerView {
+  name: string;
+  transport: 'stdio' | 'streamable-http' | 'sse';
+  status: 'starting' | 'connected' | 'reconnecting' | 'disabled' | 'invalid' | 'stopped';
+  /** The tools it offers now (mcp__<server>__<tool>). */
+  tools: string[];
+  error?: string;
+  restarts: number;
+  since: number;
+}
+
 export interface LogView {
   time: number;
   level: 'trace' | 'debug' | 'info' | 'warn' | 'error';
@@ -161,6 +173,7 @@ export interface RequestMap {
   'models.list': { params: Record<string, never>; result: { models: ModelView[]; defaultModel?: string } };
   'personas.list': { params: { sessionId?: string }; result: { personas: SettingOption[] } };
   'admin.plugins': { params: Record<string, never>; result: { plugins: PluginView[] } };
+  'admin.mcp': { params: Record<string, never>; result: { servers: McpServerView[] } };
   'admin.preferences.get': { params: Record<string, never>; result: { preferences: PreferencesView } };
   'admin.preferences.set': {
     /** `value` null removes the preference; `plugin` sets a per-plugin preference. */
@@ -181,6 +194,7 @@ export type ResultOf<T extends RequestType> = RequestMap[T]['result'];
 /** Requests only an owner may make. */
 export const OWNER_REQUESTS: readonly RequestType[] = [
   'admin.plugins',
+  'admin.mcp',
   'admin.preferences.get',
   'admin.preferences.set',
   'logs.subscribe',

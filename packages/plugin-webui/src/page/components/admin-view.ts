@@ -37,7 +37,7 @@ export const AdminView = defineComponent({
         }),
     );
     return () => {
-      const { plugins, preferences, logs } = props.admin;
+      const { plugins, mcp, preferences, logs } = props.admin;
       const current = preferences?.global.llm ?? '';
       const shown = logs.filter((record) => LEVELS.indexOf(record.level) >= LEVELS.indexOf(minimum.value));
       return h('main', { id: 'main', class: 'admin', 'data-testid': 'admin', tabindex: -1 }, [
@@ -96,6 +96,44 @@ export const AdminView = defineComponent({
             ),
           ]),
         ]),
+        mcp.length > 0
+          ? h('section', { 'aria-labelledby': 'admin-mcp' }, [
+              h('h2', { id: 'admin-mcp' }, t('webui-page.admin.mcp')),
+              h('table', { class: 'plugins', 'data-testid': 'mcp-servers' }, [
+                h(
+                  'thead',
+                  h('tr', [
+                    h('th', t('webui-page.admin.mcp.server')),
+                    h('th', t('webui-page.admin.state')),
+                    h('th', t('webui-page.admin.detail')),
+                  ]),
+                ),
+                h(
+                  'tbody',
+                  mcp.map((server) =>
+                    h('tr', { key: server.name, 'data-state': server.status }, [
+                      h('td', [h('div', server.name), h('code', { class: 'muted' }, server.transport)]),
+                      h(
+                        'td',
+                        h(
+                          'span',
+                          { class: ['state', `state-${server.status === 'connected' ? 'active' : 'pending'}`] },
+                          t(`webui-page.admin.mcp.status.${server.status}` as PageTextKey),
+                        ),
+                      ),
+                      h('td', [
+                        h('div', t('webui-page.admin.mcp.tools', { count: server.tools.length })),
+                        server.restarts > 0
+                          ? h('div', { class: 'muted' }, t('webui-page.admin.mcp.restarts', { count: server.restarts }))
+                          : null,
+                        server.error ? h('div', { class: 'setting-error' }, server.error) : null,
+                      ]),
+                    ]),
+                  ),
+                ),
+              ]),
+            ])
+          : null,
         h('section', { 'aria-labelledby': 'admin-preferences' }, [
           h('h2', { id: 'admin-preferences' }, t('webui-page.admin.preferences')),
           h('div', { class: 'setting' }, [

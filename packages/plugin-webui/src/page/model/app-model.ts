@@ -7,6 +7,7 @@ import type {
   ConnectionState,
   Limits,
   LogView,
+  McpServerView,
   ModelView,
   OutgoingAttachment,
   PluginView,
@@ -33,6 +34,8 @@ export interface AppNotice {
 
 export interface AdminSnapshot {
   plugins: readonly PluginView[];
+  /** The MCP servers' states (empty when the MCP client does not run). */
+  mcp: readonly McpServerView[];
   preferences?: PreferencesView;
   logs: readonly LogView[];
 }
@@ -79,7 +82,7 @@ export class AppModel extends Store<AppSnapshot> {
     sessions: [],
     view: 'chat',
     models: [],
-    admin: { plugins: [], logs: [] },
+    admin: { plugins: [], mcp: [], logs: [] },
     notices: [],
   };
   private noticeCounter = 0;
@@ -271,12 +274,13 @@ export class AppModel extends Store<AppSnapshot> {
   async openAdmin(): Promise<void> {
     this.update({ view: 'admin' });
     await this.guard(async () => {
-      const [{ plugins }, { preferences }, { recent }] = await Promise.all([
+      const [{ plugins }, { servers }, { preferences }, { recent }] = await Promise.all([
         this.client.request('admin.plugins', {}),
+        this.client.request('admin.mcp', {}),
         this.client.request('admin.preferences.get', {}),
         this.client.request('logs.subscribe', {}),
       ]);
-      this.update({ admin: { plugins, preferences, logs: recent.slice(-MAX_LOG_RECORDS) } });
+      this.update({ admin: { plugins, mcp: servers, preferences, logs: recent.slice(-MAX_LOG_RECORDS) } });
     });
   }
 
@@ -287,8 +291,11 @@ export class AppModel extends Store<AppSnapshot> {
 
   async refreshPlugins(): Promise<void> {
     await this.guard(async () => {
-      const { plugins } = await this.client.request('admin.plugins', {});
-      this.update({ admin: { ...this.state.admin, plugins } });
+      const [{ plugins }, { servers }] = await Promise.all([
+        this.client.request('admin.plugins', {}),
+        this.client.request('admin.mcp', {}),
+      ]);
+      this.update({ admin: { ...this.state.admin, plugins, mcp: servers } });
     });
   }
 
