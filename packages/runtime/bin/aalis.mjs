@@ -8,6 +8,8 @@ import { closeSync, existsSync } from 'node:fs';
 import { register } from 'node:module';
 import { isatty } from 'node:tty';
 
+// The standard streams that are a terminal now, to tell at exit whether that terminal was closed meanwhile.
+const terminalsAtStart = [0, 1, 2].filter((fd) => isatty(fd));
 const root = new URL('../', import.meta.url);
 const source = new URL('src/cli.ts', root);
 let entry = new URL('dist/cli.js', root);
@@ -48,8 +50,8 @@ process.exit(code);
  * so that reset skips it. Nothing can be shown on such a terminal anyway.
  */
 function releaseClosedTerminal() {
-  for (const [fd, stream] of [process.stdin, process.stdout, process.stderr].entries()) {
-    if (stream.isTTY && !isatty(fd)) {
+  for (const fd of terminalsAtStart) {
+    if (!isatty(fd)) {
       try {
         closeSync(fd);
       } catch {
