@@ -1,6 +1,8 @@
 // @aalis/platform-room: what every chat-room platform adapter (OneBot v11, Telegram …) does the same way.
+export { deliverToRoom, type RoomTarget } from './deliver-to-room.js';
 export { type FetchAttachmentOptions, fetchImageAttachment } from './fetch-attachment.js';
 export { type InboundContentOptions, inboundContent } from './inbound-content.js';
 export { roomErrors } from './room-errors.js';
+export { roomLimitsShape } from './room-limits-schema.js';
 export { RoomMemory } from './room-memory.js';
 export { type ChatType, ensureRoomSession, parseRoomSessionId, roomSessionId } from './room-session.js';

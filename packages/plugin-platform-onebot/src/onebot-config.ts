@@ -1,5 +1,6 @@
 // The config section `plugins.platform-onebot`.
 import { type Infer, s } from '@aalis/core';
+import { roomLimitsShape } from '@aalis/platform-room';
 
 export const onebotConfigSchema = s.object({
   mode: s
@@ -49,26 +50,7 @@ export const onebotConfigSchema = s.object({
     .describe(
       'Longer replies are sent as several messages, cut at paragraphs, lines or spaces, code blocks kept whole.',
     ),
-  maxInboundLength: s
-    .number()
-    .integer()
-    .min(100)
-    .default(20_000)
-    .describe('Longer inbound messages are cut to this many characters, with a note saying so.'),
-  image: s.object({
-    maxBytes: s
-      .number()
-      .integer()
-      .min(1_024)
-      .default(10 * 1024 * 1024)
-      .describe('Largest inbound image fetched.'),
-    fetchTimeoutMs: s
-      .number()
-      .integer()
-      .min(100)
-      .default(15_000)
-      .describe('How long fetching an inbound image may take.'),
-  }),
+  ...roomLimitsShape(),
 });
 
 export type OneBotConfig = Infer<typeof onebotConfigSchema>;

@@ -3,23 +3,12 @@
 // reply to one of her messages addresses her; replies go back as segment arrays, a group reply quoting the
 // message that addressed her, long ones split at the platform's limit.
 import '@aalis/api-agent';
-import { type DeliveryFailure, gateway } from '@aalis/api-gateway';
+import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
 import { platform } from '@aalis/api-platform';
 import { sessionManager } from '@aalis/api-session-manager';
-import {
-  AalisError,
-  config,
-  type Disposer,
-  definePlugin,
-  events,
-  i18n,
-  lifecycle,
-  logger,
-  optional,
-  textRef,
-} from '@aalis/core';
-import { type ChatType, ensureRoomSession, inboundContent, parseRoomSessionId, RoomMemory } from '@aalis/platform-room';
+import { config, type Disposer, definePlugin, events, i18n, lifecycle, logger, optional, textRef } from '@aalis/core';
+import { type ChatType, deliverToRoom, ensureRoomSession, inboundContent, RoomMemory } from '@aalis/platform-room';
 import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
 import { onebotConfigSchema } from './onebot-config.js';
@@ -191,51 +180,38 @@ export default definePlugin({
     }
 
     async function deliver(message: OutgoingMessage): Promise<void> {
-      const target = parseRoomSessionId(ONEBOT_PLATFORM, message.sessionId);
-      if (!target) {
-        log.warn('OneBot: an outbound message for a session that is not a OneBot chat was not sent', {
-          sessionId: message.sessionId,
-        });
-        return;
-      }
-      const replyTo =
-        message.replyTo ??
-        (target.chatType === 'group' && message.kind === 'reply' ? memory.quoteFor(message.turnId) : undefined);
-      const images = (message.attachments ?? [])
-        .filter((attachment) => attachment.type === 'image')
-        .map((attachment) => attachment.url ?? (attachment.data ? `base64://${attachment.data}` : ''))
-        .filter((file) => file !== '');
-      const pieces = splitMessage(message.content, settings.maxMessageLength);
-      if (pieces.length === 0 && images.length === 0) return;
-      const action = target.chatType === 'group' ? 'send_group_msg' : 'send_private_msg';
-      const idKey = target.chatType === 'group' ? 'group_id' : 'user_id';
-      const count = Math.max(pieces.length, 1);
-      try {
-        for (let index = 0; index < count; index++) {
-          const segments = buildSegments({
-            text: pieces[index] ?? '',
-            ...(index === 0 && replyTo !== undefined ? { replyTo } : {}),
-            ...(index === count - 1 ? { images } : {}),
-          });
-          const data = (await connection.call(action, {
-            [idKey]: Number(target.chatId) || target.chatId,
-            message: segments,
-          })) as { message_id?: unknown } | undefined;
-          if (data?.message_id !== undefined) memory.sent(target.chatId, String(data.message_id));
-        }
-      } catch (error) {
-        const failure: DeliveryFailure = {
-          message,
-          platform: ONEBOT_PLATFORM,
-          code: AalisError.isInstance(error) ? error.code : 'AALIS_ONEBOT_API_FAILED',
-          reason: error instanceof Error ? error.message : String(error),
-        };
-        log.warn(`OneBot: delivery failed turn=${message.turnId ?? '-'} session=${message.sessionId}`, {
-          code: failure.code,
-          reason: failure.reason,
-        });
-        await events.use.emitAsync('outbound:failed', failure);
-      }
+      await deliverToRoom({
+        platform: ONEBOT_PLATFORM,
+        label: 'OneBot',
+        message,
+        memory,
+        logger: log,
+        events: events.use,
+        fallbackCode: 'AALIS_ONEBOT_API_FAILED',
+        send: async (target, replyTo) => {
+          const images = (message.attachments ?? [])
+            .filter((attachment) => attachment.type === 'image')
+            .map((attachment) => attachment.url ?? (attachment.data ? `base64://${attachment.data}` : ''))
+            .filter((file) => file !== '');
+          const pieces = splitMessage(message.content, settings.maxMessageLength);
+          if (pieces.length === 0 && images.length === 0) return;
+          const action = target.chatType === 'group' ? 'send_group_msg' : 'send_private_msg';
+          const idKey = target.chatType === 'group' ? 'group_id' : 'user_id';
+          const count = Math.max(pieces.length, 1);
+          for (let index = 0; index < count; index++) {
+            const segments = buildSegments({
+              text: pieces[index] ?? '',
+              ...(index === 0 && replyTo !== undefined ? { replyTo } : {}),
+              ...(index === count - 1 ? { images } : {}),
+            });
+            const data = (await connection.call(action, {
+              [idKey]: Number(target.chatId) || target.chatId,
+              message: segments,
+            })) as { message_id?: unknown } | undefined;
+            if (data?.message_id !== undefined) memory.sent(target.chatId, String(data.message_id));
+          }
+        },
+      });
     }
 
     events.use.on('outbound:message', (message) => {

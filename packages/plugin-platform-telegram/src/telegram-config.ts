@@ -1,5 +1,6 @@
 // The config section `plugins.platform-telegram`.
 import { type Infer, s } from '@aalis/core';
+import { roomLimitsShape } from '@aalis/platform-room';
 
 export const telegramConfigSchema = s.object({
   token: s.string().default('').describe('The bot token from @BotFather. Never logged.'),
@@ -33,26 +34,7 @@ export const telegramConfigSchema = s.object({
     .max(4096)
     .default(4000)
     .describe('Longer replies are sent as several messages (the Bot API allows 4096 characters).'),
-  maxInboundLength: s
-    .number()
-    .integer()
-    .min(100)
-    .default(20_000)
-    .describe('Longer inbound messages are cut to this many characters, with a note saying so.'),
-  image: s.object({
-    maxBytes: s
-      .number()
-      .integer()
-      .min(1_024)
-      .default(10 * 1024 * 1024)
-      .describe('Largest inbound photo fetched.'),
-    fetchTimeoutMs: s
-      .number()
-      .integer()
-      .min(100)
-      .default(15_000)
-      .describe('How long fetching an inbound photo may take.'),
-  }),
+  ...roomLimitsShape(),
 });
 
 export type TelegramConfig = Infer<typeof telegramConfigSchema>;

@@ -6,7 +6,7 @@
 // indicator runs while a turn does; 429s are waited out.
 import '@aalis/api-agent';
 import { commands } from '@aalis/api-commands';
-import { type DeliveryFailure, gateway } from '@aalis/api-gateway';
+import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
 import { platform } from '@aalis/api-platform';
 import { sessionManager } from '@aalis/api-session-manager';
@@ -24,7 +24,14 @@ import {
   textRef,
   translate,
 } from '@aalis/core';
-import { type ChatType, ensureRoomSession, inboundContent, parseRoomSessionId, RoomMemory } from '@aalis/platform-room';
+import {
+  type ChatType,
+  deliverToRoom,
+  ensureRoomSession,
+  inboundContent,
+  parseRoomSessionId,
+  RoomMemory,
+} from '@aalis/platform-room';
 import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
 import { TelegramApi } from './telegram-api.js';
@@ -272,38 +279,26 @@ export default definePlugin({
     }
 
     async function deliver(message: OutgoingMessage): Promise<void> {
-      const target = parseRoomSessionId(TELEGRAM_PLATFORM, message.sessionId);
-      if (!target) {
-        log.warn('Telegram: an outbound message for a session that is not a Telegram chat was not sent', {
-          sessionId: message.sessionId,
-        });
-        return;
-      }
-      const replyTo =
-        message.replyTo ??
-        (target.chatType === 'group' && message.kind === 'reply' ? memory.quoteFor(message.turnId) : undefined);
-      try {
-        const pieces = splitMessage(message.content, settings.maxMessageLength);
-        for (const [index, piece] of pieces.entries())
-          await send(target.chatId, piece, index === 0 ? replyTo : undefined);
-        for (const attachment of message.attachments ?? []) {
-          if (attachment.type === 'image' && attachment.url) {
-            await api.call('sendPhoto', { chat_id: Number(target.chatId), photo: attachment.url });
+      await deliverToRoom({
+        platform: TELEGRAM_PLATFORM,
+        label: 'Telegram',
+        message,
+        memory,
+        logger: log,
+        events: events.use,
+        fallbackCode: 'AALIS_TELEGRAM_API_FAILED',
+        send: async (target, replyTo) => {
+          const pieces = splitMessage(message.content, settings.maxMessageLength);
+          for (const [index, piece] of pieces.entries()) {
+            await send(target.chatId, piece, index === 0 ? replyTo : undefined);
           }
-        }
-      } catch (error) {
-        const failure: DeliveryFailure = {
-          message,
-          platform: TELEGRAM_PLATFORM,
-          code: AalisError.isInstance(error) ? error.code : 'AALIS_TELEGRAM_API_FAILED',
-          reason: describe(error),
-        };
-        log.warn(`Telegram: delivery failed turn=${message.turnId ?? '-'} session=${message.sessionId}`, {
-          code: failure.code,
-          reason: failure.reason,
-        });
-        await events.use.emitAsync('outbound:failed', failure);
-      }
+          for (const attachment of message.attachments ?? []) {
+            if (attachment.type === 'image' && attachment.url) {
+              await api.call('sendPhoto', { chat_id: Number(target.chatId), photo: attachment.url });
+            }
+          }
+        },
+      });
     }
 
     function startTyping(sessionId: string): void {
