@@ -55,7 +55,7 @@ export interface DockState {
   handoffs: readonly HandoffRequest[];
   /** The last error since the last message the user sent. */
   error?: DockError;
-  /** After an error: the retry button sends the person's last message again (`retry()`). */
+  /** After an error: the retry button answers the person's last message again (`retry()`, `session.retry()`). */
   canRetry: boolean;
   /** A run is waiting for the model's first token (or its next reply after tool calls): the "thinking" state. */
   thinking: boolean;
