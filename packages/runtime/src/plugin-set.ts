@@ -21,12 +21,10 @@ import onebotPlugin, { onebotConfigured } from '@aalis/plugin-platform-onebot';
 import telegramPlugin, { telegramConfigured } from '@aalis/plugin-platform-telegram';
 import promptBudgetPlugin from '@aalis/plugin-prompt-budget';
 import schedulePlugin from '@aalis/plugin-schedule';
-import schedulePlugin from '@aalis/plugin-schedule';
 import sessionManagerPlugin from '@aalis/plugin-session-manager';
 import { SESSION_SERVER_PLUGIN, serverConfigSchema } from '@aalis/plugin-session-server';
 import sessionSettingsPlugin from '@aalis/plugin-session-settings';
 import storagePlugin from '@aalis/plugin-storage';
-import subtaskPlugin from '@aalis/plugin-subtask';
 import subtaskPlugin from '@aalis/plugin-subtask';
 import toolsPlugin from '@aalis/plugin-tools';
 import { createBasicToolsPlugin } from './basic-tools.js';
@@ -126,15 +124,6 @@ export function pluginSlots(): PluginSlot[] {
     }),
     slot(memorySummaryPlugin, { alias: 'memory-summary', summary: 'Compacts long histories into a summary.' }),
     slot(promptBudgetPlugin, { alias: 'prompt-budget', summary: 'The prompt_budget_info self-check tool.' }),
-    slot(subtaskPlugin, {
-      alias: 'subtask',
-      summary: 'Subtasks in child sessions: spawn_subtask, wait_subtasks, stop_subtask, background subtasks.',
-    }),
-    slot(schedulePlugin, {
-      alias: 'schedule',
-      summary: 'Reminders and recurring tasks (cron, time zones) fired once each; idle prompts.',
-      filledIn: 'timeZone ← timeZone',
-    }),
     slot(subtaskPlugin, {
       alias: 'subtask',
       summary: 'Subtasks in child sessions: spawn_subtask, wait_subtasks, stop_subtask, background subtasks.',
