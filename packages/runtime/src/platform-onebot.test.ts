@@ -1,6 +1,7 @@
 // plugin-platform-onebot through the product (startAalis, the default plugin set) against a OneBot v11
 // implementation of our own over a real WebSocket and the scripted model server.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,7 +37,12 @@ afterEach(async () => {
   model.reset();
 });
 
-async function boot(extra = '', token = 'onebot-secret-token', plugins: StartAalisOptions['plugins'] = []) {
+async function boot(
+  extra = '',
+  token = 'onebot-secret-token',
+  plugins: StartAalisOptions['plugins'] = [],
+  vision = false,
+) {
   const implementation = await startOneBotImplementation({ selfId: SELF, accessToken: token });
   cleanups.push(() => implementation.close());
   const dir = mkdtempSync(join(tmpdir(), 'aalis-onebot-'));
@@ -49,7 +55,7 @@ consoleLogLevel: info
 owners: [{ platform: onebot, userId: "42" }]
 llm: { baseUrl: ${model.url}, model: test-model }
 plugins:
-  llm-openai: { fetchModels: false, retry: { maxRetries: 0 } }
+  llm-openai: { fetchModels: false, retry: { maxRetries: 0 }${vision ? ', modelDefaults: { vision: true }' : ''} }
   memory-summary: false
   platform-onebot:
     url: ${implementation.url}
@@ -257,6 +263,42 @@ describe('plugin-platform-onebot through the product', () => {
     model.enqueue(textReply('Back.'));
     implementation.push(onebotPrivateMessage({ userId: 79, message: 'still there?' }));
     await until(() => implementation.sent.length === 1, 'the reply after reconnecting');
+  });
+
+  it('drops a silent connection (no heartbeat or event past the allowance) and redials', async () => {
+    const { implementation, logs } = await boot('    idleTimeoutMs: 1000\n');
+    await implementation.connected(2);
+    expect(logs()).toMatch(/no heartbeat or event for 1000 ms; dropping the connection/);
+    model.enqueue(textReply('Still here.'));
+    implementation.push(onebotPrivateMessage({ userId: 83, message: 'hello?' }));
+    await until(() => implementation.sent.length === 1, 'the reply on the new connection');
+  });
+
+  it('reads an image it can fetch as an attachment of the message', async () => {
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const images = createHttpServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'image/png', 'content-length': String(png.byteLength) });
+      response.end(png);
+    });
+    await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => images.close(() => resolve())));
+    const port = (images.address() as { port: number }).port;
+    const { implementation } = await boot('', 'onebot-secret-token', [], true);
+    model.enqueue(textReply('A tiny picture.'));
+    implementation.push(
+      onebotPrivateMessage({
+        userId: 84,
+        message: [
+          { type: 'text', data: { text: 'what is this' } },
+          { type: 'image', data: { file: 'a.image', url: `http://127.0.0.1:${port}/a.png` } },
+        ],
+      }),
+    );
+    await until(() => implementation.sent.length === 1, 'the reply');
+    expect(JSON.stringify(model.chatBodies()[0])).toContain('data:image/png;base64,');
   });
 
   it('ignores malformed frames, unknown events and notices without a crash, and reads unknown segments as text', async () => {
