@@ -222,4 +222,87 @@ describe('plugin-platform-telegram through the product', () => {
     await until(() => api.sent.length === 2, 'the second reply');
     expect(JSON.stringify(model.chatBodies()[1])).toContain('and this [image: could not be fetched]');
   });
+
+  it('records a failed send with the turn id, and keeps polling after the Bot API server failed', async () => {
+    const { api, aalis } = await boot();
+    api.failNext('sendMessage', { status: 403, description: 'Forbidden: bot was blocked by the user' });
+    model.enqueue(textReply('Blocked anyway.'));
+    api.push({ message: telegramMessage({ chatId: alice.id, from: alice, text: 'hi' }) });
+    const { memory } = await import('@aalis/api-memory');
+    const store = aalis.app.services.selected(memory)!.impl;
+    let history: Awaited<ReturnType<typeof store.readAll>> = [];
+    await until(() => {
+      void store.readAll(`telegram:private:${alice.id}`).then((messages) => {
+        history = messages;
+      });
+      return history.some((message) => message.kind === 'delivery-failure');
+    }, 'the failure record');
+    const reply = history.find((message) => message.role === 'assistant');
+    expect(reply?.metadata?.turnRecord).toMatchObject({ outcome: 'replied' });
+    expect(history.find((message) => message.kind === 'delivery-failure')).toMatchObject({
+      metadata: { turnId: reply?.metadata?.turnId, deliveryFailure: { code: 'AALIS_TELEGRAM_API_FAILED' } },
+    });
+    // The server fails the next polls; the poller waits and carries on.
+    api.failNext('getUpdates', { status: 502, description: 'Bad Gateway' }, 3);
+    await api.waitForCalls((calls) => calls.filter((call) => call.method === 'getUpdates').length >= 6);
+    model.enqueue(textReply('Back.'));
+    api.push({ message: telegramMessage({ chatId: bob.id, from: bob, text: 'anyone?' }) });
+    await until(() => api.sent.some((message) => message.text === 'Back.'), 'the reply after the failed polls');
+  });
+
+  it('ignores updates it does not handle and malformed ones without a crash', async () => {
+    const { api, aalis } = await boot();
+    api.push({ edited_message: { message_id: 1, chat: { id: 1, type: 'private' } } });
+    api.push({ message: { message_id: 2 } });
+    api.push({ message: { message_id: 3, chat: { id: -5, type: 'channel' }, from: alice, text: 'channel post' } });
+    api.push({ callback_query: { id: 'x' } });
+    model.enqueue(textReply('Fine.'));
+    api.push({ message: telegramMessage({ chatId: alice.id, from: alice, text: 'still fine?' }) });
+    await until(() => api.sent.length === 1, 'the reply');
+    expect(model.chatBodies()).toHaveLength(1);
+    expect(aalis.app.states().find((state) => state.id === '@aalis/plugin-platform-telegram')?.state).toBe('active');
+  });
+
+  it('/stop in a group: refused to someone not in the turn, honoured for the one who started it', async () => {
+    const { api } = await boot();
+    model.enqueue({
+      type: 'stream',
+      steps: [
+        { role: 'assistant' },
+        { text: 'Thinking' },
+        { flush: true },
+        { delayMs: 3_000 },
+        { text: ' more.' },
+        { finish: 'stop' },
+        { done: true },
+      ],
+    });
+    const text = '@aalis_test_bot write a long story';
+    api.push({
+      message: telegramMessage({ chatId: GROUP, from: bob, text, entities: [mentionEntity(text, 'aalis_test_bot')] }),
+    });
+    await until(() => model.chatBodies().length === 1, 'the model call');
+    const carol = { id: 13, first_name: 'Carol' };
+    api.push({
+      message: telegramMessage({
+        chatId: GROUP,
+        from: carol,
+        text: '/stop@aalis_test_bot',
+        entities: [{ type: 'bot_command', offset: 0, length: 20 }],
+      }),
+    });
+    await until(() => api.sent.length === 1, 'the refusal');
+    expect(api.sent[0]?.text).toContain('Only the people taking part in this turn and the owner can stop it');
+    api.push({
+      message: telegramMessage({
+        chatId: GROUP,
+        from: bob,
+        text: '/stop',
+        entities: [{ type: 'bot_command', offset: 0, length: 5 }],
+      }),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    // Stopped before the reply was stored: only the refusal went out.
+    expect(api.sent.map((message) => message.text)).toEqual([expect.stringContaining('Only the people')]);
+  });
 });
