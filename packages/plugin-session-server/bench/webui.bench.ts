@@ -93,7 +93,9 @@ try {
       const latencies: number[] = [];
       for (const times of arrivals) {
         if (times.length !== direct.length) throw new Error(`a tab got ${times.length} of ${direct.length} chunks`);
-        times.forEach((at, index) => latencies.push(at - direct[index]!));
+        times.forEach((at, index) => {
+          latencies.push(at - direct[index]!);
+        });
       }
       latencies.sort((a, b) => a - b);
       // Through the socket: from the host's first chunk to the slowest tab's last one (server work included).
