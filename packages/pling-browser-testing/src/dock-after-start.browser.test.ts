@@ -2,30 +2,18 @@
 // runtime either works (Vue's debug trace; React's useAgentSession does not start the runtime, so the dock's config
 // applies) or fails with RUNTIME_ALREADY_STARTED saying what to do. Fixtures live in the adapters' packages.
 import { textReply } from '@aalis/testing';
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './launch-chromium.js';
+import { describe, expect, it } from 'vitest';
+import { chromiumPerFile, PACKAGES, sendInDock } from './chromium-per-file.case.js';
 import type { OpenedFixture } from './open-fixture.js';
-import { openViteApp } from './vite-app.js';
 
-const packages = new URL('../../', import.meta.url);
 const fixtureOf = (adapter: string, file = 'dock-after-start.case.ts') =>
-  new URL(`pling-${adapter}/src/fixtures/${file}`, packages);
+  new URL(`pling-${adapter}/src/fixtures/${file}`, PACKAGES);
 
 describe('#12.5 a dock mounted after the runtime started', { timeout: 120_000 }, () => {
-  let browser: Browser;
-  let fixture: OpenedFixture | undefined;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, 60_000);
-  afterEach(async () => {
-    await fixture?.close();
-    fixture = undefined;
-  });
-  afterAll(() => browser?.close());
+  const chromium = chromiumPerFile();
 
   async function open(adapter: string, which: string, file?: string) {
-    fixture = await openViteApp({ entry: fixtureOf(adapter, file), envLocal: {}, mode: 'build', browser });
+    const fixture = await chromium.openViteApp({ entry: fixtureOf(adapter, file), envLocal: {}, mode: 'build' });
     await fixture.page.goto(`${fixture.url}?case=${which}`);
     return fixture;
   }
@@ -42,9 +30,7 @@ describe('#12.5 a dock mounted after the runtime started', { timeout: 120_000 },
     const { page, modelServer, errors } = await open('vue', 'debug');
     await page.locator('#status').waitFor();
     modelServer.enqueue(textReply('有 trace 的回答'));
-    const dock = page.locator('[data-pling="dock"]');
-    await dock.getByRole('textbox').fill('你好');
-    await dock.getByRole('textbox').press('Enter');
+    const dock = await sendInDock(page, '你好');
     await dock.getByText('有 trace 的回答').waitFor();
     await expect.poll(() => dock.locator('[data-pling="trace-call"]').count()).toBe(1);
     expect(errors).toEqual([]);
@@ -53,9 +39,7 @@ describe('#12.5 a dock mounted after the runtime started', { timeout: 120_000 },
   it('#12.5 Vue 3: <AgentDock :config> after useAgentSession() takes part in the configuration', async () => {
     const { page, modelServer, errors } = await open('vue', 'config');
     modelServer.enqueue(textReply('用 dock 的配置'));
-    const dock = page.locator('[data-pling="dock"]');
-    await dock.getByRole('textbox').fill('你好');
-    await dock.getByRole('textbox').press('Enter');
+    const dock = await sendInDock(page, '你好');
     await dock.getByText('用 dock 的配置').waitFor();
     expect((modelServer.chatBodies()[0] as { model: string }).model).toBe('dock-model');
     // The composable follows the session the dock started.
@@ -64,17 +48,15 @@ describe('#12.5 a dock mounted after the runtime started', { timeout: 120_000 },
   });
 
   it('#12.5 Vue 3: <AgentDock :config> after pling.session() fails with RUNTIME_ALREADY_STARTED', async () => {
-    await open('vue', 'started');
-    await fixture!.page.locator('#error').waitFor();
-    await expectCodedError(fixture!);
+    const fixture = await open('vue', 'started');
+    await fixture.page.locator('#error').waitFor();
+    await expectCodedError(fixture);
   });
 
   it('#12.5 React: <AgentDock config> after useAgentSession() works (the hook does not start the runtime)', async () => {
     const { page, modelServer, errors } = await open('react', 'hook', 'dock-after-start.case.tsx');
     modelServer.enqueue(textReply('用 dock 的配置'));
-    const dock = page.locator('[data-pling="dock"]');
-    await dock.getByRole('textbox').fill('你好');
-    await dock.getByRole('textbox').press('Enter');
+    const dock = await sendInDock(page, '你好');
     await dock.getByText('用 dock 的配置').waitFor();
     expect((modelServer.chatBodies()[0] as { model: string }).model).toBe('dock-model');
     expect(await page.locator('#status').textContent()).toBe('idle');
@@ -82,9 +64,9 @@ describe('#12.5 a dock mounted after the runtime started', { timeout: 120_000 },
   });
 
   it('#12.5 React: <AgentDock config> after pling.session() fails with RUNTIME_ALREADY_STARTED', async () => {
-    await open('react', 'started', 'dock-after-start.case.tsx');
-    await fixture!.page.locator('#error').waitFor();
-    await expectCodedError(fixture!);
+    const fixture = await open('react', 'started', 'dock-after-start.case.tsx');
+    await fixture.page.locator('#error').waitFor();
+    await expectCodedError(fixture);
   });
 
   it('#12.5 plain JS: pling.dock({ config }) after pling.session() works when it changes nothing, else fails coded', async () => {
@@ -92,14 +74,14 @@ describe('#12.5 a dock mounted after the runtime started', { timeout: 120_000 },
     await same.page.locator('[data-pling="dock"]').waitFor();
     expect(await same.page.locator('#error').count()).toBe(0);
     await same.close();
-    await open('vanilla', 'config');
-    await fixture!.page.locator('#error').waitFor();
-    await expectCodedError(fixture!);
+    const fixture = await open('vanilla', 'config');
+    await fixture.page.locator('#error').waitFor();
+    await expectCodedError(fixture);
   });
 
   it('#12.5 Vue 2.7: pling.dock({ config }) after this.$pling.session() fails with RUNTIME_ALREADY_STARTED', async () => {
-    await open('vue2', 'config');
-    await fixture!.page.locator('#error').waitFor();
-    await expectCodedError(fixture!);
+    const fixture = await open('vue2', 'config');
+    await fixture.page.locator('#error').waitFor();
+    await expectCodedError(fixture);
   });
 });

@@ -3,50 +3,36 @@
 // nothing passed by hand — and reach the model, in a production build and in the dev server, in Chromium. Vite's
 // env loading is on (envDir is the app root), as in any app. The fixtures live in the adapters' packages.
 import { textReply } from '@aalis/testing';
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './launch-chromium.js';
+import { describe, expect, it } from 'vitest';
+import { chromiumPerFile, PACKAGES, sendInDock } from './chromium-per-file.case.js';
 import type { OpenedFixture } from './open-fixture.js';
-import { openViteApp } from './vite-app.js';
 
-const packages = new URL('../../', import.meta.url);
 const SNIPPETS = {
-  'Vue 3': new URL('pling-vue/src/fixtures/spec-vue.case.ts', packages),
-  React: new URL('pling-react/src/fixtures/spec-react.case.tsx', packages),
-  'plain JS': new URL('pling-vanilla/src/fixtures/spec-vanilla.case.ts', packages),
-  'Vue 2.7': new URL('pling-vue2/src/fixtures/spec-vue2.case.ts', packages),
-  'tool hooks (Vue 3)': new URL('pling-vue/src/fixtures/spec-hooks.case.ts', packages),
+  'Vue 3': new URL('pling-vue/src/fixtures/spec-vue.case.ts', PACKAGES),
+  React: new URL('pling-react/src/fixtures/spec-react.case.tsx', PACKAGES),
+  'plain JS': new URL('pling-vanilla/src/fixtures/spec-vanilla.case.ts', PACKAGES),
+  'Vue 2.7': new URL('pling-vue2/src/fixtures/spec-vue2.case.ts', PACKAGES),
+  'tool hooks (Vue 3)': new URL('pling-vue/src/fixtures/spec-hooks.case.ts', PACKAGES),
 };
 const ENV_LOCAL = { VITE_AGENT_BASE_URL: '/v1', VITE_AGENT_MODEL: 'env-model' };
 
 async function chat(fixture: OpenedFixture, reply: string) {
   const { page, modelServer } = fixture;
   modelServer.enqueue(textReply(reply));
-  const dock = page.locator('[data-pling="dock"]');
-  await dock.waitFor();
+  await page.locator('[data-pling="dock"]').waitFor();
   expect(await page.locator('[data-pling="not-configured"]').count()).toBe(0);
-  await dock.getByRole('textbox').fill('你好');
-  await dock.getByRole('textbox').press('Enter');
+  const dock = await sendInDock(page, '你好');
   await dock.getByText(reply).waitFor();
   const [body] = modelServer.chatBodies() as Array<{ model: string }>;
   expect(body?.model).toBe('env-model');
 }
 
 describe('#12.1 the spec snippets with only .env.local', { timeout: 120_000 }, () => {
-  let browser: Browser;
-  let fixture: OpenedFixture | undefined;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, 60_000);
-  afterEach(async () => {
-    await fixture?.close();
-    fixture = undefined;
-  });
-  afterAll(() => browser?.close());
+  const chromium = chromiumPerFile();
 
   for (const [name, entry] of Object.entries(SNIPPETS)) {
     it(`#12.1 ${name}: a production build reads VITE_AGENT_* from .env.local and reaches the model`, async () => {
-      fixture = await openViteApp({ entry, envLocal: ENV_LOCAL, mode: 'build', browser });
+      const fixture = await chromium.openViteApp({ entry, envLocal: ENV_LOCAL, mode: 'build' });
       await chat(fixture, `来自 ${name} 的回答`);
       expect(fixture.errors).toEqual([]);
     });
@@ -54,14 +40,14 @@ describe('#12.1 the spec snippets with only .env.local', { timeout: 120_000 }, (
 
   for (const name of ['plain JS', 'Vue 3', 'React', 'Vue 2.7'] as const) {
     it(`#12.1 ${name}: the dev server reads VITE_AGENT_* from .env.local and reaches the model`, async () => {
-      fixture = await openViteApp({ entry: SNIPPETS[name], envLocal: ENV_LOCAL, mode: 'dev', browser });
+      const fixture = await chromium.openViteApp({ entry: SNIPPETS[name], envLocal: ENV_LOCAL, mode: 'dev' });
       await chat(fixture, `开发服务器里 ${name} 的回答`);
       expect(fixture.errors).toEqual([]);
     });
   }
 
   it('#12.1 without the variables the dock says NOT_CONFIGURED and sends nothing', async () => {
-    fixture = await openViteApp({ entry: SNIPPETS['plain JS'], envLocal: {}, mode: 'build', browser });
+    const fixture = await chromium.openViteApp({ entry: SNIPPETS['plain JS'], envLocal: {}, mode: 'build' });
     await fixture.page.locator('[data-pling="not-configured"]').waitFor();
     expect(fixture.modelServer.chatBodies()).toEqual([]);
   });

@@ -1,31 +1,19 @@
 // A reply in server-rendered HTML (Vue 3 and React docks): the text is there before any script runs (escaped, as
 // plain text), and after hydration it is the sanitised Markdown, with no hydration complaint.
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './launch-chromium.js';
-import { type OpenedFixture, openFixture } from './open-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { chromiumPerFile, PACKAGES } from './chromium-per-file.case.js';
 
-const packages = new URL('../../', import.meta.url);
 const FIXTURES = {
-  'Vue 3': new URL('pling-vue/src/fixtures/ssr-hydrate.case.ts', packages),
-  React: new URL('pling-react/src/fixtures/ssr-hydrate.case.tsx', packages),
+  'Vue 3': new URL('pling-vue/src/fixtures/ssr-hydrate.case.ts', PACKAGES),
+  React: new URL('pling-react/src/fixtures/ssr-hydrate.case.tsx', PACKAGES),
 };
 
 describe('a reply rendered on the server, then hydrated', { timeout: 120_000 }, () => {
-  let browser: Browser;
-  let fixture: OpenedFixture | undefined;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, 60_000);
-  afterEach(async () => {
-    await fixture?.close();
-    fixture = undefined;
-  });
-  afterAll(() => browser?.close());
+  const chromium = chromiumPerFile();
 
   for (const [name, entry] of Object.entries(FIXTURES)) {
     it(`${name}: the server's HTML has the reply's text; hydrated, it is Markdown`, async () => {
-      fixture = await openFixture({ entry, browser });
+      const fixture = await chromium.openFixture({ entry });
       const { page } = fixture;
       await page.locator('#ssr [data-pling="text"] strong').waitFor();
       const serverHtml = await page.evaluate(() => (globalThis as { serverHtml?: string }).serverHtml);

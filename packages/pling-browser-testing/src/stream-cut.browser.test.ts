@@ -2,42 +2,27 @@
 // reply was shown keeps that part visible, marked as interrupted (data-interrupted and the locale's mark), with the
 // MODEL_STREAM_ERROR code in the dock — and one cut before anything was shown is retried without a trace.
 import { textReply } from '@aalis/testing';
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from './launch-chromium.js';
-import { type OpenedFixture, openFixture } from './open-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { chromiumPerFile, PACKAGES, sendInDock } from './chromium-per-file.case.js';
 
-const packages = new URL('../../', import.meta.url);
 const DOCKS = {
-  'plain JS': new URL('pling-vanilla/src/fixtures/todo-page.case.ts', packages),
-  'Vue 3': new URL('pling-vue/src/fixtures/todo-page.case.ts', packages),
-  React: new URL('pling-react/src/fixtures/todo-app.case.tsx', packages),
-  'Vue 2.7': new URL('pling-vue2/src/fixtures/todo-app.case.ts', packages),
+  'plain JS': new URL('pling-vanilla/src/fixtures/todo-page.case.ts', PACKAGES),
+  'Vue 3': new URL('pling-vue/src/fixtures/todo-page.case.ts', PACKAGES),
+  React: new URL('pling-react/src/fixtures/todo-app.case.tsx', PACKAGES),
+  'Vue 2.7': new URL('pling-vue2/src/fixtures/todo-app.case.ts', PACKAGES),
 };
 
 describe('#12.6 a reply cut mid-stream, in every dock', { timeout: 120_000 }, () => {
-  let browser: Browser;
-  let fixture: OpenedFixture | undefined;
-  beforeAll(async () => {
-    browser = await launchChromium();
-  }, 60_000);
-  afterEach(async () => {
-    await fixture?.close();
-    fixture = undefined;
-  });
-  afterAll(() => browser?.close());
+  const chromium = chromiumPerFile();
 
   for (const [name, entry] of Object.entries(DOCKS)) {
     it(`#12.6 ${name}: the partial reply stays visible and marked, with MODEL_STREAM_ERROR`, async () => {
-      fixture = await openFixture({ entry, browser });
-      const { page, modelServer } = fixture;
+      const { page, modelServer } = await chromium.openFixture({ entry });
       modelServer.enqueue({
         type: 'stream',
         steps: [{ role: 'assistant' }, { text: '已经写出的半句' }, { flush: true }, { delayMs: 100 }, { cut: true }],
       });
-      const dock = page.locator('[data-pling="dock"]');
-      await dock.getByRole('textbox').fill('写点什么');
-      await dock.getByRole('textbox').press('Enter');
+      const dock = await sendInDock(page, '写点什么');
       const cut = dock.locator('[data-pling="message"][data-interrupted="true"]');
       await cut.waitFor();
       expect(await cut.textContent()).toContain('已经写出的半句');
@@ -48,13 +33,10 @@ describe('#12.6 a reply cut mid-stream, in every dock', { timeout: 120_000 }, ()
   }
 
   it('#12.6 a cut before any text is retried and the reply arrives whole', async () => {
-    fixture = await openFixture({ entry: DOCKS['plain JS'], browser });
-    const { page, modelServer } = fixture;
+    const { page, modelServer } = await chromium.openFixture({ entry: DOCKS['plain JS'] });
     modelServer.enqueue({ type: 'stream', steps: [{ role: 'assistant' }, { flush: true }, { cut: true }] });
     modelServer.enqueue(textReply('完整的回答'));
-    const dock = page.locator('[data-pling="dock"]');
-    await dock.getByRole('textbox').fill('你好');
-    await dock.getByRole('textbox').press('Enter');
+    const dock = await sendInDock(page, '你好');
     await dock.getByText('完整的回答').waitFor();
     expect(modelServer.chatBodies()).toHaveLength(2);
     expect(await dock.locator('[data-interrupted]').count()).toBe(0);
