@@ -6,8 +6,44 @@ import type { Message } from '@aalis/schema-message';
 import { PlingError } from './errors.js';
 import type { SessionEventBody } from './session-events.js';
 
-/** Replaces every sensitive value in a text by its marker. */
-export type Redact = (text: string) => string;
+/**
+ * Replaces every sensitive value in a text by its marker. `pendingLength(text)`, when given: how many of the text's
+ * last characters could be the start of a value it replaces — streamed text holds those back, so a value split
+ * across two deltas is still caught.
+ */
+export type Redact = ((text: string) => string) & { readonly pendingLength?: (text: string) => number };
+
+/**
+ * Redacts a model's streamed text as a whole rather than delta by delta: a value split across deltas ("ann.pri" +
+ * "vate@…") would pass a per-delta redactor. Each push redacts everything streamed so far and delivers only what
+ * can no longer change (all but a tail that could start a value, `pendingLength`); flush() delivers the rest.
+ */
+export function streamRedactor(redactor: () => Redact, deliver: (text: string) => void) {
+  let redact: Redact | undefined;
+  let raw = '';
+  let delivered = '';
+  const send = (final: boolean) => {
+    // One redactor per model call, not per delta: building it reads every state getter of the page.
+    redact ??= redactor();
+    const redacted = redact(raw);
+    const ready = final ? redacted : redacted.slice(0, redacted.length - (redact.pendingLength?.(redacted) ?? 0));
+    // Text already delivered cannot be taken back; should redaction ever rewrite it, the stored message corrects
+    // the view, and nothing unredacted is sent meanwhile.
+    if (ready.length <= delivered.length || !ready.startsWith(delivered)) return;
+    const text = ready.slice(delivered.length);
+    delivered = ready;
+    deliver(text);
+  };
+  return {
+    push(text: string) {
+      raw += text;
+      send(false);
+    },
+    flush() {
+      send(true);
+    },
+  };
+}
 
 /** Builds a redactor from the values the page shows now; called once per request, event or result. */
 export type RedactorSource = () => Redact;

@@ -23,6 +23,7 @@ import {
   redactEventBody,
   redactMessage,
   redactValue,
+  streamRedactor,
 } from './redaction.js';
 import type { RuntimeEvent, SessionEvent, SessionEventBody } from './session-events.js';
 import type { Telemetry } from './telemetry.js';
@@ -409,9 +410,15 @@ export class AgentSession extends Observable<SessionSnapshot> {
   private model(messages: Message[], signal: AbortSignal, budget: RunBudget, tools?: TurnTools) {
     const withTools = tools !== undefined;
     const { config, llm, telemetry, trace, clock, onEvent } = this.options;
-    let redactDelta: Redact | undefined;
+    const deltas =
+      withTools && onEvent
+        ? streamRedactor(
+            () => this.redactor(),
+            (text) => this.deliver({ type: 'text-delta', sessionId: this.id, text }),
+          )
+        : undefined;
     const state = this.state;
-    return callModel({
+    const call = callModel({
       llm,
       config: this.runConfig ?? config,
       telemetry,
@@ -423,20 +430,15 @@ export class AgentSession extends Observable<SessionSnapshot> {
       tools: tools?.definitions ?? [],
       redactor: () => this.redactor(),
       onUsage: (usage) => budget.record(usage),
-      onTextDelta:
-        withTools && onEvent
-          ? (text) => {
-              // One redactor per call, not per delta: building it reads every state getter of the page.
-              redactDelta ??= this.redactor();
-              this.deliver({ type: 'text-delta', sessionId: this.id, text: redactDelta(text) });
-            }
-          : undefined,
+      onTextDelta: deltas && ((text) => deltas.push(text)),
       onRetry: ({ retry, delayMs, error }) => {
         const code = PlingError.isInstance(error) ? error.code : undefined;
         // Counted from 1 (the first retry is retry 1), as people count them.
         this.emit(state, { type: 'retry', retry: retry + 1, delayMs, ...(code && { code }) });
       },
     });
+    // What was held back reaches the listeners before the stored message (or the kept partial reply).
+    return deltas ? call.finally(() => deltas.flush()) : call;
   }
 
   private basePrompt(): string {

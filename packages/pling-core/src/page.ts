@@ -1,6 +1,6 @@
 // A page: its declared actions, its named state, the snapshot built from them, and its confirmation and handoff
 // queues with their events. Framework adapters mount one per app; everything here is framework-free.
-import { callListener, DEFAULT_LOCALE, type Locale } from '@plingjs/agent';
+import { callListener, DEFAULT_LOCALE, type Locale, type Redact } from '@plingjs/agent';
 import type { Action } from './action.js';
 import { ActionRegistry, compare } from './action-registry.js';
 import { ConfirmationQueue } from './confirmation-queue.js';
@@ -46,9 +46,9 @@ export interface Page {
   redactText(text: string): string;
   /**
    * redactText with the page's values read once, for many texts: the runtime builds one per request, result or
-   * event (`toRuntimeOptions` passes it as the runtime's `redactor`).
+   * event (`toRuntimeOptions` passes it as the runtime's `redactor`); its `longest` lets streamed text be held back.
    */
-  redactor(): (text: string) => string;
+  redactor(): Redact;
   /** Listens to page events; returns the remover. */
   on(listener: PageEventListener): () => void;
   /** Rejects every pending confirmation and resolves every open handoff (what the clear button does). */

@@ -133,6 +133,25 @@ describe('#12.2 a sensitive() value never leaves the page', () => {
     expect(everything([result.error?.message])).not.toContain(EMAIL);
   });
 
+  it('#12.2 a value split across two streamed deltas reaches text-delta listeners only as its marker', async () => {
+    const reply = `mail ${EMAIL} today`;
+    const cut = reply.indexOf('private') + 3;
+    const { core } = setup([
+      (request) => {
+        request.onTextDelta?.(reply.slice(0, cut));
+        request.onTextDelta?.(reply.slice(cut));
+        return { content: reply, toolCalls: [] };
+      },
+    ]);
+    const deltas: string[] = [];
+    core.onEvent((event) => {
+      if (event.type === 'text-delta') deltas.push(event.text);
+    });
+    await core.session().send('hi');
+    expect(deltas.join('')).toBe('mail [redacted:email] today');
+    expect(JSON.stringify(deltas)).not.toContain('ann.pri');
+  });
+
   it('#12.2 a listener that throws with the value in its message is reported with the marker', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const { core } = setup([{ content: 'ok' }]);

@@ -58,3 +58,13 @@ describe('compileScrubber', () => {
     expect(scrub(body)).toContain('[redacted:pin]');
   });
 });
+
+describe('compileScrubber(...).pendingLength', () => {
+  it('is the longest tail that could start a value (any of its forms), else 0', () => {
+    const scrub = compileScrubber([{ email: sensitive('ann.private@example.com', 'email') }]);
+    expect(scrub.pendingLength?.('mail ann.pri')).toBe('ann.pri'.length);
+    expect(scrub.pendingLength?.('mail a')).toBe(1);
+    expect(scrub.pendingLength?.('Second ')).toBe(0);
+    expect(scrub.pendingLength?.('mail [redacted:email]')).toBe(0);
+  });
+});

@@ -1,7 +1,7 @@
 // The way back from a marker to the real value. The model only ever sees `[redacted:label]`; when it passes such a
 // marker as an argument (a whole string, e.g. `{ to: '[redacted:email]' }`), the action's handler receives the
 // labelled value the page currently shows under that label. Unlabelled values can never be referred to.
-import type { Locale } from '@plingjs/agent';
+import type { Locale, Redact } from '@plingjs/agent';
 import { PageError } from './errors.js';
 import { isPlainObject, isSensitive, redactionMarker, type Sensitive } from './sensitive.js';
 import { pageTexts } from './texts.js';
@@ -75,7 +75,7 @@ export function scrubSensitive(text: string, values: readonly unknown[]): string
  * scrubSensitive with the values read once: the returned function replaces them in any number of texts (the
  * runtime redacts every request, event and result with one, built when it needs it).
  */
-export function compileScrubber(values: readonly unknown[]): (text: string) => string {
+export function compileScrubber(values: readonly unknown[]): Redact {
   const replacements = new Map<string, string>();
   forEachSensitive(values, (value) => {
     const real = value.reveal();
@@ -91,11 +91,25 @@ export function compileScrubber(values: readonly unknown[]): (text: string) => s
   });
   const ordered = [...replacements].sort(([a], [b]) => b.length - a.length);
   if (ordered.length === 0) return (text) => text;
-  return (text) => {
+  const scrub = (text: string) => {
     let scrubbed = text;
     for (const [needle, marker] of ordered) {
       if (scrubbed.includes(needle)) scrubbed = scrubbed.split(needle).join(marker);
     }
     return scrubbed;
   };
+  // The runtime holds back a streamed tail that could be the start of a value, so one split across deltas is caught.
+  const pendingLength = (text: string) => {
+    let pending = 0;
+    for (const [needle] of ordered) {
+      for (let length = Math.min(needle.length - 1, text.length); length > pending; length--) {
+        if (text.endsWith(needle.slice(0, length))) {
+          pending = length;
+          break;
+        }
+      }
+    }
+    return pending;
+  };
+  return Object.assign(scrub, { pendingLength });
 }
