@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { McpServerView, SessionClient } from '@aalis/session-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientFor, type Host, loginCookie, startHost, waitFor } from './harness.case.js';
+import { clientFor, hostPerFile, waitFor } from './harness.case.js';
 
 const require = createRequire(import.meta.url);
 const everything = join(
@@ -12,24 +12,21 @@ const everything = join(
   'dist/index.js',
 );
 
-let host: Host;
-let client: SessionClient;
-beforeAll(async () => {
-  host = await startHost({
-    extraConfig: `  mcp:
+const file = hostPerFile({
+  extraConfig: `  mcp:
     reconnect: { initialMs: 60000, maxMs: 60000 }
     servers:
       everything: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(everything)}, stdio] }
       missing: { command: /nonexistent/mcp-server }
 `,
-  });
-  client = clientFor(host, await loginCookie(host));
-  await client.connect();
-}, 60_000);
-afterAll(async () => {
-  client?.close();
-  await host?.stop();
+  startTimeoutMs: 60_000,
 });
+let client: SessionClient;
+beforeAll(async () => {
+  client = clientFor(file.host, file.cookie);
+  await client.connect();
+});
+afterAll(() => client?.close());
 
 describe('admin.mcp', () => {
   it('lists every MCP server with its transport, status, tools and last error', async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { type RunningAalis, startAalis } from '@aalis/runtime';
 import { SessionClient, type SessionEvent, type Timeline, type WebSocketLike } from '@aalis/session-client';
 import { type OpenAiTestServer, startOpenAiTestServer } from '@aalis/testing';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { WebSocket } from 'ws';
 
 export interface Host {
@@ -60,6 +61,83 @@ ${extraConfig}`,
       await aalis.stop();
       await model.close();
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface HostPerFile {
+  /** The file's host; its fields are read from the running host, so use them in tests and hooks only. */
+  readonly host: Host;
+  /** The account's login cookie (with `login`, the default), got once the host started. */
+  readonly cookie: string;
+  /** Closes `client` after the test. */
+  track<T extends SessionClient>(client: T): T;
+  /** A connected client of the account (clientFor with the cookie), closed after the test. */
+  connected(): Promise<SessionClient>;
+}
+
+/**
+ * The set-up a conformance file shares, called at its top level: one host for the file (startHost), a login cookie
+ * of the account unless `login: false`, and after each test the clients it made closed and the model's script reset.
+ */
+export function hostPerFile({
+  login = true,
+  startTimeoutMs,
+  ...options
+}: {
+  extraConfig?: string;
+  login?: boolean;
+  startTimeoutMs?: number;
+} = {}): HostPerFile {
+  let started: Host | undefined;
+  let cookie: string | undefined;
+  const clients: SessionClient[] = [];
+  const running = (): Host => {
+    if (!started) throw new Error('the host is not started: use it inside a test or a hook');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startHost(options);
+    if (login) cookie = await loginCookie(started);
+  }, startTimeoutMs);
+  afterAll(() => started?.stop());
+  afterEach(() => {
+    for (const client of clients.splice(0)) client.close();
+    started?.model.reset();
+  });
+  const host: Host = {
+    get aalis() {
+      return running().aalis;
+    },
+    get model() {
+      return running().model;
+    },
+    get base() {
+      return running().base;
+    },
+    get dir() {
+      return running().dir;
+    },
+    stop: () => running().stop(),
+  };
+  const loggedIn = (): string => {
+    if (cookie === undefined) throw new Error('no login cookie: hostPerFile({ login: false }) or not started');
+    return cookie;
+  };
+  const track = <T extends SessionClient>(client: T): T => {
+    clients.push(client);
+    return client;
+  };
+  return {
+    host,
+    get cookie() {
+      return loggedIn();
+    },
+    track,
+    async connected() {
+      const client = track(clientFor(running(), loggedIn()));
+      await client.connect();
+      return client;
     },
   };
 }

@@ -1,28 +1,10 @@
 // Conformance: live events in order, the timeline a later subscriber gets for the same turns, several tabs in step.
-import type { SessionClient, TimelineTurn } from '@aalis/session-client';
+import type { TimelineTurn } from '@aalis/session-client';
 import { textReply, toolCallReply } from '@aalis/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { clientFor, type Host, loginCookie, Recorder, startHost } from './harness.case.js';
+import { describe, expect, it } from 'vitest';
+import { hostPerFile, Recorder } from './harness.case.js';
 
-let host: Host;
-let cookie: string;
-const clients: SessionClient[] = [];
-beforeAll(async () => {
-  host = await startHost();
-  cookie = await loginCookie(host);
-});
-afterAll(() => host.stop());
-afterEach(() => {
-  for (const client of clients.splice(0)) client.close();
-  host.model.reset();
-});
-
-async function connected(): Promise<SessionClient> {
-  const client = clientFor(host, cookie);
-  clients.push(client);
-  await client.connect();
-  return client;
-}
+const { host, connected } = hostPerFile();
 
 function turnsOf(recorder: Recorder): TimelineTurn[] {
   return (recorder.latest?.entries ?? []).filter((entry): entry is TimelineTurn => entry.kind === 'turn');

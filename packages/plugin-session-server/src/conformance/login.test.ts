@@ -3,28 +3,14 @@
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { storage } from '@aalis/api-storage';
-import { type SessionClient, SessionClientError } from '@aalis/session-client';
+import { SessionClientError } from '@aalis/session-client';
 import { type StreamStep, textReply } from '@aalis/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { loadOrCreateSecret, mintLinkToken } from '../login-link.js';
-import { clientFor, type Host, loginCookie, Recorder, startHost } from './harness.case.js';
+import { clientFor, hostPerFile, loginCookie, Recorder } from './harness.case.js';
 
-let host: Host;
-const clients: SessionClient[] = [];
-beforeAll(async () => {
-  host = await startHost();
-});
-afterAll(() => host.stop());
-afterEach(() => {
-  for (const client of clients.splice(0)) client.close();
-  host.model.reset();
-});
-
-function track(client: SessionClient): SessionClient {
-  clients.push(client);
-  return client;
-}
+const { host, track } = hostPerFile({ login: false });
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
   try {

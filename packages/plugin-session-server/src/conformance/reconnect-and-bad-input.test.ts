@@ -2,37 +2,32 @@
 // coded error and loses nothing: oversized messages and attachments, malformed frames, unknown sessions.
 import { SessionClient, SessionClientError, type WebSocketLike } from '@aalis/session-client';
 import { type StreamStep, textReply } from '@aalis/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { type Host, loginCookie, Recorder, startHost } from './harness.case.js';
+import { hostPerFile, Recorder } from './harness.case.js';
 
-let host: Host;
-let cookie: string;
-const clients: SessionClient[] = [];
+const file = hostPerFile();
+const { host } = file;
 const sockets: WebSocket[] = [];
-beforeAll(async () => {
-  host = await startHost();
-  cookie = await loginCookie(host);
-});
-afterAll(() => host.stop());
 afterEach(() => {
-  for (const client of clients.splice(0)) client.close();
   sockets.splice(0);
-  host.model.reset();
 });
 
+/** A connected client whose sockets are kept in `sockets`, so a test can drop one. */
 async function connected(): Promise<SessionClient> {
-  const client = new SessionClient({
-    baseUrl: host.base,
-    headers: { cookie },
-    reconnectDelayMs: { min: 20, max: 100 },
-    createSocket: (url) => {
-      const socket = new WebSocket(url, { headers: { cookie, origin: host.base } });
-      sockets.push(socket);
-      return socket as unknown as WebSocketLike;
-    },
-  });
-  clients.push(client);
+  const { cookie } = file;
+  const client = file.track(
+    new SessionClient({
+      baseUrl: host.base,
+      headers: { cookie },
+      reconnectDelayMs: { min: 20, max: 100 },
+      createSocket: (url) => {
+        const socket = new WebSocket(url, { headers: { cookie, origin: host.base } });
+        sockets.push(socket);
+        return socket as unknown as WebSocketLike;
+      },
+    }),
+  );
   await client.connect();
   return client;
 }
@@ -155,7 +150,7 @@ describe('bad input', () => {
   it('answers malformed frames with coded errors and keeps the socket', async () => {
     await connected();
     const socket = new WebSocket(`${host.base.replace('http', 'ws')}/api/v1/socket`, {
-      headers: { cookie, origin: host.base },
+      headers: { cookie: file.cookie, origin: host.base },
     });
     const frames: Record<string, unknown>[] = [];
     socket.on('message', (data) => frames.push(JSON.parse(String(data))));
@@ -197,7 +192,7 @@ describe('bad input', () => {
     const input = recorder.of('input')[0]!.input;
     expect(input.attachments).toHaveLength(1);
     expect(input.attachments[0]!.url).toMatch(/^\/api\/v1\/attachments\//);
-    const image = await fetch(`${host.base}${input.attachments[0]!.url}`, { headers: { cookie } });
+    const image = await fetch(`${host.base}${input.attachments[0]!.url}`, { headers: { cookie: file.cookie } });
     expect(image.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await image.arrayBuffer()).toString('base64')).toBe(pixel);
   });

@@ -1,29 +1,10 @@
 // Conformance: settings (value, source, notes, options; writes used by the next turn), models and personas, clear,
 // deleting a running session, and the owner's admin data (plugin states, preferences, live logs).
-import type { SessionClient } from '@aalis/session-client';
 import { type StreamStep, textReply } from '@aalis/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { clientFor, type Host, loginCookie, Recorder, startHost, waitFor } from './harness.case.js';
+import { describe, expect, it } from 'vitest';
+import { hostPerFile, Recorder, waitFor } from './harness.case.js';
 
-let host: Host;
-let cookie: string;
-const clients: SessionClient[] = [];
-beforeAll(async () => {
-  host = await startHost();
-  cookie = await loginCookie(host);
-});
-afterAll(() => host.stop());
-afterEach(() => {
-  for (const client of clients.splice(0)) client.close();
-  host.model.reset();
-});
-
-async function connected(): Promise<SessionClient> {
-  const client = clientFor(host, cookie);
-  clients.push(client);
-  await client.connect();
-  return client;
-}
+const { host, connected } = hostPerFile();
 
 describe('settings, models and personas', () => {
   it('shows each field with its source and note, and a written model is used by the next turn', async () => {

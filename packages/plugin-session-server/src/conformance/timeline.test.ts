@@ -3,28 +3,10 @@
 import { sessionManager } from '@aalis/api-session-manager';
 import type { SessionClient, Timeline, TimelineTurn } from '@aalis/session-client';
 import { errorReply, type StreamStep, textReply, toolCallReply } from '@aalis/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { clientFor, type Host, loginCookie, Recorder, startHost, waitFor } from './harness.case.js';
+import { describe, expect, it } from 'vitest';
+import { hostPerFile, Recorder, waitFor } from './harness.case.js';
 
-let host: Host;
-let cookie: string;
-const clients: SessionClient[] = [];
-beforeAll(async () => {
-  host = await startHost();
-  cookie = await loginCookie(host);
-});
-afterAll(() => host.stop());
-afterEach(() => {
-  for (const client of clients.splice(0)) client.close();
-  host.model.reset();
-});
-
-async function connected(): Promise<SessionClient> {
-  const client = clientFor(host, cookie);
-  clients.push(client);
-  await client.connect();
-  return client;
-}
+const { host, connected } = hostPerFile();
 
 /** A streamed text reply slow enough to act in the middle of it. */
 function slowReply(text: string, delayMs = 60): { type: 'stream'; steps: StreamStep[] } {
