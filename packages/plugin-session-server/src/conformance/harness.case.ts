@@ -66,7 +66,7 @@ ${extraConfig}`,
 }
 
 export interface HostPerFile {
-  /** The file's host; its fields are read from the running host, so use them in tests and hooks only. */
+  /** The file's host; its fields are there once it started (in tests and hooks). */
   readonly host: Host;
   /** The account's login cookie (with `login`, the default), got once the host started. */
   readonly cookie: string;
@@ -89,39 +89,21 @@ export function hostPerFile({
   login?: boolean;
   startTimeoutMs?: number;
 } = {}): HostPerFile {
-  let started: Host | undefined;
+  // Filled in place once started, so the files can take `host` at their top level.
+  const host = {} as Host;
   let cookie: string | undefined;
   const clients: SessionClient[] = [];
-  const running = (): Host => {
-    if (!started) throw new Error('the host is not started: use it inside a test or a hook');
-    return started;
-  };
   beforeAll(async () => {
-    started = await startHost(options);
-    if (login) cookie = await loginCookie(started);
+    Object.assign(host, await startHost(options));
+    if (login) cookie = await loginCookie(host);
   }, startTimeoutMs);
-  afterAll(() => started?.stop());
+  afterAll(() => host.stop?.());
   afterEach(() => {
     for (const client of clients.splice(0)) client.close();
-    started?.model.reset();
+    host.model?.reset();
   });
-  const host: Host = {
-    get aalis() {
-      return running().aalis;
-    },
-    get model() {
-      return running().model;
-    },
-    get base() {
-      return running().base;
-    },
-    get dir() {
-      return running().dir;
-    },
-    stop: () => running().stop(),
-  };
   const loggedIn = (): string => {
-    if (cookie === undefined) throw new Error('no login cookie: hostPerFile({ login: false }) or not started');
+    if (cookie === undefined) throw new Error('no login cookie: hostPerFile({ login: false }), or not started yet');
     return cookie;
   };
   const track = <T extends SessionClient>(client: T): T => {
@@ -135,7 +117,7 @@ export function hostPerFile({
     },
     track,
     async connected() {
-      const client = track(clientFor(running(), loggedIn()));
+      const client = track(clientFor(host, loggedIn()));
       await client.connect();
       return client;
     },
