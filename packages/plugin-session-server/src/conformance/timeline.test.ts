@@ -1,5 +1,6 @@
 // Conformance: the history timeline a subscriber gets is restored from the archive for replied, stopped, errored,
 // joined and queued turns and in rooms (「未发出」), matching what the live events showed.
+import { gateway } from '@aalis/api-gateway';
 import { sessionManager } from '@aalis/api-session-manager';
 import type { SessionClient, Timeline, TimelineTurn } from '@aalis/session-client';
 import { errorReply, type StreamStep, textReply, toolCallReply } from '@aalis/testing';
@@ -131,7 +132,7 @@ describe('timeline restoration', () => {
     const room = await manager.ensure({
       id: 'room:test:1',
       kind: 'room',
-      platform: 'webui',
+      platform: 'test-im',
       venue: 'group-1',
       originChat: { multiParty: true },
     });
@@ -141,7 +142,16 @@ describe('timeline restoration', () => {
       toolCallReply([{ id: 'c1', name: 'calculator', arguments: { expression: '1+1' } }], { text: 'Thinking aloud.' }),
       textReply('It is 2.'),
     );
-    await client.send({ sessionId: room.id, text: 'what is 1+1' });
+    // A room's people talk on its own platform (the WebUI shows the room read-only): the input comes through the
+    // gateway as a platform adapter hands it over.
+    void host.aalis.app.services.selected(gateway)!.impl.receive({
+      sessionId: room.id,
+      platform: 'test-im',
+      venue: 'group-1',
+      sender: { userId: 'u1', displayName: 'Ann' },
+      content: 'what is 1+1',
+      triggerType: 'direct',
+    });
     await recorder.until(() => recorder.of('turn.ended').length === 1);
     expect(recorder.of('turn.ended')[0]).toMatchObject({ outcome: 'replied', unsentSegments: [0] });
 
