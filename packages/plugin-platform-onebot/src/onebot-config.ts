@@ -22,7 +22,12 @@ export const onebotConfigSchema = s.object({
   reverse: s.object({
     host: s.string().nonEmpty().default('127.0.0.1').describe('Reverse mode: the address the host listens on.'),
     port: s.number().integer().min(0).max(65535).default(6700).describe('Reverse mode: the port (0 = any free port).'),
-    path: s.string().nonEmpty().default('/onebot/v11/ws').describe('Reverse mode: the WebSocket path.'),
+    path: s
+      .string()
+      .default('')
+      .describe(
+        'Reverse mode: the only WebSocket path accepted (e.g. /onebot/v11/ws); empty accepts any path, as implementations are configured with all sorts.',
+      ),
   }),
   apiTimeoutMs: s.number().integer().min(100).default(30_000).describe('How long an API call waits for its answer.'),
   idleTimeoutMs: s

@@ -50,7 +50,7 @@ export class OneBotConnection {
   get endpoint(): string {
     if (this.options.mode === 'forward') return redactUrl(this.options.url ?? '');
     const { host, port, path } = this.options.reverse ?? { host: '', port: 0, path: '' };
-    return `reverse ws://${host}:${this.listeningPort ?? port}${path}`;
+    return `reverse ws://${host}:${this.listeningPort ?? port}${path || '/'}`;
   }
 
   get connected(): boolean {
@@ -72,7 +72,7 @@ export class OneBotConnection {
     const server = new WebSocketServer({
       host,
       port,
-      path,
+      ...(path ? { path } : {}),
       maxPayload: 16 * 1024 * 1024,
       verifyClient: ({ req }: { req: HttpRequest }) => this.authorised(req),
     });

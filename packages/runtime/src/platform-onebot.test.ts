@@ -444,7 +444,8 @@ plugins:
     await expect(
       connectOneBotImplementation(`ws://127.0.0.1:${port}/onebot/v11/ws`, { selfId: SELF }),
     ).rejects.toThrow();
-    const implementation = await connectOneBotImplementation(`ws://127.0.0.1:${port}/onebot/v11/ws`, {
+    // Any path is accepted unless reverse.path names one (implementations are configured with all sorts).
+    const implementation = await connectOneBotImplementation(`ws://127.0.0.1:${port}/ws`, {
       selfId: SELF,
       accessToken: 'reverse-token',
     });
