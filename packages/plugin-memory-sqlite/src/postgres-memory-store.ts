@@ -5,25 +5,13 @@ import { randomUUID } from 'node:crypto';
 import type { MemoryReadOptions } from '@aalis/api-memory';
 import type { PostgresDatabase, Queryable } from '@aalis/postgres';
 import { isControlMessage, type Message } from '@aalis/schema-message';
+import { advanceOnAppend, COLUMNS, DIVIDER, type SessionState } from './memory-session-state.js';
 import type { MemoryStore } from './memory-store.js';
 import { decodeMessage, encodeMessage, type MessageRow } from './message-row.js';
 import { postgresMemoryMigrations } from './postgres-memory-migrations.js';
 
-const DIVIDER = 'compression-divider';
-const COLUMNS = 'id, role, kind, content, timestamp, extra';
 const STATE_COLUMNS = `session_id, next_seq, epoch, row_count, conversation_count, active_seq_start,
   active_conversation_start, active_row_start`;
-
-interface SessionState {
-  session_id: string;
-  next_seq: number;
-  epoch: number;
-  row_count: number;
-  conversation_count: number;
-  active_seq_start: number;
-  active_conversation_start: number;
-  active_row_start: number;
-}
 
 async function one<R>(client: Queryable, sql: string, params: unknown[]): Promise<R | undefined> {
   return (await client.query(sql, params)).rows[0] as R | undefined;
@@ -80,17 +68,7 @@ export class PostgresMemoryStore implements MemoryStore {
       const tuples: string[] = [];
       for (const message of messages) {
         const row = encodeMessage(message, randomUUID(), now);
-        const seq = state.next_seq++;
-        let conversationIndex: number | null = null;
-        if (message.kind === DIVIDER) {
-          state.epoch++;
-          state.active_seq_start = seq + 1;
-          state.active_conversation_start = state.conversation_count;
-          state.active_row_start = state.row_count + 1;
-        } else if (!isControlMessage(message)) {
-          conversationIndex = state.conversation_count++;
-        }
-        state.row_count++;
+        const { seq, conversationIndex } = advanceOnAppend(state, message);
         const base = values.length;
         tuples.push(`(${Array.from({ length: 11 }, (_, i) => `$${base + i + 1}`).join(', ')})`);
         values.push(

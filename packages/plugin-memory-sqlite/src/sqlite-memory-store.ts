@@ -5,22 +5,9 @@ import type { MemoryReadOptions } from '@aalis/api-memory';
 import { isControlMessage, type Message } from '@aalis/schema-message';
 import type { Connection, SqliteDatabase } from '@aalis/sqlite';
 import { MEMORY_NAMESPACE, memoryMigrations } from './memory-migrations.js';
+import { advanceOnAppend, COLUMNS, DIVIDER, type SessionState } from './memory-session-state.js';
 import type { MemoryStore } from './memory-store.js';
 import { decodeMessage, encodeMessage, type MessageRow } from './message-row.js';
-
-const DIVIDER = 'compression-divider';
-const COLUMNS = 'id, role, kind, content, timestamp, extra';
-
-interface SessionState {
-  session_id: string;
-  next_seq: number;
-  epoch: number;
-  row_count: number;
-  conversation_count: number;
-  active_seq_start: number;
-  active_conversation_start: number;
-  active_row_start: number;
-}
 
 const emptyState = (sessionId: string): SessionState => ({
   session_id: sessionId,
@@ -92,17 +79,7 @@ export class SqliteMemoryStore implements MemoryStore {
       const stored: Message[] = [];
       for (const message of messages) {
         const row = encodeMessage(message, randomUUID(), now);
-        const seq = state.next_seq++;
-        let conversationIndex: number | null = null;
-        if (message.kind === DIVIDER) {
-          state.epoch++;
-          state.active_seq_start = seq + 1;
-          state.active_conversation_start = state.conversation_count;
-          state.active_row_start = state.row_count + 1;
-        } else if (!isControlMessage(message)) {
-          conversationIndex = state.conversation_count++;
-        }
-        state.row_count++;
+        const { seq, conversationIndex } = advanceOnAppend(state, message);
         this.statements.insert.run(
           sessionId,
           seq,
