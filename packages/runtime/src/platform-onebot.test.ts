@@ -21,6 +21,7 @@ import {
   toolCallReply,
 } from '@aalis/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from './spawn-aalis.case.js';
 import { type RunningAalis, type StartAalisOptions, startAalis } from './start-aalis.js';
 
 const SELF = 10_000;
@@ -85,13 +86,9 @@ ${extra}`,
 const sends = (implementation: OneBotImplementation) =>
   implementation.calls.filter((call) => call.action === 'send_group_msg' || call.action === 'send_private_msg');
 
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+/** Polls with the runtime tests' one helper (spawn-aalis.case.ts). */
+const until = (check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) =>
+  waitFor(check, { what, timeoutMs });
 
 describe('plugin-platform-onebot through the product', () => {
   it('connects with the access token as a Bearer header and logs in as her account', async () => {
@@ -237,10 +234,8 @@ describe('plugin-platform-onebot through the product', () => {
         }
       ).readAll('onebot:private:78');
     let stored: Awaited<ReturnType<typeof history>> = [];
-    await until(() => {
-      void history().then((messages) => {
-        stored = messages;
-      });
+    await until(async () => {
+      stored = await history();
       return stored.some((message) => message.metadata?.deliveryFailure !== undefined);
     }, 'the failure record');
     const reply = stored.find((message) => message.role === 'assistant');

@@ -15,6 +15,7 @@ import {
   textReply,
 } from '@aalis/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from './spawn-aalis.case.js';
 import { startAalis } from './start-aalis.js';
 
 const TOKEN = '123456:telegram-secret-token';
@@ -72,13 +73,9 @@ plugins:
   return { stop };
 }
 
-async function until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+/** Polls with the runtime tests' one helper (spawn-aalis.case.ts). */
+const until = (check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000) =>
+  waitFor(check, { what, timeoutMs });
 
 describe('a Telegram bot across two hosts on one PostgreSQL', () => {
   it('is polled by one host at a time and taken over when that host stops', async () => {

@@ -15,6 +15,7 @@ import {
   toolCallReply,
 } from '@aalis/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from './spawn-aalis.case.js';
 import { type RunningAalis, startAalis } from './start-aalis.js';
 
 const TOKEN = '123456:telegram-secret-token';
@@ -84,13 +85,9 @@ async function boot() {
   return { api, dir, ...running };
 }
 
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+/** Polls with the runtime tests' one helper (spawn-aalis.case.ts). */
+const until = (check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) =>
+  waitFor(check, { what, timeoutMs });
 
 describe('plugin-platform-telegram through the product', () => {
   it('logs in with getMe, registers the commands Telegram accepts, and never logs the token', async () => {
@@ -231,10 +228,8 @@ describe('plugin-platform-telegram through the product', () => {
     const { memory } = await import('@aalis/api-memory');
     const store = aalis.app.services.selected(memory)!.impl;
     let history: Awaited<ReturnType<typeof store.readAll>> = [];
-    await until(() => {
-      void store.readAll(`telegram:private:${alice.id}`).then((messages) => {
-        history = messages;
-      });
+    await until(async () => {
+      history = await store.readAll(`telegram:private:${alice.id}`);
       return history.some((message) => message.kind === 'delivery-failure');
     }, 'the failure record');
     const reply = history.find((message) => message.role === 'assistant');
