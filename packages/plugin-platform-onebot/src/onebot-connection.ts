@@ -98,11 +98,7 @@ export class OneBotConnection {
     this.closed = true;
     clearTimeout(this.retryTimer);
     clearTimeout(this.watchdog);
-    for (const [echo, call] of this.pending) {
-      clearTimeout(call.timer);
-      call.reject(onebotErrors.AALIS_ONEBOT_NOT_CONNECTED({ action: call.action, endpoint: this.endpoint }));
-      this.pending.delete(echo);
-    }
+    this.rejectPending();
     this.socket?.terminate();
     this.socket = undefined;
     const server = this.server;
@@ -185,16 +181,21 @@ export class OneBotConnection {
     socket.on('close', () => {
       if (this.socket === socket) this.socket = undefined;
       clearTimeout(this.watchdog);
-      for (const [echo, call] of this.pending) {
-        clearTimeout(call.timer);
-        call.reject(onebotErrors.AALIS_ONEBOT_NOT_CONNECTED({ action: call.action, endpoint: this.endpoint }));
-        this.pending.delete(echo);
-      }
+      this.rejectPending();
       if (this.options.mode === 'reverse' && !this.closed) {
         this.options.logger.warn('OneBot: the implementation disconnected; waiting for it to connect again');
       }
     });
     this.options.onOpen?.();
+  }
+
+  /** Every call still waiting for its answer fails: the connection it was sent on is gone. */
+  private rejectPending(): void {
+    for (const [echo, call] of this.pending) {
+      clearTimeout(call.timer);
+      call.reject(onebotErrors.AALIS_ONEBOT_NOT_CONNECTED({ action: call.action, endpoint: this.endpoint }));
+      this.pending.delete(echo);
+    }
   }
 
   /** A connection that stays silent past the heartbeat allowance is dropped (forward mode then redials). */
