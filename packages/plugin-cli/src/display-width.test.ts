@@ -32,4 +32,17 @@ describe('displayWidth', () => {
     expect(truncateToWidth('short', 8)).toBe('short');
     expect(displayWidth(truncateToWidth('你好世界你好', 7))).toBeLessThanOrEqual(7);
   });
+
+  it('counts an emoji sequence as the two columns the terminal draws it in, and never cuts one apart', () => {
+    expect(displayWidth('👨\u200d👩\u200d👧')).toBe(2); // a ZWJ family is one emoji
+    expect(displayWidth('1\ufe0f\u20e3')).toBe(2); // keycap
+    expect(displayWidth('🇫🇷')).toBe(2); // flag
+    expect(displayWidth('❤\ufe0f ok')).toBe(5); // emoji presentation of a narrow symbol
+    expect(displayWidth('👍🏽')).toBe(2); // skin tone modifier
+    expect(displayWidth('a👨\u200d👩\u200d👧b字')).toBe(6);
+    expect(endPosition(`${'x'.repeat(9)}👨\u200d👩\u200d👧`, 10)).toEqual({ rows: 1, cols: 2 });
+    const cut = truncateToWidth('ab👨\u200d👩\u200d👧cd', 4);
+    expect(cut).toBe('ab…');
+    expect(truncateToWidth('ab👨\u200d👩\u200d👧cd', 5)).toBe('ab👨\u200d👩\u200d👧…');
+  });
 });

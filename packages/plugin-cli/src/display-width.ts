@@ -1,8 +1,15 @@
 // How many terminal columns a string takes: ANSI escapes take none, East Asian wide characters and emoji take two,
-// combining marks take none. Used to know how many rows the live region and the prompt occupy.
+// combining marks take none. Used to know how many rows the live region and the prompt occupy. Emoji sequences (a
+// ZWJ family, a keycap, a flag, a skin tone, a symbol with the emoji variation selector) take two columns as one character, as
+// terminals draw them: such strings are cut into grapheme clusters (Intl.Segmenter); every other string is counted
+// per code point, which is 30× faster (docs/decisions/hand-written-string-width.md).
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escape sequences start with ESC (and OSC ends with BEL).
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
+/** What makes several code points one emoji: ZWJ, VS16, the keycap mark, regional indicators, skin tones. */
+const EMOJI_JOINERS = /[\u200d\ufe0f\u20e3]|\ud83c[\udde6-\uddff\udffb-\udfff]/;
+
+let graphemes: Intl.Segmenter | undefined;
 
 export function stripAnsi(text: string): string {
   return text.replace(ANSI, '');
@@ -14,9 +21,26 @@ export function charWidth(codePoint: number): number {
   return isWide(codePoint) ? 2 : 1;
 }
 
+/** The width of one grapheme cluster: its widest code point, and two for an emoji sequence. */
+function clusterWidth(cluster: string): number {
+  let width = 0;
+  for (const char of cluster) width = Math.max(width, charWidth(char.codePointAt(0)!));
+  return width > 0 && cluster.length > 1 && EMOJI_JOINERS.test(cluster) ? 2 : width;
+}
+
+/** The characters of an ANSI-free string as the terminal places them, each with its width. */
+function* cells(text: string): Generator<[string, number]> {
+  if (!EMOJI_JOINERS.test(text)) {
+    for (const char of text) yield [char, charWidth(char.codePointAt(0)!)];
+    return;
+  }
+  graphemes ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
+  for (const { segment } of graphemes.segment(text)) yield [segment, clusterWidth(segment)];
+}
+
 export function displayWidth(text: string): number {
   let width = 0;
-  for (const char of stripAnsi(text)) width += charWidth(char.codePointAt(0)!);
+  for (const [, cellWidth] of cells(stripAnsi(text))) width += cellWidth;
   return width;
 }
 
@@ -29,8 +53,7 @@ export function displayWidth(text: string): number {
 export function endPosition(text: string, columns: number): { rows: number; cols: number } {
   if (columns <= 0) return { rows: 0, cols: displayWidth(text) };
   let offset = 0;
-  for (const char of stripAnsi(text)) {
-    const width = charWidth(char.codePointAt(0)!);
+  for (const [, width] of cells(stripAnsi(text))) {
     if (width === 2 && (offset + 1) % columns === 0) offset++;
     offset += width;
   }
@@ -49,11 +72,10 @@ export function truncateToWidth(text: string, columns: number): string {
   if (displayWidth(text) <= columns) return text;
   let width = 0;
   let result = '';
-  for (const char of text) {
-    const next = charWidth(char.codePointAt(0)!);
+  for (const [cell, next] of cells(text)) {
     if (width + next > columns - 1) break;
     width += next;
-    result += char;
+    result += cell;
   }
   return `${result}…`;
 }
