@@ -29,6 +29,12 @@ export const onebotConfigSchema = s.object({
         'Reverse mode: the only WebSocket path accepted (e.g. /onebot/v11/ws); empty accepts any path, as implementations are configured with all sorts.',
       ),
   }),
+  instanceId: s
+    .string()
+    .default('')
+    .describe(
+      'Names this connection across a deployment: only the process holding the lease platform:onebot:<instanceId> runs it. Empty: the endpoint (forward: the url without credentials; reverse: reverse:<port><path>), the same on every host with the same configuration.',
+    ),
   apiTimeoutMs: s.number().integer().min(100).default(30_000).describe('How long an API call waits for its answer.'),
   idleTimeoutMs: s
     .number()

@@ -63,7 +63,10 @@ export class OneBotConnection {
     return typeof address === 'object' && address ? address.port : undefined;
   }
 
+  /** Opens the connection (again after stop(): the lease may come back to this process). */
   async start(): Promise<void> {
+    this.closed = false;
+    this.attempt = 0;
     if (this.options.mode === 'forward') {
       this.dial();
       return;

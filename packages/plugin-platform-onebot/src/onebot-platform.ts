@@ -7,12 +7,14 @@ import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
 import { platform } from '@aalis/api-platform';
 import { sessionManager } from '@aalis/api-session-manager';
+import { storage } from '@aalis/api-storage';
 import { config, type Disposer, definePlugin, events, i18n, lifecycle, logger, optional, textRef } from '@aalis/core';
 import { type ChatType, deliverToRoom, ensureRoomSession, inboundContent, RoomMemory } from '@aalis/platform-room';
 import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
 import { onebotConfigSchema } from './onebot-config.js';
 import { OneBotConnection } from './onebot-connection.js';
+import { OneBotLeaseRunner, onebotInstanceId, onebotLeaseName } from './onebot-lease.js';
 import { buildSegments, parseSegments, type SegmentLabels, toSegments } from './onebot-segments.js';
 import './onebot-texts.js';
 
@@ -31,9 +33,10 @@ export default definePlugin({
     hooks: optional(hooks),
     sessionManager: optional(sessionManager),
     platform: optional(platform),
+    storage: optional(storage),
   },
   config: onebotConfigSchema,
-  apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform }) {
+  apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage }) {
     const settings = config.use;
     const log = logger.use;
     const t = (text: Parameters<typeof i18n.use.t>[0]) => i18n.use.t(text);
@@ -230,10 +233,19 @@ export default definePlugin({
       }
     });
     registerPlatform();
-    connection.start().catch((error: unknown) => log.error('OneBot: could not start', { error: String(error) }));
+    // One connection per deployment (issue #16): the process holding the lease runs it, the others stand by.
+    const leaseName = onebotLeaseName(onebotInstanceId(settings));
+    const runner = new OneBotLeaseRunner({
+      leases: storage.available ? storage.use.leases() : undefined,
+      name: leaseName,
+      connection,
+      logger: log,
+      retryMs: settings.reconnect.maxMs,
+    });
+    runner.start();
     lifecycle.use.onDispose(async () => {
       unregister?.();
-      await connection.stop();
+      await runner.stop();
     });
   },
 });

@@ -1,0 +1,151 @@
+// Issue #16: a OneBot connection runs once per deployment. Two hosts on one PostgreSQL with the same OneBot
+// instance: only the holder of the lease `platform:onebot:<instance id>` dials (forward) or listens (reverse), so
+// an event is answered once; when the holder stops, the other takes the connection over within the lease time.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { throwawayDatabase } from '@aalis/postgres/throwaway';
+import {
+  connectOneBotImplementation,
+  type OneBotImplementation,
+  type OpenAiTestServer,
+  onebotPrivateMessage,
+  startOneBotImplementation,
+  startOpenAiTestServer,
+  textReply,
+} from '@aalis/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from './spawn-aalis.case.js';
+import { startAalis } from './start-aalis.js';
+
+const TOKEN = 'onebot-lease-secret';
+let model: OpenAiTestServer;
+beforeAll(async () => {
+  model = await startOpenAiTestServer({ models: ['test-model'] });
+});
+afterAll(() => model.close());
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  model.reset();
+});
+
+async function host(database: string, onebot: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'aalis-onebot-lease-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(
+    join(dir, 'aalis.config.yaml'),
+    `locale: en
+consoleLogLevel: info
+llm: { baseUrl: ${model.url}, model: test-model }
+plugins:
+  llm-openai: { fetchModels: false, retry: { maxRetries: 0 } }
+  memory-summary: false
+  storage: { leaseTtlMs: 1000 }
+  session-server: false
+  platform-onebot:
+    accessToken: ${TOKEN}
+    reconnect: { initialMs: 50, maxMs: 200 }
+${onebot}
+`,
+  );
+  const logs = new PassThrough();
+  let text = '';
+  logs.on('data', (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+  });
+  const aalis = await startAalis({
+    cwd: dir,
+    env: { AALIS_DATABASE_URL: database },
+    mode: 'none',
+    output: logs,
+    errorOutput: logs,
+  });
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await aalis.stop();
+  };
+  cleanups.push(stop);
+  return { stop, logs: () => text };
+}
+
+const sends = (implementation: OneBotImplementation) =>
+  implementation.calls.filter((call) => call.action === 'send_private_msg');
+const until = (check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000) =>
+  waitFor(check, { what, timeoutMs });
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('a OneBot instance across two hosts on one PostgreSQL', () => {
+  it('#16.1 forward mode: one host dials at a time, an event is answered once, the other takes over', async () => {
+    const database = await throwawayDatabase();
+    const implementation = await startOneBotImplementation({ selfId: 10_000, accessToken: TOKEN });
+    cleanups.push(() => implementation.close());
+    const first = await host(database, `    url: ${implementation.url}`);
+    await implementation.connected(1);
+    const second = await host(database, `    url: ${implementation.url}`);
+    await until(() => second.logs().includes('standing by'), 'the second host standing by');
+    // Long enough for the second host to dial too, if it were allowed to.
+    await pause(1500);
+    expect(implementation.authorizations).toHaveLength(1);
+    model.enqueue(textReply('one'), textReply('two'));
+    implementation.push(onebotPrivateMessage({ userId: 77, message: [{ type: 'text', data: { text: 'hi' } }] }));
+    await until(() => sends(implementation).length >= 1, 'the first reply');
+    await pause(1000);
+    expect(sends(implementation)).toHaveLength(1);
+    await first.stop();
+    await implementation.connected(2);
+    await until(() => second.logs().includes('this process runs the connection'), 'the takeover');
+    implementation.push(onebotPrivateMessage({ userId: 77, message: [{ type: 'text', data: { text: 'still?' } }] }));
+    await until(() => sends(implementation).length >= 2, 'the reply after the takeover');
+    await pause(500);
+    expect(sends(implementation).map((call) => JSON.stringify(call.params.message))).toEqual([
+      JSON.stringify([{ type: 'text', data: { text: 'one' } }]),
+      JSON.stringify([{ type: 'text', data: { text: 'two' } }]),
+    ]);
+    expect(implementation.authorizations).toHaveLength(2);
+  }, 60_000);
+
+  it('#16.1 reverse mode: only the holder listens; the standby refuses until the holder stops', async () => {
+    const database = await throwawayDatabase();
+    const [portA, portB] = [await freePort(), await freePort()];
+    const reverse = (port: number) =>
+      `    mode: reverse\n    instanceId: qq-main\n    reverse: { host: 127.0.0.1, port: ${port} }`;
+    const first = await host(database, reverse(portA));
+    await until(() => first.logs().includes('this process runs the connection'), 'the first host listening');
+    const second = await host(database, reverse(portB));
+    await until(() => second.logs().includes('standing by'), 'the second host standing by');
+    // The standby does not listen: an implementation pointed at it cannot connect.
+    await expect(connectOneBotImplementation(`ws://127.0.0.1:${portB}/`, { accessToken: TOKEN })).rejects.toThrow(
+      /ECONNREFUSED/,
+    );
+    const atFirst = await connectOneBotImplementation(`ws://127.0.0.1:${portA}/`, { accessToken: TOKEN });
+    cleanups.push(() => atFirst.close());
+    model.enqueue(textReply('from the first'), textReply('from the second'));
+    atFirst.push(onebotPrivateMessage({ userId: 78, message: [{ type: 'text', data: { text: 'hi' } }] }));
+    await until(() => sends(atFirst).length === 1, 'the reply from the first host');
+    await first.stop();
+    await until(() => second.logs().includes('this process runs the connection'), 'the takeover');
+    const atSecond = await connectOneBotImplementation(`ws://127.0.0.1:${portB}/`, { accessToken: TOKEN });
+    cleanups.push(() => atSecond.close());
+    atSecond.push(onebotPrivateMessage({ userId: 78, message: [{ type: 'text', data: { text: 'again' } }] }));
+    await until(() => sends(atSecond).length === 1, 'the reply from the second host');
+    expect(sends(atSecond)[0]?.params.message).toEqual([{ type: 'text', data: { text: 'from the second' } }]);
+  }, 60_000);
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
