@@ -20,6 +20,8 @@ export interface StorageService {
   resolve(...segments: string[]): string;
   /** The named leases in this engine's database (one turn per session, platform connections once per deployment). */
   leases(): LeasesService;
+  /** The durable hand-over queues in this engine's database (inputs handed to a session's owner, for example). */
+  handOver(): HandOverService;
 }
 
 export const storageErrors = defineErrors({
@@ -76,4 +78,54 @@ export interface LeasesService {
   readonly ttlMs: number;
   /** This process's holder id (host, pid and a random part). */
   readonly holder: string;
+}
+
+/** One item of a hand-over queue, as its taker sees it. */
+export interface HandOverItem {
+  /** Increasing in the order the items were put: arrival order. */
+  readonly id: number;
+  readonly name: string;
+  readonly payload: string;
+  /** What a taker kept with the item (`note`): the turn it entered, for example. */
+  readonly note: string | undefined;
+  /**
+   * Another holder took the item before and lost the name's lease without finishing it (it died or stalled): the
+   * item may already have been acted on (see its note).
+   */
+  readonly orphaned: boolean;
+}
+
+/**
+ * Durable queues keyed by lease name, shared by every process on the engine's database: any process puts an item
+ * for a name; the process holding the name's lease (LeasesService) takes the items oldest first and finishes each
+ * with an outcome, which wakes whoever waits for it (`settled`) in any process. Items taken by a holder that lost
+ * the lease without finishing them are taken again by the next holder (`orphaned`). PostgreSQL wakes takers and
+ * waiters by NOTIFY; SQLite by a short poll.
+ */
+export interface HandOverService {
+  /** Stores an item for `name`; its id orders it after every item put before. */
+  put(name: string, payload: string): Promise<{ id: number }>;
+  /**
+   * Called by the holder of `name`'s lease: marks the items waiting for the name (and those a holder that lost the
+   * lease had taken) as taken by this process and returns them oldest first (at most `limit`). Two takers never get
+   * the same item (FOR UPDATE SKIP LOCKED).
+   */
+  take(name: string, options?: { limit?: number }): Promise<HandOverItem[]>;
+  /** Keeps a note with a taken item, seen by the next taker if this one dies before finishing it. */
+  note(id: number, note: string | undefined): Promise<void>;
+  /** Ends the item with its outcome and wakes its waiters in every process. Finishing twice keeps the first. */
+  finish(id: number, outcome: string): Promise<void>;
+  /** Resolves with the item's outcome once it is finished; undefined when `signal` aborted first. */
+  settled(id: number, options?: { signal?: AbortSignal }): Promise<string | undefined>;
+  /** Calls `listener` with the name of each item put (by any process) from now on. Returns the remover. */
+  onPut(listener: (name: string) => void): () => void;
+  /**
+   * Names starting with `prefix` that have items nobody live holds: waiting ones, or ones taken by a holder that
+   * lost the name's lease. A sweeper takes such names over when their lease is free.
+   */
+  waiting(prefix: string): Promise<string[]>;
+  /** Calls `listener` with each signal sent for a name (by any process; SQLite: this process only). */
+  onSignal(listener: (name: string, text: string) => void): () => void;
+  /** Sends a short signal for a name to every process (e.g. "stop the running turn" to the session's owner). */
+  signal(name: string, text: string): Promise<void>;
 }

@@ -6,9 +6,12 @@ import { type StorageService, storage, storageErrors } from '@aalis/api-storage'
 import { config, definePlugin, lifecycle, logger, provide, s } from '@aalis/core';
 import { isPostgresUrl, openPostgres, redactUrl } from '@aalis/postgres';
 import { openDatabase } from '@aalis/sqlite';
+import { HandOver } from './hand-over.js';
+import { postgresHandOver, sqliteHandOver } from './hand-over-backends.js';
 import { postgresLeases, sqliteLeases } from './lease-backends.js';
 import { Leases } from './leases.js';
 
+export { HandOver } from './hand-over.js';
 export { Leases } from './leases.js';
 
 export const storageConfig = s.object({
@@ -46,7 +49,9 @@ export default definePlugin({
     if (url === '') {
       const lease = openDatabase(dataDir);
       const held = new Leases(sqliteLeases(lease.database), { ttlMs: config.use.leaseTtlMs, onRenewFailed });
+      const handOver = new HandOver(sqliteHandOver(lease.database), { holder: held.holder });
       lifecycle.use.onDispose(async () => {
+        handOver.close();
         await held.close();
         lease.release();
       });
@@ -54,6 +59,7 @@ export default definePlugin({
         ...base,
         engine: 'sqlite',
         leases: () => held,
+        handOver: () => handOver,
         database: () => lease.database,
         postgres: () => {
           throw storageErrors.AALIS_STORAGE_WRONG_ENGINE({ wanted: 'postgres', engine: 'sqlite' });
@@ -74,7 +80,10 @@ export default definePlugin({
       });
     }
     const held = new Leases(await postgresLeases(lease.database), { ttlMs: config.use.leaseTtlMs, onRenewFailed });
+    const handOver = new HandOver(await postgresHandOver(lease.database), { holder: held.holder });
+    await handOver.ready;
     lifecycle.use.onDispose(async () => {
+      handOver.close();
       await held.close();
       await lease.release();
     });
@@ -82,6 +91,7 @@ export default definePlugin({
       ...base,
       engine: 'postgres',
       leases: () => held,
+      handOver: () => handOver,
       database: () => {
         throw storageErrors.AALIS_STORAGE_WRONG_ENGINE({ wanted: 'sqlite', engine: 'postgres' });
       },

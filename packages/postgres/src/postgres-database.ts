@@ -25,6 +25,7 @@ export class PostgresDatabase {
   private listener: pg.Client | undefined;
   private listenerReady: Promise<pg.Client> | undefined;
   private readonly channels = new Map<string, Set<(payload: string) => void>>();
+  private readonly reconnectListeners = new Set<() => void>();
 
   constructor(
     readonly url: string,
@@ -125,18 +126,54 @@ export class PostgresDatabase {
     await this.pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
   }
 
+  /**
+   * Calls `fn` after the listening connection was lost and made again: notifications sent meanwhile were missed,
+   * so listeners re-check what they wait for. Returns the remover.
+   */
+  onReconnect(fn: () => void): () => void {
+    this.reconnectListeners.add(fn);
+    return () => void this.reconnectListeners.delete(fn);
+  }
+
   private listenerClient(): Promise<pg.Client> {
     this.listenerReady ??= (async () => {
       const client = new pg.Client({ connectionString: this.url });
-      client.on('error', () => {});
+      let lost = false;
+      // The server went away or the connection broke: listen again on a new connection (every channel), shortly.
+      const onLost = () => {
+        if (lost || this.closed) return;
+        lost = true;
+        if (this.listener === client) this.listener = undefined;
+        this.listenerReady = undefined;
+        setTimeout(() => void this.relisten(), 500).unref();
+      };
+      client.on('error', onLost);
+      client.on('end', onLost);
       client.on('notification', (message) => {
         for (const fn of this.channels.get(message.channel) ?? []) fn(message.payload ?? '');
       });
-      await client.connect();
+      try {
+        await client.connect();
+      } catch (error) {
+        this.listenerReady = undefined;
+        throw error;
+      }
       this.listener = client;
       return client;
     })();
     return this.listenerReady;
+  }
+
+  private async relisten(): Promise<void> {
+    if (this.closed) return;
+    try {
+      const client = await this.listenerClient();
+      for (const channel of this.channels.keys()) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      for (const fn of [...this.reconnectListeners]) fn();
+    } catch {
+      this.listenerReady = undefined;
+      if (!this.closed) setTimeout(() => void this.relisten(), 1000).unref();
+    }
   }
 
   get isOpen(): boolean {

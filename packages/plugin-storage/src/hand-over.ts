@@ -1,0 +1,157 @@
+// The HandOverService over a hand-over table: puts, takes by the lease holder (this process's holder id), notes,
+// finishes, and waiting for an outcome — told by NOTIFY (PostgreSQL) or this process's own finish, with one poll
+// checking every waited id at once as the safety net (a missed notification cannot hang a waiter).
+import type { HandOverItem, HandOverService } from '@aalis/api-storage';
+import type { HandOverBackend } from './hand-over-backends.js';
+
+export interface HandOverOptions {
+  /** The holder id of this process's LeasesService: items are taken in its name. */
+  holder: string;
+  /** Finished items are kept this long for late waiters, then purged (default 10 minutes). */
+  keepFinishedMs?: number;
+}
+
+export class HandOver implements HandOverService {
+  private readonly waiters = new Map<number, Set<(outcome: string) => void>>();
+  private readonly putListeners = new Set<(name: string) => void>();
+  private readonly signalListeners = new Set<(name: string, text: string) => void>();
+  private readonly poll: ReturnType<typeof setInterval>;
+  private readonly purge: ReturnType<typeof setInterval>;
+  private polling = false;
+  private lastPut = 0;
+  private closed = false;
+  /** Resolves once the NOTIFY listener is in place (PostgreSQL). */
+  readonly ready: Promise<void>;
+
+  constructor(
+    private readonly backend: HandOverBackend,
+    private readonly options: HandOverOptions,
+  ) {
+    this.ready = backend.listen
+      ? backend
+          .listen({
+            put: (name) => this.emitPut(name),
+            finished: (id) => void this.check([id]),
+            signal: (name, text) => this.emitSignal(name, text),
+          })
+          .catch(() => {})
+      : Promise.resolve();
+    this.poll = setInterval(() => void this.tick(), backend.pollMs);
+    this.poll.unref();
+    const keep = options.keepFinishedMs ?? 600_000;
+    this.purge = setInterval(() => void backend.purge(keep).catch(() => {}), Math.min(60_000, keep));
+    this.purge.unref();
+  }
+
+  async put(name: string, payload: string): Promise<{ id: number }> {
+    const id = await this.backend.put(name, payload);
+    // A process hears its own puts at once (PostgreSQL also tells it by NOTIFY; SQLite only by this).
+    if (!this.backend.listen) {
+      this.lastPut = Math.max(this.lastPut, id);
+      this.emitPut(name);
+    }
+    return { id };
+  }
+
+  take(name: string, { limit = 100 }: { limit?: number } = {}): Promise<HandOverItem[]> {
+    return this.backend.take(name, this.options.holder, limit);
+  }
+
+  note(id: number, note: string | undefined): Promise<void> {
+    return this.backend.note(id, note);
+  }
+
+  async finish(id: number, outcome: string): Promise<void> {
+    if (await this.backend.finish(id, outcome)) this.resolve(id, outcome);
+  }
+
+  async settled(id: number, { signal }: { signal?: AbortSignal } = {}): Promise<string | undefined> {
+    if (signal?.aborted) return undefined;
+    return new Promise<string | undefined>((resolve, reject) => {
+      let waiters = this.waiters.get(id);
+      if (!waiters) {
+        waiters = new Set();
+        this.waiters.set(id, waiters);
+      }
+      const done = (outcome: string | undefined) => {
+        signal?.removeEventListener('abort', onAbort);
+        waiters.delete(onOutcome);
+        if (waiters.size === 0 && this.waiters.get(id) === waiters) this.waiters.delete(id);
+        resolve(outcome);
+      };
+      const onOutcome = (outcome: string) => done(outcome);
+      const onAbort = () => done(undefined);
+      waiters.add(onOutcome);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      // Registered before this first check, so a finish landing in between is seen by one or the other.
+      this.check([id]).catch((error: unknown) => {
+        done(undefined);
+        reject(error);
+      });
+    });
+  }
+
+  onPut(listener: (name: string) => void): () => void {
+    this.putListeners.add(listener);
+    return () => void this.putListeners.delete(listener);
+  }
+
+  onSignal(listener: (name: string, text: string) => void): () => void {
+    this.signalListeners.add(listener);
+    return () => void this.signalListeners.delete(listener);
+  }
+
+  async signal(name: string, text: string): Promise<void> {
+    if (this.backend.signal) await this.backend.signal(name, text);
+    else this.emitSignal(name, text);
+  }
+
+  waiting(prefix: string): Promise<string[]> {
+    return this.backend.waiting(prefix);
+  }
+
+  close(): void {
+    this.closed = true;
+    clearInterval(this.poll);
+    clearInterval(this.purge);
+  }
+
+  private emitPut(name: string): void {
+    for (const listener of [...this.putListeners]) listener(name);
+  }
+
+  private emitSignal(name: string, text: string): void {
+    for (const listener of [...this.signalListeners]) listener(name, text);
+  }
+
+  private resolve(id: number, outcome: string): void {
+    for (const waiter of [...(this.waiters.get(id) ?? [])]) waiter(outcome);
+  }
+
+  private async check(ids: readonly number[]): Promise<void> {
+    const wanted = ids.filter((id) => this.waiters.has(id));
+    if (wanted.length === 0) return;
+    for (const [id, outcome] of await this.backend.outcomes(wanted)) this.resolve(id, outcome);
+  }
+
+  /** The safety net: every waited id checked in one query; on SQLite also other processes' puts. */
+  private async tick(): Promise<void> {
+    if (this.polling || this.closed) return;
+    this.polling = true;
+    try {
+      await this.check([...this.waiters.keys()]);
+      if (this.backend.putSince && this.putListeners.size > 0) {
+        const names = new Set<string>();
+        for (const row of await this.backend.putSince(this.lastPut)) {
+          this.lastPut = Math.max(this.lastPut, row.id);
+          names.add(row.name);
+        }
+        for (const name of names) this.emitPut(name);
+      }
+    } catch {
+      // The database is unreachable: the next tick asks again.
+    } finally {
+      this.polling = false;
+    }
+  }
+}
