@@ -5,7 +5,7 @@ import { hooks } from '@aalis/api-hooks';
 import { memory } from '@aalis/api-memory';
 import { sessionManager } from '@aalis/api-session-manager';
 import { storage } from '@aalis/api-storage';
-import { definePlugin, events, i18n, logger, optional, provide } from '@aalis/core';
+import { definePlugin, events, i18n, lifecycle, logger, optional, provide } from '@aalis/core';
 import { PostgresSessionStore } from './postgres-session-store.js';
 import { SessionManager } from './session-manager.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
@@ -25,11 +25,12 @@ export default definePlugin({
     events,
     logger,
     i18n,
+    lifecycle,
     hooks: optional(hooks),
     agent: optional(agent),
     memory: optional(memory),
   },
-  async apply({ storage, provide, events, logger, i18n, hooks, agent, memory }) {
+  async apply({ storage, provide, events, logger, i18n, lifecycle, hooks, agent, memory }) {
     const manager = new SessionManager({
       store:
         storage.use.engine === 'postgres'
@@ -41,6 +42,8 @@ export default definePlugin({
       memory: () => (memory.available ? memory.use : undefined),
     });
     provide.use.service(sessionManager, manager);
+    // Deletions made by other processes on the same database (PostgreSQL) bump the generations here too.
+    lifecycle.use.onDispose(await manager.watchOtherProcesses());
     // Registrar: attached when a hooks provider is present, withdrawn with this plugin.
     hooks.use.middleware('agent:turn:after', async (context, next) => {
       try {

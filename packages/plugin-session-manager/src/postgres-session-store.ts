@@ -4,7 +4,12 @@ import type { SessionFilter, SessionInfo } from '@aalis/api-session-manager';
 import type { PostgresDatabase, PostgresMigration } from '@aalis/postgres';
 import { SESSION_NAMESPACE } from './session-migrations.js';
 import { fromRow, type SessionRow, toRow } from './session-row.js';
-import { type SessionStore, subtreeDeepestFirst } from './session-store.js';
+import { type DeletionNotice, type SessionStore, subtreeDeepestFirst } from './session-store.js';
+
+/** The NOTIFY channel of deletions: every process bumps the generations of sessions deleted by another. */
+export const SESSIONS_CHANNEL = 'aalis_sessions';
+/** NOTIFY payloads must stay under 8000 bytes; a notice's session loses its title rather than the notice. */
+const NOTIFY_LIMIT = 7900;
 
 const COLUMNS =
   'id, kind, platform, venue, parent_id, origin_platform, origin_multi_party, title, created_at, updated_at, last_turn';
@@ -115,6 +120,28 @@ export class PostgresSessionStore implements SessionStore {
       (key) => this.get(key),
       (key) => this.children(key),
     );
+  }
+
+  async announceDeletion(notice: DeletionNotice): Promise<void> {
+    let payload = JSON.stringify(notice);
+    if (Buffer.byteLength(payload) > NOTIFY_LIMIT && notice.session) {
+      const { title: _title, ...session } = notice.session;
+      payload = JSON.stringify({ ...notice, session });
+    }
+    if (Buffer.byteLength(payload) > NOTIFY_LIMIT) payload = JSON.stringify({ ...notice, reason: undefined });
+    await this.database.notify(SESSIONS_CHANNEL, payload);
+  }
+
+  watchDeletions(listener: (notice: DeletionNotice) => void): Promise<() => void> {
+    return this.database.listen(SESSIONS_CHANNEL, (payload) => {
+      let notice: DeletionNotice;
+      try {
+        notice = JSON.parse(payload) as DeletionNotice;
+      } catch {
+        return;
+      }
+      if (typeof notice?.origin === 'string' && typeof notice.rootId === 'string') listener(notice);
+    });
   }
 
   async deleteAll(ids: readonly string[]): Promise<void> {

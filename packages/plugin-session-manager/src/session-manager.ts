@@ -1,5 +1,6 @@
-// The session manager: sessions in the storage engine (SQLite or PostgreSQL), deletion generations in memory, and deletion handed to the agent's
-// clearing chain (children first, session:deleted, memory clear, rows).
+// The session manager: sessions in the storage engine (SQLite or PostgreSQL), deletion generations in memory (kept
+// current across processes by the store's deletion notices), and deletion handed to the agent's clearing chain
+// (children first, session:deleted, memory clear, rows).
 import type { AgentService } from '@aalis/api-agent';
 import type { MemoryService } from '@aalis/api-memory';
 import {
@@ -18,7 +19,7 @@ import {
   sessionErrors,
 } from '@aalis/api-session-manager';
 import type { Events, Logger } from '@aalis/core';
-import type { SessionStore } from './session-store.js';
+import type { DeletionNotice, SessionStore } from './session-store.js';
 
 export interface SessionManagerOptions {
   store: SessionStore;
@@ -41,6 +42,11 @@ export class SessionManager implements SessionManagerService {
   /** Session id → parent id, of every session this process has read (parents never change). */
   private readonly parents = new Map<string, string>();
   private readonly now: () => number;
+  /** Tells this manager's deletion notices from other processes' (the store's channel carries both). */
+  private readonly origin = globalThis.crypto.randomUUID();
+  /** Notices of other processes are applied one after another, in the order they came. */
+  private noticesDone: Promise<void> = Promise.resolve();
+  private announced: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: SessionManagerOptions) {
     this.now = options.now ?? Date.now;
@@ -186,6 +192,8 @@ export class SessionManager implements SessionManagerService {
     if (running) return running; // joins the deletion of this session or of an ancestor
     // Marked (and its generation bumped) at once: inputs recorded with the old generation are from before it.
     this.generations.set(sessionId, this.generationOf(sessionId) + 1);
+    // Every other process on the database bumps it too (issue #16), so what they collected is released as well.
+    void this.announce({ phase: 'deleting', rootId: sessionId, ...(options.reason ? { reason: options.reason } : {}) });
     let ids: string[] = [sessionId];
     // Assigned before the first await below, so the body can register itself under every id.
     let deletion!: Promise<DeleteSessionReport>;
@@ -233,6 +241,7 @@ export class SessionManager implements SessionManagerService {
     const clear = async () => {
       for (const session of subtree) {
         const payload = { sessionId: session.id, session, rootId, ...(reason === undefined ? {} : { reason }) };
+        await this.announce({ phase: 'deleted', rootId, session, ...(reason === undefined ? {} : { reason }) });
         await events.emitAsync('session:deleted', payload);
       }
       const memory = this.options.memory();
@@ -251,6 +260,56 @@ export class SessionManager implements SessionManagerService {
     else await clear();
     logger.info('session deleted', { session: rootId, sessions: ids.length, reason });
     return { deleted: ids };
+  }
+
+  /**
+   * Applies other processes' deletions here (engines shared by several processes): the generations move on as
+   * they did there, and session:deleted goes out in this process too, so its agent stops the session's turn and
+   * releases what it collected, unarchived (「会话删除」), and its listeners forget the session.
+   */
+  async watchOtherProcesses(): Promise<() => void> {
+    const watch = this.options.store.watchDeletions;
+    if (!watch) return () => {};
+    return watch.call(this.options.store, (notice) => {
+      if (notice.origin === this.origin) return;
+      this.noticesDone = this.noticesDone.then(() => this.applyNotice(notice));
+    });
+  }
+
+  private async applyNotice(notice: DeletionNotice): Promise<void> {
+    const { rootId, session } = notice;
+    if (notice.phase === 'deleting') {
+      this.generations.set(rootId, this.generationOf(rootId) + 1);
+      return;
+    }
+    if (!session) return;
+    if (session.id !== rootId) this.generations.set(session.id, this.generationOf(session.id) + 1);
+    const payload = { sessionId: session.id, session, rootId, ...(notice.reason ? { reason: notice.reason } : {}) };
+    try {
+      await this.options.events.emitAsync('session:deleted', payload);
+    } catch (error) {
+      this.options.logger.warn('a deletion of another process could not be applied here', {
+        sessionId: session.id,
+        error: String(error),
+      });
+    }
+  }
+
+  /** Sends a notice after the ones before it (each NOTIFY may take another pooled connection). */
+  private announce(notice: Omit<DeletionNotice, 'origin'>): Promise<void> {
+    const store = this.options.store;
+    if (!store.announceDeletion) return Promise.resolve();
+    this.announced = this.announced.then(async () => {
+      try {
+        await store.announceDeletion?.({ origin: this.origin, ...notice });
+      } catch (error) {
+        this.options.logger.warn('other processes could not be told of a deletion', {
+          sessionId: notice.rootId,
+          error: String(error),
+        });
+      }
+    });
+    return this.announced;
   }
 
   private async rootOfStored(session: SessionInfo): Promise<SessionInfo> {

@@ -4,6 +4,20 @@ import type { SessionFilter, SessionInfo } from '@aalis/api-session-manager';
 
 type Awaitable<T> = T | Promise<T>;
 
+/**
+ * A deletion told to the other processes on the same database (PostgreSQL NOTIFY): `deleting` when it begins (the
+ * root's generation moves on), `deleted` for each session of the subtree as its session:deleted goes out.
+ */
+export interface DeletionNotice {
+  /** The announcing session manager (each ignores its own). */
+  origin: string;
+  phase: 'deleting' | 'deleted';
+  rootId: string;
+  /** With `deleted`: the session the notice is about. */
+  session?: SessionInfo;
+  reason?: string;
+}
+
 export interface SessionStore {
   get(id: string): Awaitable<SessionInfo | undefined>;
   /** Inserts unless the id exists; returns whether it inserted. */
@@ -16,6 +30,10 @@ export interface SessionStore {
   subtreeDeepestFirst(id: string): Awaitable<SessionInfo[]>;
   /** Deletes rows in the given order (children before parents) in one transaction. */
   deleteAll(ids: readonly string[]): Awaitable<void>;
+  /** Engines shared by several processes tell them of deletions (absent: nobody else to tell). */
+  announceDeletion?(notice: DeletionNotice): Promise<void>;
+  /** Calls `listener` with every deletion notice of any process (its own too). Returns the remover. */
+  watchDeletions?(listener: (notice: DeletionNotice) => void): Promise<() => void>;
 }
 
 /** The subtree walk of both engines: levels of children, deepest first, each session once. */
