@@ -63,15 +63,15 @@ export function sqliteLeases(database: SqliteDatabase): LeaseBackend {
         .get(name) as { holder: string; expires_at: number; released: number } | undefined;
       if (seen && seen.released === 0 && seen.expires_at >= Date.now() && seen.holder !== holder)
         return { acquired: false };
-      return database.write((connection) => {
+      return database.write(() => {
         const now = Date.now();
-        const stored = connection
-          .prepare('SELECT holder, note, expires_at, released FROM aalis_leases WHERE name = ?')
+        const stored = database
+          .statement('SELECT holder, note, expires_at, released FROM aalis_leases WHERE name = ?')
           .get(name) as { holder: string; note: string | null; expires_at: number; released: number } | undefined;
         const claim = decide(stored && { ...stored, expired: stored.expires_at < now }, holder);
         if (!claim.acquired) return claim;
-        connection
-          .prepare(
+        database
+          .statement(
             `INSERT INTO aalis_leases (name, holder, note, expires_at, released) VALUES (?, ?, NULL, ?, 0)
              ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, note = NULL, expires_at = excluded.expires_at,
              released = 0`,
@@ -81,30 +81,30 @@ export function sqliteLeases(database: SqliteDatabase): LeaseBackend {
       });
     },
     async renew(holder, ttlMs) {
-      const rows = database.write((connection) =>
-        connection
-          .prepare('UPDATE aalis_leases SET expires_at = ? WHERE holder = ? AND released = 0 RETURNING name')
+      const rows = database.write(() =>
+        database
+          .statement('UPDATE aalis_leases SET expires_at = ? WHERE holder = ? AND released = 0 RETURNING name')
           .all(Date.now() + ttlMs, holder),
       ) as { name: string }[];
       return new Set(rows.map((row) => row.name));
     },
     async note(name, holder, note) {
-      database.write((connection) =>
-        connection
-          .prepare('UPDATE aalis_leases SET note = ? WHERE name = ? AND holder = ? AND released = 0')
+      database.write(() =>
+        database
+          .statement('UPDATE aalis_leases SET note = ? WHERE name = ? AND holder = ? AND released = 0')
           .run(note ?? null, name, holder),
       );
     },
     async abandoned(prefix) {
-      const rows = database.connection
-        .prepare('SELECT name FROM aalis_leases WHERE released = 0 AND expires_at < ? AND substr(name, 1, ?) = ?')
+      const rows = database
+        .statement('SELECT name FROM aalis_leases WHERE released = 0 AND expires_at < ? AND substr(name, 1, ?) = ?')
         .all(Date.now(), prefix.length, prefix) as { name: string }[];
       return rows.map((row) => row.name);
     },
     async release(name, holder) {
-      database.write((connection) =>
-        connection
-          .prepare('UPDATE aalis_leases SET released = 1, note = NULL WHERE name = ? AND holder = ?')
+      database.write(() =>
+        database
+          .statement('UPDATE aalis_leases SET released = 1, note = NULL WHERE name = ? AND holder = ?')
           .run(name, holder),
       );
     },
