@@ -1,13 +1,17 @@
 // npm run bench concurrency — issue #15 goals 2 and 3: Aalis as the product runs (startAalis: SQLite, hooks, usage
 // events, the file log at info) with 100 and 1000 sessions each running tool turns at once against one local model
 // server that answers after 50 ms, against the raw floor: the same number of clients replaying the agent's own
-// request bodies over HTTP to the same server. Prints turns/s (and the share of the ideal, sessions ÷ 100 ms),
-// p50/p99 added latency (turn time − 2 × 50 ms), CPU ms per turn, and heap per idle session.
+// request bodies over HTTP (fetch) to the same server. Three processes, so each CPU figure is one process's own work:
+// this one runs the product, a child runs the floor, another child is the model server (its CPU is printed apart).
+// On a loaded machine a single pass says more about the neighbours than about the product, so product and floor run
+// interleaved (AB BA AB …, BENCH_ROUNDS rounds per level, default 3) and every ratio is the median of the rounds'
+// ratios, each round comparing two runs seconds apart.
+// Prints turns/s (and the share of the ideal, sessions ÷ 100 ms), p50/p99 added latency (turn time − 2 × 50 ms),
+// CPU ms per turn of each process, heap per idle session and the listener warnings seen.
 // Goals: throughput ≥ 0.65× the raw floor's, p99 added latency at 100 ≤ 1.5× the floor's, ≤ 10 KB heap per idle
-// session, CPU per tool turn ≤ 1.5× the floor's.
+// session, CPU per tool turn ≤ 1.5× the floor's, no listener warnings.
+import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -18,96 +22,47 @@ import { startAalis } from '../src/start-aalis.js';
 const LATENCY_MS = 50;
 const TURNS_PER_SESSION = Number(process.env.BENCH_TURNS ?? 3);
 const LEVELS = (process.env.BENCH_SESSIONS ?? '100,1000').split(',').map(Number);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
+
+const warnings: string[] = [];
+process.on('warning', (warning) => warnings.push(`${warning.name}: ${warning.message}`));
 
 function percentile(values: number[], share: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))]!;
 }
+const median = (values: number[]): number => percentile(values, 0.5);
 
-function sse(res: ServerResponse, chunks: unknown[]): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream' });
-  for (const chunk of chunks) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
-  res.end('data: [DONE]\n\n');
+/** Starts a helper process (run through tsx like this one) and waits for its first message. */
+async function startChild<T>(file: string, args: string[] = []): Promise<{ child: ChildProcess; first: T }> {
+  const child = fork(join(import.meta.dirname, file), args, { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  const first = await new Promise<T>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as T));
+    child.once('exit', (code) => reject(new Error(`${file} exited with ${code} before it was ready`)));
+  });
+  return { child, first };
 }
 
-/** A model server: a tool call when the last message is not a tool result, else a short answer, after 50 ms. */
-async function startModelServer(): Promise<{ url: string; bodies: string[]; close(): Promise<void> }> {
-  const bodies: string[] = [];
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => {
-      text += chunk;
-    });
-    req.on('end', () => {
-      if (req.url?.endsWith('/models')) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ object: 'list', data: [{ id: 'bench-model', object: 'model' }] }));
-        return;
-      }
-      if (bodies.length < 4) bodies.push(text);
-      const body = JSON.parse(text) as { messages: Array<{ role: string }> };
-      const afterTool = body.messages[body.messages.length - 1]?.role === 'tool';
-      const base = { id: 'c', object: 'chat.completion.chunk', created: 0, model: 'bench-model' };
-      const usage = { prompt_tokens: 100, completion_tokens: 5, total_tokens: 105 };
-      setTimeout(() => {
-        if (afterTool) {
-          sse(res, [
-            {
-              ...base,
-              choices: [{ index: 0, delta: { role: 'assistant', content: 'It is 42.' }, finish_reason: null }],
-            },
-            { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage },
-          ]);
-        } else {
-          const call = {
-            index: 0,
-            id: `call_${Math.random().toString(36).slice(2)}`,
-            type: 'function',
-            function: { name: 'calculator', arguments: '{"expression":"6*7"}' },
-          };
-          sse(res, [
-            { ...base, choices: [{ index: 0, delta: { role: 'assistant', tool_calls: [call] }, finish_reason: null }] },
-            { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }], usage },
-          ]);
-        }
-      }, LATENCY_MS);
-    });
+function ask<T>(child: ChildProcess, message: unknown): Promise<T> {
+  return new Promise((resolve) => {
+    child.once('message', (reply) => resolve(reply as T));
+    child.send(message as string);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    bodies,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-async function rawCall(url: string, body: string): Promise<void> {
-  const response = await fetch(`${url}/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body,
-  });
-  const reader = response.body!.getReader();
-  for (;;) if ((await reader.read()).done) break;
 }
 
 interface Run {
   turnsPerSecond: number;
   added: number[];
   cpuPerTurn: number;
+  serverCpuPerTurn: number;
 }
 
-async function runClients(count: number, turn: (client: number, index: number) => Promise<void>): Promise<Run> {
+async function runProduct(count: number, turn: (client: number, index: number) => Promise<void>): Promise<Run> {
   const added: number[] = [];
+  await ask(model, 'cpu');
   const cpu = process.cpuUsage();
   const start = performance.now();
   await Promise.all(
@@ -121,11 +76,41 @@ async function runClients(count: number, turn: (client: number, index: number) =
   );
   const elapsed = (performance.now() - start) / 1000;
   const used = process.cpuUsage(cpu);
+  const server = await ask<{ cpuMs: number }>(model, 'cpu');
   const turns = count * TURNS_PER_SESSION;
-  return { turnsPerSecond: turns / elapsed, added, cpuPerTurn: (used.user + used.system) / 1000 / turns };
+  return {
+    turnsPerSecond: turns / elapsed,
+    added,
+    cpuPerTurn: (used.user + used.system) / 1000 / turns,
+    serverCpuPerTurn: server.cpuMs / turns,
+  };
 }
 
-const model = await startModelServer();
+async function runFloor(count: number, bodies: string[]): Promise<Run> {
+  await ask(model, 'cpu');
+  const result = await ask<{ elapsedMs: number; added: number[]; cpuMs: number; error?: string }>(floor, {
+    url,
+    bodies,
+    count,
+    turns: TURNS_PER_SESSION,
+    latencyMs: LATENCY_MS,
+  });
+  if (result.error) throw new Error(`floor: ${result.error}`);
+  const server = await ask<{ cpuMs: number }>(model, 'cpu');
+  const turns = count * TURNS_PER_SESSION;
+  return {
+    turnsPerSecond: turns / (result.elapsedMs / 1000),
+    added: result.added,
+    cpuPerTurn: result.cpuMs / turns,
+    serverCpuPerTurn: server.cpuMs / turns,
+  };
+}
+
+const { child: model, first: ready } = await startChild<{ url: string }>('concurrency-model-server.ts', [
+  String(LATENCY_MS),
+]);
+const { url } = ready;
+const { child: floor } = await startChild<string>('concurrency-floor.ts');
 const dataDir = mkdtempSync(join(tmpdir(), 'aalis-concurrency-'));
 const running = await startAalis({
   cwd: dataDir,
@@ -133,7 +118,7 @@ const running = await startAalis({
   banner: false,
   createConfigIfMissing: false,
   env: {
-    AALIS_LLM_BASE_URL: model.url,
+    AALIS_LLM_BASE_URL: url,
     AALIS_LLM_MODEL: 'bench-model',
     AALIS_DATA_DIR: dataDir,
     AALIS_LOG_LEVEL: 'info',
@@ -143,40 +128,86 @@ const service = running.app.services.selected(agent)!.impl;
 const say = (sessionId: string, content: string) =>
   service.handleMessage({ sessionId, platform: 'cli', sender: { userId: `u-${sessionId}` }, content });
 try {
-  // Warm-up, and the request bodies the raw floor replays.
-  for (let index = 0; index < 5; index++) await say('bench:warm', `what is 6*7? (${index})`);
-  const [first, second] = model.bodies;
+  // Warm-up: one session's turns give the request bodies the floor replays, turn by turn (a session's n-th turn
+  // sends a history of n − 1 turns, so the floor's n-th turn sends the same bodies); then one round of each at the
+  // first level, not counted.
+  for (let index = 0; index < TURNS_PER_SESSION; index++) await say('bench:warm', `what is 6*7? (${index})`);
+  const { bodies: sent } = await ask<{ bodies: string[] }>(model, 'bodies');
+  const bodies = sent.slice(0, 2 * TURNS_PER_SESSION);
+  const lastRoles = bodies.map(
+    (body) => (JSON.parse(body) as { messages: Array<{ role: string }> }).messages.at(-1)?.role,
+  );
+  if (
+    lastRoles.length !== 2 * TURNS_PER_SESSION ||
+    lastRoles.some((role, index) => role !== (index % 2 ? 'tool' : 'user'))
+  )
+    throw new Error(`the warm-up session's requests are not ${TURNS_PER_SESSION} tool turns: ${lastRoles.join(', ')}`);
+  const warmLevel = LEVELS[0]!;
+  await runProduct(warmLevel, (client, index) => say(`bench:warm:${client}`, `what is 6*7? (${index})`));
+  await runFloor(warmLevel, bodies);
+
   const rows: string[] = [];
   for (const count of LEVELS) {
-    gc();
-    const heapBefore = process.memoryUsage().heapUsed;
-    const product = await runClients(count, (client, index) =>
-      say(`bench:${count}:${client}`, `what is 6*7? (${index})`),
-    );
-    gc();
-    const perSession = (process.memoryUsage().heapUsed - heapBefore) / count / 1024;
-    const raw = await runClients(count, async () => {
-      await rawCall(model.url, first!);
-      await rawCall(model.url, second!);
-    });
+    const product: Run[] = [];
+    const raw: Run[] = [];
+    const heap: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const runThisProduct = async () => {
+        gc();
+        const before = process.memoryUsage().heapUsed;
+        product.push(
+          await runProduct(count, (client, index) =>
+            say(`bench:${count}:${round}:${client}`, `what is 6*7? (${index})`),
+          ),
+        );
+        gc();
+        heap.push((process.memoryUsage().heapUsed - before) / count / 1024);
+      };
+      if (round % 2 === 0) {
+        await runThisProduct();
+        raw.push(await runFloor(count, bodies));
+      } else {
+        raw.push(await runFloor(count, bodies));
+        await runThisProduct();
+      }
+    }
+    const ratios = (of: (run: Run) => number) => median(product.map((run, index) => of(run) / of(raw[index]!)));
+    const med = (runs: Run[], of: (run: Run) => number) => median(runs.map(of));
     const ideal = count / ((2 * LATENCY_MS) / 1000);
+    const p50 = (run: Run) => percentile(run.added, 0.5);
+    const p99 = (run: Run) => Math.max(1, percentile(run.added, 0.99));
+    const throughput = (run: Run) => run.turnsPerSecond;
+    const cpu = (run: Run) => run.cpuPerTurn;
     rows.push(
-      `| ${String(count).padStart(8)} | ${product.turnsPerSecond.toFixed(0).padStart(7)} (${((100 * product.turnsPerSecond) / ideal).toFixed(0)}%) | ${raw.turnsPerSecond.toFixed(0).padStart(7)} (${((100 * raw.turnsPerSecond) / ideal).toFixed(0)}%) | ${(product.turnsPerSecond / raw.turnsPerSecond).toFixed(2)}× | ${percentile(product.added, 0.5).toFixed(0)} / ${percentile(product.added, 0.99).toFixed(0)} | ${percentile(raw.added, 0.5).toFixed(0)} / ${percentile(raw.added, 0.99).toFixed(0)} | ${(percentile(product.added, 0.99) / Math.max(1, percentile(raw.added, 0.99))).toFixed(2)}× | ${product.cpuPerTurn.toFixed(2)} / ${raw.cpuPerTurn.toFixed(2)} = ${(product.cpuPerTurn / raw.cpuPerTurn).toFixed(2)}× | ${perSession.toFixed(1)} |`,
+      [
+        String(count).padStart(8),
+        `${med(product, throughput).toFixed(0).padStart(7)} (${((100 * med(product, throughput)) / ideal).toFixed(0)}%)`,
+        `${med(raw, throughput).toFixed(0).padStart(7)} (${((100 * med(raw, throughput)) / ideal).toFixed(0)}%)`,
+        `**${ratios(throughput).toFixed(2)}×** (${product.map((run, index) => (throughput(run) / throughput(raw[index]!)).toFixed(2)).join(', ')})`,
+        `${med(product, p50).toFixed(0)} / ${med(product, p99).toFixed(0)}`,
+        `${med(raw, p50).toFixed(0)} / ${med(raw, p99).toFixed(0)}`,
+        `**${ratios(p99).toFixed(2)}×** (${product.map((run, index) => (p99(run) / p99(raw[index]!)).toFixed(2)).join(', ')})`,
+        `${med(product, cpu).toFixed(2)} / ${med(raw, cpu).toFixed(2)} = **${ratios(cpu).toFixed(2)}×**`,
+        `${med(product, (run) => run.serverCpuPerTurn).toFixed(2)} / ${med(raw, (run) => run.serverCpuPerTurn).toFixed(2)}`,
+        `${heap[0]!.toFixed(1)} / ${median(heap.slice(1)).toFixed(1)}`,
+      ].join(' | '),
     );
   }
   console.log(
-    `Tool turns (2 model calls, ${LATENCY_MS} ms each), ${TURNS_PER_SESSION} per session, all sessions at once; product = startAalis with SQLite, hooks, usage events, file log`,
+    `Tool turns (2 model calls, ${LATENCY_MS} ms each), ${TURNS_PER_SESSION} per session, all sessions at once, ${ROUNDS} interleaved rounds per level (medians; per-round ratios in brackets); product = startAalis with SQLite, hooks, usage events, file log`,
   );
   console.log(
-    '| sessions | product turns/s (of ideal) | raw turns/s (of ideal) | ratio | product added ms p50 / p99 | raw p50 / p99 | p99 ratio | CPU ms per turn product / raw | heap KB per session |',
+    '| sessions | product turns/s (of ideal) | raw turns/s (of ideal) | ratio | product added ms p50 / p99 | raw p50 / p99 | p99 ratio | CPU ms per turn product / raw (each its own process) | model server CPU ms per turn (product / raw phase) | heap KB per idle session (first round / later rounds) |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|');
-  for (const row of rows) console.log(row);
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const row of rows) console.log(`| ${row} |`);
+  console.log(`Warnings: ${warnings.length === 0 ? 'none' : warnings.join('; ')}`);
   console.log(
-    'Goals: ratio ≥ 0.65×; p99 ratio at 100 ≤ 1.5×; CPU ratio ≤ 1.5×; ≤ 10 KB heap per idle session (history and caches included)',
+    'Goals: ratio ≥ 0.65×; p99 ratio at 100 ≤ 1.5×; CPU ratio ≤ 1.5×; ≤ 10 KB heap per idle session (history and caches included); no listener warnings',
   );
 } finally {
   await running.stop();
-  await model.close();
+  model.kill();
+  floor.kill();
   rmSync(dataDir, { recursive: true, force: true });
 }
