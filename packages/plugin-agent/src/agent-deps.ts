@@ -12,7 +12,7 @@ import type { PersonaService } from '@aalis/api-persona';
 import type { PlatformService } from '@aalis/api-platform';
 import type { SessionManagerService } from '@aalis/api-session-manager';
 import type { SessionFieldsService } from '@aalis/api-session-settings';
-import type { LeasesService } from '@aalis/api-storage';
+import type { HandOverService, LeasesService } from '@aalis/api-storage';
 import type { ToolsService } from '@aalis/api-tools';
 import type { Events, I18n, Logger, ServiceHandle, Services } from '@aalis/core';
 import type { AgentConfig } from './agent-config.js';
@@ -39,6 +39,11 @@ export interface AgentDeps {
   sessionFields: ServiceHandle<SessionFieldsService>;
   /** The database's leases: a session's turn runs only while this process holds its lease (session-lease.ts). */
   leases(): LeasesService | undefined;
+  /**
+   * The hand-over queues on a shared engine (PostgreSQL): inputs go to their session's owner through them
+   * (session-owners.ts). Undefined on SQLite, where inputs wait for the lease on the process they reached.
+   */
+  handOver(): HandOverService | undefined;
   /** The sessions' active histories, kept current by memory events. */
   historyCache: HistoryCache;
   /** Warns once per (preference, actual model). */

@@ -53,6 +53,10 @@ export interface HarnessOptions {
   maxOutputTokens?: number;
   /** Leave out these plugins (by name). */
   without?: string[];
+  /** More @aalis/plugin-storage config (a PostgreSQL `database`, `leaseTtlMs`). */
+  storage?: Record<string, unknown>;
+  /** A model server shared with other harnesses (not closed by this one). */
+  server?: OpenAiTestServer;
 }
 
 export function toolPlugin(list: Tool[]): AnyPluginDefinition {
@@ -66,10 +70,10 @@ export function toolPlugin(list: Tool[]): AnyPluginDefinition {
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const server = await startOpenAiTestServer({ models: ['test-model'] });
+  const server = options.server ?? (await startOpenAiTestServer({ models: ['test-model'] }));
   const dataDir = mkdtempSync(join(tmpdir(), 'aalis-agent-'));
   const entries: PluginEntry[] = [
-    [storagePlugin, { dataDir }],
+    [storagePlugin, { dataDir, ...options.storage }],
     hooksPlugin,
     contributionsPlugin,
     memoryPlugin,
@@ -139,7 +143,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     async close() {
       const rejected = server.requests.filter((request) => request.rejected !== undefined);
       await booted.stop();
-      await server.close();
+      if (!options.server) await server.close();
       rmSync(dataDir, { recursive: true, force: true });
       // The test server rejects what real providers reject: no invalid sequence may ever have been sent.
       if (rejected.length > 0)

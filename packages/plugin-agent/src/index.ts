@@ -37,6 +37,7 @@ import { agentFields, THINKING_SOURCE, thinkingOptions } from './agent-fields.js
 import { HistoryCache } from './history-cache.js';
 import { Orchestrator } from './orchestrator.js';
 import { sweepAbandonedSessions } from './session-lease.js';
+import { sweepHandOver } from './session-owners.js';
 import { answerTokenRequest } from './token-snapshot.js';
 import './agent-catalogue.js';
 
@@ -111,6 +112,10 @@ export default definePlugin({
       platform: handles.platform,
       sessionFields: handles.sessionFields,
       leases: () => (handles.storage.available ? handles.storage.use.leases() : undefined),
+      handOver: () =>
+        handles.storage.available && handles.storage.use.engine === 'postgres'
+          ? handles.storage.use.handOver()
+          : undefined,
       historyCache,
       fallbacks: createFallbackReporter({ warn: (text) => log.warn(translate(text, handles.services.use.locale)) }),
       warnArchiveAbsent() {
@@ -134,6 +139,8 @@ export default definePlugin({
     );
     handles.lifecycle.use.onDrain(() => orchestrator.drain());
     // Sessions whose process died mid-turn are recovered by any live process (issue #16).
-    handles.lifecycle.use.onDispose(sweepAbandonedSessions(deps));
+    handles.lifecycle.use.onDispose(
+      orchestrator.owners ? sweepHandOver(deps, orchestrator.owners) : sweepAbandonedSessions(deps),
+    );
   },
 });

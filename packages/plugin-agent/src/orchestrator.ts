@@ -9,6 +9,7 @@ import type { AgentDeps } from './agent-deps.js';
 import { routeLine } from './log-format.js';
 import { type Batch, type PendingInput, SessionChannel } from './session-channel.js';
 import { holdSession } from './session-lease.js';
+import { SessionOwners } from './session-owners.js';
 import { runTurn } from './turn-runner.js';
 import { FIELD } from './turn-settings.js';
 import { usageThrottle } from './usage-emitter.js';
@@ -26,7 +27,25 @@ export class Orchestrator implements AgentService {
   private globalRelease: Promise<void> = Promise.resolve();
   private releaseGlobal: (() => void) | undefined;
 
-  constructor(private readonly deps: AgentDeps) {}
+  /** On a shared engine: inputs are handed to their session's owner through the database (session-owners.ts). */
+  readonly owners: SessionOwners | undefined;
+
+  constructor(private readonly deps: AgentDeps) {
+    const queue = deps.handOver();
+    const leases = deps.leases();
+    this.owners =
+      queue && leases
+        ? new SessionOwners(deps, queue, leases, {
+            channel: (sessionId) => this.unheldChannel(sessionId),
+            peek: (sessionId) => this.channels.get(sessionId),
+            run: (channel, batch, generation) => this.run(channel, batch, generation),
+            keepAsContext: (message) => this.keepAsContext(message),
+            releaseIfIdle: (channel) => this.releaseIfIdle(channel),
+            generationOf: (sessionId) =>
+              deps.sessionManager.available ? deps.sessionManager.use.generationOf(sessionId) : 0,
+          })
+        : undefined;
+  }
 
   async handleMessage(message: IncomingMessage): Promise<void> {
     const deps = this.deps;
@@ -53,6 +72,12 @@ export class Orchestrator implements AgentService {
     if (deps.sessionManager.available && deps.sessionManager.use.generationOf(message.sessionId) !== generation) {
       // Collected before a deletion started: released, not archived.
       deps.log.debug(routeLine({ label: '放掉', message }));
+      this.releaseIfIdle(channel);
+      return;
+    }
+    if (this.owners) {
+      // The session's owner (maybe this process) places it; the ambient and join rules apply there.
+      await this.owners.accept(message, generation);
       this.releaseIfIdle(channel);
       return;
     }
@@ -95,13 +120,16 @@ export class Orchestrator implements AgentService {
     }
     const human = batch.inputs[0]!.message.source === undefined;
     const running = channel.begin(newTurnId(), batch.inputs, human);
-    // Across processes the database decides who runs the session's turn (session-lease.ts): wait for the lease.
-    const hold = await holdSession(
-      this.deps,
-      channel.sessionId,
-      running,
-      batch.inputs.map((input) => input.message),
-    );
+    // Across processes the database decides who runs the session's turn (session-lease.ts): wait for the lease,
+    // or, with the hand-over, note the turn in the lease this owner already holds.
+    const hold = this.owners
+      ? await this.owners.holdTurn(channel.sessionId, running, batch.inputs)
+      : await holdSession(
+          this.deps,
+          channel.sessionId,
+          running,
+          batch.inputs.map((input) => input.message),
+        );
     try {
       if (hold.proceed) {
         await runTurn({
@@ -120,6 +148,11 @@ export class Orchestrator implements AgentService {
   }
 
   abort(sessionId: string, options: AbortOptions = {}): boolean {
+    if (this.owners && !this.owners.owns(sessionId)) {
+      // Another process runs the session (or will): the stop goes to it.
+      this.owners.forwardAbort(sessionId, options);
+      return this.owners.hasOutstanding(sessionId);
+    }
     const channel = this.channels.get(sessionId);
     if (!channel) return false;
     return channel.stop({
@@ -170,6 +203,8 @@ export class Orchestrator implements AgentService {
 
   /** Shutdown: stop every running turn with what waits (archived without turn id), and let them settle. */
   async drain(): Promise<void> {
+    // Nothing more is taken from the hand-over queues: what waits there goes to another process.
+    this.owners?.close();
     const running = [...this.channels.values()].map((channel) => {
       const turn = channel.running;
       channel.stop({ reason: 'shutdown', release: 'archive' });
@@ -271,7 +306,9 @@ export class Orchestrator implements AgentService {
 
   /** An idle channel holds nothing: drop it, so the map only keeps sessions with a turn, a queue or a hold. */
   private releaseIfIdle(channel: SessionChannel): void {
-    if (channel.idle && this.channels.get(channel.sessionId) === channel) this.channels.delete(channel.sessionId);
+    if (!channel.idle) return;
+    if (this.channels.get(channel.sessionId) === channel) this.channels.delete(channel.sessionId);
+    this.owners?.idle(channel.sessionId);
   }
 
   private holdAll(): void {

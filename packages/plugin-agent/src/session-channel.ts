@@ -135,6 +135,14 @@ export class SessionChannel {
     return 'open';
   }
 
+  /**
+   * The input just placed (`open`) opens its turn later, not in this call (a handed-over input whose accepting
+   * handleMessage runs it): arrivals meanwhile queue behind it, as behind a batch opened from the queue.
+   */
+  claimOpening(): void {
+    this.opening = true;
+  }
+
   /** Marks a turn as running for its opening batch. */
   begin(turnId: string, batch: PendingInput[], human: boolean): RunningTurn {
     let markSettled!: () => void;

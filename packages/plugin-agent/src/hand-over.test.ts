@@ -1,0 +1,184 @@
+// Issue #16, inputs handed to the session's owner: two agent hosts (two plugin hosts, each its own data directory)
+// on one throwaway PostgreSQL and one model server. Inputs for one session reach either host; the database decides
+// which one runs the session's turns, and the other's inputs are placed into that owner's channel by the spec's
+// rules (plugin-agent.zh.md 「新消息怎么处理」: join, queue, open).
+
+import { storage } from '@aalis/api-storage';
+import type { Tool } from '@aalis/api-tools';
+import { throwawayDatabase } from '@aalis/postgres/throwaway';
+import { type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
+import {
+  type OpenAiTestServer,
+  type ScriptedReply,
+  startOpenAiTestServer,
+  textReply,
+  toolCallReply,
+} from '@aalis/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from './agent-harness.case.js';
+
+const open: Harness[] = [];
+let server: OpenAiTestServer | undefined;
+afterEach(async () => {
+  for (const harness of open.splice(0)) await harness.close();
+  await server?.close();
+  server = undefined;
+});
+
+/** A tool that waits until the test releases it. */
+function gate() {
+  let release!: () => void;
+  let entered!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const started = new Promise<void>((resolve) => {
+    entered = resolve;
+  });
+  const tool: Tool = {
+    name: 'slow',
+    description: 'Takes a while',
+    parameters: { type: 'object', properties: {} },
+    async handler() {
+      entered();
+      await released;
+      return 'slow result';
+    },
+  };
+  return { tool, release, started };
+}
+
+const slowText = (text: string, delayMs: number): ScriptedReply => ({
+  type: 'stream',
+  steps: [{ text }, { flush: true }, { delayMs }, { finish: 'stop' }, { done: true }],
+});
+
+async function twoHosts(tools: Tool[] = [], respond?: () => ScriptedReply): Promise<[Harness, Harness]> {
+  const url = await throwawayDatabase();
+  server = await startOpenAiTestServer({ models: ['test-model'], respond });
+  const options = { server, tools, storage: { database: url, leaseTtlMs: 1000 } };
+  const a = await startHarness(options);
+  open.push(a);
+  const b = await startHarness(options);
+  open.push(b);
+  return [a, b];
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+async function waitFor(check: () => boolean | Promise<boolean>, what: string, ms = 8000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+const users = (history: readonly Message[], text: string) =>
+  history.filter((message) => message.role === 'user' && message.content.endsWith(text));
+
+describe('#16 inputs handed to the session owner', () => {
+  it('#16.6 inputs sent alternately to two hosts run one turn at a time; those arriving meanwhile open the next turn together, in arrival order', async () => {
+    const [a, b] = await twoHosts([], () => slowText('ok', 300));
+    const first = a.say('input 0');
+    await waitFor(() => server!.chatBodies().length === 1, 'the first model call');
+    const sent = [first];
+    for (let index = 1; index < 4; index++) {
+      sent.push((index % 2 === 0 ? a : b).say(`input ${index}`));
+      await sleep(30);
+    }
+    await Promise.all(sent);
+    const chats = server!.requests.filter((request) => request.path.endsWith('/chat/completions'));
+    // The three inputs that arrived during the first turn (on either host) open the second turn together.
+    expect(chats).toHaveLength(2);
+    const spans = chats.map((request) => [request.receivedAt, request.endedAt ?? Number.POSITIVE_INFINITY] as const);
+    expect(spans[1]![0]).toBeGreaterThanOrEqual(spans[0]![1]);
+    const second = (server!.chatBodies()[1] as { messages: Array<{ content?: unknown }> }).messages.map((message) =>
+      String(message.content ?? ''),
+    );
+    const positions = [1, 2, 3].map((index) => second.findIndex((content) => content.includes(`input ${index}`)));
+    expect(positions.every((position) => position >= 0)).toBe(true);
+    expect([...positions].sort((x, y) => x - y)).toEqual(positions);
+    const history = await a.history();
+    for (let index = 0; index < 4; index++) expect(users(history, `input ${index}`)).toHaveLength(1);
+    // Both hosts read the same history.
+    expect((await b.history()).length).toBe(history.length);
+  });
+
+  it('#16.7 an input reaching B while A runs the session’s turn joins that turn; B’s handleMessage settles when it ends', async () => {
+    const slow = gate();
+    const [a, b] = await twoHosts([slow.tool]);
+    server!.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]), textReply('both answered'));
+    const first = a.say('first question');
+    await slow.started;
+    const queueOnA = a.booted.capture('agent:queue');
+    let bSettled = false;
+    const second = b.say('second thought').then(() => {
+      bSettled = true;
+    });
+    await waitFor(
+      () => queueOnA.some((event) => event.dispositions.includes('join')),
+      'the input to wait to join on A',
+    );
+    await sleep(100);
+    expect(bSettled).toBe(false);
+    slow.release();
+    await Promise.all([first, second]);
+    const requests = server!.chatBodies() as Array<{ messages: Array<{ role: string; content?: unknown }> }>;
+    expect(requests).toHaveLength(2);
+    const next = requests[1]!.messages;
+    const toolIndex = next.findIndex((message) => message.role === 'tool');
+    const joinedIndex = next.findIndex((message) => String(message.content ?? '').endsWith('second thought'));
+    expect(joinedIndex).toBeGreaterThan(toolIndex);
+    const [joined] = users(await b.history(), 'second thought');
+    expect(joined?.metadata?.[WellKnownMetadataKeys.TurnEntry]).toBe('joined');
+    const [opened] = users(await b.history(), 'first question');
+    expect(joined?.metadata?.[WellKnownMetadataKeys.TurnId]).toBe(opened?.metadata?.[WellKnownMetadataKeys.TurnId]);
+  });
+
+  it('#16.8 when A dies mid-turn, B records A’s turn as stopped and runs the inputs A had taken but not answered', async () => {
+    const slow = gate();
+    const [a, b] = await twoHosts([slow.tool]);
+    server!.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]));
+    void a.say('first question');
+    await slow.started;
+    const queueOnA = a.booted.capture('agent:queue');
+    // One input waits to join A's turn (accepted by B), one injection queues behind it (accepted by A).
+    let joinSettled = false;
+    const joining = b.say('second thought').then(() => {
+      joinSettled = true;
+    });
+    await waitFor(() => queueOnA.some((event) => event.dispositions.includes('join')), 'the join on A');
+    void a.say('scheduled check', { source: 'scheduler', triggerType: 'scheduled' });
+    await waitFor(() => queueOnA.some((event) => event.dispositions.length === 2), 'the injection queued on A');
+    // A dies: its heartbeat stops, it takes nothing more, its turn never goes on.
+    const aStorage = a.booted.app.services.selected(storage)!.impl;
+    clearInterval((aStorage.leases() as unknown as { heartbeat: ReturnType<typeof setInterval> }).heartbeat);
+    const owners = (a.agent as unknown as { owners?: { close(): void } }).owners;
+    if (!owners) throw new Error('the agent on PostgreSQL hands inputs over (owners expected)');
+    owners.close();
+    server!.enqueue(textReply('answered after the takeover'), textReply('check done'));
+    await joining;
+    expect(joinSettled).toBe(true);
+    await waitFor(async () => users(await b.history(), 'scheduled check').length === 1, 'the injection to run on B');
+    await waitFor(() => server!.chatBodies().length === 3, 'the injection turn’s model call');
+    const history = await b.history();
+    const [first] = users(history, 'first question');
+    const interrupted = first?.metadata?.[WellKnownMetadataKeys.TurnId];
+    expect(interrupted).toBeDefined();
+    expect(
+      history
+        .filter((message) => message.kind === 'turn-stopped')
+        .map((m) => m.metadata?.[WellKnownMetadataKeys.TurnId]),
+    ).toEqual([interrupted]);
+    // Each input archived exactly once; the join that never reached A's insertion point runs in B's own turn.
+    expect(users(history, 'first question')).toHaveLength(1);
+    const [second] = users(history, 'second thought');
+    expect(users(history, 'second thought')).toHaveLength(1);
+    expect(second?.metadata?.[WellKnownMetadataKeys.TurnId]).not.toBe(interrupted);
+    expect(
+      history.some((message) => message.role === 'assistant' && message.content === 'answered after the takeover'),
+    ).toBe(true);
+    // The model saw a valid sequence after the takeover (the harness's close checks no request was rejected).
+    slow.release();
+  });
+});

@@ -1,0 +1,441 @@
+// Hand-over of inputs to the process that owns their session (issue #16; docs/decisions/input-hand-over.md): on a
+// shared engine every input goes into the session's durable queue (storage.handOver(), `session:<id>`); the holder
+// of the session's lease takes the items in arrival order and places them into its own channel exactly like local
+// inputs (join, queue, open); the accepting process's handleMessage settles when the owner finishes the item. An
+// owner keeps the lease while its channel is busy or items wait; one taking over from a process that died records
+// the interrupted turn as stopped, finishes the items already in it and runs the rest.
+import type { AbortOptions } from '@aalis/api-agent';
+import type { HandOverItem, HandOverService, Lease, LeasesService } from '@aalis/api-storage';
+import type { IncomingMessage, Message } from '@aalis/schema-message';
+import { WellKnownMetadataKeys } from '@aalis/schema-message';
+import type { AgentDeps } from './agent-deps.js';
+import type { Batch, PendingInput, RunningTurn, SessionChannel } from './session-channel.js';
+import { recordInterruptedTurn, type SessionHold, sessionLeaseName } from './session-lease.js';
+
+/** What the owner needs from the orchestrator. */
+export interface OwnerHost {
+  /** The session's channel once no clearing holds it. */
+  channel(sessionId: string): Promise<SessionChannel>;
+  /** The session's channel if one exists now. */
+  peek(sessionId: string): SessionChannel | undefined;
+  run(channel: SessionChannel, batch: Batch, generation: number): Promise<void>;
+  keepAsContext(message: IncomingMessage): Promise<void>;
+  releaseIfIdle(channel: SessionChannel): void;
+  generationOf(sessionId: string): number;
+}
+
+interface Owned {
+  readonly sessionId: string;
+  readonly lease: Lease;
+  /** The lease was lost (or is being handed back): taken items are left for the next owner, not finished. */
+  lost: boolean;
+}
+
+/** An input accepted by this process, waiting for its item to be placed here or settled anywhere. */
+interface LocalWaiter {
+  open(batch: Batch, channel: SessionChannel): void;
+  settled(): void;
+}
+
+const PREFIX = sessionLeaseName('');
+const sessionOf = (name: string) => (name.startsWith(PREFIX) ? name.slice(PREFIX.length) : undefined);
+const NOOP_HOLD: SessionHold = { proceed: true, release: async () => {} };
+
+export class SessionOwners {
+  private readonly owned = new Map<string, Owned>();
+  private readonly local = new Map<number, LocalWaiter>();
+  /** Per session: how many inputs accepted here are not settled yet (their items may still need an owner). */
+  private readonly outstanding = new Map<string, number>();
+  /** Per session: the background wait for the lease (a process that could not take it at once). */
+  private readonly awaiting = new Map<string, AbortController>();
+  private readonly chains = new Map<string, Promise<void>>();
+  /** The queue item of each input placed from the queue. */
+  private readonly itemOf = new WeakMap<PendingInput, number>();
+  private readonly stopping = new AbortController();
+  private readonly disposers: Array<() => void> = [];
+  /** Shut down: nothing more is taken; leases are given back as channels go idle. */
+  private closed = false;
+
+  constructor(
+    private readonly deps: AgentDeps,
+    private readonly queue: HandOverService,
+    private readonly leases: LeasesService,
+    private readonly host: OwnerHost,
+  ) {
+    this.disposers.push(
+      queue.onPut((name) => {
+        const sessionId = sessionOf(name);
+        if (sessionId !== undefined && this.owned.has(sessionId)) this.pump(sessionId);
+      }),
+      queue.onSignal((name, text) => this.onSignal(name, text)),
+    );
+  }
+
+  /** The centre of an input's delivery on a shared engine: resolves once its item settled (here or elsewhere). */
+  async accept(message: IncomingMessage, generation: number): Promise<void> {
+    const sessionId = message.sessionId;
+    this.outstanding.set(sessionId, (this.outstanding.get(sessionId) ?? 0) + 1);
+    try {
+      const { id } = await this.queue.put(sessionLeaseName(sessionId), JSON.stringify(message));
+      let resolveLocal!: (opened: { batch: Batch; channel: SessionChannel } | undefined) => void;
+      const local = new Promise<{ batch: Batch; channel: SessionChannel } | undefined>((resolve) => {
+        resolveLocal = resolve;
+      });
+      this.local.set(id, {
+        open: (batch, channel) => resolveLocal({ batch, channel }),
+        settled: () => resolveLocal(undefined),
+      });
+      const remote = new AbortController();
+      const stop = () => remote.abort();
+      this.stopping.signal.addEventListener('abort', stop, { once: true });
+      this.pump(sessionId);
+      const elsewhere = this.queue.settled(id, { signal: remote.signal }).then(() => undefined);
+      const opened = await Promise.race([local, elsewhere]);
+      remote.abort();
+      this.stopping.signal.removeEventListener('abort', stop);
+      this.local.delete(id);
+      // Opened here: the turn runs in this handleMessage's async context, as a local input's would.
+      if (opened) await this.host.run(opened.channel, opened.batch, generation);
+    } finally {
+      const left = (this.outstanding.get(sessionId) ?? 1) - 1;
+      if (left > 0) this.outstanding.set(sessionId, left);
+      else {
+        this.outstanding.delete(sessionId);
+        // Nothing of ours waits for the session any more: whoever holds it answers what others put.
+        this.awaiting.get(sessionId)?.abort();
+      }
+    }
+  }
+
+  /** Whether inputs accepted here for the session are being answered (here or by its owner elsewhere). */
+  hasOutstanding(sessionId: string): boolean {
+    return (this.outstanding.get(sessionId) ?? 0) > 0;
+  }
+
+  /** A stop for a session this process does not run: sent to its owner. */
+  forwardAbort(sessionId: string, options: AbortOptions): void {
+    const text = JSON.stringify({
+      turnId: options.turnId,
+      by: options.by,
+      reason: options.reason,
+      queued: options.queued,
+    });
+    this.queue
+      .signal(sessionLeaseName(sessionId), text)
+      .catch((error: unknown) =>
+        this.deps.log.warn('sending a stop to the session owner failed', { error: String(error) }),
+      );
+  }
+
+  /** The lease side of a turn about to run here: its note in the lease and in each of its items. */
+  async holdTurn(sessionId: string, running: RunningTurn, inputs: readonly PendingInput[]): Promise<SessionHold> {
+    const owned = this.owned.get(sessionId);
+    if (!owned || owned.lost) return { proceed: false, release: async () => {} };
+    const note = JSON.stringify({ turnId: running.turnId, platform: inputs[0]?.message.platform ?? '' });
+    await Promise.all([owned.lease.note(note), ...inputs.map((input) => this.noteItem(input, running.turnId))]).catch(
+      (error: unknown) => this.deps.log.warn('noting the turn failed', { sessionId, error: String(error) }),
+    );
+    return NOOP_HOLD;
+  }
+
+  /** The session's channel went idle: give the lease back unless items wait. */
+  idle(sessionId: string): void {
+    if (this.owned.has(sessionId)) void this.serial(sessionId, () => this.maybeRelease(sessionId));
+  }
+
+  /** Takes sessions whose items nobody live holds (their accepting process or owner died) when their lease is free. */
+  async sweep(): Promise<void> {
+    if (this.closed) return;
+    const names = new Set([...(await this.leases.abandoned(PREFIX)), ...(await this.queue.waiting(PREFIX))]);
+    for (const name of names) {
+      const sessionId = sessionOf(name);
+      if (sessionId === undefined || this.owned.has(sessionId)) continue;
+      await this.serial(sessionId, async () => {
+        if (this.owned.has(sessionId)) return;
+        const lease = await this.leases.tryAcquire(name);
+        if (!lease) return;
+        const owned = await this.own(sessionId, lease);
+        await this.takeAndPlace(owned);
+        await this.maybeRelease(sessionId);
+      });
+    }
+  }
+
+  /** Shutdown: inputs accepted here stop waiting for other processes (their items stay queued for them). */
+  close(): void {
+    this.closed = true;
+    this.stopping.abort();
+    for (const controller of this.awaiting.values()) controller.abort();
+    for (const dispose of this.disposers.splice(0)) dispose();
+  }
+
+  /** Whether this process owns the session now. */
+  owns(sessionId: string): boolean {
+    return this.owned.has(sessionId);
+  }
+
+  private pump(sessionId: string): void {
+    if (this.closed) return;
+    void this.serial(sessionId, async () => {
+      let owned = this.owned.get(sessionId);
+      if (!owned) {
+        const lease = await this.leases.tryAcquire(sessionLeaseName(sessionId));
+        if (!lease) {
+          this.awaitLease(sessionId);
+          return;
+        }
+        owned = await this.own(sessionId, lease);
+      }
+      await this.takeAndPlace(owned);
+      await this.maybeRelease(sessionId);
+    });
+  }
+
+  /**
+   * Another process holds the session: its onPut answers our items. Waiting for the lease meanwhile closes the gap
+   * between that holder's last take and its release: whatever is left then, this process takes.
+   */
+  private awaitLease(sessionId: string): void {
+    if (this.awaiting.has(sessionId) || !this.hasOutstanding(sessionId)) return;
+    const controller = new AbortController();
+    this.awaiting.set(sessionId, controller);
+    void this.leases
+      .acquire(sessionLeaseName(sessionId), { signal: controller.signal })
+      .then((lease) => {
+        if (this.awaiting.get(sessionId) === controller) this.awaiting.delete(sessionId);
+        if (!lease) return;
+        return this.serial(sessionId, async () => {
+          const owned = this.owned.get(sessionId) ?? (await this.own(sessionId, lease));
+          await this.takeAndPlace(owned);
+          await this.maybeRelease(sessionId);
+        });
+      })
+      .catch((error: unknown) => {
+        if (this.awaiting.get(sessionId) === controller) this.awaiting.delete(sessionId);
+        this.deps.log.warn('waiting for the session lease failed', { sessionId, error: String(error) });
+      });
+  }
+
+  /** This process now holds the session: a copy of the history another wrote is stale; a dead owner's turn is recorded. */
+  private async own(sessionId: string, lease: Lease): Promise<Owned> {
+    if (lease.previousHolder !== this.leases.holder) this.deps.historyCache.forget([sessionId]);
+    if (lease.takenOver?.note) await recordInterruptedTurn(this.deps, sessionId, lease.takenOver.note);
+    const owned: Owned = { sessionId, lease, lost: false };
+    this.owned.set(sessionId, owned);
+    lease.lost.addEventListener('abort', () => this.onLost(owned), { once: true });
+    return owned;
+  }
+
+  private onLost(owned: Owned): void {
+    owned.lost = true;
+    if (this.owned.get(owned.sessionId) === owned) this.owned.delete(owned.sessionId);
+    this.deps.log.warn(
+      'the session lease was lost (this process stalled past its expiry); its inputs go to the next owner',
+      {
+        sessionId: owned.sessionId,
+      },
+    );
+    // Their items stay unfinished: the next owner takes them again (those already in the stopped turn as stopped).
+    this.host.peek(owned.sessionId)?.stop({ reason: 'lease lost', release: 'drop' });
+  }
+
+  private async takeAndPlace(owned: Owned): Promise<void> {
+    for (;;) {
+      if (owned.lost || this.closed) return;
+      const items = await this.queue.take(sessionLeaseName(owned.sessionId));
+      if (items.length === 0) return;
+      let history: Message[] | undefined;
+      for (const item of items) {
+        if (item.orphaned && item.note !== undefined) {
+          // Taken by an owner that died: inputs that entered its (now stopped) turn are done, the rest run here.
+          history ??= this.deps.memory.available ? await this.deps.memory.use.readAll(owned.sessionId) : [];
+          const message = parse(item);
+          if (!message || enteredTurn(history, noteTurn(item.note), message)) {
+            await this.queue.finish(item.id, 'stopped');
+            continue;
+          }
+        }
+        await this.place(owned, item);
+      }
+    }
+  }
+
+  private async place(owned: Owned, item: HandOverItem): Promise<void> {
+    const local = this.local.get(item.id);
+    const message = parse(item);
+    if (!message) {
+      this.deps.log.warn('a handed-over input could not be read; dropped', {
+        sessionId: owned.sessionId,
+        item: item.id,
+      });
+      await this.queue.finish(item.id, 'unreadable');
+      return;
+    }
+    const channel = await this.host.channel(owned.sessionId);
+    const finish = (outcome: string) => {
+      if (owned.lost) return;
+      this.queue
+        .finish(item.id, outcome)
+        .catch((error: unknown) =>
+          this.deps.log.warn('finishing a handed-over input failed', { error: String(error) }),
+        );
+      local?.settled();
+    };
+    if (message.triggerType === 'ambient' && channel.idle) {
+      await this.host.keepAsContext(message);
+      finish('context');
+      this.host.releaseIfIdle(channel);
+      return;
+    }
+    const generation = this.host.generationOf(owned.sessionId);
+    const pending: PendingInput = {
+      message,
+      settle: () => finish('settled'),
+      open: (batch) => {
+        if (local) local.open(batch, channel);
+        else void this.runHere(channel, batch, generation);
+      },
+    };
+    this.itemOf.set(pending, item.id);
+    const running = channel.running;
+    if (running?.human && running.acceptingJoins && message.source === undefined) {
+      // Noted before it can join, so a taker after a crash can tell whether it entered this turn.
+      await this.noteItem(pending, running.turnId);
+    }
+    if (channel.place(pending) === 'open') {
+      channel.claimOpening();
+      pending.open({ inputs: [pending], fromQueue: false });
+    }
+  }
+
+  /** A batch opened by an input accepted elsewhere runs in the background here. */
+  private async runHere(channel: SessionChannel, batch: Batch, generation: number): Promise<void> {
+    try {
+      await this.host.run(channel, batch, generation);
+    } catch (error) {
+      this.deps.log.error('a handed-over turn failed', { sessionId: channel.sessionId, error: String(error) });
+    } finally {
+      this.host.releaseIfIdle(channel);
+    }
+  }
+
+  private async noteItem(input: PendingInput, turnId: string): Promise<void> {
+    const id = this.itemOf.get(input);
+    if (id !== undefined) await this.queue.note(id, JSON.stringify({ turnId }));
+  }
+
+  private async maybeRelease(sessionId: string): Promise<void> {
+    const owned = this.owned.get(sessionId);
+    if (!owned) return;
+    const channel = this.host.peek(sessionId);
+    if (channel && !channel.idle) return;
+    // Items put since the last take are placed (the channel becomes busy) rather than stranded by the release.
+    await this.takeAndPlace(owned);
+    const after = this.host.peek(sessionId);
+    if (after && !after.idle) return;
+    this.owned.delete(sessionId);
+    await owned.lease.release().catch((error: unknown) =>
+      this.deps.log.warn('giving the session lease back failed; it expires by itself', {
+        sessionId,
+        error: String(error),
+      }),
+    );
+  }
+
+  private onSignal(name: string, text: string): void {
+    const sessionId = sessionOf(name);
+    if (sessionId === undefined || !this.owned.has(sessionId)) return;
+    let options: AbortOptions;
+    try {
+      options = JSON.parse(text) as AbortOptions;
+    } catch {
+      return;
+    }
+    this.host.peek(sessionId)?.stop({
+      turnId: options.turnId,
+      by: options.by,
+      reason: options.reason ?? 'abort',
+      release: options.queued ? 'archive' : undefined,
+    });
+  }
+
+  /** Runs `fn` after every earlier step of the session in this process (taking, placing, releasing). */
+  private serial(sessionId: string, fn: () => Promise<void>): Promise<void> {
+    const before = this.chains.get(sessionId) ?? Promise.resolve();
+    const next = before.then(fn).catch((error: unknown) =>
+      this.deps.log.warn('handing inputs to the session owner failed; retried by the sweep', {
+        sessionId,
+        error: String(error),
+      }),
+    );
+    this.chains.set(sessionId, next);
+    void next.finally(() => {
+      if (this.chains.get(sessionId) === next) this.chains.delete(sessionId);
+    });
+    return next;
+  }
+}
+
+function parse(item: HandOverItem): IncomingMessage | undefined {
+  try {
+    const message = JSON.parse(item.payload) as IncomingMessage;
+    return typeof message === 'object' && message !== null && typeof message.sessionId === 'string'
+      ? message
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function noteTurn(note: string): string | undefined {
+  try {
+    return (JSON.parse(note) as { turnId?: string }).turnId;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the history holds this input archived in the given turn (it entered that turn before its owner died). */
+export function enteredTurn(
+  history: readonly Message[],
+  turnId: string | undefined,
+  message: IncomingMessage,
+): boolean {
+  if (turnId === undefined) return false;
+  const keys = WellKnownMetadataKeys;
+  return history.some(
+    (stored) =>
+      stored.role === 'user' &&
+      stored.metadata?.[keys.TurnId] === turnId &&
+      (message.arrival === undefined || stored.metadata?.[keys.Arrival] === message.arrival) &&
+      (message.messageId === undefined || stored.metadata?.[keys.MessageId] === message.messageId) &&
+      typeof stored.content === 'string' &&
+      stored.content.includes(message.content),
+  );
+}
+
+/**
+ * Recovers sessions nobody live answers, without waiting for an input: every half lease time, sessions whose owner
+ * died (abandoned leases) or whose items wait with no live holder are taken when free. Returns the stopper.
+ */
+export function sweepHandOver(deps: AgentDeps, owners: SessionOwners): () => void {
+  let running = false;
+  const sweep = async () => {
+    if (running) return;
+    running = true;
+    try {
+      await owners.sweep();
+    } catch (error) {
+      deps.log.warn('recovering the sessions of a process that died failed; retried', { error: String(error) });
+    } finally {
+      running = false;
+    }
+  };
+  const ttl = deps.leases()?.ttlMs ?? 4000;
+  const timer = setInterval(() => void sweep(), Math.max(250, Math.floor(ttl / 2)));
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    owners.close();
+  };
+}
