@@ -134,4 +134,27 @@ describe('startOpenAiTestServer', () => {
     await server.requests.at(-1)!.closed;
     expect(server.requests.at(-1)!.abortedByClient).toBe(true);
   });
+
+  it('answers from `respond` when no queued reply is left, after the queue', async () => {
+    const scripted = await startOpenAiTestServer({
+      respond: (body) => textReply(`echo ${(body.messages as Array<{ content: string }>).at(-1)!.content}`),
+    });
+    try {
+      scripted.enqueue(textReply('queued'));
+      const ask = async (content: string) => {
+        const response = await fetch(`${scripted.url}/chat/completions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content }], stream: true }),
+        });
+        return dataOf(await response.text())
+          .slice(1, -3)
+          .map((chunk) => chunk.choices[0].delta.content)
+          .join('');
+      };
+      expect([await ask('one'), await ask('two'), await ask('three')]).toEqual(['queued', 'echo two', 'echo three']);
+    } finally {
+      await scripted.close();
+    }
+  });
 });

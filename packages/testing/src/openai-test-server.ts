@@ -25,6 +25,11 @@ export interface OpenAiTestServerOptions {
   models?: string[];
   /** When set, requests must carry `Authorization: Bearer <apiKey>`, else 401. */
   apiKey?: string;
+  /**
+   * Answers the chat completion calls that no queued reply is left for (default: a streamed 'ok'): a deterministic
+   * script for benchmarks that run an unbounded number of turns.
+   */
+  respond?: (body: Record<string, unknown>) => ScriptedReply;
 }
 
 export interface OpenAiTestServer {
@@ -33,7 +38,7 @@ export interface OpenAiTestServer {
   readonly requests: RecordedRequest[];
   /** Chat completion requests only, parsed bodies. */
   chatBodies(): Array<Record<string, unknown>>;
-  /** Queues replies for the next chat completion calls (FIFO); with the queue empty, it answers 'ok'. */
+  /** Queues replies for the next chat completion calls (FIFO); with the queue empty, `respond` answers, else 'ok'. */
   enqueue(...replies: ScriptedReply[]): void;
   /**
    * Queues replies for the calls whose parsed body `match` accepts (FIFO per match), checked before the main queue:
@@ -66,6 +71,7 @@ function pause(ms: number, res: ServerResponse): Promise<void> {
 export async function startOpenAiTestServer({
   models,
   apiKey,
+  respond,
 }: OpenAiTestServerOptions = {}): Promise<OpenAiTestServer> {
   const queue: ScriptedReply[] = [];
   const routes: Array<{ match: (body: Record<string, unknown>) => boolean; replies: ScriptedReply[] }> = [];
@@ -148,7 +154,8 @@ export async function startOpenAiTestServer({
     const route = routes.find(
       (entry) => entry.replies.length > 0 && entry.match(record.body as Record<string, unknown>),
     );
-    const reply = route?.replies.shift() ?? queue.shift() ?? textReply('ok');
+    const reply =
+      route?.replies.shift() ?? queue.shift() ?? respond?.(record.body as Record<string, unknown>) ?? textReply('ok');
     const id = `chatcmpl-test-${++sequence}`;
     switch (reply.type) {
       case 'error':

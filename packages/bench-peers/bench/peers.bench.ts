@@ -1,0 +1,236 @@
+// npm run bench peers — issue #15's comparison in the repository: in one process, against one local model server
+// (a child process, so no figure includes the server's work), the raw HTTP floor, LangGraph.js createReactAgent,
+// the AI SDK's generateText tool loop and Aalis as the product runs (startAalis: SQLite, hooks, usage events, file
+// log). Part 1: wall and CPU ms per tool turn (user message → one tool call → tool result → reply), rounds
+// interleaved across the frameworks after a warm-up, medians, and each framework's ratio to its own raw floor (its
+// own request bodies replayed over fetch). Part 2: prompt-cache share over a long chat at 4k and 8k token budgets,
+// each framework trimming its own way (LangChain trimMessages 'last', an AI SDK sliding window, Aalis's default).
+// BENCH_ROUNDS, BENCH_TURNS (tool turns per round) and BENCH_CHAT_TURNS override the sizes.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { userMessage } from '../src/model-script.js';
+import { type PromptShare, PromptTokenizer } from '../src/prompt-share.js';
+import { createAalisAgent } from './aalis-agent.js';
+import { createAiSdkAgent } from './ai-sdk-agent.js';
+import type { BenchAgent, BenchAgentOptions } from './bench-agent.js';
+import { createLangGraphAgent } from './langgraph-agent.js';
+import { startModelServer } from './model-server-client.js';
+import { replayBodies } from './raw-floor.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
+const WARM_UP_ROUNDS = 2;
+const TURNS_PER_ROUND = Number(process.env.BENCH_TURNS ?? 5);
+const CHAT_TURNS = Number(process.env.BENCH_CHAT_TURNS ?? 200);
+/** Every fourth turn of the long chat asks for a lookup (a tool round); the others are plain chat. */
+const LOOKUP_EVERY = 4;
+const BUDGETS = [4096, 8192];
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+const FRAMEWORKS: Array<{ key: string; create: (options: BenchAgentOptions) => Promise<BenchAgent> }> = [
+  { key: 'aalis', create: createAalisAgent },
+  { key: 'langgraph', create: createLangGraphAgent },
+  { key: 'ai-sdk', create: createAiSdkAgent },
+];
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/** Wall and CPU ms of one piece of work in this process (every thread: process.cpuUsage). */
+async function measure(work: () => Promise<void>): Promise<{ wallMs: number; cpuMs: number }> {
+  gc();
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await work();
+  const wallMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  return { wallMs, cpuMs: (used.user + used.system) / 1000 };
+}
+
+function table(header: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+function version(name: string): string {
+  const file = join(import.meta.dirname, '..', '..', '..', 'node_modules', ...name.split('/'), 'package.json');
+  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+}
+
+const server = await startModelServer();
+const root = mkdtempSync(join(tmpdir(), 'aalis-bench-peers-'));
+const fresh = (name: string) => {
+  const dir = join(root, name);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+};
+
+/** Takes the server's recorded bodies, failing the bench when any request was rejected or the count is off. */
+async function takeBodies(label: string, expected?: number): Promise<Array<Record<string, unknown>>> {
+  const { bodies, rejected } = await server.take();
+  if (rejected.length > 0) throw new Error(`${label}: the model server rejected ${rejected.length}: ${rejected[0]}`);
+  if (expected !== undefined && bodies.length !== expected) {
+    throw new Error(`${label}: ${bodies.length} model calls, expected ${expected} (2 per tool turn)`);
+  }
+  return bodies;
+}
+
+async function toolTurns(agent: BenchAgent, session: string): Promise<void> {
+  for (let turn = 1; turn <= TURNS_PER_ROUND; turn++) await agent.turn(session, userMessage(turn, true));
+}
+
+try {
+  console.log(
+    `Node ${process.version}; peers: @langchain/langgraph ${version('@langchain/langgraph')}, @langchain/core ${version('@langchain/core')}, @langchain/openai ${version('@langchain/openai')}, @langchain/langgraph-checkpoint-sqlite ${version('@langchain/langgraph-checkpoint-sqlite')}, ai ${version('ai')}, @ai-sdk/openai-compatible ${version('@ai-sdk/openai-compatible')}`,
+  );
+
+  // Part 1: CPU and wall time per tool turn.
+  const agents = new Map<string, BenchAgent>();
+  for (const { key, create } of FRAMEWORKS) agents.set(key, await create({ url: server.url, dir: fresh(key) }));
+  const floorBodies = new Map<string, string[]>();
+  for (let round = 0; round < WARM_UP_ROUNDS; round++) {
+    for (const [key, agent] of agents) {
+      await toolTurns(agent, `warm-${round}`);
+      const bodies = await takeBodies(agent.name, 2 * TURNS_PER_ROUND);
+      if (round === 0)
+        floorBodies.set(
+          key,
+          bodies.map((body) => JSON.stringify(body)),
+        );
+    }
+  }
+  for (const [key, bodies] of floorBodies)
+    await replayBodies(server.url, bodies).then(() => takeBodies(`${key} floor`));
+  const subjects = [...agents.keys()].flatMap((key) => [key, `${key}:floor`]);
+  const figures = new Map<string, Array<{ wallMs: number; cpuMs: number }>>(subjects.map((key) => [key, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    // Each round starts with another subject, so no one always runs right after the same neighbour.
+    const order = subjects.map((_, index) => subjects[(index + round) % subjects.length]!);
+    for (const subject of order) {
+      const [key, floor] = subject.split(':');
+      const figure = floor
+        ? await measure(() => replayBodies(server.url, floorBodies.get(key!)!))
+        : await measure(() => toolTurns(agents.get(key!)!, `round-${round}`));
+      await takeBodies(subject, 2 * TURNS_PER_ROUND);
+      figures.get(subject)!.push({ wallMs: figure.wallMs / TURNS_PER_ROUND, cpuMs: figure.cpuMs / TURNS_PER_ROUND });
+    }
+  }
+  for (const agent of agents.values()) await agent.close();
+  await takeBodies('closing');
+
+  const perTurn = (subject: string) => ({
+    wallMs: median(figures.get(subject)!.map((figure) => figure.wallMs)),
+    cpuMs: median(figures.get(subject)!.map((figure) => figure.cpuMs)),
+  });
+  const aalisCpu = perTurn('aalis').cpuMs;
+  console.log(
+    `\nPart 1 — one tool turn (user message → tool call → tool result → reply, 2 model calls), ${TURNS_PER_ROUND} turns per round, ${WARM_UP_ROUNDS} warm-up rounds, medians of ${ROUNDS} interleaved rounds; no trimming`,
+  );
+  console.log(
+    table(
+      ['framework', 'ms per turn', 'CPU ms per turn', 'its raw floor: ms / CPU ms', 'CPU × its floor', 'CPU × Aalis'],
+      [...agents].map(([key, agent]) => {
+        const own = perTurn(key);
+        const floor = perTurn(`${key}:floor`);
+        return [
+          agent.name,
+          own.wallMs.toFixed(2),
+          own.cpuMs.toFixed(2),
+          `${floor.wallMs.toFixed(2)} / ${floor.cpuMs.toFixed(2)}`,
+          `${(own.cpuMs / floor.cpuMs).toFixed(2)}×`,
+          `${(own.cpuMs / aalisCpu).toFixed(2)}×`,
+        ];
+      }),
+    ),
+  );
+  console.log(
+    'raw floor: the framework’s own request bodies of one round, replayed in order over fetch, each response read to its end',
+  );
+
+  // Part 2: prompt-cache share over a long chat with each framework's own trimming.
+  const tokenizer = new PromptTokenizer();
+  const isConversation = (body: Record<string, unknown>) =>
+    Array.isArray(body.tools) &&
+    body.tool_choice !== 'none' &&
+    (body.tools as Array<{ function?: { name?: string } }>).some((tool) => tool.function?.name === 'lookup');
+  const chatRows: string[][] = [];
+  const shares = new Map<string, PromptShare>();
+  const uncachedPerTurn = new Map<string, number>();
+  for (const budget of BUDGETS) {
+    for (const { key, create } of FRAMEWORKS) {
+      const agent = await create({ url: server.url, dir: fresh(`${key}-${budget}`), budget });
+      const figure = await measure(async () => {
+        for (let turn = 1; turn <= CHAT_TURNS; turn++) {
+          await agent.turn('long-chat', userMessage(turn, turn % LOOKUP_EVERY === 0));
+        }
+      });
+      await agent.close();
+      const bodies = await takeBodies(`${agent.name} long chat`);
+      const conversation = bodies.filter(isConversation);
+      const share = tokenizer.share(conversation);
+      const all = tokenizer.share(bodies);
+      const other = bodies.filter((body) => !isConversation(body));
+      const otherTokens = other.reduce((sum, body) => sum + tokenizer.count(body), 0);
+      shares.set(`${key}:${budget}`, share);
+      // What a turn costs in input the cache cannot serve, every request counted (summary calls included).
+      const uncached = (all.promptTokens - all.prefixTokens) / CHAT_TURNS;
+      uncachedPerTurn.set(`${key}:${budget}`, uncached);
+      chatRows.push([
+        agent.name,
+        `${budget / 1024}k`,
+        String(conversation.length),
+        String(Math.round(share.promptTokens / Math.max(1, share.requests))),
+        `${(100 * share.share).toFixed(1)}%`,
+        other.length === 0 ? '—' : `${other.length} (${otherTokens} tokens); all: ${(100 * all.share).toFixed(1)}%`,
+        Math.round(uncached).toString(),
+        (figure.wallMs / CHAT_TURNS).toFixed(2),
+        (figure.cpuMs / CHAT_TURNS).toFixed(2),
+      ]);
+    }
+  }
+  console.log(
+    `\nPart 2 — a ${CHAT_TURNS}-turn chat (every ${LOOKUP_EVERY}th turn a tool round), each framework trimming its own way to the budget; share = prompt tokens (o200k) of each conversation request that equal the start of the previous one's prompt ÷ all their prompt tokens, requests 2…n`,
+  );
+  console.log(
+    table(
+      [
+        'framework',
+        'budget',
+        'requests',
+        'mean prompt tokens',
+        'prompt-cache share',
+        'other requests (summary)',
+        'uncached tokens per turn',
+        'ms per turn',
+        'CPU ms per turn',
+      ],
+      chatRows,
+    ),
+  );
+  console.log(
+    'uncached tokens per turn: prompt tokens of every request (summary calls included) that do not repeat the previous request’s prefix, ÷ turns — the input a provider bills at the full rate',
+  );
+  console.log(
+    'trimming: LangGraph trimMessages (strategy last, startOn human, includeSystem, gpt-tokenizer counts) in a preModelHook; AI SDK a sliding window (system kept, the latest messages that fit, from a user message) in prepareStep; Aalis its default (the 5-step trim, memory summary on); Aalis’s window = budget + 1024 max output + 512 margin',
+  );
+  for (const budget of BUDGETS) {
+    const aalis = shares.get(`aalis:${budget}`)!.share;
+    console.log(
+      `share ratio at ${budget / 1024}k: Aalis ÷ LangGraph ${(aalis / shares.get(`langgraph:${budget}`)!.share).toFixed(2)}×, Aalis ÷ AI SDK ${(aalis / shares.get(`ai-sdk:${budget}`)!.share).toFixed(2)}×`,
+    );
+    const cost = uncachedPerTurn.get(`aalis:${budget}`)!;
+    console.log(
+      `uncached tokens per turn at ${budget / 1024}k: LangGraph ÷ Aalis ${(uncachedPerTurn.get(`langgraph:${budget}`)! / cost).toFixed(2)}×, AI SDK ÷ Aalis ${(uncachedPerTurn.get(`ai-sdk:${budget}`)! / cost).toFixed(2)}×`,
+    );
+  }
+} finally {
+  await server.close();
+  rmSync(root, { recursive: true, force: true });
+}
