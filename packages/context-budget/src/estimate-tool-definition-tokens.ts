@@ -21,32 +21,55 @@ interface CachedTool {
 }
 
 const toolCache = new WeakMap<ToolDefinition, CachedTool>();
+/**
+ * Registries hand out a fresh definition object for every request, sharing the registered `parameters` object: the
+ * estimate is also kept per parameters object, under the name and description it was rendered with, so a new
+ * turn's copies of the same tools are not rendered again. Bounded per object (a tool whose description changes on
+ * every request keeps at most SHARED_LIMIT renderings).
+ */
+const byParameters = new WeakMap<object, Map<string, number>>();
+const SHARED_LIMIT = 8;
 const WRAPPER_TOKENS = estimateTextTokens('namespace functions {\n\n} // namespace functions');
 
 /**
  * Tokens the tool definitions add to a request. Providers render tools as a compact TypeScript-like declaration
  * (OpenAI's `namespace functions { type name = (_: { … }) => any; }`), so each tool is estimated in that form,
- * not as raw JSON. Cached per definition object. An empty list costs nothing.
+ * not as raw JSON. Cached per definition object and per parameters object (the rendering depends on the name, the
+ * description and the parameters only). An empty list costs nothing.
  */
 export function estimateToolDefinitionTokens(tools: readonly ToolDefinition[]): number {
   if (tools.length === 0) return 0;
   let total = TOOL_DEFINITIONS_OVERHEAD_TOKENS + WRAPPER_TOKENS;
-  for (const tool of tools) {
-    const cached = toolCache.get(tool);
-    if (
-      cached &&
-      cached.name === tool.name &&
-      cached.description === tool.description &&
-      cached.parameters === tool.parameters
-    ) {
-      total += cached.tokens;
-      continue;
-    }
-    const tokens = estimateTextTokens(renderToolDefinition(tool));
-    toolCache.set(tool, { name: tool.name, description: tool.description, parameters: tool.parameters, tokens });
-    total += tokens;
-  }
+  for (const tool of tools) total += toolTokens(tool);
   return total;
+}
+
+function toolTokens(tool: ToolDefinition): number {
+  const cached = toolCache.get(tool);
+  if (
+    cached &&
+    cached.name === tool.name &&
+    cached.description === tool.description &&
+    cached.parameters === tool.parameters
+  )
+    return cached.tokens;
+  const { parameters } = tool;
+  // JSON.stringify keeps `undefined` (no description) apart from every string, the empty one included.
+  const key = JSON.stringify([tool.name, tool.description]);
+  let shared = parameters ? byParameters.get(parameters) : undefined;
+  let tokens = shared?.get(key);
+  if (tokens === undefined) {
+    tokens = estimateTextTokens(renderToolDefinition(tool));
+    if (parameters) {
+      if (!shared) {
+        shared = new Map();
+        byParameters.set(parameters, shared);
+      } else if (shared.size >= SHARED_LIMIT) shared.clear();
+      shared.set(key, tokens);
+    }
+  }
+  toolCache.set(tool, { name: tool.name, description: tool.description, parameters, tokens });
+  return tokens;
 }
 
 /** The declaration text a provider shows the model for one tool. Exported for tests and the benchmark. */
