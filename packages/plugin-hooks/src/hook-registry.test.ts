@@ -65,6 +65,32 @@ describe('hooks: onion middleware', () => {
     await expect(registry.run('test:trace', { trace: [] })).rejects.toThrow('refused');
   });
 
+  it('#15.2 a run keeps the chain it started with: middlewares added or removed meanwhile count from the next run', async () => {
+    const registry = new HookRegistry();
+    const trace = (label: string) => async (context: { trace: string[] }, next: () => Promise<void>) => {
+      context.trace.push(label);
+      await next();
+    };
+    let removeB: () => void = () => {};
+    registry.middleware('test:trace', async (context, next) => {
+      context.trace.push('a');
+      registry.middleware('test:trace', trace('added'));
+      removeB();
+      await next();
+    });
+    removeB = registry.middleware('test:trace', trace('b'));
+    const first = { trace: [] as string[] };
+    await registry.run('test:trace', first);
+    expect(first.trace).toEqual(['a', 'b']);
+    expect(registry.count('test:trace')).toBe(2);
+    const second = { trace: [] as string[] };
+    await registry.run('test:trace', second);
+    // The first middleware adds another copy and removes nothing more; the new copy joins from the run after.
+    expect(second.trace).toEqual(['a', 'added']);
+    removeB();
+    expect(registry.count('test:trace')).toBe(3);
+  });
+
   it('withdraws a plugin’s middlewares when the plugin deactivates', async () => {
     const app = new App({ logSinks: [memorySink()] });
     let registry: HookRegistry | undefined;

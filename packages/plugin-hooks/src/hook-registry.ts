@@ -4,17 +4,19 @@ import type { Disposer } from '@aalis/core';
 import { compose } from './compose.js';
 
 export class HookRegistry implements HooksService {
-  private readonly chains = new Map<string, Middleware<unknown>[]>();
+  /**
+   * Copy-on-write: registering or removing a middleware replaces the key's array, never changes it, so a run takes
+   * the current array as its snapshot without copying it (a turn runs several hooks per model call).
+   */
+  private readonly chains = new Map<string, readonly Middleware<unknown>[]>();
 
   middleware<K extends HookKey>(key: K, middleware: Middleware<HookContextMap[K]>): Disposer {
-    const chain = this.chains.get(key) ?? [];
     const entry = middleware as Middleware<unknown>;
-    chain.push(entry);
-    this.chains.set(key, chain);
+    this.chains.set(key, [...(this.chains.get(key) ?? []), entry]);
     return () => {
       const current = this.chains.get(key);
       const index = current?.indexOf(entry) ?? -1;
-      if (current && index >= 0) current.splice(index, 1);
+      if (current && index >= 0) this.chains.set(key, current.toSpliced(index, 1));
     };
   }
 
@@ -23,7 +25,7 @@ export class HookRegistry implements HooksService {
     context: HookContextMap[K],
     defaultAction?: (context: HookContextMap[K]) => void | Promise<void>,
   ): Promise<HookRunResult> {
-    const chain = [...(this.chains.get(key) ?? [])] as Middleware<HookContextMap[K]>[];
+    const chain = (this.chains.get(key) ?? []) as readonly Middleware<HookContextMap[K]>[];
     return compose(key, chain, defaultAction)(context);
   }
 
