@@ -65,6 +65,33 @@ describe.each(Object.keys(engines))('leases on %s', (engineName) => {
     engine = undefined;
   });
 
+  it('keeps a lease claimed while a renewal was under way (the renewal could not see it yet)', async () => {
+    engine ??= await engines[engineName]!();
+    const backend = await engine.backend();
+    let slow = true;
+    let resume: (() => void) | undefined;
+    const leases = new Leases(
+      {
+        ...backend,
+        async renew(holder, ttlMs) {
+          const still = await backend.renew(holder, ttlMs);
+          if (slow) await new Promise<void>((resolve) => (resume = resolve));
+          return still;
+        },
+      },
+      { ttlMs: 400 },
+    );
+    open.push(leases);
+    const first = (await leases.acquire('a'))!;
+    while (!resume) await sleep(5);
+    const second = (await leases.acquire('b'))!;
+    slow = false;
+    resume();
+    await sleep(20);
+    expect(second.lost.aborted).toBe(false);
+    expect(first.lost.aborted).toBe(false);
+  });
+
   it('lets one process hold a name; the waiting process gets it once released', async () => {
     const a = await start();
     const b = await start();

@@ -143,10 +143,13 @@ export class Leases implements LeasesService {
 
   private async renew(): Promise<void> {
     if (this.held.size === 0 || this.closed) return;
+    // Only the leases held when this renewal began can be missing from its answer because they were lost: one
+    // claimed while the UPDATE ran (another pool connection) committed after the UPDATE's snapshot.
+    const renewing = new Map(this.held);
     try {
       const still = await this.backend.renew(this.holder, this.ttlMs);
-      for (const [name, held] of this.held) {
-        if (!still.has(name)) {
+      for (const [name, held] of renewing) {
+        if (!still.has(name) && this.held.get(name) === held) {
           this.held.delete(name);
           held.controller.abort();
         }
