@@ -34,10 +34,10 @@ import { agentCommands } from './agent-commands.js';
 import { agentConfigSchema } from './agent-config.js';
 import type { AgentDeps } from './agent-deps.js';
 import { agentFields, THINKING_SOURCE, thinkingOptions } from './agent-fields.js';
+import { sweepHandOver } from './hand-over-items.js';
 import { HistoryCache } from './history-cache.js';
 import { Orchestrator } from './orchestrator.js';
 import { sweepAbandonedSessions } from './session-lease.js';
-import { sweepHandOver } from './session-owners.js';
 import { answerTokenRequest } from './token-snapshot.js';
 import './agent-catalogue.js';
 

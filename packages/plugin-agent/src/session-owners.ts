@@ -7,8 +7,8 @@
 import type { AbortOptions } from '@aalis/api-agent';
 import type { HandOverItem, HandOverService, Lease, LeasesService } from '@aalis/api-storage';
 import type { IncomingMessage, Message } from '@aalis/schema-message';
-import { WellKnownMetadataKeys } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';
+import { enteredTurn, noteTurn, parseItem } from './hand-over-items.js';
 import type { Batch, PendingInput, RunningTurn, SessionChannel } from './session-channel.js';
 import { recordInterruptedTurn, type SessionHold, sessionLeaseName } from './session-lease.js';
 
@@ -249,7 +249,7 @@ export class SessionOwners {
         if (item.orphaned && item.note !== undefined) {
           // Taken by an owner that died: inputs that entered its (now stopped) turn are done, the rest run here.
           history ??= this.deps.memory.available ? await this.deps.memory.use.readAll(owned.sessionId) : [];
-          const message = parse(item);
+          const message = parseItem(item);
           if (!message || enteredTurn(history, noteTurn(item.note), message)) {
             await this.queue.finish(item.id, 'stopped');
             continue;
@@ -262,7 +262,7 @@ export class SessionOwners {
 
   private async place(owned: Owned, item: HandOverItem): Promise<void> {
     const local = this.local.get(item.id);
-    const message = parse(item);
+    const message = parseItem(item);
     if (!message) {
       this.deps.log.warn('a handed-over input could not be read; dropped', {
         sessionId: owned.sessionId,
@@ -374,68 +374,4 @@ export class SessionOwners {
     });
     return next;
   }
-}
-
-function parse(item: HandOverItem): IncomingMessage | undefined {
-  try {
-    const message = JSON.parse(item.payload) as IncomingMessage;
-    return typeof message === 'object' && message !== null && typeof message.sessionId === 'string'
-      ? message
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function noteTurn(note: string): string | undefined {
-  try {
-    return (JSON.parse(note) as { turnId?: string }).turnId;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether the history holds this input archived in the given turn (it entered that turn before its owner died). */
-export function enteredTurn(
-  history: readonly Message[],
-  turnId: string | undefined,
-  message: IncomingMessage,
-): boolean {
-  if (turnId === undefined) return false;
-  const keys = WellKnownMetadataKeys;
-  return history.some(
-    (stored) =>
-      stored.role === 'user' &&
-      stored.metadata?.[keys.TurnId] === turnId &&
-      (message.arrival === undefined || stored.metadata?.[keys.Arrival] === message.arrival) &&
-      (message.messageId === undefined || stored.metadata?.[keys.MessageId] === message.messageId) &&
-      typeof stored.content === 'string' &&
-      stored.content.includes(message.content),
-  );
-}
-
-/**
- * Recovers sessions nobody live answers, without waiting for an input: every half lease time, sessions whose owner
- * died (abandoned leases) or whose items wait with no live holder are taken when free. Returns the stopper.
- */
-export function sweepHandOver(deps: AgentDeps, owners: SessionOwners): () => void {
-  let running = false;
-  const sweep = async () => {
-    if (running) return;
-    running = true;
-    try {
-      await owners.sweep();
-    } catch (error) {
-      deps.log.warn('recovering the sessions of a process that died failed; retried', { error: String(error) });
-    } finally {
-      running = false;
-    }
-  };
-  const ttl = deps.leases()?.ttlMs ?? 4000;
-  const timer = setInterval(() => void sweep(), Math.max(250, Math.floor(ttl / 2)));
-  timer.unref();
-  return () => {
-    clearInterval(timer);
-    owners.close();
-  };
 }

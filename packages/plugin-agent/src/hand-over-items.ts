@@ -1,0 +1,72 @@
+// Reading handed-over items (the IncomingMessage as JSON, the note a taker kept) and telling, after an owner died,
+// whether an item's input had entered that owner's turn; and the periodic sweep that recovers sessions nobody live
+// answers.
+import type { HandOverItem } from '@aalis/api-storage';
+import type { IncomingMessage, Message } from '@aalis/schema-message';
+import { WellKnownMetadataKeys } from '@aalis/schema-message';
+import type { AgentDeps } from './agent-deps.js';
+import type { SessionOwners } from './session-owners.js';
+
+export function parseItem(item: HandOverItem): IncomingMessage | undefined {
+  try {
+    const message = JSON.parse(item.payload) as IncomingMessage;
+    return typeof message === 'object' && message !== null && typeof message.sessionId === 'string'
+      ? message
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function noteTurn(note: string): string | undefined {
+  try {
+    return (JSON.parse(note) as { turnId?: string }).turnId;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the history holds this input archived in the given turn (it entered that turn before its owner died). */
+export function enteredTurn(
+  history: readonly Message[],
+  turnId: string | undefined,
+  message: IncomingMessage,
+): boolean {
+  if (turnId === undefined) return false;
+  const keys = WellKnownMetadataKeys;
+  return history.some(
+    (stored) =>
+      stored.role === 'user' &&
+      stored.metadata?.[keys.TurnId] === turnId &&
+      (message.arrival === undefined || stored.metadata?.[keys.Arrival] === message.arrival) &&
+      (message.messageId === undefined || stored.metadata?.[keys.MessageId] === message.messageId) &&
+      typeof stored.content === 'string' &&
+      stored.content.includes(message.content),
+  );
+}
+
+/**
+ * Recovers sessions nobody live answers, without waiting for an input: every half lease time, sessions whose owner
+ * died (abandoned leases) or whose items wait with no live holder are taken when free. Returns the stopper.
+ */
+export function sweepHandOver(deps: AgentDeps, owners: SessionOwners): () => void {
+  let running = false;
+  const sweep = async () => {
+    if (running) return;
+    running = true;
+    try {
+      await owners.sweep();
+    } catch (error) {
+      deps.log.warn('recovering the sessions of a process that died failed; retried', { error: String(error) });
+    } finally {
+      running = false;
+    }
+  };
+  const ttl = deps.leases()?.ttlMs ?? 4000;
+  const timer = setInterval(() => void sweep(), Math.max(250, Math.floor(ttl / 2)));
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    owners.close();
+  };
+}
