@@ -8,7 +8,7 @@ import {
   proxySchema,
   retrySchema,
   timeoutsSchema,
-} from '@aalis/plugin-llm-openai/http-transport';
+} from '@aalis/plugin-llm-openai/config-schema';
 
 export const DEFAULT_MODELS = [
   { id: 'claude-sonnet-4-5', contextWindow: 200_000, maxOutputTokens: 64_000 },

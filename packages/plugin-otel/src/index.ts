@@ -4,32 +4,20 @@ import type {} from '@aalis/api-agent';
 import { hooks } from '@aalis/api-hooks';
 import type {} from '@aalis/api-llm';
 import type {} from '@aalis/api-tools';
-import { config, definePlugin, events, lifecycle, logger, optional, s } from '@aalis/core';
+import { config, definePlugin, events, lifecycle, logger, optional } from '@aalis/core';
 import type { Tracer } from '@opentelemetry/api';
 import { AgentTracer } from './agent-tracer.js';
+import { otelConfigSchema } from './otel-config.js';
 import { otelErrors } from './otel-errors.js';
 import { decideTracing, type TracingDecision } from './otlp-environment.js';
 
 export { AgentTracer, type AgentTracerOptions } from './agent-tracer.js';
 export { AALIS, GEN_AI } from './genai-attributes.js';
+export { otelConfigSchema, tracingWanted } from './otel-config.js';
 export { otelErrors } from './otel-errors.js';
 export { decideTracing, type OtlpProtocol, type TracingDecision } from './otlp-environment.js';
 
 const VERSION = '0.1.0';
-
-export const otelConfigSchema = s
-  .object({
-    captureContent: s
-      .boolean()
-      .default(false)
-      .describe(
-        'Record message content in the traces: prompts and replies (gen_ai.input.messages / gen_ai.output.messages), tool arguments and results. Off: only names, ids, models, token counts and outcomes.',
-      ),
-    agentName: s.string().nonEmpty().default('aalis').describe('gen_ai.agent.name of the invoke_agent spans.'),
-  })
-  .describe(
-    'OpenTelemetry traces (invoke_agent, chat, execute_tool). Exported when OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_TRACES_EXPORTER=otlp) is set; OTEL_EXPORTER_OTLP_PROTOCOL http/protobuf (default) or http/json, OTEL_SERVICE_NAME, OTEL_EXPORTER_OTLP_HEADERS as usual.',
-  );
 
 export interface OtelPluginOptions {
   /** A tracer the host already has (its own SDK, or an in-memory one in tests): used as is, the environment ignored. */

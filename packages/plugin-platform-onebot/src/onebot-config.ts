@@ -1,6 +1,6 @@
 // The config section `plugins.platform-onebot`.
 import { type Infer, s } from '@aalis/core';
-import { roomLimitsShape } from '@aalis/platform-room';
+import { roomLimitsShape } from '@aalis/platform-room/room-limits-schema';
 
 export const onebotConfigSchema = s.object({
   mode: s

@@ -1,6 +1,6 @@
 // The config section `plugins.platform-telegram`.
 import { type Infer, s } from '@aalis/core';
-import { roomLimitsShape } from '@aalis/platform-room';
+import { roomLimitsShape } from '@aalis/platform-room/room-limits-schema';
 
 export const telegramConfigSchema = s.object({
   token: s.string().default('').describe('The bot token from @BotFather. Never logged.'),

@@ -4,7 +4,7 @@
 import { join, resolve } from 'node:path';
 import { type StorageService, storage, storageErrors } from '@aalis/api-storage';
 import { config, definePlugin, lifecycle, logger, provide, s } from '@aalis/core';
-import { isPostgresUrl, openPostgres, redactUrl } from '@aalis/postgres';
+import { isPostgresUrl, redactUrl } from '@aalis/postgres/postgres-url';
 import { openDatabase } from '@aalis/sqlite';
 import { HandOver } from './hand-over.js';
 import { postgresHandOver, sqliteHandOver } from './hand-over-backends.js';
@@ -69,6 +69,8 @@ export default definePlugin({
       return;
     }
     if (!isPostgresUrl(url)) throw storageErrors.AALIS_STORAGE_DATABASE_INVALID({ received: redactUrl(url) });
+    // The pg driver is loaded only for a PostgreSQL database: a SQLite start never reads it.
+    const { openPostgres } = await import('@aalis/postgres');
     const lease = openPostgres(url);
     try {
       await lease.database.query('SELECT 1');

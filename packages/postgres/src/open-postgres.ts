@@ -14,22 +14,6 @@ export interface PostgresLease {
   release(): Promise<void>;
 }
 
-/** Whether a `database` setting names a PostgreSQL server (postgres:// or postgresql://). */
-export function isPostgresUrl(url: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(url);
-}
-
-/** The URL with any password replaced by "***", for logs and errors. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'postgres://…';
-  }
-}
-
 export function openPostgres(url: string): PostgresLease {
   let shared = open.get(url);
   if (!shared?.database.isOpen) {

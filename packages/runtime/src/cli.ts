@@ -7,7 +7,6 @@ import { type ConfigProblem, formatConfigProblems } from './config-problems.js';
 import { localeHint } from './load-config.js';
 import { runtimeErrors } from './runtime-errors.js';
 import { type RunningAalis, runtimeVersion, startAalis } from './start-aalis.js';
-import { printWebuiLink } from './webui-link.js';
 import './runtime-texts.js';
 
 /** The signals that drain: a running turn stops cleanly, everything is closed, exit status 0. */
@@ -64,6 +63,8 @@ export async function main(argv: readonly string[], io: MainIo = processIo()): P
     return 2;
   }
   if (command.kind === 'webui-link') {
+    // Its module reads the session server's login helpers: loaded only for this command.
+    const { printWebuiLink } = await import('./webui-link.js');
     return printWebuiLink({
       cwd: io.cwd,
       env: io.env,

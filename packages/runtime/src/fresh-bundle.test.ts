@@ -1,12 +1,19 @@
-// The bundle `aalis` runs in a checkout is rebuilt whenever a source it is built from changes: its fingerprint must
-// change with any such source (and not with a test file).
+// The build `aalis` runs in a checkout is rebuilt whenever a source it is built from changes: the stamps a start
+// compares must change with any such source, a file added next to one (its directory), and not with a test file.
 import { statSync, utimesSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module of the bin folder, without declarations
-import { sourceFingerprint } from '../bin/fresh-bundle.mjs';
+import { currentBuild, freshBundle, stampsOf } from '../bin/fresh-bundle.mjs';
 
-const fingerprint = sourceFingerprint as () => string;
+interface Build {
+  entry: string;
+  files: string[];
+  stamps: string[];
+}
+const stamps = stampsOf as (files: string[]) => string[];
+let files: string[] = [];
 
 function touched(file: string, run: () => void): void {
   const { atime, mtime } = statSync(file);
@@ -18,17 +25,39 @@ function touched(file: string, run: () => void): void {
   }
 }
 
-describe('the bundle fingerprint', () => {
-  it('changes when a source of the runtime or of a package it depends on changes', () => {
-    const before = fingerprint();
-    for (const source of ['./banner.ts', '../../context-budget/src/trim-messages.ts']) {
-      const file = fileURLToPath(new URL(source, import.meta.url));
-      touched(file, () => expect(fingerprint()).not.toBe(before));
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+describe('the start build', () => {
+  beforeAll(async () => {
+    await (freshBundle as (options: { log: (line: string) => void }) => Promise<string>)({ log: () => {} });
+    files = (currentBuild as () => Build).call(undefined).files;
+  }, 120_000);
+
+  it('covers the sources it was built from, their directories and manifests, and no test file', () => {
+    expect(files).toContain(source('./banner.ts'));
+    expect(files).toContain(source('../../context-budget/src/trim-messages.ts'));
+    expect(files).toContain(dirname(source('./banner.ts')));
+    expect(files).toContain(source('../../plugin-agent/package.json'));
+    expect(files.filter((file) => /\.(test|case)\.ts$/.test(file))).toEqual([]);
+    expect(files.filter((file) => file.includes('/node_modules/') && !file.endsWith('.package-lock.json'))).toEqual([]);
+  });
+
+  it('is stale when a source of the runtime or of a package it depends on changes', () => {
+    const before = stamps(files);
+    for (const path of ['./banner.ts', '../../context-budget/src/trim-messages.ts']) {
+      touched(source(path), () => expect(stamps(files)).not.toEqual(before));
     }
   });
 
-  it('does not change for a test file', () => {
-    const before = fingerprint();
-    touched(fileURLToPath(import.meta.url), () => expect(fingerprint()).toBe(before));
+  it('is stale when a directory of its sources changes (a file added or removed)', () => {
+    const before = stamps(files);
+    touched(dirname(source('../../context-budget/src/trim-messages.ts')), () =>
+      expect(stamps(files)).not.toEqual(before),
+    );
+  });
+
+  it('stays fresh when a test file changes', () => {
+    const before = stamps(files);
+    touched(fileURLToPath(import.meta.url), () => expect(stamps(files)).toEqual(before));
   });
 });

@@ -70,10 +70,15 @@ describe('loadConfig', () => {
       'subtask',
       'schedule',
       'basic-tools',
-      'otel',
       'session-server',
       'cli',
     ]);
+  });
+
+  it('#15.4 enables OpenTelemetry only when an OTEL_* variable asks for traces', () => {
+    expect(aliases(load('plugins:\n  otel: { captureContent: true }\n'))).not.toContain('otel');
+    expect(aliases(load('', { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }))).toContain('otel');
+    expect(aliases(load('', { OTEL_TRACES_EXPORTER: 'otlp', OTEL_SDK_DISABLED: 'true' }))).not.toContain('otel');
   });
 
   it('fills the session server from webui and AALIS_WEBUI_HOST / AALIS_WEBUI_PORT, and makes its owner an owner', () => {

@@ -13,7 +13,7 @@ import {
   textRef,
   translate,
 } from '@aalis/core';
-import { maskUrlCredentials, parseBaseUrl } from '@aalis/plugin-llm-openai';
+import { maskUrlCredentials, parseBaseUrl } from '@aalis/plugin-llm-openai/base-url';
 import { type ConfigPath, parseConfigText, splitPath } from './config-file.js';
 import type { ConfigProblem, ProblemSource } from './config-problems.js';
 import { DEFAULT_CONFIG_FILE } from './default-config-file.js';
@@ -222,7 +222,7 @@ export function loadConfig(options: LoadConfigOptions): LoadResult {
     if (slot.alias === 'llm-openai' && !openaiEnabled) continue;
     if (slot.alias === 'llm-offline' && !offlineEnabled) continue;
     if (slot.alias === 'llm-anthropic' && !anthropicEnabled) continue;
-    if (slot.enabledWhen && !slot.enabledWhen(configured)) continue;
+    if (slot.enabledWhen && !slot.enabledWhen(configured, options.env)) continue;
     const section: Record<string, unknown> = configured ?? {};
     fillIn(slot.alias, section, { host, dataDir, timeZone, cliUserId, webuiOwnerUserId });
     if (slot.alias === 'llm-anthropic' && section.apiKey === undefined && anthropicKey) section.apiKey = anthropicKey;

@@ -1,5 +1,8 @@
 // The default plugin set: the specification's "minimal" template and more, in registration order, each with a
-// short name usable as its key under `plugins:` in aalis.config.yaml.
+// short name usable as its key under `plugins:` in aalis.config.yaml. Plugins a default run does not enable (model
+// providers other than the offline one, OpenTelemetry, the room platforms, MCP, the session server) are imported only
+// when their slot is enabled: each lazy slot keeps its schema from a light module of its package, so validation and
+// the configuration reference need none of their code (docs/decisions/lazy-plugins.md).
 import type { AnyPluginDefinition, Schema } from '@aalis/core';
 import agentPlugin from '@aalis/plugin-agent';
 import authorityPlugin from '@aalis/plugin-authority';
@@ -8,21 +11,21 @@ import commandsPlugin from '@aalis/plugin-commands';
 import contributionsPlugin from '@aalis/plugin-contributions';
 import gatewayPlugin from '@aalis/plugin-gateway';
 import hooksPlugin from '@aalis/plugin-hooks';
-import anthropicPlugin from '@aalis/plugin-llm-anthropic';
+import { anthropicConfigSchema } from '@aalis/plugin-llm-anthropic/config-schema';
 import offlinePlugin from '@aalis/plugin-llm-offline';
-import openaiPlugin from '@aalis/plugin-llm-openai';
-import mcpPlugin from '@aalis/plugin-mcp';
+import { openAiConfigSchema } from '@aalis/plugin-llm-openai/config-schema';
+import { mcpConfigSchema } from '@aalis/plugin-mcp/mcp-config';
 import memoryPlugin from '@aalis/plugin-memory-sqlite';
 import memorySummaryPlugin from '@aalis/plugin-memory-summary';
 import archivePlugin from '@aalis/plugin-message-archive';
-import otelPlugin from '@aalis/plugin-otel';
+import { otelConfigSchema, tracingWanted } from '@aalis/plugin-otel/otel-config';
 import personaPlugin from '@aalis/plugin-persona';
-import onebotPlugin, { onebotConfigured } from '@aalis/plugin-platform-onebot';
-import telegramPlugin, { telegramConfigured } from '@aalis/plugin-platform-telegram';
+import { onebotConfigSchema, onebotConfigured } from '@aalis/plugin-platform-onebot/onebot-config';
+import { telegramConfigSchema, telegramConfigured } from '@aalis/plugin-platform-telegram/telegram-config';
 import promptBudgetPlugin from '@aalis/plugin-prompt-budget';
 import schedulePlugin from '@aalis/plugin-schedule';
 import sessionManagerPlugin from '@aalis/plugin-session-manager';
-import { SESSION_SERVER_PLUGIN, serverConfigSchema } from '@aalis/plugin-session-server';
+import { serverConfigSchema } from '@aalis/plugin-session-server/server-config';
 import sessionSettingsPlugin from '@aalis/plugin-session-settings';
 import storagePlugin from '@aalis/plugin-storage';
 import subtaskPlugin from '@aalis/plugin-subtask';
@@ -39,22 +42,51 @@ export interface PluginSlot {
   id?: string;
   /** The plugin's config schema (for validation and the configuration reference). */
   schema?: Schema<unknown>;
-  /** The definition; absent for plugins the runtime builds at start (the host and the terminal platform). */
-  definition?: AnyPluginDefinition;
+  /**
+   * The definition, called only for an enabled slot: a lazy slot imports its package here, so a run that does not
+   * enable it never loads (or parses) its code. Absent for the plugins the runtime builds at start (the host, the
+   * terminal platform, the session server).
+   */
+  load?: () => Promise<AnyPluginDefinition>;
   /** Keys the runtime fills in from the host config (documented in the reference). */
   filledIn?: string;
   /** What the plugin is for, one line (reference). */
   summary: string;
   /** Whether the runtime cannot run without it (it refuses to start when one is not active). */
   essential?: boolean;
-  /** Enabled only when this says so for its section (absent = no section); e.g. a platform without a connection. */
-  enabledWhen?: (section: Record<string, unknown> | undefined) => boolean;
+  /**
+   * Enabled only when this says so for its section (absent = no section) and the environment; e.g. a platform
+   * without a connection, OpenTelemetry without OTEL_* variables.
+   */
+  enabledWhen?: (
+    section: Record<string, unknown> | undefined,
+    env: Readonly<Record<string, string | undefined>>,
+  ) => boolean;
   /** The secret values in its section (tokens, header values …), redacted from every log line. */
   secretsOf?: (section: Record<string, unknown>) => string[];
 }
 
-function slot(definition: AnyPluginDefinition, rest: Omit<PluginSlot, 'name' | 'schema' | 'definition'>): PluginSlot {
-  return { name: definition.name, definition, ...(definition.config ? { schema: definition.config } : {}), ...rest };
+/** A plugin every run loads: its definition is imported with the runtime. */
+function slot(definition: AnyPluginDefinition, rest: Omit<PluginSlot, 'name' | 'schema' | 'load'>): PluginSlot {
+  return {
+    name: definition.name,
+    load: async () => definition,
+    ...(definition.config ? { schema: definition.config } : {}),
+    ...rest,
+  };
+}
+
+/**
+ * A plugin imported only when its slot is enabled. `schema` is the very object its definition uses (one definition
+ * of each; plugin-set.test.ts checks both), taken from a module of the package that does not import the plugin.
+ */
+function lazySlot(
+  name: string,
+  schema: Schema<unknown>,
+  load: () => Promise<{ default: AnyPluginDefinition }>,
+  rest: Omit<PluginSlot, 'name' | 'schema' | 'load'>,
+): PluginSlot {
+  return { name, schema, load: async () => (await load()).default, ...rest };
 }
 
 /** Every plugin the runtime knows, in registration order. */
@@ -97,13 +129,13 @@ export function pluginSlots(): PluginSlot[] {
       summary: 'The inbound pipeline (command → flow → trigger → dispatch).',
       essential: true,
     }),
-    slot(openaiPlugin, {
+    lazySlot('@aalis/plugin-llm-openai', openAiConfigSchema, () => import('@aalis/plugin-llm-openai'), {
       alias: 'llm-openai',
       id: 'openai',
       summary: 'Any OpenAI-compatible endpoint; enabled when llm.baseUrl (or this section’s baseUrl) is set.',
       filledIn: 'baseUrl, apiKey, models, modelDefaults ← llm',
     }),
-    slot(anthropicPlugin, {
+    lazySlot('@aalis/plugin-llm-anthropic', anthropicConfigSchema, () => import('@aalis/plugin-llm-anthropic'), {
       alias: 'llm-anthropic',
       id: 'anthropic',
       summary:
@@ -134,25 +166,27 @@ export function pluginSlots(): PluginSlot[] {
       filledIn: 'timeZone ← timeZone',
     }),
     slot(createBasicToolsPlugin(), { alias: 'basic-tools', summary: 'The current_time and calculator tools.' }),
-    slot(otelPlugin, {
+    lazySlot('@aalis/plugin-otel', otelConfigSchema, () => import('@aalis/plugin-otel'), {
       alias: 'otel',
       summary:
-        'OpenTelemetry traces (invoke_agent, chat, execute_tool) over OTLP/HTTP; exports only when OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_TRACES_EXPORTER=otlp) is set.',
+        'OpenTelemetry traces (invoke_agent, chat, execute_tool) over OTLP/HTTP; enabled only when OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_TRACES_EXPORTER=otlp) is set.',
+      // Without OTEL_* variables the plugin would register nothing: it is not even imported then.
+      enabledWhen: (_section, env) => tracingWanted(env),
     }),
-    slot(onebotPlugin, {
+    lazySlot('@aalis/plugin-platform-onebot', onebotConfigSchema, () => import('@aalis/plugin-platform-onebot'), {
       alias: 'platform-onebot',
       summary:
         'QQ through a OneBot v11 implementation (NapCat, Lagrange, go-cqhttp); enabled when url is set or mode is reverse.',
       enabledWhen: onebotConfigured,
       secretsOf: (section) => stringsAt(section, 'accessToken'),
     }),
-    slot(telegramPlugin, {
+    lazySlot('@aalis/plugin-platform-telegram', telegramConfigSchema, () => import('@aalis/plugin-platform-telegram'), {
       alias: 'platform-telegram',
       summary: 'Telegram through the Bot API (long polling); enabled when token is set.',
       enabledWhen: telegramConfigured,
       secretsOf: (section) => stringsAt(section, 'token'),
     }),
-    slot(mcpPlugin, {
+    lazySlot('@aalis/plugin-mcp', mcpConfigSchema, () => import('@aalis/plugin-mcp'), {
       alias: 'mcp',
       summary:
         'MCP servers’ tools (stdio or HTTP), offered as mcp__<server>__<tool>; enabled when servers are configured.',
@@ -167,7 +201,8 @@ export function pluginSlots(): PluginSlot[] {
     }),
     {
       alias: 'session-server',
-      name: SESSION_SERVER_PLUGIN,
+      // SESSION_SERVER_PLUGIN, not imported from the plugin's module (plugin-set.test.ts checks it is the same).
+      name: '@aalis/plugin-session-server',
       schema: serverConfigSchema as Schema<unknown>,
       summary:
         'The session server: HTTP + WebSocket session protocol, login links, the WebUI page (`aalis start`, `aalis serve`).',

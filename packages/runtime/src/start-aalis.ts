@@ -1,12 +1,12 @@
 // startAalis: boots an App from aalis.config.yaml and the environment with the default plugin set, logging to a
 // rotated file in <dataDir>/logs and to the console, and runs the terminal front end (interactive or line by line).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { llm, type ModelInfo, resolveModelFor } from '@aalis/api-llm';
 import { type AnyPluginDefinition, App, type LogSink, type PluginStateInfo } from '@aalis/core';
 import { type CliExit, type CliPlatform, createCliPlatform, neutraliseControls, styleFor } from '@aalis/plugin-cli';
-import { maskUrlCredentials, parseBaseUrl } from '@aalis/plugin-llm-openai';
-import { createSessionServerPlugin, type SessionServerHandle } from '@aalis/plugin-session-server';
+import { maskUrlCredentials, parseBaseUrl } from '@aalis/plugin-llm-openai/base-url';
+import type { SessionServerHandle } from '@aalis/plugin-session-server';
 import { bannerLines } from './banner.js';
 import { systemTimeZone } from './basic-tools.js';
 import { configError } from './config-problems.js';
@@ -71,8 +71,14 @@ export interface RunningAalis {
 
 /** The version of @aalis/runtime. */
 export function runtimeVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-  return manifest.version;
+  // The package root is one level up from src/ and dist/, two from a start build's directory (dist/bundle/<build>).
+  for (const up of ['../package.json', '../../../package.json']) {
+    const file = new URL(up, import.meta.url);
+    if (!existsSync(file)) continue;
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version: string };
+    if (manifest.name === '@aalis/runtime') return manifest.version;
+  }
+  throw new Error('the package.json of @aalis/runtime was not found beside its code');
 }
 
 /**
@@ -146,13 +152,20 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
   if (mode === 'interactive' || mode === 'lines') {
     cli = createCliPlatform({ mode, input, output, ...(options.session ? { session: options.session } : {}), env });
   }
+  // The session server's package (Hono, ws) is imported only when it is going to run.
   const webui =
-    (options.webui ?? (mode === 'interactive' || mode === 'serve'))
-      ? createSessionServerPlugin({ logs: app.logs, secrets: config.secrets })
+    (options.webui ?? (mode === 'interactive' || mode === 'serve')) &&
+    config.plugins.some(({ slot }) => slot.alias === 'session-server')
+      ? (await import('@aalis/plugin-session-server')).createSessionServerPlugin({
+          logs: app.logs,
+          secrets: config.secrets,
+        })
       : undefined;
+  // Only the enabled slots' definitions: a lazy slot's package is imported here or never.
+  const definitions = await Promise.all(config.plugins.map(({ slot }) => slot.load?.()));
   const essential: string[] = [];
-  for (const { slot, section } of config.plugins) {
-    let definition = slot.definition;
+  for (const [index, { slot, section }] of config.plugins.entries()) {
+    let definition = definitions[index];
     if (slot.alias === 'host') definition = createHostPlugin({ app, preferences });
     if (slot.alias === 'cli') definition = cli?.plugin;
     if (slot.alias === 'session-server') definition = webui?.plugin;
