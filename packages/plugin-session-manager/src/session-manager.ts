@@ -264,8 +264,8 @@ export class SessionManager implements SessionManagerService {
 
   /**
    * Applies other processes' deletions here (engines shared by several processes): the generations move on as
-   * they did there, and session:deleted goes out in this process too, so its agent stops the session's turn and
-   * releases what it collected, unarchived (「会话删除」), and its listeners forget the session.
+   * they did there, the agent here stops the session's turn and drops what it collected, unarchived (「会话删除」),
+   * through its clearing chain as a deletion here would, and session:deleted goes out here so listeners forget it.
    */
   async watchOtherProcesses(): Promise<() => void> {
     const watch = this.options.store.watchDeletions;
@@ -285,8 +285,12 @@ export class SessionManager implements SessionManagerService {
     if (!session) return;
     if (session.id !== rootId) this.generations.set(session.id, this.generationOf(session.id) + 1);
     const payload = { sessionId: session.id, session, rootId, ...(notice.reason ? { reason: notice.reason } : {}) };
+    const emit = () => this.options.events.emitAsync('session:deleted', payload);
     try {
-      await this.options.events.emitAsync('session:deleted', payload);
+      // As on the deleting process: the session's turn here is stopped (and what waits dropped) first.
+      const agent = this.options.agent();
+      if (agent) await agent.clearing([session.id], emit, notice.reason);
+      else await emit();
     } catch (error) {
       this.options.logger.warn('a deletion of another process could not be applied here', {
         sessionId: session.id,

@@ -2,6 +2,7 @@
 // (agent:turn:before/after), archived inputs and stored replies (memory:appended), streamed deltas and tool-call
 // progress (outbound:stream), tool cards (tool:execute), sent messages (outbound:message), the waiting list
 // (agent:queue), usage after every model call (token:usage with llm:usage's cached tokens), delivery failures.
+// What the running turn streamed is tracked by the live session from the events themselves (LiveSession.track).
 import type { AgentQueueEvent, TokenUsageEvent } from '@aalis/api-agent';
 import type { DeliveryFailure, OutboundStreamFragment } from '@aalis/api-gateway';
 import type { LlmUsageEvent } from '@aalis/api-llm';
@@ -63,7 +64,6 @@ export function onTurnEnded(
       if (!(outcome === 'replied' && segment === turn.finalSegment)) unsentSegments.push(segment);
     }
   }
-  if (turn) live.turn = undefined;
   const stoppedBy = record?.stoppedBy;
   live.emit({
     type: 'turn.ended',
@@ -89,9 +89,6 @@ export function onAppended(context: BridgeContext, sessionId: string, messages: 
         clientIdOf: context.clientIdOf,
         attachmentUrl: (id, index) => context.attachmentUrl(sessionId, id, index),
       });
-      if (live.turn && live.turn.turnId === turnId && input.source === undefined && input.sender.userId) {
-        live.turn.participants.add(`${input.sender.platform}:${input.sender.userId}`);
-      }
       live.emit({ type: 'input', ...(turnId ? { turnId } : {}), input });
       continue;
     }
@@ -115,31 +112,13 @@ export function onStream(context: BridgeContext, fragment: OutboundStreamFragmen
   const turn = live.turn?.turnId === fragment.turnId ? live.turn : undefined;
   const segment = turn?.segment ?? 0;
   if (fragment.reasoningDelta) {
-    if (turn) turn.reasoning += fragment.reasoningDelta;
     live.emit({ type: 'reasoning.delta', turnId: fragment.turnId, segment, delta: fragment.reasoningDelta });
   }
   if (fragment.delta) {
-    if (turn) {
-      turn.text += fragment.delta;
-      turn.segmentsWithText.add(segment);
-    }
     live.emit({ type: 'text.delta', turnId: fragment.turnId, segment, delta: fragment.delta });
   }
   const progress = fragment.toolCallProgress;
   if (progress) {
-    if (turn) {
-      const tool = turn.tools.get(progress.callId) ?? {
-        kind: 'tool' as const,
-        callId: progress.callId,
-        segment,
-        name: progress.name ?? '',
-        arguments: '',
-        state: 'writing' as const,
-      };
-      if (progress.name) tool.name = progress.name;
-      tool.arguments += progress.argumentsDelta ?? '';
-      turn.tools.set(progress.callId, tool);
-    }
     live.emit({
       type: 'tool.progress',
       turnId: fragment.turnId,
@@ -158,16 +137,6 @@ export function onToolExecute(context: BridgeContext, event: ToolExecuteEvent): 
   const segment = turn?.segment ?? 0;
   if (event.phase === 'start') {
     const args = typeof event.arguments === 'string' ? event.arguments : JSON.stringify(event.arguments ?? {});
-    if (turn) {
-      turn.tools.set(event.callId, {
-        kind: 'tool',
-        callId: event.callId,
-        segment,
-        name: event.name,
-        arguments: args,
-        state: 'running',
-      });
-    }
     live.emit({
       type: 'tool.started',
       turnId: event.turnId,
@@ -180,12 +149,6 @@ export function onToolExecute(context: BridgeContext, event: ToolExecuteEvent): 
   }
   context.recordDuration(event.callId, event.durationMs);
   const isError = event.result.isError === true;
-  const tool = turn?.tools.get(event.callId);
-  if (tool) {
-    tool.state = isError ? 'error' : 'done';
-    tool.result = event.result.content;
-    tool.durationMs = event.durationMs;
-  }
   live.emit({
     type: 'tool.ended',
     turnId: event.turnId,
@@ -207,8 +170,7 @@ export function onOutbound(context: BridgeContext, message: OutgoingMessage): vo
 }
 
 export function onQueue(context: BridgeContext, event: AgentQueueEvent): void {
-  const live = context.live(event.sessionId);
-  live.waiting = event.waiting.map((message, index): WaitingInput => {
+  const waiting = event.waiting.map((message, index): WaitingInput => {
     // The agent says which inputs wait to join the running turn and which are queued for a later one.
     const joins = event.dispositions[index] === 'join';
     return {
@@ -224,7 +186,7 @@ export function onQueue(context: BridgeContext, event: AgentQueueEvent): void {
       disposition: joins ? 'join' : 'queue',
     };
   });
-  live.emit({ type: 'queue', waiting: live.waiting });
+  context.live(event.sessionId).emit({ type: 'queue', waiting });
 }
 
 export function onLlmUsage(context: BridgeContext, event: LlmUsageEvent): void {

@@ -64,21 +64,27 @@ export function listenToHost(deps: ServerDeps, hooks: Handle<HooksService>, reda
     bridge.onAppended(context, sessionId, messages);
     const firstInput = messages.find((message) => message.role === 'user' && message.kind === undefined);
     if (firstInput) void titleFromFirstInput(deps, sessionId, firstInput);
-    if (messages.some((message) => message.kind === 'compression-divider')) refreshTimeline(deps, sessionId);
+    if (messages.some((message) => message.kind === 'compression-divider')) {
+      deps.live(sessionId).archiveRewritten();
+      refreshTimeline(deps, sessionId);
+    }
   });
   on('memory:deleted', ({ sessionId }) => {
-    deps.live(sessionId).archiveVersion += 1;
+    deps.live(sessionId).archiveRewritten();
     refreshTimeline(deps, sessionId);
   });
   on('memory:cleared', ({ sessionIds }) => {
     const targets = sessionIds ?? [...subscribedSessions(deps)];
     for (const sessionId of targets) {
-      deps.live(sessionId).archiveVersion += 1;
+      deps.live(sessionId).archiveRewritten();
       refreshTimeline(deps, sessionId);
     }
   });
 
-  on('session:created', ({ session }) => void announce(deps, session));
+  on('session:created', ({ session }) => {
+    void announce(deps, session);
+    deps.live(session.id).listed();
+  });
   on('session:updated', ({ session }) => {
     void announce(deps, session);
     deps.live(session.id).emit({ type: 'session.updated', session: neutralSummary(deps, session) });
@@ -162,7 +168,7 @@ async function titleFromFirstInput(deps: ServerDeps, sessionId: string, message:
 }
 
 /** The list row again, e.g. when `running` changed (session:updated comes while the turn still runs). */
-async function announceById(deps: ServerDeps, sessionId: string): Promise<void> {
+export async function announceById(deps: ServerDeps, sessionId: string): Promise<void> {
   if (!deps.sessionManager.available || deps.peers.size === 0) return;
   try {
     const session = await deps.sessionManager.use.get(sessionId);
@@ -212,7 +218,7 @@ const refreshing = new Map<string, Promise<void>>();
 const refreshKey = (deps: ServerDeps, sessionId: string) => `${deps.serverId}\u0000${sessionId}`;
 
 /** Sends every subscriber of the session a fresh timeline (coalesced while one is being built). */
-function refreshTimeline(deps: ServerDeps, sessionId: string): void {
+export function refreshTimeline(deps: ServerDeps, sessionId: string): void {
   const key = refreshKey(deps, sessionId);
   if (refreshing.has(key) || !subscribedSessions(deps).has(sessionId)) return;
   const run = (async () => {

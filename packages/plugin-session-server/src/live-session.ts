@@ -1,10 +1,21 @@
 // One session's live side: its event sequence (numbers and a bounded replay buffer for resuming), its subscribers,
 // and what the running turn streamed that is not stored yet (so a timeline taken mid-turn plus the later events
-// reproduce the live view).
+// reproduce the live view). That state follows from the events themselves (track), so a session whose turn runs
+// on another process is followed the same way from the events relayed from there (live-relay.ts).
 import type { TurnRecord } from '@aalis/schema-message';
 import type { SessionEvent, TimelineText, TimelineTool, TurnItem, WaitingInput } from '@aalis/session-client';
 
 export const REPLAY_BUFFER = 2000;
+
+/** What the other processes' session servers need to follow a session whose turn runs here (live-relay.ts). */
+export type RelayNote =
+  | { t: 'event'; event: SessionEvent }
+  /** An assistant message of the running turn was stored (its streamed text is in the archive now). */
+  | { t: 'stored'; turnId: string; final: boolean }
+  /** The history changed as a whole (/clear, compaction, a rollback): subscribers get a fresh timeline. */
+  | { t: 'refresh' }
+  /** The session's row changed (created, renamed): session lists are told again. */
+  | { t: 'listed' };
 
 export interface Subscriber {
   /**
@@ -44,9 +55,16 @@ export class LiveSession {
   /** Bumped on every archive change, so a timeline read can tell it raced one. */
   archiveVersion = 0;
 
-  constructor(readonly sessionId: string) {}
+  constructor(
+    readonly sessionId: string,
+    /** Told of every change made here (not of relayed ones): the relay to the other processes. */
+    private readonly relay?: (sessionId: string, note: RelayNote) => void,
+  ) {}
 
-  emit(event: SessionEvent): number {
+  /** Sequences an event for the subscribers; `relayed`: it came from another process (not relayed back). */
+  emit(event: SessionEvent, { relayed = false }: { relayed?: boolean } = {}): number {
+    this.track(event);
+    if (!relayed) this.relay?.(this.sessionId, { t: 'event', event });
     this.seq += 1;
     this.buffer.push({ seq: this.seq, event });
     if (this.buffer.length > REPLAY_BUFFER) this.buffer.splice(0, this.buffer.length - REPLAY_BUFFER);
@@ -58,6 +76,70 @@ export class LiveSession {
     };
     for (const subscriber of this.subscribers) subscriber.deliver(this.sessionId, seq, event, frame);
     return this.seq;
+  }
+
+  /** The running turn's unstored part and the waiting list, as the event says. */
+  private track(event: SessionEvent): void {
+    if (event.type === 'turn.started') {
+      if (this.turn?.turnId !== event.turnId) this.startTurn(event.turnId, undefined, event.at);
+      return;
+    }
+    if (event.type === 'queue') {
+      this.waiting = event.waiting;
+      return;
+    }
+    const turn = 'turnId' in event && this.turn?.turnId === event.turnId ? this.turn : undefined;
+    if (!turn) return;
+    switch (event.type) {
+      case 'turn.ended':
+        this.turn = undefined;
+        return;
+      case 'input':
+        if (event.input.source === undefined && event.input.sender.userId) {
+          turn.participants.add(`${event.input.sender.platform}:${event.input.sender.userId}`);
+        }
+        return;
+      case 'text.delta':
+        turn.text += event.delta;
+        turn.segmentsWithText.add(event.segment);
+        return;
+      case 'reasoning.delta':
+        turn.reasoning += event.delta;
+        return;
+      case 'tool.progress': {
+        const tool = turn.tools.get(event.callId) ?? {
+          kind: 'tool' as const,
+          callId: event.callId,
+          segment: event.segment,
+          name: event.name ?? '',
+          arguments: '',
+          state: 'writing' as const,
+        };
+        if (event.name) tool.name = event.name;
+        tool.arguments += event.argumentsDelta ?? '';
+        turn.tools.set(event.callId, tool);
+        return;
+      }
+      case 'tool.started':
+        turn.tools.set(event.callId, {
+          kind: 'tool',
+          callId: event.callId,
+          segment: event.segment,
+          name: event.name,
+          arguments: event.arguments,
+          state: 'running',
+        });
+        return;
+      case 'tool.ended': {
+        const tool = turn.tools.get(event.callId);
+        if (tool) {
+          tool.state = event.isError ? 'error' : 'done';
+          tool.result = event.result;
+          tool.durationMs = event.durationMs;
+        }
+        return;
+      }
+    }
   }
 
   /** The events after `seq`, or undefined when some of them are no longer buffered. */
@@ -84,7 +166,8 @@ export class LiveSession {
   }
 
   /** An assistant message of the running turn was stored: its segment is in the archive now. */
-  segmentStored(turnId: string, final: boolean): void {
+  segmentStored(turnId: string, final: boolean, { relayed = false }: { relayed?: boolean } = {}): void {
+    if (!relayed) this.relay?.(this.sessionId, { t: 'stored', turnId, final });
     const turn = this.turn;
     if (!turn || turn.turnId !== turnId) return;
     if (final) turn.finalSegment = turn.segment;
@@ -92,6 +175,17 @@ export class LiveSession {
     turn.text = '';
     turn.reasoning = '';
     turn.tools = new Map();
+  }
+
+  /** The history changed as a whole here: timelines being read are stale, and the other processes are told. */
+  archiveRewritten(): void {
+    this.archiveVersion += 1;
+    this.relay?.(this.sessionId, { t: 'refresh' });
+  }
+
+  /** The session's row was created or changed here: the other processes tell their session lists. */
+  listed(): void {
+    this.relay?.(this.sessionId, { t: 'listed' });
   }
 
   /** Items the running turn streamed that the archive does not hold yet. */

@@ -31,10 +31,12 @@ import { openDatabase } from '@aalis/sqlite';
 import { createAdaptorServer } from '@hono/node-server';
 import { listenToHost } from './host-listeners.js';
 import { createHttpApp } from './http-app.js';
-import { LiveSession } from './live-session.js';
+import { LiveRelay } from './live-relay.js';
+import { LiveSession, type RelayNote } from './live-session.js';
 import { acceptedHosts } from './login-checks.js';
 import { loadOrCreateSecret, loginLink, mintLinkToken, removeServerAddress, writeServerAddress } from './login-link.js';
 import { LoginStore } from './login-store.js';
+import { relayable, relayListener } from './relayed-changes.js';
 import { serverConfigSchema } from './server-config.js';
 import { BoundedMap, type ServerDeps, WEBUI_PLATFORM } from './server-deps.js';
 import { serverErrors } from './server-errors.js';
@@ -91,6 +93,11 @@ export function createSessionServerPlugin(options: SessionServerOptions = {}) {
       const locale = handles.services.use.locale;
       const dataDir = handles.storage.use.dataDir;
       const lives = new Map<string, LiveSession>();
+      // On PostgreSQL every process's session server relays its sessions' live changes to the others' (issue #16).
+      let relay: LiveRelay | undefined;
+      const publish = (sessionId: string, note: RelayNote) => {
+        if (relay && relayable(note)) relay.publish(sessionId, note);
+      };
       // Logins are kept in this host's own SQLite database, also when the stores are in PostgreSQL (issue #16):
       // a login stays on the host it was made on (docs/scaling.md: sticky sessions for the WebUI).
       const loginDatabase =
@@ -117,7 +124,7 @@ export function createSessionServerPlugin(options: SessionServerOptions = {}) {
         live(sessionId) {
           let live = lives.get(sessionId);
           if (!live) {
-            live = new LiveSession(sessionId);
+            live = new LiveSession(sessionId, publish);
             lives.set(sessionId, live);
           }
           return live;
@@ -134,6 +141,16 @@ export function createSessionServerPlugin(options: SessionServerOptions = {}) {
       const secret = loadOrCreateSecret(dataDir);
       const { logSink } = listenToHost(deps, handles.hooks, redact);
       if (options.logs) handles.lifecycle.use.onDispose(options.logs.addSink(logSink));
+      if (handles.storage.use.engine === 'postgres') {
+        const opened = await LiveRelay.open({
+          database: handles.storage.use.postgres(),
+          origin: deps.serverId,
+          listener: relayListener(deps),
+          log,
+        });
+        relay = opened;
+        handles.lifecycle.use.onDispose(() => opened.close());
+      }
       handles.events.use.on('session:deleted', ({ sessionId }) => {
         // After the deletion's own events went out: the next activity starts a fresh sequence.
         queueMicrotask(() => lives.delete(sessionId));

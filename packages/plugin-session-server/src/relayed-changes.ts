@@ -1,0 +1,78 @@
+// Applies another process's live changes here (live-relay.ts): its events go to this process's subscribers with
+// this process's own sequence numbers (so the resume rules hold per process), the running turn is followed for
+// timelines taken here, and the session list follows its turns. A process that stops relaying without ending its
+// turns (it died) has them ended here as stopped, as the process that takes its sessions over records them.
+
+import { announceById, refreshTimeline } from './host-listeners.js';
+import type { RelayListener } from './live-relay.js';
+import type { RelayNote } from './live-session.js';
+import type { ServerDeps } from './server-deps.js';
+
+/** Local changes the others do not need: each process sends its own deletion and settings events and snapshots. */
+export function relayable(note: RelayNote): boolean {
+  if (note.t !== 'event') return true;
+  const { event } = note;
+  if (event.type === 'session.deleted' || event.type === 'settings.changed') return false;
+  return !(event.type === 'usage' && event.usage.turnId === undefined);
+}
+
+export function relayListener(deps: ServerDeps): RelayListener {
+  /** Session id → the process whose turn runs there, as relayed. */
+  const remoteTurns = new Map<string, string>();
+  return {
+    apply(origin, sessionId, note) {
+      const live = deps.live(sessionId);
+      if (note.t === 'listed') {
+        void announceById(deps, sessionId);
+        return;
+      }
+      if (note.t === 'stored') {
+        live.archiveVersion += 1;
+        live.segmentStored(note.turnId, note.final, { relayed: true });
+        return;
+      }
+      if (note.t === 'refresh') {
+        live.archiveVersion += 1;
+        refreshTimeline(deps, sessionId);
+        return;
+      }
+      const { event } = note;
+      // Whatever is not streamed text may have changed the archive a timeline read here is reading.
+      if (event.type !== 'text.delta' && event.type !== 'reasoning.delta' && event.type !== 'tool.progress') {
+        live.archiveVersion += 1;
+      }
+      live.emit(event, { relayed: true });
+      switch (event.type) {
+        case 'turn.started':
+          remoteTurns.set(sessionId, origin);
+          void announceById(deps, sessionId);
+          return;
+        case 'turn.ended':
+          remoteTurns.delete(sessionId);
+          for (const peer of deps.peers) {
+            if (peer.subscriptions.has(sessionId)) deps.logins.markRead(peer.account.userId, sessionId);
+          }
+          void announceById(deps, sessionId);
+          return;
+        case 'session.updated':
+          void announceById(deps, sessionId);
+          return;
+        case 'tool.ended':
+          deps.durations.set(event.callId, event.durationMs);
+          return;
+      }
+    },
+    gone(origin) {
+      for (const [sessionId, from] of [...remoteTurns]) {
+        if (from !== origin) continue;
+        remoteTurns.delete(sessionId);
+        const turn = deps.live(sessionId).turn;
+        if (!turn) continue;
+        deps
+          .live(sessionId)
+          .emit({ type: 'turn.ended', turnId: turn.turnId, outcome: 'aborted', unsentSegments: [] }, { relayed: true });
+        void announceById(deps, sessionId);
+      }
+    },
+  };
+}

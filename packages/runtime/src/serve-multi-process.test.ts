@@ -1,0 +1,228 @@
+// Issue #16: WebUI clients can connect to any process. Two `serve` hosts on one PostgreSQL, a real WebSocket client
+// (@aalis/session-client) on each: a client on B watching a session sees what a turn of it running on A produces
+// (live events relayed through the database, with B's own sequence numbers), and a deletion made on A stops what B
+// runs or collected for the session.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { memory } from '@aalis/api-memory';
+import { throwawayDatabase } from '@aalis/postgres/throwaway';
+import {
+  SessionClient as Client,
+  type SessionEvent,
+  type SessionSummary,
+  type Timeline,
+  type TimelineTurn,
+  type WebSocketLike,
+} from '@aalis/session-client';
+import { type OpenAiTestServer, type ScriptedReply, startOpenAiTestServer, textReply } from '@aalis/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { waitFor } from './spawn-aalis.case.js';
+import { type RunningAalis, startAalis } from './start-aalis.js';
+
+let model: OpenAiTestServer;
+beforeAll(async () => {
+  model = await startOpenAiTestServer({ models: ['test-model'] });
+});
+afterAll(() => model.close());
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  model.reset();
+});
+
+interface Host {
+  aalis: RunningAalis;
+  base: string;
+  client: Client;
+  /** Another connected client of the same login (another tab). */
+  another(): Promise<Client>;
+  stop(): Promise<void>;
+}
+
+async function host(database: string): Promise<Host> {
+  const dir = mkdtempSync(join(tmpdir(), 'aalis-serve-multi-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(
+    join(dir, 'aalis.config.yaml'),
+    `locale: en
+consoleLogLevel: off
+llm: { baseUrl: ${model.url}, model: test-model }
+webui: { port: 0 }
+plugins:
+  llm-openai: { fetchModels: false, retry: { maxRetries: 0 } }
+  memory-summary: false
+  storage: { leaseTtlMs: 1000 }
+`,
+  );
+  const aalis = await startAalis({ cwd: dir, env: { AALIS_DATABASE_URL: database }, mode: 'serve', banner: false });
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await aalis.stop();
+  };
+  cleanups.push(stop);
+  const base = aalis.webui!.url()!;
+  const token = new URL(aalis.webui!.loginLink()!).searchParams.get('token')!;
+  const response = await fetch(`${base}/api/v1/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ token }),
+  });
+  expect(response.ok).toBe(true);
+  const cookie = response.headers.get('set-cookie')!.split(';')[0]!;
+  const clients: Client[] = [];
+  const connected = async () => {
+    const client = new Client({
+      baseUrl: base,
+      headers: { cookie },
+      reconnectDelayMs: { min: 20, max: 200 },
+      requestTimeoutMs: 10_000,
+      createSocket: (url) => new WebSocket(url, { headers: { cookie, origin: base } }) as unknown as WebSocketLike,
+    });
+    clients.push(client);
+    await client.connect();
+    return client;
+  };
+  const client = await connected();
+  cleanups.push(() => {
+    for (const each of clients) each.close();
+  });
+  return { aalis, base, client, another: connected, stop };
+}
+
+/** What one subscription received. */
+class Recorder {
+  timelines: Timeline[] = [];
+  events: { seq: number; event: SessionEvent }[] = [];
+  readonly handlers = {
+    timeline: (timeline: Timeline) => void this.timelines.push(timeline),
+    event: (event: SessionEvent, seq: number) => void this.events.push({ seq, event }),
+  };
+  of<T extends SessionEvent['type']>(type: T): Extract<SessionEvent, { type: T }>[] {
+    return this.events
+      .map((entry) => entry.event)
+      .filter((event): event is Extract<SessionEvent, { type: T }> => event.type === type);
+  }
+  text(turnId: string): string {
+    return this.of('text.delta')
+      .filter((delta) => delta.turnId === turnId)
+      .map((delta) => delta.delta)
+      .join('');
+  }
+}
+
+/** A streamed reply in pieces with pauses between them, so a turn stays open for a while. */
+function slowReply(pieces: string[], delayMs: number): ScriptedReply {
+  return {
+    type: 'stream',
+    steps: [
+      { role: 'assistant' },
+      ...pieces.flatMap((text, index) => (index === 0 ? [{ text }] : [{ delayMs }, { text }])),
+      { finish: 'stop' },
+      { usage: { promptTokens: 10, completionTokens: 5 } },
+      { done: true },
+    ],
+  };
+}
+
+const until = (check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000) =>
+  waitFor(check, { what, timeoutMs });
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('WebUI clients on any process of one PostgreSQL', () => {
+  it('#16.2 a client on B sees a turn running on A: its input, deltas, reply, running state, in B’s own sequence', async () => {
+    const database = await throwawayDatabase();
+    const a = await host(database);
+    const b = await host(database);
+    const { session } = await a.client.request('session.create', { title: 'across' });
+    const listed: SessionSummary[] = [];
+    b.client.on('sessions', (frame) => {
+      if (frame.sessionId === session.id && frame.session) listed.push(frame.session);
+    });
+    const onB = new Recorder();
+    await b.client.subscribe(session.id, onB.handlers).ready;
+
+    model.enqueue(slowReply(['Hello ', 'from ', 'process ', 'A.'], 250));
+    await a.client.send({ sessionId: session.id, text: 'hi from A' });
+    await until(() => onB.of('text.delta').length >= 1, 'the first delta on B');
+    // Another tab on B, subscribing mid-turn: B's timeline has the running turn and what was streamed so far,
+    // and the events after its sequence number continue it.
+    const late = new Recorder();
+    await (await b.another()).subscribe(session.id, late.handlers).ready;
+    await until(() => onB.of('turn.ended').length === 1 && late.of('turn.ended').length === 1, 'the end on B');
+    const midTurn = late.timelines[0]!.entries.find((entry): entry is TimelineTurn => entry.kind === 'turn');
+    expect(midTurn?.running).toBe(true);
+    const streamedBefore = midTurn!.items.flatMap((item) => (item.kind === 'text' ? [item.text] : [])).join('');
+    expect(streamedBefore.length).toBeGreaterThan(0);
+    expect(streamedBefore + late.text(midTurn!.turnId)).toBe('Hello from process A.');
+
+    const [started] = onB.of('turn.started');
+    expect(started).toBeDefined();
+    expect(onB.of('input').map((event) => event.input.text)).toEqual(['hi from A']);
+    expect(onB.text(started!.turnId)).toBe('Hello from process A.');
+    expect(onB.of('message').map((event) => [event.kind, event.text])).toEqual([['reply', 'Hello from process A.']]);
+    expect(onB.of('turn.ended')[0]).toMatchObject({ turnId: started!.turnId, outcome: 'replied' });
+    // B numbers the events itself: one by one, without gaps or repeats.
+    const seqs = onB.events.map((entry) => entry.seq);
+    expect(seqs).toEqual(seqs.map((_, index) => seqs[0]! + index));
+    // B's session list saw the session running, then idle.
+    expect(listed.some((summary) => summary.running)).toBe(true);
+    expect(listed.at(-1)?.running).toBe(false);
+  }, 60_000);
+
+  it('#16.2 a reply over NOTIFY’s 8000-byte limit reaches B whole (stored and referenced by id)', async () => {
+    const database = await throwawayDatabase();
+    const a = await host(database);
+    const b = await host(database);
+    const { session } = await a.client.request('session.create', { title: 'long' });
+    const onB = new Recorder();
+    await b.client.subscribe(session.id, onB.handlers).ready;
+    // Two-byte characters too: the limit is in bytes.
+    const long = `${'é'.repeat(6000)} ${'x'.repeat(9000)}`;
+    model.enqueue(textReply(long, { chunkSize: 5000 }));
+    await a.client.send({ sessionId: session.id, text: 'say a lot' });
+    await until(() => onB.of('turn.ended').length === 1, 'the end of the turn on B');
+    expect(onB.of('message').map((event) => event.text)).toEqual([long]);
+    expect(onB.text(onB.of('turn.started')[0]!.turnId)).toBe(long);
+  }, 60_000);
+
+  it('#16.3 a deletion on A stops the turn B runs for the session and releases what B collected, unarchived', async () => {
+    const database = await throwawayDatabase();
+    const a = await host(database);
+    const b = await host(database);
+    const { session } = await b.client.request('session.create', { title: 'doomed' });
+    const onB = new Recorder();
+    await b.client.subscribe(session.id, onB.handlers).ready;
+    const removed: string[] = [];
+    b.client.on('sessions', (frame) => {
+      if (frame.change === 'removed') removed.push(frame.sessionId);
+    });
+    model.enqueue(slowReply(['Thinking ', 'very ', 'slowly.'], 1500), textReply('second turn'));
+    await b.client.send({ sessionId: session.id, text: 'first, on B' });
+    await until(() => onB.of('text.delta').length >= 1, 'the turn streaming on B');
+    // Collected on B while its turn runs: waits to join it.
+    await b.client.send({ sessionId: session.id, text: 'second, on B' });
+    await until(() => onB.of('queue').some((event) => event.waiting.length === 1), 'the second input waiting on B');
+
+    expect(await a.client.request('delete', { sessionId: session.id })).toEqual({ deleted: [session.id] });
+    await until(() => onB.of('turn.ended').length === 1, 'the turn on B ending');
+    expect(onB.of('turn.ended')[0]!.outcome).toBe('aborted');
+    await until(() => removed.includes(session.id), 'B’s list dropping the session');
+    // Long enough for the stream to have finished and the waiting input to open a turn, had B not stopped.
+    await pause(2500);
+    const asked = model.chatBodies().map((body) => JSON.stringify(body));
+    expect(asked).toHaveLength(1);
+    expect(asked.some((body) => body.includes('second, on B'))).toBe(false);
+    for (const each of [a, b]) {
+      const history = await each.aalis.app.services.selected(memory)!.impl.readAll(session.id);
+      expect(history).toEqual([]);
+    }
+    expect(await b.client.request('sessions.list', {})).toMatchObject({
+      sessions: expect.not.arrayContaining([expect.objectContaining({ id: session.id })]),
+    });
+  }, 60_000);
+});
