@@ -121,9 +121,10 @@ export interface HandOverService {
   onPut(listener: (name: string) => void): () => void;
   /**
    * Names starting with `prefix` that have items nobody live holds: waiting ones, or ones taken by a holder that
-   * lost the name's lease. A sweeper takes such names over when their lease is free.
+   * lost the name's lease. A sweeper takes such names over when their lease is free. With `olderThanMs`, waiting
+   * items count only once they have waited that long (their own process is about to take them).
    */
-  waiting(prefix: string): Promise<string[]>;
+  waiting(prefix: string, options?: { olderThanMs?: number }): Promise<string[]>;
   /** Calls `listener` with each signal sent for a name (by any process; SQLite: this process only). */
   onSignal(listener: (name: string, text: string) => void): () => void;
   /** Sends a short signal for a name to every process (e.g. "stop the running turn" to the session's owner). */

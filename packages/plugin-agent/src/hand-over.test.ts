@@ -185,4 +185,34 @@ describe('#16 inputs handed to the session owner', () => {
     // The model saw a valid sequence after the takeover (the harness's close checks no request was rejected).
     slow.release();
   });
+
+  it('#16.9 an input whose accepting process died before anyone took it is run by a live process’s sweep', async () => {
+    const [a] = await twoHosts();
+    const queue = a.booted.app.services.selected(storage)!.impl.handOver();
+    // What an accepting process leaves behind when it dies right after putting the input.
+    const message = { sessionId: 'cli:orphan', platform: 'cli', sender: { userId: 'owner' }, content: 'left behind' };
+    const { id } = await queue.put('session:cli:orphan', JSON.stringify(message));
+    expect(await queue.settled(id)).toBe('settled');
+    const history = await a.history('cli:orphan');
+    expect(users(history, 'left behind')).toHaveLength(1);
+    expect(history.some((stored) => stored.role === 'assistant' && stored.content === 'ok')).toBe(true);
+  });
+
+  it('#16.10 a stop asked of a process that does not run the session reaches the process that does', async () => {
+    const slow = gate();
+    const [a, b] = await twoHosts([slow.tool]);
+    server!.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]), textReply('never asked for'));
+    const first = a.say('first question');
+    await slow.started;
+    const aborted = (
+      a.agent as unknown as { runningTurn(id: string): { controller: AbortController } | undefined }
+    ).runningTurn('cli:owner')!.controller.signal;
+    b.agent.abort('cli:owner', { reason: 'webui stop' });
+    await waitFor(() => aborted.aborted, 'the turn on A to be stopped');
+    slow.release();
+    await first;
+    expect(server!.chatBodies()).toHaveLength(1);
+    const history = await a.history();
+    expect(history.filter((message) => message.kind === 'turn-stopped')).toHaveLength(1);
+  });
 });

@@ -146,7 +146,10 @@ export class SessionOwners {
   /** Takes sessions whose items nobody live holds (their accepting process or owner died) when their lease is free. */
   async sweep(): Promise<void> {
     if (this.closed) return;
-    const names = new Set([...(await this.leases.abandoned(PREFIX)), ...(await this.queue.waiting(PREFIX))]);
+    const names = new Set([
+      ...(await this.leases.abandoned(PREFIX)),
+      ...(await this.queue.waiting(PREFIX, { olderThanMs: this.leases.ttlMs })),
+    ]);
     for (const name of names) {
       const sessionId = sessionOf(name);
       if (sessionId === undefined || this.owned.has(sessionId)) continue;

@@ -17,7 +17,8 @@ export interface HandOverBackend {
   outcomes(ids: readonly number[]): Promise<Map<number, string>>;
   /** Ids of items put after `after` (for SQLite's put poll), with their names. */
   putSince?(after: number): Promise<{ id: number; name: string }[]>;
-  waiting(prefix: string): Promise<string[]>;
+  /** Names with items untaken for at least `olderThanMs`, or taken by a holder that lost the lease. */
+  waiting(prefix: string, olderThanMs: number): Promise<string[]>;
   /** Removes finished items older than `ageMs`. */
   purge(ageMs: number): Promise<void>;
   /** PostgreSQL: calls back on every put, finish and signal of any process. */
@@ -129,13 +130,13 @@ export function sqliteHandOver(database: SqliteDatabase): HandOverBackend {
         .prepare('SELECT id, name FROM aalis_hand_over WHERE id > ? AND outcome IS NULL ORDER BY id')
         .all(after) as { id: number; name: string }[];
     },
-    async waiting(prefix) {
+    async waiting(prefix, olderThanMs) {
       const rows = database.connection
         .prepare(
           `SELECT DISTINCT name FROM aalis_hand_over q WHERE outcome IS NULL AND substr(name, 1, ?) = ?
-           AND (taker IS NULL OR ${orphanedSql(now)}) ORDER BY name`,
+           AND ((taker IS NULL AND put_at <= ?) OR (taker IS NOT NULL AND ${orphanedSql(now)})) ORDER BY name`,
         )
-        .all(prefix.length, prefix, Date.now()) as { name: string }[];
+        .all(prefix.length, prefix, Date.now() - olderThanMs, Date.now()) as { name: string }[];
       return rows.map((row) => row.name);
     },
     async purge(ageMs) {
@@ -209,11 +210,12 @@ export async function postgresHandOver(database: PostgresDatabase): Promise<Hand
       for (const id of ids) if (!known.has(id)) found.set(id, '');
       return found;
     },
-    async waiting(prefix) {
+    async waiting(prefix, olderThanMs) {
       const rows = await database.query<{ name: string }>(
         `SELECT DISTINCT name FROM aalis_hand_over q WHERE outcome IS NULL AND left(name, $1) = $2
-         AND (taker IS NULL OR ${orphanedSql(NOW)}) ORDER BY name`,
-        [prefix.length, prefix],
+         AND ((taker IS NULL AND put_at <= ${NOW} - $3) OR (taker IS NOT NULL AND ${orphanedSql(NOW)}))
+         ORDER BY name`,
+        [prefix.length, prefix, olderThanMs],
       );
       return rows.map((row) => row.name);
     },

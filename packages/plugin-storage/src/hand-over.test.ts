@@ -197,6 +197,8 @@ describe.each(Object.keys(engines))('hand-over on %s', (engineName) => {
     expect(heard.sort()).toEqual(['other:w2', 'session:w1']);
     stop();
     expect(await a.queue.waiting('session:')).toEqual(['session:w1']);
+    // Just put: its own process is about to take it.
+    expect(await a.queue.waiting('session:', { olderThanMs: 60_000 })).toEqual([]);
     const lease = (await a.leases.acquire('session:w1'))!;
     await a.queue.take('session:w1');
     // Taken by a live holder: not waiting. Released without finishing: waiting again for the next holder.

@@ -106,8 +106,8 @@ export class HandOver implements HandOverService {
     else this.emitSignal(name, text);
   }
 
-  waiting(prefix: string): Promise<string[]> {
-    return this.backend.waiting(prefix);
+  waiting(prefix: string, { olderThanMs = 0 }: { olderThanMs?: number } = {}): Promise<string[]> {
+    return this.backend.waiting(prefix, olderThanMs);
   }
 
   close(): void {
