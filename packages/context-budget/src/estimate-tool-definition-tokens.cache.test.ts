@@ -63,10 +63,12 @@ describe('estimateToolDefinitionTokens cache', () => {
         ),
         fc.array(step, { maxLength: 30 }),
         (initial, steps) => {
-          const registered = initial.map((tool, index) => ({
-            ...tool,
-            parameters: parametersOf(index % 2 ? ['q'] : ['city', 'expression']),
-          }));
+          // Every third tool takes no parameters (cached per definition object).
+          const registered: ToolDefinition[] = initial.map((tool, index) =>
+            index % 3 === 2
+              ? { ...tool }
+              : { ...tool, parameters: parametersOf(index % 2 ? ['q'] : ['city', 'expression']) },
+          );
           let request: ToolDefinition[] = registered.map((tool) => ({ ...tool }));
           expect(estimateToolDefinitionTokens(request)).toBe(fromScratch(request));
           for (const change of steps) {

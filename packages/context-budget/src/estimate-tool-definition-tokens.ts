@@ -23,19 +23,20 @@ interface CachedTool {
 const toolCache = new WeakMap<ToolDefinition, CachedTool>();
 /**
  * Registries hand out a fresh definition object for every request, sharing the registered `parameters` object: the
- * estimate is also kept per parameters object, under the name and description it was rendered with, so a new
- * turn's copies of the same tools are not rendered again. Bounded per object (a tool whose description changes on
- * every request keeps at most SHARED_LIMIT renderings).
+ * estimate of a tool with parameters is kept per parameters object, under the name and description it was rendered
+ * with, so a new turn's copies of the same tools are not rendered again. Bounded per object (a tool whose
+ * description changes on every request keeps at most SHARED_LIMIT renderings). Tools without parameters are cached
+ * per definition object.
  */
-const byParameters = new WeakMap<object, Map<string, number>>();
+const byParameters = new WeakMap<object, { name: string; description: string | undefined; tokens: number }[]>();
 const SHARED_LIMIT = 8;
 const WRAPPER_TOKENS = estimateTextTokens('namespace functions {\n\n} // namespace functions');
 
 /**
  * Tokens the tool definitions add to a request. Providers render tools as a compact TypeScript-like declaration
  * (OpenAI's `namespace functions { type name = (_: { … }) => any; }`), so each tool is estimated in that form,
- * not as raw JSON. Cached per definition object and per parameters object (the rendering depends on the name, the
- * description and the parameters only). An empty list costs nothing.
+ * not as raw JSON. Cached (the rendering depends on the name, the description and the parameters only). An empty
+ * list costs nothing.
  */
 export function estimateToolDefinitionTokens(tools: readonly ToolDefinition[]): number {
   if (tools.length === 0) return 0;
@@ -45,30 +46,23 @@ export function estimateToolDefinitionTokens(tools: readonly ToolDefinition[]): 
 }
 
 function toolTokens(tool: ToolDefinition): number {
-  const cached = toolCache.get(tool);
-  if (
-    cached &&
-    cached.name === tool.name &&
-    cached.description === tool.description &&
-    cached.parameters === tool.parameters
-  )
-    return cached.tokens;
   const { parameters } = tool;
-  // JSON.stringify keeps `undefined` (no description) apart from every string, the empty one included.
-  const key = JSON.stringify([tool.name, tool.description]);
-  let shared = parameters ? byParameters.get(parameters) : undefined;
-  let tokens = shared?.get(key);
-  if (tokens === undefined) {
-    tokens = estimateTextTokens(renderToolDefinition(tool));
-    if (parameters) {
-      if (!shared) {
-        shared = new Map();
-        byParameters.set(parameters, shared);
-      } else if (shared.size >= SHARED_LIMIT) shared.clear();
-      shared.set(key, tokens);
-    }
+  if (!parameters) {
+    const cached = toolCache.get(tool);
+    if (cached && cached.name === tool.name && cached.description === tool.description && !cached.parameters)
+      return cached.tokens;
+    const tokens = estimateTextTokens(renderToolDefinition(tool));
+    toolCache.set(tool, { name: tool.name, description: tool.description, parameters, tokens });
+    return tokens;
   }
-  toolCache.set(tool, { name: tool.name, description: tool.description, parameters, tokens });
+  const entries = byParameters.get(parameters) ?? [];
+  // Strings compare by content, so a copy's name and description match whatever object they come in.
+  const found = entries.find((entry) => entry.name === tool.name && entry.description === tool.description);
+  if (found) return found.tokens;
+  const tokens = estimateTextTokens(renderToolDefinition(tool));
+  if (entries.length >= SHARED_LIMIT) entries.length = 0;
+  if (entries.length === 0) byParameters.set(parameters, entries);
+  entries.push({ name: tool.name, description: tool.description, tokens });
   return tokens;
 }
 
