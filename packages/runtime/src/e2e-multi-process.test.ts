@@ -67,7 +67,7 @@ const TIMEOUT = 120_000;
 
 describe('one turn per session across processes', () => {
   it(
-    'two aalis processes on one SQLite data directory never run turns of one session at the same time',
+    '#16.5 two aalis processes on one SQLite data directory never run turns of one session at the same time',
     async () => {
       for (let i = 0; i < 40; i++) server.enqueue(slowReply(150));
       const workspace = temporaryWorkspace(config(server.url));
@@ -97,7 +97,7 @@ describe('one turn per session across processes', () => {
   );
 
   it(
-    'three processes on one PostgreSQL: no overlapping turns, a SIGKILLed process loses its session within seconds and its turn is recorded as stopped',
+    '#16.6 three aalis chat processes on one PostgreSQL: no overlapping turns, a SIGKILLed process loses its session within seconds and its turn is recorded as stopped',
     async () => {
       for (let i = 0; i < 60; i++) server.enqueue(slowReply(300));
       const url = await throwawayDatabase();
