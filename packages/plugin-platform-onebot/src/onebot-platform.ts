@@ -14,6 +14,7 @@ import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
 import { onebotConfigSchema } from './onebot-config.js';
 import { OneBotConnection } from './onebot-connection.js';
+import { type ForwardedSend, OneBotForwarding } from './onebot-forwarding.js';
 import { OneBotLeaseRunner, onebotInstanceId, onebotLeaseName } from './onebot-lease.js';
 import { buildSegments, parseSegments, type SegmentLabels, toSegments } from './onebot-segments.js';
 import './onebot-texts.js';
@@ -63,6 +64,14 @@ export default definePlugin({
         capabilities: { streaming: false, quoting: true, rooms: true },
       });
     };
+
+    // One connection per deployment (issue #16): the process holding the lease runs it, the others stand by and
+    // hand their sends to it through the hand-over queue of the same name.
+    const leaseName = onebotLeaseName(onebotInstanceId(settings));
+    const leases = storage.available ? storage.use.leases() : undefined;
+    const forwarding = storage.available
+      ? new OneBotForwarding({ queue: storage.use.handOver(), name: leaseName, sendHere, logger: log })
+      : undefined;
 
     const connection = new OneBotConnection({
       mode: settings.mode,
@@ -182,6 +191,31 @@ export default definePlugin({
       }
     }
 
+    /** Sends a message to its chat on this process's connection. */
+    async function sendHere({ message, target, replyTo }: ForwardedSend): Promise<void> {
+      const images = (message.attachments ?? [])
+        .filter((attachment) => attachment.type === 'image')
+        .map((attachment) => attachment.url ?? (attachment.data ? `base64://${attachment.data}` : ''))
+        .filter((file) => file !== '');
+      const pieces = splitMessage(message.content, settings.maxMessageLength);
+      if (pieces.length === 0 && images.length === 0) return;
+      const action = target.chatType === 'group' ? 'send_group_msg' : 'send_private_msg';
+      const idKey = target.chatType === 'group' ? 'group_id' : 'user_id';
+      const count = Math.max(pieces.length, 1);
+      for (let index = 0; index < count; index++) {
+        const segments = buildSegments({
+          text: pieces[index] ?? '',
+          ...(index === 0 && replyTo !== undefined ? { replyTo } : {}),
+          ...(index === count - 1 ? { images } : {}),
+        });
+        const data = (await connection.call(action, {
+          [idKey]: Number(target.chatId) || target.chatId,
+          message: segments,
+        })) as { message_id?: unknown } | undefined;
+        if (data?.message_id !== undefined) memory.sent(target.chatId, String(data.message_id));
+      }
+    }
+
     async function deliver(message: OutgoingMessage): Promise<void> {
       await deliverToRoom({
         platform: ONEBOT_PLATFORM,
@@ -192,27 +226,14 @@ export default definePlugin({
         events: events.use,
         fallbackCode: 'AALIS_ONEBOT_API_FAILED',
         send: async (target, replyTo) => {
-          const images = (message.attachments ?? [])
-            .filter((attachment) => attachment.type === 'image')
-            .map((attachment) => attachment.url ?? (attachment.data ? `base64://${attachment.data}` : ''))
-            .filter((file) => file !== '');
-          const pieces = splitMessage(message.content, settings.maxMessageLength);
-          if (pieces.length === 0 && images.length === 0) return;
-          const action = target.chatType === 'group' ? 'send_group_msg' : 'send_private_msg';
-          const idKey = target.chatType === 'group' ? 'group_id' : 'user_id';
-          const count = Math.max(pieces.length, 1);
-          for (let index = 0; index < count; index++) {
-            const segments = buildSegments({
-              text: pieces[index] ?? '',
-              ...(index === 0 && replyTo !== undefined ? { replyTo } : {}),
-              ...(index === count - 1 ? { images } : {}),
-            });
-            const data = (await connection.call(action, {
-              [idKey]: Number(target.chatId) || target.chatId,
-              message: segments,
-            })) as { message_id?: unknown } | undefined;
-            if (data?.message_id !== undefined) memory.sent(target.chatId, String(data.message_id));
+          const send: ForwardedSend = { message, target, ...(replyTo !== undefined ? { replyTo } : {}) };
+          // The turn ran on a process without the connection: the holder sends it (issue #16).
+          if (forwarding && !runner.holding) {
+            const pieces = Math.max(1, splitMessage(message.content, settings.maxMessageLength).length);
+            const ttlMs = leases?.ttlMs ?? 0;
+            return forwarding.forward(send, settings.apiTimeoutMs * (pieces + 1) + 2 * ttlMs);
           }
+          await sendHere(send);
         },
       });
     }
@@ -232,16 +253,15 @@ export default definePlugin({
         memory.turnEnded(context.turnId);
       }
     });
-    registerPlatform();
-    // One connection per deployment (issue #16): the process holding the lease runs it, the others stand by.
-    const leaseName = onebotLeaseName(onebotInstanceId(settings));
     const runner = new OneBotLeaseRunner({
-      leases: storage.available ? storage.use.leases() : undefined,
+      leases,
       name: leaseName,
       connection,
       logger: log,
       retryMs: settings.reconnect.maxMs,
+      onHolding: (holding) => forwarding?.setHolding(holding),
     });
+    registerPlatform();
     runner.start();
     lifecycle.use.onDispose(async () => {
       unregister?.();

@@ -6,6 +6,8 @@ import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { gateway } from '@aalis/api-gateway';
+import { memory } from '@aalis/api-memory';
 import { throwawayDatabase } from '@aalis/postgres/throwaway';
 import {
   connectOneBotImplementation,
@@ -33,14 +35,14 @@ afterEach(async () => {
   model.reset();
 });
 
-async function host(database: string, onebot: string) {
+async function host(database: string, onebot: string, apiKey = 'test-key') {
   const dir = mkdtempSync(join(tmpdir(), 'aalis-onebot-lease-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(
     join(dir, 'aalis.config.yaml'),
     `locale: en
 consoleLogLevel: info
-llm: { baseUrl: ${model.url}, model: test-model }
+llm: { baseUrl: ${model.url}, model: test-model, apiKey: ${apiKey} }
 plugins:
   llm-openai: { fetchModels: false, retry: { maxRetries: 0 } }
   memory-summary: false
@@ -71,7 +73,7 @@ ${onebot}
     await aalis.stop();
   };
   cleanups.push(stop);
-  return { stop, logs: () => text };
+  return { aalis, stop, logs: () => text };
 }
 
 const sends = (implementation: OneBotImplementation) =>
@@ -108,6 +110,55 @@ describe('a OneBot instance across two hosts on one PostgreSQL', () => {
       JSON.stringify([{ type: 'text', data: { text: 'two' } }]),
     ]);
     expect(implementation.authorizations).toHaveLength(2);
+  }, 60_000);
+
+  it('#16.1 a reply of a turn run on the standby is sent by the holder; a failed send is recorded by that turn', async () => {
+    const database = await throwawayDatabase();
+    const implementation = await startOneBotImplementation({ selfId: 10_000, accessToken: TOKEN });
+    cleanups.push(() => implementation.close());
+    await host(database, `    url: ${implementation.url}`, 'key-holder');
+    await implementation.connected(1);
+    const standby = await host(database, `    url: ${implementation.url}`, 'key-standby');
+    await until(() => standby.logs().includes('standing by'), 'the second host standing by');
+    // An input of the private chat reaching the standby (as any input may reach any process): its turn runs there.
+    const receive = (content: string) =>
+      standby.aalis.app.services.selected(gateway)!.impl.receive({
+        sessionId: 'onebot:private:77',
+        platform: 'onebot',
+        venue: '77',
+        sender: { userId: '77' },
+        actor: { platform: 'onebot', userId: '77' },
+        content,
+        triggerType: 'direct',
+        timestamp: Date.now(),
+      });
+    model.enqueue(textReply('handed to the holder'));
+    await receive('hello');
+    await until(() => sends(implementation).length === 1, 'the reply sent by the holder');
+    expect(
+      model.requests.filter((request) => request.path.endsWith('/chat/completions'))[0]?.headers.authorization,
+    ).toBe('Bearer key-standby');
+    expect(sends(implementation)[0]?.params).toEqual({
+      user_id: 77,
+      message: [{ type: 'text', data: { text: 'handed to the holder' } }],
+    });
+    expect(implementation.authorizations).toHaveLength(1);
+
+    // The holder's send fails: the turn's process records it in the history with the turn's id.
+    implementation.failNext('send_private_msg', { status: 'failed', retcode: 1200, msg: 'blocked', data: null });
+    model.enqueue(textReply('you will not see this'));
+    await receive('again');
+    const history = standby.aalis.app.services.selected(memory)!.impl;
+    let stored: Awaited<ReturnType<typeof history.readAll>> = [];
+    await until(async () => {
+      stored = await history.readAll('onebot:private:77');
+      return stored.some((message) => message.metadata?.deliveryFailure !== undefined);
+    }, 'the failure record');
+    const replies = stored.filter((message) => message.role === 'assistant');
+    const record = stored.find((message) => message.metadata?.deliveryFailure !== undefined);
+    expect(record).toMatchObject({ role: 'system', metadata: { turnId: replies.at(-1)?.metadata?.turnId } });
+    expect(record?.content).toContain('retcode 1200');
+    expect(sends(implementation)).toHaveLength(2);
   }, 60_000);
 
   it('#16.1 reverse mode: only the holder listens; the standby refuses until the holder stops', async () => {

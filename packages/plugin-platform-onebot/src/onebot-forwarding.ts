@@ -1,0 +1,99 @@
+// Sends from a process without the OneBot connection (issue #16): a reply produced here is handed to the holder of
+// the connection's lease through the storage hand-over queue of the same name, sent there as the holder's own, and
+// its outcome awaited here, so a failure still becomes this turn's outbound:failed. The holder takes the items in
+// the order they were put. An item whose taker died mid-send is sent again by the next holder (at least once).
+import type { HandOverItem, HandOverService } from '@aalis/api-storage';
+import { AalisError, type Logger, type TextRef } from '@aalis/core';
+import type { RoomTarget } from '@aalis/platform-room';
+import type { OutgoingMessage } from '@aalis/schema-message';
+import { onebotErrors } from './onebot-errors.js';
+
+export interface ForwardedSend {
+  message: OutgoingMessage;
+  target: RoomTarget;
+  replyTo?: string;
+}
+
+type Outcome = { ok: true } | { ok: false; code: string; text: TextRef };
+
+export class OneBotForwarding {
+  private holding = false;
+  private pumping = false;
+  private again = false;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly options: {
+      queue: HandOverService;
+      /** The connection's lease name, which is also the queue's. */
+      name: string;
+      /** Sends on this process's connection (the holder's side). */
+      sendHere(send: ForwardedSend): Promise<void>;
+      logger: Logger;
+    },
+  ) {}
+
+  /** Hands the send to the holder and waits for its outcome; throws the holder's error when it failed. */
+  async forward(send: ForwardedSend, timeoutMs: number): Promise<void> {
+    const { queue, name } = this.options;
+    const { id } = await queue.put(name, JSON.stringify(send));
+    const outcome = await queue.settled(id, { signal: AbortSignal.timeout(timeoutMs) });
+    if (outcome === undefined) throw onebotErrors.AALIS_ONEBOT_FORWARD_TIMEOUT({ name, timeoutMs });
+    const parsed = JSON.parse(outcome) as Outcome;
+    if (!parsed.ok) throw new AalisError(parsed.code, parsed.text);
+  }
+
+  /** This process holds the connection now (true) or no longer (false): it takes what others hand over. */
+  setHolding(holding: boolean): void {
+    this.holding = holding;
+    if (!holding) {
+      this.unsubscribe?.();
+      this.unsubscribe = undefined;
+      return;
+    }
+    this.unsubscribe ??= this.options.queue.onPut((name) => {
+      if (name === this.options.name) this.pump();
+    });
+    this.pump();
+  }
+
+  private pump(): void {
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.pumping = true;
+    void this.drain()
+      .catch((error: unknown) =>
+        this.options.logger.warn('OneBot: taking handed-over replies failed', { error: String(error) }),
+      )
+      .finally(() => {
+        this.pumping = false;
+        if (this.again && this.holding) {
+          this.again = false;
+          this.pump();
+        }
+      });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.holding) {
+      this.again = false;
+      const items = await this.options.queue.take(this.options.name, { limit: 20 });
+      if (items.length === 0) return;
+      for (const item of items) await this.options.queue.finish(item.id, JSON.stringify(await this.run(item)));
+    }
+  }
+
+  private async run(item: HandOverItem): Promise<Outcome> {
+    try {
+      await this.options.sendHere(JSON.parse(item.payload) as ForwardedSend);
+      return { ok: true };
+    } catch (error) {
+      if (AalisError.isInstance(error)) return { ok: false, code: error.code, text: error.text };
+      const detail = `: ${error instanceof Error ? error.message : String(error)}`;
+      const fallback = onebotErrors.AALIS_ONEBOT_API_FAILED({ action: 'send', status: 'error', retcode: '?', detail });
+      return { ok: false, code: fallback.code, text: fallback.text };
+    }
+  }
+}
