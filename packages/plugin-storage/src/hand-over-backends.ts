@@ -164,11 +164,12 @@ export async function postgresHandOver(database: PostgresDatabase): Promise<Hand
   return {
     pollMs: 1000,
     async put(name, payload) {
+      // The insert and its NOTIFY in one statement: one round trip.
       const [row] = await database.query<{ id: number }>(
-        `INSERT INTO aalis_hand_over (name, payload, put_at) VALUES ($1, $2, ${NOW}) RETURNING id`,
+        `WITH added AS (INSERT INTO aalis_hand_over (name, payload, put_at) VALUES ($1, $2, ${NOW}) RETURNING id)
+         SELECT id, pg_notify('${CHANNEL.put}', $1) FROM added`,
         [name, payload],
       );
-      await database.notify(CHANNEL.put, name);
       return Number(row!.id);
     },
     async take(name, taker, limit) {
@@ -188,12 +189,12 @@ export async function postgresHandOver(database: PostgresDatabase): Promise<Hand
     },
     async finish(id, outcome) {
       const rows = await database.query(
-        `UPDATE aalis_hand_over SET outcome = $2, finished_at = ${NOW} WHERE id = $1 AND outcome IS NULL RETURNING id`,
+        `WITH done AS (UPDATE aalis_hand_over SET outcome = $2, finished_at = ${NOW} WHERE id = $1 AND outcome IS NULL
+           RETURNING id)
+         SELECT pg_notify('${CHANNEL.finished}', id::text) FROM done`,
         [id, outcome],
       );
-      if (rows.length === 0) return false;
-      await database.notify(CHANNEL.finished, String(id));
-      return true;
+      return rows.length === 1;
     },
     async outcomes(ids) {
       const found = new Map<number, string>();
