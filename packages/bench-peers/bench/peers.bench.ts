@@ -20,7 +20,7 @@ import { createLangGraphAgent } from './langgraph-agent.js';
 import { startModelServer } from './model-server-client.js';
 import { replayBodies } from './raw-floor.js';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const WARM_UP_ROUNDS = 2;
 const TURNS_PER_ROUND = Number(process.env.BENCH_TURNS ?? 5);
 const CHAT_TURNS = Number(process.env.BENCH_CHAT_TURNS ?? 200);
