@@ -18,6 +18,7 @@ import {
 import { type OpenAiTestServer, type ScriptedReply, startOpenAiTestServer, textReply } from '@aalis/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { serveConfig, startServe } from './multi-process-serve.case.js';
 import { waitFor } from './spawn-aalis.case.js';
 import { type RunningAalis, startAalis } from './start-aalis.js';
 
@@ -189,6 +190,39 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     expect(onB.of('message').map((event) => event.text)).toEqual([long]);
     expect(onB.text(onB.of('turn.started')[0]!.turnId)).toBe(long);
   }, 60_000);
+
+  it('#16.2 a process killed mid-turn: a client on another process sees that turn end as stopped', async () => {
+    const database = await throwawayDatabase();
+    const a = await startServe({
+      name: 'a',
+      config: serveConfig({ modelUrl: model.url, apiKey: 'key-a', leaseTtlMs: 1000 }),
+      env: { AALIS_DATABASE_URL: database },
+    });
+    cleanups.push(async () => {
+      await a.stop();
+      a.removeWorkspace();
+    });
+    const b = await host(database);
+    const { session } = await a.client.request('session.create', { title: 'dies' });
+    const onB = new Recorder();
+    const listed: SessionSummary[] = [];
+    b.client.on('sessions', (frame) => {
+      if (frame.sessionId === session.id && frame.session) listed.push(frame.session);
+    });
+    await b.client.subscribe(session.id, onB.handlers).ready;
+    model.enqueue(slowReply(['Never ', 'finished.'], 20_000), textReply('answered again'));
+    await a.client.send({ sessionId: session.id, text: 'hi' });
+    await until(() => onB.of('text.delta').length >= 1, 'the turn on A streaming to B');
+    const [started] = onB.of('turn.started');
+    a.kill();
+    await until(
+      () => onB.of('turn.ended').some((event) => event.turnId === started!.turnId),
+      'the turn ending on B',
+      20_000,
+    );
+    expect(onB.of('turn.ended').find((event) => event.turnId === started!.turnId)?.outcome).toBe('aborted');
+    await until(() => listed.at(-1)?.running === false, 'B’s list showing the session idle');
+  }, 90_000);
 
   it('#16.3 a deletion on A stops the turn B runs for the session and releases what B collected, unarchived', async () => {
     const database = await throwawayDatabase();
