@@ -1,5 +1,5 @@
 // The slash commands plugin-agent registers (plugin-agent.zh.md 「指令」): /model, /persona, /stop.
-import { authorisedIdentityOf, sameIdentity } from '@aalis/api-authority';
+import { authorisedIdentityOf } from '@aalis/api-authority';
 import { type CommandDefinition, pageFooter, pageFromFlags, paginate } from '@aalis/api-commands';
 import { listModels, llm } from '@aalis/api-llm';
 import { textRef } from '@aalis/core';
@@ -58,18 +58,15 @@ export function agentCommands(deps: AgentDeps, orchestrator: Orchestrator): Comm
     {
       name: 'stop',
       description: textRef('agent.command.stop'),
-      handler({ sessionId, message, caller }) {
-        const running = orchestrator.runningTurn(sessionId);
-        if (!running) return textRef('agent.stop.noTurn');
-        const identity = authorisedIdentityOf(message);
-        const participants = orchestrator.participantsOf(sessionId);
-        const isParticipant =
-          identity !== undefined && participants.some((participant) => sameIdentity(participant, identity));
-        if (!isParticipant && !caller.isOwner) return textRef('agent.stop.refused');
+      async handler({ sessionId, message, caller }) {
+        const answer = await orchestrator.stopAsCommand(sessionId, {
+          by: authorisedIdentityOf(message),
+          callerIsOwner: caller.isOwner,
+          reason: '/stop',
+        });
+        if (answer === 'refused') return textRef('agent.stop.refused');
         // A turn whose reply is already being stored is past stopping: it is as good as finished.
-        if (!orchestrator.abort(sessionId, { turnId: running.turnId, by: identity, reason: '/stop' })) {
-          return textRef('agent.stop.noTurn');
-        }
+        if (answer === 'noTurn') return textRef('agent.stop.noTurn');
         return undefined;
       },
     },

@@ -215,4 +215,31 @@ describe('#16 inputs handed to the session owner', () => {
     const history = await a.history();
     expect(history.filter((message) => message.kind === 'turn-stopped')).toHaveLength(1);
   });
+
+  it('#16.11 /stop typed on a process that does not run the session stops the turn its owner runs, by the same rules', async () => {
+    const slow = gate();
+    const [a, b] = await twoHosts([slow.tool]);
+    // Nothing runs anywhere: answered at once.
+    expect(await b.command('/stop')).toEqual([expect.stringMatching(/没有在跑的一轮|No turn is running/)]);
+    server!.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]), textReply('never asked for'));
+    const first = a.say('first question');
+    await slow.started;
+    const running = (
+      a.agent as unknown as { runningTurn(id: string): { controller: AbortController } | undefined }
+    ).runningTurn('cli:owner')!;
+    // A stranger may not stop it from B either.
+    const stranger = { sessionId: 'cli:owner', platform: 'cli', sender: { userId: 'stranger' }, content: '/stop' };
+    const { gateway } = await import('@aalis/api-gateway');
+    const refused = b.booted.capture('outbound:message');
+    await b.booted.app.services.selected(gateway)!.impl.receive(stranger);
+    await waitFor(() => refused.length > 0, 'the refusal');
+    expect(refused[0]!.content).toMatch(/只有参与这一轮的人和 owner 能停|Only the people taking part/);
+    expect(running.controller.signal.aborted).toBe(false);
+    // The owner may.
+    expect(await b.command('/stop')).toEqual([]);
+    expect(running.controller.signal.aborted).toBe(true);
+    slow.release();
+    await first;
+    expect(server!.chatBodies()).toHaveLength(1);
+  });
 });

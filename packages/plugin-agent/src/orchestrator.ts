@@ -2,14 +2,14 @@
 // context of the opening input's handleMessage, and implements abort, clearing, session deletion and draining
 // (api-agent.zh.md 「服务接口」, plugin-agent.zh.md 「新消息怎么处理」, 「会话删除」).
 import type { AbortOptions, AgentService, ModelRef, PreprocessorFn } from '@aalis/api-agent';
-import { originTurnOf } from '@aalis/api-authority';
+import { originTurnOf, sameIdentity } from '@aalis/api-authority';
 import type { Disposer, RegistrationOwner } from '@aalis/core';
 import type { Identity, IncomingMessage } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';
 import { routeLine } from './log-format.js';
 import { type Batch, type PendingInput, SessionChannel } from './session-channel.js';
 import { holdSession } from './session-lease.js';
-import { SessionOwners } from './session-owners.js';
+import { SessionOwners, type StopAnswer, type StopRequest } from './session-owners.js';
 import { runTurn } from './turn-runner.js';
 import { FIELD } from './turn-settings.js';
 import { usageThrottle } from './usage-emitter.js';
@@ -41,6 +41,7 @@ export class Orchestrator implements AgentService {
             run: (channel, batch, generation) => this.run(channel, batch, generation),
             keepAsContext: (message) => this.keepAsContext(message),
             releaseIfIdle: (channel) => this.releaseIfIdle(channel),
+            stopAsked: (sessionId, request) => this.stopAsCommand(sessionId, request),
             generationOf: (sessionId) =>
               deps.sessionManager.available ? deps.sessionManager.use.generationOf(sessionId) : 0,
           })
@@ -239,6 +240,23 @@ export class Orchestrator implements AgentService {
       value: model,
       caller: { via: 'host' },
     });
+  }
+
+  /**
+   * /stop (plugin-agent.zh.md 「指令」): the running turn's participants and owners may stop it; a turn past its
+   * commit point is as good as finished. On a shared engine a session run by another process is asked there.
+   */
+  async stopAsCommand(sessionId: string, request: StopRequest): Promise<StopAnswer> {
+    const running = this.runningTurn(sessionId);
+    if (!running) {
+      if (!this.owners || this.owners.owns(sessionId)) return 'noTurn';
+      return this.owners.askStop(sessionId, request);
+    }
+    const by = request.by;
+    const isParticipant =
+      by !== undefined && this.participantsOf(sessionId).some((participant) => sameIdentity(participant, by));
+    if (!isParticipant && !request.callerIsOwner) return 'refused';
+    return this.abort(sessionId, { turnId: running.turnId, by, reason: request.reason }) ? 'stopped' : 'noTurn';
   }
 
   /** Whether a turn runs in the session now (for /stop). */

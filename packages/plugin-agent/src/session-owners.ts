@@ -4,9 +4,10 @@
 // inputs (join, queue, open); the accepting process's handleMessage settles when the owner finishes the item. An
 // owner keeps the lease while its channel is busy or items wait; one taking over from a process that died records
 // the interrupted turn as stopped, finishes the items already in it and runs the rest.
+import { randomUUID } from 'node:crypto';
 import type { AbortOptions } from '@aalis/api-agent';
 import type { HandOverItem, HandOverService, Lease, LeasesService } from '@aalis/api-storage';
-import type { IncomingMessage, Message } from '@aalis/schema-message';
+import type { Identity, IncomingMessage, Message } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';
 import { enteredTurn, noteTurn, parseItem } from './hand-over-items.js';
 import type { Batch, PendingInput, RunningTurn, SessionChannel } from './session-channel.js';
@@ -22,7 +23,27 @@ export interface OwnerHost {
   keepAsContext(message: IncomingMessage): Promise<void>;
   releaseIfIdle(channel: SessionChannel): void;
   generationOf(sessionId: string): number;
+  /** /stop asked by another process for a session this one runs. */
+  stopAsked(sessionId: string, request: StopRequest): Promise<StopAnswer>;
 }
+
+/** A /stop for a session, with who asked. */
+export interface StopRequest {
+  by: Identity | undefined;
+  callerIsOwner: boolean;
+  reason: string;
+}
+
+export type StopAnswer = 'stopped' | 'noTurn' | 'refused';
+
+/** What travels in a session's signals: a plain abort, or a /stop that wants its answer back. */
+type SignalText =
+  | { kind: 'abort'; options: AbortOptions }
+  | { kind: 'stop'; reply: string; request: StopRequest }
+  | { kind: 'answer'; answer: StopAnswer };
+
+/** How long a /stop waits for the owner's answer before saying no turn runs. */
+const ANSWER_WAIT_MS = 2000;
 
 interface Owned {
   readonly sessionId: string;
@@ -114,14 +135,40 @@ export class SessionOwners {
 
   /** A stop for a session this process does not run: sent to its owner. */
   forwardAbort(sessionId: string, options: AbortOptions): void {
-    const text = JSON.stringify({
-      turnId: options.turnId,
-      by: options.by,
-      reason: options.reason,
-      queued: options.queued,
+    this.send(sessionLeaseName(sessionId), { kind: 'abort', options });
+  }
+
+  /**
+   * A /stop for a session this process does not run: asked of its owner, which answers by the same rules. No
+   * owner (the session's lease is free) or no answer in time: no turn runs.
+   */
+  async askStop(sessionId: string, request: StopRequest): Promise<StopAnswer> {
+    const name = sessionLeaseName(sessionId);
+    const probe = await this.leases.tryAcquire(name).catch(() => undefined);
+    if (probe) {
+      await probe.release();
+      return 'noTurn';
+    }
+    const reply = `agent-answer:${randomUUID()}`;
+    return new Promise<StopAnswer>((resolve) => {
+      const done = (answer: StopAnswer) => {
+        clearTimeout(timer);
+        stop();
+        resolve(answer);
+      };
+      const stop = this.queue.onSignal((signalName, text) => {
+        if (signalName !== reply) return;
+        const parsed = readSignal(text);
+        if (parsed?.kind === 'answer') done(parsed.answer);
+      });
+      const timer = setTimeout(() => done('noTurn'), ANSWER_WAIT_MS);
+      this.send(name, { kind: 'stop', reply, request });
     });
+  }
+
+  private send(name: string, signal: SignalText): void {
     this.queue
-      .signal(sessionLeaseName(sessionId), text)
+      .signal(name, JSON.stringify(signal))
       .catch((error: unknown) =>
         this.deps.log.warn('sending a stop to the session owner failed', { error: String(error) }),
       );
@@ -348,18 +395,20 @@ export class SessionOwners {
   private onSignal(name: string, text: string): void {
     const sessionId = sessionOf(name);
     if (sessionId === undefined || !this.owned.has(sessionId)) return;
-    let options: AbortOptions;
-    try {
-      options = JSON.parse(text) as AbortOptions;
-    } catch {
-      return;
+    const signal = readSignal(text);
+    if (signal?.kind === 'abort') {
+      const { options } = signal;
+      this.host.peek(sessionId)?.stop({
+        turnId: options.turnId,
+        by: options.by,
+        reason: options.reason ?? 'abort',
+        release: options.queued ? 'archive' : undefined,
+      });
+    } else if (signal?.kind === 'stop') {
+      void this.host
+        .stopAsked(sessionId, signal.request)
+        .then((answer) => this.send(signal.reply, { kind: 'answer', answer }));
     }
-    this.host.peek(sessionId)?.stop({
-      turnId: options.turnId,
-      by: options.by,
-      reason: options.reason ?? 'abort',
-      release: options.queued ? 'archive' : undefined,
-    });
   }
 
   /** Runs `fn` after every earlier step of the session in this process (taking, placing, releasing). */
@@ -376,5 +425,14 @@ export class SessionOwners {
       if (this.chains.get(sessionId) === next) this.chains.delete(sessionId);
     });
     return next;
+  }
+}
+
+function readSignal(text: string): SignalText | undefined {
+  try {
+    const signal = JSON.parse(text) as SignalText;
+    return typeof signal === 'object' && signal !== null ? signal : undefined;
+  } catch {
+    return undefined;
   }
 }
