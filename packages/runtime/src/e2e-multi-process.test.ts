@@ -8,7 +8,7 @@ import { SqliteDatabase } from '@aalis/sqlite';
 import { type OpenAiTestServer, startOpenAiTestServer } from '@aalis/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Interval, overlaps, slowReply, startWriter, watchRequests } from './multi-process.case.js';
-import { temporaryWorkspace } from './spawn-aalis.case.js';
+import { temporaryWorkspace, waitFor } from './spawn-aalis.case.js';
 
 let server: OpenAiTestServer;
 beforeAll(async () => {
@@ -22,12 +22,14 @@ afterEach(async () => {
   server.reset();
 });
 
-function config(url: string): string {
+/** `apiKey` names the process in the model server's log (Authorization header; the test server takes any key). */
+function config(url: string, apiKey = 'key'): string {
   return `locale: en
 consoleLogLevel: off
 llm:
   baseUrl: ${url}
   model: test-model
+  apiKey: ${apiKey}
 plugins:
   llm-openai:
     fetchModels: false
@@ -97,37 +99,44 @@ describe('one turn per session across processes', () => {
   );
 
   it(
-    '#16.6 three aalis chat processes on one PostgreSQL: no overlapping turns, a SIGKILLed process loses its session within seconds and its turn is recorded as stopped',
+    '#16.6 six aalis chat processes (two sessions × three) on one PostgreSQL: no overlapping turns, a SIGKILLed process loses its session within seconds and its turn is recorded as stopped',
     async () => {
       for (let i = 0; i < 60; i++) server.enqueue(slowReply(300));
       const url = await throwawayDatabase();
       const env = { AALIS_DATABASE_URL: url };
       const sessions = ['s1', 's2'];
       const names = ['p1', 'p2', 'p3'];
-      // Each process its own working and data directory, as on separate hosts: only the database is shared.
-      const workspaces = names.map(() => temporaryWorkspace(config(server.url)));
-      for (const workspace of workspaces) cleanups.push(() => workspace.remove());
+      // Each process its own working and data directory, as on separate hosts: only the database is shared; and its
+      // own API key, which tells the model server's log which process made a call.
       let victim: { tag: string; at: number } | undefined;
       const writers = sessions.flatMap((session) =>
-        names.map((name, index) =>
+        names.map((name) => {
+          const workspace = temporaryWorkspace(config(server.url, `key-${session}-${name}`));
+          cleanups.push(() => workspace.remove());
           // s2's writers go on longer: their processes are alive when the killed one's lease expires.
-          startWriter({ cwd: workspaces[index]!.dir, env, name, session, count: session === 's2' ? 6 : 3, gapMs: 120 }),
-        ),
+          return startWriter({ cwd: workspace.dir, env, name, session, count: session === 's2' ? 6 : 3, gapMs: 120 });
+        }),
       );
       for (const writer of writers) cleanups.push(() => void writer.process.child.kill('SIGKILL'));
-      const killed = writers.find((writer) => writer.session === 's1' && writer.name === 'p2')!;
+      // Killed: the process whose model call for s1 streams first (mid-turn). Which process
+      // runs a turn is told by its key: an input is answered by the session's owner, not necessarily by the process
+      // it was written to.
+      let killed: (typeof writers)[number] | undefined;
       const watch = watchRequests(server, (interval) => {
-        // Killed while its own turn's model call streams: mid-turn.
-        if (!victim && interval.tag.startsWith(`[s1 p2 `)) {
-          victim = { tag: interval.tag, at: Date.now() };
-          killed.process.child.kill('SIGKILL');
-        }
+        if (victim || interval.session !== 's1') return;
+        killed = writers.find(
+          (writer) => interval.request.headers.authorization === `Bearer key-${writer.session}-${writer.name}`,
+        );
+        if (!killed) return;
+        victim = { tag: interval.tag, at: Date.now() };
+        killed.process.child.kill('SIGKILL');
       });
       cleanups.push(() => watch.stop());
+      await waitFor(() => killed, { timeoutMs: 60_000, what: 'a model call for s1 to kill its process at' });
       const survivors = writers.filter((writer) => writer !== killed);
       const codes = await Promise.all(survivors.map((writer) => writer.done.then(() => writer.process.exited)));
       expect(codes, survivors.map((w) => w.process.stderr()).join('\n')).toEqual(survivors.map(() => 0));
-      expect(await killed.process.exited).toBe('SIGKILL');
+      expect(await killed!.process.exited).toBe('SIGKILL');
       expect(victim).toBeDefined();
 
       const found = overlaps(watch.intervals);
