@@ -1,7 +1,8 @@
 // The concurrency bench's model server, in a process of its own so that neither the product's nor the floor's CPU
 // figure includes it: a tool call when the last message is not a tool result, else a short answer, each after the
-// latency given in argv[2] (ms). Sends { url } to its parent once listening, { cpuMs } (its own CPU since the last ask)
-// when the parent sends 'cpu', and { bodies } (the first chat request bodies it received, as sent) on 'bodies'.
+// latency given in argv[2] (ms). Sends { url } to its parent once listening, { cpuMs, connections } (its own CPU and the
+// connections it accepted since the last ask) when the parent sends 'cpu', and { bodies } (the first chat request
+// bodies it received, as sent) on 'bodies'.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -56,6 +57,8 @@ const server = createServer((req: IncomingMessage, res: ServerResponse) => {
   });
 });
 server.keepAliveTimeout = 60_000;
+let connections = 0;
+server.on('connection', () => connections++);
 
 let since = process.cpuUsage();
 process.on('message', (message) => {
@@ -63,7 +66,8 @@ process.on('message', (message) => {
   if (message !== 'cpu') return;
   const used = process.cpuUsage(since);
   since = process.cpuUsage();
-  process.send!({ cpuMs: (used.user + used.system) / 1000 });
+  process.send!({ cpuMs: (used.user + used.system) / 1000, connections });
+  connections = 0;
 });
 // The parent going away ends the server, so a failed bench leaves nothing running.
 process.on('disconnect', () => process.exit(0));

@@ -58,6 +58,8 @@ interface Run {
   added: number[];
   cpuPerTurn: number;
   serverCpuPerTurn: number;
+  /** Connections the model server accepted during the run (a client whose pool keeps them opens none). */
+  connections: number;
 }
 
 async function runProduct(count: number, turn: (client: number, index: number) => Promise<void>): Promise<Run> {
@@ -76,13 +78,14 @@ async function runProduct(count: number, turn: (client: number, index: number) =
   );
   const elapsed = (performance.now() - start) / 1000;
   const used = process.cpuUsage(cpu);
-  const server = await ask<{ cpuMs: number }>(model, 'cpu');
+  const server = await ask<{ cpuMs: number; connections: number }>(model, 'cpu');
   const turns = count * TURNS_PER_SESSION;
   return {
     turnsPerSecond: turns / elapsed,
     added,
     cpuPerTurn: (used.user + used.system) / 1000 / turns,
     serverCpuPerTurn: server.cpuMs / turns,
+    connections: server.connections,
   };
 }
 
@@ -96,13 +99,14 @@ async function runFloor(count: number, bodies: string[]): Promise<Run> {
     latencyMs: LATENCY_MS,
   });
   if (result.error) throw new Error(`floor: ${result.error}`);
-  const server = await ask<{ cpuMs: number }>(model, 'cpu');
+  const server = await ask<{ cpuMs: number; connections: number }>(model, 'cpu');
   const turns = count * TURNS_PER_SESSION;
   return {
     turnsPerSecond: turns / (result.elapsedMs / 1000),
     added: result.added,
     cpuPerTurn: result.cpuMs / turns,
     serverCpuPerTurn: server.cpuMs / turns,
+    connections: server.connections,
   };
 }
 
@@ -188,8 +192,8 @@ try {
         `${med(raw, p50).toFixed(0)} / ${med(raw, p99).toFixed(0)}`,
         `**${ratios(p99).toFixed(2)}×** (${product.map((run, index) => (p99(run) / p99(raw[index]!)).toFixed(2)).join(', ')})`,
         `${med(product, cpu).toFixed(2)} / ${med(raw, cpu).toFixed(2)} = **${ratios(cpu).toFixed(2)}×**`,
-        `${med(product, (run) => run.serverCpuPerTurn).toFixed(2)} / ${med(raw, (run) => run.serverCpuPerTurn).toFixed(2)}`,
-        `${heap[0]!.toFixed(1)} / ${median(heap.slice(1)).toFixed(1)}`,
+        `${med(product, (run) => run.serverCpuPerTurn).toFixed(2)} / ${med(raw, (run) => run.serverCpuPerTurn).toFixed(2)} (new connections ${med(product, (run) => run.connections)} / ${med(raw, (run) => run.connections)})`,
+        `${heap[0]!.toFixed(1)} / ${heap.length > 1 ? median(heap.slice(1)).toFixed(1) : '–'}`,
       ].join(' | '),
     );
   }
@@ -197,7 +201,7 @@ try {
     `Tool turns (2 model calls, ${LATENCY_MS} ms each), ${TURNS_PER_SESSION} per session, all sessions at once, ${ROUNDS} interleaved rounds per level (medians; per-round ratios in brackets); product = startAalis with SQLite, hooks, usage events, file log`,
   );
   console.log(
-    '| sessions | product turns/s (of ideal) | raw turns/s (of ideal) | ratio | product added ms p50 / p99 | raw p50 / p99 | p99 ratio | CPU ms per turn product / raw (each its own process) | model server CPU ms per turn (product / raw phase) | heap KB per idle session (first round / later rounds) |',
+    '| sessions | product turns/s (of ideal) | raw turns/s (of ideal) | ratio | product added ms p50 / p99 | raw p50 / p99 | p99 ratio | CPU ms per turn product / raw (each its own process) | model server CPU ms per turn (product / raw phase) and connections it accepted per round | heap KB per idle session (first round / later rounds) |',
   );
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(`| ${row} |`);
