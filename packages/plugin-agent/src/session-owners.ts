@@ -107,13 +107,12 @@ export class SessionOwners {
         settled: () => resolveLocal(undefined),
       });
       const remote = new AbortController();
-      const stop = () => remote.abort();
-      this.stopping.signal.addEventListener('abort', stop, { once: true });
       this.pump(sessionId);
-      const elsewhere = this.queue.settled(id, { signal: remote.signal }).then(() => undefined);
+      // At shutdown the wait ends; the item stays queued for another process.
+      const signal = AbortSignal.any([remote.signal, this.stopping.signal]);
+      const elsewhere = this.queue.settled(id, { signal }).then(() => undefined);
       const opened = await Promise.race([local, elsewhere]);
       remote.abort();
-      this.stopping.signal.removeEventListener('abort', stop);
       this.local.delete(id);
       // Opened here: the turn runs in this handleMessage's async context, as a local input's would.
       if (opened) await this.host.run(opened.channel, opened.batch, generation);

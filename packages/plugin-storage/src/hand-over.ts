@@ -15,7 +15,8 @@ export class HandOver implements HandOverService {
   private readonly waiters = new Map<number, Set<(outcome: string) => void>>();
   private readonly putListeners = new Set<(name: string) => void>();
   private readonly signalListeners = new Set<(name: string, text: string) => void>();
-  private readonly poll: ReturnType<typeof setInterval>;
+  /** Runs only while someone waits for an outcome or listens for puts. */
+  private poll: ReturnType<typeof setInterval> | undefined;
   private readonly purge: ReturnType<typeof setInterval>;
   private polling = false;
   private lastPut = 0;
@@ -36,8 +37,6 @@ export class HandOver implements HandOverService {
           })
           .catch(() => {})
       : Promise.resolve();
-    this.poll = setInterval(() => void this.tick(), backend.pollMs);
-    this.poll.unref();
     const keep = options.keepFinishedMs ?? 600_000;
     this.purge = setInterval(() => void backend.purge(keep).catch(() => {}), Math.min(60_000, keep));
     this.purge.unref();
@@ -82,6 +81,7 @@ export class HandOver implements HandOverService {
       const onOutcome = (outcome: string) => done(outcome);
       const onAbort = () => done(undefined);
       waiters.add(onOutcome);
+      this.polls();
       signal?.addEventListener('abort', onAbort, { once: true });
       // Registered before this first check, so a finish landing in between is seen by one or the other.
       this.check([id]).catch((error: unknown) => {
@@ -93,6 +93,7 @@ export class HandOver implements HandOverService {
 
   onPut(listener: (name: string) => void): () => void {
     this.putListeners.add(listener);
+    this.polls();
     return () => void this.putListeners.delete(listener);
   }
 
@@ -113,6 +114,7 @@ export class HandOver implements HandOverService {
   close(): void {
     this.closed = true;
     clearInterval(this.poll);
+    this.poll = undefined;
     clearInterval(this.purge);
   }
 
@@ -134,8 +136,24 @@ export class HandOver implements HandOverService {
     for (const [id, outcome] of await this.backend.outcomes(wanted)) this.resolve(id, outcome);
   }
 
+  private polls(): void {
+    if (this.poll || this.closed) return;
+    this.poll = setInterval(() => void this.tick(), this.backend.pollMs);
+    this.poll.unref();
+  }
+
+  /** Whether the poll has anything to do (put listeners matter only where no NOTIFY tells of puts). */
+  private get pollNeeded(): boolean {
+    return this.waiters.size > 0 || (this.backend.putSince !== undefined && this.putListeners.size > 0);
+  }
+
   /** The safety net: every waited id checked in one query; on SQLite also other processes' puts. */
   private async tick(): Promise<void> {
+    if (!this.pollNeeded) {
+      clearInterval(this.poll);
+      this.poll = undefined;
+      return;
+    }
     if (this.polling || this.closed) return;
     this.polling = true;
     try {
