@@ -4,8 +4,8 @@
 // request bodies over HTTP (fetch) to the same server. Three processes, so each CPU figure is one process's own work:
 // this one runs the product, a child runs the floor, another child is the model server (its CPU is printed apart).
 // On a loaded machine a single pass says more about the neighbours than about the product, so product and floor run
-// interleaved (AB BA AB …, BENCH_ROUNDS rounds per level, default 3) and every ratio is the median of the rounds'
-// ratios, each round comparing two runs seconds apart.
+// interleaved (AB BA AB …; BENCH_ROUNDS rounds per level, default 5 at 100 sessions and 3 at 1000) and every ratio
+// is the median of the rounds' ratios, each round comparing two runs seconds apart.
 // Prints turns/s (and the share of the ideal, sessions ÷ 100 ms), p50/p99 added latency (turn time − 2 × 50 ms),
 // CPU ms per turn of each process, heap per idle session and the listener warnings seen.
 // Goals: throughput ≥ 0.65× the raw floor's, p99 added latency at 100 ≤ 1.5× the floor's, ≤ 10 KB heap per idle
@@ -22,7 +22,8 @@ import { startAalis } from '../src/start-aalis.js';
 const LATENCY_MS = 50;
 const TURNS_PER_SESSION = Number(process.env.BENCH_TURNS ?? 3);
 const LEVELS = (process.env.BENCH_SESSIONS ?? '100,1000').split(',').map(Number);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Rounds per level: BENCH_ROUNDS, else 5 at up to 100 sessions (a round takes a second or two) and 3 above. */
+const roundsAt = (count: number) => Number(process.env.BENCH_ROUNDS ?? (count <= 100 ? 5 : 3));
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -155,7 +156,7 @@ try {
     const product: Run[] = [];
     const raw: Run[] = [];
     const heap: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
+    for (let round = 0; round < roundsAt(count); round++) {
       const runThisProduct = async () => {
         gc();
         const before = process.memoryUsage().heapUsed;
@@ -198,7 +199,7 @@ try {
     );
   }
   console.log(
-    `Tool turns (2 model calls, ${LATENCY_MS} ms each), ${TURNS_PER_SESSION} per session, all sessions at once, ${ROUNDS} interleaved rounds per level (medians; per-round ratios in brackets); product = startAalis with SQLite, hooks, usage events, file log`,
+    `Tool turns (2 model calls, ${LATENCY_MS} ms each), ${TURNS_PER_SESSION} per session, all sessions at once, ${LEVELS.map(roundsAt).join(' / ')} interleaved rounds per level (medians; per-round ratios in brackets); product = startAalis with SQLite, hooks, usage events, file log`,
   );
   console.log(
     '| sessions | product turns/s (of ideal) | raw turns/s (of ideal) | ratio | product added ms p50 / p99 | raw p50 / p99 | p99 ratio | CPU ms per turn product / raw (each its own process) | model server CPU ms per turn (product / raw phase) and connections it accepted per round | heap KB per idle session (first round / later rounds) |',
