@@ -1,7 +1,14 @@
 // The turn-end decision rules (plugin-agent.zh.md 「会话设置项」 historyLimit, 「Token 预算追踪与日志」 consumers).
 import type { TokenBreakdown } from '@aalis/api-agent';
+import { estimateMessageTokens } from '@aalis/context-budget';
 import { describe, expect, it } from 'vitest';
-import { compactionReason, messagesAtTurnEnd, nearHistoryCut, type TurnUsage } from './compaction-rules.js';
+import {
+  compactionReason,
+  messagesAtTurnEnd,
+  nearHistoryCut,
+  replyTokensOf,
+  type TurnUsage,
+} from './compaction-rules.js';
 
 const breakdown = (sent: { system?: number; history?: number; toolResults?: number } = {}): TokenBreakdown => ({
   system: sent.system ?? 300,
@@ -68,6 +75,31 @@ describe('compaction rules', () => {
     expect(nearHistoryCut(usage({ breakdown: { ...breakdown({ history: 4000 }), reservedForReply: 9000 } }))).toBe(
       false,
     );
+  });
+
+  it('#15.5 before-trim counts the final reply: a reply that takes the next turn to the cut line compacts now', () => {
+    // 4376 sent: 200 under the early line (4576). The reply is history in the next turn, so it decides.
+    const sent = usage({ breakdown: breakdown({ system: 576, history: 3600, toolResults: 200 }) });
+    const long = 'x'.repeat(1200);
+    const replyTokens = estimateMessageTokens({ role: 'assistant', content: long });
+    expect(replyTokens).toBeGreaterThanOrEqual(200);
+    expect(nearHistoryCut(sent)).toBe(false);
+    expect(nearHistoryCut(sent, replyTokens)).toBe(true);
+    expect(compactionReason({ usage: sent, outcome: 'replied', autoCompactRatio: 0.8, reply: long })).toBe(
+      'before-trim',
+    );
+    // A short reply leaves room; a turn that stored no reply adds nothing; line 0 still switches it off.
+    expect(compactionReason({ usage: sent, outcome: 'replied', autoCompactRatio: 0.8, reply: 'ok' })).toBeUndefined();
+    expect(compactionReason({ usage: sent, outcome: 'silent', autoCompactRatio: 0.8, reply: long })).toBeUndefined();
+    expect(replyTokensOf({ reply: long, outcome: 'aborted' })).toBe(0);
+    expect(compactionReason({ usage: sent, outcome: 'replied', autoCompactRatio: 0, reply: long })).toBeUndefined();
+  });
+
+  it('#15.5 before-trim: the reply counts towards the one unit of history a compaction needs', () => {
+    // Head 3000: 4600 sent is past the early line (4576), but 1600 of history is under a unit (1664) on its own.
+    const sent = usage({ breakdown: breakdown({ system: 3000, history: 1600 }) });
+    expect(nearHistoryCut(sent)).toBe(false);
+    expect(nearHistoryCut(sent, 100)).toBe(true);
   });
 
   it('before-trim: not while history and tool results are under one unit (the head fills the budget)', () => {

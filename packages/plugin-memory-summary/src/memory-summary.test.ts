@@ -129,6 +129,26 @@ describe('auto-compaction line', () => {
     expect(next.some((content) => content.includes('quick brown fox'))).toBe(false);
   });
 
+  it('#15.5 before-trim counts the final reply: a long answer that takes the next turn past the cut compacts first', async () => {
+    // Same budget as above (early line 2046 of head + history). The turn sends about 1850, under the line; its
+    // 600-token answer is history in the next turn, which step 1 would then cut (and re-send uncached).
+    harness = await startSummaryHarness({ contextWindow: 4_000, maxOutputTokens: 512 });
+    const compacted = harness.booted.capture('summary:compacted');
+    const usage = harness.booted.capture('token:usage');
+    let long = 'long';
+    while (estimateTextTokens(long) < 1_500) long += ' the quick brown fox jumps over the lazy dog';
+    let answer = 'answer';
+    while (estimateTextTokens(answer) < 600) answer += ' a slow green turtle walks past a sleeping cat';
+    await turn(harness, long, textReply(answer, low), summaryReply('a fox text was pasted and answered at length'));
+    const sent = usage.at(-1)!.breakdown;
+    expect(sent.system + sent.toolDefs + sent.history + sent.toolResults).toBeLessThan(2_046);
+    expect(compacted.map((event) => event.trigger)).toEqual(['before-trim']);
+
+    await turn(harness, 'and now?', textReply('fine', low));
+    expect(usage.at(-1)).toMatchObject({ trimmed: false });
+    expect(harness.contents(2)).toContain('[对话摘要]\na fox text was pasted and answered at length');
+  });
+
   it('the session field autoCompactRatio: registered for owners under advanced; 0 turns it off for the session', async () => {
     harness = await startSummaryHarness({ summaryConfig: { autoCompactRatio: 0.7 } });
     const settings = harness.booted.app.services.selected(sessionFields)!.impl;

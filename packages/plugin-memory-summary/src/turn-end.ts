@@ -37,7 +37,7 @@ async function checkTurn(deps: TurnEndDeps, context: TurnAfterContext, usage: To
   try {
     const venue = context.inputs[0]?.message.venue;
     const ratio = await deps.autoCompactRatio({ sessionId, platform: usage.platform, venue });
-    const reason = compactionReason({ usage, outcome: context.outcome, autoCompactRatio: ratio });
+    const reason = compactionReason({ usage, outcome: context.outcome, autoCompactRatio: ratio, reply: context.reply });
     if (!reason) {
       deps.log.debug('no compaction needed', { sessionId, turnId, usageRatio: usage.usageRatio, line: ratio });
       return;
