@@ -3,10 +3,44 @@
 // timelines taken here, and the session list follows its turns. A process that stops relaying without ending its
 // turns (it died) has them ended here as stopped, as the process that takes its sessions over records them.
 
+import type { SessionEvent } from '@aalis/session-client';
 import { announceById, refreshTimeline } from './host-listeners.js';
 import type { RelayListener } from './live-relay.js';
 import type { RelayNote } from './live-session.js';
 import type { ServerDeps } from './server-deps.js';
+
+/**
+ * An input sent through this process's socket may run on another process (handed to the session's owner): what
+ * only the accepting process knows of it (the text as typed, the client's message id) is filled in here, so the
+ * sending tab matches the input with its optimistic bubble.
+ */
+function withLocalInputs(deps: ServerDeps, event: SessionEvent): SessionEvent {
+  if (event.type === 'input') {
+    const messageId = event.input.messageId;
+    if (messageId === undefined) return event;
+    const raw = deps.rawTexts.get(messageId);
+    const clientMessageId = deps.clientIds.get(messageId);
+    if (raw === undefined && clientMessageId === undefined) return event;
+    return {
+      ...event,
+      input: {
+        ...event.input,
+        ...(raw !== undefined ? { text: raw } : {}),
+        ...(clientMessageId !== undefined ? { clientMessageId } : {}),
+      },
+    };
+  }
+  if (event.type === 'queue') {
+    return {
+      ...event,
+      waiting: event.waiting.map((waiting) => {
+        const raw = waiting.messageId !== undefined ? deps.rawTexts.get(waiting.messageId) : undefined;
+        return raw !== undefined ? { ...waiting, text: raw } : waiting;
+      }),
+    };
+  }
+  return event;
+}
 
 /** Local changes the others do not need: each process sends its own deletion and settings events and snapshots. */
 export function relayable(note: RelayNote): boolean {
@@ -36,7 +70,7 @@ export function relayListener(deps: ServerDeps): RelayListener {
         refreshTimeline(deps, sessionId);
         return;
       }
-      const { event } = note;
+      const event = withLocalInputs(deps, note.event);
       // Whatever is not streamed text may have changed the archive a timeline read here is reading.
       if (event.type !== 'text.delta' && event.type !== 'reasoning.delta' && event.type !== 'tool.progress') {
         live.archiveVersion += 1;

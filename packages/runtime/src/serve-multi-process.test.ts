@@ -175,6 +175,28 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     expect(listed.at(-1)?.running).toBe(false);
   }, 60_000);
 
+  it('#16.2 an input sent on B while A runs the session’s turn comes back to B’s tab with its client message id', async () => {
+    const database = await throwawayDatabase();
+    const a = await host(database);
+    const b = await host(database);
+    const { session } = await a.client.request('session.create', { title: 'handed over' });
+    const onB = new Recorder();
+    await b.client.subscribe(session.id, onB.handlers).ready;
+    model.enqueue(slowReply(['One ', 'moment.'], 1200), textReply('Your turn now.'));
+    await a.client.send({ sessionId: session.id, text: 'first, on A' });
+    await until(() => onB.of('text.delta').length >= 1, 'the turn on A streaming to B');
+    // A holds the session: the input B accepted goes to A (hand-over) and waits there for A's next turn.
+    const sent = await b.client.send({ sessionId: session.id, text: 'second, on B' });
+    const ofSecond = () => onB.of('input').find((event) => event.input.messageId === sent.messageId);
+    await until(() => ofSecond() !== undefined && onB.of('turn.ended').length === 2, 'both turns on B');
+    expect(onB.of('queue').some((event) => event.waiting.some((waiting) => waiting.text === 'second, on B'))).toBe(
+      true,
+    );
+    expect(ofSecond()!.input.text).toBe('second, on B');
+    expect(ofSecond()!.input.clientMessageId).toEqual(expect.any(String));
+    expect(onB.of('message').map((event) => event.text)).toEqual(['One moment.', 'Your turn now.']);
+  }, 60_000);
+
   it('#16.2 a reply over NOTIFY’s 8000-byte limit reaches B whole (stored and referenced by id)', async () => {
     const database = await throwawayDatabase();
     const a = await host(database);
