@@ -13,8 +13,19 @@ export interface AgentQueueEvent {
   dispositions: QueueDisposition[];
 }
 
+/**
+ * The agent took an input on: it passed agent:input:before and the deletion check, and from now on it is answered
+ * or recorded as stopped. `durable`: it is stored in the database (a shared engine's hand-over queue), so it
+ * survives the death of this process; a front door that answers "sent" only for durable inputs waits for this.
+ */
+export interface AgentAcceptedEvent {
+  message: IncomingMessage;
+  durable: boolean;
+}
+
 declare module '@aalis/core' {
   interface EventMap {
+    'agent:accepted': AgentAcceptedEvent;
     'agent:queue': AgentQueueEvent;
     'token:usage': TokenUsageEvent;
     'token:request': TokenRequestEvent;

@@ -242,4 +242,40 @@ describe('#16 inputs handed to the session owner', () => {
     await first;
     expect(server!.chatBodies()).toHaveLength(1);
   });
+
+  it('#16.12 agent:accepted tells a front door once the input is stored in the database (durable), before its turn ends', async () => {
+    const slow = gate();
+    const [a, b] = await twoHosts([slow.tool]);
+    server!.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]), textReply('done'));
+    const first = a.say('first question');
+    await slow.started;
+    const database = b.booted.app.services.selected(storage)!.impl.postgres();
+    const stored: string[][] = [];
+    let durable: boolean | undefined;
+    b.booted.app.events.on('agent:accepted', ({ message, durable: isDurable }) => {
+      if (message.content !== 'second thought') return;
+      durable = isDurable;
+      void database
+        .query<{ payload: string }>('SELECT payload FROM aalis_hand_over')
+        .then((rows) => stored.push(rows.map((row) => JSON.parse(row.payload).content)));
+    });
+    let settled = false;
+    const second = b.say('second thought').then(() => {
+      settled = true;
+    });
+    await waitFor(() => stored.length > 0, 'agent:accepted on B');
+    expect(durable).toBe(true);
+    expect(stored[0]).toContain('second thought');
+    expect(settled).toBe(false);
+    slow.release();
+    await Promise.all([first, second]);
+  });
+
+  it('#16.12 on SQLite agent:accepted says the input is not durable (it waits in this process)', async () => {
+    const harness = await startHarness();
+    open.push(harness);
+    const accepted = harness.booted.capture('agent:accepted');
+    await harness.say('hello');
+    expect(accepted.map((event) => [event.message.content, event.durable])).toEqual([['hello', false]]);
+  });
 });

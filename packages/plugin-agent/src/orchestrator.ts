@@ -78,10 +78,13 @@ export class Orchestrator implements AgentService {
     }
     if (this.owners) {
       // The session's owner (maybe this process) places it; the ambient and join rules apply there.
-      await this.owners.accept(message, generation);
+      await this.owners.accept(message, generation, () =>
+        deps.events.emit('agent:accepted', { message, durable: true }),
+      );
       this.releaseIfIdle(channel);
       return;
     }
+    deps.events.emit('agent:accepted', { message, durable: false });
     if (message.triggerType === 'ambient' && channel.idle) {
       // A room message that did not address her, while nothing runs: no turn; kept as room context.
       await this.keepAsContext(message);

@@ -93,11 +93,12 @@ export class SessionOwners {
   }
 
   /** The centre of an input's delivery on a shared engine: resolves once its item settled (here or elsewhere). */
-  async accept(message: IncomingMessage, generation: number): Promise<void> {
+  async accept(message: IncomingMessage, generation: number, onStored: () => void): Promise<void> {
     const sessionId = message.sessionId;
     this.outstanding.set(sessionId, (this.outstanding.get(sessionId) ?? 0) + 1);
     try {
       const { id } = await this.queue.put(sessionLeaseName(sessionId), JSON.stringify(message));
+      onStored();
       let resolveLocal!: (opened: { batch: Batch; channel: SessionChannel } | undefined) => void;
       const local = new Promise<{ batch: Batch; channel: SessionChannel } | undefined>((resolve) => {
         resolveLocal = resolve;
