@@ -144,11 +144,7 @@ export class SessionOwners {
    */
   async askStop(sessionId: string, request: StopRequest): Promise<StopAnswer> {
     const name = sessionLeaseName(sessionId);
-    const probe = await this.leases.tryAcquire(name).catch(() => undefined);
-    if (probe) {
-      await probe.release();
-      return 'noTurn';
-    }
+    if (await this.takeIfFree(sessionId)) return 'noTurn';
     const reply = `agent-answer:${randomUUID()}`;
     return new Promise<StopAnswer>((resolve) => {
       const done = (answer: StopAnswer) => {
@@ -199,16 +195,26 @@ export class SessionOwners {
     ]);
     for (const name of names) {
       const sessionId = sessionOf(name);
-      if (sessionId === undefined || this.owned.has(sessionId)) continue;
-      await this.serial(sessionId, async () => {
-        if (this.owned.has(sessionId)) return;
-        const lease = await this.leases.tryAcquire(name);
-        if (!lease) return;
-        const owned = await this.own(sessionId, lease);
-        await this.takeAndPlace(owned);
-        await this.maybeRelease(sessionId);
-      });
+      if (sessionId !== undefined && !this.owned.has(sessionId)) await this.takeIfFree(sessionId);
     }
+  }
+
+  /**
+   * Takes the session if no live process holds it — recording a dead owner's turn, placing what waits — and gives
+   * it back once idle. Whether it was free.
+   */
+  private async takeIfFree(sessionId: string): Promise<boolean> {
+    let free = false;
+    await this.serial(sessionId, async () => {
+      if (this.owned.has(sessionId)) return;
+      const lease = await this.leases.tryAcquire(sessionLeaseName(sessionId));
+      if (!lease) return;
+      free = true;
+      const owned = await this.own(sessionId, lease);
+      await this.takeAndPlace(owned);
+      await this.maybeRelease(sessionId);
+    });
+    return free;
   }
 
   /** Shutdown: inputs accepted here stop waiting for other processes (their items stay queued for them). */
