@@ -40,6 +40,8 @@ interface Host {
   client: Client;
   /** Another connected client of the same login (another tab). */
   another(): Promise<Client>;
+  /** Every socket the clients opened, in order (a test can drop one). */
+  sockets: WebSocket[];
   stop(): Promise<void>;
 }
 
@@ -76,13 +78,18 @@ plugins:
   expect(response.ok).toBe(true);
   const cookie = response.headers.get('set-cookie')!.split(';')[0]!;
   const clients: Client[] = [];
+  const sockets: WebSocket[] = [];
   const connected = async () => {
     const client = new Client({
       baseUrl: base,
       headers: { cookie },
       reconnectDelayMs: { min: 20, max: 200 },
       requestTimeoutMs: 10_000,
-      createSocket: (url) => new WebSocket(url, { headers: { cookie, origin: base } }) as unknown as WebSocketLike,
+      createSocket: (url) => {
+        const socket = new WebSocket(url, { headers: { cookie, origin: base } });
+        sockets.push(socket);
+        return socket as unknown as WebSocketLike;
+      },
     });
     clients.push(client);
     await client.connect();
@@ -92,7 +99,7 @@ plugins:
   cleanups.push(() => {
     for (const each of clients) each.close();
   });
-  return { aalis, base, client, another: connected, stop };
+  return { aalis, base, client, another: connected, sockets, stop };
 }
 
 /** What one subscription received. */
@@ -195,6 +202,26 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     expect(ofSecond()!.input.text).toBe('second, on B');
     expect(ofSecond()!.input.clientMessageId).toEqual(expect.any(String));
     expect(onB.of('message').map((event) => event.text)).toEqual(['One moment.', 'Your turn now.']);
+  }, 60_000);
+
+  it('#16.2 a client on B whose socket drops during A’s turn resumes on B: every event once, in order', async () => {
+    const database = await throwawayDatabase();
+    const a = await host(database);
+    const b = await host(database);
+    const { session } = await a.client.request('session.create', { title: 'resume' });
+    const onB = new Recorder();
+    await b.client.subscribe(session.id, onB.handlers).ready;
+    const words = Array.from({ length: 30 }, (_, index) => `w${index} `);
+    model.enqueue(slowReply(words, 40));
+    await a.client.send({ sessionId: session.id, text: 'stream please' });
+    await until(() => onB.of('text.delta').length >= 3, 'the stream reaching B');
+    b.sockets.at(-1)!.terminate();
+    await until(() => onB.of('turn.ended').length === 1, 'the end of the turn on B');
+    expect(b.sockets.length).toBeGreaterThan(1);
+    expect(onB.timelines).toHaveLength(1); // resumed from B's buffer, no second timeline
+    const seqs = onB.events.map((entry) => entry.seq);
+    expect(seqs).toEqual(seqs.map((_, index) => seqs[0]! + index));
+    expect(onB.text(onB.of('turn.started')[0]!.turnId)).toBe(words.join(''));
   }, 60_000);
 
   it('#16.2 a reply over NOTIFY’s 8000-byte limit reaches B whole (stored and referenced by id)', async () => {
