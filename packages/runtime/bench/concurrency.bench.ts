@@ -7,11 +7,14 @@
 // interleaved (AB BA AB …; BENCH_ROUNDS rounds per level, default 5 at 100 sessions and 3 at 1000) and every ratio
 // is the median of the rounds' ratios, each round comparing two runs seconds apart.
 // Prints turns/s (and the share of the ideal, sessions ÷ 100 ms), p50/p99 added latency (turn time − 2 × 50 ms),
-// CPU ms per turn of each process, heap per idle session and the listener warnings seen.
+// CPU ms per turn of each process, heap per idle session and the listener warnings seen. BENCH_PROFILE=<file> also
+// writes a CPU profile of the product's first round; `node packages/runtime/bench/cpuprofile-summary.mjs <file>`
+// sums it up by concern and by function.
 // Goals: throughput ≥ 0.65× the raw floor's, p99 added latency at 100 ≤ 1.5× the floor's, ≤ 10 KB heap per idle
 // session, CPU per tool turn ≤ 1.5× the floor's, no listener warnings.
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -23,6 +26,8 @@ const LATENCY_MS = 50;
 const TURNS_PER_SESSION = Number(process.env.BENCH_TURNS ?? 3);
 const LEVELS = (process.env.BENCH_SESSIONS ?? '100,1000').split(',').map(Number);
 /** Rounds per level: BENCH_ROUNDS, else 5 at up to 100 sessions (a round takes a second or two) and 3 above. */
+/** BENCH_PROFILE=<file>: a CPU profile of the product's first round at the first level (cpuprofile-summary.mjs reads it). */
+const PROFILE = process.env.BENCH_PROFILE;
 const roundsAt = (count: number) => Number(process.env.BENCH_ROUNDS ?? (count <= 100 ? 5 : 3));
 
 setFlagsFromString('--expose-gc');
@@ -52,6 +57,21 @@ function ask<T>(child: ChildProcess, message: unknown): Promise<T> {
     child.once('message', (reply) => resolve(reply as T));
     child.send(message as string);
   });
+}
+
+/** Starts the V8 sampling profiler in this process; the function returned stops it and gives the profile. */
+async function startProfiler(): Promise<() => Promise<object>> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  // A sample every 250 µs: a round of 300 turns takes a second or two.
+  await session.post('Profiler.setSamplingInterval', { interval: 250 });
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    return profile;
+  };
 }
 
 interface Run {
@@ -160,11 +180,13 @@ try {
       const runThisProduct = async () => {
         gc();
         const before = process.memoryUsage().heapUsed;
+        const profiler = PROFILE && round === 0 && count === LEVELS[0] ? await startProfiler() : undefined;
         product.push(
           await runProduct(count, (client, index) =>
             say(`bench:${count}:${round}:${client}`, `what is 6*7? (${index})`),
           ),
         );
+        if (profiler) writeFileSync(PROFILE!, JSON.stringify(await profiler()));
         gc();
         heap.push((process.memoryUsage().heapUsed - before) / count / 1024);
       };
