@@ -272,7 +272,11 @@ export class SessionManager implements SessionManagerService {
     if (!watch) return () => {};
     return watch.call(this.options.store, (notice) => {
       if (notice.origin === this.origin) return;
-      this.noticesDone = this.noticesDone.then(() => this.applyNotice(notice));
+      this.noticesDone = this.noticesDone
+        .then(() => this.applyNotice(notice))
+        .catch((error: unknown) =>
+          this.options.logger.warn('a deletion of another process was not applied here', { error: String(error) }),
+        );
     });
   }
 

@@ -129,7 +129,9 @@ export class LiveRelay {
     if (typeof frame?.o !== 'string' || frame.o === this.origin) return;
     this.seen.set(frame.o, Date.now());
     // Applied one frame after another: a stored frame's read must not let a later frame overtake it.
-    this.received = this.received.then(() => this.handle(frame));
+    this.received = this.received
+      .then(() => this.handle(frame))
+      .catch((error: unknown) => this.log.warn('a relayed live event was lost', { error: String(error) }));
   }
 
   private async handle(frame: Frame): Promise<void> {
