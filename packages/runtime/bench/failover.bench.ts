@@ -14,15 +14,17 @@ async function once(ttlMs: number, round: number): Promise<{ marker: number; nex
   const postgres = await startThrowawayPostgres();
   const server = await startOpenAiTestServer({ models: ['test-model'] });
   for (let i = 0; i < 30; i++) server.enqueue(slowReply(400));
-  const config = `locale: en
+  // Each process its own API key: the model server's log tells which one made a call (an input may be answered by the
+  // session's owner rather than by the process it was written to).
+  const config = (apiKey: string) => `locale: en
 consoleLogLevel: off
-llm: { baseUrl: ${server.url}, model: test-model }
+llm: { baseUrl: ${server.url}, model: test-model, apiKey: ${apiKey} }
 plugins:
   llm-openai: { fetchModels: false, retry: { maxRetries: 0 } }
   memory-summary: false
   storage: { leaseTtlMs: ${ttlMs} }
 `;
-  const spaces = [temporaryWorkspace(config), temporaryWorkspace(config)];
+  const spaces = [temporaryWorkspace(config('key-p1')), temporaryWorkspace(config('key-p2'))];
   const env = { AALIS_DATABASE_URL: postgres.url };
   const session = `s${round}`;
   const writers = ['p1', 'p2'].map((name, index) =>
@@ -31,10 +33,11 @@ plugins:
   let killedAt = 0;
   let next = 0;
   const watch = watchRequests(server, (interval) => {
-    if (!killedAt && interval.tag.includes(' p1 ')) {
+    const sender = interval.request.headers.authorization;
+    if (!killedAt && sender === 'Bearer key-p1') {
       killedAt = Date.now();
       writers[0]!.process.child.kill('SIGKILL');
-    } else if (killedAt && !next && interval.tag.includes(' p2 ')) {
+    } else if (killedAt && !next && sender === 'Bearer key-p2') {
       next = Date.now() - killedAt;
     }
   });
