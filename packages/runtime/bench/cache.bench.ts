@@ -141,7 +141,7 @@ interface NewMaterial {
   inputs: string[];
 }
 
-type Tally = ReturnType<typeof tally> & { summaryCalls: number; compactions: number };
+type Tally = ReturnType<typeof tally> & { summaryCalls: number; compactions: number; afterTrim: number };
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -277,9 +277,9 @@ async function runBudget(server: OpenAiTestServer, budget: number): Promise<Map<
   });
   const service = running.app.services.selected(agent)!.impl;
   const manager = running.app.services.selected(sessionManager)?.impl;
-  let compactedEvents = 0;
-  running.app.events.on('summary:compacted', () => {
-    compactedEvents++;
+  const compactedEvents: string[] = [];
+  running.app.events.on('summary:compacted', ({ trigger }) => {
+    compactedEvents.push(trigger);
   });
   running.app.logs.addSink({ level: 'debug', write: decisionSink });
   const results = new Map<string, Tally>();
@@ -287,7 +287,7 @@ async function runBudget(server: OpenAiTestServer, budget: number): Promise<Map<
     for (const profile of PROFILES.filter(
       (entry) => !process.env.BENCH_SHAPES || process.env.BENCH_SHAPES.split(',').includes(entry.name),
     ))
-      results.set(profile.name, await runShape(server, service, manager, profile, () => compactedEvents));
+      results.set(profile.name, await runShape(server, service, manager, profile, compactedEvents));
   } finally {
     await running.stop();
     if (process.env.BENCH_KEEP) console.log(`data kept: ${dir}`);
@@ -301,7 +301,8 @@ async function runShape(
   service: BoundAgent,
   manager: SessionManagerService | undefined,
   profile: Profile,
-  compacted: () => number,
+  /** The trigger of every compaction so far (summary:compacted). */
+  compacted: readonly string[],
 ): Promise<Tally> {
   const turns: Turn[] = simulate(profile, TURN_COUNT);
   const sessionId = `bench:${profile.name}`;
@@ -311,7 +312,7 @@ async function runShape(
   let material: NewMaterial = { callIds: new Set(), replies: [], inputs: [] };
   /** The new material of each conversation request, in order. */
   const materials: NewMaterial[] = [];
-  let compactions = 0;
+  const compactedBefore = compacted.length;
   for (const turn of turns) {
     material.inputs.push(turn.text);
     for (const round of turn.rounds) {
@@ -347,9 +348,7 @@ async function runShape(
         ? { callIds: new Set(round[0]!.toolCalls!.map((entry) => entry.id)), replies: [], inputs: [] }
         : { callIds: new Set(), replies: [turn.reply.content.trim()], inputs: [] };
     }
-    const before = compacted();
     await settle(server, decided);
-    if (compacted() > before) compactions++;
   }
   const bodies = server.requests.slice(first).map((request) => request.body as Body);
   const conversation = bodies.filter(isConversation);
@@ -358,7 +357,9 @@ async function runShape(
   return {
     ...tally(conversation.map((body, index) => ({ body, material: materials[index]! }))),
     summaryCalls: bodies.length - conversation.length,
-    compactions,
+    compactions: compacted.length - compactedBefore,
+    // A compaction for `trimmed`: the turn was hard-trimmed first (history cut unsummarised, or steps 2–5).
+    afterTrim: compacted.slice(compactedBefore).filter((trigger) => trigger === 'trimmed').length,
   };
 }
 
@@ -396,7 +397,7 @@ try {
         `${(limit * 100).toFixed(1)}%`,
         gap.toFixed(1),
         ...(['head', 'history', 'layout'] as const).map((kind) => ((100 * row.lost[kind]) / row.prompt).toFixed(1)),
-        String(row.compactions),
+        `${row.compactions} (${row.afterTrim})`,
         String(row.summaryCalls),
         gap <= GOAL_POINTS ? 'met' : 'NOT met',
       ]);
@@ -417,7 +418,7 @@ const header = [
   'head',
   'history',
   'layout',
-  'compactions',
+  'compactions (after a trim)',
   'summary calls',
   `goal ≤ ${GOAL_POINTS} points`,
 ];
@@ -435,5 +436,6 @@ append-only limit: each request's tokens minus the material new since the previo
 head / history / layout: the gap by where the prefix broke (points): in the head (a new summary, a changed head
   block), in the history (a cut moved its start, or an old message was rewritten), or at the previous request's own
   turn blocks (the volatile context and the other blocks ahead of its input are not kept in the history)
-compactions: turns after which the memory summary wrote a divider (its calls are not in the shares)
+compactions: dividers the memory summary wrote (its calls are not in the shares); in brackets those it wrote because
+  the turn had been hard-trimmed first (trigger 'trimmed'), not before
 goal met for ${met} of ${rows.length}; ${((performance.now() - started) / 1000).toFixed(1)} s`);
