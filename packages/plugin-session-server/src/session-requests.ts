@@ -127,9 +127,24 @@ export async function sendRequest(
   deps.rawTexts.set(messageId, text);
   if (clientMessageId) deps.clientIds.set(messageId, clientMessageId);
   if (sentKey) deps.sentIds.set(sentKey, { messageId, at: Date.now() });
-  // Accepted now; the turn runs on. A failing phase is logged by the gateway and never thrown.
-  void deps.gateway.use.receive(message).catch((error: unknown) => {
-    deps.log.warn('the gateway refused a WebUI message', { sessionId: session.id, error: String(error) });
+  // Answered once the agent took the input on (on a shared engine: stored in the database, so a confirmed input
+  // outlives this process), or once the gateway is done with it (a command, a dropped input); the turn runs on. A
+  // failing phase is logged by the gateway and never thrown.
+  await new Promise<void>((resolve) => {
+    const stop = deps.events.on('agent:accepted', ({ message: taken }) => {
+      if (taken.messageId !== messageId) return;
+      stop();
+      resolve();
+    });
+    void deps.gateway.use
+      .receive(message)
+      .catch((error: unknown) => {
+        deps.log.warn('the gateway refused a WebUI message', { sessionId: session.id, error: String(error) });
+      })
+      .finally(() => {
+        stop();
+        resolve();
+      });
   });
   return { messageId, duplicate: false };
 }
