@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The aalis command. It always runs built JavaScript: in a source checkout (src/ is present) an esbuild bundle of the
-// CLI and the workspace packages it uses, rebuilt first whenever a source changed since it was built (see
-// fresh-bundle.mjs; a rebuild takes a few seconds and says so on standard error); an installed package (no src/)
-// runs its dist/. AALIS_USE_DIST=1 runs dist/ in a checkout (after `npm run build`); AALIS_USE_SOURCE=1 runs the
-// TypeScript sources through tsx (no build at all, slower to start).
+// CLI and the workspace packages it uses, rebuilt first whenever a source changed since it was built, and run with a
+// V8 code cache (see fresh-bundle.mjs; a rebuild takes a few seconds and says so on standard error); an installed
+// package (no src/) runs its dist/. AALIS_USE_DIST=1 runs dist/ in a checkout (after `npm run build`);
+// AALIS_USE_SOURCE=1 runs the TypeScript sources through tsx (no build at all, slower to start).
 import { closeSync, existsSync } from 'node:fs';
 import { register } from 'node:module';
 import { isatty } from 'node:tty';
@@ -13,6 +13,9 @@ const terminalsAtStart = [0, 1, 2].filter((fd) => isatty(fd));
 const root = new URL('../', import.meta.url);
 const source = new URL('src/cli.ts', root);
 let entry = new URL('dist/cli.js', root);
+/** Called once the command is over (the start build's code cache is written then). */
+let finish = () => {};
+let main;
 if (existsSync(source) && process.env.AALIS_USE_SOURCE) {
   // Resolve workspace packages to their TypeScript sources (their exports' "source" condition).
   const addSourceCondition =
@@ -23,10 +26,10 @@ if (existsSync(source) && process.env.AALIS_USE_SOURCE) {
   registerTsx();
   entry = source;
 } else if (existsSync(source) && !process.env.AALIS_USE_DIST) {
-  const { pathToFileURL } = await import('node:url');
-  const { freshBundle } = await import('./fresh-bundle.mjs');
+  const { freshBundle, loadBundle } = await import('./fresh-bundle.mjs');
+  let built;
   try {
-    entry = pathToFileURL(await freshBundle());
+    built = await freshBundle();
   } catch (error) {
     // esbuild has printed what is wrong in which source file; nothing old is run instead.
     process.stderr.write(
@@ -34,9 +37,13 @@ if (existsSync(source) && process.env.AALIS_USE_SOURCE) {
     );
     process.exit(1);
   }
+  const bundle = loadBundle(built);
+  main = bundle.exports.main;
+  finish = bundle.save;
 }
-const { main } = await import(entry.href);
+main ??= (await import(entry.href)).main;
 const code = await main(process.argv.slice(2));
+finish();
 // Let buffered output reach pipes before leaving; stdin or idle sockets would otherwise keep the process alive.
 await new Promise((done) => process.stdout.write('', done));
 await new Promise((done) => process.stderr.write('', done));

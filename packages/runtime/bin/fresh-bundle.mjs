@@ -1,14 +1,18 @@
-// The built JavaScript the aalis command runs in a source checkout: an esbuild build of the CLI and every workspace
-// package it reaches, split into chunks at each dynamic import (a plugin a run does not enable is never read or
-// parsed), rebuilt before a start whenever a source it was built from changed — so a start never serves old code and
-// never pays for a TypeScript loader. Freshness: the size and mtime of each file the last build read (esbuild's
-// metafile: the workspace sources, and their directories — a file added or removed changes one), of each workspace
-// package.json, of the installed dependencies (node_modules/.package-lock.json) and of this file (the build
-// options), recorded with the build and compared one by one at start: a few hundred stats, no hashing, not every
-// file of every package.
+// The built JavaScript the aalis command runs in a source checkout: one esbuild build (CommonJS) of the CLI and every
+// workspace package it reaches, rebuilt before a start whenever a source it was built from changed — so a start never
+// serves old code and never pays for a TypeScript loader — and run through a V8 code cache (loadBundle): a start
+// after the first deserialises the functions the previous start compiled instead of parsing and compiling them again.
+// A plugin a run does not enable is a lazy module of the build (a dynamic import esbuild turns into a deferred
+// initialiser): never evaluated, never compiled. Freshness: the size and mtime of each file the last build read
+// (esbuild's metafile: the workspace sources, and their directories — a file added or removed changes one), of the
+// package.json of each package they are in, of the installed dependencies (node_modules/.package-lock.json) and of
+// this file (the build options), recorded with the build and compared one by one at start: a few hundred stats, no
+// hashing, not every file of every package.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Script } from 'node:vm';
 
 const runtimeDir = fileURLToPath(new URL('../', import.meta.url));
 const packagesDir = join(runtimeDir, '..');
@@ -17,30 +21,12 @@ const repositoryRoot = join(packagesDir, '..');
 export const BUNDLE_DIR = join(runtimeDir, 'dist', 'bundle');
 const CURRENT_FILE = join(BUNDLE_DIR, 'current.json');
 const LOCK_DIR = join(BUNDLE_DIR, 'build.lock');
+const ENTRY_NAME = 'cli.cjs';
 /** Native or optional modules that cannot be bundled; the WebUI page package is imported by name when served. */
 const EXTERNAL = ['better-sqlite3', 'pg-native', 'bufferutil', 'utf-8-validate', '@aalis/plugin-webui'];
-/**
- * CommonJS packages left external are loaded with require(), not import: an ES import of CommonJS makes Node run its
- * export lexer (a WebAssembly module compiled at first use — tens of milliseconds of every start).
- */
-const REQUIRED = ['better-sqlite3'];
-const requireExternals = {
-  name: 'require-commonjs-externals',
-  setup(build) {
-    const filter = new RegExp(`^(${REQUIRED.join('|')})$`);
-    build.onResolve({ filter }, (args) =>
-      args.namespace === 'required' ? { path: args.path, external: true } : { path: args.path, namespace: 'required' },
-    );
-    // `require` is the one the banner defines in every chunk.
-    build.onLoad({ filter: /.*/, namespace: 'required' }, (args) => ({
-      contents: `export default require(${JSON.stringify(args.path)});`,
-      loader: 'js',
-    }));
-  },
-};
 /** Files every build is checked against, whatever it read. */
 const ALWAYS = [fileURLToPath(import.meta.url), join(repositoryRoot, 'node_modules', '.package-lock.json')];
-/** Builds kept besides the current one: a process that started from the previous build may still load a chunk. */
+/** Builds kept besides the current one: a process starting from the previous build may still be reading it. */
 const KEEP_PREVIOUS = 1;
 
 /** What a start compares for one file: its size and mtime, or that it is missing. */
@@ -83,11 +69,9 @@ function freshEntry() {
   return build.entry;
 }
 
-/** The package.json of every workspace package (their exports and dependencies decide what a build resolves). */
-function workspaceManifests() {
-  return readdirSync(packagesDir)
-    .map((dir) => join(packagesDir, dir, 'package.json'))
-    .filter((file) => existsSync(file));
+/** The package.json of each workspace package these sources are in (its exports and dependencies decide what resolves). */
+function manifestsOf(sources) {
+  return sources.map((path) => join(packagesDir, relative(packagesDir, path).split(sep)[0], 'package.json'));
 }
 
 /** esbuild comes with tsx (a dependency of this package): found beside it when it is not hoisted. */
@@ -130,26 +114,23 @@ async function build() {
   const temporary = join(BUNDLE_DIR, `.${process.pid}.tmp`);
   rmSync(temporary, { recursive: true, force: true });
   const result = await esbuild({
-    entryPoints: { cli: join(runtimeDir, 'src', 'cli.ts') },
+    entryPoints: [join(runtimeDir, 'src', 'cli.ts')],
+    // Paths in the build (module names, the metafile) are the repository's, wherever the first start ran.
+    absWorkingDir: repositoryRoot,
     bundle: true,
-    splitting: true,
     platform: 'node',
-    format: 'esm',
+    // CommonJS, because only a classic script can be run with a V8 code cache on Node 20 (vm.Script cachedData;
+    // there is no module compile cache before Node 22). Nothing of ours uses top-level await.
+    format: 'cjs',
     target: 'node20',
-    outdir: temporary,
-    // One flat directory: chunks import each other by relative name.
-    entryNames: '[name]',
-    chunkNames: 'chunk-[hash]',
-    outExtension: { '.js': '.mjs' },
+    outfile: join(temporary, ENTRY_NAME),
     // Workspace packages from their TypeScript sources (their exports' "source" condition).
     conditions: ['source'],
-    external: EXTERNAL.filter((name) => !REQUIRED.includes(name)),
-    plugins: [requireExternals],
-    // Bundled CommonJS dependencies call require() for Node's built-ins (each chunk is its own module scope).
-    banner: {
-      js: "import { createRequire as __aalisCreateRequire } from 'node:module'; const require = __aalisCreateRequire(import.meta.url);",
-    },
-    // Less to parse at every start; names are kept for stack traces, the source maps map them back.
+    external: EXTERNAL,
+    // The few modules that read import.meta.url get the bundle's own URL.
+    define: { 'import.meta.url': '__aalisBundleUrl' },
+    banner: { js: 'var __aalisBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+    // Less to read at every start; names are kept for stack traces, the source map maps them back.
     minifyWhitespace: true,
     minifySyntax: true,
     sourcemap: 'linked',
@@ -157,13 +138,15 @@ async function build() {
     metafile: true,
     logLevel: 'error',
   });
+  const output = join(temporary, ENTRY_NAME);
+  writeFileSync(output, await forTheCodeCache(readFileSync(output, 'utf8')));
   // What this build read from the workspace (installed dependencies are covered by the lock file), with the
   // directories they are in: a file added there may change what an import resolves to.
   const sources = Object.keys(result.metafile.inputs)
-    .map((input) => resolve(input))
+    .map((input) => resolve(repositoryRoot, input))
     .filter((path) => !path.split(/[\\/]/).includes('node_modules') && path.startsWith(packagesDir));
   const files = [
-    ...new Set([...ALWAYS, ...workspaceManifests(), ...sources, ...sources.map((path) => dirname(path))]),
+    ...new Set([...ALWAYS, ...manifestsOf(sources), ...sources, ...sources.map((path) => dirname(path))]),
   ].sort();
   const racy = files.some((path) => {
     try {
@@ -179,7 +162,7 @@ async function build() {
   rmSync(target, { recursive: true, force: true });
   renameSync(temporary, target);
   const record = {
-    entry: `${name}/cli.mjs`,
+    entry: `${name}/${ENTRY_NAME}`,
     files: files.map((path) => relative(repositoryRoot, path)),
     // A source saved while esbuild was reading it may not be in this build: no stamps, so the next start builds again.
     stamps: racy ? [] : stamps,
@@ -187,7 +170,7 @@ async function build() {
   writeFileSync(`${CURRENT_FILE}.tmp`, `${JSON.stringify(record)}\n`);
   renameSync(`${CURRENT_FILE}.tmp`, CURRENT_FILE);
   removeOldBuilds(name);
-  return join(target, 'cli.mjs');
+  return join(target, ENTRY_NAME);
 }
 
 /** Removes all but the newest builds (the current one and KEEP_PREVIOUS before it). */
@@ -217,4 +200,69 @@ export async function freshBundle({ log = (line) => process.stderr.write(`${line
     log(currentBuild() ? 'Sources changed: rebuilding Aalis…' : 'Building Aalis (first start)…');
     return await build();
   });
+}
+
+/**
+ * The build's text as loadBundle compiles it. Each `import()` esbuild leaves (of Node's built-ins, of the WebUI page
+ * package) calls the loader's `__aalisImport` instead: on Node 20 a script compiled from a code cache loses its
+ * dynamic-import callback. And everything is ASCII — esbuild escapes all but regular expression literals, where a
+ * \uXXXX per UTF-16 unit means the same with or without the u flag — so a start reads the file as Latin-1, which
+ * costs nothing, instead of decoding UTF-8.
+ */
+async function forTheCodeCache(code) {
+  const { init, parse } = await import('es-module-lexer');
+  await init;
+  const [imports] = parse(code);
+  let text = code;
+  // From the end, so earlier offsets stay valid; `import` is replaced up to its parenthesis.
+  for (const { d, ss } of [...imports].filter((entry) => entry.d > -1).sort((a, b) => b.ss - a.ss)) {
+    text = `${text.slice(0, ss)}__aalisImport${text.slice(d)}`;
+  }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range, on purpose
+  return text.replace(/[^\x00-\x7f]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** How loadBundle wraps the build (a CommonJS module's parameters, and the loader's import()). */
+export const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname, __aalisImport) { ';
+const WRAPPER_TAIL = '\n})';
+/** import() for the build: resolved from this file (bare specifiers: built-ins, packages of the checkout). */
+const importForBundle = (specifier) => import(specifier);
+
+/**
+ * Runs a build's entry as Node runs a CommonJS module, compiled with the code cache beside it when there is one (V8
+ * checks it against the source and the engine, and compiles normally when it does not match). `save()` — called
+ * when the run is over, so the cache holds every function this run compiled, not only the top level — writes a
+ * fresh cache when there was none or it was rejected.
+ */
+export function loadBundle(entry) {
+  const cacheFile = `${entry}.v8-cache`;
+  let cachedData;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {}
+  // The build is ASCII (see forTheCodeCache).
+  const script = new Script(WRAPPER_HEAD + readFileSync(entry, 'latin1') + WRAPPER_TAIL, {
+    filename: entry,
+    ...(cachedData ? { cachedData } : {}),
+  });
+  const module = { exports: {}, filename: entry, id: entry, loaded: false };
+  script
+    .runInThisContext()
+    .call(module.exports, module.exports, createRequire(entry), module, entry, dirname(entry), importForBundle);
+  module.loaded = true;
+  return {
+    exports: module.exports,
+    /** Whether this run was compiled from the cache. */
+    fromCache: cachedData !== undefined && !script.cachedDataRejected,
+    save() {
+      if (cachedData && !script.cachedDataRejected) return;
+      try {
+        const temporary = `${cacheFile}.${process.pid}.tmp`;
+        writeFileSync(temporary, script.createCachedData());
+        renameSync(temporary, cacheFile);
+      } catch {
+        // A cache is an optimisation: a read-only checkout runs without one.
+      }
+    },
+  };
 }

@@ -1,7 +1,9 @@
 // The build `aalis` runs in a checkout is rebuilt whenever a source it is built from changes: the stamps a start
 // compares must change with any such source, a file added next to one (its directory), and not with a test file.
-import { statSync, utimesSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module of the bin folder, without declarations
@@ -59,5 +61,30 @@ describe('the start build', () => {
   it('stays fresh when a test file changes', () => {
     const before = stamps(files);
     touched(fileURLToPath(import.meta.url), () => expect(stamps(files)).toEqual(before));
+  });
+});
+
+describe('loadBundle', () => {
+  const bin = fileURLToPath(new URL('../bin/fresh-bundle.mjs', import.meta.url));
+  /** Loads the entry in a process of its own (V8 would reuse its in-process compilation otherwise). */
+  function start(entry: string): { answer: number; file: string; fromCache: boolean } {
+    const script = `const { loadBundle } = await import(${JSON.stringify(bin)}); const run = loadBundle(${JSON.stringify(entry)}); run.save(); console.log(JSON.stringify({ answer: run.exports.answer(), file: run.exports.file, fromCache: run.fromCache }));`;
+    return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
+  }
+
+  it('runs a build as a CommonJS module, then from the code cache it wrote, and replaces a cache V8 refuses', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aalis-bundle-'));
+    try {
+      const entry = join(dir, 'cli.cjs');
+      writeFileSync(entry, 'exports.answer = () => 42; exports.file = __filename; require("node:path");');
+      expect(start(entry)).toEqual({ answer: 42, file: entry, fromCache: false });
+      expect(readFileSync(`${entry}.v8-cache`).length).toBeGreaterThan(0);
+      expect(start(entry)).toEqual({ answer: 42, file: entry, fromCache: true });
+      writeFileSync(`${entry}.v8-cache`, 'not a cache of this source');
+      expect(start(entry)).toEqual({ answer: 42, file: entry, fromCache: false });
+      expect(start(entry).fromCache).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
