@@ -7,6 +7,19 @@ import { WellKnownMetadataKeys } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';
 import type { SessionOwners } from './session-owners.js';
 
+/**
+ * Put into a session's queue when a clearing of it begins (deletion, /clear; issue #16): every item before it was
+ * collected before the clearing, so whoever takes them drops them, unarchived (「会话删除」), as the clearing drops
+ * what waits in a channel.
+ */
+export const CLEARING_MARKER = '{"aalisClearing":true}';
+
+/** The index of the last clearing marker among taken items (-1: none): the items up to it are dropped. */
+export function lastClearing(items: readonly HandOverItem[]): number {
+  for (let index = items.length - 1; index >= 0; index--) if (items[index]!.payload === CLEARING_MARKER) return index;
+  return -1;
+}
+
 export function parseItem(item: HandOverItem): IncomingMessage | undefined {
   try {
     const message = JSON.parse(item.payload) as IncomingMessage;

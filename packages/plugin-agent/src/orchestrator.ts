@@ -179,6 +179,12 @@ export class Orchestrator implements AgentService {
       channel.stop({ reason: reason ?? 'clearing', release: 'drop' });
     }
     try {
+      if (this.owners && sessionIds) {
+        // What still waits in the sessions' hand-over queues was collected before this clearing: dropped by
+        // whoever takes it; what this process took meanwhile is in its channels, dropped again here.
+        await this.owners.markCleared(sessionIds);
+        for (const channel of targets) channel.dropQueued();
+      }
       await Promise.all(targets.map((channel) => channel.running?.settled));
       await clear();
     } finally {

@@ -9,7 +9,7 @@ import type { AbortOptions } from '@aalis/api-agent';
 import type { HandOverItem, HandOverService, Lease, LeasesService } from '@aalis/api-storage';
 import type { Identity, IncomingMessage, Message } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';
-import { enteredTurn, noteTurn, parseItem } from './hand-over-items.js';
+import { CLEARING_MARKER, enteredTurn, lastClearing, noteTurn, parseItem } from './hand-over-items.js';
 import type { Batch, PendingInput, RunningTurn, SessionChannel } from './session-channel.js';
 import { recordInterruptedTurn, type SessionHold, sessionLeaseName } from './session-lease.js';
 
@@ -131,6 +131,15 @@ export class SessionOwners {
   /** Whether inputs accepted here for the session are being answered (here or by its owner elsewhere). */
   hasOutstanding(sessionId: string): boolean {
     return (this.outstanding.get(sessionId) ?? 0) > 0;
+  }
+
+  /** A clearing of these sessions began: what waits in their queues now is dropped by whoever takes it. */
+  async markCleared(sessionIds: readonly string[]): Promise<void> {
+    try {
+      await Promise.all(sessionIds.map((id) => this.queue.put(sessionLeaseName(id), CLEARING_MARKER)));
+    } catch (error) {
+      this.deps.log.warn('marking a clearing in the hand-over queues failed', { error: String(error) });
+    }
   }
 
   /** A stop for a session this process does not run: sent to its owner. */
@@ -301,7 +310,14 @@ export class SessionOwners {
       const items = await this.queue.take(sessionLeaseName(owned.sessionId));
       if (items.length === 0) return;
       let history: Message[] | undefined;
-      for (const item of items) {
+      const cleared = lastClearing(items);
+      for (const [index, item] of items.entries()) {
+        if (index <= cleared) {
+          // Put before a clearing of the session began (CLEARING_MARKER): dropped, unarchived; its input settles.
+          await this.queue.finish(item.id, item.payload === CLEARING_MARKER ? 'clearing' : 'dropped');
+          this.local.get(item.id)?.settled();
+          continue;
+        }
         if (item.orphaned && item.note !== undefined) {
           // Taken by an owner that died: inputs that entered its (now stopped) turn are done, the rest run here.
           history ??= this.deps.memory.available ? await this.deps.memory.use.readAll(owned.sessionId) : [];

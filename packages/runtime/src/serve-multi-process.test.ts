@@ -45,7 +45,7 @@ interface Host {
   stop(): Promise<void>;
 }
 
-async function host(database: string): Promise<Host> {
+async function host(database: string, leaseTtlMs = 1000): Promise<Host> {
   const dir = mkdtempSync(join(tmpdir(), 'aalis-serve-multi-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(
@@ -57,7 +57,7 @@ webui: { port: 0 }
 plugins:
   llm-openai: { fetchModels: false, retry: { maxRetries: 0 } }
   memory-summary: false
-  storage: { leaseTtlMs: 1000 }
+  storage: { leaseTtlMs: ${leaseTtlMs} }
 `,
   );
   const aalis = await startAalis({ cwd: dir, env: { AALIS_DATABASE_URL: database }, mode: 'serve', banner: false });
@@ -308,4 +308,36 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
       sessions: expect.not.arrayContaining([expect.objectContaining({ id: session.id })]),
     });
   }, 60_000);
+
+  it('#16.3 an input waiting in the hand-over queue when the session is deleted is dropped, not run or archived', async () => {
+    const database = await throwawayDatabase();
+    const a = await startServe({
+      name: 'a',
+      config: serveConfig({ modelUrl: model.url, apiKey: 'key-a', leaseTtlMs: 3000 }),
+      env: { AALIS_DATABASE_URL: database },
+    });
+    cleanups.push(async () => {
+      await a.stop();
+      a.removeWorkspace();
+    });
+    const b = await host(database, 3000);
+    const { session } = await a.client.request('session.create', { title: 'queued' });
+    const onB = new Recorder();
+    await b.client.subscribe(session.id, onB.handlers).ready;
+    model.enqueue(slowReply(['Never ', 'finished.'], 20_000), textReply('must not run'));
+    await a.client.send({ sessionId: session.id, text: 'first, on A' });
+    await until(() => onB.of('text.delta').length >= 1, 'the turn on A streaming to B');
+    // A dies holding the session: an input B accepts now waits in the session's queue until A's lease expires.
+    a.kill();
+    const sent = b.client.send({ sessionId: session.id, text: 'second, on B' });
+    await sent;
+    const deleted = await b.client.request('delete', { sessionId: session.id });
+    expect(deleted).toEqual({ deleted: [session.id] });
+    // Past the lease expiry: B takes the session's queue over, with the input put before the deletion in it.
+    await pause(6000);
+    const asked = model.chatBodies().map((body) => JSON.stringify(body));
+    expect(asked.some((body) => body.includes('second, on B'))).toBe(false);
+    const history = await b.aalis.app.services.selected(memory)!.impl.readAll(session.id);
+    expect(JSON.stringify(history)).not.toContain('second, on B');
+  }, 90_000);
 });
