@@ -8,19 +8,9 @@
 // summary of about 300 tokens, a different one each time. After each turn the bench waits for the memory summary's
 // decision and any compaction to finish, as a person's pause between messages would let them.
 //
-// Figures, over the conversation calls 2…n of each run (o200k tokens, gpt-tokenizer; a request's prompt is its tool
-// definitions as one unit, then each message as sent, JSON-serialised):
-// - cache share: per request, the tokens of its leading units equal to the previous conversation request's (what a
-//   provider's prefix cache reuses), summed, ÷ the prompt tokens summed.
-// - append-only limit: per request, its prompt tokens minus the tokens that are new since the previous request,
-//   summed the same way. "New" is exactly the conversation material that came into being between the two calls:
-//   the previous call's answer (the assistant message carrying its tool calls, identified by their ids, or its
-//   final reply, identified by the reply text), the tool results of those calls (by tool_call_id), and the user
-//   inputs delivered since (identified by their text) — each counted only as far as it appears in this request.
-//   Nothing the product adds or rewrites (time stamps, injected blocks, a new summary, shortened copies) is new:
-//   an ideal client sends the previous prompt unchanged and appends only that material.
-// - gap: limit − share in points, split by where the prefix broke (head / history / layout, see the legend).
-//   Goal: ≤ 3 points for every shape and budget (docs/decisions/prompt-cache-share.md).
+// The figures (cache share, append-only limit with "new" defined exactly, the gap in points and where it comes
+// from) are computed in cache-share.ts. Goal: a gap ≤ 3 points for every shape and budget
+// (docs/decisions/prompt-cache-share.md).
 // Knobs: BENCH_TURNS (default the shapes' 300), BENCH_BUDGETS (4096,8192), BENCH_SHAPES (all), BENCH_SUMMARY_TOKENS
 // (300), BENCH_DEBUG=1 (each break), BENCH_VOLATILE=last (a what-if layout, see volatileLast), BENCH_KEEP=1 and
 // BENCH_LOG_LEVEL (keep the data directory and its log).
@@ -44,6 +34,7 @@ import {
   type Turn,
 } from '../../context-budget/bench/conversation-shapes.js';
 import { startAalis } from '../src/start-aalis.js';
+import { type Body, type NewMaterial, tally } from './cache-share.js';
 
 const TURN_COUNT = Number(process.env.BENCH_TURNS ?? TURNS);
 const BUDGETS = (process.env.BENCH_BUDGETS ?? '4096,8192').split(',').map(Number);
@@ -69,14 +60,6 @@ function summaryText(index: number): string {
   for (let at = index; encode(text).length < SUMMARY_TOKENS; at++)
     text += SUMMARY_SENTENCES[at % SUMMARY_SENTENCES.length];
   return text;
-}
-
-type Body = Record<string, unknown>;
-interface WireMessage {
-  role: string;
-  content?: unknown;
-  tool_calls?: Array<{ id: string }>;
-  tool_call_id?: string;
 }
 
 /** The results the bench's tools return, queued per tool name and query in the order the shape calls them. */
@@ -119,110 +102,12 @@ const volatileLast = definePlugin({
   },
 });
 
-const tokenCache = new Map<string, number>();
-function tokens(text: string): number {
-  let count = tokenCache.get(text);
-  if (count === undefined) {
-    count = encode(text).length;
-    tokenCache.set(text, count);
-  }
-  return count;
-}
-
 const isConversation = (body: Body) =>
   body.tool_choice !== 'none' &&
   Array.isArray(body.tools) &&
   (body.tools as Array<{ function?: { name?: string } }>).some((tool) => tool.function?.name === SHAPE_TOOLS[0]);
 
-/** What is new in the request after `after`: the previous call's answer and what came in since. */
-interface NewMaterial {
-  callIds: Set<string>;
-  replies: string[];
-  inputs: string[];
-}
-
 type Tally = ReturnType<typeof tally> & { summaryCalls: number; compactions: number; afterTrim: number };
-
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((part) => (part as { text?: string }).text ?? '').join('');
-  return '';
-}
-
-/**
- * Which messages of a request are new material: tool calls and results by id; each input and reply by its text,
- * matched once, to the last message carrying it (an older message may repeat the same words).
- */
-function newMessages(messages: readonly WireMessage[], material: NewMaterial): Set<number> {
-  const found = new Set<number>();
-  messages.forEach((message, at) => {
-    if (message.role === 'tool' && message.tool_call_id !== undefined && material.callIds.has(message.tool_call_id))
-      found.add(at);
-    if (message.role === 'assistant' && message.tool_calls?.some((call) => material.callIds.has(call.id)))
-      found.add(at);
-  });
-  const byText = (role: string, texts: readonly string[]) => {
-    for (const text of texts) {
-      if (text.length === 0) continue;
-      for (let at = messages.length - 1; at >= 0; at--) {
-        const message = messages[at]!;
-        if (message.role !== role || message.tool_calls?.length || found.has(at)) continue;
-        if (textOf(message.content).includes(text)) {
-          found.add(at);
-          break;
-        }
-      }
-    }
-  };
-  byText('user', material.inputs);
-  byText('assistant', material.replies);
-  return found;
-}
-
-/** Where a request's reusable prefix ended, for the loss breakdown. */
-type BreakKind = 'head' | 'layout' | 'history';
-
-function tally(requests: Array<{ body: Body; material: NewMaterial }>) {
-  const result = {
-    requests: requests.length,
-    prompt: 0,
-    cached: 0,
-    limit: 0,
-    fresh: 0,
-    lost: { head: 0, layout: 0, history: 0 } as Record<BreakKind, number>,
-  };
-  let previous: { units: string[]; messages: WireMessage[] } | undefined;
-  for (const { body, material } of requests) {
-    const messages = (body.messages as WireMessage[]) ?? [];
-    const units = [JSON.stringify(body.tools ?? []), ...messages.map((message) => JSON.stringify(message))];
-    const unitTokens = units.map(tokens);
-    if (previous) {
-      const prompt = unitTokens.reduce((sum, value) => sum + value, 0);
-      let same = 0;
-      while (same < previous.units.length && same < units.length && previous.units[same] === units[same]) same++;
-      const fresh = [...newMessages(messages, material)].reduce((sum, at) => sum + unitTokens[at + 1]!, 0);
-      const cached = unitTokens.slice(0, same).reduce((sum, value) => sum + value, 0);
-      result.prompt += prompt;
-      result.cached += cached;
-      result.fresh += fresh;
-      result.limit += prompt - fresh;
-      const lost = prompt - fresh - cached;
-      if (lost > 0) {
-        // Units count the tools first: message index = unit index − 1.
-        const headEnd = messages.findIndex((message) => message.role !== 'system') + 1;
-        const kind: BreakKind =
-          same === 0 || same < headEnd ? 'head' : previous.messages[same - 1]?.role === 'system' ? 'layout' : 'history';
-        result.lost[kind] += lost;
-        if (DEBUG)
-          console.log(
-            `lost ${lost} (${kind}) at unit ${same}/${units.length} (previous ${previous.units.length}):\n  was ${previous.units[same]?.slice(0, 160)}\n  now ${units[same]?.slice(0, 160)}`,
-          );
-      }
-    }
-    previous = { units, messages };
-  }
-  return result;
-}
 
 /**
  * The memory summary's decision at each turn's end, read from its log: exactly one of these per checked turn
@@ -355,7 +240,10 @@ async function runShape(
   if (conversation.length !== materials.length)
     throw new Error(`${profile.name}: ${conversation.length} conversation calls, ${materials.length} expected`);
   return {
-    ...tally(conversation.map((body, index) => ({ body, material: materials[index]! }))),
+    ...tally(
+      conversation.map((body, index) => ({ body, material: materials[index]! })),
+      { debug: DEBUG },
+    ),
     summaryCalls: bodies.length - conversation.length,
     compactions: compacted.length - compactedBefore,
     // A compaction for `trimmed`: the turn was hard-trimmed first (history cut unsummarised, or steps 2–5).
