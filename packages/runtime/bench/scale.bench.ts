@@ -119,6 +119,8 @@ interface RunResult {
   /** PostgreSQL transactions (statements outside one count as one) committed while measuring. */
   transactions: number;
   busyConnections: number;
+  /** Rows written and scans per table while measuring. */
+  tables: Array<{ name: string; writes: number; scans: number }>;
   seconds: number;
   latencies: number[];
   /** CPU seconds per component; `waited`: seconds each aalis main thread was runnable but not running. */
@@ -235,6 +237,16 @@ async function run(setup: Setup, databaseUrl: string, model: Model, postgresPort
         )[0]!.n,
       );
     const commitsBefore = await commits();
+    // Per table: rows written and scans started (the statistics collector's counters), to see where turns differ.
+    const tableWork = async () =>
+      new Map(
+        (
+          await stats.query<{ relname: string; writes: string; scans: string }>(
+            'SELECT relname, n_tup_ins + n_tup_upd + n_tup_del AS writes, coalesce(seq_scan, 0) + coalesce(idx_scan, 0) AS scans FROM pg_stat_user_tables',
+          )
+        ).map((row) => [row.relname, { writes: Number(row.writes), scans: Number(row.scans) }]),
+      );
+    const tablesBefore = await tableWork();
     // Connections of the aalis processes busy in a query or an open transaction, sampled every 50 ms.
     const busy: number[] = [];
     const sampler = setInterval(() => {
@@ -259,6 +271,15 @@ async function run(setup: Setup, databaseUrl: string, model: Model, postgresPort
     clearInterval(sampler);
     // Commits by this sampler excluded: one per sample (autocommit) and one per commits() call.
     const transactions = (await commits()) - commitsBefore - busy.length - 1;
+    // The counters reach pg_stat_user_tables from each backend within a second (PostgreSQL 15).
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const tables = [...(await tableWork())]
+      .map(([name, after]) => {
+        const before = tablesBefore.get(name) ?? { writes: 0, scans: 0 };
+        return { name, writes: after.writes - before.writes, scans: after.scans - before.scans };
+      })
+      .filter((table) => table.writes + table.scans > 0)
+      .sort((a, b) => b.writes + b.scans - (a.writes + a.scans));
     await stats.close();
     if (unanswered.length > 0) {
       console.log(
@@ -271,6 +292,7 @@ async function run(setup: Setup, databaseUrl: string, model: Model, postgresPort
       routing: setup.routing,
       turns: latencies.length,
       transactions,
+      tables,
       busyConnections: busy.reduce((sum, value) => sum + value, 0) / Math.max(1, busy.length),
       seconds,
       latencies,
@@ -316,7 +338,8 @@ async function main(): Promise<void> {
         const cpu = result.cpu;
         console.log(
           `round ${round + 1}, ${label(setup)}: ${rate(result).toFixed(1)} turns/s (${result.turns} turns in ${result.seconds.toFixed(1)} s), latency p50 ${percentile(result.latencies, 50)} ms p99 ${percentile(result.latencies, 99)} ms\n` +
-            `    CPU s: aalis ${cpu.aalis.map((s) => s.toFixed(1)).join(' + ')}, PostgreSQL ${cpu.postgres.toFixed(1)}, model server ${cpu.model.toFixed(1)}, client ${cpu.client.toFixed(1)} (of ${(2 * result.seconds).toFixed(1)} on 2 cores); aalis waited for a CPU ${cpu.waited.map((s) => s.toFixed(1)).join(' + ')} s; PostgreSQL ${(result.transactions / result.turns).toFixed(1)} transactions per turn, ${result.busyConnections.toFixed(1)} connections busy on average; load average ${loadavg()[0]!.toFixed(1)}`,
+            `    CPU s: aalis ${cpu.aalis.map((s) => s.toFixed(1)).join(' + ')}, PostgreSQL ${cpu.postgres.toFixed(1)}, model server ${cpu.model.toFixed(1)}, client ${cpu.client.toFixed(1)} (of ${(2 * result.seconds).toFixed(1)} on 2 cores); aalis waited for a CPU ${cpu.waited.map((s) => s.toFixed(1)).join(' + ')} s; PostgreSQL ${(result.transactions / result.turns).toFixed(1)} transactions per turn, ${result.busyConnections.toFixed(1)} connections busy on average; load average ${loadavg()[0]!.toFixed(1)}\n` +
+            `    per turn (rows written/scans): ${result.tables.map((table) => `${table.name} ${(table.writes / result.turns).toFixed(1)}/${(table.scans / result.turns).toFixed(1)}`).join(', ')}`,
         );
       }
       const one = [...inRound].find(([setup]) => setup.processes === 1)?.[1];
