@@ -44,6 +44,8 @@ export interface LiveTurn {
   record?: TurnRecord;
   /** `<platform>:<userId>` of the people whose inputs entered the turn (who may stop it besides owners). */
   participants: Set<string>;
+  /** The session server of the process running the turn, when that is another process (relayed). */
+  origin?: string;
 }
 
 export class LiveSession {
@@ -140,6 +142,24 @@ export class LiveSession {
         return;
       }
     }
+  }
+
+  /** Resolves with the outcome once the turn `turnId` ends here, or undefined after `timeoutMs`. */
+  ended(turnId: string, timeoutMs: number): Promise<string | undefined> {
+    return new Promise((resolve) => {
+      const watcher: Subscriber = {
+        deliver: (_sessionId, _seq, event) => {
+          if (event.type === 'turn.ended' && event.turnId === turnId) done(event.outcome);
+        },
+      };
+      const timer = setTimeout(() => done(undefined), timeoutMs);
+      const done = (outcome: string | undefined) => {
+        clearTimeout(timer);
+        this.subscribers.delete(watcher);
+        resolve(outcome);
+      };
+      this.subscribers.add(watcher);
+    });
   }
 
   /** The events after `seq`, or undefined when some of them are no longer buffered. */

@@ -79,6 +79,7 @@ export function relayListener(deps: ServerDeps): RelayListener {
       switch (event.type) {
         case 'turn.started':
           remoteTurns.set(sessionId, origin);
+          if (live.turn) live.turn.origin = origin;
           void announceById(deps, sessionId);
           return;
         case 'turn.ended':

@@ -149,6 +149,9 @@ export async function sendRequest(
   return { messageId, duplicate: false };
 }
 
+/** How long a stop of a turn on another process waits for that turn's end to answer `stopped`. */
+const REMOTE_STOP_WAIT_MS = 3000;
+
 export async function stopRequest(deps: ServerDeps, account: Account, params: Record<string, unknown>) {
   const session = await accessibleSession(deps, account, params.sessionId);
   if (!deps.agent.available) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'agent' });
@@ -157,7 +160,11 @@ export async function stopRequest(deps: ServerDeps, account: Account, params: Re
   if (!account.owner && turn && !turn.participants.has(`${WEBUI_PLATFORM}:${account.userId}`)) {
     throw serverErrors.AALIS_WEBUI_FORBIDDEN({ reason: deps.translate({ key: 'sessionServer.forbidden.stop' }) });
   }
-  const stopped = deps.agent.use.abort(session.id, { by: identityOf(account), reason: 'webui stop' });
+  let stopped = deps.agent.use.abort(session.id, { by: identityOf(account), reason: 'webui stop' });
+  if (!stopped && turn?.origin !== undefined) {
+    // The turn runs on another process (issue #16): the agent sent the stop there; its end, relayed, says how it went.
+    stopped = (await deps.live(session.id).ended(turn.turnId, REMOTE_STOP_WAIT_MS)) === 'aborted';
+  }
   return { stopped } satisfies ResultOf<'stop'>;
 }
 

@@ -224,6 +224,26 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     expect(onB.text(onB.of('turn.started')[0]!.turnId)).toBe(words.join(''));
   }, 60_000);
 
+  it('#16.2 the stop button on B stops the turn running on A; B sees it end as stopped, by whom', async () => {
+    const database = await throwawayDatabase();
+    const a = await host(database);
+    const b = await host(database);
+    const { session } = await a.client.request('session.create', { title: 'stop it' });
+    const onB = new Recorder();
+    await b.client.subscribe(session.id, onB.handlers).ready;
+    model.enqueue(slowReply(['Going ', 'on ', 'and on.'], 5000));
+    await a.client.send({ sessionId: session.id, text: 'talk' });
+    await until(() => onB.of('text.delta').length >= 1, 'the turn on A streaming to B');
+    const answer = await b.client.request('stop', { sessionId: session.id });
+    await until(() => onB.of('turn.ended').length === 1, 'the turn ending', 8000);
+    expect(onB.of('turn.ended')[0]).toMatchObject({
+      outcome: 'aborted',
+      stoppedBy: { platform: 'webui', userId: 'owner' },
+    });
+    // Confirmed by the turn's end relayed from A, not guessed.
+    expect(answer).toEqual({ stopped: true });
+  }, 60_000);
+
   it('#16.2 a reply over NOTIFY’s 8000-byte limit reaches B whole (stored and referenced by id)', async () => {
     const database = await throwawayDatabase();
     const a = await host(database);
