@@ -26,6 +26,8 @@ export interface HandOverBackend {
     put(name: string): void;
     finished(id: number): void;
     signal(name: string, text: string): void;
+    /** The listening connection was cut and made again: notifications sent meanwhile were missed. */
+    reconnected(): void;
   }): Promise<void>;
   signal?(name: string, text: string): Promise<void>;
   /** How often waiters check again without being told. */
@@ -226,6 +228,7 @@ export async function postgresHandOver(database: PostgresDatabase): Promise<Hand
       ]);
     },
     async listen(events) {
+      database.onReconnect(() => events.reconnected());
       await database.listen(CHANNEL.put, (name) => events.put(name));
       await database.listen(CHANNEL.finished, (id) => events.finished(Number(id)));
       await database.listen(CHANNEL.signal, (payload) => {

@@ -21,6 +21,8 @@ interface Process {
 }
 
 interface Engine {
+  /** PostgreSQL: the database's URL. */
+  url?: string;
   open(): Promise<{ leases: LeaseBackend; handOver: HandOverBackend }>;
   close(): Promise<void>;
 }
@@ -45,6 +47,7 @@ const engines: Record<string, () => Promise<Engine>> = {
     const url = await throwawayDatabase();
     const opened: PostgresDatabase[] = [];
     return {
+      url,
       async open() {
         const database = new PostgresDatabase(url);
         opened.push(database);
@@ -206,4 +209,24 @@ describe.each(Object.keys(engines))('hand-over on %s', (engineName) => {
     await lease.release();
     expect(await b.queue.waiting('session:')).toEqual(['session:w1']);
   });
+
+  it.runIf(engineName === 'postgres')(
+    '#16.14 a taker whose listening connection was cut still hears of items put while it was gone',
+    async () => {
+      const a = await start();
+      const b = await start();
+      const heard: string[] = [];
+      a.queue.onPut((name) => heard.push(name));
+      const admin = new PostgresDatabase(engine!.url!);
+      const [listener] = await admin.query<{ pid: number }>(
+        "SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN%' ORDER BY backend_start LIMIT 1",
+      );
+      await admin.query('SELECT pg_terminate_backend($1)', [listener!.pid]);
+      await admin.close();
+      // Put while a's listener is gone (it listens again after half a second): its NOTIFY reaches nobody there.
+      await b.queue.put('session:cut', 'x');
+      for (let i = 0; i < 100 && !heard.includes('session:cut'); i++) await sleep(20);
+      expect(heard).toContain('session:cut');
+    },
+  );
 });

@@ -34,6 +34,7 @@ export class HandOver implements HandOverService {
             put: (name) => this.emitPut(name),
             finished: (id) => void this.check([id]),
             signal: (name, text) => this.emitSignal(name, text),
+            reconnected: () => void this.caughtUp(),
           })
           .catch(() => {})
       : Promise.resolve();
@@ -116,6 +117,16 @@ export class HandOver implements HandOverService {
     clearInterval(this.poll);
     this.poll = undefined;
     clearInterval(this.purge);
+  }
+
+  /** After missed notifications: every waiter checks its item, and takers hear of every name with items waiting. */
+  private async caughtUp(): Promise<void> {
+    try {
+      await this.check([...this.waiters.keys()]);
+      for (const name of await this.backend.waiting('', 0)) this.emitPut(name);
+    } catch {
+      // The poll and the next notification catch up.
+    }
   }
 
   private emitPut(name: string): void {

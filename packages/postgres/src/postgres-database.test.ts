@@ -49,4 +49,21 @@ describe('PostgresDatabase', () => {
     for (let i = 0; i < 50 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(received).toEqual(['hello']);
   });
+
+  it('#16.13 listens again after its listening connection was cut, and says so (missed notifications get re-checked)', async () => {
+    const received: string[] = [];
+    let reconnected = 0;
+    await database.listen('aalis_cut', (payload) => received.push(payload));
+    database.onReconnect(() => reconnected++);
+    const [listener] = await database.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()",
+    );
+    expect(listener).toBeDefined();
+    await database.query('SELECT pg_terminate_backend($1)', [listener!.pid]);
+    for (let i = 0; i < 150 && reconnected === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(reconnected).toBe(1);
+    await database.notify('aalis_cut', 'after the cut');
+    for (let i = 0; i < 50 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(received).toEqual(['after the cut']);
+  });
 });
