@@ -210,20 +210,24 @@ export function turnSpans(calls: readonly StampedCall[], now = Date.now()): Turn
   const spans: TurnSpan[] = [];
   const open = new Map<string, TurnSpan>();
   for (const call of [...calls].sort((a, b) => a.receivedAt - b.receivedAt)) {
-    const tag = tagsOf(call.request.body).at(-1) ?? '';
+    const body = call.request.body as ChatBody;
+    const tag = tagsOf(body).at(-1) ?? '';
     const session = tag.slice(1).split(' ')[0] ?? '';
     const sender = String(call.request.headers.authorization ?? '').replace(/^Bearer /, '');
     const end = call.endedAt ?? now;
-    const current = open.get(session);
-    // A tool turn's next call: same process, same last input, after the previous call of the session ended (two
-    // calls at once are two turns, so they are reported).
-    if (current && current.sender === sender && current.tag === tag && current.end <= call.receivedAt) {
+    const key = `${session}\u0000${sender}\u0000${tag}`;
+    const current = open.get(key);
+    // A tool turn's next call (its last message a tool result): the same process's turn for the same last input,
+    // even when another turn of the session ran in between (that one is then reported as overlapping). Two calls at
+    // once are two turns.
+    const continues = body.messages?.at(-1)?.role === 'tool';
+    if (continues && current && current.end <= call.receivedAt) {
       current.end = Math.max(current.end, end);
       current.calls.push(call);
       continue;
     }
     const span: TurnSpan = { session, tag, sender, start: call.receivedAt, end, calls: [call] };
-    open.set(session, span);
+    open.set(key, span);
     spans.push(span);
   }
   return spans;
