@@ -20,9 +20,24 @@ export function lastClearing(items: readonly HandOverItem[]): number {
   return -1;
 }
 
+/** The tag a Date in an input (its metadata, say) travels as, so the owner gets a Date back, not a string. */
+const DATE_TAG = '$aalisDate';
+
+/** An input as a hand-over payload: JSON, with Dates kept as Dates. */
+export function serializeInput(message: IncomingMessage): string {
+  return JSON.stringify(message, function (this: Record<string, unknown>, key, value: unknown) {
+    const raw = this[key];
+    return raw instanceof Date ? { [DATE_TAG]: raw.getTime() } : value;
+  });
+}
+
 export function parseItem(item: HandOverItem): IncomingMessage | undefined {
   try {
-    const message = JSON.parse(item.payload) as IncomingMessage;
+    const message = JSON.parse(item.payload, (_key, value: unknown) => {
+      if (typeof value !== 'object' || value === null || !(DATE_TAG in value)) return value;
+      const time = (value as Record<string, unknown>)[DATE_TAG];
+      return Object.keys(value).length === 1 && typeof time === 'number' ? new Date(time) : value;
+    }) as IncomingMessage;
     return typeof message === 'object' && message !== null && typeof message.sessionId === 'string'
       ? message
       : undefined;

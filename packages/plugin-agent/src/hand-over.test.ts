@@ -278,4 +278,38 @@ describe('#16 inputs handed to the session owner', () => {
     await harness.say('hello');
     expect(accepted.map((event) => [event.message.content, event.durable])).toEqual([['hello', false]]);
   });
+
+  it('#16.15 an input handed over arrives at the owner whole: attachments, metadata, Dates', async () => {
+    const slow = gate();
+    const [a, b] = await twoHosts([slow.tool]);
+    server!.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]), textReply('seen'));
+    const first = a.say('first question');
+    await slow.started;
+    const queueOnA = a.booted.capture('agent:queue');
+    const when = new Date('2026-01-02T03:04:05.678Z');
+    const sent = {
+      attachments: [{ type: 'image' as const, mimeType: 'image/png', data: 'iVBORw0KGgo=', name: 'dot.png' }],
+      metadata: { when, nested: { list: [1, 'two', null] }, note: 'ünïcødé ✓' },
+      timestamp: 1_767_323_045_678,
+      messageId: 'platform-42',
+      replyTo: 'platform-41',
+      actor: { platform: 'cli', userId: 'owner' },
+    };
+    const second = b.say('with a picture', sent);
+    await waitFor(() => queueOnA.some((event) => event.waiting.length > 0), 'the input on A');
+    const arrived = queueOnA.find((event) => event.waiting.length > 0)!.waiting[0]!;
+    expect(arrived.attachments).toEqual(sent.attachments);
+    expect(arrived.metadata?.when).toBeInstanceOf(Date);
+    expect((arrived.metadata?.when as Date).getTime()).toBe(when.getTime());
+    expect(arrived.metadata?.nested).toEqual(sent.metadata.nested);
+    expect(arrived.metadata?.note).toBe(sent.metadata.note);
+    expect([arrived.timestamp, arrived.messageId, arrived.replyTo, arrived.actor]).toEqual([
+      sent.timestamp,
+      sent.messageId,
+      sent.replyTo,
+      sent.actor,
+    ]);
+    slow.release();
+    await Promise.all([first, second]);
+  });
 });

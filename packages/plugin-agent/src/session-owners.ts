@@ -9,7 +9,7 @@ import type { AbortOptions } from '@aalis/api-agent';
 import type { HandOverItem, HandOverService, Lease, LeasesService } from '@aalis/api-storage';
 import type { Identity, IncomingMessage, Message } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';
-import { CLEARING_MARKER, enteredTurn, lastClearing, noteTurn, parseItem } from './hand-over-items.js';
+import { CLEARING_MARKER, enteredTurn, lastClearing, noteTurn, parseItem, serializeInput } from './hand-over-items.js';
 import type { Batch, PendingInput, RunningTurn, SessionChannel } from './session-channel.js';
 import { recordInterruptedTurn, type SessionHold, sessionLeaseName } from './session-lease.js';
 
@@ -97,7 +97,7 @@ export class SessionOwners {
     const sessionId = message.sessionId;
     this.outstanding.set(sessionId, (this.outstanding.get(sessionId) ?? 0) + 1);
     try {
-      const { id } = await this.queue.put(sessionLeaseName(sessionId), JSON.stringify(message));
+      const { id } = await this.queue.put(sessionLeaseName(sessionId), serializeInput(message));
       onStored();
       let resolveLocal!: (opened: { batch: Batch; channel: SessionChannel } | undefined) => void;
       const local = new Promise<{ batch: Batch; channel: SessionChannel } | undefined>((resolve) => {
