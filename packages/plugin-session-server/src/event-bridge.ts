@@ -42,6 +42,7 @@ export function onTurnStarted(
 ): void {
   const live = context.live(sessionId);
   const at = Date.now();
+  live.supersede(turnId);
   live.startTurn(turnId, opener?.source, at);
   live.emit({ type: 'turn.started', turnId, at });
 }

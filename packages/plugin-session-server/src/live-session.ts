@@ -144,6 +144,20 @@ export class LiveSession {
     }
   }
 
+  /**
+   * A turn `turnId` begins while another one still shows as running: that one ran on a process that is gone (its
+   * session was taken over), so it ends here as stopped first, as its new owner records it. Not relayed: every
+   * process does this itself.
+   */
+  supersede(turnId: string): void {
+    const previous = this.turn;
+    if (!previous || previous.turnId === turnId) return;
+    this.emit(
+      { type: 'turn.ended', turnId: previous.turnId, outcome: 'aborted', unsentSegments: [] },
+      { relayed: true },
+    );
+  }
+
   /** Resolves with the outcome once the turn `turnId` ends here, or undefined after `timeoutMs`. */
   ended(turnId: string, timeoutMs: number): Promise<string | undefined> {
     return new Promise((resolve) => {

@@ -75,6 +75,7 @@ export function relayListener(deps: ServerDeps): RelayListener {
       if (event.type !== 'text.delta' && event.type !== 'reasoning.delta' && event.type !== 'tool.progress') {
         live.archiveVersion += 1;
       }
+      if (event.type === 'turn.started') live.supersede(event.turnId);
       live.emit(event, { relayed: true });
       switch (event.type) {
         case 'turn.started':
@@ -102,7 +103,8 @@ export function relayListener(deps: ServerDeps): RelayListener {
         if (from !== origin) continue;
         remoteTurns.delete(sessionId);
         const turn = deps.live(sessionId).turn;
-        if (!turn) continue;
+        // A turn begun since (here, after a takeover, or by another process) is not the dead process's.
+        if (!turn || turn.origin !== origin) continue;
         deps
           .live(sessionId)
           .emit({ type: 'turn.ended', turnId: turn.turnId, outcome: 'aborted', unsentSegments: [] }, { relayed: true });

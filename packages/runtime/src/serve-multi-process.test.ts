@@ -293,6 +293,39 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     await until(() => listed.at(-1)?.running === false, 'B’s list showing the session idle');
   }, 90_000);
 
+  it('#16.2 a session taken over from a killed process: its dead turn ends on B before B’s own turn begins', async () => {
+    const database = await throwawayDatabase();
+    const a = await startServe({
+      name: 'a',
+      config: serveConfig({ modelUrl: model.url, apiKey: 'key-a', leaseTtlMs: 1000 }),
+      env: { AALIS_DATABASE_URL: database },
+    });
+    cleanups.push(async () => {
+      await a.stop();
+      a.removeWorkspace();
+    });
+    const b = await host(database);
+    const { session } = await a.client.request('session.create', { title: 'taken over' });
+    const onB = new Recorder();
+    await b.client.subscribe(session.id, onB.handlers).ready;
+    model.enqueue(slowReply(['Never ', 'finished.'], 20_000), textReply('B answers.'));
+    await a.client.send({ sessionId: session.id, text: 'hi' });
+    await until(() => onB.of('text.delta').length >= 1, 'the turn on A streaming to B');
+    const [dead] = onB.of('turn.started');
+    a.kill();
+    // B takes the session once A's lease expired (1 s), well before A's missed relay heartbeats would tell.
+    await b.client.send({ sessionId: session.id, text: 'are you there?' });
+    await until(() => onB.of('message').some((event) => event.text === 'B answers.'), 'B’s own reply');
+    const types = onB.events.map(({ event }) =>
+      event.type === 'turn.started' || event.type === 'turn.ended' ? `${event.type} ${event.turnId}` : event.type,
+    );
+    const deadEnded = types.indexOf(`turn.ended ${dead!.turnId}`);
+    const next = onB.of('turn.started').find((event) => event.turnId !== dead!.turnId)!;
+    expect(deadEnded).toBeGreaterThanOrEqual(0);
+    expect(deadEnded).toBeLessThan(types.indexOf(`turn.started ${next.turnId}`));
+    expect(onB.of('turn.ended').find((event) => event.turnId === dead!.turnId)?.outcome).toBe('aborted');
+  }, 90_000);
+
   it('#16.3 a deletion on A stops the turn B runs for the session and releases what B collected, unarchived', async () => {
     const database = await throwawayDatabase();
     const a = await host(database);
