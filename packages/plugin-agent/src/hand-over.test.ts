@@ -312,4 +312,35 @@ describe('#16 inputs handed to the session owner', () => {
     slow.release();
     await Promise.all([first, second]);
   });
+
+  it('#16.16 a process that stalled past its lease writes nothing more into the session once another took it over', async () => {
+    const slow = gate();
+    const [a, b] = await twoHosts([slow.tool]);
+    server!.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]));
+    const first = a.say('first question');
+    await slow.started;
+    const queueOnA = a.booted.capture('agent:queue');
+    const second = b.say('second thought');
+    await waitFor(() => queueOnA.some((event) => event.dispositions.includes('join')), 'the join on A');
+    // A stalls: no heartbeat. B takes the session over once A's lease expired and runs its input.
+    const aLeases = a.booted.app.services.selected(storage)!.impl.leases() as unknown as {
+      heartbeat: ReturnType<typeof setInterval>;
+      renew(): Promise<void>;
+    };
+    clearInterval(aLeases.heartbeat);
+    server!.enqueue(textReply('answered by B'));
+    await second;
+    // A wakes up: it learns it lost the lease, and its turn (its tool returns now) stores nothing.
+    await aLeases.renew();
+    slow.release();
+    await first;
+    const history = await b.history();
+    const [opened] = users(history, 'first question');
+    const turnOfA = opened?.metadata?.[WellKnownMetadataKeys.TurnId];
+    expect(history.filter((message) => message.kind === 'turn-stopped')).toHaveLength(1);
+    expect(history.filter((message) => message.metadata?.[WellKnownMetadataKeys.TurnId] === turnOfA).length).toBe(3);
+    expect(history.some((message) => message.role === 'tool')).toBe(false);
+    expect(history.at(-1)?.role === 'assistant' || history.at(-1)?.kind === 'event-marker').toBe(true);
+    expect(history.some((message) => message.content === 'answered by B')).toBe(true);
+  });
 });

@@ -35,6 +35,11 @@ export interface RunningTurn {
   committed: boolean;
   stoppedBy?: Identity;
   stopReason?: string;
+  /**
+   * Another process took the session over (this one lost its lease): as after a deletion began, the turn stores
+   * and sends nothing more — the new owner has recorded it as stopped.
+   */
+  superseded?: boolean;
   /** Released by an abort with `queued` (archive without turn id once the turn settles). */
   releasedToArchive: PendingInput[];
   /** Resolves once the turn has ended and its inputs are settled. */

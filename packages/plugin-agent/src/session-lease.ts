@@ -56,6 +56,8 @@ export async function holdSession(
       turnId: running.turnId,
     });
     running.stopReason ??= 'lease lost';
+    // Whoever took the lease records this turn as stopped: it writes nothing more itself.
+    running.superseded = true;
     running.controller.abort();
   };
   held.lost.addEventListener('abort', onLost, { once: true });

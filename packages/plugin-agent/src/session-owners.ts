@@ -300,8 +300,11 @@ export class SessionOwners {
         sessionId: owned.sessionId,
       },
     );
-    // Their items stay unfinished: the next owner takes them again (those already in the stopped turn as stopped).
-    this.host.peek(owned.sessionId)?.stop({ reason: 'lease lost', release: 'drop' });
+    // Their items stay unfinished: the next owner takes them again (those already in the stopped turn as stopped),
+    // and the running turn writes nothing more (the new owner records it as stopped).
+    const channel = this.host.peek(owned.sessionId);
+    if (channel?.running) channel.running.superseded = true;
+    channel?.stop({ reason: 'lease lost', release: 'drop' });
   }
 
   private async takeAndPlace(owned: Owned): Promise<void> {

@@ -57,7 +57,12 @@ export async function archiveInput(
  * Whether the session's deletion has begun since the turn's opening input reached the agent (the session
  * manager bumps the generation first thing): from then on the turn stores and sends nothing (「会话删除」).
  */
-export function deletionBegun(deps: AgentDeps, state: Pick<TurnState, 'sessionId' | 'generation'>): boolean {
+export function deletionBegun(
+  deps: AgentDeps,
+  state: Pick<TurnState, 'sessionId' | 'generation'> & { running?: { superseded?: boolean } },
+): boolean {
+  // Taken over by another process (issue #16): nothing more is written either (session-owners.ts onLost).
+  if (state.running?.superseded) return true;
   return deps.sessionManager.available && deps.sessionManager.use.generationOf(state.sessionId) !== state.generation;
 }
 
