@@ -1,12 +1,13 @@
 // `npm run bench failover`: how fast a session moves to another process when its process dies mid-turn (issue #16).
-// Two real `aalis chat` processes on one throwaway PostgreSQL share a session; the one running a turn is SIGKILLed
-// while the model streams; printed: kill → the stop marker of its turn (written by the survivor), and kill → the
-// survivor's next model call for the session, for the default lease (4 s) and a short one (1.5 s).
+// Two real `aalis chat` processes on one throwaway PostgreSQL share a session; the one making its first model call
+// (told by its API key) is SIGKILLed while the model streams; printed: kill → the stop marker of its turn (written by
+// the survivor), and kill → the survivor's next model call for the session, for the default lease (4 s) and a short
+// one (1.5 s).
 import { PostgresDatabase } from '@aalis/postgres';
 import { startThrowawayPostgres } from '@aalis/postgres/throwaway';
 import { startOpenAiTestServer } from '@aalis/testing';
-import { slowReply, startWriter, watchRequests } from '../src/multi-process.case.js';
-import { temporaryWorkspace } from '../src/spawn-aalis.case.js';
+import { slowReply, stampCalls, startWriter } from '../src/multi-process.case.js';
+import { temporaryWorkspace, waitFor } from '../src/spawn-aalis.case.js';
 
 const ROUNDS = 3;
 
@@ -30,20 +31,24 @@ plugins:
   const writers = ['p1', 'p2'].map((name, index) =>
     startWriter({ cwd: spaces[index]!.dir, env, name, session, count: 6, gapMs: 150 }),
   );
+  // Killed: the process that makes the session's first model call (the owner); the other one survives.
   let killedAt = 0;
   let next = 0;
-  const watch = watchRequests(server, (interval) => {
-    const sender = interval.request.headers.authorization;
-    if (!killedAt && sender === 'Bearer key-p1') {
+  let victim: string | undefined;
+  stampCalls(server, (call) => {
+    const sender = call.request.headers.authorization;
+    if (!victim) {
+      victim = sender;
       killedAt = Date.now();
-      writers[0]!.process.child.kill('SIGKILL');
-    } else if (killedAt && !next && sender === 'Bearer key-p2') {
+      writers[sender === 'Bearer key-p1' ? 0 : 1]!.process.child.kill('SIGKILL');
+    } else if (!next && sender !== victim) {
       next = Date.now() - killedAt;
     }
   });
-  await writers[1]!.done;
-  await writers[1]!.process.exited;
-  watch.stop();
+  await waitFor(() => victim, { timeoutMs: 60_000, what: 'the first model call of the session' });
+  const survivor = writers[victim === 'Bearer key-p1' ? 1 : 0]!;
+  await survivor.done;
+  await survivor.process.exited;
   const database = new PostgresDatabase(postgres.url);
   const [row] = await database.query<{ timestamp: number }>(
     "SELECT MIN(timestamp) AS timestamp FROM memory_messages WHERE kind = 'turn-stopped'",

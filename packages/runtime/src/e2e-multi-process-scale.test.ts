@@ -7,11 +7,11 @@ import { throwawayDatabase } from '@aalis/postgres/throwaway';
 import { type OpenAiTestServer, type RecordedRequest, startOpenAiTestServer } from '@aalis/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  describeOverlaps,
   overlappingTurns,
   type StampedCall,
   scriptTurns,
   stampCalls,
-  type TurnSpan,
   tagsOf,
   turnSpans,
 } from './multi-process.case.js';
@@ -95,16 +95,6 @@ function settle(rows: readonly Row[], sent: readonly Sent[], killedAt?: number) 
     }
   }
   return { problems, stopped };
-}
-
-function describeOverlaps(found: Array<[TurnSpan, TurnSpan]>): string {
-  return found
-    .slice(0, 10)
-    .map(
-      ([a, b]) =>
-        `${a.tag} on ${a.sender} [${a.start}–${a.end}] overlaps ${b.tag} on ${b.sender} [${b.start}–${b.end}]`,
-    )
-    .join('\n');
 }
 
 interface Outcome {

@@ -7,7 +7,16 @@ import { throwawayDatabase } from '@aalis/postgres/throwaway';
 import { SqliteDatabase } from '@aalis/sqlite';
 import { type OpenAiTestServer, startOpenAiTestServer } from '@aalis/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Interval, overlaps, slowReply, startWriter, watchRequests } from './multi-process.case.js';
+import {
+  describeOverlaps,
+  overlappingTurns,
+  sessionOf,
+  slowReply,
+  stampCalls,
+  startWriter,
+  turnSpans,
+  type Writer,
+} from './multi-process.case.js';
 import { temporaryWorkspace, waitFor } from './spawn-aalis.case.js';
 
 let server: OpenAiTestServer;
@@ -61,30 +70,25 @@ function summarise(rows: readonly Row[]) {
   return { inputs, stopped };
 }
 
-function describeOverlaps(found: Array<[Interval, Interval]>): string {
-  return found.map(([a, b]) => `${a.tag} [${a.start}–${a.end}] overlaps ${b.tag} [${b.start}–${b.end}]`).join('\n');
-}
-
 const TIMEOUT = 120_000;
 
 describe('one turn per session across processes', () => {
   it(
     '#16.5 two aalis processes on one SQLite data directory never run turns of one session at the same time',
     async () => {
+      const calls = stampCalls(server);
       for (let i = 0; i < 40; i++) server.enqueue(slowReply(150));
       const workspace = temporaryWorkspace(config(server.url));
       cleanups.push(() => workspace.remove());
-      const watch = watchRequests(server);
-      cleanups.push(() => watch.stop());
       const writers = ['s1', 's2'].flatMap((session) =>
         ['p1', 'p2'].map((name) => startWriter({ cwd: workspace.dir, env: {}, name, session, count: 3, gapMs: 80 })),
       );
       for (const writer of writers) cleanups.push(() => void writer.process.child.kill('SIGKILL'));
       const codes = await Promise.all(writers.map((writer) => writer.done.then(() => writer.process.exited)));
       expect(codes, writers.map((w) => w.process.stderr()).join('\n')).toEqual(writers.map(() => 0));
-      const found = overlaps(watch.intervals);
+      const found = overlappingTurns(turnSpans(calls));
       expect(found, describeOverlaps(found)).toEqual([]);
-      expect(watch.intervals.filter((interval) => interval.request.rejected !== undefined)).toEqual([]);
+      expect(server.requests.filter((request) => request.rejected !== undefined)).toEqual([]);
       const database = new SqliteDatabase(join(workspace.dir, 'data', 'aalis.db'));
       const rows = database.connection
         .prepare('SELECT session_id, role, kind, content, turn_id FROM memory_messages ORDER BY session_id, seq')
@@ -101,14 +105,27 @@ describe('one turn per session across processes', () => {
   it(
     '#16.6 six aalis chat processes (two sessions × three) on one PostgreSQL: no overlapping turns, a SIGKILLed process loses its session within seconds and its turn is recorded as stopped',
     async () => {
-      for (let i = 0; i < 60; i++) server.enqueue(slowReply(300));
       const url = await throwawayDatabase();
       const env = { AALIS_DATABASE_URL: url };
       const sessions = ['s1', 's2'];
       const names = ['p1', 'p2', 'p3'];
+      // Killed: the process whose model call for s1 streams first (mid-turn). Which process runs a turn is told by
+      // its key: an input is answered by the session's owner, not necessarily by the process it was written to.
+      let victim: { tag: string; at: number } | undefined;
+      let killed: Writer | undefined;
+      const calls = stampCalls(server, (call) => {
+        const { session, tag } = sessionOf(call);
+        if (victim || session !== 's1') return;
+        killed = writers.find(
+          (writer) => call.request.headers.authorization === `Bearer key-${writer.session}-${writer.name}`,
+        );
+        if (!killed) return;
+        victim = { tag, at: Date.now() };
+        killed.process.child.kill('SIGKILL');
+      });
+      for (let i = 0; i < 60; i++) server.enqueue(slowReply(300));
       // Each process its own working and data directory, as on separate hosts: only the database is shared; and its
       // own API key, which tells the model server's log which process made a call.
-      let victim: { tag: string; at: number } | undefined;
       const writers = sessions.flatMap((session) =>
         names.map((name) => {
           const workspace = temporaryWorkspace(config(server.url, `key-${session}-${name}`));
@@ -118,20 +135,6 @@ describe('one turn per session across processes', () => {
         }),
       );
       for (const writer of writers) cleanups.push(() => void writer.process.child.kill('SIGKILL'));
-      // Killed: the process whose model call for s1 streams first (mid-turn). Which process
-      // runs a turn is told by its key: an input is answered by the session's owner, not necessarily by the process
-      // it was written to.
-      let killed: (typeof writers)[number] | undefined;
-      const watch = watchRequests(server, (interval) => {
-        if (victim || interval.session !== 's1') return;
-        killed = writers.find(
-          (writer) => interval.request.headers.authorization === `Bearer key-${writer.session}-${writer.name}`,
-        );
-        if (!killed) return;
-        victim = { tag: interval.tag, at: Date.now() };
-        killed.process.child.kill('SIGKILL');
-      });
-      cleanups.push(() => watch.stop());
       await waitFor(() => killed, { timeoutMs: 60_000, what: 'a model call for s1 to kill its process at' });
       const survivors = writers.filter((writer) => writer !== killed);
       const codes = await Promise.all(survivors.map((writer) => writer.done.then(() => writer.process.exited)));
@@ -139,9 +142,9 @@ describe('one turn per session across processes', () => {
       expect(await killed!.process.exited).toBe('SIGKILL');
       expect(victim).toBeDefined();
 
-      const found = overlaps(watch.intervals);
+      const found = overlappingTurns(turnSpans(calls));
       expect(found, describeOverlaps(found)).toEqual([]);
-      expect(watch.intervals.filter((interval) => interval.request.rejected !== undefined)).toEqual([]);
+      expect(server.requests.filter((request) => request.rejected !== undefined)).toEqual([]);
       const database = new PostgresDatabase(url);
       cleanups.push(() => database.close());
       const rows = await database.query<Row>(

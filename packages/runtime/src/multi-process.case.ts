@@ -1,6 +1,6 @@
-// Helpers of the multi-process tests and benchmark (issue #16): several real `aalis chat` processes on one database,
-// each writing tagged lines into sessions, and the scripted model server's request log read back as turn intervals
-// per session, so overlapping turns of one session are seen from the outside.
+// Helpers of the multi-process tests and benchmarks (issue #16): real `aalis chat` processes on one database, each
+// writing tagged lines into sessions; the scripted model server scripted for many sessions at once; and its calls,
+// stamped as they arrive and end, read back as turns per session, so overlapping turns are seen from the outside.
 import type { OpenAiTestServer, RecordedRequest, ScriptedReply } from '@aalis/testing';
 import { type AalisProcess, spawnAalis } from './spawn-aalis.case.js';
 
@@ -20,15 +20,6 @@ export function slowReply(delayMs: number): ScriptedReply {
   };
 }
 
-export interface Interval {
-  session: string;
-  /** The tag of the last user message (the input that opened or last joined the turn). */
-  tag: string;
-  start: number;
-  end: number | undefined;
-  request: RecordedRequest;
-}
-
 const TAG = /\[(s\d+) (p\d+) (m\d+)\]/g;
 
 type Body = { messages?: Array<{ role: string; content: unknown }> };
@@ -41,55 +32,6 @@ export function tagsOf(body: unknown): string[] {
     for (const match of message.content.matchAll(TAG)) tags.push(match[0]);
   }
   return tags;
-}
-
-/**
- * Watches the server's request log (1 ms polling in this process, where the server runs) and stamps each chat
- * request with when it arrived and when its response ended or its connection closed.
- */
-export function watchRequests(server: OpenAiTestServer, onRequest?: (interval: Interval) => void) {
-  const intervals: Interval[] = [];
-  let seen = 0;
-  const timer = setInterval(() => {
-    while (seen < server.requests.length) {
-      const request = server.requests[seen++]!;
-      if (!request.path.endsWith('/chat/completions')) continue;
-      const tags = tagsOf(request.body);
-      const last = tags.at(-1) ?? '';
-      const interval: Interval = {
-        session: last.slice(1).split(' ')[0] ?? '',
-        tag: last,
-        start: Date.now(),
-        end: undefined,
-        request,
-      };
-      void request.closed.then(() => {
-        interval.end = Date.now();
-      });
-      intervals.push(interval);
-      onRequest?.(interval);
-    }
-  }, 1);
-  return {
-    intervals,
-    stop: () => clearInterval(timer),
-  };
-}
-
-/** Pairs of requests of one session whose intervals overlap (two turns of a session at the same time). */
-export function overlaps(intervals: readonly Interval[]): Array<[Interval, Interval]> {
-  const found: Array<[Interval, Interval]> = [];
-  const bySession = new Map<string, Interval[]>();
-  for (const interval of intervals)
-    bySession.set(interval.session, [...(bySession.get(interval.session) ?? []), interval]);
-  for (const list of bySession.values()) {
-    const sorted = [...list].sort((a, b) => a.start - b.start);
-    for (let i = 1; i < sorted.length; i++) {
-      const previous = sorted[i - 1]!;
-      if ((previous.end ?? Number.POSITIVE_INFINITY) > sorted[i]!.start) found.push([previous, sorted[i]!]);
-    }
-  }
-  return found;
 }
 
 export interface Writer {
@@ -175,7 +117,7 @@ export interface StampedCall {
  * response ends. Register it before the replies. Calls the server rejects as invalid are not routed, so not stamped
  * (their `rejected` is in `server.requests`).
  */
-export function stampCalls(server: OpenAiTestServer): StampedCall[] {
+export function stampCalls(server: OpenAiTestServer, onCall?: (call: StampedCall) => void): StampedCall[] {
   const calls: StampedCall[] = [];
   server.enqueueWhen((body) => {
     const request = server.requests.at(-1);
@@ -185,10 +127,17 @@ export function stampCalls(server: OpenAiTestServer): StampedCall[] {
         call.endedAt = Date.now();
       });
       calls.push(call);
+      onCall?.(call);
     }
     return false;
   }, slowReply(0));
   return calls;
+}
+
+/** The session and the last input's tag of a call (`[s1 p2 m3]` → s1). */
+export function sessionOf(call: StampedCall): { session: string; tag: string } {
+  const tag = tagsOf(call.request.body).at(-1) ?? '';
+  return { session: tag.slice(1).split(' ')[0] ?? '', tag };
 }
 
 /** A turn as the model server saw it: one process's consecutive calls for one session and one last input. */
@@ -211,8 +160,7 @@ export function turnSpans(calls: readonly StampedCall[], now = Date.now()): Turn
   const open = new Map<string, TurnSpan>();
   for (const call of [...calls].sort((a, b) => a.receivedAt - b.receivedAt)) {
     const body = call.request.body as ChatBody;
-    const tag = tagsOf(body).at(-1) ?? '';
-    const session = tag.slice(1).split(' ')[0] ?? '';
+    const { session, tag } = sessionOf(call);
     const sender = String(call.request.headers.authorization ?? '').replace(/^Bearer /, '');
     const end = call.endedAt ?? now;
     const key = `${session}\u0000${sender}\u0000${tag}`;
@@ -247,4 +195,15 @@ export function overlappingTurns(spans: readonly TurnSpan[]): Array<[TurnSpan, T
     }
   }
   return found;
+}
+
+/** The first overlapping pairs, one a line, for an assertion's message. */
+export function describeOverlaps(found: ReadonlyArray<[TurnSpan, TurnSpan]>): string {
+  return found
+    .slice(0, 10)
+    .map(
+      ([a, b]) =>
+        `${a.tag} on ${a.sender} [${a.start}–${a.end}] overlaps ${b.tag} on ${b.sender} [${b.start}–${b.end}]`,
+    )
+    .join('\n');
 }
