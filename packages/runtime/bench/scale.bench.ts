@@ -215,7 +215,8 @@ async function run(setup: Setup, databaseUrl: string, model: Model, postgresPort
       if (at === undefined) unanswered.push(tag);
       return at === undefined ? undefined : at - sentAt;
     };
-    // Warm-up (not measured): every session's first turn, on every process, so caches and connections exist.
+    // Warm-up (not measured): every session's first turn (its process picked as for the measured ones), so history
+    // copies, leases and connections exist.
     await Promise.all(sessionIds.map((_, index) => turn(index, 1)));
 
     const pids = serves.map((serve) => serve.process.child.pid!);
