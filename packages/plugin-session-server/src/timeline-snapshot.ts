@@ -1,8 +1,16 @@
 // A consistent timeline of one session: the archive read and the running turn's unstored part taken at one moment
 // with the session's sequence number, so the events after that number continue it exactly.
+import { type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
 import type { Timeline, TimelineEntry, TimelineTurn } from '@aalis/session-client';
 import type { ServerDeps } from './server-deps.js';
 import { buildTimelineEntries } from './timeline-builder.js';
+
+/** How many assistant messages of the turn the archive holds (each is one segment of it). */
+function storedSegments(messages: readonly Message[], turnId: string): number {
+  return messages.filter(
+    (message) => message.role === 'assistant' && message.metadata?.[WellKnownMetadataKeys.TurnId] === turnId,
+  ).length;
+}
 
 export function attachmentUrl(sessionId: string, messageId: string, index: number): string {
   return `/api/v1/attachments/${encodeURIComponent(sessionId)}/${encodeURIComponent(messageId)}/${index}`;
@@ -18,9 +26,10 @@ export async function prepareTimeline(
 ): Promise<() => { timeline: Timeline; seq: number }> {
   const live = deps.live(sessionId);
   let entries: TimelineEntry[] = [];
+  let messages: Message[] = [];
   for (let attempt = 0; attempt < 5; attempt++) {
     const version = live.archiveVersion;
-    const messages = deps.memory.available ? await deps.memory.use.readAll(sessionId) : [];
+    messages = deps.memory.available ? await deps.memory.use.readAll(sessionId) : [];
     entries = buildTimelineEntries(messages, {
       room: deps.kinds.get(sessionId) === 'room',
       rawText: (id) => deps.rawTexts.get(id),
@@ -47,7 +56,9 @@ export async function prepareTimeline(
         all = [...all, turn];
       }
       turn.running = true;
-      turn.items.push(...live.unstoredItems());
+      // The archive may already hold the segment streaming now, when its "stored" news has not arrived yet (a
+      // turn on another process, issue #16): then what streamed is in the entries already.
+      if (storedSegments(messages, running.turnId) <= running.segment) turn.items.push(...live.unstoredItems());
     }
     const limit = deps.config.historyEntries;
     const truncated = all.length > limit;
