@@ -187,6 +187,32 @@ describe('a OneBot instance across two hosts on one PostgreSQL', () => {
     await until(() => sends(atSecond).length === 1, 'the reply from the second host');
     expect(sends(atSecond)[0]?.params.message).toEqual([{ type: 'text', data: { text: 'from the second' } }]);
   }, 60_000);
+
+  it('#16.1 reverse mode, one port for both processes (the default instance id): the next holder listens on it', async () => {
+    const database = await throwawayDatabase();
+    const port = await freePort();
+    const reverse = `    mode: reverse\n    reverse: { host: 127.0.0.1, port: ${port} }`;
+    const first = await host(database, reverse);
+    await until(() => first.logs().includes('this process runs the connection'), 'the first host listening');
+    // The same configuration: the second process would fail to bind the port if it tried; it stands by instead.
+    const second = await host(database, reverse);
+    await until(() => second.logs().includes('standing by'), 'the second host standing by');
+    expect(second.logs()).not.toContain('could not start the connection');
+    const url = `ws://127.0.0.1:${port}/onebot/v11/ws`;
+    const before = await connectOneBotImplementation(url, { accessToken: TOKEN });
+    cleanups.push(() => before.close());
+    model.enqueue(textReply('first'), textReply('second'));
+    before.push(onebotPrivateMessage({ userId: 79, message: [{ type: 'text', data: { text: 'hi' } }] }));
+    await until(() => sends(before).length === 1, 'the first host answering');
+    await first.stop();
+    await until(() => second.logs().includes('this process runs the connection'), 'the takeover');
+    // The implementation redials the same address and reaches the new holder.
+    const after = await connectOneBotImplementation(url, { accessToken: TOKEN });
+    cleanups.push(() => after.close());
+    after.push(onebotPrivateMessage({ userId: 79, message: [{ type: 'text', data: { text: 'again' } }] }));
+    await until(() => sends(after).length === 1, 'the second host answering');
+    expect(sends(after)[0]?.params.message).toEqual([{ type: 'text', data: { text: 'second' } }]);
+  }, 60_000);
 });
 
 function freePort(): Promise<number> {
