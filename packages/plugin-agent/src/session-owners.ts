@@ -50,6 +50,8 @@ interface Owned {
   readonly lease: Lease;
   /** The lease was lost (or is being handed back): taken items are left for the next owner, not finished. */
   lost: boolean;
+  /** The note of a dead owner's turn not recorded as stopped yet (recording failed): retried before placing. */
+  interrupted: string | undefined;
 }
 
 /** An input accepted by this process, waiting for its item to be placed here or settled anywhere. */
@@ -204,8 +206,12 @@ export class SessionOwners {
     ]);
     for (const name of names) {
       const sessionId = sessionOf(name);
-      if (sessionId !== undefined && !this.owned.has(sessionId)) await this.takeIfFree(sessionId);
+      if (sessionId === undefined) continue;
+      // A session this process holds whose items still wait (an earlier take failed): taken again.
+      if (this.owned.has(sessionId)) this.pump(sessionId);
+      else await this.takeIfFree(sessionId);
     }
+    for (const owned of this.owned.values()) if (owned.interrupted !== undefined) this.pump(owned.sessionId);
   }
 
   /**
@@ -284,11 +290,27 @@ export class SessionOwners {
   /** This process now holds the session: a copy of the history another wrote is stale; a dead owner's turn is recorded. */
   private async own(sessionId: string, lease: Lease): Promise<Owned> {
     if (lease.previousHolder !== this.leases.holder) this.deps.historyCache.forget([sessionId]);
-    if (lease.takenOver?.note) await recordInterruptedTurn(this.deps, sessionId, lease.takenOver.note);
-    const owned: Owned = { sessionId, lease, lost: false };
+    const owned: Owned = { sessionId, lease, lost: false, interrupted: lease.takenOver?.note };
     this.owned.set(sessionId, owned);
     lease.lost.addEventListener('abort', () => this.onLost(owned), { once: true });
+    await this.recordInterrupted(owned);
     return owned;
+  }
+
+  /**
+   * Records the dead owner's turn as stopped. Until that succeeded the session is kept (its lease carries the dead
+   * owner's note, so a taker after this process's own death still records it) and nothing is placed.
+   */
+  private async recordInterrupted(owned: Owned): Promise<void> {
+    const note = owned.interrupted;
+    if (note === undefined) return;
+    try {
+      await recordInterruptedTurn(this.deps, owned.sessionId, note);
+      owned.interrupted = undefined;
+    } catch (error) {
+      await owned.lease.note(note).catch(() => {});
+      throw error;
+    }
   }
 
   private onLost(owned: Owned): void {
@@ -308,6 +330,7 @@ export class SessionOwners {
   }
 
   private async takeAndPlace(owned: Owned): Promise<void> {
+    await this.recordInterrupted(owned);
     for (;;) {
       if (owned.lost || this.closed) return;
       const items = await this.queue.take(sessionLeaseName(owned.sessionId));
