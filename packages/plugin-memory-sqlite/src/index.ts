@@ -4,15 +4,23 @@ import { hooks } from '@aalis/api-hooks';
 import { memory } from '@aalis/api-memory';
 import { storage } from '@aalis/api-storage';
 import { definePlugin, events, optional, provide } from '@aalis/core';
+import type { SqliteDatabase } from '@aalis/sqlite';
+import { GroupedAppends } from './grouped-appends.js';
 import { PostgresMemoryStore } from './postgres-memory-store.js';
 import { createSqliteMemory } from './sqlite-memory.js';
 import { SqliteMemoryStore } from './sqlite-memory-store.js';
 
+export { GroupedAppends } from './grouped-appends.js';
 export { MEMORY_NAMESPACE, memoryMigrations } from './memory-migrations.js';
 export type { MemoryStore } from './memory-store.js';
 export { PostgresMemoryStore } from './postgres-memory-store.js';
 export { createSqliteMemory, type SqliteMemoryOptions } from './sqlite-memory.js';
 export { SqliteMemoryStore } from './sqlite-memory-store.js';
+
+/** The SQLite store with appends of one loop turn committed together (grouped-appends.ts). */
+function groupedSqliteStore(database: SqliteDatabase): GroupedAppends {
+  return new GroupedAppends(new SqliteMemoryStore(database), database);
+}
 
 export default definePlugin({
   name: '@aalis/plugin-memory-sqlite',
@@ -22,7 +30,7 @@ export default definePlugin({
     const store =
       storage.use.engine === 'postgres'
         ? await PostgresMemoryStore.open(storage.use.postgres())
-        : new SqliteMemoryStore(storage.use.database());
+        : groupedSqliteStore(storage.use.database());
     provide.use.service(
       memory,
       createSqliteMemory({ store, events: events.use, hooks: () => (hooks.available ? hooks.use : undefined) }),
