@@ -48,6 +48,29 @@ export interface LiveTurn {
   origin?: string;
 }
 
+/**
+ * Drops the live sessions nobody watches, with nothing running or waiting, idle for `idleMs`: with several
+ * processes every one follows every session's events, so the replay buffers would otherwise grow with all of them.
+ * Its sequence number is kept in `lastSeqs` for the next live session of it to go on from: a client resuming from
+ * that number gets exactly what came after, one resuming from earlier a fresh timeline.
+ */
+export function dropIdle(
+  lives: Map<string, LiveSession>,
+  lastSeqs: Map<string, number>,
+  idleMs: number,
+  now = Date.now(),
+): number {
+  let dropped = 0;
+  for (const [sessionId, live] of lives) {
+    if (live.subscribers.size > 0 || live.turn || live.waiting.length > 0) continue;
+    if (now - live.lastActivity < idleMs) continue;
+    lives.delete(sessionId);
+    lastSeqs.set(sessionId, live.seq);
+    dropped++;
+  }
+  return dropped;
+}
+
 export class LiveSession {
   seq = 0;
   private readonly buffer: { seq: number; event: SessionEvent }[] = [];
@@ -56,16 +79,23 @@ export class LiveSession {
   waiting: WaitingInput[] = [];
   /** Bumped on every archive change, so a timeline read can tell it raced one. */
   archiveVersion = 0;
+  /** When the last event was emitted (Date.now()), for dropping sessions nobody watches any more. */
+  lastActivity = Date.now();
 
   constructor(
     readonly sessionId: string,
     /** Told of every change made here (not of relayed ones): the relay to the other processes. */
     private readonly relay?: (sessionId: string, note: RelayNote) => void,
-  ) {}
+    /** Where the sequence goes on from (a live session of this session dropped before had got that far). */
+    startSeq = 0,
+  ) {
+    this.seq = startSeq;
+  }
 
   /** Sequences an event for the subscribers; `relayed`: it came from another process (not relayed back). */
   emit(event: SessionEvent, { relayed = false }: { relayed?: boolean } = {}): number {
     this.track(event);
+    this.lastActivity = Date.now();
     if (!relayed) this.relay?.(this.sessionId, { t: 'event', event });
     this.seq += 1;
     this.buffer.push({ seq: this.seq, event });

@@ -32,7 +32,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { listenToHost } from './host-listeners.js';
 import { createHttpApp } from './http-app.js';
 import { LiveRelay } from './live-relay.js';
-import { LiveSession, type RelayNote } from './live-session.js';
+import { dropIdle, LiveSession, type RelayNote } from './live-session.js';
 import { acceptedHosts } from './login-checks.js';
 import { loadOrCreateSecret, loginLink, mintLinkToken, removeServerAddress, writeServerAddress } from './login-link.js';
 import { LoginStore } from './login-store.js';
@@ -59,6 +59,9 @@ export interface SessionServerHandle {
   /** A fresh one-time login link for the owner (or another configured account), once the server listens. */
   loginLink(userId?: string): string | undefined;
 }
+
+/** A live session nobody watches and nothing happened in this long is dropped (its next event starts afresh). */
+const LIVE_IDLE_MS = 15 * 60_000;
 
 export function createSessionServerPlugin(options: SessionServerOptions = {}) {
   let current: { url: string; mint: (userId?: string) => string } | undefined;
@@ -93,6 +96,8 @@ export function createSessionServerPlugin(options: SessionServerOptions = {}) {
       const locale = handles.services.use.locale;
       const dataDir = handles.storage.use.dataDir;
       const lives = new Map<string, LiveSession>();
+      /** The sequence numbers live sessions dropped for idleness had reached (their next one goes on from there). */
+      const lastSeqs = new Map<string, number>();
       // On PostgreSQL every process's session server relays its sessions' live changes to the others' (issue #16).
       let relay: LiveRelay | undefined;
       const publish = (sessionId: string, note: RelayNote) => {
@@ -124,7 +129,7 @@ export function createSessionServerPlugin(options: SessionServerOptions = {}) {
         live(sessionId) {
           let live = lives.get(sessionId);
           if (!live) {
-            live = new LiveSession(sessionId, publish);
+            live = new LiveSession(sessionId, publish, lastSeqs.get(sessionId));
             lives.set(sessionId, live);
           }
           return live;
@@ -155,6 +160,9 @@ export function createSessionServerPlugin(options: SessionServerOptions = {}) {
         // After the deletion's own events went out: the next activity starts a fresh sequence.
         queueMicrotask(() => lives.delete(sessionId));
       });
+      const pruning = setInterval(() => dropIdle(lives, lastSeqs, LIVE_IDLE_MS), LIVE_IDLE_MS / 10);
+      pruning.unref();
+      handles.lifecycle.use.onDispose(() => clearInterval(pruning));
 
       let address = { accepted: new Set<string>(), expected: '' };
       const limits = () => ({
