@@ -154,7 +154,7 @@ export class Orchestrator implements AgentService {
   abort(sessionId: string, options: AbortOptions = {}): boolean {
     if (this.owners && !this.owners.owns(sessionId)) {
       // Another process runs the session (or will): the stop goes to it.
-      this.owners.forwardAbort(sessionId, options);
+      this.owners.signals.forwardAbort(sessionId, options);
       return this.owners.hasOutstanding(sessionId);
     }
     const channel = this.channels.get(sessionId);
@@ -259,7 +259,7 @@ export class Orchestrator implements AgentService {
     const running = this.runningTurn(sessionId);
     if (!running) {
       if (!this.owners || this.owners.owns(sessionId)) return 'noTurn';
-      return this.owners.askStop(sessionId, request);
+      return this.owners.signals.askStop(sessionId, request);
     }
     const by = request.by;
     const isParticipant =

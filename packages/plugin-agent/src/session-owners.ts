@@ -4,14 +4,15 @@
 // inputs (join, queue, open); the accepting process's handleMessage settles when the owner finishes the item. An
 // owner keeps the lease while its channel is busy or items wait; one taking over from a process that died records
 // the interrupted turn as stopped, finishes the items already in it and runs the rest.
-import { randomUUID } from 'node:crypto';
-import type { AbortOptions } from '@aalis/api-agent';
 import type { HandOverItem, HandOverService, Lease, LeasesService } from '@aalis/api-storage';
-import type { Identity, IncomingMessage, Message } from '@aalis/schema-message';
+import type { IncomingMessage, Message } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';
 import { CLEARING_MARKER, enteredTurn, lastClearing, noteTurn, parseItem, serializeInput } from './hand-over-items.js';
 import type { Batch, PendingInput, RunningTurn, SessionChannel } from './session-channel.js';
 import { recordInterruptedTurn, type SessionHold, sessionLeaseName } from './session-lease.js';
+import { SessionSignals, type StopAnswer, type StopRequest } from './session-signals.js';
+
+export type { StopAnswer, StopRequest } from './session-signals.js';
 
 /** What the owner needs from the orchestrator. */
 export interface OwnerHost {
@@ -26,24 +27,6 @@ export interface OwnerHost {
   /** /stop asked by another process for a session this one runs. */
   stopAsked(sessionId: string, request: StopRequest): Promise<StopAnswer>;
 }
-
-/** A /stop for a session, with who asked. */
-export interface StopRequest {
-  by: Identity | undefined;
-  callerIsOwner: boolean;
-  reason: string;
-}
-
-export type StopAnswer = 'stopped' | 'noTurn' | 'refused';
-
-/** What travels in a session's signals: a plain abort, or a /stop that wants its answer back. */
-type SignalText =
-  | { kind: 'abort'; options: AbortOptions }
-  | { kind: 'stop'; reply: string; request: StopRequest }
-  | { kind: 'answer'; answer: StopAnswer };
-
-/** How long a /stop waits for the owner's answer before saying no turn runs. */
-const ANSWER_WAIT_MS = 2000;
 
 interface Owned {
   readonly sessionId: string;
@@ -78,6 +61,8 @@ export class SessionOwners {
   private readonly disposers: Array<() => void> = [];
   /** Shut down: nothing more is taken; leases are given back as channels go idle. */
   private closed = false;
+  /** Stops sent to and answered by whoever runs a session (session-signals.ts). */
+  readonly signals: SessionSignals;
 
   constructor(
     private readonly deps: AgentDeps,
@@ -85,12 +70,18 @@ export class SessionOwners {
     private readonly leases: LeasesService,
     private readonly host: OwnerHost,
   ) {
+    this.signals = new SessionSignals(deps, queue, {
+      owns: (sessionId) => this.owned.has(sessionId),
+      takeIfFree: (sessionId) => this.takeIfFree(sessionId),
+      peek: (sessionId) => host.peek(sessionId),
+      stopAsked: (sessionId, request) => host.stopAsked(sessionId, request),
+    });
     this.disposers.push(
+      () => this.signals.close(),
       queue.onPut((name) => {
         const sessionId = sessionOf(name);
         if (sessionId !== undefined && this.owned.has(sessionId)) this.pump(sessionId);
       }),
-      queue.onSignal((name, text) => this.onSignal(name, text)),
     );
   }
 
@@ -144,43 +135,6 @@ export class SessionOwners {
     }
   }
 
-  /** A stop for a session this process does not run: sent to its owner. */
-  forwardAbort(sessionId: string, options: AbortOptions): void {
-    this.send(sessionLeaseName(sessionId), { kind: 'abort', options });
-  }
-
-  /**
-   * A /stop for a session this process does not run: asked of its owner, which answers by the same rules. No
-   * owner (the session's lease is free) or no answer in time: no turn runs.
-   */
-  async askStop(sessionId: string, request: StopRequest): Promise<StopAnswer> {
-    const name = sessionLeaseName(sessionId);
-    if (await this.takeIfFree(sessionId)) return 'noTurn';
-    const reply = `agent-answer:${randomUUID()}`;
-    return new Promise<StopAnswer>((resolve) => {
-      const done = (answer: StopAnswer) => {
-        clearTimeout(timer);
-        stop();
-        resolve(answer);
-      };
-      const stop = this.queue.onSignal((signalName, text) => {
-        if (signalName !== reply) return;
-        const parsed = readSignal(text);
-        if (parsed?.kind === 'answer') done(parsed.answer);
-      });
-      const timer = setTimeout(() => done('noTurn'), ANSWER_WAIT_MS);
-      this.send(name, { kind: 'stop', reply, request });
-    });
-  }
-
-  private send(name: string, signal: SignalText): void {
-    this.queue
-      .signal(name, JSON.stringify(signal))
-      .catch((error: unknown) =>
-        this.deps.log.warn('sending a stop to the session owner failed', { error: String(error) }),
-      );
-  }
-
   /** The lease side of a turn about to run here: its note in the lease and in each of its items. */
   async holdTurn(sessionId: string, running: RunningTurn, inputs: readonly PendingInput[]): Promise<SessionHold> {
     const owned = this.owned.get(sessionId);
@@ -218,7 +172,7 @@ export class SessionOwners {
    * Takes the session if no live process holds it — recording a dead owner's turn, placing what waits — and gives
    * it back once idle. Whether it was free.
    */
-  private async takeIfFree(sessionId: string): Promise<boolean> {
+  async takeIfFree(sessionId: string): Promise<boolean> {
     let free = false;
     await this.serial(sessionId, async () => {
       if (this.owned.has(sessionId)) return;
@@ -440,25 +394,6 @@ export class SessionOwners {
     );
   }
 
-  private onSignal(name: string, text: string): void {
-    const sessionId = sessionOf(name);
-    if (sessionId === undefined || !this.owned.has(sessionId)) return;
-    const signal = readSignal(text);
-    if (signal?.kind === 'abort') {
-      const { options } = signal;
-      this.host.peek(sessionId)?.stop({
-        turnId: options.turnId,
-        by: options.by,
-        reason: options.reason ?? 'abort',
-        release: options.queued ? 'archive' : undefined,
-      });
-    } else if (signal?.kind === 'stop') {
-      void this.host
-        .stopAsked(sessionId, signal.request)
-        .then((answer) => this.send(signal.reply, { kind: 'answer', answer }));
-    }
-  }
-
   /** Runs `fn` after every earlier step of the session in this process (taking, placing, releasing). */
   private serial(sessionId: string, fn: () => Promise<void>): Promise<void> {
     const before = this.chains.get(sessionId) ?? Promise.resolve();
@@ -473,14 +408,5 @@ export class SessionOwners {
       if (this.chains.get(sessionId) === next) this.chains.delete(sessionId);
     });
     return next;
-  }
-}
-
-function readSignal(text: string): SignalText | undefined {
-  try {
-    const signal = JSON.parse(text) as SignalText;
-    return typeof signal === 'object' && signal !== null ? signal : undefined;
-  } catch {
-    return undefined;
   }
 }
