@@ -343,4 +343,23 @@ describe('#16 inputs handed to the session owner', () => {
     expect(history.at(-1)?.role === 'assistant' || history.at(-1)?.kind === 'event-marker').toBe(true);
     expect(history.some((message) => message.content === 'answered by B')).toBe(true);
   });
+
+  it('#16.17 twenty sessions, their inputs spread over both hosts at once: every input settles and is archived once', async () => {
+    const [a, b] = await twoHosts([], () => slowText('ok', 20));
+    const sessions = Array.from({ length: 20 }, (_, index) => `cli:user${index}`);
+    const sends = sessions.flatMap((sessionId, index) =>
+      [0, 1, 2].map((round) =>
+        ((index + round) % 2 === 0 ? a : b).say(`input ${index}.${round}`, {
+          sessionId,
+          sender: { userId: `user${index}` },
+        }),
+      ),
+    );
+    await Promise.all(sends);
+    for (const [index, sessionId] of sessions.entries()) {
+      const history = await a.history(sessionId);
+      for (const round of [0, 1, 2]) expect(users(history, `input ${index}.${round}`), sessionId).toHaveLength(1);
+      expect(history.at(-1)?.role === 'assistant' || history.at(-1)?.kind === 'event-marker').toBe(true);
+    }
+  });
 });
