@@ -1,10 +1,11 @@
 // The sessions table on PostgreSQL: the same columns as on SQLite (session-migrations.ts); a serial `position`
-// stands for SQLite's rowid as the tie-breaker of equal timestamps.
-import type { SessionFilter, SessionInfo } from '@aalis/api-session-manager';
+// stands for SQLite's rowid as the tie-breaker of equal timestamps. Every update and deletion sends a change notice
+// in the same statement or transaction (NOTIFY aalis_sessions), so the other processes' copies of rows stay current.
+import type { LastTurn, SessionFilter, SessionInfo } from '@aalis/api-session-manager';
 import type { PostgresDatabase, PostgresMigration } from '@aalis/postgres';
 import { SESSION_NAMESPACE } from './session-migrations.js';
 import { fromRow, type SessionRow, toRow } from './session-row.js';
-import { type DeletionNotice, type SessionStore, subtreeDeepestFirst } from './session-store.js';
+import { type DeletionNotice, type SessionRowChange, type SessionStore, subtreeDeepestFirst } from './session-store.js';
 
 /** The NOTIFY channel of deletions: every process bumps the generations of sessions deleted by another. */
 export const SESSIONS_CHANNEL = 'aalis_sessions';
@@ -54,7 +55,17 @@ const VALUES = (row: SessionRow) => [
   row.last_turn,
 ];
 
+/** A change notice (on the deletions' channel, told apart by its phase): rows another process must read again. */
+interface ChangeNotice {
+  origin: string;
+  phase: 'changed';
+  ids: string[];
+}
+
 export class PostgresSessionStore implements SessionStore {
+  /** Tells this store's change notices from other processes' (it applied its own writes already). */
+  private readonly origin = globalThis.crypto.randomUUID();
+
   private constructor(private readonly database: PostgresDatabase) {}
 
   static async open(database: PostgresDatabase): Promise<PostgresSessionStore> {
@@ -76,14 +87,34 @@ export class PostgresSessionStore implements SessionStore {
     return rows.length === 1;
   }
 
-  async save(info: SessionInfo): Promise<boolean> {
+  async save(info: SessionInfo): Promise<SessionInfo | undefined> {
     const row = toRow(info);
-    const rows = await this.database.query(
-      `UPDATE sessions SET venue = $2, origin_platform = $3, origin_multi_party = $4, title = $5, updated_at = $6,
-       last_turn = $7 WHERE id = $1 RETURNING id`,
-      [row.id, row.venue, row.origin_platform, row.origin_multi_party, row.title, row.updated_at, row.last_turn],
+    // One statement: the notice goes out with the update's commit, and only when a row was updated.
+    const rows = await this.database.query<SessionRow>(
+      `WITH updated AS (UPDATE sessions SET venue = $2, origin_platform = $3, origin_multi_party = $4, title = $5,
+       updated_at = $6 WHERE id = $1 RETURNING ${COLUMNS})
+       SELECT ${COLUMNS}, pg_notify($7, $8) FROM updated`,
+      [
+        row.id,
+        row.venue,
+        row.origin_platform,
+        row.origin_multi_party,
+        row.title,
+        row.updated_at,
+        SESSIONS_CHANNEL,
+        this.changeNotice([row.id]),
+      ],
     );
-    return rows.length === 1;
+    return rows[0] ? fromRow(rows[0]) : undefined;
+  }
+
+  async saveLastTurn(id: string, lastTurn: LastTurn, updatedAt: number): Promise<SessionInfo | undefined> {
+    const rows = await this.database.query<SessionRow>(
+      `WITH updated AS (UPDATE sessions SET last_turn = $2, updated_at = $3 WHERE id = $1 RETURNING ${COLUMNS})
+       SELECT ${COLUMNS}, pg_notify($4, $5) FROM updated`,
+      [id, JSON.stringify(lastTurn), updatedAt, SESSIONS_CHANNEL, this.changeNotice([id])],
+    );
+    return rows[0] ? fromRow(rows[0]) : undefined;
   }
 
   async list(filter: SessionFilter = {}): Promise<SessionInfo[]> {
@@ -134,19 +165,67 @@ export class PostgresSessionStore implements SessionStore {
 
   watchDeletions(listener: (notice: DeletionNotice) => void): Promise<() => void> {
     return this.database.listen(SESSIONS_CHANNEL, (payload) => {
-      let notice: DeletionNotice;
-      try {
-        notice = JSON.parse(payload) as DeletionNotice;
-      } catch {
-        return;
-      }
-      if (typeof notice?.origin === 'string' && typeof notice.rootId === 'string') listener(notice);
+      const notice = parse<DeletionNotice>(payload);
+      if (notice?.phase !== 'deleting' && notice?.phase !== 'deleted') return;
+      if (typeof notice.origin === 'string' && typeof notice.rootId === 'string') listener(notice as DeletionNotice);
     });
+  }
+
+  async watchChanges(listener: (change: SessionRowChange) => void): Promise<() => void> {
+    const removers = [
+      this.database.onListenerLost(() => listener({ kind: 'lost' })),
+      this.database.onReconnect(() => listener({ kind: 'watching' })),
+      await this.database.listen(SESSIONS_CHANNEL, (payload) => {
+        const notice = parse<ChangeNotice>(payload);
+        if (notice?.phase !== 'changed' || notice.origin === this.origin || !Array.isArray(notice.ids)) return;
+        listener({ kind: 'changed', ids: notice.ids.filter((id) => typeof id === 'string') });
+      }),
+    ];
+    listener({ kind: 'watching' });
+    return () => {
+      for (const remove of removers) remove();
+    };
   }
 
   async deleteAll(ids: readonly string[]): Promise<void> {
     await this.database.transaction(async (client) => {
       for (const id of ids) await client.query('DELETE FROM sessions WHERE id = $1', [id]);
+      // Delivered at commit, after the rows are gone: a copy read from them before can no longer stay.
+      for (const notice of this.changeNotices(ids))
+        await client.query('SELECT pg_notify($1, $2)', [SESSIONS_CHANNEL, notice]);
     });
+  }
+
+  private changeNotice(ids: string[]): string {
+    const notice: ChangeNotice = { origin: this.origin, phase: 'changed', ids };
+    return JSON.stringify(notice);
+  }
+
+  /** The ids in as few notices as fit the payload limit (an id is at most 512 characters). */
+  private changeNotices(ids: readonly string[]): string[] {
+    const notices: string[] = [];
+    let batch: string[] = [];
+    let bytes = 0;
+    for (const id of ids) {
+      const size = Buffer.byteLength(JSON.stringify(id)) + 1;
+      if (batch.length > 0 && bytes + size > NOTIFY_LIMIT - 200) {
+        notices.push(this.changeNotice(batch));
+        batch = [];
+        bytes = 0;
+      }
+      batch.push(id);
+      bytes += size;
+    }
+    if (batch.length > 0) notices.push(this.changeNotice(batch));
+    return notices;
+  }
+}
+
+function parse<T>(payload: string): Partial<T> | undefined {
+  try {
+    const value: unknown = JSON.parse(payload);
+    return typeof value === 'object' && value !== null ? (value as Partial<T>) : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -1,6 +1,7 @@
-// The session manager: sessions in the storage engine (SQLite or PostgreSQL), deletion generations in memory (kept
-// current across processes by the store's deletion notices), and deletion handed to the agent's clearing chain
-// (children first, session:deleted, memory clear, rows).
+// The session manager: sessions in the storage engine (SQLite or PostgreSQL; on PostgreSQL copies of the rows in
+// memory, kept current by the store's change notices), deletion generations in memory (kept current across processes
+// by the store's deletion notices), and deletion handed to the agent's clearing chain (children first,
+// session:deleted, memory clear, rows).
 import type { AgentService } from '@aalis/api-agent';
 import type { MemoryService } from '@aalis/api-memory';
 import {
@@ -19,6 +20,7 @@ import {
   sessionErrors,
 } from '@aalis/api-session-manager';
 import type { Events, Logger } from '@aalis/core';
+import { SessionRowCache } from './session-row-cache.js';
 import type { DeletionNotice, SessionStore } from './session-store.js';
 
 export interface SessionManagerOptions {
@@ -47,6 +49,12 @@ export class SessionManager implements SessionManagerService {
   /** Notices of other processes are applied one after another, in the order they came. */
   private noticesDone: Promise<void> = Promise.resolve();
   private announced: Promise<void> = Promise.resolve();
+  /**
+   * Rows read or written here, for stores whose other writers send change notices (PostgreSQL: a turn asks for its
+   * session a dozen times). Without notices (SQLite, which a second process on the data directory may write) every
+   * read goes to the store, which answers in microseconds there.
+   */
+  private readonly rows = new SessionRowCache();
 
   constructor(private readonly options: SessionManagerOptions) {
     this.now = options.now ?? Date.now;
@@ -60,14 +68,14 @@ export class SessionManager implements SessionManagerService {
       if (init.parentId !== undefined) await this.settled(init.parentId);
     }
     const { store } = this.options;
-    const existing = this.remember(await store.get(init.id));
+    const existing = await this.read(init.id);
     if (existing) {
       this.assertSame(existing, init);
       return existing;
     }
     let originPlatform = init.originPlatform ?? init.platform;
     if (init.parentId !== undefined) {
-      const parent = await store.get(init.parentId);
+      const parent = await this.read(init.parentId);
       if (!parent) throw sessionErrors.AALIS_SESSION_PARENT_UNKNOWN({ id: init.id, parentId: init.parentId });
       const root = await this.rootOfStored(parent);
       originPlatform = init.originPlatform ?? root.originPlatform ?? root.platform;
@@ -86,14 +94,26 @@ export class SessionManager implements SessionManagerService {
     if (init.originChat !== undefined) session.originChat = { multiParty: init.originChat.multiParty };
     if (init.title !== undefined) session.title = init.title;
     this.remember(session);
-    if (!(await store.insert(session))) return this.remember(await store.get(init.id))!;
+    const mark = this.rows.mark(session.id);
+    if (!(await store.insert(session))) return (await this.read(init.id))!;
+    this.rows.fill(mark, session);
     this.options.events.emit('session:created', { session });
     return session;
   }
 
   async get(sessionId: string): Promise<SessionInfo | undefined> {
     assertSessionId(sessionId);
-    return this.remember(await this.options.store.get(sessionId));
+    return this.read(sessionId);
+  }
+
+  /** The row, from the copies when held, else from the store (and then kept, unless it changed meanwhile). */
+  private async read(sessionId: string): Promise<SessionInfo | undefined> {
+    const held = this.rows.get(sessionId);
+    if (held) return held;
+    const mark = this.rows.mark(sessionId);
+    const session = this.remember(await this.options.store.get(sessionId));
+    this.rows.fill(mark, session);
+    return session;
   }
 
   async list(filter: SessionFilter = {}): Promise<SessionInfo[]> {
@@ -107,7 +127,7 @@ export class SessionManager implements SessionManagerService {
 
   async rootOf(sessionId: string): Promise<SessionInfo | undefined> {
     assertSessionId(sessionId);
-    const session = await this.options.store.get(sessionId);
+    const session = await this.read(sessionId);
     return session ? this.rootOfStored(session) : undefined;
   }
 
@@ -130,23 +150,30 @@ export class SessionManager implements SessionManagerService {
     }
     if (changes.length === 0) return existing;
     next.updatedAt = this.now();
-    await this.options.store.save(next);
-    this.options.events.emit('session:updated', { session: next, changes });
-    return next;
+    // The row as saved: its last turn as it is now (the save leaves that column to recordTurn).
+    const saved = await this.options.store.save(next);
+    if (!saved) {
+      this.rows.drop([sessionId]);
+      throw sessionErrors.AALIS_SESSION_UNKNOWN({ id: sessionId });
+    }
+    this.rows.wrote(saved);
+    this.options.events.emit('session:updated', { session: saved, changes });
+    return saved;
   }
 
   async recordTurn(sessionId: string, lastTurn: LastTurn): Promise<void> {
     assertSessionId(sessionId);
     assertValidLastTurn(sessionId, lastTurn);
-    const existing = await this.options.store.get(sessionId);
-    if (!existing) {
+    const recorded: LastTurn = { turnId: lastTurn.turnId, outcome: lastTurn.outcome, at: lastTurn.at };
+    if (lastTurn.error !== undefined) recorded.error = lastTurn.error;
+    // One statement that changes only these columns (it used to read the row and write all of it back).
+    const next = await this.options.store.saveLastTurn(sessionId, recorded, this.now());
+    if (!next) {
+      this.rows.drop([sessionId]);
       this.options.logger.debug('turn of an unknown session not recorded', { sessionId, turnId: lastTurn.turnId });
       return;
     }
-    const recorded: LastTurn = { turnId: lastTurn.turnId, outcome: lastTurn.outcome, at: lastTurn.at };
-    if (lastTurn.error !== undefined) recorded.error = lastTurn.error;
-    const next: SessionInfo = { ...existing, lastTurn: recorded, updatedAt: this.now() };
-    await this.options.store.save(next);
+    this.rows.wrote(next);
     this.options.events.emit('session:updated', { session: next, changes: ['lastTurn'] });
   }
 
@@ -254,6 +281,7 @@ export class SessionManager implements SessionManagerService {
         }
       }
       await store.deleteAll(ids);
+      this.rows.drop(ids);
     };
     const agent = this.options.agent();
     if (agent) await agent.clearing(ids, clear, reason);
@@ -268,9 +296,15 @@ export class SessionManager implements SessionManagerService {
    * through its clearing chain as a deletion here would, and session:deleted goes out here so listeners forget it.
    */
   async watchOtherProcesses(): Promise<() => void> {
-    const watch = this.options.store.watchDeletions;
-    if (!watch) return () => {};
-    return watch.call(this.options.store, (notice) => {
+    const { store } = this.options;
+    const stopChanges = store.watchChanges
+      ? await store.watchChanges((change) => {
+          if (change.kind === 'changed') this.rows.drop(change.ids);
+          else this.rows.reset(change.kind === 'watching');
+        })
+      : () => {};
+    if (!store.watchDeletions) return stopChanges;
+    const stopDeletions = await store.watchDeletions((notice) => {
       if (notice.origin === this.origin) return;
       this.noticesDone = this.noticesDone
         .then(() => this.applyNotice(notice))
@@ -278,6 +312,10 @@ export class SessionManager implements SessionManagerService {
           this.options.logger.warn('a deletion of another process was not applied here', { error: String(error) }),
         );
     });
+    return () => {
+      stopDeletions();
+      stopChanges();
+    };
   }
 
   private async applyNotice(notice: DeletionNotice): Promise<void> {
@@ -324,7 +362,7 @@ export class SessionManager implements SessionManagerService {
     let current = session;
     const seen = new Set([current.id]);
     while (current.parentId !== undefined) {
-      const parent = await this.options.store.get(current.parentId);
+      const parent = await this.read(current.parentId);
       if (!parent || seen.has(parent.id)) break;
       seen.add(parent.id);
       current = parent;

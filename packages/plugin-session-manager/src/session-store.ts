@@ -1,6 +1,6 @@
 // What the session manager needs from an engine: one implementation per engine (SQLite synchronous, PostgreSQL
 // asynchronous), the same semantics, checked by one conformance suite.
-import type { SessionFilter, SessionInfo } from '@aalis/api-session-manager';
+import type { LastTurn, SessionFilter, SessionInfo } from '@aalis/api-session-manager';
 
 type Awaitable<T> = T | Promise<T>;
 
@@ -18,12 +18,26 @@ export interface DeletionNotice {
   reason?: string;
 }
 
+/**
+ * What another process did to session rows (PostgreSQL NOTIFY), for the copies this process keeps: `changed` rows
+ * (updated or deleted), or `lost` / `watching` when the notices stopped or arrive again (so some may be missed).
+ */
+export type SessionRowChange = { kind: 'changed'; ids: string[] } | { kind: 'lost' } | { kind: 'watching' };
+
 export interface SessionStore {
   get(id: string): Awaitable<SessionInfo | undefined>;
   /** Inserts unless the id exists; returns whether it inserted. */
   insert(info: SessionInfo): Awaitable<boolean>;
-  /** Replaces the mutable columns of an existing row; returns whether it existed. */
-  save(info: SessionInfo): Awaitable<boolean>;
+  /**
+   * Replaces the columns `update` may change (venue, origin, title, `updatedAt`; not the last turn, which only
+   * `saveLastTurn` writes) of an existing row; returns the row as it is now, or undefined when there is none.
+   */
+  save(info: SessionInfo): Awaitable<SessionInfo | undefined>;
+  /**
+   * Sets only the last turn and `updatedAt` (a change another process made to the other columns meanwhile stays)
+   * and returns the row as it is now, or undefined when there is none.
+   */
+  saveLastTurn(id: string, lastTurn: LastTurn, updatedAt: number): Awaitable<SessionInfo | undefined>;
   list(filter?: SessionFilter): Awaitable<SessionInfo[]>;
   children(id: string): Awaitable<SessionInfo[]>;
   /** The session and all its descendants, deepest level first; the session itself last. */
@@ -34,6 +48,11 @@ export interface SessionStore {
   announceDeletion?(notice: DeletionNotice): Promise<void>;
   /** Calls `listener` with every deletion notice of any process (its own too). Returns the remover. */
   watchDeletions?(listener: (notice: DeletionNotice) => void): Promise<() => void>;
+  /**
+   * Engines shared by several processes: calls `listener` with other processes' changes to rows, and first with
+   * `watching` once changes are watched. Absent: no other process writes (rows need no notices to stay current).
+   */
+  watchChanges?(listener: (change: SessionRowChange) => void): Promise<() => void>;
 }
 
 /** The subtree walk of both engines: levels of children, deepest first, each session once. */

@@ -1,5 +1,5 @@
 // The sessions table: synchronous reads through prepared statements, writes in BEGIN IMMEDIATE transactions.
-import type { SessionFilter, SessionInfo } from '@aalis/api-session-manager';
+import type { LastTurn, SessionFilter, SessionInfo } from '@aalis/api-session-manager';
 import type { SqliteDatabase } from '@aalis/sqlite';
 import { SESSION_NAMESPACE, sessionMigrations } from './session-migrations.js';
 import { fromRow, type SessionRow, toRow } from './session-row.js';
@@ -38,19 +38,36 @@ export class SqliteSessionStore implements SessionStore {
     );
   }
 
-  /** Replaces the mutable columns of an existing row; returns whether it existed. */
-  save(info: SessionInfo): boolean {
+  save(info: SessionInfo): SessionInfo | undefined {
     const row = toRow(info);
-    return this.database.write(
+    const saved = this.database.write(
       (connection) =>
         connection
           .prepare(
             `UPDATE sessions SET venue = @venue, origin_platform = @origin_platform,
-             origin_multi_party = @origin_multi_party, title = @title, updated_at = @updated_at,
-             last_turn = @last_turn WHERE id = @id`,
+             origin_multi_party = @origin_multi_party, title = @title, updated_at = @updated_at
+             WHERE id = @id RETURNING ${COLUMNS}`,
           )
-          .run(row).changes === 1,
+          .get({
+            id: row.id,
+            venue: row.venue,
+            origin_platform: row.origin_platform,
+            origin_multi_party: row.origin_multi_party,
+            title: row.title,
+            updated_at: row.updated_at,
+          }) as SessionRow | undefined,
     );
+    return saved ? fromRow(saved) : undefined;
+  }
+
+  saveLastTurn(id: string, lastTurn: LastTurn, updatedAt: number): SessionInfo | undefined {
+    const row = this.database.write(
+      (connection) =>
+        connection
+          .prepare(`UPDATE sessions SET last_turn = ?, updated_at = ? WHERE id = ? RETURNING ${COLUMNS}`)
+          .get(JSON.stringify(lastTurn), updatedAt, id) as SessionRow | undefined,
+    );
+    return row ? fromRow(row) : undefined;
   }
 
   list(filter: SessionFilter = {}): SessionInfo[] {

@@ -26,6 +26,7 @@ export class PostgresDatabase {
   private listenerReady: Promise<pg.Client> | undefined;
   private readonly channels = new Map<string, Set<(payload: string) => void>>();
   private readonly reconnectListeners = new Set<() => void>();
+  private readonly lostListeners = new Set<() => void>();
 
   constructor(
     readonly url: string,
@@ -135,6 +136,20 @@ export class PostgresDatabase {
     return () => void this.reconnectListeners.delete(fn);
   }
 
+  /**
+   * Calls `fn` when the listening connection broke: until `onReconnect` fires, notifications are missed, so what
+   * is kept current by them (caches) must not be trusted. Returns the remover.
+   */
+  onListenerLost(fn: () => void): () => void {
+    this.lostListeners.add(fn);
+    return () => void this.lostListeners.delete(fn);
+  }
+
+  /** Whether the listening connection is up (notifications on the channels listened to arrive). */
+  get listening(): boolean {
+    return this.listener !== undefined;
+  }
+
   private listenerClient(): Promise<pg.Client> {
     this.listenerReady ??= (async () => {
       const client = new pg.Client({ connectionString: this.url });
@@ -145,6 +160,7 @@ export class PostgresDatabase {
         lost = true;
         if (this.listener === client) this.listener = undefined;
         this.listenerReady = undefined;
+        for (const fn of [...this.lostListeners]) fn();
         setTimeout(() => void this.relisten(), 500).unref();
       };
       client.on('error', onLost);

@@ -1,0 +1,165 @@
+// Issue #16: the session manager keeps copies of session rows on PostgreSQL (a turn asked the store for its session a
+// dozen times); another process's update, recorded turn or deletion is seen through the store's change notices. Two
+// managers on two pools of one throwaway PostgreSQL stand for two processes. On SQLite every read goes to the store.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from '@aalis/core';
+import { PostgresDatabase } from '@aalis/postgres';
+import { throwawayDatabase } from '@aalis/postgres/throwaway';
+import { SqliteDatabase } from '@aalis/sqlite';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PostgresSessionStore } from './postgres-session-store.js';
+import { SessionManager } from './session-manager.js';
+import type { SessionStore } from './session-store.js';
+import { SqliteSessionStore } from './sqlite-session-store.js';
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const quiet: Logger = {
+  name: 'test',
+  trace: () => {},
+  debug: () => {},
+  info: () => {},
+  warn: () => {},
+  error: () => {},
+  enabled: () => false,
+  child: () => quiet,
+};
+
+/** A manager over `store`, counting the rows it asks the store for. */
+async function managerOn(store: SessionStore) {
+  const reads = { count: 0 };
+  const get = store.get.bind(store);
+  store.get = (id) => {
+    reads.count++;
+    return get(id);
+  };
+  const manager = new SessionManager({
+    store,
+    events: { emit: () => {}, emitAsync: async () => {} },
+    logger: quiet,
+    agent: () => undefined,
+    memory: () => undefined,
+  });
+  cleanups.push(await manager.watchOtherProcesses());
+  return { manager, reads };
+}
+
+async function postgresProcess(url: string) {
+  const database = new PostgresDatabase(url);
+  cleanups.push(() => database.close());
+  return { database, ...(await managerOn(await PostgresSessionStore.open(database))) };
+}
+
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('copies of session rows on PostgreSQL', () => {
+  it('#16.21 a turn reads its session once: later gets and rootOf answer from the copy', async () => {
+    const a = await postgresProcess(await throwawayDatabase());
+    await a.manager.ensure({ id: 'web:root', kind: 'web', platform: 'webui', title: 'root' });
+    await a.manager.ensure({ id: 'web:child', kind: 'child', platform: 'webui', parentId: 'web:root' });
+    const before = a.reads.count;
+    for (let index = 0; index < 5; index++) {
+      expect((await a.manager.get('web:child'))?.parentId).toBe('web:root');
+      expect((await a.manager.rootOf('web:child'))?.title).toBe('root');
+    }
+    expect(a.reads.count - before).toBe(0);
+    // A caller changing what it got does not change the copy.
+    const got = (await a.manager.get('web:root'))!;
+    got.title = 'changed by a caller';
+    expect((await a.manager.get('web:root'))?.title).toBe('root');
+  });
+
+  it("#16.22 another process's update, recorded turn and deletion are seen by a process holding the row", async () => {
+    const url = await throwawayDatabase();
+    const a = await postgresProcess(url);
+    const b = await postgresProcess(url);
+    await a.manager.ensure({ id: 'web:s1', kind: 'web', platform: 'webui', title: 'first' });
+    expect((await a.manager.get('web:s1'))?.title).toBe('first');
+    expect((await b.manager.get('web:s1'))?.title).toBe('first');
+
+    await b.manager.update('web:s1', { title: 'second' });
+    await until(async () => (await a.manager.get('web:s1'))?.title === 'second', "B's title on A");
+
+    await b.manager.recordTurn('web:s1', { turnId: 't1', outcome: 'replied', at: 1 });
+    await until(async () => (await a.manager.get('web:s1'))?.lastTurn?.turnId === 't1', "B's last turn on A");
+    // The recorded turn changed only its columns: B's title stayed.
+    expect((await a.manager.get('web:s1'))?.title).toBe('second');
+
+    await b.manager.deleteSession('web:s1');
+    await until(async () => (await a.manager.get('web:s1')) === undefined, "B's deletion on A");
+    await until(async () => (await a.manager.rootOf('web:s1')) === undefined, "B's deletion on A's rootOf");
+  });
+
+  it('#16.23 a title and a recorded turn written by two processes at once both stay', async () => {
+    const url = await throwawayDatabase();
+    const a = await postgresProcess(url);
+    const b = await postgresProcess(url);
+    await a.manager.ensure({ id: 'web:s2', kind: 'web', platform: 'webui' });
+    await b.manager.get('web:s2');
+    await Promise.all([
+      a.manager.recordTurn('web:s2', { turnId: 't9', outcome: 'replied', at: 9 }),
+      b.manager.update('web:s2', { title: 'named' }),
+    ]);
+    for (const process of [a, b]) {
+      await until(async () => {
+        const row = await process.manager.get('web:s2');
+        return row?.title === 'named' && row.lastTurn?.turnId === 't9';
+      }, 'both writes on each process');
+    }
+  });
+
+  it('#16.24 while the notices cannot arrive (listening connection cut) every read goes to the store', async () => {
+    const url = await throwawayDatabase();
+    const a = await postgresProcess(url);
+    const b = await postgresProcess(url);
+    await a.manager.ensure({ id: 'web:s3', kind: 'web', platform: 'webui', title: 'before' });
+    expect((await a.manager.get('web:s3'))?.title).toBe('before');
+    // Every listening connection of the database goes (the pools' connections never LISTEN).
+    const killer = new PostgresDatabase(url);
+    cleanups.push(() => killer.close());
+    await killer.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'",
+    );
+    await until(async () => !a.database.listening, 'A noticing its listening connection is gone');
+    await b.manager.update('web:s3', { title: 'during the outage' });
+    // No waiting: the change notice may never come, so the copy is not used.
+    expect((await a.manager.get('web:s3'))?.title).toBe('during the outage');
+    // Listening again, the copies are used again and kept current again.
+    await until(async () => a.database.listening && b.database.listening, 'both listening again');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await a.manager.get('web:s3');
+    await b.manager.update('web:s3', { title: 'after' });
+    await until(async () => (await a.manager.get('web:s3'))?.title === 'after', "B's title on A after reconnecting");
+  });
+});
+
+describe('session rows on SQLite', () => {
+  it('#16.25 two processes on one data directory see each other’s writes at once (rows are not kept)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aalis-session-rows-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const open = () => {
+      const database = new SqliteDatabase(join(dir, 'aalis.db'));
+      cleanups.push(() => database.close());
+      return managerOn(new SqliteSessionStore(database));
+    };
+    const a = await open();
+    const b = await open();
+    await a.manager.ensure({ id: 'web:s4', kind: 'web', platform: 'webui', title: 'first' });
+    expect((await b.manager.get('web:s4'))?.title).toBe('first');
+    await b.manager.update('web:s4', { title: 'second' });
+    expect((await a.manager.get('web:s4'))?.title).toBe('second');
+    await b.manager.recordTurn('web:s4', { turnId: 't2', outcome: 'replied', at: 2 });
+    expect((await a.manager.get('web:s4'))?.lastTurn?.turnId).toBe('t2');
+  });
+});
