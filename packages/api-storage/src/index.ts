@@ -117,8 +117,11 @@ export interface HandOverService {
   finish(id: number, outcome: string): Promise<void>;
   /** Resolves with the item's outcome once it is finished; undefined when `signal` aborted first. */
   settled(id: number, options?: { signal?: AbortSignal }): Promise<string | undefined>;
-  /** Calls `listener` with the name of each item put (by any process) from now on. Returns the remover. */
-  onPut(listener: (name: string) => void): () => void;
+  /**
+   * Calls `listener` with the name of each item put (by any process) from now on; `mine` when this process put it
+   * (told on the next turn of the event loop after its put resolved). Returns the remover.
+   */
+  onPut(listener: (name: string, mine: boolean) => void): () => void;
   /**
    * Names starting with `prefix` that have items nobody live holds: waiting ones, or ones taken by a holder that
    * lost the name's lease. A sweeper takes such names over when their lease is free. With `olderThanMs`, waiting

@@ -78,9 +78,11 @@ export class SessionOwners {
     });
     this.disposers.push(
       () => this.signals.close(),
-      queue.onPut((name) => {
+      // Another process's put matters to the session's holder; this process's own (an input it accepted, a
+      // clearing marker) is taken here or leads to the lease, one pump per put.
+      queue.onPut((name, mine) => {
         const sessionId = sessionOf(name);
-        if (sessionId !== undefined && this.owned.has(sessionId)) this.pump(sessionId);
+        if (sessionId !== undefined && (mine || this.owned.has(sessionId))) this.pump(sessionId);
       }),
     );
   }
@@ -100,8 +102,8 @@ export class SessionOwners {
         open: (batch, channel) => resolveLocal({ batch, channel }),
         settled: () => resolveLocal(undefined),
       });
+      // The put's own notice (onPut, next turn of the event loop) takes it here or tries for the session's lease.
       const remote = new AbortController();
-      this.pump(sessionId);
       // At shutdown the wait ends; the item stays queued for another process.
       const signal = AbortSignal.any([remote.signal, this.stopping.signal]);
       const elsewhere = this.queue.settled(id, { signal }).then(() => undefined);

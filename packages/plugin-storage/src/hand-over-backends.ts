@@ -8,7 +8,8 @@ import type { SqliteDatabase } from '@aalis/sqlite';
 import { postgresLeases, sqliteLeases } from './lease-backends.js';
 
 export interface HandOverBackend {
-  put(name: string, payload: string): Promise<number>;
+  /** `from`: the putting process's holder id (PostgreSQL's NOTIFY carries it, so a process can skip its own). */
+  put(name: string, payload: string, from: string): Promise<number>;
   take(name: string, taker: string, limit: number): Promise<HandOverItem[]>;
   note(id: number, note: string | undefined): Promise<void>;
   /** True when this call finished the item (false: already finished, or no such item). */
@@ -23,7 +24,7 @@ export interface HandOverBackend {
   purge(ageMs: number): Promise<void>;
   /** PostgreSQL: calls back on every put, finish and signal of any process. */
   listen?(events: {
-    put(name: string): void;
+    put(name: string, from: string): void;
     finished(id: number): void;
     signal(name: string, text: string): void;
     /** The listening connection was cut and made again: notifications sent meanwhile were missed. */
@@ -165,12 +166,12 @@ export async function postgresHandOver(database: PostgresDatabase): Promise<Hand
   ]);
   return {
     pollMs: 1000,
-    async put(name, payload) {
+    async put(name, payload, from) {
       // The insert and its NOTIFY in one statement: one round trip.
       const [row] = await database.query<{ id: number }>(
         `WITH added AS (INSERT INTO aalis_hand_over (name, payload, put_at) VALUES ($1, $2, ${NOW}) RETURNING id)
-         SELECT id, pg_notify('${CHANNEL.put}', $1) FROM added`,
-        [name, payload],
+         SELECT id, pg_notify('${CHANNEL.put}', $3) FROM added`,
+        [name, payload, JSON.stringify({ name, from })],
       );
       return Number(row!.id);
     },
@@ -229,7 +230,14 @@ export async function postgresHandOver(database: PostgresDatabase): Promise<Hand
     },
     async listen(events) {
       database.onReconnect(() => events.reconnected());
-      await database.listen(CHANNEL.put, (name) => events.put(name));
+      await database.listen(CHANNEL.put, (payload) => {
+        try {
+          const { name, from } = JSON.parse(payload) as { name: string; from: string };
+          events.put(name, from);
+        } catch {
+          // not ours
+        }
+      });
       await database.listen(CHANNEL.finished, (id) => events.finished(Number(id)));
       await database.listen(CHANNEL.signal, (payload) => {
         try {

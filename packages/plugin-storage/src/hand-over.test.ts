@@ -193,12 +193,18 @@ describe.each(Object.keys(engines))('hand-over on %s', (engineName) => {
     const a = await start();
     const b = await start();
     const heard: string[] = [];
-    const stop = b.queue.onPut((name) => heard.push(name));
+    const stop = b.queue.onPut((name, mine) => heard.push(`${name}${mine ? ' (mine)' : ''}`));
+    const own: string[] = [];
+    const stopOwn = a.queue.onPut((name, mine) => own.push(`${name}${mine ? ' (mine)' : ''}`));
     await a.queue.put('session:w1', 'x');
     await a.queue.put('other:w2', 'y');
     for (let i = 0; i < 50 && heard.length < 2; i++) await sleep(20);
     expect(heard.sort()).toEqual(['other:w2', 'session:w1']);
+    // The putting process hears its own puts once, as its own (not again by the NOTIFY's echo or the poll).
+    await sleep(100);
+    expect(own.sort()).toEqual(['other:w2 (mine)', 'session:w1 (mine)']);
     stop();
+    stopOwn();
     expect(await a.queue.waiting('session:')).toEqual(['session:w1']);
     // Just put: its own process is about to take it.
     expect(await a.queue.waiting('session:', { olderThanMs: 60_000 })).toEqual([]);

@@ -13,13 +13,15 @@ export interface HandOverOptions {
 
 export class HandOver implements HandOverService {
   private readonly waiters = new Map<number, Set<(outcome: string) => void>>();
-  private readonly putListeners = new Set<(name: string) => void>();
+  private readonly putListeners = new Set<(name: string, mine: boolean) => void>();
   private readonly signalListeners = new Set<(name: string, text: string) => void>();
   /** Runs only while someone waits for an outcome or listens for puts. */
   private poll: ReturnType<typeof setInterval> | undefined;
   private readonly purge: ReturnType<typeof setInterval>;
   private polling = false;
   private lastPut = 0;
+  /** SQLite: ids this process put that the put poll has not passed yet. */
+  private readonly mine = new Set<number>();
   private closed = false;
   /** Resolves once the NOTIFY listener is in place (PostgreSQL). */
   readonly ready: Promise<void>;
@@ -31,7 +33,10 @@ export class HandOver implements HandOverService {
     this.ready = backend.listen
       ? backend
           .listen({
-            put: (name) => this.emitPut(name),
+            // This process's own puts were told at once (put below).
+            put: (name, from) => {
+              if (from !== this.options.holder) this.emitPut(name, false);
+            },
             finished: (id) => void this.check([id]),
             signal: (name, text) => this.emitSignal(name, text),
             reconnected: () => void this.caughtUp(),
@@ -44,12 +49,11 @@ export class HandOver implements HandOverService {
   }
 
   async put(name: string, payload: string): Promise<{ id: number }> {
-    const id = await this.backend.put(name, payload);
-    // A process hears its own puts at once (PostgreSQL also tells it by NOTIFY; SQLite only by this).
-    if (!this.backend.listen) {
-      this.lastPut = Math.max(this.lastPut, id);
-      this.emitPut(name);
-    }
+    const id = await this.backend.put(name, payload, this.options.holder);
+    // A process hears of its own puts itself, not by the NOTIFY's echo (skipped) or the SQLite poll: on the next
+    // turn of the event loop, so the caller has the id (and can register what waits for it) before listeners act.
+    if (this.backend.putSince && this.putListeners.size > 0) this.mine.add(id);
+    setImmediate(() => this.emitPut(name, true));
     return { id };
   }
 
@@ -92,7 +96,7 @@ export class HandOver implements HandOverService {
     });
   }
 
-  onPut(listener: (name: string) => void): () => void {
+  onPut(listener: (name: string, mine: boolean) => void): () => void {
     this.putListeners.add(listener);
     this.polls();
     return () => void this.putListeners.delete(listener);
@@ -123,14 +127,14 @@ export class HandOver implements HandOverService {
   private async caughtUp(): Promise<void> {
     try {
       await this.check([...this.waiters.keys()]);
-      for (const name of await this.backend.waiting('', 0)) this.emitPut(name);
+      for (const name of await this.backend.waiting('', 0)) this.emitPut(name, false);
     } catch {
       // The poll and the next notification catch up.
     }
   }
 
-  private emitPut(name: string): void {
-    for (const listener of [...this.putListeners]) listener(name);
+  private emitPut(name: string, mine: boolean): void {
+    for (const listener of [...this.putListeners]) listener(name, mine);
   }
 
   private emitSignal(name: string, text: string): void {
@@ -173,9 +177,10 @@ export class HandOver implements HandOverService {
         const names = new Set<string>();
         for (const row of await this.backend.putSince(this.lastPut)) {
           this.lastPut = Math.max(this.lastPut, row.id);
-          names.add(row.name);
+          // This process's own puts were told already.
+          if (!this.mine.delete(row.id)) names.add(row.name);
         }
-        for (const name of names) this.emitPut(name);
+        for (const name of names) this.emitPut(name, false);
       }
     } catch {
       // The database is unreachable: the next tick asks again.

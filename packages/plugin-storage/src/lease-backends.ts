@@ -163,11 +163,12 @@ export async function postgresLeases(database: PostgresDatabase): Promise<LeaseB
       return rows.map((row) => row.name);
     },
     async release(name, holder) {
-      await database.query('UPDATE aalis_leases SET released = 1, note = NULL WHERE name = $1 AND holder = $2', [
-        name,
-        holder,
-      ]);
-      await database.notify(CHANNEL, name);
+      // The release and its NOTIFY in one statement: one round trip.
+      await database.query(
+        `WITH done AS (UPDATE aalis_leases SET released = 1, note = NULL WHERE name = $1 AND holder = $2 RETURNING name)
+         SELECT pg_notify('${CHANNEL}', $1) FROM done`,
+        [name, holder],
+      );
     },
     async onReleased(fn) {
       await database.listen(CHANNEL, fn);
