@@ -4,8 +4,9 @@
 // request bodies over HTTP (fetch) to the same server. Three processes, so each CPU figure is one process's own work:
 // this one runs the product, a child runs the floor, another child is the model server (its CPU is printed apart).
 // On a loaded machine a single pass says more about the neighbours than about the product, so product and floor run
-// interleaved (AB BA AB …; BENCH_ROUNDS rounds per level, default 5 at 100 sessions and 3 at 1000) and every ratio
-// is the median of the rounds' ratios, each round comparing two runs seconds apart.
+// interleaved (AB BA AB …; BENCH_ROUNDS rounds per level, default 5 at 100 sessions and 3 at 1000, after
+// BENCH_WARM_ROUNDS uncounted rounds of each, default 5) and every ratio is the median of the rounds' ratios, each
+// round comparing two runs seconds apart.
 // Prints turns/s (and the share of the ideal, sessions ÷ 100 ms), p50/p99 added latency (turn time − 2 × 50 ms),
 // CPU ms per turn of each process, heap per idle session and the listener warnings seen. BENCH_PROFILE=<file> also
 // writes a CPU profile of the product's first round; `node packages/runtime/bench/cpuprofile-summary.mjs <file>`
@@ -26,6 +27,8 @@ const LATENCY_MS = 50;
 const TURNS_PER_SESSION = Number(process.env.BENCH_TURNS ?? 3);
 const LEVELS = (process.env.BENCH_SESSIONS ?? '100,1000').split(',').map(Number);
 /** Rounds per level: BENCH_ROUNDS, else 5 at up to 100 sessions (a round takes a second or two) and 3 above. */
+/** Uncounted rounds of each at the first level before measuring (BENCH_WARM_ROUNDS, default 5). */
+const WARM_ROUNDS = Number(process.env.BENCH_WARM_ROUNDS ?? 5);
 /** BENCH_PROFILE=<file>: a CPU profile of the product's first round at the first level (cpuprofile-summary.mjs reads it). */
 const PROFILE = process.env.BENCH_PROFILE;
 const roundsAt = (count: number) => Number(process.env.BENCH_ROUNDS ?? (count <= 100 ? 5 : 3));
@@ -154,8 +157,8 @@ const say = (sessionId: string, content: string) =>
   service.handleMessage({ sessionId, platform: 'cli', sender: { userId: `u-${sessionId}` }, content });
 try {
   // Warm-up: one session's turns give the request bodies the floor replays, turn by turn (a session's n-th turn
-  // sends a history of n − 1 turns, so the floor's n-th turn sends the same bodies); then one round of each at the
-  // first level, not counted.
+  // sends a history of n − 1 turns, so the floor's n-th turn sends the same bodies); then WARM_ROUNDS rounds of each
+  // at the first level, not counted.
   for (let index = 0; index < TURNS_PER_SESSION; index++) await say('bench:warm', `what is 6*7? (${index})`);
   const { bodies: sent } = await ask<{ bodies: string[] }>(model, 'bodies');
   const bodies = sent.slice(0, 2 * TURNS_PER_SESSION);
@@ -167,19 +170,21 @@ try {
     lastRoles.some((role, index) => role !== (index % 2 ? 'tool' : 'user'))
   )
     throw new Error(`the warm-up session's requests are not ${TURNS_PER_SESSION} tool turns: ${lastRoles.join(', ')}`);
+  // V8 compiles the hot paths in tiers over the first thousand turns or so: a cold product costs 2-3 times its
+  // steady CPU per turn, a cold floor (much less code) far less. Both get the same uncounted warm-up.
   const warmLevel = LEVELS[0]!;
-  await runProduct(warmLevel, (client, index) => say(`bench:warm:${client}`, `what is 6*7? (${index})`));
-  await runFloor(warmLevel, bodies);
+  for (let round = 0; round < WARM_ROUNDS; round++) {
+    await runProduct(warmLevel, (client, index) => say(`bench:warm:${round}:${client}`, `what is 6*7? (${index})`));
+    await runFloor(warmLevel, bodies);
+  }
 
   const rows: string[] = [];
+  const measured: { count: number; product: Run[]; raw: Run[] }[] = [];
   for (const count of LEVELS) {
     const product: Run[] = [];
     const raw: Run[] = [];
-    const heap: number[] = [];
     for (let round = 0; round < roundsAt(count); round++) {
       const runThisProduct = async () => {
-        gc();
-        const before = process.memoryUsage().heapUsed;
         const profiler = PROFILE && round === 0 && count === LEVELS[0] ? await startProfiler() : undefined;
         product.push(
           await runProduct(count, (client, index) =>
@@ -187,8 +192,6 @@ try {
           ),
         );
         if (profiler) writeFileSync(PROFILE!, JSON.stringify(await profiler()));
-        gc();
-        heap.push((process.memoryUsage().heapUsed - before) / count / 1024);
       };
       if (round % 2 === 0) {
         await runThisProduct();
@@ -198,6 +201,25 @@ try {
         await runThisProduct();
       }
     }
+    measured.push({ count, product, raw });
+  }
+  // Heap per idle session, last: a forced full GC makes V8 drop compiled code, and the product (much more code than
+  // the floor) then runs at about twice its steady CPU per turn for the next thousand turns, so no timed round may
+  // follow one. Two rounds per level of new sessions (three turns each, then idle), a full GC on both sides of each.
+  const heapAt = new Map<number, number[]>();
+  for (const count of LEVELS) {
+    for (let round = 0; round < 2; round++) {
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      await runProduct(count, (client, index) =>
+        say(`bench:heap:${count}:${round}:${client}`, `what is 6*7? (${index})`),
+      );
+      gc();
+      heapAt.set(count, [...(heapAt.get(count) ?? []), (process.memoryUsage().heapUsed - before) / count / 1024]);
+    }
+  }
+  for (const { count, product, raw } of measured) {
+    const heap = heapAt.get(count)!;
     const ratios = (of: (run: Run) => number) => median(product.map((run, index) => of(run) / of(raw[index]!)));
     const med = (runs: Run[], of: (run: Run) => number) => median(runs.map(of));
     const ideal = count / ((2 * LATENCY_MS) / 1000);
@@ -214,17 +236,17 @@ try {
         `${med(product, p50).toFixed(0)} / ${med(product, p99).toFixed(0)}`,
         `${med(raw, p50).toFixed(0)} / ${med(raw, p99).toFixed(0)}`,
         `**${ratios(p99).toFixed(2)}×** (${product.map((run, index) => (p99(run) / p99(raw[index]!)).toFixed(2)).join(', ')})`,
-        `${med(product, cpu).toFixed(2)} / ${med(raw, cpu).toFixed(2)} = **${ratios(cpu).toFixed(2)}×**`,
+        `${med(product, cpu).toFixed(2)} / ${med(raw, cpu).toFixed(2)} = **${ratios(cpu).toFixed(2)}×** (${product.map((run, index) => (cpu(run) / cpu(raw[index]!)).toFixed(2)).join(', ')})`,
         `${med(product, (run) => run.serverCpuPerTurn).toFixed(2)} / ${med(raw, (run) => run.serverCpuPerTurn).toFixed(2)} (new connections ${med(product, (run) => run.connections)} / ${med(raw, (run) => run.connections)})`,
-        `${heap[0]!.toFixed(1)} / ${heap.length > 1 ? median(heap.slice(1)).toFixed(1) : '–'}`,
+        heap.map((kilobytes) => kilobytes.toFixed(1)).join(' / '),
       ].join(' | '),
     );
   }
   console.log(
-    `Tool turns (2 model calls, ${LATENCY_MS} ms each), ${TURNS_PER_SESSION} per session, all sessions at once, ${LEVELS.map(roundsAt).join(' / ')} interleaved rounds per level (medians; per-round ratios in brackets); product = startAalis with SQLite, hooks, usage events, file log`,
+    `Tool turns (2 model calls, ${LATENCY_MS} ms each), ${TURNS_PER_SESSION} per session, all sessions at once, ${LEVELS.map(roundsAt).join(' / ')} interleaved rounds per level after ${WARM_ROUNDS} uncounted warm-up rounds of each (medians; per-round ratios in brackets); product = startAalis with SQLite, hooks, usage events, file log`,
   );
   console.log(
-    '| sessions | product turns/s (of ideal) | raw turns/s (of ideal) | ratio | product added ms p50 / p99 | raw p50 / p99 | p99 ratio | CPU ms per turn product / raw (each its own process) | model server CPU ms per turn (product / raw phase) and connections it accepted per round | heap KB per idle session (first round / later rounds) |',
+    '| sessions | product turns/s (of ideal) | raw turns/s (of ideal) | ratio | product added ms p50 / p99 | raw p50 / p99 | p99 ratio | CPU ms per turn product / raw (each its own process) | model server CPU ms per turn (product / raw phase) and connections it accepted per round | heap KB per idle session (two rounds of new sessions, after the timed ones) |',
   );
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(`| ${row} |`);
