@@ -28,9 +28,9 @@ export class SqliteSessionStore implements SessionStore {
   insert(info: SessionInfo): boolean {
     const row = toRow(info);
     return this.database.write(
-      (connection) =>
-        connection
-          .prepare(
+      () =>
+        this.database
+          .statement(
             `INSERT OR IGNORE INTO sessions (${COLUMNS}) VALUES (@id, @kind, @platform, @venue, @parent_id,
              @origin_platform, @origin_multi_party, @title, @created_at, @updated_at, @last_turn)`,
           )
@@ -41,9 +41,9 @@ export class SqliteSessionStore implements SessionStore {
   save(info: SessionInfo): SessionInfo | undefined {
     const row = toRow(info);
     const saved = this.database.write(
-      (connection) =>
-        connection
-          .prepare(
+      () =>
+        this.database
+          .statement(
             `UPDATE sessions SET venue = @venue, origin_platform = @origin_platform,
              origin_multi_party = @origin_multi_party, title = @title, updated_at = @updated_at
              WHERE id = @id RETURNING ${COLUMNS}`,
@@ -62,9 +62,9 @@ export class SqliteSessionStore implements SessionStore {
 
   saveLastTurn(id: string, lastTurn: LastTurn, updatedAt: number): SessionInfo | undefined {
     const row = this.database.write(
-      (connection) =>
-        connection
-          .prepare(`UPDATE sessions SET last_turn = ?, updated_at = ? WHERE id = ? RETURNING ${COLUMNS}`)
+      () =>
+        this.database
+          .statement(`UPDATE sessions SET last_turn = ?, updated_at = ? WHERE id = ? RETURNING ${COLUMNS}`)
           .get(JSON.stringify(lastTurn), updatedAt, id) as SessionRow | undefined,
     );
     return row ? fromRow(row) : undefined;
