@@ -62,6 +62,14 @@ interface ChangeNotice {
   ids: string[];
 }
 
+/**
+ * A change notice built by the statement itself from the row it changed (`$<originParameter>`: this store's origin),
+ * so the parent's id (whose children list holds the row) is in it without reading the row first.
+ */
+function noticeSql(originParameter: number, ids: string): string {
+  return `json_build_object('origin', $${originParameter}::text, 'phase', 'changed', 'ids', json_build_array(${ids}))::text`;
+}
+
 export class PostgresSessionStore implements SessionStore {
   /** Tells this store's change notices from other processes' (it applied its own writes already). */
   private readonly origin = globalThis.crypto.randomUUID();
@@ -79,10 +87,13 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async insert(info: SessionInfo): Promise<boolean> {
+    // A child changes its parent's children list: the parent's id is noticed (nobody holds a row not yet there).
     const rows = await this.database.query(
-      `INSERT INTO sessions (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-       ON CONFLICT (id) DO NOTHING RETURNING id`,
-      VALUES(toRow(info)),
+      `WITH inserted AS (INSERT INTO sessions (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+       ON CONFLICT (id) DO NOTHING RETURNING id, parent_id)
+       SELECT id, CASE WHEN parent_id IS NOT NULL THEN pg_notify($12, ${noticeSql(13, 'parent_id')}) END
+       FROM inserted`,
+      [...VALUES(toRow(info)), SESSIONS_CHANNEL, this.origin],
     );
     return rows.length === 1;
   }
@@ -93,7 +104,7 @@ export class PostgresSessionStore implements SessionStore {
     const rows = await this.database.query<SessionRow>(
       `WITH updated AS (UPDATE sessions SET venue = $2, origin_platform = $3, origin_multi_party = $4, title = $5,
        updated_at = $6 WHERE id = $1 RETURNING ${COLUMNS})
-       SELECT ${COLUMNS}, pg_notify($7, $8) FROM updated`,
+       SELECT ${COLUMNS}, pg_notify($7, ${noticeSql(8, 'id, parent_id')}) FROM updated`,
       [
         row.id,
         row.venue,
@@ -102,7 +113,7 @@ export class PostgresSessionStore implements SessionStore {
         row.title,
         row.updated_at,
         SESSIONS_CHANNEL,
-        this.changeNotice([row.id]),
+        this.origin,
       ],
     );
     return rows[0] ? fromRow(rows[0]) : undefined;
@@ -111,8 +122,8 @@ export class PostgresSessionStore implements SessionStore {
   async saveLastTurn(id: string, lastTurn: LastTurn, updatedAt: number): Promise<SessionInfo | undefined> {
     const rows = await this.database.query<SessionRow>(
       `WITH updated AS (UPDATE sessions SET last_turn = $2, updated_at = $3 WHERE id = $1 RETURNING ${COLUMNS})
-       SELECT ${COLUMNS}, pg_notify($4, $5) FROM updated`,
-      [id, JSON.stringify(lastTurn), updatedAt, SESSIONS_CHANNEL, this.changeNotice([id])],
+       SELECT ${COLUMNS}, pg_notify($4, ${noticeSql(5, 'id, parent_id')}) FROM updated`,
+      [id, JSON.stringify(lastTurn), updatedAt, SESSIONS_CHANNEL, this.origin],
     );
     return rows[0] ? fromRow(rows[0]) : undefined;
   }
@@ -178,7 +189,8 @@ export class PostgresSessionStore implements SessionStore {
       await this.database.listen(SESSIONS_CHANNEL, (payload) => {
         const notice = parse<ChangeNotice>(payload);
         if (notice?.phase !== 'changed' || notice.origin === this.origin || !Array.isArray(notice.ids)) return;
-        listener({ kind: 'changed', ids: notice.ids.filter((id) => typeof id === 'string') });
+        // A row without a parent sends a null in its parent's place.
+        listener({ kind: 'changed', ids: notice.ids.filter((id): id is string => typeof id === 'string') });
       }),
     ];
     listener({ kind: 'watching' });
@@ -189,10 +201,18 @@ export class PostgresSessionStore implements SessionStore {
 
   async deleteAll(ids: readonly string[]): Promise<void> {
     await this.database.transaction(async (client) => {
-      for (const id of ids) await client.query('DELETE FROM sessions WHERE id = $1', [id]);
+      const changed = new Set(ids);
+      for (const id of ids) {
+        const deleted = await client.query<{ parent_id: string | null }>(
+          'DELETE FROM sessions WHERE id = $1 RETURNING parent_id',
+          [id],
+        );
+        for (const row of deleted.rows) if (row.parent_id !== null) changed.add(row.parent_id);
+      }
       // Delivered at commit, after the rows are gone: a copy read from them before can no longer stay.
-      for (const notice of this.changeNotices(ids))
+      for (const notice of this.changeNotices([...changed])) {
         await client.query('SELECT pg_notify($1, $2)', [SESSIONS_CHANNEL, notice]);
+      }
     });
   }
 

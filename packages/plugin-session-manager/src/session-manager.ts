@@ -50,14 +50,15 @@ export class SessionManager implements SessionManagerService {
   private noticesDone: Promise<void> = Promise.resolve();
   private announced: Promise<void> = Promise.resolve();
   /**
-   * Rows read or written here, for stores whose other writers send change notices (PostgreSQL: a turn asks for its
-   * session a dozen times). Without notices (SQLite, which a second process on the data directory may write) every
-   * read goes to the store, which answers in microseconds there.
+   * Rows and children lists read or written here, for stores whose other writers send change notices (PostgreSQL:
+   * a turn asks for its session a dozen times). Without notices (SQLite, which a second process on the data
+   * directory may write) every read goes to the store, which answers in microseconds there.
    */
-  private readonly rows = new SessionRowCache();
+  private readonly rows: SessionRowCache | undefined;
 
   constructor(private readonly options: SessionManagerOptions) {
     this.now = options.now ?? Date.now;
+    this.rows = options.store.watchChanges ? new SessionRowCache() : undefined;
   }
 
   async ensure(init: SessionInit): Promise<SessionInfo> {
@@ -94,9 +95,8 @@ export class SessionManager implements SessionManagerService {
     if (init.originChat !== undefined) session.originChat = { multiParty: init.originChat.multiParty };
     if (init.title !== undefined) session.title = init.title;
     this.remember(session);
-    const mark = this.rows.mark(session.id);
-    if (!(await store.insert(session))) return (await this.read(init.id))!;
-    this.rows.fill(mark, session);
+    const inserted = await this.write(session.id, async () => ((await store.insert(session)) ? session : undefined));
+    if (!inserted) return (await this.read(init.id))!;
     this.options.events.emit('session:created', { session });
     return session;
   }
@@ -108,12 +108,14 @@ export class SessionManager implements SessionManagerService {
 
   /** The row, from the copies when held, else from the store (and then kept, unless it changed meanwhile). */
   private async read(sessionId: string): Promise<SessionInfo | undefined> {
-    const held = this.rows.get(sessionId);
-    if (held) return held;
-    const mark = this.rows.mark(sessionId);
-    const session = this.remember(await this.options.store.get(sessionId));
-    this.rows.fill(mark, session);
-    return session;
+    const { store } = this.options;
+    if (!this.rows) return this.remember(await store.get(sessionId));
+    return this.remember(await this.rows.row(sessionId, async () => store.get(sessionId)));
+  }
+
+  /** A write of the row through the copies (when kept): see SessionRowCache.write. */
+  private write<T extends SessionInfo | undefined>(sessionId: string, write: () => Promise<T>): Promise<T> {
+    return this.rows ? this.rows.write(sessionId, write) : write();
   }
 
   async list(filter: SessionFilter = {}): Promise<SessionInfo[]> {
@@ -122,7 +124,11 @@ export class SessionManager implements SessionManagerService {
 
   async children(sessionId: string): Promise<SessionInfo[]> {
     assertSessionId(sessionId);
-    return (await this.options.store.children(sessionId)).map((child) => this.remember(child));
+    const { store } = this.options;
+    const children = this.rows
+      ? await this.rows.children(sessionId, async () => store.children(sessionId))
+      : await store.children(sessionId);
+    return children.map((child) => this.remember(child));
   }
 
   async rootOf(sessionId: string): Promise<SessionInfo | undefined> {
@@ -151,12 +157,8 @@ export class SessionManager implements SessionManagerService {
     if (changes.length === 0) return existing;
     next.updatedAt = this.now();
     // The row as saved: its last turn as it is now (the save leaves that column to recordTurn).
-    const saved = await this.options.store.save(next);
-    if (!saved) {
-      this.rows.drop([sessionId]);
-      throw sessionErrors.AALIS_SESSION_UNKNOWN({ id: sessionId });
-    }
-    this.rows.wrote(saved);
+    const saved = await this.write(sessionId, async () => this.options.store.save(next));
+    if (!saved) throw sessionErrors.AALIS_SESSION_UNKNOWN({ id: sessionId });
     this.options.events.emit('session:updated', { session: saved, changes });
     return saved;
   }
@@ -167,13 +169,13 @@ export class SessionManager implements SessionManagerService {
     const recorded: LastTurn = { turnId: lastTurn.turnId, outcome: lastTurn.outcome, at: lastTurn.at };
     if (lastTurn.error !== undefined) recorded.error = lastTurn.error;
     // One statement that changes only these columns (it used to read the row and write all of it back).
-    const next = await this.options.store.saveLastTurn(sessionId, recorded, this.now());
+    const next = await this.write(sessionId, async () =>
+      this.options.store.saveLastTurn(sessionId, recorded, this.now()),
+    );
     if (!next) {
-      this.rows.drop([sessionId]);
       this.options.logger.debug('turn of an unknown session not recorded', { sessionId, turnId: lastTurn.turnId });
       return;
     }
-    this.rows.wrote(next);
     this.options.events.emit('session:updated', { session: next, changes: ['lastTurn'] });
   }
 
@@ -281,7 +283,8 @@ export class SessionManager implements SessionManagerService {
         }
       }
       await store.deleteAll(ids);
-      this.rows.drop(ids);
+      // The rows, and the children lists that held them.
+      this.rows?.drop([...ids, ...subtree.flatMap((session) => (session.parentId ? [session.parentId] : []))]);
     };
     const agent = this.options.agent();
     if (agent) await agent.clearing(ids, clear, reason);
@@ -299,8 +302,8 @@ export class SessionManager implements SessionManagerService {
     const { store } = this.options;
     const stopChanges = store.watchChanges
       ? await store.watchChanges((change) => {
-          if (change.kind === 'changed') this.rows.drop(change.ids);
-          else this.rows.reset(change.kind === 'watching');
+          if (change.kind === 'changed') this.rows?.drop(change.ids);
+          else this.rows?.reset(change.kind === 'watching');
         })
       : () => {};
     if (!store.watchDeletions) return stopChanges;

@@ -30,13 +30,18 @@ const quiet: Logger = {
   child: () => quiet,
 };
 
-/** A manager over `store`, counting the rows it asks the store for. */
+/** A manager over `store`, counting the rows and children lists it asks the store for. */
 async function managerOn(store: SessionStore) {
   const reads = { count: 0 };
   const get = store.get.bind(store);
+  const children = store.children.bind(store);
   store.get = (id) => {
     reads.count++;
     return get(id);
+  };
+  store.children = (id) => {
+    reads.count++;
+    return children(id);
   };
   const manager = new SessionManager({
     store,
@@ -101,21 +106,52 @@ describe('copies of session rows on PostgreSQL', () => {
     await until(async () => (await a.manager.rootOf('web:s1')) === undefined, "B's deletion on A's rootOf");
   });
 
+  it("#16.26 children lists are kept too: another process's new child, its title and its deletion are seen", async () => {
+    const url = await throwawayDatabase();
+    const a = await postgresProcess(url);
+    const b = await postgresProcess(url);
+    await a.manager.ensure({ id: 'web:parent', kind: 'web', platform: 'webui' });
+    await a.manager.ensure({ id: 'web:c1', kind: 'child', platform: 'webui', parentId: 'web:parent' });
+    const titles = async () => (await a.manager.children('web:parent')).map((child) => child.title ?? child.id);
+    expect(await titles()).toEqual(['web:c1']);
+    const before = a.reads.count;
+    expect(await titles()).toEqual(['web:c1']);
+    expect(a.reads.count).toBe(before);
+
+    await b.manager.ensure({ id: 'web:c2', kind: 'child', platform: 'webui', parentId: 'web:parent' });
+    await until(async () => (await titles()).join() === 'web:c1,web:c2', "B's child in A's list");
+    await b.manager.update('web:c2', { title: 'second child' });
+    await until(async () => (await titles()).join() === 'web:c1,second child', "B's child title in A's list");
+    await b.manager.deleteSession('web:c1');
+    await until(async () => (await titles()).join() === 'second child', "B's deletion in A's list");
+    // A's own child appears in its list at once.
+    await a.manager.ensure({ id: 'web:c3', kind: 'child', platform: 'webui', parentId: 'web:parent' });
+    expect(await titles()).toEqual(['second child', 'web:c3']);
+  });
+
   it('#16.23 a title and a recorded turn written by two processes at once both stay', async () => {
     const url = await throwawayDatabase();
     const a = await postgresProcess(url);
     const b = await postgresProcess(url);
-    await a.manager.ensure({ id: 'web:s2', kind: 'web', platform: 'webui' });
-    await b.manager.get('web:s2');
-    await Promise.all([
-      a.manager.recordTurn('web:s2', { turnId: 't9', outcome: 'replied', at: 9 }),
-      b.manager.update('web:s2', { title: 'named' }),
-    ]);
+    // Ten sessions: with a read-and-write-back of whole rows, some write would land between the other's two.
+    const ids = Array.from({ length: 10 }, (_, index) => `web:s2-${index}`);
+    for (const id of ids) {
+      await a.manager.ensure({ id, kind: 'web', platform: 'webui' });
+      await b.manager.get(id);
+    }
+    await Promise.all(
+      ids.flatMap((id) => [
+        a.manager.recordTurn(id, { turnId: 't9', outcome: 'replied', at: 9 }),
+        b.manager.update(id, { title: 'named' }),
+      ]),
+    );
     for (const process of [a, b]) {
-      await until(async () => {
-        const row = await process.manager.get('web:s2');
-        return row?.title === 'named' && row.lastTurn?.turnId === 't9';
-      }, 'both writes on each process');
+      for (const id of ids) {
+        await until(async () => {
+          const row = await process.manager.get(id);
+          return row?.title === 'named' && row.lastTurn?.turnId === 't9';
+        }, `both writes of ${id} on each process`);
+      }
     }
   });
 
