@@ -68,8 +68,12 @@ export interface Lease {
  * processes and for platform connections that run once per deployment.
  */
 export interface LeasesService {
-  /** Waits until this process holds `name`; undefined when `signal` aborted first. */
-  acquire(name: string, options?: { signal?: AbortSignal }): Promise<Lease | undefined>;
+  /**
+   * Waits until this process holds `name`; undefined when `signal` aborted first. A release anywhere wakes the
+   * waiter at once; `pollMs` is how often it asks again meanwhile (to notice a holder that died), default the
+   * engine's own short interval.
+   */
+  acquire(name: string, options?: { signal?: AbortSignal; pollMs?: number }): Promise<Lease | undefined>;
   /** Holds `name` at once if it is free; undefined otherwise. */
   tryAcquire(name: string): Promise<Lease | undefined>;
   /** Names starting with `prefix` whose holder stopped renewing them without releasing them (it died). */

@@ -227,7 +227,11 @@ export class SessionOwners {
     const controller = new AbortController();
     this.awaiting.set(sessionId, controller);
     void this.leases
-      .acquire(sessionLeaseName(sessionId), { signal: controller.signal })
+      // The holder's release wakes this at once; the slow poll only notices a holder that died (the sweep does too).
+      .acquire(sessionLeaseName(sessionId), {
+        signal: controller.signal,
+        pollMs: Math.max(250, Math.floor(this.leases.ttlMs / 4)),
+      })
       .then((lease) => {
         if (this.awaiting.get(sessionId) === controller) this.awaiting.delete(sessionId);
         if (!lease) return;

@@ -117,7 +117,14 @@ export async function postgresLeases(database: PostgresDatabase): Promise<LeaseB
   await database.migrate('leases', [{ version: 1, name: 'leases', up: TABLE }]);
   return {
     pollMs: 250,
-    claim(name, holder, ttlMs) {
+    async claim(name, holder, ttlMs) {
+      // A plain read first: a waiter asking about a name another process holds takes no row lock and no
+      // transaction (the holder's heartbeat and notes never wait for it).
+      const [seen] = await database.query<{ holder: string; expired: boolean; released: number }>(
+        `SELECT holder, expires_at < ${NOW} AS expired, released FROM aalis_leases WHERE name = $1`,
+        [name],
+      );
+      if (seen && seen.released === 0 && !seen.expired && seen.holder !== holder) return { acquired: false };
       return database.transaction(async (client) => {
         const { rows } = await client.query(
           `SELECT holder, note, expires_at < ${NOW} AS expired, released FROM aalis_leases WHERE name = $1 FOR UPDATE`,

@@ -73,7 +73,10 @@ export class Leases implements LeasesService {
     };
   }
 
-  async acquire(name: string, { signal }: { signal?: AbortSignal } = {}): Promise<Lease | undefined> {
+  async acquire(
+    name: string,
+    { signal, pollMs }: { signal?: AbortSignal; pollMs?: number } = {},
+  ): Promise<Lease | undefined> {
     const { before, leave } = this.enqueue(name);
     try {
       await abortable(before, signal);
@@ -84,7 +87,7 @@ export class Leases implements LeasesService {
         }
         const claim = await this.backend.claim(name, this.holder, this.ttlMs);
         if (claim.acquired) return this.hold(name, claim, leave);
-        await this.pause(name, signal);
+        await this.pause(name, signal, pollMs ?? this.backend.pollMs);
       }
     } catch (error) {
       leave();
@@ -117,7 +120,7 @@ export class Leases implements LeasesService {
   }
 
   /** Waits for a release notice, the poll interval, or the signal. */
-  private pause(name: string, signal: AbortSignal | undefined): Promise<void> {
+  private pause(name: string, signal: AbortSignal | undefined, pollMs: number): Promise<void> {
     return new Promise((resolve) => {
       let wakers = this.wakers.get(name);
       if (!wakers) {
@@ -131,7 +134,7 @@ export class Leases implements LeasesService {
         if (wakers.size === 0 && this.wakers.get(name) === wakers) this.wakers.delete(name);
         resolve();
       };
-      const timer = setTimeout(finish, this.backend.pollMs);
+      const timer = setTimeout(finish, pollMs);
       signal?.addEventListener('abort', finish, { once: true });
       wakers.add(finish);
     });
