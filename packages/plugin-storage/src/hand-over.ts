@@ -23,6 +23,8 @@ export class HandOver implements HandOverService {
   /** SQLite: ids this process put that the put poll has not passed yet. */
   private readonly mine = new Set<number>();
   private closed = false;
+  /** Whether this process put or finished anything. */
+  private used = false;
   /** Resolves once the NOTIFY listener is in place (PostgreSQL). */
   readonly ready: Promise<void>;
 
@@ -44,11 +46,18 @@ export class HandOver implements HandOverService {
           .catch(() => {})
       : Promise.resolve();
     const keep = options.keepFinishedMs ?? 600_000;
-    this.purge = setInterval(() => void backend.purge(keep).catch(() => {}), Math.min(60_000, keep));
+    // Only a process that used the queue purges it (an embedded process that never hands anything over writes nothing).
+    this.purge = setInterval(
+      () => {
+        if (this.used) void backend.purge(keep).catch(() => {});
+      },
+      Math.min(60_000, keep),
+    );
     this.purge.unref();
   }
 
   async put(name: string, payload: string): Promise<{ id: number }> {
+    this.used = true;
     const id = await this.backend.put(name, payload, this.options.holder);
     // A process hears of its own puts itself, not by the NOTIFY's echo (skipped) or the SQLite poll: on the next
     // turn of the event loop, so the caller has the id (and can register what waits for it) before listeners act.
@@ -66,6 +75,7 @@ export class HandOver implements HandOverService {
   }
 
   async finish(id: number, outcome: string): Promise<void> {
+    this.used = true;
     if (await this.backend.finish(id, outcome)) this.resolve(id, outcome);
   }
 
