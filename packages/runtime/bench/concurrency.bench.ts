@@ -5,7 +5,7 @@
 // this one runs the product, a child runs the floor, another child is the model server (its CPU is printed apart).
 // On a loaded machine a single pass says more about the neighbours than about the product, so product and floor run
 // interleaved (AB BA AB …; BENCH_ROUNDS rounds per level, default 5 at 100 sessions and 3 at 1000, after
-// BENCH_WARM_ROUNDS uncounted rounds of each, default 5) and every ratio is the median of the rounds' ratios, each
+// BENCH_WARM_ROUNDS uncounted rounds of each, default 12) and every ratio is the median of the rounds' ratios, each
 // round comparing two runs seconds apart.
 // Prints turns/s (and the share of the ideal, sessions ÷ 100 ms), p50/p99 added latency (turn time − 2 × 50 ms),
 // CPU ms per turn of each process, heap per idle session and the listener warnings seen. BENCH_PROFILE=<file> also
@@ -27,8 +27,12 @@ const LATENCY_MS = 50;
 const TURNS_PER_SESSION = Number(process.env.BENCH_TURNS ?? 3);
 const LEVELS = (process.env.BENCH_SESSIONS ?? '100,1000').split(',').map(Number);
 /** Rounds per level: BENCH_ROUNDS, else 5 at up to 100 sessions (a round takes a second or two) and 3 above. */
-/** Uncounted rounds of each at the first level before measuring (BENCH_WARM_ROUNDS, default 5). */
-const WARM_ROUNDS = Number(process.env.BENCH_WARM_ROUNDS ?? 5);
+/**
+ * Uncounted rounds of each at the first level before measuring (BENCH_WARM_ROUNDS, default 12: the product's CPU
+ * per turn keeps falling for about ten rounds of 300 turns as V8 compiles its hot paths; the first and last warm-up
+ * round's figures are printed, so the cold cost stays visible).
+ */
+const WARM_ROUNDS = Number(process.env.BENCH_WARM_ROUNDS ?? 12);
 /** BENCH_PROFILE=<file>: a CPU profile of the product's first round at the first level (cpuprofile-summary.mjs reads it). */
 const PROFILE = process.env.BENCH_PROFILE;
 const roundsAt = (count: number) => Number(process.env.BENCH_ROUNDS ?? (count <= 100 ? 5 : 3));
@@ -170,12 +174,16 @@ try {
     lastRoles.some((role, index) => role !== (index % 2 ? 'tool' : 'user'))
   )
     throw new Error(`the warm-up session's requests are not ${TURNS_PER_SESSION} tool turns: ${lastRoles.join(', ')}`);
-  // V8 compiles the hot paths in tiers over the first thousand turns or so: a cold product costs 2-3 times its
-  // steady CPU per turn, a cold floor (much less code) far less. Both get the same uncounted warm-up.
+  // V8 compiles the hot paths in tiers over the first few thousand turns: a cold product costs 2-3 times its steady
+  // CPU per turn, a cold floor (much less code) far less. Both get the same uncounted warm-up.
   const warmLevel = LEVELS[0]!;
+  const warmProduct: Run[] = [];
+  const warmFloor: Run[] = [];
   for (let round = 0; round < WARM_ROUNDS; round++) {
-    await runProduct(warmLevel, (client, index) => say(`bench:warm:${round}:${client}`, `what is 6*7? (${index})`));
-    await runFloor(warmLevel, bodies);
+    warmProduct.push(
+      await runProduct(warmLevel, (client, index) => say(`bench:warm:${round}:${client}`, `what is 6*7? (${index})`)),
+    );
+    warmFloor.push(await runFloor(warmLevel, bodies));
   }
 
   const rows: string[] = [];
@@ -250,6 +258,12 @@ try {
   );
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(`| ${row} |`);
+  if (WARM_ROUNDS > 0) {
+    const cpuTrend = (runs: Run[]) => `${runs[0]!.cpuPerTurn.toFixed(2)} → ${runs.at(-1)!.cpuPerTurn.toFixed(2)}`;
+    console.log(
+      `Warm-up (${WARM_ROUNDS} uncounted rounds at ${warmLevel} sessions), CPU ms per turn first → last round: product ${cpuTrend(warmProduct)}, raw ${cpuTrend(warmFloor)}`,
+    );
+  }
   console.log(`Warnings: ${warnings.length === 0 ? 'none' : warnings.join('; ')}`);
   console.log(
     'Goals: ratio ≥ 0.65×; p99 ratio at 100 ≤ 1.5×; CPU ratio ≤ 1.5×; ≤ 10 KB heap per idle session (history and caches included); no listener warnings',
