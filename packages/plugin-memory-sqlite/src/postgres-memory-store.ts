@@ -1,13 +1,14 @@
 // The PostgreSQL side of the memory service: the same tables and bookkeeping as SqliteMemoryStore (per-session
-// counters in memory_sessions, conversation_index and epoch per row). Every write is one transaction that first
-// locks the session's counter row (SELECT … FOR UPDATE), so appends from several processes never share a seq.
-import { randomUUID } from 'node:crypto';
+// counters in memory_sessions, conversation_index and epoch per row). Every write locks the session's counter row
+// first (an append: by upserting it in its one statement, postgres-append.ts; a deletion: SELECT … FOR UPDATE in
+// its transaction), so writes from several processes never share a seq.
 import type { MemoryReadOptions } from '@aalis/api-memory';
 import type { PostgresDatabase, Queryable } from '@aalis/postgres';
 import { isControlMessage, type Message } from '@aalis/schema-message';
-import { advanceOnAppend, COLUMNS, DIVIDER, type SessionState } from './memory-session-state.js';
+import { COLUMNS, DIVIDER, type SessionState } from './memory-session-state.js';
 import type { MemoryStore } from './memory-store.js';
-import { decodeMessage, encodeMessage, type MessageRow } from './message-row.js';
+import { decodeMessage, type MessageRow } from './message-row.js';
+import { appendStatement } from './postgres-append.js';
 import { postgresMemoryMigrations } from './postgres-memory-migrations.js';
 
 const STATE_COLUMNS = `session_id, next_seq, epoch, row_count, conversation_count, active_seq_start,
@@ -56,44 +57,9 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async append(sessionId: string, messages: readonly Message[]): Promise<Message[]> {
     if (messages.length === 0) return [];
-    const now = Date.now();
-    return this.database.transaction(async (client) => {
-      await client.query(
-        `INSERT INTO memory_sessions (${STATE_COLUMNS}) VALUES ($1, 0, 0, 0, 0, 0, 0, 0) ON CONFLICT DO NOTHING`,
-        [sessionId],
-      );
-      const state = (await this.state(client, sessionId, true))!;
-      const stored: Message[] = [];
-      const values: unknown[] = [];
-      const tuples: string[] = [];
-      for (const message of messages) {
-        const row = encodeMessage(message, randomUUID(), now);
-        const { seq, conversationIndex } = advanceOnAppend(state, message);
-        const base = values.length;
-        tuples.push(`(${Array.from({ length: 11 }, (_, i) => `$${base + i + 1}`).join(', ')})`);
-        values.push(
-          sessionId,
-          seq,
-          row.id,
-          state.epoch,
-          conversationIndex,
-          row.turnId,
-          row.role,
-          row.kind,
-          row.content,
-          row.timestamp,
-          row.extra,
-        );
-        stored.push(decodeMessage(row));
-      }
-      await client.query(
-        `INSERT INTO memory_messages (session_id, seq, id, epoch, conversation_index, turn_id, role, kind, content,
-         timestamp, extra) VALUES ${tuples.join(', ')}`,
-        values,
-      );
-      await this.saveState(client, state);
-      return stored;
-    });
+    const { sql, params, stored } = appendStatement(sessionId, messages, Date.now());
+    await this.database.query(sql, params);
+    return stored;
   }
 
   async read(sessionId: string, { from = 0, includeControl = false }: MemoryReadOptions = {}): Promise<Message[]> {
