@@ -301,7 +301,7 @@ describe('#16 inputs handed to the session owner', () => {
     const arrived = queueOnA.find((event) => event.waiting.length > 0)!.waiting[0]!;
     expect(arrived.attachments).toEqual(sent.attachments);
     expect(arrived.metadata?.when).toBeInstanceOf(Date);
-    expect((arrived.metadata?.when as Date).getTime()).toBe(when.getTime());
+    expect((arrived.metadata!.when as Date).getTime()).toBe(when.getTime());
     expect(arrived.metadata?.nested).toEqual(sent.metadata.nested);
     expect(arrived.metadata?.note).toBe(sent.metadata.note);
     expect([arrived.timestamp, arrived.messageId, arrived.replyTo, arrived.actor]).toEqual([
