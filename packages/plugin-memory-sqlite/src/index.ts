@@ -3,7 +3,7 @@
 import { hooks } from '@aalis/api-hooks';
 import { memory } from '@aalis/api-memory';
 import { storage } from '@aalis/api-storage';
-import { definePlugin, events, optional, provide } from '@aalis/core';
+import { definePlugin, events, lifecycle, optional, provide } from '@aalis/core';
 import type { SqliteDatabase } from '@aalis/sqlite';
 import { GroupedAppends } from './grouped-appends.js';
 import { PostgresMemoryStore } from './postgres-memory-store.js';
@@ -18,19 +18,22 @@ export { createSqliteMemory, type SqliteMemoryOptions } from './sqlite-memory.js
 export { SqliteMemoryStore } from './sqlite-memory-store.js';
 
 /** The SQLite store with appends of one loop turn committed together (grouped-appends.ts). */
-function groupedSqliteStore(database: SqliteDatabase): GroupedAppends {
-  return new GroupedAppends(new SqliteMemoryStore(database), database);
+function groupedSqliteStore(database: SqliteDatabase, onDispose: (dispose: () => void) => void): GroupedAppends {
+  const grouped = new GroupedAppends(new SqliteMemoryStore(database), database);
+  // Appends still queued when the plugin goes are committed before the database can close.
+  onDispose(() => grouped.flush());
+  return grouped;
 }
 
 export default definePlugin({
   name: '@aalis/plugin-memory-sqlite',
   provides: [memory],
-  uses: { storage, hooks: optional(hooks), events, provide },
-  async apply({ storage, hooks, events, provide }) {
+  uses: { storage, hooks: optional(hooks), events, provide, lifecycle },
+  async apply({ storage, hooks, events, provide, lifecycle }) {
     const store =
       storage.use.engine === 'postgres'
         ? await PostgresMemoryStore.open(storage.use.postgres())
-        : groupedSqliteStore(storage.use.database());
+        : groupedSqliteStore(storage.use.database(), (dispose) => lifecycle.use.onDispose(dispose));
     provide.use.service(
       memory,
       createSqliteMemory({ store, events: events.use, hooks: () => (hooks.available ? hooks.use : undefined) }),
