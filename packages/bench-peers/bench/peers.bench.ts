@@ -9,8 +9,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { userMessage } from '../src/model-script.js';
 import { type PromptShare, PromptTokenizer } from '../src/prompt-share.js';
 import { createAalisAgent } from './aalis-agent.js';
@@ -28,9 +26,6 @@ const CHAT_TURNS = Number(process.env.BENCH_CHAT_TURNS ?? 200);
 const LOOKUP_EVERY = 4;
 const BUDGETS = [4096, 8192];
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
 const FRAMEWORKS: Array<{ key: string; create: (options: BenchAgentOptions) => Promise<BenchAgent> }> = [
   { key: 'aalis', create: createAalisAgent },
   { key: 'langgraph', create: createLangGraphAgent },
@@ -43,9 +38,12 @@ const median = (values: readonly number[]) => {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
-/** Wall and CPU ms of one piece of work in this process (every thread: process.cpuUsage). */
+/**
+ * Wall and CPU ms of one piece of work in this process (every thread: process.cpuUsage). No forced GC between
+ * pieces: a forced full collection makes V8 drop compiled code, so every framework would run partly cold
+ * (docs/decisions/turn-cost.md); collections happen where they fall, as in a real process.
+ */
 async function measure(work: () => Promise<void>): Promise<{ wallMs: number; cpuMs: number }> {
-  gc();
   const cpu = process.cpuUsage();
   const started = performance.now();
   await work();
