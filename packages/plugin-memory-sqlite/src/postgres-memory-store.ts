@@ -63,7 +63,7 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   async read(sessionId: string, { from = 0, includeControl = false }: MemoryReadOptions = {}): Promise<Message[]> {
-    const pool = this.database.pool;
+    const pool = this.database.queryable;
     const state = await this.state(pool, sessionId);
     if (!state) return [];
     const count = state.conversation_count - state.active_conversation_start;
@@ -87,20 +87,20 @@ export class PostgresMemoryStore implements MemoryStore {
   }
 
   async countHistory(sessionId: string): Promise<number> {
-    const state = await this.state(this.database.pool, sessionId);
+    const state = await this.state(this.database.queryable, sessionId);
     return state ? state.conversation_count - state.active_conversation_start : 0;
   }
 
   async activeStart(sessionId: string): Promise<number> {
-    return (await this.state(this.database.pool, sessionId))?.active_row_start ?? 0;
+    return (await this.state(this.database.queryable, sessionId))?.active_row_start ?? 0;
   }
 
   /** The divider row just before the active history: one primary-key seek. */
   async activeDivider(sessionId: string): Promise<Message | undefined> {
-    const state = await this.state(this.database.pool, sessionId);
+    const state = await this.state(this.database.queryable, sessionId);
     if (!state || state.active_seq_start === 0) return undefined;
     const row = await one<MessageRow>(
-      this.database.pool,
+      this.database.queryable,
       `SELECT ${COLUMNS} FROM memory_messages WHERE session_id = $1 AND seq = $2`,
       [sessionId, state.active_seq_start - 1],
     );
@@ -109,7 +109,7 @@ export class PostgresMemoryStore implements MemoryStore {
 
   async readAll(sessionId: string): Promise<Message[]> {
     const rows = await all<MessageRow>(
-      this.database.pool,
+      this.database.queryable,
       `SELECT ${COLUMNS} FROM memory_messages WHERE session_id = $1 ORDER BY seq`,
       [sessionId],
     );

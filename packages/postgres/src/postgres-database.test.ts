@@ -66,4 +66,28 @@ describe('PostgresDatabase', () => {
     for (let i = 0; i < 50 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(received).toEqual(['after the cut']);
   });
+
+  it('#16.29 statements with parameters are prepared once per connection under one name per text, in transactions too', async () => {
+    const one = new PostgresDatabase(server.url, { max: 1 });
+    try {
+      const prepared = async () =>
+        (
+          await one.query<{ name: string; statement: string }>(
+            'SELECT name, statement FROM pg_prepared_statements ORDER BY name',
+          )
+        ).map((row) => `${row.name}: ${row.statement}`);
+      expect(await prepared()).toEqual([]);
+      expect(await one.query<{ n: number }>('SELECT $1::int + 1 AS n', [1])).toEqual([{ n: 2 }]);
+      expect(await one.query<{ n: number }>('SELECT $1::int + 1 AS n', [41])).toEqual([{ n: 42 }]);
+      await one.transaction(async (client) => {
+        const { rows } = await client.query('SELECT $1::text AS t', ['in a transaction']);
+        expect(rows).toEqual([{ t: 'in a transaction' }]);
+        // Without parameters: unnamed, so several statements in one text still run.
+        await client.query('SELECT 1; SELECT 2');
+      });
+      expect(await prepared()).toEqual(['aalis_1: SELECT $1::int + 1 AS n', 'aalis_2: SELECT $1::text AS t']);
+    } finally {
+      await one.close();
+    }
+  });
 });

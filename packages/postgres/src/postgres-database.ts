@@ -1,5 +1,7 @@
 // One PostgreSQL database behind a pg Pool: queries, transactions (BEGIN … COMMIT on one pooled client, rolled back
-// on throw), per-namespace versioned migrations recorded in schema_migrations, and LISTEN/NOTIFY.
+// on throw), per-namespace versioned migrations recorded in schema_migrations, and LISTEN/NOTIFY. Statements with
+// parameters run as named prepared statements (parsed and planned once per connection; docs/decisions/
+// postgres-prepared-statements.md).
 import pg from 'pg';
 
 /** A pooled client or the pool itself: both run `query`. */
@@ -16,6 +18,12 @@ export interface PostgresMigration {
 // BIGINT columns (epoch milliseconds, counters) come back as numbers: every value we store fits in 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
+/**
+ * Distinct statement texts given a name at most: the fixed SQL of the stores is a few dozen; text built per call
+ * (a VALUES list per batch size, filters) past this runs unnamed, so no connection collects statements forever.
+ */
+const NAMED_LIMIT = 500;
+
 /** Key of the advisory lock that serialises migrations of every process on one database. */
 const MIGRATION_LOCK = 0x4161_6c69;
 
@@ -27,6 +35,10 @@ export class PostgresDatabase {
   private readonly channels = new Map<string, Set<(payload: string) => void>>();
   private readonly reconnectListeners = new Set<() => void>();
   private readonly lostListeners = new Set<() => void>();
+  /** Statement text → its prepared statement's name (the same on every connection of the pool). */
+  private readonly names = new Map<string, string>();
+  /** The pool as a Queryable whose statements with parameters are named, like `query`'s. */
+  readonly queryable: Queryable;
 
   constructor(
     readonly url: string,
@@ -35,18 +47,44 @@ export class PostgresDatabase {
     this.pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, idleTimeoutMillis: 30_000 });
     // An idle client whose server went away emits 'error' on the pool; the next query gets a fresh client.
     this.pool.on('error', () => {});
+    this.queryable = this.naming(this.pool);
   }
 
   async query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> {
-    return (await this.pool.query<R>(sql, params)).rows;
+    return (await this.pool.query<R>(this.statement(sql, params))).rows;
   }
 
-  /** Runs `fn` inside BEGIN … COMMIT on one client (ROLLBACK on throw). */
+  /**
+   * The query as pg runs it: with parameters, under a name of its text, so each connection parses and plans it
+   * once (a turn runs about fifteen statements; parsing and planning each again was PostgreSQL CPU per turn).
+   * Without parameters (BEGIN, DDL, several statements in one text) it goes unnamed through the simple protocol.
+   */
+  private statement(sql: string, params: unknown[]): pg.QueryConfig {
+    if (params.length === 0) return { text: sql };
+    let name = this.names.get(sql);
+    if (name === undefined && this.names.size < NAMED_LIMIT) {
+      name = `aalis_${this.names.size + 1}`;
+      this.names.set(sql, name);
+    }
+    return name === undefined ? { text: sql, values: params } : { name, text: sql, values: params };
+  }
+
+  /** A client or the pool whose `query(text, values)` calls name their statements (other call forms pass through). */
+  private naming(target: Queryable): Queryable {
+    const query = (text: unknown, values?: unknown, ...rest: unknown[]) =>
+      typeof text === 'string' && Array.isArray(values) && rest.length === 0
+        ? target.query(this.statement(text, values))
+        : (target.query as (...args: unknown[]) => unknown).call(target, text, values, ...rest);
+    // pg's query is overloaded (callbacks, streams, configs); this forwards every form, so the cast keeps its type.
+    return { query } as unknown as Queryable;
+  }
+
+  /** Runs `fn` inside BEGIN … COMMIT on one client (ROLLBACK on throw); its statements are named as `query`'s. */
   async transaction<T>(fn: (client: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const result = await fn(client);
+      const result = await fn(this.naming(client));
       await client.query('COMMIT');
       return result;
     } catch (error) {

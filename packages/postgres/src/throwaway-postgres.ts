@@ -41,7 +41,15 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
+export interface ThrowawayOptions {
+  /**
+   * Loads pg_stat_statements (with planning time), for benchmarks that print which statements PostgreSQL spends its
+   * time on; each database then needs `CREATE EXTENSION pg_stat_statements` to read the view.
+   */
+  statementStatistics?: boolean;
+}
+
+export async function startThrowawayPostgres(options: ThrowawayOptions = {}): Promise<ThrowawayPostgres> {
   const bin = postgresBinDir();
   if (!bin) {
     throw new Error('PostgreSQL is not installed: apt-get install -y postgresql (its initdb and pg_ctl are used).');
@@ -70,6 +78,9 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
       'full_page_writes = off',
       'max_connections = 300',
       'shared_buffers = 32MB',
+      ...(options.statementStatistics
+        ? ["shared_preload_libraries = 'pg_stat_statements'", 'pg_stat_statements.track_planning = on']
+        : []),
       '',
     ].join('\n'),
   );

@@ -6,8 +6,9 @@
 // of its own (this file with `model-server`), so its CPU is charged to no aalis process. SCALE_ROUNDS rounds
 // (default 3) in alternating order. Printed per run and as medians: turns per second, the ratio to one process,
 // p50/p99 latency (send → the turn's last model response ended), CPU per component (the aalis processes, PostgreSQL
-// and its backends, the model server, this client), how long the aalis main threads waited for a CPU, PostgreSQL
-// transactions per turn and busy connections.
+// and its backends, the model server, this client; also per turn, which the machine's other load moves less than
+// turns per second), how long the aalis main threads waited for a CPU, PostgreSQL transactions, statements and
+// per-table work per turn (pg_stat_database, pg_stat_statements, pg_stat_user_tables) and busy connections.
 import { type ChildProcess, fork } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -17,6 +18,7 @@ import { startThrowawayPostgres } from '@aalis/postgres/throwaway';
 import { startOpenAiTestServer, textReply } from '@aalis/testing';
 import { opensToolTurn, scriptTurns, tagsOf } from '../src/multi-process.case.js';
 import { type ServeProcess, serveConfig, startServe } from '../src/multi-process-serve.case.js';
+import { formatStatements, resetStatements, type StatementFigures, statementFigures } from './scale-statements.js';
 
 const SESSIONS = Number(process.env.SCALE_SESSIONS ?? 100);
 const TURNS = Number(process.env.SCALE_TURNS ?? 4);
@@ -121,6 +123,7 @@ interface RunResult {
   busyConnections: number;
   /** Rows written and scans per table while measuring. */
   tables: Array<{ name: string; writes: number; scans: number }>;
+  statements: StatementFigures;
   seconds: number;
   latencies: number[];
   /** CPU seconds per component; `waited`: seconds each aalis main thread was runnable but not running. */
@@ -227,8 +230,9 @@ async function run(setup: Setup, databaseUrl: string, model: Model, postgresPort
       postgres: cpuSeconds(pg),
       client: process.cpuUsage(),
     };
-    await model.cpuMs();
     const stats = new PostgresDatabase(databaseUrl);
+    await resetStatements(stats);
+    await model.cpuMs();
     const commits = async () =>
       Number(
         (
@@ -281,6 +285,7 @@ async function run(setup: Setup, databaseUrl: string, model: Model, postgresPort
       })
       .filter((table) => table.writes + table.scans > 0)
       .sort((a, b) => b.writes + b.scans - (a.writes + a.scans));
+    const statements = await statementFigures(stats);
     await stats.close();
     if (unanswered.length > 0) {
       console.log(
@@ -294,6 +299,7 @@ async function run(setup: Setup, databaseUrl: string, model: Model, postgresPort
       turns: latencies.length,
       transactions,
       tables,
+      statements,
       busyConnections: busy.reduce((sum, value) => sum + value, 0) / Math.max(1, busy.length),
       seconds,
       latencies,
@@ -314,7 +320,7 @@ async function run(setup: Setup, databaseUrl: string, model: Model, postgresPort
 }
 
 async function main(): Promise<void> {
-  const postgres = await startThrowawayPostgres();
+  const postgres = await startThrowawayPostgres({ statementStatistics: true });
   const model = await Model.start();
   try {
     console.log(
@@ -340,7 +346,9 @@ async function main(): Promise<void> {
         console.log(
           `round ${round + 1}, ${label(setup)}: ${rate(result).toFixed(1)} turns/s (${result.turns} turns in ${result.seconds.toFixed(1)} s), latency p50 ${percentile(result.latencies, 50)} ms p99 ${percentile(result.latencies, 99)} ms\n` +
             `    CPU s: aalis ${cpu.aalis.map((s) => s.toFixed(1)).join(' + ')}, PostgreSQL ${cpu.postgres.toFixed(1)}, model server ${cpu.model.toFixed(1)}, client ${cpu.client.toFixed(1)} (of ${(2 * result.seconds).toFixed(1)} on 2 cores); aalis waited for a CPU ${cpu.waited.map((s) => s.toFixed(1)).join(' + ')} s; PostgreSQL ${(result.transactions / result.turns).toFixed(1)} transactions per turn, ${result.busyConnections.toFixed(1)} connections busy on average; load average ${loadavg()[0]!.toFixed(1)}\n` +
-            `    per turn (rows written/scans): ${result.tables.map((table) => `${table.name} ${(table.writes / result.turns).toFixed(1)}/${(table.scans / result.turns).toFixed(1)}`).join(', ')}`,
+            `    CPU ms per turn: aalis ${((1000 * cpu.aalis.reduce((x, y) => x + y, 0)) / result.turns).toFixed(1)}, PostgreSQL ${((1000 * cpu.postgres) / result.turns).toFixed(1)}\n` +
+            `    per turn (rows written/scans): ${result.tables.map((table) => `${table.name} ${(table.writes / result.turns).toFixed(1)}/${(table.scans / result.turns).toFixed(1)}`).join(', ')}\n` +
+            formatStatements(result.statements, result.turns),
         );
       }
       const one = [...inRound].find(([setup]) => setup.processes === 1)?.[1];
@@ -351,7 +359,7 @@ async function main(): Promise<void> {
     for (const [setup, results] of bySetup) {
       const ratio = ratios.get(setup)!;
       console.log(
-        `  ${label(setup)}: ${median(results.map(rate)).toFixed(1)} turns/s, p50 ${median(results.map((r) => percentile(r.latencies, 50)))} ms, p99 ${median(results.map((r) => percentile(r.latencies, 99)))} ms, aalis CPU ${median(results.map((r) => r.cpu.aalis.reduce((x, y) => x + y, 0) / r.seconds)).toFixed(2)} cores, PostgreSQL ${median(results.map((r) => r.cpu.postgres / r.seconds)).toFixed(2)} cores` +
+        `  ${label(setup)}: ${median(results.map(rate)).toFixed(1)} turns/s, p50 ${median(results.map((r) => percentile(r.latencies, 50)))} ms, p99 ${median(results.map((r) => percentile(r.latencies, 99)))} ms, aalis CPU ${median(results.map((r) => r.cpu.aalis.reduce((x, y) => x + y, 0) / r.seconds)).toFixed(2)} cores, PostgreSQL ${median(results.map((r) => r.cpu.postgres / r.seconds)).toFixed(2)} cores; per turn: aalis ${median(results.map((r) => (1000 * r.cpu.aalis.reduce((x, y) => x + y, 0)) / r.turns)).toFixed(1)} ms, PostgreSQL ${median(results.map((r) => (1000 * r.cpu.postgres) / r.turns)).toFixed(1)} ms CPU, ${median(results.map((r) => r.transactions / r.turns)).toFixed(1)} transactions, ${median(results.map((r) => r.statements.calls / r.turns)).toFixed(1)} statements` +
           (ratio.length > 0
             ? `; ratio to 1 process ${median(ratio).toFixed(2)}× (goal ≥ 1.5×; rounds ${ratio.map((x) => x.toFixed(2)).join(', ')})`
             : ''),
