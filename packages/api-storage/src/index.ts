@@ -71,11 +71,12 @@ export interface LeasesService {
   /**
    * Waits until this process holds `name`; undefined when `signal` aborted first. A release anywhere wakes the
    * waiter at once; `pollMs` is how often it asks again meanwhile (to notice a holder that died), default the
-   * engine's own short interval.
+   * engine's own short interval. `note` is kept in the lease from the moment it is held, as `Lease.note` would keep
+   * it (SQLite writes it in the claim's own transaction: one commit fewer).
    */
-  acquire(name: string, options?: { signal?: AbortSignal; pollMs?: number }): Promise<Lease | undefined>;
-  /** Holds `name` at once if it is free; undefined otherwise. */
-  tryAcquire(name: string): Promise<Lease | undefined>;
+  acquire(name: string, options?: { signal?: AbortSignal; pollMs?: number; note?: string }): Promise<Lease | undefined>;
+  /** Holds `name` at once if it is free (with `note` kept in it, as for acquire); undefined otherwise. */
+  tryAcquire(name: string, options?: { note?: string }): Promise<Lease | undefined>;
   /** Names starting with `prefix` whose holder stopped renewing them without releasing them (it died). */
   abandoned(prefix: string): Promise<string[]>;
   /** How long a lease outlives its holder's last heartbeat. */

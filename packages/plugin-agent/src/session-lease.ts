@@ -35,8 +35,13 @@ export async function holdSession(
   const leases = deps.leases();
   if (!leases) return NONE;
   let lease: Lease | undefined;
+  const note: TurnNote = { turnId: running.turnId, platform: inputs[0]?.platform ?? '' };
   try {
-    lease = await leases.acquire(sessionLeaseName(sessionId), { signal: running.controller.signal });
+    // The turn's note goes in with the claim (on SQLite in the claim's own transaction).
+    lease = await leases.acquire(sessionLeaseName(sessionId), {
+      signal: running.controller.signal,
+      note: JSON.stringify(note),
+    });
   } catch (error) {
     // The database is unreachable: the turn cannot be placed; it runs here rather than being lost.
     deps.log.error('taking the session lease failed; the turn runs without it', { sessionId, error: String(error) });
@@ -61,8 +66,6 @@ export async function holdSession(
     running.controller.abort();
   };
   held.lost.addEventListener('abort', onLost, { once: true });
-  const note: TurnNote = { turnId: running.turnId, platform: inputs[0]?.platform ?? '' };
-  await held.note(JSON.stringify(note)).catch(() => {});
   return {
     proceed: true,
     async release() {

@@ -1,5 +1,6 @@
 // Group commit for the SQLite memory store: appends made in one event-loop turn (many sessions' turns at once) are
-// committed in one transaction, each in its own savepoint, so one failing append fails alone. A commit writes every
+// committed in one transaction (the database's writeSoon, shared with lease writes), each in its own savepoint, so
+// one failing append fails alone. A commit writes every
 // page it changed to the WAL; sessions' newest rows, index entries and counters share pages, so a commit of four
 // appends costs about half of four commits (docs/decisions/turn-cost.md). Every other operation commits what is
 // queued first, so reads see every append made before them, exactly as with one commit per append.
@@ -9,62 +10,21 @@ import type { SqliteDatabase } from '@aalis/sqlite';
 import type { MemoryStore } from './memory-store.js';
 import type { SqliteMemoryStore } from './sqlite-memory-store.js';
 
-interface QueuedAppend {
-  sessionId: string;
-  messages: readonly Message[];
-  resolve(stored: Message[]): void;
-  reject(error: unknown): void;
-}
-
 export class GroupedAppends implements MemoryStore {
-  private queued: QueuedAppend[] = [];
-  private scheduled = false;
-
   constructor(
     private readonly store: SqliteMemoryStore,
     private readonly database: SqliteDatabase,
   ) {}
 
   append(sessionId: string, messages: readonly Message[]): Promise<Message[]> {
-    return new Promise((resolve, reject) => {
-      this.queued.push({ sessionId, messages, resolve, reject });
-      if (this.scheduled) return;
-      this.scheduled = true;
-      // After the other callbacks of this loop turn, so their appends join the same commit.
-      setImmediate(() => this.flush());
-    });
+    // The database's group commit (SqliteDatabase.writeSoon): shared with every other write of this loop turn
+    // (other sessions' appends, lease claims and releases), each append in a savepoint of its own.
+    return this.database.writeSoon(() => this.store.append(sessionId, messages));
   }
 
-  /** Commits the queued appends now (one transaction; each append in a savepoint of its own). */
+  /** Commits the queued appends now (with every other write queued on the database). */
   flush(): void {
-    this.scheduled = false;
-    const batch = this.queued;
-    if (batch.length === 0) return;
-    this.queued = [];
-    if (batch.length === 1) {
-      const [only] = batch as [QueuedAppend];
-      settle(only, () => this.store.append(only.sessionId, only.messages));
-      return;
-    }
-    const outcomes: (() => void)[] = [];
-    try {
-      // store.append inside a transaction runs in a savepoint: a failure rolls back that append only.
-      this.database.write(() => {
-        for (const entry of batch) {
-          try {
-            const stored = this.store.append(entry.sessionId, entry.messages);
-            outcomes.push(() => entry.resolve(stored));
-          } catch (error) {
-            outcomes.push(() => entry.reject(error));
-          }
-        }
-      });
-    } catch (error) {
-      // The commit itself failed (the database is busy past its timeout, or closed): nothing was stored.
-      for (const entry of batch) entry.reject(error);
-      return;
-    }
-    for (const outcome of outcomes) outcome();
+    this.database.flushWrites();
   }
 
   read(sessionId: string, options?: MemoryReadOptions): Message[] {
@@ -101,15 +61,4 @@ export class GroupedAppends implements MemoryStore {
     this.flush();
     this.store.delete(sessionIds);
   }
-}
-
-function settle(entry: QueuedAppend, append: () => Message[]): void {
-  let stored: Message[];
-  try {
-    stored = append();
-  } catch (error) {
-    entry.reject(error);
-    return;
-  }
-  entry.resolve(stored);
 }

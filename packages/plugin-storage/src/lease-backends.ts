@@ -11,10 +11,13 @@ export interface Claim {
   takenOver?: { note: string | undefined };
   /** Who held it last (released or expired); undefined for a name never held. */
   previousHolder?: string;
+  /** The note asked for was written by the claim itself (SQLite: in its transaction); otherwise Leases notes it. */
+  noted?: boolean;
 }
 
 export interface LeaseBackend {
-  claim(name: string, holder: string, ttlMs: number): Promise<Claim>;
+  /** Takes the name if free; `note`, when given, is kept in the row from the start (see Claim.noted). */
+  claim(name: string, holder: string, ttlMs: number, note?: string): Promise<Claim>;
   /** Renews every lease of the holder; returns the names it still holds. */
   renew(holder: string, ttlMs: number): Promise<Set<string>>;
   note(name: string, holder: string, note: string | undefined): Promise<void>;
@@ -56,14 +59,16 @@ export function sqliteLeases(database: SqliteDatabase): LeaseBackend {
   database.migrate('leases', [{ version: 1, name: 'leases', up: TABLE }]);
   return {
     pollMs: 25,
-    async claim(name, holder, ttlMs) {
+    async claim(name, holder, ttlMs, note) {
       // A read first (WAL readers take no lock): waiters polling a held name never queue for the write lock.
       const seen = database
         .statement('SELECT holder, expires_at, released FROM aalis_leases WHERE name = ?')
         .get(name) as { holder: string; expires_at: number; released: number } | undefined;
       if (seen && seen.released === 0 && seen.expires_at >= Date.now() && seen.holder !== holder)
         return { acquired: false };
-      return database.write(() => {
+      // The claim and its note in one transaction, shared with the other writes of this event-loop turn (group
+      // commit): a turn's claim costs no commit of its own.
+      return database.writeSoon(() => {
         const now = Date.now();
         const stored = database
           .statement('SELECT holder, note, expires_at, released FROM aalis_leases WHERE name = ?')
@@ -72,12 +77,12 @@ export function sqliteLeases(database: SqliteDatabase): LeaseBackend {
         if (!claim.acquired) return claim;
         database
           .statement(
-            `INSERT INTO aalis_leases (name, holder, note, expires_at, released) VALUES (?, ?, NULL, ?, 0)
-             ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, note = NULL, expires_at = excluded.expires_at,
-             released = 0`,
+            `INSERT INTO aalis_leases (name, holder, note, expires_at, released) VALUES (?, ?, ?, ?, 0)
+             ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, note = excluded.note,
+             expires_at = excluded.expires_at, released = 0`,
           )
-          .run(name, holder, now + ttlMs);
-        return claim;
+          .run(name, holder, note ?? null, now + ttlMs);
+        return { ...claim, noted: true };
       });
     },
     async renew(holder, ttlMs) {
@@ -102,7 +107,8 @@ export function sqliteLeases(database: SqliteDatabase): LeaseBackend {
       return rows.map((row) => row.name);
     },
     async release(name, holder) {
-      database.write(() =>
+      // Group commit too: the releases of many sessions' turns ending in one event-loop turn share one commit.
+      await database.writeSoon(() =>
         database
           .statement('UPDATE aalis_leases SET released = 1, note = NULL WHERE name = ? AND holder = ?')
           .run(name, holder),

@@ -157,4 +157,53 @@ describe.each(Object.keys(engines))('leases on %s', (engineName) => {
     await lease.release();
     await taken.release();
   });
+
+  it('#15.2 keeps the note given to acquire or tryAcquire from the claim on, and hands it to whoever takes over', async () => {
+    const dying = await start(300);
+    const held = (await dying.acquire('session:n1', { note: 'turn_a' }))!;
+    const tried = (await dying.tryAcquire('session:n2', { note: 'turn_b' }))!;
+    expect(held).toBeDefined();
+    expect(tried).toBeDefined();
+    // The holder dies (its heartbeat stops) without noting anything more: the next holder learns the claims' notes.
+    clearInterval((dying as unknown as { heartbeat: ReturnType<typeof setInterval> }).heartbeat);
+    await sleep(400);
+    const next = await start(1000);
+    expect((await next.acquire('session:n1'))!.takenOver).toEqual({ note: 'turn_a' });
+    expect((await next.tryAcquire('session:n2'))!.takenOver).toEqual({ note: 'turn_b' });
+  });
+});
+
+describe('leases on sqlite: commits', () => {
+  it('#15.2 claims with their notes and releases made in one loop turn share one commit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aalis-leases-'));
+    const database = new SqliteDatabase(join(dir, 'aalis.db'));
+    const leases = new Leases(sqliteLeases(database), { ttlMs: 1000 });
+    try {
+      let commits = 0;
+      const write = database.write.bind(database);
+      database.write = <T>(fn: (connection: SqliteDatabase['connection']) => T): T => {
+        if (!database.connection.inTransaction) commits++;
+        return write(fn);
+      };
+      const names = Array.from({ length: 8 }, (_, index) => `session:c${index}`);
+      const held = await Promise.all(names.map((name) => leases.acquire(name, { note: `turn_${name}` })));
+      expect(commits).toBe(1);
+      const rows = database.connection
+        .prepare('SELECT name, holder, note, released FROM aalis_leases ORDER BY name')
+        .all() as { name: string; holder: string; note: string; released: number }[];
+      expect(rows).toEqual(names.map((name) => ({ name, holder: leases.holder, note: `turn_${name}`, released: 0 })));
+      await Promise.all(held.map((lease) => lease!.release()));
+      expect(commits).toBe(2);
+      const released = database.connection.prepare('SELECT released, note FROM aalis_leases').all();
+      expect(released).toEqual(names.map(() => ({ released: 1, note: null })));
+      // Released for real: another holder takes every name at once.
+      const other = new Leases(sqliteLeases(database), { ttlMs: 1000 });
+      for (const name of names) expect((await other.tryAcquire(name))?.previousHolder).toBe(leases.holder);
+      await other.close();
+    } finally {
+      await leases.close();
+      database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

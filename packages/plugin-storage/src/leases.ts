@@ -40,13 +40,13 @@ export class Leases implements LeasesService {
     return this.backend.abandoned(prefix);
   }
 
-  async tryAcquire(name: string): Promise<Lease | undefined> {
+  async tryAcquire(name: string, { note }: { note?: string } = {}): Promise<Lease | undefined> {
     if (this.held.has(name) || this.tails.has(name) || this.closed) return undefined;
     // Holds this process's queue of the name too, so a local acquire() waits behind it.
     const leave = this.enqueue(name).leave;
     try {
-      const claim = await this.backend.claim(name, this.holder, this.ttlMs);
-      if (claim.acquired) return this.hold(name, claim, leave);
+      const claim = await this.backend.claim(name, this.holder, this.ttlMs, note);
+      if (claim.acquired) return await this.hold(name, claim, leave, note);
     } catch (error) {
       leave();
       throw error;
@@ -75,7 +75,7 @@ export class Leases implements LeasesService {
 
   async acquire(
     name: string,
-    { signal, pollMs }: { signal?: AbortSignal; pollMs?: number } = {},
+    { signal, pollMs, note }: { signal?: AbortSignal; pollMs?: number; note?: string } = {},
   ): Promise<Lease | undefined> {
     const { before, leave } = this.enqueue(name);
     try {
@@ -85,8 +85,8 @@ export class Leases implements LeasesService {
           leave();
           return undefined;
         }
-        const claim = await this.backend.claim(name, this.holder, this.ttlMs);
-        if (claim.acquired) return this.hold(name, claim, leave);
+        const claim = await this.backend.claim(name, this.holder, this.ttlMs, note);
+        if (claim.acquired) return await this.hold(name, claim, leave, note);
         await this.pause(name, signal, pollMs ?? this.backend.pollMs);
       }
     } catch (error) {
@@ -96,10 +96,13 @@ export class Leases implements LeasesService {
     }
   }
 
-  private hold(name: string, claim: Claim, leave: () => void): Lease {
+  private async hold(name: string, claim: Claim, leave: () => void, note: string | undefined): Promise<Lease> {
     const controller = new AbortController();
     this.held.set(name, { controller });
     let released = false;
+    // A backend that cannot write the note with the claim (PostgreSQL) gets it written next, before the lease is
+    // handed out, exactly as a caller noting it itself would (a failing note does not undo the claim).
+    if (note !== undefined && !claim.noted) await this.backend.note(name, this.holder, note).catch(() => {});
     return {
       name,
       takenOver: claim.takenOver,

@@ -60,4 +60,45 @@ describe('SqliteDatabase', () => {
     b.release();
     expect(b.database.isOpen).toBe(false);
   });
+
+  it('#15.2 writeSoon: the writes of one loop turn share one commit, in order; one that throws fails alone', async () => {
+    const lease = openDatabase(dir);
+    const database = lease.database;
+    database.migrate('notes', migrations);
+    let commits = 0;
+    const write = database.write.bind(database);
+    database.write = <T>(fn: (connection: typeof database.connection) => T): T => {
+      if (!database.connection.inTransaction) commits++;
+      return write(fn);
+    };
+    const insert = (body: string) => () =>
+      Number(database.statement('INSERT INTO notes (body) VALUES (?)').run(body).lastInsertRowid);
+    const outcomes = await Promise.allSettled([
+      database.writeSoon(insert('a')),
+      database.writeSoon((connection) => {
+        connection.prepare('INSERT INTO notes (body) VALUES (?)').run('rolled back');
+        throw new Error('refused');
+      }),
+      database.writeSoon(insert('b')),
+    ]);
+    expect(commits).toBe(1);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(database.connection.prepare('SELECT body FROM notes ORDER BY id').pluck().all()).toEqual(['a', 'b']);
+    // A write asked for after a queued one commits it first: writes take effect in the order they were asked.
+    const queued = database.writeSoon(insert('c'));
+    database.write(insert('d'));
+    expect(database.connection.prepare('SELECT body FROM notes ORDER BY id').pluck().all()).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+    ]);
+    await queued;
+    // Closing commits what is still queued.
+    void database.writeSoon(insert('e'));
+    lease.release();
+    const reopened = openDatabase(dir);
+    expect(reopened.database.connection.prepare('SELECT body FROM notes ORDER BY id').pluck().all()).toContain('e');
+    reopened.release();
+  });
 });

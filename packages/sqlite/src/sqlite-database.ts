@@ -12,10 +12,19 @@ export interface Migration {
   up: string | ((connection: Connection) => void);
 }
 
+interface QueuedWrite {
+  fn: (connection: Connection) => unknown;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
 export class SqliteDatabase {
   readonly connection: Connection;
   private closed = false;
   private readonly statements = new Map<string, Database.Statement>();
+  /** Writes of this event-loop turn waiting for their shared commit (writeSoon). */
+  private queued: QueuedWrite[] = [];
+  private flushScheduled = false;
   /** One transaction wrapper for every write (building one per call costs about as much as a small insert). */
   private readonly transaction: Database.Transaction<(fn: (connection: Connection) => unknown) => unknown>;
 
@@ -50,7 +59,63 @@ export class SqliteDatabase {
 
   /** Runs `fn` inside BEGIN IMMEDIATE … COMMIT (rolled back on throw). Nested calls use savepoints. */
   write<T>(fn: (connection: Connection) => T): T {
+    // Writes queued by writeSoon commit first, so writes take effect in the order they were asked for.
+    if (this.queued.length > 0 && !this.connection.inTransaction) this.flushWrites();
     return this.transaction.immediate(fn) as T;
+  }
+
+  /**
+   * Group commit: runs `fn` in a write transaction shared by every writeSoon of this event-loop turn (after its
+   * other callbacks), each in a savepoint of its own, so one that throws is rolled back and rejected alone. A commit
+   * writes every page it changed to the WAL once, so many small writes of many sessions cost much less together
+   * (docs/decisions/turn-cost.md). `write` and `flushWrites` commit what is queued first.
+   */
+  writeSoon<T>(fn: (connection: Connection) => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queued.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+      if (this.flushScheduled) return;
+      this.flushScheduled = true;
+      setImmediate(() => this.flushWrites());
+    });
+  }
+
+  /** Commits the writes writeSoon queued, now (one transaction). */
+  flushWrites(): void {
+    this.flushScheduled = false;
+    const batch = this.queued;
+    if (batch.length === 0) return;
+    this.queued = [];
+    if (batch.length === 1) {
+      const [only] = batch as [QueuedWrite];
+      let value: unknown;
+      try {
+        value = this.write(only.fn);
+      } catch (error) {
+        only.reject(error);
+        return;
+      }
+      only.resolve(value);
+      return;
+    }
+    const outcomes: (() => void)[] = [];
+    try {
+      this.write(() => {
+        for (const entry of batch) {
+          try {
+            // Nested in the open transaction: a savepoint, rolled back alone when fn throws.
+            const value = this.transaction(entry.fn);
+            outcomes.push(() => entry.resolve(value));
+          } catch (error) {
+            outcomes.push(() => entry.reject(error));
+          }
+        }
+      });
+    } catch (error) {
+      // The commit itself failed (busy past the timeout, or closed): nothing of the batch was stored.
+      for (const entry of batch) entry.reject(error);
+      return;
+    }
+    for (const outcome of outcomes) outcome();
   }
 
   /** Applies the namespace's migrations not applied yet, each in its own transaction. Returns the versions applied. */
@@ -95,6 +160,7 @@ export class SqliteDatabase {
 
   close(): void {
     if (this.closed) return;
+    this.flushWrites();
     this.closed = true;
     this.connection.close();
   }
