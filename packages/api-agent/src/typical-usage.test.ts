@@ -16,7 +16,7 @@ const example = definePlugin({
       message.content += ' [logged]';
       await next();
     });
-    hooks.use.middleware('agent:turn:after', async (data, next) => {
+    hooks.use.middleware('agent:turn:after', async (_data, next) => {
       await next();
     });
   },

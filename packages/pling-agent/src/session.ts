@@ -305,7 +305,7 @@ export class AgentSession extends Observable<SessionSnapshot> {
     const reached = budget.reached(config.budget, texts);
     if (reached !== undefined || !checkBudget) return reached;
     const decision = await checkBudget({ sessionId: this.id, turn, run: budget.run, telemetry: telemetry.snapshot() });
-    if (!decision || decision.exceeded !== true) return undefined;
+    if (typeof decision !== 'object' || decision === null || decision.exceeded !== true) return undefined;
     return typeof decision.reason === 'string' && decision.reason !== '' ? decision.reason : texts.budgetHost;
   }
 

@@ -122,7 +122,7 @@ export const AgentDock = defineComponent({
       setOpen: (open: boolean) => {
         model.setOpen(open);
         // Focus follows: into the opened panel's input, or back to the launcher.
-        void nextTick(() =>
+        void nextTick().then(() =>
           root.value?.querySelector<HTMLElement>(open ? '[data-pling="input"]' : '[data-pling="launcher"]')?.focus(),
         );
       },
