@@ -20,8 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { agent } from '@aalis/api-agent';
-import { startAalis } from '../src/start-aalis.js';
+import { loadProduct } from './concurrency-product.js';
 
 const LATENCY_MS = 50;
 const TURNS_PER_SESSION = Number(process.env.BENCH_TURNS ?? 3);
@@ -144,6 +143,8 @@ const { child: model, first: ready } = await startChild<{ url: string }>('concur
 const { url } = ready;
 const { child: floor } = await startChild<string>('concurrency-floor.ts');
 const dataDir = mkdtempSync(join(tmpdir(), 'aalis-concurrency-'));
+// The product as the aalis command runs it (a bundle of the sources), or the sources through tsx (BENCH_SOURCE=1).
+const { startAalis, agent, form, toSources, dispose: disposeProduct } = await loadProduct();
 const running = await startAalis({
   cwd: dataDir,
   mode: 'none',
@@ -199,7 +200,7 @@ try {
             say(`bench:${count}:${round}:${client}`, `what is 6*7? (${index})`),
           ),
         );
-        if (profiler) writeFileSync(PROFILE!, JSON.stringify(await profiler()));
+        if (profiler) writeFileSync(PROFILE!, JSON.stringify(toSources(await profiler())));
       };
       if (round % 2 === 0) {
         await runThisProduct();
@@ -251,7 +252,7 @@ try {
     );
   }
   console.log(
-    `Tool turns (2 model calls, ${LATENCY_MS} ms each), ${TURNS_PER_SESSION} per session, all sessions at once, ${LEVELS.map(roundsAt).join(' / ')} interleaved rounds per level after ${WARM_ROUNDS} uncounted warm-up rounds of each (medians; per-round ratios in brackets); product = startAalis with SQLite, hooks, usage events, file log`,
+    `Tool turns (2 model calls, ${LATENCY_MS} ms each), ${TURNS_PER_SESSION} per session, all sessions at once, ${LEVELS.map(roundsAt).join(' / ')} interleaved rounds per level after ${WARM_ROUNDS} uncounted warm-up rounds of each (medians; per-round ratios in brackets); product = startAalis with SQLite, hooks, usage events, file log, run as ${form}`,
   );
   console.log(
     '| sessions | product turns/s (of ideal) | raw turns/s (of ideal) | ratio | product added ms p50 / p99 | raw p50 / p99 | p99 ratio | CPU ms per turn product / raw (each its own process) | model server CPU ms per turn (product / raw phase) and connections it accepted per round | heap KB per idle session (two rounds of new sessions, after the timed ones) |',
@@ -273,4 +274,5 @@ try {
   model.kill();
   floor.kill();
   rmSync(dataDir, { recursive: true, force: true });
+  disposeProduct();
 }
