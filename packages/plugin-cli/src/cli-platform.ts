@@ -1,14 +1,16 @@
 // The terminal platform plugin: platform "cli", the local user (an owner, see @aalis/runtime) talking in one
 // session. It feeds the agent's stream, tool executions, notices, queue and turn events of that session to a
 // front end: the interactive terminal (`aalis start`) or line-by-line chat (`aalis chat`). It adds /usage (the
-// token-usage line on demand) and /reasoning (the previous turn's full reasoning).
+// token-usage line on demand) and /reasoning (the previous turn's full reasoning). On a shared database (PostgreSQL)
+// a turn may run on another process: its replies and tool lines reach this terminal through the terminal relay.
 import { userInfo } from 'node:os';
-import type { TokenUsageEvent } from '@aalis/api-agent';
+import type { TokenUsageEvent, TurnInput } from '@aalis/api-agent';
 import { commands } from '@aalis/api-commands';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
 import { platform } from '@aalis/api-platform';
 import { sessionManager } from '@aalis/api-session-manager';
+import { storage } from '@aalis/api-storage';
 import '@aalis/api-session-manager';
 import '@aalis/api-tools';
 import {
@@ -30,6 +32,7 @@ import { LineChat } from './line-chat.js';
 import type { LocalUser } from './send-input.js';
 import { sender } from './send-input.js';
 import { styleFor } from './style.js';
+import { audienceOf, markTerminal, TerminalRelay } from './terminal-relay.js';
 import './cli-texts.js';
 
 export const CLI_PLATFORM = 'cli';
@@ -70,12 +73,16 @@ const uses = () => ({
   commands: optional(commands),
   sessionManager: optional(sessionManager),
   platform: optional(platform),
+  storage: optional(storage),
 });
 
 export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
   let frontend: Frontend | undefined;
   let activeSession: string | undefined;
   let ensureSession: () => Promise<void> = async () => {};
+  let relayStarted: Promise<void> = Promise.resolve();
+  let answeringOthers: () => boolean = () => false;
+  let answeredOthers: () => boolean = () => false;
   let closed = false;
   let markReady!: () => void;
   const ready = new Promise<void>((resolve) => {
@@ -86,14 +93,41 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
     name: '@aalis/plugin-cli',
     uses: uses(),
     config: cliConfigSchema,
-    apply({ config, events, i18n, logger, lifecycle, gateway, hooks, commands, sessionManager, platform }) {
+    apply({ config, events, i18n, logger, lifecycle, gateway, hooks, commands, sessionManager, platform, storage }) {
       const settings = config.use;
       const sessionId = cliSessionId(settings, options.session);
       activeSession = sessionId;
       const t = i18n.use.t;
       const style = styleFor(options.output, options.env);
       const user: LocalUser = { userId: settings.userId, displayName: settings.displayName ?? osUserName() };
-      const send = sender(() => (gateway.available ? gateway.use : undefined));
+      // Only a shared engine hands inputs to another process (docs/decisions/input-hand-over.md): SQLite needs no relay.
+      const relay =
+        storage.available && storage.use.engine === 'postgres'
+          ? new TerminalRelay({
+              queue: storage.use.handOver(),
+              leases: storage.use.leases(),
+              logger: logger.use,
+              showHere: (item) => {
+                if (item.type === 'message' && item.message.sessionId === sessionId) view.message(item.message);
+                if (item.type === 'tool' && item.event.sessionId === sessionId) view.toolExecute(item.event);
+              },
+              failed: (failure) => events.use.emitAsync('outbound:failed', failure),
+            })
+          : undefined;
+      const terminal = relay?.terminal;
+      const toGateway = sender(() => (gateway.available ? gateway.use : undefined));
+      const send: typeof toGateway = (message) =>
+        toGateway(terminal === undefined ? message : markTerminal(message, terminal));
+      /** The inputs of the terminal turns running on this process (live: joins are appended). */
+      const turns = new Map<string, TurnInput[]>();
+      /** Whether this process ran a turn answering another terminal's lines (it owned their session). */
+      let ranOthers = false;
+      const audience = (turnId: string | undefined, turnSession: string) => {
+        const inputs = turnId === undefined ? undefined : turns.get(turnId);
+        // Not a turn of this process (a command's answer): shown in its session's terminal, as before.
+        if (!inputs) return { here: turnSession === sessionId, elsewhere: [] as string[] };
+        return audienceOf(inputs, terminal, turnSession === sessionId);
+      };
       const usage = new Map<string, TokenUsageEvent>();
       const reasoning = new Map<string, { turnId: string; text: string }>();
 
@@ -129,15 +163,20 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
           if (entry?.turnId === fragment.turnId) entry.text += fragment.reasoningDelta;
           else reasoning.set(fragment.sessionId, { turnId: fragment.turnId, text: fragment.reasoningDelta });
         }
-        if (fragment.sessionId === sessionId) view.fragment(fragment);
+        if (fragment.sessionId === sessionId && audience(fragment.turnId, fragment.sessionId).here) {
+          view.fragment(fragment);
+        }
       });
-      events.use.on('outbound:message', (message) => {
-        if (message.sessionId !== sessionId) return;
+      events.use.on('outbound:message', async (message) => {
         if (message.platform !== undefined && message.platform !== CLI_PLATFORM) return;
-        view.message(message);
+        const { here, elsewhere } = audience(message.turnId, message.sessionId);
+        if (here) view.message(message);
+        if (relay && elsewhere.length > 0) await relay.sendMessage(message, elsewhere);
       });
       events.use.on('tool:execute', (event) => {
-        if (event.sessionId === sessionId) view.toolExecute(event);
+        const { here, elsewhere } = audience(event.turnId, event.sessionId);
+        if (here) view.toolExecute(event);
+        if (relay && elsewhere.length > 0) relay.sendTool(event, elsewhere);
       });
       events.use.on('agent:queue', (event) => {
         if (event.sessionId === sessionId) view.queueChanged(event.waiting);
@@ -151,12 +190,24 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
       });
       // Registrars: attached while a hooks provider is selected, withdrawn with this plugin.
       hooks.use.middleware('agent:turn:before', async (context, next) => {
-        if (context.sessionId === sessionId) view.turnStarted(context);
+        if (context.inputs[0]?.message.platform === CLI_PLATFORM) {
+          turns.set(context.turnId, context.inputs);
+          if (audienceOf(context.inputs, terminal, false).elsewhere.length > 0) ranOthers = true;
+        }
+        if (context.sessionId === sessionId && audience(context.turnId, context.sessionId).here) {
+          view.turnStarted(context);
+        }
         await next();
       });
       hooks.use.middleware('agent:turn:after', async (context, next) => {
-        if (context.sessionId === sessionId) view.turnEnded(context);
-        await next();
+        if (context.sessionId === sessionId && audience(context.turnId, context.sessionId).here) {
+          view.turnEnded(context);
+        }
+        try {
+          await next();
+        } finally {
+          turns.delete(context.turnId);
+        }
       });
       commands.use.register({
         name: 'usage',
@@ -189,7 +240,19 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
           logger.use.warn('could not register the terminal session', { sessionId, error: String(error) });
         }
       };
-      lifecycle.use.onDispose(() => view.close());
+      answeredOthers = () => ranOthers || answeringOthers();
+      answeringOthers = () =>
+        relay !== undefined &&
+        [...turns.values()].some((inputs) => audienceOf(inputs, terminal, false).elsewhere.length > 0);
+      if (relay) {
+        relayStarted = relay.start().catch((error: unknown) => {
+          logger.use.warn('terminal: could not take messages from other processes', { error: String(error) });
+        });
+      }
+      lifecycle.use.onDispose(async () => {
+        view.close();
+        await relay?.stop();
+      });
       markReady();
     },
   });
@@ -199,8 +262,13 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
     async run() {
       await ready;
       if (closed || !frontend) return 'closed';
+      await relayStarted;
       await ensureSession();
-      return frontend.run();
+      const exit = await frontend.run();
+      // This process may be running turns that answer lines typed into other terminals (it owns their session):
+      // leaving now would stop them unanswered, so it stays until it has run none for a moment.
+      if (exit === 'end-of-input' && answeredOthers()) await whileAnswering(answeringOthers);
+      return exit;
     },
     close() {
       closed = true;
@@ -212,6 +280,17 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
     sessionId: () => activeSession,
   };
 }
+
+/** Resolves once `busy` has been false for QUIET_MS on end. */
+async function whileAnswering(busy: () => boolean): Promise<void> {
+  let quietSince = Date.now();
+  while (Date.now() - quietSince < QUIET_MS) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (busy()) quietSince = Date.now();
+  }
+}
+
+const QUIET_MS = 300;
 
 function osUserName(): string {
   try {

@@ -1,0 +1,206 @@
+// Issue #16, the terminal: two `aalis chat` processes of one user talk in the same session (`cli:<userId>`) on one
+// PostgreSQL. Whichever process owns the session runs the turn; each terminal prints the replies to the lines typed
+// into it, wherever they ran, and not the replies to the other's lines (unless a turn answered lines of both).
+import { PostgresDatabase } from '@aalis/postgres';
+import { throwawayDatabase } from '@aalis/postgres/throwaway';
+import { type OpenAiTestServer, type ScriptedReply, startOpenAiTestServer } from '@aalis/testing';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type AalisProcess, spawnAalis, temporaryWorkspace, waitFor } from './spawn-aalis.case.js';
+
+const TAG = /\[([AB]) (m\d+)\]/g;
+
+type Body = { messages?: Array<{ role: string; content: unknown }> };
+
+/** The tags of a call's trailing user messages: the inputs of the turn it belongs to. */
+function turnTags(body: unknown): string[] {
+  const messages = (body as Body).messages ?? [];
+  const tags: string[] = [];
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    if (message.role !== 'user') break;
+    if (typeof message.content === 'string') tags.unshift(...[...message.content.matchAll(TAG)].map((m) => m[0]));
+  }
+  return tags;
+}
+
+/** A slow streamed reply naming the inputs it answers: `answers [A m1] [B m1]`. */
+function answer(body: Record<string, unknown>): ScriptedReply {
+  return {
+    type: 'stream',
+    steps: [
+      { role: 'assistant' },
+      { text: 'answers' },
+      { delayMs: 500 },
+      { text: ` ${turnTags(body).join(' ')}` },
+      { finish: 'stop' },
+      { usage: { promptTokens: 10, completionTokens: 4 } },
+      { done: true },
+    ],
+  };
+}
+
+let server: OpenAiTestServer;
+beforeAll(async () => {
+  server = await startOpenAiTestServer({ models: ['test-model'], respond: answer });
+});
+afterAll(() => server.close());
+
+const cleanups: Array<() => void | Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  server.reset();
+});
+
+/** Each process its own working directory and API key (the key tells the model server's log who called). */
+function config(url: string, apiKey: string): string {
+  return `locale: en
+consoleLogLevel: off
+llm:
+  baseUrl: ${url}
+  model: test-model
+  apiKey: ${apiKey}
+plugins:
+  llm-openai:
+    fetchModels: false
+    retry: { maxRetries: 0 }
+  storage:
+    leaseTtlMs: 3000
+  memory-summary: false
+`;
+}
+
+function startChat(name: 'A' | 'B', env: Record<string, string>): AalisProcess {
+  const workspace = temporaryWorkspace(config(server.url, `key-${name}`));
+  cleanups.push(() => workspace.remove());
+  const chat = spawnAalis({ cwd: workspace.dir, args: ['chat'], env });
+  cleanups.push(() => void chat.child.kill('SIGKILL'));
+  return chat;
+}
+
+/** The reply lines a terminal printed and the tags each names. */
+function replies(stdout: string): string[][] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.startsWith('answers'))
+    .map((line) => [...line.matchAll(TAG)].map((m) => m[0]));
+}
+
+/** Calls made by one process (its key) for a turn answering one of the other's lines. */
+function crossRuns(): Array<{ by: string; tags: string[] }> {
+  return server.requests
+    .filter((request) => request.path === '/v1/chat/completions')
+    .map((request) => ({
+      by: String(request.headers.authorization ?? '').replace('Bearer key-', ''),
+      tags: turnTags(request.body),
+    }))
+    .filter(({ by, tags }) => tags.some((tag) => !tag.startsWith(`[${by} `)));
+}
+
+const TIMEOUT = 120_000;
+
+describe('terminal replies across processes (PostgreSQL)', () => {
+  it(
+    '#16.cli.1 two aalis chat processes in one session: each prints the replies to its own lines, wherever they ran, and not the replies to the other terminal’s lines',
+    async () => {
+      const url = await throwawayDatabase();
+      const env = { AALIS_DATABASE_URL: url };
+      const a = startChat('A', env);
+      const b = startChat('B', env);
+      const sent = { A: [] as string[], B: [] as string[] };
+      const write = (chat: AalisProcess, name: 'A' | 'B', index: number) => {
+        const tag = `[${name} m${index}]`;
+        sent[name].push(tag);
+        chat.child.stdin!.write(`hello ${tag}\n`);
+      };
+      // Both processes up (each has run its startup) before the lines: a line written during another's turn is
+      // handed to the session's owner.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      for (let index = 1; index <= 3; index++) {
+        write(a, 'A', index);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        write(b, 'B', index);
+        await new Promise((resolve) => setTimeout(resolve, 400));
+      }
+      a.child.stdin!.end();
+      b.child.stdin!.end();
+      const codes = await Promise.all([a.exited, b.exited]);
+      expect(codes, `${a.stderr()}\n${b.stderr()}`).toEqual([0, 0]);
+
+      // The bug's case happened: some turn ran on the process the line was not written to.
+      expect(crossRuns().length, JSON.stringify(server.requests.length)).toBeGreaterThan(0);
+      const output = { A: a.stdout(), B: b.stdout() };
+      for (const name of ['A', 'B'] as const) {
+        const printed = replies(output[name]);
+        // Every line typed here is answered here (the whole reply text: the tags come at its end)…
+        for (const tag of sent[name]) {
+          expect(
+            printed.some((tags) => tags.includes(tag)),
+            `${name} did not print the reply to ${tag}:\n${output[name]}`,
+          ).toBe(true);
+        }
+        // …and no reply printed here answers only the other terminal's lines.
+        for (const tags of printed) {
+          expect(
+            tags.some((tag) => tag.startsWith(`[${name} `)),
+            `${name} printed ${tags.join(' ')}:\n${output[name]}`,
+          ).toBe(true);
+        }
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
+    '#16.cli.2 the terminal whose line another process is answering is killed: the survivor prints nothing of that reply, archives it and goes on answering its own lines',
+    async () => {
+      const url = await throwawayDatabase();
+      const env = { AALIS_DATABASE_URL: url };
+      // A's first turn is long: B's line, written meanwhile, is handed to A, the session's owner.
+      server.enqueue({
+        type: 'stream',
+        steps: [
+          { role: 'assistant' },
+          { text: 'answers' },
+          { delayMs: 4000 },
+          { text: ' [A m1]' },
+          { finish: 'stop' },
+          { usage: { promptTokens: 10, completionTokens: 4 } },
+          { done: true },
+        ],
+      });
+      const a = startChat('A', env);
+      const b = startChat('B', env);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      a.child.stdin!.write('hello [A m1]\n');
+      await waitFor(() => crossRuns().length === 0 && server.requests.length > 0, { what: 'A’s first call' });
+      b.child.stdin!.write('hello [B m1]\n');
+      // B's line is being answered by A (A owns the session): B dies now.
+      await waitFor(() => crossRuns().find((run) => run.by === 'A'), {
+        timeoutMs: 30_000,
+        what: () => `a call by A answering B’s line (calls: ${JSON.stringify(crossRuns())})`,
+      });
+      b.child.kill('SIGKILL');
+      expect(await b.exited).toBe('SIGKILL');
+      a.child.stdin!.write('hello [A m2]\n');
+      a.child.stdin!.end();
+      expect(await a.exited, a.stderr()).toBe(0);
+      const printed = replies(a.stdout());
+      expect(printed.some((tags) => tags.includes('[A m1]'))).toBe(true);
+      expect(printed.some((tags) => tags.includes('[A m2]'))).toBe(true);
+      for (const tags of printed)
+        expect(
+          tags.some((tag) => tag.startsWith('[A ')),
+          a.stdout(),
+        ).toBe(true);
+      // B's line and its answer are in the history all the same.
+      const database = new PostgresDatabase(url);
+      cleanups.push(() => database.close());
+      const rows = await database.query<{ role: string; content: string }>(
+        'SELECT role, content FROM memory_messages ORDER BY seq',
+      );
+      expect(rows.filter((row) => row.role === 'user' && row.content.includes('[B m1]'))).toHaveLength(1);
+      expect(rows.some((row) => row.role === 'assistant' && row.content.includes('[B m1]'))).toBe(true);
+    },
+    TIMEOUT,
+  );
+});
