@@ -182,7 +182,11 @@ async function run(setup: Setup, databaseUrl: string, model: Model, postgresPort
       startServe({
         name,
         config: serveConfig({ modelUrl: model.url, apiKey: `key-${name}`, leaseTtlMs: 4000 }),
-        env: { AALIS_DATABASE_URL: databaseUrl },
+        // SCALE_NODE_OPTIONS: NODE_OPTIONS of every aalis process (e.g. `--require <a profiler preload>`).
+        env: {
+          AALIS_DATABASE_URL: databaseUrl,
+          ...(process.env.SCALE_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SCALE_NODE_OPTIONS } : {}),
+        },
         startTimeoutMs: 120_000,
       }),
     ),
@@ -285,7 +289,7 @@ async function run(setup: Setup, databaseUrl: string, model: Model, postgresPort
       })
       .filter((table) => table.writes + table.scans > 0)
       .sort((a, b) => b.writes + b.scans - (a.writes + a.scans));
-    const statements = await statementFigures(stats);
+    const statements = await statementFigures(stats, Number(process.env.SCALE_STATEMENTS ?? 8));
     await stats.close();
     if (unanswered.length > 0) {
       console.log(
