@@ -24,6 +24,7 @@ import {
   type PluginDefinition,
   textRef,
 } from '@aalis/core';
+import type { IncomingMessage } from '@aalis/schema-message';
 import { type CliConfig, cliConfigSchema, cliSessionId } from './cli-config.js';
 import { formatUsageLine } from './format.js';
 import type { CliExit, Frontend } from './frontend.js';
@@ -32,7 +33,7 @@ import { LineChat } from './line-chat.js';
 import type { LocalUser } from './send-input.js';
 import { sender } from './send-input.js';
 import { styleFor } from './style.js';
-import { audienceOf, markTerminal, TerminalRelay } from './terminal-relay.js';
+import { audienceOf, fromOtherTerminal, markTerminal, TerminalRelay } from './terminal-relay.js';
 import './cli-texts.js';
 
 export const CLI_PLATFORM = 'cli';
@@ -122,6 +123,8 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
       const turns = new Map<string, TurnInput[]>();
       /** Whether this process ran a turn answering another terminal's lines (it owned their session). */
       let ranOthers = false;
+      /** Sessions where lines of other terminals wait for a turn on this process. */
+      const waitingOthers = new Set<string>();
       const audience = (turnId: string | undefined, turnSession: string) => {
         const inputs = turnId === undefined ? undefined : turns.get(turnId);
         // Not a turn of this process (a command's answer): shown in its session's terminal, as before.
@@ -179,7 +182,13 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
         if (relay && elsewhere.length > 0) relay.sendTool(event, elsewhere);
       });
       events.use.on('agent:queue', (event) => {
-        if (event.sessionId === sessionId) view.queueChanged(event.waiting);
+        // Lines of other terminals waiting here for a turn: answered by this process, shown there.
+        const theirs = (message: IncomingMessage) => fromOtherTerminal(message, terminal);
+        if (event.waiting.some(theirs)) {
+          ranOthers = true;
+          waitingOthers.add(event.sessionId);
+        } else waitingOthers.delete(event.sessionId);
+        if (event.sessionId === sessionId) view.queueChanged(event.waiting.filter((message) => !theirs(message)));
       });
       events.use.on('token:usage', (event) => {
         if (event.turnId !== undefined) usage.set(event.sessionId, event);
@@ -243,7 +252,8 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
       answeredOthers = () => ranOthers || answeringOthers();
       answeringOthers = () =>
         relay !== undefined &&
-        [...turns.values()].some((inputs) => audienceOf(inputs, terminal, false).elsewhere.length > 0);
+        (waitingOthers.size > 0 ||
+          [...turns.values()].some((inputs) => audienceOf(inputs, terminal, false).elsewhere.length > 0));
       if (relay) {
         relayStarted = relay.start().catch((error: unknown) => {
           logger.use.warn('terminal: could not take messages from other processes', { error: String(error) });
@@ -267,7 +277,7 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
       const exit = await frontend.run();
       // This process may be running turns that answer lines typed into other terminals (it owns their session):
       // leaving now would stop them unanswered, so it stays until it has run none for a moment.
-      if (exit === 'end-of-input' && answeredOthers()) await whileAnswering(answeringOthers);
+      if (exit === 'end-of-input' && answeredOthers()) await whileAnswering(answeringOthers, () => closed);
       return exit;
     },
     close() {
@@ -281,16 +291,21 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
   };
 }
 
-/** Resolves once `busy` has been false for QUIET_MS on end. */
-async function whileAnswering(busy: () => boolean): Promise<void> {
+/**
+ * Resolves once `busy` has been false for QUIET_MS on end, or after MAX_STAY_MS at most: other terminals that keep
+ * typing could keep this process owning their session for ever (what it runs then is stopped as at any shutdown).
+ */
+async function whileAnswering(busy: () => boolean, closed: () => boolean): Promise<void> {
+  const until = Date.now() + MAX_STAY_MS;
   let quietSince = Date.now();
-  while (Date.now() - quietSince < QUIET_MS) {
+  while (Date.now() - quietSince < QUIET_MS && Date.now() < until && !closed()) {
     await new Promise((resolve) => setTimeout(resolve, 50));
     if (busy()) quietSince = Date.now();
   }
 }
 
 const QUIET_MS = 300;
+const MAX_STAY_MS = 60_000;
 
 function osUserName(): string {
   try {

@@ -24,6 +24,12 @@ export function markTerminal(message: IncomingMessage, terminal: string): Incomi
   return { ...message, metadata: { ...message.metadata, [CLI_TERMINAL_KEY]: terminal } };
 }
 
+/** Whether the input was typed into a terminal other than `self` (of another process). */
+export function fromOtherTerminal(message: IncomingMessage, self: string | undefined): boolean {
+  const terminal = message.metadata?.[CLI_TERMINAL_KEY];
+  return typeof terminal === 'string' && terminal !== self;
+}
+
 /**
  * Who a turn answers: this terminal (a line typed here; in this terminal's own session also an input typed into no
  * terminal, as before) and the other terminals whose lines are among the turn's inputs.

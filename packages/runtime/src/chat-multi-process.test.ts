@@ -203,4 +203,45 @@ describe('terminal replies across processes (PostgreSQL)', () => {
     },
     TIMEOUT,
   );
+  it(
+    '#16.cli.7 a chat whose input ended while a line of the other terminal waits for it stays, answers it and only then leaves; the other terminal prints the reply',
+    async () => {
+      const url = await throwawayDatabase();
+      const env = { AALIS_DATABASE_URL: url };
+      // B's turn writes its final reply slowly: A's line, written meanwhile, queues behind it on B (joins closed).
+      server.enqueue({
+        type: 'stream',
+        steps: [
+          { role: 'assistant' },
+          { text: 'answers' },
+          { delayMs: 2500 },
+          { text: ' [B m1]' },
+          { finish: 'stop' },
+          { usage: { promptTokens: 10, completionTokens: 4 } },
+          { done: true },
+        ],
+      });
+      const a = startChat('A', env);
+      const b = startChat('B', env);
+      b.child.stdin!.end('hello [B m1]\n');
+      await waitFor(() => server.requests.some((request) => turnTags(request.body).includes('[B m1]')), {
+        timeoutMs: 30_000,
+        what: 'B’s first call',
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      a.child.stdin!.write('hello [A m1]\n');
+      expect(await b.exited, b.stderr()).toBe(0);
+      // B ran A's line before it left (it owned the session), and A printed the answer.
+      expect(crossRuns().map((run) => [run.by, run.tags])).toEqual([['B', ['[A m1]']]]);
+      await waitFor(() => replies(a.stdout()).some((tags) => tags.includes('[A m1]')), {
+        timeoutMs: 10_000,
+        what: () => `A’s reply to [A m1] (A printed: ${JSON.stringify(a.stdout())})`,
+      });
+      expect(replies(b.stdout())).toEqual([['[B m1]']]);
+      a.child.stdin!.end();
+      expect(await a.exited, a.stderr()).toBe(0);
+      expect(replies(a.stdout())).toEqual([['[A m1]']]);
+    },
+    TIMEOUT,
+  );
 });
