@@ -3,6 +3,8 @@
 // server that answers after 50 ms, against the raw floor: the same number of clients replaying the agent's own
 // request bodies over HTTP (fetch) to the same server. Three processes, so each CPU figure is one process's own work:
 // this one runs the product, a child runs the floor, another child is the model server (its CPU is printed apart).
+// The product runs as the aalis command runs it: one esbuild bundle of the sources (concurrency-product.ts);
+// BENCH_SOURCE=1 runs the TypeScript sources through tsx instead.
 // On a loaded machine a single pass says more about the neighbours than about the product, so product and floor run
 // interleaved (AB BA AB …; BENCH_ROUNDS rounds per level, default 5 at 100 sessions and 3 at 1000, after
 // BENCH_WARM_ROUNDS uncounted rounds of each, default 12) and every ratio is the median of the rounds' ratios, each
