@@ -33,7 +33,7 @@ import { LineChat } from './line-chat.js';
 import type { LocalUser } from './send-input.js';
 import { sender } from './send-input.js';
 import { styleFor } from './style.js';
-import { audienceOf, fromOtherTerminal, markTerminal, TerminalRelay } from './terminal-relay.js';
+import { audienceOf, fromOtherTerminal, markTerminal, stayWhileAnswering, TerminalRelay } from './terminal-relay.js';
 import './cli-texts.js';
 
 export const CLI_PLATFORM = 'cli';
@@ -277,7 +277,7 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
       const exit = await frontend.run();
       // This process may be running turns that answer lines typed into other terminals (it owns their session):
       // leaving now would stop them unanswered, so it stays until it has run none for a moment.
-      if (exit === 'end-of-input' && answeredOthers()) await whileAnswering(answeringOthers, () => closed);
+      if (exit === 'end-of-input' && answeredOthers()) await stayWhileAnswering(answeringOthers, () => closed);
       return exit;
     },
     close() {
@@ -290,22 +290,6 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
     sessionId: () => activeSession,
   };
 }
-
-/**
- * Resolves once `busy` has been false for QUIET_MS on end, or after MAX_STAY_MS at most: other terminals that keep
- * typing could keep this process owning their session for ever (what it runs then is stopped as at any shutdown).
- */
-async function whileAnswering(busy: () => boolean, closed: () => boolean): Promise<void> {
-  const until = Date.now() + MAX_STAY_MS;
-  let quietSince = Date.now();
-  while (Date.now() - quietSince < QUIET_MS && Date.now() < until && !closed()) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    if (busy()) quietSince = Date.now();
-  }
-}
-
-const QUIET_MS = 300;
-const MAX_STAY_MS = 60_000;
 
 function osUserName(): string {
   try {

@@ -50,6 +50,22 @@ export function audienceOf(
   return { here, elsewhere: [...elsewhere] };
 }
 
+/**
+ * Resolves once `busy` has been false for QUIET_MS on end, or after MAX_STAY_MS at most: other terminals that keep
+ * typing could keep this process owning their session for ever (what it runs then is stopped as at any shutdown).
+ */
+export async function stayWhileAnswering(busy: () => boolean, closed: () => boolean): Promise<void> {
+  const until = Date.now() + MAX_STAY_MS;
+  let quietSince = Date.now();
+  while (Date.now() - quietSince < QUIET_MS && Date.now() < until && !closed()) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (busy()) quietSince = Date.now();
+  }
+}
+
+const QUIET_MS = 300;
+const MAX_STAY_MS = 60_000;
+
 export interface TerminalRelayOptions {
   queue: HandOverService;
   leases: LeasesService;
