@@ -59,15 +59,19 @@ const VALUES = (row: SessionRow) => [
 interface ChangeNotice {
   origin: string;
   phase: 'changed';
-  ids: string[];
+  /** Rows and children lists (by parent id) that changed: a deletion names ids for both. */
+  ids?: string[];
+  rows?: string[];
+  lists?: string[];
 }
 
 /**
  * A change notice built by the statement itself from the row it changed (`$<originParameter>`: this store's origin),
  * so the parent's id (whose children list holds the row) is in it without reading the row first.
  */
-function noticeSql(originParameter: number, ids: string): string {
-  return `json_build_object('origin', $${originParameter}::text, 'phase', 'changed', 'ids', json_build_array(${ids}))::text`;
+function noticeSql(originParameter: number, rowsAndLists: { rows?: string; lists: string }): string {
+  const rows = rowsAndLists.rows ? `'rows', json_build_array(${rowsAndLists.rows}), ` : '';
+  return `json_build_object('origin', $${originParameter}::text, 'phase', 'changed', ${rows}'lists', json_build_array(${rowsAndLists.lists}))::text`;
 }
 
 export class PostgresSessionStore implements SessionStore {
@@ -91,7 +95,7 @@ export class PostgresSessionStore implements SessionStore {
     const rows = await this.database.query(
       `WITH inserted AS (INSERT INTO sessions (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
        ON CONFLICT (id) DO NOTHING RETURNING id, parent_id)
-       SELECT id, CASE WHEN parent_id IS NOT NULL THEN pg_notify($12, ${noticeSql(13, 'parent_id')}) END
+       SELECT id, CASE WHEN parent_id IS NOT NULL THEN pg_notify($12, ${noticeSql(13, { lists: 'parent_id' })}) END
        FROM inserted`,
       [...VALUES(toRow(info)), SESSIONS_CHANNEL, this.origin],
     );
@@ -104,7 +108,7 @@ export class PostgresSessionStore implements SessionStore {
     const rows = await this.database.query<SessionRow>(
       `WITH updated AS (UPDATE sessions SET venue = $2, origin_platform = $3, origin_multi_party = $4, title = $5,
        updated_at = $6 WHERE id = $1 RETURNING ${COLUMNS})
-       SELECT ${COLUMNS}, pg_notify($7, ${noticeSql(8, 'id, parent_id')}) FROM updated`,
+       SELECT ${COLUMNS}, pg_notify($7, ${noticeSql(8, { rows: 'id', lists: 'parent_id' })}) FROM updated`,
       [
         row.id,
         row.venue,
@@ -122,7 +126,7 @@ export class PostgresSessionStore implements SessionStore {
   async saveLastTurn(id: string, lastTurn: LastTurn, updatedAt: number): Promise<SessionInfo | undefined> {
     const rows = await this.database.query<SessionRow>(
       `WITH updated AS (UPDATE sessions SET last_turn = $2, updated_at = $3 WHERE id = $1 RETURNING ${COLUMNS})
-       SELECT ${COLUMNS}, pg_notify($4, ${noticeSql(5, 'id, parent_id')}) FROM updated`,
+       SELECT ${COLUMNS}, pg_notify($4, ${noticeSql(5, { rows: 'id', lists: 'parent_id' })}) FROM updated`,
       [id, JSON.stringify(lastTurn), updatedAt, SESSIONS_CHANNEL, this.origin],
     );
     return rows[0] ? fromRow(rows[0]) : undefined;
@@ -188,9 +192,14 @@ export class PostgresSessionStore implements SessionStore {
       this.database.onReconnect(() => listener({ kind: 'watching' })),
       await this.database.listen(SESSIONS_CHANNEL, (payload) => {
         const notice = parse<ChangeNotice>(payload);
-        if (notice?.phase !== 'changed' || notice.origin === this.origin || !Array.isArray(notice.ids)) return;
+        if (notice?.phase !== 'changed' || notice.origin === this.origin) return;
         // A row without a parent sends a null in its parent's place.
-        listener({ kind: 'changed', ids: notice.ids.filter((id): id is string => typeof id === 'string') });
+        const ids = strings(notice.ids);
+        listener({
+          kind: 'changed',
+          rows: [...ids, ...strings(notice.rows)],
+          lists: [...ids, ...strings(notice.lists)],
+        });
       }),
     ];
     listener({ kind: 'watching' });
@@ -248,4 +257,9 @@ function parse<T>(payload: string): Partial<T> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The strings of a notice's list (a row without a parent sends a null in its parent's place). */
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }

@@ -302,7 +302,7 @@ export class SessionManager implements SessionManagerService {
     const { store } = this.options;
     const stopChanges = store.watchChanges
       ? await store.watchChanges((change) => {
-          if (change.kind === 'changed') this.rows?.drop(change.ids);
+          if (change.kind === 'changed') this.rows?.dropChanged(change.rows, change.lists);
           else this.rows?.reset(change.kind === 'watching');
         })
       : () => {};

@@ -124,6 +124,13 @@ describe('copies of session rows on PostgreSQL', () => {
     await until(async () => (await titles()).join() === 'web:c1,second child', "B's child title in A's list");
     await b.manager.deleteSession('web:c1');
     await until(async () => (await titles()).join() === 'second child', "B's deletion in A's list");
+    // A change of the parent's own row leaves its children list held (only the row is read again).
+    expect(await titles()).toEqual(['second child']);
+    await b.manager.recordTurn('web:parent', { turnId: 't3', outcome: 'replied', at: 3 });
+    await until(async () => (await a.manager.get('web:parent'))?.lastTurn?.turnId === 't3', "B's turn on A");
+    const held = a.reads.count;
+    expect(await titles()).toEqual(['second child']);
+    expect(a.reads.count).toBe(held);
     // A's own child appears in its list at once.
     await a.manager.ensure({ id: 'web:c3', kind: 'child', platform: 'webui', parentId: 'web:parent' });
     expect(await titles()).toEqual(['second child', 'web:c3']);

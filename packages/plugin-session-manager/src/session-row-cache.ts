@@ -14,7 +14,7 @@ export type CacheMark = string;
  * a lost notice connection) between the moment it was asked and its answer: a row read or written before another
  * change committed can then never stay behind as the current one, whichever of the answer and the notice comes
  * first. A write touches its row and its parent's children list (which holds the row); another process's notice
- * names ids only, and touches each one's row and children list.
+ * names the rows and lists it changed (a deletion: ids whose row and list both go).
  */
 export class SessionRowCache {
   private readonly rows = new Map<string, SessionInfo>();
@@ -70,12 +70,15 @@ export class SessionRowCache {
     return row;
   }
 
-  /** Ids whose rows or children changed (here or in another process): dropped, reads in flight not kept. */
+  /** Ids whose rows and children changed (here or in another process): dropped, reads in flight not kept. */
   drop(ids: readonly string[]): void {
-    for (const id of ids) {
-      this.touch(`row:${id}`);
-      this.touch(`children:${id}`);
-    }
+    this.dropChanged(ids, ids);
+  }
+
+  /** Rows (by id) and children lists (by parent id) another process changed: dropped, reads in flight not kept. */
+  dropChanged(rows: readonly string[], lists: readonly string[]): void {
+    for (const id of rows) this.touch(`row:${id}`);
+    for (const id of lists) this.touch(`children:${id}`);
   }
 
   /** Everything dropped; `trusted`: whether notices arrive from now on (false while their connection is down). */

@@ -20,9 +20,12 @@ export interface DeletionNotice {
 
 /**
  * What another process did to session rows (PostgreSQL NOTIFY), for the copies this process keeps: `changed` rows
- * (updated or deleted), or `lost` / `watching` when the notices stopped or arrive again (so some may be missed).
+ * (updated or deleted) and children lists (by parent id), or `lost` / `watching` when the notices stopped or arrive again (so some may be missed).
  */
-export type SessionRowChange = { kind: 'changed'; ids: string[] } | { kind: 'lost' } | { kind: 'watching' };
+export type SessionRowChange =
+  | { kind: 'changed'; rows: string[]; lists: string[] }
+  | { kind: 'lost' }
+  | { kind: 'watching' };
 
 export interface SessionStore {
   get(id: string): Awaitable<SessionInfo | undefined>;
