@@ -7,8 +7,8 @@ import { textReply, toolCallReply } from '@aalis/testing';
 import { startHarness } from '../src/agent-harness.case.js';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,100000').split(',').map(Number);
-const TURNS = Number(process.env.BENCH_TURNS ?? 40);
-const WARMUP = 3;
+const TURNS = Number(process.env.BENCH_TURNS ?? 60);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 20);
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -54,7 +54,18 @@ interface Row {
   sent: number;
 }
 
-async function measure(size: number, turns = TURNS): Promise<Row> {
+type Harness = Awaited<ReturnType<typeof startHarness>>;
+
+interface Subject {
+  size: number;
+  harness: Harness;
+  wall: number[];
+  cpu: number[];
+  rawWall: number[];
+  rawCpu: number[];
+}
+
+async function subject(size: number): Promise<Subject> {
   const harness = await startHarness({
     tools: [
       {
@@ -65,65 +76,66 @@ async function measure(size: number, turns = TURNS): Promise<Row> {
       },
     ],
   });
-  try {
-    const store = harness.booted.app.services.selected(memory)!.impl;
-    const seed = seedHistory(size);
-    for (let offset = 0; offset < seed.length; offset += 10_000)
-      await store.append('cli:owner', seed.slice(offset, offset + 10_000));
-    // Each agent turn is followed at once by the raw replay of its two request bodies, so both see the same load
-    // on a shared machine.
-    const wall: number[] = [];
-    const cpu: number[] = [];
-    const rawWall: number[] = [];
-    const rawCpu: number[] = [];
-    for (let turn = 0; turn < turns + WARMUP; turn++) {
-      harness.server.enqueue(
-        toolCallReply([{ id: `c${turn}`, name: 'lookup', arguments: { q: `t${turn}` } }]),
-        textReply('done'),
-      );
-      let start = performance.now();
-      let cpuStart = process.cpuUsage();
-      await harness.say(`turn ${turn}`);
-      if (turn >= WARMUP) {
-        cpu.push(cpuMs(cpuStart));
-        wall.push(performance.now() - start);
-      }
-      const bodies = harness.requests();
-      const [first, second] = bodies.slice(-2);
-      harness.server.enqueue(
-        toolCallReply([{ id: `r${turn}`, name: 'lookup', arguments: { q: 'x' } }]),
-        textReply('done'),
-      );
-      start = performance.now();
-      cpuStart = process.cpuUsage();
-      await rawCall(harness.server.url, first);
-      await rawCall(harness.server.url, second);
-      if (turn >= WARMUP) {
-        rawCpu.push(cpuMs(cpuStart));
-        rawWall.push(performance.now() - start);
-      }
-    }
-    const bodies = harness.requests();
-    const sent = bodies[bodies.length - 1]!.messages.length;
-    return {
-      size,
-      agentMs: median(wall),
-      agentCpu: median(cpu),
-      rawMs: median(rawWall),
-      rawCpu: median(rawCpu),
-      sent,
-    };
-  } finally {
-    await harness.close();
+  const store = harness.booted.app.services.selected(memory)!.impl;
+  const seed = seedHistory(size);
+  for (let offset = 0; offset < seed.length; offset += 10_000)
+    await store.append('cli:owner', seed.slice(offset, offset + 10_000));
+  return { size, harness, wall: [], cpu: [], rawWall: [], rawCpu: [] };
+}
+
+/** One agent turn, then at once the raw replay of its two request bodies, so both see the same load. */
+async function turnOf(subject: Subject, turn: number, counted: boolean): Promise<void> {
+  const { harness } = subject;
+  harness.server.enqueue(
+    toolCallReply([{ id: `c${turn}`, name: 'lookup', arguments: { q: `t${turn}` } }]),
+    textReply('done'),
+  );
+  let start = performance.now();
+  let cpuStart = process.cpuUsage();
+  await harness.say(`turn ${turn}`);
+  if (counted) {
+    subject.cpu.push(cpuMs(cpuStart));
+    subject.wall.push(performance.now() - start);
+  }
+  const [first, second] = harness.requests().slice(-2);
+  harness.server.enqueue(toolCallReply([{ id: `r${turn}`, name: 'lookup', arguments: { q: 'x' } }]), textReply('done'));
+  start = performance.now();
+  cpuStart = process.cpuUsage();
+  await rawCall(harness.server.url, first);
+  await rawCall(harness.server.url, second);
+  if (counted) {
+    subject.rawCpu.push(cpuMs(cpuStart));
+    subject.rawWall.push(performance.now() - start);
   }
 }
 
-// A throw-away run first, so the first size measured does not also pay for warming the process up.
-await measure(SIZES[0]!, 10);
+// Every size is set up first, then their turns alternate (1k, 100k, 1k, …): the process warms up (JIT, caches) over
+// the whole run, so measuring one size after the other would give the later one a warmer floor and skew the ratio.
+const subjects: Subject[] = [];
+for (const size of SIZES) subjects.push(await subject(size));
 const rows: Row[] = [];
-for (const size of SIZES) rows.push(await measure(size));
+try {
+  for (let turn = 0; turn < TURNS + WARMUP; turn++) {
+    for (const each of turn % 2 === 0 ? subjects : [...subjects].reverse()) await turnOf(each, turn, turn >= WARMUP);
+  }
+  for (const each of subjects) {
+    const bodies = each.harness.requests();
+    rows.push({
+      size: each.size,
+      agentMs: median(each.wall),
+      agentCpu: median(each.cpu),
+      rawMs: median(each.rawWall),
+      rawCpu: median(each.rawCpu),
+      sent: bodies[bodies.length - 1]!.messages.length,
+    });
+  }
+} finally {
+  for (const each of subjects) await each.harness.close();
+}
 const fmt = (value: number, width = 8) => value.toFixed(2).padStart(width);
-console.log(`Tool-calling turn (2 model calls), median of ${TURNS} turns after ${WARMUP} warm-up turns; summary off`);
+console.log(
+  `Tool-calling turn (2 model calls), median of ${TURNS} turns after ${WARMUP} warm-up turns of each size, the sizes' turns alternating; summary off`,
+);
 console.log('| active   | sent  | agent ms | agent CPU ms | raw ms   | raw CPU ms | ms ratio | CPU ratio |');
 console.log('|----------|-------|----------|--------------|----------|------------|----------|-----------|');
 for (const row of rows) {
