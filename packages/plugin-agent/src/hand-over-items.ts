@@ -5,6 +5,7 @@ import type { HandOverItem } from '@aalis/api-storage';
 import type { IncomingMessage, Message } from '@aalis/schema-message';
 import { WellKnownMetadataKeys } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';
+import { everyHalfLease } from './session-lease.js';
 import type { SessionOwners } from './session-owners.js';
 
 /**
@@ -78,23 +79,9 @@ export function enteredTurn(
  * died (abandoned leases) or whose items wait with no live holder are taken when free. Returns the stopper.
  */
 export function sweepHandOver(deps: AgentDeps, owners: SessionOwners): () => void {
-  let running = false;
-  const sweep = async () => {
-    if (running) return;
-    running = true;
-    try {
-      await owners.sweep();
-    } catch (error) {
-      deps.log.warn('recovering the sessions of a process that died failed; retried', { error: String(error) });
-    } finally {
-      running = false;
-    }
-  };
-  const ttl = deps.leases()?.ttlMs ?? 4000;
-  const timer = setInterval(() => void sweep(), Math.max(250, Math.floor(ttl / 2)));
-  timer.unref();
+  const stop = everyHalfLease(deps, () => owners.sweep());
   return () => {
-    clearInterval(timer);
+    stop();
     owners.close();
   };
 }

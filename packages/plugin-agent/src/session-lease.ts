@@ -131,28 +131,16 @@ export async function recordInterruptedTurn(deps: AgentDeps, sessionId: string, 
 }
 
 /**
- * Recovers the sessions of processes that died mid-turn even when no input for them arrives: every half ttl, each
- * session lease left expired without release is taken (by one process), its interrupted turn recorded as stopped,
- * and given back. Returns the stopper.
+ * Runs `sweep` every half lease time (never two at once), logging a failure and trying again at the next tick.
+ * Returns the stopper. One schedule for both recoveries: the lease-only one below and the hand-over's.
  */
-export function sweepAbandonedSessions(deps: AgentDeps): () => void {
+export function everyHalfLease(deps: AgentDeps, sweep: () => Promise<void>): () => void {
   let running = false;
-  const sweep = async () => {
-    const leases = deps.leases();
-    if (!leases || running) return;
+  const tick = async () => {
+    if (running) return;
     running = true;
     try {
-      for (const name of await leases.abandoned(sessionLeaseName(''))) {
-        const lease = await leases.tryAcquire(name);
-        if (!lease) continue;
-        try {
-          const sessionId = name.slice(sessionLeaseName('').length);
-          deps.historyCache.forget([sessionId]);
-          if (lease.takenOver?.note) await recordInterruptedTurn(deps, sessionId, lease.takenOver.note);
-        } finally {
-          await lease.release();
-        }
-      }
+      await sweep();
     } catch (error) {
       deps.log.warn('recovering the sessions of a process that died failed; retried', { error: String(error) });
     } finally {
@@ -160,7 +148,30 @@ export function sweepAbandonedSessions(deps: AgentDeps): () => void {
     }
   };
   const ttl = deps.leases()?.ttlMs ?? 4000;
-  const timer = setInterval(() => void sweep(), Math.max(250, Math.floor(ttl / 2)));
+  const timer = setInterval(() => void tick(), Math.max(250, Math.floor(ttl / 2)));
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/**
+ * Recovers the sessions of processes that died mid-turn even when no input for them arrives: every half ttl, each
+ * session lease left expired without release is taken (by one process), its interrupted turn recorded as stopped,
+ * and given back. Returns the stopper.
+ */
+export function sweepAbandonedSessions(deps: AgentDeps): () => void {
+  return everyHalfLease(deps, async () => {
+    const leases = deps.leases();
+    if (!leases) return;
+    for (const name of await leases.abandoned(sessionLeaseName(''))) {
+      const lease = await leases.tryAcquire(name);
+      if (!lease) continue;
+      try {
+        const sessionId = name.slice(sessionLeaseName('').length);
+        deps.historyCache.forget([sessionId]);
+        if (lease.takenOver?.note) await recordInterruptedTurn(deps, sessionId, lease.takenOver.note);
+      } finally {
+        await lease.release();
+      }
+    }
+  });
 }
