@@ -8,6 +8,8 @@ import { createRequire, SourceMap, type SourceMapPayload, type SourceMapping } f
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { agent as agentDescriptor } from '@aalis/api-agent';
+// @ts-expect-error: a plain ES module of the bin folder, without declarations
+import { BUNDLE_OPTIONS } from '../bin/fresh-bundle.mjs';
 import type { startAalis as startAalisFn } from '../src/start-aalis.js';
 
 export interface Product {
@@ -29,9 +31,6 @@ interface CallFrame {
   lineNumber: number;
   columnNumber: number;
 }
-
-/** Native or optional modules left out of the bundle (as bin/fresh-bundle.mjs leaves them). */
-const EXTERNAL = ['better-sqlite3', 'pg-native', 'bufferutil', 'utf-8-validate', '@aalis/plugin-webui'];
 
 export async function loadProduct(): Promise<Product> {
   if (process.env.BENCH_SOURCE) {
@@ -60,20 +59,9 @@ export async function loadProduct(): Promise<Product> {
       sourcefile: 'concurrency-product-entry.ts',
       loader: 'ts',
     },
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
+    ...BUNDLE_OPTIONS,
     outfile,
-    conditions: ['source'],
-    external: EXTERNAL,
-    define: { 'import.meta.url': '__aalisBundleUrl' },
-    banner: { js: 'var __aalisBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
-    minifyWhitespace: true,
-    minifySyntax: true,
     sourcemap: 'external',
-    legalComments: 'none',
-    logLevel: 'error',
   });
   const loaded = createRequire(import.meta.url)(outfile) as Pick<Product, 'startAalis' | 'agent'>;
   const map = new SourceMap(JSON.parse(readFileSync(`${outfile}.map`, 'utf8')) as SourceMapPayload);

@@ -22,8 +22,30 @@ export const BUNDLE_DIR = join(runtimeDir, 'dist', 'bundle');
 const CURRENT_FILE = join(BUNDLE_DIR, 'current.json');
 const LOCK_DIR = join(BUNDLE_DIR, 'build.lock');
 const ENTRY_NAME = 'cli.cjs';
-/** Native or optional modules that cannot be bundled; the WebUI page package is imported by name when served. */
-const EXTERNAL = ['better-sqlite3', 'pg-native', 'bufferutil', 'utf-8-validate', '@aalis/plugin-webui'];
+/**
+ * How the command's bundle is built (esbuild options without entry, output and source map), also used by the
+ * benchmarks that measure the product as the command runs it.
+ */
+export const BUNDLE_OPTIONS = {
+  bundle: true,
+  platform: 'node',
+  // CommonJS, because only a classic script can be run with a V8 code cache on Node 20 (vm.Script cachedData;
+  // there is no module compile cache before Node 22). Nothing of ours uses top-level await.
+  format: 'cjs',
+  target: 'node20',
+  // Workspace packages from their TypeScript sources (their exports' "source" condition).
+  conditions: ['source'],
+  // Native or optional modules that cannot be bundled; the WebUI page package is imported by name when served.
+  external: ['better-sqlite3', 'pg-native', 'bufferutil', 'utf-8-validate', '@aalis/plugin-webui'],
+  // The few modules that read import.meta.url get the bundle's own URL.
+  define: { 'import.meta.url': '__aalisBundleUrl' },
+  banner: { js: 'var __aalisBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  // Less to read at every start; names are kept for stack traces, the source map maps them back.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  logLevel: 'error',
+};
 /** Files every build is checked against, whatever it read. */
 const ALWAYS = [fileURLToPath(import.meta.url), join(repositoryRoot, 'node_modules', '.package-lock.json')];
 /** Builds kept besides the current one: a process starting from the previous build may still be reading it. */
@@ -114,29 +136,13 @@ async function build() {
   const temporary = join(BUNDLE_DIR, `.${process.pid}.tmp`);
   rmSync(temporary, { recursive: true, force: true });
   const result = await esbuild({
+    ...BUNDLE_OPTIONS,
     entryPoints: [join(runtimeDir, 'src', 'cli.ts')],
     // Paths in the build (module names, the metafile) are the repository's, wherever the first start ran.
     absWorkingDir: repositoryRoot,
-    bundle: true,
-    platform: 'node',
-    // CommonJS, because only a classic script can be run with a V8 code cache on Node 20 (vm.Script cachedData;
-    // there is no module compile cache before Node 22). Nothing of ours uses top-level await.
-    format: 'cjs',
-    target: 'node20',
     outfile: join(temporary, ENTRY_NAME),
-    // Workspace packages from their TypeScript sources (their exports' "source" condition).
-    conditions: ['source'],
-    external: EXTERNAL,
-    // The few modules that read import.meta.url get the bundle's own URL.
-    define: { 'import.meta.url': '__aalisBundleUrl' },
-    banner: { js: 'var __aalisBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
-    // Less to read at every start; names are kept for stack traces, the source map maps them back.
-    minifyWhitespace: true,
-    minifySyntax: true,
     sourcemap: 'linked',
-    legalComments: 'none',
     metafile: true,
-    logLevel: 'error',
   });
   const output = join(temporary, ENTRY_NAME);
   writeFileSync(output, await forTheCodeCache(readFileSync(output, 'utf8')));
