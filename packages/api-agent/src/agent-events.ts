@@ -23,9 +23,20 @@ export interface AgentAcceptedEvent {
   durable: boolean;
 }
 
+/**
+ * An input this process accepted settled without a reply because its turn ran on another process (the session's
+ * owner on a shared engine) and was recorded as stopped there: a stop, that owner's shutdown, or its death (the
+ * process that took over recorded the turn as stopped). A front end can say so, as it does for a stopped turn of
+ * its own; nothing else will come for the input.
+ */
+export interface AgentStoppedElsewhereEvent {
+  message: IncomingMessage;
+}
+
 declare module '@aalis/core' {
   interface EventMap {
     'agent:accepted': AgentAcceptedEvent;
+    'agent:stopped-elsewhere': AgentStoppedElsewhereEvent;
     'agent:queue': AgentQueueEvent;
     'token:usage': TokenUsageEvent;
     'token:request': TokenRequestEvent;

@@ -1,6 +1,11 @@
 // @aalis/api-agent: the orchestration contract: the service, its hooks, the agent:prompt point, token usage.
 export { agentErrors } from './agent-errors.js';
-export type { AgentAcceptedEvent, AgentQueueEvent, QueueDisposition } from './agent-events.js';
+export type {
+  AgentAcceptedEvent,
+  AgentQueueEvent,
+  AgentStoppedElsewhereEvent,
+  QueueDisposition,
+} from './agent-events.js';
 export {
   type AbortOptions,
   type AgentService,

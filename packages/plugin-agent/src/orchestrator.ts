@@ -211,7 +211,11 @@ export class Orchestrator implements AgentService {
     this.deps.historyCache.forget([sessionId]);
   }
 
-  /** Shutdown: stop every running turn with what waits (archived without turn id), and let them settle. */
+  /**
+   * Shutdown: stop every running turn with what waits (archived without turn id), and let them settle. On a shared
+   * engine, inputs other processes accepted that wait here go back to the hand-over queue first (not released), and
+   * the leases are given back once the turns settled, so another process answers them at once.
+   */
   async drain(): Promise<void> {
     // Nothing more is taken from the hand-over queues: what waits there goes to another process.
     this.owners?.close();
@@ -221,6 +225,7 @@ export class Orchestrator implements AgentService {
       return turn?.settled;
     });
     await Promise.all(running);
+    await this.owners?.handedBack();
   }
 
   registerPreprocessor(name: string, handler: PreprocessorFn, owner?: RegistrationOwner): Disposer {

@@ -261,6 +261,18 @@ export class SessionChannel {
     this.publish();
   }
 
+  /**
+   * Takes the waiting inputs `which` picks out of the queue without settling or archiving them (a shutting-down
+   * owner hands other processes' inputs back to the hand-over queue). Returns them in arrival order.
+   */
+  withdraw(which: (input: PendingInput) => boolean): PendingInput[] {
+    const taken = this.queue.filter((entry) => which(entry.input)).map((entry) => entry.input);
+    if (taken.length === 0) return [];
+    this.remove(taken);
+    this.publish();
+    return taken;
+  }
+
   /** Queued and waiting-to-join inputs, in arrival order. */
   waiting(): IncomingMessage[] {
     return this.queue.map((entry) => entry.input.message);

@@ -40,11 +40,17 @@ interface Owned {
 /** An input accepted by this process, waiting for its item to be placed here or settled anywhere. */
 interface LocalWaiter {
   open(batch: Batch, channel: SessionChannel): void;
-  settled(): void;
+  /** `stoppedElsewhere`: its turn ran on another process (one that died) and was recorded as stopped. */
+  settled(stoppedElsewhere?: boolean): void;
 }
+
+/** How an accepted input's wait ended: opened here (its turn runs in this handleMessage), or settled. */
+type Waited = { opened: { batch: Batch; channel: SessionChannel } } | { stoppedElsewhere: boolean };
 
 const PREFIX = sessionLeaseName('');
 const sessionOf = (name: string) => (name.startsWith(PREFIX) ? name.slice(PREFIX.length) : undefined);
+/** The outcome of an item whose input's turn was recorded as stopped (after its owner died, or stopped there). */
+const STOPPED = 'stopped';
 const NOOP_HOLD: SessionHold = { proceed: true, release: async () => {} };
 
 export class SessionOwners {
@@ -57,6 +63,10 @@ export class SessionOwners {
   private readonly chains = new Map<string, Promise<void>>();
   /** The queue item of each input placed from the queue. */
   private readonly itemOf = new WeakMap<PendingInput, number>();
+  /** Inputs placed from the queue that another process accepted (handed back, not released, at shutdown). */
+  private readonly theirs = new WeakSet<PendingInput>();
+  /** Per owned session: the latest turn run here (tells whether an input's turn was stopped when it settles). */
+  private readonly turns = new Map<string, RunningTurn>();
   private readonly stopping = new AbortController();
   private readonly disposers: Array<() => void> = [];
   /** Shut down: nothing more is taken; leases are given back as channels go idle. */
@@ -94,24 +104,28 @@ export class SessionOwners {
     try {
       const { id } = await this.queue.put(sessionLeaseName(sessionId), serializeInput(message));
       onStored();
-      let resolveLocal!: (opened: { batch: Batch; channel: SessionChannel } | undefined) => void;
-      const local = new Promise<{ batch: Batch; channel: SessionChannel } | undefined>((resolve) => {
+      let resolveLocal!: (waited: Waited) => void;
+      const local = new Promise<Waited>((resolve) => {
         resolveLocal = resolve;
       });
       this.local.set(id, {
-        open: (batch, channel) => resolveLocal({ batch, channel }),
-        settled: () => resolveLocal(undefined),
+        open: (batch, channel) => resolveLocal({ opened: { batch, channel } }),
+        settled: (stoppedElsewhere = false) => resolveLocal({ stoppedElsewhere }),
       });
       // The put's own notice (onPut, next turn of the event loop) takes it here or tries for the session's lease.
       const remote = new AbortController();
       // At shutdown the wait ends; the item stays queued for another process.
       const signal = AbortSignal.any([remote.signal, this.stopping.signal]);
-      const elsewhere = this.queue.settled(id, { signal }).then(() => undefined);
-      const opened = await Promise.race([local, elsewhere]);
+      const elsewhere = this.queue
+        .settled(id, { signal })
+        .then((outcome): Waited => ({ stoppedElsewhere: outcome === STOPPED }));
+      const waited = await Promise.race([local, elsewhere]);
       remote.abort();
       this.local.delete(id);
       // Opened here: the turn runs in this handleMessage's async context, as a local input's would.
-      if (opened) await this.host.run(opened.channel, opened.batch, generation);
+      if ('opened' in waited) await this.host.run(waited.opened.channel, waited.opened.batch, generation);
+      // Its turn was recorded as stopped on another process: no reply comes, and front ends here can say so.
+      else if (waited.stoppedElsewhere) this.deps.events.emit('agent:stopped-elsewhere', { message });
     } finally {
       const left = (this.outstanding.get(sessionId) ?? 1) - 1;
       if (left > 0) this.outstanding.set(sessionId, left);
@@ -141,6 +155,7 @@ export class SessionOwners {
   async holdTurn(sessionId: string, running: RunningTurn, inputs: readonly PendingInput[]): Promise<SessionHold> {
     const owned = this.owned.get(sessionId);
     if (!owned || owned.lost) return { proceed: false, release: async () => {} };
+    this.turns.set(sessionId, running);
     const note = JSON.stringify({ turnId: running.turnId, platform: inputs[0]?.message.platform ?? '' });
     await Promise.all([owned.lease.note(note), ...inputs.map((input) => this.noteItem(input, running.turnId))]).catch(
       (error: unknown) => this.deps.log.warn('noting the turn failed', { sessionId, error: String(error) }),
@@ -188,12 +203,39 @@ export class SessionOwners {
     return free;
   }
 
-  /** Shutdown: inputs accepted here stop waiting for other processes (their items stay queued for them). */
+  /**
+   * Shutdown (the drain): nothing more is taken; inputs accepted here stop waiting for other processes (their items
+   * stay queued for them); inputs other processes accepted that wait in this process's channels, not yet in a
+   * turn, are handed back: taken out unsettled and unarchived, their items left unfinished, so the next owner takes
+   * them again once this one gives the lease back (handedBack). Called before the drain stops the running turns.
+   */
   close(): void {
+    if (this.closed) return;
     this.closed = true;
     this.stopping.abort();
     for (const controller of this.awaiting.values()) controller.abort();
     for (const dispose of this.disposers.splice(0)) dispose();
+    for (const sessionId of this.owned.keys()) {
+      const handed = this.host.peek(sessionId)?.withdraw((input) => this.theirs.has(input)) ?? [];
+      if (handed.length > 0) {
+        this.deps.log.info('shutting down: inputs other processes accepted go back to the session queue', {
+          sessionId,
+          items: handed.map((input) => this.itemOf.get(input)),
+        });
+      }
+    }
+  }
+
+  /**
+   * The end of the drain: every session this process owns whose channel is idle gives its lease back now (not by
+   * expiry), so another process takes the session and what waits for it at once (the release NOTIFYs waiters).
+   */
+  async handedBack(): Promise<void> {
+    // Twice: a turn's end releases through the serial chain too; what it left is released by the second round.
+    for (let round = 0; round < 2 && this.owned.size > 0; round++) {
+      await Promise.all([...this.chains.values()]);
+      await Promise.all([...this.owned.keys()].map((id) => this.serial(id, () => this.maybeRelease(id))));
+    }
   }
 
   /** Whether this process owns the session now. */
@@ -298,6 +340,8 @@ export class SessionOwners {
       let history: Message[] | undefined;
       const cleared = lastClearing(items);
       for (const [index, item] of items.entries()) {
+        // Shutting down meanwhile: what is left stays taken by this process, so the next owner takes it again.
+        if (owned.lost || this.closed) return;
         if (index <= cleared) {
           // Put before a clearing of the session began (CLEARING_MARKER): dropped, unarchived; its input settles.
           await this.queue.finish(item.id, item.payload === CLEARING_MARKER ? 'clearing' : 'dropped');
@@ -309,7 +353,8 @@ export class SessionOwners {
           history ??= this.deps.memory.available ? await this.deps.memory.use.readAll(owned.sessionId) : [];
           const message = parseItem(item);
           if (!message || enteredTurn(history, noteTurn(item.note), message)) {
-            await this.queue.finish(item.id, 'stopped');
+            await this.queue.finish(item.id, STOPPED);
+            this.local.get(item.id)?.settled(true);
             continue;
           }
         }
@@ -330,6 +375,7 @@ export class SessionOwners {
       return;
     }
     const channel = await this.host.channel(owned.sessionId);
+    if (this.closed) return;
     const finish = (outcome: string) => {
       if (owned.lost) return;
       this.queue
@@ -348,17 +394,20 @@ export class SessionOwners {
     const generation = this.host.generationOf(owned.sessionId);
     const pending: PendingInput = {
       message,
-      settle: () => finish('settled'),
+      // Stopped (a stop, a shutdown's drain): the accepting process learns it from the outcome.
+      settle: () => finish(this.stoppedIn(owned.sessionId, pending) ? STOPPED : 'settled'),
       open: (batch) => {
         if (local) local.open(batch, channel);
         else void this.runHere(channel, batch, generation);
       },
     };
     this.itemOf.set(pending, item.id);
+    if (!local) this.theirs.add(pending);
     const running = channel.running;
     if (running?.human && running.acceptingJoins && message.source === undefined) {
       // Noted before it can join, so a taker after a crash can tell whether it entered this turn.
       await this.noteItem(pending, running.turnId);
+      if (this.closed) return;
     }
     if (channel.place(pending) === 'open') {
       channel.claimOpening();
@@ -377,6 +426,13 @@ export class SessionOwners {
     }
   }
 
+  /** Whether the input settles as part of this session's latest turn here and that turn was stopped. */
+  private stoppedIn(sessionId: string, input: PendingInput): boolean {
+    const turn = this.turns.get(sessionId);
+    // A stop aborts a turn only before its commit point (a committed turn stores its reply: 'settled').
+    return turn?.inputs.includes(input) === true && turn.controller.signal.aborted;
+  }
+
   private async noteItem(input: PendingInput, turnId: string): Promise<void> {
     const id = this.itemOf.get(input);
     if (id !== undefined) await this.queue.note(id, JSON.stringify({ turnId }));
@@ -392,6 +448,7 @@ export class SessionOwners {
     const after = this.host.peek(sessionId);
     if (after && !after.idle) return;
     this.owned.delete(sessionId);
+    this.turns.delete(sessionId);
     await owned.lease.release().catch((error: unknown) =>
       this.deps.log.warn('giving the session lease back failed; it expires by itself', {
         sessionId,
