@@ -1,9 +1,10 @@
 // The runtime's own plugin: the platform registry (platform service), the plugin list for admin surfaces
-// (plugins service), and persistence of service preferences changed at run time.
+// (plugins service), and persistence of service preferences changed at run time (preferences.json, or PostgreSQL
+// shared by every process: other processes' changes are applied here too).
 import { type PlatformInfo, type PlatformService, platform } from '@aalis/api-platform';
 import { type PluginsService, pluginsService } from '@aalis/api-plugins';
-import { type App, definePlugin, events, logger, provide } from '@aalis/core';
-import type { PersistedPreferences } from './persisted-preferences.js';
+import { type App, definePlugin, events, lifecycle, logger, provide, services } from '@aalis/core';
+import type { PreferencePersistence } from './preference-persistence.js';
 
 export const HOST_PLUGIN_NAME = '@aalis/runtime/host';
 
@@ -21,12 +22,12 @@ export function platformRegistry(): PlatformService {
   };
 }
 
-export function createHostPlugin({ app, preferences }: { app: App; preferences?: PersistedPreferences }) {
+export function createHostPlugin({ app, preferences }: { app: App; preferences?: PreferencePersistence }) {
   return definePlugin({
     name: HOST_PLUGIN_NAME,
     provides: [platform, pluginsService],
-    uses: { provide, events, logger },
-    apply({ provide, events, logger }) {
+    uses: { provide, events, logger, services, lifecycle },
+    apply({ provide, events, logger, services, lifecycle }) {
       provide.use.service(platform, platformRegistry());
       const plugins: PluginsService = {
         list: () => app.states(),
@@ -34,6 +35,8 @@ export function createHostPlugin({ app, preferences }: { app: App; preferences?:
       };
       provide.use.service(pluginsService, plugins);
       if (preferences) {
+        const detach = preferences.attach?.({ services: services.use, logger: logger.use });
+        if (detach) lifecycle.use.onDispose(detach);
         events.use.on('preferences:changed', (snapshot) => {
           try {
             preferences.record(snapshot);

@@ -4,12 +4,18 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { PreferenceSnapshot } from '@aalis/core';
-
-/** One changed preference: the value set at run time (null = removed) and the configured value it replaced. */
-interface StoredChange {
-  value: string | null;
-  over: string | null;
-}
+import {
+  applyChanges,
+  changesFrom,
+  flatten,
+  GLOBAL_PLUGIN,
+  isCurrent,
+  keyOf,
+  type StoredChange,
+  splitKey,
+  unflatten,
+} from './preference-changes.js';
+import type { PreferencePersistence } from './preference-persistence.js';
 
 interface StoredFile {
   version: 1;
@@ -17,34 +23,7 @@ interface StoredFile {
   plugins: Record<string, Record<string, StoredChange>>;
 }
 
-type Flat = Map<string, string>;
-const GLOBAL = '';
-const keyOf = (plugin: string, service: string) => `${plugin}\u0000${service}`;
-
-function flatten(snapshot: PreferenceSnapshot): Flat {
-  const flat: Flat = new Map();
-  for (const [service, value] of Object.entries(snapshot.global)) flat.set(keyOf(GLOBAL, service), value);
-  for (const [plugin, entries] of Object.entries(snapshot.plugins)) {
-    for (const [service, value] of Object.entries(entries)) flat.set(keyOf(plugin, service), value);
-  }
-  return flat;
-}
-
-function unflatten(flat: Flat): PreferenceSnapshot {
-  const snapshot: PreferenceSnapshot = { global: {}, plugins: {} };
-  for (const [key, value] of flat) {
-    const [plugin, service] = key.split('\u0000') as [string, string];
-    if (plugin === GLOBAL) {
-      snapshot.global[service] = value;
-    } else {
-      snapshot.plugins[plugin] ??= {};
-      snapshot.plugins[plugin][service] = value;
-    }
-  }
-  return snapshot;
-}
-
-export class PersistedPreferences {
+export class PersistedPreferences implements PreferencePersistence {
   private changes = new Map<string, StoredChange>();
 
   /** `baseline`: the preferences of the configuration (file and environment). */
@@ -56,28 +35,20 @@ export class PersistedPreferences {
   /** The preferences to start with: the baseline with every still-current stored change applied. */
   load(): PreferenceSnapshot {
     const base = flatten(this.baseline);
-    const effective = new Map(base);
-    for (const [key, change] of this.read()) {
-      if ((base.get(key) ?? null) !== change.over) continue; // the configuration changed since: it wins
-      this.changes.set(key, change);
-      if (change.value === null) effective.delete(key);
-      else effective.set(key, change.value);
-    }
-    return unflatten(effective);
+    const stored = this.read();
+    this.changes = new Map([...stored].filter(([key, change]) => isCurrent(base, key, change)));
+    return unflatten(applyChanges(base, this.changes));
   }
 
   /** preferences:changed — stores how `current` differs from the baseline. */
   record(current: PreferenceSnapshot): void {
-    const base = flatten(this.baseline);
-    const now = flatten(current);
-    const changes = new Map<string, StoredChange>();
-    for (const key of new Set([...base.keys(), ...now.keys()])) {
-      const configured = base.get(key) ?? null;
-      const value = now.get(key) ?? null;
-      if (configured !== value) changes.set(key, { value, over: configured });
-    }
-    this.changes = changes;
+    this.changes = changesFrom(flatten(this.baseline), flatten(current));
     this.write();
+  }
+
+  /** Every change the file holds, current or not (what a move to PostgreSQL imports). */
+  storedChanges(): Map<string, StoredChange> {
+    return this.read();
   }
 
   private read(): Map<string, StoredChange> {
@@ -96,7 +67,7 @@ export class PersistedPreferences {
       if (!valid(candidate.value) || !valid(candidate.over)) return;
       entries.set(key, { value: candidate.value as string | null, over: candidate.over as string | null });
     };
-    for (const [service, change] of Object.entries(stored.global ?? {})) accept(keyOf(GLOBAL, service), change);
+    for (const [service, change] of Object.entries(stored.global ?? {})) accept(keyOf(GLOBAL_PLUGIN, service), change);
     for (const [plugin, services] of Object.entries(stored.plugins ?? {})) {
       for (const [service, change] of Object.entries(services ?? {})) accept(keyOf(plugin, service), change);
     }
@@ -106,8 +77,8 @@ export class PersistedPreferences {
   private write(): void {
     const file: StoredFile = { version: 1, global: {}, plugins: {} };
     for (const [key, change] of this.changes) {
-      const [plugin, service] = key.split('\u0000') as [string, string];
-      if (plugin === GLOBAL) {
+      const { plugin, service } = splitKey(key);
+      if (plugin === GLOBAL_PLUGIN) {
         file.global[service] = change;
       } else {
         file.plugins[plugin] ??= {};

@@ -14,6 +14,11 @@ export const runtimeErrors = defineErrors({
     en: 'The data directory {dir} cannot be used: {reason}. Set dataDir (or AALIS_DATA_DIR) to a writable directory.',
     'zh-CN': '数据目录 {dir} 用不了:{reason}。请把 dataDir(或 AALIS_DATA_DIR)设成一个可写的目录。',
   },
+  AALIS_RUNTIME_PREFERENCES_NOT_SHARED: {
+    en: 'The service preference change ({keys}) could not be saved in the database: {reason}. It applies on this process only; the other processes and the next start keep the stored preferences. Check that the database is reachable, then set the preference again.',
+    'zh-CN':
+      '服务偏好的改动({keys})没能存进数据库:{reason}。它只在本进程生效;其他进程和下次启动仍用库里存的偏好。请确认数据库连得上,再设一次这个偏好。',
+  },
   AALIS_CALC_UNEXPECTED: {
     en: 'Unexpected "{token}" at position {position} of the expression. Write it like 2*(3+4)^2.',
     'zh-CN': '表达式第 {position} 个字符处的「{token}」读不懂。写法如 2*(3+4)^2。',

@@ -3,10 +3,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { llm, type ModelInfo, resolveModelFor } from '@aalis/api-llm';
-import { type AnyPluginDefinition, App, type LogSink, type PluginStateInfo } from '@aalis/core';
+import {
+  type AnyPluginDefinition,
+  App,
+  type LogSink,
+  type PluginStateInfo,
+  type PreferenceSnapshot,
+} from '@aalis/core';
 import { type CliExit, type CliPlatform, createCliPlatform, neutraliseControls, styleFor } from '@aalis/plugin-cli';
 import { maskUrlCredentials, parseBaseUrl } from '@aalis/plugin-llm-openai/base-url';
 import type { SessionServerHandle } from '@aalis/plugin-session-server';
+import { isPostgresUrl } from '@aalis/postgres/postgres-url';
 import { bannerLines } from './banner.js';
 import { systemTimeZone } from './basic-tools.js';
 import { configError } from './config-problems.js';
@@ -16,6 +23,7 @@ import { type LoadedConfig, loadConfig } from './load-config.js';
 import { type FileLogSink, fileLogSink, lineLogSink } from './log-sinks.js';
 import { PersistedPreferences } from './persisted-preferences.js';
 import { pluginSlots } from './plugin-set.js';
+import type { PreferencePersistence } from './preference-persistence.js';
 import { runtimeErrors } from './runtime-errors.js';
 import './runtime-texts.js';
 
@@ -142,11 +150,34 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
     );
   }
 
-  const preferences = new PersistedPreferences(join(config.dataDir, 'preferences.json'), config.preferences);
+  let preferences: PreferencePersistence;
+  let initialPreferences: PreferenceSnapshot;
+  const preferencesFile = join(config.dataDir, 'preferences.json');
+  const filed = new PersistedPreferences(preferencesFile, config.preferences);
+  if (isPostgresUrl(host.database.trim())) {
+    // PostgreSQL: the deployment's preferences, read before the App is built (the file is imported once).
+    const { SharedPreferences } = await import('./shared-preferences.js');
+    let shared: Awaited<ReturnType<typeof SharedPreferences.open>>;
+    try {
+      shared = await SharedPreferences.open({
+        url: host.database.trim(),
+        baseline: config.preferences,
+        file: { path: preferencesFile, preferences: filed },
+      });
+    } catch (error) {
+      fileSink.close();
+      throw error;
+    }
+    preferences = shared;
+    initialPreferences = shared.initial;
+  } else {
+    preferences = filed;
+    initialPreferences = filed.load();
+  }
   const app = new App({
     logSinks: sinks,
     locale: host.locale,
-    preferences: preferences.load(),
+    preferences: initialPreferences,
     drainTimeoutMs: host.drainTimeoutMs,
   });
   if (mode === 'interactive' || mode === 'lines') {
@@ -192,6 +223,7 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
       cli?.close();
       try {
         await app.stop();
+        await preferences.close?.();
       } finally {
         fileSink.close();
       }
