@@ -26,6 +26,15 @@ function fakes() {
       const service: GatewayService = {
         async receive(message) {
           received.push(message);
+          if (message.content.startsWith('stopped there')) {
+            // Its turn ran on another process and was recorded as stopped there (issue #16); the same event for
+            // another session and for another terminal's line is not this terminal's.
+            bus.emit('agent:stopped-elsewhere', { message: { ...message, sessionId: 'elsewhere' } });
+            const other = { ...message, metadata: { aalisTerminal: 'another-terminal' } };
+            bus.emit('agent:stopped-elsewhere', { message: other });
+            bus.emit('agent:stopped-elsewhere', { message });
+            return { arrival: received.length, outcome: 'dispatched', phase: 'inbound:dispatch' };
+          }
           const turnId = `turn-${received.length}`;
           bus.emit('outbound:stream', { sessionId: message.sessionId, turnId, reasoningDelta: 'hmm' });
           bus.emit('outbound:stream', { sessionId: 'elsewhere', turnId: 'x', delta: 'NOT MINE' });
@@ -104,6 +113,21 @@ describe('the cli platform plugin', () => {
     expect(platforms).toEqual([
       { id: 'cli', type: 'local', capabilities: { streaming: true, quoting: false, rooms: false } },
     ]);
+  });
+
+  it('#16.s5 prints the stopped-turn line for its own line whose turn was stopped on another process, in both modes', async () => {
+    const lines = await boot('lines', { userId: 'ada' });
+    const finished = lines.cli.run();
+    lines.input.end('stopped there\nhello\n');
+    await expect(finished).resolves.toBe('end-of-input');
+    expect(lines.output()).toBe('⏹ This turn was stopped\necho: hello\n');
+    const interactive = await boot('interactive', { userId: 'ada' });
+    const running = interactive.cli.run();
+    interactive.input.write('stopped there\n');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    interactive.cli.close();
+    await running;
+    expect(interactive.output().split('⏹ This turn was stopped').length).toBe(2);
   });
 
   it('talks in the session given by --session over the configured one', async () => {

@@ -33,7 +33,14 @@ import { LineChat } from './line-chat.js';
 import type { LocalUser } from './send-input.js';
 import { sender } from './send-input.js';
 import { styleFor } from './style.js';
-import { audienceOf, fromOtherTerminal, markTerminal, stayWhileAnswering, TerminalRelay } from './terminal-relay.js';
+import {
+  audienceOf,
+  fromOtherTerminal,
+  markTerminal,
+  stayWhileAnswering,
+  stoppedHere,
+  TerminalRelay,
+} from './terminal-relay.js';
 import './cli-texts.js';
 
 export const CLI_PLATFORM = 'cli';
@@ -189,6 +196,9 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
           waitingOthers.add(event.sessionId);
         } else waitingOthers.delete(event.sessionId);
         if (event.sessionId === sessionId) view.queueChanged(event.waiting.filter((message) => !theirs(message)));
+      });
+      events.use.on('agent:stopped-elsewhere', ({ message }) => {
+        if (stoppedHere(message, terminal, sessionId)) view.stoppedElsewhere(t({ key: 'cli.turn.stopped' }));
       });
       events.use.on('token:usage', (event) => {
         if (event.turnId !== undefined) usage.set(event.sessionId, event);

@@ -16,6 +16,11 @@ export interface Frontend {
   turnStarted(context: TurnBeforeContext): void;
   turnEnded(context: TurnAfterContext): void;
   queueChanged(waiting: readonly IncomingMessage[]): void;
+  /**
+   * A line typed here ran in a turn on another process that was recorded as stopped (no reply comes for it):
+   * `line` is the terminal's stopped-turn text (cli.turn.stopped), as for a stopped turn of its own.
+   */
+  stoppedElsewhere(line: string): void;
   /** Lines printed above the prompt (log records, banners). */
   print(lines: readonly string[]): void;
 }

@@ -124,6 +124,11 @@ export class InteractiveChat implements Frontend {
     this.show(this.tracker.turnEnded(context.turnId));
   }
 
+  stoppedElsewhere(line: string): void {
+    this.view.note(this.options.style.yellow(line));
+    this.schedule();
+  }
+
   queueChanged(waiting: readonly IncomingMessage[]): void {
     this.show(this.tracker.queueChanged(waiting.map((message) => message.messageId)));
     // A join shows in the turn's input list right after it leaves the waiting list.

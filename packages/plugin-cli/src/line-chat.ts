@@ -64,8 +64,16 @@ export class LineChat implements Frontend {
   }
 
   message(message: OutgoingMessage): void {
+    this.writeLine(neutraliseControls(message.content));
+  }
+
+  stoppedElsewhere(line: string): void {
+    this.writeLine(line);
+  }
+
+  private writeLine(line: string): void {
     if (this.outputClosed) return;
-    const text = `${neutraliseControls(message.content)}\n`;
+    const text = `${line}\n`;
     const before = this.written;
     this.written = new Promise((resolve) => {
       this.options.output.write(text, (error) => {

@@ -31,6 +31,14 @@ export function fromOtherTerminal(message: IncomingMessage, self: string | undef
 }
 
 /**
+ * Whether an input whose turn was recorded as stopped on another process (agent:stopped-elsewhere) is this
+ * terminal's: a line typed here (or, unmarked, an input of this terminal's session), so it prints the stopped line.
+ */
+export function stoppedHere(message: IncomingMessage, self: string | undefined, sessionId: string): boolean {
+  return message.sessionId === sessionId && !fromOtherTerminal(message, self);
+}
+
+/**
  * Who a turn answers: this terminal (a line typed here; in this terminal's own session also an input typed into no
  * terminal, as before) and the other terminals whose lines are among the turn's inputs.
  */
