@@ -11,6 +11,7 @@ import { type AdminFrame, SessionClient, type WebSocketLike } from '@aalis/sessi
 import { type OpenAiTestServer, startOpenAiTestServer, textReply } from '@aalis/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { startServe } from './multi-process-serve.case.js';
 import { PersistedPreferences } from './persisted-preferences.js';
 import { waitFor } from './spawn-aalis.case.js';
 import { type RunningAalis, startAalis } from './start-aalis.js';
@@ -180,4 +181,34 @@ describe('#16.p service preferences shared by every process of one PostgreSQL', 
     expect(error.message).toContain('postgres://aalis:***@127.0.0.1:1/aalis');
     expect(error.message).not.toContain('hunter2-secret');
   });
+
+  it('#16.p16 two spawned `aalis serve` (the database in plugins.storage.database): a change on A is listed on B at once', async () => {
+    const database = await throwawayDatabase();
+    const config = (name: string) => `locale: en
+consoleLogLevel: off
+llm: { baseUrl: ${model.url}, model: test-model, apiKey: key-${name} }
+plugins:
+  llm-openai: { fetchModels: false, retry: { maxRetries: 0 }, models: [{ id: other-model }] }
+  memory-summary: false
+  storage: { leaseTtlMs: 1000, database: "${database}" }
+`;
+    const a = await startServe({ name: 'a', config: config('a'), env: {} });
+    cleanups.push(async () => {
+      await a.stop();
+      a.removeWorkspace();
+    });
+    const b = await startServe({ name: 'b', config: config('b'), env: {} });
+    cleanups.push(async () => {
+      await b.stop();
+      b.removeWorkspace();
+    });
+    const listed = async (on: typeof a) =>
+      (await on.client.request('admin.preferences.get', {})).preferences.plugins['@aalis/plugin-agent']?.llm;
+    await a.client.request('admin.preferences.set', {
+      plugin: '@aalis/plugin-agent',
+      service: 'llm',
+      value: 'openai/other-model',
+    });
+    await until(async () => (await listed(b)) === 'openai/other-model', "B listing A's change");
+  }, 120_000);
 });

@@ -154,13 +154,14 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
   let initialPreferences: PreferenceSnapshot;
   const preferencesFile = join(config.dataDir, 'preferences.json');
   const filed = new PersistedPreferences(preferencesFile, config.preferences);
-  if (isPostgresUrl(host.database.trim())) {
+  const database = databaseOf(config);
+  if (isPostgresUrl(database)) {
     // PostgreSQL: the deployment's preferences, read before the App is built (the file is imported once).
     const { SharedPreferences } = await import('./shared-preferences.js');
     let shared: Awaited<ReturnType<typeof SharedPreferences.open>>;
     try {
       shared = await SharedPreferences.open({
-        url: host.database.trim(),
+        url: database,
         baseline: config.preferences,
         file: { path: preferencesFile, preferences: filed },
       });
@@ -275,6 +276,12 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
 function linkTtlOf(config: LoadedConfig): number {
   const section = config.plugins.find((plugin) => plugin.slot.alias === 'session-server')?.section;
   return typeof section?.linkTtlMinutes === 'number' ? section.linkTtlMinutes : 15;
+}
+
+/** The storage plugin's `database` (`database:`/AALIS_DATABASE_URL filled in, or its own section's key). */
+function databaseOf(config: LoadedConfig): string {
+  const section = config.plugins.find((plugin) => plugin.slot.alias === 'storage')?.section;
+  return typeof section?.database === 'string' ? section.database.trim() : config.host.database.trim();
 }
 
 function endpointOf(config: LoadedConfig): string | undefined {
