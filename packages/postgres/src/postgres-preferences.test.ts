@@ -11,10 +11,10 @@ afterEach(async () => {
 });
 
 /** A store on `url` through its own pool (as another process would have), or a fresh database's. */
-async function store(url?: string, process = 'a') {
+async function store(url?: string, name = 'a') {
   const base = url ?? (await throwawayDatabase());
   // A distinct URL per "process" gives each its own pool and listening connection.
-  const lease = openPostgres(`${base}?application_name=${process}`);
+  const lease = openPostgres(`${base}?application_name=${name}`);
   leases.push(lease);
   const opened = await PostgresPreferences.open(lease.database);
   stores.push(opened);
