@@ -1,12 +1,12 @@
 // Aalis as the product runs: startAalis from @aalis/runtime with the default plugin set (SQLite persistence, hooks,
 // usage events, the file log at info, its own trimming and memory summary), the bench's lookup tool registered by a
-// plugin, and turns through the agent service's handleMessage — as the concurrency bench drives it.
+// plugin, and turns through the agent service's handleMessage — as the concurrency bench drives it, and from the
+// same esbuild bundle the aalis command runs (BENCH_SOURCE=1: the TypeScript sources through tsx).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { agent } from '@aalis/api-agent';
 import { tools } from '@aalis/api-tools';
 import { definePlugin } from '@aalis/core';
-import { startAalis } from '@aalis/runtime';
+import { loadProduct, type Product } from '../../runtime/bench/concurrency-product.js';
 import { lookupValue, TOOL_DESCRIPTION, TOOL_KEY_DESCRIPTION, TOOL_NAME } from '../src/model-script.js';
 import { type BenchAgent, type BenchAgentOptions, MODEL_ID } from './bench-agent.js';
 
@@ -40,7 +40,28 @@ export function contextWindowFor(budget: number | undefined): number {
   return budget === undefined ? UNTRIMMED_WINDOW : budget + MAX_OUTPUT_TOKENS + 512;
 }
 
+let product: Promise<Product> | undefined;
+/** The product, built (or loaded) once per run; its bundle is removed when the process exits. */
+function theProduct(): Promise<Product> {
+  product ??= loadProduct().then((loaded) => {
+    process.once('exit', () => loaded.dispose());
+    return loaded;
+  });
+  return product;
+}
+
+/** How Aalis was loaded, for the report (after the first agent was created). */
+export async function aalisForm(): Promise<string> {
+  return (await theProduct()).form;
+}
+
+/** A CPU profile with the bundle's frames put back at their sources (cpuprofile-summary.mjs reads them by file). */
+export async function profileToSources(profile: object): Promise<object> {
+  return product ? (await product).toSources(profile) : profile;
+}
+
 export async function createAalisAgent({ url, dir, budget }: BenchAgentOptions): Promise<BenchAgent> {
+  const { startAalis, agent } = await theProduct();
   const configFile = join(dir, 'aalis.config.yaml');
   writeFileSync(
     configFile,
