@@ -91,6 +91,52 @@ describe('GroupedAppends', () => {
     expect(grouped.countHistory('s')).toBe(2);
   });
 
+  it('#15.2 an append whose second message fails leaves none of its rows, alone or in a shared commit', async () => {
+    const database = open();
+    const grouped = new GroupedAppends(new SqliteMemoryStore(database), database);
+    const broken = { ...message('broken', 't1'), metadata: { size: 1n } } as unknown as Message;
+    // Alone in its commit: the first message's row was inserted before the second threw, and must be rolled back.
+    await expect(grouped.append('s', [message('half', 't1'), broken])).rejects.toThrow();
+    expect(grouped.readAll('s')).toEqual([]);
+    const results = await Promise.allSettled([
+      grouped.append('s', [message('before', 't1')]),
+      grouped.append('s', [message('half', 't1'), broken]),
+      grouped.append('s', [message('after', 't1')]),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(grouped.readAll('s').map((m) => m.content)).toEqual(['before', 'after']);
+    expect(grouped.countHistory('s')).toBe(2);
+    // The counters moved only for what was stored: the next append follows 'after' directly.
+    await grouped.append('s', [message('next', 't2')]);
+    expect(grouped.read('s', { from: 2 }).map((m) => m.content)).toEqual(['next']);
+  });
+
+  it('#15.2 an append in the group commit opens no savepoint of its own (BEGIN, its rows, COMMIT)', async () => {
+    const database = open();
+    const grouped = new GroupedAppends(new SqliteMemoryStore(database), database);
+    await grouped.append('s', [message('warm', 't1')]);
+    const statements: string[] = [];
+    const prototype = Object.getPrototypeOf(database.connection.prepare('SELECT 1')) as {
+      run: (...args: unknown[]) => unknown;
+    };
+    const run = prototype.run;
+    prototype.run = function counted(this: { source: string }, ...args: unknown[]) {
+      statements.push(this.source.split(' ')[0]!);
+      return run.apply(this, args);
+    };
+    try {
+      await grouped.append('s', [message('one', 't2')]);
+    } finally {
+      prototype.run = run;
+    }
+    expect(statements).toEqual(['BEGIN', 'INSERT', 'INSERT', 'COMMIT']);
+  });
+
+  it('#15.2 appendInTransaction refuses to run outside a write transaction', () => {
+    const store = new SqliteMemoryStore(open());
+    expect(() => store.appendInTransaction('s', [message('x', 't1')])).toThrow(/open write transaction/);
+  });
+
   it('#15.3 property: answers exactly as one commit per append, under concurrent appends, reads and rollbacks', async () => {
     type Operation =
       | { type: 'appends'; batch: { session: number; size: number; turn: number; divider: boolean }[] }

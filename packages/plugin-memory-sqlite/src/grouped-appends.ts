@@ -19,7 +19,9 @@ export class GroupedAppends implements MemoryStore {
   append(sessionId: string, messages: readonly Message[]): Promise<Message[]> {
     // The database's group commit (SqliteDatabase.writeSoon): shared with every other write of this loop turn
     // (other sessions' appends, lease claims and releases), each append in a savepoint of its own.
-    return this.database.writeSoon(() => this.store.append(sessionId, messages));
+    // The group commit runs each write in a transaction of its own (alone) or a savepoint (in a batch), so the rows
+    // go in directly, without a nested savepoint.
+    return this.database.writeSoon(() => this.store.appendInTransaction(sessionId, messages));
   }
 
   /** Commits the queued appends now (with every other write queued on the database). */

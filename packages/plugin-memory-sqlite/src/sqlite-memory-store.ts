@@ -79,31 +79,40 @@ export class SqliteMemoryStore implements MemoryStore {
 
   append(sessionId: string, messages: readonly Message[]): Message[] {
     if (messages.length === 0) return [];
+    return this.database.write(() => this.appendInTransaction(sessionId, messages));
+  }
+
+  /**
+   * The rows of `append`, for a caller that already holds a write transaction of its own that rolls back alone
+   * (the group commit's savepoint): the transaction `append` would open inside it would be a second savepoint,
+   * two statements more for the same outcome.
+   */
+  appendInTransaction(sessionId: string, messages: readonly Message[]): Message[] {
+    if (messages.length === 0) return [];
+    if (!this.connection.inTransaction) throw new Error('appendInTransaction needs an open write transaction');
     const now = Date.now();
-    return this.database.write(() => {
-      const state = this.state(sessionId) ?? emptyState(sessionId);
-      const stored: Message[] = [];
-      for (const message of messages) {
-        const row = encodeMessage(message, randomUUID(), now);
-        const { seq, conversationIndex } = advanceOnAppend(state, message);
-        this.statements.insert.run(
-          sessionId,
-          seq,
-          row.id,
-          state.epoch,
-          conversationIndex,
-          row.turnId,
-          row.role,
-          row.kind,
-          row.content,
-          row.timestamp,
-          row.extra,
-        );
-        stored.push(decodeMessage(row));
-      }
-      this.statements.saveState.run(state);
-      return stored;
-    });
+    const state = this.state(sessionId) ?? emptyState(sessionId);
+    const stored: Message[] = [];
+    for (const message of messages) {
+      const row = encodeMessage(message, randomUUID(), now);
+      const { seq, conversationIndex } = advanceOnAppend(state, message);
+      this.statements.insert.run(
+        sessionId,
+        seq,
+        row.id,
+        state.epoch,
+        conversationIndex,
+        row.turnId,
+        row.role,
+        row.kind,
+        row.content,
+        row.timestamp,
+        row.extra,
+      );
+      stored.push(decodeMessage(row));
+    }
+    this.statements.saveState.run(state);
+    return stored;
   }
 
   read(sessionId: string, { from = 0, includeControl = false }: MemoryReadOptions = {}): Message[] {
