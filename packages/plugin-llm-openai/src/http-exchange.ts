@@ -89,7 +89,8 @@ export interface OpenExchangeOptions {
   url: URL;
   method: 'GET' | 'POST';
   headers: Record<string, string>;
-  body?: string;
+  /** A string is sent as UTF-8; bytes as they are (openWithRetries encodes a body once for all its attempts). */
+  body?: string | Uint8Array;
   signal?: AbortSignal;
   /** Until the request has been sent (connected, TLS and any proxy tunnel up, body written). */
   connectMs: number;
@@ -142,23 +143,20 @@ export class HttpExchange {
         return;
       }
       const https = url.protocol === 'https:';
-      const sized = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
-      // Ends a CONNECT still in flight (the request has no socket to destroy until the tunnel is up).
-      const tunnel = new AbortController();
+      const sized = body === undefined ? headers : { ...headers, 'content-length': String(byteLengthOf(body)) };
+      // Ends a CONNECT still in flight (the request has no socket to destroy until the tunnel is up); only an https
+      // request through a proxy has one.
+      const tunnel = https && agents.proxy ? new AbortController() : undefined;
       const forward = https ? undefined : agents.proxy;
-      const direct: TunnelRequestOptions = {
-        method,
-        headers: sized,
-        agent: https ? agents.https : agents.http,
-        [TUNNEL_SIGNAL]: tunnel.signal,
-      };
+      const direct: TunnelRequestOptions = { method, headers: sized, agent: https ? agents.https : agents.http };
+      if (tunnel) direct[TUNNEL_SIGNAL] = tunnel.signal;
       const request = forward
         ? httpRequest({ ...forwardOptions({ url, proxy: forward, headers: sized }), method, agent: agents.http })
         : (https ? httpsRequest : httpRequest)(url, direct);
       let failure: TransportError | undefined;
       const fail = (kind: TransportFailure) => {
         failure ??= new TransportError(kind);
-        tunnel.abort(failure);
+        tunnel?.abort(failure);
         request.destroy(failure);
       };
       // A forwarded request that fails before its socket reached the proxy failed at the proxy.
@@ -242,6 +240,10 @@ export class HttpExchange {
       this.response.destroy();
     }
   }
+}
+
+function byteLengthOf(body: string | Uint8Array): number {
+  return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
 }
 
 /** Standard forward proxying: the request goes to the proxy with the absolute URL as its path. */

@@ -51,6 +51,9 @@ export async function openWithRetries({
   available,
   onRetry,
 }: OpenWithRetriesOptions): Promise<{ exchange: HttpExchange; attempt: number }> {
+  // Encoded once: measuring a string's UTF-8 length for content-length and encoding it again on the socket were two
+  // passes over the whole request per attempt (the request is the whole conversation).
+  const payload = body === undefined ? undefined : Buffer.from(body, 'utf8');
   for (let attempt = firstAttempt; ; attempt++) {
     let problem: () => AalisError | Promise<AalisError>;
     let retryable: boolean;
@@ -59,9 +62,9 @@ export async function openWithRetries({
     try {
       const exchange = await HttpExchange.open({
         url,
-        method: body === undefined ? 'GET' : 'POST',
+        method: payload === undefined ? 'GET' : 'POST',
         headers,
-        body,
+        body: payload,
         signal,
         connectMs: timeouts.connectMs,
         headersMs: timeouts.headersMs,
