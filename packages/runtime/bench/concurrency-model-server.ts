@@ -1,14 +1,30 @@
 // The concurrency bench's model server, in a process of its own so that neither the product's nor the floor's CPU
 // figure includes it: a tool call when the last message is not a tool result, else a short answer, each after the
-// latency given in argv[2] (ms). Sends { url } to its parent once listening, { cpuMs, connections } (its own CPU and the
-// connections it accepted since the last ask) when the parent sends 'cpu', and { bodies } (the first chat request
-// bodies it received, as sent) on 'bodies'.
+// latency given in argv[2] (ms). Sends { url } to its parent once listening, { cpuMs, connections, calls } (its own
+// CPU, the connections it accepted and the calls it answered since the last ask) when the parent sends 'cpu', and
+// { bodies } (the first chat request bodies it received, as sent) on 'bodies'. Each call is [tag, received, answered]:
+// the client's `x-bench-tag` header, else the last `[t:tag]` in the body (the product's latest user message), and
+// the wall-clock times (epoch ms, sub-millisecond) at which the request had been read and its answer written, so the
+// bench can tell how much of a turn's added latency was spent before, between and after its model calls.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 const latencyMs = Number(process.argv[2] ?? 50);
 const KEPT_BODIES = 40;
 const bodies: string[] = [];
+type Call = [tag: string, received: number, answered: number];
+let calls: Call[] = [];
+const now = () => performance.timeOrigin + performance.now();
+const TAG = /\[t:([^\]]+)\]/g;
+
+/** The turn's tag: the header the floor sends, else the last `[t:…]` in the body (the product's latest user message). */
+function tagOf(req: IncomingMessage, text: string): string {
+  const header = req.headers['x-bench-tag'];
+  if (typeof header === 'string') return header;
+  let tag = '';
+  for (const match of text.matchAll(TAG)) tag = match[1]!;
+  return tag;
+}
 
 function sse(res: ServerResponse, chunks: unknown[]): void {
   res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -53,7 +69,11 @@ const server = createServer((req: IncomingMessage, res: ServerResponse) => {
       return;
     }
     if (bodies.length < KEPT_BODIES) bodies.push(text);
-    setTimeout(() => answer(text, res), latencyMs);
+    const received = now();
+    setTimeout(() => {
+      answer(text, res);
+      calls.push([tagOf(req, text), received, now()]);
+    }, latencyMs);
   });
 });
 server.keepAliveTimeout = 60_000;
@@ -66,8 +86,9 @@ process.on('message', (message) => {
   if (message !== 'cpu') return;
   const used = process.cpuUsage(since);
   since = process.cpuUsage();
-  process.send!({ cpuMs: (used.user + used.system) / 1000, connections });
+  process.send!({ cpuMs: (used.user + used.system) / 1000, connections, calls });
   connections = 0;
+  calls = [];
 });
 // The parent going away ends the server, so a failed bench leaves nothing running.
 process.on('disconnect', () => process.exit(0));

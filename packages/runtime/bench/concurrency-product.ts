@@ -18,8 +18,8 @@ export interface Product {
   /** How the product was loaded, for the report. */
   form: string;
   /**
-   * A CPU profile with the bundle's frames put back at their sources (file and line, through the bundle's source
-   * map), so cpuprofile-summary.mjs sorts them by concern as it does a profile of the sources.
+   * A CPU or sampling heap profile with the bundle's frames put back at their sources (file and line, through the
+   * bundle's source map), so cpuprofile-summary.mjs sorts them by concern as it does a profile of the sources.
    */
   toSources(profile: object): object;
   /** Removes the bundle built for this run. */
@@ -30,6 +30,11 @@ interface CallFrame {
   url: string;
   lineNumber: number;
   columnNumber: number;
+}
+
+interface HeapNode {
+  callFrame: CallFrame;
+  children: HeapNode[];
 }
 
 export async function loadProduct(): Promise<Product> {
@@ -69,14 +74,22 @@ export async function loadProduct(): Promise<Product> {
   return {
     ...loaded,
     toSources(profile) {
-      for (const node of (profile as { nodes: { callFrame: CallFrame }[] }).nodes) {
-        const frame = node.callFrame;
-        if (frame.url !== bundleUrl || frame.lineNumber < 0) continue;
+      const place = (frame: CallFrame) => {
+        // A CPU profile names the bundle by URL, a heap profile by path.
+        if ((frame.url !== bundleUrl && frame.url !== outfile) || frame.lineNumber < 0) return;
         const entry = map.findEntry(frame.lineNumber, frame.columnNumber) as Partial<SourceMapping>;
-        if (entry.originalSource === undefined) continue;
+        if (entry.originalSource === undefined) return;
         frame.url = new URL(entry.originalSource, bundleUrl).href;
         frame.lineNumber = entry.originalLine ?? frame.lineNumber;
         frame.columnNumber = entry.originalColumn ?? frame.columnNumber;
+      };
+      // A CPU profile lists its nodes; a sampling heap profile is a tree under `head`.
+      const { nodes, head } = profile as { nodes?: { callFrame: CallFrame }[]; head?: HeapNode };
+      for (const node of nodes ?? []) place(node.callFrame);
+      const pending = head ? [head] : [];
+      for (let node = pending.pop(); node; node = pending.pop()) {
+        place(node.callFrame);
+        pending.push(...node.children);
       }
       return profile;
     },

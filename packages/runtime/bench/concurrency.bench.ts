@@ -1,18 +1,28 @@
 // npm run bench concurrency — issue #15 goals 2 and 3: Aalis as the product runs (startAalis: SQLite, hooks, usage
 // events, the file log at info) with 100 and 1000 sessions each running tool turns at once against one local model
 // server that answers after 50 ms, against the raw floor: the same number of clients replaying the agent's own
-// request bodies over HTTP (fetch) to the same server. Three processes, so each CPU figure is one process's own work:
-// this one runs the product, a child runs the floor, another child is the model server (its CPU is printed apart).
+// request bodies over HTTP (fetch) to the same server, turn by turn (the floor's n-th turn sends the bodies of a
+// session's n-th turn), with the same pacing (every client starts at once, each turn right after the last one).
+// Three processes, so each CPU figure is one process's own work: this one runs the product, a child runs the floor,
+// another child is the model server (its CPU is printed apart).
 // The product runs as the aalis command runs it: one esbuild bundle of the sources (concurrency-product.ts);
 // BENCH_SOURCE=1 runs the TypeScript sources through tsx instead.
 // On a loaded machine a single pass says more about the neighbours than about the product, so product and floor run
-// interleaved (AB BA AB …; BENCH_ROUNDS rounds per level, default 5 at 100 sessions and 3 at 1000, after
-// BENCH_WARM_ROUNDS uncounted rounds of each, default 12) and every ratio is the median of the rounds' ratios, each
-// round comparing two runs seconds apart.
+// interleaved (AB BA AB …; BENCH_ROUNDS rounds per level, default 9 at 100 sessions and 5 at 1000, after
+// BENCH_WARM_ROUNDS uncounted rounds of each, default 12); throughput and CPU ratios are the median of the rounds'
+// ratios, each round comparing two runs seconds apart.
+// The p99 is not a per-round figure: a round at 100 sessions has 300 turns, so its p99 is decided by its 3 slowest
+// turns, and per-round p99 ratios spread 0.5–8× on a loaded machine. It is the p99 of every round's turns pooled
+// (2700 at the defaults), with a 90 % interval from resampling whole rounds (concurrency-tail.ts), so how noisy it
+// is gets printed with it. Each turn's added latency is also split where it accrued, from the model server's times
+// of its two calls (before the first call, the server's own delay, between the calls, after the second), for all
+// turns and for the slowest 1 %, and each process's event-loop delay and GC pauses are printed
+// (concurrency-observe.ts).
 // Prints turns/s (and the share of the ideal, sessions ÷ 100 ms), p50/p99 added latency (turn time − 2 × 50 ms),
 // CPU ms per turn of each process, heap per idle session and the listener warnings seen. BENCH_PROFILE=<file> also
-// writes a CPU profile of the product's first round; `node packages/runtime/bench/cpuprofile-summary.mjs <file>`
-// sums it up by concern and by function.
+// writes a CPU profile of the product's first round, BENCH_HEAP_PROFILE=<file> a sampling heap profile of it;
+// `node packages/runtime/bench/cpuprofile-summary.mjs <file>` sums either up by concern and by function, and a CPU
+// profile's longest synchronous runs.
 // Goals: throughput ≥ 0.65× the raw floor's, p99 added latency at 100 ≤ 1.5× the floor's, ≤ 10 KB heap per idle
 // session, CPU per tool turn ≤ 1.5× the floor's, no listener warnings.
 import { type ChildProcess, fork } from 'node:child_process';
@@ -22,12 +32,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { type Observed, observe } from './concurrency-observe.js';
 import { loadProduct } from './concurrency-product.js';
+import { type Run, reportLines } from './concurrency-report.js';
+import type { Call, TurnSpan } from './concurrency-tail.js';
 
 const LATENCY_MS = 50;
 const TURNS_PER_SESSION = Number(process.env.BENCH_TURNS ?? 3);
 const LEVELS = (process.env.BENCH_SESSIONS ?? '100,1000').split(',').map(Number);
-/** Rounds per level: BENCH_ROUNDS, else 5 at up to 100 sessions (a round takes a second or two) and 3 above. */
 /**
  * Uncounted rounds of each at the first level before measuring (BENCH_WARM_ROUNDS, default 12: the product's CPU
  * per turn keeps falling for about ten rounds of 300 turns as V8 compiles its hot paths; the first and last warm-up
@@ -36,19 +48,19 @@ const LEVELS = (process.env.BENCH_SESSIONS ?? '100,1000').split(',').map(Number)
 const WARM_ROUNDS = Number(process.env.BENCH_WARM_ROUNDS ?? 12);
 /** BENCH_PROFILE=<file>: a CPU profile of the product's first round at the first level (cpuprofile-summary.mjs reads it). */
 const PROFILE = process.env.BENCH_PROFILE;
-const roundsAt = (count: number) => Number(process.env.BENCH_ROUNDS ?? (count <= 100 ? 5 : 3));
+/**
+ * BENCH_HEAP_PROFILE=<file>: a sampling heap profile of the same round, objects the GC collected included, i.e.
+ * where the turn's allocations come from (what feeds the scavenges); cpuprofile-summary.mjs reads it too.
+ */
+const HEAP_PROFILE = process.env.BENCH_HEAP_PROFILE;
+/** Rounds per level: BENCH_ROUNDS, else 9 at up to 100 sessions (a round takes a second or two) and 5 above. */
+const roundsAt = (count: number) => Number(process.env.BENCH_ROUNDS ?? (count <= 100 ? 9 : 5));
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
 const warnings: string[] = [];
 process.on('warning', (warning) => warnings.push(`${warning.name}: ${warning.message}`));
-
-function percentile(values: number[], share: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))]!;
-}
-const median = (values: number[]): number => percentile(values, 0.5);
 
 /** Starts a helper process (run through tsx like this one) and waits for its first message. */
 async function startChild<T>(file: string, args: string[] = []): Promise<{ child: ChildProcess; first: T }> {
@@ -82,18 +94,37 @@ async function startProfiler(): Promise<() => Promise<object>> {
   };
 }
 
-interface Run {
-  turnsPerSecond: number;
-  added: number[];
-  cpuPerTurn: number;
-  serverCpuPerTurn: number;
-  /** Connections the model server accepted during the run (a client whose pool keeps them opens none). */
-  connections: number;
+/** Starts V8's sampling heap profiler (collected objects kept); the function returned stops it and gives the profile. */
+async function startHeapProfiler(): Promise<() => Promise<object>> {
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 8192,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  return async () => {
+    const { profile } = await session.post('HeapProfiler.stopSampling');
+    session.disconnect();
+    return profile;
+  };
 }
+
+interface ServerFigures {
+  cpuMs: number;
+  connections: number;
+  calls: Call[];
+}
+
+/** A turn's message; the tag lets the model server's timings of its calls be matched to it. */
+const content = (tag: string) => `what is 6*7? [t:${tag}]`;
 
 async function runProduct(count: number, turn: (client: number, index: number) => Promise<void>): Promise<Run> {
   const added: number[] = [];
+  const spans: TurnSpan[] = [];
   await ask(model, 'cpu');
+  const stop = observe();
   const cpu = process.cpuUsage();
   const start = performance.now();
   await Promise.all(
@@ -101,13 +132,16 @@ async function runProduct(count: number, turn: (client: number, index: number) =
       for (let index = 0; index < TURNS_PER_SESSION; index++) {
         const began = performance.now();
         await turn(client, index);
-        added.push(performance.now() - began - 2 * LATENCY_MS);
+        const ended = performance.now();
+        added.push(ended - began - 2 * LATENCY_MS);
+        spans.push([`${client}/${index}`, performance.timeOrigin + began, performance.timeOrigin + ended]);
       }
     }),
   );
   const elapsed = (performance.now() - start) / 1000;
   const used = process.cpuUsage(cpu);
-  const server = await ask<{ cpuMs: number; connections: number }>(model, 'cpu');
+  const observed = stop();
+  const server = await ask<ServerFigures>(model, 'cpu');
   const turns = count * TURNS_PER_SESSION;
   return {
     turnsPerSecond: turns / elapsed,
@@ -115,12 +149,22 @@ async function runProduct(count: number, turn: (client: number, index: number) =
     cpuPerTurn: (used.user + used.system) / 1000 / turns,
     serverCpuPerTurn: server.cpuMs / turns,
     connections: server.connections,
+    spans,
+    calls: server.calls,
+    observed,
   };
 }
 
 async function runFloor(count: number, bodies: string[]): Promise<Run> {
   await ask(model, 'cpu');
-  const result = await ask<{ elapsedMs: number; added: number[]; cpuMs: number; error?: string }>(floor, {
+  const result = await ask<{
+    elapsedMs: number;
+    added: number[];
+    spans: TurnSpan[];
+    cpuMs: number;
+    observed: Observed;
+    error?: string;
+  }>(floor, {
     url,
     bodies,
     count,
@@ -128,7 +172,7 @@ async function runFloor(count: number, bodies: string[]): Promise<Run> {
     latencyMs: LATENCY_MS,
   });
   if (result.error) throw new Error(`floor: ${result.error}`);
-  const server = await ask<{ cpuMs: number; connections: number }>(model, 'cpu');
+  const server = await ask<ServerFigures>(model, 'cpu');
   const turns = count * TURNS_PER_SESSION;
   return {
     turnsPerSecond: turns / (result.elapsedMs / 1000),
@@ -136,6 +180,9 @@ async function runFloor(count: number, bodies: string[]): Promise<Run> {
     cpuPerTurn: result.cpuMs / turns,
     serverCpuPerTurn: server.cpuMs / turns,
     connections: server.connections,
+    spans: result.spans,
+    calls: server.calls,
+    observed: result.observed,
   };
 }
 
@@ -166,7 +213,7 @@ try {
   // Warm-up: one session's turns give the request bodies the floor replays, turn by turn (a session's n-th turn
   // sends a history of n − 1 turns, so the floor's n-th turn sends the same bodies); then WARM_ROUNDS rounds of each
   // at the first level, not counted.
-  for (let index = 0; index < TURNS_PER_SESSION; index++) await say('bench:warm', `what is 6*7? (${index})`);
+  for (let index = 0; index < TURNS_PER_SESSION; index++) await say('bench:warm', content(`w/${index}`));
   const { bodies: sent } = await ask<{ bodies: string[] }>(model, 'bodies');
   const bodies = sent.slice(0, 2 * TURNS_PER_SESSION);
   const lastRoles = bodies.map(
@@ -184,25 +231,29 @@ try {
   const warmFloor: Run[] = [];
   for (let round = 0; round < WARM_ROUNDS; round++) {
     warmProduct.push(
-      await runProduct(warmLevel, (client, index) => say(`bench:warm:${round}:${client}`, `what is 6*7? (${index})`)),
+      await runProduct(warmLevel, (client, index) =>
+        say(`bench:warm:${round}:${client}`, content(`${client}/${index}`)),
+      ),
     );
     warmFloor.push(await runFloor(warmLevel, bodies));
   }
 
-  const rows: string[] = [];
   const measured: { count: number; product: Run[]; raw: Run[] }[] = [];
   for (const count of LEVELS) {
     const product: Run[] = [];
     const raw: Run[] = [];
     for (let round = 0; round < roundsAt(count); round++) {
       const runThisProduct = async () => {
-        const profiler = PROFILE && round === 0 && count === LEVELS[0] ? await startProfiler() : undefined;
+        const first = round === 0 && count === LEVELS[0];
+        const profiler = PROFILE && first ? await startProfiler() : undefined;
+        const heapProfiler = HEAP_PROFILE && first ? await startHeapProfiler() : undefined;
         product.push(
           await runProduct(count, (client, index) =>
-            say(`bench:${count}:${round}:${client}`, `what is 6*7? (${index})`),
+            say(`bench:${count}:${round}:${client}`, content(`${client}/${index}`)),
           ),
         );
         if (profiler) writeFileSync(PROFILE!, JSON.stringify(toSources(await profiler())));
+        if (heapProfiler) writeFileSync(HEAP_PROFILE!, JSON.stringify(toSources(await heapProfiler())));
       };
       if (round % 2 === 0) {
         await runThisProduct();
@@ -223,44 +274,25 @@ try {
       gc();
       const before = process.memoryUsage().heapUsed;
       await runProduct(count, (client, index) =>
-        say(`bench:heap:${count}:${round}:${client}`, `what is 6*7? (${index})`),
+        say(`bench:heap:${count}:${round}:${client}`, content(`${client}/${index}`)),
       );
       gc();
       heapAt.set(count, [...(heapAt.get(count) ?? []), (process.memoryUsage().heapUsed - before) / count / 1024]);
     }
   }
-  for (const { count, product, raw } of measured) {
-    const heap = heapAt.get(count)!;
-    const ratios = (of: (run: Run) => number) => median(product.map((run, index) => of(run) / of(raw[index]!)));
-    const med = (runs: Run[], of: (run: Run) => number) => median(runs.map(of));
-    const ideal = count / ((2 * LATENCY_MS) / 1000);
-    const p50 = (run: Run) => percentile(run.added, 0.5);
-    const p99 = (run: Run) => Math.max(1, percentile(run.added, 0.99));
-    const throughput = (run: Run) => run.turnsPerSecond;
-    const cpu = (run: Run) => run.cpuPerTurn;
-    rows.push(
-      [
-        String(count).padStart(8),
-        `${med(product, throughput).toFixed(0).padStart(7)} (${((100 * med(product, throughput)) / ideal).toFixed(0)}%)`,
-        `${med(raw, throughput).toFixed(0).padStart(7)} (${((100 * med(raw, throughput)) / ideal).toFixed(0)}%)`,
-        `**${ratios(throughput).toFixed(2)}×** (${product.map((run, index) => (throughput(run) / throughput(raw[index]!)).toFixed(2)).join(', ')})`,
-        `${med(product, p50).toFixed(0)} / ${med(product, p99).toFixed(0)}`,
-        `${med(raw, p50).toFixed(0)} / ${med(raw, p99).toFixed(0)}`,
-        `**${ratios(p99).toFixed(2)}×** (${product.map((run, index) => (p99(run) / p99(raw[index]!)).toFixed(2)).join(', ')})`,
-        `${med(product, cpu).toFixed(2)} / ${med(raw, cpu).toFixed(2)} = **${ratios(cpu).toFixed(2)}×** (${product.map((run, index) => (cpu(run) / cpu(raw[index]!)).toFixed(2)).join(', ')})`,
-        `${med(product, (run) => run.serverCpuPerTurn).toFixed(2)} / ${med(raw, (run) => run.serverCpuPerTurn).toFixed(2)} (new connections ${med(product, (run) => run.connections)} / ${med(raw, (run) => run.connections)})`,
-        heap.map((kilobytes) => kilobytes.toFixed(1)).join(' / '),
-      ].join(' | '),
-    );
-  }
   console.log(
-    `Tool turns (2 model calls, ${LATENCY_MS} ms each), ${TURNS_PER_SESSION} per session, all sessions at once, ${LEVELS.map(roundsAt).join(' / ')} interleaved rounds per level after ${WARM_ROUNDS} uncounted warm-up rounds of each (medians; per-round ratios in brackets); product = startAalis with SQLite, hooks, usage events, file log, run as ${form}`,
+    `Request bodies of a session's turns, bytes: ${bodies.map((body) => Buffer.byteLength(body)).join(', ')}`,
   );
-  console.log(
-    '| sessions | product turns/s (of ideal) | raw turns/s (of ideal) | ratio | product added ms p50 / p99 | raw p50 / p99 | p99 ratio | CPU ms per turn product / raw (each its own process) | model server CPU ms per turn (product / raw phase) and connections it accepted per round | heap KB per idle session (two rounds of new sessions, after the timed ones) |',
-  );
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
-  for (const row of rows) console.log(`| ${row} |`);
+  for (const line of reportLines({
+    measured,
+    heapAt,
+    latencyMs: LATENCY_MS,
+    form,
+    turnsPerSession: TURNS_PER_SESSION,
+    rounds: LEVELS.map(roundsAt),
+    warmRounds: WARM_ROUNDS,
+  }))
+    console.log(line);
   if (WARM_ROUNDS > 0) {
     const cpuTrend = (runs: Run[]) => `${runs[0]!.cpuPerTurn.toFixed(2)} → ${runs.at(-1)!.cpuPerTurn.toFixed(2)}`;
     console.log(
