@@ -1,12 +1,14 @@
 import { hooks } from '@aalis/api-hooks';
 import { App, definePlugin, memorySink } from '@aalis/core';
 import { describe, expect, it } from 'vitest';
+import { compose } from './compose.js';
 import { HookRegistry } from './hook-registry.js';
 import hooksPlugin from './index.js';
 
 declare module '@aalis/api-hooks' {
   interface HookContextMap {
     'test:trace': { trace: string[] };
+    'test:empty': { trace: string[] };
   }
 }
 
@@ -89,6 +91,41 @@ describe('hooks: onion middleware', () => {
     expect(second.trace).toEqual(['a', 'added']);
     removeB();
     expect(registry.count('test:trace')).toBe(3);
+  });
+
+  it('#15.2 a key without middlewares answers as the composed onion does (centre, result, failure)', async () => {
+    const registry = new HookRegistry();
+    const removed = registry.middleware('test:trace', async (_context, next) => next());
+    removed();
+    for (const [label, run] of [
+      [
+        'never registered',
+        (centre?: (context: { trace: string[] }) => void | Promise<void>) =>
+          registry.run('test:empty', { trace: [] as string[] }, centre),
+      ],
+      [
+        'all removed',
+        (centre?: (context: { trace: string[] }) => void | Promise<void>) =>
+          registry.run('test:trace', { trace: [] as string[] }, centre),
+      ],
+    ] as const) {
+      const seen: string[] = [];
+      expect(await run((context) => void seen.push(`centre ${context.trace.length}`)), label).toEqual(
+        await compose(
+          'test:trace',
+          [],
+          (context: { trace: string[] }) => void seen.push(`centre ${context.trace.length}`),
+        )({ trace: [] }),
+      );
+      expect(seen).toEqual(['centre 0', 'centre 0']);
+      expect(await run(), label).toEqual({ reachedCentre: true });
+      // A centre that throws synchronously rejects the run, as an async onion does.
+      const failing = run(() => {
+        throw new Error('centre failed');
+      });
+      expect(failing).toBeInstanceOf(Promise);
+      await expect(failing).rejects.toThrow('centre failed');
+    }
   });
 
   it('withdraws a plugin’s middlewares when the plugin deactivates', async () => {

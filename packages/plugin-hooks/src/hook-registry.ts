@@ -25,11 +25,19 @@ export class HookRegistry implements HooksService {
     context: HookContextMap[K],
     defaultAction?: (context: HookContextMap[K]) => void | Promise<void>,
   ): Promise<HookRunResult> {
-    const chain = (this.chains.get(key) ?? []) as readonly Middleware<HookContextMap[K]>[];
+    const chain = this.chains.get(key) as readonly Middleware<HookContextMap[K]>[] | undefined;
+    // Nothing registered (about half of a tool turn's runs): the centre alone, without building the onion.
+    if (!chain || chain.length === 0) return centreOnly(context, defaultAction);
     return compose(key, chain, defaultAction)(context);
   }
 
   count(key: HookKey): number {
     return this.chains.get(key)?.length ?? 0;
   }
+}
+
+/** What compose gives for an empty chain: the centre runs, its failure rejects the run. */
+async function centreOnly<C>(context: C, centre?: (context: C) => void | Promise<void>): Promise<HookRunResult> {
+  if (centre) await centre(context);
+  return { reachedCentre: true };
 }
