@@ -13,7 +13,9 @@ vi.mock('./text-features.js', async (importOriginal) => {
   };
 });
 
-const { estimateMessagesTokens } = await import('./estimate-tokens.js');
+const { estimateMessagesTokens, estimateMessageTokens, estimateMessageTokensUncached } = await import(
+  './estimate-tokens.js'
+);
 
 describe('estimateMessageTokens cache', () => {
   it('a turn does not re-estimate unchanged history: one scan per message object, until it changes', () => {
@@ -27,5 +29,23 @@ describe('estimateMessageTokens cache', () => {
     history[3]!.content = 'edited in place';
     estimateMessagesTokens(history);
     expect(scans.count).toBe(scansAfterFirst + 1);
+  });
+
+  it('#15.1 the uncached estimate is the same figure and leaves no cache entry behind', () => {
+    const message = {
+      role: 'assistant' as const,
+      content: 'an answer with 字 and words',
+      reasoningContent: 'thinking about it',
+      toolCalls: [{ id: 'c', type: 'function' as const, function: { name: 'lookup', arguments: '{"q":"x"}' } }],
+    };
+    const before = scans.count;
+    const uncached = estimateMessageTokensUncached(message);
+    const scansOfOne = scans.count - before;
+    expect(estimateMessageTokens(message)).toBe(uncached);
+    // The cached estimate had to scan again: the uncached one stored nothing.
+    expect(scans.count - before).toBe(2 * scansOfOne);
+    // Once cached, the uncached estimate reads the cache.
+    expect(estimateMessageTokensUncached(message)).toBe(uncached);
+    expect(scans.count - before).toBe(2 * scansOfOne);
   });
 });

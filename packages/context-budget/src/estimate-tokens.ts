@@ -58,21 +58,8 @@ const messageCache = new WeakMap<Message, CachedEstimate>();
 export function estimateMessageTokens(message: Message): number {
   const cached = messageCache.get(message);
   if (cached && isFresh(cached, message)) return cached.tokens;
-  let raw = rawTextTokens(message.content);
-  if (message.reasoningContent) raw += rawTextTokens(message.reasoningContent);
   const callTexts: string[] = [];
-  let overhead = MESSAGE_OVERHEAD_TOKENS;
-  for (const call of message.toolCalls ?? []) {
-    overhead += TOOL_CALL_OVERHEAD_TOKENS;
-    raw += rawTextTokens(call.function.name) + rawTextTokens(call.function.arguments);
-    callTexts.push(call.function.name, call.function.arguments);
-  }
-  for (const attachment of message.attachments ?? []) {
-    const isImage = attachment.type === 'image' && (attachment.url !== undefined || attachment.data !== undefined);
-    if (isImage) overhead += IMAGE_TOKENS;
-    else if (attachment.description) raw += rawTextTokens(attachment.description);
-  }
-  const tokens = overhead + Math.round(raw);
+  const tokens = measureMessage(message, callTexts);
   messageCache.set(message, {
     content: message.content,
     reasoning: message.reasoningContent,
@@ -83,6 +70,34 @@ export function estimateMessageTokens(message: Message): number {
     tokens,
   });
   return tokens;
+}
+
+/**
+ * estimateMessageTokens' figure without caching it, for a caller that keeps the figure itself (the trim index over
+ * a long history: a cache entry per history message would be ~100 bytes of heap each for the GC to trace).
+ */
+export function estimateMessageTokensUncached(message: Message): number {
+  const cached = messageCache.get(message);
+  if (cached && isFresh(cached, message)) return cached.tokens;
+  return measureMessage(message, undefined);
+}
+
+/** The estimate (see estimateMessageTokens); the calls' names and arguments go to `callTexts` when given. */
+function measureMessage(message: Message, callTexts: string[] | undefined): number {
+  let raw = rawTextTokens(message.content);
+  if (message.reasoningContent) raw += rawTextTokens(message.reasoningContent);
+  let overhead = MESSAGE_OVERHEAD_TOKENS;
+  for (const call of message.toolCalls ?? []) {
+    overhead += TOOL_CALL_OVERHEAD_TOKENS;
+    raw += rawTextTokens(call.function.name) + rawTextTokens(call.function.arguments);
+    callTexts?.push(call.function.name, call.function.arguments);
+  }
+  for (const attachment of message.attachments ?? []) {
+    const isImage = attachment.type === 'image' && (attachment.url !== undefined || attachment.data !== undefined);
+    if (isImage) overhead += IMAGE_TOKENS;
+    else if (attachment.description) raw += rawTextTokens(attachment.description);
+  }
+  return overhead + Math.round(raw);
 }
 
 function isFresh(cached: CachedEstimate, message: Message): boolean {

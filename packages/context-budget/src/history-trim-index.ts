@@ -5,8 +5,9 @@
 // declines — the trim then works from scratch — whenever grouping the segment alone could differ from grouping the
 // whole list.
 import { groupToolCalls, hasToolCalls, isControlMessage, type Message } from '@aalis/schema-message';
-import { estimateMessageTokens } from './estimate-tokens.js';
+import { estimateMessageTokensUncached } from './estimate-tokens.js';
 import { HistoryView } from './history-view.js';
+import type { HistorySegment, MessageLog } from './message-log.js';
 
 /**
  * Freezes a message where trimming reads it (the message, its calls and their functions, its attachments, its
@@ -62,19 +63,54 @@ export class HistoryTrimIndex {
   private readonly prefix: number[] = [0];
   private readonly unitEnd: number[] = [];
   private unitCount = 0;
+  /** The log the held messages were read from, and how many of its first messages they are (see segmentView). */
+  private log: MessageLog | undefined;
+  private trusted = 0;
   /** Messages added since creation or the last rebuild (for tests and benchmarks). */
   indexedMessages = 0;
 
   /**
    * The view of `list[start, end)` for trimMessages, or undefined when grouping the segment alone may differ from
-   * grouping the whole list (an incomplete tool-call group in the segment).
+   * grouping the whole list (an incomplete tool-call group in the segment). What is held is checked against the
+   * list by identity (a pass over the history); a segment of a MessageLog (segmentView) skips that pass.
    */
   view(list: readonly Message[], start: number, end: number, unitOffset: number): HistoryView | undefined {
-    const length = end - start;
-    if (!(this.source.length <= length && samePrefix(list, start, this.source))) this.reset();
-    if (this.source.length < length && !this.add(list.slice(start + this.source.length, end))) {
-      this.reset();
-      return undefined;
+    this.log = undefined;
+    this.trusted = 0;
+    return this.grown(end - start, (index) => list[start + index]!, start, unitOffset);
+  }
+
+  /**
+   * The view of a history segment read from a MessageLog. The log only grows, so what was indexed from its first
+   * messages is still them: only what was indexed past the part of the log it trusts (an earlier segment's tail) is
+   * checked by identity, and only the messages added since are indexed — the work is what is new, not the history.
+   */
+  segmentView(segment: HistorySegment, sourceOffset: number, unitOffset: number): HistoryView | undefined {
+    const trusted = this.log === segment.log ? Math.min(this.trusted, segment.logLength) : 0;
+    const view = this.grown(segment.length, (index) => segment.at(index)!, sourceOffset, unitOffset, trusted);
+    if (view) {
+      this.log = segment.log;
+      this.trusted = segment.logLength;
+    }
+    return view;
+  }
+
+  /** Grows (or rebuilds) the index to `length` messages read by `at`, the first `trusted` known to be held. */
+  private grown(
+    length: number,
+    at: (index: number) => Message,
+    sourceOffset: number,
+    unitOffset: number,
+    trusted = 0,
+  ): HistoryView | undefined {
+    if (!(this.source.length <= length && this.holds(at, trusted))) this.reset();
+    if (this.source.length < length) {
+      const added: Message[] = new Array(length - this.source.length);
+      for (let index = this.source.length; index < length; index++) added[index - this.source.length] = at(index);
+      if (!this.add(added)) {
+        this.reset();
+        return undefined;
+      }
     }
     return new HistoryView(
       {
@@ -88,9 +124,15 @@ export class HistoryTrimIndex {
         prefix: this.prefix,
         unitEnd: this.unitEnd,
       },
-      start,
+      sourceOffset,
       unitOffset,
     );
+  }
+
+  /** Whether the messages held from `from` on are those `at` reads, the same objects. */
+  private holds(at: (index: number) => Message, from: number): boolean {
+    for (let index = from; index < this.source.length; index++) if (at(index) !== this.source[index]) return false;
+    return true;
   }
 
   /**
@@ -110,7 +152,8 @@ export class HistoryTrimIndex {
       for (let index = unit.start; index < unit.end; index++) {
         const message = grouped.messages[index]!;
         if (isControlMessage(message)) continue;
-        const tokens = estimateMessageTokens(message);
+        // Kept here, so not in the estimate cache as well (one entry per history message).
+        const tokens = estimateMessageTokensUncached(message);
         this.messages.push(message);
         this.sources.push(base + grouped.sourceIndex[index]!);
         this.units.push(unitIndex);
@@ -137,14 +180,10 @@ export class HistoryTrimIndex {
     }
     this.prefix.length = 1;
     this.unitCount = 0;
+    this.log = undefined;
+    this.trusted = 0;
     this.indexedMessages = 0;
   }
-}
-
-/** Whether `list` holds the messages of `prefix`, the same objects, from `start` on. */
-function samePrefix(list: readonly Message[], start: number, prefix: readonly Message[]): boolean {
-  for (let index = 0; index < prefix.length; index++) if (list[start + index] !== prefix[index]) return false;
-  return true;
 }
 
 /** The head may take part in grouping only when it holds no call and no result (true for system blocks). */

@@ -22,6 +22,7 @@ export {
   type HistoryWindow,
   historyWindowStart,
 } from './history-window.js';
+export { HistorySegment, MessageLog } from './message-log.js';
 export { contextBudgetMessages, DEFAULT_CONTINUATION_PROMPT, DEFAULT_TOOL_CALL_SUMMARY } from './messages.js';
 export {
   MIN_REPLY_TOKENS,
@@ -46,9 +47,11 @@ export {
   NEWEST_REASONING_KEEP_CHARS,
   REASONING_KEEP_CHARS,
   RESULT_KEEP_CHARS,
+  type TrimList,
   type TrimOptions,
   type TrimResult,
+  type TrimSettings,
   type TrimStep,
   trimMessages,
 } from './trim-messages.js';
-export type { TrimSegments } from './trim-segments.js';
+export type { TrimParts, TrimSegments } from './trim-segments.js';

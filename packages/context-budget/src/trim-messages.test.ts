@@ -2,10 +2,10 @@ import type { Message } from '@aalis/schema-message';
 import { describe, expect, it } from 'vitest';
 import { contextBudgetMessages, DEFAULT_CONTINUATION_PROMPT } from './messages.js';
 import { assistant, call, charEstimator, result, system, text, user, windowFor } from './test-fixtures.case.js';
-import { type TrimOptions, trimMessages } from './trim-messages.js';
+import { type TrimSettings, trimMessages } from './trim-messages.js';
 
 // Budget 4000 tokens (one per char with charEstimator), unit 1000.
-const trim = (messages: Message[], headEnd: number, historyEnd: number, extra: Partial<TrimOptions> = {}) =>
+const trim = (messages: Message[], headEnd: number, historyEnd: number, extra: Partial<TrimSettings> = {}) =>
   trimMessages({
     messages,
     segments: { headEnd, historyEnd },

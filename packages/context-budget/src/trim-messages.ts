@@ -7,7 +7,15 @@ import type { HistoryTrimIndex } from './history-trim-index.js';
 import { DEFAULT_CONTINUATION_PROMPT, DEFAULT_TOOL_CALL_SUMMARY } from './messages.js';
 import { shortenText } from './shorten-text.js';
 import { trimBudget } from './trim-budget.js';
-import { checkSegments, defaultInputs, segmentsOf, type TrimEntry, type TrimSegments } from './trim-segments.js';
+import {
+  defaultInputs,
+  listOfArray,
+  listOfParts,
+  segmentsOf,
+  type TrimEntry,
+  type TrimParts,
+  type TrimSegments,
+} from './trim-segments.js';
 
 /** Tool results longer than this are cut to RESULT_KEEP_CHARS (steps 2 and 5). */
 export const LONG_RESULT_CHARS = 1500;
@@ -21,9 +29,19 @@ export const INJECTED_KEEP_CHARS = 200;
 /** The continuation prompt follows a trim through step 4 that left at least this many messages fewer. */
 export const CONTINUATION_MIN_REMOVED = 6;
 
-export interface TrimOptions {
-  messages: readonly Message[];
-  segments: TrimSegments;
+/** The list to trim: one array and where its segments lie, or its parts (the history a segment of its log). */
+export type TrimList =
+  | { messages: readonly Message[]; segments: TrimSegments; parts?: undefined }
+  | {
+      /** Head, history segment and this turn: the same trim, without building the list (see TrimParts). */
+      parts: TrimParts;
+      messages?: undefined;
+      segments?: undefined;
+    };
+
+export type TrimOptions = TrimList & TrimSettings;
+
+export interface TrimSettings {
   /**
    * Indices (into `messages`) of this turn's inputs: the user messages that opened or joined the turn and the
    * instruction blocks of host-notice / delegation turns. Never changed; the continuation prompt goes after the
@@ -90,25 +108,23 @@ export interface TrimResult {
 /** Trims `messages` to the budget. The input list and its messages are never mutated. */
 export function trimMessages(options: TrimOptions): TrimResult {
   const {
-    messages,
-    segments,
     memoryTokenBudget = 4096,
     fixedTokens = 0,
     continuationPrompt = DEFAULT_CONTINUATION_PROMPT,
     toolCallSummary = DEFAULT_TOOL_CALL_SUMMARY,
     estimator = estimateMessageTokens,
   } = options;
-  checkSegments(segments, messages.length);
+  const list = options.parts ? listOfParts(options.parts) : listOfArray(options.messages, options.segments);
   const { budget, unit } = trimBudget(options);
-  const inputs = new Set(options.inputs ?? defaultInputs(messages, segments));
+  const inputs = new Set(options.inputs ?? defaultInputs(list));
   const instructions = new Set(options.instructions ?? []);
   for (const [name, indices] of [
     ['input', inputs],
     ['instruction', instructions],
   ] as const) {
     for (const index of indices) {
-      if (!Number.isInteger(index) || index < 0 || index >= messages.length) {
-        throw new RangeError(`trimMessages: ${name} index ${index} is outside the list (0…${messages.length - 1}).`);
+      if (!Number.isInteger(index) || index < 0 || index >= list.length) {
+        throw new RangeError(`trimMessages: ${name} index ${index} is outside the list (0…${list.length - 1}).`);
       }
     }
   }
@@ -116,9 +132,9 @@ export function trimMessages(options: TrimOptions): TrimResult {
     throw new RangeError(`trimMessages: fixedTokens must be a finite number ≥ 0, got ${fixedTokens}.`);
   }
   const isProtected = (entry: TrimEntry) =>
-    inputs.has(entry.source) || (entry.source === 0 && messages[0]?.role === 'system');
+    inputs.has(entry.source) || (entry.source === 0 && list.at(0)?.role === 'system');
 
-  const { head, history, turn } = segmentsOf(messages, segments, estimator, options.historyIndex);
+  const { head, history, turn } = segmentsOf(list, estimator, options.historyIndex);
   const sum = (entries: readonly TrimEntry[]) => entries.reduce((total, entry) => total + entry.tokens, 0);
   const headTokens = sum(head) + fixedTokens;
   const historyTokens = history.tokens;
@@ -150,7 +166,7 @@ export function trimMessages(options: TrimOptions): TrimResult {
     : { role: 'system', content: continuationPrompt };
   const promptTokens = estimator(promptMessage);
   let step4Ran = false;
-  const promptPending = () => step4Ran && messages.length - count() >= CONTINUATION_MIN_REMOVED;
+  const promptPending = () => step4Ran && list.length - count() >= CONTINUATION_MIN_REMOVED;
   const over = () => total + (promptPending() ? promptTokens : 0) > budget;
   const replace = (entries: TrimEntry[], index: number, message: Message) => {
     const entry = entries[index]!;
@@ -192,7 +208,7 @@ export function trimMessages(options: TrimOptions): TrimResult {
   const outputEntries = [...head, ...kept, ...turn];
   const output = outputEntries.map((entry) => entry.message);
   const messageTokens = outputEntries.map((entry) => entry.tokens);
-  const removed = messages.length - output.length;
+  const removed = list.length - output.length;
   const continuationInserted = promptPending();
   if (continuationInserted) {
     const lastInput = findLastIndex(outputEntries, (entry) => inputs.has(entry.source));

@@ -4,6 +4,7 @@ import { groupToolCalls, isControlMessage, type Message } from '@aalis/schema-me
 import { estimateMessageTokens, type MessageTokenEstimator } from './estimate-tokens.js';
 import { type HistoryTrimIndex, headGroupsAlone } from './history-trim-index.js';
 import { type HistoryView, viewOfEntries } from './history-view.js';
+import type { HistorySegment } from './message-log.js';
 
 /** Where the three segments of the list lie. Segment membership is not derivable from roles, so the caller says. */
 export interface TrimSegments {
@@ -11,6 +12,65 @@ export interface TrimSegments {
   headEnd: number;
   /** History is [headEnd, historyEnd); this turn is [historyEnd, messages.length). */
   historyEnd: number;
+}
+
+/**
+ * A call's list given as its parts instead of one array: the head (the first system message and the blocks before
+ * the history), the history as a segment of its log, this turn. The list is not built unless the trim falls back
+ * to grouping it whole; its indices (inputs, instructions, sources) are those of head, history and turn side by side.
+ */
+export interface TrimParts {
+  head: readonly Message[];
+  history: HistorySegment;
+  turn: readonly Message[];
+}
+
+/** The list being trimmed, however it was given: read by position, built whole only when asked. */
+export interface CallList {
+  readonly length: number;
+  readonly headEnd: number;
+  readonly historyEnd: number;
+  readonly head: readonly Message[];
+  readonly turn: readonly Message[];
+  /** The history as a log segment (parts given), else undefined: it is list[headEnd, historyEnd). */
+  readonly history: HistorySegment | undefined;
+  at(index: number): Message | undefined;
+  toArray(): readonly Message[];
+}
+
+export function listOfArray(messages: readonly Message[], segments: TrimSegments): CallList {
+  checkSegments(segments, messages.length);
+  const { headEnd, historyEnd } = segments;
+  return {
+    length: messages.length,
+    headEnd,
+    historyEnd,
+    head: messages.slice(0, headEnd),
+    turn: messages.slice(historyEnd),
+    history: undefined,
+    at: (index) => messages[index],
+    toArray: () => messages,
+  };
+}
+
+export function listOfParts({ head, history, turn }: TrimParts): CallList {
+  const headEnd = head.length;
+  const historyEnd = headEnd + history.length;
+  let array: Message[] | undefined;
+  return {
+    length: historyEnd + turn.length,
+    headEnd,
+    historyEnd,
+    head,
+    turn,
+    history,
+    at: (index) =>
+      index < headEnd ? head[index] : index < historyEnd ? history.at(index - headEnd) : turn[index - historyEnd],
+    toArray: () => {
+      array ??= [...head, ...history.toArray(), ...turn];
+      return array;
+    },
+  };
 }
 
 /** One message of the list being trimmed. */
@@ -38,10 +98,9 @@ export function checkSegments({ headEnd, historyEnd }: TrimSegments, length: num
   }
 }
 
-export function defaultInputs(messages: readonly Message[], { historyEnd }: TrimSegments): number[] {
+export function defaultInputs({ turn, historyEnd }: CallList): number[] {
   const indices: number[] = [];
-  for (let index = historyEnd; index < messages.length; index++)
-    if (messages[index]!.role === 'user') indices.push(index);
+  for (let index = 0; index < turn.length; index++) if (turn[index]!.role === 'user') indices.push(historyEnd + index);
   return indices;
 }
 
@@ -88,24 +147,25 @@ export function splitSegments(
  * for a result past its own segment, and a later call never claims an earlier result.
  */
 export function segmentsOf(
-  messages: readonly Message[],
-  segments: TrimSegments,
+  list: CallList,
   estimator: MessageTokenEstimator,
   index: HistoryTrimIndex | undefined,
 ): { head: TrimEntry[]; history: HistoryView; turn: TrimEntry[] } {
-  const { headEnd, historyEnd } = segments;
-  if (index && estimator === estimateMessageTokens && headGroupsAlone(messages, headEnd)) {
+  const { headEnd, historyEnd } = list;
+  if (index && estimator === estimateMessageTokens && headGroupsAlone(list.head, headEnd)) {
     // A head without calls or results is one unit per message.
-    const history = index.view(messages, headEnd, historyEnd, headEnd);
+    const history = list.history
+      ? index.segmentView(list.history, headEnd, headEnd)
+      : index.view(list.toArray(), headEnd, historyEnd, headEnd);
     if (history) {
       const head: TrimEntry[] = [];
       for (let source = 0; source < headEnd; source++) {
-        const message = messages[source]!;
+        const message = list.head[source]!;
         if (isControlMessage(message)) continue;
         head.push({ message, source, unit: source, group: false, tokens: estimator(message) });
       }
       const turnStart = headEnd + history.unitCount;
-      const grouped = groupToolCalls(messages.slice(historyEnd));
+      const grouped = groupToolCalls(list.turn);
       const turn: TrimEntry[] = [];
       grouped.units.forEach((unit, unitIndex) => {
         for (let position = unit.start; position < unit.end; position++) {
@@ -123,6 +183,6 @@ export function segmentsOf(
       return { head, history, turn };
     }
   }
-  const { head, history, turn } = splitSegments(messages, segments, estimator);
+  const { head, history, turn } = splitSegments(list.toArray(), { headEnd, historyEnd }, estimator);
   return { head, history: viewOfEntries(history), turn };
 }

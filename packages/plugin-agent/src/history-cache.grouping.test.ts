@@ -78,7 +78,7 @@ describe('HistoryCache grouped window', () => {
             const count = stored.filter((message) => !isControlMessage(message)).length;
             const window = await cache.groupedWindow(memory, 's', 0, count);
             const expected = applyHistoryWindow({ messages: stored.map(visibleForm), limit: 0 }).messages;
-            expect(window.messages).toEqual(expected);
+            expect(window.log.segment(window.length).toArray()).toEqual(expected);
           }
         },
       ),

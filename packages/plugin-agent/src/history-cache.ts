@@ -1,18 +1,19 @@
 // A per-session copy of the active conversation history, kept current by memory events, so each turn reads only
 // what is new and reuses the same message objects (the token estimate is cached per object). It holds the
-// messages from `offset` on (the window start when it was loaded), their groupToolCalls form (grown with each
-// append, regrouped whole only while an incomplete group waits for a result) and the session's trim index; a
-// compression divider, a rollback or a clear drops the copy and the next turn reads again.
+// messages from `offset` on (the window start when it was loaded), their groupToolCalls form (an append-only
+// MessageLog grown with each append; regrouped whole, into a new log, only while an incomplete group waits for a
+// result) and the session's trim index, which trusts what it indexed from the same log; a compression divider, a
+// rollback or a clear drops the copy and the next turn reads again.
 import type { MemoryService } from '@aalis/api-memory';
-import { freezeMessage, HistoryTrimIndex } from '@aalis/context-budget';
+import { freezeMessage, HistoryTrimIndex, MessageLog } from '@aalis/context-budget';
 import { groupToolCalls, isControlMessage, type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
 
 interface SessionHistory {
   /** Conversation messages of the active history before `messages[0]`. */
   offset: number;
   messages: Message[];
-  /** groupToolCalls(messages).messages, or undefined until asked for. */
-  grouped: Message[] | undefined;
+  /** groupToolCalls(messages).messages, or undefined until asked for. Only appended to: a regroup is a new log. */
+  grouped: MessageLog | undefined;
   /** Whether `grouped` has an incomplete group (a later result could complete it: regroup everything). */
   incomplete: boolean;
   /** Position in `grouped` of the first user message of each turn id (this turn's inputs leave the history). */
@@ -20,7 +21,9 @@ interface SessionHistory {
 }
 
 export interface GroupedWindow {
-  messages: readonly Message[];
+  /** The grouped window; later appends grow it, so `length` says how much of it this read saw. */
+  log: MessageLog;
+  length: number;
   /** Position of the first user message carrying this turn id (none: undefined). */
   firstOfTurn(turnId: string): number | undefined;
 }
@@ -66,13 +69,14 @@ export class HistoryCache {
     const entry = await this.entry(memory, sessionId, start, count);
     if (entry.grouped === undefined) {
       const grouped = groupToolCalls(entry.messages);
-      entry.grouped = grouped.messages;
+      entry.grouped = new MessageLog();
+      entry.grouped.append(grouped.messages);
       entry.incomplete = grouped.incomplete.length > 0;
       entry.turnStarts = new Map();
-      noteTurns(entry.turnStarts, entry.grouped, 0);
+      noteTurns(entry.turnStarts, grouped.messages, 0);
     }
-    const { turnStarts } = entry;
-    return { messages: entry.grouped, firstOfTurn: (turnId) => turnStarts.get(turnId) };
+    const { turnStarts, grouped } = entry;
+    return { log: grouped, length: grouped.length, firstOfTurn: (turnId) => turnStarts.get(turnId) };
   }
 
   /** The session's trim index (see HistoryTrimIndex: it checks what it reuses, so it is never stale). */
@@ -128,7 +132,7 @@ export class HistoryCache {
     }
     const grouped = groupToolCalls(added);
     noteTurns(entry.turnStarts, grouped.messages, entry.grouped.length);
-    entry.grouped.push(...grouped.messages);
+    entry.grouped.append(grouped.messages);
     entry.incomplete = grouped.incomplete.length > 0;
   }
 

@@ -1,10 +1,13 @@
 // The incremental history structures (the grouped history copy, the trim index) change nothing the model or a
 // usage consumer sees: the same conversation run with them and from scratch sends the same requests and emits
 // the same token:usage events.
+
+import { hooks } from '@aalis/api-hooks';
 import { memory } from '@aalis/api-memory';
-import { HistoryTrimIndex } from '@aalis/context-budget';
+import { HistorySegment, HistoryTrimIndex } from '@aalis/context-budget';
+import { definePlugin } from '@aalis/core';
 import type { Message } from '@aalis/schema-message';
-import { textReply, toolCallReply } from '@aalis/testing';
+import { type PluginEntry, textReply, toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Harness, startHarness } from './agent-harness.case.js';
 import { HistoryCache } from './history-cache.js';
@@ -35,8 +38,24 @@ function seed(count: number): Message[] {
   return messages;
 }
 
-async function run(): Promise<{ bodies: unknown[]; usage: unknown[] }> {
+/** A plugin with an agent:llm:before middleware that reads the list (and, with `copy`, replaces it with copies). */
+function listReader(copy: boolean): PluginEntry {
+  return definePlugin({
+    name: '@test/list-reader',
+    uses: { hooks },
+    apply({ hooks }) {
+      hooks.use.middleware('agent:llm:before', async (call, next) => {
+        if (copy) call.messages = call.messages.map((message) => ({ ...message }));
+        else if (call.messages.length === 0) throw new Error('empty list');
+        await next();
+      });
+    },
+  });
+}
+
+async function run(extra: PluginEntry[] = []): Promise<{ bodies: unknown[]; usage: unknown[] }> {
   harness = await startHarness({
+    extra,
     contextWindow: 6_000,
     maxOutputTokens: 500,
     tools: [
@@ -76,13 +95,20 @@ async function run(): Promise<{ bodies: unknown[]; usage: unknown[] }> {
 }
 
 describe('incremental history structures', () => {
-  it('send the same requests and emit the same token:usage events as a from-scratch trim', async () => {
-    const view = vi.spyOn(HistoryTrimIndex.prototype, 'view');
+  it('#15.1 send the same requests and emit the same token:usage events as a from-scratch trim, the list built or not', async () => {
+    const view = vi.spyOn(HistoryTrimIndex.prototype, 'segmentView');
+    const built = vi.spyOn(HistorySegment.prototype, 'toArray');
     const indexed = await run();
-    // The index stood for the history (it declines nothing here) on every call.
+    // #15.1 The index stood for the history (it declines nothing here) on every call, reading the history as a
+    // segment of the cache's log: no list of the whole history was built for any call.
     expect(view.mock.results.length).toBeGreaterThanOrEqual(36);
     expect(view.mock.results.every((result) => result.value !== undefined)).toBe(true);
+    expect(built).not.toHaveBeenCalled();
     vi.restoreAllMocks();
+    // A middleware that reads the list gets it built, and the trim of that list is the same.
+    const read = await run([listReader(false)]);
+    // One that replaces the list with copies: the index cannot vouch for them, the trim works from scratch.
+    const copied = await run([listReader(true)]);
     vi.spyOn(HistoryCache.prototype, 'trimIndex').mockReturnValue(undefined as never);
     const scratch = await run();
     expect(indexed.usage.length).toBe(36);
@@ -90,5 +116,9 @@ describe('incremental history structures', () => {
     expect(indexed.usage.some((event) => (event as { trimmed: boolean }).trimmed)).toBe(true);
     expect(indexed.bodies).toEqual(scratch.bodies);
     expect(indexed.usage).toEqual(scratch.usage);
+    for (const other of [read, copied]) {
+      expect(other.bodies).toEqual(scratch.bodies);
+      expect(other.usage).toEqual(scratch.usage);
+    }
   });
 });

@@ -4,7 +4,7 @@
 import type { TokenRequestEvent } from '@aalis/api-agent';
 import type { AgentDeps } from './agent-deps.js';
 import { trimCall } from './trim-call.js';
-import { assemble } from './turn-assembly.js';
+import { partsCall } from './turn-assembly.js';
 import { buildTurnMaterial } from './turn-material.js';
 import { readTurnSettings, type SettingsSource } from './turn-settings.js';
 import { buildUsageEvent } from './usage-emitter.js';
@@ -55,13 +55,17 @@ export async function answerTokenRequest(deps: AgentDeps, request: TokenRequestE
     turnId: undefined,
     system,
     head: built.byAnchor.head,
-    history: history.messages,
+    get history() {
+      return history.segment.toArray();
+    },
+    historySegment: history.segment,
     turn: [...built.byAnchor['turn-context'], ...built.byAnchor['turn-hint']],
     inputs: new Set<never>(),
     instructions: new Set<never>(),
   };
   const { trim } = trimCall(deps, {
-    call: assemble(parts),
+    // Nothing reads the snapshot's list: the trim takes the parts (no list of the whole history built).
+    call: partsCall(parts, history.segment),
     tools,
     settings,
     historyIndex: deps.historyCache.trimIndex(source.sessionId),

@@ -16,7 +16,7 @@ import {
 import { textRef } from '@aalis/core';
 import { WellKnownMetadataKeys } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';
-import type { AssembledCall } from './turn-assembly.js';
+import type { AssembledCall, PartsCall } from './turn-assembly.js';
 import { INJECTOR } from './turn-messages.js';
 import type { TurnSettings } from './turn-state.js';
 
@@ -34,7 +34,8 @@ export function trimCall(
     settings,
     historyIndex,
   }: {
-    call: AssembledCall;
+    /** The assembled list, or the parts when no middleware saw the list (the same trim, nothing built). */
+    call: AssembledCall | PartsCall;
     tools: readonly ToolDefinition[];
     settings: Pick<TurnSettings, 'model'>;
     /** The session's incremental copy of its history segment (same result, work for what is new). */
@@ -43,8 +44,9 @@ export function trimCall(
 ): TrimmedCall {
   const { contextWindow, maxOutputTokens } = settings.model;
   const trim = trimMessages({
-    messages: call.messages,
-    segments: { headEnd: call.headEnd, historyEnd: call.historyEnd },
+    ...('parts' in call
+      ? { parts: call.parts }
+      : { messages: call.messages, segments: { headEnd: call.headEnd, historyEnd: call.historyEnd } }),
     inputs: call.inputIndices,
     instructions: call.instructionIndices,
     fixedTokens: estimateToolDefinitionTokens(tools),

@@ -3,6 +3,7 @@
 // What the trim protects is found by identity, not by object: an agent:llm:before middleware may replace the
 // messages with copies (media normalisation maps the list), so this turn's inputs and instruction blocks carry
 // marks in their metadata (this turn's TurnId; TurnEntry on inputs) that a copy keeps.
+import type { HistorySegment, TrimParts } from '@aalis/context-budget';
 import { type Message, type TurnEntry, WellKnownMetadataKeys } from '@aalis/schema-message';
 
 export interface TurnParts {
@@ -14,6 +15,11 @@ export interface TurnParts {
   head: Message[];
   /** The history sent to the model (windowed, grouped, control messages left out). */
   history: Message[];
+  /**
+   * The same history as a segment of the session's log (a real turn or snapshot sets it; `history` is then built
+   * from it when first read): the trim can take the parts without the list being built (see partsCall).
+   */
+  historySegment?: HistorySegment;
   /** This turn, in order: contributions, volatile context, header, hint, inputs / instruction block, then appended. */
   turn: Message[];
   /** Messages of `turn` that are this turn's inputs (never trimmed; the continuation prompt follows the last). */
@@ -69,6 +75,30 @@ export function assemble(parts: TurnParts): AssembledCall {
   // concat copies the (possibly long) history in one go; a spread walks it with an iterator.
   const messages = [parts.system].concat(parts.head, parts.history, parts.turn);
   return locateSegments(parts, messages);
+}
+
+/** A call whose list is the parts themselves (no middleware read or replaced it): nothing to find again. */
+export interface PartsCall {
+  parts: TrimParts;
+  inputIndices: number[];
+  instructionIndices: number[];
+}
+
+/**
+ * The call as parts, for a list nobody else saw: the history stays a segment of its log, so nothing proportional
+ * to it is built. Inputs and instruction blocks are the recorded objects in this turn's segment, at the indices
+ * the assembled list would give them (what locateSegments finds in the untouched list).
+ */
+export function partsCall(parts: TurnParts, history: HistorySegment): PartsCall {
+  const head = [parts.system, ...parts.head];
+  const historyEnd = head.length + history.length;
+  const inputIndices: number[] = [];
+  const instructionIndices: number[] = [];
+  parts.turn.forEach((message, index) => {
+    if (isTurnInput(parts, message)) inputIndices.push(historyEnd + index);
+    if (isTurnInstruction(parts, message)) instructionIndices.push(historyEnd + index);
+  });
+  return { parts: { head, history, turn: parts.turn }, inputIndices, instructionIndices };
 }
 
 /**

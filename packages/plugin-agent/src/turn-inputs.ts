@@ -2,6 +2,7 @@
 // turn-hint material, the volatile context, the queued-batch header, the inputs (archived as they enter), and the
 // focus block before addressed inputs that join a multi-party room's turn.
 import type { TurnInput } from '@aalis/api-agent';
+import type { HistorySegment } from '@aalis/context-budget';
 import { type IncomingMessage, type Message, wasAddressed } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';
 import { routeLine } from './log-format.js';
@@ -20,14 +21,18 @@ export function buildTurnParts({
   deps: AgentDeps;
   state: TurnState;
   system: Message;
-  history: Message[];
+  history: HistorySegment;
   built: Record<'head' | 'turn-hint' | 'turn-context', Message[]>;
 }): TurnParts {
   const parts: TurnParts = {
     turnId: state.turnId,
     system,
     head: built.head,
-    history,
+    // Built from the segment when something reads it (a middleware of agent:llm:before); the trim reads the segment.
+    get history() {
+      return history.toArray();
+    },
+    historySegment: history,
     turn: [],
     inputs: new Set(),
     instructions: new Set(),

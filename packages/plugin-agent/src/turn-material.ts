@@ -63,7 +63,7 @@ export async function buildTurnMaterial(
       signal,
       dryRun,
       get messages() {
-        snapshot ??= [system].concat(history.messages);
+        snapshot ??= [system].concat(history.segment.toArray());
         return snapshot;
       },
     },

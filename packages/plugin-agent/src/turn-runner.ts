@@ -4,6 +4,7 @@
 import type { TurnInput } from '@aalis/api-agent';
 import { textRef } from '@aalis/core';
 import type { AgentDeps } from './agent-deps.js';
+import { callLength, lazyLlmBefore, relaunched } from './llm-before-context.js';
 import { describe, routeLine } from './log-format.js';
 import { callModel, toLlmTool } from './model-call.js';
 import { deliverReply } from './reply-delivery.js';
@@ -12,7 +13,6 @@ import { readSessionFacts } from './session-facts.js';
 import { decodeEnvelope } from './structured-output.js';
 import { runToolBatch } from './tool-batch.js';
 import { contextOverflowError, trimCall } from './trim-call.js';
-import { assemble, locateSegments } from './turn-assembly.js';
 import { buildTurnParts, enterInput, insertJoins } from './turn-inputs.js';
 import { buildTurnMaterial } from './turn-material.js';
 import { INJECTOR, systemMessage, turnKindOf } from './turn-messages.js';
@@ -140,7 +140,7 @@ async function turnBody({
       deps,
       state,
       system: material.system,
-      history: material.history.messages,
+      history: material.history.segment,
       built: material.contributions.byAnchor,
     });
     await modelLoop(deps, channel, state);
@@ -168,9 +168,8 @@ async function modelLoop(deps: AgentDeps, channel: SessionChannel, state: TurnSt
   for (;;) {
     running.controller.signal.throwIfAborted();
     const tools = iterationsExhausted ? [] : state.tools;
-    let call = assemble(state.parts);
-    let context = {
-      messages: call.messages,
+    // The list is built only if a middleware reads it (see llm-before-context.ts).
+    let before = lazyLlmBefore(state.parts, {
       tools: [...tools],
       acceptsImages: state.settings.model.capabilities.vision,
       sessionId: state.sessionId,
@@ -178,8 +177,8 @@ async function modelLoop(deps: AgentDeps, channel: SessionChannel, state: TurnSt
       source: state.messages[0]!.source,
       model: state.settings.model.id,
       iteration: state.iteration,
-    };
-    let hook = await deps.hooks.use.run('agent:llm:before', context);
+    });
+    let hook = await deps.hooks.use.run('agent:llm:before', before.context);
     // 5.3 The insertion point: real-person turns take the inputs waiting to join, archive them as joined, append
     // them, and assemble again until none is left.
     // Format retries take no new inputs.
@@ -191,15 +190,15 @@ async function modelLoop(deps: AgentDeps, channel: SessionChannel, state: TurnSt
         state,
         joins.map((pending) => pending.message),
       );
-      call = assemble(state.parts);
-      context = { ...context, messages: call.messages };
-      hook = await deps.hooks.use.run('agent:llm:before', context);
+      before = relaunched(state.parts, before.context);
+      hook = await deps.hooks.use.run('agent:llm:before', before.context);
     }
     if (!hook.reachedCentre) {
       deps.log.info('agent:llm:before did not continue; the turn ends without a model call', { turnId: state.turnId });
       return;
     }
-    const located = locateSegments(state.parts, context.messages);
+    const { context } = before;
+    const located = before.call();
     // Tool definitions count with the head; the max output is what the window leaves (never over the window).
     const trimmed = trimCall(deps, {
       call: located,
@@ -212,7 +211,7 @@ async function modelLoop(deps: AgentDeps, channel: SessionChannel, state: TurnSt
     if (trim.removed > 0) {
       deps.log.info('hard trim removed messages', {
         sessionId: state.sessionId,
-        before: located.messages.length,
+        before: callLength(located),
         after: trim.messages.length,
       });
     }
