@@ -112,6 +112,15 @@ describe('loadConfig', () => {
     expect(config.secrets).toEqual(['sk-file']);
   });
 
+  it('counts the password of a database URL written under plugins.storage as a secret', () => {
+    const config = ok(
+      load('plugins:\n  storage:\n    database: postgres://aalis:s3cret-pw@127.0.0.1:5432/aalis\n', {}),
+    );
+    expect(config.secrets).toContain('s3cret-pw');
+    const top = ok(load('database: postgres://aalis:top-pw%21@127.0.0.1:5432/aalis\n', {}));
+    expect(top.secrets).toContain('top-pw!');
+  });
+
   it('applies the precedence defaults < file < environment', () => {
     const config = ok(
       load('locale: en\nlogLevel: warn\ndataDir: ./from-file\nllm:\n  model: file-model\n  baseUrl: http://file/v1\n', {

@@ -21,6 +21,7 @@ import { fillIn } from './fill-in-sections.js';
 import { type HostConfig, hostConfigSchema } from './host-config.js';
 import type { PluginSlot } from './plugin-set.js';
 import './runtime-texts.js';
+import { passwordOf } from './url-password.js';
 
 /** The environment variables and the keys they set. */
 export const ENVIRONMENT_KEYS = {
@@ -293,15 +294,6 @@ export function loadConfig(options: LoadConfigOptions): LoadResult {
       secrets,
     },
   };
-}
-
-function passwordOf(url: string): string | undefined {
-  try {
-    const password = decodeURIComponent(new URL(url).password);
-    return password === '' ? undefined : password;
-  } catch {
-    return undefined;
-  }
 }
 
 function setIn(target: Record<string, unknown>, path: readonly string[], value: unknown): void {

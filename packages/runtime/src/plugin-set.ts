@@ -32,6 +32,7 @@ import subtaskPlugin from '@aalis/plugin-subtask';
 import toolsPlugin from '@aalis/plugin-tools';
 import { createBasicToolsPlugin } from './basic-tools.js';
 import { HOST_PLUGIN_NAME } from './host-plugin.js';
+import { passwordOf } from './url-password.js';
 
 export interface PluginSlot {
   /** The key under `plugins:` (the package name works too). */
@@ -97,6 +98,11 @@ export function pluginSlots(): PluginSlot[] {
       summary: 'The stores: one SQLite database in the data directory, or PostgreSQL (database).',
       filledIn: 'dataDir ← dataDir, database ← database',
       essential: true,
+      // A password written under plugins.storage.database is as secret as one in the top-level database key.
+      secretsOf: (section) => {
+        const password = passwordOf(section.database);
+        return password === undefined ? [] : [password];
+      },
     }),
     slot(hooksPlugin, { alias: 'hooks', summary: 'Onion middleware chains (agent:*, inbound:*, memory:clear …).' }),
     slot(contributionsPlugin, { alias: 'contributions', summary: 'Contributions to named points (agent:prompt).' }),
