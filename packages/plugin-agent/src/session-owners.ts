@@ -11,6 +11,7 @@ import { CLEARING_MARKER, enteredTurn, lastClearing, noteTurn, parseItem, serial
 import type { Batch, PendingInput, RunningTurn, SessionChannel } from './session-channel.js';
 import { recordInterruptedTurn, type SessionHold, sessionLeaseName } from './session-lease.js';
 import { SessionSignals, type StopAnswer, type StopRequest } from './session-signals.js';
+import { TerminalForwarding } from './terminal-forwarding.js';
 
 export type { StopAnswer, StopRequest } from './session-signals.js';
 
@@ -73,6 +74,8 @@ export class SessionOwners {
   private closed = false;
   /** Stops sent to and answered by whoever runs a session (session-signals.ts). */
   readonly signals: SessionSignals;
+  /** Replies of turns run here to the terminals of other processes whose lines they answer. */
+  private readonly forwarding: TerminalForwarding;
 
   constructor(
     private readonly deps: AgentDeps,
@@ -80,6 +83,11 @@ export class SessionOwners {
     private readonly leases: LeasesService,
     private readonly host: OwnerHost,
   ) {
+    this.forwarding = new TerminalForwarding(deps, {
+      queue,
+      holder: leases.holder,
+      timeoutMs: Math.max(5000, 2 * leases.ttlMs),
+    });
     this.signals = new SessionSignals(deps, queue, {
       owns: (sessionId) => this.owned.has(sessionId),
       takeIfFree: (sessionId) => this.takeIfFree(sessionId),
@@ -156,6 +164,7 @@ export class SessionOwners {
     const owned = this.owned.get(sessionId);
     if (!owned || owned.lost) return { proceed: false, release: async () => {} };
     this.turns.set(sessionId, running);
+    this.forwarding.track(running);
     const note = JSON.stringify({ turnId: running.turnId, platform: inputs[0]?.message.platform ?? '' });
     await Promise.all([owned.lease.note(note), ...inputs.map((input) => this.noteItem(input, running.turnId))]).catch(
       (error: unknown) => this.deps.log.warn('noting the turn failed', { sessionId, error: String(error) }),

@@ -119,7 +119,6 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
                 if (item.type === 'message' && item.message.sessionId === sessionId) view.message(item.message);
                 if (item.type === 'tool' && item.event.sessionId === sessionId) view.toolExecute(item.event);
               },
-              failed: (failure) => events.use.emitAsync('outbound:failed', failure),
             })
           : undefined;
       const terminal = relay?.terminal;
@@ -177,16 +176,13 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
           view.fragment(fragment);
         }
       });
-      events.use.on('outbound:message', async (message) => {
+      // Other terminals' lines answered here are handed to them by the agent (its terminal forwarding).
+      events.use.on('outbound:message', (message) => {
         if (message.platform !== undefined && message.platform !== CLI_PLATFORM) return;
-        const { here, elsewhere } = audience(message.turnId, message.sessionId);
-        if (here) view.message(message);
-        if (relay && elsewhere.length > 0) await relay.sendMessage(message, elsewhere);
+        if (audience(message.turnId, message.sessionId).here) view.message(message);
       });
       events.use.on('tool:execute', (event) => {
-        const { here, elsewhere } = audience(event.turnId, event.sessionId);
-        if (here) view.toolExecute(event);
-        if (relay && elsewhere.length > 0) relay.sendTool(event, elsewhere);
+        if (audience(event.turnId, event.sessionId).here) view.toolExecute(event);
       });
       events.use.on('agent:queue', (event) => {
         // Lines of other terminals waiting here for a turn: answered by this process, shown there.

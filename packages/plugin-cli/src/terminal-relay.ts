@@ -1,23 +1,20 @@
 // Terminal replies across processes (issue #16). On a shared database a line typed into this terminal may be run by
 // the process that owns its session. Every terminal takes the hand-over queue `platform:cli:<holder>` (it holds the
-// lease of that name while it runs); the process running a turn hands the turn's messages and tool lines to the
-// terminals whose lines the turn answers, and each prints them as its own. A message waits until its terminal took
-// it, so it is printed before that terminal's line settles; one no terminal takes becomes `outbound:failed`.
-import type { TurnInput } from '@aalis/api-agent';
-import type { DeliveryFailure } from '@aalis/api-gateway';
+// lease of that name while it runs) and prints what it finds there as its own: the process running a turn — with a
+// terminal or without (`aalis serve`) — hands the turn's messages and tool lines to the terminals whose lines the
+// turn answers (plugin-agent's terminal-forwarding.ts), and waits until each was shown.
+import { TERMINAL_QUEUE_PREFIX, type TerminalItem, type TurnInput } from '@aalis/api-agent';
 import type { HandOverItem, HandOverService, Lease, LeasesService } from '@aalis/api-storage';
-import type { ToolExecuteEvent } from '@aalis/api-tools';
-import type { AalisError, Logger } from '@aalis/core';
-import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
-import { cliErrors } from './cli-errors.js';
+import type { Logger } from '@aalis/core';
+import { type IncomingMessage, WellKnownMetadataKeys } from '@aalis/schema-message';
 
 /** The metadata key of an input typed into a terminal: that terminal's id (its process's lease holder id). */
-export const CLI_TERMINAL_KEY = 'aalisTerminal';
+export const CLI_TERMINAL_KEY = WellKnownMetadataKeys.Terminal;
 
-export const terminalQueueName = (terminal: string): string => `platform:cli:${terminal}`;
+export const terminalQueueName = (terminal: string): string => `${TERMINAL_QUEUE_PREFIX}${terminal}`;
 
-/** What one terminal hands another: a message of a turn, or one of its tool lines. */
-export type Relayed = { type: 'message'; message: OutgoingMessage } | { type: 'tool'; event: ToolExecuteEvent };
+/** What a terminal is handed: a message of a turn, or one of its tool lines. */
+export type Relayed = TerminalItem;
 
 /** The input as typed into `terminal`: its metadata names the terminal, wherever its turn runs. */
 export function markTerminal(message: IncomingMessage, terminal: string): IncomingMessage {
@@ -80,32 +77,21 @@ export interface TerminalRelayOptions {
   logger: Logger;
   /** Shows what another process handed to this terminal. */
   showHere(item: Relayed): void;
-  /** Reports a message no terminal took (the message archive records it in the history). */
-  failed(failure: DeliveryFailure): Promise<void>;
-  /** How long a message waits for its terminal; default twice the lease time, at least 5 s. */
-  timeoutMs?: number;
 }
 
 export class TerminalRelay {
   /** This terminal's id: the process's lease holder id. */
   readonly terminal: string;
   private readonly name: string;
-
-  private readonly timeoutMs: number;
   private lease: Lease | undefined;
   private unsubscribe: (() => void) | undefined;
   private closed = false;
   private pumping = false;
   private again = false;
-  /** Terminals that did not take a message in time (their process ended): not waited for again. */
-  private readonly gone = new Set<string>();
-  /** The last put per terminal: puts to one terminal are made one after another, so its items keep their order. */
-  private readonly puts = new Map<string, Promise<unknown>>();
 
   constructor(private readonly options: TerminalRelayOptions) {
     this.terminal = options.leases.holder;
     this.name = terminalQueueName(this.terminal);
-    this.timeoutMs = options.timeoutMs ?? Math.max(5000, 2 * options.leases.ttlMs);
   }
 
   /** Holds this terminal's queue and takes what others hand it from now on. */
@@ -131,66 +117,6 @@ export class TerminalRelay {
     const lease = this.lease;
     this.lease = undefined;
     await lease?.release().catch(() => {});
-  }
-
-  /** Hands a turn's message to each terminal and waits until each took it (or reports it as failed). */
-  async sendMessage(message: OutgoingMessage, terminals: readonly string[]): Promise<void> {
-    await Promise.all(terminals.map((terminal) => this.deliverMessage(message, terminal)));
-  }
-
-  /** Hands a tool line to each terminal without waiting (the turn's next message waits behind it in order). */
-  sendTool(event: ToolExecuteEvent, terminals: readonly string[]): void {
-    for (const terminal of terminals) {
-      if (this.gone.has(terminal)) continue;
-      this.put(terminal, { type: 'tool', event }).catch((error: unknown) =>
-        this.options.logger.warn('terminal: handing a tool line to another terminal failed', {
-          turnId: event.turnId,
-          error: String(error),
-        }),
-      );
-    }
-  }
-
-  private put(terminal: string, item: Relayed): Promise<{ id: number }> {
-    const before = this.puts.get(terminal) ?? Promise.resolve();
-    const put = before
-      .catch(() => {})
-      .then(() => this.options.queue.put(terminalQueueName(terminal), JSON.stringify(item)));
-    this.puts.set(terminal, put);
-    void put.finally(() => {
-      if (this.puts.get(terminal) === put) this.puts.delete(terminal);
-    });
-    return put;
-  }
-
-  private async deliverMessage(message: OutgoingMessage, terminal: string): Promise<void> {
-    const turnId = message.turnId ?? '-';
-    const timeoutMs = this.timeoutMs;
-    if (this.gone.has(terminal))
-      return this.fail(message, cliErrors.AALIS_CLI_RELAY_TIMEOUT({ terminal, turnId, timeoutMs }));
-    let id: number;
-    try {
-      ({ id } = await this.put(terminal, { type: 'message', message }));
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      return this.fail(message, cliErrors.AALIS_CLI_RELAY_FAILED({ terminal, turnId, reason }));
-    }
-    const outcome = await this.options.queue
-      .settled(id, { signal: AbortSignal.timeout(timeoutMs) })
-      .catch(() => undefined);
-    if (outcome !== undefined) return;
-    this.gone.add(terminal);
-    // Finished here so it does not wait for a terminal that is not coming back.
-    await this.options.queue.finish(id, 'timeout').catch(() => {});
-    return this.fail(message, cliErrors.AALIS_CLI_RELAY_TIMEOUT({ terminal, turnId, timeoutMs }));
-  }
-
-  private async fail(message: OutgoingMessage, error: AalisError): Promise<void> {
-    this.options.logger.warn(`terminal: a message was not shown on another terminal (${error.code})`, {
-      sessionId: message.sessionId,
-      turnId: message.turnId,
-    });
-    await this.options.failed({ message, platform: 'cli', code: error.code, reason: error.message });
   }
 
   private pump(): void {

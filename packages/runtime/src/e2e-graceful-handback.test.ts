@@ -2,11 +2,11 @@
 // on one throwaway PostgreSQL. A runs a long turn of the session; B accepts inputs for it, which wait in A's channel;
 // SIGTERM A. The drain stops A's own turn (recorded as stopped) and hands B's inputs back: B answers every one,
 // archived exactly once, with no two turns of the session at once (from the model server's request log), promptly
-// (the lease is given back, not left to expire). And a terminal (`aalis chat`) whose line's turn A's drain stopped
-// prints the stopped-turn line.
+// (the lease is given back, not left to expire). A terminal (`aalis chat`) whose line's turn A's drain stopped
+// prints the stopped-turn line; and one whose line an `aalis serve` (no terminal of its own) answers prints the reply.
 import { PostgresDatabase } from '@aalis/postgres';
 import { throwawayDatabase } from '@aalis/postgres/throwaway';
-import { type OpenAiTestServer, startOpenAiTestServer } from '@aalis/testing';
+import { type OpenAiTestServer, startOpenAiTestServer, textReply } from '@aalis/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   describeOverlaps,
@@ -201,5 +201,35 @@ describe('#16 SIGTERM of a session’s owner: the inputs other processes accepte
     expect(archived).toHaveLength(1);
     expect(stoppedTurns(rows)).toEqual([archived[0]!.turn_id]);
     expect(calls.filter((call) => tagsOf(call.request.body).at(-1) === '[s1 p2 m1]')).toHaveLength(1);
+  }, 120_000);
+
+  it('#16.s9 an `aalis serve` that runs a terminal’s line hands the reply to that terminal, which prints it', async () => {
+    calls = stampCalls(model);
+    // The serve process owns the session (its own turn runs a moment), so the terminal's line runs there after it.
+    model.enqueueWhen((body) => tagsOf(body).at(-1) === '[s1 p1 m1]', slowReply(1500));
+    model.enqueueWhen((body) => tagsOf(body).at(-1) === '[s1 p2 m1]', textReply('answered by the serve process'));
+    const a = await serve('p1');
+    const { session } = await a.client.request('session.create', { title: 'served terminal' });
+    const workspace = temporaryWorkspace(
+      serveConfig({ modelUrl: model.url, apiKey: 'key-p2', leaseTtlMs: LEASE_TTL_MS }),
+    );
+    cleanups.push(() => workspace.remove());
+    await a.client.send({ sessionId: session.id, text: 'hello [s1 p1 m1]' });
+    await waitFor(() => calls.some((call) => sentBy(call) === 'key-p1'), { what: 'A’s turn streaming' });
+    const chat = spawnAalis({
+      cwd: workspace.dir,
+      args: ['chat', '--session', session.id],
+      env: { AALIS_DATABASE_URL: url },
+    });
+    cleanups.push(() => {
+      if (chat.child.exitCode === null && chat.child.signalCode === null) chat.child.kill('SIGKILL');
+    });
+    chat.child.stdin!.write('hello [s1 p2 m1]\n');
+    chat.child.stdin!.end();
+    expect(await chat.exited).toBe(0);
+    // The serve process ran it (its key in the model's log) and the terminal printed the reply.
+    const runs = calls.filter((call) => tagsOf(call.request.body).at(-1) === '[s1 p2 m1]');
+    expect(runs.map(sentBy)).toEqual(['key-p1']);
+    expect(chat.stdout()).toContain('answered by the serve process');
   }, 120_000);
 });

@@ -28,6 +28,8 @@ export const WellKnownMetadataKeys = {
   SenderName: 'senderName',
   /** The authorised identity of an input (IncomingMessage.actor). */
   Actor: 'actor',
+  /** The terminal an input was typed into (its process's lease holder id), wherever its turn runs (issue #16). */
+  Terminal: 'aalisTerminal',
   MessageId: 'messageId',
   ReplyTo: 'replyTo',
   /** Source of an injected input (absent for a real person). */
