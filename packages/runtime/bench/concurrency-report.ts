@@ -76,7 +76,7 @@ export function reportLines(input: ReportInput): string[] {
         `**${ratios(throughput).toFixed(2)}×** (${listed(throughput)})`,
         `${pooledP50(product).toFixed(0)} / ${pooled.product.toFixed(0)}`,
         `${pooledP50(raw).toFixed(0)} / ${pooled.raw.toFixed(0)}`,
-        `**${pooled.ratio.toFixed(2)}×** [${pooled.low.toFixed(2)}–${pooled.high.toFixed(2)}] (rounds: ${listed(p99)})`,
+        `**${pooled.ratio.toFixed(2)}×** [${pooled.low.toFixed(2)}–${pooled.high.toFixed(2)}] (rounds: median ${ratios(p99).toFixed(2)}; ${listed(p99)})`,
         `${med(product, cpu).toFixed(2)} / ${med(raw, cpu).toFixed(2)} = **${ratios(cpu).toFixed(2)}×** (${listed(cpu)})`,
         `${med(product, (run) => run.serverCpuPerTurn).toFixed(2)} / ${med(raw, (run) => run.serverCpuPerTurn).toFixed(2)} (new connections ${med(product, (run) => run.connections)} / ${med(raw, (run) => run.connections)})`,
         heap.map((kilobytes) => kilobytes.toFixed(1)).join(' / '),

@@ -1,0 +1,124 @@
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase } from './open-database.js';
+import { SqliteDatabase } from './sqlite-database.js';
+import { BACKSTOP_PAGES, CHECKPOINT_EVERY, DEFAULT_AUTOCHECKPOINT_PAGES, WalCheckpoints } from './wal-checkpoints.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'aalis-wal-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Rows of `notes` in the database file alone, without its WAL: what checkpoints have copied into it so far. */
+function rowsInDatabaseFile(path: string): number {
+  const copy = join(dir, 'copy.db');
+  rmSync(copy, { force: true });
+  copyFileSync(path, copy);
+  const reader = new Database(copy, { readonly: true });
+  try {
+    const table = reader.prepare("SELECT 1 FROM sqlite_master WHERE name = 'notes'").get();
+    return table ? (reader.prepare('SELECT COUNT(*) AS n FROM notes').get() as { n: number }).n : 0;
+  } finally {
+    reader.close();
+  }
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let waited = 0; !check(); waited += 20) {
+    if (waited > 10_000) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function connectionAt(path: string): Database.Database {
+  const connection = new Database(path);
+  connection.pragma('journal_mode = WAL');
+  connection.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+  return connection;
+}
+
+describe('WAL checkpoints off the committing thread (#15.3)', () => {
+  it('#15.3 SqliteDatabase commits leave checkpoints to the worker: the rows reach the database file, far below SQLite’s own threshold', async () => {
+    const lease = openDatabase(dir);
+    const { database } = lease;
+    expect(database.connection.pragma('wal_autocheckpoint', { simple: true })).toBe(BACKSTOP_PAGES);
+    database.write((connection) => connection.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)'));
+    const insert = database.connection.prepare('INSERT INTO notes (body) VALUES (?)');
+    // A few pages per commit: SQLite's automatic checkpoint (1000 pages) would not have run yet.
+    for (let index = 0; index < 2 * CHECKPOINT_EVERY; index++) database.write(() => insert.run(`note ${index}`));
+    await until(() => rowsInDatabaseFile(database.path) > 0, 'a checkpoint by the worker');
+    // Everything stays readable through the connection, exactly as written.
+    expect((database.connection.prepare('SELECT COUNT(*) AS n FROM notes').get() as { n: number }).n).toBe(
+      2 * CHECKPOINT_EVERY,
+    );
+    lease.release();
+  });
+
+  it('#15.3 starts no worker before the first checkpoint is due, and one afterwards', async () => {
+    const connection = connectionAt(join(dir, 'a.db'));
+    const checkpoints = new WalCheckpoints(connection, join(dir, 'a.db'));
+    const insert = connection.prepare('INSERT INTO notes (body) VALUES (?)');
+    for (let index = 0; index < CHECKPOINT_EVERY - 1; index++) {
+      insert.run('x');
+      checkpoints.committed();
+    }
+    expect(checkpoints.thread).toBeUndefined();
+    insert.run('x');
+    checkpoints.committed();
+    expect(checkpoints.thread).toBeDefined();
+    await until(() => checkpoints.completed === 1, 'the first checkpoint');
+    expect(rowsInDatabaseFile(join(dir, 'a.db'))).toBe(CHECKPOINT_EVERY);
+    checkpoints.close();
+    expect(checkpoints.thread).toBeUndefined();
+    connection.close();
+  });
+
+  it('#15.3 one worker serves every database of the process', async () => {
+    const paths = [join(dir, 'd1.db'), join(dir, 'd2.db')];
+    const connections = paths.map(connectionAt);
+    const all = paths.map((path, index) => new WalCheckpoints(connections[index]!, path));
+    for (const checkpoints of all) for (let index = 0; index < CHECKPOINT_EVERY; index++) checkpoints.committed();
+    expect(all[0]!.thread).toBeDefined();
+    expect(all[1]!.thread).toBe(all[0]!.thread);
+    await until(() => all.every((checkpoints) => checkpoints.completed === 1), 'both checkpoints');
+    for (const checkpoints of all) checkpoints.close();
+    for (const connection of connections) connection.close();
+  });
+
+  it('#15.3 a worker that dies hands checkpoints back to the connection (SQLite’s default threshold)', async () => {
+    const connection = connectionAt(join(dir, 'b.db'));
+    const checkpoints = new WalCheckpoints(connection, join(dir, 'b.db'));
+    expect(connection.pragma('wal_autocheckpoint', { simple: true })).toBe(BACKSTOP_PAGES);
+    for (let index = 0; index < CHECKPOINT_EVERY; index++) checkpoints.committed();
+    await until(() => checkpoints.completed === 1, 'the first checkpoint');
+    await checkpoints.thread!.terminate();
+    await until(() => checkpoints.thread === undefined, 'the fallback');
+    expect(connection.pragma('wal_autocheckpoint', { simple: true })).toBe(DEFAULT_AUTOCHECKPOINT_PAGES);
+    // And asks nothing of a worker any more.
+    for (let index = 0; index < CHECKPOINT_EVERY; index++) checkpoints.committed();
+    expect(checkpoints.thread).toBeUndefined();
+    checkpoints.close();
+    connection.close();
+  });
+
+  it('#15.3 checkpoints asked while one runs are coalesced into one more', async () => {
+    const connection = connectionAt(join(dir, 'c.db'));
+    const checkpoints = new WalCheckpoints(connection, join(dir, 'c.db'));
+    for (let index = 0; index < 3 * CHECKPOINT_EVERY; index++) checkpoints.committed();
+    await until(() => checkpoints.completed === 2, 'the coalesced checkpoint');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(checkpoints.completed).toBe(2);
+    checkpoints.close();
+    connection.close();
+  });
+
+  it('#15.3 an in-memory database gets no checkpoint worker', () => {
+    const memory = new SqliteDatabase(':memory:');
+    expect(memory.connection.pragma('wal_autocheckpoint', { simple: true })).toBe(DEFAULT_AUTOCHECKPOINT_PAGES);
+    memory.close();
+  });
+});
