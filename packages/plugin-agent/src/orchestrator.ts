@@ -213,8 +213,8 @@ export class Orchestrator implements AgentService {
 
   /**
    * Shutdown: stop every running turn with what waits (archived without turn id), and let them settle. On a shared
-   * engine, inputs other processes accepted that wait here go back to the hand-over queue first (not released), and
-   * the leases are given back once the turns settled, so another process answers them at once.
+   * engine what waits goes back to the hand-over queue first instead (not released), and the leases are given back
+   * once the turns settled, so another process answers it at once (docs/decisions/input-hand-over.md).
    */
   async drain(): Promise<void> {
     // Nothing more is taken from the hand-over queues: what waits there goes to another process.

@@ -8,12 +8,7 @@ import { storage } from '@aalis/api-storage';
 import type { Tool } from '@aalis/api-tools';
 import { throwawayDatabase } from '@aalis/postgres/throwaway';
 import { type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
-import {
-  type OpenAiTestServer,
-  type ScriptedReply,
-  startOpenAiTestServer,
-  toolCallReply,
-} from '@aalis/testing';
+import { type OpenAiTestServer, type ScriptedReply, startOpenAiTestServer, toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from './agent-harness.case.js';
 
@@ -96,18 +91,19 @@ const stoppedTurns = (history: readonly Message[]) =>
   history.filter((message) => message.kind === 'turn-stopped').map(turnOf);
 
 describe('#16 a graceful stop of the session owner hands other processes’ inputs back', () => {
-  it('#16.s1 inputs B accepted that wait in A’s channel run on B after A’s drain, in arrival order, each archived once', async () => {
+  it('#16.s1 inputs waiting in A’s channel (B’s and A’s own) run on B after A’s drain, in arrival order, each archived once', async () => {
     const [a, b] = await twoHosts();
     // A's own turn streams for a long while: the drain stops it.
     server!.enqueue(slowText('half an answer', 30_000));
     const first = a.say('question on A');
     await waitFor(() => server!.chatBodies().length === 1, 'A’s model call');
     const queueOnA = a.booted.capture('agent:queue');
-    const texts = ['b one', 'b two', 'b three'];
-    // One after the other (each waiting on A before the next is sent): their arrival order is this order.
+    const texts = ['b one', 'b two', 'a three'];
+    // One after the other (each waiting on A before the next is sent): their arrival order is this order. The
+    // last one A accepted itself: it is handed back too (on a shared engine nothing waiting is released).
     const fromB: Promise<void>[] = [];
     for (const [index, text] of texts.entries()) {
-      fromB.push(b.say(text));
+      fromB.push((index === texts.length - 1 ? a : b).say(text));
       await waitFor(() => queueOnA.some((event) => event.waiting.length === index + 1), `${text} waiting on A`);
     }
     await stopGracefully(a);
@@ -131,6 +127,25 @@ describe('#16 a graceful stop of the session owner hands other processes’ inpu
     expect([...indices].sort((x, y) => x - y)).toEqual(indices);
     // Nothing B accepted was released unanswered into the history without a turn.
     expect(history.filter((message) => message.role === 'user' && turnOf(message) === undefined)).toEqual([]);
+  });
+
+  it('#16.s10 a line typed into the stopping process’s own terminal is released by the spec’s rule, not handed back', async () => {
+    const [a, b] = await twoHosts();
+    server!.enqueue(slowText('half an answer', 30_000));
+    const first = a.say('question on A');
+    await waitFor(() => server!.chatBodies().length === 1, 'A’s model call');
+    const queueOnA = a.booted.capture('agent:queue');
+    const holder = a.booted.app.services.selected(storage)!.impl.leases().holder;
+    const own = a.say('typed into A’s terminal', { metadata: { [WellKnownMetadataKeys.Terminal]: holder } });
+    await waitFor(() => queueOnA.some((event) => event.waiting.length === 1), 'the line waiting on A');
+    await stopGracefully(a);
+    await Promise.all([first, own]);
+    // Archived without a turn (released at the shutdown), and nobody runs it.
+    const [line] = users(await b.history(), 'typed into A’s terminal');
+    expect(line).toBeDefined();
+    expect(turnOf(line)).toBeUndefined();
+    await sleep(500);
+    expect(server!.chatBodies()).toHaveLength(1);
   });
 
   it('#16.s2 the drain gives the session lease back (released, not left to expire)', async () => {

@@ -5,7 +5,7 @@
 // owner keeps the lease while its channel is busy or items wait; one taking over from a process that died records
 // the interrupted turn as stopped, finishes the items already in it and runs the rest.
 import type { HandOverItem, HandOverService, Lease, LeasesService } from '@aalis/api-storage';
-import type { IncomingMessage, Message } from '@aalis/schema-message';
+import { type IncomingMessage, type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';
 import { CLEARING_MARKER, enteredTurn, lastClearing, noteTurn, parseItem, serializeInput } from './hand-over-items.js';
 import type { Batch, PendingInput, RunningTurn, SessionChannel } from './session-channel.js';
@@ -64,8 +64,6 @@ export class SessionOwners {
   private readonly chains = new Map<string, Promise<void>>();
   /** The queue item of each input placed from the queue. */
   private readonly itemOf = new WeakMap<PendingInput, number>();
-  /** Inputs placed from the queue that another process accepted (handed back, not released, at shutdown). */
-  private readonly theirs = new WeakSet<PendingInput>();
   /** Per owned session: the latest turn run here (tells whether an input's turn was stopped when it settles). */
   private readonly turns = new Map<string, RunningTurn>();
   private readonly stopping = new AbortController();
@@ -214,9 +212,12 @@ export class SessionOwners {
 
   /**
    * Shutdown (the drain): nothing more is taken; inputs accepted here stop waiting for other processes (their items
-   * stay queued for them); inputs other processes accepted that wait in this process's channels, not yet in a
-   * turn, are handed back: taken out unsettled and unarchived, their items left unfinished, so the next owner takes
-   * them again once this one gives the lease back (handedBack). Called before the drain stops the running turns.
+   * stay queued for them); the inputs waiting in this process's channels, not yet in a turn — every one is a queue
+   * item, whichever process accepted it — are handed back: taken out unsettled and unarchived, their items left
+   * unfinished, so the next owner takes them again once this one gives the lease back (handedBack), instead of the
+   * spec's release (archived without a turn) that a single process does at shutdown. Called before the drain stops
+   * the running turns. Lines typed into this process's own terminal are the exception: the terminal leaves with the
+   * process, so they are released by the spec's rule.
    */
   close(): void {
     if (this.closed) return;
@@ -225,9 +226,9 @@ export class SessionOwners {
     for (const controller of this.awaiting.values()) controller.abort();
     for (const dispose of this.disposers.splice(0)) dispose();
     for (const sessionId of this.owned.keys()) {
-      const handed = this.host.peek(sessionId)?.withdraw((input) => this.theirs.has(input)) ?? [];
+      const handed = this.host.peek(sessionId)?.withdraw((input) => this.handsBack(input)) ?? [];
       if (handed.length > 0) {
-        this.deps.log.info('shutting down: inputs other processes accepted go back to the session queue', {
+        this.deps.log.info('shutting down: inputs not yet in a turn go back to the session queue', {
           sessionId,
           items: handed.map((input) => this.itemOf.get(input)),
         });
@@ -411,7 +412,6 @@ export class SessionOwners {
       },
     };
     this.itemOf.set(pending, item.id);
-    if (!local) this.theirs.add(pending);
     const running = channel.running;
     if (running?.human && running.acceptingJoins && message.source === undefined) {
       // Noted before it can join, so a taker after a crash can tell whether it entered this turn.
@@ -433,6 +433,12 @@ export class SessionOwners {
     } finally {
       this.host.releaseIfIdle(channel);
     }
+  }
+
+  /** Whether the drain hands this waiting input back: a queue item not typed into this process's own terminal. */
+  private handsBack(input: PendingInput): boolean {
+    const terminal = input.message.metadata?.[WellKnownMetadataKeys.Terminal];
+    return this.itemOf.has(input) && terminal !== this.leases.holder;
   }
 
   /** Whether the input settles as part of this session's latest turn here and that turn was stopped. */

@@ -18,7 +18,7 @@ import {
   turnSpans,
 } from './multi-process.case.js';
 import { type ServeProcess, serveConfig, startServe } from './multi-process-serve.case.js';
-import { spawnAalis, temporaryWorkspace, waitFor } from './spawn-aalis.case.js';
+import { type AalisProcess, spawnAalis, temporaryWorkspace, waitFor } from './spawn-aalis.case.js';
 
 /**
  * Long enough that a lease left to expire would keep B waiting past every wait below: only the release at the end
@@ -99,10 +99,23 @@ const answeredTurns = (rows: readonly Row[]) =>
   new Set(rows.filter((row) => row.role === 'assistant' && row.content.trim() !== '').map((row) => row.turn_id));
 const stoppedTurns = (rows: readonly Row[]) =>
   rows.filter((row) => row.kind === 'turn-stopped').map((row) => row.turn_id);
+/**
+ * How long the owner's own first turn streams: the terminal's line must reach it meanwhile (so it waits there, on a
+ * loaded machine too) — after it the owner is idle, gives the session back, and the terminal's process runs it.
+ */
+const FIRST_TURN_MS = 4000;
+
+/** The chat printed its banner: it is started and reads its input. */
+const chatReady = (chat: AalisProcess) =>
+  waitFor(() => chat.stderr().includes('session: '), {
+    timeoutMs: 45_000,
+    what: () => `chat to start: ${chat.stderr()}`,
+  });
+
 const sentBy = (call: StampedCall) => String(call.request.headers.authorization ?? '').replace(/^Bearer /, '');
 
 describe('#16 SIGTERM of a session’s owner: the inputs other processes accepted are answered', () => {
-  it('#16.s6 A runs a long turn, B accepts three inputs for the session, SIGTERM A: B answers each once, promptly, no overlap', async () => {
+  it('#16.s6 A runs a long turn, B accepts three inputs for the session (A one more), SIGTERM A: B answers each once, promptly, no overlap', async () => {
     calls = stampCalls(model);
     // A's own turn streams far longer than the test: only the drain ends it. Everything else is answered at once.
     model.enqueueWhen((body) => tagsOf(body).at(-1) === '[s1 p1 m1]', slowReply(60_000));
@@ -112,11 +125,16 @@ describe('#16 SIGTERM of a session’s owner: the inputs other processes accepte
     await waitFor(() => calls.some((call) => sentBy(call) === 'key-p1' && call.endedAt === undefined), {
       what: 'A’s turn streaming',
     });
-    const tags = ['[s1 p2 m1]', '[s1 p2 m2]', '[s1 p2 m3]'];
+    // B's three, then one more A accepted itself: on a shared engine that one is handed back too, not released.
+    const tags = ['[s1 p2 m1]', '[s1 p2 m2]', '[s1 p2 m3]', '[s1 p1 m2]'];
     // One after the other: `send` answers once the input is durable, so this is their arrival order.
-    for (const tag of tags) await b.client.send({ sessionId: session.id, text: `hello ${tag}` });
-    // A took all three (they wait in its channel to join or queue behind its turn).
-    await waitFor(() => taken(session.id, '[s1 p2 ', 3), { what: 'A holding B’s three inputs' });
+    for (const tag of tags) {
+      await (tag.includes(' p1 ') ? a : b).client.send({ sessionId: session.id, text: `hello ${tag}` });
+    }
+    // A took them all (they wait in its channel to join or queue behind its turn).
+    await waitFor(async () => (await taken(session.id, '[s1 p2 ', 3)) && taken(session.id, '[s1 p1 m2]', 1), {
+      what: 'A holding the four inputs',
+    });
 
     const stoppedAt = Date.now();
     expect(await a.stop()).toBe(0);
@@ -128,7 +146,7 @@ describe('#16 SIGTERM of a session’s owner: the inputs other processes accepte
         const answered = answeredTurns(rows);
         return tags.every((tag) => userRows(rows, tag).some((row) => answered.has(row.turn_id)));
       },
-      { timeoutMs: ANSWER_WAIT_MS, what: () => `B to answer its three inputs (rows: ${JSON.stringify(rows)})` },
+      { timeoutMs: ANSWER_WAIT_MS, what: () => `B to answer the four inputs (rows: ${JSON.stringify(rows)})` },
     );
     const firstOnB = calls.find((call) => sentBy(call) === 'key-p2');
     // For docs/scaling.md ("what fails over and how fast"): not asserted, the machine is shared.
@@ -165,7 +183,7 @@ describe('#16 SIGTERM of a session’s owner: the inputs other processes accepte
     calls = stampCalls(model);
     // A's own turn answers after a moment; the terminal's line queues behind it and opens A's next turn, which
     // streams until A's drain stops it.
-    model.enqueueWhen((body) => tagsOf(body).at(-1) === '[s1 p1 m1]', slowReply(1500));
+    model.enqueueWhen((body) => tagsOf(body).at(-1) === '[s1 p1 m1]', slowReply(FIRST_TURN_MS));
     model.enqueueWhen((body) => tagsOf(body).at(-1) === '[s1 p2 m1]', slowReply(60_000));
     const a = await serve('p1');
     const { session } = await a.client.request('session.create', { title: 'terminal' });
@@ -181,6 +199,7 @@ describe('#16 SIGTERM of a session’s owner: the inputs other processes accepte
     cleanups.push(() => {
       if (chat.child.exitCode === null && chat.child.signalCode === null) chat.child.kill('SIGKILL');
     });
+    await chatReady(chat);
     await a.client.send({ sessionId: session.id, text: 'hello [s1 p1 m1]' });
     await waitFor(() => calls.some((call) => sentBy(call) === 'key-p1'), { what: 'A’s turn streaming' });
     chat.child.stdin!.write('hello [s1 p2 m1]\n');
@@ -206,7 +225,7 @@ describe('#16 SIGTERM of a session’s owner: the inputs other processes accepte
   it('#16.s9 an `aalis serve` that runs a terminal’s line hands the reply to that terminal, which prints it', async () => {
     calls = stampCalls(model);
     // The serve process owns the session (its own turn runs a moment), so the terminal's line runs there after it.
-    model.enqueueWhen((body) => tagsOf(body).at(-1) === '[s1 p1 m1]', slowReply(1500));
+    model.enqueueWhen((body) => tagsOf(body).at(-1) === '[s1 p1 m1]', slowReply(FIRST_TURN_MS));
     model.enqueueWhen((body) => tagsOf(body).at(-1) === '[s1 p2 m1]', textReply('answered by the serve process'));
     const a = await serve('p1');
     const { session } = await a.client.request('session.create', { title: 'served terminal' });
@@ -214,8 +233,6 @@ describe('#16 SIGTERM of a session’s owner: the inputs other processes accepte
       serveConfig({ modelUrl: model.url, apiKey: 'key-p2', leaseTtlMs: LEASE_TTL_MS }),
     );
     cleanups.push(() => workspace.remove());
-    await a.client.send({ sessionId: session.id, text: 'hello [s1 p1 m1]' });
-    await waitFor(() => calls.some((call) => sentBy(call) === 'key-p1'), { what: 'A’s turn streaming' });
     const chat = spawnAalis({
       cwd: workspace.dir,
       args: ['chat', '--session', session.id],
@@ -224,6 +241,9 @@ describe('#16 SIGTERM of a session’s owner: the inputs other processes accepte
     cleanups.push(() => {
       if (chat.child.exitCode === null && chat.child.signalCode === null) chat.child.kill('SIGKILL');
     });
+    await chatReady(chat);
+    await a.client.send({ sessionId: session.id, text: 'hello [s1 p1 m1]' });
+    await waitFor(() => calls.some((call) => sentBy(call) === 'key-p1'), { what: 'A’s turn streaming' });
     chat.child.stdin!.write('hello [s1 p2 m1]\n');
     chat.child.stdin!.end();
     expect(await chat.exited).toBe(0);
