@@ -68,6 +68,8 @@ export class HistoryTrimIndex {
   private trusted = 0;
   /** Messages added since creation or the last rebuild (for tests and benchmarks). */
   indexedMessages = 0;
+  /** How often what was held had to be dropped and indexed again (for tests and benchmarks). */
+  rebuilds = 0;
 
   /**
    * The view of `list[start, end)` for trimMessages, or undefined when grouping the segment alone may differ from
@@ -167,6 +169,7 @@ export class HistoryTrimIndex {
   }
 
   private reset(): void {
+    if (this.source.length > 0) this.rebuilds++;
     for (const array of [
       this.source,
       this.messages,

@@ -191,6 +191,7 @@ describe('HistoryTrimIndex over a MessageLog segment (#15.1)', () => {
       );
     }
     expect(index.indexedMessages).toBe(log.length);
+    expect(index.rebuilds).toBe(0);
   });
 
   it('#15.1 a new log is checked from its start: a rewritten history is never taken for the old one', () => {

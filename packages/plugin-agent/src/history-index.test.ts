@@ -104,6 +104,10 @@ describe('incremental history structures', () => {
     expect(view.mock.results.length).toBeGreaterThanOrEqual(36);
     expect(view.mock.results.every((result) => result.value !== undefined)).toBe(true);
     expect(built).not.toHaveBeenCalled();
+    // Built once, then grown turn after turn: never dropped and indexed again.
+    const indexes = new Set(view.mock.contexts as HistoryTrimIndex[]);
+    expect(indexes.size).toBe(1);
+    expect([...indexes][0]!.rebuilds).toBe(0);
     vi.restoreAllMocks();
     // A middleware that reads the list gets it built, and the trim of that list is the same.
     const read = await run([listReader(false)]);
