@@ -158,7 +158,8 @@ describe('HistoryTrimIndex', () => {
       ),
       { numRuns: 300 },
     );
-  });
+    // Hundreds of conversations: seconds on a quiet machine, far longer on a loaded one.
+  }, 120_000);
 
   it('indexes only what was added while the history only grows', () => {
     const index = new HistoryTrimIndex();
