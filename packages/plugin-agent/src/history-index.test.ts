@@ -124,5 +124,6 @@ describe('incremental history structures', () => {
       expect(other.bodies).toEqual(scratch.bodies);
       expect(other.usage).toEqual(scratch.usage);
     }
-  });
+    // Four conversations of 12 turns over real HTTP and SQLite: seconds quiet, far longer on a loaded machine.
+  }, 120_000);
 });
