@@ -3,11 +3,12 @@
 // of the session's lease takes the items in arrival order and places them into its own channel exactly like local
 // inputs (join, queue, open); the accepting process's handleMessage settles when the owner finishes the item. An
 // owner keeps the lease while its channel is busy or items wait; one taking over from a process that died records
-// the interrupted turn as stopped, finishes the items already in it and runs the rest.
-import type { HandOverItem, HandOverService, Lease, LeasesService } from '@aalis/api-storage';
-import { type IncomingMessage, type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
+// the interrupted turn as stopped, finishes the items already in it and runs the rest (item-placement.ts places them).
+import type { HandOverService, Lease, LeasesService } from '@aalis/api-storage';
+import type { IncomingMessage } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';
-import { CLEARING_MARKER, enteredTurn, lastClearing, noteTurn, parseItem, serializeInput } from './hand-over-items.js';
+import { CLEARING_MARKER, serializeInput } from './hand-over-items.js';
+import { ItemPlacement, type LocalWaiter, type Owned, STOPPED } from './item-placement.js';
 import type { Batch, PendingInput, RunningTurn, SessionChannel } from './session-channel.js';
 import { recordInterruptedTurn, type SessionHold, sessionLeaseName } from './session-lease.js';
 import { SessionSignals, type StopAnswer, type StopRequest } from './session-signals.js';
@@ -29,29 +30,11 @@ export interface OwnerHost {
   stopAsked(sessionId: string, request: StopRequest): Promise<StopAnswer>;
 }
 
-interface Owned {
-  readonly sessionId: string;
-  readonly lease: Lease;
-  /** The lease was lost (or is being handed back): taken items are left for the next owner, not finished. */
-  lost: boolean;
-  /** The note of a dead owner's turn not recorded as stopped yet (recording failed): retried before placing. */
-  interrupted: string | undefined;
-}
-
-/** An input accepted by this process, waiting for its item to be placed here or settled anywhere. */
-interface LocalWaiter {
-  open(batch: Batch, channel: SessionChannel): void;
-  /** `stoppedElsewhere`: its turn ran on another process (one that died) and was recorded as stopped. */
-  settled(stoppedElsewhere?: boolean): void;
-}
-
 /** How an accepted input's wait ended: opened here (its turn runs in this handleMessage), or settled. */
 type Waited = { opened: { batch: Batch; channel: SessionChannel } } | { stoppedElsewhere: boolean };
 
 const PREFIX = sessionLeaseName('');
 const sessionOf = (name: string) => (name.startsWith(PREFIX) ? name.slice(PREFIX.length) : undefined);
-/** The outcome of an item whose input's turn was recorded as stopped (after its owner died, or stopped there). */
-const STOPPED = 'stopped';
 const NOOP_HOLD: SessionHold = { proceed: true, release: async () => {} };
 
 export class SessionOwners {
@@ -62,10 +45,8 @@ export class SessionOwners {
   /** Per session: the background wait for the lease (a process that could not take it at once). */
   private readonly awaiting = new Map<string, AbortController>();
   private readonly chains = new Map<string, Promise<void>>();
-  /** The queue item of each input placed from the queue. */
-  private readonly itemOf = new WeakMap<PendingInput, number>();
-  /** Per owned session: the latest turn run here (tells whether an input's turn was stopped when it settles). */
-  private readonly turns = new Map<string, RunningTurn>();
+  /** Takes and places the items of the sessions this process holds (item-placement.ts). */
+  private readonly placement: ItemPlacement;
   private readonly stopping = new AbortController();
   private readonly disposers: Array<() => void> = [];
   /** Shut down: nothing more is taken; leases are given back as channels go idle. */
@@ -81,6 +62,14 @@ export class SessionOwners {
     private readonly leases: LeasesService,
     private readonly host: OwnerHost,
   ) {
+    this.placement = new ItemPlacement({
+      deps,
+      queue,
+      host,
+      local: this.local,
+      holder: leases.holder,
+      closed: () => this.closed,
+    });
     this.forwarding = new TerminalForwarding(deps, {
       queue,
       holder: leases.holder,
@@ -161,12 +150,13 @@ export class SessionOwners {
   async holdTurn(sessionId: string, running: RunningTurn, inputs: readonly PendingInput[]): Promise<SessionHold> {
     const owned = this.owned.get(sessionId);
     if (!owned || owned.lost) return { proceed: false, release: async () => {} };
-    this.turns.set(sessionId, running);
+    this.placement.turnBegins(sessionId, running);
     this.forwarding.track(running);
     const note = JSON.stringify({ turnId: running.turnId, platform: inputs[0]?.message.platform ?? '' });
-    await Promise.all([owned.lease.note(note), ...inputs.map((input) => this.noteItem(input, running.turnId))]).catch(
-      (error: unknown) => this.deps.log.warn('noting the turn failed', { sessionId, error: String(error) }),
-    );
+    await Promise.all([
+      owned.lease.note(note),
+      ...inputs.map((input) => this.placement.noteItem(input, running.turnId)),
+    ]).catch((error: unknown) => this.deps.log.warn('noting the turn failed', { sessionId, error: String(error) }));
     return NOOP_HOLD;
   }
 
@@ -226,11 +216,11 @@ export class SessionOwners {
     for (const controller of this.awaiting.values()) controller.abort();
     for (const dispose of this.disposers.splice(0)) dispose();
     for (const sessionId of this.owned.keys()) {
-      const handed = this.host.peek(sessionId)?.withdraw((input) => this.handsBack(input)) ?? [];
+      const handed = this.host.peek(sessionId)?.withdraw((input) => this.placement.handsBack(input)) ?? [];
       if (handed.length > 0) {
         this.deps.log.info('shutting down: inputs not yet in a turn go back to the session queue', {
           sessionId,
-          items: handed.map((input) => this.itemOf.get(input)),
+          items: handed.map((input) => this.placement.itemOfInput(input)),
         });
       }
     }
@@ -343,114 +333,7 @@ export class SessionOwners {
 
   private async takeAndPlace(owned: Owned): Promise<void> {
     await this.recordInterrupted(owned);
-    for (;;) {
-      if (owned.lost || this.closed) return;
-      const items = await this.queue.take(sessionLeaseName(owned.sessionId));
-      if (items.length === 0) return;
-      let history: Message[] | undefined;
-      const cleared = lastClearing(items);
-      for (const [index, item] of items.entries()) {
-        // Shutting down meanwhile: what is left stays taken by this process, so the next owner takes it again.
-        if (owned.lost || this.closed) return;
-        if (index <= cleared) {
-          // Put before a clearing of the session began (CLEARING_MARKER): dropped, unarchived; its input settles.
-          await this.queue.finish(item.id, item.payload === CLEARING_MARKER ? 'clearing' : 'dropped');
-          this.local.get(item.id)?.settled();
-          continue;
-        }
-        if (item.orphaned && item.note !== undefined) {
-          // Taken by an owner that died: inputs that entered its (now stopped) turn are done, the rest run here.
-          history ??= this.deps.memory.available ? await this.deps.memory.use.readAll(owned.sessionId) : [];
-          const message = parseItem(item);
-          if (!message || enteredTurn(history, noteTurn(item.note), message)) {
-            await this.queue.finish(item.id, STOPPED);
-            this.local.get(item.id)?.settled(true);
-            continue;
-          }
-        }
-        await this.place(owned, item);
-      }
-    }
-  }
-
-  private async place(owned: Owned, item: HandOverItem): Promise<void> {
-    const local = this.local.get(item.id);
-    const message = parseItem(item);
-    if (!message) {
-      this.deps.log.warn('a handed-over input could not be read; dropped', {
-        sessionId: owned.sessionId,
-        item: item.id,
-      });
-      await this.queue.finish(item.id, 'unreadable');
-      return;
-    }
-    const channel = await this.host.channel(owned.sessionId);
-    if (this.closed) return;
-    const finish = (outcome: string) => {
-      if (owned.lost) return;
-      this.queue
-        .finish(item.id, outcome)
-        .catch((error: unknown) =>
-          this.deps.log.warn('finishing a handed-over input failed', { error: String(error) }),
-        );
-      local?.settled();
-    };
-    if (message.triggerType === 'ambient' && channel.idle) {
-      await this.host.keepAsContext(message);
-      finish('context');
-      this.host.releaseIfIdle(channel);
-      return;
-    }
-    const generation = this.host.generationOf(owned.sessionId);
-    const pending: PendingInput = {
-      message,
-      // Stopped (a stop, a shutdown's drain): the accepting process learns it from the outcome.
-      settle: () => finish(this.stoppedIn(owned.sessionId, pending) ? STOPPED : 'settled'),
-      open: (batch) => {
-        if (local) local.open(batch, channel);
-        else void this.runHere(channel, batch, generation);
-      },
-    };
-    this.itemOf.set(pending, item.id);
-    const running = channel.running;
-    if (running?.human && running.acceptingJoins && message.source === undefined) {
-      // Noted before it can join, so a taker after a crash can tell whether it entered this turn.
-      await this.noteItem(pending, running.turnId);
-      if (this.closed) return;
-    }
-    if (channel.place(pending) === 'open') {
-      channel.claimOpening();
-      pending.open({ inputs: [pending], fromQueue: false });
-    }
-  }
-
-  /** A batch opened by an input accepted elsewhere runs in the background here. */
-  private async runHere(channel: SessionChannel, batch: Batch, generation: number): Promise<void> {
-    try {
-      await this.host.run(channel, batch, generation);
-    } catch (error) {
-      this.deps.log.error('a handed-over turn failed', { sessionId: channel.sessionId, error: String(error) });
-    } finally {
-      this.host.releaseIfIdle(channel);
-    }
-  }
-
-  /** Whether the drain hands this waiting input back: a queue item not typed into this process's own terminal. */
-  private handsBack(input: PendingInput): boolean {
-    const terminal = input.message.metadata?.[WellKnownMetadataKeys.Terminal];
-    return this.itemOf.has(input) && terminal !== this.leases.holder;
-  }
-
-  /** Whether the input settles as part of this session's latest turn here and that turn was stopped. */
-  private stoppedIn(sessionId: string, input: PendingInput): boolean {
-    const turn = this.turns.get(sessionId);
-    // A stop aborts a turn only before its commit point (a committed turn stores its reply: 'settled').
-    return turn?.inputs.includes(input) === true && turn.controller.signal.aborted;
-  }
-
-  private async noteItem(input: PendingInput, turnId: string): Promise<void> {
-    const id = this.itemOf.get(input);
-    if (id !== undefined) await this.queue.note(id, JSON.stringify({ turnId }));
+    await this.placement.takeAll(owned);
   }
 
   private async maybeRelease(sessionId: string): Promise<void> {
@@ -463,7 +346,7 @@ export class SessionOwners {
     const after = this.host.peek(sessionId);
     if (after && !after.idle) return;
     this.owned.delete(sessionId);
-    this.turns.delete(sessionId);
+    this.placement.forget(sessionId);
     await owned.lease.release().catch((error: unknown) =>
       this.deps.log.warn('giving the session lease back failed; it expires by itself', {
         sessionId,

@@ -1,0 +1,182 @@
+// Placing a session's handed-over items on this process, which holds its lease (issue #16;
+// docs/decisions/input-hand-over.md): the items are taken in arrival order; those put before a clearing are dropped;
+// a dead owner's items whose input entered its stopped turn are settled as stopped; the others are placed into the
+// channel exactly like local inputs (join, queue, open) and finished when their input settles there ('stopped' when
+// its turn was stopped).
+import type { HandOverItem, HandOverService, Lease } from '@aalis/api-storage';
+import { type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
+import type { AgentDeps } from './agent-deps.js';
+import { CLEARING_MARKER, enteredTurn, lastClearing, noteTurn, parseItem } from './hand-over-items.js';
+import type { Batch, PendingInput, RunningTurn, SessionChannel } from './session-channel.js';
+import { sessionLeaseName } from './session-lease.js';
+import type { OwnerHost } from './session-owners.js';
+
+/** A session this process holds the lease of. */
+export interface Owned {
+  readonly sessionId: string;
+  readonly lease: Lease;
+  /** The lease was lost (or is being handed back): taken items are left for the next owner, not finished. */
+  lost: boolean;
+  /** The note of a dead owner's turn not recorded as stopped yet (recording failed): retried before placing. */
+  interrupted: string | undefined;
+}
+
+/** An input accepted by this process, waiting for its item to be placed here or settled anywhere. */
+export interface LocalWaiter {
+  open(batch: Batch, channel: SessionChannel): void;
+  /** `stoppedElsewhere`: its turn ran on another process (one that died) and was recorded as stopped. */
+  settled(stoppedElsewhere?: boolean): void;
+}
+
+/** The outcome of an item whose input's turn was recorded as stopped (after its owner died, or stopped there). */
+export const STOPPED = 'stopped';
+
+export interface PlacementContext {
+  deps: AgentDeps;
+  queue: HandOverService;
+  host: OwnerHost;
+  /** The inputs accepted by this process, by item id. */
+  local: ReadonlyMap<number, LocalWaiter>;
+  /** This process's lease holder id (the id of its own terminal, if it has one). */
+  holder: string;
+  /** Shut down: nothing more is taken or placed; what is left stays taken for the next owner. */
+  closed(): boolean;
+}
+
+export class ItemPlacement {
+  /** The queue item of each input placed from the queue. */
+  private readonly itemOf = new WeakMap<PendingInput, number>();
+  /** Per owned session: the latest turn run here (tells whether an input's turn was stopped when it settles). */
+  private readonly turns = new Map<string, RunningTurn>();
+
+  constructor(private readonly context: PlacementContext) {}
+
+  /** A turn begins in the session here. */
+  turnBegins(sessionId: string, running: RunningTurn): void {
+    this.turns.set(sessionId, running);
+  }
+
+  /** The session's lease is given back. */
+  forget(sessionId: string): void {
+    this.turns.delete(sessionId);
+  }
+
+  /** The item id of an input placed from the queue. */
+  itemOfInput(input: PendingInput): number | undefined {
+    return this.itemOf.get(input);
+  }
+
+  /** Takes what waits in the session's queue and places it, until nothing is left (or the lease went, or closed). */
+  async takeAll(owned: Owned): Promise<void> {
+    const { deps, queue, local } = this.context;
+    for (;;) {
+      if (owned.lost || this.context.closed()) return;
+      const items = await queue.take(sessionLeaseName(owned.sessionId));
+      if (items.length === 0) return;
+      let history: Message[] | undefined;
+      const cleared = lastClearing(items);
+      for (const [index, item] of items.entries()) {
+        // Shutting down meanwhile: what is left stays taken by this process, so the next owner takes it again.
+        if (owned.lost || this.context.closed()) return;
+        if (index <= cleared) {
+          // Put before a clearing of the session began (CLEARING_MARKER): dropped, unarchived; its input settles.
+          await queue.finish(item.id, item.payload === CLEARING_MARKER ? 'clearing' : 'dropped');
+          local.get(item.id)?.settled();
+          continue;
+        }
+        if (item.orphaned && item.note !== undefined) {
+          // Taken by an owner that died: inputs that entered its (now stopped) turn are done, the rest run here.
+          history ??= deps.memory.available ? await deps.memory.use.readAll(owned.sessionId) : [];
+          const message = parseItem(item);
+          if (!message || enteredTurn(history, noteTurn(item.note), message)) {
+            await queue.finish(item.id, STOPPED);
+            local.get(item.id)?.settled(true);
+            continue;
+          }
+        }
+        await this.place(owned, item);
+      }
+    }
+  }
+
+  private async place(owned: Owned, item: HandOverItem): Promise<void> {
+    const { deps, queue, host } = this.context;
+    const local = this.context.local.get(item.id);
+    const message = parseItem(item);
+    if (!message) {
+      deps.log.warn('a handed-over input could not be read; dropped', {
+        sessionId: owned.sessionId,
+        item: item.id,
+      });
+      await queue.finish(item.id, 'unreadable');
+      return;
+    }
+    const channel = await host.channel(owned.sessionId);
+    if (this.context.closed()) return;
+    const finish = (outcome: string) => {
+      if (owned.lost) return;
+      queue
+        .finish(item.id, outcome)
+        .catch((error: unknown) => deps.log.warn('finishing a handed-over input failed', { error: String(error) }));
+      local?.settled();
+    };
+    if (message.triggerType === 'ambient' && channel.idle) {
+      await host.keepAsContext(message);
+      finish('context');
+      host.releaseIfIdle(channel);
+      return;
+    }
+    const generation = host.generationOf(owned.sessionId);
+    const pending: PendingInput = {
+      message,
+      // Stopped (a stop, a shutdown's drain): the accepting process learns it from the outcome.
+      settle: () => finish(this.stoppedIn(owned.sessionId, pending) ? STOPPED : 'settled'),
+      open: (batch) => {
+        if (local) local.open(batch, channel);
+        else void this.runHere(channel, batch, generation);
+      },
+    };
+    this.itemOf.set(pending, item.id);
+    const running = channel.running;
+    if (running?.human && running.acceptingJoins && message.source === undefined) {
+      // Noted before it can join, so a taker after a crash can tell whether it entered this turn.
+      await this.noteItem(pending, running.turnId);
+      if (this.context.closed()) return;
+    }
+    if (channel.place(pending) === 'open') {
+      channel.claimOpening();
+      pending.open({ inputs: [pending], fromQueue: false });
+    }
+  }
+
+  /** A batch opened by an input accepted elsewhere runs in the background here. */
+  private async runHere(channel: SessionChannel, batch: Batch, generation: number): Promise<void> {
+    const { deps, host } = this.context;
+    try {
+      await host.run(channel, batch, generation);
+    } catch (error) {
+      deps.log.error('a handed-over turn failed', { sessionId: channel.sessionId, error: String(error) });
+    } finally {
+      host.releaseIfIdle(channel);
+    }
+  }
+
+  /** Whether the drain hands this waiting input back: a queue item not typed into this process's own terminal. */
+  handsBack(input: PendingInput): boolean {
+    const terminal = input.message.metadata?.[WellKnownMetadataKeys.Terminal];
+    return this.itemOf.has(input) && terminal !== this.context.holder;
+  }
+
+  /** Whether the input settles as part of this session's latest turn here and that turn was stopped. */
+  private stoppedIn(sessionId: string, input: PendingInput): boolean {
+    const turn = this.turns.get(sessionId);
+    // A stop aborts a turn only before its commit point (a committed turn stores its reply: 'settled').
+    return turn?.inputs.includes(input) === true && turn.controller.signal.aborted;
+  }
+
+  /** Notes the turn an input is entering in its item (a taker after a crash reads it). */
+  async noteItem(input: PendingInput, turnId: string): Promise<void> {
+    const id = this.itemOf.get(input);
+    if (id !== undefined) await this.context.queue.note(id, JSON.stringify({ turnId }));
+  }
+}
