@@ -3,7 +3,8 @@
 // SIGTERM A. The drain stops A's own turn (recorded as stopped) and hands B's inputs back: B answers every one,
 // archived exactly once, with no two turns of the session at once (from the model server's request log), promptly
 // (the lease is given back, not left to expire). A terminal (`aalis chat`) whose line's turn A's drain stopped
-// prints the stopped-turn line; and one whose line an `aalis serve` (no terminal of its own) answers prints the reply.
+// prints the stopped-turn line; one whose line an `aalis serve` (no terminal of its own) answers prints the reply. And
+// at scale: three processes, twenty sessions, one SIGTERMed mid-run, every accepted input answered or stopped.
 import { PostgresDatabase } from '@aalis/postgres';
 import { throwawayDatabase } from '@aalis/postgres/throwaway';
 import { type OpenAiTestServer, startOpenAiTestServer, textReply } from '@aalis/testing';
@@ -12,6 +13,7 @@ import {
   describeOverlaps,
   overlappingTurns,
   type StampedCall,
+  scriptTurns,
   slowReply,
   stampCalls,
   tagsOf,
@@ -55,10 +57,10 @@ interface Row {
   turn_id: string | null;
 }
 
-const serve = async (name: string) => {
+const serve = async (name: string, leaseTtlMs = LEASE_TTL_MS) => {
   const started = await startServe({
     name,
-    config: serveConfig({ modelUrl: model.url, apiKey: `key-${name}`, leaseTtlMs: LEASE_TTL_MS }),
+    config: serveConfig({ modelUrl: model.url, apiKey: `key-${name}`, leaseTtlMs }),
     env: { AALIS_DATABASE_URL: url },
   });
   processes.push(started);
@@ -252,4 +254,118 @@ describe('#16 SIGTERM of a session’s owner: the inputs other processes accepte
     expect(runs.map(sentBy)).toEqual(['key-p1']);
     expect(chat.stdout()).toContain('answered by the serve process');
   }, 120_000);
+
+  it('#16.s11 three serve processes, twenty sessions, inputs to random processes, one SIGTERMed while it streams: every accepted input archived once and answered or recorded as stopped, no overlap', async () => {
+    const SESSIONS = 20;
+    calls = stampCalls(model);
+    scriptTurns(model, { delayMs: 150, turns: SESSIONS * 8 });
+    // A short lease: an input the victim accepted in the instant of its stop and never took is swept soon.
+    const started = await Promise.all(['p1', 'p2', 'p3'].map((name) => serve(name, 2000)));
+    const victim = started[1]!;
+    const sessionIds: string[] = [];
+    for (let index = 0; index < SESSIONS; index++) {
+      sessionIds.push((await started[0]!.client.request('session.create', { title: `s${index + 1}` })).session.id);
+    }
+    let seed = 21;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const sent: Array<{ tag: string; sessionId: string; to: string; accepted: boolean }> = [];
+    const sends: Promise<void>[] = [];
+    let stoppedAt: number | undefined;
+    const sendTo = (index: number, round: number) => {
+      const alive = started.filter((process) => process !== victim || stoppedAt === undefined);
+      const target = alive[Math.floor(random() * alive.length)]!;
+      const message = {
+        tag: `[s${index + 1} ${target.name} m${round}]`,
+        sessionId: sessionIds[index]!,
+        to: target.name,
+      };
+      const entry = { ...message, accepted: false };
+      sent.push(entry);
+      sends.push(
+        target.client.send({ sessionId: message.sessionId, text: `hello ${message.tag}` }).then(
+          () => {
+            entry.accepted = true;
+          },
+          () => {},
+        ),
+      );
+    };
+    // Three inputs per session within a fraction of a second, sessions 60 ms apart: turns meet in each session.
+    const schedule = sessionIds
+      .flatMap((_, index) =>
+        [0, 1, 2].map((message) => ({ index, at: index * 60 + (message === 0 ? 0 : random() * 400) })),
+      )
+      .sort((x, y) => x.at - y.at);
+    const rounds = new Map<number, number>();
+    const watch = setInterval(() => {
+      if (stoppedAt !== undefined || sent.length < schedule.length / 2) return;
+      if (calls.some((call) => sentBy(call) === 'key-p2' && call.endedAt === undefined)) {
+        stoppedAt = Date.now();
+        void victim.stop();
+      }
+    }, 5);
+    const begin = Date.now();
+    for (const { index, at } of schedule) {
+      const wait = begin + at - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const round = (rounds.get(index) ?? 0) + 1;
+      rounds.set(index, round);
+      sendTo(index, round);
+    }
+    await Promise.all(sends);
+    await waitFor(() => stoppedAt !== undefined, { what: 'a streaming call of the victim to stop it at' });
+    clearInterval(watch);
+    expect(await victim.process.exited).toBe(0);
+    // One more input into every session through the survivors.
+    for (let index = 0; index < SESSIONS; index++) sendTo(index, 4);
+    await Promise.all(sends);
+
+    const database = new PostgresDatabase(url);
+    const problems = (rows: Array<Row & { session_id: string }>) => {
+      const found: string[] = [];
+      for (const message of sent) {
+        if (!message.accepted) continue;
+        const ofSession = rows.filter((row) => row.session_id === message.sessionId);
+        const archived = userRows(ofSession, message.tag);
+        if (archived.length !== 1) {
+          found.push(`${message.tag} (to ${message.to}) archived ${archived.length} times`);
+          continue;
+        }
+        const turn = archived[0]!.turn_id;
+        if (!answeredTurns(ofSession).has(turn) && !stoppedTurns(ofSession).includes(turn)) {
+          found.push(`${message.tag} (to ${message.to}, turn ${turn}) neither answered nor recorded as stopped`);
+        }
+      }
+      return found;
+    };
+    let rows: Array<Row & { session_id: string }> = [];
+    try {
+      const read = () =>
+        database.query<Row & { session_id: string }>(
+          'SELECT session_id, role, kind, content, turn_id FROM memory_messages ORDER BY session_id, seq',
+        );
+      await waitFor(
+        async () => {
+          rows = await read();
+          return problems(rows).length === 0 && calls.every((call) => call.endedAt !== undefined);
+        },
+        { timeoutMs: 30_000, what: 'every accepted input answered or recorded as stopped' },
+      ).catch(() => {});
+    } finally {
+      await database.close();
+    }
+    const found = problems(rows);
+    expect(found, found.slice(0, 20).join('\n')).toEqual([]);
+    // Every process accepted inputs; the victim's were accepted too, and none of the others' failed.
+    expect(sent.filter((message) => message.to === 'p2' && message.accepted).length).toBeGreaterThan(0);
+    expect(sent.filter((message) => message.to !== 'p2' && !message.accepted).map((message) => message.tag)).toEqual(
+      [],
+    );
+    const overlaps = overlappingTurns(turnSpans(calls));
+    expect(overlaps, describeOverlaps(overlaps)).toEqual([]);
+    expect(model.requests.filter((request) => request.rejected !== undefined)).toEqual([]);
+  }, 180_000);
 });
