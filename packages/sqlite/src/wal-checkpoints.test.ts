@@ -1,4 +1,5 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -115,6 +116,23 @@ describe('WAL checkpoints off the committing thread (#15.3)', () => {
     checkpoints.close();
     connection.close();
   });
+
+  it('#15.3 the worker never keeps a process alive: it ends once its databases are closed', () => {
+    const script = join(dir, 'exits.ts');
+    writeFileSync(
+      script,
+      `import { SqliteDatabase } from ${JSON.stringify(join(import.meta.dirname, 'sqlite-database.ts'))};
+const database = new SqliteDatabase(${JSON.stringify(join(dir, 'e.db'))});
+database.write((connection) => connection.exec('CREATE TABLE t (x)'));
+for (let index = 0; index < 3 * ${CHECKPOINT_EVERY}; index++) database.write((connection) => connection.prepare('INSERT INTO t VALUES (?)').run(index));
+setTimeout(() => { database.close(); console.log('closed'); }, 300);
+`,
+    );
+    // A process that hangs is killed after 30 s (then status is null).
+    const run = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(run.stdout.trim()).toBe('closed');
+    expect(run.status).toBe(0);
+  }, 40_000);
 
   it('#15.3 an in-memory database gets no checkpoint worker', () => {
     const memory = new SqliteDatabase(':memory:');

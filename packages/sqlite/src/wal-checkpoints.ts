@@ -59,8 +59,6 @@ function sharedWorker(): NonNullable<typeof shared> {
     eval: true,
     workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3') },
   });
-  // It never keeps the process alive.
-  worker.unref();
   const current = { worker, users: new Map<number, WalCheckpoints>() };
   worker.on('message', (reply: CheckpointReply) => current.users.get(reply.id)?.done(reply));
   const gone = () => {
@@ -70,6 +68,8 @@ function sharedWorker(): NonNullable<typeof shared> {
   };
   worker.on('error', gone);
   worker.on('exit', gone);
+  // It never keeps the process alive. After the listeners: a 'message' listener refs the worker's port again.
+  worker.unref();
   shared = current;
   return current;
 }
