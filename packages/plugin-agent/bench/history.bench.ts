@@ -53,7 +53,11 @@ async function startChild<T>(
   });
   const next = <A>() =>
     new Promise<A>((resolve, reject) => {
-      const exit = (code: number | null) => reject(new Error(`${file} exited with ${code}`));
+      // A helper that is gone (crashed, or killed from outside) fails the bench instead of leaving it waiting.
+      if (child.exitCode !== null || child.signalCode !== null)
+        return reject(new Error(`${file} is gone (${child.exitCode ?? child.signalCode})`));
+      const exit = (code: number | null, signal: string | null) =>
+        reject(new Error(`${file} exited with ${code ?? signal}`));
       child.once('exit', exit);
       child.once('message', (message) => {
         child.off('exit', exit);
@@ -260,8 +264,7 @@ try {
   }
 } finally {
   for (const each of subjects) await each.harness.close();
-  modelServer.child.disconnect();
-  floor.child.disconnect();
+  for (const helper of [modelServer.child, floor.child]) if (helper.connected) helper.disconnect();
 }
 const [small, large] = rows as [Row, Row];
 const same = subjects[1]
