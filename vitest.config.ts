@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { defineConfig, type Plugin } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Tests run against the workspace packages' TypeScript sources: their exports' "source" condition. It is applied
@@ -33,13 +35,112 @@ function workspaceSources(): Plugin {
   };
 }
 
+const include = ['packages/*/src/**/*.test.ts', 'packages/*/src/**/*.test.tsx'];
+
+/**
+ * What a test file (or a module of its own package it imports) does that needs a process of its own: children
+ * (aalis processes, tmux, MCP servers), browsers, a throwaway PostgreSQL (stopped on the process's exit), signal or
+ * exit handlers, process.exit. Such files run in forks; the rest (pure code, in-process servers, SQLite) in worker
+ * threads, which start several times faster than a fork per file.
+ */
+const NEEDS_A_PROCESS =
+  /child_process|throwaway|playwright|chromium|browser-testing|spawn-aalis|start-aalis|startAalis|tmux|worker_threads|process\.(exit|on|once|kill|chdir|stdin)\b|SIG(TERM|INT|HUP|KILL)/;
+const RELATIVE_IMPORT = /from '(\.{1,2}\/[^']+)'/g;
+
+function needsAProcess(file: string, seen = new Set<string>()): boolean {
+  if (seen.has(file)) return false;
+  seen.add(file);
+  const path = file.replace(/\.js$/, '.ts');
+  const source = existsSync(path)
+    ? readFileSync(path, 'utf8')
+    : existsSync(`${path}x`)
+      ? readFileSync(`${path}x`, 'utf8')
+      : '';
+  if (NEEDS_A_PROCESS.test(source)) return true;
+  for (const [, specifier] of source.matchAll(RELATIVE_IMPORT)) {
+    if (needsAProcess(resolve(dirname(file), specifier!), seen)) return true;
+  }
+  return false;
+}
+
+function testFiles(): string[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'node_modules' && entry.name !== 'dist') walk(path);
+      } else if (/\.test\.tsx?$/.test(entry.name)) files.push(path);
+    }
+  };
+  const packagesDir = join(import.meta.dirname, 'packages');
+  for (const dir of readdirSync(packagesDir)) {
+    if (existsSync(join(packagesDir, dir, 'src'))) walk(join(packagesDir, dir, 'src'));
+  }
+  return files;
+}
+
+/**
+ * Files that run alone, after the others: they load the machine themselves (three `aalis serve` processes, 100
+ * sessions) and check what happens within deadlines that a neighbour competing for the two cores could miss.
+ */
+const alone = ['packages/runtime/src/e2e-multi-process-scale.test.ts'];
+const inThreads = testFiles()
+  .filter((file) => !needsAProcess(file))
+  .map((file) => file.slice(import.meta.dirname.length + 1));
+
+/**
+ * Files run this many at a time (AALIS_TEST_WORKERS overrides it): as many as the cores, no fewer than two, since the
+ * slowest files mostly wait (leases expiring, killed processes, browsers, model streams). More than the cores was
+ * no faster on a loaded machine and made deadline-bound files miss their deadlines.
+ */
+const maxWorkers = Number(process.env.AALIS_TEST_WORKERS) || Math.max(2, availableParallelism());
+
+/**
+ * Vitest's order (unknown and larger files first), with the projects of one group taken in turn instead of one
+ * after the other: a worker on a file that waits for its processes runs beside one on a pure file using the CPU.
+ */
+class InterleavedSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const groups = new Map<number, Map<string, TestSpecification[]>>();
+    for (const spec of await super.sort(files)) {
+      const order = spec.project.config.sequence.groupOrder;
+      const group = groups.get(order) ?? new Map<string, TestSpecification[]>();
+      groups.set(order, group);
+      group.set(spec.project.name, [...(group.get(spec.project.name) ?? []), spec]);
+    }
+    const sorted: TestSpecification[] = [];
+    for (const order of [...groups.keys()].sort((a, b) => a - b)) {
+      const queues = [...groups.get(order)!.values()];
+      while (queues.some((queue) => queue.length > 0)) {
+        for (const queue of queues) if (queue.length > 0) sorted.push(queue.shift()!);
+      }
+    }
+    return sorted;
+  }
+}
+
 export default defineConfig({
   plugins: [workspaceSources()],
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'packages/*/src/**/*.test.tsx'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    pool: 'forks',
+    maxWorkers,
+    sequence: { sequencer: InterleavedSequencer },
     reporters: ['default', './scripts/summary-reporter.mjs'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'processes', include, exclude: [...inThreads, ...alone], pool: 'forks' },
+      },
+      {
+        extends: true,
+        test: { name: 'threads', include: inThreads, pool: 'threads' },
+      },
+      {
+        extends: true,
+        test: { name: 'alone', include: alone, pool: 'forks', maxWorkers: 1, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });
