@@ -72,10 +72,18 @@ async function startChild<T>(file: string, args: string[] = []): Promise<{ child
   return { child, first };
 }
 
+/** Sends a message to a helper and waits for its answer; a helper that is gone fails the bench instead of hanging it. */
 function ask<T>(child: ChildProcess, message: unknown): Promise<T> {
-  return new Promise((resolve) => {
-    child.once('message', (reply) => resolve(reply as T));
-    child.send(message as string);
+  return new Promise((resolve, reject) => {
+    const gone = (code: number | null, signal: string | null) =>
+      reject(new Error(`a bench helper process ended (${signal ?? `exit code ${code}`}) before it answered`));
+    child.once('exit', gone);
+    child.once('message', (reply) => {
+      child.off('exit', gone);
+      resolve(reply as T);
+    });
+    if (child.exitCode !== null || child.signalCode !== null) gone(child.exitCode, child.signalCode);
+    else child.send(message as string);
   });
 }
 
