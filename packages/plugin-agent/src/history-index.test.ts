@@ -81,12 +81,14 @@ async function run(extra: PluginEntry[] = []): Promise<{ bodies: unknown[]; usag
     if (turn % 4 === 1) await store.append('cli:owner', [{ role: 'assistant', content: `note ${turn}` }]);
   }
   const bodies = harness.requests();
-  // Turn ids and call ids are random per run; everything else must match.
+  // Turn ids and call ids are random per run, and the runs may straddle a minute (the volatile context's time):
+  // everything else must match.
   const stable = (value: unknown) =>
     JSON.parse(
       JSON.stringify(value)
         .replace(/"turnId":"[^"]*"/g, '"turnId":"-"')
-        .replace(/call_[a-z0-9]+/g, 'call'),
+        .replace(/call_[a-z0-9]+/g, 'call')
+        .replace(/\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}\]/g, '[minute]'),
     );
   const result = { bodies: bodies.map(stable), usage: usage.map(stable) };
   await harness.close();
