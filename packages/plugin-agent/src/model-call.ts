@@ -35,7 +35,8 @@ export async function callModel(
 ): Promise<ModelCallResult> {
   const resolved = resolveTurnModel(deps, state);
   const callIds = new Map<number, string>();
-  const fragmentBase = { sessionId: state.sessionId, turnId: state.turnId, platform: state.platform };
+  // Each delta's fragment is built as a literal of one shape (not a spread of a shared base): #15.2.
+  const { sessionId, turnId, platform } = state;
   const stream = resolved.provider.impl.chatStream(
     {
       model: state.settings.model.id,
@@ -44,7 +45,7 @@ export async function callModel(
       tools,
       thinkingLevel: state.settings.thinkingLevel,
       maxOutputTokens,
-      sessionId: state.sessionId,
+      sessionId,
       purpose: state.facts.child ? 'subtask' : 'conversation',
     },
     { signal: state.running.controller.signal },
@@ -53,10 +54,10 @@ export async function callModel(
   for await (const event of stream) {
     switch (event.type) {
       case 'text-delta':
-        deps.events.emit('outbound:stream', { ...fragmentBase, delta: event.text });
+        deps.events.emit('outbound:stream', { sessionId, turnId, platform, delta: event.text });
         break;
       case 'reasoning-delta':
-        deps.events.emit('outbound:stream', { ...fragmentBase, reasoningDelta: event.text });
+        deps.events.emit('outbound:stream', { sessionId, turnId, platform, reasoningDelta: event.text });
         break;
       case 'tool-call-delta': {
         let callId = callIds.get(event.index);
@@ -65,7 +66,9 @@ export async function callModel(
           callIds.set(event.index, callId);
         }
         deps.events.emit('outbound:stream', {
-          ...fragmentBase,
+          sessionId,
+          turnId,
+          platform,
           toolCallProgress: { callId, index: event.index, name: event.name, argumentsDelta: event.argumentsDelta },
         });
         break;

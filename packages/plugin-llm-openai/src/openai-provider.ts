@@ -191,7 +191,20 @@ export class OpenAiProvider implements LlmService {
         try {
           // Cut a response that runs far past what was asked for (a broken server streaming without end).
           const budget = new OutputBudget(request.maxOutputTokens ?? entry.info.maxOutputTokens);
-          assembled = yield* readResponse({ exchange: opened.exchange, progress, budget, onUnknownLine });
+          const reader = readResponse({ exchange: opened.exchange, progress, budget, onUnknownLine });
+          try {
+            for (let read = await reader.next(); ; read = await reader.next()) {
+              if (read.done) {
+                assembled = read.value;
+                break;
+              }
+              // Each event through this generator only (not a yield* of the reader's own): #15.2.
+              for (const event of read.value) yield event;
+            }
+          } finally {
+            // The caller stopped reading mid-stream: end the reader too (its read loop clears the idle timer).
+            if (assembled === undefined) await reader.return(undefined as unknown as AssembledResponse).catch(() => {});
+          }
         } catch (error) {
           const failure = providerFailure({ error, context, outputStarted: progress.outputStarted, signal });
           // Nothing reached the caller yet (the body broke before its first event): a retry is invisible.
