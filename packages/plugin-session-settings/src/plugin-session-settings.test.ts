@@ -195,6 +195,49 @@ describe('plugin-session-settings', () => {
     );
   });
 
+  it('#15.2 reads share one frozen copy: neither a reader nor the writer can change the stored value; a write is seen by the next read', async () => {
+    const { service } = await start();
+    const scope = { sessionId: 'room-1', platform: 'qq', venue: 'group-1' };
+    const caller = { identity: owner, via: 'chat' as const };
+    const written = ['alpha', 'beta'];
+    await service.set({ layer: 'session', target: 'room-1', key: 'enabledToolGroups', value: written, caller });
+    written.push('gamma'); // the writer's own object stays its own
+    const first = (await service.get(scope, 'enabledToolGroups')).value as string[];
+    expect(first).toEqual(['alpha', 'beta']);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(() => first.push('delta')).toThrow(TypeError);
+    // No copy per read: the same frozen value, through get and getAll alike.
+    expect((await service.get(scope, 'enabledToolGroups')).value).toBe(first);
+    expect((await service.getAll(scope)).enabledToolGroups!.value).toBe(first);
+    expect((await service.layerValues({ layer: 'session', target: 'room-1' })).enabledToolGroups).toBe(first);
+
+    // A field's default: one frozen copy, the field's own object untouched.
+    const other = { sessionId: 'room-2', platform: 'qq', venue: 'group-1' };
+    const fallback = await service.get(other, 'enabledToolGroups');
+    expect(fallback).toEqual({ value: ['*'], layer: 'default' });
+    expect(() => (fallback.value as string[]).push('x')).toThrow(TypeError);
+    expect(agentFields.find((field) => field.key === 'enabledToolGroups')!.default).toEqual(['*']);
+    expect(Object.isFrozen(agentFields.find((field) => field.key === 'enabledToolGroups')!.default)).toBe(false);
+
+    await service.set({ layer: 'session', target: 'room-1', key: 'enabledToolGroups', value: ['zeta'], caller });
+    expect(await service.get(scope, 'enabledToolGroups')).toEqual({ value: ['zeta'], layer: 'session' });
+    await service.reset({ layer: 'session', target: 'room-1', key: 'enabledToolGroups', caller });
+    expect(await service.get(scope, 'enabledToolGroups')).toEqual({ value: ['*'], layer: 'default' });
+  });
+
+  it('#15.2 a value loaded from the database is frozen too (after a restart)', async () => {
+    const first = await start();
+    const caller = { identity: owner, via: 'chat' as const };
+    await first.service.set({ layer: 'platform', target: 'qq', key: 'enabledToolGroups', value: ['kept'], caller });
+    await first.stop();
+    const { service } = await start();
+    const scope = { sessionId: 'room-1', platform: 'qq', venue: 'group-1' };
+    const loaded = (await service.get(scope, 'enabledToolGroups')).value as string[];
+    expect(loaded).toEqual(['kept']);
+    expect(() => loaded.push('more')).toThrow(TypeError);
+    expect((await service.get(scope, 'enabledToolGroups')).value).toEqual(['kept']);
+  });
+
   it('/session.set parses the value by field type and writes the session layer', async () => {
     const { service, commands, changes } = await start();
     const set = async (text: string, from = owner) => (await commands.execute(message(text, from))).reply;

@@ -24,6 +24,7 @@ import {
 import type { Disposer, Events, Locale, Logger, RegistrationOwner, TextRef } from '@aalis/core';
 import { translate } from '@aalis/core';
 import { FieldRegistry } from './field-registry.js';
+import { frozenCopy } from './frozen-value.js';
 import { GlobalValues } from './global-values.js';
 import type { SettingsStore } from './settings-store.js';
 
@@ -54,6 +55,7 @@ const TARGET_WHAT: Record<SettingsLayer, string> = {
 export class SessionSettings implements SessionFieldsService {
   private readonly registry = new FieldRegistry();
   private readonly globals: GlobalValues;
+  private readonly defaults = new WeakMap<AnySessionField, unknown>();
 
   constructor(private readonly config: SessionSettingsOptions) {
     this.globals = new GlobalValues(config);
@@ -254,8 +256,19 @@ export class SessionSettings implements SessionFieldsService {
       if (matchesFieldType(field, row.value)) return { value: row.value, layer };
       this.config.logger?.warn('stored setting no longer fits its field; skipped', { key: field.key, layer, target });
     }
-    if (field.default !== undefined) return { value: structuredClone(field.default), layer: 'default' };
+    if (field.default !== undefined) return { value: this.defaultOf(field), layer: 'default' };
     return { value: undefined, layer: 'unset' };
+  }
+
+  /** A field's default as a frozen copy made once (the field's own object stays its owner's). */
+  private defaultOf(field: AnySessionField): unknown {
+    if (typeof field.default !== 'object' || field.default === null) return field.default;
+    let copy = this.defaults.get(field);
+    if (copy === undefined) {
+      copy = frozenCopy(field.default);
+      this.defaults.set(field, copy);
+    }
+    return copy;
   }
 
   private async complete(scope: SettingsScope): Promise<SettingsScope> {

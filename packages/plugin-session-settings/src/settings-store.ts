@@ -1,6 +1,7 @@
 // Layer values: table `session_settings` (namespace 'session-settings'), one JSON value per (layer, target, key),
 // in the storage engine's database (settings-backends.ts: SQLite or PostgreSQL).
 import type { SettingsLayer } from '@aalis/api-session-settings';
+import { deepFreeze, frozenCopy } from './frozen-value.js';
 import type { SettingsBackend } from './settings-backends.js';
 
 export { SETTINGS_MIGRATIONS } from './settings-backends.js';
@@ -17,7 +18,9 @@ const idOf = (layer: string, target: string) => `${layer}\u0000${target}`;
 /**
  * Reads go through an in-process copy of each (layer, target) loaded on first use; every write goes through this
  * store and updates the copy after its transaction commits. A write by another process on the same database (told
- * by the backend: PostgreSQL's NOTIFY) drops the copy of that target, so the next read loads it again.
+ * by the backend: PostgreSQL's NOTIFY) drops the copy of that target, so the next read loads it again. The copy's
+ * values are frozen (frozen-value.ts): reads hand them out without a copy each, and a write stores a frozen copy of
+ * its value, so neither a reader nor the writer's own object can change what the next read sees.
  */
 export class SettingsStore {
   private readonly targets = new Map<string, Map<string, unknown>>();
@@ -32,13 +35,7 @@ export class SettingsStore {
     for (const { layer, target } of targets) {
       for (const [storedKey, value] of await this.valuesOf(layer, target)) {
         if (key !== undefined && key !== storedKey) continue;
-        // Callers get their own copy: the cached value must not change behind the table's back.
-        values.push({
-          layer,
-          target,
-          key: storedKey,
-          value: typeof value === 'object' ? structuredClone(value) : value,
-        });
+        values.push({ layer, target, key: storedKey, value });
       }
     }
     return values;
@@ -51,7 +48,7 @@ export class SettingsStore {
     const values = new Map<string, unknown>();
     for (const row of await this.backend.load(layer, target)) {
       try {
-        values.set(row.key, JSON.parse(row.value) as unknown);
+        values.set(row.key, deepFreeze(JSON.parse(row.value) as unknown));
       } catch {
         // a hand-edited row that is not JSON is ignored, like a value that no longer fits its field
       }
@@ -65,7 +62,7 @@ export class SettingsStore {
 
   async write({ layer, target, key, value }: StoredValue): Promise<void> {
     await this.backend.upsert(layer, target, key, JSON.stringify(value));
-    (await this.valuesOf(layer, target)).set(key, structuredClone(value));
+    (await this.valuesOf(layer, target)).set(key, frozenCopy(value));
   }
 
   /** Deletes one value; returns whether there was one. */
