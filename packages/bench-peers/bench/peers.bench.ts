@@ -7,8 +7,9 @@
 // each framework trimming its own way (LangChain trimMessages 'last', an AI SDK sliding window, Aalis's default).
 // BENCH_ROUNDS, BENCH_TURNS (tool turns per round) and BENCH_CHAT_TURNS override the sizes (BENCH_CHAT_TURNS=0 skips
 // part 2); BENCH_FRAMEWORKS=aalis,… runs only those; BENCH_PROFILE=<file> writes a CPU profile of extra Aalis rounds
-// after part 1 (node packages/runtime/bench/cpuprofile-summary.mjs <file> reads it); BENCH_STATEMENTS=1 counts the
-// SQLite statements and commits of an Aalis tool turn.
+// after part 1 (node packages/runtime/bench/cpuprofile-summary.mjs <file> reads it); BENCH_HEAP_PROFILE=<file> a
+// sampling heap profile of extra Aalis rounds and the KB allocated per turn; BENCH_STATEMENTS=1 counts the SQLite
+// statements and commits of an Aalis tool turn.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import { type PromptShare, PromptTokenizer } from '../src/prompt-share.js';
 import { aalisForm, createAalisAgent, profileToSources } from './aalis-agent.js';
 import { createAiSdkAgent } from './ai-sdk-agent.js';
 import type { BenchAgent, BenchAgentOptions } from './bench-agent.js';
+import { startHeapSampling } from './heap-sampling.js';
 import { createLangGraphAgent } from './langgraph-agent.js';
 import { startModelServer } from './model-server-client.js';
 import { replayBodies } from './raw-floor.js';
@@ -46,6 +48,8 @@ if (FRAMEWORKS.length === 0) {
 }
 /** BENCH_PROFILE=<file>: a CPU profile of ROUNDS more Aalis rounds, run back to back after part 1. */
 const PROFILE = process.env.BENCH_PROFILE;
+/** BENCH_HEAP_PROFILE=<file>: a sampling heap profile (collected objects included) of ROUNDS more Aalis rounds. */
+const HEAP_PROFILE = process.env.BENCH_HEAP_PROFILE;
 /** BENCH_STATEMENTS=1: the SQLite statements and commits of an Aalis tool turn, counted over a few more rounds. */
 const STATEMENTS = Boolean(process.env.BENCH_STATEMENTS);
 
@@ -182,6 +186,19 @@ try {
     }
     writeFileSync(PROFILE, JSON.stringify(await profileToSources(await stop())));
     console.log(`CPU profile of ${ROUNDS} more Aalis rounds written to ${PROFILE}`);
+  }
+  if (HEAP_PROFILE && aalisAgent) {
+    const stop = await startHeapSampling();
+    for (let round = 0; round < ROUNDS; round++) {
+      await toolTurns(aalisAgent, `heap-${round}`);
+      await takeBodies('aalis (heap profile)', 2 * TURNS_PER_ROUND);
+    }
+    const { profile, bytes } = await stop();
+    writeFileSync(HEAP_PROFILE, JSON.stringify(await profileToSources(profile)));
+    const perTurn = bytes / 1024 / (ROUNDS * TURNS_PER_ROUND);
+    console.log(
+      `Aalis allocated ${perTurn.toFixed(1)} KB per tool turn (sampled, collected objects and the bench's IPC included); heap profile of ${ROUNDS} more rounds written to ${HEAP_PROFILE}`,
+    );
   }
   if (STATEMENTS && aalisAgent) {
     const stop = countStatements();
