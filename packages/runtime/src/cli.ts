@@ -1,11 +1,13 @@
 // The aalis command: `aalis [start]` (interactive chat), `aalis chat` (line by line), `aalis serve` (headless),
 // `aalis webui-link` (a fresh WebUI login link), `--help`, `--version`.
-// SIGINT/SIGTERM/SIGHUP drain: running turns stop cleanly, then everything is disposed; a second signal exits at once.
+// SIGINT/SIGTERM/SIGHUP drain: running turns stop cleanly, then everything is disposed; a second SIGINT/SIGTERM exits
+// at once.
 import { AalisError, isLocale, type Locale, textRef, translate } from '@aalis/core';
 import { parseArguments } from './cli-arguments.js';
 import { type ConfigProblem, formatConfigProblems } from './config-problems.js';
 import { localeHint } from './load-config.js';
 import { runtimeErrors } from './runtime-errors.js';
+import { shutdownSignals } from './shutdown-signals.js';
 import { type RunningAalis, runtimeVersion, startAalis } from './start-aalis.js';
 import './runtime-texts.js';
 
@@ -103,21 +105,21 @@ export async function main(argv: readonly string[], io: MainIo = processIo()): P
   }
 
   const uiLocale = running.config.host.locale;
-  let shuttingDown = false;
+  // The end of input drains as well (below), but only a second signal forces the exit (shutdown-signals.ts).
+  const actOn = shutdownSignals();
   const unsubscribe = io.onSignal((signal) => {
-    if (shuttingDown) {
+    const action = actOn(signal);
+    if (action === 'force') {
       io.stderr.write(`${translate(textRef('runtime.shutdown.forced', { signal }), uiLocale)}\n`);
       io.exit(1);
-      return;
+    } else if (action === 'drain') {
+      io.stderr.write(`${translate(textRef('runtime.shutdown.signal', { signal }), uiLocale)}\n`);
+      void running.stop();
     }
-    shuttingDown = true;
-    io.stderr.write(`${translate(textRef('runtime.shutdown.signal', { signal }), uiLocale)}\n`);
-    void running.stop();
   });
   try {
     await running.finished;
   } finally {
-    shuttingDown = true;
     await running.stop();
     unsubscribe();
   }
