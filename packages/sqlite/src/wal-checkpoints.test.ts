@@ -14,17 +14,25 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Rows of `notes` in the database file alone, without its WAL: what checkpoints have copied into it so far. */
+/**
+ * Rows of `notes` in the database file alone, without its WAL: what checkpoints have copied into it so far. A copy
+ * taken while the worker is writing pages can be torn (SQLITE_CORRUPT, SQLITE_NOTADB): -1, "look again".
+ */
 function rowsInDatabaseFile(path: string): number {
   const copy = join(dir, 'copy.db');
   rmSync(copy, { force: true });
   copyFileSync(path, copy);
-  const reader = new Database(copy, { readonly: true });
+  let reader: Database.Database | undefined;
   try {
+    reader = new Database(copy, { readonly: true });
     const table = reader.prepare("SELECT 1 FROM sqlite_master WHERE name = 'notes'").get();
     return table ? (reader.prepare('SELECT COUNT(*) AS n FROM notes').get() as { n: number }).n : 0;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') return -1;
+    throw error;
   } finally {
-    reader.close();
+    reader?.close();
   }
 }
 
