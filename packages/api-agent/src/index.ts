@@ -30,7 +30,7 @@ export type {
   PromptContributionSpec,
   PromptContributionView,
 } from './prompt-contribution.js';
-export { TERMINAL_QUEUE_PREFIX, type TerminalItem, terminalErrors } from './terminal-replies.js';
+export { TERMINAL_QUEUE_PREFIX, type TerminalItem, terminalErrors, terminalQueueName } from './terminal-replies.js';
 export type { TokenBreakdown, TokenRequestEvent, TokenUsageEvent, TokenUsagePart } from './token-usage.js';
 export type { TurnInput, TurnOutcome } from './turn-input.js';
 export { type UsageTag, usageTag } from './usage-tag.js';

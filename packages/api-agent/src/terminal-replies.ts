@@ -9,6 +9,9 @@ import type { OutgoingMessage } from '@aalis/schema-message';
 /** The hand-over queue of a terminal is this prefix followed by the terminal's id. */
 export const TERMINAL_QUEUE_PREFIX = 'platform:cli:';
 
+/** The hand-over queue of `terminal`: what its process takes, what a turn's runner puts to. */
+export const terminalQueueName = (terminal: string): string => `${TERMINAL_QUEUE_PREFIX}${terminal}`;
+
 /** One item of a terminal's queue (JSON): a message of a turn, or one of its tool lines. */
 export type TerminalItem = { type: 'message'; message: OutgoingMessage } | { type: 'tool'; event: ToolExecuteEvent };
 

@@ -4,7 +4,7 @@
 // terminal's queue and waits until it was shown, so the reply is printed before the terminal's line settles. A
 // terminal that does not take a message in time (its process ended) gets `outbound:failed`, and is not waited for
 // again. This process's own terminal prints its lines' turns itself (plugin-cli).
-import { TERMINAL_QUEUE_PREFIX, type TerminalItem, terminalErrors } from '@aalis/api-agent';
+import { type TerminalItem, terminalErrors, terminalQueueName } from '@aalis/api-agent';
 import type { HandOverService } from '@aalis/api-storage';
 import type { ToolExecuteEvent } from '@aalis/api-tools';
 import type { AalisError } from '@aalis/core';
@@ -77,7 +77,7 @@ export class TerminalForwarding {
     const before = this.puts.get(terminal) ?? Promise.resolve();
     const put = before
       .catch(() => {})
-      .then(() => this.options.queue.put(`${TERMINAL_QUEUE_PREFIX}${terminal}`, JSON.stringify(item)));
+      .then(() => this.options.queue.put(terminalQueueName(terminal), JSON.stringify(item)));
     this.puts.set(terminal, put);
     void put.finally(() => {
       if (this.puts.get(terminal) === put) this.puts.delete(terminal);

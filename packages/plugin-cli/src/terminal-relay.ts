@@ -3,15 +3,13 @@
 // lease of that name while it runs) and prints what it finds there as its own: the process running a turn — with a
 // terminal or without (`aalis serve`) — hands the turn's messages and tool lines to the terminals whose lines the
 // turn answers (plugin-agent's terminal-forwarding.ts), and waits until each was shown.
-import { TERMINAL_QUEUE_PREFIX, type TerminalItem, type TurnInput } from '@aalis/api-agent';
+import { type TerminalItem, type TurnInput, terminalQueueName } from '@aalis/api-agent';
 import type { HandOverItem, HandOverService, Lease, LeasesService } from '@aalis/api-storage';
 import type { Logger } from '@aalis/core';
 import { type IncomingMessage, WellKnownMetadataKeys } from '@aalis/schema-message';
 
 /** The metadata key of an input typed into a terminal: that terminal's id (its process's lease holder id). */
 export const CLI_TERMINAL_KEY = WellKnownMetadataKeys.Terminal;
-
-export const terminalQueueName = (terminal: string): string => `${TERMINAL_QUEUE_PREFIX}${terminal}`;
 
 /** What a terminal is handed: a message of a turn, or one of its tool lines. */
 export type Relayed = TerminalItem;
