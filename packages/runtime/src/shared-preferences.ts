@@ -77,9 +77,7 @@ export class SharedPreferences implements PreferencePersistence {
       const store = await PostgresPreferences.open(lease.database);
       const notes: Note[] = [];
       if (options.file) notes.push(await importFile(store, options.file));
-      const stored = new Map<string, StoredChange>();
-      for (const row of await store.read()) stored.set(keyOf(row.plugin, row.service), row);
-      const shared = new SharedPreferences(lease, store, flatten(options.baseline), stored, notes);
+      const shared = new SharedPreferences(lease, store, flatten(options.baseline), await storedChanges(store), notes);
       await store.onChanged((changed) => shared.changedElsewhere(changed));
       return shared;
     } catch (error) {
@@ -162,7 +160,7 @@ export class SharedPreferences implements PreferencePersistence {
       }
       let stored: Map<string, StoredChange>;
       try {
-        stored = new Map((await this.store.read()).map((row) => [keyOf(row.plugin, row.service), row]));
+        stored = await storedChanges(this.store);
       } catch (error) {
         host.logger.warn('could not read the service preferences another process changed; they apply here later', {
           reason: error instanceof Error ? error.message : String(error),
@@ -193,6 +191,11 @@ export class SharedPreferences implements PreferencePersistence {
   private enqueue(task: () => Promise<void>): void {
     this.queue = this.queue.then(task, task);
   }
+}
+
+/** The changes the database holds, by key (see keyOf). */
+async function storedChanges(store: PostgresPreferences): Promise<Map<string, StoredChange>> {
+  return new Map((await store.read()).map((row) => [keyOf(row.plugin, row.service), row]));
 }
 
 function describeKey(key: string): string {
