@@ -114,6 +114,24 @@ const chatReady = (chat: AalisProcess) =>
     what: () => `chat to start: ${chat.stderr()}`,
   });
 
+/** An `aalis chat` of its own (model key 'key-p2') on the shared database in `sessionId`, started and reading. */
+async function chatIn(sessionId: string): Promise<AalisProcess> {
+  const workspace = temporaryWorkspace(
+    serveConfig({ modelUrl: model.url, apiKey: 'key-p2', leaseTtlMs: LEASE_TTL_MS }),
+  );
+  cleanups.push(() => workspace.remove());
+  const chat = spawnAalis({
+    cwd: workspace.dir,
+    args: ['chat', '--session', sessionId],
+    env: { AALIS_DATABASE_URL: url },
+  });
+  cleanups.push(() => {
+    if (chat.child.exitCode === null && chat.child.signalCode === null) chat.child.kill('SIGKILL');
+  });
+  await chatReady(chat);
+  return chat;
+}
+
 const sentBy = (call: StampedCall) => String(call.request.headers.authorization ?? '').replace(/^Bearer /, '');
 
 describe('#16 SIGTERM of a session’s owner: the inputs other processes accepted are answered', () => {
@@ -189,19 +207,7 @@ describe('#16 SIGTERM of a session’s owner: the inputs other processes accepte
     model.enqueueWhen((body) => tagsOf(body).at(-1) === '[s1 p2 m1]', slowReply(60_000));
     const a = await serve('p1');
     const { session } = await a.client.request('session.create', { title: 'terminal' });
-    const workspace = temporaryWorkspace(
-      serveConfig({ modelUrl: model.url, apiKey: 'key-p2', leaseTtlMs: LEASE_TTL_MS }),
-    );
-    cleanups.push(() => workspace.remove());
-    const chat = spawnAalis({
-      cwd: workspace.dir,
-      args: ['chat', '--session', session.id],
-      env: { AALIS_DATABASE_URL: url },
-    });
-    cleanups.push(() => {
-      if (chat.child.exitCode === null && chat.child.signalCode === null) chat.child.kill('SIGKILL');
-    });
-    await chatReady(chat);
+    const chat = await chatIn(session.id);
     await a.client.send({ sessionId: session.id, text: 'hello [s1 p1 m1]' });
     await waitFor(() => calls.some((call) => sentBy(call) === 'key-p1'), { what: 'A’s turn streaming' });
     chat.child.stdin!.write('hello [s1 p2 m1]\n');
@@ -231,19 +237,7 @@ describe('#16 SIGTERM of a session’s owner: the inputs other processes accepte
     model.enqueueWhen((body) => tagsOf(body).at(-1) === '[s1 p2 m1]', textReply('answered by the serve process'));
     const a = await serve('p1');
     const { session } = await a.client.request('session.create', { title: 'served terminal' });
-    const workspace = temporaryWorkspace(
-      serveConfig({ modelUrl: model.url, apiKey: 'key-p2', leaseTtlMs: LEASE_TTL_MS }),
-    );
-    cleanups.push(() => workspace.remove());
-    const chat = spawnAalis({
-      cwd: workspace.dir,
-      args: ['chat', '--session', session.id],
-      env: { AALIS_DATABASE_URL: url },
-    });
-    cleanups.push(() => {
-      if (chat.child.exitCode === null && chat.child.signalCode === null) chat.child.kill('SIGKILL');
-    });
-    await chatReady(chat);
+    const chat = await chatIn(session.id);
     await a.client.send({ sessionId: session.id, text: 'hello [s1 p1 m1]' });
     await waitFor(() => calls.some((call) => sentBy(call) === 'key-p1'), { what: 'A’s turn streaming' });
     chat.child.stdin!.write('hello [s1 p2 m1]\n');
