@@ -152,8 +152,14 @@ async function runScenario(): Promise<Outcome> {
   let killedAt: number | undefined;
   const killWatch = setInterval(() => {
     if (killedAt !== undefined || sent.length < schedule.length * 0.4) return;
+    // A call of the victim that began less than half a model delay ago: its stream is still inside its delay step,
+    // so the kill lands mid-stream (a call about to finish could write its last byte before the socket dies).
+    const now = Date.now();
     const streaming = calls.find(
-      (call) => call.request.headers.authorization === `Bearer key-${victim.name}` && call.endedAt === undefined,
+      (call) =>
+        call.request.headers.authorization === `Bearer key-${victim.name}` &&
+        call.endedAt === undefined &&
+        now - call.receivedAt < MODEL_DELAY_MS / 2,
     );
     if (streaming) {
       killedAt = Date.now();
