@@ -1,9 +1,11 @@
 // The synchronous SQLite side of the memory service: append, window reads by index, rollback by turn, deletion.
-// Every write is one BEGIN IMMEDIATE transaction (SqliteDatabase.write).
+// Every write is one BEGIN IMMEDIATE transaction (SqliteDatabase.write). The session counters (memory_sessions) are
+// read through the connection's row cache: a turn asked for them five times, and the cache holds them for as long
+// as no other connection committed and no write of this one rolled back (RowCache).
 import { randomUUID } from 'node:crypto';
 import type { MemoryReadOptions } from '@aalis/api-memory';
 import { isControlMessage, type Message } from '@aalis/schema-message';
-import type { Connection, SqliteDatabase } from '@aalis/sqlite';
+import type { Connection, RowCache, SqliteDatabase } from '@aalis/sqlite';
 import { MEMORY_NAMESPACE, memoryMigrations } from './memory-migrations.js';
 import { advanceOnAppend, COLUMNS, DIVIDER, type SessionState } from './memory-session-state.js';
 import type { MemoryStore } from './memory-store.js';
@@ -23,10 +25,13 @@ const emptyState = (sessionId: string): SessionState => ({
 export class SqliteMemoryStore implements MemoryStore {
   private readonly connection: Connection;
   private readonly statements;
+  /** memory_sessions rows by session (null: none), shared by every memory store on this connection. */
+  private readonly states: RowCache<SessionState | null>;
 
   constructor(private readonly database: SqliteDatabase) {
     database.migrate(MEMORY_NAMESPACE, memoryMigrations);
     this.connection = database.connection;
+    this.states = database.rowCache<SessionState | null>(MEMORY_NAMESPACE);
     const c = this.connection;
     this.statements = {
       state: c.prepare('SELECT * FROM memory_sessions WHERE session_id = ?'),
@@ -73,8 +78,23 @@ export class SqliteMemoryStore implements MemoryStore {
     };
   }
 
-  private state(sessionId: string): SessionState | undefined {
-    return this.statements.state.get(sessionId) as SessionState | undefined;
+  /** The session's counters as stored (a cached copy: callers change a copy of it, never this object). */
+  private state(sessionId: string): Readonly<SessionState> | undefined {
+    return (
+      this.states.read(sessionId, () => (this.statements.state.get(sessionId) as SessionState | undefined) ?? null) ??
+      undefined
+    );
+  }
+
+  /** A copy of the counters to advance and save (the cached row changes only once the save went through). */
+  private stateToChange(sessionId: string): SessionState | undefined {
+    const state = this.state(sessionId);
+    return state ? { ...state } : undefined;
+  }
+
+  private saveState(state: SessionState): void {
+    this.statements.saveState.run(state);
+    this.states.set(state.session_id, state);
   }
 
   append(sessionId: string, messages: readonly Message[]): Message[] {
@@ -91,7 +111,7 @@ export class SqliteMemoryStore implements MemoryStore {
     if (messages.length === 0) return [];
     if (!this.connection.inTransaction) throw new Error('appendInTransaction needs an open write transaction');
     const now = Date.now();
-    const state = this.state(sessionId) ?? emptyState(sessionId);
+    const state = this.stateToChange(sessionId) ?? emptyState(sessionId);
     const stored: Message[] = [];
     for (const message of messages) {
       const row = encodeMessage(message, randomUUID(), now);
@@ -111,7 +131,7 @@ export class SqliteMemoryStore implements MemoryStore {
       );
       stored.push(decodeMessage(row));
     }
-    this.statements.saveState.run(state);
+    this.saveState(state);
     return stored;
   }
 
@@ -155,7 +175,7 @@ export class SqliteMemoryStore implements MemoryStore {
 
   deleteByTurn(sessionId: string, turnId: string): number {
     return this.database.write(() => {
-      const state = this.state(sessionId);
+      const state = this.stateToChange(sessionId);
       if (!state) return 0;
       const seqs = (this.statements.turnSeqs.all(sessionId, turnId) as { seq: number }[]).map((row) => row.seq);
       if (seqs.length === 0) return 0;
@@ -205,7 +225,7 @@ export class SqliteMemoryStore implements MemoryStore {
     state.epoch = epoch;
     state.row_count = rowCount;
     state.conversation_count = conversation;
-    this.statements.saveState.run(state);
+    this.saveState(state);
   }
 
   /** The last divider was deleted and none follows: the active history starts after the one before (rare path). */
@@ -231,11 +251,13 @@ export class SqliteMemoryStore implements MemoryStore {
     this.database.write((connection) => {
       if (sessionIds === undefined) {
         connection.exec('DELETE FROM memory_messages; DELETE FROM memory_sessions;');
+        this.states.clear();
         return;
       }
       for (const sessionId of sessionIds) {
         this.statements.clearSession.run(sessionId);
         this.statements.clearSessionState.run(sessionId);
+        this.states.delete(sessionId);
       }
     });
   }

@@ -1,6 +1,7 @@
 // One SQLite database per data directory: WAL mode, writes in BEGIN IMMEDIATE transactions, and per-namespace
 // versioned migrations recorded in schema_migrations and run on open.
 import Database from 'better-sqlite3';
+import { RowCache } from './row-cache.js';
 import { WalCheckpoints } from './wal-checkpoints.js';
 
 export type Connection = Database.Database;
@@ -39,6 +40,15 @@ export class SqliteDatabase {
   private readonly transaction: Database.Transaction<(fn: (connection: Connection) => unknown) => unknown>;
   /** WAL checkpoints in a worker thread, not inside a commit on this one (wal-checkpoints.ts). */
   private readonly checkpoints: WalCheckpoints | undefined;
+  /** See changeToken: moves on with another connection's commit or a rollback of this one's. */
+  private token = 0;
+  private dataVersion: number | undefined;
+  private dataVersionStatement: Database.Statement | undefined;
+  /** The outermost write transaction running (0: none), and the one changeToken last asked the database in. */
+  private writeSerial = 0;
+  private writesStarted = 0;
+  private checkedInWrite = 0;
+  private readonly rowCaches = new Map<string, RowCache<unknown>>();
 
   constructor(readonly path: string) {
     this.connection = new Database(path);
@@ -78,9 +88,60 @@ export class SqliteDatabase {
     // Writes queued by writeSoon commit first, so writes take effect in the order they were asked for.
     if (this.queued.length > 0 && !this.connection.inTransaction) this.flushWrites();
     const nested = this.connection.inTransaction;
-    const result = this.transaction.immediate(fn) as T;
-    if (!nested) this.checkpoints?.committed();
+    if (nested) return this.savepoint(fn);
+    this.writeSerial = ++this.writesStarted;
+    let result: T;
+    try {
+      result = this.transaction.immediate(fn) as T;
+    } catch (error) {
+      // Rolled back (or never begun): rows cached during it may hold what was not committed.
+      this.token++;
+      throw error;
+    } finally {
+      this.writeSerial = 0;
+    }
+    this.checkpoints?.committed();
     return result;
+  }
+
+  /** `fn` in a savepoint of the open transaction; a throw rolls the savepoint back, and row caches with it. */
+  private savepoint<T>(fn: (connection: Connection) => T): T {
+    try {
+      return this.transaction(fn) as T;
+    } catch (error) {
+      this.token++;
+      throw error;
+    }
+  }
+
+  /**
+   * A number that moves on whenever rows this connection read may have changed behind its back: another connection
+   * committed (PRAGMA data_version moves only for other connections' commits, other processes' included), or a
+   * write transaction or savepoint of this one rolled back. Rows cached while it stays the same are what the
+   * database holds, given that this connection's own writes update their caches (RowCache). Inside a write
+   * transaction no other connection can commit, so the database is asked once per transaction; outside, every time.
+   */
+  changeToken(): number {
+    const inWrite = this.writeSerial !== 0 && this.connection.inTransaction;
+    if (inWrite && this.checkedInWrite === this.writeSerial) return this.token;
+    this.dataVersionStatement ??= this.connection.prepare('PRAGMA data_version').pluck();
+    const version = this.dataVersionStatement.get() as number;
+    if (version !== this.dataVersion) {
+      this.dataVersion = version;
+      this.token++;
+    }
+    this.checkedInWrite = inWrite ? this.writeSerial : 0;
+    return this.token;
+  }
+
+  /** The row cache of this name on this connection (one per name, shared by every store using it; row-cache.ts). */
+  rowCache<V>(name: string): RowCache<V> {
+    let cache = this.rowCaches.get(name);
+    if (!cache) {
+      cache = new RowCache<unknown>(this);
+      this.rowCaches.set(name, cache);
+    }
+    return cache as RowCache<V>;
   }
 
   /**
@@ -139,7 +200,7 @@ export class SqliteDatabase {
         for (const entry of batch) {
           try {
             // Nested in the open transaction: a savepoint, rolled back alone when fn throws.
-            const value = this.transaction(entry.fn);
+            const value = this.savepoint(entry.fn);
             outcomes.push(() => entry.resolve(value));
           } catch (error) {
             outcomes.push(() => entry.reject(error));
