@@ -1,7 +1,7 @@
 import type { Message } from '@aalis/schema-message';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeMessage, encodeMessage } from './message-row.js';
+import { decodeMessage, encodeMessage, storedMessage } from './message-row.js';
 
 /** The encoding as it was first written: the fields other than the columns, undefined ones dropped, as JSON. */
 function encodeFromScratch(message: Message, id: string, now: number) {
@@ -53,5 +53,60 @@ describe('message rows', () => {
   it('stores NULL when only undefined fields remain', () => {
     const message = { role: 'user', content: 'hi', toolCalls: undefined, metadata: undefined } as Message;
     expect(encodeMessage(message, 'id-1', 5).extra).toBeNull();
+  });
+});
+
+class Point {
+  constructor(
+    readonly x: number,
+    readonly y: number,
+  ) {}
+}
+
+/** Values JSON changes or drops: undefined fields and elements, non-finite numbers, -0, dates, instances, toJSON. */
+const awkward = fc.oneof(
+  json,
+  fc.constantFrom(
+    undefined,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    -0,
+    new Date(1_700_000_000_000),
+    new Point(1, 2),
+    { toJSON: () => 'replaced' },
+    Object.assign(Object.create(null) as object, { bare: true }),
+    [1, undefined, () => 2, Symbol('s')],
+    // biome-ignore lint/suspicious/noSparseArray: a hole is one of the things JSON writes as null
+    [1, , 3],
+    JSON.parse('{"__proto__": {"polluted": true}}') as unknown,
+    { nested: { gone: undefined, kept: [undefined, { deep: Number.NaN }] } },
+  ),
+);
+const extraFields = fc.dictionary(
+  fc.constantFrom('metadata', 'parts', 'extra', 'attachments', 'reasoningContent', 'custom'),
+  awkward,
+);
+
+describe('storedMessage (#15.2: what append answers, without parsing the JSON just written)', () => {
+  it('property: equals decode(encode(message)), fields and their order, and shares nothing with the message', () => {
+    fc.assert(
+      fc.property(messages, extraFields, (base, extra) => {
+        const message = { ...base, ...extra } as Message;
+        const row = encodeMessage(message, 'id-1', 1_700_000_000_000);
+        const expected = decodeMessage(row);
+        const stored = storedMessage(message, row);
+        expect(stored).toStrictEqual(expected);
+        expect(Object.keys(stored)).toEqual(Object.keys(expected));
+        expect(JSON.stringify(stored)).toBe(JSON.stringify(expected));
+        // Changing what the caller still holds changes nothing stored.
+        if (message.metadata && typeof message.metadata === 'object') {
+          (message.metadata as Record<string, unknown>).changedLater = true;
+          expect(stored.metadata).toStrictEqual(expected.metadata);
+        }
+        for (const call of message.toolCalls ?? []) (call as { id: string }).id = 'changed later';
+        expect(stored.toolCalls).toStrictEqual(expected.toolCalls);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

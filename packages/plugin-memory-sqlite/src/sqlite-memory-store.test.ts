@@ -163,4 +163,31 @@ describe('SqliteMemoryStore', () => {
       { numRuns: 150 },
     );
   });
+
+  it('#15.2 append answers every message exactly as a read gives it back afterwards', () => {
+    const turn = { [WellKnownMetadataKeys.TurnId]: 't1' };
+    const shapes: Message[] = [
+      { role: 'user', content: 'plain' },
+      { role: 'user', content: 'with extra', metadata: { ...turn, sender: { id: 'u1' }, n: [1, 2] }, timestamp: 5 },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'c1', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } }],
+        reasoningContent: 'thinking',
+        metadata: turn,
+      },
+      { role: 'tool', content: '{"t":21}', toolCallId: 'c1', name: 'weather', metadata: turn },
+      { role: 'user', content: 'parts', parts: [{ type: 'text', text: 'hi' }], extra: { x: null } } as Message,
+      { role: 'user', content: 'attachment', attachments: [{ type: 'image', url: 'https://example.com/a.png' }] },
+      { role: 'system', content: '', kind: 'event-marker', metadata: { ...turn, at: new Date(0) } },
+      { role: 'system', content: 'stopped', kind: 'turn-stopped', metadata: { gone: undefined, nan: Number.NaN } },
+      { role: 'system', content: 'summary', kind: 'compression-divider' },
+      { role: 'assistant', content: 'after the divider', name: undefined },
+    ];
+    const answered = store.append('s', shapes);
+    expect(store.readAll('s')).toStrictEqual(answered);
+    expect(answered.map((message) => JSON.stringify(message))).toEqual(
+      store.readAll('s').map((message) => JSON.stringify(message)),
+    );
+  });
 });

@@ -9,7 +9,7 @@ import type { Connection, RowCache, SqliteDatabase } from '@aalis/sqlite';
 import { MEMORY_NAMESPACE, memoryMigrations } from './memory-migrations.js';
 import { advanceOnAppend, COLUMNS, DIVIDER, type SessionState } from './memory-session-state.js';
 import type { MemoryStore } from './memory-store.js';
-import { decodeMessage, encodeMessage, type MessageRow } from './message-row.js';
+import { decodeMessage, encodeMessage, type MessageRow, storedMessage } from './message-row.js';
 
 const emptyState = (sessionId: string): SessionState => ({
   session_id: sessionId,
@@ -129,7 +129,7 @@ export class SqliteMemoryStore implements MemoryStore {
         row.timestamp,
         row.extra,
       );
-      stored.push(decodeMessage(row));
+      stored.push(storedMessage(message, row));
     }
     this.saveState(state);
     return stored;
