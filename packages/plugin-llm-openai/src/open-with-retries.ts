@@ -23,8 +23,8 @@ export interface RetryReport {
 export interface OpenWithRetriesOptions {
   url: URL;
   headers: Record<string, string>;
-  /** A POST body; GET without one. */
-  body?: string;
+  /** A POST body (a string is sent as UTF-8); GET without one. */
+  body?: string | Uint8Array;
   signal: AbortSignal | undefined;
   context: ErrorContext;
   timeouts: Timeouts;
@@ -53,7 +53,7 @@ export async function openWithRetries({
 }: OpenWithRetriesOptions): Promise<{ exchange: HttpExchange; attempt: number }> {
   // Encoded once: measuring a string's UTF-8 length for content-length and encoding it again on the socket were two
   // passes over the whole request per attempt (the request is the whole conversation).
-  const payload = body === undefined ? undefined : Buffer.from(body, 'utf8');
+  const payload = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   for (let attempt = firstAttempt; ; attempt++) {
     let problem: () => AalisError | Promise<AalisError>;
     let retryable: boolean;

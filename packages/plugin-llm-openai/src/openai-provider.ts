@@ -17,9 +17,8 @@ import { coreErrors, type Events, type I18n, type Logger } from '@aalis/core';
 import type { Attachment } from '@aalis/schema-message';
 import {
   type AssembledResponse,
-  buildChatRequest,
+  encodeChatRequest,
   thinkingFields,
-  toWireMessages,
   type WireModelList,
   WireStreamError,
 } from '@aalis/wire-openai';
@@ -171,7 +170,8 @@ export class OpenAiProvider implements LlmService {
     const signal = linked.signal;
     try {
       if (signal?.aborted) throw abortedError(context, false);
-      const body = JSON.stringify(this.body(entry, request, stream));
+      // UTF-8 JSON from the cached JSON of the tools and the frozen history messages: only what is new is encoded.
+      const body = this.body(entry, request, stream);
       const started = performance.now();
       let assembled: AssembledResponse | undefined;
       let warned = false;
@@ -246,16 +246,14 @@ export class OpenAiProvider implements LlmService {
     }
   }
 
-  private body(entry: ModelEntry, request: ChatRequest, stream: boolean) {
+  private body(entry: ModelEntry, request: ChatRequest, stream: boolean): Uint8Array {
     const level = effectiveThinkingLevel({ model: entry.info, requested: request.thinkingLevel });
-    return buildChatRequest({
+    return encodeChatRequest({
       model: entry.info.model,
-      messages: toWireMessages({
-        messages: request.messages,
-        vision: entry.info.capabilities.vision,
-        includeReasoning: entry.sendReasoning,
-        describeAttachment: (attachment) => this.describeAttachment(attachment),
-      }),
+      messages: request.messages,
+      vision: entry.info.capabilities.vision,
+      includeReasoning: entry.sendReasoning,
+      describeAttachment: (attachment) => this.describeAttachment(attachment),
       stream,
       includeUsage: this.config.streamUsage,
       tools: request.tools,
@@ -284,7 +282,7 @@ export class OpenAiProvider implements LlmService {
     retry = this.config.retry,
   }: {
     path: string;
-    body?: string;
+    body?: Uint8Array;
     signal: AbortSignal | undefined;
     context: ErrorContext;
     stream: boolean;

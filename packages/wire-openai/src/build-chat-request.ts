@@ -47,22 +47,37 @@ export interface BuildChatRequestOptions {
   extra?: Readonly<Record<string, unknown>>;
 }
 
-export function buildChatRequest({
-  model,
-  messages,
-  stream,
-  includeUsage = true,
-  tools,
-  toolChoice,
-  temperature,
-  maxTokens,
-  maxTokensField = 'max_tokens',
-  extra,
-}: BuildChatRequestOptions): ChatCompletionRequest {
-  const body: ChatCompletionRequest = { ...extra, model, messages, stream };
+export function buildChatRequest(options: BuildChatRequestOptions): ChatCompletionRequest {
+  const { messages, tools } = options;
+  return chatRequestFields(
+    options,
+    messages,
+    tools && tools.length > 0 ? tools.map(toWireTool) : undefined,
+  ) as ChatCompletionRequest;
+}
+
+/**
+ * The request's fields in the order they are sent, with `messages` and `tools` given as they are (the wire lists, or
+ * stand-ins that encodeChatRequest writes as cached JSON). `tools` undefined: no tools, and no tool_choice.
+ */
+export function chatRequestFields(
+  {
+    model,
+    stream,
+    includeUsage = true,
+    toolChoice,
+    temperature,
+    maxTokens,
+    maxTokensField = 'max_tokens',
+    extra,
+  }: Omit<BuildChatRequestOptions, 'messages' | 'tools'>,
+  messages: unknown,
+  tools: unknown,
+): Record<string, unknown> {
+  const body: Record<string, unknown> = { ...extra, model, messages, stream };
   if (stream && includeUsage) body.stream_options = { include_usage: true };
-  if (tools && tools.length > 0) {
-    body.tools = tools.map(toWireTool);
+  if (tools !== undefined) {
+    body.tools = tools;
     if (toolChoice !== undefined) body.tool_choice = toWireToolChoice(toolChoice);
   }
   if (temperature !== undefined) body.temperature = temperature;
@@ -70,7 +85,8 @@ export function buildChatRequest({
   return body;
 }
 
-function toWireTool(tool: WireToolDefinition): WireTool {
+/** A tool as the request carries it. */
+export function toWireTool(tool: WireToolDefinition): WireTool {
   const fn: WireTool['function'] = { name: tool.name, parameters: tool.parameters };
   if (tool.description !== undefined) fn.description = tool.description;
   return { type: 'function', function: fn };

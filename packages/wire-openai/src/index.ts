@@ -10,11 +10,12 @@ export {
   type WireToolDefinition,
 } from './build-chat-request.js';
 export { ChatStreamDecoder, type ChatStreamDecoderOptions } from './chat-stream-decoder.js';
+export { type EncodeChatRequestOptions, encodeChatRequest } from './encode-chat-request.js';
 export { fromWireMessages } from './from-wire-messages.js';
 export { SseParser, type SseParserOptions } from './sse-parser.js';
 export { StreamAssembler } from './stream-assembler.js';
 export type { AssembledResponse, AssembledUsage, FinishReason, WireStreamEvent } from './stream-events.js';
-export { type ToWireMessagesOptions, toWireMessages } from './to-wire-messages.js';
+export { type ToWireMessagesOptions, toWireMessage, toWireMessages } from './to-wire-messages.js';
 export {
   classifyWireError,
   isRetryableStatus,

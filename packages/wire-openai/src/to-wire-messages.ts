@@ -21,42 +21,48 @@ export function toWireMessages({
 }: ToWireMessagesOptions): WireMessage[] {
   const wire: WireMessage[] = [];
   for (const message of messages) {
-    if (isControlMessage(message)) continue;
-    switch (message.role) {
-      case 'system':
-        wire.push({ role: 'system', content: withDescriptions(message, describeAttachment) });
-        break;
-      case 'user':
-        wire.push({ role: 'user', content: userContent(message, vision, describeAttachment) });
-        break;
-      case 'assistant': {
-        const hasCalls = message.toolCalls !== undefined && message.toolCalls.length > 0;
-        const content = withDescriptions(message, describeAttachment);
-        const entry: WireMessage & { role: 'assistant' } = {
-          role: 'assistant',
-          content: hasCalls && content === '' ? null : content,
-        };
-        if (hasCalls) {
-          entry.tool_calls = message.toolCalls!.map((call) => ({
-            id: call.id,
-            type: 'function',
-            function: { name: call.function.name, arguments: call.function.arguments },
-          }));
-        }
-        if (includeReasoning && message.reasoningContent) entry.reasoning_content = message.reasoningContent;
-        wire.push(entry);
-        break;
-      }
-      case 'tool':
-        wire.push({
-          role: 'tool',
-          content: withDescriptions(message, describeAttachment),
-          tool_call_id: message.toolCallId ?? '',
-        });
-        break;
-    }
+    const entry = toWireMessage(message, { vision, includeReasoning, describeAttachment });
+    if (entry !== undefined) wire.push(entry);
   }
   return wire;
+}
+
+/** One message's wire form; undefined for a control message (never sent). */
+export function toWireMessage(
+  message: Message,
+  { vision = false, includeReasoning = true, describeAttachment }: Omit<ToWireMessagesOptions, 'messages'>,
+): WireMessage | undefined {
+  if (isControlMessage(message)) return undefined;
+  switch (message.role) {
+    case 'system':
+      return { role: 'system', content: withDescriptions(message, describeAttachment) };
+    case 'user':
+      return { role: 'user', content: userContent(message, vision, describeAttachment) };
+    case 'assistant': {
+      const hasCalls = message.toolCalls !== undefined && message.toolCalls.length > 0;
+      const content = withDescriptions(message, describeAttachment);
+      const entry: WireMessage & { role: 'assistant' } = {
+        role: 'assistant',
+        content: hasCalls && content === '' ? null : content,
+      };
+      if (hasCalls) {
+        entry.tool_calls = message.toolCalls!.map((call) => ({
+          id: call.id,
+          type: 'function',
+          function: { name: call.function.name, arguments: call.function.arguments },
+        }));
+      }
+      if (includeReasoning && message.reasoningContent) entry.reasoning_content = message.reasoningContent;
+      return entry;
+    }
+    case 'tool':
+      return {
+        role: 'tool',
+        content: withDescriptions(message, describeAttachment),
+        tool_call_id: message.toolCallId ?? '',
+      };
+  }
+  return undefined;
 }
 
 function isImage(attachment: Attachment): boolean {
