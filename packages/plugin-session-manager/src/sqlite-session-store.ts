@@ -1,6 +1,9 @@
-// The sessions table: synchronous reads through prepared statements, writes in BEGIN IMMEDIATE transactions.
+// The sessions table: synchronous reads through prepared statements, writes in BEGIN IMMEDIATE transactions. Rows
+// read by id are kept in the connection's row cache (a tool turn read its session's row twice): valid while no other
+// connection, other processes included, committed and no write of this one rolled back (RowCache); this store's
+// writes put the row they leave in it. Every read hands out a copy.
 import type { LastTurn, SessionFilter, SessionInfo } from '@aalis/api-session-manager';
-import type { SqliteDatabase } from '@aalis/sqlite';
+import type { RowCache, SqliteDatabase } from '@aalis/sqlite';
 import { SESSION_NAMESPACE, sessionMigrations } from './session-migrations.js';
 import { fromRow, type SessionRow, toRow } from './session-row.js';
 import { type SessionStore, subtreeDeepestFirst } from './session-store.js';
@@ -8,9 +11,21 @@ import { type SessionStore, subtreeDeepestFirst } from './session-store.js';
 const COLUMNS =
   'id, kind, platform, venue, parent_id, origin_platform, origin_multi_party, title, created_at, updated_at, last_turn';
 
+/** A copy a caller may change without changing the row kept. */
+function copyOf(info: SessionInfo): SessionInfo {
+  const copy: SessionInfo = { ...info };
+  if (info.originChat) copy.originChat = { ...info.originChat };
+  if (info.lastTurn) copy.lastTurn = { ...info.lastTurn };
+  return copy;
+}
+
 export class SqliteSessionStore implements SessionStore {
+  /** Rows by id (null: none), shared by every session store on this connection. */
+  private readonly rows: RowCache<SessionInfo | null>;
+
   constructor(private readonly database: SqliteDatabase) {
     database.migrate(SESSION_NAMESPACE, sessionMigrations);
+    this.rows = database.rowCache<SessionInfo | null>(SESSION_NAMESPACE);
   }
 
   private get connection() {
@@ -18,30 +33,44 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   get(id: string): SessionInfo | undefined {
-    const row = this.database.statement(`SELECT ${COLUMNS} FROM sessions WHERE id = ?`).get(id) as
-      | SessionRow
-      | undefined;
-    return row ? fromRow(row) : undefined;
+    const info = this.rows.read(id, () => {
+      const row = this.database.statement(`SELECT ${COLUMNS} FROM sessions WHERE id = ?`).get(id) as
+        | SessionRow
+        | undefined;
+      return row ? fromRow(row) : null;
+    });
+    return info ? copyOf(info) : undefined;
+  }
+
+  /** The row a write of this store left (or none), kept for the next read (inside the write's transaction). */
+  private wrote(id: string, row: SessionRow | undefined): SessionInfo | undefined {
+    const info = row ? fromRow(row) : undefined;
+    this.rows.set(id, info ?? null);
+    return info && copyOf(info);
   }
 
   /** Inserts unless the id exists; returns whether it inserted. */
   insert(info: SessionInfo): boolean {
     const row = toRow(info);
-    return this.database.write(
-      () =>
+    return this.database.write(() => {
+      const inserted =
         this.database
           .statement(
             `INSERT OR IGNORE INTO sessions (${COLUMNS}) VALUES (@id, @kind, @platform, @venue, @parent_id,
              @origin_platform, @origin_multi_party, @title, @created_at, @updated_at, @last_turn)`,
           )
-          .run(row).changes === 1,
-    );
+          .run(row).changes === 1;
+      // Read again when needed: an existing row was left as it was.
+      this.rows.delete(info.id);
+      return inserted;
+    });
   }
 
   save(info: SessionInfo): SessionInfo | undefined {
     const row = toRow(info);
-    const saved = this.database.write(
-      () =>
+    return this.database.write(() =>
+      this.wrote(
+        row.id,
         this.database
           .statement(
             `UPDATE sessions SET venue = @venue, origin_platform = @origin_platform,
@@ -56,18 +85,19 @@ export class SqliteSessionStore implements SessionStore {
             title: row.title,
             updated_at: row.updated_at,
           }) as SessionRow | undefined,
+      ),
     );
-    return saved ? fromRow(saved) : undefined;
   }
 
   saveLastTurn(id: string, lastTurn: LastTurn, updatedAt: number): SessionInfo | undefined {
-    const row = this.database.write(
-      () =>
+    return this.database.write(() =>
+      this.wrote(
+        id,
         this.database
           .statement(`UPDATE sessions SET last_turn = ?, updated_at = ? WHERE id = ? RETURNING ${COLUMNS}`)
           .get(JSON.stringify(lastTurn), updatedAt, id) as SessionRow | undefined,
+      ),
     );
-    return row ? fromRow(row) : undefined;
   }
 
   list(filter: SessionFilter = {}): SessionInfo[] {
@@ -116,7 +146,10 @@ export class SqliteSessionStore implements SessionStore {
   deleteAll(ids: readonly string[]): void {
     this.database.write((connection) => {
       const statement = connection.prepare('DELETE FROM sessions WHERE id = ?');
-      for (const id of ids) statement.run(id);
+      for (const id of ids) {
+        statement.run(id);
+        this.rows.delete(id);
+      }
     });
   }
 }
