@@ -35,6 +35,7 @@ export class ServiceRegistry {
   private readonly plugins = new Map<string, Map<string, string>>();
   private readonly listeners = new Set<(service: string | undefined) => void>();
   private order = 0;
+  private changes = 0;
 
   constructor(initial?: Partial<PreferenceSnapshot>) {
     for (const [service, value] of Object.entries(initial?.global ?? {})) this.global.set(service, value);
@@ -43,12 +44,21 @@ export class ServiceRegistry {
     }
   }
 
+  /**
+   * Counts every change of providers or preferences (each goes through `changed`): a selection made at one
+   * revision holds until the next, so a handle need not select again on every call.
+   */
+  get revision(): number {
+    return this.changes;
+  }
+
   onChange(listener: (service: string | undefined) => void): Disposer {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
   private changed(service: string | undefined): void {
+    this.changes++;
     for (const listener of [...this.listeners]) listener(service);
   }
 

@@ -27,12 +27,28 @@ export interface SwitchReport {
   to: string | undefined;
 }
 
+/** A provider's method bound to its implementation, kept while the implementation still has that method. */
+interface BoundMethod {
+  impl: object;
+  method: (...args: unknown[]) => unknown;
+  bound: (...args: unknown[]) => unknown;
+}
+
 /** Consumer-side state behind one ServiceHandle. */
 export class ServiceBinding<T> implements ServiceHandle<T> {
   readonly use: T;
   private readonly registrations = new Set<Registration>();
   private current: ProviderInfo | undefined;
   private closed = false;
+  /**
+   * The selection as of a registry revision: a turn makes dozens of calls through handles, and selecting (and
+   * binding) again for each cost ~1.5 % of a tool turn (#15.2). Any change of providers or preferences bumps the
+   * revision, so a call still goes to the provider selected at call time.
+   */
+  private selectedAt = -1;
+  private selected: ProviderInfo | undefined;
+  private readonly boundMethods = new Map<string, BoundMethod>();
+  private readonly registrarCalls = new Map<string, (...args: unknown[]) => Disposer>();
 
   constructor(
     private readonly descriptor: AnyDescriptor,
@@ -51,7 +67,12 @@ export class ServiceBinding<T> implements ServiceHandle<T> {
   }
 
   get provider(): ProviderInfo<T> | undefined {
-    return this.registry.select(this.descriptor.name, this.owner.instanceId) as ProviderInfo<T> | undefined;
+    const revision = this.registry.revision;
+    if (revision !== this.selectedAt) {
+      this.selected = this.registry.select(this.descriptor.name, this.owner.instanceId);
+      this.selectedAt = revision;
+    }
+    return this.selected as ProviderInfo<T> | undefined;
   }
 
   get available(): boolean {
@@ -62,7 +83,12 @@ export class ServiceBinding<T> implements ServiceHandle<T> {
     if (typeof property !== 'string') return undefined;
     if (property === 'then') return undefined; // never look like a thenable
     if (this.descriptor.registrars.includes(property)) {
-      return (...args: unknown[]) => this.register(property, args);
+      let call = this.registrarCalls.get(property);
+      if (!call) {
+        call = (...args: unknown[]) => this.register(property, args);
+        this.registrarCalls.set(property, call);
+      }
+      return call;
     }
     const provider = this.provider;
     if (!provider) {
@@ -70,7 +96,13 @@ export class ServiceBinding<T> implements ServiceHandle<T> {
     }
     const impl = provider.impl as Record<string, unknown>;
     const value = impl[property];
-    return typeof value === 'function' ? value.bind(impl) : value;
+    if (typeof value !== 'function') return value;
+    // The same implementation with the same method gives the same bound function (one bind, not one per call).
+    const known = this.boundMethods.get(property);
+    if (known !== undefined && known.impl === impl && known.method === value) return known.bound;
+    const bound = value.bind(impl) as BoundMethod['bound'];
+    this.boundMethods.set(property, { impl, method: value as BoundMethod['method'], bound });
+    return bound;
   }
 
   private register(method: string, args: unknown[]): Disposer {
