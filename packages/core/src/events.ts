@@ -20,26 +20,33 @@ export interface Events {
 type AnyListener = (payload: unknown) => void | Promise<void>;
 
 export class EventBus {
-  private readonly listeners = new Map<string, Set<AnyListener>>();
+  /**
+   * Copy-on-write: `on` and a disposer replace a name's array, never change it, so an emit walks the array it began
+   * with, without copying it per event (a tool turn emits ~40 events): a listener added during an emit is not
+   * called by it, one removed during an emit still is, as with the copy taken of a Set before.
+   */
+  private readonly listeners = new Map<string, readonly AnyListener[]>();
   constructor(private readonly onListenerError: (name: string, error: unknown) => void) {}
 
   on(name: string, listener: AnyListener): Disposer {
-    let set = this.listeners.get(name);
-    if (!set) {
-      set = new Set();
-      this.listeners.set(name, set);
-    }
+    // One entry per subscription: the same function subscribed twice is called twice and disposed one at a time.
     const entry: AnyListener = (payload) => listener(payload);
-    set.add(entry);
+    this.listeners.set(name, [...(this.listeners.get(name) ?? []), entry]);
     return () => {
-      set.delete(entry);
+      const current = this.listeners.get(name);
+      if (current === undefined || !current.includes(entry)) return;
+      const rest = current.filter((candidate) => candidate !== entry);
+      if (rest.length === 0) this.listeners.delete(name);
+      else this.listeners.set(name, rest);
     };
   }
 
   emit(name: string, payload: unknown): void {
-    for (const listener of [...(this.listeners.get(name) ?? [])]) {
+    const listeners = this.listeners.get(name);
+    if (listeners === undefined) return;
+    for (let index = 0; index < listeners.length; index++) {
       try {
-        const result = listener(payload);
+        const result = listeners[index]!(payload);
         if (result instanceof Promise) result.catch((error) => this.onListenerError(name, error));
       } catch (error) {
         this.onListenerError(name, error);
@@ -49,7 +56,7 @@ export class EventBus {
 
   async emitAsync(name: string, payload: unknown): Promise<void> {
     const pending: Promise<void>[] = [];
-    for (const listener of [...(this.listeners.get(name) ?? [])]) {
+    for (const listener of this.listeners.get(name) ?? []) {
       try {
         const result = listener(payload);
         if (result instanceof Promise) pending.push(result.catch((error) => this.onListenerError(name, error)));
@@ -61,6 +68,6 @@ export class EventBus {
   }
 
   listenerCount(name: string): number {
-    return this.listeners.get(name)?.size ?? 0;
+    return this.listeners.get(name)?.length ?? 0;
   }
 }
