@@ -30,8 +30,12 @@ export interface Logger {
   child(name: string): Logger;
 }
 
+/** Each level's place in LOG_LEVELS, looked up per record and sink instead of searched for (#15.2). */
+const LEVEL_RANK: ReadonlyMap<string, number> = new Map(LOG_LEVELS.map((level, rank) => [level, rank]));
+
 export function levelAtLeast(level: LogLevel, threshold: LogLevel): boolean {
-  return LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(threshold);
+  // An unknown name ranks as indexOf ranked it: below every level.
+  return (LEVEL_RANK.get(level) ?? -1) >= (LEVEL_RANK.get(threshold) ?? -1);
 }
 
 export class LogHub {

@@ -65,6 +65,28 @@ describe('the file log', () => {
   });
 });
 
+describe('the file line (#15.2: labels made once, no key array, secrets looked for first)', () => {
+  it('spells every level and the fields as the former per-line formatting did', () => {
+    for (const level of ['trace', 'debug', 'info', 'warn', 'error'] as const) {
+      const line = formatLogLine({ ...record('m', { a: 1 }), level });
+      expect(line).toBe(`2026-01-02T03:04:05.000Z ${level.toUpperCase().padEnd(5)} test: m {"a":1}`);
+    }
+    expect(formatLogLine(record('empty', {}))).toBe('2026-01-02T03:04:05.000Z INFO  test: empty');
+    // Only own keys count, as with Object.keys: inherited ones make no fields text.
+    expect(formatLogLine(record('inherited', Object.create({ a: 1 })))).toBe(
+      '2026-01-02T03:04:05.000Z INFO  test: inherited',
+    );
+  });
+
+  it('masks each secret wherever it is and leaves a line without one as it was', () => {
+    const lines: string[] = [];
+    const sink = lineLogSink({ level: 'info', secrets: ['hunter22', 'sk-abc'], write: (line) => lines.push(line) });
+    sink.write(record('hunter22 and sk-abc, hunter22 again'));
+    sink.write(record('nothing secret here'));
+    expect(lines).toEqual(['[info] test: *** and ***, *** again', '[info] test: nothing secret here']);
+  });
+});
+
 describe('the console log', () => {
   it('writes short lines at its level with secrets masked', () => {
     const lines: string[] = [];

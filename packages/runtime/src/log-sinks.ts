@@ -2,7 +2,7 @@
 // fields named like a credential, and the literal values of the configured secrets (the API key) anywhere.
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LogLevel, LogRecord, LogSink } from '@aalis/core';
+import { LOG_LEVELS, type LogLevel, type LogRecord, type LogSink } from '@aalis/core';
 
 const SECRET_FIELD = /^(api[-_]?key|authorization|password|secret|access[-_]?token|bearer)$/i;
 
@@ -11,13 +11,20 @@ export function redactor(secrets: readonly string[]): (text: string) => string {
   const values = secrets.filter((secret) => secret.length >= 4);
   return (text) => {
     let result = text;
-    for (const secret of values) result = result.split(secret).join('***');
+    // Most lines hold no secret: looked for first, split only where one is (#15.2).
+    for (const secret of values) if (result.includes(secret)) result = result.split(secret).join('***');
     return result;
   };
 }
 
+/** Whether an object has an own enumerable key (what `Object.keys(…).length > 0` says, without the array). */
+function hasOwnKey(fields: Record<string, unknown>): boolean {
+  for (const key in fields) if (Object.hasOwn(fields, key)) return true;
+  return false;
+}
+
 function fieldsText(fields: Record<string, unknown> | undefined): string {
-  if (!fields || Object.keys(fields).length === 0) return '';
+  if (!fields || !hasOwnKey(fields)) return '';
   try {
     return ` ${JSON.stringify(fields, (key, value) => {
       if (SECRET_FIELD.test(key) && value !== undefined && value !== '') return '***';
@@ -29,9 +36,14 @@ function fieldsText(fields: Record<string, unknown> | undefined): string {
   }
 }
 
+/** Each level as the file line spells it (upper case, padded to 5), made once instead of per line. */
+const LEVEL_LABEL: ReadonlyMap<string, string> = new Map(
+  LOG_LEVELS.map((level) => [level, level.toUpperCase().padEnd(5)]),
+);
+
 /** `2026-01-02T03:04:05.678Z INFO  name: message {fields}` */
 export function formatLogLine(record: LogRecord): string {
-  const level = record.level.toUpperCase().padEnd(5);
+  const level = LEVEL_LABEL.get(record.level) ?? record.level.toUpperCase().padEnd(5);
   return `${new Date(record.time).toISOString()} ${level} ${record.name}: ${record.message}${fieldsText(record.fields)}`;
 }
 
