@@ -225,6 +225,38 @@ describe('plugin-session-settings', () => {
     expect(await service.get(scope, 'enabledToolGroups')).toEqual({ value: ['*'], layer: 'default' });
   });
 
+  it('#15.2 the layer targets kept per session follow the scope: another venue, platform or session reads its own layers', async () => {
+    const { service } = await start();
+    const caller = { identity: owner, via: 'chat' as const };
+    const write = (layer: 'venue' | 'platform' | 'session', target: string, value: number) =>
+      service.set({ layer, target, key: 'historyLimit', value, caller });
+    await write('venue', 'qq/group-1', 11);
+    await write('venue', 'qq/group-2', 12);
+    await write('platform', 'tg', 13);
+    const read = (scope: { sessionId: string; platform: string; venue?: string }) => service.get(scope, 'historyLimit');
+    expect(await read({ sessionId: 's', platform: 'qq', venue: 'group-1' })).toEqual({ value: 11, layer: 'venue' });
+    expect(await read({ sessionId: 's', platform: 'qq', venue: 'group-2' })).toEqual({ value: 12, layer: 'venue' });
+    expect(await read({ sessionId: 's', platform: 'qq' })).toEqual({ value: 0, layer: 'default' });
+    expect(await read({ sessionId: 's', platform: 'tg', venue: 'group-1' })).toEqual({ value: 13, layer: 'platform' });
+    // More sessions than the targets kept: the oldest go, each session still reads its own layers.
+    for (let index = 0; index < 1100; index++) await write('session', `many-${index}`, index + 1);
+    for (const index of [0, 1, 600, 1099]) {
+      expect(await read({ sessionId: `many-${index}`, platform: 'qq', venue: 'group-1' })).toEqual({
+        value: index + 1,
+        layer: 'session',
+      });
+    }
+    expect(await read({ sessionId: 'many-0', platform: 'qq', venue: 'group-2' })).toEqual({
+      value: 1,
+      layer: 'session',
+    });
+    await service.reset({ layer: 'session', target: 'many-0', key: 'historyLimit', caller });
+    expect(await read({ sessionId: 'many-0', platform: 'qq', venue: 'group-2' })).toEqual({
+      value: 12,
+      layer: 'venue',
+    });
+  });
+
   it('#15.2 a value loaded from the database is frozen too (after a restart)', async () => {
     const first = await start();
     const caller = { identity: owner, via: 'chat' as const };

@@ -44,6 +44,18 @@ export interface SessionSettingsOptions {
   logger?: Logger;
 }
 
+type LayerTarget = { readonly layer: SettingsLayer; readonly target: string };
+
+interface ScopeTargets {
+  platform: string | undefined;
+  venue: string | undefined;
+  platformType: string | undefined;
+  targets: readonly LayerTarget[];
+}
+
+/** Sessions whose layer targets are kept (a few hundred bytes each). */
+const TARGETS_KEPT = 1024;
+
 const TARGET_WHAT: Record<SettingsLayer, string> = {
   global: '',
   platformType: 'a platform type',
@@ -56,6 +68,11 @@ export class SessionSettings implements SessionFieldsService {
   private readonly registry = new FieldRegistry();
   private readonly globals: GlobalValues;
   private readonly defaults = new WeakMap<AnySessionField, unknown>();
+  /**
+   * The layer targets of the last complete scope read per session (a turn reads ~6 keys of one scope; building
+   * them per read was most of a read's allocation, #15.2). Only a pure function of the scope's fields is kept.
+   */
+  private readonly targetsBySession = new Map<string, ScopeTargets>();
 
   constructor(private readonly config: SessionSettingsOptions) {
     this.globals = new GlobalValues(config);
@@ -85,8 +102,10 @@ export class SessionSettings implements SessionFieldsService {
 
   async get(scope: SettingsScope, key: string): Promise<EffectiveValue> {
     const field = this.registry.require(key);
-    const targets = await this.targetsOf(scope);
-    return this.resolve(field, targets, await this.config.store.read(targets, key));
+    // A scope that needs no completion, on targets already held, is read without waiting on anything.
+    const targets = this.needsCompletion(scope) ? await this.targetsOf(scope) : this.targetsOfComplete(scope);
+    const rows = this.config.store.readHeld(targets, key) ?? (await this.config.store.read(targets, key));
+    return this.resolve(field, targets, rows);
   }
 
   async getAll(scope: SettingsScope): Promise<Record<string, EffectiveValue>> {
@@ -271,14 +290,38 @@ export class SessionSettings implements SessionFieldsService {
     return copy;
   }
 
+  private needsCompletion(scope: SettingsScope): boolean {
+    return this.config.completeScope !== undefined && !scope.platform;
+  }
+
   private async complete(scope: SettingsScope): Promise<SettingsScope> {
-    const complete = this.config.completeScope && !scope.platform ? await this.config.completeScope(scope) : scope;
-    const platformType =
-      complete.platformType ?? (complete.platform ? this.config.platformTypes?.[complete.platform] : undefined);
+    const complete = this.needsCompletion(scope) ? await this.config.completeScope!(scope) : scope;
+    const platformType = this.platformTypeOf(complete);
     return platformType === undefined ? complete : { ...complete, platformType };
   }
 
-  private async targetsOf(scope: SettingsScope) {
-    return layerTargetsOf(await this.complete(scope));
+  private platformTypeOf(complete: SettingsScope): string | undefined {
+    return complete.platformType ?? (complete.platform ? this.config.platformTypes?.[complete.platform] : undefined);
+  }
+
+  private async targetsOf(scope: SettingsScope): Promise<readonly LayerTarget[]> {
+    return this.targetsOfComplete(this.needsCompletion(scope) ? await this.config.completeScope!(scope) : scope);
+  }
+
+  /** layerTargetsOf of a scope that needs no completion, kept per session while its fields stay the same. */
+  private targetsOfComplete(complete: SettingsScope): readonly LayerTarget[] {
+    const platformType = this.platformTypeOf(complete);
+    const { sessionId, platform, venue } = complete;
+    const known = this.targetsBySession.get(sessionId);
+    if (known && known.platform === platform && known.venue === venue && known.platformType === platformType) {
+      return known.targets;
+    }
+    const targets = layerTargetsOf({ sessionId, platform, venue, platformType });
+    // Oldest session first out: bounded, however many sessions a process serves.
+    if (!known && this.targetsBySession.size >= TARGETS_KEPT) {
+      this.targetsBySession.delete(this.targetsBySession.keys().next().value!);
+    }
+    this.targetsBySession.set(sessionId, { platform, venue, platformType, targets });
+    return targets;
   }
 }
