@@ -49,6 +49,8 @@ interface Entry {
 
 export class ToolRegistry implements ToolsService {
   private readonly entries = new Map<string, Entry>();
+  /** The entries by name, sorted when first needed after a change (every turn asks for the definitions, #15.2). */
+  private sorted: readonly Entry[] | undefined;
   private readonly now: () => number;
   private warnedInvalidGroups = false;
 
@@ -65,26 +67,33 @@ export class ToolRegistry implements ToolsService {
     }
     const token = Symbol(tool.name);
     this.entries.set(tool.name, { tool, plugin, token });
+    this.sorted = undefined;
     return () => {
       // Only the current registration withdraws the name (a replaced one leaves its replacement alone).
-      if (this.entries.get(tool.name)?.token === token) this.entries.delete(tool.name);
+      if (this.entries.get(tool.name)?.token === token) {
+        this.entries.delete(tool.name);
+        this.sorted = undefined;
+      }
     };
   }
 
+  private byName(): readonly Entry[] {
+    this.sorted ??= [...this.entries.values()].sort((a, b) => compare(a.tool.name, b.tool.name));
+    return this.sorted;
+  }
+
   list(): ToolInfo[] {
-    return [...this.entries.values()]
-      .map(({ tool, plugin }) => {
-        const info: ToolInfo = {
-          name: tool.name,
-          description: tool.description,
-          parameters: tool.parameters,
-          level: tool.level ?? 0,
-          plugin,
-        };
-        if (tool.group !== undefined) info.group = tool.group;
-        return info;
-      })
-      .sort((a, b) => compare(a.name, b.name));
+    return this.byName().map(({ tool, plugin }) => {
+      const info: ToolInfo = {
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters,
+        level: tool.level ?? 0,
+        plugin,
+      };
+      if (tool.group !== undefined) info.group = tool.group;
+      return info;
+    });
   }
 
   groups(): string[] {
@@ -102,9 +111,14 @@ export class ToolRegistry implements ToolsService {
         : 'groups' in scope
           ? scope.groups
           : await this.sessionGroups(scope.sessionId, { platform: scope.platform, venue: scope.venue });
-    return this.list()
-      .filter((info) => isGroupEnabled(selection, info.group))
-      .map(({ name, description, parameters }) => ({ name, description, parameters }));
+    // Straight from the entries: no ToolInfo per tool first.
+    const definitions: ToolDefinition[] = [];
+    for (const { tool } of this.byName()) {
+      if (isGroupEnabled(selection, tool.group)) {
+        definitions.push({ name: tool.name, description: tool.description, parameters: tool.parameters });
+      }
+    }
+    return definitions;
   }
 
   async sessionGroups(sessionId: string, scope: SessionScope = {}): Promise<ToolGroupSelection> {
