@@ -27,7 +27,10 @@ export class HookRegistry implements HooksService {
   ): Promise<HookRunResult> {
     const chain = this.chains.get(key) as readonly Middleware<HookContextMap[K]>[] | undefined;
     // Nothing registered (about half of a tool turn's runs): the centre alone, without building the onion.
-    if (!chain || chain.length === 0) return centreOnly(context, defaultAction);
+    if (!chain || chain.length === 0) {
+      // Nor a centre (3 of a tool turn's runs): settled at once, without an async function's frame.
+      return defaultAction ? centreOnly(context, defaultAction) : Promise.resolve({ reachedCentre: true });
+    }
     return compose(key, chain, defaultAction)(context);
   }
 
@@ -37,7 +40,7 @@ export class HookRegistry implements HooksService {
 }
 
 /** What compose gives for an empty chain: the centre runs, its failure rejects the run. */
-async function centreOnly<C>(context: C, centre?: (context: C) => void | Promise<void>): Promise<HookRunResult> {
-  if (centre) await centre(context);
+async function centreOnly<C>(context: C, centre: (context: C) => void | Promise<void>): Promise<HookRunResult> {
+  await centre(context);
   return { reachedCentre: true };
 }
