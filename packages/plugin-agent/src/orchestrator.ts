@@ -20,6 +20,16 @@ export function newTurnId(): string {
   return `turn_${Date.now().toString(36)}${turnCounter.toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
 
+/** The route line's label of each placement a channel logs. */
+const ROUTE_LABELS = {
+  join: '待插入',
+  queue: '排队',
+  open: '开轮',
+  joined: '插入',
+  opened: '开轮',
+  released: '放掉',
+} as const;
+
 export class Orchestrator implements AgentService {
   private readonly channels = new Map<string, SessionChannel>();
   private readonly preprocessors = new Map<string, { handler: PreprocessorFn; dispose: Disposer }>();
@@ -56,7 +66,7 @@ export class Orchestrator implements AgentService {
       this.deliver(context.message, generation),
     );
     if (!reachedCentre) {
-      deps.log.debug(routeLine({ label: '放掉', message }));
+      if (deps.log.enabled('debug')) deps.log.debug(routeLine({ label: '放掉', message }));
       deps.events.emit('outbound:stream', {
         sessionId: message.sessionId,
         turnId: '',
@@ -72,7 +82,7 @@ export class Orchestrator implements AgentService {
     const channel = await this.unheldChannel(message.sessionId);
     if (deps.sessionManager.available && deps.sessionManager.use.generationOf(message.sessionId) !== generation) {
       // Collected before a deletion started: released, not archived.
-      deps.log.debug(routeLine({ label: '放掉', message }));
+      if (deps.log.enabled('debug')) deps.log.debug(routeLine({ label: '放掉', message }));
       this.releaseIfIdle(channel);
       return;
     }
@@ -109,7 +119,7 @@ export class Orchestrator implements AgentService {
   /** Archives an ambient input without a turn id: the next turn reads it from the history with its sender. */
   private async keepAsContext(message: IncomingMessage): Promise<void> {
     const deps = this.deps;
-    deps.log.debug(routeLine({ label: '留作上下文', message }));
+    if (deps.log.enabled('debug')) deps.log.debug(routeLine({ label: '留作上下文', message }));
     if (!deps.messageArchive.available) return;
     await deps.messageArchive.use
       .archiveIncoming(message)
@@ -307,15 +317,8 @@ export class Orchestrator implements AgentService {
         queueChanged: (id, waiting, dispositions) =>
           this.deps.events.emit('agent:queue', { sessionId: id, waiting, dispositions }),
         log: ({ kind, message, turnId }) => {
-          const labels = {
-            join: '待插入',
-            queue: '排队',
-            open: '开轮',
-            joined: '插入',
-            opened: '开轮',
-            released: '放掉',
-          };
-          this.deps.log.debug(routeLine({ label: labels[kind], message, turnId }));
+          if (this.deps.log.enabled('debug'))
+            this.deps.log.debug(routeLine({ label: ROUTE_LABELS[kind], message, turnId }));
         },
       });
       this.channels.set(sessionId, channel);

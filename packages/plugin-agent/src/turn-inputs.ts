@@ -105,7 +105,9 @@ export async function insertJoins(deps: AgentDeps, state: TurnState, joined: Inc
   const now = Date.now();
   const messages: Message[] = [];
   for (const message of joined) {
-    deps.log.debug(routeLine({ label: '插入', message, sessionId: state.sessionId, turnId: state.turnId }));
+    if (deps.log.enabled('debug')) {
+      deps.log.debug(routeLine({ label: '插入', message, sessionId: state.sessionId, turnId: state.turnId }));
+    }
     const input: TurnInput = { message };
     state.inputs.push(input);
     state.messages.push(message);

@@ -29,8 +29,24 @@ const OWN_INJECTORS: ReadonlySet<string> = new Set(Object.values(INJECTOR));
  * host-notice, idle-prompt); contribution blocks already carry their global key.
  */
 export function injectorKeyOf(instanceId: string, injector: string): string {
-  return OWN_INJECTORS.has(injector) ? `${instanceId}/${injector}` : injector;
+  if (!OWN_INJECTORS.has(injector)) return injector;
+  // One string per (instance, own injector), not a new one per message per call: the usage breakdown looks each
+  // key up in its injectors record, and a string made anew must be hashed anew (#15.2).
+  let keys = ownInjectorKeys.get(instanceId);
+  if (keys === undefined) {
+    keys = new Map();
+    ownInjectorKeys.set(instanceId, keys);
+  }
+  let key = keys.get(injector);
+  if (key === undefined) {
+    key = `${instanceId}/${injector}`;
+    keys.set(injector, key);
+  }
+  return key;
 }
+
+/** Instance id → own injector → its global key (a few plugin instances × the INJECTOR ids). */
+const ownInjectorKeys = new Map<string, Map<string, string>>();
 
 export function systemMessage(content: string, injector?: string): Message {
   return injector === undefined

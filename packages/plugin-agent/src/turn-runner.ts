@@ -35,8 +35,11 @@ export async function runTurn({ deps, channel, running, batch, fromQueue, genera
   const opener = batch[0]!.message;
   const inputs: TurnInput[] = batch.map((pending) => ({ message: pending.message }));
   const sessionId = opener.sessionId;
-  for (const message of inputs.map((input) => input.message)) {
-    deps.log.debug(routeLine({ label: '开轮', message, sessionId, turnId: running.turnId }));
+  // Debug lines are built only when something records debug (the file log is at info): #15.2.
+  if (deps.log.enabled('debug')) {
+    for (const message of inputs.map((input) => input.message)) {
+      deps.log.debug(routeLine({ label: '开轮', message, sessionId, turnId: running.turnId }));
+    }
   }
   let reached = false;
   try {

@@ -67,19 +67,21 @@ export function computeBreakdown(input: BreakdownInput): TokenBreakdown {
     breakdown.systemOther += tokens;
     breakdown.injectors[key] = (breakdown.injectors[key] ?? 0) + tokens;
   };
-  input.messages.forEach((message, index) => {
-    if (isControlMessage(message)) return;
+  const { messages } = input;
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index]!;
+    if (isControlMessage(message)) continue;
     const tokens = input.messageTokens?.[index] ?? estimateMessageTokens(message);
     if (message.role === 'tool') {
       breakdown.toolResults += tokens;
-      return;
+      continue;
     }
     if (index === 0 && message.role === 'system') {
       breakdown.system += tokens;
       const persona = Math.min(tokens, input.personaPrompt ? estimateTextTokens(input.personaPrompt) : 0);
       breakdown.persona += persona;
       addOther(injectorKeyOf(input.instanceId, INJECTOR.systemPrompt), tokens - persona);
-      return;
+      continue;
     }
     const injector = message.metadata?.[WellKnownMetadataKeys.Injector];
     if (message.role === 'system' && typeof injector === 'string') {
@@ -87,10 +89,10 @@ export function computeBreakdown(input: BreakdownInput): TokenBreakdown {
       const category = input.categories.get(injector);
       if (category && category !== 'other') breakdown[CATEGORY_BUCKET[category]] += tokens;
       else addOther(injectorKeyOf(input.instanceId, injector), tokens);
-      return;
+      continue;
     }
     breakdown.history += tokens;
-  });
+  }
   return breakdown;
 }
 
