@@ -17,9 +17,43 @@ export type MessageTokenEstimator = (message: Message) => number;
 
 const scratch = new Float64Array(FEATURE_COUNT);
 
-/** Unrounded estimate, so that parts of one message add up before rounding. */
+/**
+ * Texts at least this long keep their estimate by content (see rawTextTokens); a shorter one is counted again,
+ * which costs about what the lookup would.
+ */
+export const TEXT_CACHE_MIN_CHARS = 32;
+/** Texts longer than this are counted every time (keeping one would hold a large string for little gain). */
+export const TEXT_CACHE_MAX_CHARS = 32_768;
+/** A generation of remembered texts holds at most this many characters and this many texts. */
+export const TEXT_CACHE_GENERATION_CHARS = 262_144;
+export const TEXT_CACHE_GENERATION_TEXTS = 2048;
+/** Two generations: a text found in the older one moves to the newer; the older is dropped when the newer fills. */
+let recentTexts = new Map<string, number>();
+let olderTexts = new Map<string, number>();
+let recentChars = 0;
+
+/**
+ * Unrounded estimate, so that parts of one message add up before rounding. The figure depends on the text alone,
+ * and the same texts come back on every call (the system prompt rebuilt each turn, the history's own copies of
+ * the turn's messages, the usage breakdown's category texts): a text is counted once and then found by content.
+ */
 function rawTextTokens(text: string): number {
-  if (text.length === 0) return 0;
+  const length = text.length;
+  if (length < TEXT_CACHE_MIN_CHARS || length > TEXT_CACHE_MAX_CHARS) return length === 0 ? 0 : countText(text);
+  const recent = recentTexts.get(text);
+  if (recent !== undefined) return recent;
+  const raw = olderTexts.get(text) ?? countText(text);
+  if (recentChars + length > TEXT_CACHE_GENERATION_CHARS || recentTexts.size >= TEXT_CACHE_GENERATION_TEXTS) {
+    olderTexts = recentTexts;
+    recentTexts = new Map();
+    recentChars = 0;
+  }
+  recentTexts.set(text, raw);
+  recentChars += length;
+  return raw;
+}
+
+function countText(text: string): number {
   scratch.fill(0);
   countTextFeatures(text, scratch);
   let total = 0;
