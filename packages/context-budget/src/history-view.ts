@@ -72,6 +72,15 @@ export class HistoryView {
     return first;
   }
 
+  /** Appends the messages and estimates of entries [start, length) to the given arrays (no entry objects). */
+  appendFrom(start: number, messages: TrimEntry['message'][], tokens: number[]): void {
+    const entries = this.entries;
+    for (let index = start; index < this.length; index++) {
+      messages.push(entries.messages[index]!);
+      tokens.push(entries.tokens[index]!);
+    }
+  }
+
   /** Entries [start, length) as trim entries with sources and units of the caller's list. */
   entriesFrom(start: number): TrimEntry[] {
     const { messages, sources, units, groups, tokens } = this.entries;

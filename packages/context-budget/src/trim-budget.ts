@@ -17,20 +17,21 @@ export interface TrimBudget {
 }
 
 export function trimBudget({ contextWindow, maxOutputTokens, trimThresholdRatio = 1 }: TrimBudgetOptions): TrimBudget {
-  for (const [name, value] of [
-    ['contextWindow', contextWindow],
-    ['maxOutputTokens', maxOutputTokens],
-    ['trimThresholdRatio', trimThresholdRatio],
-  ] as const) {
-    if (!Number.isFinite(value) || value < 0) {
-      throw new RangeError(`trimBudget: ${name} must be a finite number ≥ 0, got ${value}.`);
-    }
-  }
+  // Plain calls, not a loop over pairs: this runs on every model call, mostly before V8 optimises it.
+  checkFigure('contextWindow', contextWindow);
+  checkFigure('maxOutputTokens', maxOutputTokens);
+  checkFigure('trimThresholdRatio', trimThresholdRatio);
   const budget = Math.max(
     MIN_TRIM_BUDGET,
     Math.floor(contextWindow * trimThresholdRatio - maxOutputTokens - SAFETY_MARGIN_TOKENS),
   );
   return { budget, unit: trimUnit(budget) };
+}
+
+function checkFigure(name: string, value: number): void {
+  if (!Number.isFinite(value) || value < 0) {
+    throw new RangeError(`trimBudget: ${name} must be a finite number ≥ 0, got ${value}.`);
+  }
 }
 
 /** The unit in which step 1 drops history: a quarter of the budget, rounded up. */

@@ -192,6 +192,18 @@ describe('trimMessages: step 2 (this turn’s earlier tool calls)', () => {
     const compacted = `[历史工具调用] a → ${`line one line two ${text(200, 'A')}`.slice(0, 100)}`;
     expect(outcome.messages[3]).toEqual({ role: 'assistant', content: compacted });
     expect(outcome.messages[4]?.toolCalls?.[0]?.id).toBe('b');
+    // #15.2 The line given as a function is asked for once, when a group is compacted, and not for a list that fits.
+    let asked = 0;
+    const english = () => {
+      asked++;
+      return contextBudgetMessages.en['context.toolCallSummary'];
+    };
+    expect(trim(messages, 2, 2, { toolCallSummary: english }).messages[3]?.content).toMatch(
+      /^\[Earlier tool call\] a → /,
+    );
+    expect(asked).toBe(1);
+    trim(messages.slice(0, 5), 2, 2, { toolCallSummary: english });
+    expect(asked).toBe(1);
   });
 
   it('step 2 compacts a group only when that saves tokens', () => {
@@ -425,6 +437,27 @@ describe('trimMessages: continuation prompt (压缩后延续提示)', () => {
     const english = contextBudgetMessages.en['context.continuationPrompt'];
     const outcome = trim(scenario(), 2, 12, { continuationPrompt: english });
     expect(outcome.messages.at(-1)?.content).toBe(english);
+  });
+
+  it('#15.2 a prompt given as a function is asked for (and estimated) only when it is inserted', () => {
+    const english = contextBudgetMessages.en['context.continuationPrompt'];
+    const asked = { prompt: 0, estimated: 0 };
+    const prompt = () => {
+      asked.prompt++;
+      return english;
+    };
+    const estimator = (message: Message) => {
+      if (message.content === english) asked.estimated++;
+      return charEstimator(message);
+    };
+    const inserted = trim(scenario(), 2, 12, { continuationPrompt: prompt, estimator });
+    expect(inserted.continuationInserted).toBe(true);
+    expect(inserted.messages.at(-1)?.content).toBe(english);
+    expect(asked).toEqual({ prompt: 1, estimated: 1 });
+    // Steps 1–3 only, then a list that fits: neither asked for nor estimated.
+    trim([...head, ...historyOf(10, 300), user(text(3600))], 2, 12, { continuationPrompt: prompt, estimator });
+    trim([...head, ...historyOf(2, 300), user('q')], 2, 4, { continuationPrompt: prompt, estimator });
+    expect(asked).toEqual({ prompt: 1, estimated: 1 });
   });
 });
 

@@ -62,12 +62,18 @@ export interface TrimSettings {
   memoryTokenBudget?: number;
   /** Tokens the request carries besides the messages (tool definitions), counted with the head. Default 0. */
   fixedTokens?: number;
-  /** Default: the zh-CN text of the catalogue. */
-  continuationPrompt?: string;
+  /**
+   * Default: the zh-CN text of the catalogue. A function is called only when the prompt is inserted (a trim through
+   * step 4), so a caller that translates it pays nothing on the calls that need none.
+   */
+  continuationPrompt?: string | (() => string);
   /** Metadata of the inserted continuation prompt (the caller marks it as its own block, e.g. its injector). */
   continuationMetadata?: Record<string, unknown>;
-  /** Compaction line with `{name}` and `{result}`. Default: the zh-CN text of the catalogue. */
-  toolCallSummary?: string;
+  /**
+   * Compaction line with `{name}` and `{result}`. Default: the zh-CN text of the catalogue. A function is called
+   * only when step 2 compacts a group.
+   */
+  toolCallSummary?: string | (() => string);
   estimator?: MessageTokenEstimator;
   /**
    * The conversation's incremental copy of its history segment: when given (and the estimator is the default), a
@@ -107,42 +113,89 @@ export interface TrimResult {
 
 /** Trims `messages` to the budget. The input list and its messages are never mutated. */
 export function trimMessages(options: TrimOptions): TrimResult {
-  const {
-    memoryTokenBudget = 4096,
-    fixedTokens = 0,
-    continuationPrompt = DEFAULT_CONTINUATION_PROMPT,
-    toolCallSummary = DEFAULT_TOOL_CALL_SUMMARY,
-    estimator = estimateMessageTokens,
-  } = options;
+  return trimList(options, true);
+}
+
+/**
+ * trimMessages without its shortcut for a list that already fits (the list as it is, no cut computed): the
+ * reference the property tests hold the shortcut to.
+ */
+export function trimMessagesFully(options: TrimOptions): TrimResult {
+  return trimList(options, false);
+}
+
+function trimList(options: TrimOptions, shortcut: boolean): TrimResult {
+  // Plain reads and loops rather than destructuring defaults, iterated pairs and closures up front: this runs on
+  // every model call, and on a one-session process mostly before V8 optimises it.
+  const estimator = options.estimator ?? estimateMessageTokens;
+  const fixedTokens = options.fixedTokens ?? 0;
   const list = options.parts ? listOfParts(options.parts) : listOfArray(options.messages, options.segments);
   const { budget, unit } = trimBudget(options);
-  const inputs = new Set(options.inputs ?? defaultInputs(list));
-  const instructions = new Set(options.instructions ?? []);
-  for (const [name, indices] of [
-    ['input', inputs],
-    ['instruction', instructions],
-  ] as const) {
-    for (const index of indices) {
-      if (!Number.isInteger(index) || index < 0 || index >= list.length) {
-        throw new RangeError(`trimMessages: ${name} index ${index} is outside the list (0…${list.length - 1}).`);
-      }
-    }
-  }
+  const inputIndices = options.inputs ?? defaultInputs(list);
+  const instructionIndices = options.instructions ?? [];
+  checkIndices('input', inputIndices, list.length);
+  checkIndices('instruction', instructionIndices, list.length);
   if (!Number.isFinite(fixedTokens) || fixedTokens < 0) {
     throw new RangeError(`trimMessages: fixedTokens must be a finite number ≥ 0, got ${fixedTokens}.`);
   }
-  const isProtected = (entry: TrimEntry) =>
-    inputs.has(entry.source) || (entry.source === 0 && list.at(0)?.role === 'system');
 
-  const { head, history, turn } = segmentsOf(list, estimator, options.historyIndex);
-  const sum = (entries: readonly TrimEntry[]) => entries.reduce((total, entry) => total + entry.tokens, 0);
-  const headTokens = sum(head) + fixedTokens;
+  const segments = segmentsOf(list, estimator, options.historyIndex);
+  const { head, history, turn } = segments;
+  let headTokens = 0;
+  for (let index = 0; index < head.length; index++) headTokens += head[index]!.tokens;
+  headTokens += fixedTokens;
   const historyTokens = history.tokens;
-  const untrimmedTokens = headTokens + historyTokens + sum(turn);
-  const untrimmedHistory = historyTokens + sum(turn.filter((entry) => entry.group));
+  let turnTokens = 0;
+  let turnGroupTokens = 0;
+  for (let index = 0; index < turn.length; index++) {
+    const entry = turn[index]!;
+    turnTokens += entry.tokens;
+    if (entry.group) turnGroupTokens += entry.tokens;
+  }
+  const untrimmedTokens = headTokens + historyTokens + turnTokens;
+  const untrimmedHistory = historyTokens + turnGroupTokens;
   const available = budget - headTokens - unit;
   const historyOver = history.length > 0 && historyTokens > available;
   const trimmed = historyOver || untrimmedTokens > budget;
+
+  if (shortcut && !trimmed) {
+    // Nothing to cut: no step runs, so the result is the list as grouped, with the estimates already computed.
+    const messages: Message[] = [];
+    const messageTokens: number[] = [];
+    for (let index = 0; index < head.length; index++) {
+      messages.push(head[index]!.message);
+      messageTokens.push(head[index]!.tokens);
+    }
+    history.appendFrom(0, messages, messageTokens);
+    for (let index = 0; index < turn.length; index++) {
+      messages.push(turn[index]!.message);
+      messageTokens.push(turn[index]!.tokens);
+    }
+    return {
+      messages,
+      messageTokens,
+      budget,
+      unit,
+      steps: [],
+      removed: list.length - messages.length,
+      droppedHistory: 0,
+      droppedUnits: 0,
+      trimmed,
+      untrimmedHistory,
+      untrimmedTokens,
+      tokens: untrimmedTokens,
+      overBudget: false,
+      continuationInserted: false,
+    };
+  }
+
+  const memoryTokenBudget = options.memoryTokenBudget ?? 4096;
+  const inputs = new Set(inputIndices);
+  const instructions = new Set(instructionIndices);
+  let toolCallSummary: string | undefined;
+  const isProtected = (entry: TrimEntry) =>
+    inputs.has(entry.source) || (entry.source === 0 && list.at(0)?.role === 'system');
+  const sum = (entries: readonly TrimEntry[]) => entries.reduce((total, entry) => total + entry.tokens, 0);
 
   // The last message of the list is never dropped; when it is history, the cut stops before its unit.
   const cutLimit = turn.length > 0 || history.length === 0 ? history.length : history.lastUnitStart();
@@ -159,15 +212,23 @@ export function trimMessages(options: TrimOptions): TrimResult {
 
   // Only the history from the cut on is materialised: what is sent.
   let kept = history.entriesFrom(cut);
-  let total = headTokens + (historyTokens - history.tokensBefore(cut)) + sum(turn);
+  let total = headTokens + (historyTokens - history.tokensBefore(cut)) + turnTokens;
   const count = () => head.length + kept.length + turn.length;
-  const promptMessage: Message = options.continuationMetadata
-    ? { role: 'system', content: continuationPrompt, metadata: { ...options.continuationMetadata } }
-    : { role: 'system', content: continuationPrompt };
-  const promptTokens = estimator(promptMessage);
+  // The continuation prompt, built and estimated only once step 4 has run (it can be inserted only then).
+  let prompt: { message: Message; tokens: number } | undefined;
+  const continuation = () => {
+    if (!prompt) {
+      const content = textOf(options.continuationPrompt, DEFAULT_CONTINUATION_PROMPT);
+      const message: Message = options.continuationMetadata
+        ? { role: 'system', content, metadata: { ...options.continuationMetadata } }
+        : { role: 'system', content };
+      prompt = { message, tokens: estimator(message) };
+    }
+    return prompt;
+  };
   let step4Ran = false;
   const promptPending = () => step4Ran && list.length - count() >= CONTINUATION_MIN_REMOVED;
-  const over = () => total + (promptPending() ? promptTokens : 0) > budget;
+  const over = () => total + (promptPending() ? continuation().tokens : 0) > budget;
   const replace = (entries: TrimEntry[], index: number, message: Message) => {
     const entry = entries[index]!;
     const tokens = estimator(message);
@@ -211,11 +272,12 @@ export function trimMessages(options: TrimOptions): TrimResult {
   const removed = list.length - output.length;
   const continuationInserted = promptPending();
   if (continuationInserted) {
+    const { message, tokens } = continuation();
     const lastInput = findLastIndex(outputEntries, (entry) => inputs.has(entry.source));
     const at = lastInput === -1 ? output.length : lastInput + 1;
-    output.splice(at, 0, promptMessage);
-    messageTokens.splice(at, 0, promptTokens);
-    total += promptTokens;
+    output.splice(at, 0, message);
+    messageTokens.splice(at, 0, tokens);
+    total += tokens;
   }
   return {
     messages: output,
@@ -265,6 +327,7 @@ export function trimMessages(options: TrimOptions): TrimResult {
       while (end < turn.length && turn[end]!.unit === entry.unit) end++;
       const group = turn.slice(index, end);
       if (group.some((member) => !mayShorten(member))) continue;
+      toolCallSummary ??= textOf(options.toolCallSummary, DEFAULT_TOOL_CALL_SUMMARY);
       const compacted = compactToolGroup(
         group.map((member) => member.message),
         toolCallSummary,
@@ -343,6 +406,19 @@ export function trimMessages(options: TrimOptions): TrimResult {
       if (reasoning !== undefined && reasoning.length > NEWEST_REASONING_KEEP_CHARS) {
         replace(entries, index, { ...message, reasoningContent: shortenText(reasoning, NEWEST_REASONING_KEEP_CHARS) });
       }
+    }
+  }
+}
+
+function textOf(text: string | (() => string) | undefined, fallback: string): string {
+  return text === undefined ? fallback : typeof text === 'string' ? text : text();
+}
+
+function checkIndices(name: string, indices: readonly number[], length: number): void {
+  for (let position = 0; position < indices.length; position++) {
+    const index = indices[position]!;
+    if (!Number.isInteger(index) || index < 0 || index >= length) {
+      throw new RangeError(`trimMessages: ${name} index ${index} is outside the list (0…${length - 1}).`);
     }
   }
 }

@@ -11,6 +11,7 @@ import {
   type OutputAllowance,
   outputAllowance,
   type TrimResult,
+  type TrimSettings,
   trimMessages,
 } from '@aalis/context-budget';
 import { textRef } from '@aalis/core';
@@ -43,10 +44,9 @@ export function trimCall(
   },
 ): TrimmedCall {
   const { contextWindow, maxOutputTokens } = settings.model;
-  const trim = trimMessages({
-    ...('parts' in call
-      ? { parts: call.parts }
-      : { messages: call.messages, segments: { headEnd: call.headEnd, historyEnd: call.historyEnd } }),
+  // One options object without spreads, the fixed texts translated only if the trim needs them (a trim through
+  // step 2 or 4): this runs on every model call, mostly before V8 optimises it.
+  const options: TrimSettings = {
     inputs: call.inputIndices,
     instructions: call.instructionIndices,
     fixedTokens: estimateToolDefinitionTokens(tools),
@@ -54,12 +54,20 @@ export function trimCall(
     maxOutputTokens,
     trimThresholdRatio: deps.config.trimThresholdRatio,
     memoryTokenBudget: deps.config.memoryTokenBudget,
-    continuationPrompt: deps.i18n.t(textRef('context.continuationPrompt')),
+    continuationPrompt: () => deps.i18n.t(textRef('context.continuationPrompt')),
     // The agent's own block: keyed <instance id>/continuation-prompt in the usage breakdown.
     continuationMetadata: { [WellKnownMetadataKeys.Injector]: INJECTOR.continuation },
-    toolCallSummary: deps.i18n.t(textRef('context.toolCallSummary')),
-    ...(historyIndex ? { historyIndex } : {}),
-  });
+    toolCallSummary: () => deps.i18n.t(textRef('context.toolCallSummary')),
+    historyIndex,
+  };
+  const trim =
+    'parts' in call
+      ? trimMessages({ ...options, parts: call.parts })
+      : trimMessages({
+          ...options,
+          messages: call.messages,
+          segments: { headEnd: call.headEnd, historyEnd: call.historyEnd },
+        });
   return { trim, output: outputAllowance({ contextWindow, maxOutputTokens, promptTokens: trim.tokens }) };
 }
 
