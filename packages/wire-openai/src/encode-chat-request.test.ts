@@ -89,6 +89,9 @@ const settings = fc.record({
     fc.oneof(
       jsonObject,
       fc.constant({ messages: 'x', tools: [1], reasoning_effort: 'high' }),
+      fc.constant({ tools: [1], messages: 'x' }),
+      // A caller's text that holds the encoder's stand-ins for the two lists.
+      fc.constant({ note: '\u0000aalis:messages\u0000', other: ['\u0000aalis:tools\u0000'] }),
       fc.constant({ chat_template_kwargs: { enable_thinking: true }, when: new Date(0) }),
     ),
   ),

@@ -63,6 +63,8 @@ interface ToolFragment {
   name: string;
   description: string | undefined;
   snapshot: Snapshot;
+  /** Frozen all through, data properties only, when its JSON was made: it cannot have changed since. */
+  frozen: boolean;
   bytes: Uint8Array;
 }
 
@@ -76,7 +78,11 @@ export function wireToolBytes(tool: WireToolDefinition): Uint8Array {
   const entries = typeof parameters === 'object' && parameters !== null ? byParameters.get(parameters) : undefined;
   if (entries !== undefined) {
     for (const entry of entries) {
-      if (entry.name === tool.name && entry.description === tool.description && unchanged(parameters, entry.snapshot))
+      if (
+        entry.name === tool.name &&
+        entry.description === tool.description &&
+        (entry.frozen || unchanged(parameters, entry.snapshot))
+      )
         return entry.bytes;
     }
   }
@@ -89,8 +95,18 @@ export function wireToolBytes(tool: WireToolDefinition): Uint8Array {
   if (list.length >= SHARED_LIMIT) list.length = 0;
   if (list.length === 0) byParameters.set(parameters, list);
   // Names and descriptions are strings, compared by content on the next call.
-  list.push({ name: tool.name, description: tool.description, snapshot, bytes });
+  list.push({ name: tool.name, description: tool.description, snapshot, frozen: frozenData(parameters), bytes });
   return bytes;
+}
+
+/** Whether a value's objects are all frozen and hold data properties only (a getter could answer differently). */
+function frozenData(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (!Object.isFrozen(value)) return false;
+  for (const descriptor of Object.values(Object.getOwnPropertyDescriptors(value))) {
+    if (!('value' in descriptor) || !frozenData(descriptor.value)) return false;
+  }
+  return true;
 }
 
 const NOT_PLAIN = Symbol('not plain JSON');
