@@ -85,6 +85,7 @@ export function eventsFacade({ bus }: Pick<HostParts, 'bus'>, scope: PluginScope
     },
     emit: (name, payload) => bus.emit(name, payload),
     emitAsync: (name, payload) => bus.emitAsync(name, payload),
+    listens: (name) => bus.listenerCount(name) > 0,
   };
 }
 

@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
+import { App } from './app.js';
 import { EventBus } from './events.js';
+import { memorySink } from './logger.js';
 
 describe('EventBus', () => {
   it('calls listeners in subscription order and stops after the disposer', () => {
@@ -115,5 +117,14 @@ describe('EventBus', () => {
     bus.emit('x', 2);
     expect(heard).toEqual([]);
     expect(bus.listenerCount('x')).toBe(0);
+  });
+
+  it('#15.2 the events handle says whether anything listens now', async () => {
+    const app = new App({ logSinks: [memorySink()] });
+    expect(app.events.listens('service:switch')).toBe(false);
+    const off = app.events.on('service:switch', () => {});
+    expect(app.events.listens('service:switch')).toBe(true);
+    off();
+    expect(app.events.listens('service:switch')).toBe(false);
   });
 });

@@ -15,6 +15,11 @@ export interface Events {
   emit<K extends EventName>(name: K, payload: EventMap[K]): void;
   /** Calls every listener and waits for all of them; failures are logged, never thrown. */
   emitAsync<K extends EventName>(name: K, payload: EventMap[K]): Promise<void>;
+  /**
+   * Whether anything listens to this event now, so a hot path can skip building a payload nobody would receive
+   * (emitting then changes nothing: listeners are called with what they see when the emit happens).
+   */
+  listens(name: EventName): boolean;
 }
 
 type AnyListener = (payload: unknown) => void | Promise<void>;

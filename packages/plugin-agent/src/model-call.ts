@@ -51,21 +51,29 @@ export async function callModel(
     { signal: state.running.controller.signal },
   );
   let response: ChatResponse | undefined;
+  // A fragment is built only while someone listens (a platform, the session server); headless, nobody does: #15.2.
+  const { events } = deps;
   for await (const event of stream) {
     switch (event.type) {
       case 'text-delta':
-        deps.events.emit('outbound:stream', { sessionId, turnId, platform, delta: event.text });
+        if (events.listens('outbound:stream')) {
+          events.emit('outbound:stream', { sessionId, turnId, platform, delta: event.text });
+        }
         break;
       case 'reasoning-delta':
-        deps.events.emit('outbound:stream', { sessionId, turnId, platform, reasoningDelta: event.text });
+        if (events.listens('outbound:stream')) {
+          events.emit('outbound:stream', { sessionId, turnId, platform, reasoningDelta: event.text });
+        }
         break;
       case 'tool-call-delta': {
+        // The call's id is fixed at its first delta whether or not anyone listens: the call runs with it.
         let callId = callIds.get(event.index);
         if (callId === undefined) {
           callId = newCallId();
           callIds.set(event.index, callId);
         }
-        deps.events.emit('outbound:stream', {
+        if (!events.listens('outbound:stream')) break;
+        events.emit('outbound:stream', {
           sessionId,
           turnId,
           platform,
