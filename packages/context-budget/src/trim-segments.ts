@@ -165,9 +165,25 @@ export function segmentsOf(
         head.push({ message, source, unit: source, group: false, tokens: estimator(message) });
       }
       const turnStart = headEnd + history.unitCount;
-      const grouped = groupToolCalls(list.turn);
       const turn: TrimEntry[] = [];
-      grouped.units.forEach((unit, unitIndex) => {
+      if (headGroupsAlone(list.turn, list.turn.length)) {
+        // No call and no result (a turn's first call): groupToolCalls would give one unit per message, in order.
+        for (let position = 0; position < list.turn.length; position++) {
+          const message = list.turn[position]!;
+          if (isControlMessage(message)) continue;
+          turn.push({
+            message,
+            source: historyEnd + position,
+            unit: turnStart + position,
+            group: false,
+            tokens: estimator(message),
+          });
+        }
+        return { head, history, turn };
+      }
+      const grouped = groupToolCalls(list.turn);
+      for (let unitIndex = 0; unitIndex < grouped.units.length; unitIndex++) {
+        const unit = grouped.units[unitIndex]!;
         for (let position = unit.start; position < unit.end; position++) {
           const message = grouped.messages[position]!;
           if (isControlMessage(message)) continue;
@@ -179,7 +195,7 @@ export function segmentsOf(
             tokens: estimator(message),
           });
         }
-      });
+      }
       return { head, history, turn };
     }
   }
