@@ -134,4 +134,34 @@ describe('validateJsonSchema', () => {
       }),
     );
   });
+
+  it('#15.2 string lengths are code points, lone surrogates included, counted without spreading the string', () => {
+    const piece = fc.oneof(
+      fc.string({ unit: 'grapheme' }),
+      fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code)),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), fc.nat(12), fc.nat(12), (pieces, low, high) => {
+        const value = pieces.join('');
+        const length = [...value].length;
+        const expected = [
+          ...(length < low ? [{ path: '$', keyword: 'minLength', params: { limit: low, received: length } }] : []),
+          ...(length > high ? [{ path: '$', keyword: 'maxLength', params: { limit: high, received: length } }] : []),
+        ];
+        expect(validateJsonSchema({ type: 'string', minLength: low, maxLength: high }, value)).toEqual(expected);
+      }),
+    );
+  });
+
+  it('#15.2 a hole in an array is skipped as before, and nested values are checked at their paths', () => {
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the point
+    const sparse = [1, , 'x'];
+    expect(paths({ type: 'array', items: { type: 'number' } }, sparse)).toEqual(['$[2] type']);
+    expect(
+      paths(
+        { type: 'object', properties: { list: { type: 'array', items: { type: 'string', nullable: true } } } },
+        { list: ['a', null, 3] },
+      ),
+    ).toEqual(['$.list[2] type']);
+  });
 });

@@ -41,7 +41,7 @@ function check(step: Step): void {
   if (schema.$ref !== undefined) {
     const target = resolveRef(step.root, schema.$ref);
     if (!target) out.push({ path, keyword: '$ref', params: { ref: schema.$ref } });
-    else check({ ...step, schema: target, depth: step.depth + 1 });
+    else check(inner(step, target, step.value, path));
   }
   if (!checkType(schema, value, path, out)) return; // the other keywords would only repeat the type error
   if (schema.enum !== undefined && !schema.enum.some((allowed) => jsonEqual(allowed, value))) {
@@ -57,8 +57,15 @@ function check(step: Step): void {
   checkCombinators(step);
 }
 
+/** The step one level down: another schema for this value or a part of it. */
+function inner(step: Step, schema: JsonSchema, value: unknown, path: string, out = step.out): Step {
+  return { schema, value, path, root: step.root, depth: step.depth + 1, out };
+}
+
 function checkType(schema: JsonSchema, value: unknown, path: string, out: SchemaViolation[]): boolean {
   if (schema.type === undefined) return true;
+  // One type that matches (most values): no list of the allowed types to build.
+  if (!Array.isArray(schema.type) && hasType(value, schema.type as JsonSchemaType)) return true;
   const types: JsonSchemaType[] = Array.isArray(schema.type) ? [...schema.type] : [schema.type as JsonSchemaType];
   if (schema.nullable === true && !types.includes('null')) types.push('null');
   if (types.some((type) => hasType(value, type))) return true;
@@ -109,12 +116,14 @@ function checkNumber(schema: JsonSchema, value: number, path: string, out: Schem
 }
 
 function checkString(schema: JsonSchema, value: string, path: string, out: SchemaViolation[]): void {
-  const length = [...value].length; // code points, as JSON Schema counts them
-  if (schema.minLength !== undefined && length < schema.minLength) {
-    out.push({ path, keyword: 'minLength', params: { limit: schema.minLength, received: length } });
-  }
-  if (schema.maxLength !== undefined && length > schema.maxLength) {
-    out.push({ path, keyword: 'maxLength', params: { limit: schema.maxLength, received: length } });
+  if (schema.minLength !== undefined || schema.maxLength !== undefined) {
+    const length = codePoints(value); // as JSON Schema counts them
+    if (schema.minLength !== undefined && length < schema.minLength) {
+      out.push({ path, keyword: 'minLength', params: { limit: schema.minLength, received: length } });
+    }
+    if (schema.maxLength !== undefined && length > schema.maxLength) {
+      out.push({ path, keyword: 'maxLength', params: { limit: schema.maxLength, received: length } });
+    }
   }
   if (schema.pattern !== undefined) {
     const regex = compilePattern(schema.pattern);
@@ -140,9 +149,10 @@ function checkArray(step: Step, value: unknown[]): void {
     }
   }
   if (schema.items !== undefined) {
-    value.forEach((item, index) => {
-      check({ ...step, schema: schema.items!, value: item, path: `${path}[${index}]`, depth: step.depth + 1 });
-    });
+    const items = schema.items;
+    for (let index = 0; index < value.length; index++) {
+      if (index in value) check(inner(step, items, value[index], `${path}[${index}]`)); // holes as forEach skips them
+    }
   }
 }
 
@@ -158,7 +168,7 @@ function checkObject(step: Step, value: Record<string, unknown>): void {
     const propertySchema = Object.hasOwn(properties, key) ? properties[key] : undefined;
     if (propertySchema) {
       if (item !== undefined) {
-        check({ ...step, schema: propertySchema, value: item, path: childPath(path, key), depth: step.depth + 1 });
+        check(inner(step, propertySchema, item, childPath(path, key)));
       }
       continue;
     }
@@ -171,7 +181,7 @@ function checkObject(step: Step, value: Record<string, unknown>): void {
         params: { property: key, known: known.length > 0 ? known.join(', ') : '-' },
       });
     } else if (typeof extra === 'object' && extra !== null) {
-      check({ ...step, schema: extra, value: item, path: childPath(path, key), depth: step.depth + 1 });
+      check(inner(step, extra, item, childPath(path, key)));
     }
   }
 }
@@ -181,10 +191,10 @@ function checkCombinators(step: Step): void {
   const tryEach = (alternatives: readonly JsonSchema[]) =>
     alternatives.map((alternative) => {
       const found: SchemaViolation[] = [];
-      check({ ...step, schema: alternative, out: found, depth: step.depth + 1 });
+      check(inner(step, alternative, step.value, path, found));
       return found;
     });
-  for (const part of schema.allOf ?? []) check({ ...step, schema: part, depth: step.depth + 1 });
+  for (const part of schema.allOf ?? []) check(inner(step, part, step.value, path));
   if (schema.anyOf !== undefined && schema.anyOf.length > 0) {
     const results = tryEach(schema.anyOf);
     if (!results.some((found) => found.length === 0)) {
@@ -199,7 +209,7 @@ function checkCombinators(step: Step): void {
   }
   if (schema.not !== undefined) {
     const found: SchemaViolation[] = [];
-    check({ ...step, schema: schema.not, out: found, depth: step.depth + 1 });
+    check(inner(step, schema.not, step.value, path, found));
     if (found.length === 0) out.push({ path, keyword: 'not', params: {} });
   }
 }
@@ -229,6 +239,23 @@ function compilePattern(pattern: string): RegExp | undefined {
     patternCache.set(pattern, compiled);
   }
   return patternCache.get(pattern) ?? undefined;
+}
+
+/** Code points of a string, without an array of them. */
+function codePoints(value: string): number {
+  let count = value.length;
+  for (let index = 0; index < value.length; index++) {
+    const code = value.charCodeAt(index);
+    // A high surrogate followed by a low one is one code point.
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = value.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        index++;
+      }
+    }
+  }
+  return count;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
