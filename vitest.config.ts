@@ -90,6 +90,12 @@ const inThreads = testFiles()
   .map((file) => file.slice(import.meta.dirname.length + 1));
 
 /**
+ * One throwaway PostgreSQL cluster for the run, in the projects whose files may use it (a file that needs PostgreSQL
+ * runs in a process of its own): started only when such a project has files to run, and shared by both.
+ */
+const globalSetup = ['packages/postgres/src/throwaway-global-setup.ts'];
+
+/**
  * Files run this many at a time (AALIS_TEST_WORKERS overrides it): as many as the cores, no fewer than two, since the
  * slowest files mostly wait (leases expiring, killed processes, browsers, model streams). More than the cores was
  * no faster on a loaded machine and made deadline-bound files miss their deadlines.
@@ -131,7 +137,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'processes', include, exclude: [...inThreads, ...alone], pool: 'forks' },
+        test: { name: 'processes', include, exclude: [...inThreads, ...alone], pool: 'forks', globalSetup },
       },
       {
         extends: true,
@@ -139,7 +145,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'alone', include: alone, pool: 'forks', maxWorkers: 1, sequence: { groupOrder: 1 } },
+        test: {
+          name: 'alone',
+          include: alone,
+          pool: 'forks',
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+          globalSetup,
+        },
       },
     ],
   },

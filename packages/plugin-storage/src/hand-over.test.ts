@@ -225,7 +225,7 @@ describe.each(Object.keys(engines))('hand-over on %s', (engineName) => {
       a.queue.onPut((name) => heard.push(name));
       const admin = new PostgresDatabase(engine!.url!);
       const [listener] = await admin.query<{ pid: number }>(
-        "SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN%' ORDER BY backend_start LIMIT 1",
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' ORDER BY backend_start LIMIT 1",
       );
       await admin.query('SELECT pg_terminate_backend($1)', [listener!.pid]);
       await admin.close();

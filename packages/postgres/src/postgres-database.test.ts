@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresDatabase } from './postgres-database.js';
-import { startThrowawayPostgres, type ThrowawayPostgres } from './throwaway-postgres.js';
+import { throwawayDatabase } from './throwaway-postgres.js';
 
-let server: ThrowawayPostgres;
+let url: string;
 let database: PostgresDatabase;
 beforeAll(async () => {
-  server = await startThrowawayPostgres();
-  database = new PostgresDatabase(server.url);
+  url = await throwawayDatabase();
+  database = new PostgresDatabase(url);
 }, 60_000);
 afterAll(async () => {
   await database?.close();
-  server?.stop();
 });
 
 const migrations = [
@@ -20,7 +19,7 @@ const migrations = [
 
 describe('PostgresDatabase', () => {
   it('applies migrations once and records their versions, also when processes race', async () => {
-    const other = new PostgresDatabase(server.url);
+    const other = new PostgresDatabase(url);
     const [a, b] = await Promise.all([database.migrate('notes', migrations), other.migrate('notes', migrations)]);
     expect([...a, ...b].sort()).toEqual([1, 2]);
     expect(await database.migrate('notes', migrations)).toEqual([]);
@@ -56,7 +55,7 @@ describe('PostgresDatabase', () => {
     await database.listen('aalis_cut', (payload) => received.push(payload));
     database.onReconnect(() => reconnected++);
     const [listener] = await database.query<{ pid: number }>(
-      "SELECT pid FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()",
+      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()",
     );
     expect(listener).toBeDefined();
     await database.query('SELECT pg_terminate_backend($1)', [listener!.pid]);
@@ -68,7 +67,7 @@ describe('PostgresDatabase', () => {
   });
 
   it('#16.29 statements with parameters are prepared once per connection under one name per text, in transactions too', async () => {
-    const one = new PostgresDatabase(server.url, { max: 1 });
+    const one = new PostgresDatabase(url, { max: 1 });
     try {
       const prepared = async () =>
         (

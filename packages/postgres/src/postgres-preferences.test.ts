@@ -117,7 +117,7 @@ describe('#16.p PostgresPreferences', () => {
     const { database: other } = await store(url, 'b');
     // Cut a's listening connection from the server side, as a restart of PostgreSQL or a network cut would.
     await other.query(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'a' AND query LIKE 'LISTEN%'",
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'a' AND query LIKE 'LISTEN%'",
     );
     await until(() => (seen.includes('all') ? true : undefined), 'the re-read after reconnecting');
     expect(database.listening).toBe(true);
