@@ -103,16 +103,16 @@ export interface OpenExchangeOptions {
 
 export class HttpExchange {
   private failure: TransportError | undefined;
-  private readonly onAbort = () => this.fail('aborted');
 
+  /** `onAbort`: the abort listener `open` registered on `signal`, now aborting this exchange; removed by close(). */
   private constructor(
     private readonly request: ClientRequest,
     readonly response: IncomingMessage,
     private readonly signal: AbortSignal | undefined,
     private readonly idleMs: number,
+    private readonly onAbort: () => void,
   ) {
     response.on('error', () => {}); // surfaced by the readers below
-    signal?.addEventListener('abort', this.onAbort, { once: true });
     if (signal?.aborted) this.fail('aborted');
   }
 
@@ -167,7 +167,10 @@ export class HttpExchange {
           else socket.once('connect', () => (reachedProxy = true));
         });
       }
-      const onAbort = () => fail('aborted');
+      // One abort listener for the whole exchange: it aborts the request until the response is here, then the
+      // exchange (one listener added and removed per call instead of two).
+      let abortNow = () => fail('aborted');
+      const onAbort = () => abortNow();
       let timer = setTimeout(() => fail('connect-timeout'), connectMs);
       // 'finish': the whole request has been handed to the connected socket; now the server has to answer.
       request.once('finish', () => {
@@ -175,9 +178,10 @@ export class HttpExchange {
         if (!failure) timer = setTimeout(() => fail('headers-timeout'), headersMs);
       });
       signal?.addEventListener('abort', onAbort, { once: true });
+      let exchanged = false;
       const settle = () => {
         clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
+        if (!exchanged) signal?.removeEventListener('abort', onAbort);
       };
       request.on('error', (error) => {
         settle();
@@ -185,13 +189,17 @@ export class HttpExchange {
         reject(failure ?? new TransportError('network', cause));
       });
       request.on('response', (response) => {
-        settle();
         if (forward && response.statusCode === 407) {
+          settle();
           response.resume();
           reject(new TransportError('network', new ProxyError({ proxy: forward.display, status: 407 })));
           return;
         }
-        resolve(new HttpExchange(request, response, signal, idleMs));
+        clearTimeout(timer);
+        exchanged = true;
+        const exchange = new HttpExchange(request, response, signal, idleMs, onAbort);
+        abortNow = () => exchange.fail('aborted');
+        resolve(exchange);
       });
       request.setNoDelay(true);
       request.end(body);
