@@ -147,6 +147,10 @@ export class ServiceBinding<T> implements ServiceHandle<T> {
     const stillThere = previous !== undefined && this.registry.has(this.descriptor.name, previous);
     if (next === previous && (stillThere || previous === undefined)) return;
     this.current = next;
+    // The selection and methods bound to the provider left behind would only keep it in memory.
+    this.selected = undefined;
+    this.selectedAt = -1;
+    this.boundMethods.clear();
     for (const registration of this.registrations) {
       this.detach(registration);
       this.attach(registration, next);
@@ -164,6 +168,9 @@ export class ServiceBinding<T> implements ServiceHandle<T> {
   /** Undoes every registration (the consumer is deactivating). Returns how many were undone. */
   close(): number {
     this.closed = true;
+    this.selected = undefined;
+    this.selectedAt = -1;
+    this.boundMethods.clear();
     const count = this.registrations.size;
     for (const registration of this.registrations) this.detach(registration);
     this.registrations.clear();
