@@ -36,13 +36,13 @@ const session = (id: string, extra: Partial<SessionInfo> = {}): SessionInfo => (
 });
 
 describe('SqliteSessionStore row cache (#15.2)', () => {
-  it("another connection's writes and deletions are seen by the next read", () => {
+  it("another connection's writes and deletions are seen by the next read", async () => {
     const mine = new SqliteSessionStore(connection());
     const theirs = new SqliteSessionStore(connection());
     expect(mine.get('s')).toBeUndefined();
-    theirs.insert(session('s'));
+    await theirs.insert(session('s'));
     expect(mine.get('s')).toMatchObject({ id: 's', updatedAt: 1 });
-    theirs.saveLastTurn('s', { turnId: 't1', outcome: 'replied', at: 5 }, 6);
+    await theirs.saveLastTurn('s', { turnId: 't1', outcome: 'replied', at: 5 }, 6);
     expect(mine.get('s')).toMatchObject({ updatedAt: 6, lastTurn: { turnId: 't1', outcome: 'replied', at: 5 } });
     theirs.save({ ...session('s'), title: 'named', updatedAt: 7 });
     expect(mine.get('s')).toMatchObject({ title: 'named', updatedAt: 7 });
@@ -50,25 +50,25 @@ describe('SqliteSessionStore row cache (#15.2)', () => {
     expect(mine.get('s')).toBeUndefined();
   });
 
-  it("this store's writes are read back as stored, and another store on the connection sees them", () => {
+  it("this store's writes are read back as stored, and another store on the connection sees them", async () => {
     const database = connection();
     const a = new SqliteSessionStore(database);
     const b = new SqliteSessionStore(database);
-    a.insert(session('s'));
+    await a.insert(session('s'));
     expect(b.get('s')).toEqual(session('s'));
-    b.saveLastTurn('s', { turnId: 't1', outcome: 'silent', at: 2 }, 3);
+    await b.saveLastTurn('s', { turnId: 't1', outcome: 'silent', at: 2 }, 3);
     expect(a.get('s')).toEqual({ ...session('s'), updatedAt: 3, lastTurn: { turnId: 't1', outcome: 'silent', at: 2 } });
     // INSERT OR IGNORE of an existing id leaves the stored row.
-    expect(a.insert(session('s', { title: 'ignored' }))).toBe(false);
+    expect(await a.insert(session('s', { title: 'ignored' }))).toBe(false);
     expect(b.get('s')?.title).toBeUndefined();
     a.deleteAll(['s']);
     expect(b.get('s')).toBeUndefined();
   });
 
-  it('a read hands out a copy: changing it changes nothing stored', () => {
+  it('a read hands out a copy: changing it changes nothing stored', async () => {
     const store = new SqliteSessionStore(connection());
-    store.insert(session('s', { originPlatform: 'cli', originChat: { multiParty: true } }));
-    store.saveLastTurn('s', { turnId: 't1', outcome: 'replied', at: 2 }, 3);
+    await store.insert(session('s', { originPlatform: 'cli', originChat: { multiParty: true } }));
+    await store.saveLastTurn('s', { turnId: 't1', outcome: 'replied', at: 2 }, 3);
     const read = store.get('s')!;
     read.title = 'changed';
     read.originChat!.multiParty = false;
@@ -79,17 +79,52 @@ describe('SqliteSessionStore row cache (#15.2)', () => {
     expect(again.lastTurn?.outcome).toBe('replied');
   });
 
-  it('a write that rolls back after saving leaves the committed row', () => {
+  it('a write that rolls back after saving leaves the committed row', async () => {
     const database = connection();
     const store = new SqliteSessionStore(database);
-    store.insert(session('s'));
+    await store.insert(session('s'));
     expect(store.get('s')?.updatedAt).toBe(1);
     expect(() =>
       database.write(() => {
-        store.saveLastTurn('s', { turnId: 't1', outcome: 'replied', at: 2 }, 9);
+        store.save({ ...session('s'), title: 'never stored', updatedAt: 9 });
         throw new Error('rolled back');
       }),
     ).toThrow('rolled back');
     expect(store.get('s')).toEqual(session('s'));
+    // In a group commit: a last turn saved, then a write that fails alone (its savepoint rolled back).
+    const outcomes = await Promise.allSettled([
+      store.saveLastTurn('s', { turnId: 't1', outcome: 'replied', at: 2 }, 3),
+      database.writeSoon(() => {
+        store.save({ ...session('s'), title: 'never stored either', updatedAt: 9 });
+        throw new Error('fails alone');
+      }),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected']);
+    expect(store.get('s')).toEqual({
+      ...session('s'),
+      updatedAt: 3,
+      lastTurn: { turnId: 't1', outcome: 'replied', at: 2 },
+    });
+  });
+
+  it('new rows and last turns of one loop turn share one commit, settled once committed', async () => {
+    const database = connection();
+    const store = new SqliteSessionStore(database);
+    const other = new SqliteSessionStore(connection());
+    await Promise.all(['a', 'b', 'c'].map((id) => store.insert(session(id))));
+    let commits = 0;
+    const write = database.write.bind(database);
+    database.write = <T>(fn: (connection: SqliteDatabase['connection']) => T): T => {
+      if (!database.connection.inTransaction) commits++;
+      return write(fn);
+    };
+    const saved = await Promise.all(
+      ['a', 'b', 'c'].map((id) => store.saveLastTurn(id, { turnId: `t-${id}`, outcome: 'replied', at: 2 }, 3)),
+    );
+    expect(commits).toBe(1);
+    expect(saved.map((info) => info?.lastTurn?.turnId)).toEqual(['t-a', 't-b', 't-c']);
+    // Committed when settled: another connection reads them.
+    expect(['a', 'b', 'c'].map((id) => other.get(id)?.lastTurn?.turnId)).toEqual(['t-a', 't-b', 't-c']);
+    expect(await store.saveLastTurn('ghost', { turnId: 't', outcome: 'replied', at: 2 }, 3)).toBeUndefined();
   });
 });
