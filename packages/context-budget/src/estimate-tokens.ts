@@ -121,12 +121,17 @@ function measureMessage(message: Message, callTexts: string[] | undefined): numb
   let raw = rawTextTokens(message.content);
   if (message.reasoningContent) raw += rawTextTokens(message.reasoningContent);
   let overhead = MESSAGE_OVERHEAD_TOKENS;
-  for (const call of message.toolCalls ?? []) {
+  // Indexed loops: on a process that has made few calls this runs unoptimised, where for…of allocates per step.
+  const calls = message.toolCalls;
+  for (let index = 0; calls !== undefined && index < calls.length; index++) {
+    const call = calls[index]!;
     overhead += TOOL_CALL_OVERHEAD_TOKENS;
     raw += rawTextTokens(call.function.name) + rawTextTokens(call.function.arguments);
     callTexts?.push(call.function.name, call.function.arguments);
   }
-  for (const attachment of message.attachments ?? []) {
+  const attachments = message.attachments;
+  for (let index = 0; attachments !== undefined && index < attachments.length; index++) {
+    const attachment = attachments[index]!;
     const isImage = attachment.type === 'image' && (attachment.url !== undefined || attachment.data !== undefined);
     if (isImage) overhead += IMAGE_TOKENS;
     else if (attachment.description) raw += rawTextTokens(attachment.description);
@@ -156,6 +161,9 @@ function isFresh(cached: CachedEstimate, message: Message): boolean {
 /** Sum over the messages that are sent: control messages (CONTROL_KINDS) are never sent and count nothing. */
 export function estimateMessagesTokens(messages: readonly Message[]): number {
   let total = 0;
-  for (const message of messages) if (!isControlMessage(message)) total += estimateMessageTokens(message);
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index]!;
+    if (!isControlMessage(message)) total += estimateMessageTokens(message);
+  }
   return total;
 }

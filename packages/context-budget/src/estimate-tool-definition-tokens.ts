@@ -41,7 +41,9 @@ const WRAPPER_TOKENS = estimateTextTokens('namespace functions {\n\n} // namespa
 export function estimateToolDefinitionTokens(tools: readonly ToolDefinition[]): number {
   if (tools.length === 0) return 0;
   let total = TOOL_DEFINITIONS_OVERHEAD_TOKENS + WRAPPER_TOKENS;
-  for (const tool of tools) total += toolTokens(tool);
+  // Indexed loops: this runs on every model call, on a young process unoptimised, where for…of and a find
+  // callback allocate per step.
+  for (let index = 0; index < tools.length; index++) total += toolTokens(tools[index]!);
   return total;
 }
 
@@ -55,11 +57,14 @@ function toolTokens(tool: ToolDefinition): number {
     toolCache.set(tool, { name: tool.name, description: tool.description, parameters, tokens });
     return tokens;
   }
-  const entries = byParameters.get(parameters) ?? [];
+  let entries = byParameters.get(parameters);
   // Strings compare by content, so a copy's name and description match whatever object they come in.
-  const found = entries.find((entry) => entry.name === tool.name && entry.description === tool.description);
-  if (found) return found.tokens;
+  for (let index = 0; entries !== undefined && index < entries.length; index++) {
+    const entry = entries[index]!;
+    if (entry.name === tool.name && entry.description === tool.description) return entry.tokens;
+  }
   const tokens = estimateTextTokens(renderToolDefinition(tool));
+  entries ??= [];
   if (entries.length >= SHARED_LIMIT) entries.length = 0;
   if (entries.length === 0) byParameters.set(parameters, entries);
   entries.push({ name: tool.name, description: tool.description, tokens });

@@ -35,15 +35,19 @@ export function freezeMessage<T extends Message>(message: T): T {
 function isFrozenForTrim(message: Message): boolean {
   if (!Object.isFrozen(message)) return false;
   const calls = message.toolCalls;
-  if (
-    calls &&
-    !(Object.isFrozen(calls) && calls.every((call) => Object.isFrozen(call) && Object.isFrozen(call.function)))
-  )
-    return false;
+  if (calls) {
+    if (!Object.isFrozen(calls)) return false;
+    for (let index = 0; index < calls.length; index++) {
+      const call = calls[index]!;
+      if (!Object.isFrozen(call) || !Object.isFrozen(call.function)) return false;
+    }
+  }
   const attachments = message.attachments;
-  return (
-    !attachments || (Object.isFrozen(attachments) && attachments.every((attachment) => Object.isFrozen(attachment)))
-  );
+  if (attachments) {
+    if (!Object.isFrozen(attachments)) return false;
+    for (let index = 0; index < attachments.length; index++) if (!Object.isFrozen(attachments[index])) return false;
+  }
+  return true;
 }
 
 /**
@@ -142,13 +146,14 @@ export class HistoryTrimIndex {
    * so far have no incomplete group (no earlier call can claim a later result) — true for every state kept.
    */
   private add(added: readonly Message[]): boolean {
-    if (!added.every(isFrozenForTrim)) return false;
+    for (let index = 0; index < added.length; index++) if (!isFrozenForTrim(added[index]!)) return false;
     const grouped = groupToolCalls(added);
     if (grouped.incomplete.length > 0) return false;
     const base = this.source.length;
-    for (const message of added) this.source.push(message);
+    for (let index = 0; index < added.length; index++) this.source.push(added[index]!);
     this.indexedMessages += added.length;
-    for (const unit of grouped.units) {
+    for (let position = 0; position < grouped.units.length; position++) {
+      const unit = grouped.units[position]!;
       const unitIndex = this.unitCount++;
       const first = this.messages.length;
       for (let index = unit.start; index < unit.end; index++) {

@@ -28,16 +28,17 @@ export function outputAllowance({
   maxOutputTokens,
   promptTokens,
 }: OutputAllowanceOptions): OutputAllowance {
-  for (const [name, value] of [
-    ['contextWindow', contextWindow],
-    ['maxOutputTokens', maxOutputTokens],
-    ['promptTokens', promptTokens],
-  ] as const) {
-    if (!Number.isFinite(value) || value < 0) {
-      throw new RangeError(`outputAllowance: ${name} must be a finite number ≥ 0, got ${value}.`);
-    }
-  }
+  // Plain calls, not a loop over pairs: this runs on every model call, mostly before V8 optimises it.
+  checkFigure('contextWindow', contextWindow);
+  checkFigure('maxOutputTokens', maxOutputTokens);
+  checkFigure('promptTokens', promptTokens);
   const room = Math.floor(contextWindow - promptTokens);
   const allowance = Math.max(0, Math.min(maxOutputTokens, room));
   return { maxOutputTokens: allowance, fits: room >= Math.min(maxOutputTokens, MIN_REPLY_TOKENS), room };
+}
+
+function checkFigure(name: string, value: number): void {
+  if (!Number.isFinite(value) || value < 0) {
+    throw new RangeError(`outputAllowance: ${name} must be a finite number ≥ 0, got ${value}.`);
+  }
 }

@@ -68,7 +68,7 @@ export interface TrimSettings {
    */
   continuationPrompt?: string | (() => string);
   /** Metadata of the inserted continuation prompt (the caller marks it as its own block, e.g. its injector). */
-  continuationMetadata?: Record<string, unknown>;
+  continuationMetadata?: Readonly<Record<string, unknown>>;
   /**
    * Compaction line with `{name}` and `{result}`. Default: the zh-CN text of the catalogue. A function is called
    * only when step 2 compacts a group.

@@ -21,6 +21,14 @@ import type { AssembledCall, PartsCall } from './turn-assembly.js';
 import { INJECTOR } from './turn-messages.js';
 import type { TurnSettings } from './turn-state.js';
 
+/**
+ * The agent's own block: keyed <instance id>/continuation-prompt in the usage breakdown. One frozen object for
+ * every call (the trim gives the inserted prompt a copy of it).
+ */
+const CONTINUATION_METADATA: Readonly<Record<string, unknown>> = Object.freeze({
+  [WellKnownMetadataKeys.Injector]: INJECTOR.continuation,
+});
+
 export interface TrimmedCall {
   trim: TrimResult;
   /** The max output the request may carry (the model's, or less when the window leaves less room). */
@@ -55,8 +63,7 @@ export function trimCall(
     trimThresholdRatio: deps.config.trimThresholdRatio,
     memoryTokenBudget: deps.config.memoryTokenBudget,
     continuationPrompt: () => deps.i18n.t(textRef('context.continuationPrompt')),
-    // The agent's own block: keyed <instance id>/continuation-prompt in the usage breakdown.
-    continuationMetadata: { [WellKnownMetadataKeys.Injector]: INJECTOR.continuation },
+    continuationMetadata: CONTINUATION_METADATA,
     toolCallSummary: () => deps.i18n.t(textRef('context.toolCallSummary')),
     historyIndex,
   };

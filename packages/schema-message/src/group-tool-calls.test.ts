@@ -99,4 +99,35 @@ describe('groupToolCalls', () => {
       { numRuns: 500 },
     );
   });
+
+  it('#15.2 a list without calls or results is one unit per message, as the full grouping gives it', () => {
+    const plain: fc.Arbitrary<Message> = fc.oneof(
+      fc.record({
+        role: fc.constantFrom('system', 'user', 'assistant') as fc.Arbitrary<Message['role']>,
+        content: fc.string(),
+      }),
+      fc.constant<Message>({ role: 'system', content: 'marker', kind: 'event-marker' }),
+      fc.constant<Message>({ role: 'assistant', content: 'no calls', toolCalls: [] }),
+    );
+    fc.assert(
+      fc.property(fc.array(plain, { maxLength: 12 }), (list) => {
+        const grouped = groupToolCalls(list);
+        expect(grouped).toEqual({
+          messages: list,
+          units: list.map((_, index) => ({ start: index, end: index + 1, group: false })),
+          sourceIndex: list.map((_, index) => index),
+          incomplete: [],
+          orphans: [],
+        });
+        grouped.messages.forEach((message, index) => {
+          expect(message).toBe(list[index]);
+        });
+        // The full grouping (a call and its result after them) gives the same for these messages.
+        const full = groupToolCalls([...list, call('z'), result('z')]);
+        expect(full.units.slice(0, list.length)).toEqual(grouped.units);
+        expect(full.sourceIndex.slice(0, list.length)).toEqual(grouped.sourceIndex);
+        expect(full.messages.slice(0, list.length)).toEqual(grouped.messages);
+      }),
+    );
+  });
 });

@@ -42,6 +42,7 @@ export interface GroupedMessages {
  * both. The input is not mutated.
  */
 export function groupToolCalls(messages: readonly Message[]): GroupedMessages {
+  if (!hasCallsOrResults(messages)) return ungrouped(messages);
   const claimedBy = new Map<number, number>(); // tool message index -> assistant index
   const resultsOf = new Map<number, number[]>(); // assistant index -> result indices in call order
   const incomplete: IncompleteToolGroup[] = [];
@@ -95,6 +96,30 @@ export function groupToolCalls(messages: readonly Message[]): GroupedMessages {
     sourceIndex.push(index);
   }
   return { messages: output, units, sourceIndex, incomplete, orphans };
+}
+
+function hasCallsOrResults(messages: readonly Message[]): boolean {
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index]!;
+    if (message.role === 'tool' || hasToolCalls(message)) return true;
+  }
+  return false;
+}
+
+/**
+ * What the grouping gives a list without calls and results (most appends, a turn's first call): one unit per
+ * message, in order, without the claim maps.
+ */
+function ungrouped(messages: readonly Message[]): GroupedMessages {
+  const output: Message[] = new Array(messages.length);
+  const sourceIndex: number[] = new Array(messages.length);
+  const units: MessageUnit[] = new Array(messages.length);
+  for (let index = 0; index < messages.length; index++) {
+    output[index] = messages[index]!;
+    sourceIndex[index] = index;
+    units[index] = { start: index, end: index + 1, group: false };
+  }
+  return { messages: output, units, sourceIndex, incomplete: [], orphans: [] };
 }
 
 function findResult(messages: readonly Message[], from: number, callId: string, claimed: Map<number, number>): number {
