@@ -87,9 +87,14 @@ describe('#16 inputs handed to the session owner', () => {
     const first = a.say('input 0');
     await waitFor(() => server!.chatBodies().length === 1, 'the first model call');
     const sent = [first];
+    // Arrival order is the order the hosts accept the inputs in (durably, on this shared engine): each input is
+    // sent once the one before it was accepted, so a loaded machine cannot reorder them in flight.
+    const accepted = [a.booted.capture('agent:accepted'), b.booted.capture('agent:accepted')];
+    const acceptedCount = () => accepted.reduce((sum, events) => sum + events.length, 0);
+    const before = acceptedCount();
     for (let index = 1; index < 4; index++) {
       sent.push((index % 2 === 0 ? a : b).say(`input ${index}`));
-      await sleep(30);
+      await waitFor(() => acceptedCount() === before + index, `input ${index} accepted`);
     }
     await Promise.all(sent);
     const chats = server!.requests.filter((request) => request.path.endsWith('/chat/completions'));
