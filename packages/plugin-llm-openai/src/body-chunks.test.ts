@@ -1,0 +1,122 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAgents, HttpExchange, TransportError } from './http-exchange.js';
+
+// HttpExchange.chunks() is a plain iterator over the response (BodyChunks) instead of an async generator around
+// Node's own (#15.2). It must hand out what Node's iterator hands out — each server write that the client read alone
+// as its own chunk, in order — end, fail and give up as before.
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+interface Held {
+  response: ServerResponse;
+  request: IncomingMessage;
+  socket: Socket;
+}
+
+async function heldServer(): Promise<{ url: URL; next: () => Promise<Held> }> {
+  const waiting: ((held: Held) => void)[] = [];
+  const server = createServer((request, response) => {
+    request.resume();
+    waiting.shift()?.({ request, response, socket: request.socket });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  closers.push(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return {
+    url: new URL(`http://127.0.0.1:${port}/v1/chat/completions`),
+    next: () => new Promise((resolve) => waiting.push(resolve)),
+  };
+}
+
+async function exchangeWith(idleMs = 5_000) {
+  const { url, next } = await heldServer();
+  const agents = createAgents();
+  closers.push(async () => agents.http.destroy());
+  const opening = HttpExchange.open({
+    url,
+    method: 'GET',
+    headers: {},
+    connectMs: 5_000,
+    headersMs: 5_000,
+    idleMs,
+    agents,
+  });
+  const held = await next();
+  held.response.writeHead(200, { 'content-type': 'text/event-stream' });
+  held.response.flushHeaders();
+  return { held, exchange: await opening };
+}
+
+describe('HttpExchange.chunks()', () => {
+  it('#15.2 hands out each write the client read on its own, in order, then ends', async () => {
+    const { held, exchange } = await exchangeWith();
+    const chunks = exchange.chunks();
+    for (const piece of ['data: {"a":1}\n\n', 'data: {"b":2}\n', '\ndata: [DONE]\n\n']) {
+      held.response.write(piece);
+      const read = await chunks.next();
+      expect(read.done).toBe(false);
+      expect(read.value!.toString()).toBe(piece);
+    }
+    held.response.end();
+    expect((await chunks.next()).done).toBe(true);
+    expect((await chunks.next()).done).toBe(true);
+  });
+
+  it('#15.2 what arrived together comes out together, as for await over the response gives it', async () => {
+    const { held, exchange } = await exchangeWith();
+    held.response.write('one ');
+    held.response.write('two ');
+    held.response.end('three');
+    // Wait until the whole body is buffered on the client, unread.
+    exchange.response.pause();
+    while (!exchange.response.complete) await new Promise((resolve) => setTimeout(resolve, 5));
+    const seen: string[] = [];
+    for await (const chunk of exchange.chunks()) seen.push(chunk.toString());
+    expect(seen.join('')).toBe('one two three');
+    expect(seen).toEqual(['one two three']);
+  });
+
+  it('#15.2 a connection cut mid-body fails as a network error, and the reader is over', async () => {
+    const cut = await exchangeWith();
+    const chunks = cut.exchange.chunks();
+    cut.held.response.write('part');
+    expect((await chunks.next()).value!.toString()).toBe('part');
+    cut.held.socket.destroy();
+    const failure = await chunks.next().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(TransportError);
+    expect((failure as TransportError).kind).toBe('network');
+    expect((await chunks.next()).done).toBe(true);
+  });
+
+  it('#15.2 silence past idleMs fails as idle-timeout', async () => {
+    const { held, exchange } = await exchangeWith(50);
+    const chunks = exchange.chunks();
+    held.response.write('first');
+    expect((await chunks.next()).value!.toString()).toBe('first');
+    const failure = await chunks.next().catch((error: unknown) => error);
+    expect((failure as TransportError).kind).toBe('idle-timeout');
+  });
+
+  it('#15.2 giving up mid-body closes the connection; giving up before reading touches nothing', async () => {
+    const { held, exchange } = await exchangeWith();
+    const untouched = exchange.chunks();
+    await untouched.return!();
+    expect(exchange.response.destroyed).toBe(false);
+    const chunks = exchange.chunks();
+    held.response.write('some');
+    expect((await chunks.next()).value!.toString()).toBe('some');
+    const closed = new Promise<void>((resolve) => held.socket.once('close', () => resolve()));
+    expect((await chunks.return!()).done).toBe(true);
+    expect(exchange.response.destroyed).toBe(true);
+    await closed;
+    expect((await chunks.next()).done).toBe(true);
+  });
+});
