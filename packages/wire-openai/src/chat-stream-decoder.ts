@@ -11,6 +11,9 @@ export interface ChatStreamDecoderOptions {
   onUnknownLine?: (line: string) => void;
 }
 
+/** One options object for every piece (not a literal per network read). */
+const STREAMING: TextDecodeOptions = Object.freeze({ stream: true });
+
 export class ChatStreamDecoder {
   private readonly assembler = new StreamAssembler();
   private readonly parser: SseParser;
@@ -34,7 +37,7 @@ export class ChatStreamDecoder {
    */
   push(piece: Uint8Array | string): WireStreamEvent[] {
     if (this.failure) throw this.failure;
-    this.parser.push(typeof piece === 'string' ? piece : this.text.decode(piece, { stream: true }));
+    this.parser.push(typeof piece === 'string' ? piece : this.text.decode(piece, STREAMING));
     const events = this.out;
     if (events.length > 0) this.out = [];
     else if (this.failure) throw this.failure;

@@ -75,4 +75,58 @@ describe('SseParser', () => {
       }),
     );
   });
+
+  it('#15.2 reads each line in place exactly as a line-by-line reading of its field and value (property)', () => {
+    // The reading before #15.2: each line as its own string, its field name sliced off and compared.
+    function reference(text: string) {
+      const events: Array<{ data: string; event: string | undefined }> = [];
+      const unknown: string[] = [];
+      let data = '';
+      let hasData = false;
+      let event: string | undefined;
+      const dispatch = () => {
+        if (hasData) events.push({ data, event });
+        data = '';
+        hasData = false;
+        event = undefined;
+      };
+      const lines = text.split(/\r\n|\r|\n/);
+      const last = lines.pop()!;
+      if (last !== '') lines.push(last);
+      for (const line of lines) {
+        if (line === '') {
+          dispatch();
+          continue;
+        }
+        if (line.startsWith(':')) continue;
+        const colon = line.indexOf(':');
+        const field = colon === -1 ? line : line.slice(0, colon);
+        let value = '';
+        if (colon !== -1) value = line.charCodeAt(colon + 1) === 32 ? line.slice(colon + 2) : line.slice(colon + 1);
+        if (field === 'data') {
+          data = hasData ? `${data}\n${value}` : value;
+          hasData = true;
+        } else if (field === 'event') event = value;
+        else if (field !== 'id' && field !== 'retry') unknown.push(line);
+      }
+      dispatch();
+      return { events, unknown };
+    }
+    const name = fc.constantFrom('data', 'event', 'id', 'retry', 'dat', 'datas', 'Data', 'evt', 'i', '', 'x:y');
+    const value = fc.string({ unit: fc.constantFrom('a', ':', ' ', '{', '你', '\u2028') });
+    const line = fc.oneof(
+      fc.tuple(name, fc.constantFrom(':', ': ', ':  ', ''), value).map(([field, colon, text]) => field + colon + text),
+      fc.constant(''),
+      value,
+    );
+    const eol = fc.constantFrom('\n', '\r\n', '\r');
+    const document = fc.array(fc.tuple(line, eol), { maxLength: 20 }).map((lines) => lines.flat().join(''));
+    fc.assert(
+      fc.property(document, fc.option(line, { nil: undefined }), (text, tail) => {
+        const whole = tail === undefined ? text : text + tail;
+        expect(parseAll([whole])).toEqual(reference(whole));
+      }),
+      { numRuns: 500 },
+    );
+  });
 });

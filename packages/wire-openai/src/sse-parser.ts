@@ -39,7 +39,7 @@ export class SseParser {
     if (nextCr === -1) {
       // The common case: LF line ends only.
       for (let end = buffer.indexOf('\n'); end !== -1; end = buffer.indexOf('\n', start)) {
-        this.line(buffer.slice(start, end));
+        this.line(buffer, start, end);
         start = end + 1;
       }
     } else {
@@ -48,11 +48,11 @@ export class SseParser {
         const nextLf = buffer.indexOf('\n', start);
         if (nextCr === -1 && nextLf === -1) break;
         if (nextCr === -1 || (nextLf !== -1 && nextLf < nextCr)) {
-          this.line(buffer.slice(start, nextLf));
+          this.line(buffer, start, nextLf);
           start = nextLf + 1;
           continue;
         }
-        this.line(buffer.slice(start, nextCr));
+        this.line(buffer, start, nextCr);
         if (nextCr + 1 === buffer.length) {
           this.skipLeadingLf = true;
           start = nextCr + 1;
@@ -69,34 +69,41 @@ export class SseParser {
     if (this.rest.length > 0) {
       const last = this.rest;
       this.rest = '';
-      this.line(last);
+      this.line(last, 0, last.length);
     }
     this.dispatch();
   }
 
-  private line(line: string): void {
-    if (line.length === 0) {
+  /**
+   * The line `text[start, end)`, read where it lies: no string is made for the line or its field name, only for a
+   * value that is kept (#15.2: two strings less per event).
+   */
+  private line(text: string, start: number, end: number): void {
+    if (start === end) {
       this.dispatch();
       return;
     }
-    if (line.charCodeAt(0) === COLON) return; // a comment (keep-alive)
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = '';
-    if (colon !== -1) value = line.charCodeAt(colon + 1) === SPACE ? line.slice(colon + 2) : line.slice(colon + 1);
-    switch (field) {
-      case 'data':
+    if (text.charCodeAt(start) === COLON) return; // a comment (keep-alive)
+    let colon = text.indexOf(':', start);
+    if (colon >= end) colon = -1;
+    const fieldEnd = colon === -1 ? end : colon;
+    let valueStart = end;
+    if (colon !== -1) valueStart = text.charCodeAt(colon + 1) === SPACE && colon + 1 < end ? colon + 2 : colon + 1;
+    switch (fieldOf(text, start, fieldEnd)) {
+      case 'data': {
+        const value = text.slice(valueStart, end);
         this.data = this.hasData ? `${this.data}\n${value}` : value;
         this.hasData = true;
         return;
+      }
       case 'event':
-        this.event = value;
+        this.event = text.slice(valueStart, end);
         return;
       case 'id':
       case 'retry':
         return;
       default:
-        this.onUnknownLine?.(line);
+        this.onUnknownLine?.(text.slice(start, end));
     }
   }
 
@@ -111,5 +118,19 @@ export class SseParser {
       return;
     }
     this.event = undefined;
+  }
+}
+
+/** The known field a line's name is, or undefined, compared in place. */
+function fieldOf(text: string, start: number, end: number): 'data' | 'event' | 'id' | 'retry' | undefined {
+  switch (end - start) {
+    case 4:
+      return text.startsWith('data', start) ? 'data' : undefined;
+    case 5:
+      return text.startsWith('event', start) ? 'event' : text.startsWith('retry', start) ? 'retry' : undefined;
+    case 2:
+      return text.startsWith('id', start) ? 'id' : undefined;
+    default:
+      return undefined;
   }
 }
