@@ -55,7 +55,16 @@ const options = {
   outDir: virtual,
 };
 delete options.configFilePath;
-const program = ts.createProgram({ rootNames: [...outputOf.keys()], options });
+/**
+ * With --typecheck the program holds every file the type check does (`npm run typecheck`: tests, benchmarks,
+ * scripts, examples too) with the same options, so one pass checks them all and emits the packages: what `npm test`
+ * runs, one process instead of a type check and a build that parse the same sources side by side.
+ */
+const typecheck = process.argv.includes('--typecheck');
+const rootNames = typecheck
+  ? [...new Set([...rootConfig.fileNames.map((file) => resolve(file)), ...outputOf.keys()])]
+  : [...outputOf.keys()];
+const program = ts.createProgram({ rootNames, options });
 
 const sourceOf = (output) => {
   const path = relative(virtual, output).replace(/(\.d\.ts|\.js)(\.map)?$/, '');
@@ -87,7 +96,14 @@ const pages = packages
   .filter(({ manifest }) => manifest.scripts['build:page'])
   .map(({ dir }) => run('npm', ['run', '--silent', 'build:page'], { cwd: join(packagesDir, dir) }));
 
-const diagnostics = [...ts.getPreEmitDiagnostics(program)];
+// What `tsc --noEmit` reports; declaration diagnostics (a declaration that cannot be written) come from the emit,
+// for the files built only, as from each package's own tsc before.
+const diagnostics = [
+  ...program.getOptionsDiagnostics(),
+  ...program.getGlobalDiagnostics(),
+  ...program.getSyntacticDiagnostics(),
+  ...program.getSemanticDiagnostics(),
+];
 for (const file of outputOf.keys()) {
   const sourceFile = program.getSourceFile(file);
   if (sourceFile) diagnostics.push(...program.emit(sourceFile, writeFile).diagnostics);

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: lint, type check and build at the same time (the type check and the lint need no build, and they use
-// the core the build leaves idle while a package waits for the ones it depends on), then, when all three passed,
-// every test. Each is the package.json script of its name; the lint's and the type check's output is shown when
-// each ends, the build's as it goes.
+// `npm test`: the lint and the build with the type check (`build -- --typecheck`: one TypeScript program checks
+// every file `npm run typecheck` does and emits the packages) at the same time, then, when both passed, every test.
+// Each is the package.json script of its name; the lint's output is shown when it ends, the build's as it goes.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -10,10 +9,10 @@ const root = join(import.meta.dirname, '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /** Runs `npm run <script>`; `buffered` holds its output until it ends (so parallel outputs do not interleave). */
-function run(script, { buffered }) {
+function run(script, { buffered, args = [] }) {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(npm, ['run', '--silent', script], {
+    const child = spawn(npm, ['run', '--silent', script, ...(args.length > 0 ? ['--', ...args] : [])], {
       cwd: root,
       stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     });
@@ -38,8 +37,7 @@ function run(script, { buffered }) {
 
 const codes = await Promise.all([
   run('lint', { buffered: true }),
-  run('typecheck', { buffered: true }),
-  run('build', { buffered: false }),
+  run('build', { buffered: false, args: ['--typecheck'] }),
 ]);
 if (codes.some((code) => code !== 0)) process.exit(1);
 const code = await run('test:unit', { buffered: false });
