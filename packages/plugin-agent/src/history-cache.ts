@@ -6,7 +6,14 @@
 // rollback or a clear drops the copy and the next turn reads again.
 import type { MemoryService } from '@aalis/api-memory';
 import { freezeMessage, HistoryTrimIndex, MessageLog } from '@aalis/context-budget';
-import { groupToolCalls, isControlMessage, type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
+import {
+  type Attachment,
+  groupToolCalls,
+  isControlMessage,
+  type Message,
+  type ToolCall,
+  WellKnownMetadataKeys,
+} from '@aalis/schema-message';
 
 interface SessionHistory {
   /** Conversation messages of the active history before `messages[0]`. */
@@ -29,10 +36,11 @@ export interface GroupedWindow {
 }
 
 function noteTurns(turnStarts: Map<string, number>, messages: readonly Message[], base: number): void {
-  messages.forEach((message, index) => {
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index]!;
     const turnId = message.role === 'user' ? message.metadata?.[WellKnownMetadataKeys.TurnId] : undefined;
     if (typeof turnId === 'string' && !turnStarts.has(turnId)) turnStarts.set(turnId, base + index);
-  });
+  }
 }
 
 /**
@@ -41,9 +49,22 @@ function noteTurns(turnStarts: Map<string, number>, messages: readonly Message[]
  */
 function ownFrozen(message: Message): Message {
   const copy: Message = { ...message };
-  if (message.toolCalls)
-    copy.toolCalls = message.toolCalls.map((call) => ({ ...call, function: { ...call.function } }));
-  if (message.attachments) copy.attachments = message.attachments.map((attachment) => ({ ...attachment }));
+  // Indexed loops, not map callbacks: this runs for every appended message (three appends per tool turn).
+  const calls = message.toolCalls;
+  if (calls) {
+    const copies: ToolCall[] = new Array(calls.length);
+    for (let index = 0; index < calls.length; index++) {
+      const call = calls[index]!;
+      copies[index] = { ...call, function: { ...call.function } };
+    }
+    copy.toolCalls = copies;
+  }
+  const attachments = message.attachments;
+  if (attachments) {
+    const copies: Attachment[] = new Array(attachments.length);
+    for (let index = 0; index < attachments.length; index++) copies[index] = { ...attachments[index]! };
+    copy.attachments = copies;
+  }
   if (message.metadata) copy.metadata = { ...message.metadata };
   return freezeMessage(copy);
 }
@@ -116,7 +137,8 @@ export class HistoryCache {
     const entry = this.sessions.get(sessionId);
     if (!entry) return;
     const added: Message[] = [];
-    for (const message of messages) {
+    for (let index = 0; index < messages.length; index++) {
+      const message = messages[index]!;
       if (message.kind === 'compression-divider') {
         this.sessions.delete(sessionId);
         return;
@@ -124,7 +146,7 @@ export class HistoryCache {
       if (!isControlMessage(message)) added.push(ownFrozen(visibleForm(message)));
     }
     if (added.length === 0) return;
-    entry.messages.push(...added);
+    for (let index = 0; index < added.length; index++) entry.messages.push(added[index]!);
     if (entry.grouped === undefined) return;
     if (entry.incomplete) {
       entry.grouped = undefined;
