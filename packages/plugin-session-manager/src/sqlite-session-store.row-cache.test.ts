@@ -106,25 +106,4 @@ describe('SqliteSessionStore row cache (#15.2)', () => {
       lastTurn: { turnId: 't1', outcome: 'replied', at: 2 },
     });
   });
-
-  it('new rows and last turns of one loop turn share one commit, settled once committed', async () => {
-    const database = connection();
-    const store = new SqliteSessionStore(database);
-    const other = new SqliteSessionStore(connection());
-    await Promise.all(['a', 'b', 'c'].map((id) => store.insert(session(id))));
-    let commits = 0;
-    const write = database.write.bind(database);
-    database.write = <T>(fn: (connection: SqliteDatabase['connection']) => T): T => {
-      if (!database.connection.inTransaction) commits++;
-      return write(fn);
-    };
-    const saved = await Promise.all(
-      ['a', 'b', 'c'].map((id) => store.saveLastTurn(id, { turnId: `t-${id}`, outcome: 'replied', at: 2 }, 3)),
-    );
-    expect(commits).toBe(1);
-    expect(saved.map((info) => info?.lastTurn?.turnId)).toEqual(['t-a', 't-b', 't-c']);
-    // Committed when settled: another connection reads them.
-    expect(['a', 'b', 'c'].map((id) => other.get(id)?.lastTurn?.turnId)).toEqual(['t-a', 't-b', 't-c']);
-    expect(await store.saveLastTurn('ghost', { turnId: 't', outcome: 'replied', at: 2 }, 3)).toBeUndefined();
-  });
 });

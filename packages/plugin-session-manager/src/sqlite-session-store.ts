@@ -49,13 +49,10 @@ export class SqliteSessionStore implements SessionStore {
     return info && copyOf(info);
   }
 
-  /**
-   * Inserts unless the id exists; returns whether it inserted. In the loop turn's group commit (writeSoon), shared
-   * with the other writes of that turn (many sessions' first turns at once), settled once committed.
-   */
-  insert(info: SessionInfo): Promise<boolean> {
+  /** Inserts unless the id exists; returns whether it inserted. */
+  insert(info: SessionInfo): boolean {
     const row = toRow(info);
-    return this.database.writeSoon(() => {
+    return this.database.write(() => {
       const inserted =
         this.database
           .statement(
@@ -92,13 +89,8 @@ export class SqliteSessionStore implements SessionStore {
     );
   }
 
-  /**
-   * In the loop turn's group commit too: with many sessions their turns' other writes (memory appends, lease
-   * claims and releases) already share commits, and this one was a commit of its own per turn. Settled once
-   * committed, so the turn still ends (and releases its lease) after its last turn is stored.
-   */
-  saveLastTurn(id: string, lastTurn: LastTurn, updatedAt: number): Promise<SessionInfo | undefined> {
-    return this.database.writeSoon(() =>
+  saveLastTurn(id: string, lastTurn: LastTurn, updatedAt: number): SessionInfo | undefined {
+    return this.database.write(() =>
       this.wrote(
         id,
         this.database
