@@ -7,7 +7,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresDatabase } from './postgres-database.js';
 import { dropEndedDatabases, setup } from './throwaway-global-setup.js';
-import { postgresBinDir, SHARED_POSTGRES_ENV, throwawayDatabase } from './throwaway-postgres.js';
+import {
+  postgresBinDir,
+  SHARED_POSTGRES_ENV,
+  startThrowawayPostgres,
+  throwawayDatabase,
+} from './throwaway-postgres.js';
 
 const opened: PostgresDatabase[] = [];
 afterEach(async () => {
@@ -73,16 +78,25 @@ describe.runIf(postgresBinDir())('throwaway PostgreSQL', () => {
   });
 
   it("drops a process's databases once it has ended, and no other", async () => {
-    const url = child(CREATE_ONE);
-    const server = serverOf(url);
-    expect(server).toBe(process.env[SHARED_POSTGRES_ENV]);
-    const mine = await throwawayDatabase();
-    expect(await dropEndedDatabases(server)).toContain(url.slice(server.length + 1));
-    const names = await databaseNames(server);
-    expect(names).not.toContain(url.slice(server.length + 1));
-    // This process is alive: its databases (and those of the other files running now) stay.
-    expect(names).toContain(mine.slice(server.length + 1));
-  });
+    // On a cluster without the run's sweeps, so that only this call can have dropped them.
+    const cluster = await startThrowawayPostgres();
+    try {
+      const ended = child(CREATE_ONE, { [SHARED_POSTGRES_ENV]: cluster.serverUrl });
+      expect(serverOf(ended)).toBe(cluster.serverUrl);
+      const endedName = ended.slice(cluster.serverUrl.length + 1);
+      const mine = `t${process.pid}_1_abcdef`;
+      cluster.createDatabase(mine);
+      expect(await databaseNames(cluster.serverUrl)).toEqual(expect.arrayContaining([endedName, mine]));
+      expect(await dropEndedDatabases(cluster.serverUrl)).toEqual([endedName]);
+      const names = await databaseNames(cluster.serverUrl);
+      expect(names).not.toContain(endedName);
+      // This process is alive: its databases stay, and so do those not made by throwawayDatabase().
+      expect(names).toEqual(expect.arrayContaining([mine, 'aalis', 'postgres']));
+    } finally {
+      for (const database of opened.splice(0)) await database.close();
+      cluster.stop();
+    }
+  }, 60_000);
 
   it("the run's sweeps drop an ended process's databases by themselves", async () => {
     const url = child(CREATE_ONE);
