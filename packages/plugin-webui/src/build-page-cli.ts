@@ -1,4 +1,4 @@
-// `npm run build:page -w @aalis/plugin-webui` (run by scripts/build.mjs after the package's tsc build): builds
+// `npm run build:page -w @aalis/plugin-webui` (run by scripts/build.mjs beside the TypeScript build): builds
 // the page into dist/page.
 import { buildWebuiPage } from './build-page.js';
 
