@@ -115,6 +115,49 @@ describe('InteractiveChat', () => {
     await expect(exited).resolves.toBe('end-of-input');
   });
 
+  it('piped input (not a terminal): leaves when it ends only after what it sent was answered', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    output.resume();
+    const answers: Array<() => void> = [];
+    const sent: string[] = [];
+    const chat = new InteractiveChat({
+      input,
+      output,
+      sessionId: 'cli:local',
+      user: { userId: 'local', displayName: 'Ada' },
+      // `send` settles when the message's turn ended: here when the test answers it.
+      send: (message) =>
+        new Promise((resolve) => {
+          sent.push(message.content);
+          answers.push(() => resolve({ arrival: sent.length, outcome: 'dispatched', phase: 'inbound:dispatch' }));
+        }),
+      style: plainStyle,
+      t: (text) => translate(text, 'en'),
+      reasoning: 'collapsed',
+      prompt: '> ',
+      usageAfterTurn: false,
+      latestUsage: () => undefined,
+    });
+    chats.push(chat);
+    let exit: string | undefined;
+    void chat.run().then((reason) => {
+      exit = reason;
+    });
+    input.end('hello\nand more\n');
+    await tick();
+    await tick();
+    expect(sent).toEqual(['hello', 'and more']);
+    expect(exit).toBeUndefined();
+    answers[0]!();
+    await tick();
+    expect(exit).toBeUndefined();
+    answers[1]!();
+    await tick();
+    await tick();
+    expect(exit).toBe('end-of-input');
+  });
+
   it('renders the streamed turn above the prompt', async () => {
     const { chat, screen } = start();
     chat.fragment({ sessionId: 'cli:local', turnId: 't1', delta: 'Hello ' });

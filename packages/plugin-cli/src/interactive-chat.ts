@@ -1,6 +1,7 @@
 // `aalis start`: the interactive terminal. readline reads lines (messages and slash commands alike, typed at any
 // time); the TurnView keeps the screen model; a TerminalScreen draws it above the prompt. Ctrl-C once stops the
 // running turn (it sends /stop, the same command), twice within two seconds leaves; Ctrl-D on an empty line leaves.
+// Piped input (not a terminal) leaves when it ends and everything it sent was answered.
 import { createInterface, type Interface } from 'node:readline';
 import type { TokenUsageEvent, TurnAfterContext, TurnBeforeContext } from '@aalis/api-agent';
 import type { OutboundStreamFragment } from '@aalis/api-gateway';
@@ -48,6 +49,8 @@ export class InteractiveChat implements Frontend {
   private terminal = false;
   private lastCtrlC: number | undefined;
   private renderQueued = false;
+  /** Messages sent whose `send` has not settled yet (it settles when their turn ends). */
+  private readonly sending = new Set<Promise<void>>();
   private finished = false;
   private resolveExit!: (reason: CliExit) => void;
   private readonly exited = new Promise<CliExit>((resolve) => {
@@ -71,7 +74,10 @@ export class InteractiveChat implements Frontend {
       // A message still continued (its last line ended in a backslash) when the input ended is sent, not dropped.
       const rest = this.joiner.flush();
       if (!this.finished && rest !== undefined) this.submit(rest);
-      this.finish('end-of-input');
+      // At a terminal, Ctrl-D leaves at once (a running turn is stopped by the drain). Piped input
+      // (`echo hi | aalis`) is answered first, as `aalis chat` answers it: leaving would stop its turns unanswered.
+      if (this.terminal) this.finish('end-of-input');
+      else void this.sentSettled().then(() => this.finish('end-of-input'));
     });
     // The terminal or pipe went away (EPIPE, EIO): leave as when the input ends; nothing more can be shown.
     output.on('error', () => this.finish('closed'));
@@ -175,9 +181,14 @@ export class InteractiveChat implements Frontend {
     this.render();
   }
 
+  /** Settles once every message sent so far (and any sent meanwhile) has settled: its turn ended. */
+  private async sentSettled(): Promise<void> {
+    while (this.sending.size > 0) await Promise.allSettled([...this.sending]);
+  }
+
   private deliver(message: IncomingMessage): void {
     const { style, t } = this.options;
-    this.options
+    const sending = this.options
       .send(message)
       .then((report) => {
         this.tracker.settled(message.messageId!);
@@ -187,7 +198,9 @@ export class InteractiveChat implements Frontend {
       })
       .catch((error: unknown) =>
         this.print([style.red(`${t({ key: 'cli.inbound.failed' })}: ${neutraliseControls(String(error))}`)]),
-      );
+      )
+      .finally(() => this.sending.delete(sending));
+    this.sending.add(sending);
   }
 
   private show(notices: readonly InputNotice[]): void {
