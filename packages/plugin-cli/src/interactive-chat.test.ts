@@ -8,9 +8,9 @@ import { InteractiveChat } from './interactive-chat.js';
 import { plainStyle } from './style.js';
 import './cli-texts.js';
 
-function terminal() {
-  const input = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => {} });
-  const output = Object.assign(new PassThrough(), { isTTY: true, columns: 80 });
+function terminal(isTTY = true) {
+  const input = Object.assign(new PassThrough(), { isTTY, setRawMode: () => {} });
+  const output = Object.assign(new PassThrough(), { isTTY, columns: 80 });
   let text = '';
   output.on('data', (chunk: Buffer) => {
     text += chunk.toString('utf8');
@@ -23,18 +23,22 @@ afterEach(() => {
   for (const chat of chats.splice(0)) chat.close();
 });
 
-function start({ now = () => 0 }: { now?: () => number } = {}) {
-  const io = terminal();
+type Send = ConstructorParameters<typeof InteractiveChat>[0]['send'];
+
+function start({ now = () => 0, send, piped = false }: { now?: () => number; send?: Send; piped?: boolean } = {}) {
+  const io = terminal(!piped);
   const sent: IncomingMessage[] = [];
   const chat = new InteractiveChat({
     input: io.input,
     output: io.output,
     sessionId: 'cli:local',
     user: { userId: 'local', displayName: 'Ada' },
-    send: async (message) => {
-      sent.push(message);
-      return { arrival: sent.length, outcome: 'dispatched', phase: 'inbound:dispatch' } satisfies InboundReport;
-    },
+    send:
+      send ??
+      (async (message) => {
+        sent.push(message);
+        return { arrival: sent.length, outcome: 'dispatched', phase: 'inbound:dispatch' } satisfies InboundReport;
+      }),
     style: plainStyle,
     t: (text) => translate(text, 'en'),
     reasoning: 'collapsed',
@@ -116,38 +120,25 @@ describe('InteractiveChat', () => {
   });
 
   it('piped input (not a terminal): leaves when it ends only after what it sent was answered', async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    output.resume();
     const answers: Array<() => void> = [];
-    const sent: string[] = [];
-    const chat = new InteractiveChat({
-      input,
-      output,
-      sessionId: 'cli:local',
-      user: { userId: 'local', displayName: 'Ada' },
+    const contents: string[] = [];
+    const { input, exited } = start({
+      piped: true,
       // `send` settles when the message's turn ended: here when the test answers it.
       send: (message) =>
         new Promise((resolve) => {
-          sent.push(message.content);
-          answers.push(() => resolve({ arrival: sent.length, outcome: 'dispatched', phase: 'inbound:dispatch' }));
+          contents.push(message.content);
+          answers.push(() => resolve({ arrival: contents.length, outcome: 'dispatched', phase: 'inbound:dispatch' }));
         }),
-      style: plainStyle,
-      t: (text) => translate(text, 'en'),
-      reasoning: 'collapsed',
-      prompt: '> ',
-      usageAfterTurn: false,
-      latestUsage: () => undefined,
     });
-    chats.push(chat);
     let exit: string | undefined;
-    void chat.run().then((reason) => {
+    void exited.then((reason) => {
       exit = reason;
     });
     input.end('hello\nand more\n');
     await tick();
     await tick();
-    expect(sent).toEqual(['hello', 'and more']);
+    expect(contents).toEqual(['hello', 'and more']);
     expect(exit).toBeUndefined();
     answers[0]!();
     await tick();
