@@ -1,6 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { heldServer } from './held-server.case.js';
 import { createAgents, HttpExchange, TransportError } from './http-exchange.js';
 
 // HttpExchange.chunks() is a plain iterator over the response (BodyChunks) instead of an async generator around
@@ -12,32 +11,8 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-interface Held {
-  response: ServerResponse;
-  request: IncomingMessage;
-  socket: Socket;
-}
-
-async function heldServer(): Promise<{ url: URL; next: () => Promise<Held> }> {
-  const waiting: ((held: Held) => void)[] = [];
-  const server = createServer((request, response) => {
-    request.resume();
-    waiting.shift()?.({ request, response, socket: request.socket });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  closers.push(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
-  return {
-    url: new URL(`http://127.0.0.1:${port}/v1/chat/completions`),
-    next: () => new Promise((resolve) => waiting.push(resolve)),
-  };
-}
-
 async function exchangeWith(idleMs = 5_000) {
-  const { url, next } = await heldServer();
+  const { url, next } = await heldServer((close) => closers.push(close));
   const agents = createAgents();
   closers.push(async () => agents.http.destroy());
   const opening = HttpExchange.open({

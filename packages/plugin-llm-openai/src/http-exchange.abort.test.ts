@@ -1,7 +1,6 @@
 import { getEventListeners } from 'node:events';
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { heldServer } from './held-server.case.js';
 import { createAgents, HttpExchange, TransportError } from './http-exchange.js';
 
 // One abort listener serves the whole exchange (#15.2): it aborts the request while the headers are awaited and the
@@ -11,30 +10,6 @@ const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
-
-/** A server whose responses the test drives: each request's response object, in order. */
-async function heldServer(): Promise<{ url: URL; next: () => Promise<ServerResponse> }> {
-  const waiting: ((response: ServerResponse) => void)[] = [];
-  const arrived: ServerResponse[] = [];
-  const server = createServer((_req, res) => {
-    const taker = waiting.shift();
-    if (taker) taker(res);
-    else arrived.push(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  closers.push(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
-  return {
-    url: new URL(`http://127.0.0.1:${port}/v1/chat/completions`),
-    next: () => {
-      const ready = arrived.shift();
-      return ready ? Promise.resolve(ready) : new Promise((resolve) => waiting.push(resolve));
-    },
-  };
-}
 
 function open(url: URL, signal: AbortSignal) {
   const agents = createAgents();
@@ -67,7 +42,7 @@ function countAdds(signal: AbortSignal): { added: number } {
 
 describe('HttpExchange abort', () => {
   it('#15.2 an abort while the headers are awaited rejects as aborted and leaves no listener', async () => {
-    const { url, next } = await heldServer();
+    const { url, next } = await heldServer((close) => closers.push(close));
     const controller = new AbortController();
     const opening = open(url, controller.signal);
     await next();
@@ -78,11 +53,11 @@ describe('HttpExchange abort', () => {
   });
 
   it('#15.2 one listener from the request to close(); an abort mid-body ends the read as aborted', async () => {
-    const { url, next } = await heldServer();
+    const { url, next } = await heldServer((close) => closers.push(close));
     const controller = new AbortController();
     const adds = countAdds(controller.signal);
     const opening = open(url, controller.signal);
-    const response = await next();
+    const { response } = await next();
     response.writeHead(200, { 'content-type': 'text/event-stream' });
     response.write('data: one\n\n');
     const exchange = await opening;
@@ -99,10 +74,10 @@ describe('HttpExchange abort', () => {
   });
 
   it('#15.2 a completed exchange removes its listener on close and an abort afterwards changes nothing', async () => {
-    const { url, next } = await heldServer();
+    const { url, next } = await heldServer((close) => closers.push(close));
     const controller = new AbortController();
     const opening = open(url, controller.signal);
-    (await next()).end('done');
+    (await next()).response.end('done');
     const exchange = await opening;
     expect(await exchange.text()).toBe('done');
     exchange.close();
