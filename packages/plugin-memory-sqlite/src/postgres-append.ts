@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Message } from '@aalis/schema-message';
 import { advanceOnAppend, DIVIDER, type SessionState } from './memory-session-state.js';
-import { decodeMessage, encodeMessage } from './message-row.js';
+import { encodeMessage, storedMessage } from './message-row.js';
 
 const COUNTERS = 8;
 const PER_MESSAGE = 10;
@@ -66,7 +66,7 @@ export function appendStatement(sessionId: string, messages: readonly Message[],
       row.timestamp,
       row.extra,
     );
-    stored.push(decodeMessage(row));
+    stored.push(storedMessage(message, row));
   }
   if (params.length !== messages.length * PER_MESSAGE) throw new Error('append parameters miscounted');
   // $1 the session; $2–$8 how far the counters move (a new session's counters after this append); $9 whether a
