@@ -2,6 +2,7 @@ import type { Message } from '@aalis/schema-message';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { freezeMessage, HistoryTrimIndex } from './history-trim-index.js';
+import { lookupGroup, numberedTexts } from './test-fixtures.case.js';
 import { type TrimOptions, trimMessages } from './trim-messages.js';
 
 // A conversation grows call after call; each call is trimmed with the conversation's index and from scratch, and
@@ -53,9 +54,8 @@ const change: fc.Arbitrary<Change> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('shift' as const), count: fc.integer({ min: 1, max: 6 }) }) },
 );
 
-let next = 0;
 const missingIds: string[] = [];
-const text = (length: number) => `#${next++}:${'word 字 '.repeat(Math.ceil(length / 7))}`.slice(0, Math.max(4, length));
+const { text, id } = numberedTexts();
 
 function build(item: Piece): Message[] {
   switch (item.kind) {
@@ -65,23 +65,15 @@ function build(item: Piece): Message[] {
     case 'marker':
       return [{ role: 'system', content: text(item.size), kind: 'event-marker' }];
     case 'orphan':
-      return [{ role: 'tool', content: text(item.size), toolCallId: `gone_${next++}` }];
+      return [{ role: 'tool', content: text(item.size), toolCallId: id('gone') }];
     case 'late':
-      return [{ role: 'tool', content: text(item.size), toolCallId: missingIds.shift() ?? `gone_${next++}` }];
+      return [{ role: 'tool', content: text(item.size), toolCallId: missingIds.shift() ?? id('gone') }];
     case 'group': {
-      const ids = item.results.map(() => `call_${next++}`);
-      const call: Message = {
-        role: 'assistant',
-        content: '',
-        toolCalls: ids.map((id) => ({
-          id,
-          type: 'function',
-          function: { name: 'lookup', arguments: `{"q":"${id}"}` },
-        })),
-        ...(item.reasoning > 0 ? { reasoningContent: text(item.reasoning) } : {}),
-      };
-      const results = item.results.map(
-        (length, index): Message => ({ role: 'tool', content: text(length), toolCallId: ids[index]! }),
+      const ids = item.results.map(() => id('call'));
+      const { call, results } = lookupGroup(
+        ids,
+        item.results.map((size) => text(size)),
+        item.reasoning > 0 ? text(item.reasoning) : undefined,
       );
       if (item.missing) missingIds.push(ids[0]!);
       return [call, ...(item.missing ? results.slice(1) : results)];

@@ -35,3 +35,31 @@ export const result = (id: string, content: string): Message => ({ role: 'tool',
 
 /** Budget b with maxOutputTokens 0 and ratio 1: contextWindow = b + 512. */
 export const windowFor = (budget: number) => ({ contextWindow: budget + 512, maxOutputTokens: 0 });
+
+/**
+ * Distinct texts of about `length` characters (mixed scripts, each numbered, so no two are equal) and distinct ids,
+ * from one counter: for property tests whose messages must not share content by chance.
+ */
+export function numberedTexts(): { text: (length: number) => string; id: (prefix: string) => string } {
+  let next = 0;
+  return {
+    text: (length) => `#${next++}:${'word 字 '.repeat(Math.ceil(length / 7))}`.slice(0, Math.max(4, length)),
+    id: (prefix) => `${prefix}_${next++}`,
+  };
+}
+
+/** An assistant message calling `lookup` once per id (with `reasoning` when given), and each call's result. */
+export function lookupGroup(
+  ids: readonly string[],
+  resultTexts: readonly string[],
+  reasoning?: string,
+): { call: Message; results: Message[] } {
+  const call: Message = {
+    role: 'assistant',
+    content: '',
+    toolCalls: ids.map((id) => ({ id, type: 'function', function: { name: 'lookup', arguments: `{"q":"${id}"}` } })),
+    ...(reasoning !== undefined ? { reasoningContent: reasoning } : {}),
+  };
+  const results = resultTexts.map((content, index): Message => ({ role: 'tool', content, toolCallId: ids[index]! }));
+  return { call, results };
+}

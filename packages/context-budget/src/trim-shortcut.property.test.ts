@@ -8,15 +8,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { freezeMessage, HistoryTrimIndex } from './history-trim-index.js';
 import { HistoryView } from './history-view.js';
 import { MessageLog } from './message-log.js';
-import { charEstimator } from './test-fixtures.case.js';
+import { charEstimator, lookupGroup, numberedTexts } from './test-fixtures.case.js';
 import { type TrimOptions, type TrimResult, trimMessages, trimMessagesFully } from './trim-messages.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
-let next = 0;
-const text = (length: number) => `#${next++}:${'word 字 '.repeat(Math.ceil(length / 7))}`.slice(0, Math.max(4, length));
+const { text, id } = numberedTexts();
 
 type Piece =
   | { kind: 'user' | 'assistant' | 'marker' | 'orphan' | 'injected'; size: number }
@@ -47,21 +46,13 @@ function build(item: Piece): Message[] {
     case 'injected':
       return [{ role: 'system', content: text(item.size) }];
     case 'orphan':
-      return [{ role: 'tool', content: text(item.size), toolCallId: `gone_${next++}` }];
+      return [{ role: 'tool', content: text(item.size), toolCallId: id('gone') }];
     case 'group': {
-      const ids = item.results.map(() => `call_${next++}`);
-      const call: Message = {
-        role: 'assistant',
-        content: '',
-        toolCalls: ids.map((id) => ({
-          id,
-          type: 'function',
-          function: { name: 'lookup', arguments: `{"q":"${id}"}` },
-        })),
-        ...(item.reasoning > 0 ? { reasoningContent: text(item.reasoning) } : {}),
-      };
-      const results = item.results.map(
-        (size, at): Message => ({ role: 'tool', content: text(size), toolCallId: ids[at]! }),
+      const ids = item.results.map(() => id('call'));
+      const { call, results } = lookupGroup(
+        ids,
+        item.results.map((size) => text(size)),
+        item.reasoning > 0 ? text(item.reasoning) : undefined,
       );
       // An incomplete group now and then: left out, and the index declines a history holding one.
       return [call, ...(item.missing < 2 ? results.slice(1) : results)];
