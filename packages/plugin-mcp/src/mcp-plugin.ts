@@ -1,9 +1,11 @@
 // @aalis/plugin-mcp: the MCP client. Each server under plugins.mcp.servers is started (stdio) or reached (HTTP)
 // through the official SDK; its tools are offered as mcp__<server>__<tool> in tool group mcp:<server>. A server that
 // cannot start or dies loses its tools until it is back; the others and the host keep working.
+import '@aalis/api-agent';
+import { hooks } from '@aalis/api-hooks';
 import { type McpServerState, mcp } from '@aalis/api-mcp';
 import { tools } from '@aalis/api-tools';
-import { config, definePlugin, events, i18n, lifecycle, logger, provide } from '@aalis/core';
+import { config, definePlugin, events, i18n, lifecycle, logger, optional, provide } from '@aalis/core';
 import { MCP_SERVER_NAME, type McpServerConfig, mcpConfigSchema } from './mcp-config.js';
 import { mcpErrors } from './mcp-errors.js';
 import { McpServerConnection } from './mcp-server-connection.js';
@@ -29,9 +31,9 @@ export function serverConfigProblem(name: string, server: McpServerConfig): stri
 export default definePlugin({
   name: '@aalis/plugin-mcp',
   provides: [mcp],
-  uses: { config, logger, events, i18n, lifecycle, provide, tools },
+  uses: { config, logger, events, i18n, lifecycle, provide, tools, hooks: optional(hooks) },
   config: mcpConfigSchema,
-  apply({ config, logger, events, i18n, lifecycle, provide, tools }) {
+  apply({ config, logger, events, i18n, lifecycle, provide, tools, hooks }) {
     const settings = config.use;
     const connections: McpServerConnection[] = [];
     const fixed: McpServerState[] = [];
@@ -70,6 +72,16 @@ export default definePlugin({
       });
       connections.push(connection);
       connection.start();
+    }
+    // A turn waits until every server's first start has ended (connected, or failed and retrying later, at most
+    // connectTimeoutMs), so the tools are there for a message sent right after the host starts
+    // (`echo … | aalis chat`). Later restarts are not waited for.
+    const started = Promise.all(connections.map((connection) => connection.firstAttempt));
+    if (hooks.available && connections.length > 0) {
+      hooks.use.middleware('agent:turn:before', async (_turn, next) => {
+        await started;
+        await next();
+      });
     }
     provide.use.service(mcp, {
       servers: () => [...fixed, ...connections.map((connection) => connection.state)],

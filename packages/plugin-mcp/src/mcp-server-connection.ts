@@ -44,6 +44,14 @@ export class McpServerConnection {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private stderrTail = '';
   private currentState: McpServerState;
+  private settleFirstAttempt: () => void = () => {};
+  /**
+   * Settles when the first start has ended: connected with its tools registered, failed (restart scheduled) or
+   * stopped. Turns wait for it, so a message sent right after the host starts sees the server's tools.
+   */
+  readonly firstAttempt: Promise<void> = new Promise((resolve) => {
+    this.settleFirstAttempt = resolve;
+  });
 
   constructor(private readonly options: McpServerConnectionOptions) {
     this.currentState = {
@@ -66,6 +74,7 @@ export class McpServerConnection {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.settleFirstAttempt();
     clearTimeout(this.retryTimer);
     this.withdrawTools();
     const client = this.client;
@@ -103,6 +112,8 @@ export class McpServerConnection {
     } catch (error) {
       const reason = describe(error) + (this.stderrTail ? ` — stderr: ${this.stderrTail.trim().slice(-300)}` : '');
       this.scheduleRestart(`cannot start: ${reason}`);
+    } finally {
+      this.settleFirstAttempt();
     }
   }
 
