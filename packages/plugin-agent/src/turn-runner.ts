@@ -2,7 +2,7 @@
 // system prompt, history, tools, contributions, then model calls with the insertion point, the trim, streaming,
 // token:usage and the tool loop, the reply, saving, sending and turn:after.
 import type { TurnInput } from '@aalis/api-agent';
-import { textRef } from '@aalis/core';
+import { AalisError, textRef } from '@aalis/core';
 import type { AgentDeps } from './agent-deps.js';
 import { callLength, lazyLlmBefore, relaunched } from './llm-before-context.js';
 import { describe, routeLine } from './log-format.js';
@@ -151,7 +151,8 @@ async function turnBody({
     if (running.controller.signal.aborted) state.outcome = 'aborted';
     else {
       state.outcome = 'error';
-      state.error = describe(error);
+      // The session sees a coded error in its reader's locale (its catalogue has both); the log keeps English.
+      state.error = AalisError.isInstance(error) ? error.localized(deps.i18n.locale) : describe(error);
       deps.log.error('turn failed', { sessionId: state.sessionId, turnId: state.turnId, error: describe(error) });
       await dispatch(deps, state, {
         kind: 'error',
