@@ -40,8 +40,9 @@ export default definePlugin({
   },
   config: sessionSettingsConfig,
   async apply({ config, events, i18n, logger, provide, storage, authority, commands, sessionManager }) {
+    const store = new SettingsStore(await settingsBackendOf(storage.use));
     const settings = new SessionSettings({
-      store: new SettingsStore(await settingsBackendOf(storage.use)),
+      store,
       locale: i18n.use.locale,
       platformTypes: config.use.platformTypes,
       authority: () => (authority.available ? authority.use : undefined),
@@ -59,6 +60,11 @@ export default definePlugin({
       logger: logger.use,
     });
     provide.use.service(sessionFields, settings);
+    // A deleted session's own layer goes with it: a later session with the same id (a CLI session name, an IM
+    // room) starts from the shared layers, not from what the deleted one had set.
+    events.use.on('session:deleted', async ({ sessionId }) => {
+      await store.removeTarget('session', sessionId);
+    });
     // Registrar: deferred until a commands provider appears, undone when this plugin deactivates.
     for (const definition of sessionCommands(settings)) commands.use.register(definition);
   },

@@ -21,6 +21,7 @@ import {
 } from '@aalis/core';
 import authorityPlugin from '@aalis/plugin-authority';
 import commandsPlugin from '@aalis/plugin-commands';
+import sessionManagerPlugin from '@aalis/plugin-session-manager';
 import storagePlugin from '@aalis/plugin-storage';
 import type { Identity, IncomingMessage } from '@aalis/schema-message';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -446,6 +447,43 @@ describe('plugin-session-settings', () => {
     ).rejects.toMatchObject({ code: 'AALIS_SETTINGS_FORBIDDEN' });
     await service.set({ layer: 'session', target: 'room-1', key: 'historyLimit', value: 3, caller: { via: 'host' } });
     expect(await service.get({ sessionId: 'room-1' }, 'historyLimit')).toEqual({ value: 3, layer: 'session' });
+  });
+
+  it('deleting a session deletes its own layer: a new session with the same id starts from the shared layers', async () => {
+    const probe: { sessions?: SessionManagerService } = {};
+    const sessionsProbe = definePlugin({
+      name: 'sessions-probe',
+      uses: { sessionManager },
+      apply({ sessionManager }) {
+        probe.sessions = sessionManager.use;
+      },
+    });
+    const { service, rows } = await start({ extra: [fieldOwner, sessionManagerPlugin, sessionsProbe] });
+    const sessions = probe.sessions!;
+    await sessions.ensure({ id: 'work', kind: 'direct', platform: 'qq' });
+    await sessions.ensure({ id: 'other', kind: 'direct', platform: 'qq' });
+    const caller = { identity: owner, via: 'chat' as const };
+    await service.set({ layer: 'session', target: 'work', key: 'historyLimit', value: 5, caller });
+    await service.set({ layer: 'session', target: 'other', key: 'historyLimit', value: 7, caller });
+    await service.set({ layer: 'global', target: '', key: 'historyLimit', value: 3, caller });
+    expect(await service.get({ sessionId: 'work', platform: 'qq' }, 'historyLimit')).toEqual({
+      value: 5,
+      layer: 'session',
+    });
+
+    await sessions.deleteSession('work');
+
+    expect(rows()).not.toContainEqual(expect.objectContaining({ layer: 'session', target: 'work' }));
+    await sessions.ensure({ id: 'work', kind: 'direct', platform: 'qq' });
+    expect(await service.get({ sessionId: 'work', platform: 'qq' }, 'historyLimit')).toEqual({
+      value: 3,
+      layer: 'global',
+    });
+    // Another session's own layer is untouched.
+    expect(await service.get({ sessionId: 'other', platform: 'qq' }, 'historyLimit')).toEqual({
+      value: 7,
+      layer: 'session',
+    });
   });
 
   it('keeps settings and levels across a restart on the same data directory', async () => {

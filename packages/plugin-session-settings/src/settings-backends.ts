@@ -10,6 +10,8 @@ export interface SettingsBackend {
   load(layer: string, target: string): Awaitable<{ key: string; value: string }[]>;
   upsert(layer: string, target: string, key: string, json: string): Awaitable<void>;
   remove(layer: string, target: string, key: string): Awaitable<boolean>;
+  /** Deletes every value of one target (a deleted session's own layer). */
+  removeTarget(layer: string, target: string): Awaitable<void>;
   /** Reports targets another process changed. */
   onChanged?(fn: (layer: string, target: string) => void): void;
 }
@@ -54,6 +56,11 @@ export function sqliteSettingsBackend(database: SqliteDatabase): SettingsBackend
             .prepare('DELETE FROM session_settings WHERE layer = ? AND target = ? AND key = ?')
             .run(layer, target, key).changes > 0,
       ),
+    removeTarget(layer, target) {
+      database.write((connection) =>
+        connection.prepare('DELETE FROM session_settings WHERE layer = ? AND target = ?').run(layer, target),
+      );
+    },
   };
 }
 
@@ -83,6 +90,10 @@ export async function postgresSettingsBackend(database: PostgresDatabase): Promi
       );
       await changed(layer, target);
       return rows.length > 0;
+    },
+    async removeTarget(layer, target) {
+      await database.query('DELETE FROM session_settings WHERE layer = $1 AND target = $2', [layer, target]);
+      await changed(layer, target);
     },
     onChanged(fn) {
       void database

@@ -96,4 +96,10 @@ export class SettingsStore {
     (await this.valuesOf(layer, target)).delete(key);
     return removed;
   }
+
+  /** Deletes every value of one target and forgets its copy. */
+  async removeTarget(layer: SettingsLayer, target: string): Promise<void> {
+    await this.backend.removeTarget(layer, target);
+    this.layers.get(layer)?.delete(target);
+  }
 }
