@@ -60,7 +60,8 @@ describe('指令类回合', () => {
     harness.server.enqueue(textReply('shall we chat?'));
     await harness.say('找个话题', { source: 'idle', triggerType: 'idle' });
     const messages = contents(harness.requests()[0]!.messages);
-    expect(messages.at(-1)).toMatch(/^\(.+\) 找个话题$/);
+    // The time stands in the parentheses alone, not in the archive annotation's brackets as well.
+    expect(messages.at(-1)).toMatch(/^\(\d{4}-\d{2}-\d{2} \d{2}:\d{2}\) 找个话题$/);
     expect(messages.some((c) => c.startsWith('[当前环境]'))).toBe(true);
     const stored = await harness.history();
     expect(stored.some((m) => m.content.includes('找个话题'))).toBe(false);

@@ -104,7 +104,8 @@ export function instructionBlock({
     const body = untrusted ? `${message.content}\n\n${untrusted}` : message.content;
     return systemMessage(i18n.t(textRef('agent.hostNotice', { content: body })), INJECTOR.hostNotice);
   }
-  const stamp = formatArchiveTime({ time, timeZone, locale: i18n.locale });
+  // 「(时间) <提示>」: the time inside the parentheses, without the archive annotation's own brackets.
+  const stamp = formatArchiveTime({ time, timeZone, locale: i18n.locale }).replace(/^\[(.*)\]$/, '$1');
   return systemMessage(i18n.t(textRef('agent.idlePrompt', { time: stamp, prompt: message.content })), INJECTOR.idle);
 }
 
