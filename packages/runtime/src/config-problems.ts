@@ -62,12 +62,18 @@ export function formatProblem(problem: ConfigProblem, locale: Locale): string {
   }
 }
 
+function inExistingFile(problem: ConfigProblem): boolean {
+  return 'file' in problem.source && problem.kind !== 'missing';
+}
+
 /** The whole message printed when the configuration cannot start: a header, one line per problem, a hint. */
 export function formatConfigProblems(problems: readonly ConfigProblem[], locale: Locale): string {
   return [
     translate(textRef('runtime.config.header'), locale),
     ...problems.map((problem) => `  ${formatProblem(problem, locale)}`),
-    translate(textRef('runtime.config.footer'), locale),
+    // Deleting the file brings back the defaults only for a problem in a file that exists (not for an environment
+    // variable or a --config file that is missing).
+    translate(textRef(problems.some(inExistingFile) ? 'runtime.config.footer' : 'runtime.config.footer.fix'), locale),
   ].join('\n');
 }
 

@@ -42,6 +42,36 @@ describe('aalis with a configuration that cannot start', () => {
   );
 
   it(
+    'an error from the environment or a missing --config file says to fix it, not to delete a file that is fine',
+    async () => {
+      const fromEnvironment = await runAalis({
+        cwd: emptyDir(),
+        args: ['chat'],
+        input: 'hi\n',
+        env: { AALIS_LOCALE: 'en', AALIS_LOG_LEVEL: 'verbose' },
+      });
+      expect(fromEnvironment.code).toBe(2);
+      expect(fromEnvironment.stderr.trim().split('\n').at(-1)).toBe('Fix it and run again.');
+      const missing = await runAalis({
+        cwd: emptyDir(),
+        args: ['chat', '--config', 'missing.yaml'],
+        input: 'hi\n',
+        env: { AALIS_LOCALE: 'en' },
+      });
+      expect(missing.code).toBe(2);
+      expect(missing.stderr.trim().split('\n').at(-1)).toBe('Fix it and run again.');
+
+      // A problem in the file itself keeps the hint that deleting the file brings back the defaults.
+      const cwd = emptyDir();
+      writeFileSync(join(cwd, 'aalis.config.yaml'), 'locale: en\nlogLevel: loud\n');
+      const inFile = await runAalis({ cwd, args: ['chat'], input: 'hi\n' });
+      expect(inFile.code).toBe(2);
+      expect(inFile.stderr).toContain('delete the file to get a fresh default on the next run');
+    },
+    E2E_TIMEOUT_MS,
+  );
+
+  it(
     '#11.18 --config naming a file that does not exist is an error naming the file; nothing is created',
     async () => {
       const cwd = emptyDir();
