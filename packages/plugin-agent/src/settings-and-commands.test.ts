@@ -122,6 +122,14 @@ describe('指令 /model /persona', () => {
     expect(shown).toMatch(/high\(当前模型不能调\)/);
   });
 
+  it('/help describes /model, /persona and /stop in the words of the 指令 table', async () => {
+    harness = await startHarness();
+    const help = (await harness.command('/help -p 1')).join('\n') + (await harness.command('/help -p 2')).join('\n');
+    expect(help).toContain('列出 / 搜索可用对话模型(分页,-p <n> 翻页);列出的条目 id 就是 /session.set llm 的写法');
+    expect(help).toContain('列出 / 搜索可用人设(分页,-p <n> 翻页)');
+    expect(help).toContain('停下本会话在跑的一轮,同停止键:排着的照常开下一轮');
+  });
+
   it('/persona reports when the persona service is absent', async () => {
     harness = await startHarness();
     expect(await harness.command('/persona')).toEqual(['人设服务没有启用']);
