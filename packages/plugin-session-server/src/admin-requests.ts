@@ -4,7 +4,7 @@
 import { resolveModelFor } from '@aalis/api-llm';
 import { type LogRecord, levelAtLeast, type PluginStateInfo } from '@aalis/core';
 import type { LogView, PluginView, PreferencesView, ResultOf } from '@aalis/session-client';
-import { optionalString, requireString } from './params.js';
+import { badParam, optionalString, requireString } from './params.js';
 import type { Peer, ServerDeps } from './server-deps.js';
 import { serverErrors } from './server-errors.js';
 
@@ -50,10 +50,7 @@ export function adminPreferencesSet(
   const plugin = optionalString('admin.preferences.set', params, 'plugin', 200);
   const value = params.value;
   if (value !== null && (typeof value !== 'string' || value === '')) {
-    throw serverErrors.AALIS_WEBUI_BAD_REQUEST(
-      { type: 'admin.preferences.set', problems: 'value: expected a non-empty string or null' },
-      { details: { problems: [{ path: 'value', expected: 'a non-empty string or null', received: typeof value }] } },
-    );
+    badParam('admin.preferences.set', 'value', 'a non-empty string or null', value);
   }
   const next = value === null ? undefined : value;
   if (plugin) deps.services.setPluginPreference(plugin, service, next);
@@ -73,14 +70,10 @@ export function logsSubscribe(
   params: Record<string, unknown>,
   redact: (text: string) => string,
 ): ResultOf<'logs.subscribe'> {
-  if (!peer)
-    throw serverErrors.AALIS_WEBUI_BAD_REQUEST({ type: 'logs.subscribe', problems: 'logs.subscribe needs the socket' });
+  if (!peer) badParam('logs.subscribe', 'transport', 'the socket (GET /api/v1/socket)', 'HTTP');
   const level = optionalString('logs.subscribe', params, 'level') ?? 'info';
   if (!(LEVELS as readonly string[]).includes(level)) {
-    throw serverErrors.AALIS_WEBUI_BAD_REQUEST({
-      type: 'logs.subscribe',
-      problems: `level: one of ${LEVELS.join(', ')}`,
-    });
+    badParam('logs.subscribe', 'level', `one of ${LEVELS.join(', ')}`, level);
   }
   peer.logLevel = level as LogRecord['level'];
   return {

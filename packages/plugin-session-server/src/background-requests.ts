@@ -13,7 +13,7 @@ function providers(deps: ServerDeps): BackgroundTasksService[] {
 }
 
 export async function backgroundList(deps: ServerDeps, account: Account, params: Record<string, unknown>) {
-  const session = await accessibleSession(deps, account, params.sessionId);
+  const session = await accessibleSession(deps, account, params.sessionId, 'background.list');
   const lists = await Promise.all(providers(deps).map((provider) => provider.list(session.id)));
   const tasks = lists
     .flat()
@@ -22,7 +22,7 @@ export async function backgroundList(deps: ServerDeps, account: Account, params:
 }
 
 export async function backgroundStop(deps: ServerDeps, account: Account, params: Record<string, unknown>) {
-  const session = await accessibleSession(deps, account, params.sessionId);
+  const session = await accessibleSession(deps, account, params.sessionId, 'background.stop');
   const taskId = requireString('background.stop', params, 'taskId');
   for (const provider of providers(deps)) {
     if (await provider.stop(session.id, taskId, identityOf(account))) {
@@ -33,7 +33,7 @@ export async function backgroundStop(deps: ServerDeps, account: Account, params:
 }
 
 export async function backgroundStopAll(deps: ServerDeps, account: Account, params: Record<string, unknown>) {
-  const session = await accessibleSession(deps, account, params.sessionId);
+  const session = await accessibleSession(deps, account, params.sessionId, 'background.stopAll');
   const counts = await Promise.all(
     providers(deps).map((provider) => provider.stopAll(session.id, identityOf(account))),
   );

@@ -3,17 +3,22 @@
 import { describeReceived } from '@aalis/core';
 import { serverErrors } from './server-errors.js';
 
-function problem(type: string, name: string, expected: string, value: unknown): never {
+/**
+ * Throws AALIS_WEBUI_BAD_REQUEST for request `type`: the parameter `path` should have been `expected`;
+ * `details.problems` is the documented `[{ path, expected, received }]`.
+ */
+export function badParam(type: string, path: string, expected: string, value: unknown): never {
+  const received = describeReceived(value);
   throw serverErrors.AALIS_WEBUI_BAD_REQUEST(
-    { type, problems: `${name}: expected ${expected}, received ${describeReceived(value)}` },
-    { details: { problems: [{ path: name, expected, received: describeReceived(value) }] } },
+    { type, problems: `${path}: expected ${expected}, received ${received}` },
+    { details: { problems: [{ path, expected, received }] } },
   );
 }
 
 export function requireString(type: string, params: Record<string, unknown>, name: string, max = 1024): string {
   const value = params[name];
   if (typeof value !== 'string' || value === '' || value.length > max) {
-    problem(type, name, `a non-empty string of at most ${max} characters`, value);
+    badParam(type, name, `a non-empty string of at most ${max} characters`, value);
   }
   return value;
 }
@@ -27,7 +32,7 @@ export function optionalString(
   const value = params[name];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string' || value.length > max)
-    problem(type, name, `a string of at most ${max} characters`, value);
+    badParam(type, name, `a string of at most ${max} characters`, value);
   return value;
 }
 
@@ -38,6 +43,6 @@ export function optionalRecord(
 ): Record<string, unknown> | undefined {
   const value = params[name];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'object' || Array.isArray(value)) problem(type, name, 'an object', value);
+  if (typeof value !== 'object' || Array.isArray(value)) badParam(type, name, 'an object', value);
   return value as Record<string, unknown>;
 }

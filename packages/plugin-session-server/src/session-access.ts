@@ -1,7 +1,8 @@
 // Who may see which session, and the session list as an account sees it. The owner sees every session; another
 // account only the ones it created through this server (ids `webui:<userId>:…`).
 import type { SessionInfo } from '@aalis/api-session-manager';
-import type { Account, SessionSummary } from '@aalis/session-client';
+import type { Account, RequestType, SessionSummary } from '@aalis/session-client';
+import { badParam } from './params.js';
 import { type ServerDeps, WEBUI_PLATFORM } from './server-deps.js';
 import { serverErrors } from './server-errors.js';
 
@@ -19,10 +20,13 @@ function requireManager(deps: ServerDeps) {
 }
 
 /** The session, when it exists and the account may see it; coded errors otherwise. */
-export async function accessibleSession(deps: ServerDeps, account: Account, sessionId: unknown): Promise<SessionInfo> {
-  if (typeof sessionId !== 'string' || sessionId === '') {
-    throw serverErrors.AALIS_WEBUI_BAD_REQUEST({ type: 'session', problems: 'sessionId must be a non-empty string' });
-  }
+export async function accessibleSession(
+  deps: ServerDeps,
+  account: Account,
+  sessionId: unknown,
+  type: RequestType,
+): Promise<SessionInfo> {
+  if (typeof sessionId !== 'string' || sessionId === '') badParam(type, 'sessionId', 'a session id', sessionId);
   const session = await requireManager(deps).get(sessionId);
   if (!session) throw serverErrors.AALIS_WEBUI_SESSION_UNKNOWN({ sessionId });
   if (!canSee(account, sessionId)) {

@@ -5,7 +5,7 @@ import type { IncomingMessage } from '@aalis/schema-message';
 import type { Account, ParamsOf, ResultOf } from '@aalis/session-client';
 import type { Subscriber } from './live-session.js';
 import { checkAttachments, checkText } from './message-checks.js';
-import { optionalString, requireString } from './params.js';
+import { badParam, optionalString, requireString } from './params.js';
 import { identityOf, type Peer, type ServerDeps, WEBUI_PLATFORM } from './server-deps.js';
 import { serverErrors } from './server-errors.js';
 import { accessibleSession, listSessions, ownSessionPrefix, summaryFor } from './session-access.js';
@@ -38,8 +38,8 @@ export async function subscribeRequest(
   account: Account,
   params: Record<string, unknown>,
 ): Promise<ResultOf<'subscribe'>> {
-  if (!peer) throw serverErrors.AALIS_WEBUI_BAD_REQUEST({ type: 'subscribe', problems: 'subscribe needs the socket' });
-  const session = await accessibleSession(deps, account, params.sessionId);
+  if (!peer) badParam('subscribe', 'transport', 'the socket (GET /api/v1/socket)', 'HTTP');
+  const session = await accessibleSession(deps, account, params.sessionId, 'subscribe');
   const resume = params.resume as ParamsOf<'subscribe'>['resume'] | undefined;
   const live = deps.live(session.id);
   const subscriber = subscriberOf(peer);
@@ -99,7 +99,7 @@ export async function sendRequest(
   account: Account,
   params: Record<string, unknown>,
 ): Promise<ResultOf<'send'>> {
-  const session = await accessibleSession(deps, account, params.sessionId);
+  const session = await accessibleSession(deps, account, params.sessionId, 'send');
   // An IM room's conversation happens in the room; its history is read-only here.
   if (session.kind === 'room') throw serverErrors.AALIS_WEBUI_ROOM_READ_ONLY({ platform: session.platform });
   const clientMessageId = optionalString('send', params, 'clientMessageId');
@@ -153,7 +153,7 @@ export async function sendRequest(
 const REMOTE_STOP_WAIT_MS = 3000;
 
 export async function stopRequest(deps: ServerDeps, account: Account, params: Record<string, unknown>) {
-  const session = await accessibleSession(deps, account, params.sessionId);
+  const session = await accessibleSession(deps, account, params.sessionId, 'stop');
   if (!deps.agent.available) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'agent' });
   // As /stop: the turn's participants and owners may stop it (plugin-agent.zh.md 「指令」 /stop, 同停止键).
   const turn = deps.live(session.id).turn;
@@ -175,7 +175,7 @@ export async function commandRequest(
   params: Record<string, unknown>,
   command: 'clear' | 'compact',
 ): Promise<{ reply: string }> {
-  const session = await accessibleSession(deps, account, params.sessionId);
+  const session = await accessibleSession(deps, account, params.sessionId, command);
   if (!deps.commands.available) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'commands' });
   const result = await deps.commands.use.execute({
     sessionId: session.id,
@@ -197,7 +197,7 @@ export async function commandRequest(
 }
 
 export async function deleteRequest(deps: ServerDeps, account: Account, params: Record<string, unknown>) {
-  const session = await accessibleSession(deps, account, params.sessionId);
+  const session = await accessibleSession(deps, account, params.sessionId, 'delete');
   const report = await deps.sessionManager.use.deleteSession(session.id, {
     reason: `webui delete by ${account.userId}`,
   });
@@ -205,7 +205,7 @@ export async function deleteRequest(deps: ServerDeps, account: Account, params: 
 }
 
 export async function readRequest(deps: ServerDeps, account: Account, params: Record<string, unknown>) {
-  const session = await accessibleSession(deps, account, params.sessionId);
+  const session = await accessibleSession(deps, account, params.sessionId, 'read');
   deps.logins.markRead(account.userId, session.id);
   return {} satisfies ResultOf<'read'>;
 }

@@ -6,7 +6,7 @@ import { PERSONA_FIELD_KEY } from '@aalis/api-persona';
 import type { SessionInfo } from '@aalis/api-session-manager';
 import { type FieldInfo, type SettingsScope, venueTarget } from '@aalis/api-session-settings';
 import type { Account, ModelView, ResultOf, SettingView } from '@aalis/session-client';
-import { optionalRecord, optionalString, requireString } from './params.js';
+import { badParam, optionalRecord, optionalString, requireString } from './params.js';
 import { identityOf, type ServerDeps } from './server-deps.js';
 import { serverErrors } from './server-errors.js';
 import { accessibleSession } from './session-access.js';
@@ -61,7 +61,7 @@ async function viewOf(deps: ServerDeps, account: Account, scope: SettingsScope, 
 }
 
 export async function settingsGet(deps: ServerDeps, account: Account, params: Record<string, unknown>) {
-  const session = await accessibleSession(deps, account, params.sessionId);
+  const session = await accessibleSession(deps, account, params.sessionId, 'settings.get');
   const scope = scopeOf(session);
   const settings: SettingView[] = [];
   for (const info of fields(deps).fields()) settings.push(await viewOf(deps, account, scope, info));
@@ -69,11 +69,11 @@ export async function settingsGet(deps: ServerDeps, account: Account, params: Re
 }
 
 export async function settingsOptions(deps: ServerDeps, account: Account, params: Record<string, unknown>) {
-  const session = await accessibleSession(deps, account, params.sessionId);
+  const session = await accessibleSession(deps, account, params.sessionId, 'settings.options');
   const key = requireString('settings.options', params, 'key');
   const values = optionalRecord('settings.options', params, 'values');
   const info = fields(deps).field(key);
-  if (!info) throw serverErrors.AALIS_WEBUI_BAD_REQUEST({ type: 'settings.options', problems: `no setting "${key}"` });
+  if (!info) badParam('settings.options', 'key', 'a setting key from settings.get', key);
   const resolved = values
     ? Object.fromEntries(Object.entries(values).map(([name, value]) => [name, toStored(deps, name, value)]))
     : undefined;
@@ -93,10 +93,7 @@ function toStored(deps: ServerDeps, key: string, value: unknown): unknown {
   if (info?.field.type !== 'llm-ref' || typeof value !== 'string') return value;
   const model = listModels({ providers: deps.services.providers(llm) }).find((candidate) => candidate.id === value);
   if (!model) {
-    throw serverErrors.AALIS_WEBUI_BAD_REQUEST(
-      { type: 'settings.set', problems: `value: no model "${value}" (models.list gives the ids)` },
-      { details: { problems: [{ path: 'value', expected: 'a model id from models.list', received: value }] } },
-    );
+    badParam('settings.set', 'value', 'a model id from models.list', value);
   }
   return { provider: model.provider, model: model.model };
 }
@@ -107,16 +104,16 @@ export async function settingsWrite(
   params: Record<string, unknown>,
   mode: 'set' | 'reset',
 ): Promise<ResultOf<'settings.set'>> {
-  const session = await accessibleSession(deps, account, params.sessionId);
   const type = mode === 'set' ? 'settings.set' : 'settings.reset';
+  const session = await accessibleSession(deps, account, params.sessionId, type);
   const key = requireString(type, params, 'key');
   const service = fields(deps);
   const info = service.field(key);
-  if (!info) throw serverErrors.AALIS_WEBUI_BAD_REQUEST({ type, problems: `no setting "${key}"` });
+  if (!info) badParam(type, 'key', 'a setting key from settings.get', key);
   const caller = { identity: identityOf(account), via: 'host' as const };
   const target = { ...layerTarget(type, session, params.layer), key, caller };
   if (mode === 'set') {
-    if (!('value' in params)) throw serverErrors.AALIS_WEBUI_BAD_REQUEST({ type, problems: 'value is missing' });
+    if (!('value' in params)) badParam(type, 'value', 'the value to write', undefined);
     await service.set({ ...target, value: toStored(deps, key, params.value) });
   } else {
     await service.reset(target);
@@ -134,11 +131,11 @@ function layerTarget(
   if (layer === 'platform') return { layer: 'platform', target: session.platform };
   if (layer === 'venue') {
     if (session.venue === undefined) {
-      throw serverErrors.AALIS_WEBUI_BAD_REQUEST({ type, problems: 'this session has no venue (only IM rooms do)' });
+      badParam(type, 'layer', '"session" or "platform" (only IM rooms have a venue)', layer);
     }
     return { layer: 'venue', target: venueTarget({ platform: session.platform, venue: session.venue }) };
   }
-  throw serverErrors.AALIS_WEBUI_BAD_REQUEST({ type, problems: 'layer must be "session", "venue" or "platform"' });
+  badParam(type, 'layer', '"session", "venue" or "platform"', layer);
 }
 
 export function modelsList(deps: ServerDeps): ResultOf<'models.list'> {
@@ -159,7 +156,9 @@ export function modelsList(deps: ServerDeps): ResultOf<'models.list'> {
 export async function personasList(deps: ServerDeps, account: Account, params: Record<string, unknown>) {
   const sessionId = optionalString('personas.list', params, 'sessionId');
   if (!deps.sessionFields.available || !deps.sessionFields.use.field(PERSONA_FIELD_KEY)) return { personas: [] };
-  const scope = sessionId ? scopeOf(await accessibleSession(deps, account, sessionId)) : { sessionId: '' };
+  const scope = sessionId
+    ? scopeOf(await accessibleSession(deps, account, sessionId, 'personas.list'))
+    : { sessionId: '' };
   const options = await deps.sessionFields.use.options({ scope, key: PERSONA_FIELD_KEY });
   return {
     personas: options.map((option) => ({ value: option.value, label: deps.translate(option.label) })),

@@ -176,6 +176,47 @@ describe('bad input', () => {
     socket.close();
   });
 
+  it('names the request and the wrong parameter of every BAD_REQUEST in details.problems [{ path, expected, received }]', async () => {
+    const client = await connected();
+    const session = await client.request('session.create', {});
+    const socket = new WebSocket(`${host.base.replace('http', 'ws')}/api/v1/socket`, {
+      headers: { cookie: file.cookie, origin: host.base },
+    });
+    const frames: Record<string, unknown>[] = [];
+    socket.on('message', (data) => frames.push(JSON.parse(String(data))));
+    await new Promise((resolve) => socket.once('open', resolve));
+    const answer = async (frame: Record<string, unknown>) => {
+      socket.send(JSON.stringify(frame));
+      const deadline = Date.now() + 5000;
+      let found: Record<string, unknown> | undefined;
+      while (!(found = frames.find((candidate) => candidate.id === frame.id)) && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      return found?.error as { code: string; message: string; details?: { problems?: unknown } } | undefined;
+    };
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ type: 'subscribe' }, 'sessionId'],
+      [{ type: 'send', sessionId: 42, text: 'hi' }, 'sessionId'],
+      [{ type: 'stop', sessionId: '' }, 'sessionId'],
+      [{ type: 'settings.get' }, 'sessionId'],
+      [{ type: 'settings.set', sessionId: session.session.id, key: 'no-such-key', value: 1 }, 'key'],
+      [{ type: 'settings.set', sessionId: session.session.id, key: 'historyLimit' }, 'value'],
+      [{ type: 'settings.set', sessionId: session.session.id, key: 'historyLimit', value: 3, layer: 'venue' }, 'layer'],
+      [{ type: 'settings.reset', sessionId: session.session.id, key: 'historyLimit', layer: 'galaxy' }, 'layer'],
+      [{ type: 'settings.options', sessionId: session.session.id, key: 'no-such-key' }, 'key'],
+      [{ type: 'logs.subscribe', level: 'loud' }, 'level'],
+      [{ type: 'admin.preferences.set', service: 'llm', value: 7 }, 'value'],
+    ];
+    for (const [index, [frame, path]] of cases.entries()) {
+      const error = await answer({ id: `bad-${index}`, ...frame });
+      expect(error, JSON.stringify(frame)).toMatchObject({
+        code: 'AALIS_WEBUI_BAD_REQUEST',
+        details: { problems: [{ path, expected: expect.any(String), received: expect.any(String) }] },
+      });
+      expect(error!.message, JSON.stringify(frame)).toContain(`"${frame.type}"`);
+    }
+    socket.close();
+  });
+
   it('passes an image attachment to the model as the message attachment', async () => {
     const client = await connected();
     const { session } = await client.request('session.create', {});
