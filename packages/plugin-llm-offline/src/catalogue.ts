@@ -11,7 +11,7 @@ export const offlineTexts = defineCatalogue({
     'llm-offline.reply.tool-results': '(离线演示模型)工具返回了结果:\n{results}',
     'llm-offline.reply.tool-result-line': '- {tool}:{summary}',
     'llm-offline.reply.bad-arguments':
-      '(离线演示模型)没有调用 {tool}:参数不是一个 JSON 对象({problem})。写法:/call {tool} {"参数":"值"}',
+      '(离线演示模型)没有调用 {tool}:参数不是一个 JSON 对象({problem})。写法:call: {tool} {"参数":"值"}',
     'llm-offline.reply.unknown-tool': '(离线演示模型)没有调用 {tool}:这一轮没有这个工具。可用的工具:{available}。',
     'llm-offline.none': '(无)',
     'llm-offline.not-object': '它不是对象',
@@ -25,7 +25,7 @@ export const offlineTexts = defineCatalogue({
     'llm-offline.reply.tool-results': '(Offline demo model) The tools returned:\n{results}',
     'llm-offline.reply.tool-result-line': '- {tool}: {summary}',
     'llm-offline.reply.bad-arguments':
-      '(Offline demo model) Did not call {tool}: the arguments are not a JSON object ({problem}). Write: /call {tool} {"arg":"value"}',
+      '(Offline demo model) Did not call {tool}: the arguments are not a JSON object ({problem}). Write: call: {tool} {"arg":"value"}',
     'llm-offline.reply.unknown-tool':
       '(Offline demo model) Did not call {tool}: no such tool is offered this turn. Tools offered: {available}.',
     'llm-offline.none': '(none)',
