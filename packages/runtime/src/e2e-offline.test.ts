@@ -14,7 +14,11 @@ describe('aalis chat with the offline demo model', () => {
     async () => {
       const created = temporaryWorkspace('locale: en\n');
       workspaces.push(created);
-      const first = await runAalis({ cwd: created.dir, args: ['chat'], input: 'call: calculator {"expression": 6*7\n' });
+      const first = await runAalis({
+        cwd: created.dir,
+        args: ['chat'],
+        input: 'call: calculator {"expression": 6*7\n',
+      });
       expect(first.code).toBe(0);
       const suggested = /Write: (.+)$/m.exec(first.stdout)?.[1];
       expect(suggested, first.stdout).toBeDefined();
