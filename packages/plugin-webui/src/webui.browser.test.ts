@@ -214,6 +214,10 @@ describe('the WebUI against aalis serve', () => {
       await waiting.waitFor({ timeout: 10_000 });
       expect(await waiting.textContent()).toContain('Second question');
       expect(await waiting.textContent()).toMatch(/Waiting to join this turn|Queued for the next turn/);
+      // Shown once: the waiting entry, not also a 「Sending…」 bubble of the same message.
+      await expect
+        .poll(() => page.getByTestId('conversation').getByText('Second question', { exact: true }).count(), SLOW)
+        .toBe(1);
       await expect.poll(() => page.getByText('And the second one.').count(), { timeout: 20_000 }).toBe(1);
       await expect.poll(() => waiting.count(), SLOW).toBe(0);
     },

@@ -191,13 +191,31 @@ describe('ConversationModel', () => {
       waiting: [{ messageId: 'm-2', text: 'second', sender: alice, at: 2, disposition: 'join' }],
     });
     expect(model.getSnapshot().waiting).toEqual([expect.objectContaining({ text: 'second', state: 'join' })]);
-    expect(model.getSnapshot().pending).toHaveLength(1);
+    // Shown once: the waiting entry stands for the message now, not a second 「发送中…」 bubble.
+    expect(model.getSnapshot().pending).toEqual([]);
     model.apply({ type: 'queue', waiting: [] });
     model.apply({ type: 'input', turnId: 't1', input: input('2', 'second', { entry: 'joined' }) });
     const snapshot = model.getSnapshot();
     expect(snapshot.pending).toEqual([]);
     expect(snapshot.waiting).toEqual([]);
     expect(turnsOf(model)[0]!.items[0]).toMatchObject({ kind: 'input', input: { text: 'second', entry: 'joined' } });
+  });
+
+  it('a send waiting to join or queued is shown once, whether its queue entry or its acceptance comes first', () => {
+    const model = new ConversationModel('s');
+    model.apply({ type: 'turn.started', turnId: 't1', at: 1 });
+    model.sending('k1', { text: 'queued first', attachments: [] });
+    model.apply({
+      type: 'queue',
+      waiting: [{ messageId: 'm-3', text: 'queued first', sender: alice, at: 2, disposition: 'queue' }],
+    });
+    expect(model.getSnapshot().pending).toHaveLength(1); // not known to be this send until `send` answers
+    model.sendAccepted('k1', 'm-3');
+    expect(model.getSnapshot().pending).toEqual([]);
+    expect(model.getSnapshot().waiting).toEqual([expect.objectContaining({ text: 'queued first', state: 'queue' })]);
+    model.apply({ type: 'queue', waiting: [] });
+    model.apply({ type: 'input', turnId: 't2', input: input('3', 'queued first') });
+    expect(model.getSnapshot().pending).toEqual([]);
   });
 
   it('drops a refused send; a send accepted after its input arrived leaves nothing pending', () => {

@@ -116,6 +116,7 @@ export class ConversationModel extends Store<ConversationSnapshot> {
         break;
       case 'queue':
         this.waiting = event.waiting.map(waitingView);
+        this.dropPlaced();
         break;
       case 'turn.ended':
         if (this.runningTurnId === event.turnId) this.runningTurnId = undefined;
@@ -213,7 +214,9 @@ export class ConversationModel extends Store<ConversationSnapshot> {
     }
   }
 
+  /** The server shows the message: in a turn, released, or waiting to join / queued (docs/session-protocol.md). */
   private isPlaced(messageId: string): boolean {
+    if (this.waiting.some((entry) => entry.messageId === messageId)) return true;
     for (const entry of this.entries) {
       if (entry.kind === 'released' && entry.input.messageId === messageId) return true;
       if (entry.kind !== 'turn') continue;

@@ -89,6 +89,8 @@ export type EntryView = TurnView | LooseEntryView;
 
 export interface WaitingInputView {
   key: string;
+  /** The id `send` answered, when the server knows it (a pending bubble with this id gives way to this entry). */
+  messageId?: string;
   text: string;
   sender?: PersonView;
   /** Waits to join the running turn, or is queued for the next one. */

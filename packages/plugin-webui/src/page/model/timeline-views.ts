@@ -102,6 +102,7 @@ export function entryView(entry: TimelineEntry): EntryView {
 export function waitingView(input: WaitingInput, index: number): WaitingInputView {
   return {
     key: input.messageId ? `waiting-${input.messageId}` : `waiting-${input.at}-${index}`,
+    ...(input.messageId ? { messageId: input.messageId } : {}),
     text: input.text,
     sender: personView(input.sender),
     state: input.disposition,
