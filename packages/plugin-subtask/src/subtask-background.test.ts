@@ -6,8 +6,8 @@ import type { ToolCallContext } from '@aalis/api-tools';
 import { WellKnownMetadataKeys } from '@aalis/schema-message';
 import { textReply, toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SPAWN_SUBTASK_TOOL } from './index.js';
-import { type SubtaskHarness, slowReply, startSubtaskHarness, until } from './subtask-fixture.case.js';
+import { SPAWN_SUBTASK_TOOL, WAIT_SUBTASKS_TOOL } from './index.js';
+import { isDelegationOf, type SubtaskHarness, slowReply, startSubtaskHarness, until } from './subtask-fixture.case.js';
 
 let harness: SubtaskHarness | undefined;
 afterEach(async () => {
@@ -70,6 +70,27 @@ describe('background subtasks', () => {
       String(message.content).includes(notice.hostNotice!.id),
     )!;
     expect(String(archived.content)).not.toContain('the answer is 42');
+  });
+
+  it('wait_subtasks in the turn that spawned a background subtask returns when it ends, not after its continuation', async () => {
+    harness = await startSubtaskHarness();
+    const outbound = harness.booted.capture('outbound:message');
+    harness.child('quick job', textReply('quick result'));
+    harness.server.enqueue(
+      toolCallReply([{ id: 'c1', name: SPAWN_SUBTASK_TOOL, arguments: { task: 'quick job', background: true } }]),
+      // Waits with a long timeout: the subtask ends at once, so only waiting for the notice's turn would last.
+      toolCallReply([{ id: 'c2', name: WAIT_SUBTASKS_TOOL, arguments: { timeoutSeconds: 600 } }]),
+      textReply('the parent saw it'),
+      textReply('the continuation'),
+    );
+    await harness.say('do the quick job');
+    await until(() => outbound.some((message) => message.content === 'the continuation'), 'the continuation', 8_000);
+    const parentCalls = harness.server.chatBodies().filter((body) => !isDelegationOf(body, 'quick job'));
+    const waited = (parentCalls[2]!.messages as Array<{ role: string; content: string }>).at(-1)!;
+    expect(waited.role).toBe('tool');
+    expect(JSON.parse(waited.content)).toMatchObject([{ status: 'done', result: 'quick result' }]);
+    const parentReplies = outbound.filter((message) => message.sessionId === 'cli:owner');
+    expect(parentReplies.map((message) => message.content)).toEqual(['the parent saw it', 'the continuation']);
   });
 
   it('「全部停止」 aborts every background subtask and releases their queued inputs, archived without a turn id', async () => {

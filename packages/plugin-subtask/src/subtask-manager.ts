@@ -175,7 +175,7 @@ export class SubtaskManager {
       fromTurn: record.origin,
       timestamp: Date.now(),
     };
-    void this.run(record, delegation).finally(settle);
+    void this.run(record, delegation, settle).finally(settle);
     return record;
   }
 
@@ -251,7 +251,7 @@ export class SubtaskManager {
     this.disposed = true;
   }
 
-  private async run(record: SubtaskRecord, delegation: IncomingMessage): Promise<void> {
+  private async run(record: SubtaskRecord, delegation: IncomingMessage, settle: () => void): Promise<void> {
     try {
       await this.deps.agent().handleMessage(delegation);
       const end = this.turnEnds.get(record.childSessionId);
@@ -276,6 +276,9 @@ export class SubtaskManager {
       }
     }
     this.changed(record);
+    // Settled before the host notice: the notice's continuation turn queues behind the parent's running turn, so a
+    // wait_subtasks in that turn that waited for the notice too would wait until its timeout.
+    settle();
     // A background subtask someone stopped (its button, 全部停止, deleting it) reports nothing: stopping means
     // no more work, and a continuation turn would be new work. Finished or failed ones report back.
     if (record.background && record.status !== 'stopped' && !this.disposed) await this.notifyParent(record);
