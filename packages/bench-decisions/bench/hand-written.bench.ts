@@ -1,19 +1,33 @@
-// The figures behind docs/decisions/hand-written-*.md: each of our hand-written parts against the maintained library
+// The figures behind docs/decisions/hand-written-*.md and time-ordered-message-ids.md: each of our hand-written parts against the maintained library
 // that does the same job, on the same input in the same run — throughput, where they disagree, and the minified
 // (and gzipped) size each adds to a bundle. Run: npm run bench hand-written
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { s } from '@aalis/core';
 import { displayWidth } from '@aalis/plugin-cli';
+import { memoryMigrations } from '@aalis/plugin-memory-sqlite';
 import { validateJsonSchema } from '@aalis/schema-message';
 import { SseParser } from '@aalis/wire-openai';
 import Ajv from 'ajv';
+import Database from 'better-sqlite3';
 import { build } from 'esbuild';
-import { createParser } from 'eventsource-parser';
 import stringWidth from 'string-width';
+import { v7 as uuidV7 } from 'uuid';
 import { z } from 'zod';
+// A bench-only deep import: the id generator is internal to the memory stores.
+import { newMessageId } from '../../plugin-memory-sqlite/src/message-id.js';
 
 const root = join(import.meta.dirname, '..', '..', '..');
+
+// eventsource-parser 3.1.1 publishes a "source" export condition (its TypeScript), which the bench runner's
+// --conditions=source (meant for our workspace packages) selects and Node cannot load: take its built file.
+const { createParser } = (await import(
+  pathToFileURL(join(root, 'node_modules', 'eventsource-parser', 'dist', 'index.js')).href
+)) as typeof import('eventsource-parser');
 
 function time(run: () => void, rounds = 7): number {
   for (let warm = 0; warm < 2; warm++) run();
@@ -205,3 +219,72 @@ console.log(
 console.log(
   `  undici 7.30.2 (EnvHttpProxyAgent, ProxyAgent, request): ${await size("export { EnvHttpProxyAgent, ProxyAgent, request } from 'undici'", 'node')}`,
 );
+
+// --- message ids ----------------------------------------------------------------------------------------------
+{
+  const ids = 200_000;
+  let sink = 0;
+  const oursMs = time(() => {
+    for (let index = 0; index < ids; index++) sink += newMessageId().length;
+  });
+  const theirsMs = time(() => {
+    for (let index = 0; index < ids; index++) sink += uuidV7().length;
+  });
+  const v4Ms = time(() => {
+    for (let index = 0; index < ids; index++) sink += randomUUID().length;
+  });
+  console.log(`message ids: ${ids} version-7 UUIDs (${sink > 0 ? 'all made' : ''})`);
+  row('ours (newMessageId)', oursMs, theirsMs);
+  row('uuid 14.0.3 v7', theirsMs, theirsMs);
+  row('node:crypto randomUUID (version 4)', v4Ms, theirsMs);
+
+  // What the order of the ids does to appends: the memory schema as migrated, rows of 300 characters, a table of
+  // 200k rows first (a store some weeks old), then 20k appends — one per commit for one session, 30 per commit
+  // across 100 sessions (the group commit under load). CPU µs per append, median of three alternating runs.
+  const appendCost = (id: () => string, sessions: number, perCommit: number): number => {
+    const dir = mkdtempSync(join(tmpdir(), 'aalis-bench-ids-'));
+    const db = new Database(join(dir, 'memory.db'));
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.exec(memoryMigrations[0]!.up as string);
+      const insert = db.prepare(
+        'INSERT INTO memory_messages (session_id, seq, id, epoch, conversation_index, turn_id, role, kind, content, timestamp, extra) VALUES (?, ?, ?, 0, ?, ?, ?, NULL, ?, ?, NULL)',
+      );
+      const next = new Array<number>(sessions).fill(0);
+      const content = 'x'.repeat(300);
+      let appended = 0;
+      const commit = db.transaction((rows: number) => {
+        for (let row = 0; row < rows; row++) {
+          const session = appended++ % sessions;
+          const seq = next[session]!++;
+          insert.run(`s${session}`, seq, id(), seq, `t${seq >> 2}`, 'user', content, Date.now());
+        }
+      });
+      for (let row = 0; row < 200_000; row += 500) commit.immediate(500);
+      const appends = 20_000;
+      const started = process.cpuUsage();
+      for (let row = 0; row < appends; row += perCommit) commit.immediate(perCommit);
+      const used = process.cpuUsage(started);
+      return (used.user + used.system) / appends;
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  for (const [sessions, perCommit] of [
+    [1, 1],
+    [100, 30],
+  ] as const) {
+    const v4: number[] = [];
+    const v7: number[] = [];
+    for (let run = 0; run < 3; run++) {
+      v4.push(appendCost(randomUUID, sessions, perCommit));
+      v7.push(appendCost(newMessageId, sessions, perCommit));
+    }
+    const middle = (values: number[]) => values.sort((a, b) => a - b)[1]!;
+    console.log(
+      `  append into 200k rows, ${sessions} session(s), ${perCommit} per commit: version-4 ids ${middle(v4).toFixed(1)} µs, ours ${middle(v7).toFixed(1)} µs CPU per append (${(middle(v7) / middle(v4)).toFixed(2)}×)`,
+    );
+  }
+}

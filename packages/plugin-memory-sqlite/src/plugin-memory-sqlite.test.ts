@@ -8,6 +8,7 @@ import { App, memorySink } from '@aalis/core';
 import hooksPlugin from '@aalis/plugin-hooks';
 import storagePlugin from '@aalis/plugin-storage';
 import memoryPlugin from './index.js';
+import { itHandsOutTimeOrderedIds } from './time-ordered-ids.case.js';
 
 async function boot(dataDir: string, withHooks: boolean) {
   const app = new App({ logSinks: [memorySink()] });
@@ -40,3 +41,4 @@ async function createFixture(options: { hooks: boolean }, dataDir?: string): Pro
 }
 
 describeMemoryConformance('plugin-memory-sqlite', createFixture);
+itHandsOutTimeOrderedIds(createFixture);

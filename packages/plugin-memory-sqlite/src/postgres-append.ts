@@ -4,9 +4,9 @@
 // seq), and RETURNING gives the counters as they were before it; the rows take their seq, epoch and conversation
 // index as offsets from those. The offsets are what advanceOnAppend gives from a session with no rows, so both
 // engines still count alike.
-import { randomUUID } from 'node:crypto';
 import type { Message } from '@aalis/schema-message';
 import { advanceOnAppend, DIVIDER, type SessionState } from './memory-session-state.js';
+import { newMessageId } from './message-id.js';
 import { encodeMessage, storedMessage } from './message-row.js';
 
 const COUNTERS = 8;
@@ -36,7 +36,7 @@ export function appendStatement(sessionId: string, messages: readonly Message[],
   const tuples: string[] = [];
   const at = (index: number, type: string) => `$${COUNTERS + 2 + index}::${type}`;
   for (const message of messages) {
-    const row = encodeMessage(message, randomUUID(), now);
+    const row = encodeMessage(message, newMessageId(now), now);
     const { seq, conversationIndex } = advanceOnAppend(moved, message);
     if (message.kind === DIVIDER) divider = true;
     const base = params.length;

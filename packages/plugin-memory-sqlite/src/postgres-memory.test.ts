@@ -11,6 +11,7 @@ import hooksPlugin from '@aalis/plugin-hooks';
 import storagePlugin from '@aalis/plugin-storage';
 import { throwawayDatabase } from '@aalis/postgres/throwaway';
 import memoryPlugin from './index.js';
+import { itHandsOutTimeOrderedIds } from './time-ordered-ids.case.js';
 
 async function createFixture(options: { hooks: boolean }, existing?: { dir: string; url: string }) {
   const dir = existing?.dir ?? mkdtempSync(join(tmpdir(), 'aalis-memory-pg-'));
@@ -39,3 +40,4 @@ async function createFixture(options: { hooks: boolean }, existing?: { dir: stri
 }
 
 describeMemoryConformance('plugin-memory-sqlite on PostgreSQL', (options) => createFixture(options));
+itHandsOutTimeOrderedIds((options) => createFixture(options));

@@ -2,13 +2,13 @@
 // Every write is one BEGIN IMMEDIATE transaction (SqliteDatabase.write). The session counters (memory_sessions) are
 // read through the connection's row cache: a turn asked for them five times, and the cache holds them for as long
 // as no other connection committed and no write of this one rolled back (RowCache).
-import { randomUUID } from 'node:crypto';
 import type { MemoryReadOptions } from '@aalis/api-memory';
 import { isControlMessage, type Message } from '@aalis/schema-message';
 import type { Connection, RowCache, SqliteDatabase } from '@aalis/sqlite';
 import { MEMORY_NAMESPACE, memoryMigrations } from './memory-migrations.js';
 import { advanceOnAppend, COLUMNS, DIVIDER, type SessionState } from './memory-session-state.js';
 import type { MemoryStore } from './memory-store.js';
+import { newMessageId } from './message-id.js';
 import { decodeMessage, encodeMessage, type MessageRow, storedMessage } from './message-row.js';
 
 const emptyState = (sessionId: string): SessionState => ({
@@ -114,7 +114,7 @@ export class SqliteMemoryStore implements MemoryStore {
     const state = this.stateToChange(sessionId) ?? emptyState(sessionId);
     const stored: Message[] = [];
     for (const message of messages) {
-      const row = encodeMessage(message, randomUUID(), now);
+      const row = encodeMessage(message, newMessageId(now), now);
       const { seq, conversationIndex } = advanceOnAppend(state, message);
       this.statements.insert.run(
         sessionId,
