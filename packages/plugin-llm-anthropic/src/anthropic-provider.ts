@@ -20,6 +20,7 @@ import {
   createAgents,
   type ErrorContext,
   type HttpAgents,
+  headerSecrets,
   linkSignals,
   loadTrustedCertificates,
   maskUrlCredentials,
@@ -96,6 +97,7 @@ export class AnthropicProvider implements LlmService {
       proxy?.password,
       proxy?.authorization?.slice('Basic '.length),
       ...parsed.endpoint.secrets,
+      ...headerSecrets(config.headers),
     ].filter((secret): secret is string => Boolean(secret));
     if (proxy) {
       // The OpenAI provider's wording (its catalogue comes with the shared transport).

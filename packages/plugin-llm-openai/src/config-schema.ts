@@ -71,7 +71,24 @@ const modelSchema = s.object({
   prices: pricesSchema,
 });
 
-export const headersSchema = s.record(s.string()).default({}).describe('Extra request headers.');
+export const headersSchema = s
+  .record(s.string())
+  .default({})
+  .describe('Extra request headers. Their values are treated as secrets: never shown in errors or logs.');
+
+/**
+ * The values of configured extra headers that errors and logs must not show: a key may travel in any header
+ * (Authorization, api-key, x-api-key …). Values shorter than 8 characters (flags, versions) are left alone, as the
+ * runtime does for MCP servers' headers.
+ */
+export function headerSecrets(headers: Readonly<Record<string, unknown>> | undefined): string[] {
+  return Object.values(headers ?? {}).flatMap((value) => {
+    if (typeof value !== 'string' || value.length < 8) return [];
+    // A scheme-prefixed credential also shows without its scheme (a server quoting only the token).
+    const token = /^(?:Bearer|Basic|Token)\s+(\S{8,})$/i.exec(value)?.[1];
+    return token === undefined ? [value] : [value, token];
+  });
+}
 
 export const proxySchema = s
   .string()

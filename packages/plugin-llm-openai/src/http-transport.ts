@@ -8,6 +8,7 @@ export { type BaseUrlProblem, type EndpointUrl, maskUrlCredentials, parseBaseUrl
 export {
   caFileSchema,
   DEFAULT_TIMEOUTS,
+  headerSecrets,
   headersSchema,
   modelTimeoutsSchema,
   pricesSchema,

@@ -23,7 +23,7 @@ import {
   WireStreamError,
 } from '@aalis/wire-openai';
 import { maskUrlCredentials, parseBaseUrl } from './base-url.js';
-import type { OpenAiConfig, Timeouts } from './config-schema.js';
+import { headerSecrets, type OpenAiConfig, type Timeouts } from './config-schema.js';
 import { createAgents, type HttpAgents, type HttpExchange, TransportError } from './http-exchange.js';
 import { SignalLinker } from './link-signals.js';
 import { ModelDiscovery } from './model-discovery.js';
@@ -107,6 +107,7 @@ export class OpenAiProvider implements LlmService {
       proxy?.password,
       proxy?.authorization?.slice('Basic '.length),
       ...endpoint.secrets,
+      ...headerSecrets(config.headers),
     ].filter((secret): secret is string => Boolean(secret));
     if (proxy) this.logProxy(proxy);
     this.discovery = new ModelDiscovery({

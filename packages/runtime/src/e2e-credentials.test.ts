@@ -82,4 +82,30 @@ describe('credentials in llm.baseUrl', () => {
     },
     E2E_TIMEOUT_MS,
   );
+
+  it(
+    'a key given in plugins.llm-openai.headers is never printed, logged or stored either (a server echoing it)',
+    async () => {
+      const headerKey = 'hdr-key-5f3a9c1e7b';
+      const workspace =
+        temporaryWorkspace(`${CONFIG}    headers: { Authorization: "Bearer ${headerKey}", x-api-key: ${headerKey}-x }
+`);
+      workspaces.push(workspace);
+      const run = await runAalis({
+        cwd: workspace.dir,
+        args: ['chat'],
+        input: 'hello\n',
+        env: { AALIS_LLM_BASE_URL: server.url, AALIS_LOCALE: 'en' },
+      });
+      expect(run.code).toBe(0);
+      // The server's 401 quotes the Authorization header it got.
+      expect(run.stdout).toContain('Incorrect API key provided: ***.');
+      const everything = `${run.stdout}\n${run.stderr}\n${allFiles(join(workspace.dir, 'data'))}`;
+      expect(everything).toContain('hello');
+      expect(everything).not.toContain(headerKey);
+      expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${headerKey}`);
+      expect(server.requests[0]!.headers['x-api-key']).toBe(`${headerKey}-x`);
+    },
+    E2E_TIMEOUT_MS,
+  );
 });

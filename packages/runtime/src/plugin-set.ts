@@ -13,7 +13,7 @@ import gatewayPlugin from '@aalis/plugin-gateway';
 import hooksPlugin from '@aalis/plugin-hooks';
 import { anthropicConfigSchema } from '@aalis/plugin-llm-anthropic/config-schema';
 import offlinePlugin from '@aalis/plugin-llm-offline';
-import { openAiConfigSchema } from '@aalis/plugin-llm-openai/config-schema';
+import { headerSecrets, openAiConfigSchema } from '@aalis/plugin-llm-openai/config-schema';
 import { mcpConfigSchema } from '@aalis/plugin-mcp/mcp-config';
 import memoryPlugin from '@aalis/plugin-memory-sqlite';
 import memorySummaryPlugin from '@aalis/plugin-memory-summary';
@@ -140,6 +140,8 @@ export function pluginSlots(): PluginSlot[] {
       id: 'openai',
       summary: 'Any OpenAI-compatible endpoint; enabled when llm.baseUrl (or this section’s baseUrl) is set.',
       filledIn: 'baseUrl, apiKey, models, modelDefaults ← llm',
+      // A key may be given as an extra header (Authorization, api-key …) instead of apiKey.
+      secretsOf: (section) => [...stringsAt(section, 'apiKey'), ...headerSecrets(headersOf(section))],
     }),
     lazySlot('@aalis/plugin-llm-anthropic', anthropicConfigSchema, () => import('@aalis/plugin-llm-anthropic'), {
       alias: 'llm-anthropic',
@@ -147,7 +149,7 @@ export function pluginSlots(): PluginSlot[] {
       summary:
         'Claude through the Anthropic Messages API (prompt caching, thinking budgets); enabled by this section or ANTHROPIC_API_KEY.',
       filledIn: 'apiKey ← ANTHROPIC_API_KEY (when the section has none)',
-      secretsOf: (section) => stringsAt(section, 'apiKey'),
+      secretsOf: (section) => [...stringsAt(section, 'apiKey'), ...headerSecrets(headersOf(section))],
     }),
     slot(offlinePlugin, {
       alias: 'llm-offline',
@@ -228,4 +230,10 @@ export function pluginSlots(): PluginSlot[] {
 function stringsAt(section: Record<string, unknown>, key: string): string[] {
   const value = section[key];
   return typeof value === 'string' && value !== '' ? [value] : [];
+}
+
+/** A section's extra request headers (the llm providers' `headers`), if it has any. */
+function headersOf(section: Record<string, unknown>): Record<string, unknown> | undefined {
+  const headers = section.headers;
+  return typeof headers === 'object' && headers !== null ? (headers as Record<string, unknown>) : undefined;
 }
