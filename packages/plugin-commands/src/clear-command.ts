@@ -5,6 +5,7 @@ import type { RequiredLevel } from '@aalis/api-authority';
 import type { CommandDefinition } from '@aalis/api-commands';
 import type { MemoryService } from '@aalis/api-memory';
 import { type Events, type ServiceHandle, textRef } from '@aalis/core';
+import { clearErrors } from './texts.js';
 
 /** The /clear type that clears the message history (the default when -t is absent). */
 export const HISTORY_CLEAR_TYPE = 'context';
@@ -35,7 +36,15 @@ export function clearCommand({
     description: textRef('commands.clear.description'),
     usage: textRef('commands.clear.usage'),
     level,
-    async handler({ sessionId, platform, flags, caller, t }) {
+    async handler({ sessionId, platform, args, flags, caller, t }) {
+      // Clearing cannot be undone: `/clear vector` (the -t forgotten) or a mistyped flag clears nothing.
+      const unexpected = [
+        ...args,
+        ...Object.keys(flags)
+          .filter((flag) => flag !== 't' && flag !== 'type')
+          .map((flag) => `-${flag}`),
+      ];
+      if (unexpected.length > 0) throw clearErrors.AALIS_COMMAND_CLEAR_ARGUMENT({ given: unexpected.join(' ') });
       const types = clearTypesOf(flags);
       const lines: string[] = [];
       if (types.includes(HISTORY_CLEAR_TYPE)) {

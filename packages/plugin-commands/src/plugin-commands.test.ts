@@ -167,6 +167,18 @@ describe('plugin-commands', () => {
     expect(await memory.countHistory('session-2')).toBe(1);
   });
 
+  it('/clear with an argument it does not take (the -t forgotten, a mistyped flag) is a coded error and clears nothing', async () => {
+    booted = await boot();
+    const { service, memory } = booted;
+    await memory.append('session-1', [{ role: 'user', content: 'one' }]);
+    const { reply } = await service.execute(message('/clear vector'));
+    expect(reply).toBe(
+      '/clear does not take "vector", so nothing was cleared. Send /clear to clear the message history, or /clear -t <type> for one kind only (e.g. /clear -t vector). (AALIS_COMMAND_CLEAR_ARGUMENT)',
+    );
+    expect((await service.execute(message('/clear -x vector'))).reply).toContain('"-x"');
+    expect(await memory.countHistory('session-1')).toBe(1);
+  });
+
   it('/clear goes through AgentService.clearing when an agent is present', async () => {
     const calls: { sessionIds: readonly string[] | undefined; reason?: string; countDuring?: number }[] = [];
     let memoryHandle: MemoryService | undefined;

@@ -1,5 +1,5 @@
 // Fixed texts of /help and /clear (zh-CN and en).
-import { defineCatalogue } from '@aalis/core';
+import { defineCatalogue, defineErrors } from '@aalis/core';
 
 export const commandTexts = defineCatalogue({
   'zh-CN': {
@@ -29,5 +29,13 @@ export const commandTexts = defineCatalogue({
     'commands.clear.unhandled': 'No plugin handles these types: {types}.',
     'commands.clear.noMemory':
       'There is no memory service, so the message history cannot be cleared. Enable a plugin that provides memory.',
+  },
+});
+
+export const clearErrors = defineErrors({
+  AALIS_COMMAND_CLEAR_ARGUMENT: {
+    en: '/clear does not take "{given}", so nothing was cleared. Send /clear to clear the message history, or /clear -t <type> for one kind only (e.g. /clear -t vector).',
+    'zh-CN':
+      '/clear 不认「{given}」,什么也没有清。清消息历史发 /clear;只清某一类发 /clear -t <类型>(如 /clear -t vector)。',
   },
 });
