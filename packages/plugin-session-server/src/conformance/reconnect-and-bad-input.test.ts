@@ -188,9 +188,9 @@ describe('bad input', () => {
     const answer = async (frame: Record<string, unknown>) => {
       socket.send(JSON.stringify(frame));
       const deadline = Date.now() + 5000;
-      let found: Record<string, unknown> | undefined;
-      while (!(found = frames.find((candidate) => candidate.id === frame.id)) && Date.now() < deadline)
-        await new Promise((resolve) => setTimeout(resolve, 10));
+      const reply = () => frames.find((candidate) => candidate.id === frame.id);
+      while (!reply() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      const found = reply();
       return found?.error as { code: string; message: string; details?: { problems?: unknown } } | undefined;
     };
     const cases: Array<[Record<string, unknown>, string]> = [
