@@ -1,11 +1,12 @@
 // One entry for every request, over the socket and over HTTP: reads the frame, refuses owner-only requests for
 // other accounts, runs the handler, and answers a result or a coded error (never a stack trace).
+import type { Locale } from '@aalis/core';
 import type { Account, RequestType } from '@aalis/session-client';
 import { OWNER_REQUESTS, REQUEST_TYPES } from '@aalis/session-client';
 import { adminMcp, adminPlugins, adminPreferencesSet, logsSubscribe, preferencesView } from './admin-requests.js';
 import { backgroundList, backgroundStop, backgroundStopAll } from './background-requests.js';
 import type { Peer, ServerDeps } from './server-deps.js';
-import { serverErrors } from './server-errors.js';
+import { frameMalformed, serverErrors } from './server-errors.js';
 import {
   commandRequest,
   createRequest,
@@ -30,15 +31,14 @@ export interface RequestOrigin {
 export function readRequestFrame(
   value: unknown,
   needsId: boolean,
+  locale: Locale,
 ): { id?: string; type: RequestType; params: Record<string, unknown> } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw serverErrors.AALIS_WEBUI_FRAME_MALFORMED({ reason: 'not a JSON object' });
+    throw frameMalformed('not a JSON object', locale);
   }
   const { id, type, ...params } = value as Record<string, unknown>;
-  if (needsId && (typeof id !== 'string' || id === '' || id.length > 64)) {
-    throw serverErrors.AALIS_WEBUI_FRAME_MALFORMED({ reason: '"id" must be a string of 1 to 64 characters' });
-  }
-  if (typeof type !== 'string') throw serverErrors.AALIS_WEBUI_FRAME_MALFORMED({ reason: '"type" must be a string' });
+  if (needsId && (typeof id !== 'string' || id === '' || id.length > 64)) throw frameMalformed('id', locale);
+  if (typeof type !== 'string') throw frameMalformed('type', locale);
   if (!(REQUEST_TYPES as readonly string[]).includes(type)) {
     throw serverErrors.AALIS_WEBUI_UNKNOWN_REQUEST({ type: type.slice(0, 64), known: REQUEST_TYPES.join(', ') });
   }

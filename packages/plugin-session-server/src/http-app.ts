@@ -17,7 +17,7 @@ import {
 import { verifyLinkToken } from './login-link.js';
 import type { Login } from './login-store.js';
 import type { ServerDeps } from './server-deps.js';
-import { serverErrors, toProtocolError } from './server-errors.js';
+import { frameMalformed, linkInvalid, serverErrors, toProtocolError } from './server-errors.js';
 import { canSee } from './session-access.js';
 import { messagePage, type PageServer } from './static-page.js';
 
@@ -60,10 +60,10 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     if (!check.ok) {
       if (check.reason === 'expired')
         throw serverErrors.AALIS_WEBUI_LINK_EXPIRED({ minutes: deps.config.linkTtlMinutes });
-      throw serverErrors.AALIS_WEBUI_LINK_INVALID({ reason: check.reason });
+      throw linkInvalid(check.reason, locale);
     }
     const account = accountOf(deps, check.userId);
-    if (!account) throw serverErrors.AALIS_WEBUI_LINK_INVALID({ reason: 'unknown account' });
+    if (!account) throw linkInvalid('unknown account', locale);
     const expiresAt = check.issuedAt + deps.config.linkTtlMinutes * 60_000 + 60_000;
     if (!deps.logins.useNonce(check.nonce, expiresAt)) throw serverErrors.AALIS_WEBUI_LINK_USED();
     const ttlMs = deps.config.loginTtlDays * 86_400_000;
@@ -96,7 +96,7 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     try {
       return JSON.parse(text);
     } catch {
-      throw serverErrors.AALIS_WEBUI_FRAME_MALFORMED({ reason: 'the body is not JSON' });
+      throw frameMalformed('the body is not JSON', locale);
     }
   };
 
@@ -121,7 +121,7 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     try {
       mutation(c);
       const { token } = ((await body(c)) ?? {}) as { token?: unknown };
-      if (typeof token !== 'string') throw serverErrors.AALIS_WEBUI_LINK_INVALID({ reason: 'no token' });
+      if (typeof token !== 'string') throw linkInvalid('no token', locale);
       const { cookie, login, account } = exchange(token);
       c.header('set-cookie', cookie);
       return c.json({ ok: true, account, csrfToken: login.csrfToken });
@@ -147,7 +147,7 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     try {
       const { login, origin } = loggedIn(c);
       mutation(c, login);
-      const { type, params } = readRequestFrame(await body(c), false);
+      const { type, params } = readRequestFrame(await body(c), false, locale);
       const result = await runRequest(deps, origin, type, params);
       return c.json({ ok: true, result });
     } catch (error) {

@@ -1,7 +1,8 @@
 // The coded errors of the session protocol (docs/session-protocol.md 「Error codes」), each with its HTTP status.
 // Nothing is done when one is answered; none carries a token, a cookie or message content.
-import { AalisError, defineErrors, type Locale } from '@aalis/core';
+import { AalisError, defineErrors, type Locale, translate } from '@aalis/core';
 import type { ProtocolError } from '@aalis/session-client';
+import './server-texts.js';
 
 export const serverErrors = defineErrors({
   AALIS_WEBUI_LOGIN_REQUIRED: {
@@ -130,6 +131,29 @@ export const serverErrors = defineErrors({
 });
 
 export type ServerErrorCode = keyof typeof serverErrors;
+
+export type LinkProblem = 'malformed' | 'signature' | 'unknown account' | 'no token';
+export type FrameProblem =
+  | 'not JSON'
+  | 'the body is not JSON'
+  | 'not a JSON object'
+  | 'id'
+  | 'type'
+  | 'binary frames are not read';
+
+/** The {reason} in the host's locale for the message; `details.reason` stays the English text clients may match. */
+function reasonOf(problem: LinkProblem | FrameProblem, locale: Locale) {
+  const ref = { key: `sessionServer.problem.${problem}` };
+  return [{ reason: translate(ref, locale) }, { details: { reason: translate(ref, 'en') } }] as const;
+}
+
+export function linkInvalid(problem: LinkProblem, locale: Locale): AalisError {
+  return serverErrors.AALIS_WEBUI_LINK_INVALID(...reasonOf(problem, locale));
+}
+
+export function frameMalformed(problem: FrameProblem, locale: Locale): AalisError {
+  return serverErrors.AALIS_WEBUI_FRAME_MALFORMED(...reasonOf(problem, locale));
+}
 
 /** The protocol form of any error: coded AalisErrors keep their code and details, anything else is INTERNAL. */
 export function toProtocolError(error: unknown, locale: Locale): { error: ProtocolError; status: number } {

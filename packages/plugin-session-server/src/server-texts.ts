@@ -11,6 +11,17 @@ export const serverTexts = defineCatalogue({
     'sessionServer.page.notBuilt':
       '会话服务器在运行,但找不到构建好的页面。请构建 @aalis/plugin-webui(npm run build:page -w @aalis/plugin-webui),或在 plugins.session-server.webRoot 指定页面目录。',
     'sessionServer.started': '会话服务器在 {url} 上监听',
+    // Why a login link or a frame could not be read: the {reason} of AALIS_WEBUI_LINK_INVALID / FRAME_MALFORMED.
+    'sessionServer.problem.malformed': '格式不对',
+    'sessionServer.problem.signature': '不是这台宿主签发的',
+    'sessionServer.problem.unknown account': '账号不存在',
+    'sessionServer.problem.no token': '没有带 token',
+    'sessionServer.problem.not JSON': '不是 JSON',
+    'sessionServer.problem.the body is not JSON': '请求体不是 JSON',
+    'sessionServer.problem.not a JSON object': '不是 JSON 对象',
+    'sessionServer.problem.id': '"id" 必须是 1 到 64 个字符的字符串',
+    'sessionServer.problem.type': '"type" 必须是字符串',
+    'sessionServer.problem.binary frames are not read': '不收二进制帧',
   },
   en: {
     'sessionServer.forbidden.session': 'this session is not yours',
@@ -20,5 +31,15 @@ export const serverTexts = defineCatalogue({
     'sessionServer.page.notBuilt':
       'The session server runs, but no built page was found. Build @aalis/plugin-webui (npm run build:page -w @aalis/plugin-webui), or name a page directory in plugins.session-server.webRoot.',
     'sessionServer.started': 'Session server listening on {url}',
+    'sessionServer.problem.malformed': 'malformed',
+    'sessionServer.problem.signature': 'not signed by this host',
+    'sessionServer.problem.unknown account': 'unknown account',
+    'sessionServer.problem.no token': 'no token',
+    'sessionServer.problem.not JSON': 'not JSON',
+    'sessionServer.problem.the body is not JSON': 'the body is not JSON',
+    'sessionServer.problem.not a JSON object': 'not a JSON object',
+    'sessionServer.problem.id': '"id" must be a string of 1 to 64 characters',
+    'sessionServer.problem.type': '"type" must be a string',
+    'sessionServer.problem.binary frames are not read': 'binary frames are not read',
   },
 });

@@ -8,7 +8,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { readRequestFrame, runRequest } from './dispatch-request.js';
 import { accountOf, checkHost, checkOrigin, requireLogin } from './login-checks.js';
 import type { Peer, ServerDeps } from './server-deps.js';
-import { serverErrors, toProtocolError } from './server-errors.js';
+import { frameMalformed, serverErrors, toProtocolError } from './server-errors.js';
 import { subscriberOf } from './session-requests.js';
 
 export const SOCKET_PATH = '/api/v1/socket';
@@ -140,16 +140,16 @@ export function attachSocketServer(server: Server, options: SocketServerOptions)
       if (size > deps.config.maxFrameBytes) {
         throw serverErrors.AALIS_WEBUI_FRAME_TOO_LARGE({ size, limit: deps.config.maxFrameBytes });
       }
-      if (isBinary) throw serverErrors.AALIS_WEBUI_FRAME_MALFORMED({ reason: 'binary frames are not read' });
+      if (isBinary) throw frameMalformed('binary frames are not read', deps.locale);
       let parsed: unknown;
       try {
         parsed = JSON.parse(String(data));
       } catch {
-        throw serverErrors.AALIS_WEBUI_FRAME_MALFORMED({ reason: 'not JSON' });
+        throw frameMalformed('not JSON', deps.locale);
       }
       const candidate = (parsed as { id?: unknown } | null)?.id;
       if (typeof candidate === 'string' && candidate.length <= 64) id = candidate;
-      const frame = readRequestFrame(parsed, true);
+      const frame = readRequestFrame(parsed, true, deps.locale);
       const result = await runRequest(
         deps,
         { account: peer.account, peer, redact: options.redact },

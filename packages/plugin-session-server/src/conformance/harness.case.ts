@@ -18,7 +18,13 @@ export interface Host {
   stop(): Promise<void>;
 }
 
-export async function startHost({ extraConfig = '' }: { extraConfig?: string } = {}): Promise<Host> {
+export async function startHost({
+  extraConfig = '',
+  locale = 'en',
+}: {
+  extraConfig?: string;
+  locale?: 'en' | 'zh-CN';
+} = {}): Promise<Host> {
   const model = await startOpenAiTestServer({ models: ['test-model'] });
   const dir = mkdtempSync(join(tmpdir(), 'aalis-session-server-'));
   const page = join(dir, 'page');
@@ -26,7 +32,7 @@ export async function startHost({ extraConfig = '' }: { extraConfig?: string } =
   writeFileSync(join(page, 'index.html'), '<!doctype html><title>test page</title><p>the page</p>');
   writeFileSync(
     join(dir, 'aalis.config.yaml'),
-    `locale: en
+    `locale: ${locale}
 consoleLogLevel: off
 llm:
   baseUrl: ${model.url}
