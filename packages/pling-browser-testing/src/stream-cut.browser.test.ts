@@ -32,6 +32,25 @@ describe('#12.6 a reply cut mid-stream, in every dock', { timeout: 120_000 }, ()
     });
   }
 
+  it("#12.6 behind Vite's dev server proxy (a Vite app's /v1): a cut mid-stream reaches the page as a cut", async () => {
+    // Vite's proxy used to keep the page's response open after the model server cut it: the dock hung, streaming.
+    const { page, modelServer } = await chromium.openViteApp({
+      entry: new URL('pling-vanilla/src/fixtures/spec-vanilla.case.ts', PACKAGES),
+      envLocal: { VITE_AGENT_BASE_URL: '/v1', VITE_AGENT_MODEL: 'env-model' },
+      mode: 'dev',
+    });
+    modelServer.enqueue({
+      type: 'stream',
+      steps: [{ role: 'assistant' }, { text: '代理后面的半句' }, { flush: true }, { delayMs: 100 }, { cut: true }],
+    });
+    const dock = await sendInDock(page, '写点什么');
+    const cut = dock.locator('[data-pling="message"][data-interrupted="true"]');
+    await cut.waitFor({ timeout: 15_000 });
+    expect(await cut.textContent()).toContain('代理后面的半句');
+    await expect.poll(() => dock.textContent()).toContain('MODEL_STREAM_ERROR');
+    expect(modelServer.chatBodies()).toHaveLength(1);
+  });
+
   it('#12.6 a cut before any text is retried and the reply arrives whole', async () => {
     const { page, modelServer } = await chromium.openFixture({ entry: DOCKS['plain JS'] });
     modelServer.enqueue({ type: 'stream', steps: [{ role: 'assistant' }, { flush: true }, { cut: true }] });

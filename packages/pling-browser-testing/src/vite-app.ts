@@ -9,7 +9,14 @@ import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type OpenAiTestServerOptions, startOpenAiTestServer } from '@aalis/testing';
 import type { Browser } from 'playwright-core';
-import { build, createServer, defaultClientConditions, type InlineConfig, searchForWorkspaceRoot } from 'vite';
+import {
+  build,
+  createServer,
+  defaultClientConditions,
+  type InlineConfig,
+  type ProxyOptions,
+  searchForWorkspaceRoot,
+} from 'vite';
 import { FIXTURE_DEFINES } from './build-fixture-page.js';
 import type { OpenedFixture } from './open-fixture.js';
 import { openRecordedPage } from './open-page.js';
@@ -98,7 +105,7 @@ export async function startViteApp({ entry, envLocal, mode, modelServerUrl, titl
         ws: false,
         fs: { allow: [root, searchForWorkspaceRoot(dirname(entryPath))] },
         // Vite's own proxy: `/v1/...` → the model server's `/v1/...`, as an app's vite.config would set it.
-        proxy: { '/v1': { target: upstream.origin, changeOrigin: true } },
+        proxy: { '/v1': { target: upstream.origin, changeOrigin: true, configure: passOnCuts } },
       },
     });
     closers.push(() => server.close());
@@ -111,6 +118,19 @@ export async function startViteApp({ entry, envLocal, mode, modelServerUrl, titl
     throw error;
   }
 }
+
+/**
+ * Vite's proxy pipes the model's answer to the page, and a pipe does not end its destination when the source breaks:
+ * an answer cut mid-stream left the page's response open and silent (a cut seen as a hang, no MODEL_STREAM_ERROR).
+ * Passing the cut on, as serveFixture and real reverse proxies do, lets the page see what happened.
+ */
+const passOnCuts: NonNullable<ProxyOptions['configure']> = (proxy) => {
+  proxy.on('proxyRes', (answer, _request, response) => {
+    answer.on('close', () => {
+      if (!answer.complete) response.destroy();
+    });
+  });
+};
 
 function pageHtml(title: string, src: string): string {
   const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`);
