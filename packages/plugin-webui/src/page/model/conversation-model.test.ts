@@ -152,6 +152,28 @@ describe('ConversationModel', () => {
     ]);
   });
 
+  it('a failed turn shows its error once, live as after a reload: the outcome, not also the [错误] notice', () => {
+    const live = new ConversationModel('s');
+    live.load({ sessionId: 's', entries: [], waiting: [], truncated: false });
+    live.apply({ type: 'turn.started', turnId: 't1', at: 1 });
+    live.apply({ type: 'input', turnId: 't1', input: input('1', 'hi') });
+    live.apply({ type: 'message', turnId: 't1', kind: 'info', text: '[系统] kept' });
+    live.apply({ type: 'message', turnId: 't1', kind: 'error', text: '[错误] the model failed (HTTP 500)' });
+    live.apply({ type: 'turn.ended', turnId: 't1', outcome: 'error', error: 'the model failed (HTTP 500)' });
+    const [turnView] = turnsOf(live);
+    expect(turnView).toMatchObject({ outcome: 'error', error: 'the model failed (HTTP 500)' });
+    expect(turnView!.items).toEqual([expect.objectContaining({ kind: 'notice', tone: 'info', text: '[系统] kept' })]);
+    const reloaded = new ConversationModel('s');
+    reloaded.load({
+      sessionId: 's',
+      entries: [turn('t1', { inputs: [input('1', 'hi')], outcome: 'error', error: 'the model failed (HTTP 500)' })],
+      waiting: [],
+      truncated: false,
+    });
+    expect(turnsOf(reloaded)[0]!.items.filter((item) => item.kind === 'notice' && item.tone === 'error')).toEqual([]);
+    expect(turnsOf(reloaded)[0]).toMatchObject({ outcome: 'error', error: turnView!.error });
+  });
+
   it('a stopped turn keeps the tool calls that ran and drops what streamed, as the history will', () => {
     const model = new ConversationModel('s');
     model.apply({ type: 'turn.started', turnId: 't1', at: 1 });

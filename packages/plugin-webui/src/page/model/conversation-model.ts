@@ -124,8 +124,11 @@ export class ConversationModel extends Store<ConversationSnapshot> {
           const unsent = new Set(event.unsentSegments);
           // A stopped turn keeps no reply (plugin-agent.zh.md 「停下」): what streamed goes, as after a reload;
           // tool calls that ran stay, as they do in the history.
+          // A failed turn's 「[错误] …」 notice says what its outcome line says; the history keeps only the outcome,
+          // so the live view drops the notice too (one error, live and after a reload).
           const items = turn.items
             .filter((item) => event.outcome !== 'aborted' || (item.kind !== 'text' && !isUnfinishedTool(item)))
+            .filter((item) => event.outcome !== 'error' || item.kind !== 'notice' || item.tone !== 'error')
             .map((item) => (item.kind === 'text' && unsent.has(item.segment) ? { ...item, unsent: true } : item));
           return {
             ...turn,
