@@ -75,6 +75,37 @@ describe('subtask limits', () => {
     expect(JSON.parse(results.at(-1)!)[0]).toMatchObject({ status: 'done', result: 'did it myself' });
   });
 
+  it('the depth limit set on the session the tree starts in holds inside its child sessions', async () => {
+    harness = await startSubtaskHarness();
+    // Only the parent session has the limit (as /session.set subtaskMaxDepth 1 writes it); the global layer keeps 2.
+    await harness.fields.set({
+      layer: 'session',
+      target: 'cli:owner',
+      key: SUBTASK_FIELD.maxDepth,
+      value: 1,
+      caller: { via: 'host' },
+    });
+    harness.child(
+      'nested',
+      toolCallReply([{ id: 'n1', name: SPAWN_SUBTASK_TOOL, arguments: { task: 'deeper' } }]),
+      textReply('did it myself'),
+    );
+    harness.server.enqueue(
+      toolCallReply([{ id: 'c1', name: SPAWN_SUBTASK_TOOL, arguments: { task: 'nested' } }]),
+      toolCallReply([{ id: 'c2', name: WAIT_SUBTASKS_TOOL, arguments: {} }]),
+      textReply('done'),
+    );
+    await harness.say('nest');
+    const nestedResult = harness
+      .requests()
+      .flatMap((body) => body.messages)
+      .find((message) => message.role === 'tool' && message.tool_call_id === 'n1');
+    expect(String(nestedResult?.content)).toContain(
+      '子任务不能再开子任务了:这里已是第 1 层,会话设置「子任务最大深度」是 1',
+    );
+    expect(harness.requests().some((body) => String(body.messages.at(-1)?.content).includes('deeper'))).toBe(false);
+  });
+
   it('a tree over its token budget stops every subtask in it and tells the model why', async () => {
     const waiting: AbortSignal[] = [];
     harness = await startSubtaskHarness({

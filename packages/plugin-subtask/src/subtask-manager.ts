@@ -89,7 +89,8 @@ export class SubtaskManager {
     };
     const parentRecord = this.byChild.get(context.sessionId);
     const depth = (parentRecord?.depth ?? (await this.depthOf(sessions, context.sessionId))) + 1;
-    const maxDepth = await setting(SUBTASK_FIELD.maxDepth, SUBTASK_DEFAULTS.maxDepth);
+    // A child session has no layer of its own for the limits: the depth set where the tree started holds for it.
+    const maxDepth = parentRecord?.tree.maxDepth ?? (await setting(SUBTASK_FIELD.maxDepth, SUBTASK_DEFAULTS.maxDepth));
     if (depth > maxDepth) throw subtaskErrors.AALIS_SUBTASK_TOO_DEEP({ depth: depth - 1, max: maxDepth });
     const running = this.list(context.sessionId).filter((record) => record.status === 'running').length;
     const maxConcurrent = await setting(SUBTASK_FIELD.maxConcurrent, SUBTASK_DEFAULTS.maxConcurrent);
@@ -102,6 +103,7 @@ export class SubtaskManager {
     const childSessionId = `subtask:${id}`;
     const tree: SubtaskTree = parentRecord?.tree ?? {
       id,
+      maxDepth,
       tokenBudget: await setting(SUBTASK_FIELD.tokenBudget, SUBTASK_DEFAULTS.tokenBudget),
       costBudget: await setting(SUBTASK_FIELD.costBudget, SUBTASK_DEFAULTS.costBudget),
       tokens: 0,

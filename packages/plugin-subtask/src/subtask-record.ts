@@ -8,6 +8,8 @@ export type SubtaskStatus = Extract<BackgroundStatus, 'running' | 'done' | 'fail
 export interface SubtaskTree {
   /** The id of the top-level subtask. */
   id: string;
+  /** subtaskMaxDepth of the session the tree started in: its limits hold for the whole tree. */
+  maxDepth: number;
   tokenBudget: number;
   costBudget: number;
   tokens: number;
