@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
+import { checkWorkspaceGraph } from './workspace-graph.mjs';
 
 const root = join(import.meta.dirname, '..');
 const packagesDir = join(root, 'packages');
@@ -42,6 +43,11 @@ const outputOf = new Map();
 for (const { config } of packages) {
   const { rootDir, outDir } = config.options;
   for (const file of config.fileNames) outputOf.set(resolve(file), { rootDir, outDir });
+}
+const graphProblems = checkWorkspaceGraph(packagesDir, new Set(outputOf.keys()));
+if (graphProblems.length > 0) {
+  console.error(`The workspace's package graph is wrong:\n  ${graphProblems.join('\n  ')}`);
+  process.exit(1);
 }
 // The program writes as if to <virtual>/<path under the repository>; writeFile moves each output to its package's
 // outDir (and rewrites the maps' source paths for where they really are).
