@@ -157,9 +157,15 @@ describe('ConversationModel', () => {
     live.load({ sessionId: 's', entries: [], waiting: [], truncated: false });
     live.apply({ type: 'turn.started', turnId: 't1', at: 1 });
     live.apply({ type: 'input', turnId: 't1', input: input('1', 'hi') });
-    live.apply({ type: 'message', turnId: 't1', kind: 'info', text: '[系统] kept' });
+    live.apply({ type: 'message', turnId: 't1', kind: 'system', text: '[系统] kept' });
     live.apply({ type: 'message', turnId: 't1', kind: 'error', text: '[错误] the model failed (HTTP 500)' });
-    live.apply({ type: 'turn.ended', turnId: 't1', outcome: 'error', error: 'the model failed (HTTP 500)' });
+    live.apply({
+      type: 'turn.ended',
+      turnId: 't1',
+      outcome: 'error',
+      error: 'the model failed (HTTP 500)',
+      unsentSegments: [],
+    });
     const [turnView] = turnsOf(live);
     expect(turnView).toMatchObject({ outcome: 'error', error: 'the model failed (HTTP 500)' });
     expect(turnView!.items).toEqual([expect.objectContaining({ kind: 'notice', tone: 'info', text: '[系统] kept' })]);
