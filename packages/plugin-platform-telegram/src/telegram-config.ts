@@ -15,7 +15,9 @@ export const telegramConfigSchema = s.object({
     .min(0)
     .max(50)
     .default(30)
-    .describe('Long-polling timeout of getUpdates (0 = short polling).'),
+    .describe(
+      'Long-polling timeout of getUpdates (0 = short polling: asked at most once a second while nothing comes).',
+    ),
   apiTimeoutMs: s
     .number()
     .integer()

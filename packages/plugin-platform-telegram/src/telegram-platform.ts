@@ -47,6 +47,9 @@ export const TELEGRAM_PLATFORM = 'telegram';
 /** Telegram's typing indicator lasts about five seconds; it is renewed while the turn runs. */
 const TYPING_RENEW_MS = 4_500;
 
+/** The shortest time between two getUpdates calls that brought nothing. */
+const MIN_POLL_INTERVAL_MS = 1_000;
+
 interface Update {
   update_id: number;
   message?: TelegramMessage;
@@ -161,6 +164,7 @@ export default definePlugin({
       let offset = await store.load(botId);
       while (!held.aborted) {
         let updates: Update[];
+        const asked = Date.now();
         try {
           updates = await api.call<Update[]>(
             'getUpdates',
@@ -177,6 +181,13 @@ export default definePlugin({
             error: describe(error),
           });
           await pause(settings.retryDelayMs, held).catch(() => {});
+          continue;
+        }
+        // An empty answer that came sooner than a poll interval (short polling, pollTimeoutSeconds 0, or a server
+        // that does not hold the request) waits out the rest of it instead of asking again at once.
+        const early = MIN_POLL_INTERVAL_MS - (Date.now() - asked);
+        if ((!Array.isArray(updates) || updates.length === 0) && early > 0) {
+          await pause(early, held).catch(() => {});
           continue;
         }
         for (const update of Array.isArray(updates) ? updates : []) {

@@ -1,0 +1,77 @@
+// Issue #14 acceptance through the real `aalis serve`, against platform servers written here from the public
+// references (the Bot API: POST /bot<token>/<method>, { ok, result }; OneBot v11: { action, params, echo } and
+// { status, retcode, data, echo } on one universal WebSocket) rather than the project's own doubles.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type AalisProcess, spawnAalis, waitFor } from './spawn-aalis.case.js';
+
+const cleanups: (() => Promise<unknown> | unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function serveIn(config: string): AalisProcess {
+  const dir = mkdtempSync(join(tmpdir(), 'aalis-rooms-acceptance-'));
+  writeFileSync(join(dir, 'aalis.config.yaml'), config);
+  const serve = spawnAalis({ cwd: dir, args: ['serve'], env: { AALIS_WEBUI_PORT: '0' } });
+  serve.child.stdin!.end();
+  cleanups.push(async () => {
+    if (serve.child.exitCode === null) serve.child.kill('SIGTERM');
+    await serve.exited;
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return serve;
+}
+
+/** A Bot API server that answers getUpdates at once with nothing, as short polling does. */
+async function startShortPollingBotApi(token: string) {
+  const calls: { method: string; at: number }[] = [];
+  const server: Server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      const match = /^\/bot([^/]+)\/(\w+)$/.exec(request.url ?? '');
+      response.setHeader('content-type', 'application/json');
+      if (!match || match[1] !== token) {
+        response.statusCode = 401;
+        response.end(JSON.stringify({ ok: false, error_code: 401, description: 'Unauthorized' }));
+        return;
+      }
+      const method = match[2]!;
+      calls.push({ method, at: Date.now() });
+      const result =
+        method === 'getMe'
+          ? { id: 7001, is_bot: true, first_name: 'Aalis', username: 'aalis_test_bot' }
+          : method === 'getUpdates'
+            ? []
+            : true;
+      response.end(JSON.stringify({ ok: true, result }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls };
+}
+
+describe('#14 acceptance through aalis serve', () => {
+  it('Telegram short polling (pollTimeoutSeconds: 0) asks getUpdates about once a second while nothing comes, not in a tight loop', async () => {
+    const api = await startShortPollingBotApi('77:short-poll');
+    serveIn(`locale: en
+plugins:
+  memory-summary: false
+  platform-telegram: { token: "77:short-poll", apiRoot: ${api.url}, pollTimeoutSeconds: 0 }
+`);
+    const first = await waitFor(() => api.calls.find((call) => call.method === 'getUpdates'), {
+      timeoutMs: 30_000,
+      what: 'the first getUpdates',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const polls = api.calls.filter((call) => call.method === 'getUpdates' && call.at >= first.at).length;
+    // About 3 in 3 s (one per second, plus the first); a tight loop makes hundreds.
+    expect(polls).toBeGreaterThanOrEqual(2);
+    expect(polls).toBeLessThanOrEqual(6);
+  }, 60_000);
+});
