@@ -163,6 +163,37 @@ describe('会话生命周期', () => {
     expect(session.status()).toBe('idle');
   });
 
+  it('status() is running from the send() call on, not a task later, and back to idle when the run ends', async () => {
+    const { session } = setup({ replies: [{ content: 'one' }, { content: 'two' }] });
+    const statuses: string[] = [];
+    session.subscribe(() => statuses.push(session.getSnapshot().status));
+    const first = session.send('first');
+    expect(session.status()).toBe('running');
+    expect(session.getSnapshot().status).toBe('running');
+    const second = session.send('second');
+    await first;
+    expect(session.status()).toBe('running'); // the second send is still to run
+    await second;
+    expect(session.status()).toBe('idle');
+    expect(statuses.at(-1)).toBe('idle');
+    expect(statuses.filter((status, index) => status !== statuses[index - 1])).toEqual(['running', 'idle']);
+  });
+
+  it('status(): a send queued and cancelled before it started is cancelled; one that cannot run ends idle', async () => {
+    const { session } = setup();
+    const queued = session.send('never runs');
+    session.cancel();
+    expect(session.status()).toBe('cancelled');
+    expect(await queued).toMatchObject({ outcome: 'cancelled', turns: 0 });
+    expect(session.status()).toBe('cancelled');
+    const notConfigured = createAgentRuntime({ config: {} }).session();
+    const refused = notConfigured.send('hello');
+    expect(notConfigured.status()).toBe('running');
+    expect(await refused).toMatchObject({ outcome: 'error', error: { code: 'NOT_CONFIGURED' } });
+    expect(notConfigured.status()).toBe('idle');
+    expect(notConfigured.getSnapshot().status).toBe('idle');
+  });
+
   it('cancel() 中止正在进行的模型请求, 在下一个安全点退出; status() 返回 cancelled', async () => {
     const started = deferred<void>();
     const { session, llm, runtime } = setup({ replies: [untilAborted(() => started.resolve()), { content: 'later' }] });

@@ -99,6 +99,8 @@ export class AgentSession extends Observable<SessionSnapshot> {
   private controller: AbortController | undefined;
   /** Incremented by cancel() and reset(): sends queued before it do not run. */
   private cancelEpoch = 0;
+  /** Sends and retries of this cancel epoch not started yet: the session is running from the send() call on. */
+  private waiting = 0;
   private sequence = 0;
   /** The config of the run in progress (model settings applied). */
   private runConfig: ResolvedAgentConfig | undefined;
@@ -121,6 +123,7 @@ export class AgentSession extends Observable<SessionSnapshot> {
   /** Adds the user message and runs the loop; waits for earlier sends first. */
   send(input: string): Promise<SendResult> {
     const epoch = this.cancelEpoch;
+    this.addWaiting();
     const run = this.queue.then(() => this.run(input, epoch));
     this.queue = run.catch(() => undefined);
     return run;
@@ -133,6 +136,7 @@ export class AgentSession extends Observable<SessionSnapshot> {
    */
   retry(): Promise<SendResult> {
     const epoch = this.cancelEpoch;
+    this.addWaiting();
     const run = this.queue.then(() => this.run(RETRY, epoch));
     this.queue = run.catch(() => undefined);
     return run;
@@ -141,8 +145,12 @@ export class AgentSession extends Observable<SessionSnapshot> {
   /** Aborts the model request in flight; the run stops at the next safe point and queued sends do not start. */
   cancel(): void {
     this.cancelEpoch++;
+    const hadWaiting = this.waiting > 0;
+    this.waiting = 0;
     if (this.controller) {
       this.controller.abort(cancelled(this.options.config.locale));
+      this.setStatus('cancelled');
+    } else if (hadWaiting) {
       this.setStatus('cancelled');
     }
   }
@@ -161,8 +169,9 @@ export class AgentSession extends Observable<SessionSnapshot> {
     this.persist(); // the fresh state is empty: the checkpoint is removed
   }
 
+  /** 'running' from a send() (or retry()) call until its run ends, though it may still wait for an earlier one. */
   status(): SessionStatus {
-    return this.currentStatus;
+    return this.waiting > 0 ? 'running' : this.currentStatus;
   }
 
   /** The stored event list, oldest first; not capped. */
@@ -178,7 +187,7 @@ export class AgentSession extends Observable<SessionSnapshot> {
   protected buildSnapshot(): SessionSnapshot {
     return Object.freeze({
       id: this.id,
-      status: this.currentStatus,
+      status: this.status(),
       events: Object.freeze([...this.state.events]),
       messageCount: this.state.messages.length,
       summary: this.state.summary,
@@ -191,6 +200,21 @@ export class AgentSession extends Observable<SessionSnapshot> {
     const interrupted = state.checkpoint.interrupted;
     state.checkpoint.interrupted = undefined;
     if (epoch !== this.cancelEpoch) return { outcome: 'cancelled', turns: 0 };
+    // From here the run is in progress (or ends at once): the send no longer waits.
+    if (input !== RESUME) this.waiting--;
+    try {
+      return await this.runStarted(state, input, interrupted);
+    } finally {
+      // A run that ended before setting 'running' (not ready, a refused setting): its send's 'running' ends here.
+      this.statusMayHaveChanged();
+    }
+  }
+
+  private async runStarted(
+    state: ConversationState,
+    input: string | typeof RESUME | typeof RETRY,
+    interrupted: ConversationState['checkpoint']['interrupted'],
+  ): Promise<SendResult> {
     const { readiness } = this.options;
     if (!readiness.ready) {
       this.emit(state, { type: 'error', code: readiness.error.code, message: readiness.error.message });
@@ -472,6 +496,16 @@ export class AgentSession extends Observable<SessionSnapshot> {
   /** The page's current redactor (built from the values it shows now), or none. */
   private redactor(): Redact {
     return this.options.redactor?.() ?? noRedaction;
+  }
+
+  private addWaiting(): void {
+    this.waiting++;
+    this.statusMayHaveChanged();
+  }
+
+  /** Tells the listeners when status() is no longer what the snapshot says (a new identity only on change). */
+  private statusMayHaveChanged(): void {
+    if (this.getSnapshot().status !== this.status()) this.changed();
   }
 
   private setStatus(status: SessionStatus): void {
