@@ -2,7 +2,7 @@
 // outbound:stream with a callId per tool call, leaked special tokens stripped from the final text only.
 import type { ChatResponse, LlmToolDefinition } from '@aalis/api-llm';
 import type { ToolDefinition } from '@aalis/api-tools';
-import type { Message } from '@aalis/schema-message';
+import type { Message, ToolChoice } from '@aalis/schema-message';
 import { stripLeakedSpecialTokens } from '@aalis/util-text-normalize';
 import type { AgentDeps } from './agent-deps.js';
 import { resolveTurnModel } from './turn-settings.js';
@@ -25,9 +25,12 @@ export async function callModel(
   {
     messages,
     tools,
+    toolChoice,
     maxOutputTokens,
   }: {
     messages: Message[];
+    /** 'none' once the tool-iteration limit is reached: the tools stay defined, none may be called. */
+    toolChoice?: ToolChoice;
     tools: LlmToolDefinition[];
     /** The trim's allowance: the model's max output, lowered when the window leaves less room. */
     maxOutputTokens: number;
@@ -43,6 +46,7 @@ export async function callModel(
       // The wire conversion sends role, content, calls and reasoning only: storage metadata never leaves.
       messages,
       tools,
+      ...(toolChoice !== undefined ? { toolChoice } : {}),
       thinkingLevel: state.settings.thinkingLevel,
       maxOutputTokens,
       sessionId,

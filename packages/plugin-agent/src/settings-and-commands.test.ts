@@ -34,7 +34,7 @@ describe('会话设置项', () => {
     });
   });
 
-  it('maxToolIterations limits tool batches: past it, the calls are not run and the model answers without tools', async () => {
+  it('maxToolIterations limits tool batches: past it, the calls are not run and the model answers with tool_choice none', async () => {
     let runs = 0;
     harness = await startHarness({
       agentConfig: { maxToolIterations: 1 },
@@ -54,8 +54,10 @@ describe('会话设置项', () => {
     );
     await harness.say('ping a lot');
     expect(runs).toBe(1);
-    const last = harness.requests()[2]!;
-    expect(last.tools ?? []).toEqual([]);
+    const last = harness.requests()[2]! as { tools?: unknown[]; tool_choice?: unknown; messages: never[] };
+    // The tools stay defined (a provider may refuse tool calls in the history of a request without tools).
+    expect(last.tools).toEqual(harness.requests()[0]!.tools);
+    expect(last.tool_choice).toBe('none');
     expect(contents(last.messages).at(-1)).toContain('上限');
   });
 

@@ -171,7 +171,9 @@ async function modelLoop(deps: AgentDeps, channel: SessionChannel, state: TurnSt
   let formatRetries = 0;
   for (;;) {
     running.controller.signal.throwIfAborted();
-    const tools = iterationsExhausted ? [] : state.tools;
+    // Past the limit the tools stay in the request (the history holds tool calls: the Messages API refuses such a
+    // request without tools, and dropping them would change the cached prefix); tool_choice 'none' forbids calls.
+    const tools = state.tools;
     // The list is built only if a middleware reads it (see llm-before-context.ts).
     let before = lazyLlmBefore(state.parts, {
       tools: [...tools],
@@ -224,6 +226,7 @@ async function modelLoop(deps: AgentDeps, channel: SessionChannel, state: TurnSt
     const response = await callModel(deps, state, {
       messages: trim.messages,
       tools: llmTools,
+      ...(iterationsExhausted && llmTools.length > 0 ? { toolChoice: 'none' as const } : {}),
       maxOutputTokens: trimmed.output.maxOutputTokens,
     });
     reportUsage(deps, state, { response, trim, tools: context.tools });
@@ -238,7 +241,7 @@ async function modelLoop(deps: AgentDeps, channel: SessionChannel, state: TurnSt
     if (response.toolCalls.length > 0 && !iterationsExhausted) {
       const limit = state.settings.maxToolIterations;
       if (limit !== undefined && state.iteration >= limit) {
-        // The limit is reached: these calls are not run; one more call without tools asks for the answer.
+        // The limit is reached: these calls are not run; one more call, with tool_choice 'none', asks for the answer.
         iterationsExhausted = true;
         state.parts.turn.push(
           systemMessage(deps.i18n.t(textRef('agent.tool.iterationsExhausted', { limit })), INJECTOR.iterationLimit),
