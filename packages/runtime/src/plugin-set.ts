@@ -140,8 +140,8 @@ export function pluginSlots(): PluginSlot[] {
       id: 'openai',
       summary: 'Any OpenAI-compatible endpoint; enabled when llm.baseUrl (or this section’s baseUrl) is set.',
       filledIn: 'baseUrl, apiKey, models, modelDefaults ← llm',
-      // A key may be given as an extra header (Authorization, api-key …) instead of apiKey.
-      secretsOf: (section) => [...stringsAt(section, 'apiKey'), ...headerSecrets(headersOf(section))],
+      // A key may be given as an extra header (Authorization, api-key …) too (its apiKey is the runtime's own).
+      secretsOf: (section) => headerSecrets(headersOf(section)),
     }),
     lazySlot('@aalis/plugin-llm-anthropic', anthropicConfigSchema, () => import('@aalis/plugin-llm-anthropic'), {
       alias: 'llm-anthropic',
