@@ -22,6 +22,9 @@ import './onebot-texts.js';
 /** The platform id (IncomingMessage.platform, owners' `platform`) and settings-layer type. */
 export const ONEBOT_PLATFORM = 'onebot';
 
+/** The longest wait for a look-up made while reading an inbound message (get_msg, get_group_info). */
+const LOOKUP_TIMEOUT_MS = 5_000;
+
 export default definePlugin({
   name: '@aalis/plugin-platform-onebot',
   uses: {
@@ -43,6 +46,9 @@ export default definePlugin({
     const t = (text: Parameters<typeof i18n.use.t>[0]) => i18n.use.t(text);
     const memory = new RoomMemory(ONEBOT_PLATFORM);
     const groupNames = new Map<string, string | undefined>();
+    // Look-ups that an inbound message waits for (is a quoted message hers?) get less than a send's allowance: an
+    // implementation that never answers one must not hold every reply up for apiTimeoutMs.
+    const lookupTimeoutMs = Math.min(settings.apiTimeoutMs, LOOKUP_TIMEOUT_MS);
     let selfId: string | undefined;
     let unregister: Disposer | undefined;
     const labels: SegmentLabels = {
@@ -127,15 +133,16 @@ export default definePlugin({
         t,
         logger: log,
       });
-      const title = chatType === 'group' ? await groupName(chatId) : displayName;
-      const sessionId = await ensureRoomSession({
-        sessionManager: sessionManager.available ? sessionManager.use : undefined,
-        platform: ONEBOT_PLATFORM,
-        chatType,
-        chatId,
-        ...(title ? { title } : {}),
-        logger: log,
-      });
+      const room = { platform: ONEBOT_PLATFORM, chatType, chatId, logger: log };
+      const manager = sessionManager.available ? sessionManager.use : undefined;
+      const title = chatType === 'group' ? groupNames.get(chatId) : displayName;
+      const sessionId = await ensureRoomSession({ sessionManager: manager, ...room, ...(title ? { title } : {}) });
+      // The group's name only titles the session: it is looked up beside the message, never before it.
+      if (chatType === 'group' && !groupNames.has(chatId)) {
+        void groupName(chatId).then((name) => {
+          if (name) void ensureRoomSession({ sessionManager: manager, ...room, title: name });
+        });
+      }
       const messageId = event.message_id === undefined ? undefined : String(event.message_id);
       const addressed =
         chatType === 'private' ||
@@ -161,11 +168,14 @@ export default definePlugin({
     /** A group's name (get_group_info), asked once per group and run; undefined when the implementation cannot say. */
     async function groupName(groupId: string): Promise<string | undefined> {
       if (groupNames.has(groupId)) return groupNames.get(groupId);
+      groupNames.set(groupId, undefined);
       let name: string | undefined;
       try {
-        const data = (await connection.call('get_group_info', { group_id: Number(groupId) || groupId })) as {
-          group_name?: unknown;
-        };
+        const data = (await connection.call(
+          'get_group_info',
+          { group_id: Number(groupId) || groupId },
+          lookupTimeoutMs,
+        )) as { group_name?: unknown };
         if (typeof data?.group_name === 'string' && data.group_name !== '') name = data.group_name;
       } catch (error) {
         log.debug('OneBot: get_group_info failed', { error: String(error) });
@@ -179,7 +189,11 @@ export default definePlugin({
       if (memory.isHers(chatId, messageId)) return true;
       if (selfId === undefined) return false;
       try {
-        const data = (await connection.call('get_msg', { message_id: Number(messageId) || messageId })) as {
+        const data = (await connection.call(
+          'get_msg',
+          { message_id: Number(messageId) || messageId },
+          lookupTimeoutMs,
+        )) as {
           sender?: { user_id?: unknown };
           user_id?: unknown;
         };

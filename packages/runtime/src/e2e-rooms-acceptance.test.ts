@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type WebSocket, WebSocketServer } from 'ws';
 import { type AalisProcess, spawnAalis, waitFor } from './spawn-aalis.case.js';
 
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
@@ -56,7 +57,83 @@ async function startShortPollingBotApi(token: string) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls };
 }
 
+/**
+ * A OneBot v11 implementation's universal WebSocket (forward mode: the host connects to it). It answers
+ * get_login_info and the send actions; the actions named in `silent` get no answer at all.
+ */
+async function startOneBot({ selfId, silent }: { selfId: number; silent: string[] }) {
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const calls: { action: string; params: Record<string, unknown>; at: number }[] = [];
+  let socket: WebSocket | undefined;
+  let messageId = 100;
+  server.on('connection', (connection) => {
+    socket = connection;
+    connection.on('message', (raw) => {
+      const frame = JSON.parse(String(raw)) as { action: string; params: Record<string, unknown>; echo: unknown };
+      calls.push({ action: frame.action, params: frame.params, at: Date.now() });
+      if (silent.includes(frame.action)) return;
+      const data =
+        frame.action === 'get_login_info'
+          ? { user_id: selfId, nickname: 'Aalis' }
+          : frame.action.startsWith('send_')
+            ? { message_id: ++messageId }
+            : null;
+      const known = data !== null;
+      connection.send(
+        JSON.stringify({ status: known ? 'ok' : 'failed', retcode: known ? 0 : 1404, data, echo: frame.echo }),
+      );
+    });
+  });
+  cleanups.push(() => {
+    for (const client of server.clients) client.terminate();
+    return new Promise((resolve) => server.close(resolve));
+  });
+  return {
+    url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    calls,
+    connected: () => socket !== undefined && calls.some((call) => call.action === 'get_login_info'),
+    push(event: Record<string, unknown>) {
+      socket!.send(JSON.stringify({ time: Math.floor(Date.now() / 1000), self_id: selfId, ...event }));
+    },
+  };
+}
+
 describe('#14 acceptance through aalis serve', () => {
+  it('OneBot: a group message that addresses her is answered at once even when the implementation never answers get_group_info', async () => {
+    const onebot = await startOneBot({ selfId: 30_001, silent: ['get_group_info'] });
+    serveIn(`locale: en
+plugins:
+  memory-summary: false
+  platform-onebot: { url: ${onebot.url} }
+`);
+    await waitFor(onebot.connected, { timeoutMs: 30_000, what: 'the host to connect and call get_login_info' });
+    const pushed = Date.now();
+    onebot.push({
+      post_type: 'message',
+      message_type: 'group',
+      sub_type: 'normal',
+      message_id: 55,
+      group_id: 4242,
+      user_id: 600,
+      message: [
+        { type: 'at', data: { qq: '30001' } },
+        { type: 'text', data: { text: ' hello' } },
+      ],
+      raw_message: '[CQ:at,qq=30001] hello',
+      font: 0,
+      sender: { user_id: 600, nickname: 'Ann' },
+    });
+    const sent = await waitFor(() => onebot.calls.find((call) => call.action === 'send_group_msg'), {
+      timeoutMs: 40_000,
+      what: 'the reply',
+    });
+    // The look-up waits apiTimeoutMs (30 s by default) when the message waits for it.
+    expect(sent.at - pushed).toBeLessThan(10_000);
+    expect(sent.params.group_id).toBe(4242);
+    expect(JSON.stringify(sent.params.message)).toContain('"type":"reply","data":{"id":"55"}');
+  }, 90_000);
+
   it('Telegram short polling (pollTimeoutSeconds: 0) asks getUpdates about once a second while nothing comes, not in a tight loop', async () => {
     const api = await startShortPollingBotApi('77:short-poll');
     serveIn(`locale: en
