@@ -20,6 +20,9 @@ function integerAtLeast(min: number) {
 }
 
 export function agentFields(deps: AgentDeps): AnySessionField[] {
+  // The plugin's own config is what applies when no layer sets a field (turn-settings.ts): it is the fields'
+  // default, so /session and the settings UI show the value turns use.
+  const { think, maxToolIterations, historyLimit } = deps.config;
   return [
     {
       key: FIELD.llm,
@@ -43,6 +46,7 @@ export function agentFields(deps: AgentDeps): AnySessionField[] {
       visibility: 'common',
       level: 1,
       dynamicOptions: { source: THINKING_SOURCE, dependsOn: [FIELD.llm] },
+      ...(think !== undefined ? { default: think } : {}),
       describeValue: async ({ scope }, level) => {
         const model = await currentModel(deps, scope.sessionId, scope.platform, scope.venue);
         return model ? thinkingNote({ model, level }) : undefined;
@@ -61,6 +65,7 @@ export function agentFields(deps: AgentDeps): AnySessionField[] {
       visibility: 'advanced',
       level: 'owner',
       validate: integerAtLeast(1),
+      ...(maxToolIterations !== undefined ? { default: maxToolIterations } : {}),
       describeUnset: () => textRef('agent.field.maxToolIterations.unset'),
     },
     {
@@ -69,7 +74,7 @@ export function agentFields(deps: AgentDeps): AnySessionField[] {
       label: textRef('agent.field.historyLimit'),
       visibility: 'advanced',
       level: 'owner',
-      default: 0,
+      default: historyLimit ?? 0,
       validate: integerAtLeast(0),
       describeUnset: () => textRef('agent.field.historyLimit.unset'),
     },

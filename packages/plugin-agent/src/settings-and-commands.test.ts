@@ -61,6 +61,15 @@ describe('会话设置项', () => {
     expect(contents(last.messages).at(-1)).toContain('上限');
   });
 
+  it('values from the plugin config are what /session shows when no layer sets the field, as turns use them', async () => {
+    harness = await startHarness({ agentConfig: { maxToolIterations: 2, historyLimit: 6, think: 'high' } });
+    const shown = (await harness.command('/session')).join('\n');
+    expect(shown).toContain('最大工具迭代(maxToolIterations):2〔默认值〕');
+    expect(shown).toContain('历史条数上限(historyLimit):6〔默认值〕');
+    expect(shown).toMatch(/深度思考\(think\):high/);
+    expect(shown).not.toContain('不限');
+  });
+
   it('historyLimit sends the window: above the limit the earliest half is dropped in one go', async () => {
     harness = await startHarness({ agentConfig: { historyLimit: 4 } });
     for (let turn = 1; turn <= 3; turn++) {
