@@ -1,5 +1,8 @@
 // A small schema language for plugin config sections: validation with defaults filled in, issues that name the
-// field, what was expected and what was received, and descriptions used to generate the configuration reference.
+// field, what was expected and what was received (in English, or in the reader's locale when asked), and
+// descriptions used to generate the configuration reference.
+import type { Locale } from './i18n.js';
+import { phrase } from './schema-texts.js';
 
 export interface SchemaIssue {
   /** Dotted path of the field inside the section ('' for the section itself). */
@@ -37,7 +40,8 @@ export abstract class Schema<T> {
   meta: SchemaMeta = { hasDefault: false, optional: false };
 
   protected abstract checkValue(value: unknown, path: string, issues: SchemaIssue[]): T;
-  abstract typeName(): string;
+  /** What a valid value is, as a phrase ("an integer ≥ 1"), in English unless a locale is given. */
+  abstract typeName(locale?: Locale): string;
   protected abstract describeSelf(): SchemaDescription;
 
   /** Validates a value, filling in defaults. Issues are appended; the returned value is meaningful only without issues. */
@@ -50,10 +54,17 @@ export abstract class Schema<T> {
     return this.checkValue(value, path, issues);
   }
 
-  validate(value: unknown): { value: T; issues: SchemaIssue[] } {
+  /** Validates a value (see check); the issues' expected and received are worded in `locale` (default English). */
+  validate(value: unknown, locale: Locale = 'en'): { value: T; issues: SchemaIssue[] } {
     const issues: SchemaIssue[] = [];
-    const result = this.check(value, '', issues);
-    return { value: result, issues };
+    const outer = wording;
+    wording = locale;
+    try {
+      const result = this.check(value, '', issues);
+      return { value: result, issues };
+    } finally {
+      wording = outer;
+    }
   }
 
   default(value: T): this {
@@ -95,18 +106,29 @@ export abstract class Schema<T> {
     return copy;
   }
 
-  protected fail(path: string, received: unknown, issues: SchemaIssue[], expected = this.typeName()): never | T {
-    issues.push({ path, expected, received: describeReceived(received) });
+  protected fail(path: string, received: unknown, issues: SchemaIssue[]): never | T {
+    issues.push({ path, expected: this.typeName(wording), received: describeReceived(received, wording) });
     return undefined as T;
   }
 }
 
-export function describeReceived(value: unknown): string {
-  if (value === undefined) return 'nothing';
+/**
+ * The locale the running validate() words its issues in. Validation is synchronous, so one module-level value set
+ * and restored around it is enough (a check() called on its own words them in English).
+ */
+let wording: Locale = 'en';
+
+/** What a value is, for an issue's "received" ("the string \"x\"", "number 5"), in English unless a locale is given. */
+export function describeReceived(value: unknown, locale: Locale = 'en'): string {
+  const say = (key: string, params?: Record<string, string>) => phrase(key, locale, params);
+  if (value === undefined) return say('received.nothing');
   if (value === null) return 'null';
-  if (Array.isArray(value)) return `an array (${truncate(JSON.stringify(value))})`;
-  if (typeof value === 'object') return `an object (${truncate(JSON.stringify(value))})`;
-  if (typeof value === 'string') return `the string ${truncate(JSON.stringify(value))}`;
+  if (Array.isArray(value)) return say('received.array', { json: truncate(JSON.stringify(value)) });
+  if (typeof value === 'object') return say('received.object', { json: truncate(JSON.stringify(value)) });
+  if (typeof value === 'string') return say('received.string', { json: truncate(JSON.stringify(value)) });
+  if (typeof value === 'number' || typeof value === 'boolean') {
+    return say(`received.${typeof value}`, { value: String(value) });
+  }
   return `${typeof value} ${String(value)}`;
 }
 
@@ -119,8 +141,8 @@ const join = (path: string, key: string | number) => (path === '' ? String(key) 
 
 export class StringSchema extends Schema<string> {
   minLength = 0;
-  typeName() {
-    return this.minLength > 0 ? 'a non-empty string' : 'a string';
+  typeName(locale: Locale = 'en') {
+    return phrase(this.minLength > 0 ? 'nonEmptyString' : 'string', locale);
   }
   protected checkValue(value: unknown, path: string, issues: SchemaIssue[]) {
     if (typeof value !== 'string' || value.length < this.minLength) return this.fail(path, value, issues);
@@ -140,8 +162,8 @@ export class NumberSchema extends Schema<number> {
   minimum: number | undefined;
   maximum: number | undefined;
   whole = false;
-  typeName() {
-    const parts = [this.whole ? 'an integer' : 'a number'];
+  typeName(locale: Locale = 'en') {
+    const parts = [phrase(this.whole ? 'integer' : 'number', locale)];
     if (this.minimum !== undefined) parts.push(`≥ ${this.minimum}`);
     if (this.maximum !== undefined) parts.push(`≤ ${this.maximum}`);
     return parts.join(' ');
@@ -174,8 +196,8 @@ export class NumberSchema extends Schema<number> {
 }
 
 export class BooleanSchema extends Schema<boolean> {
-  typeName() {
-    return 'true or false';
+  typeName(locale: Locale = 'en') {
+    return phrase('boolean', locale);
   }
   protected checkValue(value: unknown, path: string, issues: SchemaIssue[]) {
     if (typeof value !== 'boolean') return this.fail(path, value, issues);
@@ -190,8 +212,8 @@ export class EnumSchema<V extends string | number> extends Schema<V> {
   constructor(readonly values: readonly V[]) {
     super();
   }
-  typeName() {
-    return `one of ${this.values.map((v) => JSON.stringify(v)).join(', ')}`;
+  typeName(locale: Locale = 'en') {
+    return phrase('oneOf', locale, { values: this.values.map((v) => JSON.stringify(v)).join(', ') });
   }
   protected checkValue(value: unknown, path: string, issues: SchemaIssue[]) {
     if (!this.values.includes(value as V)) return this.fail(path, value, issues);
@@ -206,8 +228,8 @@ export class ArraySchema<T> extends Schema<T[]> {
   constructor(readonly item: Schema<T>) {
     super();
   }
-  typeName() {
-    return `an array of ${this.item.typeName()}`;
+  typeName(locale: Locale = 'en') {
+    return phrase('arrayOf', locale, { item: this.item.typeName(locale) });
   }
   protected checkValue(value: unknown, path: string, issues: SchemaIssue[]) {
     if (!Array.isArray(value)) return this.fail(path, value, issues);
@@ -230,8 +252,8 @@ export class ObjectSchema<S extends Shape> extends Schema<ObjectOutput<S>> {
       this.meta = { ...this.meta, hasDefault: true, defaultValue: {} };
     }
   }
-  typeName() {
-    return 'an object';
+  typeName(locale: Locale = 'en') {
+    return phrase('object', locale);
   }
   override check(value: unknown, path: string, issues: SchemaIssue[]): ObjectOutput<S> {
     if (value === undefined && this.meta.hasDefault) return this.checkValue(this.meta.defaultValue ?? {}, path, issues);
@@ -251,8 +273,8 @@ export class ObjectSchema<S extends Shape> extends Schema<ObjectOutput<S>> {
       else
         issues.push({
           path: join(path, key),
-          expected: 'no such field (unknown key)',
-          received: describeReceived(input[key]),
+          expected: phrase('unknownKey', wording),
+          received: describeReceived(input[key], wording),
         });
     }
     return output as ObjectOutput<S>;
@@ -275,8 +297,8 @@ export class RecordSchema<T> extends Schema<Record<string, T>> {
   constructor(readonly value: Schema<T>) {
     super();
   }
-  typeName() {
-    return `an object whose values are ${this.value.typeName()}`;
+  typeName(locale: Locale = 'en') {
+    return phrase('recordOf', locale, { value: this.value.typeName(locale) });
   }
   protected checkValue(value: unknown, path: string, issues: SchemaIssue[]) {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return this.fail(path, value, issues);
@@ -290,8 +312,8 @@ export class RecordSchema<T> extends Schema<Record<string, T>> {
 }
 
 export class UnknownSchema extends Schema<unknown> {
-  typeName() {
-    return 'any value';
+  typeName(locale: Locale = 'en') {
+    return phrase('any', locale);
   }
   protected checkValue(value: unknown) {
     return value;

@@ -111,12 +111,14 @@ export function loadConfig(options: LoadConfigOptions): LoadResult {
   };
 
   const problems: ConfigProblem[] = [];
-  const { value: host, issues } = hostConfigSchema.validate(raw);
+  // Problems are worded in the locale the configuration asks for (when it names a valid one).
+  const asked = (raw as { locale?: unknown } | null)?.locale;
+  const effectiveLocale = isLocale(asked) ? asked : locale;
+  const { value: host, issues } = hostConfigSchema.validate(raw, effectiveLocale);
   for (const issue of issues) {
     const path = splitPath(issue.path);
     problems.push({ kind: 'issue', source: sourceOf(path), path: issue.path, ...pick(issue) });
   }
-  const effectiveLocale = isLocale(host?.locale) ? host.locale : locale;
   if (problems.length > 0) return failure(problems, effectiveLocale);
 
   // Plugin sections: known keys, a section / true / false each.
@@ -147,7 +149,7 @@ export function loadConfig(options: LoadConfigOptions): LoadResult {
           textRef('runtime.config.listedTwice', { alias: slot.alias, name: slot.name }),
           effectiveLocale,
         ),
-        received: describeReceived(value),
+        received: describeReceived(value, effectiveLocale),
       });
       continue;
     }
@@ -157,7 +159,7 @@ export function loadConfig(options: LoadConfigOptions): LoadResult {
         source: sourceOf(path),
         path: path.join('.'),
         expected: translate(textRef('runtime.config.pluginSection'), effectiveLocale),
-        received: describeReceived(value),
+        received: describeReceived(value, effectiveLocale),
       });
       continue;
     }
@@ -234,7 +236,7 @@ export function loadConfig(options: LoadConfigOptions): LoadResult {
   for (const { slot, section } of plugins) {
     if (!slot.schema) continue;
     const key = sections.get(slot)?.key ?? slot.alias;
-    for (const issue of slot.schema.validate(section).issues) {
+    for (const issue of slot.schema.validate(section, effectiveLocale).issues) {
       const path = ['plugins', key, ...splitPath(issue.path)];
       problems.push({ kind: 'issue', source: sourceOf(path), path: path.join('.'), ...pick(issue) });
     }
@@ -262,7 +264,7 @@ export function loadConfig(options: LoadConfigOptions): LoadResult {
         source: sourceOf(path),
         path: path.join('.'),
         expected: translate(textRef(`runtime.config.baseUrl.${parsed.problem}`), effectiveLocale),
-        received: describeReceived(maskUrlCredentials(value as string)),
+        received: describeReceived(maskUrlCredentials(value as string), effectiveLocale),
       });
       return failure(problems, effectiveLocale);
     }
