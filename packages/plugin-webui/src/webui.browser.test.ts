@@ -3,7 +3,7 @@
 // the next turn, a reload that restores the conversation, deleting a running session, and the phone layout.
 
 import { createRequire } from 'node:module';
-import { textReply, toolCallReply } from '@aalis/testing';
+import { errorReply, textReply, toolCallReply } from '@aalis/testing';
 import type { BrowserContext, Page } from '@plingjs/browser-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServedWebui, serveWebui } from './serve-webui.case.js';
@@ -406,6 +406,44 @@ describe('the WebUI against aalis serve', () => {
       await page.reload();
       await page.getByTestId('sessions').waitFor();
       expect(await page.locator(`[data-session-id="${sessionId}"]`).count()).toBe(0);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'shows a failed turn once, with its reason in the outcome line, and the message that opened it in its own colour',
+    async () => {
+      await newSession();
+      served.model.enqueue(errorReply(500, 'the upstream exploded'));
+      await send('This turn will fail');
+      const outcome = lastTurn().getByTestId('outcome');
+      await expect.poll(() => outcome.textContent(), { timeout: 10_000 }).toContain('the upstream exploded');
+      // Once: not also as a 「[错误] …」 notice above the outcome (a reload shows only the outcome).
+      await expect
+        .poll(
+          () =>
+            page
+              .getByTestId('conversation')
+              .getByText(/the upstream exploded/)
+              .count(),
+          SLOW,
+        )
+        .toBe(1);
+      const colour = (selector: string) =>
+        lastTurn()
+          .locator(selector)
+          .first()
+          .evaluate((element) => getComputedStyle(element).color);
+      expect(await colour('[data-testid="input"] .bubble-text')).not.toBe(await colour('[data-testid="outcome"]'));
+      await page.reload();
+      await page.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
+      expect(await lastTurn().getByTestId('outcome').textContent()).toContain('the upstream exploded');
+      expect(
+        await page
+          .getByTestId('conversation')
+          .getByText(/the upstream exploded/)
+          .count(),
+      ).toBe(1);
     },
     TIMEOUT,
   );
