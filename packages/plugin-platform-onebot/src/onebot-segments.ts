@@ -121,7 +121,32 @@ export function parseSegments(
   return parsed;
 }
 
-/** The segments of one outbound piece: an optional quote, the text, and images (URL, file path or base64). */
+/**
+ * An @-mention of one person written into a reply as OneBot's CQ code, `[CQ:at,qq=<QQ number>]`. Not `qq=all`:
+ * text someone got her to repeat must not notify the whole group.
+ */
+const OUTBOUND_AT = /\[CQ:at,qq=(\d{1,20})\]/g;
+
+/**
+ * Text with `at` segments where it carries at CQ codes (the form the string format gives mentions, and that people
+ * and personas write). Only mentions: other CQ codes stay text, so a reply cannot make the host send files.
+ */
+function textAndMentions(text: string): Segment[] {
+  const segments: Segment[] = [];
+  let last = 0;
+  for (const match of text.matchAll(OUTBOUND_AT)) {
+    if (match.index > last) segments.push({ type: 'text', data: { text: text.slice(last, match.index) } });
+    segments.push({ type: 'at', data: { qq: match[1]! } });
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) segments.push({ type: 'text', data: { text: text.slice(last) } });
+  return segments;
+}
+
+/**
+ * The segments of one outbound piece: an optional quote, the text (its at CQ codes as `at` segments), and images
+ * (URL, file path or base64).
+ */
 export function buildSegments({
   text,
   replyTo,
@@ -133,7 +158,7 @@ export function buildSegments({
 }): Segment[] {
   const segments: Segment[] = [];
   if (replyTo !== undefined) segments.push({ type: 'reply', data: { id: replyTo } });
-  if (text !== '') segments.push({ type: 'text', data: { text } });
+  if (text !== '') segments.push(...textAndMentions(text));
   for (const file of images) segments.push({ type: 'image', data: { file } });
   return segments;
 }
