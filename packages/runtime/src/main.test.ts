@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MainIo, main } from './cli.js';
+import { ENVIRONMENT_KEYS } from './load-config.js';
 import { runtimeVersion } from './start-aalis.js';
 
 const dirs: string[] = [];
@@ -60,6 +61,14 @@ describe('aalis --help / --version / bad arguments', () => {
     const version = io(tmpdir());
     expect(await main(['--version'], version.io)).toBe(0);
     expect(version.out()).toBe(`${runtimeVersion()}\n`);
+  });
+
+  it('--help lists every environment variable the configuration reads, in both locales', async () => {
+    for (const locale of ['en', 'zh-CN']) {
+      const help = io(tmpdir(), { AALIS_LOCALE: locale });
+      expect(await main(['--help'], help.io)).toBe(0);
+      for (const variable of Object.keys(ENVIRONMENT_KEYS)) expect(help.out(), locale).toContain(variable);
+    }
   });
 
   it('refuses an unknown argument with status 2', async () => {

@@ -39,7 +39,7 @@ export const runtimeTexts = defineCatalogue({
       '一个 http:// 或 https:// 地址(模型服务只支持这两种协议),例如 https://api.openai.com/v1',
     'runtime.config.baseUrl.port': '一个端口有效(1–65535)的 http:// 或 https:// 地址,例如 http://127.0.0.1:8080/v1',
     'runtime.cli.usage':
-      '用法:aalis [start] [--session <id>] [--config <文件>]   交互式对话(默认)\n      aalis chat [--session <id>] [--config <文件>]    从标准输入逐行读消息,回复写到标准输出\n      aalis serve [--config <文件>]                    无终端运行:会话服务器与 WebUI、已启用的平台\n      aalis webui-link [--account <id>] [--config <文件>]   打印一个新的 WebUI 登录链接\n      aalis --help | --version\n\n配置:工作目录里的 aalis.config.yaml(第一次运行时生成),环境变量覆盖它:\n  AALIS_LLM_BASE_URL  AALIS_LLM_API_KEY  AALIS_LLM_MODEL  AALIS_DATA_DIR  AALIS_LOG_LEVEL  AALIS_LOCALE\n  AALIS_WEBUI_HOST  AALIS_WEBUI_PORT',
+      '用法:aalis [start] [--session <id>] [--config <文件>]   交互式对话(默认)\n      aalis chat [--session <id>] [--config <文件>]    从标准输入逐行读消息,回复写到标准输出\n      aalis serve [--config <文件>]                    无终端运行:会话服务器与 WebUI、已启用的平台\n      aalis webui-link [--account <id>] [--config <文件>]   打印一个新的 WebUI 登录链接\n      aalis --help | --version\n\n配置:工作目录里的 aalis.config.yaml(第一次运行时生成),环境变量覆盖它:\n  AALIS_LLM_BASE_URL  AALIS_LLM_API_KEY  AALIS_LLM_MODEL  AALIS_DATA_DIR  AALIS_LOG_LEVEL  AALIS_LOCALE\n  AALIS_DATABASE_URL  AALIS_WEBUI_HOST  AALIS_WEBUI_PORT',
     'runtime.cli.badArgument': '不认识的参数:{argument}',
     'runtime.banner.webui': 'WebUI 登录链接({minutes} 分钟内有效、只能用一次;aalis webui-link 再取一个): {link}',
     'runtime.webuiLink.running': '登录链接({minutes} 分钟内有效,只能用一次):',
@@ -94,7 +94,7 @@ export const runtimeTexts = defineCatalogue({
     'runtime.config.baseUrl.port':
       'an http:// or https:// URL with a valid port (1–65535), e.g. http://127.0.0.1:8080/v1',
     'runtime.cli.usage':
-      'Usage: aalis [start] [--session <id>] [--config <file>]   interactive chat (default)\n       aalis chat [--session <id>] [--config <file>]    one message per line of standard input, replies on standard output\n       aalis serve [--config <file>]                    headless: the session server and WebUI, the enabled platforms\n       aalis webui-link [--account <id>] [--config <file>]   prints a fresh WebUI login link\n       aalis --help | --version\n\nConfiguration: aalis.config.yaml in the working directory (created on the first run); environment variables override it:\n  AALIS_LLM_BASE_URL  AALIS_LLM_API_KEY  AALIS_LLM_MODEL  AALIS_DATA_DIR  AALIS_LOG_LEVEL  AALIS_LOCALE\n  AALIS_WEBUI_HOST  AALIS_WEBUI_PORT',
+      'Usage: aalis [start] [--session <id>] [--config <file>]   interactive chat (default)\n       aalis chat [--session <id>] [--config <file>]    one message per line of standard input, replies on standard output\n       aalis serve [--config <file>]                    headless: the session server and WebUI, the enabled platforms\n       aalis webui-link [--account <id>] [--config <file>]   prints a fresh WebUI login link\n       aalis --help | --version\n\nConfiguration: aalis.config.yaml in the working directory (created on the first run); environment variables override it:\n  AALIS_LLM_BASE_URL  AALIS_LLM_API_KEY  AALIS_LLM_MODEL  AALIS_DATA_DIR  AALIS_LOG_LEVEL  AALIS_LOCALE\n  AALIS_DATABASE_URL  AALIS_WEBUI_HOST  AALIS_WEBUI_PORT',
     'runtime.cli.badArgument': 'Unknown argument: {argument}',
     'runtime.banner.webui':
       'WebUI login link (valid for {minutes} minutes, once; aalis webui-link prints another): {link}',
