@@ -3,7 +3,8 @@ export const CONFIG_FILE_NAME = 'aalis.config.yaml';
 
 export const DEFAULT_CONFIG_FILE = `# Aalis configuration, written on the first run with the defaults. Every key is optional.
 # Environment variables override this file: AALIS_LLM_BASE_URL, AALIS_LLM_API_KEY, AALIS_LLM_MODEL,
-# AALIS_DATA_DIR, AALIS_LOG_LEVEL, AALIS_LOCALE. Every key is described in docs/configuration.md.
+# AALIS_DATA_DIR, AALIS_DATABASE_URL, AALIS_LOG_LEVEL, AALIS_LOCALE, AALIS_WEBUI_HOST, AALIS_WEBUI_PORT.
+# Every key is described in docs/configuration.md.
 
 # Language of the texts she and the host show: zh-CN or en.
 locale: zh-CN

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatConfigProblems } from './config-problems.js';
 import { DEFAULT_CONFIG_FILE } from './default-config-file.js';
-import { type LoadResult, loadConfig } from './load-config.js';
+import { ENVIRONMENT_KEYS, type LoadResult, loadConfig } from './load-config.js';
 import { pluginSlots } from './plugin-set.js';
 import './runtime-texts.js';
 
@@ -282,5 +282,9 @@ describe('required plugins', () => {
     expect(formatConfigProblems(en.problems, en.locale)).toContain(
       'bogus expected no such field (unknown key), received number 1',
     );
+  });
+
+  it('the default file names every environment variable that overrides it', () => {
+    for (const variable of Object.keys(ENVIRONMENT_KEYS)) expect(DEFAULT_CONFIG_FILE).toContain(variable);
   });
 });
