@@ -68,6 +68,12 @@ describe('text table (zh-CN and en)', () => {
     );
   });
 
+  it('a range in an INVALID_CONFIG message is spaced like the rest of the zh-CN text (是 0 到 2, not 是0 到 2)', () => {
+    expect(thrown(() => resolveAgentConfig({ config: { temperature: 3 } })).message).toBe(
+      'agent 配置无效：temperature 必须是 0 到 2 之间的数值（当前为 3）。',
+    );
+  });
+
   it('tool errors the model reads are in the configured locale', async () => {
     for (const [locale, expected] of [
       ['zh-CN', '没有名为 missing 的工具'],

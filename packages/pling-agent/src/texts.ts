@@ -94,7 +94,7 @@ export const TEXTS: Readonly<Record<Locale, RuntimeTexts>> = {
       notObject: (where) => `${where} 必须是对象。`,
       unknownField: (field, allowed) => `未知字段 ${field}；允许的字段为 ${allowed}。`,
       numberRange: (field, integer, min, max, got) =>
-        `${field} 必须是${max === undefined ? `不小于 ${min} 的` : `${min} 到 ${max} 之间的`}${integer ? '整数' : '数值'}（当前为 ${got}）。`,
+        `${field} 必须是${max === undefined ? `不小于 ${min} 的` : ` ${min} 到 ${max} 之间的`}${integer ? '整数' : '数值'}（当前为 ${got}）。`,
       compactRatioZero: 'limits.compactRatio 必须大于 0（当前为 0）。',
       defaultApproval: (got) => `defaultApproval 必须是 'always'、'danger' 或 'never'（当前为 ${got}）。`,
       locale: (got) => `locale 必须是 'zh-CN' 或 'en'（当前为 ${got}）。`,
