@@ -32,6 +32,12 @@ export function agentFields(deps: AgentDeps): AnySessionField[] {
       level: 1,
       validate: (value) =>
         value.provider.trim() !== '' && value.model.trim() !== '' ? undefined : textRef('agent.field.llm.invalid'),
+      // 「交此刻实际在用的值」: a set model that is not available now says which one turns use instead.
+      describeValue: (_context, value) => {
+        const resolved = resolveSessionModel(deps, modelRefText(value));
+        if (!resolved) return textRef('agent.field.llm.unavailableNone');
+        return resolved.fallback ? textRef('agent.field.llm.unavailable', { model: resolved.model.name }) : undefined;
+      },
       describeUnset: () => {
         const model = resolveSessionModel(deps, undefined)?.model;
         return model ? textRef('agent.field.llm.unset', { model: model.name }) : textRef('agent.field.llm.unsetNone');

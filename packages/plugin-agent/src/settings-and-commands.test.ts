@@ -126,6 +126,15 @@ describe('指令 /model /persona', () => {
     expect(bad[0]).toBeDefined();
   });
 
+  it('/session notes a set model that is not available now with the model turns use instead', async () => {
+    harness = await startHarness();
+    await harness.command('/session.set llm test/gone-model');
+    const shown = (await harness.command('/session')).join('\n');
+    expect(shown).toContain('模型(llm):test/gone-model(这个模型此刻不可用,改用 test-model)〔本会话〕');
+    await harness.command('/session.set llm test/test-model');
+    expect((await harness.command('/session')).join('\n')).toContain('模型(llm):test/test-model〔本会话〕');
+  });
+
   it('/session notes a thinking level the current model cannot use', async () => {
     harness = await startHarness();
     await harness.command('/session.set think high');
