@@ -68,6 +68,14 @@ describe('errors', () => {
     }
   });
 
+  it('a server message ending in a full stop is quoted without it: one full stop, in both locales', async () => {
+    server.enqueue(errorReply(500, 'The engine is overloaded.  '));
+    const error = await failure({ ...baseRequest, messages: userMessage('hi') });
+    expect(error.message).toContain('(HTTP 500): The engine is overloaded. This is a problem on the server side');
+    expect(error.message).not.toContain('..');
+    expect(error.localized('zh-CN')).toContain('The engine is overloaded。');
+  });
+
   it('404 for a model lists the models the server offers', async () => {
     const stale = await bootProvider({ server, id: 'stale', config: { models: [{ id: 'retired-model' }] } });
     try {

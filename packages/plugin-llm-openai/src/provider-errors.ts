@@ -40,7 +40,7 @@ export function httpError({
   context: ErrorContext;
 }): Promise<AalisError> | AalisError {
   const wire = parseWireError({ body, fallback: statusText || context.t({ key: 'llm-openai.no-message' }) });
-  const providerMessage = context.redact(wire.message);
+  const providerMessage = asClause(context.redact(wire.message));
   const { provider, baseUrl, model } = context;
   const details: Record<string, unknown> = { status, providerCode: wire.code, providerType: wire.type };
   switch (classifyWireError({ status, error: wire })) {
@@ -169,7 +169,7 @@ export function streamError({
       );
     case 'error-event':
       return llmErrors.AALIS_LLM_SERVER(
-        { provider, model, status: 200, providerMessage: context.redact(error.error?.message ?? '') },
+        { provider, model, status: 200, providerMessage: asClause(context.redact(error.error?.message ?? '')) },
         { details: { providerCode: error.error?.code, outputStarted, inStream: true } },
       );
     case 'truncated':
@@ -222,4 +222,12 @@ export function providerFailure({
   if (error instanceof WireStreamError) return streamError({ error, context, outputStarted });
   if (error instanceof OverlongResponseError) return overlongError({ error, context, outputStarted });
   return transportError({ error: new TransportError('network', error), context, outputStarted });
+}
+
+/**
+ * A server's message as a clause of ours: without its closing full stop, which the templates add ("….. Check the
+ * apiKey" otherwise).
+ */
+function asClause(message: string): string {
+  return message.replace(/[\s.。]+$/u, '');
 }
