@@ -130,16 +130,7 @@ describe('plugin-mcp with registry servers', () => {
 
   it('reaches server-everything over Streamable HTTP', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, [everything, 'streamableHttp'], {
-      env: { ...process.env, PORT: String(port) },
-      stdio: 'pipe',
-    });
-    cleanups.push(() => child.kill('SIGKILL'));
-    let ready = false;
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (chunk.toString('utf8').includes('listening')) ready = true;
-    });
-    await until(() => ready, 'server-everything to listen');
+    await everythingOverHttp(port);
     const { service, status } = await boot({ servers: { web: { url: `http://127.0.0.1:${port}/mcp` } } });
     await until(() => names(service()).includes('mcp__web__echo'), 'the tools');
     expect(status().servers()[0]).toMatchObject({ name: 'web', transport: 'streamable-http', status: 'connected' });
@@ -149,7 +140,45 @@ describe('plugin-mcp with registry servers', () => {
       content: 'Echo: over http',
     });
   });
+
+  it('#17 an HTTP server that restarted (its session gone) is reconnected after the call that found out, with one log line', async () => {
+    const port = await freePort();
+    const first = await everythingOverHttp(port);
+    const { booted, service, status } = await boot({
+      servers: { web: { url: `http://127.0.0.1:${port}/mcp` } },
+      reconnect: { initialMs: 50, maxMs: 200 },
+    });
+    await until(() => names(service()).includes('mcp__web__echo'), 'the tools');
+    first.kill('SIGKILL');
+    await new Promise((resolve) => first.once('exit', resolve));
+    await everythingOverHttp(port);
+    const failed = await service().execute({ name: 'mcp__web__echo', arguments: { message: 'a' }, context: context() });
+    expect(failed.isError).toBe(true);
+    await until(
+      () => status().servers()[0]?.restarts === 1 && status().servers()[0]?.status === 'connected',
+      'a reconnection',
+    );
+    expect(
+      await service().execute({ name: 'mcp__web__echo', arguments: { message: 'again' }, context: context() }),
+    ).toMatchObject({ content: 'Echo: again' });
+    expect(booted.logs.filter((line) => line.message.includes('MCP web: a call failed'))).toHaveLength(1);
+  });
 });
+
+/** server-everything over Streamable HTTP on `port`, once it listens. */
+async function everythingOverHttp(port: number) {
+  const child = spawn(process.execPath, [everything, 'streamableHttp'], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: 'pipe',
+  });
+  cleanups.push(() => child.kill('SIGKILL'));
+  let ready = false;
+  child.stderr.on('data', (chunk: Buffer) => {
+    if (chunk.toString('utf8').includes('listening')) ready = true;
+  });
+  await until(() => ready, 'server-everything to listen');
+  return child;
+}
 
 describe('plugin-mcp with a server of our own', () => {
   const own = { command: process.execPath, args: [ownServer] };

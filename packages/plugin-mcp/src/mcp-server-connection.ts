@@ -10,7 +10,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from './mcp-config.js';
 import { mcpErrors } from './mcp-errors.js';
 import { type McpCallResult, toToolResultFromMcp } from './mcp-result.js';
@@ -225,6 +225,12 @@ export class McpServerConnection {
           if ((error as { code?: unknown }).code === ErrorCode.RequestTimeout && !context.signal.aborted) {
             throw mcpErrors.AALIS_MCP_TOOL_TIMEOUT({ server, tool: info.name, timeoutMs });
           }
+          // Not an answer of the server (an MCP error) but the way to it failing: over HTTP nothing else tells
+          // that the server went away or restarted (its session is gone), so the connection starts again.
+          if (!context.signal.aborted && !isMcpError(error)) {
+            this.lost(client, `a call failed: ${describe(error)}`);
+            void client.close().catch(() => {});
+          }
           throw mcpErrors.AALIS_MCP_TOOL_FAILED({ server, tool: info.name, reason: describe(error) });
         }
       },
@@ -252,6 +258,11 @@ export class McpServerConnection {
     this.retryTimer = setTimeout(() => void this.connect(), delay);
     this.retryTimer.unref?.();
   }
+}
+
+/** An error the server answered with (JSON-RPC), as opposed to one of the transport. */
+function isMcpError(error: unknown): boolean {
+  return error instanceof McpError || (error instanceof Error && error.name === 'McpError');
 }
 
 function describe(error: unknown): string {
