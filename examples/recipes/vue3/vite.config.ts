@@ -16,6 +16,15 @@ if (upstream) {
     // '/v1/chat/completions' → AGENT_UPSTREAM + '/chat/completions'.
     rewrite: (path) => path.replace(/^\/v1/, ''),
     ...(apiKey && { headers: { Authorization: `Bearer ${apiKey}` } }),
+    // Vite's proxy pipes the answer, and a pipe does not end the page's response when the upstream cuts it: the
+    // page would wait on a silent stream. Cutting it too lets the dock show MODEL_STREAM_ERROR (or retry).
+    configure: (server) => {
+      server.on('proxyRes', (answer, _request, response) => {
+        answer.on('close', () => {
+          if (!answer.complete) response.destroy();
+        });
+      });
+    },
   };
 } else {
   console.warn('AGENT_UPSTREAM is not set: requests to /v1 are not proxied (see examples/recipes/vue3/README.md).');
