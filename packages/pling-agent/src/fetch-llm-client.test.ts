@@ -150,6 +150,18 @@ describe('fetch client (OpenAI Chat Completions over HTTP)', () => {
     expect((zh as Error).message).toMatch(/检查 apiKey/);
   });
 
+  it('a key the gateway echoes in its error is masked; its full stop does not double ours', async () => {
+    const key = 'sk-live-0123456789abcdef';
+    handlers = [json(401, { error: { message: `Incorrect API key provided: ${key}.` } })];
+    const error = await createFetchLlmClient({ baseUrl, apiKey: key })
+      .complete(request())
+      .catch((failure: unknown) => failure);
+    expect(error).toMatchObject({ code: 'MODEL_REQUEST_FAILED', status: 401 });
+    const { message } = error as Error;
+    expect(message).not.toContain(key);
+    expect(message).toContain('Incorrect API key provided: [apiKey]。处理：检查 apiKey。');
+  });
+
   it('an unreachable endpoint is a retryable NETWORK_ERROR', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

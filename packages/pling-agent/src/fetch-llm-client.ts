@@ -35,6 +35,9 @@ export function createFetchLlmClient({
 }: FetchLlmClientOptions): LlmClient {
   const errors = textsFor(locale).errors;
   const url = `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  // Some gateways echo the key they refused ("Incorrect API key provided: sk-…"); errors reach events, the dock's
+  // details and the host's logs, so the key never appears in one.
+  const hideKey = (text: string) => (apiKey.length >= 4 ? text.split(apiKey).join('[apiKey]') : text);
   return {
     async complete(request: ModelRequest): Promise<ModelResponse> {
       const body = buildChatRequest({
@@ -59,12 +62,12 @@ export function createFetchLlmClient({
         if (isAbortError(error)) throw error;
         throw new PlingError({
           code: 'NETWORK_ERROR',
-          message: errors.networkError(url, describe(error)),
+          message: errors.networkError(url, hideKey(describe(error))),
           retryable: true,
           cause: error,
         });
       }
-      if (!response.ok) throw await httpError(url, response, errors);
+      if (!response.ok) throw await httpError(url, response, errors, hideKey);
       const isSse = (response.headers.get('content-type') ?? '').includes('text/event-stream');
       const assembled = isSse
         ? await readStream(response, request, errors)
@@ -74,8 +77,15 @@ export function createFetchLlmClient({
   };
 }
 
-async function httpError(url: string, response: Response, errors: ErrorTexts): Promise<PlingError> {
+async function httpError(
+  url: string,
+  response: Response,
+  errors: ErrorTexts,
+  hideKey: (text: string) => string,
+): Promise<PlingError> {
   const error = parseWireError({ body: await response.text().catch(() => ''), fallback: response.statusText });
+  // The provider's own sentence goes inside ours, which ends it: no "….。" from its final full stop.
+  const detail = hideKey(error.message).replace(/[\s.。]+$/u, '');
   const kind = classifyWireError({ status: response.status, error });
   const hint =
     kind === 'auth'
@@ -91,7 +101,7 @@ async function httpError(url: string, response: Response, errors: ErrorTexts): P
               : errors.hintRetry;
   return new PlingError({
     code: 'MODEL_REQUEST_FAILED',
-    message: errors.httpError(url, response.status, kind, error.message, hint),
+    message: errors.httpError(url, response.status, kind, detail, hint),
     retryable: isRetryableStatus(response.status),
     status: response.status,
   });
