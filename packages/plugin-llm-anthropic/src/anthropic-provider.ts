@@ -152,6 +152,7 @@ export class AnthropicProvider implements LlmService {
           vision: entry.info.capabilities.vision,
           promptCaching: this.options.config.promptCaching,
           describeAttachment: (attachment) => this.describeAttachment(attachment),
+          historyOmitted: this.options.i18n.t({ key: 'llm-anthropic.history.omitted' }),
         }),
       );
       const started = performance.now();

@@ -21,6 +21,8 @@ export interface BuildOptions {
   promptCaching: boolean;
   /** The text that stands for an attachment the model cannot take. */
   describeAttachment: (attachment: Attachment) => string;
+  /** The user message put before a history that starts with her reply (the API wants a user message first). */
+  historyOmitted: string;
 }
 
 const EPHEMERAL = { type: 'ephemeral' } as const;
@@ -49,6 +51,18 @@ export function buildMessagesRequest(options: BuildOptions): Record<string, unkn
     else messages.push({ role, content: blocks });
     if (marked) markLast(messages.at(-1)!.content);
   });
+  // The API wants at least one message, the first from the user. A turn of system blocks only (a delegation or a
+  // host notice in a new session) sends its last block, the turn's instruction, as the user message; a history the
+  // trim or the history limit cut just before her reply starts with a fixed note (the same text every request, so
+  // the cached prefix holds until the next cut).
+  if (messages.length === 0 && system.length > 1) {
+    const instruction = system.pop()!;
+    if (instruction === headBlock) headBlock = undefined;
+    messages.push({ role: 'user', content: [instruction] });
+  }
+  if (messages[0]?.role === 'assistant') {
+    messages.unshift({ role: 'user', content: [{ type: 'text', text: options.historyOmitted }] });
+  }
   // Tool results lead their user message (the API refuses text before them).
   for (const message of messages) {
     if (message.role === 'user') message.content.sort((a, b) => rank(a) - rank(b));
