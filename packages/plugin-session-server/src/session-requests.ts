@@ -1,6 +1,7 @@
 // The session requests of the protocol: list, create, subscribe/unsubscribe, send, stop, clear, compact, delete,
 // read (docs/session-protocol.md 「Requests」).
 import { randomBytes } from 'node:crypto';
+import type { EventMap } from '@aalis/core';
 import type { IncomingMessage } from '@aalis/schema-message';
 import type { Account, ParamsOf, ResultOf } from '@aalis/session-client';
 import type { Subscriber } from './live-session.js';
@@ -177,16 +178,31 @@ export async function commandRequest(
 ): Promise<{ reply: string }> {
   const session = await accessibleSession(deps, account, params.sessionId, command);
   if (!deps.commands.available) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'commands' });
-  const result = await deps.commands.use.execute({
-    sessionId: session.id,
-    platform: WEBUI_PLATFORM,
-    sender: { userId: account.userId, displayName: account.displayName },
-    actor: identityOf(account),
-    content: `/${command}`,
-    timestamp: Date.now(),
-    ...(session.venue !== undefined ? { venue: session.venue } : {}),
+  // The commands service answers a refusal as reply text; its commands:executed event says it was one.
+  let outcome: EventMap['commands:executed']['outcome'] | undefined;
+  const stopListening = deps.events.on('commands:executed', (executed) => {
+    if (executed.sessionId === session.id && executed.name === command) outcome = executed.outcome;
   });
+  let result: Awaited<ReturnType<typeof deps.commands.use.execute>>;
+  try {
+    result = await deps.commands.use.execute({
+      sessionId: session.id,
+      platform: WEBUI_PLATFORM,
+      sender: { userId: account.userId, displayName: account.displayName },
+      actor: identityOf(account),
+      content: `/${command}`,
+      timestamp: Date.now(),
+      ...(session.venue !== undefined ? { venue: session.venue } : {}),
+    });
+  } finally {
+    stopListening();
+  }
   if (!result.handled) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: `/${command}` });
+  if (outcome === 'forbidden') {
+    // The reply is the command's own AALIS_COMMAND_FORBIDDEN text ("… (AALIS_COMMAND_FORBIDDEN)"): the reason.
+    const reason = (result.reply ?? `/${command}`).replace(/\s*\(AALIS_[A-Z_]+\)$/u, '').replace(/[。.]$/u, '');
+    throw serverErrors.AALIS_WEBUI_FORBIDDEN({ reason }, { details: { command: `/${command}` } });
+  }
   if (command === 'compact') {
     deps.events.emit('token:request', {
       sessionId: session.id,

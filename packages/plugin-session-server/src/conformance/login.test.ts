@@ -218,4 +218,24 @@ describe('accounts', () => {
     expect(await alice.request('stop', { sessionId: aliceSession.id })).toEqual({ stopped: true });
     await watcher.until(() => watcher.of('turn.ended').length === 2);
   });
+
+  it('a non-owner below the command level is refused compact with FORBIDDEN, not a reply that reads as done', async () => {
+    const alice = track(clientFor(host, await loginCookie(host, 'alice')));
+    await alice.connect();
+    const { session } = await alice.request('session.create', { title: 'alice compacts' });
+    host.model.enqueue(textReply('a reply to keep'));
+    const watcher = new Recorder();
+    await alice.subscribe(session.id, watcher.handlers).ready;
+    await alice.send({ sessionId: session.id, text: 'something to compact' });
+    await watcher.until(() => watcher.of('turn.ended').length === 1);
+    const refused = await alice.request('compact', { sessionId: session.id }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(SessionClientError);
+    expect(refused).toMatchObject({ code: 'AALIS_WEBUI_FORBIDDEN', details: { command: '/compact' } });
+    expect((refused as Error).message).toContain('/compact');
+    expect((refused as Error).message).not.toContain('(AALIS_COMMAND_FORBIDDEN)');
+    // Nothing was compacted: the history still holds the turn; /clear (level 0 by default) is still allowed.
+    const timeline = await alice.request('sessions.list', {});
+    expect(timeline.sessions.find((entry) => entry.id === session.id)?.lastTurn?.outcome).toBe('replied');
+    expect(await alice.request('clear', { sessionId: session.id })).toMatchObject({ reply: expect.any(String) });
+  });
 });
