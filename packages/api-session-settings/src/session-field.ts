@@ -69,7 +69,10 @@ export interface SessionField<K extends SessionFieldType = SessionFieldType> {
   level: RequiredLevel;
   /** Effective value when no layer sets one (reported with layer 'default'). */
   default?: SessionFieldValueMap[K];
-  /** Extra validation after the type check: a problem text, or undefined when the value is fine. */
+  /**
+   * Extra validation after the type check: what the field expects, worded to follow 「应为」/"expects" as the type
+   * check's own phrases are (e.g. 「不小于 1 的整数」 / "an integer of at least 1"), or undefined when the value is fine.
+   */
   validate?(value: SessionFieldValueMap[K]): TextRef | string | undefined;
   /** Fixed options of a 'select' field; a written value must be one of them. */
   options?: readonly FieldOption[];

@@ -6,7 +6,7 @@ export const summaryTexts = defineCatalogue({
     'memorySummary.field.autoCompactRatio': '自动压缩线',
     'memorySummary.field.autoCompactRatio.description':
       '这一轮最后一次调用的上下文用量比例达到这条线(或经过了硬裁剪,或下一轮的硬裁剪就要丢历史)时,回合结束后把活跃历史压缩成摘要。0 表示不自动压缩。',
-    'memorySummary.field.autoCompactRatio.range': '应为 0 到 1 之间的数(0 表示关闭)',
+    'memorySummary.field.autoCompactRatio.range': '0 到 1 之间的数(0 表示关闭)',
     'memorySummary.header': '[对话摘要]',
     'memorySummary.prompt.system':
       '你负责压缩一段对话的历史:写一份摘要,取代这段历史,供之后的对话接着用。必须保留:用户的目标与要求;已经做出的决定及其理由;约束与偏好(含人名、时间、数字、文件名、链接等关键细节);尚未完成的工作与下一步。给了此前的摘要时,把它与新的对话记录合并成一份完整的摘要:其中仍然有效的内容不要丢,被推翻的以新的为准。只输出摘要正文,不寒暄、不评论,不编造记录里没有的内容;用对话所用的语言书写,尽量精简。',
@@ -35,7 +35,7 @@ export const summaryTexts = defineCatalogue({
     'memorySummary.field.autoCompactRatio': 'Auto-compaction line',
     'memorySummary.field.autoCompactRatio.description':
       'When the last call of a turn uses at least this share of the context window (or was hard-trimmed, or the next turn’s trimming would start dropping history), the active history is compacted into a summary after the turn. 0 = no automatic compaction.',
-    'memorySummary.field.autoCompactRatio.range': 'must be a number from 0 to 1 (0 = off)',
+    'memorySummary.field.autoCompactRatio.range': 'a number from 0 to 1 (0 = off)',
     'memorySummary.header': '[Conversation summary]',
     'memorySummary.prompt.system':
       'You compact the history of a conversation: write a summary that replaces it and lets the conversation go on. Keep: the user’s goals and requests; decisions made and why; constraints and preferences (with key details such as names, dates, numbers, file names, links); unfinished work and next steps. When a previous summary is given, merge it with the new transcript into one complete summary: keep what still holds, and let newer content win where it was overturned. Output only the summary text: no greeting, no comments, nothing the transcript does not say; write in the language of the conversation, and keep it short.',

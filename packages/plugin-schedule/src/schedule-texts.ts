@@ -32,7 +32,7 @@ export const scheduleTexts = defineCatalogue({
       '会话安静了一段时间后,宿主以这段提示开一轮,让她自己起个话题;留空即不开(默认)。提示不进历史。',
     'schedule.field.idleAfterMinutes': '空闲多久开话题(分钟)',
     'schedule.field.idleAfterMinutes.description': '会话最后一轮结束后安静多少分钟,才以「空闲开话题」的提示开一轮。',
-    'schedule.field.positive': '应为大于 0 的数',
+    'schedule.field.positive': '大于 0 的数',
   },
   en: {
     'schedule.tool.create':
@@ -66,7 +66,7 @@ export const scheduleTexts = defineCatalogue({
     'schedule.field.idleAfterMinutes': 'Quiet time before the idle prompt (minutes)',
     'schedule.field.idleAfterMinutes.description':
       'How many minutes after the session’s last turn the idle prompt opens a turn.',
-    'schedule.field.positive': 'must be a number greater than 0',
+    'schedule.field.positive': 'a number greater than 0',
   },
 });
 
