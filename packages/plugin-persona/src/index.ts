@@ -1,7 +1,7 @@
 // @aalis/plugin-persona: personas from YAML files in <dataDir>/personas (created with one default persona on first
 // start), the `persona` session setting, and /persona.reload.
 import { commands } from '@aalis/api-commands';
-import { PERSONA_FIELD_KEY, persona, personaErrors } from '@aalis/api-persona';
+import { PERSONA_FIELD_KEY, persona } from '@aalis/api-persona';
 import { sessionFields } from '@aalis/api-session-settings';
 import { storage } from '@aalis/api-storage';
 import { config, definePlugin, events, i18n, logger, optional, provide, s, textRef } from '@aalis/core';
@@ -74,17 +74,17 @@ export default definePlugin({
       visibility: 'composer',
       level: 1,
       ...(defaultId === '' ? {} : { default: defaultId }),
+      // What the field expects, as the settings error words it: 「应为 已有的人设之一(…),实际为 "x"」.
       validate: (value) =>
         store.get(value)
           ? undefined
-          : personaErrors.AALIS_PERSONA_UNKNOWN({
-              id: value,
+          : textRef('persona.field.expected', {
               known:
                 store
                   .list()
                   .map((entry) => entry.id)
                   .join(', ') || '-',
-            }).text,
+            }),
       dynamicOptions: { source: PERSONA_OPTION_SOURCE },
     });
     sessionFields.use.registerOptionSource(PERSONA_OPTION_SOURCE, () =>

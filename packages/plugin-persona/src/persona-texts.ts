@@ -17,6 +17,7 @@ export const personaTexts = defineCatalogue({
     'persona.command.reload': '重新读取人设文件',
     'persona.command.reloaded': '已加载 {count} 个人设:{ids}',
     'persona.command.problems': '以下文件没有加载:',
+    'persona.field.expected': '已有的人设之一({known};/persona 列出它们)',
   },
   en: {
     'persona.problem.empty': 'the file is empty; a persona file needs id, name and prompt',
@@ -33,5 +34,6 @@ export const personaTexts = defineCatalogue({
     'persona.command.reload': 'Read the persona files again',
     'persona.command.reloaded': 'Loaded {count} personas: {ids}',
     'persona.command.problems': 'These files were not loaded:',
+    'persona.field.expected': 'one of the personas there are ({known}; /persona lists them)',
   },
 });

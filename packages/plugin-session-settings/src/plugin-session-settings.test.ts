@@ -21,6 +21,7 @@ import {
 } from '@aalis/core';
 import authorityPlugin from '@aalis/plugin-authority';
 import commandsPlugin from '@aalis/plugin-commands';
+import personaPlugin from '@aalis/plugin-persona';
 import sessionManagerPlugin from '@aalis/plugin-session-manager';
 import storagePlugin from '@aalis/plugin-storage';
 import type { Identity, IncomingMessage } from '@aalis/schema-message';
@@ -447,6 +448,15 @@ describe('plugin-session-settings', () => {
     ).rejects.toMatchObject({ code: 'AALIS_SETTINGS_FORBIDDEN' });
     await service.set({ layer: 'session', target: 'room-1', key: 'historyLimit', value: 3, caller: { via: 'host' } });
     expect(await service.get({ sessionId: 'room-1' }, 'historyLimit')).toEqual({ value: 3, layer: 'session' });
+  });
+
+  it('/session.set persona with a persona there is not reads 应为 <the personas there are>, and writes nothing', async () => {
+    const { commands, rows } = await start({ extra: [personaPlugin] });
+    const { reply } = await commands.execute(message('/session.set persona nobody', owner));
+    expect(reply).toBe(
+      'Session setting "persona" expects one of the personas there are (default; /persona lists them), received "nobody". Nothing was changed. (AALIS_SETTINGS_INVALID_VALUE)',
+    );
+    expect(rows()).toEqual([]);
   });
 
   it('deleting a session deletes its own layer: a new session with the same id starts from the shared layers', async () => {
