@@ -286,8 +286,11 @@ export const AppShell = defineComponent({
               'div',
               { class: 'toasts', role: 'alert', 'data-testid': 'notices' },
               notices.map((notice) =>
-                h('div', { key: notice.id, class: 'toast' }, [
-                  h('span', t('webui-page.error', { message: notice.message })),
+                h('div', { key: notice.id, class: ['toast', notice.tone === 'info' ? 'toast-info' : ''] }, [
+                  h(
+                    'span',
+                    notice.tone === 'info' ? notice.message : t('webui-page.error', { message: notice.message }),
+                  ),
                   notice.code ? h('code', { class: 'muted' }, notice.code) : null,
                   h(
                     'button',

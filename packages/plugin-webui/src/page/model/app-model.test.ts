@@ -158,6 +158,26 @@ describe('AppModel', () => {
     expect(app.getSnapshot().notices).toEqual([expect.objectContaining({ code: 'AALIS_WEBUI_MESSAGE_TOO_LONG' })]);
   });
 
+  it('shows what clear and compact answered as an informational notice (nothing to compact, compacted)', async () => {
+    const { client, calls } = fakeClient();
+    const replies = ['There is nothing to compact.', 'This session’s message history is cleared.'];
+    const request = client.request.bind(client);
+    client.request = (async (type: string, params: Record<string, unknown>) => {
+      if (type !== 'compact' && type !== 'clear') return request(type as never, params as never);
+      calls.push(type);
+      return { reply: replies.shift() };
+    }) as typeof client.request;
+    const app = new AppModel(client, pageAt(''));
+    await app.start();
+    await app.compact();
+    await app.clear();
+    expect(calls).toEqual(expect.arrayContaining(['compact', 'clear']));
+    expect(app.getSnapshot().notices).toEqual([
+      expect.objectContaining({ message: 'There is nothing to compact.', tone: 'info' }),
+      expect.objectContaining({ message: 'This session’s message history is cleared.', tone: 'info' }),
+    ]);
+  });
+
   it('switches sessions at once: a message sent right after a switch goes to the new session', async () => {
     const { client, calls } = fakeClient();
     const app = new AppModel(client, pageAt(''));

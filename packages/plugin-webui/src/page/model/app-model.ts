@@ -30,6 +30,8 @@ export interface AppNotice {
   id: number;
   code?: string;
   message: string;
+  /** `info`: what a command answered (「没有可压缩的消息。」); otherwise a coded error. */
+  tone?: 'info';
 }
 
 export interface AdminSnapshot {
@@ -262,12 +264,13 @@ export class AppModel extends Store<AppSnapshot> {
 
   async clear(): Promise<void> {
     const sessionId = this.state.selectedId;
-    if (sessionId) await this.guard(() => this.client.request('clear', { sessionId }));
+    if (sessionId) this.inform(await this.guard(() => this.client.request('clear', { sessionId })));
   }
 
+  /** Compacts now; what /compact answers (compacted, nothing to compact, busy, failed) is shown as a notice. */
   async compact(): Promise<void> {
     const sessionId = this.state.selectedId;
-    if (sessionId) await this.guard(() => this.client.request('compact', { sessionId }));
+    if (sessionId) this.inform(await this.guard(() => this.client.request('compact', { sessionId })));
   }
 
   /** The owner's admin area: plugins and their states, service preferences, live logs. */
@@ -316,6 +319,14 @@ export class AppModel extends Store<AppSnapshot> {
 
   dismiss(id: number): void {
     this.update({ notices: this.state.notices.filter((notice) => notice.id !== id) });
+  }
+
+  /** Shows a command's reply (clear, compact) as an informational notice. */
+  private inform(result: { reply: string } | undefined): void {
+    if (!result || result.reply === '') return;
+    this.noticeCounter += 1;
+    const notice: AppNotice = { id: this.noticeCounter, message: result.reply, tone: 'info' };
+    this.update({ notices: [...this.state.notices, notice].slice(-5) });
   }
 
   /** Shows a coded error the page cannot act on itself. */
