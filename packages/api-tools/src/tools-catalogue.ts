@@ -15,11 +15,14 @@ export const toolsCatalogue = defineCatalogue({
     'tools.field.enabledToolGroups': '工具分组',
     'tools.field.enabledToolGroups.description':
       '这个会话可用的工具分组。「*」为全部分组,空列表为一个都不用;没有分组的通用工具总是可用。',
+    'tools.field.enabledToolGroups.expected': '「*」(全部分组)或由 a-z、A-Z、0-9、「_」「-」「.」「:」组成的分组名列表',
   },
   en: {
     ...schemaTexts('en'),
     'tools.field.enabledToolGroups': 'Tool groups',
     'tools.field.enabledToolGroups.description':
       'Tool groups this session may use. "*" means every group, an empty list none; tools without a group are always available.',
+    'tools.field.enabledToolGroups.expected':
+      '"*" (every group) or a list of group names made of a-z, A-Z, 0-9, "_", "-", "." and ":"',
   },
 });

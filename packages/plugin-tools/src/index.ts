@@ -2,7 +2,7 @@
 // registers the session setting `enabledToolGroups` when session settings are present.
 import { authority } from '@aalis/api-authority';
 import { sessionFields } from '@aalis/api-session-settings';
-import { ENABLED_TOOL_GROUPS_KEY, toGroupSelection, tools, toolsErrors } from '@aalis/api-tools';
+import { ENABLED_TOOL_GROUPS_KEY, toGroupSelection, tools } from '@aalis/api-tools';
 import { definePlugin, events, i18n, logger, optional, provide, textRef } from '@aalis/core';
 import { ToolRegistry } from './tool-registry.js';
 
@@ -50,10 +50,9 @@ export default definePlugin({
       visibility: 'common',
       level: 1,
       default: ['*'],
+      // What the field expects, as the settings error words it (「应为 …,实际为 …」).
       validate: (value) =>
-        toGroupSelection(value) === undefined
-          ? toolsErrors.AALIS_TOOLS_GROUPS_INVALID({ received: JSON.stringify(value) }).text
-          : undefined,
+        toGroupSelection(value) === undefined ? textRef('tools.field.enabledToolGroups.expected') : undefined,
       dynamicOptions: { source: TOOL_GROUPS_OPTION_SOURCE },
     });
     sessionFields.use.registerOptionSource(TOOL_GROUPS_OPTION_SOURCE, () => [

@@ -89,6 +89,10 @@ describe('session settings for tools and persona, end to end', () => {
   it('refuses an invalid group list and writes nothing', async () => {
     const reply = await say('/session.set enabledToolGroups bad group!, web');
     expect(reply).toContain('"*"');
+    // The field's text is what it expects, inside the settings error's 「expects …, received …」.
+    expect(reply).toContain(
+      'expects "*" (every group) or a list of group names made of a-z, A-Z, 0-9, "_", "-", "." and ":", received',
+    );
     expect(await services.tools.sessionGroups('s1')).toBe('*');
   });
 
