@@ -46,6 +46,20 @@ describe('#12.1 the spec snippets with only .env.local', { timeout: 120_000 }, (
     });
   }
 
+  for (const name of ['plain JS', 'Vue 3', 'React', 'Vue 2.7'] as const) {
+    it(`常见失败 ${name}: without the variables the dock shows NOT_CONFIGURED before any request`, async () => {
+      const fixture = await chromium.openViteApp({ entry: SNIPPETS[name], envLocal: {}, mode: 'build' });
+      const notice = fixture.page.locator('[data-pling="not-configured"]');
+      await notice.locator('summary').click();
+      const code = notice.locator('[data-pling="error-code"]');
+      await code.waitFor();
+      expect(await code.textContent()).toBe('NOT_CONFIGURED');
+      expect(await notice.textContent()).toContain('VITE_AGENT_BASE_URL');
+      expect(fixture.modelServer.chatBodies()).toEqual([]);
+      expect(fixture.errors).toEqual([]);
+    });
+  }
+
   it('#12.1 without the variables the dock says NOT_CONFIGURED and sends nothing', async () => {
     const fixture = await chromium.openViteApp({ entry: SNIPPETS['plain JS'], envLocal: {}, mode: 'build' });
     await fixture.page.locator('[data-pling="not-configured"]').waitFor();

@@ -93,7 +93,7 @@ describe('DockView (the shared DOM contract)', () => {
     expect(html).toContain('data-placement="inline"');
     expect(html).toContain(`<strong>${texts.notConfigured}</strong><p>${texts.notConfiguredHint}</p>`);
     expect(html).toContain(
-      `<details data-pling="error-details"><summary>${texts.errorDetails}</summary><p>The agent is not configured: missing model.</p></details>`,
+      `<details data-pling="error-details"><summary>${texts.errorDetails}</summary><p><code data-pling="error-code" class="pling-error-code">NOT_CONFIGURED</code> The agent is not configured: missing model.</p></details>`,
     );
     expect(count(html, 'data-pling="message"')).toBe(2);
     expect(html).toContain(

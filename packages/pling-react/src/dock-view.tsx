@@ -111,7 +111,12 @@ export function DockView({ state, actions, className, placement = 'fixed', setti
         <div data-pling="not-configured" role="status">
           <strong>{texts.notConfigured}</strong>
           <p>{texts.notConfiguredHint}</p>
-          <ErrorDetails texts={texts}>{state.notConfigured}</ErrorDetails>
+          <ErrorDetails texts={texts}>
+            <code data-pling="error-code" className="pling-error-code">
+              NOT_CONFIGURED
+            </code>{' '}
+            {state.notConfigured}
+          </ErrorDetails>
         </div>
       )}
       <div data-pling="messages" aria-live="polite" ref={messagesRef}>

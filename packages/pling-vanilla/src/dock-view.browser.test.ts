@@ -97,7 +97,7 @@ describe('the DOM dock (createDockView / mountDock)', { timeout: 60_000 }, () =>
     await set({
       title: 'Orders',
       busy: true,
-      notConfigured: 'NOT_CONFIGURED: missing baseUrl',
+      notConfigured: 'missing baseUrl',
       messages: [user('m1', 'hi'), assistant('streaming', 'hel', true)],
       notice: 'Stopped.',
       error: failure('NETWORK_ERROR', 'offline'),
@@ -112,7 +112,7 @@ describe('the DOM dock (createDockView / mountDock)', { timeout: 60_000 }, () =>
     expect(await root.getAttribute('aria-label')).toBe('Orders');
     expect(await root.locator('header').textContent()).toBe('OrdersClearClose');
     expect(await root.locator('[data-pling="not-configured"]').textContent()).toBe(
-      'The assistant is not configured yetIt can’t answer yet. Please contact the site’s administrator.Technical details (for developers)NOT_CONFIGURED: missing baseUrl',
+      'The assistant is not configured yetIt can’t answer yet. Please contact the site’s administrator.Technical details (for developers)NOT_CONFIGUREDmissing baseUrl',
     );
     const messages = root.locator('[data-pling="message"]');
     expect(

@@ -58,7 +58,10 @@ export function createDockView(
     createElement(document, 'p', {}, [notConfiguredHint]),
     createElement(document, 'details', { 'data-pling': 'error-details' }, [
       createElement(document, 'summary', {}, [notConfiguredDetailsLabel]),
-      createElement(document, 'p', {}, [notConfiguredDetail]),
+      createElement(document, 'p', {}, [
+        createElement(document, 'code', { 'data-pling': 'error-code', class: 'pling-error-code' }, ['NOT_CONFIGURED']),
+        createElement(document, 'span', {}, [notConfiguredDetail]),
+      ]),
     ]),
   ]);
 
@@ -82,7 +85,7 @@ export function createDockView(
   const errorDetails = createElement(document, 'details', { 'data-pling': 'error-details' }, [
     createElement(document, 'summary', {}, [errorDetailsLabel]),
     createElement(document, 'p', {}, [
-      createElement(document, 'code', { class: 'pling-error-code' }, [errorCode]),
+      createElement(document, 'code', { 'data-pling': 'error-code', class: 'pling-error-code' }, [errorCode]),
       createElement(document, 'span', {}, [errorMessage]),
     ]),
   ]);

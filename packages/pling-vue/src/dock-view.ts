@@ -106,7 +106,7 @@ export function renderDock({
         : h('div', { 'data-pling': 'not-configured', role: 'status' }, [
             h('strong', texts.notConfigured),
             h('p', texts.notConfiguredHint),
-            renderDetails(texts, [state.notConfigured]),
+            renderDetails(texts, [errorCode('NOT_CONFIGURED'), state.notConfigured]),
           ]),
       renderMessages(state, messagesRef),
       state.notice === undefined ? null : h('p', { 'data-pling': 'notice', role: 'status' }, state.notice),
@@ -114,7 +114,7 @@ export function renderDock({
         ? null
         : h('div', { 'data-pling': 'error', role: 'alert' }, [
             h('p', { 'data-pling': 'error-summary' }, state.error.summary),
-            renderDetails(texts, [h('code', { class: 'pling-error-code' }, state.error.code), state.error.message]),
+            renderDetails(texts, [errorCode(state.error.code), state.error.message]),
             state.canRetry
               ? h('button', { type: 'button', 'data-pling': 'retry', onClick: on.retry }, texts.retryButton)
               : null,
@@ -130,6 +130,11 @@ export function renderDock({
       ),
     ],
   );
+}
+
+/** An error's code, as every dock marks it. */
+function errorCode(code: string): VNode {
+  return h('code', { 'data-pling': 'error-code', class: 'pling-error-code' }, code);
 }
 
 /** The developer's part of an error: its code and technical message, behind a disclosure. */
