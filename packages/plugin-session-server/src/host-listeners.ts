@@ -108,6 +108,16 @@ export function listenToHost(deps: ServerDeps, hooks: Handle<HooksService>, reda
     const preferences = preferencesView(deps);
     for (const peer of deps.peers)
       if (peer.account.owner) peer.send({ type: 'admin', change: 'preferences', preferences });
+    // A model field left unset follows the service preference (「跟随服务偏好(此刻:…)」): its note, and the
+    // notes of what depends on it (深度思考), change in every session.
+    const followers = deps.sessionFields.available
+      ? deps.sessionFields.use
+          .fields()
+          .filter((info) => info.field.type === 'llm-ref')
+          .map((info) => info.field.key)
+      : [];
+    for (const sessionId of subscribedSessions(deps))
+      for (const key of followers) deps.live(sessionId).emit({ type: 'settings.changed', key });
   });
   on('settings:changed', ({ layer, target, key }) => {
     for (const sessionId of subscribedSessions(deps)) {

@@ -21,9 +21,12 @@ export interface Host {
 export async function startHost({
   extraConfig = '',
   locale = 'en',
+  providerConfig = '',
 }: {
   extraConfig?: string;
   locale?: 'en' | 'zh-CN';
+  /** YAML lines under plugins.llm-openai (indented four spaces), e.g. a `models:` list. */
+  providerConfig?: string;
 } = {}): Promise<Host> {
   const model = await startOpenAiTestServer({ models: ['test-model'] });
   const dir = mkdtempSync(join(tmpdir(), 'aalis-session-server-'));
@@ -43,7 +46,7 @@ plugins:
   llm-openai:
     fetchModels: false
     retry: { maxRetries: 0 }
-  session-server:
+${providerConfig}  session-server:
     webRoot: ${JSON.stringify(page)}
     maxMessageChars: 2000
     maxAttachmentBytes: 4096
@@ -92,6 +95,7 @@ export function hostPerFile({
   ...options
 }: {
   extraConfig?: string;
+  providerConfig?: string;
   login?: boolean;
   startTimeoutMs?: number;
 } = {}): HostPerFile {
