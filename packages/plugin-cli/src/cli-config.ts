@@ -21,12 +21,16 @@ export const cliConfigSchema = s
     reasoning: s
       .enum(['collapsed', 'expanded', 'hidden'])
       .default('collapsed')
-      .describe('How reasoning shows: one dimmed summary line (/reasoning expands it), dimmed in full, or not at all.'),
+      .describe(
+        'How reasoning shows in `aalis start`: one dimmed summary line (/reasoning expands it), dimmed in full, or not at all (`aalis chat` prints replies only).',
+      ),
     usageAfterTurn: s
       .boolean()
       .default(false)
-      .describe('Print the token-usage line after every turn (it is always available with /usage).'),
-    prompt: s.string().default('› ').describe('The input prompt.'),
+      .describe(
+        'Print the token-usage line after every turn in `aalis start` (it is always available with /usage, in `aalis chat` too).',
+      ),
+    prompt: s.string().default('› ').describe('The input prompt of `aalis start`.'),
   })
   .describe('The terminal platform: interactive chat (`aalis start`) and line-by-line chat (`aalis chat`).');
 
