@@ -55,6 +55,15 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     await next();
   });
 
+  const hasLiveLogin = (cookieHeader: string | undefined): boolean => {
+    try {
+      const login = requireLogin(deps, cookieHeader);
+      return accountOf(deps, login.userId) !== undefined;
+    } catch {
+      return false;
+    }
+  };
+
   const exchange = (token: string) => {
     const check = verifyLinkToken({ secret: options.secret, token, ttlMs: deps.config.linkTtlMinutes * 60_000 });
     if (!check.ok) {
@@ -202,6 +211,12 @@ export function createHttpApp(options: HttpAppOptions): Hono {
       c.header('cache-control', 'no-store');
       return c.redirect('/', 303);
     } catch (error) {
+      // A link opened again (a second click, another tab, a restored window) by a browser that is logged in
+      // goes on to the page with the login it has; the link itself grants nothing more.
+      if (hasLiveLogin(c.req.header('cookie'))) {
+        c.header('cache-control', 'no-store');
+        return c.redirect('/', 303);
+      }
       const { error: problem } = toProtocolError(error, locale);
       return c.html(messagePage(locale, problem.code, problem.message), 401);
     }

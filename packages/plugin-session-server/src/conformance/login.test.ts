@@ -108,6 +108,26 @@ describe('login', () => {
     expect(await post({ token })).toMatchObject({ status: 200 });
   });
 
+  it('a link opened again by a browser that is logged in goes on to the page; without a login it is refused', async () => {
+    const link = host.aalis.webui!.loginLink()!;
+    const first = await fetch(link, { redirect: 'manual' });
+    expect(first.status).toBe(303);
+    const cookie = first.headers.get('set-cookie')!.split(';')[0]!;
+    const again = await fetch(link, { redirect: 'manual', headers: { cookie } });
+    expect(again.status).toBe(303);
+    expect(again.headers.get('location')).toBe('/');
+    expect(again.headers.get('set-cookie')).toBeNull();
+    const garbage = await fetch(`${host.base}/?token=garbage`, { redirect: 'manual', headers: { cookie } });
+    expect(garbage.status).toBe(303);
+    const me = await fetch(`${host.base}/api/v1/me`, { headers: { cookie } });
+    expect(me.status).toBe(200);
+    const stranger = await fetch(link, { redirect: 'manual' });
+    expect(stranger.status).toBe(401);
+    expect(await stranger.text()).toContain('AALIS_WEBUI_LINK_USED');
+    const stale = await fetch(link, { redirect: 'manual', headers: { cookie: 'aalis_login=not-a-login' } });
+    expect(stale.status).toBe(401);
+  });
+
   it('refuses POSTs without the CSRF token, foreign origins, and foreign Host names', async () => {
     const cookie = await loginCookie(host);
     const call = (headers: Record<string, string>) =>
