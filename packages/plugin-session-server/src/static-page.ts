@@ -91,5 +91,10 @@ function escapeHtml(text: string): string {
 
 /** A small page with a title and a message (login link errors, page not built). */
 export function messagePage(locale: Locale, title: string, message: string): string {
-  return `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Aalis</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color-scheme:light dark}code{font-size:.95em}</style></head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></body></html>`;
+  return `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Aalis</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color-scheme:light dark}code{font-size:.95em}</style></head><body><h1>${escapeHtml(title)}</h1><p>${withCode(escapeHtml(message))}</p></body></html>`;
+}
+
+/** The messages quote commands in backticks (「运行 `aalis webui-link`」): shown as code, not as backticks. */
+function withCode(escaped: string): string {
+  return escaped.replace(/`([^`]+)`/gu, '<code>$1</code>');
 }

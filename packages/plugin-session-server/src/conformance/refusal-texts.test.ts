@@ -34,6 +34,8 @@ describe('refusals in zh-CN', () => {
       expect(page).toContain('AALIS_WEBUI_LINK_INVALID');
       expect(page).toContain(`这个登录链接在这里无效(${reason})`);
       expect(page).not.toMatch(LATIN_REASON);
+      expect(page).toContain('<code>aalis webui-link</code>');
+      expect(page).not.toContain('`');
     }
     const login = await fetch(`${host.base}/api/v1/login`, {
       method: 'POST',
