@@ -15,6 +15,8 @@ export interface BannerFacts {
   interactive: boolean;
   /** The configured OpenAI-compatible endpoint, if any. */
   endpoint: string | undefined;
+  /** The plugin instance that serves it (its error, if it failed, already says why no model is listed). */
+  endpointPlugin?: string;
   /** A one-time WebUI login link, when the session server runs. */
   webuiLink?: string;
   /** How long that link stays valid. */
@@ -42,8 +44,9 @@ export function bannerLines(facts: BannerFacts, locale: Locale): BannerLine[] {
     ),
   ];
   if (facts.created) lines.push(info(t('runtime.banner.created', { file: facts.configFile })));
+  const endpointFailed = facts.inactive.some((state) => state.id === facts.endpointPlugin && state.state === 'error');
   if (!facts.model && facts.endpoint) {
-    lines.push(warn(t('runtime.banner.endpointEmpty', { baseUrl: facts.endpoint })));
+    if (!endpointFailed) lines.push(warn(t('runtime.banner.endpointEmpty', { baseUrl: facts.endpoint })));
   } else if (!facts.model || facts.model.offline) {
     lines.push(warn(t('runtime.banner.offline', { file: facts.configFile })));
     if (facts.model) lines.push(info(t('runtime.banner.offlineTools')));

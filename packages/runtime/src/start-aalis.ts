@@ -248,6 +248,7 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
         inactive,
         interactive: mode === 'interactive',
         endpoint: endpointOf(config),
+        endpointPlugin: config.plugins.find((plugin) => plugin.slot.alias === 'llm-openai')?.slot.id,
         webuiLink: webui?.loginLink(),
         linkTtlMinutes: linkTtlOf(config),
       },

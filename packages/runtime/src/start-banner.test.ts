@@ -34,4 +34,26 @@ describe('the start banner', () => {
       await server.close();
     }
   });
+
+  it('a provider that failed to start is named with its reason, without the misleading "offers no model" hint', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aalis-banner-'));
+    try {
+      writeFileSync(
+        join(dir, 'aalis.config.yaml'),
+        'locale: en\nllm:\n  baseUrl: http://127.0.0.1:9/v1\n  model: m\nplugins:\n  llm-openai: { caFile: ./missing-ca.pem }\n',
+      );
+      const output = new PassThrough();
+      let text = '';
+      output.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+      });
+      const aalis = await startAalis({ cwd: dir, env: {}, mode: 'none', banner: true, output, errorOutput: output });
+      await aalis.stop();
+      expect(text).toContain('⚠ Plugin openai failed:');
+      expect(text).toContain('missing-ca.pem');
+      expect(text).not.toContain('offers no model');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
