@@ -16,6 +16,7 @@ import {
 } from './login-checks.js';
 import { verifyLinkToken } from './login-link.js';
 import type { Login } from './login-store.js';
+import { IMAGE_TYPES } from './message-checks.js';
 import type { ServerDeps } from './server-deps.js';
 import { frameMalformed, linkInvalid, serverErrors, toProtocolError } from './server-errors.js';
 import { canSee } from './session-access.js';
@@ -184,7 +185,12 @@ export function createHttpApp(options: HttpAppOptions): Hono {
       }
       const mimeType =
         attachment.mimeType ?? /^data:([^;,]+);/.exec(attachment.url ?? '')?.[1] ?? 'application/octet-stream';
-      c.header('content-type', mimeType.startsWith('image/') ? mimeType : 'application/octet-stream');
+      // Only the raster types are served as such: an image/svg+xml a room member's server declared (or any other
+      // type) opened on its own would run its scripts on this origin, with the owner's login.
+      const raster = (IMAGE_TYPES as readonly string[]).includes(mimeType.toLowerCase());
+      c.header('content-type', raster ? mimeType.toLowerCase() : 'application/octet-stream');
+      if (!raster) c.header('content-disposition', 'attachment');
+      c.header('content-security-policy', "default-src 'none'; sandbox");
       c.header('cache-control', 'private, max-age=3600');
       return c.body(Buffer.from(data, 'base64'));
     } catch (error) {

@@ -1,5 +1,6 @@
 // Conformance: a reconnect resumes without gaps or duplicates (and a resend is not sent twice); bad input gets a
 // coded error and loses nothing: oversized messages and attachments, malformed frames, unknown sessions.
+import { memory as memoryService } from '@aalis/api-memory';
 import { SessionClient, SessionClientError, type WebSocketLike } from '@aalis/session-client';
 import { type StreamStep, textReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -235,6 +236,31 @@ describe('bad input', () => {
     expect(input.attachments[0]!.url).toMatch(/^\/api\/v1\/attachments\//);
     const image = await fetch(`${host.base}${input.attachments[0]!.url}`, { headers: { cookie: file.cookie } });
     expect(image.headers.get('content-type')).toBe('image/png');
+    expect(image.headers.get('content-security-policy')).toContain('sandbox');
     expect(Buffer.from(await image.arrayBuffer()).toString('base64')).toBe(pixel);
+  });
+
+  it('serves a stored attachment that is not a raster image (an SVG from a room) as a sandboxed download', async () => {
+    const client = await connected();
+    const { session } = await client.request('session.create', {});
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>fetch("/api/v1/me")</script></svg>';
+    const memory = host.aalis.app.services.selected(memoryService)!.impl;
+    const [stored] = await memory.append(session.id, [
+      {
+        role: 'user',
+        content: 'look',
+        timestamp: Date.now(),
+        attachments: [{ type: 'image', mimeType: 'image/svg+xml', data: Buffer.from(svg).toString('base64') }],
+      },
+    ]);
+    const response = await fetch(
+      `${host.base}/api/v1/attachments/${encodeURIComponent(session.id)}/${encodeURIComponent(stored!.id!)}/0`,
+      { headers: { cookie: file.cookie } },
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/octet-stream');
+    expect(response.headers.get('content-disposition')).toBe('attachment');
+    expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+    expect(await response.text()).toBe(svg);
   });
 });
