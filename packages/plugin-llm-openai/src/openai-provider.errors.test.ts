@@ -190,6 +190,18 @@ describe('errors', () => {
 });
 
 describe('malformed streams', () => {
+  it('a web page answered with 200 (a login portal, a wrong baseUrl) is AALIS_LLM_BAD_STREAM quoting the page', async () => {
+    server.enqueue({
+      type: 'stream',
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      steps: [{ raw: '<html>\n<body>Please log in to the Wi-Fi</body>\n</html>\n' }],
+    });
+    const error = await failure();
+    expect(error).toMatchObject({ code: 'AALIS_LLM_BAD_STREAM', isRetryable: false });
+    expect(error.details.line).toBe('<html> <body>Please log in to the Wi-Fi</body> </html>');
+    expect(error.message).toContain('Please log in to the Wi-Fi');
+  });
+
   it('reports malformed SSE data as AALIS_LLM_BAD_STREAM naming the line', async () => {
     server.enqueue({
       type: 'stream',

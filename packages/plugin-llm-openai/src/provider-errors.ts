@@ -163,9 +163,12 @@ export function streamError({
         {
           provider,
           model,
-          problem: context.t({ key: 'llm-openai.stream.malformed', params: { line: error.line ?? '' } }),
+          problem: context.t({
+            key: 'llm-openai.stream.malformed',
+            params: { line: context.redact(error.line ?? '') },
+          }),
         },
-        { details: { line: error.line, outputStarted } },
+        { details: { line: context.redact(error.line ?? ''), outputStarted } },
       );
     case 'error-event':
       return llmErrors.AALIS_LLM_SERVER(

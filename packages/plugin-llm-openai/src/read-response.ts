@@ -37,7 +37,19 @@ export async function* readResponse({
   budget: OutputBudget;
   onUnknownLine: (line: string) => void;
 }): AsyncGenerator<readonly WireStreamEvent[], AssembledResponse> {
-  if (exchange.header('content-type')?.includes('application/json')) {
+  const contentType = exchange.header('content-type') ?? '';
+  if (contentType.includes('text/html')) {
+    // A web page (a login portal, a web UI at a wrong baseUrl) is never a completion: say what came instead of
+    // skipping its lines and reporting a stream that broke off.
+    const parts: Buffer[] = [];
+    for await (const chunk of exchange.chunks()) {
+      budget.received(chunk.length);
+      parts.push(chunk);
+    }
+    const page = Buffer.concat(parts).toString('utf8').replace(/\s+/g, ' ').trim();
+    throw new WireStreamError({ kind: 'malformed-data', line: page.slice(0, 200) });
+  }
+  if (contentType.includes('application/json')) {
     const parts: Buffer[] = [];
     for await (const chunk of exchange.chunks()) {
       budget.received(chunk.length);
