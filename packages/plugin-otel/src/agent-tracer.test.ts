@@ -81,8 +81,9 @@ describe('@aalis/plugin-otel spans', () => {
       expect(chat.spanContext().traceId).toBe(turn!.spanContext().traceId);
       expect(chat.attributes).toMatchObject({
         'gen_ai.operation.name': 'chat',
-        'gen_ai.request.model': 'test/test-model',
-        'gen_ai.response.model': 'test/test-model',
+        'gen_ai.request.model': 'test-model',
+        'gen_ai.response.model': 'test-model',
+        'aalis.llm.model_ref': 'test/test-model',
         'gen_ai.provider.name': 'test',
         'aalis.turn.id': turn!.attributes['aalis.turn.id'],
         'aalis.context.trimmed': false,

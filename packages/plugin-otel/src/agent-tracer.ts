@@ -31,6 +31,12 @@ export interface AgentTracerOptions {
   captureContent: boolean;
   /** gen_ai.agent.name. */
   agentName: string;
+  /**
+   * The provider instance and the model's own name for a model ref (`<provider instance id>/<model id>`): the
+   * conventions' gen_ai.request.model is the name the provider knows ("gpt-4o-mini"), its provider in
+   * gen_ai.provider.name. Undefined when the ref is not (or no longer) listed: the ref is used then.
+   */
+  describeModel?: (ref: string) => { provider: string; model: string } | undefined;
 }
 
 export class AgentTracer {
@@ -68,13 +74,16 @@ export class AgentTracer {
     const turn = this.turns.get(call.turnId);
     // agent:llm:before runs again for the same call when inputs join it: one span per model call.
     if (!turn || turn.chat) return;
+    const described = this.options.describeModel?.(call.model);
     turn.chat = this.options.tracer.startSpan(
-      `chat ${call.model}`,
+      `chat ${described?.model ?? call.model}`,
       {
         kind: SpanKind.CLIENT,
         attributes: {
           [GEN_AI.operation]: 'chat',
-          [GEN_AI.requestModel]: call.model,
+          [GEN_AI.requestModel]: described?.model ?? call.model,
+          ...(described ? { [GEN_AI.provider]: described.provider } : {}),
+          [AALIS.modelRef]: call.model,
           [GEN_AI.conversationId]: call.sessionId,
           [AALIS.turnId]: call.turnId,
           [AALIS.iteration]: call.iteration,
@@ -115,7 +124,7 @@ export class AgentTracer {
     if (!turn || !chat) return;
     const { response } = call;
     chat.setAttributes({
-      [GEN_AI.responseModel]: response.model,
+      [GEN_AI.responseModel]: this.options.describeModel?.(response.model)?.model ?? response.model,
       [GEN_AI.inputTokens]: response.usage.promptTokens,
       [GEN_AI.outputTokens]: response.usage.completionTokens,
       [GEN_AI.finishReasons]: [finishReasonName(response.finishReason)],

@@ -26,6 +26,8 @@ export const AALIS = {
   turnId: 'aalis.turn.id',
   outcome: 'aalis.turn.outcome',
   iteration: 'aalis.llm.iteration',
+  /** The model as Aalis names it, `<provider instance id>/<model id>` (gen_ai.request.model has the model id). */
+  modelRef: 'aalis.llm.model_ref',
   trimmed: 'aalis.context.trimmed',
   usedTokens: 'aalis.context.used_tokens',
   tokenBudget: 'aalis.context.token_budget',

@@ -2,9 +2,9 @@
 // standard OTEL_* environment variables say. With none of them set it registers nothing and loads no SDK.
 import type {} from '@aalis/api-agent';
 import { hooks } from '@aalis/api-hooks';
-import type {} from '@aalis/api-llm';
+import { listModels, llm } from '@aalis/api-llm';
 import type {} from '@aalis/api-tools';
-import { config, definePlugin, events, lifecycle, logger, optional } from '@aalis/core';
+import { config, definePlugin, events, lifecycle, logger, optional, services } from '@aalis/core';
 import type { Tracer } from '@opentelemetry/api';
 import { AgentTracer } from './agent-tracer.js';
 import { otelConfigSchema } from './otel-config.js';
@@ -28,9 +28,9 @@ export interface OtelPluginOptions {
 export function createOtelPlugin({ tracer: given }: OtelPluginOptions = {}) {
   return definePlugin({
     name: '@aalis/plugin-otel',
-    uses: { config, events, lifecycle, logger, hooks: optional(hooks) },
+    uses: { config, events, lifecycle, logger, hooks: optional(hooks), services },
     config: otelConfigSchema,
-    async apply({ config, events, lifecycle, logger, hooks }) {
+    async apply({ config, events, lifecycle, logger, hooks, services }) {
       let tracer = given;
       if (!tracer) {
         // Read at activation (the exporters read the same variables when they start).
@@ -71,6 +71,10 @@ export function createOtelPlugin({ tracer: given }: OtelPluginOptions = {}) {
         tracer,
         captureContent: config.use.captureContent,
         agentName: config.use.agentName,
+        describeModel: (ref) => {
+          const info = listModels({ providers: services.use.providers(llm) }).find((model) => model.id === ref);
+          return info ? { provider: info.provider, model: info.model } : undefined;
+        },
       });
       hooks.use.middleware('agent:turn:before', (turn, next) => agentTracer.turn(turn, next));
       hooks.use.middleware('agent:llm:before', async (call, next) => {

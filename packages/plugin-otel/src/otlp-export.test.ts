@@ -50,7 +50,7 @@ describe('OTLP export configured by OTEL_* variables', () => {
       const turn = spans.find((span) => span.name === 'invoke_agent aalis')!;
       expect(turn.parentSpanId).toBe('');
       expect(turn.attributes).toMatchObject({ 'gen_ai.conversation.id': 'cli:owner', 'aalis.turn.outcome': 'replied' });
-      const chats = spans.filter((span) => span.name === 'chat test/test-model');
+      const chats = spans.filter((span) => span.name === 'chat test-model');
       expect(chats).toHaveLength(2);
       const tool = spans.find((span) => span.name === 'execute_tool clock')!;
       for (const child of [...chats, tool]) {

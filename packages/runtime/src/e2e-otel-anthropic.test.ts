@@ -49,7 +49,7 @@ describe('aalis chat with Claude and OTLP traces', () => {
         // Exported before the process exited (the batch is flushed when the plugin stops).
         const spans = await receiver.waitForSpans(2, 5_000);
         const turn = spans.find((span) => span.name === 'invoke_agent aalis')!;
-        const chat = spans.find((span) => span.name === 'chat anthropic/claude-e2e')!;
+        const chat = spans.find((span) => span.name === 'chat claude-e2e')!;
         expect(chat.parentSpanId).toBe(turn.spanId);
         expect(chat.attributes['gen_ai.provider.name']).toBe('anthropic');
         expect(chat.attributes['gen_ai.usage.output_tokens']).toBeGreaterThan(0);
