@@ -123,6 +123,12 @@ export const serverErrors = defineErrors({
     'zh-CN':
       '会话服务器无法在 {host}:{port} 上监听({reason})。请把 AALIS_WEBUI_PORT(或 webui.port)设成空闲的端口,或设 0 取任一空闲端口。',
   },
+  AALIS_WEBUI_HOST_UNAVAILABLE: {
+    statusCode: 500,
+    en: 'The session server could not listen on {host}:{port} ({reason}): "{host}" is not an address of this machine. Set AALIS_WEBUI_HOST (or webui.host) to 127.0.0.1, 0.0.0.0 or one of its addresses.',
+    'zh-CN':
+      '会话服务器无法在 {host}:{port} 上监听({reason}):「{host}」不是本机的地址。请把 AALIS_WEBUI_HOST(或 webui.host)设成 127.0.0.1、0.0.0.0 或本机的某个地址。',
+  },
   AALIS_WEBUI_INTERNAL: {
     statusCode: 500,
     en: 'The server failed unexpectedly; the log has the details.',

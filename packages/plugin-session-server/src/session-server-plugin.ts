@@ -237,8 +237,13 @@ export function createSessionServerPlugin(options: SessionServerOptions = {}) {
 function listen(server: Server, host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
+      const params = { host, port, reason: error.code ?? error.message };
+      // A name that does not resolve, or an address not on this machine: the host is wrong, not the port.
+      const badHost = ['ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL'].includes(error.code ?? '');
       reject(
-        serverErrors.AALIS_WEBUI_LISTEN_FAILED({ host, port, reason: error.code ?? error.message }, { cause: error }),
+        badHost
+          ? serverErrors.AALIS_WEBUI_HOST_UNAVAILABLE(params, { cause: error })
+          : serverErrors.AALIS_WEBUI_LISTEN_FAILED(params, { cause: error }),
       );
     };
     server.once('error', onError);
