@@ -143,4 +143,38 @@ describe('aalis with a configuration that cannot start', () => {
     },
     E2E_TIMEOUT_MS,
   );
+
+  it(
+    'a proxy the provider cannot use (HTTPS_PROXY=socks5://…, or its proxy key) and a caFile that cannot be read are configuration errors: exit 2, nothing created',
+    async () => {
+      const fromEnvironment = emptyDir();
+      const run = await runAalis({
+        cwd: fromEnvironment,
+        args: ['chat'],
+        input: 'hi\n',
+        env: {
+          AALIS_LOCALE: 'en',
+          AALIS_LLM_BASE_URL: 'https://models.example.com/v1',
+          HTTPS_PROXY: 'socks5://proxy-user:pr0xy-s3cret@127.0.0.1:1080',
+        },
+      });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('environment variable HTTPS_PROXY: HTTPS_PROXY expected an http:// proxy URL');
+      expect(run.stderr).not.toContain('pr0xy-s3cret');
+      expect(readdirSync(fromEnvironment)).toEqual([]);
+
+      const inFile = emptyDir();
+      writeFileSync(
+        join(inFile, 'aalis.config.yaml'),
+        'locale: en\nllm: { baseUrl: "https://models.example.com/v1" }\nplugins:\n  llm-openai:\n    proxy: ftp://127.0.0.1:21\n    caFile: ./no-such-ca.pem\n',
+      );
+      const fromFile = await runAalis({ cwd: inFile, args: ['chat'], input: 'hi\n' });
+      expect(fromFile.code).toBe(2);
+      expect(fromFile.stderr).toMatch(/line 5, column 5: plugins\.llm-openai\.proxy expected an http:\/\/ proxy URL/);
+      expect(fromFile.stderr).toMatch(/line 6, column 5: plugins\.llm-openai\.caFile expected a readable PEM file/);
+      expect(fromFile.stderr).toContain('no-such-ca.pem, which cannot be read (ENOENT)');
+      expect(readdirSync(inFile)).toEqual(['aalis.config.yaml']);
+    },
+    E2E_TIMEOUT_MS,
+  );
 });

@@ -48,6 +48,10 @@ const SCHEMA_MODULES = [
   'packages/plugin-session-server/src/server-config.ts',
   'packages/plugin-llm-openai/src/config-schema.ts',
   'packages/plugin-llm-openai/src/base-url.ts',
+  // The proxy rule the configuration check applies to the model providers (endpoint-checks.ts), and its error.
+  'packages/plugin-llm-openai/src/proxy-settings.ts',
+  'packages/plugin-llm-openai/src/no-proxy.ts',
+  'packages/plugin-llm-openai/src/openai-errors.ts',
   'packages/plugin-llm-anthropic/src/config-schema.ts',
 ];
 

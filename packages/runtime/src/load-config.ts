@@ -17,6 +17,7 @@ import { maskUrlCredentials, parseBaseUrl } from '@aalis/plugin-llm-openai/base-
 import { type ConfigPath, parseConfigText, splitPath } from './config-file.js';
 import type { ConfigProblem, ProblemSource } from './config-problems.js';
 import { DEFAULT_CONFIG_FILE } from './default-config-file.js';
+import { endpointProblems } from './endpoint-checks.js';
 import { fillIn } from './fill-in-sections.js';
 import { type HostConfig, hostConfigSchema } from './host-config.js';
 import type { PluginSlot } from './plugin-set.js';
@@ -270,6 +271,14 @@ export function loadConfig(options: LoadConfigOptions): LoadResult {
     }
     if (parsed?.ok) secrets.push(...parsed.endpoint.secrets);
   }
+  const unusable = endpointProblems({
+    plugins,
+    keyOf: (plugin) => sections.get(plugin.slot)?.key ?? plugin.slot.alias,
+    sourceOf,
+    env: options.env,
+    locale: effectiveLocale,
+  });
+  if (unusable.length > 0) return failure(unusable, effectiveLocale);
   // The database URL's password is a secret like the API key.
   const databasePassword = passwordOf(host.database);
   if (databasePassword !== undefined) secrets.push(databasePassword);

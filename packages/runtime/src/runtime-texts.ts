@@ -30,6 +30,10 @@ export const runtimeTexts = defineCatalogue({
     'runtime.config.pluginSection': '一个对象(插件的配置段)、true 或 false',
     'runtime.config.listedTwice': '每个插件一段({alias} 与 {name} 是同一个插件,写了两次)',
     'runtime.config.required': '一个配置段或 true(没有这个插件 Aalis 无法运行)',
+    'runtime.config.proxy':
+      '一个 http:// 代理地址,如 http://host:port 或 http://user:password@host:port(proxy: "" 表示不经代理直接连接)',
+    'runtime.config.caFile': '一个可读的 PEM 文件(要信任的 CA 证书;相对路径按工作目录)',
+    'runtime.config.caFileMissing': '{path},读不了({reason})',
     'runtime.config.notObject': '{where}:整个文件应是一个映射(键: 值),实际为 {received}',
     'runtime.config.unreadable': '读不了配置文件 {file}:{reason}',
     'runtime.config.missing':
@@ -84,6 +88,11 @@ export const runtimeTexts = defineCatalogue({
     'runtime.config.pluginSection': "an object (the plugin's section), true or false",
     'runtime.config.listedTwice': 'one section per plugin ({alias} and {name} are the same plugin, listed twice)',
     'runtime.config.required': 'a section or true (Aalis cannot run without this plugin)',
+    'runtime.config.proxy':
+      'an http:// proxy URL, like http://host:port or http://user:password@host:port (proxy: "" connects directly)',
+    'runtime.config.caFile':
+      'a readable PEM file of the CA certificates to trust (a relative path is from the working directory)',
+    'runtime.config.caFileMissing': '{path}, which cannot be read ({reason})',
     'runtime.config.notObject': '{where}: the file must be a mapping (key: value), received {received}',
     'runtime.config.unreadable': 'Cannot read the configuration file {file}: {reason}',
     'runtime.config.missing':
