@@ -1,6 +1,6 @@
 import type { SessionClient, SessionSummary, SubscriptionHandlers } from '@aalis/session-client';
-import { describe, expect, it } from 'vitest';
-import { AppModel, type PageLocation } from './app-model.js';
+import { describe, expect, it, vi } from 'vitest';
+import { AppModel, INFO_NOTICE_MS, type PageLocation } from './app-model.js';
 
 const account = { userId: 'owner', displayName: 'Owner', owner: true, level: 100 };
 const limits = { maxMessageChars: 10, maxAttachmentBytes: 100, maxAttachments: 2, maxFrameBytes: 1000 };
@@ -169,6 +169,7 @@ describe('AppModel', () => {
     }) as typeof client.request;
     const app = new AppModel(client, pageAt(''));
     await app.start();
+    vi.useFakeTimers();
     await app.compact();
     await app.clear();
     expect(calls).toEqual(expect.arrayContaining(['compact', 'clear']));
@@ -176,6 +177,11 @@ describe('AppModel', () => {
       expect.objectContaining({ message: 'There is nothing to compact.', tone: 'info' }),
       expect.objectContaining({ message: 'This session’s message history is cleared.', tone: 'info' }),
     ]);
+    // They go by themselves; an error stays until dismissed.
+    app.notify(Object.assign(new Error('No.'), { code: 'AALIS_WEBUI_FORBIDDEN' }));
+    vi.advanceTimersByTime(INFO_NOTICE_MS);
+    expect(app.getSnapshot().notices).toEqual([expect.objectContaining({ code: 'AALIS_WEBUI_FORBIDDEN' })]);
+    vi.useRealTimers();
   });
 
   it('switches sessions at once: a message sent right after a switch goes to the new session', async () => {

@@ -26,6 +26,9 @@ export const MAX_LOG_RECORDS = 500;
 
 export type AppPhase = 'starting' | 'login-needed' | 'ready';
 
+/** How long an informational notice (a command's answer) stays. */
+export const INFO_NOTICE_MS = 8000;
+
 export interface AppNotice {
   id: number;
   code?: string;
@@ -327,6 +330,8 @@ export class AppModel extends Store<AppSnapshot> {
     this.noticeCounter += 1;
     const notice: AppNotice = { id: this.noticeCounter, message: result.reply, tone: 'info' };
     this.update({ notices: [...this.state.notices, notice].slice(-5) });
+    // An answer, not a problem: it goes by itself (errors stay until dismissed).
+    setTimeout(() => this.dismiss(notice.id), INFO_NOTICE_MS);
   }
 
   /** Shows a coded error the page cannot act on itself. */
