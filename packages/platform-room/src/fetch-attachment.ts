@@ -22,7 +22,9 @@ export async function fetchImageAttachment(url: string, options: FetchAttachment
     if ((data.length * 3) / 4 > options.maxBytes) {
       throw roomErrors.AALIS_ROOM_ATTACHMENT_TOO_LARGE({ url: '(inline)', maxBytes: options.maxBytes });
     }
-    return { type: 'image', data, mimeType: sniffImageType(Buffer.from(data.slice(0, 24), 'base64')) };
+    const mimeType = sniffImageType(Buffer.from(data.slice(0, 24), 'base64'));
+    if (!mimeType) throw notAnImage('(inline)', 'an inline payload');
+    return { type: 'image', data, mimeType };
   }
   if (!/^https?:\/\//i.test(url))
     throw roomErrors.AALIS_ROOM_ATTACHMENT_UNREACHABLE({ url: shown, reason: 'not an http(s) URL' });
@@ -63,18 +65,37 @@ export async function fetchImageAttachment(url: string, options: FetchAttachment
     throw roomErrors.AALIS_ROOM_ATTACHMENT_UNREACHABLE({ url: shown, reason: errorText(error) });
   }
   const body = Buffer.concat(chunks);
-  const declaredType = (response.headers.get('content-type') ?? '').split(';')[0]?.trim() ?? '';
-  const mimeType = declaredType.startsWith('image/') ? declaredType : sniffImageType(body);
+  // The bytes decide, not the declared type: an expired link's HTML page or an SVG is no image a model takes, and
+  // sent as one it would fail the whole turn.
+  const mimeType = sniffImageType(body);
+  if (!mimeType) {
+    const declared = (response.headers.get('content-type') ?? '').split(';')[0]?.trim() || 'no content type';
+    throw notAnImage(shown, declared);
+  }
   return { type: 'image', data: body.toString('base64'), mimeType };
 }
 
-/** The image type from its first bytes (PNG, JPEG, GIF, WebP), else a generic type. */
-function sniffImageType(head: Uint8Array): string {
+function notAnImage(url: string, what: string): Error {
+  return roomErrors.AALIS_ROOM_ATTACHMENT_UNREACHABLE({ url, reason: `not a PNG, JPEG, GIF or WebP image (${what})` });
+}
+
+/** The image type from its first bytes: PNG, JPEG, GIF or WebP (what model APIs take); undefined otherwise. */
+function sniffImageType(head: Uint8Array): string | undefined {
   if (head[0] === 0x89 && head[1] === 0x50 && head[2] === 0x4e && head[3] === 0x47) return 'image/png';
   if (head[0] === 0xff && head[1] === 0xd8) return 'image/jpeg';
   if (head[0] === 0x47 && head[1] === 0x49 && head[2] === 0x46) return 'image/gif';
-  if (head[8] === 0x57 && head[9] === 0x45 && head[10] === 0x42 && head[11] === 0x50) return 'image/webp';
-  return 'application/octet-stream';
+  if (
+    head[0] === 0x52 &&
+    head[1] === 0x49 &&
+    head[2] === 0x46 &&
+    head[3] === 0x46 &&
+    head[8] === 0x57 &&
+    head[9] === 0x45 &&
+    head[10] === 0x42 &&
+    head[11] === 0x50
+  )
+    return 'image/webp';
+  return undefined;
 }
 
 function errorText(error: unknown): string {

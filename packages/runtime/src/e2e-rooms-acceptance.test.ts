@@ -134,6 +134,48 @@ plugins:
     expect(JSON.stringify(sent.params.message)).toContain('"type":"reply","data":{"id":"55"}');
   }, 90_000);
 
+  it('OneBot: an image link that answers with a web page or an SVG is a note in the text, not an image attachment', async () => {
+    const pages = createServer((request, response) => {
+      const svg = request.url === '/logo.svg';
+      response.writeHead(200, { 'content-type': svg ? 'image/svg+xml' : 'text/html' });
+      response.end(
+        svg ? '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>' : '<html>expired</html>',
+      );
+    });
+    await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => pages.close(resolve)));
+    const base = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
+    const onebot = await startOneBot({ selfId: 30_003, silent: [] });
+    serveIn(`locale: en
+plugins:
+  memory-summary: false
+  platform-onebot: { url: ${onebot.url} }
+`);
+    await waitFor(onebot.connected, { timeoutMs: 30_000, what: 'the host to connect and call get_login_info' });
+    onebot.push({
+      post_type: 'message',
+      message_type: 'private',
+      sub_type: 'friend',
+      message_id: 57,
+      user_id: 602,
+      message: [
+        { type: 'text', data: { text: 'look' } },
+        { type: 'image', data: { file: 'a.image', url: `${base}/a.image` } },
+        { type: 'image', data: { file: 'logo.svg', url: `${base}/logo.svg` } },
+      ],
+      font: 0,
+      sender: { user_id: 602, nickname: 'Cy' },
+    });
+    const sent = await waitFor(() => onebot.calls.find((call) => call.action === 'send_private_msg'), {
+      timeoutMs: 30_000,
+      what: 'the reply',
+    });
+    // The offline demo model quotes what it was given: both images became notes.
+    expect(JSON.stringify(sent.params.message)).toContain(
+      'look [image: could not be fetched] [image: could not be fetched]',
+    );
+  }, 90_000);
+
   it('OneBot: a reply goes out as a segment array — reply, text, and an at segment for each [CQ:at,qq=…] it writes', async () => {
     const onebot = await startOneBot({ selfId: 30_002, silent: [] });
     serveIn(`locale: en
