@@ -38,9 +38,12 @@ describe('the start banner', () => {
   it('a provider that failed to start is named with its reason, without the misleading "offers no model" hint', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aalis-banner-'));
     try {
+      // A CA file that can be read but holds no certificate: the provider refuses it when it activates.
+      const caFile = join(dir, 'not-a-ca.pem');
+      writeFileSync(caFile, 'not a certificate\n');
       writeFileSync(
         join(dir, 'aalis.config.yaml'),
-        'locale: en\nllm:\n  baseUrl: http://127.0.0.1:9/v1\n  model: m\nplugins:\n  llm-openai: { caFile: ./missing-ca.pem }\n',
+        `locale: en\nllm:\n  baseUrl: http://127.0.0.1:9/v1\n  model: m\nplugins:\n  llm-openai: { caFile: "${caFile}" }\n`,
       );
       const output = new PassThrough();
       let text = '';
@@ -50,7 +53,7 @@ describe('the start banner', () => {
       const aalis = await startAalis({ cwd: dir, env: {}, mode: 'none', banner: true, output, errorOutput: output });
       await aalis.stop();
       expect(text).toContain('⚠ Plugin openai failed:');
-      expect(text).toContain('missing-ca.pem');
+      expect(text).toContain('not-a-ca.pem holds no valid PEM certificate');
       expect(text).not.toContain('offers no model');
     } finally {
       rmSync(dir, { recursive: true, force: true });
