@@ -24,7 +24,7 @@ describe('schema issues in a locale', () => {
       { path: 'name', expected: '非空字符串', received: '字符串 ""' },
       { path: 'port', expected: '整数 ≥ 0 ≤ 65535', received: '字符串 "x"' },
       { path: 'mode', expected: '"a", "b" 之一', received: '数 3' },
-      { path: 'tags', expected: '由字符串组成的数组', received: '对象 {}' },
+      { path: 'tags', expected: '由「字符串」组成的数组', received: '对象 {}' },
       { path: 'flags.on', expected: 'true 或 false', received: '数 1' },
       { path: 'extra', expected: '没有这个键(未知的键)', received: 'null' },
     ]);
