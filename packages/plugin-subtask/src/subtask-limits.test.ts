@@ -4,7 +4,7 @@ import type { ToolCallContext } from '@aalis/api-tools';
 import { textReply, toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SPAWN_SUBTASK_TOOL, SUBTASK_FIELD, WAIT_SUBTASKS_TOOL } from './index.js';
-import { type SubtaskHarness, startSubtaskHarness, until } from './subtask-fixture.case.js';
+import { isDelegationOf, type SubtaskHarness, startSubtaskHarness, until } from './subtask-fixture.case.js';
 
 let harness: SubtaskHarness | undefined;
 afterEach(async () => {
@@ -112,6 +112,42 @@ describe('subtask limits', () => {
       '子任务不能再开子任务了:这里已是第 1 层,会话设置「子任务最大深度」是 1',
     );
     expect(harness.requests().some((body) => String(body.messages.at(-1)?.content).includes('deeper'))).toBe(false);
+  });
+
+  it('the concurrency limit set on the session the tree starts in holds inside its child sessions', async () => {
+    harness = await startSubtaskHarness();
+    // Only the parent session has the limit (as /session.set subtaskMaxConcurrent 1 writes it); the global layer
+    // keeps 4, which a child session would read from its own scope.
+    await harness.fields.set({
+      layer: 'session',
+      target: 'cli:owner',
+      key: SUBTASK_FIELD.maxConcurrent,
+      value: 1,
+      caller: { via: 'host' },
+    });
+    harness.child(
+      'fan out',
+      toolCallReply([
+        { id: 'n1', name: SPAWN_SUBTASK_TOOL, arguments: { task: 'leaf one' } },
+        { id: 'n2', name: SPAWN_SUBTASK_TOOL, arguments: { task: 'leaf two' } },
+      ]),
+      toolCallReply([{ id: 'n3', name: WAIT_SUBTASKS_TOOL, arguments: {} }]),
+      textReply('fanned out'),
+    );
+    harness.child('leaf one', textReply('leaf one done'));
+    harness.child('leaf two', textReply('leaf two done'));
+    harness.server.enqueue(
+      toolCallReply([{ id: 'c1', name: SPAWN_SUBTASK_TOOL, arguments: { task: 'fan out' } }]),
+      toolCallReply([{ id: 'c2', name: WAIT_SUBTASKS_TOOL, arguments: {} }]),
+      textReply('done'),
+    );
+    await harness.say('fan out');
+    const secondLeaf = harness
+      .requests()
+      .flatMap((body) => body.messages)
+      .find((message) => message.role === 'tool' && message.tool_call_id === 'n2');
+    expect(String(secondLeaf?.content)).toContain('本会话已有 1 个子任务在跑,达到会话设置「同时运行的子任务数」(1)');
+    expect(harness.requests().some((body) => isDelegationOf(body, 'leaf two'))).toBe(false);
   });
 
   it('a tree over its token budget stops every subtask in it and tells the model why', async () => {

@@ -89,11 +89,13 @@ export class SubtaskManager {
     };
     const parentRecord = this.byChild.get(context.sessionId);
     const depth = (parentRecord?.depth ?? (await this.depthOf(sessions, context.sessionId))) + 1;
-    // A child session has no layer of its own for the limits: the depth set where the tree started holds for it.
+    // A child session has no layer of its own for the limits: the depth and concurrency set where the tree started
+    // hold for it.
     const maxDepth = parentRecord?.tree.maxDepth ?? (await setting(SUBTASK_FIELD.maxDepth, SUBTASK_DEFAULTS.maxDepth));
     if (depth > maxDepth) throw subtaskErrors.AALIS_SUBTASK_TOO_DEEP({ depth: depth - 1, max: maxDepth });
     const running = this.list(context.sessionId).filter((record) => record.status === 'running').length;
-    const maxConcurrent = await setting(SUBTASK_FIELD.maxConcurrent, SUBTASK_DEFAULTS.maxConcurrent);
+    const maxConcurrent =
+      parentRecord?.tree.maxConcurrent ?? (await setting(SUBTASK_FIELD.maxConcurrent, SUBTASK_DEFAULTS.maxConcurrent));
     if (running >= maxConcurrent) throw subtaskErrors.AALIS_SUBTASK_TOO_MANY({ running, max: maxConcurrent });
     if (parentRecord?.tree.overBudget) throw new Error(parentRecord.tree.overBudget);
     const model = request.model === undefined ? await this.parentModel(fields, scope) : this.findModel(request.model);
@@ -104,6 +106,7 @@ export class SubtaskManager {
     const tree: SubtaskTree = parentRecord?.tree ?? {
       id,
       maxDepth,
+      maxConcurrent,
       tokenBudget: await setting(SUBTASK_FIELD.tokenBudget, SUBTASK_DEFAULTS.tokenBudget),
       costBudget: await setting(SUBTASK_FIELD.costBudget, SUBTASK_DEFAULTS.costBudget),
       tokens: 0,

@@ -10,6 +10,8 @@ export interface SubtaskTree {
   id: string;
   /** subtaskMaxDepth of the session the tree started in: its limits hold for the whole tree. */
   maxDepth: number;
+  /** subtaskMaxConcurrent of that session: a child session has no layer of its own for it either. */
+  maxConcurrent: number;
   tokenBudget: number;
   costBudget: number;
   tokens: number;
