@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { E2E_TIMEOUT_MS, runAalis } from './spawn-aalis.case.js';
+import { E2E_TIMEOUT_MS, runAalis, spawnAalis } from './spawn-aalis.case.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -174,6 +174,26 @@ describe('aalis with a configuration that cannot start', () => {
       expect(fromFile.stderr).toMatch(/line 6, column 5: plugins\.llm-openai\.caFile expected a readable PEM file/);
       expect(fromFile.stderr).toContain('no-such-ca.pem, which cannot be read (ENOENT)');
       expect(readdirSync(inFile)).toEqual(['aalis.config.yaml']);
+    },
+    E2E_TIMEOUT_MS,
+  );
+
+  it(
+    'a data directory that cannot be made (AALIS_DATA_DIR under /proc) is reported at once instead of hanging',
+    async () => {
+      const cwd = emptyDir();
+      const run = spawnAalis({
+        cwd,
+        args: ['chat'],
+        env: { AALIS_LOCALE: 'en', AALIS_DATA_DIR: '/proc/aalis-no-such/data' },
+      });
+      run.child.stdin!.end('hi\n');
+      // Node's recursive mkdir spins forever on such a path: never leave that running.
+      const guard = setTimeout(() => run.child.kill('SIGKILL'), 20_000);
+      const code = await run.exited;
+      clearTimeout(guard);
+      expect(code).toBe(1);
+      expect(run.stderr()).toContain('The data directory /proc/aalis-no-such/data cannot be used: ENOENT');
     },
     E2E_TIMEOUT_MS,
   );

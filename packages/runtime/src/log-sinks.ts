@@ -1,7 +1,7 @@
 // The runtime's log sinks: a size-rotated file in <dataDir>/logs and a console line writer. Both redact secrets:
 // fields named like a credential, and the literal values of the configured secrets (the API key) anywhere.
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { LOG_LEVELS, type LogLevel, type LogRecord, type LogSink } from '@aalis/core';
 
 const SECRET_FIELD = /^(api[-_]?key|authorization|password|secret|access[-_]?token|bearer)$/i;
@@ -72,7 +72,7 @@ export function fileLogSink({
   secrets = [],
   fileName = 'aalis.log',
 }: FileLogSinkOptions): FileLogSink {
-  mkdirSync(dir, { recursive: true });
+  makeDirectory(dir);
   const path = join(dir, fileName);
   const base = fileName.replace(/\.log$/, '');
   const rotated = (index: number) => join(dir, `${base}.${index}.log`);
@@ -130,4 +130,24 @@ export function lineLogSink({
       write(redact(`[${record.level}] ${record.name}: ${record.message}${fieldsText(record.fields)}`), record);
     },
   };
+}
+
+/**
+ * `mkdir -p`, one level at a time. Node 20's recursive mkdirSync never returns for a path under /proc or /sys
+ * (mkdir answers ENOENT there although the parent exists, and it retries forever); this reports that error.
+ */
+export function makeDirectory(dir: string): void {
+  const missing: string[] = [];
+  for (let at = resolve(dir); !existsSync(at); at = dirname(at)) {
+    missing.push(at);
+    if (dirname(at) === at) break;
+  }
+  for (const level of missing.reverse()) {
+    try {
+      mkdirSync(level);
+    } catch (error) {
+      // Another process made it meanwhile: as good as ours.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(level).isDirectory()) throw error;
+    }
+  }
 }
