@@ -2,6 +2,7 @@
 export { deliverToRoom, type RoomTarget } from './deliver-to-room.js';
 export { type FetchAttachmentOptions, fetchImageAttachment } from './fetch-attachment.js';
 export { type InboundContentOptions, inboundContent } from './inbound-content.js';
+export { InboundOrder } from './inbound-order.js';
 export { roomErrors } from './room-errors.js';
 export { roomLimitsShape } from './room-limits-schema.js';
 export { RoomMemory } from './room-memory.js';

@@ -9,7 +9,14 @@ import { platform } from '@aalis/api-platform';
 import { sessionManager } from '@aalis/api-session-manager';
 import { storage } from '@aalis/api-storage';
 import { config, type Disposer, definePlugin, events, i18n, lifecycle, logger, optional, textRef } from '@aalis/core';
-import { type ChatType, deliverToRoom, ensureRoomSession, inboundContent, RoomMemory } from '@aalis/platform-room';
+import {
+  type ChatType,
+  deliverToRoom,
+  ensureRoomSession,
+  InboundOrder,
+  inboundContent,
+  RoomMemory,
+} from '@aalis/platform-room';
 import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
 import { onebotConfigSchema } from './onebot-config.js';
@@ -45,6 +52,7 @@ export default definePlugin({
     const log = logger.use;
     const t = (text: Parameters<typeof i18n.use.t>[0]) => i18n.use.t(text);
     const memory = new RoomMemory(ONEBOT_PLATFORM);
+    const inbound = new InboundOrder();
     const groupNames = new Map<string, string | undefined>();
     // Look-ups that an inbound message waits for (is a quoted message hers?) get less than a send's allowance: an
     // implementation that never answers one must not hold every reply up for apiTimeoutMs.
@@ -102,9 +110,12 @@ export default definePlugin({
       },
       onEvent: (event) => {
         if (event.post_type !== 'message') return; // notices, requests, meta events, her own sent messages: not handled
-        void receive(event).catch((error: unknown) =>
-          log.error('OneBot: an inbound message could not be handed to the gateway', { error: String(error) }),
-        );
+        const chat = `${String(event.message_type)}:${String(event.message_type === 'group' ? event.group_id : event.user_id)}`;
+        void inbound
+          .run(chat, () => receive(event))
+          .catch((error: unknown) =>
+            log.error('OneBot: an inbound message could not be handed to the gateway', { error: String(error) }),
+          );
       },
     });
 
@@ -162,7 +173,13 @@ export default definePlugin({
         ...(addressed ? { triggerType: 'direct' } : {}),
         timestamp: typeof event.time === 'number' ? event.time * 1000 : Date.now(),
       };
-      await gateway.use.receive(message);
+      // Handed over, not awaited: the gateway settles an input only when its turn has ended, and the chat's next
+      // message must reach it before that (to join the turn).
+      void gateway.use
+        .receive(message)
+        .catch((error: unknown) =>
+          log.error('OneBot: an inbound message could not be handed to the gateway', { error: String(error) }),
+        );
     }
 
     /** A group's name (get_group_info), asked once per group and run; undefined when the implementation cannot say. */

@@ -28,6 +28,7 @@ import {
   type ChatType,
   deliverToRoom,
   ensureRoomSession,
+  InboundOrder,
   inboundContent,
   parseRoomSessionId,
   RoomMemory,
@@ -88,6 +89,7 @@ export default definePlugin({
     const offsets = Promise.resolve<OffsetStore>(storage.available ? offsetStoreOf(storage.use) : memoryOffsetStore());
     offsets.catch(() => {}); // reported where the poller awaits it
     const memory = new RoomMemory(TELEGRAM_PLATFORM);
+    const inbound = new InboundOrder();
     const labels: InboundLabels = {
       sticker: (emoji) => t('telegram.sticker', { emoji }),
       document: (name) => t('telegram.document', { name }),
@@ -194,10 +196,13 @@ export default definePlugin({
           if (typeof update?.update_id !== 'number') continue;
           // Handed over first, then the offset moves on and is kept: a crash after this point does not answer
           // the update again.
-          if (update.message) {
-            void receive(update.message).catch((error: unknown) =>
-              log.error('Telegram: an update could not be handed to the gateway', { error: describe(error) }),
-            );
+          const message = update.message;
+          if (message) {
+            void inbound
+              .run(String(message.chat?.id), () => receive(message))
+              .catch((error: unknown) =>
+                log.error('Telegram: an update could not be handed to the gateway', { error: describe(error) }),
+              );
           }
           offset = update.update_id + 1;
           await store.save(botId, offset);
@@ -267,7 +272,13 @@ export default definePlugin({
         ...(addressed ? { triggerType: 'direct' } : {}),
         timestamp: typeof message.date === 'number' ? message.date * 1000 : Date.now(),
       };
-      await gateway.use.receive(incoming);
+      // Handed over, not awaited: the gateway settles an input only when its turn has ended, and the chat's next
+      // message must reach it before that (to join the turn).
+      void gateway.use
+        .receive(incoming)
+        .catch((error: unknown) =>
+          log.error('Telegram: an update could not be handed to the gateway', { error: describe(error) }),
+        );
     }
 
     async function send(chatId: string, text: string, replyTo: string | undefined): Promise<void> {

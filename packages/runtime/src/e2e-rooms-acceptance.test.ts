@@ -28,11 +28,18 @@ function serveIn(config: string): AalisProcess {
   return serve;
 }
 
-/** A Bot API server that answers getUpdates at once with nothing, as short polling does. */
+/**
+ * A Bot API server that answers getUpdates at once (with the updates pushed since the offset, else nothing, as short
+ * polling does) and records every call with its parameters.
+ */
 async function startShortPollingBotApi(token: string) {
-  const calls: { method: string; at: number }[] = [];
+  const calls: { method: string; at: number; params: Record<string, unknown> }[] = [];
+  const updates: { update_id: number; message: Record<string, unknown> }[] = [];
   const server: Server = createServer((request, response) => {
-    request.resume();
+    let body = '';
+    request.on('data', (chunk: Buffer) => {
+      body += chunk.toString('utf8');
+    });
     request.on('end', () => {
       const match = /^\/bot([^/]+)\/(\w+)$/.exec(request.url ?? '');
       response.setHeader('content-type', 'application/json');
@@ -42,19 +49,27 @@ async function startShortPollingBotApi(token: string) {
         return;
       }
       const method = match[2]!;
-      calls.push({ method, at: Date.now() });
+      const params = (body ? JSON.parse(body) : {}) as Record<string, unknown>;
+      calls.push({ method, at: Date.now(), params });
+      const offset = typeof params.offset === 'number' ? params.offset : 0;
       const result =
         method === 'getMe'
           ? { id: 7001, is_bot: true, first_name: 'Aalis', username: 'aalis_test_bot' }
           : method === 'getUpdates'
-            ? []
-            : true;
+            ? updates.filter((update) => update.update_id >= offset)
+            : method === 'sendMessage'
+              ? { message_id: 900 + calls.length, date: 0, chat: { id: params.chat_id, type: 'supergroup' } }
+              : true;
       response.end(JSON.stringify({ ok: true, result }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   cleanups.push(() => new Promise((resolve) => server.close(resolve)));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    calls,
+    push: (message: Record<string, unknown>) => updates.push({ update_id: updates.length + 1, message }),
+  };
 }
 
 /**
@@ -100,6 +115,37 @@ async function startOneBot({ selfId, silent }: { selfId: number; silent: string[
 }
 
 describe('#14 acceptance through aalis serve', () => {
+  it('Telegram: the messages of one getUpdates answer reach her in their order (context first, then the one naming her)', async () => {
+    const api = await startShortPollingBotApi('78:in-order');
+    serveIn(`locale: en
+plugins:
+  memory-summary: false
+  platform-telegram: { token: "78:in-order", apiRoot: ${api.url}, pollTimeoutSeconds: 0 }
+`);
+    await waitFor(() => api.calls.some((call) => call.method === 'getUpdates'), { timeoutMs: 30_000 });
+    const group = { id: -1001, type: 'supergroup', title: 'Friends' };
+    const from = { id: 5, first_name: 'Ann' };
+    api.push({ message_id: 11, date: 1, chat: group, from, text: 'just us here' });
+    api.push({
+      message_id: 12,
+      date: 2,
+      chat: group,
+      from,
+      text: '@aalis_test_bot hi',
+      entities: [{ type: 'mention', offset: 0, length: 15 }],
+    });
+    const sent = await waitFor(() => api.calls.find((call) => call.method === 'sendMessage'), {
+      timeoutMs: 30_000,
+      what: 'the reply',
+    });
+    // The offline demo model quotes the last message it was given: the one that opened the turn, not the earlier
+    // one overtaking it and joining the turn.
+    expect(sent.params.reply_parameters).toMatchObject({ message_id: 12 });
+    expect(String(sent.params.text)).toContain('You said: "hi"');
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(api.calls.filter((call) => call.method === 'sendMessage')).toHaveLength(1);
+  }, 90_000);
+
   it('OneBot: a group message that addresses her is answered at once even when the implementation never answers get_group_info', async () => {
     const onebot = await startOneBot({ selfId: 30_001, silent: ['get_group_info'] });
     serveIn(`locale: en
