@@ -496,4 +496,26 @@ describe('the WebUI against aalis serve', () => {
     },
     TIMEOUT,
   );
+
+  it(
+    'lays itself out again when the window crosses the phone width: the desktop panel becomes a closed drawer',
+    async () => {
+      const resizable = await served.browser.newContext({ viewport: { width: 1280, height: 860 } });
+      const tab = await resizable.newPage();
+      await tab.goto(await served.freshLink());
+      await tab.getByTestId('composer-text').waitFor();
+      await tab.getByTestId('side-panel').waitFor();
+      await tab.setViewportSize({ width: 390, height: 844 });
+      // Over the conversation only when asked for, as on a phone from the start.
+      await expect.poll(() => tab.getByTestId('side-panel').count(), SLOW).toBe(0);
+      await tab.getByTestId('panel-toggle').click();
+      await expect.poll(() => tab.getByTestId('side-panel').count(), SLOW).toBe(1);
+      await tab.keyboard.press('Escape');
+      await expect.poll(() => tab.getByTestId('side-panel').count(), SLOW).toBe(0);
+      await tab.setViewportSize({ width: 1280, height: 860 });
+      await expect.poll(() => tab.getByTestId('side-panel').count(), SLOW).toBe(1);
+      await resizable.close();
+    },
+    TIMEOUT,
+  );
 });

@@ -2,7 +2,7 @@
 // session list, the conversation with its composer, and the side panel (settings, usage); or the admin area; or
 // the login page. On a phone the list and the panel are drawers over the conversation.
 import type { SessionSummary } from '@aalis/session-client';
-import { computed, defineComponent, h, type PropType, ref, watchEffect } from 'vue';
+import { computed, defineComponent, h, onMounted, onUnmounted, type PropType, ref, watchEffect } from 'vue';
 import type { AppModel } from '../model/app-model.js';
 import { descendantsOf } from '../model/session-tree.js';
 import { usageView } from '../model/usage-view.js';
@@ -33,6 +33,16 @@ export const AppShell = defineComponent({
     const snapshot = useStore(app);
     const drawer = ref<'none' | 'sessions' | 'panel'>('none');
     const panelOpen = ref(true);
+    // Reactive, so crossing the phone width (a rotated tablet, a resized window) lays the page out again: without
+    // it a panel open on the desktop stayed over the conversation, with no scrim, Escape or one-click close.
+    const phoneWidth = window.matchMedia('(max-width: 760px)');
+    const isNarrow = ref(phoneWidth.matches);
+    const onWidthChange = (event: MediaQueryListEvent) => {
+      isNarrow.value = event.matches;
+      drawer.value = 'none';
+    };
+    onMounted(() => phoneWidth.addEventListener('change', onWidthChange));
+    onUnmounted(() => phoneWidth.removeEventListener('change', onWidthChange));
     const confirmation = ref<Confirmation | undefined>();
     // Settings and conversation models change with the selected session; re-read them on every snapshot.
     const settingsSnapshot = ref(0);
@@ -147,7 +157,7 @@ export const AppShell = defineComponent({
           : null,
       ]);
     };
-    const narrow = () => window.matchMedia('(max-width: 760px)').matches;
+    const narrow = () => isNarrow.value;
     const isPanelShown = () => (narrow() ? drawer.value === 'panel' : panelOpen.value);
     const togglePanel = () => {
       if (narrow()) drawer.value = drawer.value === 'panel' ? 'none' : 'panel';
