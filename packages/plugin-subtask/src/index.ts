@@ -63,6 +63,18 @@ export default definePlugin({
     handles.lifecycle.use.onDispose(() => manager.dispose());
     for (const tool of subtaskTools(manager, i18nUse)) handles.tools.use.register(tool);
     if (handles.sessionFields.available) for (const field of subtaskFields()) handles.sessionFields.use.register(field);
+    handles.hooks.use.middleware('agent:turn:before', async (data, next) => {
+      // 「不调 next 即这一轮不跑、输入不归档」: the model already has this result from wait_subtasks, and the
+      // person has seen the answer it gave; a continuation would say it again.
+      if (manager.isReportedNotice(data.inputs)) {
+        handles.logger.use.debug('subtask notice not answered: wait_subtasks already returned its result', {
+          sessionId: data.sessionId,
+          subtask: data.inputs[0]?.message.hostNotice?.id,
+        });
+        return;
+      }
+      await next();
+    });
     handles.hooks.use.middleware('agent:turn:after', async (data, next) => {
       if (manager.isChild(data.sessionId)) {
         manager.recordTurnEnd(data.sessionId, {

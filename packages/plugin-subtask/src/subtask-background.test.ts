@@ -74,23 +74,70 @@ describe('background subtasks', () => {
 
   it('wait_subtasks in the turn that spawned a background subtask returns when it ends, not after its continuation', async () => {
     harness = await startSubtaskHarness();
-    const outbound = harness.booted.capture('outbound:message');
     harness.child('quick job', textReply('quick result'));
     harness.server.enqueue(
       toolCallReply([{ id: 'c1', name: SPAWN_SUBTASK_TOOL, arguments: { task: 'quick job', background: true } }]),
       // Waits with a long timeout: the subtask ends at once, so only waiting for the notice's turn would last.
       toolCallReply([{ id: 'c2', name: WAIT_SUBTASKS_TOOL, arguments: { timeoutSeconds: 600 } }]),
       textReply('the parent saw it'),
-      textReply('the continuation'),
     );
     await harness.say('do the quick job');
-    await until(() => outbound.some((message) => message.content === 'the continuation'), 'the continuation', 8_000);
     const parentCalls = harness.server.chatBodies().filter((body) => !isDelegationOf(body, 'quick job'));
     const waited = (parentCalls[2]!.messages as Array<{ role: string; content: string }>).at(-1)!;
     expect(waited.role).toBe('tool');
     expect(JSON.parse(waited.content)).toMatchObject([{ status: 'done', result: 'quick result' }]);
-    const parentReplies = outbound.filter((message) => message.sessionId === 'cli:owner');
-    expect(parentReplies.map((message) => message.content)).toEqual(['the parent saw it', 'the continuation']);
+  });
+
+  it('a background subtask whose result wait_subtasks returned opens no continuation turn: the answer is given once', async () => {
+    harness = await startSubtaskHarness();
+    const outbound = harness.booted.capture('outbound:message');
+    const opened: string[] = [];
+    harness.booted.app.services.selected(hooks)!.impl.middleware('agent:turn:before', async (data, next) => {
+      if (data.sessionId === 'cli:owner') opened.push(data.turnId);
+      await next();
+    });
+    harness.child('quick job', textReply('quick result'));
+    harness.child('slow job', slowReply('slow result', 400));
+    harness.server.enqueue(
+      toolCallReply([
+        { id: 'c1', name: SPAWN_SUBTASK_TOOL, arguments: { task: 'quick job', background: true } },
+        { id: 'c2', name: SPAWN_SUBTASK_TOOL, arguments: { task: 'slow job', background: true } },
+      ]),
+      // Collects both: the quick one ended (its notice already queued behind this turn) before the wait began.
+      toolCallReply([{ id: 'c3', name: WAIT_SUBTASKS_TOOL, arguments: { timeoutSeconds: 600 } }]),
+      textReply('quick result and slow result'),
+    );
+    // What a continuation turn would answer, if one opened.
+    harness.server.enqueue(textReply('the same results again'));
+    await harness.say('do both jobs');
+    const tasks = await harness.background.list('cli:owner');
+    expect(tasks.map((task) => task.status)).toEqual(['done', 'done']);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const parentReplies = outbound.filter((message) => message.sessionId === 'cli:owner').map((m) => m.content);
+    expect(parentReplies).toEqual(['quick result and slow result']);
+    expect(opened).toHaveLength(1);
+    expect(harness.server.pending()).toBe(1);
+    // The notices are not archived either: the history holds the results once, in the wait_subtasks result.
+    const history = await harness.history();
+    expect(history.some((message) => String(message.content).includes('[宿主通知]'))).toBe(false);
+  });
+
+  it('a background subtask still reports back when the wait for it ran out first', async () => {
+    harness = await startSubtaskHarness();
+    const outbound = harness.booted.capture('outbound:message');
+    harness.child('slow job', slowReply('slow result', 1_500));
+    harness.server.enqueue(
+      toolCallReply([{ id: 'c1', name: SPAWN_SUBTASK_TOOL, arguments: { task: 'slow job', background: true } }]),
+      toolCallReply([{ id: 'c2', name: WAIT_SUBTASKS_TOOL, arguments: { timeoutSeconds: 1 } }]),
+      textReply('still running, I will tell you'),
+      textReply('the slow job says: slow result'),
+    );
+    await harness.say('do the slow job');
+    await until(
+      () => outbound.some((message) => message.content === 'the slow job says: slow result'),
+      'the continuation',
+      8_000,
+    );
   });
 
   it('「全部停止」 aborts every background subtask and releases their queued inputs, archived without a turn id', async () => {

@@ -71,6 +71,23 @@ export class SubtaskManager {
     return this.byChild.has(sessionId);
   }
 
+  /**
+   * Whether a turn opened by these inputs only repeats what the model already has: each is the host notice of a
+   * background subtask whose result a wait_subtasks returned (in the turn that spawned it, or a later one) before
+   * the notice's turn began. Decided when the turn begins, since the notice may be queued behind that very turn.
+   */
+  isReportedNotice(inputs: readonly { message: IncomingMessage }[]): boolean {
+    return (
+      inputs.length > 0 &&
+      inputs.every(({ message }) => {
+        const notice = message.hostNotice;
+        if (message.source !== SUBTASK_SOURCE || notice?.kind !== 'subtask') return false;
+        const record = this.records.get(notice.id);
+        return record !== undefined && record.parentSessionId === message.sessionId && record.reported === true;
+      })
+    );
+  }
+
   recordTurnEnd(sessionId: string, end: TurnEnd): void {
     if (this.byChild.has(sessionId)) this.turnEnds.set(sessionId, end);
   }

@@ -46,6 +46,11 @@ export interface SubtaskRecord {
   platform: string;
   venue?: string;
   stoppedBy?: Identity;
+  /**
+   * wait_subtasks gave the model its final status and result: a background subtask's host notice then opens no
+   * continuation turn (it would answer the same result again).
+   */
+  reported?: boolean;
   /** Resolves when the subtask has ended (any final status). */
   settled: Promise<void>;
 }
