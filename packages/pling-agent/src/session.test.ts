@@ -71,6 +71,12 @@ function untilAborted(started?: () => void): ScriptedReply {
 
 const toolMessages = (messages: readonly Message[]) => messages.filter((message) => message.role === 'tool');
 
+function hooksWith(add: (hooks: HookRegistry) => void): HookRegistry {
+  const hooks = new HookRegistry();
+  add(hooks);
+  return hooks;
+}
+
 describe('对象与计数口径: 轮次', () => {
   it('模型执行五轮工具、再给出最终回答, 就是六轮', async () => {
     const { tool } = recordingTool('next');
@@ -233,6 +239,42 @@ describe('会话生命周期', () => {
     const results = toolMessages(session.history().messages).map((message) => JSON.parse(message.content));
     expect(results).toEqual([{ result: 'stopped' }, { error: expect.objectContaining({ code: 'CANCELLED' }) }]);
     expect(validateProviderSequence(session.history().messages)).toEqual([]);
+  });
+
+  it('cancel() ends a run held by host code that never settles (an action, a PreToolUse hook, checkBudget, the page prompt); the next send() runs', async () => {
+    const never = () => new Promise<never>(() => {});
+    const hanging: AgentTool = { name: 'hang', description: 'never returns', parameters: {}, execute: never };
+    const cases: Array<{
+      name: string;
+      options: Partial<Parameters<typeof createAgentRuntime>[0]>;
+      toolCall: boolean;
+    }> = [
+      { name: 'action', options: { tools: [hanging] }, toolCall: true },
+      {
+        name: 'PreToolUse',
+        options: { tools: [recordingTool('hang').tool], hooks: hooksWith((hooks) => hooks.addPreToolUse(never)) },
+        toolCall: true,
+      },
+      { name: 'checkBudget', options: { checkBudget: never }, toolCall: false },
+      { name: 'page prompt', options: { buildSystemPrompt: never }, toolCall: false },
+    ];
+    for (const { name, options, toolCall: callsTool } of cases) {
+      const llm = scriptedLlm([{ toolCalls: [toolCall('c1', 'hang')] }, { content: 'next answer' }]);
+      const runtime = createAgentRuntime({ config: { model: 'test-model' }, llm, clock: manualClock(), ...options });
+      const session = runtime.session();
+      const held = session.send('go');
+      for (let tick = 0; tick < 20; tick++) await Promise.resolve();
+      session.cancel();
+      const outcome = await Promise.race([held, new Promise((resolve) => setTimeout(() => resolve('held'), 500))]);
+      expect(outcome, name).toMatchObject({ outcome: 'cancelled' });
+      if (callsTool) {
+        const [result] = toolMessages(session.history().messages).map((message) => JSON.parse(message.content));
+        expect(result, name).toEqual({ error: expect.objectContaining({ code: 'CANCELLED' }) });
+      }
+      if (name === 'action' || name === 'PreToolUse') {
+        expect(await session.send('and now?'), name).toMatchObject({ outcome: 'completed', text: 'next answer' });
+      }
+    }
   });
 
   it('reset() 清空消息、摘要、连续性状态与当前运行计数', async () => {

@@ -1,6 +1,7 @@
 // AgentSession: one conversation's history, summary and event stream, and the turn loop. send() calls run one at
 // a time; cancel() aborts the model request in flight and the run stops at the next safe point.
 import type { Message } from '@aalis/schema-message';
+import { abortable } from './abortable.js';
 import { type BudgetCheck, RunBudget } from './budget.js';
 import { CHECKPOINT_VERSION, type SessionCheckpoint } from './checkpoint.js';
 import type { Checkpoints, SaveOutcome } from './checkpoint-store.js';
@@ -291,7 +292,7 @@ export class AgentSession extends Observable<SessionSnapshot> {
     const userMessage = lastUserMessage(state.messages);
     for (let turn = firstTurn; turn <= config.limits.maxTurns; turn++) {
       throwIfAborted(signal);
-      const exceeded = await this.budgetReached(budget, turn);
+      const exceeded = await this.budgetReached(budget, turn, signal);
       if (exceeded !== undefined) {
         this.emit(state, { type: 'notice', code: 'budget', message: texts.budgetNotice(exceeded) });
         return { outcome: 'budget', turns: turn - 1 };
@@ -302,7 +303,7 @@ export class AgentSession extends Observable<SessionSnapshot> {
       throwIfAborted(signal);
       // Read every turn: the request offers, and the calls of its reply run against, the tools of this turn.
       const tools = currentTools(this.options.tools);
-      const pagePrompt = (await this.options.buildSystemPrompt?.()) ?? '';
+      const pagePrompt = (await abortable(this.options.buildSystemPrompt?.(), signal)) ?? '';
       const system = composeSystemPrompt({ basePrompt: this.basePrompt(), summary: state.summary, pagePrompt, texts });
       const request: Message[] = [{ role: 'system', content: system }, ...state.messages];
       const response = await this.model(request, signal, budget, tools);
@@ -323,12 +324,13 @@ export class AgentSession extends Observable<SessionSnapshot> {
   }
 
   /** The detail of the budget notice when a run budget or the host's check says stop, else undefined. */
-  private async budgetReached(budget: RunBudget, turn: number): Promise<string | undefined> {
+  private async budgetReached(budget: RunBudget, turn: number, signal: AbortSignal): Promise<string | undefined> {
     const { config, checkBudget, telemetry } = this.options;
     const texts = TEXTS[config.locale];
     const reached = budget.reached(config.budget, texts);
     if (reached !== undefined || !checkBudget) return reached;
-    const decision = await checkBudget({ sessionId: this.id, turn, run: budget.run, telemetry: telemetry.snapshot() });
+    const context = { sessionId: this.id, turn, run: budget.run, telemetry: telemetry.snapshot() };
+    const decision = await abortable(checkBudget(context), signal);
     if (typeof decision !== 'object' || decision === null || decision.exceeded !== true) return undefined;
     return typeof decision.reason === 'string' && decision.reason !== '' ? decision.reason : texts.budgetHost;
   }

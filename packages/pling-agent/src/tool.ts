@@ -1,6 +1,7 @@
 // Tools as the runtime receives them (the page-action layer will supply them), and running one tool call through
 // the hooks: parse arguments, PreToolUse, execute, PostToolUse.
 import type { ToolCall } from '@aalis/schema-message';
+import { abortable } from './abortable.js';
 import type { Clock } from './clock.js';
 import { isAbortError, PlingError } from './errors.js';
 import type { HookRegistry, ToolResult, ToolUseContext } from './hooks.js';
@@ -80,8 +81,9 @@ export async function runToolCall(options: RunToolCallOptions): Promise<ToolCall
   const context: ToolUseContext = { id, toolName, arguments: args, turn };
   let block: { blocked: true; reason: string } | undefined;
   try {
-    block = await hooks.runPreToolUse(context);
+    block = await abortable(hooks.runPreToolUse(context), signal);
   } catch (error) {
+    if (isAbortError(error) || signal.aborted) return { kind: 'cancelled', id, result: cancelledResult(errors) };
     // The call does not run, and it still gets a result: the history stays a valid sequence, the session goes on.
     return done(id, false, failure('HOOK_FAILED', errors.preToolUseFailed(describe(error))));
   }
@@ -92,7 +94,8 @@ export async function runToolCall(options: RunToolCallOptions): Promise<ToolCall
   const started = clock.now();
   let result: ToolResult;
   try {
-    result = { result: await tool.execute(args, { signal, turn, sessionId, callId: call.id }) };
+    // A handler that ignores its signal and never settles does not hold a cancelled run (nor the sends after it).
+    result = { result: await abortable(tool.execute(args, { signal, turn, sessionId, callId: call.id }), signal) };
   } catch (error) {
     if (isAbortError(error) || signal.aborted) {
       onExecuted?.({ durationMs: clock.now() - started, ok: false });
@@ -102,8 +105,11 @@ export async function runToolCall(options: RunToolCallOptions): Promise<ToolCall
   }
   onExecuted?.({ durationMs: clock.now() - started, ok: !('error' in result) });
   try {
-    return done(id, true, await hooks.runPostToolUse(context, result, errors));
+    // Raced with a cancel that comes while it runs; a call that settled as the run was cancelled keeps its result.
+    const hooked = hooks.runPostToolUse(context, result, errors);
+    return done(id, true, await (signal.aborted ? hooked : abortable(hooked, signal)));
   } catch (error) {
+    if (isAbortError(error) || signal.aborted) return done(id, true, cancelledResult(errors));
     // Withheld rather than passed on unhooked: the failing hook may have been the one meant to mask the result.
     const message =
       PlingError.isInstance(error) && error.code === 'HOOK_FAILED'
