@@ -80,6 +80,19 @@ export function readMessage(message: TelegramMessage, me: Me, labels: InboundLab
       });
     }
   }
+  if (entities.length === 0 && handle) {
+    // Telegram marks every @username and /command@username with an entity; a message that carries none (a client or
+    // server that does not parse them) is read the same way from its text.
+    const escaped = handle.slice(1).replace(/[^a-z0-9_]/g, '');
+    for (const match of raw.matchAll(
+      new RegExp(`(^|[^A-Za-z0-9_@/])(/[A-Za-z0-9_]{1,32})?@${escaped}(?![A-Za-z0-9_])`, 'gi'),
+    )) {
+      const from = match.index + (match[1]?.length ?? 0);
+      const command = match[2];
+      addressed = true;
+      cuts.push({ from, to: match.index + match[0].length, ...(command ? { keep: command } : {}) });
+    }
+  }
   let text = raw;
   for (const cut of cuts.sort((a, b) => b.from - a.from)) {
     text = text.slice(0, cut.from) + (cut.keep ?? '') + text.slice(cut.to);

@@ -146,6 +146,30 @@ plugins:
     expect(api.calls.filter((call) => call.method === 'sendMessage')).toHaveLength(1);
   }, 90_000);
 
+  it('Telegram: a group message naming her @username, or a /command@username, addresses her also without entities', async () => {
+    const api = await startShortPollingBotApi('79:no-entities');
+    serveIn(`locale: en
+plugins:
+  memory-summary: false
+  platform-telegram: { token: "79:no-entities", apiRoot: ${api.url}, pollTimeoutSeconds: 0 }
+`);
+    await waitFor(() => api.calls.some((call) => call.method === 'getUpdates'), { timeoutMs: 30_000 });
+    const group = { id: -1002, type: 'supergroup', title: 'Friends' };
+    api.push({ message_id: 21, date: 1, chat: group, from: { id: 6, first_name: 'Bo' }, text: '@aalis_test_bot hi' });
+    const reply = await waitFor(() => api.calls.find((call) => call.method === 'sendMessage'), {
+      timeoutMs: 30_000,
+      what: 'the reply',
+    });
+    expect(reply.params.reply_parameters).toMatchObject({ message_id: 21 });
+    expect(String(reply.params.text)).toContain('You said: "hi"');
+    api.push({ message_id: 22, date: 2, chat: group, from: { id: 6, first_name: 'Bo' }, text: '/stop@aalis_test_bot' });
+    const stop = await waitFor(() => api.calls.filter((call) => call.method === 'sendMessage')[1], {
+      timeoutMs: 30_000,
+      what: 'the answer to /stop',
+    });
+    expect(stop.params.text).toBe('No turn is running');
+  }, 90_000);
+
   it('OneBot: a group message that addresses her is answered at once even when the implementation never answers get_group_info', async () => {
     const onebot = await startOneBot({ selfId: 30_001, silent: ['get_group_info'] });
     serveIn(`locale: en

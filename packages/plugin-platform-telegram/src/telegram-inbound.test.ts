@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { type InboundLabels, readMessage, type TelegramMessage } from './telegram-inbound.js';
+
+const labels: InboundLabels = {
+  sticker: (emoji) => `[sticker ${emoji}]`,
+  document: (name) => `[file ${name}]`,
+  voice: '[voice]',
+  video: '[video]',
+  location: '[location]',
+};
+const me = { id: 4242, username: 'Aalis_Bot' };
+const group = (text: string, extra: Partial<TelegramMessage> = {}): TelegramMessage => ({
+  message_id: 1,
+  from: { id: 7, first_name: 'Ann' },
+  chat: { id: -100, type: 'supergroup' },
+  text,
+  ...extra,
+});
+
+describe('readMessage', () => {
+  it('reads her mention and a command aimed at her from their entities', () => {
+    expect(
+      readMessage(group('@aalis_bot hi', { entities: [{ type: 'mention', offset: 0, length: 10 }] }), me, labels),
+    ).toEqual({ text: 'hi', addressed: true });
+    expect(
+      readMessage(group('/stop@aalis_bot', { entities: [{ type: 'bot_command', offset: 0, length: 15 }] }), me, labels),
+    ).toEqual({ text: '/stop', addressed: true });
+  });
+
+  it('#14 reads them from the text when the message carries no entities', () => {
+    expect(readMessage(group('@aalis_bot what time is it?'), me, labels)).toEqual({
+      text: 'what time is it?',
+      addressed: true,
+    });
+    expect(readMessage(group('hey @AALIS_BOT, hi'), me, labels)).toEqual({ text: 'hey , hi', addressed: true });
+    expect(readMessage(group('/stop@aalis_bot'), me, labels)).toEqual({ text: '/stop', addressed: true });
+    expect(readMessage(group('/stop@aalis_bot_two and @aalis_botty'), me, labels)).toEqual({
+      text: '/stop@aalis_bot_two and @aalis_botty',
+      addressed: false,
+    });
+    expect(readMessage(group('mail me at x@aalis_bot'), me, labels).addressed).toBe(false);
+  });
+
+  it('does not read the text again when the message has entities (Telegram found no mention of her)', () => {
+    expect(
+      readMessage(group('@aalis_bot hi', { entities: [{ type: 'bold', offset: 0, length: 2 }] }), me, labels).addressed,
+    ).toBe(false);
+  });
+});
