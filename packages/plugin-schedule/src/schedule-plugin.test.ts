@@ -1,12 +1,13 @@
 // The plugin through the real agent: a reminder set by the model fires as an injection with its own turn; the
 // never-firing cron reaches the model as a clear error; idle prompts open an idle turn that is not archived.
+import { backgroundTasks } from '@aalis/api-background';
 import { hooks } from '@aalis/api-hooks';
 import { sessionManager } from '@aalis/api-session-manager';
 import { sessionFields } from '@aalis/api-session-settings';
 import { type Harness, startHarness } from '@aalis/plugin-agent/testing';
 import { textReply, toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import schedulePlugin, { IDLE_FIELD, SCHEDULE_CREATE_TOOL } from './index.js';
+import schedulePlugin, { IDLE_FIELD, SCHEDULE_CREATE_TOOL, SCHEDULE_LIST_TOOL } from './index.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -62,6 +63,55 @@ describe('plugin-schedule', () => {
     expect(String(tool.content)).toContain(
       'cron 表达式 0 0 30 2 * 永远不会触发(如 2 月 30 日)。请换一个会到来的时间。',
     );
+  });
+
+  it('a reminder set inside a child session (a subtask) fires in the session above it, where a person reads it', async () => {
+    harness = await startHarness({ extra: [[schedulePlugin, { pollIntervalMs: 50, timeZone: 'UTC' }]] });
+    const sessions = harness.booted.app.services.selected(sessionManager)!.impl;
+    await sessions.ensure({ id: 'cli:owner', kind: 'cli', platform: 'cli' });
+    // A subtask's session, as @aalis/plugin-subtask makes it: its replies go to nobody but the parent's tool.
+    await sessions.ensure({ id: 'subtask:st-1', kind: 'child', platform: 'subtask', parentId: 'cli:owner' });
+    const outbound = harness.booted.capture('outbound:message');
+    const opened: string[] = [];
+    harness.booted.app.services.selected(hooks)!.impl.middleware('agent:turn:before', async (data, next) => {
+      opened.push(data.sessionId);
+      await next();
+    });
+    harness.server.enqueue(
+      toolCallReply([
+        { id: 'c1', name: SCHEDULE_CREATE_TOOL, arguments: { prompt: 'tell Ada to stretch', inMinutes: 0.01 } },
+      ]),
+      toolCallReply([{ id: 'c2', name: SCHEDULE_LIST_TOOL, arguments: {} }]),
+      textReply('reminder set'),
+      textReply('Time to stretch, Ada!'),
+    );
+    await harness.agent.handleMessage({
+      sessionId: 'subtask:st-1',
+      platform: 'subtask',
+      sender: {},
+      source: 'subtask',
+      triggerType: 'proactive',
+      content: 'remind Ada to stretch in a moment',
+      fromTurn: {
+        turnId: 't-parent',
+        sessionId: 'cli:owner',
+        platform: 'cli',
+        participants: [{ platform: 'cli', userId: 'owner' }],
+        userId: 'owner',
+      },
+    });
+    await until(() => outbound.some((message) => message.content === 'Time to stretch, Ada!'), 'the reminder turn');
+    const reminder = outbound.find((message) => message.content === 'Time to stretch, Ada!')!;
+    expect(reminder.sessionId).toBe('cli:owner');
+    expect(opened).toEqual(['subtask:st-1', 'cli:owner']);
+    // The subtask lists what it set: the tasks of the session they belong to.
+    const listed = harness
+      .requests()[2]!
+      .messages.filter((message) => message.role === 'tool')
+      .at(-1)!;
+    expect(JSON.parse(String(listed.content))).toMatchObject([{ prompt: 'tell Ada to stretch', status: 'scheduled' }]);
+    const [task] = await harness.booted.app.services.selected(backgroundTasks)!.impl.list('cli:owner');
+    expect(task).toMatchObject({ kind: 'schedule' });
   });
 
   it('an idle prompt opens one idle turn after the quiet time, and it is not archived', async () => {

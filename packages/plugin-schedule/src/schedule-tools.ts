@@ -1,5 +1,6 @@
-// The model-facing tools: schedule_create, schedule_list, schedule_cancel (in the calling session).
-import type { SessionManagerService } from '@aalis/api-session-manager';
+// The model-facing tools: schedule_create, schedule_list, schedule_cancel (in the calling session, or for a child
+// session such as a subtask's, in the session above it where a person reads the replies).
+import type { SessionInfo, SessionManagerService } from '@aalis/api-session-manager';
 import type { Tool } from '@aalis/api-tools';
 import { type I18n, textRef } from '@aalis/core';
 import type { ScheduleRow } from './schedule-store.js';
@@ -21,6 +22,27 @@ export function describeRow(row: ScheduleRow) {
     fires: row.fires,
     prompt: row.prompt,
   };
+}
+
+/** How far up a chain of child sessions the tools look (subtask trees are far shallower). */
+const MAX_CHILD_DEPTH = 64;
+
+/**
+ * The session a task of `sessionId` belongs to: the session itself, or for a child session (kind `child`: a
+ * subtask's, whose replies go only to its parent) the first session above it that is not a child. A reminder set
+ * inside a subtask fires where a person sees its reply, and is listed in that session's 「后台」 tab.
+ */
+export async function taskSessionOf(
+  sessions: SessionManagerService | undefined,
+  sessionId: string,
+): Promise<{ sessionId: string; session: SessionInfo | undefined }> {
+  let session = await sessions?.get(sessionId);
+  for (let depth = 0; session?.kind === 'child' && session.parentId !== undefined && depth < MAX_CHILD_DEPTH; depth++) {
+    const parent = await sessions?.get(session.parentId);
+    if (!parent) break;
+    session = parent;
+  }
+  return { sessionId: session?.id ?? sessionId, session };
 }
 
 export function scheduleTools(
@@ -53,11 +75,12 @@ export function scheduleTools(
           cron?: string;
           timeZone?: string;
         };
-        const session = await sessions()?.get(context.sessionId);
+        const target = await taskSessionOf(sessions(), context.sessionId);
+        const session = target.session;
         const actor = context.participants[0];
         const row = await scheduler.create({
-          sessionId: context.sessionId,
-          platform: context.platform,
+          sessionId: target.sessionId,
+          platform: target.sessionId === context.sessionId ? context.platform : (session?.platform ?? context.platform),
           ...(session?.venue !== undefined ? { venue: session.venue } : {}),
           prompt,
           ...(at !== undefined ? { at } : {}),
@@ -78,7 +101,7 @@ export function scheduleTools(
       description: t('schedule.tool.list'),
       parameters: { type: 'object', properties: {}, additionalProperties: false },
       async handler(_args, context) {
-        const rows = await scheduler.list(context.sessionId);
+        const rows = await scheduler.list((await taskSessionOf(sessions(), context.sessionId)).sessionId);
         if (rows.length === 0) return t('schedule.list.empty');
         return JSON.stringify(rows.map(describeRow), null, 2);
       },
@@ -93,7 +116,8 @@ export function scheduleTools(
         additionalProperties: false,
       },
       async handler(args, context) {
-        const row = await scheduler.own(context.sessionId, (args as { id: string }).id);
+        const { sessionId } = await taskSessionOf(sessions(), context.sessionId);
+        const row = await scheduler.own(sessionId, (args as { id: string }).id);
         if (!(await scheduler.cancel(row))) return t('schedule.notScheduled', { id: row.id, status: row.status });
         return t('schedule.cancelled', { id: row.id });
       },
