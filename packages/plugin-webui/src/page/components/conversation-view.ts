@@ -74,7 +74,7 @@ export const ConversationView = defineComponent({
       });
     });
     return () => {
-      const { entries, pending, waiting, loaded } = snapshot.value;
+      const { entries, pending, waiting, loaded, truncated } = snapshot.value;
       const selfId = props.selfId;
       const empty = loaded && entries.length === 0 && pending.length === 0;
       return h(
@@ -95,6 +95,7 @@ export const ConversationView = defineComponent({
         [
           loaded ? null : h('p', { class: 'placeholder' }, t('webui-page.loading')),
           empty ? h('p', { class: 'placeholder' }, t('webui-page.empty')) : null,
+          truncated ? h('p', { class: 'placeholder', 'data-testid': 'truncated' }, t('webui-page.truncated')) : null,
           ...entries.map((entry) => renderEntry(entry, selfId)),
           ...pending.map((input) => renderInput(input, selfId)),
           waiting.length === 0

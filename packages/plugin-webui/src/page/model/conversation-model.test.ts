@@ -246,6 +246,14 @@ describe('ConversationModel', () => {
     expect(model.getSnapshot().pending).toEqual([]);
   });
 
+  it('says when the server sent only the latest entries of a long history (timeline.truncated)', () => {
+    const model = new ConversationModel('s');
+    model.load({ sessionId: 's', entries: [turn('t9')], waiting: [], truncated: true });
+    expect(model.getSnapshot().truncated).toBe(true);
+    model.load({ sessionId: 's', entries: [], waiting: [], truncated: false });
+    expect(model.getSnapshot().truncated).toBe(false);
+  });
+
   it('drops a refused send; a send accepted after its input arrived leaves nothing pending', () => {
     const model = new ConversationModel('s');
     model.sending('k1', { text: 'too long', attachments: [] });

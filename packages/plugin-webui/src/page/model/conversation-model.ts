@@ -29,6 +29,7 @@ export class ConversationModel extends Store<ConversationSnapshot> {
   private waiting: WaitingInputView[] = [];
   private pending: PendingSend[] = [];
   private loaded = false;
+  private truncated = false;
   private deleted = false;
 
   constructor(readonly sessionId: string) {
@@ -65,6 +66,7 @@ export class ConversationModel extends Store<ConversationSnapshot> {
     const running = this.entries.find((entry): entry is TurnView => entry.kind === 'turn' && entry.running);
     this.runningTurnId = running?.turnId;
     this.waiting = timeline.waiting.map(waitingView);
+    this.truncated = timeline.truncated;
     this.dropPlaced();
     this.loaded = true;
     this.changed();
@@ -173,6 +175,7 @@ export class ConversationModel extends Store<ConversationSnapshot> {
       pending: this.pending.map((entry) => entry.input),
       runningTurnId: this.runningTurnId,
       waiting: this.waiting,
+      truncated: this.truncated,
       deleted: this.deleted,
     };
   }

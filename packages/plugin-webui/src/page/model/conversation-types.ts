@@ -107,6 +107,8 @@ export interface ConversationSnapshot {
   /** The running turn's id (the Stop button applies), if any. */
   runningTurnId?: string;
   waiting: readonly WaitingInputView[];
+  /** The server sent only the latest entries of a long history (`timeline.truncated`): earlier ones exist. */
+  truncated: boolean;
   /** The session was deleted (the view closes it). */
   deleted: boolean;
 }
