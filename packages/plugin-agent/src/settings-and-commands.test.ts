@@ -69,6 +69,40 @@ describe('会话设置项', () => {
     expect(contents(last.messages).at(-1)).toContain('上限');
   });
 
+  it('maxToolIterations: a server that ignores tool_choice none and answers with calls only ends the turn visibly, the calls not run', async () => {
+    let runs = 0;
+    harness = await startHarness({
+      agentConfig: { maxToolIterations: 1 },
+      tools: [
+        {
+          name: 'ping',
+          description: 'pings',
+          parameters: { type: 'object', properties: {} },
+          handler: () => `pong ${++runs}`,
+        },
+      ],
+    });
+    const outbound = harness.booted.capture('outbound:message');
+    harness.server.enqueue(
+      toolCallReply([{ id: 'c1', name: 'ping', arguments: {} }]),
+      toolCallReply([{ id: 'c2', name: 'ping', arguments: {} }]),
+      // The answering call (tool_choice none) comes back with a tool call and no text all the same.
+      toolCallReply([{ id: 'c3', name: 'ping', arguments: {} }]),
+    );
+    await harness.say('ping a lot');
+    expect(runs).toBe(1);
+    expect((harness.requests()[2] as { tool_choice?: unknown }).tool_choice).toBe('none');
+    expect(harness.requests()).toHaveLength(3);
+    const said = outbound.filter((message) => message.sessionId === 'cli:owner').map((m) => m.content);
+    expect(said).toEqual([
+      '[错误] 本轮工具调用次数已达上限(1 次),模型仍只回了工具调用(ping),没有给出回答;这些调用没有执行。已有的工具结果留在对话里:发一句「继续」让它接着做,或调高会话设置「最大工具迭代」(maxToolIterations)。',
+    ]);
+    // Nothing lost: the batch that ran is in the history; the calls not run are not.
+    const history = await harness.history();
+    expect(history.some((message) => message.role === 'tool' && message.content === 'pong 1')).toBe(true);
+    expect(history.some((message) => message.toolCalls?.some((call) => call.id === 'c3'))).toBe(false);
+  });
+
   it('values from the plugin config are what /session shows when no layer sets the field, as turns use them', async () => {
     harness = await startHarness({ agentConfig: { maxToolIterations: 2, historyLimit: 6, think: 'high' } });
     const shown = (await harness.command('/session')).join('\n');

@@ -1,7 +1,7 @@
 // One turn, every step in the order of plugin-agent.zh.md 「核心流程」: turn:before (archiving the inputs first),
 // system prompt, history, tools, contributions, then model calls with the insertion point, the trim, streaming,
 // token:usage and the tool loop, the reply, saving, sending and turn:after.
-import type { TurnInput } from '@aalis/api-agent';
+import { agentErrors, type TurnInput } from '@aalis/api-agent';
 import { AalisError, textRef } from '@aalis/core';
 import type { AgentDeps } from './agent-deps.js';
 import { callLength, lazyLlmBefore, relaunched } from './llm-before-context.js';
@@ -252,6 +252,11 @@ async function modelLoop(deps: AgentDeps, channel: SessionChannel, state: TurnSt
       state.iteration++;
       continue;
     }
+    if (iterationsExhausted && response.toolCalls.length > 0 && response.content.trim() === '') {
+      // A server that ignores tool_choice 'none' answered with calls only: not run, and the turn ends in a coded
+      // error saying so instead of an empty (silent) reply; the tool results before the limit are already stored.
+      throw toolLimitError(deps, state.settings.maxToolIterations ?? state.iteration, response.toolCalls);
+    }
     // The final reply is being written: later real-person inputs queue for the next turn.
     channel.closeJoins();
     const schema = state.settings.structuredOutput;
@@ -278,4 +283,16 @@ async function modelLoop(deps: AgentDeps, channel: SessionChannel, state: TurnSt
     await deliverReply(deps, state, response.content, response);
     return;
   }
+}
+
+/** AALIS_AGENT_TOOL_LIMIT_NO_ANSWER, worded in the agent's locale (the turn shows the message as its reason). */
+function toolLimitError(deps: AgentDeps, limit: number, calls: readonly { function: { name: string } }[]): Error {
+  const names = [...new Set(calls.map((call) => call.function.name))];
+  const tools = names.length > 5 ? `${names.slice(0, 5).join(', ')} …` : names.join(', ');
+  const error = agentErrors.AALIS_AGENT_TOOL_LIMIT_NO_ANSWER(
+    { limit, tools },
+    { details: { limit, calls: calls.length } },
+  );
+  error.message = error.localized(deps.i18n.locale);
+  return error;
 }
