@@ -24,6 +24,9 @@ export interface McpCallResult {
   toolResult?: unknown;
 }
 
+/** The image types model APIs take (OpenAI-compatible and Anthropic alike). */
+const MODEL_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
 export function toToolResultFromMcp(
   result: McpCallResult,
   { acceptsImages, t, errorCode }: { acceptsImages: boolean; t: (text: TextRef) => string; errorCode: string },
@@ -38,7 +41,10 @@ export function toToolResultFromMcp(
         break;
       case 'image': {
         const mimeType = block.mimeType ?? 'image/png';
-        if (acceptsImages && block.data) {
+        if (!MODEL_IMAGE_TYPES.has(mimeType)) {
+          // An SVG or the like sent to the model as an image makes its API refuse the whole request.
+          parts.push(t({ key: 'mcp.result.imageUnsupported', params: { mimeType } }));
+        } else if (acceptsImages && block.data) {
           attachments.push({ type: 'image', data: block.data, mimeType });
           parts.push(t({ key: 'mcp.result.image', params: { mimeType } }));
         } else {
