@@ -5,6 +5,7 @@
 // a turn may run on another process: its replies and tool lines reach this terminal through the terminal relay.
 import { userInfo } from 'node:os';
 import type { TokenUsageEvent, TurnInput } from '@aalis/api-agent';
+import '@aalis/api-background';
 import { commands } from '@aalis/api-commands';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
@@ -44,6 +45,13 @@ import {
 import './cli-texts.js';
 
 export const CLI_PLATFORM = 'cli';
+
+/**
+ * How long piped input's end waits for work started in the terminal's session to finish (a background subtask
+ * still running, the continuation turn its notice opens, a turn queued): then the command leaves as before, and
+ * what still runs is stopped. Scheduled reminders are not waited for.
+ */
+export const PIPED_WAIT_MS = 10 * 60_000;
 
 export interface CliPlatformOptions {
   /** `interactive`: the terminal chat; `lines`: one message per input line, replies on the output. */
@@ -91,6 +99,8 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
   let relayStarted: Promise<void> = Promise.resolve();
   let answeringOthers: () => boolean = () => false;
   let answeredOthers: () => boolean = () => false;
+  let ownWorkDue: () => boolean = () => false;
+  let warnLeaving: () => void = () => {};
   let closed = false;
   let markReady!: () => void;
   const ready = new Promise<void>((resolve) => {
@@ -131,6 +141,10 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
       let ranOthers = false;
       /** Sessions where lines of other terminals wait for a turn on this process. */
       const waitingOthers = new Set<string>();
+      /** Turns of the terminal's session now running on this process, inputs queued for it, its running tasks. */
+      const ownTurns = new Set<string>();
+      let ownQueued = 0;
+      const ownRunningTasks = new Set<string>();
       const audience = (turnId: string | undefined, turnSession: string) => {
         const inputs = turnId === undefined ? undefined : turns.get(turnId);
         // Not a turn of this process (a command's answer): shown in its session's terminal, as before.
@@ -191,10 +205,17 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
           ranOthers = true;
           waitingOthers.add(event.sessionId);
         } else waitingOthers.delete(event.sessionId);
+        if (event.sessionId === sessionId) ownQueued = event.waiting.length;
         if (event.sessionId === sessionId) view.queueChanged(event.waiting.filter((message) => !theirs(message)));
       });
       events.use.on('agent:stopped-elsewhere', ({ message }) => {
         if (stoppedHere(message, terminal, sessionId)) view.stoppedElsewhere(t({ key: 'cli.turn.stopped' }));
+      });
+      events.use.on('background:changed', ({ sessionId: owner, task }) => {
+        if (owner !== sessionId) return;
+        const key = `${task.kind}:${task.id}`;
+        if (task.status === 'running') ownRunningTasks.add(key);
+        else ownRunningTasks.delete(key);
       });
       events.use.on('token:usage', (event) => {
         if (event.turnId !== undefined) usage.set(event.sessionId, event);
@@ -212,7 +233,13 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
         if (context.sessionId === sessionId && audience(context.turnId, context.sessionId).here) {
           view.turnStarted(context);
         }
-        await next();
+        // The centre is the whole turn; a turn another middleware holds back never reaches turn:after.
+        if (context.sessionId === sessionId) ownTurns.add(context.turnId);
+        try {
+          await next();
+        } finally {
+          ownTurns.delete(context.turnId);
+        }
       });
       hooks.use.middleware('agent:turn:after', async (context, next) => {
         if (context.sessionId === sessionId && audience(context.turnId, context.sessionId).here) {
@@ -256,6 +283,15 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
         }
       };
       answeredOthers = () => ranOthers || answeringOthers();
+      ownWorkDue = () => ownTurns.size > 0 || ownQueued > 0 || ownRunningTasks.size > 0;
+      warnLeaving = () => {
+        if (ownWorkDue()) {
+          logger.use.warn('input ended; stopped waiting for the work still running in this session', {
+            sessionId,
+            waitedMinutes: PIPED_WAIT_MS / 60_000,
+          });
+        }
+      };
       answeringOthers = () =>
         relay !== undefined &&
         (waitingOthers.size > 0 ||
@@ -284,6 +320,12 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
       // This process may be running turns that answer lines typed into other terminals (it owns their session):
       // leaving now would stop them unanswered, so it stays until it has run none for a moment.
       if (exit === 'end-of-input' && answeredOthers()) await stayWhileAnswering(answeringOthers, () => closed);
+      // Piped input ended while work it started is due (a background subtask, the continuation turn it opens):
+      // stay until it has finished, within PIPED_WAIT_MS.
+      if (exit === 'end-of-input' && ownWorkDue()) {
+        await stayWhileAnswering(ownWorkDue, () => closed, PIPED_WAIT_MS);
+        if (!closed) warnLeaving();
+      }
       return exit;
     },
     close() {

@@ -57,8 +57,12 @@ export function audienceOf(
  * Resolves once `busy` has been false for QUIET_MS on end, or after MAX_STAY_MS at most: other terminals that keep
  * typing could keep this process owning their session for ever (what it runs then is stopped as at any shutdown).
  */
-export async function stayWhileAnswering(busy: () => boolean, closed: () => boolean): Promise<void> {
-  const until = Date.now() + MAX_STAY_MS;
+export async function stayWhileAnswering(
+  busy: () => boolean,
+  closed: () => boolean,
+  maxStayMs = MAX_STAY_MS,
+): Promise<void> {
+  const until = Date.now() + maxStayMs;
   let quietSince = Date.now();
   while (Date.now() - quietSince < QUIET_MS && Date.now() < until && !closed()) {
     await new Promise((resolve) => setTimeout(resolve, 50));
