@@ -151,6 +151,13 @@ export class OneBotConnection {
     if (this.options.accessToken) headers.Authorization = `Bearer ${this.options.accessToken}`;
     const socket = new WebSocket(this.options.url!, { headers, handshakeTimeout: this.options.apiTimeoutMs });
     let opened = false;
+    /** Why the attempt failed, for the one warning line (never the token: errors name the status, not the URL). */
+    let failure: { status?: number; reason: string } | undefined;
+    socket.on('unexpected-response', (_request, response) => {
+      failure = { status: response.statusCode, reason: `HTTP ${response.statusCode}` };
+      response.resume();
+      socket.terminate();
+    });
     socket.on('open', () => {
       opened = true;
       if (this.attempt > 0) this.options.logger.info(`OneBot: reconnected to ${this.endpoint}`);
@@ -159,16 +166,28 @@ export class OneBotConnection {
       this.adopt(socket);
     });
     socket.on('error', (error) => {
-      if (!opened) this.options.logger.debug('OneBot: connection attempt failed', { error: error.message });
+      if (opened) return;
+      failure ??= { reason: error.message.split(this.options.accessToken || '\u0000').join('***') };
+      this.options.logger.debug('OneBot: connection attempt failed', { error: failure.reason });
     });
     socket.on('close', () => {
       if (this.socket === socket) this.socket = undefined;
       if (this.closed) return;
       const delay = Math.min(this.options.reconnect.maxMs, this.options.reconnect.initialMs * 2 ** this.attempt);
       this.attempt += 1;
-      this.options.logger.warn(
-        `OneBot: ${opened ? 'connection lost' : 'cannot connect'} (${this.endpoint}); retrying in ${delay} ms`,
-      );
+      if (!opened && (failure?.status === 401 || failure?.status === 403)) {
+        const error = onebotErrors.AALIS_ONEBOT_TOKEN_REFUSED({
+          endpoint: this.endpoint,
+          status: failure.status,
+          delayMs: delay,
+        });
+        this.options.logger.warn(error.message, { code: error.code });
+      } else {
+        const why = !opened && failure ? `: ${failure.reason}` : '';
+        this.options.logger.warn(
+          `OneBot: ${opened ? 'connection lost' : 'cannot connect'} (${this.endpoint})${why}; retrying in ${delay} ms`,
+        );
+      }
       this.retryTimer = setTimeout(() => this.dial(), delay);
     });
   }

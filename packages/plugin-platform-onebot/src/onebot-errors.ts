@@ -23,6 +23,12 @@ export const onebotErrors = defineErrors({
       '回复已交给运行 OneBot 连接的进程({name}),但 {timeoutMs} 毫秒内没有结果。请确认有一个进程的日志写着 "this process runs the connection",并且它连得上数据库。',
     isRetryable: true,
   },
+  AALIS_ONEBOT_TOKEN_REFUSED: {
+    en: 'The OneBot implementation at {endpoint} refused the connection (HTTP {status}): the access token does not match. Set plugins.platform-onebot.accessToken to the token configured in NapCat/Lagrange/go-cqhttp. Retrying in {delayMs} ms.',
+    'zh-CN':
+      'OneBot 实现({endpoint})拒绝了连接(HTTP {status}):access token 不对。请把 plugins.platform-onebot.accessToken 设成 NapCat/Lagrange/go-cqhttp 里配置的 token。{delayMs} 毫秒后重试。',
+    isRetryable: true,
+  },
   AALIS_ONEBOT_CONFIG_INVALID: {
     en: 'plugins.platform-onebot: {problem}',
     'zh-CN': 'plugins.platform-onebot:{problem}',

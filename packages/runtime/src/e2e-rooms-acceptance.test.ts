@@ -170,6 +170,29 @@ plugins:
     expect(stop.params.text).toBe('No turn is running');
   }, 90_000);
 
+  it('OneBot: an implementation that refuses the access token is named as the reason, with what to set', async () => {
+    const server = new WebSocketServer({
+      host: '127.0.0.1',
+      port: 0,
+      verifyClient: ({ req }: { req: { headers: Record<string, string | string[] | undefined> } }, done) =>
+        done(req.headers.authorization === 'Bearer right-token', 401),
+    });
+    await new Promise<void>((resolve) => server.once('listening', resolve));
+    cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+    const serve = serveIn(`locale: en
+plugins:
+  memory-summary: false
+  platform-onebot: { url: "ws://127.0.0.1:${(server.address() as AddressInfo).port}", accessToken: wrong-token-4711 }
+`);
+    await waitFor(() => serve.stderr().includes('refused the connection'), {
+      timeoutMs: 30_000,
+      what: () => `the refusal in the log: ${serve.stderr()}`,
+    });
+    expect(serve.stderr()).toContain('(HTTP 401): the access token does not match');
+    expect(serve.stderr()).toContain('plugins.platform-onebot.accessToken');
+    expect(serve.stderr()).not.toContain('wrong-token-4711');
+  }, 90_000);
+
   it('OneBot: a group message that addresses her is answered at once even when the implementation never answers get_group_info', async () => {
     const onebot = await startOneBot({ selfId: 30_001, silent: ['get_group_info'] });
     serveIn(`locale: en
