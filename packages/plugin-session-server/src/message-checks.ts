@@ -1,8 +1,10 @@
 // The checks a message passes before anything is sent: its length, and each image attachment's type, encoding and
 // size (decoded). A failing check is a coded error and nothing reaches the agent.
+import { type Locale, translate } from '@aalis/core';
 import type { Attachment } from '@aalis/schema-message';
 import type { ServerConfig } from './server-config.js';
 import { serverErrors } from './server-errors.js';
+import './server-texts.js';
 
 export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 
@@ -26,6 +28,7 @@ export function checkText(config: Pick<ServerConfig, 'maxMessageChars'>, value: 
 export function checkAttachments(
   config: Pick<ServerConfig, 'maxAttachments' | 'maxAttachmentBytes'>,
   value: unknown,
+  locale: Locale = 'en',
 ): Attachment[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) {
@@ -37,15 +40,27 @@ export function checkAttachments(
   if (value.length > config.maxAttachments) {
     throw serverErrors.AALIS_WEBUI_TOO_MANY_ATTACHMENTS({ count: value.length, limit: config.maxAttachments });
   }
-  return value.map((item: unknown, index) => checkImage(config, item, index));
+  return value.map((item: unknown, index) => checkImage(config, item, index, locale));
 }
 
-function checkImage(config: Pick<ServerConfig, 'maxAttachmentBytes'>, item: unknown, index: number): Attachment {
-  const invalid = (reason: string) => serverErrors.AALIS_WEBUI_ATTACHMENT_INVALID({ index, reason });
-  if (typeof item !== 'object' || item === null) throw invalid('not an object');
+function checkImage(
+  config: Pick<ServerConfig, 'maxAttachmentBytes'>,
+  item: unknown,
+  index: number,
+  locale: Locale,
+): Attachment {
+  // The reason in the host's locale for the message; details.reason in English for clients that match it.
+  const invalid = (problem: string, params?: Record<string, string>) => {
+    const ref = { key: `sessionServer.attachment.${problem}`, ...(params ? { params } : {}) };
+    return serverErrors.AALIS_WEBUI_ATTACHMENT_INVALID(
+      { index, reason: translate(ref, locale) },
+      { details: { reason: translate(ref, 'en') } },
+    );
+  };
+  if (typeof item !== 'object' || item === null) throw invalid('notObject');
   const { type, mimeType, data, name } = item as Record<string, unknown>;
-  if (type !== 'image') throw invalid(`type must be "image", not ${JSON.stringify(type)}`);
-  if (typeof data !== 'string' || data === '') throw invalid('data must be base64 text or a data: URL');
+  if (type !== 'image') throw invalid('type', { type: JSON.stringify(type) ?? 'undefined' });
+  if (typeof data !== 'string' || data === '') throw invalid('data');
   let payload = data;
   let declared = typeof mimeType === 'string' ? mimeType : undefined;
   const dataUrl = /^data:([^;,]+);base64,/.exec(data);
@@ -54,14 +69,14 @@ function checkImage(config: Pick<ServerConfig, 'maxAttachmentBytes'>, item: unkn
     payload = data.slice(dataUrl[0].length);
   }
   if (!declared || !(IMAGE_TYPES as readonly string[]).includes(declared)) {
-    throw invalid(`mimeType must be one of ${IMAGE_TYPES.join(', ')}`);
+    throw invalid('mimeType', { types: IMAGE_TYPES.join(', ') });
   }
   // The size is checked before decoding anything: base64 is 4 characters per 3 bytes.
   const size = Math.floor((payload.length * 3) / 4) - (payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0);
   if (size > config.maxAttachmentBytes) {
     throw serverErrors.AALIS_WEBUI_ATTACHMENT_TOO_LARGE({ index, size, limit: config.maxAttachmentBytes });
   }
-  if (payload.length % 4 !== 0 || !BASE64.test(payload)) throw invalid('data is not valid base64');
+  if (payload.length % 4 !== 0 || !BASE64.test(payload)) throw invalid('base64');
   const attachment: Attachment = { type: 'image', mimeType: declared, data: payload };
   if (typeof name === 'string' && name !== '') attachment.name = name.slice(0, 200);
   return attachment;

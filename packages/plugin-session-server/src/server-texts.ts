@@ -22,6 +22,11 @@ export const serverTexts = defineCatalogue({
     'sessionServer.problem.id': '"id" 必须是 1 到 64 个字符的字符串',
     'sessionServer.problem.type': '"type" 必须是字符串',
     'sessionServer.problem.binary frames are not read': '不收二进制帧',
+    'sessionServer.attachment.notObject': '不是对象',
+    'sessionServer.attachment.type': 'type 应为 "image",实际为 {type}',
+    'sessionServer.attachment.data': 'data 应为 base64 文本或 data: URL',
+    'sessionServer.attachment.mimeType': 'mimeType 应为 {types} 之一',
+    'sessionServer.attachment.base64': 'data 不是有效的 base64',
   },
   en: {
     'sessionServer.forbidden.session': 'this session is not yours',
@@ -41,5 +46,10 @@ export const serverTexts = defineCatalogue({
     'sessionServer.problem.id': '"id" must be a string of 1 to 64 characters',
     'sessionServer.problem.type': '"type" must be a string',
     'sessionServer.problem.binary frames are not read': 'binary frames are not read',
+    'sessionServer.attachment.notObject': 'not an object',
+    'sessionServer.attachment.type': 'type must be "image", not {type}',
+    'sessionServer.attachment.data': 'data must be base64 text or a data: URL',
+    'sessionServer.attachment.mimeType': 'mimeType must be one of {types}',
+    'sessionServer.attachment.base64': 'data is not valid base64',
   },
 });

@@ -105,7 +105,7 @@ export async function sendRequest(
   if (session.kind === 'room') throw serverErrors.AALIS_WEBUI_ROOM_READ_ONLY({ platform: session.platform });
   const clientMessageId = optionalString('send', params, 'clientMessageId');
   const text = checkText(deps.config, params.text);
-  const attachments = checkAttachments(deps.config, params.attachments);
+  const attachments = checkAttachments(deps.config, params.attachments, deps.locale);
   if (text.trim() === '' && attachments.length === 0) throw serverErrors.AALIS_WEBUI_MESSAGE_EMPTY();
   const sentKey = clientMessageId ? `${account.userId}\u0000${clientMessageId}` : undefined;
   const earlier = sentKey ? deps.sentIds.get(sentKey) : undefined;

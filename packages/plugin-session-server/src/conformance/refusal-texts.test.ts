@@ -84,8 +84,28 @@ describe('refusals in zh-CN', () => {
         },
       });
     }
-    socket.send(JSON.stringify({ id: 'p', type: 'ping' }));
-    expect(await next(cases.length + 2)).toMatchObject({ type: 'reply' });
+    const byId = async (id: string) => {
+      const deadline = Date.now() + 5000;
+      const find = () => frames.find((frame) => (frame as { id?: string }).id === id);
+      while (!find() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      return find() as Record<string, unknown> | undefined;
+    };
+    socket.send(JSON.stringify({ id: 'new', type: 'session.create' }));
+    const created = (await byId('new'))!.result as { session: { id: string } };
+    const sessionId = created.session.id;
+    const badImage = { type: 'image', mimeType: 'text/html', data: 'AAAA' };
+    socket.send(JSON.stringify({ id: 'img', type: 'send', sessionId, text: 'look', attachments: [badImage] }));
+    const refused = await byId('img');
+    expect(refused).toMatchObject({
+      type: 'error',
+      error: {
+        code: 'AALIS_WEBUI_ATTACHMENT_INVALID',
+        message: expect.stringContaining('mimeType 应为 image/png, image/jpeg, image/gif, image/webp 之一'),
+        details: { reason: 'mimeType must be one of image/png, image/jpeg, image/gif, image/webp' },
+      },
+    });
+    socket.send(JSON.stringify({ id: 'ping', type: 'ping' }));
+    expect(await byId('ping')).toMatchObject({ type: 'reply' });
     socket.close();
   });
 });
