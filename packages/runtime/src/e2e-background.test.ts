@@ -96,7 +96,23 @@ describe('aalis serve: subtasks and scheduled tasks', () => {
     const { process, api } = await serve(workspace.dir);
     const { session } = await api.call<{ session: { id: string } }>('session.create', { title: 'subtasks' });
     model.enqueueWhen(isChild('survey the north'), slow('never finished', 60_000));
-    model.enqueueWhen(isChild('survey the south'), slow('the south is sunny', 4_000));
+    // The south answers once the test has seen it still running after /stop (a fixed delay could run out first on
+    // a loaded machine).
+    let releaseSouth!: () => void;
+    const southMayAnswer = new Promise<void>((resolve) => {
+      releaseSouth = resolve;
+    });
+    model.enqueueWhen(isChild('survey the south'), {
+      type: 'stream',
+      steps: [
+        { role: 'assistant' },
+        { until: southMayAnswer },
+        { text: 'the south is sunny' },
+        { finish: 'stop' },
+        { usage: { promptTokens: 30, completionTokens: 5 } },
+        { done: true },
+      ],
+    });
     model.enqueue(
       toolCallReply([
         { id: 'c1', name: 'spawn_subtask', arguments: { task: 'survey the north' } },
@@ -132,6 +148,7 @@ describe('aalis serve: subtasks and scheduled tasks', () => {
       { what: 'the north stopped' },
     );
     expect(after.find((task) => task.id === south.id)?.status).toBe('running');
+    releaseSouth();
 
     const continuation = await waitFor(
       () => model.chatBodies().find((body) => texts(body).some((text) => text.startsWith('[Host notice]'))),

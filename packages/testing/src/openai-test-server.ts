@@ -55,6 +55,18 @@ export interface OpenAiTestServer {
 }
 
 /** Waits, but no longer than the connection lives. */
+function holdUntil(settled: Promise<unknown>, res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    if (res.destroyed) return resolve();
+    const done = () => {
+      res.off('close', done);
+      resolve();
+    };
+    settled.then(done, done);
+    res.on('close', done);
+  });
+}
+
 function pause(ms: number, res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
     if (res.destroyed) return resolve();
@@ -194,6 +206,9 @@ export async function startOpenAiTestServer({
       if ('delayMs' in step) {
         flush();
         await pause(step.delayMs, res);
+      } else if ('until' in step) {
+        flush();
+        await holdUntil(step.until, res);
       } else if ('flush' in step) {
         flush();
       } else if ('cut' in step) {

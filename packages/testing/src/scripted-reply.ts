@@ -18,6 +18,8 @@ export type StreamStep =
       };
     }
   | { delayMs: number }
+  /** Sends what is buffered, then holds the stream until the promise settles (or the client goes away). */
+  | { until: Promise<unknown> }
   /** Sends what is buffered now, so the next steps arrive in a separate network read. */
   | { flush: true }
   /** Written verbatim (include the line ends). */
