@@ -100,6 +100,7 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
   let answeringOthers: () => boolean = () => false;
   let answeredOthers: () => boolean = () => false;
   let ownWorkDue: () => boolean = () => false;
+  let ranOwnTasks: () => boolean = () => false;
   let warnLeaving: () => void = () => {};
   let closed = false;
   let markReady!: () => void;
@@ -145,6 +146,7 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
       const ownTurns = new Set<string>();
       let ownQueued = 0;
       const ownRunningTasks = new Set<string>();
+      let sawOwnTasks = false;
       const audience = (turnId: string | undefined, turnSession: string) => {
         const inputs = turnId === undefined ? undefined : turns.get(turnId);
         // Not a turn of this process (a command's answer): shown in its session's terminal, as before.
@@ -214,8 +216,10 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
       events.use.on('background:changed', ({ sessionId: owner, task }) => {
         if (owner !== sessionId) return;
         const key = `${task.kind}:${task.id}`;
-        if (task.status === 'running') ownRunningTasks.add(key);
-        else ownRunningTasks.delete(key);
+        if (task.status === 'running') {
+          ownRunningTasks.add(key);
+          sawOwnTasks = true;
+        } else ownRunningTasks.delete(key);
       });
       events.use.on('token:usage', (event) => {
         if (event.turnId !== undefined) usage.set(event.sessionId, event);
@@ -284,6 +288,7 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
       };
       answeredOthers = () => ranOthers || answeringOthers();
       ownWorkDue = () => ownTurns.size > 0 || ownQueued > 0 || ownRunningTasks.size > 0;
+      ranOwnTasks = () => sawOwnTasks;
       warnLeaving = () => {
         if (ownWorkDue()) {
           logger.use.warn('input ended; stopped waiting for the work still running in this session', {
@@ -321,8 +326,9 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
       // leaving now would stop them unanswered, so it stays until it has run none for a moment.
       if (exit === 'end-of-input' && answeredOthers()) await stayWhileAnswering(answeringOthers, () => closed);
       // Piped input ended while work it started is due (a background subtask, the continuation turn it opens):
-      // stay until it has finished, within PIPED_WAIT_MS.
-      if (exit === 'end-of-input' && ownWorkDue()) {
+      // stay until it has finished, within PIPED_WAIT_MS. After a background task ran, a moment's quiet is waited
+      // for even when nothing is due: its continuation may be between the queue and its turn's start.
+      if (exit === 'end-of-input' && (ownWorkDue() || ranOwnTasks())) {
         await stayWhileAnswering(ownWorkDue, () => closed, PIPED_WAIT_MS);
         if (!closed) warnLeaving();
       }

@@ -58,3 +58,69 @@ describe.each([
     E2E_TIMEOUT_MS,
   );
 });
+
+describe('aalis chat: a continuation due when the input ends', () => {
+  it(
+    'a background subtask that ended during the turn that started it: its queued continuation turn runs, not aborted',
+    async () => {
+      const workspace = temporaryWorkspace(serverConfig(model.url, '  memory-summary: false\n'));
+      workspaces.push(workspace);
+      model.enqueueWhen(isChild('count the sheep'), textReply('42 sheep'));
+      model.enqueue(
+        toolCallReply([{ id: 'c1', name: 'spawn_subtask', arguments: { task: 'count the sheep', background: true } }]),
+        // The parent's reply takes longer than the subtask: its notice is queued behind this turn.
+        slow('Counting has started.', 1_000),
+        textReply('There are 42 sheep.'),
+      );
+      const run = await runAalis({ cwd: workspace.dir, args: ['chat'], input: 'count the sheep\n' });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('Counting has started.\nThere are 42 sheep.\n');
+      expect(model.pending()).toBe(0);
+    },
+    E2E_TIMEOUT_MS,
+  );
+});
+
+describe('aalis chat: background results and the tool-call limit, as the person reads them', () => {
+  it(
+    'a background subtask whose result wait_subtasks returned is answered once: no continuation turn repeats it',
+    async () => {
+      const workspace = temporaryWorkspace(serverConfig(model.url, '  memory-summary: false\n'));
+      workspaces.push(workspace);
+      model.enqueueWhen(isChild('survey the south'), slow('the south is sunny', 500));
+      model.enqueue(
+        toolCallReply([{ id: 'c1', name: 'spawn_subtask', arguments: { task: 'survey the south', background: true } }]),
+        toolCallReply([{ id: 'c2', name: 'wait_subtasks', arguments: { timeoutSeconds: 60 } }]),
+        textReply('The south is sunny.'),
+      );
+      // What a continuation turn would answer, if one opened.
+      model.enqueue(textReply('The south is sunny (again).'));
+      const run = await runAalis({ cwd: workspace.dir, args: ['chat'], input: 'survey the south and tell me\n' });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe('The south is sunny.\n');
+      expect(model.pending()).toBe(1);
+      expect(model.chatBodies().some((body) => texts(body).some((text) => text.startsWith('[Host notice]')))).toBe(
+        false,
+      );
+    },
+    E2E_TIMEOUT_MS,
+  );
+
+  it(
+    'past maxToolIterations, a server that ignores tool_choice none and sends calls only: the turn says so',
+    async () => {
+      const config = serverConfig(model.url, '  memory-summary: false\n  agent:\n    maxToolIterations: 1\n');
+      const workspace = temporaryWorkspace(config);
+      workspaces.push(workspace);
+      const calc = (id: string) => toolCallReply([{ id, name: 'calculator', arguments: { expression: '1+1' } }]);
+      model.enqueue(calc('c1'), calc('c2'), calc('c3'));
+      const run = await runAalis({ cwd: workspace.dir, args: ['chat'], input: 'add forever\n' });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe(
+        '[Error] This turn reached its tool-call limit (1) and the model still answered with tool calls only (calculator), no text; those calls were not run. The tool results so far stay in the conversation: send "continue" to let it go on, or raise the session setting maxToolIterations.\n',
+      );
+      expect((model.chatBodies()[2] as { tool_choice?: unknown }).tool_choice).toBe('none');
+    },
+    E2E_TIMEOUT_MS,
+  );
+});
