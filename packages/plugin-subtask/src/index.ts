@@ -76,6 +76,7 @@ export default definePlugin({
       await next();
     });
     handles.hooks.use.middleware('agent:turn:after', async (data, next) => {
+      manager.parentTurnEnded(data.sessionId, data.turnId, data.outcome);
       if (manager.isChild(data.sessionId)) {
         manager.recordTurnEnd(data.sessionId, {
           reply: data.reply,

@@ -122,6 +122,27 @@ describe('background subtasks', () => {
     expect(history.some((message) => String(message.content).includes('[宿主通知]'))).toBe(false);
   });
 
+  it('a background subtask still reports back when the turn whose wait returned its result was stopped before replying', async () => {
+    harness = await startSubtaskHarness();
+    const outbound = harness.booted.capture('outbound:message');
+    harness.child('quick job', textReply('quick result'));
+    harness.server.enqueue(
+      toolCallReply([{ id: 'c1', name: SPAWN_SUBTASK_TOOL, arguments: { task: 'quick job', background: true } }]),
+      toolCallReply([{ id: 'c2', name: WAIT_SUBTASKS_TOOL, arguments: { timeoutSeconds: 600 } }]),
+      slowReply('never said', 60_000),
+      textReply('the quick job says: quick result'),
+    );
+    const said = harness.say('do the quick job');
+    await until(() => harness!.requests().length >= 4, 'the answering call after the wait');
+    expect(harness.agent.abort('cli:owner')).toBe(true);
+    await said;
+    await until(
+      () => outbound.some((message) => message.content === 'the quick job says: quick result'),
+      'the continuation',
+      8_000,
+    );
+  });
+
   it('a background subtask still reports back when the wait for it ran out first', async () => {
     harness = await startSubtaskHarness();
     const outbound = harness.booted.capture('outbound:message');

@@ -72,9 +72,10 @@ export class SubtaskManager {
   }
 
   /**
-   * Whether a turn opened by these inputs only repeats what the model already has: each is the host notice of a
-   * background subtask whose result a wait_subtasks returned (in the turn that spawned it, or a later one) before
-   * the notice's turn began. Decided when the turn begins, since the notice may be queued behind that very turn.
+   * Whether a turn opened by these inputs only repeats what the person already has: each is the host notice of a
+   * background subtask whose result a wait_subtasks returned in a turn that replied (the one that spawned it, or a
+   * later one) before the notice's turn began. Decided when the turn begins, since the notice may be queued behind
+   * that very turn.
    */
   isReportedNotice(inputs: readonly { message: IncomingMessage }[]): boolean {
     return (
@@ -86,6 +87,16 @@ export class SubtaskManager {
         return record !== undefined && record.parentSessionId === message.sessionId && record.reported === true;
       })
     );
+  }
+
+  /** A turn of a parent session ended: the results its wait_subtasks returned count as reported if it replied. */
+  parentTurnEnded(sessionId: string, turnId: string, outcome: string): void {
+    for (const record of this.records.values()) {
+      if (record.parentSessionId === sessionId && record.reportedIn === turnId) {
+        record.reported = outcome === 'replied';
+        delete record.reportedIn;
+      }
+    }
   }
 
   recordTurnEnd(sessionId: string, end: TurnEnd): void {

@@ -46,9 +46,12 @@ export interface SubtaskRecord {
   platform: string;
   venue?: string;
   stoppedBy?: Identity;
+  /** The turn whose wait_subtasks gave the model this subtask's final status and result. */
+  reportedIn?: string;
   /**
-   * wait_subtasks gave the model its final status and result: a background subtask's host notice then opens no
-   * continuation turn (it would answer the same result again).
+   * That turn replied: the person has an answer made from the result, so a background subtask's host notice opens
+   * no continuation turn (it would answer the same result again). A turn stopped or failed after the wait leaves it
+   * unset: the continuation still reports.
    */
   reported?: boolean;
   /** Resolves when the subtask has ended (any final status). */

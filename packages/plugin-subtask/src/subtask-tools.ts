@@ -76,7 +76,7 @@ export function subtaskTools(manager: SubtaskManager, i18n: I18n): Tool[] {
           ...(record.status === 'stopped' && record.result === undefined ? { error: t('subtask.result.stopped') } : {}),
           tokens: record.tokens,
         }));
-        for (const record of records) if (record.status !== 'running') record.reported = true;
+        for (const record of records) if (record.status !== 'running') record.reportedIn = context.turnId;
         const failed = records.some((record) => record.tree.overBudget !== undefined);
         return {
           content: JSON.stringify(results, null, 2),
