@@ -50,7 +50,7 @@ export function adminPreferencesSet(
   const plugin = optionalString('admin.preferences.set', params, 'plugin', 200);
   const value = params.value;
   if (value !== null && (typeof value !== 'string' || value === '')) {
-    badParam('admin.preferences.set', 'value', 'a non-empty string or null', value);
+    badParam('admin.preferences.set', 'value', 'preferenceValue', value);
   }
   const next = value === null ? undefined : value;
   if (plugin) deps.services.setPluginPreference(plugin, service, next);
@@ -70,10 +70,10 @@ export function logsSubscribe(
   params: Record<string, unknown>,
   redact: (text: string) => string,
 ): ResultOf<'logs.subscribe'> {
-  if (!peer) badParam('logs.subscribe', 'transport', 'the socket (GET /api/v1/socket)', 'HTTP');
+  if (!peer) badParam('logs.subscribe', 'transport', 'socket', 'HTTP');
   const level = optionalString('logs.subscribe', params, 'level') ?? 'info';
   if (!(LEVELS as readonly string[]).includes(level)) {
-    badParam('logs.subscribe', 'level', `one of ${LEVELS.join(', ')}`, level);
+    badParam('logs.subscribe', 'level', 'oneOf', level, { values: LEVELS.join(', ') });
   }
   peer.logLevel = level as LogRecord['level'];
   return {

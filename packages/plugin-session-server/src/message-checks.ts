@@ -2,6 +2,7 @@
 // size (decoded). A failing check is a coded error and nothing reaches the agent.
 import { type Locale, translate } from '@aalis/core';
 import type { Attachment } from '@aalis/schema-message';
+import { badParam } from './params.js';
 import type { ServerConfig } from './server-config.js';
 import { serverErrors } from './server-errors.js';
 import './server-texts.js';
@@ -13,10 +14,8 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 export function checkText(config: Pick<ServerConfig, 'maxMessageChars'>, value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value !== 'string') {
-    throw serverErrors.AALIS_WEBUI_BAD_REQUEST(
-      { type: 'send', problems: 'text: expected a string' },
-      { details: { problems: [{ path: 'text', expected: 'a string', received: typeof value }] } },
-    );
+    // Not describeReceived: nothing of a message's content goes into an error.
+    badParam('send', 'text', 'string', value, { max: String(config.maxMessageChars) }, true);
   }
   const length = Array.from(value).length;
   if (length > config.maxMessageChars) {
@@ -32,10 +31,7 @@ export function checkAttachments(
 ): Attachment[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) {
-    throw serverErrors.AALIS_WEBUI_BAD_REQUEST(
-      { type: 'send', problems: 'attachments: expected an array' },
-      { details: { problems: [{ path: 'attachments', expected: 'an array', received: typeof value }] } },
-    );
+    badParam('send', 'attachments', 'array', value, undefined, true);
   }
   if (value.length > config.maxAttachments) {
     throw serverErrors.AALIS_WEBUI_TOO_MANY_ATTACHMENTS({ count: value.length, limit: config.maxAttachments });

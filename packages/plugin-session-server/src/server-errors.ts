@@ -138,6 +138,9 @@ export const serverErrors = defineErrors({
 
 export type ServerErrorCode = keyof typeof serverErrors;
 
+/** Errors whose message is written for the locale they are answered in (params.ts badParam). */
+export const localizedMessages = new WeakMap<AalisError, (locale: Locale) => string>();
+
 export type LinkProblem = 'malformed' | 'signature' | 'unknown account' | 'no token';
 export type FrameProblem =
   | 'not JSON'
@@ -166,7 +169,11 @@ export function toProtocolError(error: unknown, locale: Locale): { error: Protoc
   if (AalisError.isInstance(error)) {
     const details = safeDetails(error.details);
     return {
-      error: { code: error.code, message: error.localized(locale), ...(details ? { details } : {}) },
+      error: {
+        code: error.code,
+        message: localizedMessages.get(error)?.(locale) ?? error.localized(locale),
+        ...(details ? { details } : {}),
+      },
       status: error.statusCode ?? 400,
     };
   }

@@ -26,7 +26,7 @@ export async function accessibleSession(
   sessionId: unknown,
   type: RequestType,
 ): Promise<SessionInfo> {
-  if (typeof sessionId !== 'string' || sessionId === '') badParam(type, 'sessionId', 'a session id', sessionId);
+  if (typeof sessionId !== 'string' || sessionId === '') badParam(type, 'sessionId', 'sessionId', sessionId);
   const session = await requireManager(deps).get(sessionId);
   if (!session) throw serverErrors.AALIS_WEBUI_SESSION_UNKNOWN({ sessionId });
   if (!canSee(account, sessionId)) {

@@ -39,7 +39,7 @@ export async function subscribeRequest(
   account: Account,
   params: Record<string, unknown>,
 ): Promise<ResultOf<'subscribe'>> {
-  if (!peer) badParam('subscribe', 'transport', 'the socket (GET /api/v1/socket)', 'HTTP');
+  if (!peer) badParam('subscribe', 'transport', 'socket', 'HTTP');
   const session = await accessibleSession(deps, account, params.sessionId, 'subscribe');
   const resume = params.resume as ParamsOf<'subscribe'>['resume'] | undefined;
   const live = deps.live(session.id);

@@ -73,7 +73,7 @@ export async function settingsOptions(deps: ServerDeps, account: Account, params
   const key = requireString('settings.options', params, 'key');
   const values = optionalRecord('settings.options', params, 'values');
   const info = fields(deps).field(key);
-  if (!info) badParam('settings.options', 'key', 'a setting key from settings.get', key);
+  if (!info) badParam('settings.options', 'key', 'settingKey', key);
   const resolved = values
     ? Object.fromEntries(Object.entries(values).map(([name, value]) => [name, toStored(deps, name, value)]))
     : undefined;
@@ -93,7 +93,7 @@ function toStored(deps: ServerDeps, key: string, value: unknown): unknown {
   if (info?.field.type !== 'llm-ref' || typeof value !== 'string') return value;
   const model = listModels({ providers: deps.services.providers(llm) }).find((candidate) => candidate.id === value);
   if (!model) {
-    badParam('settings.set', 'value', 'a model id from models.list', value);
+    badParam('settings.set', 'value', 'modelId', value);
   }
   return { provider: model.provider, model: model.model };
 }
@@ -109,11 +109,11 @@ export async function settingsWrite(
   const key = requireString(type, params, 'key');
   const service = fields(deps);
   const info = service.field(key);
-  if (!info) badParam(type, 'key', 'a setting key from settings.get', key);
+  if (!info) badParam(type, 'key', 'settingKey', key);
   const caller = { identity: identityOf(account), via: 'host' as const };
   const target = { ...layerTarget(type, session, params.layer), key, caller };
   if (mode === 'set') {
-    if (!('value' in params)) badParam(type, 'value', 'the value to write', undefined);
+    if (!('value' in params)) badParam(type, 'value', 'value', undefined);
     await service.set({ ...target, value: toStored(deps, key, params.value) });
   } else {
     await service.reset(target);
@@ -131,11 +131,11 @@ function layerTarget(
   if (layer === 'platform') return { layer: 'platform', target: session.platform };
   if (layer === 'venue') {
     if (session.venue === undefined) {
-      badParam(type, 'layer', '"session" or "platform" (only IM rooms have a venue)', layer);
+      badParam(type, 'layer', 'layerNoVenue', layer);
     }
     return { layer: 'venue', target: venueTarget({ platform: session.platform, venue: session.venue }) };
   }
-  badParam(type, 'layer', '"session", "venue" or "platform"', layer);
+  badParam(type, 'layer', 'layer', layer);
 }
 
 export function modelsList(deps: ServerDeps): ResultOf<'models.list'> {

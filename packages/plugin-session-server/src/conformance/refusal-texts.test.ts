@@ -104,6 +104,22 @@ describe('refusals in zh-CN', () => {
         details: { reason: 'mimeType must be one of image/png, image/jpeg, image/gif, image/webp' },
       },
     });
+    socket.send(JSON.stringify({ id: 'bad', type: 'subscribe' }));
+    expect(await byId('bad')).toMatchObject({
+      error: {
+        code: 'AALIS_WEBUI_BAD_REQUEST',
+        message: '请求「subscribe」的参数 sessionId 不对:应为 会话 id,实际为 没有值。',
+        details: { problems: [{ path: 'sessionId', expected: 'a session id', received: 'nothing' }] },
+      },
+    });
+    socket.send(JSON.stringify({ id: 'long', type: 'session.create', title: 'x'.repeat(2000) }));
+    expect(((await byId('long'))!.error as { message: string }).message).toMatch(
+      /^请求「session.create」的参数 title 不对:应为 不超过 1024 个字符的字符串,实际为 字符串 "x+…。$/u,
+    );
+    socket.send(JSON.stringify({ id: 'text', type: 'send', sessionId, text: { secret: 'content' } }));
+    const text = ((await byId('text'))!.error as { message: string }).message;
+    expect(text).toContain('实际为 object');
+    expect(text).not.toContain('content');
     socket.send(JSON.stringify({ id: 'ping', type: 'ping' }));
     expect(await byId('ping')).toMatchObject({ type: 'reply' });
     socket.close();
