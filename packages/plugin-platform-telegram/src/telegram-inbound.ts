@@ -111,6 +111,16 @@ export function readMessage(message: TelegramMessage, me: Me, labels: InboundLab
   return { text, addressed, ...(largest ? { photo: largest.file_id } : {}) };
 }
 
+/**
+ * `/start` (or `/start <payload>` from a deep link `t.me/<bot>?start=<payload>`) as the text leaves readMessage:
+ * every person's first message to a bot, which Telegram clients send for her. The payload, if any; undefined when
+ * the text is not /start. Her own `/start@her_bot` arrives here already read as `/start`.
+ */
+export function startPayloadOf(text: string): { payload: string } | undefined {
+  const match = /^\/start(?:\s+([\s\S]*))?$/i.exec(text);
+  return match ? { payload: (match[1] ?? '').trim() } : undefined;
+}
+
 /** The name shown for a sender: first and last name, else the username. */
 export function displayNameOf(user: TelegramUser | undefined): string | undefined {
   if (!user) return undefined;

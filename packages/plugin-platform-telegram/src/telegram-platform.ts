@@ -37,7 +37,14 @@ import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
 import { TelegramApi } from './telegram-api.js';
 import { telegramConfigSchema } from './telegram-config.js';
-import { displayNameOf, type InboundLabels, type Me, readMessage, type TelegramMessage } from './telegram-inbound.js';
+import {
+  displayNameOf,
+  type InboundLabels,
+  type Me,
+  readMessage,
+  startPayloadOf,
+  type TelegramMessage,
+} from './telegram-inbound.js';
 import { markdownToTelegramHtml } from './telegram-markdown.js';
 import { memoryOffsetStore, type OffsetStore, offsetStoreOf } from './telegram-offset-store.js';
 import './telegram-texts.js';
@@ -114,6 +121,13 @@ export default definePlugin({
           await pause(settings.retryDelayMs, stopping.signal);
         }
       }
+    }
+
+    function hostHasCommand(name: string): boolean {
+      return (
+        commands.available &&
+        commands.use.list({ isOwner: true, level: Number.MAX_SAFE_INTEGER }).some((c) => c.name === name)
+      );
     }
 
     async function registerCommands(): Promise<void> {
@@ -221,6 +235,12 @@ export default definePlugin({
       if (!chatType) return; // channels are not conversations
       const chatId = String(message.chat.id);
       const read = readMessage(message, me, labels);
+      // Telegram's /start is a greeting, not one of the host's commands (unless a plugin registers one named so):
+      // it reaches her as an ordinary input, a deep link's payload kept as text.
+      const start = startPayloadOf(read.text);
+      if (start && !hostHasCommand('start')) {
+        read.text = start.payload === '' ? t('telegram.start') : `${t('telegram.start')} ${start.payload}`;
+      }
       const addressed =
         chatType === 'private' ||
         read.addressed ||

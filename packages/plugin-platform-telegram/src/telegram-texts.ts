@@ -8,6 +8,7 @@ defineCatalogue({
     'telegram.voice': '[语音]',
     'telegram.video': '[视频]',
     'telegram.location': '[位置]',
+    'telegram.start': '[开始对话]',
   },
   en: {
     'telegram.sticker': '[sticker {emoji}]',
@@ -15,5 +16,6 @@ defineCatalogue({
     'telegram.voice': '[voice message]',
     'telegram.video': '[video]',
     'telegram.location': '[location]',
+    'telegram.start': '[started the conversation]',
   },
 });
