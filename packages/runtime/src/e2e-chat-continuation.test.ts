@@ -1,5 +1,6 @@
 // `aalis chat` (and `aalis` with piped input) stays after its input ended while work it started in the terminal's
-// session is still due: a background subtask still running, and the continuation turn its host notice opens.
+// session is still due: a background subtask still running, and the continuation turn its host notice opens. With
+// them, what the person reads of subtasks (an answer once, a reminder set inside one) and of the tool-call limit.
 // The real command against the scripted model server.
 import {
   type OpenAiTestServer,
@@ -120,6 +121,39 @@ describe('aalis chat: background results and the tool-call limit, as the person 
         '[Error] This turn reached its tool-call limit (1) and the model still answered with tool calls only (calculator), no text; those calls were not run. The tool results so far stay in the conversation: send "continue" to let it go on, or raise the session setting maxToolIterations.\n',
       );
       expect((model.chatBodies()[2] as { tool_choice?: unknown }).tool_choice).toBe('none');
+    },
+    E2E_TIMEOUT_MS,
+  );
+});
+
+describe('aalis chat: a reminder a subtask sets', () => {
+  it(
+    'belongs to the terminal session, where the person reads it (/schedules lists it), not to the subtask’s',
+    async () => {
+      const workspace = temporaryWorkspace(serverConfig(model.url, '  memory-summary: false\n'));
+      workspaces.push(workspace);
+      model.enqueueWhen(
+        isChild('set the stretch reminder'),
+        toolCallReply([
+          { id: 'n1', name: 'schedule_create', arguments: { prompt: 'tell them to stretch', inMinutes: 90 } },
+        ]),
+        textReply('Reminder set.'),
+      );
+      model.enqueue(
+        toolCallReply([{ id: 'c1', name: 'spawn_subtask', arguments: { task: 'set the stretch reminder' } }]),
+        toolCallReply([{ id: 'c2', name: 'wait_subtasks', arguments: { timeoutSeconds: 60 } }]),
+        textReply('Your reminder is set.'),
+      );
+      const run = await runAalis({
+        cwd: workspace.dir,
+        args: ['chat'],
+        input: 'remind me to stretch in 90 minutes\n/schedules\n',
+      });
+      expect(run.code).toBe(0);
+      const [reply, ...listed] = run.stdout.trim().split('\n');
+      expect(reply).toBe('Your reminder is set.');
+      expect(listed).toHaveLength(1);
+      expect(listed[0]).toMatch(/^sch-[0-9a-f]{8} .*tell them to stretch/);
     },
     E2E_TIMEOUT_MS,
   );
