@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type InboundLabels, readMessage, type TelegramMessage } from './telegram-inbound.js';
+import {
+  chatOfRoomKey,
+  type InboundLabels,
+  readMessage,
+  roomKeyOf,
+  type TelegramMessage,
+  topicOf,
+} from './telegram-inbound.js';
 
 const labels: InboundLabels = {
   sticker: (emoji) => `[sticker ${emoji}]`,
@@ -45,5 +52,27 @@ describe('readMessage', () => {
     expect(
       readMessage(group('@aalis_bot hi', { entities: [{ type: 'bold', offset: 0, length: 2 }] }), me, labels).addressed,
     ).toBe(false);
+  });
+});
+
+describe('forum topics', () => {
+  it('a topic message is its topic; the reply to the topic creation is not a quote; a reply thread is no topic', () => {
+    const root: TelegramMessage = { ...group('', { message_id: 9 }), forum_topic_created: { name: 'Trips' } };
+    const read = topicOf(group('hi', { message_thread_id: 9, is_topic_message: true, reply_to_message: root }));
+    expect(read.threadId).toBe(9);
+    expect(read.topicName).toBe('Trips');
+    expect(read.message.reply_to_message).toBeUndefined();
+    const quoting = group('hi', {
+      message_thread_id: 9,
+      is_topic_message: true,
+      reply_to_message: group('earlier', { message_id: 12, message_thread_id: 9 }),
+    });
+    expect(topicOf(quoting)).toMatchObject({ threadId: 9, message: { reply_to_message: { message_id: 12 } } });
+    expect(topicOf(group('hi', { message_thread_id: 12 })).threadId).toBeUndefined();
+  });
+
+  it('a room key reads back into chat_id and message_thread_id', () => {
+    expect(chatOfRoomKey(roomKeyOf(-1006, 77))).toEqual({ chat_id: -1006, message_thread_id: 77 });
+    expect(chatOfRoomKey(roomKeyOf(-1006, undefined))).toEqual({ chat_id: -1006 });
   });
 });

@@ -20,8 +20,13 @@ export interface TelegramEntity {
 export interface TelegramMessage {
   message_id: number;
   from?: TelegramUser;
-  chat: { id: number; type: string; title?: string; username?: string; first_name?: string };
+  chat: { id: number; type: string; title?: string; username?: string; first_name?: string; is_forum?: boolean };
   date?: number;
+  /** The forum topic (or reply thread) the message belongs to; a topic when is_topic_message is true. */
+  message_thread_id?: number;
+  is_topic_message?: boolean;
+  /** Service message that opened a forum topic (what a topic's messages reply to when they quote nothing). */
+  forum_topic_created?: { name?: string };
   text?: string;
   caption?: string;
   entities?: TelegramEntity[];
@@ -109,6 +114,37 @@ export function readMessage(message: TelegramMessage, me: Me, labels: InboundLab
     (a, b) => (b.file_size ?? (b.width ?? 0) * (b.height ?? 0)) - (a.file_size ?? (a.width ?? 0) * (a.height ?? 0)),
   )[0];
   return { text, addressed, ...(largest ? { photo: largest.file_id } : {}) };
+}
+
+/**
+ * Where a message belongs in a forum supergroup: its topic's thread id, the topic's name when the message shows it
+ * (a message that quotes nothing replies to the topic's creation), and the message with that reply to the topic's
+ * creation taken off (it is not a quote, nor a reply to her). General and every other chat: no thread.
+ */
+export function topicOf(message: TelegramMessage): {
+  threadId?: number;
+  topicName?: string;
+  message: TelegramMessage;
+} {
+  if (message.is_topic_message !== true || typeof message.message_thread_id !== 'number') return { message };
+  const root = message.reply_to_message;
+  if (root && (root.forum_topic_created !== undefined || root.message_id === message.message_thread_id)) {
+    const { reply_to_message: _root, ...rest } = message;
+    const name = root.forum_topic_created?.name;
+    return { threadId: message.message_thread_id, ...(name ? { topicName: name } : {}), message: rest };
+  }
+  return { threadId: message.message_thread_id, message };
+}
+
+/** A forum topic's room (session venue) key, `<chat id>:topic:<thread id>`; a chat without a topic is its id. */
+export function roomKeyOf(chatId: string | number, threadId: number | undefined): string {
+  return threadId === undefined ? String(chatId) : `${chatId}:topic:${threadId}`;
+}
+
+/** Reads a room key back into what the Bot API's send methods take (chat_id, message_thread_id). */
+export function chatOfRoomKey(key: string): { chat_id: number; message_thread_id?: number } {
+  const match = /^(-?\d+):topic:(\d+)$/.exec(key);
+  return match ? { chat_id: Number(match[1]), message_thread_id: Number(match[2]) } : { chat_id: Number(key) };
 }
 
 /**

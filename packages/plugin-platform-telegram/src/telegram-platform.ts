@@ -38,12 +38,15 @@ import { splitMessage } from '@aalis/util-text-normalize';
 import { TelegramApi } from './telegram-api.js';
 import { telegramConfigSchema } from './telegram-config.js';
 import {
+  chatOfRoomKey,
   displayNameOf,
   type InboundLabels,
   type Me,
   readMessage,
+  roomKeyOf,
   startPayloadOf,
   type TelegramMessage,
+  topicOf,
 } from './telegram-inbound.js';
 import { markdownToTelegramHtml } from './telegram-markdown.js';
 import { memoryOffsetStore, type OffsetStore, offsetStoreOf } from './telegram-offset-store.js';
@@ -224,16 +227,19 @@ export default definePlugin({
       }
     }
 
-    async function receive(message: TelegramMessage): Promise<void> {
-      if (!me || typeof message?.chat?.id !== 'number' || !message.from || message.from.id === me.id) return;
+    async function receive(received: TelegramMessage): Promise<void> {
+      if (!me || typeof received?.chat?.id !== 'number' || !received.from || received.from.id === me.id) return;
       const chatType: ChatType | undefined =
-        message.chat.type === 'private'
+        received.chat.type === 'private'
           ? 'private'
-          : message.chat.type === 'group' || message.chat.type === 'supergroup'
+          : received.chat.type === 'group' || received.chat.type === 'supergroup'
             ? 'group'
             : undefined;
       if (!chatType) return; // channels are not conversations
-      const chatId = String(message.chat.id);
+      // Each topic of a forum supergroup is its own room: its own session, venue and replies in the topic.
+      const { threadId, topicName, message } = chatType === 'group' ? topicOf(received) : { message: received };
+      if (!message.from) return;
+      const chatId = roomKeyOf(received.chat.id, threadId);
       const read = readMessage(message, me, labels);
       // Telegram's /start is a greeting, not one of the host's commands (unless a plugin registers one named so):
       // it reaches her as an ordinary input, a deep link's payload kept as text.
@@ -268,7 +274,12 @@ export default definePlugin({
         t: (text) => i18n.use.t(text),
         logger: log,
       });
-      const title = chatType === 'group' ? message.chat.title : displayNameOf(message.from);
+      const title =
+        chatType === 'private'
+          ? displayNameOf(message.from)
+          : threadId === undefined
+            ? message.chat.title
+            : topicName && `${message.chat.title ?? chatId} / ${topicName}`;
       const sessionId = await ensureRoomSession({
         sessionManager: sessionManager.available ? sessionManager.use : undefined,
         platform: TELEGRAM_PLATFORM,
@@ -303,7 +314,7 @@ export default definePlugin({
 
     async function send(chatId: string, text: string, replyTo: string | undefined): Promise<void> {
       const base = {
-        chat_id: Number(chatId),
+        ...chatOfRoomKey(chatId),
         ...(replyTo !== undefined
           ? { reply_parameters: { message_id: Number(replyTo), allow_sending_without_reply: true } }
           : {}),
@@ -336,7 +347,7 @@ export default definePlugin({
           }
           for (const attachment of message.attachments ?? []) {
             if (attachment.type === 'image' && attachment.url) {
-              await api.call('sendPhoto', { chat_id: Number(target.chatId), photo: attachment.url });
+              await api.call('sendPhoto', { ...chatOfRoomKey(target.chatId), photo: attachment.url });
             }
           }
         },
@@ -348,7 +359,7 @@ export default definePlugin({
       if (!target || typing.has(sessionId)) return;
       const tick = () =>
         void api
-          .call('sendChatAction', { chat_id: Number(target.chatId), action: 'typing' })
+          .call('sendChatAction', { ...chatOfRoomKey(target.chatId), action: 'typing' })
           .catch((error: unknown) => log.debug('Telegram: sendChatAction failed', { error: describe(error) }));
       tick();
       const timer = setInterval(tick, TYPING_RENEW_MS);

@@ -4,9 +4,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startBotApiServer } from '@aalis/testing';
+import { startBotApiServer, startOpenAiTestServer, textReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type AalisProcess, spawnAalis, waitFor } from './spawn-aalis.case.js';
+import { type AalisProcess, serverConfig, spawnAalis, waitFor } from './spawn-aalis.case.js';
 
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
@@ -102,5 +102,85 @@ describe('Telegram /start through aalis serve', () => {
     });
     const stop = await waitFor(() => api.sent[3], { timeoutMs: 30_000, what: 'the answer to /stop' });
     expect(stop.text).toBe('No turn is running');
+  }, 120_000);
+});
+
+describe('Telegram forum topics through aalis serve', () => {
+  it('each topic of a forum supergroup is its own session; replies and typing carry its message_thread_id', async () => {
+    const model = await startOpenAiTestServer({ models: ['test-model'] });
+    cleanups.push(() => model.close());
+    model.enqueue(textReply('Trips answer'), textReply('Food answer'), textReply('General answer'));
+    const api = await botApi('82:topics');
+    serveIn(
+      serverConfig(
+        model.url,
+        `  memory-summary: false
+  platform-telegram: { token: "82:topics", apiRoot: ${api.url}, pollTimeoutSeconds: 1 }
+`,
+      ),
+    );
+    await api.waitForCalls((calls) => calls.some((call) => call.method === 'getUpdates'), 30_000);
+    const forum = { id: -1006, type: 'supergroup', title: 'Club', is_forum: true };
+    // A topic's messages that quote nothing reply to the service message that created the topic.
+    const topicRoot = (id: number, name: string) => ({
+      message_id: id,
+      date: 1,
+      chat: forum,
+      from: { id: 52, is_bot: false, first_name: 'Bo' },
+      message_thread_id: id,
+      forum_topic_created: { name, icon_color: 7322096 },
+      is_topic_message: true,
+    });
+    const inTopic = (messageId: number, topic: number, name: string, text: string, entities?: unknown[]) => ({
+      message: {
+        message_id: messageId,
+        date: 2,
+        chat: forum,
+        from: ann,
+        text,
+        ...(entities ? { entities } : {}),
+        message_thread_id: topic,
+        is_topic_message: true,
+        reply_to_message: topicRoot(topic, name),
+      },
+    });
+    const mention = [{ type: 'mention', offset: 0, length: 15 }];
+    api.push(inTopic(101, 77, 'Trips', 'the plan for Lisbon is secret'));
+    api.push(inTopic(102, 77, 'Trips', '@aalis_test_bot where do we go?', mention));
+    const trips = await waitFor(() => api.calls.find((call) => call.method === 'sendMessage'), {
+      timeoutMs: 30_000,
+      what: 'the reply in the Trips topic',
+    });
+    expect(trips.params).toMatchObject({ chat_id: -1006, message_thread_id: 77, text: 'Trips answer' });
+    expect(trips.params.reply_parameters).toMatchObject({ message_id: 102 });
+    const typing = api.calls.filter((call) => call.method === 'sendChatAction');
+    expect(typing.length).toBeGreaterThan(0);
+    expect(typing[0]!.params).toMatchObject({ chat_id: -1006, message_thread_id: 77, action: 'typing' });
+
+    api.push(inTopic(201, 88, 'Food', '@aalis_test_bot what is for dinner?', mention));
+    const food = await waitFor(() => api.calls.filter((call) => call.method === 'sendMessage')[1], {
+      timeoutMs: 30_000,
+      what: 'the reply in the Food topic',
+    });
+    expect(food.params).toMatchObject({ chat_id: -1006, message_thread_id: 88, text: 'Food answer' });
+    // The Food topic's turn did not see the Trips topic's conversation: another session.
+    const bodies = model.chatBodies().map((body) => JSON.stringify(body));
+    expect(bodies).toHaveLength(2);
+    expect(bodies[0]).toContain('the plan for Lisbon is secret');
+    expect(bodies[1]).toContain('what is for dinner?');
+    expect(bodies[1]).not.toContain('Lisbon');
+    expect(bodies[1]).not.toContain('where do we go?');
+
+    // General (no thread id) is the group's own room, answered without message_thread_id.
+    api.push({
+      message: { message_id: 301, date: 3, chat: forum, from: ann, text: '@aalis_test_bot hello', entities: mention },
+    });
+    const general = await waitFor(() => api.calls.filter((call) => call.method === 'sendMessage')[2], {
+      timeoutMs: 30_000,
+      what: 'the reply in General',
+    });
+    expect(general.params).toMatchObject({ chat_id: -1006, text: 'General answer' });
+    expect(general.params).not.toHaveProperty('message_thread_id');
+    expect(JSON.stringify(model.chatBodies()[2])).not.toContain('dinner');
   }, 120_000);
 });
