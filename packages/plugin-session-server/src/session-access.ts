@@ -45,6 +45,12 @@ export function summaryOf(
 ): SessionSummary {
   deps.kinds.set(session.id, session.kind);
   const read = readMarks.get(session.id) ?? 0;
+  // An account watching the session (a subscribed socket) has read what happens there, in every frame: the
+  // session's own session:updated at a turn's end comes before the read mark is written.
+  let watching = false;
+  for (const peer of deps.peers) {
+    if (peer.account.userId === account.userId && peer.subscriptions.has(session.id)) watching = true;
+  }
   const summary: SessionSummary = {
     id: session.id,
     kind: session.kind,
@@ -52,7 +58,7 @@ export function summaryOf(
     children: [...children],
     createdAt: session.createdAt,
     updatedAt: session.updatedAt,
-    unread: session.lastTurn !== undefined && session.lastTurn.at > read,
+    unread: !watching && session.lastTurn !== undefined && session.lastTurn.at > read,
     running: deps.live(session.id).turn !== undefined,
     writable: canSee(account, session.id),
     canSend: canSee(account, session.id) && session.kind !== 'room',

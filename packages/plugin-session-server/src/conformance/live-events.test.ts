@@ -89,6 +89,34 @@ describe('live events and the timeline', () => {
     await subscription.unsubscribe();
   });
 
+  it('a session the account watches stays read in every list frame; one it does not watch becomes unread', async () => {
+    const client = await connected();
+    const { session } = await client.request('session.create', {});
+    const rows: { unread: boolean; turnId?: string }[] = [];
+    client.on('sessions', (frame) => {
+      if (frame.sessionId === session.id && frame.session)
+        rows.push({ unread: frame.session.unread, turnId: frame.session.lastTurn?.turnId });
+    });
+    const recorder = new Recorder();
+    const subscription = client.subscribe(session.id, recorder.handlers);
+    await subscription.ready;
+    host.model.enqueue(textReply('watched'));
+    await client.send({ sessionId: session.id, text: 'while watching' });
+    await recorder.until(() => recorder.of('turn.ended').length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.filter((row) => row.unread)).toEqual([]);
+    await subscription.unsubscribe();
+    rows.splice(0);
+    host.model.enqueue(textReply('unwatched'));
+    await client.send({ sessionId: session.id, text: 'while away' });
+    const deadline = Date.now() + 10_000;
+    while (!rows.some((row) => row.unread) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(rows.at(-1)?.unread).toBe(true);
+    const listed = await client.request('sessions.list', {});
+    expect(listed.sessions.find((entry) => entry.id === session.id)?.unread).toBe(true);
+  });
+
   it('keeps several tabs on one session in step', async () => {
     const a = await connected();
     const b = await connected();
