@@ -80,9 +80,14 @@ afterEach(async () => {
   for (const app of apps.splice(0)) await app.stop();
 });
 
-async function boot(mode: 'lines' | 'interactive', section: Record<string, unknown> = {}, session?: string) {
-  const input = new PassThrough();
-  const output = new PassThrough();
+async function boot(
+  mode: 'lines' | 'interactive',
+  section: Record<string, unknown> = {},
+  session?: string,
+  tty = false,
+) {
+  const input = Object.assign(new PassThrough(), tty ? { isTTY: true, setRawMode: () => {} } : {});
+  const output = Object.assign(new PassThrough(), tty ? { isTTY: true, columns: 80 } : {});
   let printed = '';
   output.on('data', (chunk: Buffer) => {
     printed += chunk.toString('utf8');
@@ -128,6 +133,40 @@ describe('the cli platform plugin', () => {
     interactive.cli.close();
     await running;
     expect(interactive.output().split('⏹ This turn was stopped').length).toBe(2);
+  });
+
+  it('#18 piped input that ended waits while a background task of its session runs; Ctrl-D at a terminal does not', async () => {
+    const task = (status: 'running' | 'done') => ({
+      sessionId: 'cli:ada',
+      task: {
+        id: 'st-1',
+        kind: 'subtask',
+        sessionId: 'cli:ada',
+        title: 'survey',
+        status,
+        createdAt: 0,
+        stoppable: true,
+      },
+    });
+    const settledWithin = (promise: Promise<unknown>, ms: number) =>
+      Promise.race([promise.then(() => true), new Promise((resolve) => setTimeout(resolve, ms, false))]);
+    for (const mode of ['lines', 'interactive'] as const) {
+      const piped = await boot(mode, { userId: 'ada' });
+      const finished = piped.cli.run();
+      piped.input.write('start a survey\n');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      piped.bus().emit('background:changed', task('running'));
+      piped.input.end();
+      expect(await settledWithin(finished, 800)).toBe(false);
+      piped.bus().emit('background:changed', task('done'));
+      await expect(finished).resolves.toBe('end-of-input');
+    }
+    const atTerminal = await boot('interactive', { userId: 'ada' }, undefined, true);
+    const finished = atTerminal.cli.run();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    atTerminal.bus().emit('background:changed', task('running'));
+    atTerminal.input.end();
+    expect(await settledWithin(finished, 2_000)).toBe(true);
   });
 
   it('talks in the session given by --session over the configured one', async () => {

@@ -328,7 +328,9 @@ export function createCliPlatform(options: CliPlatformOptions): CliPlatform {
       // Piped input ended while work it started is due (a background subtask, the continuation turn it opens):
       // stay until it has finished, within PIPED_WAIT_MS. After a background task ran, a moment's quiet is waited
       // for even when nothing is due: its continuation may be between the queue and its turn's start.
-      if (exit === 'end-of-input' && (ownWorkDue() || ranOwnTasks())) {
+      // At a terminal Ctrl-D still leaves at once (interactive-chat.ts): only piped input, and `aalis chat`, wait.
+      const piped = options.mode === 'lines' || !(options.input.isTTY === true && options.output.isTTY === true);
+      if (exit === 'end-of-input' && piped && (ownWorkDue() || ranOwnTasks())) {
         await stayWhileAnswering(ownWorkDue, () => closed, PIPED_WAIT_MS);
         if (!closed) warnLeaving();
       }
