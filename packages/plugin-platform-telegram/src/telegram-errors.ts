@@ -13,8 +13,8 @@ export const telegramErrors = defineErrors({
     isRetryable: true,
   },
   AALIS_TELEGRAM_TOKEN_REJECTED: {
-    en: 'Telegram refused the bot token (401 Unauthorized). Set plugins.platform-telegram.token to the token @BotFather gave you.',
+    en: 'Telegram refused the bot token (401 Unauthorized). Set plugins.platform-telegram.token to the token @BotFather gave you and restart; until then it is tried again at growing pauses (up to 10 minutes).',
     'zh-CN':
-      'Telegram 不认这个机器人令牌(401 Unauthorized)。请把 plugins.platform-telegram.token 设成 @BotFather 给的令牌。',
+      'Telegram 不认这个机器人令牌(401 Unauthorized)。请把 plugins.platform-telegram.token 设成 @BotFather 给的令牌后重启;在此之前会以逐渐拉长的间隔(最长 10 分钟)再试。',
   },
 });

@@ -58,6 +58,9 @@ export const TELEGRAM_PLATFORM = 'telegram';
 /** Telegram's typing indicator lasts about five seconds; it is renewed while the turn runs. */
 const TYPING_RENEW_MS = 4_500;
 
+/** The longest pause between two tries while Telegram refuses the token (the pause doubles up to it). */
+const TOKEN_RETRY_MAX_MS = 10 * 60_000;
+
 /** The shortest time between two getUpdates calls that brought nothing. */
 const MIN_POLL_INTERVAL_MS = 1_000;
 
@@ -112,14 +115,34 @@ export default definePlugin({
     let unregister: Disposer | undefined;
     const typing = new Map<string, ReturnType<typeof setInterval>>();
 
+    // A refused token (401) does not heal by asking again every few seconds: it is said once, as an error naming
+    // the key to set, and tried again at doubling pauses (up to TOKEN_RETRY_MAX_MS) without a line each time.
+    let refusals = 0;
+    async function waitAfterRefusal(method: string, error: AalisError, signal: AbortSignal): Promise<void> {
+      const delay = Math.min(TOKEN_RETRY_MAX_MS, settings.retryDelayMs * 2 ** refusals);
+      if (refusals === 0) log.error(error.message, { code: error.code, method });
+      else log.debug(`Telegram: ${method}: the token is still refused; trying again in ${delay} ms`);
+      refusals += 1;
+      await pause(delay, signal);
+    }
+    function accepted(): void {
+      if (refusals > 0) log.info('Telegram: the bot token is accepted again');
+      refusals = 0;
+    }
+
     async function login(): Promise<Me> {
       for (;;) {
         try {
           const result = await api.call<{ id: number; username?: string }>('getMe', {}, { signal: stopping.signal });
+          accepted();
           log.info(`Telegram: logged in as @${result.username ?? result.id}`);
           return { id: result.id, ...(result.username ? { username: result.username } : {}) };
         } catch (error) {
           if (stopping.signal.aborted) throw error;
+          if (isTokenRefusal(error)) {
+            await waitAfterRefusal('getMe', error, stopping.signal);
+            continue;
+          }
           log.warn(`Telegram: getMe failed; retrying in ${settings.retryDelayMs} ms`, { error: describe(error) });
           await pause(settings.retryDelayMs, stopping.signal);
         }
@@ -194,8 +217,13 @@ export default definePlugin({
             },
             { signal: held, extraTimeoutMs: settings.pollTimeoutSeconds * 1000 },
           );
+          accepted();
         } catch (error) {
           if (held.aborted) return;
+          if (isTokenRefusal(error)) {
+            await waitAfterRefusal('getUpdates', error, held).catch(() => {});
+            continue;
+          }
           log.warn(`Telegram: getUpdates failed; polling again in ${settings.retryDelayMs} ms`, {
             error: describe(error),
           });
@@ -400,6 +428,10 @@ export default definePlugin({
     });
   },
 });
+
+function isTokenRefusal(error: unknown): error is AalisError {
+  return AalisError.isInstance(error) && error.code === 'AALIS_TELEGRAM_TOKEN_REJECTED';
+}
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -2,6 +2,8 @@
 // and a OneBot v11 universal WebSocket of our own: Telegram's /start, forum topics, a rejected token, OneBot
 // temporary (group) private chats.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBotApiServer, startOpenAiTestServer, textReply } from '@aalis/testing';
@@ -183,4 +185,53 @@ describe('Telegram forum topics through aalis serve', () => {
     expect(general.params).not.toHaveProperty('message_thread_id');
     expect(JSON.stringify(model.chatBodies()[2])).not.toContain('dinner');
   }, 120_000);
+});
+
+describe('Telegram with a refused token through aalis serve', () => {
+  const refusalLines = (log: string) =>
+    log.split('\n').filter((line) => /refused the bot token|getMe failed|getUpdates failed/.test(line));
+  /** The pauses between tries grow: the last one is more than twice the first. */
+  const gapsGrow = (times: number[]) => {
+    const gaps = times.slice(1).map((at, index) => at - times[index]!);
+    return gaps.length >= 2 && gaps.at(-1)! > 2 * gaps[0]!;
+  };
+
+  it('a 401 from getMe is one coded error naming plugins.platform-telegram.token, then tried again at doubling pauses without a line each time', async () => {
+    // A Bot API server that knows no token: every call is 401 Unauthorized, as api.telegram.org answers a revoked one.
+    const asked: number[] = [];
+    const server = createServer((request, response) => {
+      request.resume();
+      if (/\/getMe$/.test(request.url ?? '')) asked.push(Date.now());
+      response.writeHead(401, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ ok: false, error_code: 401, description: 'Unauthorized' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const serve = serveIn(telegramConfig('83:wrong-token-4711', url, ', retryDelayMs: 100'));
+    await waitFor(() => asked.length > 0, { timeoutMs: 30_000, what: 'the first getMe' });
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    const log = serve.stderr();
+    expect(log).toContain('AALIS_TELEGRAM_TOKEN_REJECTED');
+    expect(log).toContain('plugins.platform-telegram.token');
+    expect(log).not.toContain('wrong-token-4711');
+    expect(refusalLines(log)).toHaveLength(1);
+    // 100, 200, 400, 800, 1600 ms … apart: a handful of tries in four seconds (every 100 ms would be about 40).
+    expect(asked.length).toBeGreaterThanOrEqual(3);
+    expect(asked.length).toBeLessThanOrEqual(8);
+    expect(gapsGrow(asked)).toBe(true);
+  }, 90_000);
+
+  it('a token refused while polling (getUpdates 401) is said once and polled again at doubling pauses', async () => {
+    const api = await botApi('84:revoked');
+    api.failNext('getUpdates', { status: 401, description: 'Unauthorized' }, 1_000);
+    const serve = serveIn(telegramConfig('84:revoked', api.url, ', retryDelayMs: 100'));
+    await api.waitForCalls((calls) => calls.some((call) => call.method === 'getUpdates'), 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    const polls = api.calls.filter((call) => call.method === 'getUpdates').map((call) => call.at);
+    expect(serve.stderr()).toContain('AALIS_TELEGRAM_TOKEN_REJECTED');
+    expect(refusalLines(serve.stderr())).toHaveLength(1);
+    expect(polls.length).toBeLessThanOrEqual(8);
+    expect(gapsGrow(polls)).toBe(true);
+  }, 90_000);
 });
