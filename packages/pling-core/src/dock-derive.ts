@@ -90,7 +90,7 @@ export function deriveDockEvents(
         settle({
           key: event.callId,
           status: event.ok ? 'ok' : 'failed',
-          text: event.ok ? texts.toolDone(event.id) : texts.toolFailed(event.id, event.code ?? 'TOOL_FAILED'),
+          text: event.ok ? texts.toolDone(event.id) : failedText(texts, event.id, event.code ?? 'TOOL_FAILED'),
           at: event.at,
           actionId: event.id,
         });
@@ -145,4 +145,10 @@ export function confirmationArgumentsText(args: Record<string, unknown>): string
   return Object.entries(args)
     .map(([name, value]) => `${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
     .join('\n');
+}
+
+/** A call that did not succeed, in the person's terms: one the run was stopped before it finished is cancelled. */
+function failedText(texts: DockTexts, id: string, code: string): string {
+  if (code === 'CANCELLED') return texts.toolCancelled(id);
+  return texts.toolFailed(id, code);
 }

@@ -124,6 +124,26 @@ describe('DockModel (issue #12)', () => {
     expect(dock.getSnapshot()).toMatchObject({ busy: false, thinking: false });
   });
 
+  it('#12.13 an operation the person stopped says it was cancelled, not "failed (CANCELLED)"', async () => {
+    const llm = scriptedLlm([
+      { toolCalls: [toolCall('c1', 'email_invoice', { invoice: 7 })] },
+      { content: 'Not sent.' },
+      { toolCalls: [toolCall('c2', 'email_invoice', { invoice: 8 })] },
+    ]);
+    const { core, dock } = ordersPage(llm);
+    const declined = dock.send('email invoice 7');
+    dock.reject((await nextConfirmation(core.page)).id);
+    await declined;
+    const stopped = dock.send('email invoice 8');
+    await nextConfirmation(core.page);
+    dock.cancel();
+    await stopped;
+    expect(dock.getSnapshot().operations.map(({ status, text }) => ({ status, text }))).toEqual([
+      { status: 'failed', text: 'You declined: email_invoice' },
+      { status: 'failed', text: 'email_invoice cancelled' },
+    ]);
+  });
+
   it('#12.14 the card shows the person their own sensitive value and is announced; the model only saw the marker', async () => {
     const llm = scriptedLlm([
       { toolCalls: [toolCall('c1', 'email_invoice', { to: '[redacted:email]', invoice: 7 })] },

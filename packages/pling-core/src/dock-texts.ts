@@ -23,6 +23,8 @@ export interface DockTexts {
   toolRunning: (name: string) => string;
   toolDone: (name: string) => string;
   toolFailed: (name: string, code: string) => string;
+  /** A call the run was stopped before it finished (Stop, clear). */
+  toolCancelled: (name: string) => string;
   toolBlocked: (name: string, reason: string) => string;
   retry: (retry: number, delayMs: number) => string;
   compacted: (before: number, after: number) => string;
@@ -97,6 +99,7 @@ export const DOCK_TEXTS: Record<Locale, DockTexts> = {
     toolRunning: (name) => `正在执行 ${name}`,
     toolDone: (name) => `${name} 已完成`,
     toolFailed: (name, code) => `${name} 失败（${code}）`,
+    toolCancelled: (name) => `${name} 已取消`,
     toolBlocked: (name, reason) => `${name} 被拦截：${reason}`,
     retry: (retry, delayMs) => `第 ${retry} 次重试（${delayMs} ms 后）`,
     compacted: (before, after) => `历史已压缩（约 ${before} → ${after} token）`,
@@ -136,6 +139,7 @@ export const DOCK_TEXTS: Record<Locale, DockTexts> = {
     toolRunning: (name) => `Running ${name}`,
     toolDone: (name) => `${name} done`,
     toolFailed: (name, code) => `${name} failed (${code})`,
+    toolCancelled: (name) => `${name} cancelled`,
     toolBlocked: (name, reason) => `${name} blocked: ${reason}`,
     retry: (retry, delayMs) => `Retry ${retry} (after ${delayMs} ms)`,
     compacted: (before, after) => `History compacted (about ${before} → ${after} tokens)`,
