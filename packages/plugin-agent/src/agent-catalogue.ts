@@ -43,6 +43,7 @@ export const agentCatalogue = defineCatalogue({
     'agent.field.llm.unavailable': '这个模型此刻不可用,改用 {model}',
     'agent.field.llm.unavailableNone': '这个模型此刻不可用,也没有别的可用模型',
     'agent.field.think.missing': '当前模型没有这一档,按默认({default})',
+    'agent.field.think.missingNamed': '{level}:当前模型没有这一档,按默认({default})',
     'agent.field.think.notAdjustable': '当前模型不能调',
     'agent.field.think.unset': '按模型的默认档',
     'agent.field.maxToolIterations.unset': '不限',
@@ -120,6 +121,8 @@ export const agentCatalogue = defineCatalogue({
     'agent.field.llm.unavailable': 'This model is not available now; using {model}',
     'agent.field.llm.unavailableNone': 'This model is not available now, and no other model is',
     'agent.field.think.missing': "the current model doesn't have this level, using the default ({default})",
+    'agent.field.think.missingNamed':
+      "{level}: the current model doesn't have this level, using the default ({default})",
     'agent.field.think.notAdjustable': 'The current model cannot adjust thinking',
     'agent.field.think.unset': "The model's default level",
     'agent.field.maxToolIterations.unset': 'No limit',

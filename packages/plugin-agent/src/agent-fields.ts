@@ -1,6 +1,6 @@
 // The four per-session fields of plugin-agent (plugin-agent.zh.md 「会话设置项」) and the llm-thinking options.
 
-import { llm, type ModelInfo } from '@aalis/api-llm';
+import { listModels, llm, type ModelInfo } from '@aalis/api-llm';
 import type {
   AnySessionField,
   FieldOption,
@@ -55,7 +55,7 @@ export function agentFields(deps: AgentDeps): AnySessionField[] {
       ...(think !== undefined ? { default: think } : {}),
       describeValue: async ({ scope }, level) => {
         const model = await currentModel(deps, scope.sessionId, scope.platform, scope.venue);
-        return model ? thinkingNote({ model, level }) : undefined;
+        return model ? thinkingNote({ model, level, levelName: levelNameOf(deps, level) }) : undefined;
       },
       describeUnset: async ({ scope }) => {
         const model = await currentModel(deps, scope.sessionId, scope.platform, scope.venue);
@@ -133,17 +133,40 @@ export function thinkingOptions(deps: AgentDeps) {
 }
 
 /**
- * What a settings UI writes beside an effective thinking level: the level's name and 「当前模型没有这一档,按默认(…)」
- * when the model lacks it, 「当前模型不能调」 when the model cannot adjust; undefined when the level applies.
+ * The name a thinking level has on the models that declare it (the current model lacks it, so its own options cannot
+ * name it: the first model in provider order that has the id), else the id itself.
  */
-export function thinkingNote({ model, level }: { model: ModelInfo; level: string }): TextRef | undefined {
+function levelNameOf(deps: AgentDeps, level: string): string {
+  for (const model of listModels({ providers: deps.services.providers(llm) })) {
+    if (model.thinking === 'not-adjustable') continue;
+    const found = model.thinking.levels.find((candidate) => candidate.id === level);
+    if (found) return found.name;
+  }
+  return level;
+}
+
+/**
+ * What a settings UI writes beside an effective thinking level: 「当前模型没有这一档,按默认(…)」 when the model lacks
+ * it, led by the level's name where that is not its id (the spec: 写这一档的名字与「当前模型没有这一档,按默认(<默认档的名字>)」;
+ * the UIs show the value itself, the id, since the current model's options cannot name it), 「当前模型不能调」 when the
+ * model cannot adjust; undefined when the level applies. `levelName`: the level's name where a model declares it.
+ */
+export function thinkingNote({
+  model,
+  level,
+  levelName = level,
+}: {
+  model: ModelInfo;
+  level: string;
+  levelName?: string;
+}): TextRef | undefined {
   if (model.thinking === 'not-adjustable') return textRef('agent.field.think.notAdjustable');
   if (model.thinking.levels.some((candidate) => candidate.id === level)) return undefined;
   const fallback = model.thinking.levels.find(
     (candidate) => candidate.id === (model.thinking as { default: string }).default,
   );
-  return textRef('agent.field.think.missing', {
-    level,
+  return textRef(levelName === level ? 'agent.field.think.missing' : 'agent.field.think.missingNamed', {
+    level: levelName,
     default: fallback?.name ?? (model.thinking as { default: string }).default,
   });
 }

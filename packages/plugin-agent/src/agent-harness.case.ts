@@ -51,6 +51,8 @@ export interface HarnessOptions {
   extra?: PluginEntry[];
   contextWindow?: number;
   maxOutputTokens?: number;
+  /** test-model's thinking levels (default: none, it cannot be adjusted). */
+  thinking?: { levels: Array<{ id: string; name: string }>; default: string };
   /** Leave out these plugins (by name). */
   without?: string[];
   /** More @aalis/plugin-storage config (a PostgreSQL `database`, `leaseTtlMs`). */
@@ -94,6 +96,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
             id: 'test-model',
             contextWindow: options.contextWindow ?? 32_000,
             maxOutputTokens: options.maxOutputTokens ?? 1_024,
+            ...(options.thinking ? { thinking: options.thinking } : {}),
           },
         ],
         retry: { maxRetries: 0 },

@@ -1,5 +1,6 @@
 import { sessionFields } from '@aalis/api-session-settings';
-import { textReply, toolCallReply } from '@aalis/testing';
+import openaiPlugin from '@aalis/plugin-llm-openai';
+import { startOpenAiTestServer, textReply, toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from './agent-harness.case.js';
 
@@ -182,6 +183,39 @@ describe('指令 /model /persona', () => {
     await harness.command('/session.set think high');
     const shown = (await harness.command('/session')).join('\n');
     expect(shown).toMatch(/high\(当前模型不能调\)/);
+  });
+
+  it('/session names a thinking level the current model lacks, as the model that has it calls it, with 「当前模型没有这一档,按默认(…)」', async () => {
+    const other = await startOpenAiTestServer({ models: ['deep-model'] });
+    try {
+      harness = await startHarness({
+        thinking: {
+          levels: [
+            { id: 'low', name: '低' },
+            { id: 'medium', name: '中' },
+          ],
+          default: 'medium',
+        },
+        extra: [
+          [
+            openaiPlugin,
+            {
+              baseUrl: other.url,
+              fetchModels: false,
+              models: [{ id: 'deep-model', thinking: { levels: [{ id: 'max', name: '最深' }], default: 'max' } }],
+            },
+            { id: 'other' },
+          ],
+        ],
+      });
+      await harness.command('/session.set think max');
+      expect((await harness.command('/session')).join('\n')).toContain('max(最深:当前模型没有这一档,按默认(中))');
+      // A level no model declares: the value is its id, the note the spec's words alone.
+      await harness.command('/session.set think turbo');
+      expect((await harness.command('/session')).join('\n')).toContain('turbo(当前模型没有这一档,按默认(中))');
+    } finally {
+      await other.close();
+    }
   });
 
   it('/help describes /model, /persona and /stop in the words of the 指令 table', async () => {
