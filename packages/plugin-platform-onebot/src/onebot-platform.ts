@@ -54,6 +54,11 @@ export default definePlugin({
     const memory = new RoomMemory(ONEBOT_PLATFORM);
     const inbound = new InboundOrder();
     const groupNames = new Map<string, string | undefined>();
+    /**
+     * Temporary (group) private chats (`sub_type: group`): the group a person wrote from, by QQ number, so the reply
+     * goes out as send_private_msg with that group_id (how go-cqhttp, NapCat, Lagrange reach a non-friend).
+     */
+    const tempSources = new Map<string, number | string>();
     // Look-ups that an inbound message waits for (is a quoted message hers?) get less than a send's allowance: an
     // implementation that never answers one must not hold every reply up for apiTimeoutMs.
     const lookupTimeoutMs = Math.min(settings.apiTimeoutMs, LOOKUP_TIMEOUT_MS);
@@ -131,7 +136,15 @@ export default definePlugin({
       const sender = (typeof event.sender === 'object' && event.sender !== null ? event.sender : {}) as {
         nickname?: unknown;
         card?: unknown;
+        group_id?: unknown;
       };
+      if (chatType === 'private') {
+        // go-cqhttp names the source group in sender.group_id, NapCat and Shamrock in the event's group_id.
+        const source = event.sub_type === 'group' ? (event.group_id ?? sender.group_id) : undefined;
+        if (typeof source === 'number' || (typeof source === 'string' && source !== ''))
+          tempSources.set(userId, source);
+        else tempSources.delete(userId);
+      }
       const displayName = [sender.card, sender.nickname].find((name) => typeof name === 'string' && name !== '') as
         | string
         | undefined;
@@ -239,8 +252,10 @@ export default definePlugin({
           ...(index === 0 && replyTo !== undefined ? { replyTo } : {}),
           ...(index === count - 1 ? { images } : {}),
         });
+        const tempSource = target.chatType === 'private' ? tempSources.get(target.chatId) : undefined;
         const data = (await connection.call(action, {
           [idKey]: Number(target.chatId) || target.chatId,
+          ...(tempSource !== undefined ? { group_id: tempSource } : {}),
           message: segments,
         })) as { message_id?: unknown } | undefined;
         if (data?.message_id !== undefined) memory.sent(target.chatId, String(data.message_id));

@@ -6,7 +6,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startBotApiServer, startOpenAiTestServer, textReply } from '@aalis/testing';
+import {
+  type OneBotCall,
+  onebotPrivateMessage,
+  startBotApiServer,
+  startOneBotImplementation,
+  startOpenAiTestServer,
+  textReply,
+} from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AalisProcess, serverConfig, spawnAalis, waitFor } from './spawn-aalis.case.js';
 
@@ -233,5 +240,51 @@ describe('Telegram with a refused token through aalis serve', () => {
     expect(refusalLines(serve.stderr())).toHaveLength(1);
     expect(polls.length).toBeLessThanOrEqual(8);
     expect(gapsGrow(polls)).toBe(true);
+  }, 90_000);
+});
+
+describe('OneBot temporary group chats through aalis serve', () => {
+  it('a private message from a group (sub_type group) is answered with send_private_msg carrying that group_id; a friend’s without', async () => {
+    const onebot = await startOneBotImplementation({ selfId: 30_101 });
+    cleanups.push(() => onebot.close());
+    serveIn(`locale: en
+plugins:
+  memory-summary: false
+  platform-onebot: { url: "${onebot.url}" }
+`);
+    await onebot.connected();
+    await onebot.waitForCalls((calls) => calls.some((call) => call.action === 'get_login_info'), 30_000);
+    // NapCat and Shamrock put the source group in the event, go-cqhttp in sender.group_id.
+    onebot.push({
+      ...onebotPrivateMessage({
+        selfId: 30_101,
+        userId: 40_001,
+        message: [{ type: 'text', data: { text: 'hi from the group' } }],
+      }),
+      sub_type: 'group',
+      group_id: 50_001,
+    });
+    const first = await onebot.waitForCalls(
+      (calls) => calls.some((call) => call.action === 'send_private_msg'),
+      30_000,
+    );
+    expect(first.find((call) => call.action === 'send_private_msg')!.params).toMatchObject({
+      user_id: 40_001,
+      group_id: 50_001,
+    });
+    const cqhttp = onebotPrivateMessage({
+      selfId: 30_101,
+      userId: 40_002,
+      message: [{ type: 'text', data: { text: 'hello' } }],
+    });
+    onebot.push({ ...cqhttp, sub_type: 'group', sender: { ...(cqhttp.sender as object), group_id: 50_002 } });
+    onebot.push(
+      onebotPrivateMessage({ selfId: 30_101, userId: 40_003, message: [{ type: 'text', data: { text: 'a friend' } }] }),
+    );
+    const sends = (calls: OneBotCall[]) => calls.filter((call) => call.action === 'send_private_msg');
+    const all = await onebot.waitForCalls((calls) => sends(calls).length >= 3, 30_000);
+    const byUser = new Map(sends(all).map((call) => [call.params.user_id, call.params]));
+    expect(byUser.get(40_002)).toMatchObject({ group_id: 50_002 });
+    expect(byUser.get(40_003)).not.toHaveProperty('group_id');
   }, 90_000);
 });
