@@ -24,7 +24,14 @@ export const telegramConfigSchema = s.object({
     .min(1_000)
     .default(15_000)
     .describe('How long one Bot API request may take (a long poll gets its timeout on top).'),
-  retryDelayMs: s.number().integer().min(10).default(3_000).describe('Pause before polling again after a failed poll.'),
+  retryDelayMs: s
+    .number()
+    .integer()
+    .min(10)
+    .default(3_000)
+    .describe(
+      'Pause before polling again after a failed poll; while Telegram refuses the token (401) it doubles after each try, up to 10 minutes.',
+    ),
   registerCommands: s
     .boolean()
     .default(true)
