@@ -15,6 +15,12 @@ describe('@plingjs/agent portability', () => {
     expect(Object.keys(manifest.dependencies ?? {}).sort()).toEqual(allowed);
   });
 
+  it('is the version the specification describes (版本与兼容性: 适用版本 @plingjs/agent 0.1.0-alpha.2) and has no peer dependencies', () => {
+    const manifest = JSON.parse(readFileSync(join(sourceDir, '..', 'package.json'), 'utf8'));
+    expect(manifest.version).toBe('0.1.0-alpha.2');
+    expect(manifest.peerDependencies ?? {}).toEqual({});
+  });
+
   it.each(sources)('%s imports nothing from Node and reads no process', (file) => {
     const text = readFileSync(join(sourceDir, file), 'utf8');
     expect(text).not.toMatch(/from ['"]node:/);
