@@ -182,7 +182,8 @@ describe('the WebUI against aalis serve', () => {
       await expect
         .poll(() => lastTurn().getByTestId('reply').textContent(), { timeout: 15_000 })
         .toContain('Back again.');
-      expect(await lastTurn().getAttribute('data-outcome')).toBe('replied');
+      // The reply's text arrives before the turn's end: the outcome follows it.
+      await expect.poll(() => lastTurn().getAttribute('data-outcome'), { timeout: 15_000 }).toBe('replied');
     },
     TIMEOUT,
   );
