@@ -1,32 +1,15 @@
-// Issue #14 acceptance through the real `aalis serve`, against platform servers written here from the public
-// references (the Bot API: POST /bot<token>/<method>, { ok, result }; OneBot v11: { action, params, echo } and
-// { status, retcode, data, echo } on one universal WebSocket) rather than the project's own doubles.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { type AalisProcess, spawnAalis, waitFor } from './spawn-aalis.case.js';
+import { type AalisProcess, serveWorkspace, waitFor } from './spawn-aalis.case.js';
 
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function serveIn(config: string): AalisProcess {
-  const dir = mkdtempSync(join(tmpdir(), 'aalis-rooms-acceptance-'));
-  writeFileSync(join(dir, 'aalis.config.yaml'), config);
-  const serve = spawnAalis({ cwd: dir, args: ['serve'], env: { AALIS_WEBUI_PORT: '0' } });
-  serve.child.stdin!.end();
-  cleanups.push(async () => {
-    if (serve.child.exitCode === null) serve.child.kill('SIGTERM');
-    await serve.exited;
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return serve;
-}
+const serveIn = (config: string): AalisProcess => serveWorkspace(config, cleanups);
 
 /**
  * A Bot API server that answers getUpdates at once (with the updates pushed since the offset, else nothing, as short

@@ -1,11 +1,5 @@
-// Follow-ups to #14 found by the platforms audit, through the real `aalis serve` against a Bot API server over HTTP
-// and a OneBot v11 universal WebSocket of our own: Telegram's /start, forum topics, a rejected token, OneBot
-// temporary (group) private chats.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   type OneBotCall,
   onebotPrivateMessage,
@@ -15,25 +9,14 @@ import {
   textReply,
 } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type AalisProcess, serverConfig, spawnAalis, waitFor } from './spawn-aalis.case.js';
+import { type AalisProcess, serverConfig, serveWorkspace, waitFor } from './spawn-aalis.case.js';
 
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function serveIn(config: string): AalisProcess {
-  const dir = mkdtempSync(join(tmpdir(), 'aalis-rooms-followups-'));
-  writeFileSync(join(dir, 'aalis.config.yaml'), config);
-  const serve = spawnAalis({ cwd: dir, args: ['serve'], env: { AALIS_WEBUI_PORT: '0' } });
-  serve.child.stdin!.end();
-  cleanups.push(async () => {
-    if (serve.child.exitCode === null) serve.child.kill('SIGTERM');
-    await serve.exited;
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return serve;
-}
+const serveIn = (config: string): AalisProcess => serveWorkspace(config, cleanups);
 
 async function botApi(token: string) {
   const api = await startBotApiServer({ token, me: { id: 7101, username: 'aalis_test_bot', first_name: 'Aalis' } });

@@ -87,6 +87,22 @@ export function temporaryWorkspace(config?: string): { dir: string; remove(): vo
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * `aalis serve` in a new workspace with this configuration (its own port, no input); `cleanups` gets what stops it
+ * and removes the workspace.
+ */
+export function serveWorkspace(config: string, cleanups: Array<() => Promise<unknown> | unknown>): AalisProcess {
+  const workspace = temporaryWorkspace(config);
+  const serve = spawnAalis({ cwd: workspace.dir, args: ['serve'], env: { AALIS_WEBUI_PORT: '0' } });
+  serve.child.stdin!.end();
+  cleanups.push(async () => {
+    if (serve.child.exitCode === null) serve.child.kill('SIGTERM');
+    await serve.exited;
+    workspace.remove();
+  });
+  return serve;
+}
+
 /** A configuration talking to the scripted test server. */
 export function serverConfig(url: string, extra = ''): string {
   return `locale: en
