@@ -14,7 +14,7 @@ describe('@plingjs/core portability', () => {
   it('depends on @plingjs/agent, @aalis/schema-message and @aalis/render-markdown only', () => {
     const manifest = JSON.parse(readFileSync(join(sourceDir, '..', 'package.json'), 'utf8'));
     expect(Object.keys(manifest.dependencies ?? {}).sort()).toEqual(allowed);
-    expect(manifest.dependencies['@plingjs/agent']).toBe('0.1.0');
+    expect(manifest.dependencies['@plingjs/agent']).toBe('0.1.0-alpha.2');
     expect(manifest.dependencies['@aalis/schema-message']).toBe('0.1.0');
     expect(manifest.dependencies['@aalis/render-markdown']).toBe('0.1.0');
   });
