@@ -47,9 +47,12 @@ export function bannerLines(facts: BannerFacts, locale: Locale): BannerLine[] {
   const endpointFailed = facts.inactive.some((state) => state.id === facts.endpointPlugin && state.state === 'error');
   if (!facts.model && facts.endpoint) {
     if (!endpointFailed) lines.push(warn(t('runtime.banner.endpointEmpty', { baseUrl: facts.endpoint })));
-  } else if (!facts.model || facts.model.offline) {
+  } else if (!facts.model) {
+    // No endpoint and the offline model turned off: nothing will answer (not "replies come from the offline model").
+    lines.push(warn(t('runtime.banner.noModelAtAll', { file: facts.configFile })));
+  } else if (facts.model.offline) {
     lines.push(warn(t('runtime.banner.offline', { file: facts.configFile })));
-    if (facts.model) lines.push(info(t('runtime.banner.offlineTools')));
+    lines.push(info(t('runtime.banner.offlineTools')));
   }
   for (const state of facts.inactive) {
     if (state.state === 'error') {

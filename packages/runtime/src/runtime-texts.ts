@@ -10,6 +10,8 @@ export const runtimeTexts = defineCatalogue({
       '  离线模型也能调用工具:输入 call: current_time 或 call: calculator {"expression":"2*(3+4)"}。',
     'runtime.banner.hint': '直接输入消息;/help 看指令;Ctrl-C 停下在跑的一轮,两秒内按两次退出。',
     'runtime.banner.noModel': '(没有可用模型)',
+    'runtime.banner.noModelAtAll':
+      '⚠ 没有可用模型:没有配置模型服务,离线演示模型也关掉了(plugins.llm-offline: false),消息得不到回复。要接真正的模型,设置环境变量 AALIS_LLM_BASE_URL(以及 AALIS_LLM_API_KEY、AALIS_LLM_MODEL),或在 {file} 里填写 llm.baseUrl。',
     'runtime.banner.endpointEmpty':
       '⚠ 模型服务 {baseUrl} 没有提供任何模型:请设置 llm.model(或 AALIS_LLM_MODEL),或检查这个地址与 API key(详情见日志)。',
     'runtime.banner.created': '已在 {file} 写入带注释的默认配置。',
@@ -63,6 +65,8 @@ export const runtimeTexts = defineCatalogue({
     'runtime.banner.title': 'Aalis {version} · model: {model} · data: {dataDir} · session: {session}',
     'runtime.banner.offline':
       '⚠ No model endpoint is configured: replies come from the offline demo model. To talk to a real model, set AALIS_LLM_BASE_URL (and AALIS_LLM_API_KEY, AALIS_LLM_MODEL), or llm.baseUrl in {file}. Any OpenAI-compatible endpoint works (hosted APIs, Ollama, vLLM, llama.cpp server).',
+    'runtime.banner.noModelAtAll':
+      '⚠ No model is available: no model endpoint is configured and the offline demo model is turned off (plugins.llm-offline: false), so messages get no reply. To talk to a real model, set AALIS_LLM_BASE_URL (and AALIS_LLM_API_KEY, AALIS_LLM_MODEL), or llm.baseUrl in {file}.',
     'runtime.banner.offlineTools':
       '  The offline model can call tools too: type call: current_time or call: calculator {"expression":"2*(3+4)"}.',
     'runtime.banner.hint':

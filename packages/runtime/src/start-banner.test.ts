@@ -35,6 +35,26 @@ describe('the start banner', () => {
     }
   });
 
+  it('with no endpoint and the offline model turned off it says nothing will answer, not that the offline model does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aalis-banner-'));
+    try {
+      writeFileSync(join(dir, 'aalis.config.yaml'), 'locale: zh-CN\nplugins:\n  llm-offline: false\n');
+      const output = new PassThrough();
+      let text = '';
+      output.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+      });
+      const aalis = await startAalis({ cwd: dir, env: {}, mode: 'none', banner: true, output, errorOutput: output });
+      await aalis.stop();
+      expect(aalis.model).toBeUndefined();
+      expect(text).toContain('模型:(没有可用模型)');
+      expect(text).toContain('⚠ 没有可用模型:没有配置模型服务,离线演示模型也关掉了(plugins.llm-offline: false)');
+      expect(text).not.toContain('离线演示模型(offline)');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a provider that failed to start is named with its reason, without the misleading "offers no model" hint', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aalis-banner-'));
     try {
