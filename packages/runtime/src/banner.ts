@@ -56,7 +56,10 @@ export function bannerLines(facts: BannerFacts, locale: Locale): BannerLine[] {
   }
   for (const state of facts.inactive) {
     if (state.state === 'error') {
-      lines.push(warn(t('runtime.plugin.error', { plugin: state.id, reason: state.error?.localized(locale) ?? '?' })));
+      const reason = state.error?.localized(locale) ?? '?';
+      // The core's errors (start failed, a config field) already begin with the plugin's name: not said twice.
+      const named = state.error?.details.plugin === state.id;
+      lines.push(warn(named ? `⚠ ${reason}` : t('runtime.plugin.error', { plugin: state.id, reason })));
     } else {
       lines.push(warn(t('runtime.plugin.pending', { plugin: state.id, missing: state.missing.join(', ') || '?' })));
     }

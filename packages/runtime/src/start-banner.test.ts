@@ -72,7 +72,9 @@ describe('the start banner', () => {
       });
       const aalis = await startAalis({ cwd: dir, env: {}, mode: 'none', banner: true, output, errorOutput: output });
       await aalis.stop();
-      expect(text).toContain('⚠ Plugin openai failed:');
+      // Named once: the error already begins with the plugin (was '⚠ Plugin openai failed: Plugin openai: caFile …').
+      expect(text).toContain('⚠ Plugin openai: caFile ');
+      expect(text).not.toContain('failed: Plugin openai');
       expect(text).toContain('not-a-ca.pem holds no valid PEM certificate');
       expect(text).not.toContain('offers no model');
     } finally {
