@@ -80,4 +80,35 @@ describe('the 后台 tab', () => {
     },
     TIMEOUT,
   );
+
+  it(
+    "writes a reminder's next time in the page's language, not the browser's",
+    async () => {
+      // The browser is en-US; the reader picked 中文 on the page (kept in localStorage).
+      const chinese = await served.browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 860 } });
+      try {
+        await chinese.addInitScript(() => localStorage.setItem('aalis.webui.locale', 'zh-CN'));
+        const tab = await chinese.newPage();
+        await tab.goto(await served.freshLink());
+        await tab.getByTestId('sessions').waitFor();
+        await tab.getByTestId('new-session').click();
+        await tab.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
+        const box = tab.getByTestId('composer-text');
+        await box.fill('/remind 2h drink water');
+        await box.press('Enter');
+        if ((await tab.getByTestId('side-panel').count()) === 0) await tab.getByTestId('panel-toggle').click();
+        await tab.getByTestId('tab-background').click();
+        const row = tab.getByTestId('background-task').filter({ hasText: 'drink water' });
+        await expect.poll(() => row.count(), SLOW).toBe(1);
+        const shown = (await row.textContent()) ?? '';
+        const next = shown.slice(shown.indexOf('下次:'));
+        // zh-CN writes 2026/12/2 05:13:00; en-US would write 12/2/2026, 5:13:00 AM.
+        expect(next).toMatch(/^下次:\d{4}\/\d{1,2}\/\d{1,2}/);
+        expect(next).not.toMatch(/AM|PM/);
+      } finally {
+        await chinese.close();
+      }
+    },
+    TIMEOUT,
+  );
 });

@@ -2,7 +2,7 @@
 // cost and a stop button each, and 「全部停止」. Refreshed while the tab is open.
 import type { BackgroundTaskView } from '@aalis/session-client';
 import { defineComponent, h, onMounted, onUnmounted, type PropType, ref } from 'vue';
-import { t } from '../page-preferences.js';
+import { preferences, t } from '../page-preferences.js';
 import type { PageTextKey } from '../texts.js';
 
 const REFRESH_MS = 2000;
@@ -51,10 +51,13 @@ export const BackgroundPanel = defineComponent({
     const row = (task: BackgroundTaskView) => {
       const kind = kindKey(task.kind);
       const figures = [
-        task.tokens !== undefined ? t('webui-page.background.tokens', { tokens: task.tokens.toLocaleString() }) : '',
+        task.tokens !== undefined
+          ? t('webui-page.background.tokens', { tokens: task.tokens.toLocaleString(preferences.locale) })
+          : '',
         task.cost !== undefined ? `${task.cost.toFixed(4)}${task.currency ? ` ${task.currency}` : ''}` : '',
         task.nextAt !== undefined
-          ? t('webui-page.background.next', { time: new Date(task.nextAt).toLocaleString() })
+          ? // In the page's language, as every other time it shows (not the browser's).
+            t('webui-page.background.next', { time: new Date(task.nextAt).toLocaleString(preferences.locale) })
           : '',
       ].filter((text) => text !== '');
       return h(
