@@ -1,7 +1,7 @@
 // Fetches an image a platform points to (its URLs often expire, and model servers cannot reach them) into an
 // inline attachment, within a size and time limit. A failure is a coded error the adapter turns into a visible
 // note, so the message itself is never lost.
-import type { Attachment } from '@aalis/schema-message';
+import type { Attachment, ModelImageType } from '@aalis/schema-message';
 import { roomErrors } from './room-errors.js';
 
 export interface FetchAttachmentOptions {
@@ -80,7 +80,7 @@ function notAnImage(url: string, what: string): Error {
 }
 
 /** The image type from its first bytes: PNG, JPEG, GIF or WebP (what model APIs take); undefined otherwise. */
-function sniffImageType(head: Uint8Array): string | undefined {
+function sniffImageType(head: Uint8Array): ModelImageType | undefined {
   if (head[0] === 0x89 && head[1] === 0x50 && head[2] === 0x4e && head[3] === 0x47) return 'image/png';
   if (head[0] === 0xff && head[1] === 0xd8) return 'image/jpeg';
   if (head[0] === 0x47 && head[1] === 0x49 && head[2] === 0x46) return 'image/gif';

@@ -3,7 +3,7 @@
 // structured content as JSON when nothing else was said; `isError` results go back as errors.
 import type { ToolResult } from '@aalis/api-tools';
 import type { TextRef } from '@aalis/core';
-import type { Attachment } from '@aalis/schema-message';
+import { type Attachment, isModelImageType } from '@aalis/schema-message';
 import './mcp-texts.js';
 
 interface ContentBlock {
@@ -24,9 +24,6 @@ export interface McpCallResult {
   toolResult?: unknown;
 }
 
-/** The image types model APIs take (OpenAI-compatible and Anthropic alike). */
-const MODEL_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
-
 export function toToolResultFromMcp(
   result: McpCallResult,
   { acceptsImages, t, errorCode }: { acceptsImages: boolean; t: (text: TextRef) => string; errorCode: string },
@@ -41,7 +38,7 @@ export function toToolResultFromMcp(
         break;
       case 'image': {
         const mimeType = block.mimeType ?? 'image/png';
-        if (!MODEL_IMAGE_TYPES.has(mimeType)) {
+        if (!isModelImageType(mimeType)) {
           // An SVG or the like sent to the model as an image makes its API refuse the whole request.
           parts.push(t({ key: 'mcp.result.imageUnsupported', params: { mimeType } }));
         } else if (acceptsImages && block.data) {

@@ -1,6 +1,7 @@
 // The HTTP side (Hono): the one-time link exchange, me / login / logout / call, stored attachments, and the page.
 // Every route passes the Host check; every API route the login check; every POST the Origin and CSRF checks.
 import type { Locale } from '@aalis/core';
+import { isModelImageType } from '@aalis/schema-message';
 import { PROTOCOL_VERSION } from '@aalis/session-client';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
@@ -16,7 +17,6 @@ import {
 } from './login-checks.js';
 import { verifyLinkToken } from './login-link.js';
 import type { Login } from './login-store.js';
-import { IMAGE_TYPES } from './message-checks.js';
 import type { ServerDeps } from './server-deps.js';
 import { frameMalformed, linkInvalid, serverErrors, toProtocolError } from './server-errors.js';
 import { canSee } from './session-access.js';
@@ -187,7 +187,7 @@ export function createHttpApp(options: HttpAppOptions): Hono {
         attachment.mimeType ?? /^data:([^;,]+);/.exec(attachment.url ?? '')?.[1] ?? 'application/octet-stream';
       // Only the raster types are served as such: an image/svg+xml a room member's server declared (or any other
       // type) opened on its own would run its scripts on this origin, with the owner's login.
-      const raster = (IMAGE_TYPES as readonly string[]).includes(mimeType.toLowerCase());
+      const raster = isModelImageType(mimeType.toLowerCase());
       c.header('content-type', raster ? mimeType.toLowerCase() : 'application/octet-stream');
       if (!raster) c.header('content-disposition', 'attachment');
       c.header('content-security-policy', "default-src 'none'; sandbox");

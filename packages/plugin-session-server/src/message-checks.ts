@@ -1,13 +1,11 @@
 // The checks a message passes before anything is sent: its length, and each image attachment's type, encoding and
 // size (decoded). A failing check is a coded error and nothing reaches the agent.
 import { type Locale, translate } from '@aalis/core';
-import type { Attachment } from '@aalis/schema-message';
+import { type Attachment, isModelImageType, MODEL_IMAGE_TYPES } from '@aalis/schema-message';
 import { badParam } from './params.js';
 import type { ServerConfig } from './server-config.js';
 import { serverErrors } from './server-errors.js';
 import './server-texts.js';
-
-export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
@@ -64,8 +62,8 @@ function checkImage(
     declared ??= dataUrl[1];
     payload = data.slice(dataUrl[0].length);
   }
-  if (!declared || !(IMAGE_TYPES as readonly string[]).includes(declared)) {
-    throw invalid('mimeType', { types: IMAGE_TYPES.join(', ') });
+  if (!declared || !isModelImageType(declared)) {
+    throw invalid('mimeType', { types: MODEL_IMAGE_TYPES.join(', ') });
   }
   // The size is checked before decoding anything: base64 is 4 characters per 3 bytes.
   const size = Math.floor((payload.length * 3) / 4) - (payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0);

@@ -31,6 +31,7 @@ export {
   type ToolCall,
 } from './message.js';
 export { type TurnEntry, type WellKnownMetadataKey, WellKnownMetadataKeys } from './metadata-keys.js';
+export { isModelImageType, MODEL_IMAGE_TYPES, type ModelImageType } from './model-image-types.js';
 export type {
   FinishReason,
   ModelToolDefinition,
