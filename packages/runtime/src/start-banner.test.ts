@@ -8,6 +8,18 @@ import { startOpenAiTestServer } from '@aalis/testing';
 import { describe, expect, it } from 'vitest';
 import { startAalis } from './start-aalis.js';
 
+/** Starts Aalis in `dir` with the banner on and stops it: what it wrote (banner and log lines) and the app. */
+async function startedBanner(dir: string) {
+  const output = new PassThrough();
+  let text = '';
+  output.on('data', (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+  });
+  const aalis = await startAalis({ cwd: dir, env: {}, mode: 'none', banner: true, output, errorOutput: output });
+  await aalis.stop();
+  return { aalis, text };
+}
+
 describe('the start banner', () => {
   it('#11.14 shows a model id listed by the server with its control sequences neutralised', async () => {
     const hostile = '\x1b]0;PWNED\x07\x1b[2J\x1b[?1049h\x9b2J';
@@ -18,13 +30,7 @@ describe('the start banner', () => {
         join(dir, 'aalis.config.yaml'),
         `locale: en\nllm:\n  baseUrl: ${server.url}\nplugins:\n  llm-openai: { retry: { maxRetries: 0 } }\n`,
       );
-      const output = new PassThrough();
-      let text = '';
-      output.on('data', (chunk: Buffer) => {
-        text += chunk.toString('utf8');
-      });
-      const aalis = await startAalis({ cwd: dir, env: {}, mode: 'none', banner: true, output, errorOutput: output });
-      await aalis.stop();
+      const { aalis, text } = await startedBanner(dir);
       expect(aalis.model?.id).toBe(`openai/model${hostile}`);
       expect(text).toContain('model: openai/model␛]0;PWNED␇␛[2J␛[?1049h\ufffd2J');
       // biome-ignore lint/suspicious/noControlCharactersInRegex: no control character may reach the output.
@@ -39,13 +45,7 @@ describe('the start banner', () => {
     const dir = mkdtempSync(join(tmpdir(), 'aalis-banner-'));
     try {
       writeFileSync(join(dir, 'aalis.config.yaml'), 'locale: zh-CN\nplugins:\n  llm-offline: false\n');
-      const output = new PassThrough();
-      let text = '';
-      output.on('data', (chunk: Buffer) => {
-        text += chunk.toString('utf8');
-      });
-      const aalis = await startAalis({ cwd: dir, env: {}, mode: 'none', banner: true, output, errorOutput: output });
-      await aalis.stop();
+      const { aalis, text } = await startedBanner(dir);
       expect(aalis.model).toBeUndefined();
       expect(text).toContain('模型:(没有可用模型)');
       expect(text).toContain('⚠ 没有可用模型:没有配置模型服务,离线演示模型也关掉了(plugins.llm-offline: false)');
@@ -65,13 +65,7 @@ describe('the start banner', () => {
         join(dir, 'aalis.config.yaml'),
         `locale: en\nllm:\n  baseUrl: http://127.0.0.1:9/v1\n  model: m\nplugins:\n  llm-openai: { caFile: "${caFile}" }\n`,
       );
-      const output = new PassThrough();
-      let text = '';
-      output.on('data', (chunk: Buffer) => {
-        text += chunk.toString('utf8');
-      });
-      const aalis = await startAalis({ cwd: dir, env: {}, mode: 'none', banner: true, output, errorOutput: output });
-      await aalis.stop();
+      const { text } = await startedBanner(dir);
       // Named once: the error already begins with the plugin (was '⚠ Plugin openai failed: Plugin openai: caFile …').
       expect(text).toContain('⚠ Plugin openai: caFile ');
       expect(text).not.toContain('failed: Plugin openai');
