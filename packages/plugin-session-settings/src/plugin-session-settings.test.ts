@@ -162,7 +162,9 @@ describe('plugin-session-settings', () => {
   afterEach(async () => {
     await booted?.stop();
     booted = undefined;
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    // The process's WAL checkpoint worker closes its own connection to the database a moment after the app's (a
+    // message to its thread): removing the directory meanwhile can meet a file it still writes (ENOTEMPTY); retried.
+    if (dataDir) await rm(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     dataDir = undefined!;
   });
 
