@@ -16,8 +16,10 @@ export const agentCatalogue = defineCatalogue({
     'agent.idlePrompt': '({time}) {prompt}',
     'agent.volatileContext': '[当前环境] 时间:{time};平台:{platform};会话:{kind}',
     'agent.sessionKind.direct': '私聊',
-    'agent.sessionKind.room': '群聊',
-    'agent.sessionKind.multiParty': '多人群聊',
+    // A room that is not multi-party is a platform's private chat (originChat.multiParty: false); a group is the
+    // multi-party kind. Only a group may read as a group chat.
+    'agent.sessionKind.room': '私聊',
+    'agent.sessionKind.multiParty': '群聊',
     'agent.sessionKind.child': '子任务',
     'agent.focus': '[焦点指引] 下面这些消息点了你的名:\n{lines}',
     'agent.notice.error': '[错误] {reason}',
@@ -94,8 +96,8 @@ export const agentCatalogue = defineCatalogue({
     'agent.idlePrompt': '({time}) {prompt}',
     'agent.volatileContext': '[Current environment] time: {time}; platform: {platform}; session: {kind}',
     'agent.sessionKind.direct': 'direct chat',
-    'agent.sessionKind.room': 'group chat',
-    'agent.sessionKind.multiParty': 'multi-party group chat',
+    'agent.sessionKind.room': 'private chat',
+    'agent.sessionKind.multiParty': 'group chat',
     'agent.sessionKind.child': 'subtask',
     'agent.focus': '[Focus] These messages addressed you:\n{lines}',
     'agent.notice.error': '[Error] {reason}',
