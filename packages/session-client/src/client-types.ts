@@ -28,6 +28,11 @@ export interface SessionClientOptions {
   reconnectDelayMs?: { min: number; max: number };
   /** How long a request waits for its reply once sent (default 30 s). */
   requestTimeoutMs?: number;
+  /**
+   * The page's language (a BCP 47 tag): sent on the socket URL (`?locale=`) and as `X-Aalis-Locale` on HTTP calls,
+   * so the server writes its texts in it. Change it later with `setLocale`.
+   */
+  locale?: string;
 }
 
 export interface SubscriptionHandlers {

@@ -1,6 +1,6 @@
 // Live session events (docs/session-protocol.md 「Session events」): each reaches a subscriber in an `event` frame with
 // the session's sequence number, in the order the host emitted them.
-import type { PersonRef, TimelineInput, TurnOutcome, WaitingInput } from './timeline-types.js';
+import type { PersonRef, TimelineCommand, TimelineInput, TurnOutcome, WaitingInput } from './timeline-types.js';
 
 export interface SessionSummary {
   id: string;
@@ -25,6 +25,10 @@ export interface SessionSummary {
    * the WebUI shows the room's history read-only (stopping a turn and the settings still work).
    */
   canSend: boolean;
+  /** Shown first in the list (the server always sends it; absent reads as false). */
+  pinned?: boolean;
+  /** Out of the list, still found by search (the server always sends it; absent reads as false). */
+  archived?: boolean;
 }
 
 /** One row of a usage entry: drawn as given, in order, without knowing the labels. */
@@ -34,6 +38,17 @@ export interface UsagePart {
   tokens: number;
   /** This part by injector (`<plugin instance id>/<local id>` → tokens). */
   injectors?: Record<string, number>;
+}
+
+/** The figures of a real model call as stored with its turn's reply. */
+export interface LastCallUsage {
+  turnId: string;
+  at: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** Part of promptTokens (overlaps it). */
+  cachedPromptTokens?: number;
+  model?: string;
 }
 
 /** The `usage` entry: one model call's input (or the token:request snapshot when `turnId` is absent). */
@@ -52,6 +67,12 @@ export interface UsageEntry {
   cachedPromptTokens?: number;
   completionTokens?: number;
   model?: string;
+  /** `used` is the provider's prompt tokens of the call (true) or the host's estimate (false). */
+  measured?: boolean;
+  /** The sum of `parts` (estimates): the rows add up to this, which may differ from `used`. */
+  partsTotal?: number;
+  /** On the snapshot: the last real model call of the session. */
+  lastCall?: LastCallUsage;
 }
 
 export type SessionEvent =
@@ -95,6 +116,8 @@ export type SessionEvent =
   | { type: 'session.updated'; session: SessionSummary }
   /** The session was deleted; the subscription ends with this event. */
   | { type: 'session.deleted'; sessionId: string }
-  | { type: 'settings.changed'; key: string };
+  | { type: 'settings.changed'; key: string }
+  /** A slash command sent through the protocol ran: its line and answer, as stored. */
+  | { type: 'command'; entry: TimelineCommand };
 
 export type SessionEventType = SessionEvent['type'];

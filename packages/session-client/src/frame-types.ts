@@ -24,6 +24,11 @@ export const ERROR_CODES = [
   'AALIS_WEBUI_ATTACHMENT_INVALID',
   'AALIS_WEBUI_TOO_MANY_ATTACHMENTS',
   'AALIS_WEBUI_SESSION_UNKNOWN',
+  'AALIS_WEBUI_TURN_RUNNING',
+  'AALIS_WEBUI_TURN_COMPRESSED',
+  'AALIS_WEBUI_TURN_UNKNOWN',
+  'AALIS_WEBUI_TURN_NOT_FAILED',
+  'AALIS_WEBUI_EXPORT_TOO_LARGE',
   'AALIS_WEBUI_NOT_FOUND',
   'AALIS_WEBUI_UNAVAILABLE',
   'AALIS_WEBUI_INTERNAL',
@@ -34,7 +39,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export interface ProtocolError {
   /** An ErrorCode, or a passed-through AALIS_* code (e.g. AALIS_SETTINGS_INVALID_VALUE). */
   code: ErrorCode | (string & {});
-  /** What was wrong and how to fix it, in the host's locale. */
+  /** What was wrong and how to fix it, in the connection's locale. */
   message: string;
   details?: Record<string, unknown>;
 }

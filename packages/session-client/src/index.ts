@@ -1,6 +1,7 @@
 // @aalis/session-client: the browser-safe client of the session protocol (docs/session-protocol.md) — frame types,
 // timeline and event types, and SessionClient (WebSocket + fetch, reconnect and resume without duplicates).
 export type {
+  LastCallUsage,
   SessionEvent,
   SessionEventType,
   SessionSummary,
@@ -27,6 +28,8 @@ export {
 export {
   type Account,
   type BackgroundTaskView,
+  type ClientLocale,
+  type CommandView,
   type Limits,
   type LogView,
   type McpServerView,
@@ -41,6 +44,10 @@ export {
   type RequestMap,
   type RequestType,
   type ResultOf,
+  type RollbackResult,
+  type SearchHit,
+  type SendRouting,
+  type SessionExport,
   type SettingOption,
   type SettingView,
   type WritableLayer,
@@ -59,6 +66,7 @@ export type {
   AttachmentRef,
   PersonRef,
   Timeline,
+  TimelineCommand,
   TimelineDivider,
   TimelineEntry,
   TimelineInput,
@@ -72,5 +80,6 @@ export type {
   ToolState,
   TurnItem,
   TurnOutcome,
+  TurnSupersession,
   WaitingInput,
 } from './timeline-types.js';

@@ -1,6 +1,7 @@
 // Requests a client sends and what each answers (docs/session-protocol.md 「Requests」). The same requests go over
 // the socket (`{ id, type, ...params }`) and over HTTP (`POST /api/v1/call` with `{ type, ...params }`).
-import type { SessionSummary } from './event-types.js';
+import type { LastCallUsage, SessionSummary } from './event-types.js';
+import type { TimelineEntry } from './timeline-types.js';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -136,10 +137,61 @@ export interface BackgroundTaskView {
   summary?: string;
 }
 
+/** How `send` routed the input: into a turn, to a slash command, or nowhere (the gateway let it go). */
+export type SendRouting = 'turn' | 'command' | 'dropped';
+
+/** The answer of `turn.edit`, `turn.regenerate` and `turn.retry`. */
+export interface RollbackResult {
+  /** The new input that runs as the new turn (its `input` event carries it). */
+  messageId: string;
+  /** The turns taken out of the active history, oldest first. */
+  rolledBack: string[];
+  rollbackId: string;
+}
+
+/** A slash command this account may run (the `/` palette). */
+export interface CommandView {
+  name: string;
+  /** The whole usage line, e.g. `/remind <time> <text>`. */
+  usage?: string;
+  description: string;
+  /** The level needed to run it: a number or 'owner'. */
+  level: number | 'owner';
+}
+
+/** One message found by `search`. */
+export interface SearchHit {
+  sessionId: string;
+  sessionTitle?: string;
+  archived: boolean;
+  /** Storage id of the message (TimelineInput.id / TimelineText.id / TimelineCommand.id). */
+  messageId: string;
+  turnId?: string;
+  role: 'user' | 'assistant' | 'system' | 'tool';
+  at: number;
+  /** At most 160 characters around the first match; the match is between \u0002 and \u0003. */
+  snippet: string;
+  /** The message belongs to a version replaced by edit / regenerate / retry. */
+  superseded: boolean;
+}
+
+/** The locales a connection can have. */
+export type ClientLocale = 'zh-CN' | 'en';
+
+/** `sessions.export` in JSON: what the `content` string holds. */
+export interface SessionExport {
+  format: 'aalis-session';
+  version: 1;
+  session: SessionSummary;
+  exportedAt: number;
+  timeline: TimelineEntry[];
+  messages: unknown[];
+}
+
 /** Every request type with its parameters and its result. */
 export interface RequestMap {
   ping: { params: Record<string, never>; result: { at: number } };
-  'sessions.list': { params: { search?: string }; result: { sessions: SessionSummary[] } };
+  'sessions.list': { params: { search?: string; archived?: boolean }; result: { sessions: SessionSummary[] } };
   'session.create': { params: { title?: string }; result: { session: SessionSummary } };
   subscribe: {
     params: { sessionId: string; resume?: { serverId: string; seq: number } };
@@ -149,8 +201,11 @@ export interface RequestMap {
   unsubscribe: { params: { sessionId: string }; result: Record<string, never> };
   send: {
     params: { sessionId: string; text: string; attachments?: OutgoingAttachment[]; clientMessageId?: string };
-    /** `duplicate`: this clientMessageId was sent before; nothing was sent again. */
-    result: { messageId: string; duplicate: boolean };
+    /**
+     * `duplicate`: this clientMessageId was sent before; nothing was sent again. `routed`: where the input went;
+     * `reply`: a command's answer (Markdown).
+     */
+    result: { messageId: string; duplicate: boolean; routed: SendRouting; reply?: string };
   };
   stop: { params: { sessionId: string }; result: { stopped: boolean } };
   clear: { params: { sessionId: string }; result: { reply: string } };
@@ -183,6 +238,23 @@ export interface RequestMap {
   'background.list': { params: { sessionId: string }; result: { tasks: BackgroundTaskView[] } };
   'background.stop': { params: { sessionId: string; taskId: string }; result: { stopped: boolean } };
   'background.stopAll': { params: { sessionId: string }; result: { stopped: number } };
+  'turn.edit': {
+    params: { sessionId: string; turnId: string; text: string; clientMessageId?: string };
+    result: RollbackResult;
+  };
+  'turn.regenerate': { params: { sessionId: string; turnId: string }; result: RollbackResult };
+  'turn.retry': { params: { sessionId: string; turnId: string }; result: RollbackResult };
+  'sessions.rename': { params: { sessionId: string; title: string }; result: { session: SessionSummary } };
+  'sessions.pin': { params: { sessionId: string; pinned: boolean }; result: { session: SessionSummary } };
+  'sessions.archive': { params: { sessionId: string; archived: boolean }; result: { session: SessionSummary } };
+  search: { params: { query: string; limit?: number }; result: { hits: SearchHit[]; truncated: boolean } };
+  'sessions.export': {
+    params: { sessionId: string; format: 'markdown' | 'json' };
+    result: { filename: string; mimeType: string; content: string };
+  };
+  'commands.list': { params: { sessionId?: string }; result: { commands: CommandView[] } };
+  'locale.set': { params: { locale: string }; result: { locale: ClientLocale } };
+  'usage.get': { params: { sessionId: string }; result: { lastCall?: LastCallUsage } };
   'logs.subscribe': { params: { level?: LogView['level'] }; result: { recent: LogView[] } };
   'logs.unsubscribe': { params: Record<string, never>; result: Record<string, never> };
 }
@@ -222,5 +294,16 @@ export const REQUEST_TYPES: readonly RequestType[] = [
   'background.list',
   'background.stop',
   'background.stopAll',
+  'turn.edit',
+  'turn.regenerate',
+  'turn.retry',
+  'sessions.rename',
+  'sessions.pin',
+  'sessions.archive',
+  'search',
+  'sessions.export',
+  'commands.list',
+  'locale.set',
+  'usage.get',
   ...OWNER_REQUESTS,
 ];

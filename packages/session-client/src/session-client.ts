@@ -83,9 +83,10 @@ export class SessionClient {
   private lastUnsolicitedError: ProtocolError | undefined;
 
   constructor(options: SessionClientOptions = {}) {
-    this.options = options;
+    // A copy: setLocale changes it, and the HTTP calls read the same object.
+    this.options = { ...options };
     this.baseUrl = (options.baseUrl ?? '').replace(/\/$/, '');
-    this.httpCalls = new SessionHttp(this.baseUrl, options);
+    this.httpCalls = new SessionHttp(this.baseUrl, this.options);
     clientCounter += 1;
     this.clientId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}${clientCounter}`;
   }
@@ -208,6 +209,16 @@ export class SessionClient {
     this.close();
   }
 
+  /**
+   * Changes the language the server writes in: for the open connection (`locale.set`), later connections and HTTP
+   * calls. Resolves with the locale the server chose.
+   */
+  async setLocale(locale: string): Promise<ResultOf<'locale.set'>['locale']> {
+    this.options.locale = locale;
+    if (this.state !== 'open') return locale.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
+    return (await this.request('locale.set', { locale })).locale;
+  }
+
   /** A request over HTTP instead of the socket (same types, same results, same errors). */
   call<T extends RequestType>(type: T, params: ParamsOf<T>): Promise<ResultOf<T>> {
     return this.httpCalls.call(type, params);
@@ -217,7 +228,8 @@ export class SessionClient {
 
   private socketUrl(): string {
     const base = this.baseUrl || (typeof location !== 'undefined' ? location.origin : '');
-    return `${base.replace(/^http/, 'ws')}/api/v1/socket`;
+    const locale = this.options.locale ? `?locale=${encodeURIComponent(this.options.locale)}` : '';
+    return `${base.replace(/^http/, 'ws')}/api/v1/socket${locale}`;
   }
 
   private open(state: ConnectionState): void {

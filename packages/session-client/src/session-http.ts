@@ -9,7 +9,7 @@ export class SessionHttp {
 
   constructor(
     private readonly baseUrl: string,
-    private readonly options: Pick<SessionClientOptions, 'fetch' | 'headers'>,
+    private readonly options: Pick<SessionClientOptions, 'fetch' | 'headers' | 'locale'>,
   ) {}
 
   /** Who is logged in (and the CSRF token for HTTP mutations). Rejects with AALIS_WEBUI_LOGIN_REQUIRED otherwise. */
@@ -43,6 +43,7 @@ export class SessionHttp {
     const doFetch = this.options.fetch ?? globalThis.fetch.bind(globalThis);
     const headers: Record<string, string> = { accept: 'application/json', ...(this.options.headers ?? {}) };
     if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.options.locale) headers['x-aalis-locale'] = this.options.locale;
     if (method === 'POST' && this.csrfToken) headers['x-aalis-csrf'] = this.csrfToken;
     const response = await doFetch(`${this.baseUrl}${path}`, {
       method,

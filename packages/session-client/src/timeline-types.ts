@@ -107,6 +107,31 @@ export interface TimelineTurn {
   /** Injected turns: the injector (absent for a real person). */
   source?: string;
   startedAt: number;
+  /** Set on a turn an edit, regenerate or retry took out of the active history. */
+  superseded?: TurnSupersession;
+  /** The versions this turn replaced, oldest first: each the turns one rollback took out. */
+  previousVersions?: TimelineTurn[][];
+}
+
+export interface TurnSupersession {
+  rollbackId: string;
+  at: number;
+  action: 'edit' | 'regenerate' | 'retry';
+}
+
+/** A slash command sent in the page and its answer: stored, never sent to a model. */
+export interface TimelineCommand {
+  kind: 'command';
+  /** Storage id of the command line. */
+  id: string;
+  messageId?: string;
+  clientMessageId?: string;
+  text: string;
+  sender: PersonRef | { platform: string; userId?: string; displayName?: string };
+  at: number;
+  /** The answer (Markdown); absent when the command answered nothing. */
+  reply?: string;
+  replyAt?: number;
 }
 
 /** A compression divider: what came before is summarised. */
@@ -132,7 +157,7 @@ export interface TimelineNote {
   at: number;
 }
 
-export type TimelineEntry = TimelineTurn | TimelineDivider | TimelineReleased | TimelineNote;
+export type TimelineEntry = TimelineTurn | TimelineDivider | TimelineReleased | TimelineNote | TimelineCommand;
 
 /** An input waiting for the running turn: it will join it, or it is queued for the next one. */
 export interface WaitingInput {
