@@ -180,6 +180,20 @@ export function describeGatewayConformance(
       expect(handled.map((message) => message.triggerType)).toEqual(['direct', 'immediate', undefined]);
     });
 
+    it('tells the flow phase the trigger verdict early, once, and applies the same one in the trigger phase', async () => {
+      const gw = await boot({ agent: recordingAgent() });
+      const early: (string | undefined)[] = [];
+      hookService.middleware('inbound:flow', async (context, next) => {
+        expect(await context.judgeTrigger()).toBe('set');
+        expect(await context.judgeTrigger()).toBe('set');
+        early.push(context.message.triggerType);
+        await next();
+      });
+      await gw.receive(incoming());
+      expect(early).toEqual(['direct']);
+      expect(handled.map((message) => message.triggerType)).toEqual(['direct']);
+    });
+
     it('lets middlewares rewrite the message before the agent sees it', async () => {
       const gw = await boot({ agent: recordingAgent() });
       hookService.middleware('inbound:flow', async (context, next) => {

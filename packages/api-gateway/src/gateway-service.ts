@@ -20,7 +20,16 @@ export interface InboundContext {
    * the centre — the command phase sets 'command' when a command was handled.
    */
   stop?: InboundOutcome;
+  /**
+   * Runs the trigger rule now (once per input; later calls return the same verdict): sets `message.triggerType`
+   * as the trigger phase would, so the flow phase can tell an input that addresses her (cooldowns and rate limits
+   * count only those) before the trigger phase. The trigger phase's default action applies the same verdict.
+   */
+  judgeTrigger(): Promise<TriggerJudgement>;
 }
+
+/** What the trigger rule made of an input: kept as it came, given a triggerType, or to be dropped unread. */
+export type TriggerJudgement = 'keep' | 'set' | 'drop';
 
 export interface OutboundContext {
   /** Middlewares may rewrite it; not calling next() withholds it (no outbound:message). */

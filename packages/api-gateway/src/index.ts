@@ -13,4 +13,5 @@ export {
   type OutboundContext,
   type OutboundReport,
   type OutboundStreamFragment,
+  type TriggerJudgement,
 } from './gateway-service.js';

@@ -11,12 +11,15 @@ import {
   type InboundPhase,
   type InboundReport,
   type OutboundReport,
+  type TriggerJudgement,
 } from '@aalis/api-gateway';
 import type { HooksService } from '@aalis/api-hooks';
 import type { SessionManagerService } from '@aalis/api-session-manager';
+import type { SessionFieldsService } from '@aalis/api-session-settings';
 import type { Events, Logger } from '@aalis/core';
 import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
-import { judgeTrigger, type TriggerRules } from './judge-trigger.js';
+import { JOIN_TRIGGER, judgeTrigger } from './judge-trigger.js';
+import { type TriggerDefaults, triggerRulesFor } from './trigger-fields.js';
 import { assertIncoming, assertOutgoing } from './validate-messages.js';
 
 let lastArrival = 0;
@@ -34,14 +37,22 @@ export interface GatewayOptions {
   commands(): CommandsService | undefined;
   agent(): AgentService | undefined;
   sessionManager(): SessionManagerService | undefined;
-  trigger: TriggerRules;
+  sessionFields?(): SessionFieldsService | undefined;
+  trigger: TriggerDefaults;
+  /** For tests: the chance source of joining chatter (default Math.random). */
+  random?: () => number;
 }
+
+/** Rooms whose last join is remembered; the oldest is forgotten past this (every count bounded). */
+const MAX_JOIN_ROOMS = 10_000;
 
 type DefaultAction = (context: InboundContext) => Promise<void>;
 
 export class Gateway implements GatewayService {
   private readonly defaults: Record<InboundPhase, DefaultAction | undefined>;
   private warnedNoAgent = false;
+  /** When she last joined unaddressed chatter, per session (insertion order = oldest first). */
+  private readonly lastJoins = new Map<string, number>();
 
   constructor(private readonly options: GatewayOptions) {
     this.defaults = {
@@ -57,7 +68,14 @@ export class Gateway implements GatewayService {
     const arrival = nextArrival();
     message.arrival = arrival;
     message.timestamp ??= Date.now();
-    const context: InboundContext = { message };
+    let judged: Promise<TriggerJudgement> | undefined;
+    const context: InboundContext = {
+      message,
+      judgeTrigger: () => {
+        judged ??= this.judgeOnce(context);
+        return judged;
+      },
+    };
     let phase: InboundPhase = INBOUND_PHASES[0];
     const report = (outcome: InboundOutcome): InboundReport => {
       this.options.logger.debug(`inbound #${arrival} session=${context.message.sessionId} → ${outcome} (${phase})`);
@@ -116,15 +134,43 @@ export class Gateway implements GatewayService {
   }
 
   private async judge(context: InboundContext): Promise<void> {
+    if ((await context.judgeTrigger()) === 'drop') context.stop = 'dropped';
+  }
+
+  /** The trigger rule for one input (see judge-trigger.ts), with the policy of its session's settings layers. */
+  private async judgeOnce(context: InboundContext): Promise<TriggerJudgement> {
     const { message } = context;
-    if (message.triggerType !== undefined || message.source !== undefined) return;
+    if (message.source !== undefined) return 'keep';
+    if (message.triggerType !== undefined && message.triggerType !== 'poke') return 'keep';
+    const multiParty = await this.isMultiParty(message.sessionId);
+    const rules = await triggerRulesFor(
+      this.options.sessionFields?.(),
+      { sessionId: message.sessionId, platform: message.platform, ...(message.venue ? { venue: message.venue } : {}) },
+      this.options.trigger,
+    );
+    const now = Date.now();
     const verdict = judgeTrigger({
       message,
-      multiParty: await this.isMultiParty(message.sessionId),
-      rules: this.options.trigger,
+      multiParty,
+      rules,
+      lastJoinAt: this.lastJoins.get(message.sessionId),
+      now,
+      ...(this.options.random ? { random: this.options.random } : {}),
     });
-    if (verdict.action === 'set') message.triggerType = verdict.triggerType;
-    else if (verdict.action === 'drop') context.stop = 'dropped';
+    if (verdict.action === 'set') {
+      message.triggerType = verdict.triggerType;
+      if (verdict.triggerType === JOIN_TRIGGER) this.rememberJoin(message.sessionId, now);
+    }
+    return verdict.action;
+  }
+
+  private rememberJoin(sessionId: string, at: number): void {
+    this.lastJoins.delete(sessionId);
+    this.lastJoins.set(sessionId, at);
+    if (this.lastJoins.size > MAX_JOIN_ROOMS) {
+      const oldest = this.lastJoins.keys().next().value;
+      if (oldest !== undefined) this.lastJoins.delete(oldest);
+    }
   }
 
   private async isMultiParty(sessionId: string): Promise<boolean> {
