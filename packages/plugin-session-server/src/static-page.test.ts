@@ -35,9 +35,16 @@ describe('the page', () => {
     }
   });
 
-  it('answers a plain "WebUI not built" page when there is no built page', async () => {
-    const response = await appFor(join(dir, 'nothing-here')).request('/');
+  it('answers a plain "WebUI not built" page when there is no built page, and serves it once it is built', async () => {
+    const root = join(dir, 'built-later');
+    const app = appFor(root);
+    const response = await app.request('/');
     expect(response.status).toBe(503);
     expect(await response.text()).toContain('WebUI not built');
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, 'index.html'), '<!doctype html><p>built now</p>');
+    const later = await app.request('/');
+    expect(later.status).toBe(200);
+    expect(await later.text()).toContain('built now');
   });
 });

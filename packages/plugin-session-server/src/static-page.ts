@@ -46,11 +46,21 @@ export function createPageServer({
   warn: (text: string, fields: Record<string, unknown>) => void;
 }): PageServer {
   let resolved: Promise<string | undefined> | undefined;
+  // Said once: a page that is not there is looked for again on each request (building it as the "not built" page
+  // advises then works without a restart), and a log line per request would say nothing new.
+  let warned = false;
+  const warnOnce = (text: string, fields: Record<string, unknown>) => {
+    if (!warned) warn(text, fields);
+    warned = true;
+  };
   const directory = () => {
     resolved ??= (async () => {
-      const dir = webRoot !== '' ? webRoot : await webuiPackageDir(warn);
+      const dir = webRoot !== '' ? webRoot : await webuiPackageDir(warnOnce);
       return dir !== undefined && existsSync(join(dir, 'index.html')) ? dir : undefined;
-    })();
+    })().then((found) => {
+      if (found === undefined) resolved = undefined;
+      return found;
+    });
     return resolved;
   };
   let handlers: { files: ReturnType<typeof serveStatic>; index: ReturnType<typeof serveStatic> } | undefined;

@@ -8,6 +8,10 @@
 // package.json of each package they are in, of the installed dependencies (node_modules/.package-lock.json) and of
 // this file (the build options), recorded with the build and compared one by one at start: a few hundred stats, no
 // hashing, not every file of every package.
+// The WebUI is part of what a start prepares: the session server imports @aalis/plugin-webui by name when the page is
+// first asked for, and a fresh clone has no dist/ of that package, so each build also holds that package's entry (an
+// ES module beside the command's, loaded in its place), and a start builds the page itself (Vite, into the package's
+// dist/page) when it is missing or older than its sources — once, said on standard error like the command's build.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -22,6 +26,10 @@ export const BUNDLE_DIR = join(runtimeDir, 'dist', 'bundle');
 const CURRENT_FILE = join(BUNDLE_DIR, 'current.json');
 const LOCK_DIR = join(BUNDLE_DIR, 'build.lock');
 const ENTRY_NAME = 'cli.cjs';
+/** The WebUI package: its entry is built into each build as WEBUI_ENTRY_NAME and imported in the package's place. */
+const WEBUI_PACKAGE = '@aalis/plugin-webui';
+const WEBUI_DIR = join(packagesDir, 'plugin-webui');
+const WEBUI_ENTRY_NAME = 'plugin-webui.mjs';
 /**
  * How the command's bundle is built (esbuild options without entry, output and source map), also used by the
  * benchmarks that measure the product as the command runs it.
@@ -146,9 +154,10 @@ async function build() {
   });
   const output = join(temporary, ENTRY_NAME);
   writeFileSync(output, await forTheCodeCache(readFileSync(output, 'utf8')));
+  const webuiInputs = await buildWebuiEntry(esbuild, temporary);
   // What this build read from the workspace (installed dependencies are covered by the lock file), with the
   // directories they are in: a file added there may change what an import resolves to.
-  const sources = Object.keys(result.metafile.inputs)
+  const sources = [...Object.keys(result.metafile.inputs), ...webuiInputs]
     .map((input) => resolve(repositoryRoot, input))
     .filter((path) => !path.split(/[\\/]/).includes('node_modules') && path.startsWith(packagesDir));
   const files = [
@@ -179,6 +188,67 @@ async function build() {
   return join(target, ENTRY_NAME);
 }
 
+/**
+ * Builds the WebUI package's entry (its src/index.ts: where the page is and how to build it) into the build directory
+ * being made, when the checkout has that package; returns the inputs it read. Its dependencies stay imports (Vite is
+ * loaded only to build the page). The package finds its page from its own module URL, so that URL is the package's
+ * src/index.ts wherever the build directory is (both lie at fixed places in the checkout).
+ */
+async function buildWebuiEntry(esbuild, directory) {
+  const entry = join(WEBUI_DIR, 'src', 'index.ts');
+  if (!existsSync(entry)) return [];
+  // The build directory is renamed into BUNDLE_DIR/<name>/ afterwards: the same depth as `directory`.
+  const fromBuild = relative(join(BUNDLE_DIR, 'build'), entry).split(sep).join('/');
+  const result = await esbuild({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    conditions: ['source'],
+    packages: 'external',
+    define: { 'import.meta.url': '__aalisWebuiUrl' },
+    banner: { js: `const __aalisWebuiUrl = new URL(${JSON.stringify(fromBuild)}, import.meta.url).href;` },
+    absWorkingDir: repositoryRoot,
+    outfile: join(directory, WEBUI_ENTRY_NAME),
+    metafile: true,
+    legalComments: 'none',
+    logLevel: 'error',
+  });
+  return Object.keys(result.metafile.inputs);
+}
+
+/**
+ * Builds the WebUI page when it is missing or older than its sources (a fresh clone, a changed page), once for all
+ * processes starting at the same time; `entry` is the command's build, with the WebUI package's entry beside it.
+ * A page that cannot be built is said and the command starts anyway: the chat works, and the page's address shows
+ * what went wrong and how to build it.
+ */
+async function freshWebuiPage(entry, log) {
+  const module = join(dirname(entry), WEBUI_ENTRY_NAME);
+  if (!existsSync(module)) return;
+  const webui = await import(pathToFileURL(module).href);
+  if (!webui.pageIsStale()) return;
+  await withLock(async () => {
+    if (!webui.pageIsStale()) return;
+    const started = Date.now();
+    log(
+      existsSync(join(webui.PAGE_OUT_DIR, 'index.html'))
+        ? 'WebUI page sources changed: rebuilding the page…'
+        : 'Building the WebUI page (first start)…',
+    );
+    try {
+      await webui.buildWebuiPage();
+      log(`Built the WebUI page in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      log(
+        `The WebUI page could not be built (${reason}); Aalis starts without it. Build it with: npm run build:page -w ${WEBUI_PACKAGE}`,
+      );
+    }
+  });
+}
+
 /** Removes all but the newest builds (the current one and KEEP_PREVIOUS before it). */
 function removeOldBuilds(current) {
   const builds = readdirSync(BUNDLE_DIR, { withFileTypes: true })
@@ -193,19 +263,22 @@ function removeOldBuilds(current) {
 }
 
 /**
- * The entry of a build made from the sources as they are now, after building it when there is none. `log` receives
- * one line when a build starts (the terminal shows why the start takes longer).
+ * The entry of a build made from the sources as they are now, after building it when there is none, and the WebUI
+ * page built when it is stale. `log` receives a line when a build starts (the terminal shows why the start takes
+ * longer).
  */
 export async function freshBundle({ log = (line) => process.stderr.write(`${line}\n`) } = {}) {
-  const entry = freshEntry();
-  if (entry) return entry;
-  return await withLock(async () => {
-    // Another process may have built it while this one waited.
-    const built = freshEntry();
-    if (built) return built;
-    log(currentBuild() ? 'Sources changed: rebuilding Aalis…' : 'Building Aalis (first start)…');
-    return await build();
-  });
+  const entry =
+    freshEntry() ??
+    (await withLock(async () => {
+      // Another process may have built it while this one waited.
+      const built = freshEntry();
+      if (built) return built;
+      log(currentBuild() ? 'Sources changed: rebuilding Aalis…' : 'Building Aalis (first start)…');
+      return await build();
+    }));
+  await freshWebuiPage(entry, log);
+  return entry;
 }
 
 /**
@@ -231,8 +304,15 @@ async function forTheCodeCache(code) {
 /** How loadBundle wraps the build (a CommonJS module's parameters, and the loader's import()). */
 export const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname, __aalisImport) { ';
 const WRAPPER_TAIL = '\n})';
-/** import() for the build: resolved from this file (bare specifiers: built-ins, packages of the checkout). */
-const importForBundle = (specifier) => import(specifier);
+/**
+ * import() for a build: resolved from this file (bare specifiers: built-ins, packages of the checkout), except the
+ * WebUI package, which is the entry built beside the build's own when there is one (see buildWebuiEntry).
+ */
+function importerFor(entry) {
+  const webui = join(dirname(entry), WEBUI_ENTRY_NAME);
+  return (specifier) =>
+    specifier === WEBUI_PACKAGE && existsSync(webui) ? import(pathToFileURL(webui).href) : import(specifier);
+}
 
 /**
  * Runs a build's entry as Node runs a CommonJS module, compiled with the code cache beside it when there is one (V8
@@ -254,7 +334,7 @@ export function loadBundle(entry) {
   const module = { exports: {}, filename: entry, id: entry, loaded: false };
   script
     .runInThisContext()
-    .call(module.exports, module.exports, createRequire(entry), module, entry, dirname(entry), importForBundle);
+    .call(module.exports, module.exports, createRequire(entry), module, entry, dirname(entry), importerFor(entry));
   module.loaded = true;
   return {
     exports: module.exports,

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module of the bin folder, without declarations
 import { currentBuild, freshBundle, stampsOf } from '../bin/fresh-bundle.mjs';
@@ -56,6 +56,17 @@ describe('the start build', () => {
     touched(dirname(source('../../context-budget/src/trim-messages.ts')), () =>
       expect(stamps(files)).not.toEqual(before),
     );
+  });
+
+  it("holds the WebUI package's entry, which finds the package's page wherever the build is", async () => {
+    expect(files).toContain(source('../../plugin-webui/src/build-page.ts'));
+    const build = (currentBuild as () => Build).call(undefined);
+    const webui = (await import(pathToFileURL(join(dirname(build.entry), 'plugin-webui.mjs')).href)) as {
+      PAGE_OUT_DIR: string;
+      PAGE_SOURCE_DIR: string;
+    };
+    expect(webui.PAGE_OUT_DIR).toBe(source('../../plugin-webui/dist/page'));
+    expect(webui.PAGE_SOURCE_DIR).toBe(source('../../plugin-webui/src/page'));
   });
 
   it('stays fresh when a test file changes', () => {
