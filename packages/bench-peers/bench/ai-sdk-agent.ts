@@ -43,7 +43,7 @@ export async function createAiSdkAgent({ url, budget }: BenchAgentOptions): Prom
       history.push({ role: 'user', content: text });
       const result = await generateText({
         model,
-        instructions: SYSTEM_PROMPT,
+        system: SYSTEM_PROMPT,
         messages: history,
         tools,
         stopWhen: stepCountIs(5),

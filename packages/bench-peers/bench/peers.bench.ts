@@ -10,10 +10,10 @@
 // after part 1 (node packages/runtime/bench/cpuprofile-summary.mjs <file> reads it); BENCH_HEAP_PROFILE=<file> a
 // sampling heap profile of extra Aalis rounds and the KB allocated per turn; BENCH_STATEMENTS=1 counts the SQLite
 // statements and commits of an Aalis tool turn.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { userMessage } from '../src/model-script.js';
 import { type PromptShare, PromptTokenizer } from '../src/prompt-share.js';
 import { aalisForm, createAalisAgent, profileToSources } from './aalis-agent.js';
@@ -78,9 +78,13 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
+/** The installed version of a package, found as Node resolves it from here (the package's own node_modules first). */
 function version(name: string): string {
-  const file = join(import.meta.dirname, '..', '..', '..', 'node_modules', ...name.split('/'), 'package.json');
-  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+  for (let dir = import.meta.dirname; ; dir = dirname(dir)) {
+    const file = join(dir, 'node_modules', ...name.split('/'), 'package.json');
+    if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+    if (dirname(dir) === dir) throw new Error(`${name} is not installed`);
+  }
 }
 
 const server = await startModelServer();
