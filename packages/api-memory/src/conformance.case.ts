@@ -292,6 +292,73 @@ export function describeMemoryConformance(name: string, createFixture: CreateMem
       });
     });
 
+    describe('supersedeTurns', () => {
+      const mark = { id: 'r1', at: 1000, action: 'regenerate' };
+      it('takes the turns out of read and countHistory, keeps them in readAll marked, and counts on after them', async () => {
+        const { memory } = await open();
+        await memory.append('s1', [user('q1', 't1'), assistant('a1', 't1')]);
+        await memory.append('s1', [user('q2', 't2'), marker(), assistant('a2', 't2')]);
+        await memory.append('s1', [
+          { role: 'system', content: '', kind: 'event-marker', metadata: { [WellKnownMetadataKeys.TurnId]: 't3' } },
+          user('q3', 't3'),
+        ]);
+        await memory.append('s2', [user('other', 't2')]);
+        expect(await memory.supersedeTurns('s1', ['t2', 't3'], mark)).toBe(4);
+        expect(contents(await memory.read('s1'))).toEqual(['q1', 'a1']);
+        // The untagged marker of turn 2's batch stays; the tagged marker of turn 3 leaves with its turn.
+        expect(contents(await memory.read('s1', { includeControl: true }))).toEqual(['q1', 'a1', 'marker']);
+        expect(await memory.countHistory('s1')).toBe(2);
+        expect(contents(await memory.read('s2'))).toEqual(['other']);
+        const all = await memory.readAll('s1');
+        expect(contents(all)).toEqual(['q1', 'a1', 'q2', 'marker', 'a2', '', 'q3']);
+        const superseded = all.filter((message) => message.metadata?.[WellKnownMetadataKeys.Superseded] !== undefined);
+        expect(contents(superseded)).toEqual(['q2', 'a2', '', 'q3']);
+        expect(superseded[0]?.metadata?.[WellKnownMetadataKeys.Superseded]).toEqual(mark);
+        expect(superseded[0]?.metadata?.[WellKnownMetadataKeys.TurnId]).toBe('t2');
+        await memory.append('s1', [user('q4', 't4')]);
+        expect(contents(await memory.read('s1'))).toEqual(['q1', 'a1', 'q4']);
+        expect(contents(await memory.read('s1', { from: 2 }))).toEqual(['q4']);
+        expect(await memory.countHistory('s1')).toBe(3);
+        // Marked once: a second rollback of the same turn marks nothing.
+        expect(await memory.supersedeTurns('s1', ['t2'], { ...mark, id: 'r2' })).toBe(0);
+        expect((await memory.readAll('s1'))[2]?.metadata?.[WellKnownMetadataKeys.Superseded]).toEqual(mark);
+      });
+
+      it("emits 'memory:deleted' with superseded per turn that had messages; survives a restart", async () => {
+        const fixture = await open();
+        const seen: unknown[] = [];
+        fixture.events.on('memory:deleted', (payload) => {
+          seen.push(payload);
+        });
+        await fixture.memory.append('s1', [user('q1', 't1'), assistant('a1', 't1'), user('q2', 't2')]);
+        expect(await fixture.memory.supersedeTurns('s1', ['none', 't1'], mark)).toBe(2);
+        expect(seen).toEqual([{ sessionId: 's1', turnId: 't1', count: 2, superseded: true }]);
+        current = await fixture.restart();
+        expect(contents(await current.memory.read('s1'))).toEqual(['q2']);
+        expect(await current.memory.countHistory('s1')).toBe(1);
+        expect((await current.memory.readAll('s1')).length).toBe(3);
+      });
+
+      it('refuses an empty session id or turn id with a coded error and marks nothing', async () => {
+        const { memory } = await open();
+        await memory.append('s1', [user('q1', 't1')]);
+        expect(await codeOf(memory.supersedeTurns('', ['t1'], mark))).toBe('AALIS_MEMORY_ARGUMENT_INVALID');
+        expect(await codeOf(memory.supersedeTurns('s1', [''], mark))).toBe('AALIS_MEMORY_ARGUMENT_INVALID');
+        expect(await memory.countHistory('s1')).toBe(1);
+        expect(await memory.supersedeTurns('nobody', ['t1'], mark)).toBe(0);
+      });
+
+      it('keeps a later compression divider the start of the active history', async () => {
+        const { memory } = await open();
+        await memory.append('s1', [user('q1', 't1'), assistant('a1', 't1'), divider(), user('q2', 't2')]);
+        await memory.append('s1', [user('q3', 't3'), assistant('a3', 't3')]);
+        expect(await memory.supersedeTurns('s1', ['t3'], mark)).toBe(2);
+        expect(contents(await memory.read('s1'))).toEqual(['q2']);
+        expect(await memory.activeStart('s1')).toBe(3);
+        expect(await memory.countHistory('s1')).toBe(1);
+      });
+    });
+
     describe('deleteByTurn', () => {
       it("deletes only that turn's messages of that session and keeps counts right", async () => {
         const { memory } = await open();

@@ -2,7 +2,13 @@
 // last compression divider, conversation-message counts, and clearing through the 'memory:clear' hook chain.
 export { clearTargets } from './clear-targets.js';
 export { memoryErrors } from './memory-errors.js';
-export { type MemoryClearContext, type MemoryReadOptions, type MemoryService, memory } from './memory-service.js';
+export {
+  type MemoryClearContext,
+  type MemoryReadOptions,
+  type MemoryService,
+  memory,
+  type Supersession,
+} from './memory-service.js';
 export { turnIdOf } from './turn-id-of.js';
 export {
   assertNonEmptyString,

@@ -16,6 +16,16 @@ export interface MemoryReadOptions {
   includeControl?: boolean;
 }
 
+/** What a rollback that keeps the archive writes on each message it takes out (metadata `superseded`). */
+export interface Supersession {
+  /** One id per rollback: the messages it took out form one version. */
+  id: string;
+  /** Milliseconds since the epoch. */
+  at: number;
+  /** What replaced them: 'edit', 'regenerate', 'retry'. */
+  action: string;
+}
+
 export interface MemoryService {
   /**
    * Appends messages to a session's history in one transaction, in order, and returns them as stored: each with
@@ -45,6 +55,14 @@ export interface MemoryService {
    */
   deleteByTurn(sessionId: string, turnId: string): Promise<number>;
   /**
+   * Takes the messages of these turns out of the active history but keeps them in the archive (rollback by turn id
+   * for edit / regenerate / retry): each gets metadata `superseded` (WellKnownMetadataKeys.Superseded) =
+   * `supersession`; `read` and `countHistory` leave them out from then on, `readAll` keeps them. Returns how many
+   * messages were marked (already superseded ones are not counted again). Emits 'memory:deleted' (with
+   * `superseded: true`) once per turn that had messages, so copies of the history reload.
+   */
+  supersedeTurns(sessionId: string, turnIds: readonly string[], supersession: Supersession): Promise<number>;
+  /**
    * Clears one session, several, or all of them (no argument) through the 'memory:clear' hook chain when the
    * hooks service is present; the default action at its centre deletes the rows and emits 'memory:cleared'.
    * An empty list clears nothing. A middleware that does not call next() keeps the rows.
@@ -68,8 +86,11 @@ declare module '@aalis/core' {
   interface EventMap {
     /** Messages were appended (after the transaction committed), as stored. */
     'memory:appended': { sessionId: string; messages: readonly Message[] };
-    /** Messages of one turn were deleted (deleteByTurn); readers holding copies of the history must reload it. */
-    'memory:deleted': { sessionId: string; turnId: string; count: number };
+    /**
+     * Messages of one turn left the active history: deleted (deleteByTurn) or marked superseded (supersedeTurns,
+     * `superseded: true`); readers holding copies of the history must reload it.
+     */
+    'memory:deleted': { sessionId: string; turnId: string; count: number; superseded?: boolean };
     /** History was cleared (the default action of 'memory:clear' ran); `undefined` = every session. */
     'memory:cleared': { sessionIds: readonly string[] | undefined };
   }

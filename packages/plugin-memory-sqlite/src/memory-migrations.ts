@@ -50,4 +50,10 @@ export const memoryMigrations: readonly Migration[] = [
         WHERE kind = 'compression-divider';
     `,
   },
+  {
+    version: 2,
+    name: 'superseded messages',
+    // 1: an edit, regenerate or retry took the row out of the active history; it stays for the archive.
+    up: 'ALTER TABLE memory_messages ADD COLUMN superseded INTEGER NOT NULL DEFAULT 0;',
+  },
 ];

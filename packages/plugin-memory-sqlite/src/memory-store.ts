@@ -1,6 +1,6 @@
 // What the memory service needs from an engine: one implementation per engine (SQLite synchronous, PostgreSQL
 // asynchronous), the same semantics, checked by one conformance suite.
-import type { MemoryReadOptions } from '@aalis/api-memory';
+import type { MemoryReadOptions, Supersession } from '@aalis/api-memory';
 import type { Message } from '@aalis/schema-message';
 
 type Awaitable<T> = T | Promise<T>;
@@ -14,6 +14,12 @@ export interface MemoryStore {
   activeDivider(sessionId: string): Awaitable<Message | undefined>;
   readAll(sessionId: string): Awaitable<Message[]>;
   deleteByTurn(sessionId: string, turnId: string): Awaitable<number>;
+  /** Marks the rows of these turns superseded; returns the turns that had rows newly marked, with their counts. */
+  supersedeTurns(
+    sessionId: string,
+    turnIds: readonly string[],
+    supersession: Supersession,
+  ): Awaitable<{ turnId: string; count: number }[]>;
   /** Deletes the rows of these sessions, or of every session (undefined). */
   delete(sessionIds: readonly string[] | undefined): Awaitable<void>;
 }

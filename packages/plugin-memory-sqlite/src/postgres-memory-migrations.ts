@@ -38,4 +38,9 @@ export const postgresMemoryMigrations: readonly PostgresMigration[] = [
         WHERE kind = 'compression-divider';
     `,
   },
+  {
+    version: 2,
+    name: 'superseded messages',
+    up: 'ALTER TABLE memory_messages ADD COLUMN superseded INTEGER NOT NULL DEFAULT 0;',
+  },
 ];

@@ -2,7 +2,7 @@
 // counters in memory_sessions, conversation_index and epoch per row). Every write locks the session's counter row
 // first (an append: by upserting it in its one statement, postgres-append.ts; a deletion: SELECT … FOR UPDATE in
 // its transaction), so writes from several processes never share a seq.
-import type { MemoryReadOptions } from '@aalis/api-memory';
+import type { MemoryReadOptions, Supersession } from '@aalis/api-memory';
 import type { PostgresDatabase, Queryable } from '@aalis/postgres';
 import { isControlMessage, type Message } from '@aalis/schema-message';
 import { COLUMNS, DIVIDER, type SessionState } from './memory-session-state.js';
@@ -10,6 +10,7 @@ import type { MemoryStore } from './memory-store.js';
 import { decodeMessage, type MessageRow } from './message-row.js';
 import { appendStatement } from './postgres-append.js';
 import { postgresMemoryMigrations } from './postgres-memory-migrations.js';
+import { supersededExtra } from './superseded-extra.js';
 
 const STATE_COLUMNS = `session_id, next_seq, epoch, row_count, conversation_count, active_seq_start,
   active_conversation_start, active_row_start`;
@@ -77,7 +78,8 @@ export class PostgresMemoryStore implements MemoryStore {
       );
       startSeq = row!.seq + 1;
     }
-    const filter = includeControl ? '' : ' AND conversation_index IS NOT NULL';
+    // Superseded rows have no conversation_index either; with the control messages they are left out by name.
+    const filter = includeControl ? ' AND superseded = 0' : ' AND conversation_index IS NOT NULL';
     const rows = await all<MessageRow>(
       pool,
       `SELECT ${COLUMNS} FROM memory_messages WHERE session_id = $1 AND seq >= $2${filter} ORDER BY seq`,
@@ -132,6 +134,38 @@ export class PostgresMemoryStore implements MemoryStore {
     });
   }
 
+  async supersedeTurns(
+    sessionId: string,
+    turnIds: readonly string[],
+    supersession: Supersession,
+  ): Promise<{ turnId: string; count: number }[]> {
+    return this.database.transaction(async (client) => {
+      const state = await this.state(client, sessionId, true);
+      if (!state) return [];
+      const marked: { turnId: string; count: number }[] = [];
+      let first = Number.POSITIVE_INFINITY;
+      for (const turnId of turnIds) {
+        const rows = await all<{ seq: number; extra: string | null }>(
+          client,
+          'SELECT seq, extra FROM memory_messages WHERE session_id = $1 AND turn_id = $2 AND superseded = 0 ORDER BY seq',
+          [sessionId, turnId],
+        );
+        if (rows.length === 0) continue;
+        for (const row of rows) {
+          await client.query(
+            `UPDATE memory_messages SET superseded = 1, conversation_index = NULL, extra = $1
+             WHERE session_id = $2 AND seq = $3`,
+            [supersededExtra(row.extra, supersession), sessionId, row.seq],
+          );
+          first = Math.min(first, Number(row.seq));
+        }
+        marked.push({ turnId, count: rows.length });
+      }
+      if (marked.length > 0) await this.renumberFrom(client, state, first, 0);
+      return marked;
+    });
+  }
+
   /** As SqliteMemoryStore.renumberFrom: epoch and conversation_index of the rows after a deletion, and the counters. */
   private async renumberFrom(client: Queryable, state: SessionState, fromSeq: number, deleted: number) {
     const sessionId = state.session_id;
@@ -143,9 +177,15 @@ export class PostgresMemoryStore implements MemoryStore {
     const conversationBefore = await this.lastConversationBefore(client, sessionId, fromSeq);
     let epoch = before?.epoch ?? 0;
     let conversation = conversationBefore === undefined ? 0 : conversationBefore + 1;
-    const tail = await all<{ seq: number; kind: string | null; epoch: number; conversation_index: number | null }>(
+    const tail = await all<{
+      seq: number;
+      kind: string | null;
+      epoch: number;
+      conversation_index: number | null;
+      superseded: number;
+    }>(
       client,
-      'SELECT seq, kind, epoch, conversation_index FROM memory_messages WHERE session_id = $1 AND seq >= $2 ORDER BY seq',
+      'SELECT seq, kind, epoch, conversation_index, superseded FROM memory_messages WHERE session_id = $1 AND seq >= $2 ORDER BY seq',
       [sessionId, fromSeq],
     );
     const rowCount = state.row_count - deleted;
@@ -159,7 +199,7 @@ export class PostgresMemoryStore implements MemoryStore {
         state.active_seq_start = row.seq + 1;
         state.active_conversation_start = conversation;
         state.active_row_start = tailStart + offset + 1;
-      } else if (!isControlMessage({ kind: row.kind ?? undefined })) {
+      } else if (row.superseded === 0 && !isControlMessage({ kind: row.kind ?? undefined })) {
         index = conversation++;
       }
       if (index !== row.conversation_index || epoch !== row.epoch) {

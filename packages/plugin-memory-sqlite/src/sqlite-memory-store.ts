@@ -2,7 +2,7 @@
 // Every write is one BEGIN IMMEDIATE transaction (SqliteDatabase.write). The session counters (memory_sessions) are
 // read through the connection's row cache: a turn asked for them five times, and the cache holds them for as long
 // as no other connection committed and no write of this one rolled back (RowCache).
-import type { MemoryReadOptions } from '@aalis/api-memory';
+import type { MemoryReadOptions, Supersession } from '@aalis/api-memory';
 import { isControlMessage, type Message } from '@aalis/schema-message';
 import type { Connection, RowCache, SqliteDatabase } from '@aalis/sqlite';
 import { MEMORY_NAMESPACE, memoryMigrations } from './memory-migrations.js';
@@ -10,6 +10,7 @@ import { advanceOnAppend, COLUMNS, DIVIDER, type SessionState } from './memory-s
 import type { MemoryStore } from './memory-store.js';
 import { newMessageId } from './message-id.js';
 import { decodeMessage, encodeMessage, type MessageRow, storedMessage } from './message-row.js';
+import { supersededExtra } from './superseded-extra.js';
 
 const emptyState = (sessionId: string): SessionState => ({
   session_id: sessionId,
@@ -52,6 +53,16 @@ export class SqliteMemoryStore implements MemoryStore {
       ),
       row: c.prepare(`SELECT ${COLUMNS} FROM memory_messages WHERE session_id = ? AND seq = ?`),
       rangeAll: c.prepare(`SELECT ${COLUMNS} FROM memory_messages WHERE session_id = ? AND seq >= ? ORDER BY seq`),
+      // The active history with its control messages: superseded rows (conversation_index NULL too) left out.
+      rangeActive: c.prepare(
+        `SELECT ${COLUMNS} FROM memory_messages WHERE session_id = ? AND seq >= ? AND superseded = 0 ORDER BY seq`,
+      ),
+      turnRows: c.prepare(
+        'SELECT seq, extra FROM memory_messages WHERE session_id = ? AND turn_id = ? AND superseded = 0 ORDER BY seq',
+      ),
+      supersede: c.prepare(
+        'UPDATE memory_messages SET superseded = 1, conversation_index = NULL, extra = ? WHERE session_id = ? AND seq = ?',
+      ),
       rangeConversation: c.prepare(
         `SELECT ${COLUMNS} FROM memory_messages WHERE session_id = ? AND seq >= ? AND conversation_index IS NOT NULL ORDER BY seq`,
       ),
@@ -60,7 +71,7 @@ export class SqliteMemoryStore implements MemoryStore {
       ),
       deleteRow: c.prepare('DELETE FROM memory_messages WHERE session_id = ? AND seq = ?'),
       tail: c.prepare(
-        'SELECT seq, kind, epoch, conversation_index FROM memory_messages WHERE session_id = ? AND seq >= ? ORDER BY seq',
+        'SELECT seq, kind, epoch, conversation_index, superseded FROM memory_messages WHERE session_id = ? AND seq >= ? ORDER BY seq',
       ),
       lastBefore: c.prepare(
         'SELECT epoch, conversation_index FROM memory_messages WHERE session_id = ? AND seq < ? ORDER BY seq DESC LIMIT 1',
@@ -148,7 +159,7 @@ export class SqliteMemoryStore implements MemoryStore {
       };
       startSeq = row.seq + 1;
     }
-    const statement = includeControl ? this.statements.rangeAll : this.statements.rangeConversation;
+    const statement = includeControl ? this.statements.rangeActive : this.statements.rangeConversation;
     return (statement.all(sessionId, startSeq) as MessageRow[]).map(decodeMessage);
   }
 
@@ -185,6 +196,30 @@ export class SqliteMemoryStore implements MemoryStore {
     });
   }
 
+  supersedeTurns(
+    sessionId: string,
+    turnIds: readonly string[],
+    supersession: Supersession,
+  ): { turnId: string; count: number }[] {
+    return this.database.write(() => {
+      const state = this.stateToChange(sessionId);
+      if (!state) return [];
+      const marked: { turnId: string; count: number }[] = [];
+      let first = Number.POSITIVE_INFINITY;
+      for (const turnId of turnIds) {
+        const rows = this.statements.turnRows.all(sessionId, turnId) as { seq: number; extra: string | null }[];
+        if (rows.length === 0) continue;
+        for (const row of rows) {
+          this.statements.supersede.run(supersededExtra(row.extra, supersession), sessionId, row.seq);
+          first = Math.min(first, row.seq);
+        }
+        marked.push({ turnId, count: rows.length });
+      }
+      if (marked.length > 0) this.renumberFrom(state, first, 0);
+      return marked;
+    });
+  }
+
   /**
    * Recomputes epoch and conversation_index of the rows from `fromSeq` on after a deletion, and the session
    * counters. A rollback deletes the last turn, so the tail is short; deleting an old turn rewrites the rows after it.
@@ -202,6 +237,7 @@ export class SqliteMemoryStore implements MemoryStore {
       kind: string | null;
       epoch: number;
       conversation_index: number | null;
+      superseded: number;
     }[];
     const rowCount = state.row_count - deleted;
     const tailStart = rowCount - tail.length;
@@ -214,7 +250,7 @@ export class SqliteMemoryStore implements MemoryStore {
         state.active_seq_start = row.seq + 1;
         state.active_conversation_start = conversation;
         state.active_row_start = tailStart + offset + 1;
-      } else if (!isControlMessage({ kind: row.kind ?? undefined })) {
+      } else if (row.superseded === 0 && !isControlMessage({ kind: row.kind ?? undefined })) {
         index = conversation++;
       }
       if (index !== row.conversation_index || epoch !== row.epoch) {

@@ -9,6 +9,7 @@ import {
   type MemoryClearContext,
   type MemoryReadOptions,
   type MemoryService,
+  type Supersession,
 } from '@aalis/api-memory';
 import type { Events } from '@aalis/core';
 import type { Message } from '@aalis/schema-message';
@@ -61,6 +62,15 @@ export function createSqliteMemory({ store, events, hooks }: SqliteMemoryOptions
       const count = await store.deleteByTurn(sessionId, turnId);
       if (count > 0) events.emit('memory:deleted', { sessionId, turnId, count });
       return count;
+    },
+    async supersedeTurns(sessionId: string, turnIds: readonly string[], supersession: Supersession) {
+      assertNonEmptyString('supersedeTurns', 'sessionId', sessionId);
+      for (const turnId of turnIds) assertNonEmptyString('supersedeTurns', 'turnIds', turnId);
+      assertNonEmptyString('supersedeTurns', 'supersession.id', supersession.id);
+      const marked = await store.supersedeTurns(sessionId, turnIds, supersession);
+      for (const { turnId, count } of marked)
+        events.emit('memory:deleted', { sessionId, turnId, count, superseded: true });
+      return marked.reduce((sum, { count }) => sum + count, 0);
     },
     async clear(sessionIds?: string | readonly string[]) {
       const targets = clearTargets(sessionIds);

@@ -55,8 +55,16 @@ export interface Message {
   timestamp?: number;
 }
 
-/** Kinds that are markers: never sent to a model, never counted as history. */
-export const CONTROL_KINDS: ReadonlySet<string> = new Set<string>(['event-marker', 'compression-divider']);
+/**
+ * Kinds that are markers or records: never sent to a model, never counted as history. `command` and
+ * `command-reply` are a slash command typed in a UI and its answer, kept so the conversation shows them.
+ */
+export const CONTROL_KINDS: ReadonlySet<string> = new Set<string>([
+  'event-marker',
+  'compression-divider',
+  'command',
+  'command-reply',
+]);
 
 export function isControlMessage(message: Pick<Message, 'kind'>): boolean {
   return message.kind !== undefined && CONTROL_KINDS.has(message.kind);

@@ -49,6 +49,11 @@ export const WellKnownMetadataKeys = {
   Summary: 'summary',
   /** On a delivery-failure record: `{ platform, code, reason }` of a reply the platform could not deliver. */
   DeliveryFailure: 'deliveryFailure',
+  /**
+   * On a message an edit, regenerate or retry took out of the active history: `{ id, at, action }` (the rollback).
+   * It stays in the archive (timeline, exports, search) and is never sent to a model or counted.
+   */
+  Superseded: 'superseded',
 } as const;
 
 export type WellKnownMetadataKey = (typeof WellKnownMetadataKeys)[keyof typeof WellKnownMetadataKeys];
