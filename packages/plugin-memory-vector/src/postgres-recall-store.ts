@@ -1,0 +1,154 @@
+// The recall store on PostgreSQL (shared by every process of a deployment): entries with their terms as a tsvector
+// built by array_to_tsvector (the shared tokeniser's terms taken as they are, no parser or dictionary between), a
+// GIN index, and the scope as plain columns.
+import type { PostgresDatabase, PostgresMigration } from '@aalis/postgres';
+import { searchTerms } from '@aalis/util-text-search';
+import { MAX_CHOSEN_TERMS } from './choose-terms.js';
+import { RECALL_NAMESPACE, type RecallEntry, type RecallHit, type RecallStore } from './recall-store.js';
+import { fromRow } from './sqlite-recall-store.js';
+
+const MIGRATIONS: readonly PostgresMigration[] = [
+  {
+    version: 1,
+    name: 'recall entries and their full-text index',
+    up: `CREATE TABLE recall_entries (
+      seq BIGSERIAL PRIMARY KEY,
+      message_id TEXT NOT NULL UNIQUE,
+      session_id TEXT NOT NULL,
+      audience TEXT NOT NULL,
+      person TEXT,
+      speaker TEXT,
+      role TEXT NOT NULL,
+      turn_id TEXT,
+      at BIGINT NOT NULL,
+      text TEXT NOT NULL,
+      terms TSVECTOR NOT NULL
+    );
+    CREATE INDEX recall_entries_session ON recall_entries(session_id, at, seq);
+    CREATE INDEX recall_entries_turn ON recall_entries(session_id, turn_id);
+    CREATE INDEX recall_entries_audience ON recall_entries(audience);
+    CREATE INDEX recall_entries_person ON recall_entries(person) WHERE person IS NOT NULL;
+    CREATE INDEX recall_entries_terms ON recall_entries USING GIN (terms);
+    CREATE TABLE recall_marks (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  },
+];
+
+const COLUMNS = 'message_id, session_id, audience, person, speaker, role, turn_id, at, text';
+
+/** A tsquery for any of the terms, each a quoted lexeme (terms are letters and digits only). */
+function anyOf(terms: readonly string[]): string {
+  return terms.map((term) => `'${term.replaceAll("'", "''")}'`).join(' | ');
+}
+
+/** PostgreSQL text cannot hold NUL: it is stored as U+FFFD (the archive keeps the original). */
+function storable(value: string): string;
+function storable(value: string | undefined): string | null;
+function storable(value: string | undefined): string | null {
+  return value === undefined ? null : value.replaceAll('\u0000', '\uFFFD');
+}
+
+type Row = Parameters<typeof fromRow>[0] & Record<string, unknown>;
+
+export async function postgresRecallStore(database: PostgresDatabase): Promise<RecallStore> {
+  await database.migrate(RECALL_NAMESPACE, MIGRATIONS);
+  const removed = async (sql: string, params: unknown[]) =>
+    (
+      await database.query<{ n: string }>(`WITH gone AS (${sql} RETURNING 1) SELECT count(*) AS n FROM gone`, params)
+    ).map((row) => Number(row.n))[0] ?? 0;
+  return {
+    async add(entries) {
+      if (entries.length === 0) return 0;
+      const column = <T>(pick: (entry: RecallEntry) => T) => entries.map(pick);
+      const rows = await database.query<{ n: string }>(
+        `WITH added AS (
+           INSERT INTO recall_entries (${COLUMNS}, terms)
+           SELECT m, s, a, p, sp, r, t, at, tx, array_to_tsvector(te)
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                       $8::bigint[], $9::text[]) WITH ORDINALITY AS v(m, s, a, p, sp, r, t, at, tx, i)
+           CROSS JOIN LATERAL (SELECT coalesce(string_to_array(($10::text[])[i], ' '), '{}') AS te) AS split
+           ON CONFLICT (message_id) DO NOTHING RETURNING 1)
+         SELECT count(*) AS n FROM added`,
+        [
+          column((entry) => storable(entry.messageId)),
+          column((entry) => storable(entry.sessionId)),
+          column((entry) => storable(entry.audience)),
+          column((entry) => storable(entry.person)),
+          column((entry) => storable(entry.speaker)),
+          column((entry) => entry.role),
+          column((entry) => storable(entry.turnId)),
+          column((entry) => entry.at),
+          column((entry) => storable(entry.text)),
+          column((entry) => [...new Set(searchTerms(entry.text))].join(' ')),
+        ],
+      );
+      return Number(rows[0]?.n ?? 0);
+    },
+    async search({ terms, scope, limit }) {
+      if (terms.length === 0 || limit <= 0) return [];
+      const rows = await database.query<Row & { score: number }>(
+        `SELECT ${COLUMNS}, ts_rank(terms, q) AS score
+         FROM recall_entries, CAST($1 AS tsquery) AS q
+         WHERE terms @@ q AND (session_id = $2 OR audience = ANY($3::text[]) OR person = ANY($4::text[]))
+         ORDER BY score DESC, at DESC LIMIT $5`,
+        [anyOf(terms.slice(0, MAX_CHOSEN_TERMS)), scope.sessionId, scope.audiences, scope.persons, limit],
+      );
+      return rows.map((row): RecallHit => ({ ...fromRow(row), score: Number(row.score) }));
+    },
+    async around(messageId, before, after) {
+      const anchor = (
+        await database.query<{ seq: string; session_id: string; at: string }>(
+          'SELECT seq, session_id, at FROM recall_entries WHERE message_id = $1',
+          [messageId],
+        )
+      )[0];
+      if (!anchor) return [];
+      const params = [anchor.session_id, anchor.at, anchor.seq];
+      const earlier = await database.query<Row>(
+        `SELECT ${COLUMNS} FROM recall_entries WHERE session_id = $1 AND (at, seq) < ($2::bigint, $3::bigint)
+         ORDER BY at DESC, seq DESC LIMIT $4`,
+        [...params, before],
+      );
+      const later = await database.query<Row>(
+        `SELECT ${COLUMNS} FROM recall_entries WHERE session_id = $1 AND (at, seq) > ($2::bigint, $3::bigint)
+         ORDER BY at, seq LIMIT $4`,
+        [...params, after],
+      );
+      return [...earlier.reverse(), ...later].map(fromRow);
+    },
+    async get(messageIds) {
+      if (messageIds.length === 0) return [];
+      const rows = await database.query<Row>(
+        `SELECT ${COLUMNS} FROM recall_entries WHERE message_id = ANY($1::text[])`,
+        [messageIds],
+      );
+      const byId = new Map(rows.map((row) => [row.message_id, fromRow(row)]));
+      return messageIds.flatMap((id) => {
+        const entry = byId.get(id);
+        return entry ? [entry] : [];
+      });
+    },
+    async deleteSessions(sessionIds) {
+      if (sessionIds === undefined) return removed('DELETE FROM recall_entries', []);
+      return removed('DELETE FROM recall_entries WHERE session_id = ANY($1::text[])', [sessionIds]);
+    },
+    async deleteTurn(sessionId, turnId) {
+      return removed('DELETE FROM recall_entries WHERE session_id = $1 AND turn_id = $2', [sessionId, turnId]);
+    },
+    async deleteMessages(messageIds) {
+      return removed('DELETE FROM recall_entries WHERE message_id = ANY($1::text[])', [messageIds]);
+    },
+    async count() {
+      return Number((await database.query<{ n: string }>('SELECT count(*) AS n FROM recall_entries'))[0]?.n ?? 0);
+    },
+    async mark(key) {
+      return (await database.query<{ value: string }>('SELECT value FROM recall_marks WHERE key = $1', [key]))[0]
+        ?.value;
+    },
+    async setMark(key, value) {
+      await database.query(
+        'INSERT INTO recall_marks (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+        [key, value],
+      );
+    },
+  };
+}

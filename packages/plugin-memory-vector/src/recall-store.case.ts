@@ -1,0 +1,161 @@
+// The one conformance suite of RecallStore: every engine runs it (sqlite-recall-store.test.ts,
+// postgres-recall-store.test.ts).
+import { queryTerms } from '@aalis/util-text-search';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RecallEntry, RecallScope, RecallStore } from './recall-store.js';
+
+export interface RecallStoreFixture {
+  store: RecallStore;
+  dispose(): Promise<void>;
+}
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 0, 1);
+
+function entry(id: string, text: string, extra: Partial<RecallEntry> = {}): RecallEntry {
+  return {
+    messageId: id,
+    sessionId: 'qq:group:1',
+    audience: 'room:qq:1',
+    role: 'user',
+    at: T0 + Number(id.replace(/\D/g, '') || 0) * 1000,
+    text,
+    ...extra,
+  };
+}
+
+const GROUP_SCOPE: RecallScope = { sessionId: 'qq:group:1', audiences: ['room:qq:1'], persons: [] };
+
+async function ids(store: RecallStore, text: string, scope: RecallScope = GROUP_SCOPE): Promise<string[]> {
+  return (await store.search({ terms: queryTerms(text), scope, limit: 20 })).map((hit) => hit.messageId);
+}
+
+export function describeRecallStoreConformance(name: string, create: () => Promise<RecallStoreFixture>): void {
+  describe(`RecallStore conformance: ${name}`, () => {
+    let fixture: RecallStoreFixture;
+    beforeEach(async () => {
+      fixture = await create();
+    });
+    afterEach(async () => {
+      await fixture.dispose();
+    });
+
+    it('finds English by its stem and Chinese by its words', async () => {
+      const { store } = fixture;
+      await store.add([
+        entry('m1', 'Caroline: I painted a sunset over the lake last weekend'),
+        entry('m2', 'Melanie: 我上周去杭州西湖看了荷花'),
+        entry('m3', 'Melanie: the weather is nice today'),
+      ]);
+      expect(await ids(store, 'Which sunsets did she paint?')).toEqual(['m1']);
+      expect(await ids(store, '西湖的荷花开了吗')).toEqual(['m2']);
+      expect(await ids(store, 'nothing matches quantum chromodynamics')).toEqual([]);
+    });
+
+    it('adds each message once and counts what it holds', async () => {
+      const { store } = fixture;
+      expect(await store.add([entry('m1', 'alpha beta'), entry('m2', 'gamma')])).toBe(2);
+      expect(await store.add([entry('m1', 'alpha beta again'), entry('m3', 'delta')])).toBe(1);
+      expect(await store.count()).toBe(3);
+      expect(await ids(store, 'alpha')).toEqual(['m1']);
+      expect((await store.get(['m1', 'missing', 'm3'])).map((found) => found.text)).toEqual(['alpha beta', 'delta']);
+    });
+
+    it('ranks an entry holding more of the rare terms first', async () => {
+      const { store } = fixture;
+      await store.add([
+        entry('m1', 'we talked about the marathon'),
+        entry('m2', 'the Boston marathon route along the Charles river'),
+        entry('m3', 'river trip'),
+        ...Array.from({ length: 20 }, (_, i) => entry(`f${i + 10}`, `unrelated chatter number ${i}`)),
+      ]);
+      const hits = await ids(store, 'Boston marathon river');
+      expect(hits[0]).toBe('m2');
+      expect(hits).toHaveLength(3);
+    });
+
+    it('answers only from its scope: the session, whole audiences, people’s own words in rooms', async () => {
+      const { store } = fixture;
+      await store.add([
+        entry('m1', 'secret kayak plan', { sessionId: 'qq:private:a', audience: 'private:qq:a' }),
+        entry('m2', 'kayak in the group', { sessionId: 'qq:group:2', audience: 'room:qq:2', person: 'qq:a' }),
+        entry('m3', 'kayak said by b', { sessionId: 'qq:group:2', audience: 'room:qq:2', person: 'qq:b' }),
+        entry('m4', 'kayak in this group'),
+      ]);
+      const groupWithA = { sessionId: 'qq:group:1', audiences: ['room:qq:1'], persons: ['qq:a'] };
+      expect((await ids(store, 'kayak', groupWithA)).sort()).toEqual(['m2', 'm4']);
+      const privateWithB = { sessionId: 'qq:private:b', audiences: ['private:qq:b'], persons: ['qq:b'] };
+      expect(await ids(store, 'kayak', privateWithB)).toEqual(['m3']);
+      const privateWithA = { sessionId: 'qq:private:a', audiences: ['private:qq:a'], persons: ['qq:a'] };
+      expect((await ids(store, 'kayak', privateWithA)).sort()).toEqual(['m1', 'm2']);
+      const onlyTheSession = { sessionId: 'qq:private:a', audiences: [], persons: [] };
+      expect(await ids(store, 'kayak', onlyTheSession)).toEqual(['m1']);
+    });
+
+    it('gives the neighbours of an entry in its own session, in time order', async () => {
+      const { store } = fixture;
+      await store.add([
+        entry('m3', 'three'),
+        entry('m1', 'one'),
+        entry('m2', 'two'),
+        entry('m4', 'four'),
+        entry('m5', 'elsewhere', { sessionId: 'other', at: T0 + 3500 }),
+      ]);
+      expect((await store.around('m3', 1, 1)).map((found) => found.messageId)).toEqual(['m2', 'm4']);
+      expect((await store.around('m1', 2, 2)).map((found) => found.messageId)).toEqual(['m2', 'm3']);
+      expect(await store.around('missing', 1, 1)).toEqual([]);
+    });
+
+    it('keeps every field of an entry', async () => {
+      const { store } = fixture;
+      const full = entry('m1', 'full entry', {
+        person: 'qq:a',
+        speaker: 'Ann (qq:a)',
+        role: 'assistant',
+        turnId: 't1',
+        at: T0 + 5 * DAY,
+      });
+      await store.add([full]);
+      expect(await store.get(['m1'])).toEqual([full]);
+      const hit = (await store.search({ terms: ['full'], scope: GROUP_SCOPE, limit: 1 }))[0];
+      expect(hit).toMatchObject(full);
+      expect(hit?.score).toBeGreaterThan(0);
+    });
+
+    it('forgets sessions, turns and single messages from the index', async () => {
+      const { store } = fixture;
+      await store.add([
+        entry('m1', 'zebra one', { turnId: 't1' }),
+        entry('m2', 'zebra two', { turnId: 't2' }),
+        entry('m3', 'zebra three', { sessionId: 's2', audience: 'room:qq:1' }),
+        entry('m4', 'zebra four'),
+      ]);
+      expect(await store.deleteTurn('qq:group:1', 't1')).toBe(1);
+      expect(await store.deleteMessages(['m4'])).toBe(1);
+      expect((await ids(store, 'zebra')).sort()).toEqual(['m2', 'm3']);
+      expect(await store.deleteSessions(['s2'])).toBe(1);
+      expect(await ids(store, 'zebra')).toEqual(['m2']);
+      expect(await store.deleteSessions(undefined)).toBe(1);
+      expect(await ids(store, 'zebra')).toEqual([]);
+      expect(await store.count()).toBe(0);
+    });
+
+    it('stores a huge message and binary junk without losing either, and still finds them', async () => {
+      const { store } = fixture;
+      const huge = `needle at the start ${'lorem ipsum '.repeat(50_000)}`;
+      const junk = `junk ${String.fromCharCode(...Array.from({ length: 2000 }, (_, i) => (i * 7919) % 0xd7ff))}`;
+      expect(await store.add([entry('m1', huge), entry('m2', junk)])).toBe(2);
+      expect(await ids(store, 'needle')).toEqual(['m1']);
+      expect(await ids(store, 'junk')).toEqual(['m2']);
+      expect((await store.get(['m1']))[0]?.text).toBe(huge);
+    });
+
+    it('keeps marks', async () => {
+      const { store } = fixture;
+      expect(await store.mark('catch-up')).toBeUndefined();
+      await store.setMark('catch-up', '1');
+      await store.setMark('catch-up', '2');
+      expect(await store.mark('catch-up')).toBe('2');
+    });
+  });
+}

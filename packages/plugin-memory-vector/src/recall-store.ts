@@ -1,0 +1,75 @@
+// Where long-term memory keeps what it can recall: one row per archived message (who said it, when, where, who may
+// see it) with its full-text terms, in the storage engine's database. Two implementations (SQLite FTS5,
+// PostgreSQL tsvector) run one conformance suite (recall-store.case.ts).
+
+/**
+ * Who may see a message: `room:<platform>:<venue>` for a multi-party room, `private:<person>` for a conversation
+ * with one person (private chats, WebUI, terminal; a child session takes its root's), `private:session:<root id>`
+ * while that person is unknown.
+ */
+export type Audience = string;
+
+export interface RecallEntry {
+  /** The archive's message id (an entry is added once per id). */
+  messageId: string;
+  sessionId: string;
+  audience: Audience;
+  /**
+   * The speaker's person key for words said in a multi-party room: they may follow that person to other rooms
+   * and to their private chats. Absent for private words and for her own.
+   */
+  person?: string;
+  /** How the speaker is named in the recalled block; absent for her own words. */
+  speaker?: string;
+  role: 'user' | 'assistant';
+  turnId?: string;
+  /** When it was said, milliseconds since the epoch. */
+  at: number;
+  /** The words as recalled (without the archive's time prefix). */
+  text: string;
+}
+
+/** What a recall may draw from: the session itself, whole audiences, and people's own words in rooms. */
+export interface RecallScope {
+  sessionId: string;
+  audiences: readonly Audience[];
+  persons: readonly string[];
+}
+
+export interface RecallQuery {
+  /** queryTerms(...) of @aalis/util-text-search. */
+  terms: readonly string[];
+  scope: RecallScope;
+  /** At most this many hits, best first. */
+  limit: number;
+}
+
+export interface RecallHit extends RecallEntry {
+  /** Relevance, higher is better; comparable within one answer only. */
+  score: number;
+}
+
+export interface RecallStore {
+  /** Adds entries whose message id is not stored yet, in one write; returns how many were new. */
+  add(entries: readonly RecallEntry[]): Promise<number>;
+  /** Entries of the scope matching any term, best first. */
+  search(query: RecallQuery): Promise<RecallHit[]>;
+  /** Up to `before` entries said just before `messageId` in its session and `after` just after, in time order. */
+  around(messageId: string, before: number, after: number): Promise<RecallEntry[]>;
+  /** Entries by message id (missing ids are left out). */
+  get(messageIds: readonly string[]): Promise<RecallEntry[]>;
+  /** Forgets sessions (every session when undefined); returns how many entries went. */
+  deleteSessions(sessionIds: readonly string[] | undefined): Promise<number>;
+  /** Forgets a rolled-back turn's entries of one session. */
+  deleteTurn(sessionId: string, turnId: string): Promise<number>;
+  /** Forgets single messages. */
+  deleteMessages(messageIds: readonly string[]): Promise<number>;
+  /** How many entries are stored. */
+  count(): Promise<number>;
+  /** A small persisted note (catch-up progress). */
+  mark(key: string): Promise<string | undefined>;
+  setMark(key: string, value: string): Promise<void>;
+}
+
+/** Table and migration namespace of both engines. */
+export const RECALL_NAMESPACE = 'memory-vector';

@@ -1,0 +1,213 @@
+// The recall store on SQLite: entries in a plain table, their terms in a contentless FTS5 table whose second
+// column holds scope tokens, so a query ranks (BM25) only what its scope may see, and the rarest query terms are
+// chosen from the index's own document counts before the query runs (fewer, more telling terms: faster and better).
+import { createHash } from 'node:crypto';
+import type { Migration, SqliteDatabase } from '@aalis/sqlite';
+import { fts5AnyOf, indexText } from '@aalis/util-text-search';
+import { chooseTerms } from './choose-terms.js';
+import {
+  RECALL_NAMESPACE,
+  type RecallEntry,
+  type RecallHit,
+  type RecallScope,
+  type RecallStore,
+} from './recall-store.js';
+
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'recall entries and their full-text index',
+    up: `CREATE TABLE recall_entries (
+      seq INTEGER PRIMARY KEY,
+      message_id TEXT NOT NULL UNIQUE,
+      session_id TEXT NOT NULL,
+      audience TEXT NOT NULL,
+      person TEXT,
+      speaker TEXT,
+      role TEXT NOT NULL,
+      turn_id TEXT,
+      at INTEGER NOT NULL,
+      text TEXT NOT NULL
+    );
+    CREATE INDEX recall_entries_session ON recall_entries(session_id, at, seq);
+    CREATE INDEX recall_entries_turn ON recall_entries(session_id, turn_id);
+    CREATE VIRTUAL TABLE recall_fts USING fts5(terms, scope, content='', contentless_delete=1, detail=full,
+      tokenize='unicode61 remove_diacritics 0');
+    CREATE VIRTUAL TABLE recall_vocab USING fts5vocab(recall_fts, 'row');
+    CREATE TABLE recall_marks (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  },
+];
+
+const COLUMNS = 'message_id, session_id, audience, person, speaker, role, turn_id, at, text';
+
+interface Row {
+  message_id: string;
+  session_id: string;
+  audience: string;
+  person: string | null;
+  speaker: string | null;
+  role: string;
+  turn_id: string | null;
+  at: number;
+  text: string;
+}
+
+export function fromRow(row: Row): RecallEntry {
+  return {
+    messageId: row.message_id,
+    sessionId: row.session_id,
+    audience: row.audience,
+    ...(row.person === null ? {} : { person: row.person }),
+    ...(row.speaker === null ? {} : { speaker: row.speaker }),
+    role: row.role === 'assistant' ? 'assistant' : 'user',
+    ...(row.turn_id === null ? {} : { turnId: row.turn_id }),
+    at: Number(row.at),
+    text: row.text,
+  };
+}
+
+/** A scope key as one FTS token: letters and digits only, never a word anyone writes. */
+function scopeToken(kind: 's' | 'a' | 'p', key: string): string {
+  return `zz${kind}${createHash('sha1').update(key).digest('hex').slice(0, 16)}`;
+}
+
+function scopeTokens(entry: RecallEntry): string {
+  const tokens = [scopeToken('s', entry.sessionId), scopeToken('a', entry.audience)];
+  if (entry.person !== undefined) tokens.push(scopeToken('p', entry.person));
+  return tokens.join(' ');
+}
+
+function scopeMatch(scope: RecallScope): string {
+  return fts5AnyOf([
+    scopeToken('s', scope.sessionId),
+    ...scope.audiences.map((audience) => scopeToken('a', audience)),
+    ...scope.persons.map((person) => scopeToken('p', person)),
+  ]);
+}
+
+export function sqliteRecallStore(database: SqliteDatabase): RecallStore {
+  database.migrate(RECALL_NAMESPACE, MIGRATIONS);
+  let total = (database.statement('SELECT count(*) AS n FROM recall_entries').get() as { n: number }).n;
+  const removeWhere = (where: string, params: unknown[]): number =>
+    database.write((connection) => {
+      const seqs = connection.prepare(`SELECT seq FROM recall_entries WHERE ${where}`).all(...params) as {
+        seq: number;
+      }[];
+      const deleteFts = connection.prepare('DELETE FROM recall_fts WHERE rowid = ?');
+      const deleteEntry = connection.prepare('DELETE FROM recall_entries WHERE seq = ?');
+      for (const { seq } of seqs) {
+        deleteFts.run(seq);
+        deleteEntry.run(seq);
+      }
+      total -= seqs.length;
+      return seqs.length;
+    });
+  return {
+    async add(entries) {
+      if (entries.length === 0) return 0;
+      // Tokenising is the costly part: done before the write lock is taken.
+      const prepared = entries.map((entry) => ({ entry, terms: indexText(entry.text), scope: scopeTokens(entry) }));
+      const added = database.write((connection) => {
+        const insert = connection.prepare(
+          `INSERT INTO recall_entries (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(message_id) DO NOTHING`,
+        );
+        const insertFts = connection.prepare('INSERT INTO recall_fts (rowid, terms, scope) VALUES (?, ?, ?)');
+        let count = 0;
+        for (const { entry, terms, scope } of prepared) {
+          const result = insert.run(
+            entry.messageId,
+            entry.sessionId,
+            entry.audience,
+            entry.person ?? null,
+            entry.speaker ?? null,
+            entry.role,
+            entry.turnId ?? null,
+            entry.at,
+            entry.text,
+          );
+          if (result.changes === 0) continue;
+          insertFts.run(result.lastInsertRowid, terms, scope);
+          count += 1;
+        }
+        return count;
+      });
+      total += added;
+      return added;
+    },
+    async search({ terms, scope, limit }) {
+      if (terms.length === 0 || limit <= 0) return [];
+      const counts = new Map<string, number>();
+      const lookup = database.statement('SELECT doc FROM recall_vocab WHERE term = ?');
+      for (const term of terms) counts.set(term, (lookup.get(term) as { doc: number } | undefined)?.doc ?? 0);
+      const chosen = chooseTerms(terms, counts, total);
+      if (chosen.length === 0) return [];
+      const match = `terms : (${fts5AnyOf(chosen)}) AND scope : (${scopeMatch(scope)})`;
+      const rows = database
+        .statement(
+          `SELECT ${COLUMNS}, hits.rank AS rank FROM (
+             SELECT rowid, bm25(recall_fts, 1.0, 0.0) AS rank FROM recall_fts WHERE recall_fts MATCH ?
+             ORDER BY rank LIMIT ?
+           ) AS hits JOIN recall_entries ON recall_entries.seq = hits.rowid ORDER BY hits.rank`,
+        )
+        .all(match, limit) as (Row & { rank: number })[];
+      return rows.map((row): RecallHit => ({ ...fromRow(row), score: -row.rank }));
+    },
+    async around(messageId, before, after) {
+      const anchor = database
+        .statement('SELECT seq, session_id, at FROM recall_entries WHERE message_id = ?')
+        .get(messageId) as { seq: number; session_id: string; at: number } | undefined;
+      if (!anchor) return [];
+      const earlier = database
+        .statement(
+          `SELECT ${COLUMNS} FROM recall_entries WHERE session_id = ? AND (at < ? OR (at = ? AND seq < ?))
+           ORDER BY at DESC, seq DESC LIMIT ?`,
+        )
+        .all(anchor.session_id, anchor.at, anchor.at, anchor.seq, before) as Row[];
+      const later = database
+        .statement(
+          `SELECT ${COLUMNS} FROM recall_entries WHERE session_id = ? AND (at > ? OR (at = ? AND seq > ?))
+           ORDER BY at, seq LIMIT ?`,
+        )
+        .all(anchor.session_id, anchor.at, anchor.at, anchor.seq, after) as Row[];
+      return [...earlier.reverse(), ...later].map(fromRow);
+    },
+    async get(messageIds) {
+      const lookup = database.statement(`SELECT ${COLUMNS} FROM recall_entries WHERE message_id = ?`);
+      return messageIds.flatMap((id) => {
+        const row = lookup.get(id) as Row | undefined;
+        return row ? [fromRow(row)] : [];
+      });
+    },
+    async deleteSessions(sessionIds) {
+      if (sessionIds === undefined) return removeWhere('1 = 1', []);
+      let removed = 0;
+      for (const id of sessionIds) removed += removeWhere('session_id = ?', [id]);
+      return removed;
+    },
+    async deleteTurn(sessionId, turnId) {
+      return removeWhere('session_id = ? AND turn_id = ?', [sessionId, turnId]);
+    },
+    async deleteMessages(messageIds) {
+      let removed = 0;
+      for (const id of messageIds) removed += removeWhere('message_id = ?', [id]);
+      return removed;
+    },
+    async count() {
+      return total;
+    },
+    async mark(key) {
+      return (
+        database.statement('SELECT value FROM recall_marks WHERE key = ?').get(key) as { value: string } | undefined
+      )?.value;
+    },
+    async setMark(key, value) {
+      database.write((connection) =>
+        connection
+          .prepare(
+            'INSERT INTO recall_marks (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+          )
+          .run(key, value),
+      );
+    },
+  };
+}
