@@ -212,7 +212,7 @@ console.log(
 );
 console.log(
   `  ours (tunnel agent, NO_PROXY, proxy settings, HTTP exchange): ${await size(
-    "export { TunnelAgent } from './packages/plugin-llm-openai/src/tunnel-agent.ts'; export { resolveProxy } from './packages/plugin-llm-openai/src/proxy-settings.ts'; export { HttpExchange } from './packages/plugin-llm-openai/src/http-exchange.ts'",
+    "export { TunnelAgent } from './packages/http-transport/src/tunnel-agent.ts'; export { resolveProxy } from './packages/http-transport/src/proxy-settings.ts'; export { HttpExchange } from './packages/http-transport/src/http-exchange.ts'",
     'node',
   )}`,
 );

@@ -1,6 +1,6 @@
 // The llm service over the Anthropic Messages API: SSE streaming, thinking budgets, tools, images, prompt caching,
 // and `llm:usage` with the cache figures. Transport, retries, timeouts, proxies, CAs and error mapping are the
-// OpenAI provider's (@aalis/plugin-llm-openai/http-transport): one implementation of each.
+// shared HTTP layer's (@aalis/http-transport): one implementation of each.
 import {
   type ChatOptions,
   type ChatRequest,
@@ -23,6 +23,7 @@ import {
   headerSecrets,
   linkSignals,
   loadTrustedCertificates,
+  logProxyInUse,
   maskUrlCredentials,
   OutputBudget,
   openWithRetries,
@@ -33,7 +34,7 @@ import {
   retryDelay,
   type Timeouts,
   TransportError,
-} from '@aalis/plugin-llm-openai/http-transport';
+} from '@aalis/http-transport';
 import type { Attachment } from '@aalis/schema-message';
 import { WireStreamError } from '@aalis/wire-openai';
 import { buildMessagesRequest } from './build-messages-request.js';
@@ -99,17 +100,7 @@ export class AnthropicProvider implements LlmService {
       ...parsed.endpoint.secrets,
       ...headerSecrets(config.headers),
     ].filter((secret): secret is string => Boolean(secret));
-    if (proxy) {
-      // The OpenAI provider's wording (its catalogue comes with the shared transport).
-      const source =
-        proxy.source === 'config'
-          ? i18n.t({ key: 'llm-openai.proxy.from-config' })
-          : i18n.t({ key: 'llm-openai.proxy.from-env', params: { name: proxy.source } });
-      options.logger.info(
-        i18n.t({ key: 'llm-openai.proxy.in-use', params: { proxy: proxy.display, baseUrl: this.baseUrl, source } }),
-        { provider: instanceId, proxy: proxy.display, source: proxy.source },
-      );
-    }
+    if (proxy) logProxyInUse({ proxy, baseUrl: this.baseUrl, provider: instanceId, logger: options.logger, i18n });
   }
 
   models(): readonly ModelInfo[] {

@@ -10,7 +10,7 @@ import { type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
  * leading system messages on a first turn (nothing between them yet) and sits after the history later, so the head
  * ends before it: otherwise the first turn would cache a head that the second turn no longer has.
  */
-export const VOLATILE_CONTEXT_INJECTOR = 'volatile-context';
+const VOLATILE_CONTEXT_INJECTOR = 'volatile-context';
 
 function isVolatile(message: Message): boolean {
   return message.metadata?.[WellKnownMetadataKeys.Injector] === VOLATILE_CONTEXT_INJECTOR;

@@ -8,9 +8,9 @@ import {
   proxySchema,
   retrySchema,
   timeoutsSchema,
-} from '@aalis/plugin-llm-openai/config-schema';
+} from '@aalis/http-transport/config-schema';
 
-export const DEFAULT_MODELS = [
+const DEFAULT_MODELS = [
   { id: 'claude-sonnet-4-5', contextWindow: 200_000, maxOutputTokens: 64_000 },
   { id: 'claude-opus-4-1', contextWindow: 200_000, maxOutputTokens: 32_000 },
   { id: 'claude-haiku-4-5', contextWindow: 200_000, maxOutputTokens: 64_000 },
@@ -67,4 +67,3 @@ export const anthropicConfigSchema = s
   .describe('The Anthropic Messages API (Claude).');
 
 export type AnthropicConfig = Infer<typeof anthropicConfigSchema>;
-export type AnthropicModelConfig = AnthropicConfig['models'][number];

@@ -6,30 +6,6 @@ import { AnthropicProvider } from './anthropic-provider.js';
 import './catalogue.js';
 import { anthropicConfigSchema } from './config-schema.js';
 
-export { AnthropicProvider, type AnthropicProviderOptions } from './anthropic-provider.js';
-export { buildMessagesRequest } from './build-messages-request.js';
-export { type Breakpoints, placeBreakpoints } from './cache-breakpoints.js';
-export { type AnthropicConfig, anthropicConfigSchema, DEFAULT_MODELS } from './config-schema.js';
-export { MessagesStreamDecoder } from './messages-stream-decoder.js';
-
-/** Whether the runtime should enable the provider: a section, or ANTHROPIC_API_KEY in the environment. */
-export function anthropicConfigured(
-  section: Record<string, unknown> | undefined,
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): boolean {
-  return section !== undefined || Boolean(env.ANTHROPIC_API_KEY);
-}
-
-/** The secrets the provider will send: the configured key and the environment's. */
-export function anthropicSecrets(
-  section: Record<string, unknown>,
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): string[] {
-  return [section.apiKey, env.ANTHROPIC_API_KEY].filter(
-    (value): value is string => typeof value === 'string' && value !== '',
-  );
-}
-
 export default definePlugin({
   name: '@aalis/plugin-llm-anthropic',
   provides: [llm],

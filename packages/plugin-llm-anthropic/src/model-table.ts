@@ -2,7 +2,7 @@
 // and timeouts (the instance's with the model's overrides).
 import { type ModelInfo, type ModelPrices, modelRef } from '@aalis/api-llm';
 import type { I18n } from '@aalis/core';
-import type { Timeouts } from '@aalis/plugin-llm-openai/http-transport';
+import type { Timeouts } from '@aalis/http-transport/config-schema';
 import type { AnthropicConfig } from './config-schema.js';
 
 export const THINKING_LEVELS = ['off', 'low', 'medium', 'high'] as const;

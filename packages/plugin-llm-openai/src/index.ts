@@ -6,10 +6,6 @@ import './catalogue.js';
 import { openAiConfigSchema } from './config-schema.js';
 import { OpenAiProvider } from './openai-provider.js';
 
-export { type BaseUrlProblem, type EndpointUrl, maskUrlCredentials, parseBaseUrl } from './base-url.js';
-export { type OpenAiConfig, type OpenAiModelConfig, openAiConfigSchema } from './config-schema.js';
-export { OpenAiProvider, type OpenAiProviderOptions } from './openai-provider.js';
-
 export default definePlugin({
   name: '@aalis/plugin-llm-openai',
   provides: [llm],

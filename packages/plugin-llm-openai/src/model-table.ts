@@ -2,8 +2,9 @@
 // server lists, with the instance's defaults. Each carries how to talk to it (thinking field, prices …).
 import { type ModelInfo, type ModelPrices, modelRef, type ThinkingLevels } from '@aalis/api-llm';
 import { coreErrors } from '@aalis/core';
+import type { Timeouts } from '@aalis/http-transport/config-schema';
 import type { ThinkingParam } from '@aalis/wire-openai';
-import type { OpenAiConfig, OpenAiModelConfig, Timeouts } from './config-schema.js';
+import type { OpenAiConfig, OpenAiModelConfig } from './config-schema.js';
 
 export interface ModelEntry {
   info: ModelInfo;

@@ -14,6 +14,28 @@ import {
   usageEvent,
 } from '@aalis/api-llm';
 import { coreErrors, type Events, type I18n, type Logger } from '@aalis/core';
+import {
+  abortedError,
+  backOff,
+  createAgents,
+  type ErrorContext,
+  type HttpAgents,
+  type HttpExchange,
+  headerSecrets,
+  loadTrustedCertificates,
+  logProxyInUse,
+  maskUrlCredentials,
+  OutputBudget,
+  openWithRetries,
+  parseBaseUrl,
+  providerFailure,
+  type RetryReport,
+  resolveProxy,
+  retryDelay,
+  SignalLinker,
+  type Timeouts,
+  TransportError,
+} from '@aalis/http-transport';
 import type { Attachment } from '@aalis/schema-message';
 import {
   type AssembledResponse,
@@ -22,19 +44,10 @@ import {
   type WireModelList,
   WireStreamError,
 } from '@aalis/wire-openai';
-import { maskUrlCredentials, parseBaseUrl } from './base-url.js';
-import { headerSecrets, type OpenAiConfig, type Timeouts } from './config-schema.js';
-import { createAgents, type HttpAgents, type HttpExchange, TransportError } from './http-exchange.js';
-import { SignalLinker } from './link-signals.js';
+import type { OpenAiConfig } from './config-schema.js';
 import { ModelDiscovery } from './model-discovery.js';
 import { buildModelTable, type ModelEntry } from './model-table.js';
-import { abortedError, backOff, openWithRetries, type RetryReport } from './open-with-retries.js';
-import { OutputBudget } from './output-budget.js';
-import { type ErrorContext, providerFailure } from './provider-errors.js';
-import { type ProxySettings, resolveProxy } from './proxy-settings.js';
 import { type ReadProgress, readResponse } from './read-response.js';
-import { retryDelay } from './retry-delay.js';
-import { loadTrustedCertificates } from './trusted-certificates.js';
 
 /** The longest wait for the model list's headers and body (it is small and immediate on any server). */
 const LISTING_WAIT_MS = 10_000;
@@ -109,7 +122,7 @@ export class OpenAiProvider implements LlmService {
       ...endpoint.secrets,
       ...headerSecrets(config.headers),
     ].filter((secret): secret is string => Boolean(secret));
-    if (proxy) this.logProxy(proxy);
+    if (proxy) logProxyInUse({ proxy, baseUrl: this.baseUrl, provider: this.instanceId, logger: this.logger, i18n });
     this.discovery = new ModelDiscovery({
       refresh: () => this.refreshModels(),
       onFound: () =>
@@ -368,17 +381,6 @@ export class OpenAiProvider implements LlmService {
       redact: (text) => this.secrets.reduce((redacted, secret) => redacted.split(secret).join('***'), text),
       t: (text) => this.i18n.t(text),
     };
-  }
-
-  private logProxy(proxy: ProxySettings): void {
-    const source =
-      proxy.source === 'config'
-        ? this.i18n.t({ key: 'llm-openai.proxy.from-config' })
-        : this.i18n.t({ key: 'llm-openai.proxy.from-env', params: { name: proxy.source } });
-    this.logger.info(
-      this.i18n.t({ key: 'llm-openai.proxy.in-use', params: { proxy: proxy.display, baseUrl: this.baseUrl, source } }),
-      { provider: this.instanceId, proxy: proxy.display, source: proxy.source },
-    );
   }
 }
 

@@ -3,6 +3,8 @@
 // request's max_tokens is cut (OutputBudget). Events come out in batches, one per network read, so the caller's own
 // generator is the only layer each event passes through (#15.2: two async-generator hops per delta were a large part
 // of a turn's allocation).
+
+import type { HttpExchange, OutputBudget } from '@aalis/http-transport';
 import {
   type AssembledResponse,
   assembleCompletion,
@@ -11,8 +13,6 @@ import {
   WireStreamError,
   type WireStreamEvent,
 } from '@aalis/wire-openai';
-import type { HttpExchange } from './http-exchange.js';
-import type { OutputBudget } from './output-budget.js';
 
 /** Whether any event has been handed out: from then on the call must never be retried. */
 export interface ReadProgress {

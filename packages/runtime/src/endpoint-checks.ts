@@ -4,7 +4,7 @@
 import { accessSync, constants } from 'node:fs';
 import { resolve } from 'node:path';
 import { AalisError, describeReceived, type Locale, textRef, translate } from '@aalis/core';
-import { resolveProxy } from '@aalis/plugin-llm-openai/proxy-settings';
+import { resolveProxy } from '@aalis/http-transport/proxy-settings';
 import type { ConfigPath } from './config-file.js';
 import type { ConfigProblem, ProblemSource } from './config-problems.js';
 import type { PlannedPlugin } from './load-config.js';

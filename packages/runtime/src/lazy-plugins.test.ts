@@ -35,6 +35,7 @@ const LAZY = [
   'node_modules/ws/',
   'packages/plugin-llm-openai/',
   'packages/plugin-llm-anthropic/',
+  'packages/http-transport/',
   'node_modules/pg/',
 ];
 
@@ -47,11 +48,12 @@ const SCHEMA_MODULES = [
   'packages/plugin-platform-telegram/src/telegram-config.ts',
   'packages/plugin-session-server/src/server-config.ts',
   'packages/plugin-llm-openai/src/config-schema.ts',
-  'packages/plugin-llm-openai/src/base-url.ts',
+  'packages/http-transport/src/config-schema.ts',
+  'packages/http-transport/src/base-url.ts',
   // The proxy rule the configuration check applies to the model providers (endpoint-checks.ts), and its error.
-  'packages/plugin-llm-openai/src/proxy-settings.ts',
-  'packages/plugin-llm-openai/src/no-proxy.ts',
-  'packages/plugin-llm-openai/src/openai-errors.ts',
+  'packages/http-transport/src/proxy-settings.ts',
+  'packages/http-transport/src/no-proxy.ts',
+  'packages/http-transport/src/transport-errors.ts',
   'packages/plugin-llm-anthropic/src/config-schema.ts',
 ];
 

@@ -13,7 +13,7 @@ import {
   textRef,
   translate,
 } from '@aalis/core';
-import { maskUrlCredentials, parseBaseUrl } from '@aalis/plugin-llm-openai/base-url';
+import { maskUrlCredentials, parseBaseUrl } from '@aalis/http-transport/base-url';
 import { type ConfigPath, parseConfigText, splitPath } from './config-file.js';
 import type { ConfigProblem, ProblemSource } from './config-problems.js';
 import { DEFAULT_CONFIG_FILE } from './default-config-file.js';

@@ -4,6 +4,7 @@
 // when their slot is enabled: each lazy slot keeps its schema from a light module of its package, so validation and
 // the configuration reference need none of their code (docs/decisions/lazy-plugins.md).
 import type { AnyPluginDefinition, Schema } from '@aalis/core';
+import { headerSecrets } from '@aalis/http-transport/config-schema';
 import agentPlugin from '@aalis/plugin-agent';
 import authorityPlugin from '@aalis/plugin-authority';
 import { cliConfigSchema } from '@aalis/plugin-cli';
@@ -13,7 +14,7 @@ import gatewayPlugin from '@aalis/plugin-gateway';
 import hooksPlugin from '@aalis/plugin-hooks';
 import { anthropicConfigSchema } from '@aalis/plugin-llm-anthropic/config-schema';
 import offlinePlugin from '@aalis/plugin-llm-offline';
-import { headerSecrets, openAiConfigSchema } from '@aalis/plugin-llm-openai/config-schema';
+import { openAiConfigSchema } from '@aalis/plugin-llm-openai/config-schema';
 import { mcpConfigSchema } from '@aalis/plugin-mcp/mcp-config';
 import memoryPlugin from '@aalis/plugin-memory-sqlite';
 import memorySummaryPlugin from '@aalis/plugin-memory-summary';

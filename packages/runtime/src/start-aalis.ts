@@ -10,8 +10,8 @@ import {
   type PluginStateInfo,
   type PreferenceSnapshot,
 } from '@aalis/core';
+import { maskUrlCredentials, parseBaseUrl } from '@aalis/http-transport/base-url';
 import { type CliExit, type CliPlatform, createCliPlatform, neutraliseControls, styleFor } from '@aalis/plugin-cli';
-import { maskUrlCredentials, parseBaseUrl } from '@aalis/plugin-llm-openai/base-url';
 import type { SessionServerHandle } from '@aalis/plugin-session-server';
 import { isPostgresUrl } from '@aalis/postgres/postgres-url';
 import { bannerLines } from './banner.js';

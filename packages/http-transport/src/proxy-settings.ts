@@ -3,7 +3,7 @@
 // http_proxy/HTTP_PROXY for http (lower case first; empty counts as unset), unless NO_PROXY exempts the host or the
 // host is loopback (a model server on this machine is never reached through an environment proxy, as in Go).
 import { isLoopbackHost, isNoProxyHost } from './no-proxy.js';
-import { openAiErrors } from './openai-errors.js';
+import { transportErrors } from './transport-errors.js';
 
 export interface ProxySettings {
   /** Host name or IP address (an IPv6 address without brackets). */
@@ -60,7 +60,7 @@ function parseProxyUrl({ text, source, plugin }: { text: string; source: string;
   const withScheme = /^[a-z][a-z\d+.-]*:\/\//i.test(trimmed) ? trimmed : `http://${trimmed}`;
   const url = URL.canParse(withScheme) ? new URL(withScheme) : undefined;
   if (url?.protocol !== 'http:' || url.hostname === '') {
-    throw openAiErrors.AALIS_LLM_OPENAI_PROXY_UNSUPPORTED({ plugin, source, received: withoutCredentials(trimmed) });
+    throw transportErrors.AALIS_LLM_OPENAI_PROXY_UNSUPPORTED({ plugin, source, received: withoutCredentials(trimmed) });
   }
   const port = url.port === '' ? 80 : Number(url.port);
   const settings: ProxySettings = {

@@ -5,7 +5,7 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { rootCertificates } from 'node:tls';
-import { openAiErrors } from './openai-errors.js';
+import { transportErrors } from './transport-errors.js';
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
 
@@ -23,11 +23,11 @@ export function loadTrustedCertificates({
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
-    throw openAiErrors.AALIS_LLM_OPENAI_CA_FILE_UNREADABLE({ plugin, path, reason });
+    throw transportErrors.AALIS_LLM_OPENAI_CA_FILE_UNREADABLE({ plugin, path, reason });
   }
   const certificates = text.match(PEM_CERTIFICATE) ?? [];
   if (certificates.length === 0 || !certificates.every(isCertificate)) {
-    throw openAiErrors.AALIS_LLM_OPENAI_CA_FILE_INVALID({ plugin, path });
+    throw transportErrors.AALIS_LLM_OPENAI_CA_FILE_INVALID({ plugin, path });
   }
   return [...rootCertificates, ...certificates];
 }

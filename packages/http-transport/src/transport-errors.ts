@@ -1,8 +1,9 @@
-// The coded errors of this provider's own configuration: a proxy it cannot use and a CA file it cannot read.
-// Both are raised at activation, before any request. Codes are never reused.
+// The coded errors of a provider's own transport configuration: a proxy it cannot use and a CA file it cannot read.
+// Both are raised at activation, before any request. The codes keep the AALIS_LLM_OPENAI_ prefix they were first
+// published with (the layer began in the OpenAI provider): codes are never renamed or reused.
 import { defineErrors } from '@aalis/core';
 
-export const openAiErrors = defineErrors({
+export const transportErrors = defineErrors({
   AALIS_LLM_OPENAI_PROXY_UNSUPPORTED: {
     en: 'Plugin {plugin}: {source} = {received} cannot be used as a proxy: only http:// proxies are supported, like http://host:port or http://user:password@host:port. Change {source}, or set proxy: "" in the config of {plugin} to connect without a proxy.',
     'zh-CN':

@@ -3,6 +3,7 @@
 import { llmErrors } from '@aalis/api-llm';
 import { AalisError, type I18n } from '@aalis/core';
 import { classifyWireError, parseWireError, WireStreamError } from '@aalis/wire-openai';
+import './catalogue.js';
 import type { Timeouts } from './config-schema.js';
 import { TransportError } from './http-exchange.js';
 import { OverlongResponseError } from './output-budget.js';
@@ -39,7 +40,7 @@ export function httpError({
   available: () => Promise<string[]>;
   context: ErrorContext;
 }): Promise<AalisError> | AalisError {
-  const wire = parseWireError({ body, fallback: statusText || context.t({ key: 'llm-openai.no-message' }) });
+  const wire = parseWireError({ body, fallback: statusText || context.t({ key: 'http-transport.no-message' }) });
   const providerMessage = asClause(context.redact(wire.message));
   const { provider, baseUrl, model } = context;
   const details: Record<string, unknown> = { status, providerCode: wire.code, providerType: wire.type };
@@ -49,7 +50,7 @@ export function httpError({
     case 'model-not-found':
       return available().then((ids) =>
         llmErrors.AALIS_LLM_MODEL_NOT_FOUND(
-          { provider, model, providerMessage, available: ids.join(', ') || context.t({ key: 'llm-openai.none' }) },
+          { provider, model, providerMessage, available: ids.join(', ') || context.t({ key: 'http-transport.none' }) },
           { statusCode: status, details: { ...details, available: ids } },
         ),
       );
@@ -77,9 +78,9 @@ export function httpError({
 
 /** Which timeout ran out, and the setting that sets it. */
 const TIMEOUTS = {
-  'connect-timeout': { timeout: 'connect', setting: 'connectMs', phase: 'llm-openai.phase.connect' },
-  'headers-timeout': { timeout: 'headers', setting: 'headersMs', phase: 'llm-openai.phase.headers' },
-  'idle-timeout': { timeout: 'idle', setting: 'idleMs', phase: 'llm-openai.phase.idle' },
+  'connect-timeout': { timeout: 'connect', setting: 'connectMs', phase: 'http-transport.phase.connect' },
+  'headers-timeout': { timeout: 'headers', setting: 'headersMs', phase: 'http-transport.phase.headers' },
+  'idle-timeout': { timeout: 'idle', setting: 'idleMs', phase: 'http-transport.phase.idle' },
 } as const;
 
 export function transportError({
@@ -116,7 +117,7 @@ export function transportError({
     }
     case 'incomplete':
       return llmErrors.AALIS_LLM_NETWORK(
-        { provider, baseUrl, reason: context.t({ key: 'llm-openai.stream.truncated' }) },
+        { provider, baseUrl, reason: context.t({ key: 'http-transport.stream.truncated' }) },
         { details: { outputStarted } },
       );
     case 'network': {
@@ -125,14 +126,17 @@ export function transportError({
       const said = context.redact(error.code ? `${error.code}: ${error.message}` : error.message);
       let reason = said;
       if (proxy?.status !== undefined) {
-        reason = context.t({ key: 'llm-openai.proxy.refused', params: { proxy: proxy.proxy, status: proxy.status } });
+        reason = context.t({
+          key: 'http-transport.proxy.refused',
+          params: { proxy: proxy.proxy, status: proxy.status },
+        });
       } else if (proxy) {
         reason = context.t({
-          key: 'llm-openai.proxy.unreachable',
+          key: 'http-transport.proxy.unreachable',
           params: { proxy: proxy.proxy, reason: context.redact(proxy.reason) },
         });
       } else if (untrusted) {
-        reason = context.t({ key: 'llm-openai.tls.untrusted', params: { reason: said } });
+        reason = context.t({ key: 'http-transport.tls.untrusted', params: { reason: said } });
       }
       return llmErrors.AALIS_LLM_NETWORK(
         { provider, baseUrl, reason },
@@ -164,7 +168,7 @@ export function streamError({
           provider,
           model,
           problem: context.t({
-            key: 'llm-openai.stream.malformed',
+            key: 'http-transport.stream.malformed',
             params: { line: context.redact(error.line ?? '') },
           }),
         },
@@ -177,14 +181,14 @@ export function streamError({
       );
     case 'truncated':
       return llmErrors.AALIS_LLM_NETWORK(
-        { provider, baseUrl, reason: context.t({ key: 'llm-openai.stream.truncated' }) },
+        { provider, baseUrl, reason: context.t({ key: 'http-transport.stream.truncated' }) },
         { details: { outputStarted } },
       );
   }
 }
 
 /** A response cut because it ran far past the request's max_tokens (a broken server that would not stop). */
-export function overlongError({
+function overlongError({
   error,
   context,
   outputStarted,
@@ -199,7 +203,7 @@ export function overlongError({
       provider,
       model,
       problem: context.t({
-        key: `llm-openai.stream.overlong.${error.part}`,
+        key: `http-transport.stream.overlong.${error.part}`,
         params: { limit: error.limit, maxTokens: error.maxTokens },
       }),
     },

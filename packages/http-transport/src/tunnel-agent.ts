@@ -49,7 +49,7 @@ export class TunnelAgent extends HttpsAgent {
 }
 
 /** Asks the proxy for a tunnel to host:port; resolves with the raw socket once it answered 2xx. */
-export function openTunnel({
+function openTunnel({
   proxy,
   host,
   port,

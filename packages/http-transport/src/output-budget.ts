@@ -4,12 +4,12 @@
 import type { WireStreamEvent } from '@aalis/wire-openai';
 
 /** Characters of text and tool-call arguments allowed per requested output token. */
-export const CHARACTERS_PER_TOKEN_LIMIT = 32;
+const CHARACTERS_PER_TOKEN_LIMIT = 32;
 /** Reasoning may run past max_tokens on some servers (DeepSeek's chain of thought is counted apart): this much more. */
-export const REASONING_ALLOWANCE_TOKENS = 32_768;
+const REASONING_ALLOWANCE_TOKENS = 32_768;
 /** Bytes of response body allowed per requested output token (an SSE chunk is about 200 bytes), plus a floor. */
-export const BODY_BYTES_PER_TOKEN_LIMIT = 1_024;
-export const BODY_BYTES_FLOOR = 16 * 1_048_576;
+const BODY_BYTES_PER_TOKEN_LIMIT = 1_024;
+const BODY_BYTES_FLOOR = 16 * 1_048_576;
 
 export type OverlongPart = 'output' | 'reasoning' | 'body';
 

@@ -6,10 +6,10 @@
 import { llmErrors } from '@aalis/api-llm';
 import { AalisError } from '@aalis/core';
 import { isRetryableStatus } from '@aalis/wire-openai';
-import type { OpenAiConfig, Timeouts } from './config-schema.js';
+import type { Timeouts } from './config-schema.js';
 import { type HttpAgents, HttpExchange, TransportError } from './http-exchange.js';
 import { type ErrorContext, httpError, transportError } from './provider-errors.js';
-import { parseRetryAfter, retryDelay, sleep } from './retry-delay.js';
+import { parseRetryAfter, type RetrySettings, retryDelay, sleep } from './retry-delay.js';
 
 export interface RetryReport {
   model: string;
@@ -28,7 +28,7 @@ export interface OpenWithRetriesOptions {
   signal: AbortSignal | undefined;
   context: ErrorContext;
   timeouts: Timeouts;
-  retry: OpenAiConfig['retry'];
+  retry: RetrySettings;
   agents: HttpAgents;
   /** Retries this call has already spent (a body that broke before its first event counts as one). */
   attempt?: number;
