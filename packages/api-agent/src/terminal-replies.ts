@@ -1,7 +1,7 @@
-// Replies handed to terminals across processes (issue #16; docs/decisions/terminal-relay.md): a line typed into an
-// `aalis chat` / `aalis start` names its terminal (WellKnownMetadataKeys.Terminal: that process's lease holder id);
-// the process that runs its turn, whichever it is, hands the turn's messages and tool lines to the terminal's
-// hand-over queue (TERMINAL_QUEUE_PREFIX + terminal), which the terminal takes and prints as its own.
+// Replies handed to terminals across processes (docs/decisions/terminal-relay.md): a line typed into an `aalis chat` /
+// `aalis start` names its terminal (WellKnownMetadataKeys.Terminal: that process's lease holder id); the process that
+// runs its turn, whichever it is, hands the turn's messages and tool lines to the terminal's hand-over queue
+// (TERMINAL_QUEUE_PREFIX + terminal), which the terminal takes and prints as its own.
 import type { ToolExecuteEvent } from '@aalis/api-tools';
 import { defineErrors } from '@aalis/core';
 import type { OutgoingMessage } from '@aalis/schema-message';

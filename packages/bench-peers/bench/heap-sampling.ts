@@ -1,5 +1,5 @@
 // For `BENCH_HEAP_PROFILE=<file> npm run bench peers`: V8's sampling heap profiler in this process, objects the GC
-// collected included, i.e. what was allocated (the steadier figure of a turn's cost on a loaded machine, #15.2).
+// collected included, i.e. what was allocated (the steadier figure of a turn's cost on a loaded machine).
 import { Session } from 'node:inspector/promises';
 
 interface HeapNode {

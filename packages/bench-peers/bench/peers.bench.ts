@@ -1,10 +1,10 @@
-// npm run bench peers — issue #15's comparison in the repository: in one process, against one local model server
-// (a child process, so no figure includes the server's work), the raw HTTP floor, LangGraph.js createReactAgent,
-// the AI SDK's generateText tool loop and Aalis as the product runs (startAalis: SQLite, hooks, usage events, file
-// log). Part 1: wall and CPU ms per tool turn (user message → one tool call → tool result → reply), rounds
-// interleaved across the frameworks after a warm-up, medians, and each framework's ratio to its own raw floor (its
-// own request bodies replayed over fetch). Part 2: prompt-cache share over a long chat at 4k and 8k token budgets,
-// each framework trimming its own way (LangChain trimMessages 'last', an AI SDK sliding window, Aalis's default).
+// npm run bench peers — how Aalis's cost per turn compares with other agent loops: in one process, against one local
+// model server (a child process, so no figure includes the server's work), the raw HTTP floor, LangGraph.js
+// createReactAgent, the AI SDK's generateText tool loop and Aalis as the product runs (startAalis: SQLite, hooks, usage
+// events, file log). Part 1: wall and CPU ms per tool turn (user message → one tool call → tool result → reply), rounds
+// interleaved across the frameworks after a warm-up, medians, and each framework's ratio to its own raw floor (its own
+// request bodies replayed over fetch). Part 2: prompt-cache share over a long chat at 4k and 8k token budgets, each
+// framework trimming its own way (LangChain trimMessages 'last', an AI SDK sliding window, Aalis's default).
 // BENCH_ROUNDS, BENCH_TURNS (tool turns per round) and BENCH_CHAT_TURNS override the sizes (BENCH_CHAT_TURNS=0 skips
 // part 2); BENCH_FRAMEWORKS=aalis,… runs only those; BENCH_PROFILE=<file> writes a CPU profile of extra Aalis rounds
 // after part 1 (node packages/runtime/bench/cpuprofile-summary.mjs <file> reads it); BENCH_HEAP_PROFILE=<file> a

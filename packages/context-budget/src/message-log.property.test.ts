@@ -1,8 +1,8 @@
-// #15.1 The trim index over a MessageLog segment (what the agent passes: head, history segment, this turn, the list
-// never built) gives exactly the from-scratch trim of the same list, call after call, whatever happened between
-// calls: appends to the log, segments that end before the log does with a tail after them (this turn's inputs left
-// out), whole-log snapshots between turns, rewrites (a new log: edited, unfrozen, dropped messages), and calls
-// given as one array with the same index in between. And while the log only grows, a call reads only what is new.
+// The trim index over a MessageLog segment (what the agent passes: head, history segment, this turn, the list never
+// built) gives exactly the from-scratch trim of the same list, call after call, whatever happened between calls:
+// appends to the log, segments that end before the log does with a tail after them (this turn's inputs left out),
+// whole-log snapshots between turns, rewrites (a new log: edited, unfrozen, dropped messages), and calls given as one
+// array with the same index in between. And while the log only grows, a call reads only what is new.
 import type { Message } from '@aalis/schema-message';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';

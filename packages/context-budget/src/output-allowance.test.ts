@@ -1,5 +1,5 @@
-// outputAllowance: the max output one request may ask for so that messages + tool definitions + max output never
-// exceed the model's window (#11.7).
+// outputAllowance: the max output one request may ask for so that messages + tool definitions + max output never exceed
+// the model's window.
 import { describe, expect, it } from 'vitest';
 import { MIN_REPLY_TOKENS, outputAllowance } from './output-allowance.js';
 

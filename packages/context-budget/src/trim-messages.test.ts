@@ -192,7 +192,7 @@ describe('trimMessages: step 2 (this turn’s earlier tool calls)', () => {
     const compacted = `[历史工具调用] a → ${`line one line two ${text(200, 'A')}`.slice(0, 100)}`;
     expect(outcome.messages[3]).toEqual({ role: 'assistant', content: compacted });
     expect(outcome.messages[4]?.toolCalls?.[0]?.id).toBe('b');
-    // #15.2 The line given as a function is asked for once, when a group is compacted, and not for a list that fits.
+    // The line given as a function is asked for once, when a group is compacted, and not for a list that fits.
     let asked = 0;
     const english = () => {
       asked++;

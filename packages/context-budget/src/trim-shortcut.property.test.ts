@@ -1,7 +1,7 @@
-// #15.2 trimMessages' shortcut for a list that already fits (the list as grouped, no cut computed) gives exactly
-// what the full computation gives — the same message objects, estimates, steps, cut and usage figures — on random
-// conversations whose estimate lies just under, at and just over the budget, given as one array or as parts, with
-// the conversation's index or without, with the default estimator or a custom one.
+// `trimMessages`' shortcut for a list that already fits (the list as grouped, no cut computed) gives exactly what the
+// full computation gives — the same message objects, estimates, steps, cut and usage figures — on random conversations
+// whose estimate lies just under, at and just over the budget, given as one array or as parts, with the conversation's
+// index or without, with the default estimator or a custom one.
 import type { Message } from '@aalis/schema-message';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';

@@ -44,8 +44,8 @@ describe('EventBus', () => {
     expect(done).toBe(true);
   });
 
-  // #15.2: emit walks the listeners without a copy per event; what a listener changing them mid-emit sees is as
-  // with the copy taken before.
+  // Emit walks the listeners without a copy per event; what a listener changing them mid-emit sees is as with the copy
+  // taken before.
   it('does not call a listener added during an emit, and still calls one removed during it', () => {
     const bus = new EventBus(() => {});
     const heard: string[] = [];

@@ -53,7 +53,7 @@ export function translate(text: string | TextRef, locale: Locale = DEFAULT_LOCAL
 
 /**
  * Replaces each `{name}` (name: letters, digits, `_`) whose parameter is set; others stay as written. A scan, not a
- * regular expression with a callback per match: several texts per turn are filled (#15.2); it gives what
+ * regular expression with a callback per match: several texts per turn are filled; it gives what
  * `template.replace(/\{(\w+)\}/g, …)` gave (i18n.test.ts checks the two against each other).
  */
 export function fillPlaceholders(template: string, params?: Readonly<Record<string, string | number>>): string {

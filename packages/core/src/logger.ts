@@ -30,7 +30,7 @@ export interface Logger {
   child(name: string): Logger;
 }
 
-/** Each level's place in LOG_LEVELS, looked up per record and sink instead of searched for (#15.2). */
+/** Each level's place in LOG_LEVELS, looked up per record and sink instead of searched for. */
 const LEVEL_RANK: ReadonlyMap<string, number> = new Map(LOG_LEVELS.map((level, rank) => [level, rank]));
 
 export function levelAtLeast(level: LogLevel, threshold: LogLevel): boolean {

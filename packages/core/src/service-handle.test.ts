@@ -1,5 +1,5 @@
-// A handle keeps its selection and bound methods between calls (#15.2), and still calls the provider selected at
-// call time: every change of providers or preferences is seen by the next call.
+// A handle keeps its selection and bound methods between calls, and still calls the provider selected at call time:
+// every change of providers or preferences is seen by the next call.
 import { describe, expect, it } from 'vitest';
 import { App } from './app.js';
 import { provide, services } from './builtins.js';

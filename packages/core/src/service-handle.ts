@@ -41,9 +41,9 @@ export class ServiceBinding<T> implements ServiceHandle<T> {
   private current: ProviderInfo | undefined;
   private closed = false;
   /**
-   * The selection as of a registry revision: a turn makes dozens of calls through handles, and selecting (and
-   * binding) again for each cost ~1.5 % of a tool turn (#15.2). Any change of providers or preferences bumps the
-   * revision, so a call still goes to the provider selected at call time.
+   * The selection as of a registry revision: a turn makes dozens of calls through handles, and selecting (and binding)
+   * again for each cost ~1.5 % of a tool turn. Any change of providers or preferences bumps the revision, so a call
+   * still goes to the provider selected at call time.
    */
   private selectedAt = -1;
   private selected: ProviderInfo | undefined;

@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { heldServer } from './held-server.case.js';
 import { createAgents, HttpExchange, TransportError } from './http-exchange.js';
 
-// HttpExchange.chunks() is a plain iterator over the response (BodyChunks) instead of an async generator around
-// Node's own (#15.2). It must hand out what Node's iterator hands out — each server write that the client read alone
-// as its own chunk, in order — end, fail and give up as before.
+// HttpExchange.chunks() is a plain iterator over the response (BodyChunks) instead of an async generator around Node's
+// own. It must hand out what Node's iterator hands out — each server write that the client read alone as its own chunk,
+// in order — end, fail and give up as before.
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -1,6 +1,6 @@
 // A response body read chunk by chunk as a plain async iterator: the chunks `for await (… of response)` gives (each
 // `read()` after 'readable', the end and errors through stream.finished, as Node's own iterator does), without its
-// async generator and the exchange's generator around it — one promise per chunk, none when data is waiting (#15.2).
+// async generator and the exchange's generator around it — one promise per chunk, none when data is waiting.
 import type { IncomingMessage } from 'node:http';
 import { finished } from 'node:stream';
 

@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { heldServer } from './held-server.case.js';
 import { createAgents, HttpExchange, TransportError } from './http-exchange.js';
 
-// One abort listener serves the whole exchange (#15.2): it aborts the request while the headers are awaited and the
-// exchange once they are here; close() removes it. An abort at either stage must end the call as before.
+// One abort listener serves the whole exchange: it aborts the request while the headers are awaited and the exchange
+// once they are here; close() removes it. An abort at either stage must end the call as before.
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -215,7 +215,7 @@ export class HttpExchange {
 
   /**
    * The body in pieces as they arrive. Throws TransportError on idle timeout, abort, or a body cut short. A plain
-   * iterator over the response (BodyChunks), not an async generator around Node's own (#15.2).
+   * iterator over the response (BodyChunks), not an async generator around Node's own.
    */
   chunks(): AsyncIterableIterator<Buffer> {
     let timer: NodeJS.Timeout | undefined;

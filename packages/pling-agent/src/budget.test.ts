@@ -1,5 +1,5 @@
-// Issue #12 point 9: budgets per run (tokens, estimated cost) and a host hook for a tenant budget; reaching one ends
-// the run with a notice, like maxTurns.
+// Budgets per run (tokens, estimated cost) and a host hook for a tenant budget; reaching one ends the run with a
+// notice, like maxTurns.
 import { validateProviderSequence } from '@aalis/schema-message';
 import { describe, expect, it } from 'vitest';
 import type { BudgetCheckContext } from './budget.js';

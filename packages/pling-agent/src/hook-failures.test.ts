@@ -1,5 +1,5 @@
-// Issue #12 points 3 and 4 at the runtime: a throwing hook or listener never breaks a session, PostToolUse cannot
-// turn a failed call into an executed one, and PreToolUse cannot change the arguments the handler receives.
+// A throwing hook or listener never breaks a session, PostToolUse cannot turn a failed call into an executed one, and
+// PreToolUse cannot change the arguments the handler receives.
 import { validateProviderSequence } from '@aalis/schema-message';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HookRegistry } from './hooks.js';

@@ -1,4 +1,4 @@
-// Issue #12 point 7 at the runtime: keepRecent 0 never drops the user's new message, and retries count from 1.
+// `keepRecent: 0` never drops the user's new message, and retries count from 1.
 import { describe, expect, it } from 'vitest';
 import { PlingError } from './errors.js';
 import { splitForCompaction } from './history.js';

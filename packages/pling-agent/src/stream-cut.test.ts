@@ -1,6 +1,6 @@
-// Issue #12 point 6 over real HTTP: a stream cut mid-way is retried when nothing was shown yet (or only tool-call
-// arguments streamed), and otherwise ends with a localised MODEL_STREAM_ERROR that keeps the partial reply,
-// marked as interrupted. The server is node:http in this test file; the client is the runtime's default one.
+// A stream cut mid-way is retried when nothing was shown yet (or only tool-call arguments streamed), and otherwise ends
+// with a localised MODEL_STREAM_ERROR that keeps the partial reply, marked as interrupted. The server is node:http in
+// this test file; the client is the runtime's default one.
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { validateProviderSequence } from '@aalis/schema-message';

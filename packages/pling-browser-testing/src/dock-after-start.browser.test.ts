@@ -1,6 +1,6 @@
-// Issue #12 point 5 in Chromium, every adapter: a dock given `debug` or `config` after something else started the
-// runtime either works (Vue's debug trace; React's useAgentSession does not start the runtime, so the dock's config
-// applies) or fails with RUNTIME_ALREADY_STARTED saying what to do. Fixtures live in the adapters' packages.
+// In Chromium, every adapter: a dock given `debug` or `config` after something else started the runtime either works
+// (Vue's debug trace; React's useAgentSession does not start the runtime, so the dock's config applies) or fails with
+// RUNTIME_ALREADY_STARTED saying what to do. Fixtures live in the adapters' packages.
 import { textReply } from '@aalis/testing';
 import { describe, expect, it } from 'vitest';
 import { chromiumPerFile, PACKAGES, sendInDock } from './chromium-per-file.case.js';

@@ -1,7 +1,7 @@
-// Issue #12 point 1 and its "Done when": the spec's five snippets (「接入运行时」 for Vue 3, React, plain JS and
-// Vue 2.7, and 「工具生命周期钩子」) run verbatim in a Vite app whose only configuration is `.env.local` —
-// nothing passed by hand — and reach the model, in a production build and in the dev server, in Chromium. Vite's
-// env loading is on (envDir is the app root), as in any app. The fixtures live in the adapters' packages.
+// The spec's five snippets (「接入运行时」 for Vue 3, React, plain JS and Vue 2.7, and 「工具生命周期钩子」) run verbatim in a Vite app
+// whose only configuration is `.env.local` — nothing passed by hand — and reach the model, in a production build and in
+// the dev server, in Chromium. Vite's env loading is on (envDir is the app root), as in any app. The fixtures live in
+// the adapters' packages.
 import { textReply } from '@aalis/testing';
 import { describe, expect, it } from 'vitest';
 import { chromiumPerFile, PACKAGES, sendInDock } from './chromium-per-file.case.js';

@@ -1,6 +1,6 @@
-// Issue #12 point 6 as people see it, in every adapter's dock in Chromium: a model stream cut after part of the
-// reply was shown keeps that part visible, marked as interrupted (data-interrupted and the locale's mark), with the
-// MODEL_STREAM_ERROR code in the dock — and one cut before anything was shown is retried without a trace.
+// In every adapter's dock in Chromium: a model stream cut after part of the reply was shown keeps that part visible,
+// marked as interrupted (data-interrupted and the locale's mark), with the MODEL_STREAM_ERROR code in the dock — and
+// one cut before anything was shown is retried without a trace.
 import { textReply } from '@aalis/testing';
 import { describe, expect, it } from 'vitest';
 import { chromiumPerFile, PACKAGES, sendInDock } from './chromium-per-file.case.js';

@@ -1,6 +1,6 @@
-// The dock as people judge it (issue #12, points 12–15), on the shared model every adapter renders: the launcher's
-// open state remembered per page, the thinking and waiting states, what a confirmation card shows, and errors with
-// a retry. The adapters' browser tests check the same in Chromium.
+// The dock as people judge it, on the shared model every adapter renders: the launcher's open state remembered per
+// page, the thinking and waiting states, what a confirmation card shows, and errors with a retry. The adapters' browser
+// tests check the same in Chromium.
 import type { ModelRequest } from '@plingjs/agent';
 import { describe, expect, it } from 'vitest';
 import { defineAction } from './action.js';

@@ -27,7 +27,8 @@ function documentOf(storage: CheckpointStorage, replies: ScriptedReply[]) {
     description: 'Emails the invoice',
     parameters: { type: 'object', properties: { to: { type: 'string' } } },
     danger: true,
-    // Echoes the real address back (issue #12's own example): the checkpoint must still hold the marker only.
+    // Echoes the real address back (the case the checkpoint must survive: a tool that repeats a sensitive value): the
+    // checkpoint must still hold the marker only.
     handler: ({ to }) => {
       sent.push(to);
       return { sentTo: to };

@@ -1,7 +1,7 @@
-// Issue #12 point 2: a sensitive() value never leaves the page, whatever carries it — a handler that returns or
-// echoes the restored value, a PostToolUse replacement, an error, a hook's reason, a trace entry, an event, the
-// user's own text. Redaction is by value, not only by wrapper. Driven through createPlingCore (what every adapter
-// is) with the real runtime and a scripted model.
+// A sensitive() value never leaves the page, whatever carries it — a handler that returns or echoes the restored value,
+// a PostToolUse replacement, an error, a hook's reason, a trace entry, an event, the user's own text. Redaction is by
+// value, not only by wrapper. Driven through createPlingCore (what every adapter is) with the real runtime and a
+// scripted model.
 import { HookRegistry, type RuntimeEvent } from '@plingjs/agent';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createPlingCore } from './create-pling-core.js';

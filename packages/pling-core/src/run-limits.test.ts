@@ -1,6 +1,6 @@
-// Issue #12 points 3, 7 and 9 through createPlingCore and the DockModel every adapter renders: a page-event listener
-// that throws does not break a call, the retry line counts from 1, and a budget (config.budget or the host's
-// checkBudget) ends the run with a notice the dock shows.
+// Through createPlingCore and the DockModel every adapter renders: a page-event listener that throws does not break a
+// call, the retry line counts from 1, and a budget (config.budget or the host's checkBudget) ends the run with a notice
+// the dock shows.
 import { PlingError } from '@plingjs/agent';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createPlingCore } from './create-pling-core.js';

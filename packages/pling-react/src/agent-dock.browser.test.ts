@@ -148,7 +148,7 @@ describe('AgentDock (React) in Chromium', { timeout: 60_000 }, () => {
     );
     expect(await confirmation.textContent()).toContain('删除一条待办');
     expect(await confirmation.locator('pre').textContent()).toBe('id: 4');
-    // The runtime announces a call when it starts: delete_todo shows as waiting for the person (#12.13).
+    // The runtime announces a call when it starts: delete_todo shows as waiting for the person.
     const operations = page.locator('[data-pling="operation"]');
     expect(await operations.evaluateAll((items) => items.map((item) => item.getAttribute('data-status')))).toEqual([
       'ok',

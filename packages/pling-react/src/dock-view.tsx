@@ -137,7 +137,7 @@ export function DockView({ state, actions, className, placement = 'fixed', setti
               {message.role === 'user' ? texts.you : texts.assistant}
             </span>
             <MessageText role={message.role} text={message.text} />
-            {/* A reply cut off mid-stream keeps its text and says so (issue #12 point 6). */}
+            {/* A reply cut off mid-stream keeps its text and says so. */}
             {message.interrupted && (
               <span data-pling="interrupted" className="pling-muted">
                 {texts.interrupted}

@@ -35,7 +35,7 @@ export function messageItems(document: Document, texts: Texts): KeyedNodesOption
       const { speaker, text, interrupted } = parts.get(element)!;
       setAttribute(element, 'data-role', message.role);
       setAttribute(element, 'data-streaming', message.streaming ? 'true' : undefined);
-      // A reply cut off mid-stream keeps its text and says so (issue #12 point 6).
+      // A reply cut off mid-stream keeps its text and says so.
       setAttribute(element, 'data-interrupted', message.interrupted ? 'true' : undefined);
       if (message.interrupted) {
         if (interrupted.textContent !== texts().interrupted) interrupted.textContent = texts().interrupted;

@@ -1,6 +1,6 @@
-// The continuity suite of issue #12 (points 8 and 10) run against the Vue 3 AgentDock in Chromium; the suite is
-// shared by the four adapters so their docks carry a conversation across pages the same way. Replies are scripted
-// as this package's other browser tests script them (one SSE chunk per text, one chunk per tool call).
+// The continuity suite run against the Vue 3 AgentDock in Chromium; the suite is shared by the four adapters so their
+// docks carry a conversation across pages the same way. Replies are scripted as this package's other browser tests
+// script them (one SSE chunk per text, one chunk per tool call).
 import { describeContinuity } from '../../pling-browser-testing/src/continuity/continuity-suite.case.js';
 import { streamedText, streamedToolCall } from './fixtures/replies.case.js';
 

@@ -159,7 +159,7 @@ function renderMessages({ messages, texts, thinking }: DockState, ref: Ref<HTMLE
             [
               h('span', { class: 'pling-speaker' }, message.role === 'user' ? texts.you : texts.assistant),
               h(MessageText, { role: message.role, text: message.text }),
-              // A reply cut off mid-stream keeps its text and says so (issue #12 point 6).
+              // A reply cut off mid-stream keeps its text and says so.
               message.interrupted
                 ? h('span', { class: 'pling-muted', 'data-pling': 'interrupted' }, texts.interrupted)
                 : null,

@@ -1,9 +1,9 @@
-// npm run bench history — issue #15 goal 1: a tool-calling turn's cost over its own replay floor (the same request
-// bodies over raw HTTP) at 1k and 100k active messages, summary off and no historyLimit, so the request stays capped
-// by the trim while the stored history grows. Goal: ratio at 100k ≤ 1.2× the ratio at 1k.
+// npm run bench history — a tool-calling turn's cost over its own replay floor (the same request bodies over raw HTTP)
+// at 1k and 100k active messages, summary off and no historyLimit, so the request stays capped by the trim while the
+// stored history grows. Goal: ratio at 100k ≤ 1.2× the ratio at 1k.
 //
-// How it stays honest (changed in #15.1; before, the model server and the floor ran in this process and the sizes
-// sent different requests):
+// How it stays honest (before, the model server and the floor ran in this process and the sizes sent different
+// requests):
 // - Three processes: the agent here, the model server (history-model-server.ts) and the floor (history-floor.ts)
 //   each in their own. In this process the server's CPU was added to both sides (pulling the ratio towards 1) and
 //   the floor ran on the agent's heap, so at 100k it paid for GC of the 100k messages and looked slower than at 1k.

@@ -1,5 +1,5 @@
-// Issue #11, 「上下文预算与记账」 (points 7–10): plugin-agent.zh.md 「上下文裁剪算法」, 「Token 预算追踪与日志」,
-// checked on what the model server actually received and on the token:usage payloads.
+// The context budget and its accounting (「上下文预算与记账」): plugin-agent.zh.md 「上下文裁剪算法」, 「Token 预算追踪与日志」, checked on what
+// the model server actually received and on the token:usage payloads.
 import type { TokenUsageEvent } from '@aalis/api-agent';
 import { contributions } from '@aalis/api-contributions';
 import { hooks } from '@aalis/api-hooks';

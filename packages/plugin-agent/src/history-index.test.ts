@@ -101,8 +101,8 @@ describe('incremental history structures', () => {
     const view = vi.spyOn(HistoryTrimIndex.prototype, 'segmentView');
     const built = vi.spyOn(HistorySegment.prototype, 'toArray');
     const indexed = await run();
-    // #15.1 The index stood for the history (it declines nothing here) on every call, reading the history as a
-    // segment of the cache's log: no list of the whole history was built for any call.
+    // The index stood for the history (it declines nothing here) on every call, reading the history as a segment of the
+    // cache's log: no list of the whole history was built for any call.
     expect(view.mock.results.length).toBeGreaterThanOrEqual(36);
     expect(view.mock.results.every((result) => result.value !== undefined)).toBe(true);
     expect(built).not.toHaveBeenCalled();

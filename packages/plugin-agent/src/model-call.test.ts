@@ -1,5 +1,5 @@
-// callModel builds an outbound:stream fragment only while someone listens (#15.2): a listener that subscribes
-// mid-stream gets every fragment from then on, and without one the tool calls still run with the ids of the turn.
+// callModel builds an outbound:stream fragment only while someone listens: a listener that subscribes mid-stream gets
+// every fragment from then on, and without one the tool calls still run with the ids of the turn.
 
 import type { OutboundStreamFragment } from '@aalis/api-gateway';
 import type { Tool, ToolCallContext } from '@aalis/api-tools';

@@ -38,7 +38,8 @@ export async function callModel(
 ): Promise<ModelCallResult> {
   const resolved = resolveTurnModel(deps, state);
   const callIds = new Map<number, string>();
-  // Each delta's fragment is built as a literal of one shape (not a spread of a shared base): #15.2.
+  // Each delta's fragment is built as a literal of one shape (not a spread of a shared base): one per delta, so the
+  // spread's copy showed in a tool turn's CPU.
   const { sessionId, turnId, platform } = state;
   const stream = resolved.provider.impl.chatStream(
     {
@@ -55,7 +56,7 @@ export async function callModel(
     { signal: state.running.controller.signal },
   );
   let response: ChatResponse | undefined;
-  // A fragment is built only while someone listens (a platform, the session server); headless, nobody does: #15.2.
+  // A fragment is built only while someone listens (a platform, the session server); headless, nobody does.
   const { events } = deps;
   for await (const event of stream) {
     switch (event.type) {

@@ -1,7 +1,7 @@
-// One turn per session across processes (issue #16): a turn runs only while its process holds the session's lease
-// in the database (the storage's LeasesService: SQLite beside one data directory, PostgreSQL for every host).
-// Taking the lease from another process drops this process's copy of the history (the other one appended to it);
-// taking it from a process that died mid-turn first records that turn as stopped, as a shutdown would have.
+// One turn per session across processes: a turn runs only while its process holds the session's lease in the database
+// (the storage's LeasesService: SQLite beside one data directory, PostgreSQL for every host). Taking the lease from
+// another process drops this process's copy of the history (the other one appended to it); taking it from a process
+// that died mid-turn first records that turn as stopped, as a shutdown would have.
 import type { Lease } from '@aalis/api-storage';
 import { textRef } from '@aalis/core';
 import type { IncomingMessage } from '@aalis/schema-message';

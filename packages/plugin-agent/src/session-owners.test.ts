@@ -1,8 +1,8 @@
-// Issue #16, a graceful stop of a session's owner (the drain): inputs other processes accepted that wait in its
-// channel go back to the hand-over queue (not released as archived-but-unanswered), the lease is given back at the
-// end of the drain, and a live process takes them at once; an input whose turn was stopped on another process is
-// settled as stopped there and its accepting process is told (agent:stopped-elsewhere). Two agent hosts on one
-// throwaway PostgreSQL and one model server.
+// A graceful stop of a session's owner (the drain): inputs other processes accepted that wait in its channel go back to
+// the hand-over queue (not released as archived-but-unanswered), the lease is given back at the end of the drain, and a
+// live process takes them at once; an input whose turn was stopped on another process is settled as stopped there and
+// its accepting process is told (agent:stopped-elsewhere). Two agent hosts on one throwaway PostgreSQL and one model
+// server.
 import type { AgentStoppedElsewhereEvent } from '@aalis/api-agent';
 import { storage } from '@aalis/api-storage';
 import type { Tool } from '@aalis/api-tools';

@@ -1,6 +1,6 @@
-// Stops across processes (issue #16): a stop asked of a process that does not run the session goes to the one that
-// does as a signal of the session's hand-over name (storage.handOver().signal, NOTIFY on PostgreSQL); a /stop waits
-// for the owner's answer on a reply name of its own. The owner applies both by its own channel's rules.
+// Stops across processes: a stop asked of a process that does not run the session goes to the one that does as a signal
+// of the session's hand-over name (storage.handOver().signal, NOTIFY on PostgreSQL); a /stop waits for the owner's
+// answer on a reply name of its own. The owner applies both by its own channel's rules.
 import { randomUUID } from 'node:crypto';
 import type { AbortOptions } from '@aalis/api-agent';
 import type { HandOverService } from '@aalis/api-storage';

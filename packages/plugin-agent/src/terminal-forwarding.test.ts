@@ -1,4 +1,4 @@
-// Replies of a turn run here handed to the terminals of other processes (issue #16): against the real hand-over queue
+// Replies of a turn run here handed to the terminals of other processes: against the real hand-over queue
 // (plugin-storage on SQLite) and the app's real event bus; the terminal taking its queue is played by the test.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,9 +1,9 @@
-// Replies to terminals of other processes (issue #16; docs/decisions/terminal-relay.md). A line typed into a
-// terminal names it (WellKnownMetadataKeys.Terminal); whichever process runs the line's turn — one with a terminal of
-// its own or an `aalis serve` that took the session over — hands the turn's messages and tool lines to that
-// terminal's queue and waits until it was shown, so the reply is printed before the terminal's line settles. A
-// terminal that does not take a message in time (its process ended) gets `outbound:failed`, and is not waited for
-// again. This process's own terminal prints its lines' turns itself (plugin-cli).
+// Replies to terminals of other processes (docs/decisions/terminal-relay.md). A line typed into a terminal names it
+// (WellKnownMetadataKeys.Terminal); whichever process runs the line's turn — one with a terminal of its own or an
+// `aalis serve` that took the session over — hands the turn's messages and tool lines to that terminal's queue and
+// waits until it was shown, so the reply is printed before the terminal's line settles. A terminal that does not take a
+// message in time (its process ended) gets `outbound:failed`, and is not waited for again. This process's own terminal
+// prints its lines' turns itself (plugin-cli).
 import { type TerminalItem, terminalErrors, terminalQueueName } from '@aalis/api-agent';
 import type { HandOverService } from '@aalis/api-storage';
 import type { ToolExecuteEvent } from '@aalis/api-tools';

@@ -1,4 +1,4 @@
-// #11.8: what the trim protects is found by identity, not by object (turn-assembly.ts).
+// What the trim protects is found by identity, not by object (turn-assembly.ts).
 import type { Message } from '@aalis/schema-message';
 import { describe, expect, it } from 'vitest';
 import { assemble, locateSegments, protectMessage, type TurnParts } from './turn-assembly.js';

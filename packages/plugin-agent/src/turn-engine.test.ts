@@ -1,6 +1,6 @@
-// Issue #11, turn engine points 1–6, 12 and 13 (plugin-agent.zh.md 「新消息怎么处理」, 「保存」, 「发送」, 「会话删除」,
-// 「Token 预算追踪与日志」; api-agent.zh.md abort, agent:queue, 落库与外发), driven through the public surfaces:
-// handleMessage / abort, agent:queue, hooks, the archive and the gateway's outbound dispatch.
+// The turn engine (plugin-agent.zh.md 「新消息怎么处理」, 「保存」, 「发送」, 「会话删除」, 「Token 预算追踪与日志」; api-agent.zh.md abort,
+// agent:queue, 落库与外发), driven through the public surfaces: handleMessage / abort, agent:queue, hooks, the archive and
+// the gateway's outbound dispatch.
 import type { TurnOutcome } from '@aalis/api-agent';
 import { type HooksService, hooks } from '@aalis/api-hooks';
 import { sessionManager } from '@aalis/api-session-manager';

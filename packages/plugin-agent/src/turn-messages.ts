@@ -30,8 +30,8 @@ const OWN_INJECTORS: ReadonlySet<string> = new Set(Object.values(INJECTOR));
  */
 export function injectorKeyOf(instanceId: string, injector: string): string {
   if (!OWN_INJECTORS.has(injector)) return injector;
-  // One string per (instance, own injector), not a new one per message per call: the usage breakdown looks each
-  // key up in its injectors record, and a string made anew must be hashed anew (#15.2).
+  // One string per (instance, own injector), not a new one per message per call: the usage breakdown looks each key up
+  // in its injectors record, and a string made anew must be hashed anew.
   let keys = ownInjectorKeys.get(instanceId);
   if (keys === undefined) {
     keys = new Map();

@@ -27,8 +27,8 @@ function fakes() {
         async receive(message) {
           received.push(message);
           if (message.content.startsWith('stopped there')) {
-            // Its turn ran on another process and was recorded as stopped there (issue #16); the same event for
-            // another session and for another terminal's line is not this terminal's.
+            // Its turn ran on another process and was recorded as stopped there; the same event for another session and
+            // for another terminal's line is not this terminal's.
             bus.emit('agent:stopped-elsewhere', { message: { ...message, sessionId: 'elsewhere' } });
             const other = { ...message, metadata: { aalisTerminal: 'another-terminal' } };
             bus.emit('agent:stopped-elsewhere', { message: other });

@@ -1,8 +1,8 @@
-// Terminal replies across processes (issue #16). On a shared database a line typed into this terminal may be run by
-// the process that owns its session. Every terminal takes the hand-over queue `platform:cli:<holder>` (it holds the
-// lease of that name while it runs) and prints what it finds there as its own: the process running a turn — with a
-// terminal or without (`aalis serve`) — hands the turn's messages and tool lines to the terminals whose lines the
-// turn answers (plugin-agent's terminal-forwarding.ts), and waits until each was shown.
+// Terminal replies across processes. On a shared database a line typed into this terminal may be run by the process
+// that owns its session. Every terminal takes the hand-over queue `platform:cli:<holder>` (it holds the lease of that
+// name while it runs) and prints what it finds there as its own: the process running a turn — with a terminal or
+// without (`aalis serve`) — hands the turn's messages and tool lines to the terminals whose lines the turn answers
+// (plugin-agent's terminal-forwarding.ts), and waits until each was shown.
 import { type TerminalItem, type TurnInput, terminalQueueName } from '@aalis/api-agent';
 import type { HandOverItem, HandOverService, Lease, LeasesService } from '@aalis/api-storage';
 import type { Logger } from '@aalis/core';

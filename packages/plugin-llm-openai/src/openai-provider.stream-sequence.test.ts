@@ -1,6 +1,6 @@
-// #15.2: the events a recorded stream yields through chatStream are the ones a from-scratch decode of the same bytes
-// gives, in the same order, each handed out before the server writes its next chunk (the reader's batches must not
-// move a delta boundary), and a caller that stops reading mid-stream ends the response.
+// The events a recorded stream yields through chatStream are the ones a from-scratch decode of the same bytes gives, in
+// the same order, each handed out before the server writes its next chunk (the reader's batches must not move a delta
+// boundary), and a caller that stops reading mid-stream ends the response.
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ChatStreamEvent } from '@aalis/api-llm';

@@ -212,7 +212,7 @@ export class OpenAiProvider implements LlmService {
                 assembled = read.value;
                 break;
               }
-              // Each event through this generator only (not a yield* of the reader's own): #15.2.
+              // Each event through this generator only (not a yield* of the reader's own): one async hop less each.
               for (const event of read.value) yield event;
             }
           } finally {

@@ -1,8 +1,8 @@
-// Reads a 2xx chat completion response into events and the assembled response: SSE decoded as it arrives, or a
-// whole JSON body (non-streaming calls, and servers that ignore `stream: true`). A response that runs far past the
-// request's max_tokens is cut (OutputBudget). Events come out in batches, one per network read, so the caller's own
-// generator is the only layer each event passes through (#15.2: two async-generator hops per delta were a large part
-// of a turn's allocation).
+// Reads a 2xx chat completion response into events and the assembled response: SSE decoded as it arrives, or a whole
+// JSON body (non-streaming calls, and servers that ignore `stream: true`). A response that runs far past the request's
+// max_tokens is cut (OutputBudget). Events come out in batches, one per network read, so the caller's own generator is
+// the only layer each event passes through (two async-generator hops per delta were a large part of a turn's
+// allocation).
 
 import type { HttpExchange, OutputBudget } from '@aalis/http-transport';
 import {

@@ -1,6 +1,6 @@
-// Issue #16: an append on PostgreSQL is one statement (postgres-append.ts). It must count exactly as the SQLite store
-// does (batches with dividers and control messages, on new and existing sessions), and appends of two processes
-// (two pools on one throwaway PostgreSQL) to one session must never share a seq or lose a message.
+// An append on PostgreSQL is one statement (postgres-append.ts). It must count exactly as the SQLite store does
+// (batches with dividers and control messages, on new and existing sessions), and appends of two processes (two pools
+// on one throwaway PostgreSQL) to one session must never share a seq or lose a message.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

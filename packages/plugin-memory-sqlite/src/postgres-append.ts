@@ -1,9 +1,8 @@
-// One append on PostgreSQL as one statement (issue #16: it was BEGIN, an insert of the counter row, its SELECT … FOR
-// UPDATE, the rows' INSERT, the counters' UPDATE and COMMIT, six round trips). The counter row is upserted by how
-// much this append moves it, which locks it as FOR UPDATE did (appends of several processes still never share a
-// seq), and RETURNING gives the counters as they were before it; the rows take their seq, epoch and conversation
-// index as offsets from those. The offsets are what advanceOnAppend gives from a session with no rows, so both
-// engines still count alike.
+// One append on PostgreSQL as one statement (it was BEGIN, an insert of the counter row, its SELECT … FOR UPDATE, the
+// rows' INSERT, the counters' UPDATE and COMMIT, six round trips). The counter row is upserted by how much this append
+// moves it, which locks it as FOR UPDATE did (appends of several processes still never share a seq), and RETURNING
+// gives the counters as they were before it; the rows take their seq, epoch and conversation index as offsets from
+// those. The offsets are what advanceOnAppend gives from a session with no rows, so both engines still count alike.
 import type { Message } from '@aalis/schema-message';
 import { advanceOnAppend, DIVIDER, type SessionState } from './memory-session-state.js';
 import { newMessageId } from './message-id.js';

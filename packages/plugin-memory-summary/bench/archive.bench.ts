@@ -1,8 +1,8 @@
-// npm run bench archive — issue #15 goal 1: the first turn of a process and `/compact` with 100k stored messages
-// (only the last few hundred active, after a compression divider) against the same with 1k stored. Both read the
-// divider and the window by index, so the archive before the divider costs nothing. Goal: ≤ 1.5× the 1k figures.
-// Both sizes run side by side in one process and their measurements alternate (AB BA …), so a change of the
-// machine's load between them cancels out in each pair; the ratios printed are medians of the pairs' ratios.
+// npm run bench archive — the first turn of a process and `/compact` with 100k stored messages (only the last few
+// hundred active, after a compression divider) against the same with 1k stored. Both read the divider and the window by
+// index, so the archive before the divider costs nothing. Goal: ≤ 1.5× the 1k figures. Both sizes run side by side in
+// one process and their measurements alternate (AB BA …), so a change of the machine's load between them cancels out in
+// each pair; the ratios printed are medians of the pairs' ratios.
 import { memory } from '@aalis/api-memory';
 import { type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
 import { textReply } from '@aalis/testing';

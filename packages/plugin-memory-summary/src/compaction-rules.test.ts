@@ -21,7 +21,7 @@ const breakdown = (sent: { system?: number; history?: number; toolResults?: numb
   systemOther: sent.system ?? 300,
   history: sent.history ?? 200,
   toolResults: sent.toolResults ?? 0,
-  // Tool definitions count with the head (#11.7); the cases that need them set them.
+  // Tool definitions count with the head; the cases that need them set them.
   toolDefs: 0,
   reservedForReply: 1024,
   injectors: {},
@@ -68,7 +68,7 @@ describe('compaction rules', () => {
     expect(nearHistoryCut(below)).toBe(false);
     expect(compactionReason({ usage: near, outcome: 'replied', autoCompactRatio: 0.8 })).toBe('before-trim');
     expect(compactionReason({ usage: below, outcome: 'replied', autoCompactRatio: 0.8 })).toBeUndefined();
-    // #11.7 the tool definitions count with the head in the trim budget, so they bring the cut nearer.
+    // The tool definitions count with the head in the trim budget, so they bring the cut nearer.
     expect(nearHistoryCut(usage({ breakdown: { ...breakdown({ history: 4000 }), toolDefs: 500 } }))).toBe(true);
     expect(nearHistoryCut(usage({ breakdown: { ...breakdown({ history: 3000 }), toolDefs: 500 } }))).toBe(false);
     // The reply reserve does not.

@@ -20,21 +20,21 @@ export type TurnUsage = Pick<
 >;
 
 /**
- * Whether the next turn's trimming would drop history (plugin-agent.zh.md 「上下文裁剪算法」 step 1: head, with the
- * tool definitions, plus history over the budget less one unit). Estimated on the call's messages as sent plus the
- * turn's final reply (`replyTokens`), which the last call did not contain: this turn's inputs, tool rounds and reply
- * are history in the next turn, so together they stand for the next turn's head plus history (#15.5: without the
- * reply, a long answer took the next turn past the line unsummarised, and its cut re-sent the whole history
- * uncached). It fires a quarter unit early, so a compaction finishes before the cut even when the next turns
- * arrive at once. Only with at least one unit of history, tool results and reply (what one cut would drop): when
- * the head itself fills the budget, compacting could not make room and would only repeat every turn.
+ * Whether the next turn's trimming would drop history (plugin-agent.zh.md 「上下文裁剪算法」 step 1: head, with the tool
+ * definitions, plus history over the budget less one unit). Estimated on the call's messages as sent plus the turn's
+ * final reply (`replyTokens`), which the last call did not contain: this turn's inputs, tool rounds and reply are
+ * history in the next turn, so together they stand for the next turn's head plus history (without the reply, a long
+ * answer took the next turn past the line unsummarised, and its cut re-sent the whole history uncached). It fires a
+ * quarter unit early, so a compaction finishes before the cut even when the next turns arrive at once. Only with at
+ * least one unit of history, tool results and reply (what one cut would drop): when the head itself fills the budget,
+ * compacting could not make room and would only repeat every turn.
  */
 export function nearHistoryCut(usage: Pick<TokenUsageEvent, 'tokenBudget' | 'breakdown'>, replyTokens = 0): boolean {
   const { system, history, toolResults, toolDefs } = usage.breakdown;
   const unit = trimUnit(usage.tokenBudget);
   const nextHistory = history + toolResults + replyTokens;
   if (nextHistory < unit) return false;
-  // The tool definitions count with the head in the trim budget (#11.7).
+  // The tool definitions count with the head in the trim budget.
   return system + toolDefs + nextHistory >= historyCutLine(usage.tokenBudget) - Math.ceil(unit / 4);
 }
 

@@ -1,7 +1,7 @@
-// Sends from a process without the OneBot connection (issue #16): a reply produced here is handed to the holder of
-// the connection's lease through the storage hand-over queue of the same name, sent there as the holder's own, and
-// its outcome awaited here, so a failure still becomes this turn's outbound:failed. The holder takes the items in
-// the order they were put. An item whose taker died mid-send is sent again by the next holder (at least once).
+// Sends from a process without the OneBot connection: a reply produced here is handed to the holder of the connection's
+// lease through the storage hand-over queue of the same name, sent there as the holder's own, and its outcome awaited
+// here, so a failure still becomes this turn's outbound:failed. The holder takes the items in the order they were put.
+// An item whose taker died mid-send is sent again by the next holder (at least once).
 import type { HandOverItem, HandOverService } from '@aalis/api-storage';
 import { AalisError, type Logger, type TextRef } from '@aalis/core';
 import type { RoomTarget } from '@aalis/platform-room';

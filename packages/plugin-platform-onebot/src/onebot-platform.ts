@@ -84,8 +84,8 @@ export default definePlugin({
       });
     };
 
-    // One connection per deployment (issue #16): the process holding the lease runs it, the others stand by and
-    // hand their sends to it through the hand-over queue of the same name.
+    // One connection per deployment: the process holding the lease runs it, the others stand by and hand their sends to
+    // it through the hand-over queue of the same name.
     const leaseName = onebotLeaseName(onebotInstanceId(settings));
     const leases = storage.available ? storage.use.leases() : undefined;
     const forwarding = storage.available
@@ -273,7 +273,7 @@ export default definePlugin({
         fallbackCode: 'AALIS_ONEBOT_API_FAILED',
         send: async (target, replyTo) => {
           const send: ForwardedSend = { message, target, ...(replyTo !== undefined ? { replyTo } : {}) };
-          // The turn ran on a process without the connection: the holder sends it (issue #16).
+          // The turn ran on a process without the connection: the holder sends it.
           if (forwarding && !runner.holding) {
             const pieces = Math.max(1, splitMessage(message.content, settings.maxMessageLength).length);
             const ttlMs = leases?.ttlMs ?? 0;

@@ -184,8 +184,8 @@ export default definePlugin({
       });
       await registerCommands();
       const botId = String(me.id);
-      // Every process may send (replies go out from whichever process runs the turn), but one process per
-      // deployment polls: the database's lease decides which (issue #16); another takes over if it dies.
+      // Every process may send (replies go out from whichever process runs the turn), but one process per deployment
+      // polls: the database's lease decides which; another takes over if it dies.
       const leases = storage.available ? storage.use.leases() : undefined;
       while (!stopping.signal.aborted) {
         const lease = leases

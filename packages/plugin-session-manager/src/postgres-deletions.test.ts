@@ -1,5 +1,5 @@
-// Issue #16: a deletion on one process moves the session's generation on every process of the same PostgreSQL and
-// sends session:deleted there too (so that process's agent releases what it collected, unarchived).
+// A deletion on one process moves the session's generation on every process of the same PostgreSQL and sends
+// session:deleted there too (so that process's agent releases what it collected, unarchived).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

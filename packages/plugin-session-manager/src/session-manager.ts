@@ -221,7 +221,7 @@ export class SessionManager implements SessionManagerService {
     if (running) return running; // joins the deletion of this session or of an ancestor
     // Marked (and its generation bumped) at once: inputs recorded with the old generation are from before it.
     this.generations.set(sessionId, this.generationOf(sessionId) + 1);
-    // Every other process on the database bumps it too (issue #16), so what they collected is released as well.
+    // Every other process on the database bumps it too, so what they collected is released as well.
     void this.announce({ phase: 'deleting', rootId: sessionId, ...(options.reason ? { reason: options.reason } : {}) });
     let ids: string[] = [sessionId];
     // Assigned before the first await below, so the body can register itself under every id.

@@ -1,6 +1,6 @@
-// Issue #16: the session manager keeps copies of session rows on PostgreSQL (a turn asked the store for its session a
-// dozen times); another process's update, recorded turn or deletion is seen through the store's change notices. Two
-// managers on two pools of one throwaway PostgreSQL stand for two processes. On SQLite every read goes to the store.
+// The session manager keeps copies of session rows on PostgreSQL (a turn asked the store for its session a dozen
+// times); another process's update, recorded turn or deletion is seen through the store's change notices. Two managers
+// on two pools of one throwaway PostgreSQL stand for two processes. On SQLite every read goes to the store.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

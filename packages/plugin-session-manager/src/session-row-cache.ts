@@ -1,6 +1,6 @@
-// Per-process copies of session rows and of children lists (issue #16: a turn read its session's row a dozen times
-// and the session server listed its children once per client and announcement, each a round trip to PostgreSQL).
-// Kept current by the store's change notices; trusted only while those notices can arrive.
+// Per-process copies of session rows and of children lists (a turn read its session's row a dozen times and the session
+// server listed its children once per client and announcement, each a round trip to PostgreSQL). Kept current by the
+// store's change notices; trusted only while those notices can arrive.
 import type { SessionInfo } from '@aalis/api-session-manager';
 
 /** Rows (and children lists) kept at most; the least recently used go first. */

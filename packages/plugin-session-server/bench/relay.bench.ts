@@ -1,9 +1,9 @@
-// `npm run bench relay`: what relaying live session events between processes costs (issue #16, live-relay.ts).
-// Two relays on one throwaway PostgreSQL (as two processes' session servers); RELAY_SESSIONS turns (default 100),
-// each of a realistic shape (turn.started, input, RELAY_DELTAS text deltas, usage, message, turn.ended), from A to B.
-// Burst: every turn's events published at once (a loaded process). Paced: each turn streams a delta every 5 ms.
-// Baseline in the same run: one NOTIFY per event, awaited one after another (no batching), the naive relay.
-// Printed: events per second reaching B, NOTIFY frames per event, and B's delay after the publish (p50/p95/p99).
+// `npm run bench relay`: what relaying live session events between processes costs (live-relay.ts). Two relays on one
+// throwaway PostgreSQL (as two processes' session servers); RELAY_SESSIONS turns (default 100), each of a realistic
+// shape (turn.started, input, RELAY_DELTAS text deltas, usage, message, turn.ended), from A to B. Burst: every turn's
+// events published at once (a loaded process). Paced: each turn streams a delta every 5 ms. Baseline in the same run:
+// one NOTIFY per event, awaited one after another (no batching), the naive relay. Printed: events per second reaching
+// B, NOTIFY frames per event, and B's delay after the publish (p50/p95/p99).
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '@aalis/core';
 import { PostgresDatabase } from '@aalis/postgres';

@@ -1,7 +1,7 @@
-// Carries each session's live changes between the session servers of one deployment on PostgreSQL (issue #16): a
-// turn runs on the process holding its session, while a WebUI client may be connected to any process. Changes go
-// out in order, batched, by NOTIFY on one channel; one too large for a NOTIFY payload is stored in a table and
-// referenced by id. Every process applies the others' changes in the order they were sent, as its own events.
+// Carries each session's live changes between the session servers of one deployment on PostgreSQL: a turn runs on the
+// process holding its session, while a WebUI client may be connected to any process. Changes go out in order, batched,
+// by NOTIFY on one channel; one too large for a NOTIFY payload is stored in a table and referenced by id. Every process
+// applies the others' changes in the order they were sent, as its own events.
 import type { StorageService } from '@aalis/api-storage';
 import type { Logger } from '@aalis/core';
 import type { SessionEvent } from '@aalis/session-client';

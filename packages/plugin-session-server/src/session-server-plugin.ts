@@ -98,13 +98,13 @@ export function createSessionServerPlugin(options: SessionServerOptions = {}) {
       const lives = new Map<string, LiveSession>();
       /** The sequence numbers live sessions dropped for idleness had reached (their next one goes on from there). */
       const lastSeqs = new Map<string, number>();
-      // On PostgreSQL every process's session server relays its sessions' live changes to the others' (issue #16).
+      // On PostgreSQL every process's session server relays its sessions' live changes to the others'.
       let relay: LiveRelay | undefined;
       const publish = (sessionId: string, note: RelayNote) => {
         if (relay && relayable(note)) relay.publish(sessionId, note);
       };
-      // Logins are kept in this host's own SQLite database, also when the stores are in PostgreSQL (issue #16):
-      // a login stays on the host it was made on (docs/scaling.md: sticky sessions for the WebUI).
+      // Logins are kept in this host's own SQLite database, also when the stores are in PostgreSQL: a login stays on
+      // the host it was made on (docs/scaling.md: sticky sessions for the WebUI).
       const loginDatabase =
         handles.storage.use.engine === 'sqlite' ? undefined : openDatabase(handles.storage.use.dataDir);
       if (loginDatabase) handles.lifecycle.use.onDispose(() => loginDatabase.release());

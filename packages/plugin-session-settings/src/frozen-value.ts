@@ -1,5 +1,5 @@
 // Setting values as the store keeps and hands them out: JSON data frozen all the way down, so every reader can share
-// one copy (#15.2: a structuredClone per value per read was ~14 KB of a tool turn) and none can change it for others.
+// one copy (a structuredClone per value per read was ~14 KB of a tool turn) and none can change it for others.
 
 /** Freezes a JSON value (objects and arrays, recursively) in place and returns it. */
 export function deepFreeze<T>(value: T): T {

@@ -21,7 +21,7 @@ export interface StoredValue {
  * its value, so neither a reader nor the writer's own object can change what the next read sees.
  */
 export class SettingsStore {
-  /** Layer → target → key → value: looked up without building a (layer, target) key per read (#15.2). */
+  /** Layer → target → key → value: looked up without building a (layer, target) key per read. */
   private readonly layers = new Map<string, Map<string, Map<string, unknown>>>();
 
   constructor(private readonly backend: SettingsBackend) {

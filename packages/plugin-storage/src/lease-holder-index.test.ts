@@ -1,5 +1,5 @@
-// The PostgreSQL heartbeat's lookup by holder uses an index (issue #16): with many lease rows, most released, the
-// plan of renew's UPDATE is an index scan of aalis_leases_holder, not a scan of the table.
+// The PostgreSQL heartbeat's lookup by holder uses an index: with many lease rows, most released, the plan of renew's
+// UPDATE is an index scan of aalis_leases_holder, not a scan of the table.
 import { PostgresDatabase } from '@aalis/postgres';
 import { throwawayDatabase } from '@aalis/postgres/throwaway';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
-// The registry keeps its entries sorted by name between changes (#15.2): every registration, replacement and
-// withdrawal is seen by the next list and definitions, and callers still get objects of their own.
+// The registry keeps its entries sorted by name between changes: every registration, replacement and withdrawal is seen
+// by the next list and definitions, and callers still get objects of their own.
 import type { Tool } from '@aalis/api-tools';
 import { LogHub, memorySink } from '@aalis/core';
 import { describe, expect, it } from 'vitest';

@@ -49,7 +49,7 @@ interface Entry {
 
 export class ToolRegistry implements ToolsService {
   private readonly entries = new Map<string, Entry>();
-  /** The entries by name, sorted when first needed after a change (every turn asks for the definitions, #15.2). */
+  /** The entries by name, sorted when first needed after a change: every turn asks for the definitions. */
   private sorted: readonly Entry[] | undefined;
   private readonly now: () => number;
   private warnedInvalidGroups = false;

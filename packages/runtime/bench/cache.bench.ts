@@ -1,7 +1,7 @@
-// npm run bench cache — issue #15 goal 5: the prompt-cache share of the product (startAalis with the default plugin
-// set: SQLite history, message archive, memory summary on, prompt budget) on the four conversation shapes of
-// `npm run bench prefix` (context-budget/bench/conversation-shapes.ts) at trim budgets of 4k and 8k tokens, next to
-// the share an ideal append-only client could reach on the same requests.
+// npm run bench cache — the prompt-cache share of the product (startAalis with the default plugin set: SQLite history,
+// message archive, memory summary on, prompt budget) on the four conversation shapes of `npm run bench prefix`
+// (context-budget/bench/conversation-shapes.ts) at trim budgets of 4k and 8k tokens, next to the share an ideal
+// append-only client could reach on the same requests.
 //
 // A local OpenAI-compatible server (@aalis/testing) records every request body and answers each conversation call
 // with the shape's next tool calls or reply; the bench's tools return the shape's tool results. Summary calls get a

@@ -1,30 +1,26 @@
-// npm run bench concurrency — issue #15 goals 2 and 3: Aalis as the product runs (startAalis: SQLite, hooks, usage
-// events, the file log at info) with 100 and 1000 sessions each running tool turns at once against one local model
-// server that answers after 50 ms, against the raw floor: the same number of clients replaying the agent's own
-// request bodies over HTTP (fetch) to the same server, turn by turn (the floor's n-th turn sends the bodies of a
-// session's n-th turn), with the same pacing (every client starts at once, each turn right after the last one).
-// Three processes, so each CPU figure is one process's own work: this one runs the product, a child runs the floor,
-// another child is the model server (its CPU is printed apart).
-// The product runs as the aalis command runs it: one esbuild bundle of the sources (concurrency-product.ts);
-// BENCH_SOURCE=1 runs the TypeScript sources through tsx instead.
-// On a loaded machine a single pass says more about the neighbours than about the product, so product and floor run
-// interleaved (AB BA AB …; BENCH_ROUNDS rounds per level, default 9 at 100 sessions and 5 at 1000, after
-// BENCH_WARM_ROUNDS uncounted rounds of each, default 12); throughput and CPU ratios are the median of the rounds'
-// ratios, each round comparing two runs seconds apart.
-// The p99 is not a per-round figure: a round at 100 sessions has 300 turns, so its p99 is decided by its 3 slowest
-// turns, and per-round p99 ratios spread 0.5–8× on a loaded machine. It is the p99 of every round's turns pooled
-// (2700 at the defaults), with a 90 % interval from resampling whole rounds (concurrency-tail.ts), so how noisy it
-// is gets printed with it. Each turn's added latency is also split where it accrued, from the model server's times
-// of its two calls (before the first call, the server's own delay, between the calls, after the second), for all
-// turns and for the slowest 1 %, and each process's event-loop delay and GC pauses are printed
-// (concurrency-observe.ts).
-// Prints turns/s (and the share of the ideal, sessions ÷ 100 ms), p50/p99 added latency (turn time − 2 × 50 ms),
-// CPU ms per turn of each process, heap per idle session and the listener warnings seen. BENCH_PROFILE=<file> also
-// writes a CPU profile of the product's first round, BENCH_HEAP_PROFILE=<file> a sampling heap profile of it;
-// `node packages/runtime/bench/cpuprofile-summary.mjs <file>` sums either up by concern and by function, and a CPU
-// profile's longest synchronous runs.
-// Goals: throughput ≥ 0.65× the raw floor's, p99 added latency at 100 ≤ 1.5× the floor's, ≤ 10 KB heap per idle
-// session, CPU per tool turn ≤ 1.5× the floor's, no listener warnings.
+// npm run bench concurrency — Aalis as the product runs (startAalis: SQLite, hooks, usage events, the file log at info)
+// with 100 and 1000 sessions each running tool turns at once against one local model server that answers after 50 ms,
+// against the raw floor: the same number of clients replaying the agent's own request bodies over HTTP (fetch) to the
+// same server, turn by turn (the floor's n-th turn sends the bodies of a session's n-th turn), with the same pacing
+// (every client starts at once, each turn right after the last one). Three processes, so each CPU figure is one
+// process's own work: this one runs the product, a child runs the floor, another child is the model server (its CPU is
+// printed apart). The product runs as the aalis command runs it: one esbuild bundle of the sources
+// (concurrency-product.ts); BENCH_SOURCE=1 runs the TypeScript sources through tsx instead. On a loaded machine a
+// single pass says more about the neighbours than about the product, so product and floor run interleaved (AB BA AB …;
+// BENCH_ROUNDS rounds per level, default 9 at 100 sessions and 5 at 1000, after BENCH_WARM_ROUNDS uncounted rounds of
+// each, default 12); throughput and CPU ratios are the median of the rounds' ratios, each round comparing two runs
+// seconds apart. The p99 is not a per-round figure: a round at 100 sessions has 300 turns, so its p99 is decided by its
+// 3 slowest turns, and per-round p99 ratios spread 0.5–8× on a loaded machine. It is the p99 of every round's turns
+// pooled (2700 at the defaults), with a 90 % interval from resampling whole rounds (concurrency-tail.ts), so how noisy
+// it is gets printed with it. Each turn's added latency is also split where it accrued, from the model server's times
+// of its two calls (before the first call, the server's own delay, between the calls, after the second), for all turns
+// and for the slowest 1 %, and each process's event-loop delay and GC pauses are printed (concurrency-observe.ts).
+// Prints turns/s (and the share of the ideal, sessions ÷ 100 ms), p50/p99 added latency (turn time − 2 × 50 ms), CPU ms
+// per turn of each process, heap per idle session and the listener warnings seen. BENCH_PROFILE=<file> also writes a
+// CPU profile of the product's first round, BENCH_HEAP_PROFILE=<file> a sampling heap profile of it; `node
+// packages/runtime/bench/cpuprofile-summary.mjs <file>` sums either up by concern and by function, and a CPU profile's
+// longest synchronous runs. Goals: throughput ≥ 0.65× the raw floor's, p99 added latency at 100 ≤ 1.5× the floor's, ≤
+// 10 KB heap per idle session, CPU per tool turn ≤ 1.5× the floor's, no listener warnings.
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';

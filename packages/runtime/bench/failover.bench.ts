@@ -1,8 +1,7 @@
-// `npm run bench failover`: how fast a session moves to another process when its process dies mid-turn (issue #16).
-// Two real `aalis chat` processes on one throwaway PostgreSQL share a session; the one making its first model call
-// (told by its API key) is SIGKILLed while the model streams; printed: kill → the stop marker of its turn (written by
-// the survivor), and kill → the survivor's next model call for the session, for the default lease (4 s) and a short
-// one (1.5 s).
+// `npm run bench failover`: how fast a session moves to another process when its process dies mid-turn. Two real `aalis
+// chat` processes on one throwaway PostgreSQL share a session; the one making its first model call (told by its API
+// key) is SIGKILLed while the model streams; printed: kill → the stop marker of its turn (written by the survivor), and
+// kill → the survivor's next model call for the session, for the default lease (4 s) and a short one (1.5 s).
 import { PostgresDatabase } from '@aalis/postgres';
 import { startThrowawayPostgres } from '@aalis/postgres/throwaway';
 import { startOpenAiTestServer } from '@aalis/testing';

@@ -1,14 +1,14 @@
-// `npm run bench scale`: turns per second of one `aalis serve` process against three on one PostgreSQL (issue #16),
-// the same closed-loop workload through each: SCALE_SESSIONS sessions (default 100) each running SCALE_TURNS turns
-// (default 4, after one warm-up turn) one after the other, every message sent through the session protocol to a
-// random process (or, `3-sticky`, a session always to one process); odd turns call a tool (two model calls), even
-// ones answer at once; every model response takes SCALE_MODEL_MS (default 50 ms). The model server runs in a process
-// of its own (this file with `model-server`), so its CPU is charged to no aalis process. SCALE_ROUNDS rounds
-// (default 3) in alternating order. Printed per run and as medians: turns per second, the ratio to one process,
-// p50/p99 latency (send → the turn's last model response ended), CPU per component (the aalis processes, PostgreSQL
-// and its backends, the model server, this client; also per turn, which the machine's other load moves less than
-// turns per second), how long the aalis main threads waited for a CPU, PostgreSQL transactions, statements and
-// per-table work per turn (pg_stat_database, pg_stat_statements, pg_stat_user_tables) and busy connections.
+// `npm run bench scale`: turns per second of one `aalis serve` process against three on one PostgreSQL, the same
+// closed-loop workload through each: SCALE_SESSIONS sessions (default 100) each running SCALE_TURNS turns (default 4,
+// after one warm-up turn) one after the other, every message sent through the session protocol to a random process (or,
+// `3-sticky`, a session always to one process); odd turns call a tool (two model calls), even ones answer at once;
+// every model response takes SCALE_MODEL_MS (default 50 ms). The model server runs in a process of its own (this file
+// with `model-server`), so its CPU is charged to no aalis process. SCALE_ROUNDS rounds (default 3) in alternating
+// order. Printed per run and as medians: turns per second, the ratio to one process, p50/p99 latency (send → the turn's
+// last model response ended), CPU per component (the aalis processes, PostgreSQL and its backends, the model server,
+// this client; also per turn, which the machine's other load moves less than turns per second), how long the aalis main
+// threads waited for a CPU, PostgreSQL transactions, statements and per-table work per turn (pg_stat_database,
+// pg_stat_statements, pg_stat_user_tables) and busy connections.
 import { type ChildProcess, fork } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';

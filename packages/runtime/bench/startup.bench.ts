@@ -1,12 +1,12 @@
-// npm run bench startup — issue #15 goal 4: `aalis chat` with one line ≤ 3× `node -e 0`.
-// One run is what a user types: `echo hello | aalis chat` in a checkout (bin/aalis.mjs: the start build, its freshness
-// checked as on every start, run through its V8 code cache), no model configured — so the reply comes from the
-// offline demo model — and no MCP, OpenTelemetry or platform sections: start, validate the configuration, open SQLite
-// (migrations), start the plugins, one turn (archive, trim, model, reply on standard output), drain, exit 0. Measured
-// in a fresh directory (the first start there: the commented config file written, the database created) and in a
-// directory that ran before (a later start), against `node -e 0` and against the sources through tsx
-// (AALIS_USE_SOURCE=1). The commands run interleaved, round after round (the order rotating), so a machine that is
-// busy meanwhile slows every column alike; figures are medians, the ratios are ratios of medians.
+// npm run bench startup — `aalis chat` with one line ≤ 3× `node -e 0`. One run is what a user types: `echo hello |
+// aalis chat` in a checkout (bin/aalis.mjs: the start build, its freshness checked as on every start, run through its
+// V8 code cache), no model configured — so the reply comes from the offline demo model — and no MCP, OpenTelemetry or
+// platform sections: start, validate the configuration, open SQLite (migrations), start the plugins, one turn (archive,
+// trim, model, reply on standard output), drain, exit 0. Measured in a fresh directory (the first start there: the
+// commented config file written, the database created) and in a directory that ran before (a later start), against
+// `node -e 0` and against the sources through tsx (AALIS_USE_SOURCE=1). The commands run interleaved, round after round
+// (the order rotating), so a machine that is busy meanwhile slows every column alike; figures are medians, the ratios
+// are ratios of medians.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
-// Issue #16, the terminal: two `aalis chat` processes of one user talk in the same session (`cli:<userId>`) on one
-// PostgreSQL. Whichever process owns the session runs the turn; each terminal prints the replies to the lines typed
+// Terminals on several processes: two `aalis chat` processes of one user talk in the same session (`cli:<userId>`) on
+// one PostgreSQL. Whichever process owns the session runs the turn; each terminal prints the replies to the lines typed
 // into it, wherever they ran, and not the replies to the other's lines (unless a turn answered lines of both).
 import { PostgresDatabase } from '@aalis/postgres';
 import { throwawayDatabase } from '@aalis/postgres/throwaway';

@@ -1,7 +1,7 @@
-// Issue #18 end to end through `aalis serve`, the session protocol over HTTP and the scripted model server: a turn
-// spawns two subtasks and waits; one is stopped from the 后台 requests; /stop on the parent leaves the background
-// one running; it finishes and its host notice opens a continuation turn; a reminder fires once after a restart,
-// and once among three processes on one PostgreSQL.
+// Background work end to end through `aalis serve`, the session protocol over HTTP and the scripted model server: a
+// turn spawns two subtasks and waits; one is stopped from the 后台 requests; /stop on the parent leaves the background
+// one running; it finishes and its host notice opens a continuation turn; a reminder fires once after a restart, and
+// once among three processes on one PostgreSQL.
 
 import { join } from 'node:path';
 import { postgresBinDir, throwawayDatabase } from '@aalis/postgres/throwaway';

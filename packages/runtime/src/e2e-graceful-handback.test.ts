@@ -1,10 +1,10 @@
-// Issue #16, a graceful stop (SIGTERM) of the process that owns a session, end to end: real `aalis serve` processes
-// on one throwaway PostgreSQL. A runs a long turn of the session; B accepts inputs for it, which wait in A's channel;
-// SIGTERM A. The drain stops A's own turn (recorded as stopped) and hands B's inputs back: B answers every one,
-// archived exactly once, with no two turns of the session at once (from the model server's request log), promptly
-// (the lease is given back, not left to expire). A terminal (`aalis chat`) whose line's turn A's drain stopped
-// prints the stopped-turn line; one whose line an `aalis serve` (no terminal of its own) answers prints the reply. And
-// at scale: three processes, twenty sessions, one SIGTERMed mid-run, every accepted input answered or stopped.
+// A graceful stop (SIGTERM) of the process that owns a session, end to end: real `aalis serve` processes on one
+// throwaway PostgreSQL. A runs a long turn of the session; B accepts inputs for it, which wait in A's channel; SIGTERM
+// A. The drain stops A's own turn (recorded as stopped) and hands B's inputs back: B answers every one, archived
+// exactly once, with no two turns of the session at once (from the model server's request log), promptly (the lease is
+// given back, not left to expire). A terminal (`aalis chat`) whose line's turn A's drain stopped prints the
+// stopped-turn line; one whose line an `aalis serve` (no terminal of its own) answers prints the reply. And at scale:
+// three processes, twenty sessions, one SIGTERMed mid-run, every accepted input answered or stopped.
 import { PostgresDatabase } from '@aalis/postgres';
 import { throwawayDatabase } from '@aalis/postgres/throwaway';
 import { type OpenAiTestServer, startOpenAiTestServer, textReply } from '@aalis/testing';

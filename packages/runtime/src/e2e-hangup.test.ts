@@ -1,6 +1,6 @@
-// End to end, issue #11.22: the terminal of `aalis start` is closed in the middle of a turn. Its input ends (reads and
-// leaving raw mode fail with EIO) and SIGHUP arrives, as a login shell passes it on to its jobs: Aalis drains like on
-// SIGTERM — the running turn stops cleanly, exit status 0, no stack trace, the history intact.
+// End to end: the terminal of `aalis start` is closed in the middle of a turn. Its input ends (reads and leaving raw
+// mode fail with EIO) and SIGHUP arrives, as a login shell passes it on to its jobs: Aalis drains like on SIGTERM — the
+// running turn stops cleanly, exit status 0, no stack trace, the history intact.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
-// Issue #17 through the real command: `plugins.mcp.servers` names a registry server and the very first message,
-// piped into `aalis chat` as the host starts, can already use its tools (the offline demo model calls them).
+// MCP through the real command: `plugins.mcp.servers` names a registry server and the very first message, piped into
+// `aalis chat` as the host starts, can already use its tools (the offline demo model calls them).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';

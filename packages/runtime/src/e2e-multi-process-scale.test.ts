@@ -1,7 +1,7 @@
-// Issue #16 "Done when", end to end: three real `aalis serve` processes on one PostgreSQL, 100 sessions, tagged
-// messages sent through the session protocol to random processes, one process SIGKILLed while a turn of it streams.
-// The model server's request log shows no two turns of a session at the same time and no invalid provider sequence;
-// the database shows every accepted input archived exactly once and answered or recorded as stopped.
+// End to end: three real `aalis serve` processes on one PostgreSQL, 100 sessions, tagged messages sent through the
+// session protocol to random processes, one process SIGKILLed while a turn of it streams. The model server's request
+// log shows no two turns of a session at the same time and no invalid provider sequence; the database shows every
+// accepted input archived exactly once and answered or recorded as stopped.
 import { PostgresDatabase } from '@aalis/postgres';
 import { throwawayDatabase } from '@aalis/postgres/throwaway';
 import { type OpenAiTestServer, type RecordedRequest, startOpenAiTestServer } from '@aalis/testing';

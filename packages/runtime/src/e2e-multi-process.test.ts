@@ -1,6 +1,6 @@
-// Issue #16 end to end: several real `aalis chat` processes answering the same sessions on one database. The model
-// server's request log shows whether two turns of a session ever ran at the same time; the database shows every
-// accepted input archived once and an interrupted turn recorded as stopped.
+// End to end: several real `aalis chat` processes answering the same sessions on one database. The model server's
+// request log shows whether two turns of a session ever ran at the same time; the database shows every accepted input
+// archived once and an interrupted turn recorded as stopped.
 import { join } from 'node:path';
 import { PostgresDatabase } from '@aalis/postgres';
 import { throwawayDatabase } from '@aalis/postgres/throwaway';

@@ -1,7 +1,7 @@
-// Issue #17 through the real `aalis chat`, traces read by an OTLP/HTTP (JSON) receiver written here from the OTLP
-// specification: the GenAI attributes carry the values the semantic conventions describe — gen_ai.request.model is
-// the model's own name ("demo", as "gpt-4o-mini" would be), the provider in gen_ai.provider.name, and the span is
-// named `chat <model>`; Aalis's `<provider>/<model>` ref goes in aalis.llm.model_ref.
+// GenAI trace values through the real `aalis chat`, traces read by an OTLP/HTTP (JSON) receiver written here from the
+// OTLP specification: the GenAI attributes carry the values the semantic conventions describe — gen_ai.request.model is
+// the model's own name ("demo", as "gpt-4o-mini" would be), the provider in gen_ai.provider.name, and the span is named
+// `chat <model>`; Aalis's `<provider>/<model>` ref goes in aalis.llm.model_ref.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,8 +1,7 @@
-// Issue #15 goal 4: a slot that is not enabled never imports its package. Observed from the outside: the real
-// `aalis chat` (the start build, as `npm start` runs it) under V8's own coverage (NODE_V8_COVERAGE), each function
-// that ran mapped back to its source through the build's source map. A module of the build runs its body only when
-// imported (esbuild wraps what is reached by a dynamic import in an initialiser), so a package none of whose
-// functions ran was never imported.
+// A slot that is not enabled never imports its package. Observed from the outside: the real `aalis chat` (the start
+// build, as `npm start` runs it) under V8's own coverage (NODE_V8_COVERAGE), each function that ran mapped back to its
+// source through the build's source map. A module of the build runs its body only when imported (esbuild wraps what is
+// reached by a dynamic import in an initialiser), so a package none of whose functions ran was never imported.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';

@@ -11,7 +11,7 @@ export function redactor(secrets: readonly string[]): (text: string) => string {
   const values = secrets.filter((secret) => secret.length >= 4);
   return (text) => {
     let result = text;
-    // Most lines hold no secret: looked for first, split only where one is (#15.2).
+    // Most lines hold no secret: looked for first, split only where one is.
     for (const secret of values) if (result.includes(secret)) result = result.split(secret).join('***');
     return result;
   };

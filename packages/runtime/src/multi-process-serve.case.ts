@@ -1,6 +1,6 @@
-// Helpers of the multi-process scale test and benchmark (issue #16): real `aalis serve` processes on one database,
-// each logged into over its session protocol (the login link its banner prints, a real WebSocket), so a test can
-// send a tagged message into any session through any process.
+// Helpers of the multi-process scale test and benchmark: real `aalis serve` processes on one database, each logged into
+// over its session protocol (the login link its banner prints, a real WebSocket), so a test can send a tagged message
+// into any session through any process.
 import { SessionClient, type WebSocketLike } from '@aalis/session-client';
 import { WebSocket } from 'ws';
 import { type AalisProcess, spawnAalis, temporaryWorkspace, waitFor } from './spawn-aalis.case.js';

@@ -1,6 +1,6 @@
-// Helpers of the multi-process tests and benchmarks (issue #16): real `aalis chat` processes on one database, each
-// writing tagged lines into sessions; the scripted model server scripted for many sessions at once; and its calls,
-// stamped as they arrive and end, read back as turns per session, so overlapping turns are seen from the outside.
+// Helpers of the multi-process tests and benchmarks: real `aalis chat` processes on one database, each writing tagged
+// lines into sessions; the scripted model server scripted for many sessions at once; and its calls, stamped as they
+// arrive and end, read back as turns per session, so overlapping turns are seen from the outside.
 import type { OpenAiTestServer, RecordedRequest, ScriptedReply } from '@aalis/testing';
 import { type AalisProcess, spawnAalis } from './spawn-aalis.case.js';
 

@@ -1,6 +1,6 @@
-// Issue #16: a OneBot connection runs once per deployment. Two hosts on one PostgreSQL with the same OneBot
-// instance: only the holder of the lease `platform:onebot:<instance id>` dials (forward) or listens (reverse), so
-// an event is answered once; when the holder stops, the other takes the connection over within the lease time.
+// A OneBot connection runs once per deployment. Two hosts on one PostgreSQL with the same OneBot instance: only the
+// holder of the lease `platform:onebot:<instance id>` dials (forward) or listens (reverse), so an event is answered
+// once; when the holder stops, the other takes the connection over within the lease time.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,6 @@
-// Issue #16: a Telegram bot is polled once per deployment. Two hosts on one PostgreSQL with the same bot: one
-// polls (the database's lease decides), so an update is answered once; when that host stops, the other takes the
-// polling over and goes on from the shared offset.
+// A Telegram bot is polled once per deployment. Two hosts on one PostgreSQL with the same bot: one polls (the
+// database's lease decides), so an update is answered once; when that host stops, the other takes the polling over and
+// goes on from the shared offset.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
-// Issue #16: WebUI clients can connect to any process. Two `serve` hosts on one PostgreSQL, a real WebSocket client
-// (@aalis/session-client) on each: a client on B watching a session sees what a turn of it running on A produces
-// (live events relayed through the database, with B's own sequence numbers), and a deletion made on A stops what B
-// runs or collected for the session.
+// WebUI clients can connect to any process. Two `serve` hosts on one PostgreSQL, a real WebSocket client
+// (@aalis/session-client) on each: a client on B watching a session sees what a turn of it running on A produces (live
+// events relayed through the database, with B's own sequence numbers), and a deletion made on A stops what B runs or
+// collected for the session.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,8 +1,7 @@
-// Issue #16: run-time service preferences are the deployment's. Two `serve` hosts (each its own workspace and data
-// directory, each its own pool) on one throwaway PostgreSQL; an owner's WebUI client on each (a real WebSocket):
-// a preference set through the session protocol on A is in effect on B without restart (its admin push, its
-// listing, its next model call) and after restarting both; a host's preferences.json is imported once; SQLite
-// keeps the file.
+// Run-time service preferences are the deployment's. Two `serve` hosts (each its own workspace and data directory, each
+// its own pool) on one throwaway PostgreSQL; an owner's WebUI client on each (a real WebSocket): a preference set
+// through the session protocol on A is in effect on B without restart (its admin push, its listing, its next model
+// call) and after restarting both; a host's preferences.json is imported once; SQLite keeps the file.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
-// The start banner quotes what the model server said (the model ids it lists): issue #11.14, only the CLI's own
-// styling reaches the terminal, so a model id carrying escape sequences is shown as text.
+// The start banner quotes what the model server said (the model ids it lists): only the CLI's own styling reaches the
+// terminal, so a model id carrying escape sequences is shown as text.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -28,7 +28,7 @@ export const WellKnownMetadataKeys = {
   SenderName: 'senderName',
   /** The authorised identity of an input (IncomingMessage.actor). */
   Actor: 'actor',
-  /** The terminal an input was typed into (its process's lease holder id), wherever its turn runs (issue #16). */
+  /** The terminal an input was typed into (its process's lease holder id), wherever its turn runs. */
   Terminal: 'aalisTerminal',
   MessageId: 'messageId',
   ReplyTo: 'replyTo',

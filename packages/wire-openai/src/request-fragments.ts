@@ -1,8 +1,8 @@
 // The JSON of a request's parts that repeat from call to call, kept so a call encodes only what is new: each history
-// message's JSON (per message object, only for messages that cannot change: frozen, as the agent's history holds
-// them) and each tool definition's UTF-8 JSON (per registered `parameters` object, checked against a snapshot of it
-// on every use, since registries hand out the same unfrozen schema object each call). Each fragment is exactly
-// JSON.stringify of the wire form (#15.2, docs/decisions/turn-cost.md "Fifth pass").
+// message's JSON (per message object, only for messages that cannot change: frozen, as the agent's history holds them)
+// and each tool definition's UTF-8 JSON (per registered `parameters` object, checked against a snapshot of it on every
+// use, since registries hand out the same unfrozen schema object each call). Each fragment is exactly JSON.stringify of
+// the wire form (docs/decisions/turn-cost.md "Fifth pass").
 import type { Message } from '@aalis/schema-message';
 import { toWireTool, type WireToolDefinition } from './build-chat-request.js';
 import { type ToWireMessagesOptions, toWireMessage } from './to-wire-messages.js';

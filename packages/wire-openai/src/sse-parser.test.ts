@@ -77,7 +77,8 @@ describe('SseParser', () => {
   });
 
   it('#15.2 reads each line in place exactly as a line-by-line reading of its field and value (property)', () => {
-    // The reading before #15.2: each line as its own string, its field name sliced off and compared.
+    // The straightforward reading (what the parser did before it read lines in place): each line as its own string, its
+    // field name sliced off and compared.
     function reference(text: string) {
       const events: Array<{ data: string; event: string | undefined }> = [];
       const unknown: string[] = [];

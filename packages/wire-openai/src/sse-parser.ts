@@ -75,8 +75,8 @@ export class SseParser {
   }
 
   /**
-   * The line `text[start, end)`, read where it lies: no string is made for the line or its field name, only for a
-   * value that is kept (#15.2: two strings less per event).
+   * The line `text[start, end)`, read where it lies: no string is made for the line or its field name, only for a value
+   * that is kept (two strings less per event).
    */
   private line(text: string, start: number, end: number): void {
     if (start === end) {

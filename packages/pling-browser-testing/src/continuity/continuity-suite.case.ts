@@ -1,7 +1,7 @@
-// #12.8 and #12.10 in real Chromium, one suite that every adapter's continuity.browser.test.ts runs against its own
-// two-pages fixture (two-pages-shop.case.ts with that adapter's dock): a conversation that survives a full navigation
-// to another page and a reload (pending confirmation included), what the checkpoint holds in the tab's real
-// sessionStorage, and the model settings panel feeding the next request and kept for the page.
+// Continuity and the model settings in real Chromium, one suite that every adapter's continuity.browser.test.ts runs
+// against its own two-pages fixture (two-pages-shop.case.ts with that adapter's dock): a conversation that survives a
+// full navigation to another page and a reload (pending confirmation included), what the checkpoint holds in the tab's
+// real sessionStorage, and the model settings panel feeding the next request and kept for the page.
 import { type ScriptedReply, textReply, toolCallReply } from '@aalis/testing';
 import { CONTINUITY_TEXTS } from '@plingjs/agent';
 import { DOCK_TEXTS, MODEL_SETTINGS_TEXTS } from '@plingjs/core';

@@ -1,7 +1,6 @@
-// The dock as people judge it (issue #12: points 7 and 11–16), one suite that every adapter's browser test runs
-// against its own fixture (the orders page of orders-page.case.ts with that adapter's dock), in real Chromium
-// against the scripted model server behind the page's relative /v1. Driven as a person would: typing, clicking,
-// scrolling, reloading, at desktop and phone widths.
+// The dock as people judge it, one suite that every adapter's browser test runs against its own fixture (the orders
+// page of orders-page.case.ts with that adapter's dock), in real Chromium against the scripted model server behind the
+// page's relative /v1. Driven as a person would: typing, clicking, scrolling, reloading, at desktop and phone widths.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorReply, type ScriptedReply, textReply, toolCallReply } from '@aalis/testing';

@@ -1,5 +1,5 @@
-// Conformance: the owner's admin data shows each configured MCP server's state (issue #17: "the WebUI admin area
-// shows each server's state"): a working stdio server with its tools, and one that cannot start with its error.
+// Conformance: the owner's admin data shows each configured MCP server's state ("the WebUI admin area shows each
+// server's state"): a working stdio server with its tools, and one that cannot start with its error.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { McpServerView, SessionClient } from '@aalis/session-client';
