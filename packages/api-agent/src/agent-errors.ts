@@ -12,4 +12,9 @@ export const agentErrors = defineErrors({
     'zh-CN':
       '本轮工具调用次数已达上限({limit} 次),模型仍只回了工具调用({tools}),没有给出回答;这些调用没有执行。已有的工具结果留在对话里:发一句「继续」让它接着做,或调高会话设置「最大工具迭代」(maxToolIterations)。',
   },
+  AALIS_AGENT_INPUT_NOT_STORED: {
+    en: 'The message to session {sessionId} could not be stored ({reason}), so it was not accepted and nothing will answer it. Send it again once the host can write its database (free disk space, or bring the database server back).',
+    'zh-CN':
+      '发往会话 {sessionId} 的消息没能存下（{reason}），所以没有收下，也不会有回复。等主机能写数据库后（腾出磁盘空间，或让数据库服务器恢复）再发一次。',
+  },
 });

@@ -277,12 +277,19 @@ describe('#16 inputs handed to the session owner', () => {
     await Promise.all([first, second]);
   });
 
-  it('#16.12 on SQLite agent:accepted says the input is not durable (it waits in this process)', async () => {
+  it('#16.12 on SQLite too agent:accepted comes once the input is stored in the hand-over queue (durable)', async () => {
     const harness = await startHarness();
     open.push(harness);
+    const database = harness.booted.app.services.selected(storage)!.impl.database();
+    const storedAtAccept: string[] = [];
+    harness.booted.app.events.on('agent:accepted', () => {
+      const rows = database.connection.prepare('SELECT payload FROM aalis_hand_over').all() as { payload: string }[];
+      storedAtAccept.push(...rows.map((row) => JSON.parse(row.payload).content));
+    });
     const accepted = harness.booted.capture('agent:accepted');
     await harness.say('hello');
-    expect(accepted.map((event) => [event.message.content, event.durable])).toEqual([['hello', false]]);
+    expect(accepted.map((event) => [event.message.content, event.durable])).toEqual([['hello', true]]);
+    expect(storedAtAccept).toEqual(['hello']);
   });
 
   it('#16.15 an input handed over arrives at the owner whole: attachments, metadata, Dates', async () => {

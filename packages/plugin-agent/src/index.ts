@@ -112,10 +112,9 @@ export default definePlugin({
       platform: handles.platform,
       sessionFields: handles.sessionFields,
       leases: () => (handles.storage.available ? handles.storage.use.leases() : undefined),
-      handOver: () =>
-        handles.storage.available && handles.storage.use.engine === 'postgres'
-          ? handles.storage.use.handOver()
-          : undefined,
+      // Every input is stored in its session's hand-over queue before it is acknowledged, on SQLite as on
+      // PostgreSQL: an acknowledged input outlives a full disk, a crash or a restart (docs/decisions/durable-acknowledgement.md).
+      handOver: () => (handles.storage.available ? handles.storage.use.handOver() : undefined),
       historyCache,
       fallbacks: createFallbackReporter({ warn: (text) => log.warn(translate(text, handles.services.use.locale)) }),
       warnArchiveAbsent() {

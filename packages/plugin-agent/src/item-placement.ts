@@ -10,6 +10,7 @@ import { CLEARING_MARKER, enteredTurn, lastClearing, noteTurn, parseItem } from 
 import type { Batch, PendingInput, RunningTurn, SessionChannel } from './session-channel.js';
 import { sessionLeaseName } from './session-lease.js';
 import type { OwnerHost } from './session-owners.js';
+import { isUnstored } from './unstored-inputs.js';
 
 /** A session this process holds the lease of. */
 export interface Owned {
@@ -27,6 +28,17 @@ export interface LocalWaiter {
   /** `stoppedElsewhere`: its turn ran on another process (one that died) and was recorded as stopped. */
   settled(stoppedElsewhere?: boolean): void;
 }
+
+interface Kept {
+  items: HandOverItem[];
+  finishes: { id: number; outcome: string }[];
+  retryAt: number;
+  pauseMs: number;
+}
+
+/** The first pause before an input that could not be stored is placed again, and the longest (it doubles between). */
+const KEPT_FIRST_PAUSE_MS = 500;
+const KEPT_LONGEST_PAUSE_MS = 30_000;
 
 /** The outcome of an item whose input's turn was recorded as stopped (after its owner died, or stopped there). */
 export const STOPPED = 'stopped';
@@ -48,6 +60,12 @@ export class ItemPlacement {
   private readonly itemOf = new WeakMap<PendingInput, number>();
   /** Per owned session: the latest turn run here (tells whether an input's turn was stopped when it settles). */
   private readonly turns = new Map<string, RunningTurn>();
+  /**
+   * Per owned session, what a failing database left undone: items whose input could not be stored (their turn failed
+   * archiving it), kept taken and placed again in order, and finished items whose outcome could not be written; both
+   * tried again at the next take from `retryAt` on (a pause doubling while storage keeps failing).
+   */
+  private readonly kept = new Map<string, Kept>();
 
   constructor(private readonly context: PlacementContext) {}
 
@@ -59,6 +77,66 @@ export class ItemPlacement {
   /** The session's lease is given back. */
   forget(sessionId: string): void {
     this.turns.delete(sessionId);
+    // Not owned any more: the kept items are orphaned in the queue, and the next owner takes them again.
+    this.kept.delete(sessionId);
+  }
+
+  /** Whether inputs of the session wait to be stored again here (the lease is kept meanwhile). */
+  hasKept(sessionId: string): boolean {
+    return this.kept.has(sessionId);
+  }
+
+  /** Whether the session's kept inputs are due to be tried again. */
+  keptDue(sessionId: string, now = Date.now()): boolean {
+    const kept = this.kept.get(sessionId);
+    return kept !== undefined && now >= kept.retryAt;
+  }
+
+  private keptOf(sessionId: string): Kept {
+    let kept = this.kept.get(sessionId);
+    if (!kept) {
+      kept = { items: [], finishes: [], retryAt: Date.now() + KEPT_FIRST_PAUSE_MS, pauseMs: KEPT_FIRST_PAUSE_MS };
+      this.kept.set(sessionId, kept);
+    }
+    return kept;
+  }
+
+  private keep(sessionId: string, item: HandOverItem): void {
+    const kept = this.keptOf(sessionId);
+    if (!kept.items.some((other) => other.id === item.id)) kept.items.push(item);
+    kept.items.sort((a, b) => a.id - b.id);
+  }
+
+  /** Finishes an item; a failed write is tried again later (the item must not be taken and run twice). */
+  private async finishItem(sessionId: string, id: number, outcome: string): Promise<void> {
+    try {
+      await this.context.queue.finish(id, outcome);
+    } catch (error) {
+      this.context.deps.log.warn('finishing a handed-over input failed; tried again', {
+        sessionId,
+        item: id,
+        error: String(error),
+      });
+      this.keptOf(sessionId).finishes.push({ id, outcome });
+    }
+  }
+
+  /** Tries what a failing database left undone once due: finishes first, then the kept items (oldest first). */
+  private async retryKept(owned: Owned): Promise<void> {
+    const kept = this.kept.get(owned.sessionId);
+    if (!kept || Date.now() < kept.retryAt) return;
+    const pauseMs = Math.min(kept.pauseMs * 2, KEPT_LONGEST_PAUSE_MS);
+    this.kept.delete(owned.sessionId);
+    for (const { id, outcome } of kept.finishes) await this.finishItem(owned.sessionId, id, outcome);
+    for (const item of kept.items) {
+      if (owned.lost || this.context.closed()) return;
+      await this.place(owned, item);
+    }
+    const again = this.kept.get(owned.sessionId);
+    if (again) {
+      again.pauseMs = pauseMs;
+      again.retryAt = Date.now() + pauseMs;
+    }
   }
 
   /** The item id of an input placed from the queue. */
@@ -69,6 +147,7 @@ export class ItemPlacement {
   /** Takes what waits in the session's queue and places it, until nothing is left (or the lease went, or closed). */
   async takeAll(owned: Owned): Promise<void> {
     const { deps, queue, local } = this.context;
+    await this.retryKept(owned);
     for (;;) {
       if (owned.lost || this.context.closed()) return;
       const items = await queue.take(sessionLeaseName(owned.sessionId));
@@ -80,7 +159,7 @@ export class ItemPlacement {
         if (owned.lost || this.context.closed()) return;
         if (index <= cleared) {
           // Put before a clearing of the session began (CLEARING_MARKER): dropped, unarchived; its input settles.
-          await queue.finish(item.id, item.payload === CLEARING_MARKER ? 'clearing' : 'dropped');
+          await this.finishItem(owned.sessionId, item.id, item.payload === CLEARING_MARKER ? 'clearing' : 'dropped');
           local.get(item.id)?.settled();
           continue;
         }
@@ -89,7 +168,7 @@ export class ItemPlacement {
           history ??= deps.memory.available ? await deps.memory.use.readAll(owned.sessionId) : [];
           const message = parseItem(item);
           if (!message || enteredTurn(history, noteTurn(item.note), message)) {
-            await queue.finish(item.id, STOPPED);
+            await this.finishItem(owned.sessionId, item.id, STOPPED);
             local.get(item.id)?.settled(true);
             continue;
           }
@@ -108,16 +187,26 @@ export class ItemPlacement {
         sessionId: owned.sessionId,
         item: item.id,
       });
-      await queue.finish(item.id, 'unreadable');
+      await this.finishItem(owned.sessionId, item.id, 'unreadable');
       return;
     }
     const channel = await host.channel(owned.sessionId);
     if (this.context.closed()) return;
     const finish = (outcome: string) => {
       if (owned.lost) return;
-      queue
-        .finish(item.id, outcome)
-        .catch((error: unknown) => deps.log.warn('finishing a handed-over input failed', { error: String(error) }));
+      if (isUnstored(message)) {
+        // Its archiving failed: the item stays taken and this process keeps the lease, placing it again until it
+        // is stored (or, should this process die, the next owner takes it again as orphaned). The accepting side
+        // stops waiting meanwhile: its acknowledgement was given when the item was stored.
+        deps.log.warn('an input could not be stored; it stays queued and is tried again', {
+          sessionId: owned.sessionId,
+          item: item.id,
+        });
+        this.keep(owned.sessionId, item);
+        local?.settled();
+        return;
+      }
+      void this.finishItem(owned.sessionId, item.id, outcome);
       local?.settled();
     };
     if (message.triggerType === 'ambient' && channel.idle) {

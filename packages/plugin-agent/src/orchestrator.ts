@@ -12,6 +12,7 @@ import { holdSession } from './session-lease.js';
 import { SessionOwners, type StopAnswer, type StopRequest } from './session-owners.js';
 import { runTurn } from './turn-runner.js';
 import { FIELD } from './turn-settings.js';
+import { markUnstored } from './unstored-inputs.js';
 import { usageThrottle } from './usage-emitter.js';
 
 let turnCounter = 0;
@@ -121,9 +122,10 @@ export class Orchestrator implements AgentService {
     const deps = this.deps;
     if (deps.log.enabled('debug')) deps.log.debug(routeLine({ label: '留作上下文', message }));
     if (!deps.messageArchive.available) return;
-    await deps.messageArchive.use
-      .archiveIncoming(message)
-      .catch((error: unknown) => deps.log.warn('archiving a room message as context failed', { error: String(error) }));
+    await deps.messageArchive.use.archiveIncoming(message).catch((error: unknown) => {
+      markUnstored(message);
+      deps.log.warn('archiving a room message as context failed', { error: String(error) });
+    });
   }
 
   private async run(channel: SessionChannel, batch: Batch, generation: number): Promise<void> {

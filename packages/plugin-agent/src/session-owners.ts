@@ -4,6 +4,7 @@
 // inputs (join, queue, open); the accepting process's handleMessage settles when the owner finishes the item. An
 // owner keeps the lease while its channel is busy or items wait; one taking over from a process that died records
 // the interrupted turn as stopped, finishes the items already in it and runs the rest (item-placement.ts places them).
+import { agentErrors } from '@aalis/api-agent';
 import type { HandOverService, Lease, LeasesService } from '@aalis/api-storage';
 import type { IncomingMessage } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';
@@ -97,7 +98,15 @@ export class SessionOwners {
     const sessionId = message.sessionId;
     this.outstanding.set(sessionId, (this.outstanding.get(sessionId) ?? 0) + 1);
     try {
-      const { id } = await this.queue.put(sessionLeaseName(sessionId), serializeInput(message));
+      let id: number;
+      try {
+        ({ id } = await this.queue.put(sessionLeaseName(sessionId), serializeInput(message)));
+      } catch (cause) {
+        // Not stored, so not acknowledged: the sender is told, and the log says why.
+        const error = agentErrors.AALIS_AGENT_INPUT_NOT_STORED({ sessionId, reason: String(cause) }, { cause });
+        this.deps.log.error(error.message, { code: error.code, sessionId });
+        throw error;
+      }
       onStored();
       let resolveLocal!: (waited: Waited) => void;
       const local = new Promise<Waited>((resolve) => {
@@ -179,7 +188,9 @@ export class SessionOwners {
       if (this.owned.has(sessionId)) this.pump(sessionId);
       else await this.takeIfFree(sessionId);
     }
-    for (const owned of this.owned.values()) if (owned.interrupted !== undefined) this.pump(owned.sessionId);
+    for (const owned of this.owned.values()) {
+      if (owned.interrupted !== undefined || this.placement.keptDue(owned.sessionId)) this.pump(owned.sessionId);
+    }
   }
 
   /**
@@ -317,7 +328,10 @@ export class SessionOwners {
 
   private onLost(owned: Owned): void {
     owned.lost = true;
-    if (this.owned.get(owned.sessionId) === owned) this.owned.delete(owned.sessionId);
+    if (this.owned.get(owned.sessionId) === owned) {
+      this.owned.delete(owned.sessionId);
+      this.placement.forget(owned.sessionId);
+    }
     this.deps.log.warn(
       'the session lease was lost (this process stalled past its expiry); its inputs go to the next owner',
       {
@@ -345,6 +359,8 @@ export class SessionOwners {
     await this.takeAndPlace(owned);
     const after = this.host.peek(sessionId);
     if (after && !after.idle) return;
+    // Inputs that could not be stored wait here for the next try (the sweep); the lease stays ours meanwhile.
+    if (this.placement.hasKept(sessionId)) return;
     this.owned.delete(sessionId);
     this.placement.forget(sessionId);
     await owned.lease.release().catch((error: unknown) =>

@@ -16,6 +16,7 @@ import type { AgentDeps } from './agent-deps.js';
 import { describe, turnEndLine } from './log-format.js';
 import { stopMarkerText } from './turn-messages.js';
 import type { TurnState } from './turn-state.js';
+import { markUnstored } from './unstored-inputs.js';
 
 /**
  * Archives an input (except idle prompts) and returns the user message the model sees. Without an archive, builds
@@ -30,7 +31,13 @@ export async function archiveInput(
 ): Promise<{ archived?: Message; model: Message }> {
   if (message.triggerType === 'idle') return { model: { role: 'user', content: message.content } };
   if (deps.messageArchive.available) {
-    const archived = await deps.messageArchive.use.archiveIncoming(message, { turnId: state.turnId, entry, time });
+    let archived: Message;
+    try {
+      archived = await deps.messageArchive.use.archiveIncoming(message, { turnId: state.turnId, entry, time });
+    } catch (error) {
+      markUnstored(message);
+      throw error;
+    }
     return { archived, model: { role: 'user', content: archived.content, attachments: archived.attachments } };
   }
   deps.warnArchiveAbsent();
