@@ -148,8 +148,7 @@ export function parseWorkflow(name: string, text: string, context: ParseContext)
       checkReads(value, path, needs);
     } else if (Array.isArray(value)) {
       for (const [index, entry] of value.entries()) checkText(entry, [...path, index], needs);
-    }
-    else if (isRecord(value))
+    } else if (isRecord(value))
       for (const [key, entry] of Object.entries(value)) checkText(entry as Template, [...path, key], needs);
   }
   function checkBare(value: string, path: Path, needs: ReadonlySet<string> | undefined) {

@@ -9,7 +9,7 @@ import { sessionManager } from '@aalis/api-session-manager';
 import { storage } from '@aalis/api-storage';
 import { tools } from '@aalis/api-tools';
 import { type WorkflowService, workflow } from '@aalis/api-workflow';
-import { config, definePlugin, i18n, lifecycle, logger, optional, provide, s, textRef } from '@aalis/core';
+import { config, definePlugin, i18n, lifecycle, logger, optional, provide, textRef } from '@aalis/core';
 import { AgentNodeTurns } from './agent-node-turns.js';
 import type { Translate } from './definition-parser.js';
 import { nodeRunners } from './node-runners.js';
@@ -17,6 +17,7 @@ import { postgresRunStore } from './postgres-run-store.js';
 import { RunEngine } from './run-engine.js';
 import { sqliteRunStore } from './sqlite-run-store.js';
 import { workflowCommands } from './workflow-commands.js';
+import { workflowConfigSchema } from './workflow-config.js';
 import { WorkflowFiles } from './workflow-files.js';
 import { RUN_LEASE_PREFIX, WorkflowHost } from './workflow-host.js';
 import { WorkflowSchedules } from './workflow-schedules.js';
@@ -24,30 +25,6 @@ import { workflowRunTool } from './workflow-tool.js';
 import './workflow-texts.js';
 
 export const WORKFLOW_PLUGIN = '@aalis/plugin-workflow';
-
-export const workflowConfigSchema = s
-  .object({
-    dir: s
-      .string()
-      .default('workflows')
-      .describe('Folder of the workflow files (<name>.yaml), relative to the data directory.'),
-    timeZone: s.string().default('UTC').describe('IANA time zone of schedule triggers that name none.'),
-    schedulePollMs: s
-      .number()
-      .integer()
-      .min(100)
-      .default(1000)
-      .describe('How often scheduled workflows are looked for, in milliseconds.'),
-    resumeIntervalMs: s
-      .number()
-      .integer()
-      .min(100)
-      .default(5000)
-      .describe(
-        'How often runs that no live process executes (after a restart or a crash) are looked for and resumed.',
-      ),
-  })
-  .describe('Workflows (编排): YAML files of nodes that run on a plan.');
 
 export default definePlugin({
   name: WORKFLOW_PLUGIN,

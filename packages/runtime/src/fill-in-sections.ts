@@ -38,6 +38,7 @@ export function fillIn(
     case 'agent':
     case 'message-archive':
     case 'schedule':
+    case 'workflow':
       section.timeZone ??= timeZone;
       break;
     case 'llm-openai': {

@@ -69,6 +69,7 @@ describe('loadConfig', () => {
       'prompt-budget',
       'subtask',
       'schedule',
+      'workflow',
       'basic-tools',
       'session-server',
       'cli',

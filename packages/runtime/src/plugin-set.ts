@@ -31,6 +31,7 @@ import sessionSettingsPlugin from '@aalis/plugin-session-settings';
 import storagePlugin from '@aalis/plugin-storage';
 import subtaskPlugin from '@aalis/plugin-subtask';
 import toolsPlugin from '@aalis/plugin-tools';
+import { workflowConfigSchema } from '@aalis/plugin-workflow/workflow-config';
 import { createBasicToolsPlugin } from './basic-tools.js';
 import { HOST_PLUGIN_NAME } from './host-plugin.js';
 import { passwordOf } from './url-password.js';
@@ -172,6 +173,12 @@ export function pluginSlots(): PluginSlot[] {
     slot(schedulePlugin, {
       alias: 'schedule',
       summary: 'Reminders and recurring tasks (cron, time zones) fired once each; idle prompts.',
+      filledIn: 'timeZone ← timeZone',
+    }),
+    lazySlot('@aalis/plugin-workflow', workflowConfigSchema, () => import('@aalis/plugin-workflow'), {
+      alias: 'workflow',
+      summary:
+        'Workflows (编排): <dataDir>/workflows/<name>.yaml DAGs of agent, tool, send, wait, condition, map and workflow nodes; workflow_run, /workflow, schedules.',
       filledIn: 'timeZone ← timeZone',
     }),
     slot(createBasicToolsPlugin(), { alias: 'basic-tools', summary: 'The current_time and calculator tools.' }),
