@@ -1,0 +1,52 @@
+// One entry point from a file's bytes to its text: the type sniffed from the content, the extractor for it, and
+// the coded errors a person is told about (too large, encrypted, corrupt, a zip bomb, not a kind we read).
+import { decodeText } from './decode-text.js';
+import { extractDocx } from './extract-docx.js';
+import { extractPdf } from './extract-pdf.js';
+import { extractPptx } from './extract-pptx.js';
+import { extractXlsx } from './extract-xlsx.js';
+import type { ExtractedDocument, ExtractLimits } from './extracted-document.js';
+import { fileReaderErrors } from './file-reader-texts.js';
+import type { FileKind, SniffedFile } from './sniff-file.js';
+
+export type Extraction = ExtractedDocument & { imagesFound: number };
+
+export async function extractDocument(
+  bytes: Uint8Array,
+  sniffed: SniffedFile,
+  limits: ExtractLimits,
+): Promise<Extraction> {
+  switch (sniffed.kind) {
+    case 'pdf':
+      return { ...(await extractPdf(bytes, limits)), imagesFound: 0 };
+    case 'docx':
+      return extractDocx(bytes, limits);
+    case 'xlsx':
+      return extractXlsx(bytes, limits);
+    case 'pptx':
+      return extractPptx(bytes, limits);
+    case 'legacy-office':
+      throw fileReaderErrors.AALIS_FILE_LEGACY_OFFICE();
+    case 'image':
+    case 'audio':
+    case 'binary':
+      throw fileReaderErrors.AALIS_FILE_UNSUPPORTED({ type: sniffed.mimeType });
+    default:
+      return extractText(bytes, sniffed.kind);
+  }
+}
+
+function extractText(bytes: Uint8Array, kind: FileKind): Extraction {
+  const decoded = decodeText(bytes);
+  if (!decoded) throw fileReaderErrors.AALIS_FILE_UNSUPPORTED({ type: 'application/octet-stream' });
+  const lines = decoded.text.replace(/\r\n?/g, '\n').split('\n');
+  return {
+    kind,
+    unit: 'line',
+    units: lines,
+    totalUnits: lines.length,
+    encoding: decoded.encoding,
+    images: [],
+    imagesFound: 0,
+  };
+}
