@@ -1,2 +1,153 @@
-// @aalis/plugin-memory-vector: Long-term memory (向量记忆): every archived message indexed for full text (and dense vectors), the most relevant past messages recalled into each turn within who-may-see-what scopes
-export {};
+// @aalis/plugin-memory-vector: long-term memory (向量记忆, the memoryVector bucket of token:usage). Every archived
+// message of every session is indexed as memory stores it (and what was stored while the plugin was away is caught
+// up on start); each turn gets the most relevant past messages its participants could have seen, at turn-context.
+import { agent } from '@aalis/api-agent';
+import { authority } from '@aalis/api-authority';
+import { contributions } from '@aalis/api-contributions';
+import { memory } from '@aalis/api-memory';
+import { type MemoryVectorService, memoryVector, type RecalledMessage } from '@aalis/api-memory-vector';
+import { sessionManager } from '@aalis/api-session-manager';
+import { storage } from '@aalis/api-storage';
+import { config, definePlugin, events, i18n, lifecycle, logger, optional, provide } from '@aalis/core';
+import type { Identity } from '@aalis/schema-message';
+import { queryTerms } from '@aalis/util-text-search';
+import { catchUp } from './catch-up.js';
+import { memoryVectorConfigSchema } from './memory-vector-config.js';
+import { MessageIndexer } from './message-indexer.js';
+import { postgresRecallStore } from './postgres-recall-store.js';
+import { entryCost, recall } from './recall.js';
+import { recallBlock } from './recall-block.js';
+import { recallContribution } from './recall-contribution.js';
+import { recallEntry } from './recall-entry.js';
+import { identityOfInput, identityOfStored, personOf, turnScope } from './recall-scope.js';
+import { SessionAudiences } from './session-audiences.js';
+import { sqliteRecallStore } from './sqlite-recall-store.js';
+import './memory-vector-texts.js';
+
+export { chooseTerms } from './choose-terms.js';
+export { type MemoryVectorConfig, memoryVectorConfigSchema } from './memory-vector-config.js';
+export { postgresRecallStore } from './postgres-recall-store.js';
+export type { Excerpt, RecallSettings } from './recall.js';
+export { recall } from './recall.js';
+export { recallBlock } from './recall-block.js';
+export type { Audience, RecallEntry, RecallHit, RecallQuery, RecallScope, RecallStore } from './recall-store.js';
+export { sqliteRecallStore } from './sqlite-recall-store.js';
+
+export const memoryVectorPlugin = definePlugin({
+  name: '@aalis/plugin-memory-vector',
+  provides: [memoryVector],
+  uses: {
+    logger,
+    config,
+    events,
+    i18n,
+    lifecycle,
+    provide,
+    storage,
+    memory,
+    agent: optional(agent),
+    contributions: optional(contributions),
+    sessionManager: optional(sessionManager),
+    authority: optional(authority),
+  },
+  config: memoryVectorConfigSchema,
+  async apply(handles) {
+    const settings = handles.config.use;
+    const log = handles.logger.use;
+    const store =
+      handles.storage.use.engine === 'postgres'
+        ? await postgresRecallStore(handles.storage.use.postgres())
+        : sqliteRecallStore(handles.storage.use.database());
+    const isOwner = (identity: Identity) => handles.authority.available && handles.authority.use.isOwner(identity);
+    const audiences = new SessionAudiences({
+      sessionManager: () => (handles.sessionManager.available ? handles.sessionManager.use : undefined),
+      isOwner,
+    });
+    const indexer = new MessageIndexer({
+      store,
+      log,
+      readAll: (sessionId) => handles.memory.use.readAll(sessionId),
+      async entryOf(sessionId, message) {
+        const speaker = message.role === 'user' ? identityOfStored(message) : undefined;
+        const { audience, multiParty } = await audiences.audience(sessionId, speaker);
+        const person = multiParty && speaker ? personOf(speaker, isOwner) : undefined;
+        return recallEntry({ sessionId, message, audience, person });
+      },
+    });
+    const cost = entryCost(settings.itemMaxChars);
+    const scopeFor = async (sessionId: string, speakers: readonly Identity[]) => {
+      const { audience } = await audiences.audience(sessionId, speakers[0]);
+      return turnScope({ sessionId, audience, persons: speakers.map((speaker) => personOf(speaker, isOwner)) });
+    };
+
+    handles.events.use.on('memory:appended', ({ sessionId, messages }) => indexer.appended(sessionId, messages));
+    handles.events.use.on('memory:deleted', ({ sessionId, turnId }) => indexer.deletedTurn(sessionId, turnId));
+    handles.events.use.on('memory:cleared', ({ sessionIds }) => {
+      indexer.cleared(sessionIds);
+      audiences.forget(sessionIds);
+    });
+
+    if (handles.contributions.available) {
+      handles.contributions.use.contribute(
+        'agent:prompt',
+        recallContribution({
+          scopeOf: (view) =>
+            scopeFor(
+              view.sessionId,
+              view.inputs.flatMap((input) => {
+                const identity = identityOfInput(input.message);
+                return identity ? [identity] : [];
+              }),
+            ),
+          find: ({ terms, scope, exclude }) =>
+            recall({ store, terms, scope, exclude, now: Date.now(), settings, cost }),
+          render: (excerpts, sessionId) =>
+            recallBlock(excerpts, {
+              sessionId,
+              locale: handles.i18n.use.locale,
+              timeZone: settings.timeZone,
+              itemMaxChars: settings.itemMaxChars,
+            }),
+        }),
+      );
+    }
+
+    let catchingUp: Promise<void> | undefined;
+    const service: MemoryVectorService = {
+      async search({ text, sessionId, speakers = [], limit = 10 }) {
+        const hits = await store.search({
+          terms: queryTerms(text),
+          scope: await scopeFor(sessionId, speakers),
+          limit: Math.min(Math.max(1, limit), 100),
+        });
+        return hits.map(
+          (hit): RecalledMessage => ({
+            messageId: hit.messageId,
+            sessionId: hit.sessionId,
+            audience: hit.audience,
+            ...(hit.speaker !== undefined ? { speaker: hit.speaker } : {}),
+            role: hit.role,
+            at: hit.at,
+            text: hit.text,
+            score: hit.score,
+          }),
+        );
+      },
+      forget: (messageIds) => store.deleteMessages(messageIds),
+      count: () => store.count(),
+      async settled() {
+        await catchingUp;
+        await indexer.settled();
+      },
+    };
+    handles.provide.use.service(memoryVector, service);
+
+    if (settings.catchUp && handles.sessionManager.available) {
+      const manager = handles.sessionManager.use;
+      catchingUp = catchUp({ store, indexer, sessions: (filter) => manager.list(filter), log });
+    }
+    handles.lifecycle.use.onDispose(() => indexer.stop());
+  },
+});
+
+export default memoryVectorPlugin;

@@ -1,0 +1,167 @@
+// Keeps the recall store in step with the archive: what memory appends is indexed in the background in batches
+// (one write per batch), deletions and clears are applied in the same order as the appends they follow, and what
+// the archive stored while the plugin was away is caught up on start. Nothing here blocks or fails a turn: the
+// archive is the record, the index can always be rebuilt from it.
+import type { Logger } from '@aalis/core';
+import type { Message } from '@aalis/schema-message';
+import type { RecallEntry, RecallStore } from './recall-store.js';
+
+type Operation =
+  | { kind: 'add'; sessionId: string; messages: readonly Message[] }
+  | { kind: 'deleteTurn'; sessionId: string; turnId: string }
+  | { kind: 'clear'; sessionIds: readonly string[] | undefined }
+  | { kind: 'catchUp'; sessionId: string };
+
+/** Messages indexed per write. */
+export const INDEX_BATCH = 500;
+/** Appended messages waiting at most; past it a session is read again from the archive later instead. */
+export const MAX_WAITING_MESSAGES = 20_000;
+
+export interface MessageIndexerOptions {
+  store: RecallStore;
+  /** The entry of one stored message of a session, or nothing when it is not recalled. */
+  entryOf(sessionId: string, message: Message): Promise<RecallEntry | undefined>;
+  /** The whole archive of a session (catch-up). */
+  readAll(sessionId: string): Promise<Message[]>;
+  log: Logger;
+}
+
+export class MessageIndexer {
+  private readonly operations: Operation[] = [];
+  private waitingMessages = 0;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+  /** Writes and reads that failed so far (a catch-up that met one does not count as done). */
+  failures = 0;
+
+  constructor(private readonly options: MessageIndexerOptions) {}
+
+  appended(sessionId: string, messages: readonly Message[]): void {
+    if (this.waitingMessages + messages.length > MAX_WAITING_MESSAGES) {
+      // Backpressure without losing anything: the session is read again from the archive once the queue drains.
+      if (!this.operations.some((op) => op.kind === 'catchUp' && op.sessionId === sessionId)) {
+        this.push({ kind: 'catchUp', sessionId });
+      }
+      return;
+    }
+    this.waitingMessages += messages.length;
+    this.push({ kind: 'add', sessionId, messages });
+  }
+
+  deletedTurn(sessionId: string, turnId: string): void {
+    this.push({ kind: 'deleteTurn', sessionId, turnId });
+  }
+
+  cleared(sessionIds: readonly string[] | undefined): void {
+    this.push({ kind: 'clear', sessionIds });
+  }
+
+  /** Reads sessions again from the archive and adds what the index lacks. */
+  catchUp(sessionIds: readonly string[]): void {
+    for (const sessionId of sessionIds) this.push({ kind: 'catchUp', sessionId });
+  }
+
+  /** Resolves when everything handed in so far is applied. */
+  async settled(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  /** Stops taking work (what waits is dropped: the archive still has it, the next start catches up). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.operations.length = 0;
+    await this.settled();
+  }
+
+  private push(operation: Operation): void {
+    if (this.stopped) return;
+    this.operations.push(operation);
+    this.running ??= this.drain().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  private async drain(): Promise<void> {
+    // A turn's appends arrive one after another: a tick lets them gather into one batch.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.operations.length > 0 && !this.stopped) {
+      const next = this.operations[0];
+      if (next?.kind === 'add') await this.addBatch();
+      else {
+        this.operations.shift();
+        if (next) await this.apply(next);
+      }
+    }
+  }
+
+  private async addBatch(): Promise<void> {
+    const entries: RecallEntry[] = [];
+    let taken = 0;
+    while (this.operations[0]?.kind === 'add' && entries.length < INDEX_BATCH) {
+      const operation = this.operations.shift() as Extract<Operation, { kind: 'add' }>;
+      taken += operation.messages.length;
+      for (const message of operation.messages) {
+        const entry = await this.safeEntry(operation.sessionId, message);
+        if (entry) entries.push(entry);
+      }
+    }
+    this.waitingMessages -= taken;
+    await this.write(entries);
+  }
+
+  private async apply(operation: Exclude<Operation, { kind: 'add' }>): Promise<void> {
+    try {
+      if (operation.kind === 'deleteTurn') await this.options.store.deleteTurn(operation.sessionId, operation.turnId);
+      else if (operation.kind === 'clear') await this.options.store.deleteSessions(operation.sessionIds);
+      else await this.readAgain(operation.sessionId);
+    } catch (error) {
+      this.failures += 1;
+      this.options.log.warn('long-term memory index: could not apply a change; it is applied again on restart', {
+        change: operation.kind,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+
+  private async readAgain(sessionId: string): Promise<void> {
+    const messages = await this.options.readAll(sessionId);
+    for (let start = 0; start < messages.length && !this.stopped; start += INDEX_BATCH) {
+      const entries: RecallEntry[] = [];
+      for (const message of messages.slice(start, start + INDEX_BATCH)) {
+        const entry = await this.safeEntry(sessionId, message);
+        if (entry) entries.push(entry);
+      }
+      await this.write(entries);
+    }
+  }
+
+  private async safeEntry(sessionId: string, message: Message): Promise<RecallEntry | undefined> {
+    try {
+      return await this.options.entryOf(sessionId, message);
+    } catch (error) {
+      this.options.log.warn('long-term memory index: a message could not be described; it is not recalled', {
+        sessionId,
+        messageId: message.id,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return undefined;
+    }
+  }
+
+  private async write(entries: RecallEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    try {
+      await this.options.store.add(entries);
+    } catch (error) {
+      this.failures += 1;
+      this.options.log.warn('long-term memory index: a batch could not be written; the next start reads it again', {
+        messages: entries.length,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+}

@@ -1,0 +1,52 @@
+// The agent:prompt block of long-term memory: at turn-context, after all history (the history's prefix stays
+// cached; what changes each turn sits with the turn), counted as memoryVector. Searched with the words of this
+// turn's inputs as archived, in the scope of this session and its speakers.
+import type { PromptContributionSpec, PromptContributionView } from '@aalis/api-agent';
+import { queryTerms } from '@aalis/util-text-search';
+import type { Excerpt } from './recall.js';
+import { splitSpoken } from './recall-entry.js';
+import type { RecallScope } from './recall-store.js';
+
+export interface TurnRecall {
+  terms: string[];
+  scope: RecallScope;
+  exclude: Set<string>;
+}
+
+/** The words this turn searches with: its inputs, as archived when they were. */
+export function turnText(view: Pick<PromptContributionView, 'inputs'>): string {
+  return view.inputs
+    .map((input) => (input.archived ? splitSpoken(input.archived).text : input.message.content))
+    .join('\n');
+}
+
+/** Ids the prompt already carries: the history window and this turn's archived inputs. */
+export function carriedIds(view: Pick<PromptContributionView, 'inputs' | 'messages'>): Set<string> {
+  const ids = new Set<string>();
+  for (const message of view.messages) if (message.id !== undefined) ids.add(message.id);
+  for (const input of view.inputs) if (input.archived?.id !== undefined) ids.add(input.archived.id);
+  return ids;
+}
+
+export function recallContribution({
+  scopeOf,
+  find,
+  render,
+}: {
+  scopeOf(view: PromptContributionView): Promise<RecallScope>;
+  find(request: TurnRecall): Promise<Excerpt[]>;
+  render(excerpts: Excerpt[], sessionId: string): string | undefined;
+}): PromptContributionSpec {
+  return {
+    id: 'recall',
+    anchor: 'turn-context',
+    category: 'memoryVector',
+    async build(view) {
+      if (view.dryRun || view.inputs.length === 0) return undefined;
+      const terms = queryTerms(turnText(view));
+      if (terms.length === 0) return undefined;
+      const excerpts = await find({ terms, scope: await scopeOf(view), exclude: carriedIds(view) });
+      return render(excerpts, view.sessionId);
+    },
+  };
+}

@@ -1,0 +1,126 @@
+// One turn's recall: the store's best matches in the turn's scope, weighed by age, without what the prompt already
+// carries, each with its neighbours (for matches from the turn's own session or audience; a person's words from
+// another room come alone), grouped into excerpts that fit the token budget, best excerpts first.
+import { estimateTextTokens } from '@aalis/context-budget';
+import type { RecallEntry, RecallHit, RecallScope, RecallStore } from './recall-store.js';
+
+export interface RecallSettings {
+  maxTokens: number;
+  maxHits: number;
+  neighbours: number;
+  itemMaxChars: number;
+  recencyHalfLifeDays: number;
+  recencyWeight: number;
+}
+
+/** Matches asked of the store per hit kept: room for the ones the prompt already carries. */
+const CANDIDATES_PER_HIT = 4;
+const DAY_MS = 86_400_000;
+
+/** Consecutive messages of one session, recalled together, and why: the best match among them. */
+export interface Excerpt {
+  entries: RecallEntry[];
+  /** The ids that matched the query (the rest are neighbours). */
+  matched: Set<string>;
+  score: number;
+}
+
+export function recencyFactor(at: number, now: number, settings: RecallSettings): number {
+  const ageDays = Math.max(0, now - at) / DAY_MS;
+  return 1 - settings.recencyWeight + settings.recencyWeight * 0.5 ** (ageDays / settings.recencyHalfLifeDays);
+}
+
+export async function recall({
+  store,
+  terms,
+  scope,
+  exclude,
+  now,
+  settings,
+  cost,
+}: {
+  store: RecallStore;
+  terms: readonly string[];
+  scope: RecallScope;
+  /** Message ids the prompt already carries (history, this turn's inputs). */
+  exclude: ReadonlySet<string>;
+  now: number;
+  settings: RecallSettings;
+  /** Tokens one entry costs in the block. */
+  cost: (entry: RecallEntry) => number;
+}): Promise<Excerpt[]> {
+  if (terms.length === 0) return [];
+  const found = await store.search({ terms, scope, limit: settings.maxHits * CANDIDATES_PER_HIT });
+  const hits = found
+    .filter((hit) => !exclude.has(hit.messageId))
+    .map((hit) => ({ hit, score: hit.score * recencyFactor(hit.at, now, settings) }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, settings.maxHits);
+  const excerpts: Excerpt[] = [];
+  const taken = new Set<string>();
+  let budget = settings.maxTokens;
+  for (const { hit, score } of hits) {
+    if (taken.has(hit.messageId)) continue;
+    const entries = await withNeighbours(store, hit, scope, settings.neighbours);
+    const fresh = entries.filter((entry) => !exclude.has(entry.messageId) && !taken.has(entry.messageId));
+    const price = fresh.reduce((sum, entry) => sum + cost(entry), 0);
+    if (price > budget) {
+      // The match alone may still fit where its neighbours do not.
+      const alone = cost(hit);
+      if (alone > budget) continue;
+      budget -= alone;
+      taken.add(hit.messageId);
+      excerpts.push({ entries: [hit], matched: new Set([hit.messageId]), score });
+      continue;
+    }
+    budget -= price;
+    for (const entry of fresh) taken.add(entry.messageId);
+    excerpts.push({ entries: fresh, matched: new Set([hit.messageId]), score });
+  }
+  return mergeTouching(excerpts);
+}
+
+async function withNeighbours(
+  store: RecallStore,
+  hit: RecallHit,
+  scope: RecallScope,
+  neighbours: number,
+): Promise<RecallEntry[]> {
+  const wholeAudience = hit.sessionId === scope.sessionId || scope.audiences.includes(hit.audience);
+  if (neighbours === 0 || !wholeAudience) return [hit];
+  const around = await store.around(hit.messageId, neighbours, neighbours);
+  const before = around.filter(
+    (entry) => entry.at < hit.at || (entry.at === hit.at && entry.messageId < hit.messageId),
+  );
+  const after = around.filter((entry) => !before.includes(entry));
+  return [...before, hit, ...after];
+}
+
+/** Excerpts of one session whose messages meet become one, so no message is shown twice and context reads on. */
+function mergeTouching(excerpts: Excerpt[]): Excerpt[] {
+  const merged: Excerpt[] = [];
+  for (const excerpt of excerpts) {
+    const first = excerpt.entries[0];
+    const last = excerpt.entries.at(-1);
+    const joined = merged.find((other) => {
+      const otherFirst = other.entries[0];
+      const otherLast = other.entries.at(-1);
+      if (!first || !last || !otherFirst || !otherLast || otherFirst.sessionId !== first.sessionId) return false;
+      return !(last.at < otherFirst.at || first.at > otherLast.at);
+    });
+    if (!joined) {
+      merged.push(excerpt);
+      continue;
+    }
+    const byId = new Map([...joined.entries, ...excerpt.entries].map((entry) => [entry.messageId, entry]));
+    joined.entries = [...byId.values()].sort((a, b) => a.at - b.at || (a.messageId < b.messageId ? -1 : 1));
+    for (const id of excerpt.matched) joined.matched.add(id);
+  }
+  return merged;
+}
+
+/** The estimate one entry's line costs: its text (cut) and its label. */
+export function entryCost(itemMaxChars: number) {
+  return (entry: RecallEntry) =>
+    estimateTextTokens(entry.text.slice(0, itemMaxChars)) + estimateTextTokens(entry.speaker ?? '') + 12;
+}
