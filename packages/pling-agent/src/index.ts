@@ -66,6 +66,7 @@ export { callListener, reportListenerError } from './listener-errors.js';
 export type { LlmClient, ModelRequest, ModelResponse, ModelToolDefinition, ModelUsage } from './llm-client.js';
 export { applyModelOverrides, type ModelOverrides, type ModelOverridesSource } from './model-overrides.js';
 export { type Listener, Observable } from './observable.js';
+export { isPlainObject, mapPlainData } from './plain-data.js';
 export { type Redact, type RedactorSource, redactMessage, redactValue } from './redaction.js';
 export { backoffDelay, isRetryable, withRetry } from './retry.js';
 export { type AgentRuntime, type CreateAgentRuntimeOptions, createAgentRuntime } from './runtime.js';

@@ -4,6 +4,7 @@
 // The page layer supplies the redactor (it knows the values); without one nothing is changed.
 import type { Message } from '@aalis/schema-message';
 import { PlingError } from './errors.js';
+import { mapPlainData } from './plain-data.js';
 import type { SessionEventBody } from './session-events.js';
 
 /**
@@ -71,20 +72,7 @@ export function redactMessage(message: Message, redact: Redact): Message {
 
 /** A copy of plain data with every string redacted (numbers are left to the text pass over the JSON). */
 export function redactValue(value: unknown, redact: Redact): unknown {
-  const path = new Set<object>();
-  const walk = (current: unknown): unknown => {
-    if (typeof current === 'string') return redact(current);
-    if (typeof current !== 'object' || current === null) return current;
-    if (path.has(current)) return '[circular]';
-    if (!Array.isArray(current) && Object.getPrototypeOf(current) !== Object.prototype) return current;
-    path.add(current);
-    const copy = Array.isArray(current)
-      ? current.map(walk)
-      : Object.fromEntries(Object.entries(current).map(([key, item]) => [key, walk(item)]));
-    path.delete(current);
-    return copy;
-  };
-  return walk(value);
+  return mapPlainData(value, (leaf) => (typeof leaf === 'string' ? redact(leaf) : leaf));
 }
 
 /** Free-text fields of events (a message's text, a notice's or error's message, a block's reason …). */

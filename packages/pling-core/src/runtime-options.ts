@@ -10,6 +10,7 @@ import {
   type Approval,
   isAbortError,
   type Locale,
+  mapPlainData,
   resolveAgentConfig,
   type Telemetry,
 } from '@plingjs/agent';
@@ -17,7 +18,7 @@ import { type Action, type ActionContext, requiresConfirmation } from './action.
 import { PageError } from './errors.js';
 import { createHandoffAction, HANDOFF_ACTION_ID } from './handoff-action.js';
 import type { Page } from './page.js';
-import { isPlainObject, redact } from './sensitive.js';
+import { redact } from './sensitive.js';
 import { restoreSensitive } from './sensitive-vault.js';
 import { type PageTexts, pageTexts } from './texts.js';
 
@@ -156,24 +157,13 @@ function toTool({ page, defaultApproval, locale, texts }: Rendering, declared: A
  * one (a number that is a sensitive value becomes its marker string).
  */
 function redactByValue(value: unknown, redactor: (text: string) => string): unknown {
-  const path = new Set<object>();
-  const walk = (current: unknown): unknown => {
-    if (typeof current === 'string') return redactor(current);
-    if (typeof current === 'number' || typeof current === 'bigint') {
-      const text = String(current);
-      const redacted = redactor(text);
-      return redacted === text ? current : redacted;
-    }
-    if (!Array.isArray(current) && !isPlainObject(current)) return current;
-    if (path.has(current)) return '[circular]';
-    path.add(current);
-    const copy = Array.isArray(current)
-      ? current.map(walk)
-      : Object.fromEntries(Object.entries(current).map(([key, item]) => [key, walk(item)]));
-    path.delete(current);
-    return copy;
-  };
-  return walk(value);
+  return mapPlainData(value, (leaf) => {
+    if (typeof leaf === 'string') return redactor(leaf);
+    if (typeof leaf !== 'number' && typeof leaf !== 'bigint') return leaf;
+    const text = String(leaf);
+    const redacted = redactor(text);
+    return redacted === text ? leaf : redacted;
+  });
 }
 
 /**

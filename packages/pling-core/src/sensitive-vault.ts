@@ -1,9 +1,9 @@
 // The way back from a marker to the real value. The model only ever sees `[redacted:label]`; when it passes such a
 // marker as an argument (a whole string, e.g. `{ to: '[redacted:email]' }`), the action's handler receives the
 // labelled value the page currently shows under that label. Unlabelled values can never be referred to.
-import type { Locale, Redact } from '@plingjs/agent';
+import { isPlainObject, type Locale, type Redact } from '@plingjs/agent';
 import { PageError } from './errors.js';
-import { isPlainObject, isSensitive, redactionMarker, type Sensitive } from './sensitive.js';
+import { isSensitive, redactionMarker, type Sensitive } from './sensitive.js';
 import { pageTexts } from './texts.js';
 
 const AMBIGUOUS = Symbol('ambiguous');

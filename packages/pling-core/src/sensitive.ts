@@ -1,6 +1,6 @@
 // Sensitive values: wrapped by the page so that everything leaving it (snapshot text, tool results, confirmation
 // requests, events) shows a redaction marker, while page code (handlers, confirm policies) gets the real value.
-import type { Locale } from '@plingjs/agent';
+import { type Locale, mapPlainData } from '@plingjs/agent';
 import { PageError } from './errors.js';
 import { pageTexts } from './texts.js';
 
@@ -67,23 +67,5 @@ export function reveal(value: unknown): unknown {
 }
 
 function mapSensitive(value: unknown, replace: (wrapper: Sensitive) => unknown): unknown {
-  const path = new Set<object>();
-  const walk = (current: unknown): unknown => {
-    if (isSensitive(current)) return replace(current);
-    if (!Array.isArray(current) && !isPlainObject(current)) return current;
-    if (path.has(current)) return '[circular]';
-    path.add(current);
-    const copy = Array.isArray(current)
-      ? current.map(walk)
-      : Object.fromEntries(Object.entries(current).map(([key, item]) => [key, walk(item)]));
-    path.delete(current);
-    return copy;
-  };
-  return walk(value);
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
+  return mapPlainData(value, (leaf) => (isSensitive(leaf) ? replace(leaf) : leaf));
 }

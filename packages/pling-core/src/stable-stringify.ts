@@ -1,6 +1,8 @@
 // JSON with sorted keys, so the same page state always gives the same snapshot text (and a stable prompt prefix).
+
+import { isPlainObject } from '@plingjs/agent';
 import { compare } from './action-registry.js';
-import { isPlainObject, redact } from './sensitive.js';
+import { redact } from './sensitive.js';
 
 /** Redacts, then serialises like JSON.stringify but with object keys in code-unit order; bigint as a string. */
 export function stableStringify(value: unknown): string {
