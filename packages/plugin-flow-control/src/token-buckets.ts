@@ -1,0 +1,57 @@
+// Token buckets by key (a person, a room, a platform): each holds up to `burst` tokens and refills `perMinute`
+// tokens a minute; an input that addresses her takes one. Keys are bounded: past `maxKeys` the bucket used least
+// recently is forgotten (a forgotten bucket comes back full — the generous side).
+export interface BucketRule {
+  /** Tokens added per minute; 0 = no limit. */
+  perMinute: number;
+  /** Most tokens held (the burst); 0 = perMinute. */
+  burst: number;
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+export class TokenBuckets {
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly capacity: number;
+
+  constructor(
+    private readonly rule: BucketRule,
+    private readonly maxKeys = 50_000,
+  ) {
+    this.capacity = rule.burst > 0 ? rule.burst : rule.perMinute;
+  }
+
+  get enabled(): boolean {
+    return this.rule.perMinute > 0;
+  }
+
+  /** Milliseconds until `key` has a token (0 = it has one now). */
+  waitFor(key: string, now: number): number {
+    if (!this.enabled) return 0;
+    const tokens = this.level(key, now);
+    if (tokens >= 1) return 0;
+    return Math.ceil(((1 - tokens) * 60_000) / this.rule.perMinute);
+  }
+
+  /** Takes one token (call after waitFor said 0). */
+  take(key: string, now: number): void {
+    if (!this.enabled) return;
+    const tokens = this.level(key, now);
+    this.buckets.delete(key);
+    this.buckets.set(key, { tokens: tokens - 1, at: now });
+    if (this.buckets.size > this.maxKeys) {
+      const oldest = this.buckets.keys().next().value;
+      if (oldest !== undefined) this.buckets.delete(oldest);
+    }
+  }
+
+  private level(key: string, now: number): number {
+    const bucket = this.buckets.get(key);
+    if (!bucket) return this.capacity;
+    const refill = ((now - bucket.at) / 60_000) * this.rule.perMinute;
+    return Math.min(this.capacity, bucket.tokens + Math.max(0, refill));
+  }
+}
