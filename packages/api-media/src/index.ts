@@ -3,9 +3,23 @@
 import { defineService, type ServiceDescriptor } from '@aalis/core';
 import type { Attachment } from '@aalis/schema-message';
 
+export interface DescribeOptions {
+  signal?: AbortSignal;
+  /** The session the description is made for (accounting, and where a failure is told). */
+  sessionId?: string;
+  /** A question about the image ("what does the sign say?"); without, a general description. */
+  question?: string;
+}
+
 export interface MediaService {
-  /** A text description of an attachment (cached by the implementation); undefined when it cannot describe it. */
-  describe(attachment: Attachment, options?: { signal?: AbortSignal; sessionId?: string }): Promise<string | undefined>;
+  /**
+   * A text description of an attachment (an image; cached by content by the implementation, so the same image
+   * with the same question costs no second model call); undefined when it cannot describe it.
+   */
+  describe(attachment: Attachment, options?: DescribeOptions): Promise<string | undefined>;
 }
 
 export const media: ServiceDescriptor<MediaService> = defineService<MediaService>('media');
+
+/** Tool name of the media implementation's second look at an image from the history. */
+export const DESCRIBE_IMAGE_TOOL = 'describe_image';

@@ -1,0 +1,15 @@
+// Image descriptions cached by content: the key is the image's SHA-256 (with the question, when one was asked),
+// so an image seen again costs no model call, across sessions and restarts.
+export interface StoredDescription {
+  key: string;
+  description: string;
+  model: string;
+  createdAt: number;
+}
+
+export interface DescriptionStore {
+  get(key: string): Promise<StoredDescription | undefined>;
+  put(entry: StoredDescription): Promise<void>;
+}
+
+export const MEDIA_NAMESPACE = 'media';

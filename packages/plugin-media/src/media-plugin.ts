@@ -1,0 +1,123 @@
+// The plugin: the media service (image descriptions cached by content), agent:llm:before giving a model that
+// cannot see a description of each image, the describe_image tool, and the notes a person gets — once per session
+// when no model can see, once per image that could not be described.
+import '@aalis/api-agent';
+import { gateway } from '@aalis/api-gateway';
+import { hooks } from '@aalis/api-hooks';
+import { llm } from '@aalis/api-llm';
+import { media } from '@aalis/api-media';
+import { memory } from '@aalis/api-memory';
+import { storage } from '@aalis/api-storage';
+import { tools } from '@aalis/api-tools';
+import { config, definePlugin, i18n, lifecycle, logger, optional, provide, services } from '@aalis/core';
+import { describeImageTool } from './describe-image-tool.js';
+import { ImageDescriber } from './image-describer.js';
+import { ImagesForModel } from './images-for-model.js';
+import { mediaConfigSchema } from './media-config.js';
+import { postgresDescriptionStore } from './postgres-description-store.js';
+import { sqliteDescriptionStore } from './sqlite-description-store.js';
+import './media-texts.js';
+
+export const MEDIA_PLUGIN = '@aalis/plugin-media';
+
+/** Sessions whose notes are remembered (told once); the oldest are forgotten past this. */
+const TOLD_LIMIT = 10_000;
+
+export default definePlugin({
+  name: MEDIA_PLUGIN,
+  provides: [media],
+  uses: {
+    hooks,
+    storage,
+    config,
+    i18n,
+    logger,
+    lifecycle,
+    provide,
+    services,
+    tools: optional(tools),
+    memory: optional(memory),
+    gateway: optional(gateway),
+    llm: optional(llm),
+  },
+  config: mediaConfigSchema,
+  async apply(handles) {
+    const log = handles.logger.use;
+    const store =
+      handles.storage.use.engine === 'postgres'
+        ? await postgresDescriptionStore(handles.storage.use.postgres())
+        : sqliteDescriptionStore(handles.storage.use.database());
+    let fallbackLogged = false;
+    const describer = new ImageDescriber({
+      store,
+      config: handles.config.use,
+      providers: () => handles.services.use.providers(llm),
+      i18n: handles.i18n.use,
+      onFallback: (message) => {
+        if (!fallbackLogged) log.warn(message);
+        fallbackLogged = true;
+      },
+    });
+    // Where each session's inputs come from, so that a note goes back the same way.
+    const origins = new Map<string, { platform: string; venue?: string }>();
+    const told = new Set<string>();
+    const images = new ImagesForModel(describer, handles.i18n.use, ({ sessionId, onceKey, notice }) => {
+      const key = `${sessionId}\n${onceKey}`;
+      if (told.has(key)) return;
+      told.add(key);
+      if (told.size > TOLD_LIMIT) told.delete(told.values().next().value!);
+      const content = handles.i18n.use.t(notice);
+      log.info('image note', { sessionId, note: content });
+      if (!handles.gateway.available) return;
+      const origin = origins.get(sessionId);
+      void handles.gateway.use
+        .dispatchOutbound({
+          sessionId,
+          ...(origin ? { platform: origin.platform } : {}),
+          ...(origin?.venue !== undefined ? { venue: origin.venue } : {}),
+          content,
+          kind: 'system',
+        })
+        .catch((error: unknown) => log.warn('image note not delivered', { sessionId, error: String(error) }));
+    });
+
+    handles.provide.use.service(media, {
+      async describe(attachment, options = {}) {
+        try {
+          return (await describer.describe(attachment, options)).text;
+        } catch (error) {
+          log.info('image not described', { sessionId: options.sessionId, error: String(error) });
+          return undefined;
+        }
+      },
+    });
+    handles.hooks.use.middleware('agent:input:before', async ({ message }, next) => {
+      origins.set(message.sessionId, {
+        platform: message.platform,
+        ...(message.venue !== undefined ? { venue: message.venue } : {}),
+      });
+      if (origins.size > TOLD_LIMIT) origins.delete(origins.keys().next().value!);
+      if (message.attachments?.some((attachment) => attachment.type === 'image'))
+        images.imagesArrived(message.sessionId);
+      await next();
+    });
+    handles.hooks.use.middleware('agent:tool:after', async (context, next) => {
+      if (context.result.attachments?.some((attachment) => attachment.type === 'image'))
+        images.imagesArrived(context.toolCallContext.sessionId);
+      await next();
+    });
+    handles.hooks.use.middleware('agent:llm:before', async (context, next) => {
+      await images.apply(context);
+      await next();
+    });
+    if (handles.tools.available) {
+      handles.tools.use.register(
+        describeImageTool(
+          describer,
+          () => (handles.memory.available ? handles.memory.use : undefined),
+          handles.i18n.use,
+        ),
+      );
+    }
+  },
+});

@@ -1,0 +1,71 @@
+// Texts of plugin-media: the describing prompt, how a description is marked for the model, the describe_image
+// tool, and the notes a person gets when an image could not be described.
+import { defineCatalogue, defineErrors } from '@aalis/core';
+
+export const mediaTexts = defineCatalogue({
+  'zh-CN': {
+    'media.describe.prompt':
+      '请为一个看不见图片的助手描述这张图片：先一句话说是什么，再写清楚里面的文字（原样照录）、人物、物体、数字、图表的数据与布局。只写看到的，不要猜测，不要寒暄。',
+    'media.describe.question': '请看这张图片，回答：{question}\n只根据图片里看到的回答；看不出来就说看不出来。',
+    'media.image.described': '图片 {id} 的描述（由 {model} 看图写成，不是原图）：{description}',
+    'media.image.noVision': '图片 {id} 没有交给模型：配置的模型都不能看图，也没有写出描述。',
+    'media.image.failed': '图片 {id} 没能描述：{reason}',
+    'media.notice.noVision':
+      '这里配置的模型都不能看图，你发的图片她看不到。要让她看图，请配置一个能看图的模型（模型的 capabilities.vision 设为 true），或用 plugins.media.describeModel 指定一个来描述图片。',
+    'media.notice.failed': '图片 {name} 没能交给她：{reason} 消息的其余部分照常发出。',
+    'media.tool.describe':
+      '再看一眼对话里的一张图片，带着一个问题（如「牌子上写的什么」「第三行的数字是多少」）。图片 id 在图片的描述里（img_ 开头）。',
+    'media.tool.describe.imageId': '图片 id，如 img_0123456789ab。',
+    'media.tool.describe.question': '要在图片里看清楚的问题。',
+  },
+  en: {
+    'media.describe.prompt':
+      'Describe this image for an assistant who cannot see it: first one sentence on what it is, then any text in it (verbatim), people, objects, numbers, and the data and layout of charts. Only what you see, no guessing, no pleasantries.',
+    'media.describe.question':
+      'Look at this image and answer: {question}\nAnswer only from what the image shows; if it does not show it, say so.',
+    'media.image.described':
+      'Description of image {id} (written by {model} from the image; not the image itself): {description}',
+    'media.image.noVision':
+      'Image {id} was not given to the model: no configured model can see images, and no description was made.',
+    'media.image.failed': 'Image {id} could not be described: {reason}',
+    'media.notice.noVision':
+      'None of the configured models can see images, so she cannot see the images you send. To let her, configure a model that can (capabilities.vision: true on the model) or name one to describe images with plugins.media.describeModel.',
+    'media.notice.failed':
+      'The image {name} could not be given to her: {reason} The rest of the message was sent as usual.',
+    'media.tool.describe':
+      'Takes another look at an image from the conversation with a question ("what does the sign say?", "what is the number in the third row?"). The image id is in the image’s description (it starts with img_).',
+    'media.tool.describe.imageId': 'The image id, like img_0123456789ab.',
+    'media.tool.describe.question': 'What to make out in the image.',
+  },
+});
+
+export const mediaErrors = defineErrors({
+  AALIS_MEDIA_NOT_AN_IMAGE: {
+    'zh-CN': '它不是图片（内容不是 PNG、JPEG、GIF 或 WebP）。',
+    en: 'it is not an image (its content is not PNG, JPEG, GIF or WebP).',
+  },
+  AALIS_MEDIA_IMAGE_TOO_LARGE: {
+    'zh-CN': '它有 {size} 字节，超过了上限 plugins.media.maxImageBytes = {limit} 字节。',
+    en: 'it has {size} bytes, over the limit plugins.media.maxImageBytes = {limit} bytes.',
+  },
+  AALIS_MEDIA_NO_IMAGE_DATA: {
+    'zh-CN': '图片没有带内容。',
+    en: 'the image carries no content.',
+  },
+  AALIS_MEDIA_NO_VISION_MODEL: {
+    'zh-CN': '没有能看图的模型：请给一个模型写上 capabilities.vision: true，或设 plugins.media.describeModel。',
+    en: 'no model can see images: set capabilities.vision: true on a model, or plugins.media.describeModel.',
+  },
+  AALIS_MEDIA_DESCRIBE_MODEL_UNKNOWN: {
+    'zh-CN': 'plugins.media.describeModel 指定的模型 {model} 不在，已改用 {fallback}。',
+    en: 'The model plugins.media.describeModel names, {model}, is not available; {fallback} is used instead.',
+  },
+  AALIS_MEDIA_DESCRIBE_FAILED: {
+    'zh-CN': '描述图片的模型 {model} 出错了（{reason}）。',
+    en: 'the model describing images, {model}, failed ({reason}).',
+  },
+  AALIS_MEDIA_IMAGE_NOT_FOUND: {
+    'zh-CN': '本会话的历史里没有图片 {id}。图片 id 在图片的描述里，以 img_ 开头。',
+    en: 'This session’s history has no image {id}. The image id is in the image’s description and starts with img_.',
+  },
+});
