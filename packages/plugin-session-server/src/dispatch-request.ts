@@ -19,6 +19,8 @@ import {
   unsubscribeRequest,
 } from './session-requests.js';
 import { modelsList, personasList, settingsGet, settingsOptions, settingsWrite } from './settings-requests.js';
+import { rollbackRequest } from './turn-requests.js';
+import { workflowRequest } from './workflow-requests.js';
 
 export interface RequestOrigin {
   account: Account;
@@ -96,6 +98,12 @@ export async function runRequest(
       return backgroundStop(deps, account, params);
     case 'background.stopAll':
       return backgroundStopAll(deps, account, params);
+    case 'turn.edit':
+      return rollbackRequest(deps, account, params, 'edit');
+    case 'turn.regenerate':
+      return rollbackRequest(deps, account, params, 'regenerate');
+    case 'turn.retry':
+      return rollbackRequest(deps, account, params, 'retry');
     case 'admin.plugins':
       return adminPlugins(deps);
     case 'admin.mcp':
@@ -109,5 +117,15 @@ export async function runRequest(
     case 'logs.unsubscribe':
       if (peer) peer.logLevel = undefined;
       return {};
+    case 'workflows.list':
+    case 'workflows.get':
+    case 'workflows.validate':
+    case 'workflows.save':
+    case 'workflows.delete':
+    case 'workflows.run':
+    case 'runs.list':
+    case 'runs.get':
+    case 'runs.cancel':
+      return workflowRequest(deps, account, type, params);
   }
 }

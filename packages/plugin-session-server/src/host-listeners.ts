@@ -225,12 +225,18 @@ function neutralSummary(deps: ServerDeps, session: SessionInfo): SessionSummary 
 }
 
 const refreshing = new Map<string, Promise<void>>();
+/** Refreshes asked for while one was being built: built once more after it (it may have read the archive before). */
+const again = new Set<string>();
 const refreshKey = (deps: ServerDeps, sessionId: string) => `${deps.serverId}\u0000${sessionId}`;
 
 /** Sends every subscriber of the session a fresh timeline (coalesced while one is being built). */
 export function refreshTimeline(deps: ServerDeps, sessionId: string): void {
   const key = refreshKey(deps, sessionId);
-  if (refreshing.has(key) || !subscribedSessions(deps).has(sessionId)) return;
+  if (!subscribedSessions(deps).has(sessionId)) return;
+  if (refreshing.has(key)) {
+    again.add(key);
+    return;
+  }
   const run = (async () => {
     try {
       const complete = await prepareTimeline(deps, sessionId);
@@ -242,6 +248,7 @@ export function refreshTimeline(deps: ServerDeps, sessionId: string): void {
       deps.log.warn('could not rebuild a timeline', { sessionId, error: String(error) });
     } finally {
       refreshing.delete(key);
+      if (again.delete(key)) refreshTimeline(deps, sessionId);
     }
   })();
   refreshing.set(key, run);

@@ -11,7 +11,7 @@ import type { PluginsService } from '@aalis/api-plugins';
 import type { SessionInfo, SessionManagerService } from '@aalis/api-session-manager';
 import type { SessionFieldsService } from '@aalis/api-session-settings';
 import type { Events, Locale, Logger, LogRecord, Services, TextRef } from '@aalis/core';
-import type { Account, ServerFrame } from '@aalis/session-client';
+import type { Account, SendRouting, ServerFrame } from '@aalis/session-client';
 import type { LiveSession } from './live-session.js';
 import type { LoginStore } from './login-store.js';
 import type { ServerConfig } from './server-config.js';
@@ -64,7 +64,7 @@ export interface ServerDeps {
   /** Tool call durations seen, by callId (bounded). */
   durations: BoundedMap<string, number>;
   /** clientMessageId → messageId, per account (bounded; an hour). */
-  sentIds: BoundedMap<string, { messageId: string; at: number }>;
+  sentIds: BoundedMap<string, { messageId: string; at: number; routed?: SendRouting }>;
   /** Session kinds seen (rooms mark unsent words). */
   kinds: Map<string, SessionInfo['kind']>;
   recentLogs: LogRecord[];

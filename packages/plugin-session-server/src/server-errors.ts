@@ -107,6 +107,31 @@ export const serverErrors = defineErrors({
     en: 'There is no session "{sessionId}". It may have been deleted; list the sessions again.',
     'zh-CN': '没有会话「{sessionId}」。它可能已被删除;请重新列出会话。',
   },
+  AALIS_WEBUI_TURN_RUNNING: {
+    statusCode: 409,
+    en: 'A turn is running in this session, so nothing was rolled back. Stop it or wait for it to end, then try again.',
+    'zh-CN': '这个会话里正有一轮在进行，所以没有回滚。请先停下它或等它结束，再试一次。',
+  },
+  AALIS_WEBUI_TURN_COMPRESSED: {
+    statusCode: 409,
+    en: 'This turn is before the last compression divider: it was summarised and cannot be edited, regenerated or retried. Act on a turn after the divider.',
+    'zh-CN': '这一轮在最近的压缩分隔线之前：它已被压缩成摘要，不能再编辑、重新生成或重试。请对分隔线之后的回合操作。',
+  },
+  AALIS_WEBUI_TURN_UNKNOWN: {
+    statusCode: 404,
+    en: 'This session has no turn "{turnId}" in its current history (it may have been replaced or cleared). Reload the conversation.',
+    'zh-CN': '这个会话当前的历史里没有回合「{turnId}」（它可能已被替换或清空）。请重新载入对话。',
+  },
+  AALIS_WEBUI_TURN_NOT_FAILED: {
+    statusCode: 409,
+    en: 'Only a turn that failed or was stopped can be retried; this one did not. Use Regenerate for a new reply.',
+    'zh-CN': '只有出错或被停下的回合才能重试，这一轮不是。要换一个回复，请用“重新生成”。',
+  },
+  AALIS_WEBUI_EXPORT_TOO_LARGE: {
+    statusCode: 413,
+    en: 'This session has {count} stored messages; an export takes at most {limit}. Nothing was exported.',
+    'zh-CN': '这个会话存有 {count} 条消息，导出最多 {limit} 条。没有导出。',
+  },
   AALIS_WEBUI_NOT_FOUND: {
     statusCode: 404,
     en: 'Nothing at "{path}".',

@@ -2,8 +2,8 @@
 // read (docs/session-protocol.md 「Requests」).
 import { randomBytes } from 'node:crypto';
 import type { EventMap } from '@aalis/core';
-import type { IncomingMessage } from '@aalis/schema-message';
 import type { Account, ParamsOf, ResultOf } from '@aalis/session-client';
+import { deliverInput } from './input-delivery.js';
 import type { Subscriber } from './live-session.js';
 import { checkAttachments, checkText } from './message-checks.js';
 import { badParam, optionalString, requireString } from './params.js';
@@ -11,8 +11,6 @@ import { identityOf, type Peer, type ServerDeps, WEBUI_PLATFORM } from './server
 import { serverErrors } from './server-errors.js';
 import { accessibleSession, listSessions, ownSessionPrefix, summaryFor } from './session-access.js';
 import { prepareTimeline } from './timeline-snapshot.js';
-
-const SENT_ID_TTL_MS = 60 * 60 * 1000;
 
 export async function listRequest(deps: ServerDeps, account: Account, params: Record<string, unknown>) {
   const search = optionalString('sessions.list', params, 'search');
@@ -107,47 +105,7 @@ export async function sendRequest(
   const text = checkText(deps.config, params.text);
   const attachments = checkAttachments(deps.config, params.attachments, deps.locale);
   if (text.trim() === '' && attachments.length === 0) throw serverErrors.AALIS_WEBUI_MESSAGE_EMPTY();
-  const sentKey = clientMessageId ? `${account.userId}\u0000${clientMessageId}` : undefined;
-  const earlier = sentKey ? deps.sentIds.get(sentKey) : undefined;
-  if (earlier && Date.now() - earlier.at < SENT_ID_TTL_MS) return { messageId: earlier.messageId, duplicate: true };
-  if (!deps.gateway.available) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'gateway' });
-  const messageId = `webui-${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
-  const message: IncomingMessage = {
-    sessionId: session.id,
-    platform: WEBUI_PLATFORM,
-    sender: { userId: account.userId, displayName: account.displayName },
-    actor: identityOf(account),
-    content: text,
-    messageId,
-    // Written to her in the WebUI: addressed, also in a room (no trigger judgement, as the spec's owner-from-WebUI).
-    triggerType: 'direct',
-    timestamp: Date.now(),
-    ...(attachments.length > 0 ? { attachments } : {}),
-    ...(session.venue !== undefined ? { venue: session.venue } : {}),
-  };
-  deps.rawTexts.set(messageId, text);
-  if (clientMessageId) deps.clientIds.set(messageId, clientMessageId);
-  if (sentKey) deps.sentIds.set(sentKey, { messageId, at: Date.now() });
-  // Answered once the agent took the input on (on a shared engine: stored in the database, so a confirmed input
-  // outlives this process), or once the gateway is done with it (a command, a dropped input); the turn runs on. A
-  // failing phase is logged by the gateway and never thrown.
-  await new Promise<void>((resolve) => {
-    const stop = deps.events.on('agent:accepted', ({ message: taken }) => {
-      if (taken.messageId !== messageId) return;
-      stop();
-      resolve();
-    });
-    void deps.gateway.use
-      .receive(message)
-      .catch((error: unknown) => {
-        deps.log.warn('the gateway refused a WebUI message', { sessionId: session.id, error: String(error) });
-      })
-      .finally(() => {
-        stop();
-        resolve();
-      });
-  });
-  return { messageId, duplicate: false };
+  return deliverInput(deps, account, session, { text, attachments, ...(clientMessageId ? { clientMessageId } : {}) });
 }
 
 /** How long a stop of a turn on another process waits for that turn's end to answer `stopped`. */

@@ -5,11 +5,13 @@ import { type Identity, WellKnownMetadataKeys as Keys, type Message, type TurnRe
 import type {
   AttachmentRef,
   PersonRef,
+  TimelineCommand,
   TimelineEntry,
   TimelineInput,
   TimelineText,
   TimelineTool,
   TimelineTurn,
+  TurnSupersession,
 } from '@aalis/session-client';
 import { inputText } from './input-text.js';
 
@@ -32,11 +34,16 @@ export function buildTimelineEntries(messages: readonly Message[], sources: Time
   // Tool cards waiting for their results, by the provider's tool-call id.
   const openTools = new Map<string, TimelineTool>();
   const segments = new Map<string, number>();
+  // Command lines by their message id, for their answers.
+  const commands = new Map<string, TimelineCommand>();
 
+  let metadata: Record<string, unknown> = {};
   const turnFor = (turnId: string, at: number): TimelineTurn => {
     let turn = turns.get(turnId);
     if (!turn) {
       turn = { kind: 'turn', turnId, inputs: [], items: [], running: false, startedAt: at };
+      const superseded = supersessionOf(metadata);
+      if (superseded) turn.superseded = superseded;
       turns.set(turnId, turn);
       entries.push(turn);
     }
@@ -44,12 +51,27 @@ export function buildTimelineEntries(messages: readonly Message[], sources: Time
   };
 
   for (const message of messages) {
-    const metadata = message.metadata ?? {};
+    metadata = message.metadata ?? {};
     const at = message.timestamp ?? 0;
     const turnId = typeof metadata[Keys.TurnId] === 'string' ? (metadata[Keys.TurnId] as string) : undefined;
     const record = metadata[Keys.TurnRecord] as TurnRecord | undefined;
 
     if (message.kind === 'turn-stopped') continue;
+    if (message.kind === 'command') {
+      const command = commandEntry(message, sources);
+      entries.push(command);
+      if (command.messageId !== undefined) commands.set(command.messageId, command);
+      continue;
+    }
+    if (message.kind === 'command-reply') {
+      const replyTo = metadata[Keys.ReplyTo];
+      const command = typeof replyTo === 'string' ? commands.get(replyTo) : undefined;
+      if (command) {
+        command.reply = message.content;
+        command.replyAt = at;
+      }
+      continue;
+    }
     if (message.kind === 'compression-divider') {
       const summary = metadata[Keys.Summary];
       entries.push({
@@ -143,6 +165,66 @@ export function buildTimelineEntries(messages: readonly Message[], sources: Time
     // Other system messages (summaries, contribution blocks) are not part of what a person sees.
   }
   return entries;
+}
+
+function supersessionOf(metadata: Record<string, unknown>): TurnSupersession | undefined {
+  const mark = metadata[Keys.Superseded] as { id?: unknown; at?: unknown; action?: unknown } | undefined;
+  if (!mark || typeof mark.id !== 'string') return undefined;
+  const action = mark.action === 'edit' || mark.action === 'retry' ? mark.action : 'regenerate';
+  return { rollbackId: mark.id, at: typeof mark.at === 'number' ? mark.at : 0, action };
+}
+
+/**
+ * The superseded turns of each rollback become one version of the live turn that follows them in the archive (its
+ * `previousVersions`, oldest first) and leave the top level; superseded turns no live turn follows stay where they
+ * are (the new input was refused, or its turn has not begun).
+ */
+export function attachVersions(entries: readonly TimelineEntry[]): TimelineEntry[] {
+  const result: TimelineEntry[] = [];
+  let pending: { entry: TimelineTurn; position: number }[] = [];
+  for (const entry of entries) {
+    if (entry.kind === 'turn' && entry.superseded) {
+      pending.push({ entry, position: result.length });
+      result.push(entry);
+      continue;
+    }
+    if (entry.kind === 'turn' && pending.length > 0) {
+      const versions: TimelineTurn[][] = [];
+      for (const { entry: old } of pending) {
+        const last = versions.at(-1);
+        if (last && last[0]?.superseded?.rollbackId === old.superseded?.rollbackId) last.push(old);
+        else versions.push([old]);
+      }
+      entry.previousVersions = versions;
+      const taken = new Set<TimelineEntry>(pending.map(({ entry: old }) => old));
+      for (let index = result.length - 1; index >= 0; index--) if (taken.has(result[index]!)) result.splice(index, 1);
+      pending = [];
+    }
+    result.push(entry);
+  }
+  return result;
+}
+
+function commandEntry(message: Message, sources: Pick<TimelineSources, 'clientIdOf'>): TimelineCommand {
+  const metadata = message.metadata ?? {};
+  const text = (key: string) => (typeof metadata[key] === 'string' ? (metadata[key] as string) : undefined);
+  const messageId = text(Keys.MessageId);
+  const senderId = text(Keys.SenderId);
+  const senderName = text(Keys.SenderName);
+  const clientMessageId = messageId !== undefined ? sources.clientIdOf?.(messageId) : undefined;
+  return {
+    kind: 'command',
+    id: message.id ?? `command-${message.timestamp ?? 0}`,
+    ...(messageId !== undefined ? { messageId } : {}),
+    ...(clientMessageId !== undefined ? { clientMessageId } : {}),
+    text: message.content,
+    sender: {
+      platform: text(Keys.Platform) ?? '',
+      ...(senderId !== undefined ? { userId: senderId } : {}),
+      ...(senderName !== undefined ? { displayName: senderName } : {}),
+    },
+    at: message.timestamp ?? 0,
+  };
 }
 
 function applyRecord(turn: TimelineTurn, record: TurnRecord): void {

@@ -3,7 +3,7 @@
 import { type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
 import type { Timeline, TimelineEntry, TimelineTurn } from '@aalis/session-client';
 import type { ServerDeps } from './server-deps.js';
-import { buildTimelineEntries } from './timeline-builder.js';
+import { attachVersions, buildTimelineEntries } from './timeline-builder.js';
 
 /** How many assistant messages of the turn the archive holds (each is one segment of it). */
 function storedSegments(messages: readonly Message[], turnId: string): number {
@@ -60,6 +60,7 @@ export async function prepareTimeline(
       // turn on another process, issue #16): then what streamed is in the entries already.
       if (storedSegments(messages, running.turnId) <= running.segment) turn.items.push(...live.unstoredItems());
     }
+    all = attachVersions(all);
     const limit = deps.config.historyEntries;
     const truncated = all.length > limit;
     const timeline: Timeline = {

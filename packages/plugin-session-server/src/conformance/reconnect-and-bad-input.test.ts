@@ -79,7 +79,7 @@ describe('reconnect', () => {
     host.model.enqueue(textReply('once'));
     const first = await client.send({ sessionId: session.id, text: 'only once', clientMessageId: 'm-1' });
     const again = await client.send({ sessionId: session.id, text: 'only once', clientMessageId: 'm-1' });
-    expect(again).toEqual({ messageId: first.messageId, duplicate: true });
+    expect(again).toEqual({ messageId: first.messageId, duplicate: true, routed: 'turn' });
     const recorder = new Recorder();
     await client.subscribe(session.id, recorder.handlers).ready;
     await recorder.until(

@@ -1,0 +1,208 @@
+// Conformance: edit, regenerate and retry roll back by turn id (superseded versions kept, never sent to the model,
+// shown as previousVersions, seen live by other tabs; refused while a turn runs and past a compression divider),
+// and slash commands sent in the page (routed 'command', the answer kept as records that survive a reload).
+import { errorReply, type StreamStep, textReply } from '@aalis/testing';
+import { describe, expect, it } from 'vitest';
+import { hostPerFile, Recorder } from './harness.case.js';
+
+const { host, connected } = hostPerFile();
+
+/** The text of every message of the model's last request. */
+function lastRequestTexts(): string[] {
+  const body = host.model.chatBodies().at(-1)!;
+  return (body.messages as { content: unknown }[]).map((message) => JSON.stringify(message.content));
+}
+
+async function turnWith(
+  client: Awaited<ReturnType<typeof connected>>,
+  sessionId: string,
+  recorder: Recorder,
+  text: string,
+  reply: string,
+) {
+  const before = recorder.of('turn.ended').length;
+  host.model.enqueue(textReply(reply));
+  await client.send({ sessionId, text });
+  await recorder.until(() => recorder.of('turn.ended').length === before + 1);
+  return recorder.of('turn.ended').at(-1)!.turnId;
+}
+
+describe('rolling back by turn id', () => {
+  it('regenerate: the old reply leaves what the model sees, stays as a version, and another tab sees it live', async () => {
+    const client = await connected();
+    const other = await connected();
+    const { session } = await client.request('session.create', {});
+    const recorder = new Recorder();
+    const otherTab = new Recorder();
+    await client.subscribe(session.id, recorder.handlers).ready;
+    await other.subscribe(session.id, otherTab.handlers).ready;
+    const turnId = await turnWith(client, session.id, recorder, 'tell me a colour', 'first answer: red');
+
+    host.model.enqueue(textReply('second answer: blue'));
+    const result = await client.request('turn.regenerate', { sessionId: session.id, turnId });
+    expect(result.rolledBack).toEqual([turnId]);
+    await recorder.until(() => recorder.of('turn.ended').length === 2);
+    // The model got the same input once, and nothing of the superseded reply.
+    const texts = lastRequestTexts();
+    expect(texts.filter((text) => text.includes('tell me a colour'))).toHaveLength(1);
+    expect(texts.some((text) => text.includes('first answer'))).toBe(false);
+
+    // Both tabs get a timeline with the new turn carrying the old one as its previous version.
+    for (const tab of [recorder, otherTab]) {
+      await tab.until(() => {
+        const turns = tab.latest!.entries.filter((entry) => entry.kind === 'turn');
+        return turns.length === 1 && turns[0]!.kind === 'turn' && turns[0]!.previousVersions?.length === 1;
+      });
+    }
+    const fresh = new Recorder();
+    const reader = await connected();
+    await reader.subscribe(session.id, fresh.handlers).ready;
+    const [turn] = fresh.latest!.entries;
+    expect(turn).toMatchObject({ kind: 'turn', outcome: 'replied' });
+    if (turn?.kind !== 'turn') throw new Error('not a turn');
+    expect(turn.items.find((item) => item.kind === 'text')).toMatchObject({ text: 'second answer: blue' });
+    expect(turn.inputs[0]?.text).toBe('tell me a colour');
+    const [version] = turn.previousVersions!;
+    expect(version).toHaveLength(1);
+    expect(version![0]).toMatchObject({
+      turnId,
+      superseded: { rollbackId: result.rollbackId, action: 'regenerate' },
+      outcome: 'replied',
+    });
+    expect(version![0]!.items.find((item) => item.kind === 'text')).toMatchObject({ text: 'first answer: red' });
+
+    // The next turn's request holds one question and one answer of the history, not the superseded pair.
+    await turnWith(client, session.id, recorder, 'and another', 'green');
+    const later = lastRequestTexts();
+    expect(later.some((text) => text.includes('first answer'))).toBe(false);
+    expect(later.filter((text) => text.includes('second answer: blue'))).toHaveLength(1);
+  });
+
+  it('edit: the edited turn and every later one are replaced by the edited text, as one version', async () => {
+    const client = await connected();
+    const { session } = await client.request('session.create', {});
+    const recorder = new Recorder();
+    await client.subscribe(session.id, recorder.handlers).ready;
+    const first = await turnWith(client, session.id, recorder, 'my name is Ann', 'hello Ann');
+    const second = await turnWith(client, session.id, recorder, 'what is my name?', 'Ann');
+
+    host.model.enqueue(textReply('hello Bea'));
+    const result = await client.request('turn.edit', { sessionId: session.id, turnId: first, text: 'my name is Bea' });
+    expect(result.rolledBack).toEqual([first, second]);
+    await recorder.until(() => recorder.of('turn.ended').length === 3);
+    const texts = lastRequestTexts();
+    expect(texts.some((text) => text.includes('my name is Bea'))).toBe(true);
+    expect(texts.some((text) => text.includes('Ann'))).toBe(false);
+    await recorder.until(() => {
+      const turns = recorder.latest!.entries.filter((entry) => entry.kind === 'turn');
+      return turns.length === 1 && turns[0]?.kind === 'turn' && turns[0].previousVersions?.[0]?.length === 2;
+    });
+    // A reload (a fresh subscription) after the new turn ended: its input is stored by now.
+    const reloaded = new Recorder();
+    await (await connected()).subscribe(session.id, reloaded.handlers).ready;
+    const [turn] = reloaded.latest!.entries;
+    if (turn?.kind !== 'turn') throw new Error('not a turn');
+    expect(turn.inputs[0]?.text).toBe('my name is Bea');
+    expect(turn.previousVersions![0]!.map((old) => old.turnId)).toEqual([first, second]);
+    expect(turn.previousVersions![0]![0]!.superseded?.action).toBe('edit');
+  });
+
+  it('retry reruns a failed turn; a turn that replied is refused with a coded sentence', async () => {
+    const client = await connected();
+    const { session } = await client.request('session.create', {});
+    const recorder = new Recorder();
+    await client.subscribe(session.id, recorder.handlers).ready;
+    host.model.enqueue(errorReply(400, 'the model refused this request'));
+    await client.send({ sessionId: session.id, text: 'try this' });
+    await recorder.until(() => recorder.of('turn.ended').length === 1);
+    const failed = recorder.of('turn.ended')[0]!;
+    expect(failed.outcome).toBe('error');
+
+    host.model.enqueue(textReply('worked this time'));
+    await client.request('turn.retry', { sessionId: session.id, turnId: failed.turnId });
+    await recorder.until(() => recorder.of('turn.ended').length === 2);
+    const retried = recorder.of('turn.ended')[1]!;
+    expect(retried.outcome).toBe('replied');
+    expect(lastRequestTexts().filter((text) => text.includes('try this'))).toHaveLength(1);
+
+    const refusal = await client
+      .request('turn.retry', { sessionId: session.id, turnId: retried.turnId })
+      .catch((error) => error);
+    expect(refusal.code).toBe('AALIS_WEBUI_TURN_NOT_FAILED');
+    expect(refusal.message).toMatch(/Regenerate/);
+    const unknown = await client
+      .request('turn.regenerate', { sessionId: session.id, turnId: failed.turnId })
+      .catch((error) => error.code);
+    expect(unknown).toBe('AALIS_WEBUI_TURN_UNKNOWN');
+  });
+
+  it('is refused while a turn runs and for a turn before the compression divider; nothing changes', async () => {
+    const client = await connected();
+    const { session } = await client.request('session.create', {});
+    const recorder = new Recorder();
+    await client.subscribe(session.id, recorder.handlers).ready;
+    const old = await turnWith(client, session.id, recorder, 'an old question', 'an old answer');
+    host.model.enqueue(textReply('The old question was answered.'));
+    await client.request('compact', { sessionId: session.id });
+    await recorder.until(() => recorder.latest!.entries.some((entry) => entry.kind === 'divider'));
+    const compressed = await client
+      .request('turn.regenerate', { sessionId: session.id, turnId: old })
+      .catch((error) => error);
+    expect(compressed.code).toBe('AALIS_WEBUI_TURN_COMPRESSED');
+    expect(compressed.message).toMatch(/compression divider/);
+
+    const recent = await turnWith(client, session.id, recorder, 'a new question', 'a new answer');
+    const steps: StreamStep[] = [{ role: 'assistant' }];
+    for (let index = 0; index < 40; index++) steps.push({ text: 'word ' }, { delayMs: 40 });
+    steps.push({ finish: 'stop' }, { done: true });
+    host.model.enqueue({ type: 'stream', steps });
+    await client.send({ sessionId: session.id, text: 'keep talking' });
+    await recorder.until(() => recorder.of('text.delta').length >= 2);
+    const running = await client
+      .request('turn.edit', { sessionId: session.id, turnId: recent, text: 'changed' })
+      .catch((error) => error.code);
+    expect(running).toBe('AALIS_WEBUI_TURN_RUNNING');
+    await client.request('stop', { sessionId: session.id });
+    await recorder.until(() => recorder.of('turn.ended').length === 3);
+    const timeline = recorder.latest!;
+    expect(
+      timeline.entries.some((entry) => entry.kind === 'turn' && (entry.superseded || entry.previousVersions)),
+    ).toBe(false);
+  });
+});
+
+describe('commands in the page', () => {
+  it('send answers routed command with the Markdown answer; line and answer survive a reload and never reach the model', async () => {
+    const client = await connected();
+    const { session } = await client.request('session.create', {});
+    const recorder = new Recorder();
+    await client.subscribe(session.id, recorder.handlers).ready;
+    const sent = await client.request('send', { sessionId: session.id, text: '/help', clientMessageId: 'c-help' });
+    expect(sent.routed).toBe('command');
+    expect(sent.reply).toContain('\n');
+    expect(sent.reply).toContain('/help');
+    await recorder.until(() => recorder.of('command').length === 1);
+    expect(recorder.of('command')[0]!.entry).toMatchObject({
+      kind: 'command',
+      text: '/help',
+      messageId: sent.messageId,
+      reply: sent.reply,
+    });
+
+    const answered = await turnWith(client, session.id, recorder, 'a real question', 'a real answer');
+    expect(answered).toBeTruthy();
+    expect(lastRequestTexts().some((text) => text.includes('/help'))).toBe(false);
+
+    const reloaded = new Recorder();
+    const reader = await connected();
+    await reader.subscribe(session.id, reloaded.handlers).ready;
+    const [command, turn] = reloaded.latest!.entries;
+    expect(command).toMatchObject({ kind: 'command', text: '/help', reply: sent.reply, messageId: sent.messageId });
+    expect(turn).toMatchObject({ kind: 'turn', outcome: 'replied' });
+
+    host.model.enqueue(textReply('fine'));
+    const plain = await client.request('send', { sessionId: session.id, text: 'no command' });
+    expect(plain.routed).toBe('turn');
+    await recorder.until(() => recorder.of('turn.ended').length === 2);
+  });
+});
