@@ -1,7 +1,12 @@
 #!/usr/bin/env node
-// Creates packages/<dir> with the workspace's standard package.json, build config and src/index.ts.
+// Creates packages/<dir> with the workspace's standard package.json, build config, README and src/index.ts.
 // Usage: node scripts/new-package.mjs <dir> <@scope/name> "<description>"
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+// Publishing (packages/release checks it for every package on each `npm test`): a package a deployment installs keeps
+// the fields written here — version (the product's one version), description, license, exports, files (only dist/),
+// engines (the root's Node range) — and a README saying what it is and how to use it; a package only this repository
+// uses (test helpers, benchmarks) gets "private": true instead. Dependencies on workspace packages name their exact
+// version.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const [dir, name, description = ''] = process.argv.slice(2);
@@ -21,6 +26,7 @@ const manifest = {
   description,
   license: 'MIT',
   type: 'module',
+  engines: { node: JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8')).engines.node },
   exports: {
     '.': { source: './src/index.ts', types: './dist/index.d.ts', default: './dist/index.js' },
   },
@@ -37,4 +43,6 @@ const buildConfig = {
 };
 writeFileSync(join(root, 'tsconfig.build.json'), `${JSON.stringify(buildConfig, null, 2)}\n`);
 writeFileSync(join(root, 'src', 'index.ts'), `// ${name}: ${description}\nexport {};\n`);
+// What it is and how to use it: the package's page on the registry (write the rest as the package grows).
+writeFileSync(join(root, 'README.md'), `# ${name}\n\n${description}\n`);
 console.log(`created packages/${dir} (${name})`);
