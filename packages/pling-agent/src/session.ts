@@ -1,18 +1,27 @@
 // AgentSession: one conversation's history, summary and event stream, and the turn loop. send() calls run one at
-// a time; cancel() aborts the model request in flight and the run stops at the next safe point.
+// a time; cancel() aborts the model request in flight and the run stops at the next safe point. A reply's tool calls
+// run in tool-round.ts, compaction in session-compaction.ts, checkpoints and resumed runs in session-continuity.ts.
 import type { Message } from '@aalis/schema-message';
 import { abortable } from './abortable.js';
 import { type BudgetCheck, RunBudget } from './budget.js';
-import { CHECKPOINT_VERSION, type SessionCheckpoint } from './checkpoint.js';
+import type { SessionCheckpoint } from './checkpoint.js';
 import type { Checkpoints, SaveOutcome } from './checkpoint-store.js';
-import { type CheckpointProblem, continuityTexts } from './checkpoint-texts.js';
+import { continuityTexts } from './checkpoint-texts.js';
 import { type Clock, cancelled } from './clock.js';
 import type { Readiness, ResolvedAgentConfig } from './config.js';
+import {
+  type ConversationState,
+  currentTools,
+  freshState,
+  lastUserMessage,
+  type TurnTools,
+  throwIfAborted,
+} from './conversation-state.js';
 import { isAbortError, PlingError } from './errors.js';
-import { basePromptOf, compactHistory, composeSystemPrompt } from './history.js';
+import { basePromptOf, composeSystemPrompt } from './history.js';
 import type { HookRegistry } from './hooks.js';
 import { callListener } from './listener-errors.js';
-import type { LlmClient, ModelToolDefinition } from './llm-client.js';
+import type { LlmClient } from './llm-client.js';
 import { callModel } from './model-call.js';
 import { applyModelOverrides, type ModelOverridesSource } from './model-overrides.js';
 import { Observable } from './observable.js';
@@ -26,10 +35,13 @@ import {
   redactValue,
   streamRedactor,
 } from './redaction.js';
+import { compactConversation } from './session-compaction.js';
+import { buildCheckpoint, resumeRun, settleUnfinished } from './session-continuity.js';
 import type { RuntimeEvent, SessionEvent, SessionEventBody } from './session-events.js';
 import type { Telemetry } from './telemetry.js';
 import { TEXTS } from './texts.js';
-import { type AgentTool, cancelledResult, runToolCall, type ToolSource } from './tool.js';
+import type { AgentTool, ToolSource } from './tool.js';
+import { runToolRound, type ToolRoundContext } from './tool-round.js';
 import type { Trace } from './trace.js';
 
 export type SessionStatus = 'idle' | 'running' | 'cancelled';
@@ -75,16 +87,6 @@ export interface AgentSessionOptions {
   redactor?: RedactorSource;
   /** A host budget (e.g. per tenant), asked before every model request. */
   checkBudget?: BudgetCheck;
-}
-
-/** Everything reset() clears; a run writes into the state it started with, so a reset discards its late writes. */
-interface ConversationState {
-  messages: Message[];
-  summary: string;
-  events: SessionEvent[];
-  /** Continuity: the run a checkpoint restored, resumed once the new page is up; and the last save problem. */
-  checkpoint: { interrupted?: { awaitingConfirmation: ReadonlySet<string> }; problem?: CheckpointProblem };
-  turnsInRun: number;
 }
 
 /** Stands for "no new input": the run a checkpoint restored carries on. */
@@ -240,7 +242,9 @@ export class AgentSession extends Observable<SessionSnapshot> {
     this.controller = controller;
     if (input !== RESUME) {
       // A restored run that was cancelled before it resumed: its calls get results, the history stays valid.
-      this.settleUnfinished(state);
+      settleUnfinished(state, this.options.config.locale, (callId, name, result) =>
+        this.pushToolMessage(state, callId, name, result),
+      );
       state.turnsInRun = 0;
     }
     this.setStatus('running');
@@ -250,7 +254,16 @@ export class AgentSession extends Observable<SessionSnapshot> {
       this.emit(state, { type: 'message', role: 'user', text: input });
     }
     try {
-      const firstTurn = input === RESUME ? await this.resume(state, interrupted, controller.signal) : 1;
+      const firstTurn =
+        input === RESUME
+          ? await resumeRun({
+              state,
+              interrupted,
+              signal: controller.signal,
+              tools: this.options.tools,
+              round: this.roundContext(state),
+            })
+          : 1;
       const result = await this.loop(state, controller.signal, firstTurn);
       return result.text === undefined ? result : { ...result, text: this.redactor()(result.text) };
     } catch (error) {
@@ -336,66 +349,28 @@ export class AgentSession extends Observable<SessionSnapshot> {
   }
 
   /** Runs the calls of one reply in order; every call gets a result, so the history stays a valid sequence. */
-  private async runTools(
+  private runTools(
     state: ConversationState,
     assistant: Message,
     turn: number,
     signal: AbortSignal,
     tools: ReadonlyMap<string, AgentTool>,
-    /** Calls whose `tool-call` event is already in the list (a restored run asking again for a confirmation). */
-    alreadyAnnounced?: ReadonlySet<string>,
   ) {
+    return runToolRound({ context: this.roundContext(state), assistant, turn, signal, tools });
+  }
+
+  /** What a tool round writes through, bound to the state its run belongs to. */
+  private roundContext(state: ConversationState): ToolRoundContext {
     const { hooks, telemetry, clock, config } = this.options;
-    const errors = TEXTS[config.locale].errors;
-    const calls = assistant.toolCalls ?? [];
-    for (const [index, call] of calls.entries()) {
-      const base = { callId: call.id, toolName: call.function.name, turn };
-      if (index > 0 && config.minActionIntervalMs > 0 && !signal.aborted) {
-        await clock.sleep(config.minActionIntervalMs, signal).catch(() => undefined);
-      }
-      if (signal.aborted) {
-        this.pushToolMessage(state, call.id, call.function.name, cancelledResult(errors));
-        continue;
-      }
-      let announced = false;
-      const outcome = await runToolCall({
-        call,
-        tools,
-        hooks,
-        turn,
-        sessionId: this.id,
-        signal,
-        clock,
-        errors,
-        onExecuted: (info) => telemetry.recordToolCall(info),
-        // The call is announced when it starts, so views show it running while it waits (e.g. for a confirmation).
-        onStart: (id) => {
-          announced = true;
-          if (!alreadyAnnounced?.has(call.id)) this.emit(state, { type: 'tool-call', ...base, id });
-        },
-      }).catch((error: unknown) => {
-        // Nothing in runToolCall should throw; if something does, the call still gets a result.
-        const message = error instanceof Error ? error.message : String(error);
-        const result = { error: { code: 'TOOL_FAILED', message } };
-        return { kind: 'done' as const, id: call.function.name, ran: false, result };
-      });
-      if (outcome.kind === 'blocked') {
-        this.emit(state, { type: 'blocked', ...base, id: outcome.id, code: 'HOOK_BLOCKED', reason: outcome.reason });
-      } else {
-        if (!announced) this.emit(state, { type: 'tool-call', ...base, id: outcome.id });
-        const result = outcome.result;
-        const code = 'error' in result ? result.error.code : undefined;
-        this.emit(state, {
-          type: 'tool-result',
-          ...base,
-          id: outcome.id,
-          ok: code === undefined,
-          ...(code && { code }),
-        });
-      }
-      this.pushToolMessage(state, call.id, call.function.name, outcome.result);
-    }
-    throwIfAborted(signal);
+    return {
+      sessionId: this.id,
+      config,
+      hooks,
+      telemetry,
+      clock,
+      emit: (body) => this.emit(state, body),
+      pushResult: (callId, name, result) => this.pushToolMessage(state, callId, name, result),
+    };
   }
 
   /**
@@ -409,27 +384,15 @@ export class AgentSession extends Observable<SessionSnapshot> {
     if (state === this.state) this.persist();
   }
 
-  private async compact(
-    state: ConversationState,
-    signal: AbortSignal,
-    budget: RunBudget,
-    userMessage: Message | undefined,
-  ): Promise<void> {
-    const { config } = this.options;
-    const result = await compactHistory({
+  private compact(state: ConversationState, signal: AbortSignal, budget: RunBudget, userMessage: Message | undefined) {
+    return compactConversation({
+      state,
+      config: this.options.config,
       basePrompt: this.basePrompt(),
-      summary: state.summary,
-      messages: state.messages,
-      limits: config.limits,
-      texts: TEXTS[config.locale],
-      ...(userMessage && { protect: userMessage }),
+      protect: userMessage,
       summarize: async (messages) => this.redactor()((await this.model(messages, signal, budget)).content),
+      emit: (body) => this.emit(state, body),
     });
-    if (!result.compacted) return;
-    state.messages = result.messages;
-    state.summary = result.summary;
-    const { tokensBefore, tokensAfter } = result;
-    this.emit(state, { type: 'compacted', tokensBefore, tokensAfter, keptMessages: result.messages.length });
   }
 
   /** A turn's request when `tools` is given (with text deltas); a summary request without. */
@@ -549,50 +512,6 @@ export class AgentSession extends Observable<SessionSnapshot> {
     this.queue = resumed.catch(() => undefined);
   }
 
-  /**
-   * Carries on the run a checkpoint restored; returns the turn to continue with. Calls of the last reply without a
-   * result: one that waited for a confirmation is asked again (its handler never ran), one that was running gets
-   * an interrupted result (it may have had effects), and the calls after it never started, so they run now.
-   * Without such calls the run was waiting for the model: that turn's request is sent again.
-   */
-  private async resume(
-    state: ConversationState,
-    interrupted: { awaitingConfirmation: ReadonlySet<string> } | undefined,
-    signal: AbortSignal,
-  ): Promise<number> {
-    const turn = Math.max(1, state.turnsInRun);
-    const unfinished = unfinishedCalls(state.messages);
-    // Waiting for the model: after a turn's tool results the next turn's request, else this turn's, is sent again.
-    if (!unfinished) return state.messages.at(-1)?.role === 'tool' ? turn + 1 : turn;
-    const started = new Map<string, string>();
-    for (const event of state.events) if (event.type === 'tool-call') started.set(event.callId, event.id);
-    let calls = unfinished.calls;
-    const first = calls[0]!;
-    const firstId = started.get(first.id);
-    if (firstId !== undefined && !interrupted?.awaitingConfirmation.has(first.id)) {
-      const message = continuityTexts(this.options.config.locale).interruptedTool;
-      const base = { callId: first.id, toolName: first.function.name, turn, id: firstId };
-      this.emit(state, { type: 'tool-result', ...base, ok: false, code: 'INTERRUPTED' });
-      this.pushToolMessage(state, first.id, first.function.name, { error: { code: 'INTERRUPTED', message } });
-      calls = calls.slice(1);
-    }
-    if (calls.length > 0) {
-      const tools = currentTools(this.options.tools);
-      const reply = { ...unfinished.assistant, toolCalls: calls };
-      await this.runTools(state, reply, turn, signal, tools.byName, new Set(started.keys()));
-    }
-    return turn + 1;
-  }
-
-  /** Gives every call of the last reply that has no result a CANCELLED one (a restored run that never resumed). */
-  private settleUnfinished(state: ConversationState): void {
-    const unfinished = unfinishedCalls(state.messages);
-    if (!unfinished) return;
-    const errors = TEXTS[this.options.config.locale].errors;
-    for (const call of unfinished.calls)
-      this.pushToolMessage(state, call.id, call.function.name, cancelledResult(errors));
-  }
-
   /** Schedules a checkpoint write (coalesced: one per task). */
   private persist(): void {
     const checkpoints = this.options.checkpoints;
@@ -605,30 +524,14 @@ export class AgentSession extends Observable<SessionSnapshot> {
   }
 
   private checkpoint(): SessionCheckpoint | undefined {
-    const { messages, summary, events, turnsInRun } = this.state;
-    if (messages.length === 0 && events.length === 0) return undefined;
-    const checkpoint: SessionCheckpoint = {
-      version: CHECKPOINT_VERSION,
+    return buildCheckpoint({
+      state: this.state,
       sessionId: this.id,
       savedAt: this.options.clock.now(),
-      messages: [...messages],
-      summary,
-      events: [...events],
       sequence: this.sequence,
-      droppedEvents: 0,
-    };
-    const restored = this.state.checkpoint.interrupted;
-    if (this.currentStatus === 'running' || restored) {
-      const awaiting = (unfinishedCalls(messages)?.calls ?? [])
-        .map((call) => call.id)
-        .filter(
-          (callId) =>
-            restored?.awaitingConfirmation.has(callId) ||
-            this.options.checkpoints!.awaitingConfirmation(this.id, callId),
-        );
-      checkpoint.run = { turns: turnsInRun, awaitingConfirmation: awaiting };
-    }
-    return checkpoint;
+      running: this.currentStatus === 'running',
+      awaitingConfirmation: (callId) => this.options.checkpoints!.awaitingConfirmation(this.id, callId),
+    });
   }
 
   /** A problem is reported once, when it starts; a later successful write ends it. */
@@ -641,48 +544,4 @@ export class AgentSession extends Observable<SessionSnapshot> {
     const message = continuityTexts(this.options.config.locale).notSaved(problem, this.options.checkpoints!.maxBytes);
     this.emit(state, { type: 'continuity', outcome: 'not-saved', problem, message });
   }
-}
-
-function freshState(): ConversationState {
-  return { messages: [], summary: '', events: [], checkpoint: {}, turnsInRun: 0 };
-}
-
-/** The last reply's tool calls that have no result yet, when the history ends inside such a group. */
-function unfinishedCalls(messages: readonly Message[]) {
-  let index = messages.length - 1;
-  const answered = new Set<string>();
-  while (index >= 0 && messages[index]!.role === 'tool') answered.add(messages[index--]!.toolCallId ?? '');
-  const assistant = messages[index];
-  if (assistant?.role !== 'assistant' || !assistant.toolCalls?.length) return undefined;
-  const calls = assistant.toolCalls.filter((call) => !answered.has(call.id));
-  return calls.length === 0 ? undefined : { assistant, calls };
-}
-
-/** The latest user message (Array.prototype.findLast is ES2023; the runtime targets ES2022). */
-function lastUserMessage(messages: readonly Message[]): Message | undefined {
-  for (let index = messages.length - 1; index >= 0; index--)
-    if (messages[index]!.role === 'user') return messages[index];
-  return undefined;
-}
-
-function throwIfAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw PlingError.isInstance(signal.reason) ? signal.reason : cancelled();
-}
-
-interface TurnTools {
-  byName: ReadonlyMap<string, AgentTool>;
-  definitions: ModelToolDefinition[];
-}
-
-/** The tools of one turn; with duplicate names the first tool wins. */
-function currentTools(source: ToolSource): TurnTools {
-  const list = typeof source === 'function' ? source() : source;
-  const byName = new Map<string, AgentTool>();
-  for (const tool of list) if (!byName.has(tool.name)) byName.set(tool.name, tool);
-  const definitions = [...byName.values()].map(({ name, description, parameters }) => ({
-    name,
-    description,
-    parameters,
-  }));
-  return { byName, definitions };
 }
