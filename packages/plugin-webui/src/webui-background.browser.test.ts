@@ -44,8 +44,7 @@ describe('the 后台 tab', () => {
     async () => {
       await page.goto(served.link);
       await page.getByTestId('sessions').waitFor();
-      await page.getByTestId('new-session').click();
-      await page.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
+      await page.getByTestId('new-chat').waitFor();
       served.model.enqueueWhen(isChild('map the east'), endless);
       served.model.enqueueWhen(isChild('map the west'), endless);
       served.model.enqueue(
@@ -59,6 +58,8 @@ describe('the 后台 tab', () => {
       const box = page.getByTestId('composer-text');
       await box.fill('map both sides');
       await box.press('Enter');
+      // The first message created the session; its panel (open by default on a desktop) follows.
+      await page.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
       if ((await page.getByTestId('side-panel').count()) === 0) await page.getByTestId('panel-toggle').click();
       await page.getByTestId('tab-background').click();
       const rows = page.getByTestId('background-task');
@@ -91,19 +92,19 @@ describe('the 后台 tab', () => {
         const tab = await chinese.newPage();
         await tab.goto(await served.freshLink());
         await tab.getByTestId('sessions').waitFor();
-        await tab.getByTestId('new-session').click();
-        await tab.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
+        await tab.getByTestId('new-chat').waitFor();
         const box = tab.getByTestId('composer-text');
         await box.fill('/remind 2h drink water');
         await box.press('Enter');
+        await tab.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
         if ((await tab.getByTestId('side-panel').count()) === 0) await tab.getByTestId('panel-toggle').click();
         await tab.getByTestId('tab-background').click();
         const row = tab.getByTestId('background-task').filter({ hasText: 'drink water' });
         await expect.poll(() => row.count(), SLOW).toBe(1);
         const shown = (await row.textContent()) ?? '';
-        const next = shown.slice(shown.indexOf('下次:'));
+        const next = shown.slice(shown.indexOf('下次：'));
         // zh-CN writes 2026/12/2 05:13:00; en-US would write 12/2/2026, 5:13:00 AM.
-        expect(next).toMatch(/^下次:\d{4}\/\d{1,2}\/\d{1,2}/);
+        expect(next).toMatch(/^下次：\d{4}\/\d{1,2}\/\d{1,2}/);
         expect(next).not.toMatch(/AM|PM/);
       } finally {
         await chinese.close();

@@ -23,15 +23,15 @@ describe('a history longer than the server sends', () => {
       const context = await served.browser.newContext({ viewport: { width: 1280, height: 860 } });
       const page = await context.newPage();
       await page.goto(served.link);
-      await page.getByTestId('new-session').click();
-      await page.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
-      expect(await page.getByTestId('truncated').count()).toBe(0);
+      // The page lands in a new chat; its first message creates the session.
+      await page.getByTestId('new-chat').waitFor();
       for (const word of ['one', 'two', 'three']) {
         served.model.enqueue(textReply(`answer ${word}`));
         const box = page.getByTestId('composer-text');
         await box.fill(`question ${word}`);
         await box.press('Enter');
         await expect.poll(() => page.getByText(`answer ${word}`).count(), SLOW).toBe(1);
+        expect(await page.getByTestId('truncated').count()).toBe(0);
       }
       await page.reload();
       await page.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();

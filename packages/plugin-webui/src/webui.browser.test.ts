@@ -25,6 +25,8 @@ const PNG = Buffer.from(
   'base64',
 );
 let served: ServedWebui;
+/** The session of the first conversation (tool card, stopped turns), reopened by later tests. */
+let firstSession = '';
 let context: BrowserContext;
 let page: Page;
 
@@ -45,18 +47,24 @@ function slowReply(first: string, rest: string, delayMs: number) {
   };
 }
 
-async function newSession(): Promise<string> {
-  const before = new URL(page.url()).searchParams.get('session');
+/** Opens a new chat (no session exists until its first message) and waits until the page shows it. */
+async function newChat(): Promise<void> {
   await page.getByTestId('new-session').click();
-  let created = '';
+  await page.getByTestId('new-chat').waitFor();
+  await expect.poll(() => new URL(page.url()).searchParams.get('session')).toBe(null);
+}
+
+/** The session the page shows (the address names it once the new chat's first message created it). */
+async function currentSession(): Promise<string> {
+  let id = '';
   await expect
     .poll(() => {
-      created = new URL(page.url()).searchParams.get('session') ?? '';
-      return created !== '' && created !== before;
-    })
-    .toBe(true);
-  await page.locator(`[data-testid="conversation"][data-session-id="${created}"][data-loaded="true"]`).waitFor();
-  return created;
+      id = new URL(page.url()).searchParams.get('session') ?? '';
+      return id;
+    }, SLOW)
+    .not.toBe('');
+  await page.locator(`[data-testid="conversation"][data-session-id="${id}"][data-loaded="true"]`).waitFor();
+  return id;
 }
 
 async function send(text: string): Promise<void> {
@@ -98,7 +106,14 @@ describe('the WebUI against aalis serve', () => {
   it(
     'sends with Enter (Shift+Enter adds a line) and shows the reply as it streams',
     async () => {
-      await newSession();
+      // The page lands in a new chat: the composer has the cursor, the model picker and starters beside it.
+      await page.getByTestId('new-chat').waitFor();
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('composer-text');
+      expect(await page.getByTestId('starter').count()).toBeGreaterThan(2);
+      expect(await page.locator('.composer select[data-key="llm"] option').allTextContents()).toEqual(
+        expect.arrayContaining(['Default (Test Model)', 'Vision Model (openai/vision-model)']),
+      );
+      const sessionsBefore = await page.getByTestId('session-row').count();
       served.model.enqueue(slowReply('Hello ', 'world, **nice** to meet you.', 3000));
       const box = page.getByTestId('composer-text');
       await box.fill('first line');
@@ -116,6 +131,9 @@ describe('the WebUI against aalis serve', () => {
       expect(await reply.locator('strong').textContent()).toBe('nice');
       await expect.poll(() => page.getByTestId('stop').count(), SLOW).toBe(0);
       expect(await lastTurn().getByTestId('input').textContent()).toContain('first line\nsecond line');
+      // The first message created the session (one, not one per opened new chat).
+      firstSession = await currentSession();
+      expect(await page.getByTestId('session-row').count()).toBe(sessionsBefore + 1);
       const body = served.model.chatBodies().at(-1)!;
       expect(JSON.stringify(body.messages)).toContain('first line\\nsecond line');
     },
@@ -175,8 +193,12 @@ describe('the WebUI against aalis serve', () => {
       await page.getByRole('button', { name: 'Stop' }).click();
       await expect.poll(() => lastTurn().getAttribute('data-outcome'), { timeout: 15_000 }).toBe('aborted');
       expect(await lastTurn().getByTestId('outcome').textContent()).toContain('Stopped');
-      // A stopped turn keeps no reply, as the history will not either.
-      expect(await lastTurn().getByTestId('reply').count()).toBe(0);
+      // What was shown stays, marked as stopped and not kept (the history keeps nothing of it: see the reload).
+      const stopped = lastTurn().getByTestId('reply');
+      expect(await stopped.getAttribute('data-stopped')).toBe('true');
+      expect(await stopped.textContent()).toContain('I will write a very long');
+      expect(await stopped.getByTestId('stopped').textContent()).toBe('Stopped — not kept');
+      expect(await stopped.getByRole('button', { name: 'Copy' }).count()).toBe(1);
       served.model.enqueue(textReply('Back again.'));
       await send('Are you there?');
       await expect
@@ -197,7 +219,8 @@ describe('the WebUI against aalis serve', () => {
       await send('写一段话。');
       await page.getByRole('button', { name: '停止' }).click();
       await expect.poll(() => lastTurn().getAttribute('data-outcome'), SLOW).toBe('aborted');
-      expect(await lastTurn().getByTestId('outcome').textContent()).toBe('已停止(你)');
+      expect(await lastTurn().getByTestId('outcome').textContent()).toBe('已停止（你）');
+      expect(await lastTurn().getByTestId('stopped').textContent()).toBe('已停止，这段没有保存');
       await page.getByTestId('locale-header').selectOption('en');
       expect(await lastTurn().getByTestId('outcome').textContent()).toBe('Stopped (You)');
     },
@@ -289,6 +312,9 @@ describe('the WebUI against aalis serve', () => {
       await expect.poll(() => page.getByTestId('turn').count(), SLOW).toBe(before);
       expect(await page.locator('[data-testid="tool-card"][data-state="done"]').count()).toBe(1);
       expect(await page.locator('[data-testid="turn"][data-outcome="aborted"]').count()).toBe(2); // English and zh-CN
+      // Stopped turns read as stopped; what streamed before Stop was not kept.
+      expect(await page.locator('[data-testid="turn"][data-outcome="aborted"] [data-testid="reply"]').count()).toBe(0);
+      expect(await page.getByText('I will write a very long').count()).toBe(0);
       expect(await page.getByText('The answer is 42.').count()).toBe(1);
       expect(await page.getByText('Back again.').count()).toBe(1);
       await page.getByTestId('tab-usage').click();
@@ -309,6 +335,8 @@ describe('the WebUI against aalis serve', () => {
       const auditContext = await served.browser.newContext({ viewport: { width: 1280, height: 860 }, bypassCSP: true });
       const page = await auditContext.newPage();
       await page.goto(await served.freshLink());
+      await page.getByTestId('new-chat').waitFor();
+      await page.goto(`${served.origin}/?session=${encodeURIComponent(firstSession)}`);
       await page.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
       await page.getByTestId('tool-card').first().waitFor();
       await page.addScriptTag({ path: AXE_PATH });
@@ -348,7 +376,7 @@ describe('the WebUI against aalis serve', () => {
       await page.getByTestId('default-model').selectOption('openai/vision-model');
       await expect.poll(() => page.locator('.admin .setting-note').textContent(), SLOW).toContain('Vision Model');
       await page.getByRole('button', { name: 'Back to the conversation' }).click();
-      await newSession();
+      await newChat();
       served.model.enqueue(textReply('Default model here.'));
       await send('Which model now?');
       await expect
@@ -373,8 +401,12 @@ describe('the WebUI against aalis serve', () => {
       await guest.getByTestId('sessions').waitFor();
       expect(await guest.getByTestId('session-row').count()).toBe(0);
       expect(await guest.getByTestId('open-admin').count()).toBe(0);
-      await guest.getByTestId('new-session').click();
-      await guest.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
+      await guest.getByTestId('new-chat').waitFor();
+      served.model.enqueue(textReply('Hello, guest.'));
+      await guest.getByTestId('composer-text').fill('Hello from a guest');
+      await guest.getByTestId('composer-text').press('Enter');
+      await expect.poll(() => guest.getByText('Hello, guest.').count(), SLOW).toBe(1);
+      expect(await guest.getByTestId('session-row').count()).toBe(1);
       const settings = guest.getByTestId('settings');
       await settings.locator('summary', { hasText: 'Advanced' }).click();
       const row = settings.locator('[data-testid="setting"][data-key="historyLimit"]');
@@ -389,9 +421,10 @@ describe('the WebUI against aalis serve', () => {
   it(
     'deletes a running session after a confirmation; its turn stops',
     async () => {
-      const sessionId = await newSession();
+      await newChat();
       served.model.enqueue(slowReply('This will be ', 'cut short.', 30_000));
       await send('Start something long.');
+      const sessionId = await currentSession();
       await expect
         .poll(() => lastTurn().getByTestId('reply').textContent(), { timeout: 10_000 })
         .toContain('This will be');
@@ -414,7 +447,7 @@ describe('the WebUI against aalis serve', () => {
   it(
     'shows a failed turn once, with its reason in the outcome line, and the message that opened it in its own colour',
     async () => {
-      await newSession();
+      await newChat();
       served.model.enqueue(errorReply(500, 'the upstream exploded'));
       await send('This turn will fail');
       const outcome = lastTurn().getByTestId('outcome');
@@ -480,10 +513,14 @@ describe('the WebUI against aalis serve', () => {
       await small.getByTestId('composer-text').waitFor();
       expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       expect(await small.getByTestId('sessions').isVisible()).toBe(false);
+      // A new chat on a phone too: the cursor in the composer, the starters above it.
+      expect(await small.evaluate(() => document.activeElement?.id)).toBe('composer-text');
+      expect(await small.getByTestId('starter').first().isVisible()).toBe(true);
       await small.getByTestId('menu').click();
       await expect.poll(() => small.getByTestId('sessions').isVisible(), SLOW).toBe(true);
       await small.keyboard.press('Escape');
       await expect.poll(() => small.getByTestId('sessions').isVisible(), SLOW).toBe(false);
+      await small.goto(`${served.origin}/?session=${encodeURIComponent(firstSession)}`);
       await small.getByTestId('panel-toggle').click();
       const panel = await small.getByTestId('side-panel').boundingBox();
       expect(panel!.x).toBeGreaterThanOrEqual(0);
@@ -505,6 +542,7 @@ describe('the WebUI against aalis serve', () => {
       const tab = await resizable.newPage();
       await tab.goto(await served.freshLink());
       await tab.getByTestId('composer-text').waitFor();
+      await tab.goto(`${served.origin}/?session=${encodeURIComponent(firstSession)}`);
       await tab.getByTestId('side-panel').waitFor();
       await tab.setViewportSize({ width: 390, height: 844 });
       // Over the conversation only when asked for, as on a phone from the start.

@@ -2,8 +2,9 @@
 // session list, the conversation with its composer, and the side panel (settings, usage); or the admin area; or
 // the login page. On a phone the list and the panel are drawers over the conversation.
 import type { SessionSummary } from '@aalis/session-client';
-import { computed, defineComponent, h, onMounted, onUnmounted, type PropType, ref, watchEffect } from 'vue';
+import { computed, defineComponent, h, nextTick, onMounted, onUnmounted, type PropType, ref, watchEffect } from 'vue';
 import type { AppModel } from '../model/app-model.js';
+import { newChatFields } from '../model/new-chat-fields.js';
 import { descendantsOf } from '../model/session-tree.js';
 import { usageView } from '../model/usage-view.js';
 import { hostLocale, preferences, t } from '../page-preferences.js';
@@ -13,6 +14,7 @@ import { Composer } from './composer.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { ConversationView } from './conversation-view.js';
 import { icon } from './icons.js';
+import { NewChat } from './new-chat.js';
 import { renderPreferenceControls } from './preference-controls.js';
 import { SessionList, sessionTitle } from './session-list.js';
 import type { SettingActions } from './setting-control.js';
@@ -86,6 +88,8 @@ export const AppShell = defineComponent({
         run: () => void app.clear(),
       };
     };
+    /** After the chat on screen changed (a new chat from the list's button): the cursor goes to the composer. */
+    const focusComposer = () => void nextTick(() => document.getElementById('composer-text')?.focus());
     const onKeydown = (event: KeyboardEvent) => {
       if (event.key === 'Escape' && drawer.value !== 'none') drawer.value = 'none';
     };
@@ -165,27 +169,31 @@ export const AppShell = defineComponent({
     };
 
     const chat = () => {
-      const { selectedId, sessions, account, limits, models } = snapshot.value;
+      const { selectedId, sessions, account, limits, models, chatKey } = snapshot.value;
       void settingsSnapshot.value;
       const conversation = app.conversation;
       const settings = app.settings;
       const session = sessions.find((candidate) => candidate.id === selectedId);
-      if (!conversation || !settings || !selectedId)
-        return h(
-          'main',
-          { id: 'main', class: 'main empty-main' },
-          h('p', { class: 'placeholder' }, t('webui-page.noSession')),
-        );
+      if (!conversation || !settings || !selectedId) return newChat();
       const running = conversation.getSnapshot().runningTurnId !== undefined;
       const writable = session?.writable ?? true;
       // IM rooms are read-only here (the composer is off; Stop and the settings stay).
       const canSend = writable && (session?.canSend ?? true);
       return [
-        h('main', { id: 'main', class: 'main', key: selectedId }, [
+        h('main', { id: 'main', class: 'main', key: `chat-${chatKey}` }, [
           h('h1', { class: 'visually-hidden' }, session ? sessionTitle(session) : selectedId),
-          h(ConversationView, { model: conversation, selfId: account?.userId }),
+          h(ConversationView, {
+            model: conversation,
+            selfId: account?.userId,
+            canSend,
+            handlers: {
+              editTurn: (turnId: string, text: string) => app.editTurn(turnId, text),
+              regenerate: (turnId: string) => void app.regenerate(turnId),
+              retry: (turnId: string) => void app.retry(turnId),
+            },
+          }),
           h(Composer, {
-            key: `composer-${selectedId}`,
+            key: 'composer',
             running,
             writable: canSend,
             limits,
@@ -218,6 +226,39 @@ export const AppShell = defineComponent({
             })
           : null,
       ];
+    };
+
+    /** A new chat: greeting, starters, and the composer with the model picker; the session comes with the first send. */
+    const newChat = () => {
+      const { limits, models, chatKey, draftModel, defaultModel } = snapshot.value;
+      const fields = newChatFields(models, draftModel, defaultModel, {
+        label: t('webui-page.newChat.model'),
+        defaultChoice: (name) =>
+          name ? t('webui-page.newChat.defaultModel', { name }) : t('webui-page.newChat.defaultModelUnnamed'),
+      });
+      const send = (
+        text: string,
+        attachments: Parameters<AppModel['send']>[1],
+        previews: Parameters<AppModel['send']>[2],
+      ) => app.send(text, attachments, previews);
+      return h('main', { id: 'main', class: 'main', key: `chat-${chatKey}` }, [
+        h('h1', { class: 'visually-hidden' }, t('webui-page.sessions.untitled')),
+        h(NewChat, { canSend: true, onStarter: (text: string) => void app.send(text, [], []) }),
+        h(Composer, {
+          key: 'composer',
+          running: false,
+          writable: true,
+          limits,
+          fields,
+          models,
+          settingActions: {
+            set: (_key: string, value: unknown) => app.pickDraftModel(typeof value === 'string' ? value : undefined),
+            reset: () => app.pickDraftModel(undefined),
+          },
+          onSend: send,
+          onStop: () => undefined,
+        }),
+      ]);
     };
 
     // The conversation's running state decides the Stop button: follow it too.
@@ -264,7 +305,8 @@ export const AppShell = defineComponent({
               },
               onCreate: () => {
                 drawer.value = 'none';
-                void app.createSession();
+                app.newChat();
+                focusComposer();
               },
               onDelete: askDelete,
             }),

@@ -2,7 +2,7 @@
 // attachments (picked or pasted, checked against the server's limits, previewed), the `composer` fields beside it
 // (the model …), and 「停止」/"Stop" while a turn runs. The text is cleared only once the server took the message.
 import type { Limits, ModelView, OutgoingAttachment } from '@aalis/session-client';
-import { defineComponent, h, onBeforeUnmount, type PropType, ref } from 'vue';
+import { defineComponent, h, onBeforeUnmount, onMounted, type PropType, ref } from 'vue';
 import { type AttachmentProblem, checkImages, formatBytes, IMAGE_TYPES } from '../model/attachment-checks.js';
 import type { SettingState } from '../model/settings-model.js';
 import { t } from '../page-preferences.js';
@@ -77,6 +77,10 @@ export const Composer = defineComponent({
       if (gone) URL.revokeObjectURL(gone.url);
       picked.value = [...picked.value];
     };
+    // A conversation opened (a new chat, a session picked) is ready to type in.
+    onMounted(() => {
+      if (props.writable) textarea.value?.focus();
+    });
     onBeforeUnmount(() => {
       for (const entry of picked.value) URL.revokeObjectURL(entry.url);
     });

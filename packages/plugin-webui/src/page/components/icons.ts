@@ -10,6 +10,18 @@ const PATHS = {
   sliders: 'M4 7h10M18 7h2M4 17h2M10 17h10M14 5v4M6 15v4',
   refresh: 'M20 12a8 8 0 1 1-2.3-5.7M20 4v5h-5',
   plus: 'M12 5v14M5 12h14',
+  copy: 'M9 9h11v11H9zM5 15H4V4h11v1',
+  check: 'M5 12l5 5 9-10',
+  edit: 'M4 20h4L19 9l-4-4L4 16zM14 6l4 4',
+  retry: 'M4 12a8 8 0 0 1 13.7-5.7L20 9M20 4v5h-5M20 12a8 8 0 0 1-13.7 5.7L4 15M4 20v-5h5',
+  chevronLeft: 'M15 6l-6 6 6 6',
+  chevronRight: 'M9 6l6 6-6 6',
+  more: 'M5 12h.01M12 12h.01M19 12h.01',
+  pin: 'M9 4h6l-1 6 4 4H6l4-4zM12 14v6',
+  archive: 'M4 5h16v4H4zM6 9v10h12V9M10 13h4',
+  download: 'M12 4v11M7 10l5 5 5-5M5 20h14',
+  arrowDown: 'M12 5v14M6 13l6 6 6-6',
+  paperclip: 'M20 11l-8 8a5 5 0 0 1-7-7l8-8a3.5 3.5 0 0 1 5 5l-8 8a2 2 0 0 1-3-3l7-7',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -11,6 +11,8 @@ import type {
   TurnView,
 } from '../model/conversation-types.js';
 import { preferences, t } from '../page-preferences.js';
+import { CopyButton } from './copy-button.js';
+import { icon } from './icons.js';
 import { MarkdownText } from './markdown-text.js';
 
 export function personName(person: PersonView | undefined, selfId: string | undefined): string {
@@ -30,8 +32,43 @@ function time(at: number | undefined): VNode | null {
   );
 }
 
-export function renderInput(input: InputView, selfId: string | undefined, note?: string): VNode {
+/** What an input bubble offers besides Copy: Edit (the person's own message of a live turn), or an open editor. */
+export interface InputExtras {
+  onEdit?: () => void;
+  editor?: VNode;
+}
+
+function messageActions(children: (VNode | null)[]): VNode {
+  return h(
+    'div',
+    { class: 'message-actions', role: 'group', 'aria-label': t('webui-page.action.messageActions') },
+    children,
+  );
+}
+
+export function editButton(onEdit: () => void): VNode {
+  return h(
+    'button',
+    {
+      type: 'button',
+      class: 'icon-button message-action',
+      'aria-label': t('webui-page.action.edit'),
+      title: t('webui-page.action.edit'),
+      'data-testid': 'edit',
+      onClick: onEdit,
+    },
+    icon('edit'),
+  );
+}
+
+export function renderInput(
+  input: InputView,
+  selfId: string | undefined,
+  note?: string,
+  extras: InputExtras = {},
+): VNode {
   const own = input.pending || (input.sender?.userId === selfId && input.sender?.platform === 'webui');
+  if (extras.editor) return h('div', { key: input.key, class: 'bubble bubble-user own editing' }, extras.editor);
   return h(
     'div',
     {
@@ -65,22 +102,36 @@ export function renderInput(input: InputView, selfId: string | undefined, note?:
                 : h('span', { key: index, class: 'tag' }, attachment.name ?? attachment.type),
             ),
           ),
+      input.pending || input.text === ''
+        ? null
+        : messageActions([h(CopyButton, { text: input.text }), extras.onEdit ? editButton(extras.onEdit) : null]),
     ],
   );
 }
 
 export function renderText(item: TextItemView): VNode | null {
   if (item.text === '' && item.reasoning === '') return null;
-  return h('div', { key: item.key, class: ['reply', item.unsent ? 'unsent' : ''], 'data-testid': 'reply' }, [
-    item.reasoning === ''
-      ? null
-      : h('details', { class: 'reasoning', 'data-testid': 'reasoning' }, [
-          h('summary', t('webui-page.reasoning.chars', { count: item.reasoning.length })),
-          h('div', { class: 'reasoning-text' }, item.reasoning),
-        ]),
-    item.text === '' ? null : h(MarkdownText, { text: item.text }),
-    item.unsent ? h('span', { class: 'tag tag-unsent', 'data-testid': 'unsent' }, t('webui-page.unsent')) : null,
-  ]);
+  return h(
+    'div',
+    {
+      key: item.key,
+      class: ['reply', item.unsent ? 'unsent' : '', item.stopped ? 'stopped' : ''],
+      'data-testid': 'reply',
+      'data-stopped': item.stopped ? 'true' : undefined,
+    },
+    [
+      item.reasoning === ''
+        ? null
+        : h('details', { class: 'reasoning', 'data-testid': 'reasoning' }, [
+            h('summary', t('webui-page.reasoning.chars', { count: item.reasoning.length })),
+            h('div', { class: 'reasoning-text' }, item.reasoning),
+          ]),
+      item.text === '' ? null : h(MarkdownText, { text: item.text }),
+      item.unsent ? h('span', { class: 'tag tag-unsent', 'data-testid': 'unsent' }, t('webui-page.unsent')) : null,
+      item.stopped ? h('span', { class: 'tag tag-stopped', 'data-testid': 'stopped' }, t('webui-page.stopped')) : null,
+      item.text === '' ? null : messageActions([h(CopyButton, { text: item.text })]),
+    ],
+  );
 }
 
 const TOOL_STATE_TEXT = {

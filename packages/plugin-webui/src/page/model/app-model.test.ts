@@ -103,17 +103,43 @@ function pageAt(search: string): PageLocation & { current: () => string } {
 }
 
 describe('AppModel', () => {
-  it('exchanges the link token, takes it out of the address before anything else, and opens the latest session', async () => {
+  it('exchanges the link token, takes it out of the address before anything else, and lands in a new chat', async () => {
     const { client, calls } = fakeClient();
     const location = pageAt('?token=v1.secret');
     const app = new AppModel(client, location);
     await app.start();
     expect(calls.slice(0, 2)).toEqual(['login:v1.secret', 'connect']);
-    expect(location.current()).toBe('?session=webui%3Aowner%3Aa');
+    expect(location.current()).toBe('');
     const snapshot = app.getSnapshot();
-    expect(snapshot).toMatchObject({ phase: 'ready', account, limits, hostLocale: 'en', selectedId: 'webui:owner:a' });
-    expect(calls).toContain('subscribe:webui:owner:a');
-    expect(snapshot.sessions.find((session) => session.id === 'webui:owner:a')?.unread).toBe(false);
+    expect(snapshot).toMatchObject({ phase: 'ready', account, limits, hostLocale: 'en', selectedId: undefined });
+    // Nothing is created or subscribed before the first message.
+    expect(calls.some((call) => call.startsWith('session.create') || call.startsWith('subscribe'))).toBe(false);
+    expect(snapshot.sessions.find((session) => session.id === 'webui:owner:a')?.unread).toBe(true);
+  });
+
+  it('creates the new chat’s session on its first send, with the model picked for it, and keeps the composer', async () => {
+    const { client, calls } = fakeClient();
+    const location = pageAt('');
+    const app = new AppModel(client, location);
+    await app.start();
+    const before = app.getSnapshot().chatKey;
+    app.pickDraftModel('openai/vision-model');
+    expect(await app.send('hello there', [], [])).toBe(true);
+    expect(calls.filter((call) => call === 'session.create')).toHaveLength(1);
+    expect(calls.indexOf('settings.set:webui:owner:new')).toBeLessThan(
+      calls.indexOf('send:webui:owner:new:hello there'),
+    );
+    expect(calls.indexOf('subscribe:webui:owner:new')).toBeLessThan(calls.indexOf('send:webui:owner:new:hello there'));
+    expect(app.getSnapshot()).toMatchObject({ selectedId: 'webui:owner:new', chatKey: before });
+    expect(location.current()).toBe('?session=webui%3Aowner%3Anew');
+    expect(app.conversation!.getSnapshot().pending.map((input) => input.text)).toEqual(['hello there']);
+    // Another new chat: nothing created until it is used; picking a session then is a different conversation.
+    app.newChat();
+    expect(app.getSnapshot()).toMatchObject({ selectedId: undefined, draftModel: undefined });
+    expect(location.current()).toBe('');
+    expect(calls.filter((call) => call === 'session.create')).toHaveLength(1);
+    await app.select('webui:owner:a');
+    expect(app.getSnapshot().chatKey).toBeGreaterThan(before);
   });
 
   it('a used link with a live login goes on; without one it shows the login page with the reason', async () => {
@@ -148,7 +174,7 @@ describe('AppModel', () => {
 
   it('sends as pending, and a refused send leaves a coded notice and nothing pending', async () => {
     const { client, calls } = fakeClient();
-    const app = new AppModel(client, pageAt(''));
+    const app = new AppModel(client, pageAt('?session=webui%3Aowner%3Aa'));
     await app.start();
     expect(await app.send('hello', [], [])).toBe(true);
     expect(calls).toContain('send:webui:owner:a:hello');
@@ -167,7 +193,7 @@ describe('AppModel', () => {
       calls.push(type);
       return { reply: replies.shift() };
     }) as typeof client.request;
-    const app = new AppModel(client, pageAt(''));
+    const app = new AppModel(client, pageAt('?session=webui%3Aowner%3Aa'));
     await app.start();
     vi.useFakeTimers();
     await app.compact();
@@ -186,7 +212,7 @@ describe('AppModel', () => {
 
   it('switches sessions at once: a message sent right after a switch goes to the new session', async () => {
     const { client, calls } = fakeClient();
-    const app = new AppModel(client, pageAt(''));
+    const app = new AppModel(client, pageAt('?session=webui%3Aowner%3Aa'));
     await app.start();
     const switching = app.select('webui:owner:b');
     expect(app.getSnapshot().selectedId).toBe('webui:owner:b');
@@ -196,21 +222,21 @@ describe('AppModel', () => {
     expect(calls.indexOf('subscribe:webui:owner:b')).toBeLessThan(calls.indexOf('unsubscribe:webui:owner:a'));
   });
 
-  it('deletes through the server and closes the deleted session; creates and opens a new one', async () => {
+  it('deletes through the server and closes the deleted session into a new chat', async () => {
     const { client, calls } = fakeClient();
-    const app = new AppModel(client, pageAt(''));
+    const app = new AppModel(client, pageAt('?session=webui%3Aowner%3Aa'));
     await app.start();
+    const key = app.getSnapshot().chatKey;
     await app.deleteSession('webui:owner:a');
     expect(calls).toContain('delete:webui:owner:a');
     expect(app.getSnapshot().selectedId).toBeUndefined();
+    expect(app.getSnapshot().chatKey).toBeGreaterThan(key);
     expect(app.getSnapshot().sessions.map((session) => session.id)).toEqual(['webui:owner:b']);
-    await app.createSession();
-    expect(app.getSnapshot().selectedId).toBe('webui:owner:new');
   });
 
   it('a usage event reaches the snapshot; a login lost on the way shows the login page', async () => {
     const { client, handlers, emit } = fakeClient();
-    const app = new AppModel(client, pageAt(''));
+    const app = new AppModel(client, pageAt('?session=webui%3Aowner%3Aa'));
     await app.start();
     const usage = {
       used: 10,

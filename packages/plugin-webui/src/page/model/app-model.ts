@@ -54,8 +54,17 @@ export interface AppSnapshot {
   connection: ConnectionState;
   sessions: readonly SessionSummary[];
   selectedId?: string;
+  /**
+   * Changes when the conversation on screen is another one (a session picked, a new chat opened), not when a new
+   * chat becomes its session on the first send: the composer and the conversation keep their state then.
+   */
+  chatKey: number;
+  /** The model picked for the new chat before it has a session (`<provider>/<model>`; undefined: the default). */
+  draftModel?: string;
   view: 'chat' | 'admin';
   models: readonly ModelView[];
+  /** The service's default model (`models.list`), named beside the new chat's model picker. */
+  defaultModel?: string;
   usage?: UsageEntry;
   admin: AdminSnapshot;
   notices: readonly AppNotice[];
@@ -84,6 +93,7 @@ export class AppModel extends Store<AppSnapshot> {
   private stopFollowing: (() => void) | undefined;
   private state: Omit<AppSnapshot, 'connection'> = {
     phase: 'starting',
+    chatKey: 0,
     sessions: [],
     view: 'chat',
     models: [],
@@ -91,6 +101,8 @@ export class AppModel extends Store<AppSnapshot> {
     notices: [],
   };
   private noticeCounter = 0;
+  /** Tells this page's sends apart from another tab's (clientMessageId). */
+  private readonly pageId = Math.random().toString(36).slice(2, 10);
   private readonly disposers: Array<() => void> = [];
 
   constructor(
@@ -136,8 +148,10 @@ export class AppModel extends Store<AppSnapshot> {
     }
     await Promise.all([this.refreshSessions(), this.refreshModels()]);
     const wanted = new URLSearchParams(this.location.search()).get('session');
-    const first = this.state.sessions.find((session) => session.id === wanted) ?? this.state.sessions[0];
-    if (first) await this.select(first.id);
+    const asked = this.state.sessions.find((session) => session.id === wanted);
+    // Without a session in the address the page lands in a new chat, ready to type (Open WebUI, LobeChat).
+    if (asked) await this.select(asked.id);
+    else this.newChat();
   }
 
   dispose(): void {
@@ -155,13 +169,37 @@ export class AppModel extends Store<AppSnapshot> {
 
   async refreshModels(): Promise<void> {
     await this.guard(async () => {
-      const { models } = await this.client.request('models.list', {});
-      this.update({ models });
+      const { models, defaultModel } = await this.client.request('models.list', {});
+      this.update({ models, defaultModel });
     });
   }
 
+  /**
+   * Opens a new chat: no session exists until its first message is sent, so opening and leaving new chats leaves
+   * no empty sessions behind.
+   */
+  newChat(): void {
+    void this.subscription?.unsubscribe().catch(() => undefined);
+    this.subscription = undefined;
+    this.stopFollowing?.();
+    this.stopFollowing = undefined;
+    this.conversation = undefined;
+    this.settings = undefined;
+    const params = new URLSearchParams(this.location.search());
+    params.delete('session');
+    this.location.replace(params.toString());
+    const chatKey =
+      this.state.selectedId === undefined && this.state.view === 'chat' ? this.state.chatKey : this.state.chatKey + 1;
+    this.update({ selectedId: undefined, view: 'chat', usage: undefined, draftModel: undefined, chatKey });
+  }
+
+  /** The model the new chat will use (`<provider>/<model>`), or undefined for the default. */
+  pickDraftModel(model: string | undefined): void {
+    this.update({ draftModel: model === '' ? undefined : model });
+  }
+
   /** Opens a session: one subscription (timeline, then events), its settings, the usage snapshot that follows. */
-  async select(sessionId: string): Promise<void> {
+  async select(sessionId: string, { fromDraft = false }: { fromDraft?: boolean } = {}): Promise<void> {
     if (this.state.selectedId === sessionId && this.conversation) return this.update({ view: 'chat' });
     // The switch happens at once (what is typed next goes to this session); the old subscription ends after.
     const previous = this.subscription;
@@ -180,7 +218,12 @@ export class AppModel extends Store<AppSnapshot> {
     );
     this.conversation = conversation;
     this.settings = settings;
-    this.update({ selectedId: sessionId, view: 'chat', usage: undefined });
+    this.update({
+      selectedId: sessionId,
+      view: 'chat',
+      usage: undefined,
+      chatKey: fromDraft ? this.state.chatKey : this.state.chatKey + 1,
+    });
     const params = new URLSearchParams(this.location.search());
     params.set('session', sessionId);
     this.location.replace(params.toString());
@@ -212,12 +255,16 @@ export class AppModel extends Store<AppSnapshot> {
     await Promise.all([this.subscription.ready.catch((error) => this.notify(error)), settings.load()]);
   }
 
-  async createSession(): Promise<void> {
-    await this.guard(async () => {
-      const { session } = await this.client.request('session.create', {});
-      this.sessionChanged('upsert', session.id, session);
-      await this.select(session.id);
-    });
+  /** The new chat's session, created on its first send with the model picked for it. */
+  private async materialiseDraft(): Promise<string> {
+    const { session } = await this.client.request('session.create', {});
+    this.sessionChanged('upsert', session.id, session);
+    const model = this.state.draftModel;
+    if (model !== undefined)
+      await this.client.request('settings.set', { sessionId: session.id, key: 'llm', value: model });
+    // Not awaited: the subscription's timeline and the settings arrive while the message goes out.
+    void this.select(session.id, { fromDraft: true });
+    return session.id;
   }
 
   /** Deletes a session (and its children) through the session manager; a running turn stops there. */
@@ -234,30 +281,77 @@ export class AppModel extends Store<AppSnapshot> {
     attachments: OutgoingAttachment[],
     previews: { url: string; name?: string }[],
   ): Promise<boolean> {
-    const sessionId = this.state.selectedId;
+    let sessionId = this.state.selectedId;
+    if (sessionId === undefined) {
+      try {
+        sessionId = await this.materialiseDraft();
+      } catch (error) {
+        this.notify(error);
+        return false;
+      }
+    }
     const conversation = this.conversation;
-    if (!sessionId || !conversation) return false;
+    if (!conversation) return false;
     const key = `${Date.now().toString(36)}-${++this.noticeCounter}`;
-    conversation.sending(key, {
-      text,
-      attachments: previews.map((preview) => ({ type: 'image' as const, url: preview.url, name: preview.name })),
-      sender: this.state.account
-        ? { userId: this.state.account.userId, displayName: this.state.account.displayName }
-        : undefined,
-    });
+    // Ours, so a stored command's event (which carries it) replaces this page's bubble of it.
+    const clientMessageId = `${this.pageId}-${key}`;
+    conversation.sending(
+      key,
+      {
+        text,
+        attachments: previews.map((preview) => ({ type: 'image' as const, url: preview.url, name: preview.name })),
+        sender: this.state.account
+          ? { userId: this.state.account.userId, displayName: this.state.account.displayName }
+          : undefined,
+      },
+      clientMessageId,
+    );
     try {
-      const { messageId } = await this.client.send({
+      const { messageId, routed, reply } = await this.client.send({
         sessionId,
         text,
+        clientMessageId,
         ...(attachments.length > 0 ? { attachments } : {}),
       });
-      conversation.sendAccepted(key, messageId);
+      conversation.sendAccepted(key, messageId, { routed, reply });
       return true;
     } catch (error) {
       conversation.sendFailed(key);
       this.notify(error);
       return false;
     }
+  }
+
+  /**
+   * Sends the edited text of a turn's message as a new turn: the server rolls back that turn and every later one
+   * (they stay readable as an earlier version). The editor closes only once the server took it.
+   */
+  async editTurn(turnId: string, text: string): Promise<boolean> {
+    const sessionId = this.state.selectedId;
+    const conversation = this.conversation;
+    if (!sessionId || !conversation || text.trim() === '') return false;
+    const done = await this.guard(() =>
+      this.client.request('turn.edit', {
+        sessionId,
+        turnId,
+        text,
+        clientMessageId: `${this.pageId}-edit-${++this.noticeCounter}`,
+      }),
+    );
+    if (done) conversation.cancelEdit();
+    return done !== undefined;
+  }
+
+  /** Her last reply again: the turn is rolled back and its inputs run as a new turn. */
+  async regenerate(turnId: string): Promise<void> {
+    const sessionId = this.state.selectedId;
+    if (sessionId) await this.guard(() => this.client.request('turn.regenerate', { sessionId, turnId }));
+  }
+
+  /** A failed or stopped turn's inputs run again as a new turn. */
+  async retry(turnId: string): Promise<void> {
+    const sessionId = this.state.selectedId;
+    if (sessionId) await this.guard(() => this.client.request('turn.retry', { sessionId, turnId }));
   }
 
   async stop(): Promise<void> {
@@ -388,6 +482,9 @@ export class AppModel extends Store<AppSnapshot> {
       this.settings = undefined;
       patch.selectedId = undefined;
       patch.usage = undefined;
+      // The deleted conversation gives way to a new chat.
+      patch.chatKey = this.state.chatKey + 1;
+      patch.draftModel = undefined;
     }
     this.update(patch);
   }

@@ -180,7 +180,7 @@ describe('ConversationModel', () => {
     expect(turnsOf(reloaded)[0]).toMatchObject({ outcome: 'error', error: turnView!.error });
   });
 
-  it('a stopped turn keeps the tool calls that ran and drops what streamed, as the history will', () => {
+  it('a stopped turn keeps the tool calls that ran and what streamed, marked as stopped and not kept', () => {
     const model = new ConversationModel('s');
     model.apply({ type: 'turn.started', turnId: 't1', at: 1 });
     model.apply({
@@ -204,7 +204,9 @@ describe('ConversationModel', () => {
     model.apply({ type: 'text.delta', turnId: 't1', segment: 1, delta: 'half a sen' });
     model.apply({ type: 'turn.ended', turnId: 't1', outcome: 'aborted', stoppedBy: alice, unsentSegments: [] });
     const [stopped] = turnsOf(model);
-    expect(stopped!.items.map((item) => item.key)).toEqual(['tool-c1']);
+    // The call still being written goes; the call that ran and the text the reader saw stay.
+    expect(stopped!.items.map((item) => item.key)).toEqual(['tool-c1', 'text-1']);
+    expect(stopped!.items[1]).toMatchObject({ kind: 'text', text: 'half a sen', stopped: true });
     expect(stopped).toMatchObject({ outcome: 'aborted', stoppedBy: { displayName: 'Alice' } });
   });
 
@@ -216,12 +218,14 @@ describe('ConversationModel', () => {
     model.sendAccepted('k1', 'm-2');
     model.apply({
       type: 'queue',
-      waiting: [{ messageId: 'm-2', text: 'second', sender: alice, at: 2, disposition: 'join' }],
+      removed: [],
+      dispositions: {},
+      added: [{ key: 'm-2', messageId: 'm-2', text: 'second', sender: alice, at: 2, disposition: 'join' }],
     });
     expect(model.getSnapshot().waiting).toEqual([expect.objectContaining({ text: 'second', state: 'join' })]);
     // Shown once: the waiting entry stands for the message now, not a second 「发送中…」 bubble.
     expect(model.getSnapshot().pending).toEqual([]);
-    model.apply({ type: 'queue', waiting: [] });
+    model.apply({ type: 'queue', removed: ['m-2'], dispositions: {}, added: [] });
     model.apply({ type: 'input', turnId: 't1', input: input('2', 'second', { entry: 'joined' }) });
     const snapshot = model.getSnapshot();
     expect(snapshot.pending).toEqual([]);
@@ -235,13 +239,15 @@ describe('ConversationModel', () => {
     model.sending('k1', { text: 'queued first', attachments: [] });
     model.apply({
       type: 'queue',
-      waiting: [{ messageId: 'm-3', text: 'queued first', sender: alice, at: 2, disposition: 'queue' }],
+      removed: [],
+      dispositions: {},
+      added: [{ key: 'm-3', messageId: 'm-3', text: 'queued first', sender: alice, at: 2, disposition: 'queue' }],
     });
     expect(model.getSnapshot().pending).toHaveLength(1); // not known to be this send until `send` answers
     model.sendAccepted('k1', 'm-3');
     expect(model.getSnapshot().pending).toEqual([]);
     expect(model.getSnapshot().waiting).toEqual([expect.objectContaining({ text: 'queued first', state: 'queue' })]);
-    model.apply({ type: 'queue', waiting: [] });
+    model.apply({ type: 'queue', removed: ['m-3'], dispositions: {}, added: [] });
     model.apply({ type: 'input', turnId: 't2', input: input('3', 'queued first') });
     expect(model.getSnapshot().pending).toEqual([]);
   });
@@ -279,6 +285,102 @@ describe('ConversationModel', () => {
     expect(snapshot.entries.at(-1)).toMatchObject({ kind: 'note', text: 'not delivered either' });
     model.apply({ type: 'session.deleted', sessionId: 's' });
     expect(model.getSnapshot()).toMatchObject({ deleted: true, runningTurnId: undefined });
+  });
+
+  it('a command settles at once with its answer, and the stored command event replaces it without a duplicate', () => {
+    const model = new ConversationModel('s');
+    model.sending('k1', { text: '/help', attachments: [] }, 'page-k1');
+    expect(model.getSnapshot().pending).toHaveLength(1);
+    model.sendAccepted('k1', 'm-help', { routed: 'command', reply: '- /help\n- /clear' });
+    const snapshot = model.getSnapshot();
+    expect(snapshot.pending).toEqual([]);
+    expect(snapshot.entries).toEqual([
+      expect.objectContaining({
+        kind: 'command',
+        reply: '- /help\n- /clear',
+        input: expect.objectContaining({ text: '/help', pending: false }),
+      }),
+    ]);
+    // Its answer also arrives as a message without a turn: not shown twice.
+    model.apply({ type: 'message', kind: 'system', text: '- /help\n- /clear' });
+    model.apply({
+      type: 'command',
+      entry: {
+        kind: 'command',
+        id: 'c1',
+        messageId: 'm-help',
+        clientMessageId: 'page-k1',
+        text: '/help',
+        sender: alice,
+        at: 5,
+        reply: '- /help\n- /clear',
+        replyAt: 6,
+      },
+    });
+    expect(model.getSnapshot().entries).toEqual([expect.objectContaining({ kind: 'command', key: 'command-c1' })]);
+    // After a reload, from the timeline.
+    const reloaded = new ConversationModel('s');
+    reloaded.load({
+      sessionId: 's',
+      truncated: false,
+      waiting: [],
+      entries: [{ kind: 'command', id: 'c1', text: '/help', sender: alice, at: 5, reply: 'ok' }],
+    });
+    expect(reloaded.getSnapshot().entries[0]).toMatchObject({ kind: 'command', reply: 'ok' });
+  });
+
+  it('an input the gateway dropped stays shown as one that entered no turn', () => {
+    const model = new ConversationModel('s');
+    model.sending('k1', { text: 'ignored', attachments: [] }, 'page-k1');
+    model.sendAccepted('k1', 'm1', { routed: 'dropped' });
+    expect(model.getSnapshot().pending).toEqual([]);
+    expect(model.getSnapshot().entries).toEqual([expect.objectContaining({ kind: 'released' })]);
+  });
+
+  it('edits in place; a rollback’s replaced turns become the new turn’s earlier versions (「‹ 1/2 ›」)', () => {
+    const model = new ConversationModel('s');
+    model.load({
+      sessionId: 's',
+      truncated: false,
+      waiting: [],
+      entries: [turn('t1', { inputs: [input('1', 'first')], outcome: 'replied' })],
+    });
+    model.startEdit('t1');
+    expect(model.getSnapshot().editing).toEqual({ turnId: 't1', text: 'first' });
+    model.editText('first, better');
+    expect(model.getSnapshot().editing?.text).toBe('first, better');
+    // The server's fresh timeline after the rollback: t1 replaced; then the new turn starts.
+    const superseded = { rollbackId: 'r1', at: 2, action: 'edit' as const };
+    model.load({
+      sessionId: 's',
+      truncated: false,
+      waiting: [],
+      entries: [turn('t1', { inputs: [input('1', 'first')], outcome: 'replied', superseded })],
+    });
+    expect(model.getSnapshot().editing).toBeUndefined();
+    model.apply({ type: 'turn.started', turnId: 't2', at: 3 });
+    model.apply({ type: 'input', turnId: 't2', input: input('2', 'first, better') });
+    const turns = turnsOf(model);
+    expect(turns.map((entry) => entry.turnId)).toEqual(['t2']);
+    expect(turns[0]!.versions.map((version) => version.map((old) => old.turnId))).toEqual([['t1']]);
+    // After a reload the timeline carries the same as previousVersions.
+    const reloaded = new ConversationModel('s');
+    reloaded.load({
+      sessionId: 's',
+      truncated: false,
+      waiting: [],
+      entries: [
+        turn('t3', {
+          inputs: [input('3', 'again')],
+          outcome: 'replied',
+          previousVersions: [
+            [turn('t1', { superseded })],
+            [turn('t2', { superseded: { ...superseded, rollbackId: 'r2' } })],
+          ],
+        }),
+      ],
+    });
+    expect(turnsOf(reloaded)[0]!.versions).toHaveLength(2);
   });
 
   it('a snapshot keeps its identity until something changes, and an untouched turn stays the same object', () => {

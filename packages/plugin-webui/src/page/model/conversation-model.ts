@@ -3,8 +3,16 @@
 // queue, outcomes, 未发出 segments), plus the page's own sends shown as pending until the server places them.
 // Entries are immutable: an event replaces only the turn it touches, so a snapshot is cheap and Vue's keyed diff
 // re-renders one turn per streamed delta.
-import type { SessionEvent, Timeline, TimelineInput } from '@aalis/session-client';
+import {
+  applyQueueChange,
+  type ResultOf,
+  type SessionEvent,
+  type Timeline,
+  type TimelineCommand,
+  type TimelineInput,
+} from '@aalis/session-client';
 import type {
+  CommandEntryView,
   ConversationSnapshot,
   EntryView,
   InputView,
@@ -14,12 +22,21 @@ import type {
   WaitingInputView,
 } from './conversation-types.js';
 import { Store } from './store.js';
-import { argumentsText, entryView, inputView, personView, waitingView } from './timeline-views.js';
+import {
+  argumentsText,
+  commandView,
+  entryView,
+  inputView,
+  personView,
+  WAITING_VIEWS,
+  waitingView,
+} from './timeline-views.js';
 
 interface PendingSend {
   /** The page's key for the send; the server's messageId once `send` answered. */
   key: string;
   messageId?: string;
+  clientMessageId?: string;
   input: InputView;
 }
 
@@ -31,24 +48,48 @@ export class ConversationModel extends Store<ConversationSnapshot> {
   private loaded = false;
   private truncated = false;
   private deleted = false;
+  private editing: ConversationSnapshot['editing'];
 
   constructor(readonly sessionId: string) {
     super();
   }
 
   /** Shows a message this page is sending until the server reports where it went. */
-  sending(key: string, input: Pick<InputView, 'text' | 'attachments' | 'sender'>): void {
+  sending(key: string, input: Pick<InputView, 'text' | 'attachments' | 'sender'>, clientMessageId?: string): void {
     this.pending.push({
       key,
+      clientMessageId,
       input: { key: `pending-${key}`, ...input, at: Date.now(), pending: true },
     });
     this.changed();
   }
 
-  /** `send` answered with the message id the input will carry in the timeline and events. */
-  sendAccepted(key: string, messageId: string | undefined): void {
+  /**
+   * `send` answered with the message id the input will carry in the timeline and events, and where it went: a
+   * command settles at once with its answer (the stored `command` event replaces it when it comes); an input the
+   * gateway dropped stays as a message that entered no turn.
+   */
+  sendAccepted(key: string, messageId: string | undefined, routing?: Pick<ResultOf<'send'>, 'routed' | 'reply'>): void {
     const entry = this.pending.find((candidate) => candidate.key === key);
     if (!entry) return;
+    if (routing?.routed === 'command' || routing?.routed === 'dropped') {
+      this.pending = this.pending.filter((e) => e !== entry);
+      const input: InputView = { ...entry.input, messageId, pending: false };
+      if (routing.routed === 'dropped')
+        this.entries = [...this.entries, { kind: 'released', key: `released-local-${key}`, input }];
+      else if (!this.entries.some((known) => known.kind === 'command' && sameCommand(known, messageId, entry.input)))
+        this.entries = [
+          ...this.entries,
+          {
+            kind: 'command',
+            key: `command-local-${key}`,
+            input: { ...input, key: `command-input-local-${key}` },
+            ...(routing.reply ? { reply: routing.reply, replyAt: Date.now() } : {}),
+          },
+        ];
+      this.changed();
+      return;
+    }
     if (messageId === undefined || this.isPlaced(messageId)) this.pending = this.pending.filter((e) => e !== entry);
     else entry.messageId = messageId;
     this.changed();
@@ -60,6 +101,26 @@ export class ConversationModel extends Store<ConversationSnapshot> {
     this.changed();
   }
 
+  /** Opens the inline editor on a turn's message, with the text of its inputs. */
+  startEdit(turnId: string): void {
+    const turn = this.entries.find((entry): entry is TurnView => entry.kind === 'turn' && entry.turnId === turnId);
+    if (!turn) return;
+    this.editing = { turnId, text: turn.inputs.map((input) => input.text).join('\n\n') };
+    this.changed();
+  }
+
+  editText(text: string): void {
+    if (!this.editing) return;
+    this.editing = { ...this.editing, text };
+    this.changed();
+  }
+
+  cancelEdit(): void {
+    if (!this.editing) return;
+    this.editing = undefined;
+    this.changed();
+  }
+
   /** The history as the server rebuilt it (on subscribe and after a resume that could not replay). */
   load(timeline: Timeline): void {
     this.entries = timeline.entries.map(entryView);
@@ -67,6 +128,13 @@ export class ConversationModel extends Store<ConversationSnapshot> {
     this.runningTurnId = running?.turnId;
     this.waiting = timeline.waiting.map(waitingView);
     this.truncated = timeline.truncated;
+    // An edit open on a turn that is no longer live (another tab rolled it back) has nothing left to edit.
+    const editing = this.editing;
+    if (
+      editing &&
+      !this.entries.some((entry) => entry.kind === 'turn' && entry.turnId === editing.turnId && !entry.superseded)
+    )
+      this.editing = undefined;
     this.dropPlaced();
     this.loaded = true;
     this.changed();
@@ -117,21 +185,28 @@ export class ConversationModel extends Store<ConversationSnapshot> {
         this.message(event);
         break;
       case 'queue':
-        this.waiting = event.waiting.map(waitingView);
+        this.waiting = applyQueueChange(this.waiting, event, WAITING_VIEWS);
         this.dropPlaced();
         break;
       case 'turn.ended':
         if (this.runningTurnId === event.turnId) this.runningTurnId = undefined;
         this.updateTurn(event.turnId, (turn) => {
           const unsent = new Set(event.unsentSegments);
-          // A stopped turn keeps no reply (plugin-agent.zh.md 「停下」): what streamed goes, as after a reload;
-          // tool calls that ran stay, as they do in the history.
+          const aborted = event.outcome === 'aborted';
+          // A stopped turn keeps no reply (plugin-agent.zh.md 「停下」), but what the reader saw stays on the page,
+          // marked as stopped and not kept (a reload shows the turn as stopped without it, as the history has it);
+          // tool calls that ran stay, as they do in the history; calls still being written go.
           // A failed turn's 「[错误] …」 notice says what its outcome line says; the history keeps only the outcome,
           // so the live view drops the notice too (one error, live and after a reload).
           const items = turn.items
-            .filter((item) => event.outcome !== 'aborted' || (item.kind !== 'text' && !isUnfinishedTool(item)))
+            .filter((item) => !aborted || !isUnfinishedTool(item))
+            .filter((item) => !aborted || item.kind !== 'text' || item.text !== '')
             .filter((item) => event.outcome !== 'error' || item.kind !== 'notice' || item.tone !== 'error')
-            .map((item) => (item.kind === 'text' && unsent.has(item.segment) ? { ...item, unsent: true } : item));
+            .map((item) => {
+              if (item.kind !== 'text') return item;
+              if (aborted) return { ...item, stopped: true, reasoning: '' };
+              return unsent.has(item.segment) ? { ...item, unsent: true } : item;
+            });
           return {
             ...turn,
             items,
@@ -154,6 +229,9 @@ export class ConversationModel extends Store<ConversationSnapshot> {
           });
         break;
       }
+      case 'command':
+        this.command(event.entry);
+        break;
       case 'session.deleted':
         this.deleted = true;
         this.runningTurnId = undefined;
@@ -177,6 +255,7 @@ export class ConversationModel extends Store<ConversationSnapshot> {
       waiting: this.waiting,
       truncated: this.truncated,
       deleted: this.deleted,
+      editing: this.editing,
     };
   }
 
@@ -195,10 +274,33 @@ export class ConversationModel extends Store<ConversationSnapshot> {
     this.dropPlaced();
   }
 
+  /** A command's line and answer as stored: it replaces the entry shown when `send` answered, or the pending bubble. */
+  private command(entry: TimelineCommand): void {
+    const view = commandView(entry);
+    const index = this.entries.findIndex(
+      (known) =>
+        known.kind === 'command' &&
+        (known.key === view.key || sameCommand(known, entry.messageId, view.input, entry.clientMessageId)),
+    );
+    this.entries = index >= 0 ? this.entries.with(index, view) : [...this.entries, view];
+    this.pending = this.pending.filter(
+      (pending) =>
+        (entry.clientMessageId === undefined || pending.clientMessageId !== entry.clientMessageId) &&
+        (entry.messageId === undefined || pending.messageId !== entry.messageId),
+    );
+  }
+
   private message(event: Extract<SessionEvent, { type: 'message' }>): void {
     const { turnId, kind, text } = event;
     if (turnId === undefined) {
-      this.entries = [...this.entries, note(Date.now(), text, 'info')];
+      // A command's answer also goes out as a message; the command entry shows it already.
+      const replyTo = 'replyTo' in event && typeof event.replyTo === 'string' ? event.replyTo : undefined;
+      const answered = this.entries.some(
+        (entry) =>
+          entry.kind === 'command' &&
+          ((replyTo !== undefined && entry.input.messageId === replyTo) || entry.reply === text),
+      );
+      if (!answered) this.entries = [...this.entries, note(Date.now(), text, 'info')];
       return;
     }
     if (kind === 'reply') {
@@ -224,7 +326,7 @@ export class ConversationModel extends Store<ConversationSnapshot> {
   private isPlaced(messageId: string): boolean {
     if (this.waiting.some((entry) => entry.messageId === messageId)) return true;
     for (const entry of this.entries) {
-      if (entry.kind === 'released' && entry.input.messageId === messageId) return true;
+      if ((entry.kind === 'released' || entry.kind === 'command') && entry.input.messageId === messageId) return true;
       if (entry.kind !== 'turn') continue;
       if (entry.inputs.some((input) => input.messageId === messageId)) return true;
       if (entry.items.some((item) => item.kind === 'input' && item.input.messageId === messageId)) return true;
@@ -248,10 +350,17 @@ export class ConversationModel extends Store<ConversationSnapshot> {
             inputs: [],
             items: [],
             running: this.runningTurnId === turnId,
+            versions: [],
           };
-    const next = update(current);
-    if (next === current && index >= 0) return;
-    this.entries = index >= 0 ? this.entries.with(index, next) : [...this.entries, next];
+    if (index >= 0) {
+      const next = update(current);
+      if (next !== current) this.entries = this.entries.with(index, next);
+      return;
+    }
+    // A new turn right after turns a rollback took out (edit, regenerate, retry) replaces them: they become its
+    // earlier versions, as the timeline has them after a reload.
+    const { kept, versions } = foldSuperseded(this.entries);
+    this.entries = [...kept, update({ ...current, versions })];
   }
 
   private appendItem(turnId: string, item: TurnItemView): void {
@@ -280,6 +389,42 @@ export class ConversationModel extends Store<ConversationSnapshot> {
       return { ...turn, items: found ? replaceItem(turn.items, found, next) : [...turn.items, next] };
     });
   }
+}
+
+/** The superseded turns at the end of the entries, grouped by rollback (oldest first), and what is left. */
+function foldSuperseded(entries: readonly EntryView[]): { kept: EntryView[]; versions: TurnView[][] } {
+  let start = entries.length;
+  while (start > 0) {
+    const entry = entries[start - 1];
+    if (entry?.kind !== 'turn' || !entry.superseded) break;
+    start -= 1;
+  }
+  const versions: TurnView[][] = [];
+  let previous: TurnView | undefined;
+  for (const turn of entries.slice(start).filter((entry): entry is TurnView => entry.kind === 'turn')) {
+    // A replaced turn that had versions of its own (regenerated twice): those come first, oldest first.
+    if (turn.versions.length > 0) {
+      versions.push(...turn.versions.map((version) => [...version]));
+      previous = undefined;
+    }
+    const last = previous?.superseded?.rollbackId === turn.superseded?.rollbackId ? versions.at(-1) : undefined;
+    if (last) last.push({ ...turn, versions: [] });
+    else versions.push([{ ...turn, versions: [] }]);
+    previous = turn;
+  }
+  return { kept: entries.slice(0, start), versions };
+}
+
+/** The command entry stands for the same line: the same message id, or the same text sent from here. */
+function sameCommand(
+  known: CommandEntryView,
+  messageId: string | undefined,
+  input: InputView,
+  clientMessageId?: string,
+): boolean {
+  if (messageId !== undefined && known.input.messageId === messageId) return true;
+  // The entry shown when `send` answered, before the stored one came: same text, no reply event yet.
+  return clientMessageId !== undefined && known.key.startsWith('command-local-') && known.input.text === input.text;
 }
 
 function note(at: number, text: string, tone: 'info' | 'delivery-failure' = 'delivery-failure'): EntryView {

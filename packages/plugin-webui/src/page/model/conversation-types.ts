@@ -48,6 +48,8 @@ export interface TextItemView {
   reasoning: string;
   /** In rooms: never sent to the platform (「未发出」). */
   unsent: boolean;
+  /** Streamed before Stop: shown, copyable, but not kept (the history stores nothing of a stopped reply). */
+  stopped?: boolean;
 }
 
 export interface JoinedInputView {
@@ -77,10 +79,25 @@ export interface TurnView {
   error?: string;
   stoppedBy?: PersonView;
   running: boolean;
+  /** Set on a turn an edit, regenerate or retry took out of the conversation (never sent to a model again). */
+  superseded?: { rollbackId: string; action: 'edit' | 'regenerate' | 'retry'; at: number };
+  /** The versions this turn replaced, oldest first: each the turns one rollback took out (「‹ 1/2 ›」). */
+  versions: readonly (readonly TurnView[])[];
 }
 
-/** A compression divider, a released input or a note outside any turn. */
+/** A slash command sent in the page and its answer (stored, never sent to a model). */
+export interface CommandEntryView {
+  kind: 'command';
+  key: string;
+  input: InputView;
+  /** The answer as Markdown; undefined when the command answered nothing. */
+  reply?: string;
+  replyAt?: number;
+}
+
+/** A compression divider, a released input, a command or a note outside any turn. */
 export type LooseEntryView =
+  | CommandEntryView
   | { kind: 'divider'; key: string; summary?: string }
   | { kind: 'released'; key: string; input: InputView }
   | { kind: 'note'; key: string; tone: 'info' | 'delivery-failure'; text: string };
@@ -111,4 +128,6 @@ export interface ConversationSnapshot {
   truncated: boolean;
   /** The session was deleted (the view closes it). */
   deleted: boolean;
+  /** The message being edited in place: its turn and the text so far. */
+  editing?: { turnId: string; text: string };
 }

@@ -1,6 +1,15 @@
 // Pure conversions from the session protocol's timeline (and waiting list) to the page's view entries.
-import type { TimelineEntry, TimelineInput, TurnItem, WaitingInput } from '@aalis/session-client';
 import type {
+  QueueEntries,
+  TimelineCommand,
+  TimelineEntry,
+  TimelineInput,
+  TimelineTurn,
+  TurnItem,
+  WaitingInput,
+} from '@aalis/session-client';
+import type {
+  CommandEntryView,
   EntryView,
   InputView,
   PersonView,
@@ -76,35 +85,76 @@ function toolCardView(item: Extract<TurnItem, { kind: 'tool' }>): ToolCardView {
 
 export function entryView(entry: TimelineEntry): EntryView {
   switch (entry.kind) {
-    case 'turn': {
-      const turn: TurnView = {
-        kind: 'turn',
-        key: `turn-${entry.turnId}`,
-        turnId: entry.turnId,
-        inputs: entry.inputs.map(inputView),
-        items: entry.items.map(turnItemView),
-        outcome: entry.outcome,
-        error: entry.error,
-        stoppedBy: entry.stoppedBy ? personView(entry.stoppedBy) : undefined,
-        running: entry.running,
-      };
-      return turn;
-    }
+    case 'turn':
+      return turnView(entry);
     case 'divider':
       return { kind: 'divider', key: `divider-${entry.id}`, summary: entry.summary };
     case 'released':
       return { kind: 'released', key: `released-${entry.input.id}`, input: inputView(entry.input) };
     case 'note':
       return { kind: 'note', key: `note-${entry.id}`, tone: entry.tone, text: entry.text };
+    case 'command':
+      return commandView(entry);
   }
 }
 
-export function waitingView(input: WaitingInput, index: number): WaitingInputView {
+export function commandView(entry: TimelineCommand): CommandEntryView {
   return {
-    key: input.messageId ? `waiting-${input.messageId}` : `waiting-${input.at}-${index}`,
+    kind: 'command',
+    key: `command-${entry.id}`,
+    input: {
+      key: `command-input-${entry.id}`,
+      messageId: entry.messageId,
+      text: entry.text,
+      sender: personView(entry.sender),
+      at: entry.at,
+      attachments: [],
+      pending: false,
+    },
+    ...(entry.reply !== undefined ? { reply: entry.reply } : {}),
+    ...(entry.replyAt !== undefined ? { replyAt: entry.replyAt } : {}),
+  };
+}
+
+export function turnView(entry: TimelineTurn): TurnView {
+  return {
+    kind: 'turn',
+    key: `turn-${entry.turnId}`,
+    turnId: entry.turnId,
+    inputs: entry.inputs.map(inputView),
+    items: entry.items.map(turnItemView),
+    outcome: entry.outcome,
+    error: entry.error,
+    stoppedBy: entry.stoppedBy ? personView(entry.stoppedBy) : undefined,
+    running: entry.running,
+    ...(entry.superseded
+      ? {
+          superseded: {
+            rollbackId: entry.superseded.rollbackId,
+            action: entry.superseded.action,
+            at: entry.superseded.at,
+          },
+        }
+      : {}),
+    versions: (entry.previousVersions ?? []).map((version) => version.map(turnView)),
+  };
+}
+
+const WAITING_PREFIX = 'waiting-';
+
+export function waitingView(input: WaitingInput): WaitingInputView {
+  return {
+    key: `${WAITING_PREFIX}${input.key}`,
     ...(input.messageId ? { messageId: input.messageId } : {}),
     text: input.text,
     sender: personView(input.sender),
     state: input.disposition,
   };
 }
+
+/** The waiting list as the page keeps it, for applying `queue` events (their keys are the inputs' own). */
+export const WAITING_VIEWS: QueueEntries<WaitingInputView> = {
+  key: (view) => view.key.slice(WAITING_PREFIX.length),
+  entry: waitingView,
+  withDisposition: (view, disposition) => ({ ...view, state: disposition }),
+};
