@@ -205,6 +205,24 @@ export function describeSessionManagerConformance(
       expect(await service.get('r1')).toEqual(cleared);
     });
 
+    it('pins and archives a session, and unpins and unarchives it with null; kept across a restart', async () => {
+      let service = await boot();
+      await service.ensure(room('r1', { title: 'Keep' }));
+      const pinned = await service.update('r1', { pinnedAt: 1000, archivedAt: 2000 });
+      expect(pinned).toMatchObject({ pinnedAt: 1000, archivedAt: 2000, title: 'Keep' });
+      await expect(service.update('r1', { pinnedAt: -1 })).rejects.toMatchObject({ code: 'AALIS_SESSION_INVALID' });
+      await expect(service.update('r1', { archivedAt: 'x' } as never)).rejects.toMatchObject({
+        code: 'AALIS_SESSION_INVALID',
+      });
+      await fixture.stop();
+      service = await boot();
+      expect(await service.get('r1')).toMatchObject({ pinnedAt: 1000, archivedAt: 2000 });
+      const unpinned = await service.update('r1', { pinnedAt: null, archivedAt: null });
+      expect(unpinned).not.toHaveProperty('pinnedAt');
+      expect(unpinned).not.toHaveProperty('archivedAt');
+      expect(await service.get('r1')).toEqual(unpinned);
+    });
+
     it('records the last turn from agent:turn:after and directly', async () => {
       const service = await boot();
       await service.ensure(room('r1'));

@@ -41,6 +41,10 @@ export interface SessionInfo {
   /** The chat window the session was born in; `multiParty` = more than her and one person can speak there. */
   originChat?: { multiParty: boolean };
   title?: string;
+  /** When a person pinned it (lists show pinned sessions first); absent: not pinned. */
+  pinnedAt?: number;
+  /** When a person archived it (lists leave it out; search still finds it); absent: not archived. */
+  archivedAt?: number;
   /** Milliseconds since the epoch. */
   createdAt: number;
   updatedAt: number;
@@ -67,6 +71,10 @@ export interface SessionPatch {
   originChat?: { multiParty: boolean } | null;
   originPlatform?: string | null;
   venue?: string | null;
+  /** Milliseconds since the epoch; null unpins. */
+  pinnedAt?: number | null;
+  /** Milliseconds since the epoch; null unarchives. */
+  archivedAt?: number | null;
 }
 
 export interface SessionFilter {

@@ -60,12 +60,18 @@ export function assertValidSessionInit(init: SessionInit): void {
 export function assertValidPatch(id: string, patch: SessionPatch): void {
   if (typeof patch !== 'object' || patch === null) fail(id, '(patch)', 'an object', patch);
   const record = patch as unknown as Record<string, unknown>;
-  const known = ['title', 'originChat', 'originPlatform', 'venue'];
+  const known = ['title', 'originChat', 'originPlatform', 'venue', 'pinnedAt', 'archivedAt'];
   for (const key of Object.keys(record)) {
     if (!known.includes(key)) fail(id, key, `one of ${known.join(', ')}`, record[key]);
   }
   for (const field of ['title', 'originPlatform', 'venue']) optionalString(id, record, field, true);
   optionalOriginChat(id, patch.originChat, true);
+  for (const field of ['pinnedAt', 'archivedAt']) {
+    const value = record[field];
+    if (value !== undefined && value !== null && !(Number.isSafeInteger(value) && (value as number) >= 0)) {
+      fail(id, field, 'milliseconds since the epoch, or null', value);
+    }
+  }
 }
 
 export function assertValidLastTurn(id: string, lastTurn: LastTurn): void {

@@ -13,7 +13,7 @@ export const SESSIONS_CHANNEL = 'aalis_sessions';
 const NOTIFY_LIMIT = 7900;
 
 const COLUMNS =
-  'id, kind, platform, venue, parent_id, origin_platform, origin_multi_party, title, created_at, updated_at, last_turn';
+  'id, kind, platform, venue, parent_id, origin_platform, origin_multi_party, title, created_at, updated_at, last_turn, pinned_at, archived_at';
 
 export const postgresSessionMigrations: readonly PostgresMigration[] = [
   {
@@ -39,6 +39,14 @@ export const postgresSessionMigrations: readonly PostgresMigration[] = [
       CREATE INDEX sessions_updated ON sessions(updated_at);
     `,
   },
+  {
+    version: 2,
+    name: 'pinned and archived',
+    up: `
+      ALTER TABLE sessions ADD COLUMN pinned_at BIGINT;
+      ALTER TABLE sessions ADD COLUMN archived_at BIGINT;
+    `,
+  },
 ];
 
 const VALUES = (row: SessionRow) => [
@@ -53,6 +61,8 @@ const VALUES = (row: SessionRow) => [
   row.created_at,
   row.updated_at,
   row.last_turn,
+  row.pinned_at,
+  row.archived_at,
 ];
 
 /** A change notice (on the deletions' channel, told apart by its phase): rows another process must read again. */
@@ -93,9 +103,9 @@ export class PostgresSessionStore implements SessionStore {
   async insert(info: SessionInfo): Promise<boolean> {
     // A child changes its parent's children list: the parent's id is noticed (nobody holds a row not yet there).
     const rows = await this.database.query(
-      `WITH inserted AS (INSERT INTO sessions (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+      `WITH inserted AS (INSERT INTO sessions (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
        ON CONFLICT (id) DO NOTHING RETURNING id, parent_id)
-       SELECT id, CASE WHEN parent_id IS NOT NULL THEN pg_notify($12, ${noticeSql(13, { lists: 'parent_id' })}) END
+       SELECT id, CASE WHEN parent_id IS NOT NULL THEN pg_notify($14, ${noticeSql(15, { lists: 'parent_id' })}) END
        FROM inserted`,
       [...VALUES(toRow(info)), SESSIONS_CHANNEL, this.origin],
     );
@@ -107,7 +117,7 @@ export class PostgresSessionStore implements SessionStore {
     // One statement: the notice goes out with the update's commit, and only when a row was updated.
     const rows = await this.database.query<SessionRow>(
       `WITH updated AS (UPDATE sessions SET venue = $2, origin_platform = $3, origin_multi_party = $4, title = $5,
-       updated_at = $6 WHERE id = $1 RETURNING ${COLUMNS})
+       updated_at = $6, pinned_at = $9, archived_at = $10 WHERE id = $1 RETURNING ${COLUMNS})
        SELECT ${COLUMNS}, pg_notify($7, ${noticeSql(8, { rows: 'id', lists: 'parent_id' })}) FROM updated`,
       [
         row.id,
@@ -118,6 +128,8 @@ export class PostgresSessionStore implements SessionStore {
         row.updated_at,
         SESSIONS_CHANNEL,
         this.origin,
+        row.pinned_at,
+        row.archived_at,
       ],
     );
     return rows[0] ? fromRow(rows[0]) : undefined;

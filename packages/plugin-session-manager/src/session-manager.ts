@@ -34,7 +34,7 @@ export interface SessionManagerOptions {
   now?(): number;
 }
 
-const PATCH_FIELDS = ['title', 'originChat', 'originPlatform', 'venue'] as const;
+const PATCH_FIELDS = ['title', 'originChat', 'originPlatform', 'venue', 'pinnedAt', 'archivedAt'] as const;
 
 export class SessionManager implements SessionManagerService {
   /** Per process: compared only within one lifetime (an input in flight never outlives the process). */
@@ -152,6 +152,7 @@ export class SessionManager implements SessionManagerService {
       changes.push(field);
       if (value === null) delete next[field];
       else if (field === 'originChat') next.originChat = { multiParty: (value as { multiParty: boolean }).multiParty };
+      else if (field === 'pinnedAt' || field === 'archivedAt') next[field] = value as number;
       else next[field] = value as string;
     }
     if (changes.length === 0) return existing;

@@ -27,4 +27,12 @@ export const sessionMigrations: readonly Migration[] = [
       CREATE INDEX sessions_updated ON sessions(updated_at);
     `,
   },
+  {
+    version: 2,
+    name: 'pinned and archived',
+    up: `
+      ALTER TABLE sessions ADD COLUMN pinned_at INTEGER;
+      ALTER TABLE sessions ADD COLUMN archived_at INTEGER;
+    `,
+  },
 ];

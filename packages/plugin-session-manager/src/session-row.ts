@@ -13,6 +13,8 @@ export interface SessionRow {
   created_at: number;
   updated_at: number;
   last_turn: string | null;
+  pinned_at: number | null;
+  archived_at: number | null;
 }
 
 export function fromRow(row: SessionRow): SessionInfo {
@@ -29,6 +31,9 @@ export function fromRow(row: SessionRow): SessionInfo {
   if (row.origin_multi_party !== null) info.originChat = { multiParty: row.origin_multi_party === 1 };
   if (row.title !== null) info.title = row.title;
   if (row.last_turn !== null) info.lastTurn = JSON.parse(row.last_turn) as LastTurn;
+  // BIGINT columns may come back as strings (PostgreSQL).
+  if (row.pinned_at !== null && row.pinned_at !== undefined) info.pinnedAt = Number(row.pinned_at);
+  if (row.archived_at !== null && row.archived_at !== undefined) info.archivedAt = Number(row.archived_at);
   return info;
 }
 
@@ -45,5 +50,7 @@ export function toRow(info: SessionInfo): SessionRow {
     created_at: info.createdAt,
     updated_at: info.updatedAt,
     last_turn: info.lastTurn === undefined ? null : JSON.stringify(info.lastTurn),
+    pinned_at: info.pinnedAt ?? null,
+    archived_at: info.archivedAt ?? null,
   };
 }

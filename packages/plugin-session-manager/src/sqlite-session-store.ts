@@ -9,7 +9,7 @@ import { fromRow, type SessionRow, toRow } from './session-row.js';
 import { type SessionStore, subtreeDeepestFirst } from './session-store.js';
 
 const COLUMNS =
-  'id, kind, platform, venue, parent_id, origin_platform, origin_multi_party, title, created_at, updated_at, last_turn';
+  'id, kind, platform, venue, parent_id, origin_platform, origin_multi_party, title, created_at, updated_at, last_turn, pinned_at, archived_at';
 
 /** A copy a caller may change without changing the row kept. */
 function copyOf(info: SessionInfo): SessionInfo {
@@ -57,7 +57,7 @@ export class SqliteSessionStore implements SessionStore {
         this.database
           .statement(
             `INSERT OR IGNORE INTO sessions (${COLUMNS}) VALUES (@id, @kind, @platform, @venue, @parent_id,
-             @origin_platform, @origin_multi_party, @title, @created_at, @updated_at, @last_turn)`,
+             @origin_platform, @origin_multi_party, @title, @created_at, @updated_at, @last_turn, @pinned_at, @archived_at)`,
           )
           .run(row).changes === 1;
       // Read again when needed: an existing row was left as it was.
@@ -74,7 +74,8 @@ export class SqliteSessionStore implements SessionStore {
         this.database
           .statement(
             `UPDATE sessions SET venue = @venue, origin_platform = @origin_platform,
-             origin_multi_party = @origin_multi_party, title = @title, updated_at = @updated_at
+             origin_multi_party = @origin_multi_party, title = @title, updated_at = @updated_at,
+             pinned_at = @pinned_at, archived_at = @archived_at
              WHERE id = @id RETURNING ${COLUMNS}`,
           )
           .get({
@@ -84,6 +85,8 @@ export class SqliteSessionStore implements SessionStore {
             origin_multi_party: row.origin_multi_party,
             title: row.title,
             updated_at: row.updated_at,
+            pinned_at: row.pinned_at,
+            archived_at: row.archived_at,
           }) as SessionRow | undefined,
       ),
     );
