@@ -1,5 +1,5 @@
-// Fetches an image a platform points to (its URLs often expire, and model servers cannot reach them) into an
-// inline attachment, within a size and time limit. A failure is a coded error the adapter turns into a visible
+// Fetches an image, a file or a voice recording a platform points to (its URLs often expire, and model servers
+// cannot reach them) into an inline attachment, within a size and time limit. A failure is a coded error the adapter turns into a visible
 // note, so the message itself is never lost.
 import type { Attachment, ModelImageType } from '@aalis/schema-message';
 import { roomErrors } from './room-errors.js';
@@ -17,14 +17,45 @@ export interface FetchAttachmentOptions {
 /** Downloads `url` (http, https, or an inline `base64://` payload) as an image attachment. */
 export async function fetchImageAttachment(url: string, options: FetchAttachmentOptions): Promise<Attachment> {
   const shown = options.shownUrl ?? url;
+  const { body, declaredType } = await download(url, options);
+  // The bytes decide, not the declared type: an expired link's HTML page or an SVG is no image a model takes, and
+  // sent as one it would fail the whole turn.
+  const mimeType = sniffImageType(body);
+  if (!mimeType) {
+    const inline = url.startsWith('base64://');
+    throw notAnImage(inline ? '(inline)' : shown, inline ? 'an inline payload' : (declaredType ?? 'no content type'));
+  }
+  return { type: 'image', data: body.toString('base64'), mimeType };
+}
+
+/**
+ * Downloads a file or a voice recording a platform points to as an inline attachment, within the same limits. Its
+ * type is left to the reader (the file reader and the media plugin sniff the bytes); the declared one is kept.
+ */
+export async function fetchFileAttachment(
+  url: string,
+  options: FetchAttachmentOptions & { type: 'file' | 'audio'; name?: string; mimeType?: string },
+): Promise<Attachment> {
+  const { body, declaredType } = await download(url, options);
+  const mimeType = options.mimeType ?? declaredType;
+  const attachment: Attachment = { type: options.type, data: body.toString('base64') };
+  if (mimeType && mimeType !== 'application/octet-stream') attachment.mimeType = mimeType;
+  if (options.name) attachment.name = options.name;
+  return attachment;
+}
+
+/** The bytes behind `url` within the size and time limit; coded errors for every way it can fail. */
+async function download(
+  url: string,
+  options: FetchAttachmentOptions,
+): Promise<{ body: Buffer; declaredType?: string }> {
+  const shown = options.shownUrl ?? url;
   if (url.startsWith('base64://')) {
     const data = url.slice('base64://'.length);
     if ((data.length * 3) / 4 > options.maxBytes) {
       throw roomErrors.AALIS_ROOM_ATTACHMENT_TOO_LARGE({ url: '(inline)', maxBytes: options.maxBytes });
     }
-    const mimeType = sniffImageType(Buffer.from(data.slice(0, 24), 'base64'));
-    if (!mimeType) throw notAnImage('(inline)', 'an inline payload');
-    return { type: 'image', data, mimeType };
+    return { body: Buffer.from(data, 'base64') };
   }
   if (!/^https?:\/\//i.test(url))
     throw roomErrors.AALIS_ROOM_ATTACHMENT_UNREACHABLE({ url: shown, reason: 'not an http(s) URL' });
@@ -64,15 +95,8 @@ export async function fetchImageAttachment(url: string, options: FetchAttachment
     if (roomErrors.AALIS_ROOM_ATTACHMENT_TOO_LARGE.is(error)) throw error;
     throw roomErrors.AALIS_ROOM_ATTACHMENT_UNREACHABLE({ url: shown, reason: errorText(error) });
   }
-  const body = Buffer.concat(chunks);
-  // The bytes decide, not the declared type: an expired link's HTML page or an SVG is no image a model takes, and
-  // sent as one it would fail the whole turn.
-  const mimeType = sniffImageType(body);
-  if (!mimeType) {
-    const declared = (response.headers.get('content-type') ?? '').split(';')[0]?.trim() || 'no content type';
-    throw notAnImage(shown, declared);
-  }
-  return { type: 'image', data: body.toString('base64'), mimeType };
+  const contentType = (response.headers.get('content-type') ?? '').split(';')[0]?.trim();
+  return { body: Buffer.concat(chunks), ...(contentType ? { declaredType: contentType } : {}) };
 }
 
 function notAnImage(url: string, what: string): Error {

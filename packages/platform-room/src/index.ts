@@ -1,7 +1,7 @@
 // @aalis/platform-room: what every chat-room platform adapter (OneBot v11, Telegram …) does the same way.
 export { deliverToRoom, type RoomTarget } from './deliver-to-room.js';
-export { type FetchAttachmentOptions, fetchImageAttachment } from './fetch-attachment.js';
-export { type InboundContentOptions, inboundContent } from './inbound-content.js';
+export { type FetchAttachmentOptions, fetchFileAttachment, fetchImageAttachment } from './fetch-attachment.js';
+export { type InboundContentOptions, type InboundFile, inboundContent } from './inbound-content.js';
 export { InboundOrder } from './inbound-order.js';
 export { roomErrors } from './room-errors.js';
 export { roomLimitsShape } from './room-limits-schema.js';

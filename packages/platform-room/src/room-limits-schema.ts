@@ -1,5 +1,5 @@
 // The config keys every room adapter has for what it accepts from people: the longest inbound text, and the size
-// and time limits of fetching inbound images. Spread into an adapter's own section schema.
+// and time limits of fetching inbound images, files and voice recordings. Spread into an adapter's own section schema.
 import { s } from '@aalis/core';
 
 export function roomLimitsShape() {
@@ -23,6 +23,20 @@ export function roomLimitsShape() {
         .min(100)
         .default(15_000)
         .describe('How long fetching an inbound image may take.'),
+    }),
+    file: s.object({
+      maxBytes: s
+        .number()
+        .integer()
+        .min(1_024)
+        .default(20 * 1024 * 1024)
+        .describe('Largest inbound file or voice recording fetched (the file reader has its own limit after).'),
+      fetchTimeoutMs: s
+        .number()
+        .integer()
+        .min(100)
+        .default(30_000)
+        .describe('How long fetching an inbound file or voice recording may take.'),
     }),
   };
 }

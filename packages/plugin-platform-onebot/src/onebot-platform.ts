@@ -152,8 +152,10 @@ export default definePlugin({
       const { content, attachments } = await inboundContent({
         text: parsed.text,
         images: parsed.images.map((url) => ({ url })),
+        files: parsed.files,
         maxLength: settings.maxInboundLength,
         image: { maxBytes: settings.image.maxBytes, timeoutMs: settings.image.fetchTimeoutMs },
+        file: { maxBytes: settings.file.maxBytes, timeoutMs: settings.file.fetchTimeoutMs },
         t,
         logger: log,
       });

@@ -17,6 +17,24 @@ export interface ParsedMessage {
   replyTo?: string;
   /** Image URLs (or `file` values when no URL is given), in order. */
   images: string[];
+  /** Voice recordings (`record`) and files (`file`) that can be fetched, in order. */
+  files: InboundMedia[];
+}
+
+/** A record or file segment: where to fetch it (an http(s) URL or an inline base64:// payload) and its name. */
+export interface InboundMedia {
+  type: 'audio' | 'file';
+  url: string;
+  name?: string;
+}
+
+/** The fetchable source of a record or file segment: its url, or a `file` value that is a URL or inline payload. */
+function mediaSource(data: Record<string, unknown>): string | undefined {
+  for (const key of ['url', 'file']) {
+    const value = data[key];
+    if (typeof value === 'string' && /^(https?:\/\/|base64:\/\/)/i.test(value)) return value;
+  }
+  return undefined;
 }
 
 const CQ_CODE = /\[CQ:([a-zA-Z0-9_.-]+)((?:,[^,\]]*)*)\]/g;
@@ -77,7 +95,7 @@ export function parseSegments(
   selfId: string | undefined,
   labels: SegmentLabels,
 ): ParsedMessage {
-  const parsed: ParsedMessage = { text: '', mentionsSelf: false, images: [] };
+  const parsed: ParsedMessage = { text: '', mentionsSelf: false, images: [], files: [] };
   const parts: string[] = [];
   for (const { type, data } of segments) {
     const text = (key: string) => (data[key] === undefined || data[key] === null ? '' : String(data[key]));
@@ -104,15 +122,28 @@ export function parseSegments(
       case 'face':
         parts.push(labels.face(text('id')));
         break;
-      case 'record':
-        parts.push(labels.record);
+      case 'record': {
+        // A voice message goes to the media plugin (speech to text); without a source it stays a label.
+        const source = mediaSource(data);
+        if (source) parsed.files.push({ type: 'audio', url: source, name: text('file') || 'voice' });
+        else parts.push(labels.record);
         break;
+      }
       case 'video':
         parts.push(labels.video);
         break;
-      case 'file':
-        parts.push(labels.file(text('name') || text('file')));
+      case 'file': {
+        const source = mediaSource(data);
+        const name = text('name') || text('file');
+        if (source)
+          parsed.files.push({
+            type: 'file',
+            url: source,
+            ...(name && !/^(https?|base64):/i.test(name) ? { name } : {}),
+          });
+        else parts.push(labels.file(name));
         break;
+      }
       default:
         parts.push(labels.other(type));
     }

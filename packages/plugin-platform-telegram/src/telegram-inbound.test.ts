@@ -76,3 +76,33 @@ describe('forum topics', () => {
     expect(chatOfRoomKey(roomKeyOf(-1006, undefined))).toEqual({ chat_id: -1006 });
   });
 });
+
+describe('readMessage: documents, audio and voice notes', () => {
+  it('hands a document, an audio file and a voice note on to be fetched, keeping labels for those without a file_id', () => {
+    expect(
+      readMessage(
+        group('', {
+          text: undefined,
+          caption: 'the report',
+          document: { file_id: 'doc-1', file_name: 'report.pdf', mime_type: 'application/pdf' },
+        }),
+        me,
+        labels,
+      ),
+    ).toEqual({
+      text: 'the report',
+      addressed: false,
+      files: [{ type: 'file', fileId: 'doc-1', name: 'report.pdf', mimeType: 'application/pdf' }],
+    });
+    expect(readMessage(group('', { voice: { file_id: 'v-1', mime_type: 'audio/ogg' } }), me, labels).files).toEqual([
+      { type: 'audio', fileId: 'v-1', name: 'voice.ogg', mimeType: 'audio/ogg' },
+    ]);
+    expect(readMessage(group('', { audio: { file_id: 'a-1', title: 'Song' } }), me, labels).files).toEqual([
+      { type: 'audio', fileId: 'a-1', name: 'Song' },
+    ]);
+    expect(readMessage(group('', { voice: {}, document: { file_name: 'x.txt' } }), me, labels)).toEqual({
+      text: '[file x.txt] [voice]',
+      addressed: false,
+    });
+  });
+});

@@ -34,10 +34,26 @@ export interface TelegramMessage {
   reply_to_message?: TelegramMessage;
   photo?: { file_id: string; file_size?: number; width?: number; height?: number }[];
   sticker?: { emoji?: string };
-  document?: { file_name?: string };
-  voice?: unknown;
+  document?: TelegramFile & { file_name?: string };
+  audio?: TelegramFile & { file_name?: string; title?: string };
+  voice?: TelegramFile;
   video?: unknown;
   location?: unknown;
+}
+
+/** What Telegram tells of a document, an audio file or a voice note (file_id to getFile it). */
+export interface TelegramFile {
+  file_id?: string;
+  file_size?: number;
+  mime_type?: string;
+}
+
+/** A document, audio file or voice note to fetch: the media plugin and the file reader take it from there. */
+export interface InboundTelegramFile {
+  type: 'file' | 'audio';
+  fileId: string;
+  name?: string;
+  mimeType?: string;
 }
 
 export interface Me {
@@ -50,6 +66,8 @@ export interface ReadMessage {
   addressed: boolean;
   /** file_id of the largest photo size, if a photo came with it. */
   photo?: string;
+  /** The document, audio file or voice note that came with it (absent when none did). */
+  files?: InboundTelegramFile[];
 }
 
 export interface InboundLabels {
@@ -105,15 +123,30 @@ export function readMessage(message: TelegramMessage, me: Me, labels: InboundLab
   text = text.replace(/^\s+/, '').replace(/\s+$/, '').replace(/ {2,}/g, ' ');
   const notes: string[] = [];
   if (message.sticker) notes.push(labels.sticker(message.sticker.emoji ?? ''));
-  if (message.document) notes.push(labels.document(message.document.file_name ?? ''));
-  if (message.voice) notes.push(labels.voice);
+  // Documents, audio files and voice notes with a file_id are fetched as attachments; the label stays for those
+  // without (nothing a person sent is silently lost).
+  const files: InboundTelegramFile[] = [];
+  const media = (type: 'file' | 'audio', file: (TelegramFile & { file_name?: string }) | undefined, name?: string) => {
+    if (!file?.file_id) return false;
+    files.push({
+      type,
+      fileId: file.file_id,
+      ...(name ? { name } : {}),
+      ...(file.mime_type ? { mimeType: file.mime_type } : {}),
+    });
+    return true;
+  };
+  if (message.document && !media('file', message.document, message.document.file_name))
+    notes.push(labels.document(message.document.file_name ?? ''));
+  if (message.audio) media('audio', message.audio, message.audio.file_name ?? message.audio.title);
+  if (message.voice && !media('audio', message.voice, 'voice.ogg')) notes.push(labels.voice);
   if (message.video) notes.push(labels.video);
   if (message.location) notes.push(labels.location);
   if (notes.length > 0) text = [text, ...notes].filter((part) => part !== '').join(' ');
   const largest = [...(message.photo ?? [])].sort(
     (a, b) => (b.file_size ?? (b.width ?? 0) * (b.height ?? 0)) - (a.file_size ?? (a.width ?? 0) * (a.height ?? 0)),
   )[0];
-  return { text, addressed, ...(largest ? { photo: largest.file_id } : {}) };
+  return { text, addressed, ...(largest ? { photo: largest.file_id } : {}), ...(files.length > 0 ? { files } : {}) };
 }
 
 /**

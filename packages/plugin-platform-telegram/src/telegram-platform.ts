@@ -28,6 +28,7 @@ import {
   type ChatType,
   deliverToRoom,
   ensureRoomSession,
+  type InboundFile,
   InboundOrder,
   inboundContent,
   parseRoomSessionId,
@@ -41,6 +42,7 @@ import {
   chatOfRoomKey,
   displayNameOf,
   type InboundLabels,
+  type InboundTelegramFile,
   type Me,
   readMessage,
   roomKeyOf,
@@ -279,6 +281,30 @@ export default definePlugin({
         chatType === 'private' ||
         read.addressed ||
         (message.reply_to_message !== undefined && memory.isHers(chatId, String(message.reply_to_message.message_id)));
+      // Each document, audio file or voice note: getFile, then its download URL (a failed one becomes a note).
+      const inboundFiles = (list: readonly InboundTelegramFile[]) =>
+        Promise.all(
+          list.map(async (file): Promise<InboundFile> => {
+            const described = {
+              type: file.type,
+              ...(file.name ? { name: file.name } : {}),
+              ...(file.mimeType ? { mimeType: file.mimeType } : {}),
+            };
+            try {
+              const found = await api.call<{ file_path?: string }>(
+                'getFile',
+                { file_id: file.fileId },
+                { signal: stopping.signal },
+              );
+              if (found.file_path)
+                return { ...described, url: api.fileUrl(found.file_path), shownUrl: api.shownFileUrl(found.file_path) };
+              return { ...described, unavailable: 'getFile gave no file_path' };
+            } catch (error) {
+              log.warn('Telegram: getFile failed for an inbound file', { error: describe(error) });
+              return { ...described, unavailable: `getFile failed: ${describe(error)}` };
+            }
+          }),
+        );
       const images: ({ url: string; shownUrl?: string } | { unavailable: string })[] = [];
       if (read.photo) {
         try {
@@ -294,11 +320,14 @@ export default definePlugin({
           images.push({ unavailable: `getFile failed: ${describe(error)}` });
         }
       }
+      const files = await inboundFiles(read.files ?? []);
       const { content, attachments } = await inboundContent({
         text: read.text,
         images,
+        files,
         maxLength: settings.maxInboundLength,
         image: { maxBytes: settings.image.maxBytes, timeoutMs: settings.image.fetchTimeoutMs },
+        file: { maxBytes: settings.file.maxBytes, timeoutMs: settings.file.fetchTimeoutMs },
         t: (text) => i18n.use.t(text),
         logger: log,
       });
