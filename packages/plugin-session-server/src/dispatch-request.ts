@@ -5,8 +5,11 @@ import type { Account, RequestType } from '@aalis/session-client';
 import { OWNER_REQUESTS, REQUEST_TYPES } from '@aalis/session-client';
 import { adminMcp, adminPlugins, adminPreferencesSet, logsSubscribe, preferencesView } from './admin-requests.js';
 import { backgroundList, backgroundStop, backgroundStopAll } from './background-requests.js';
+import { commandsListRequest } from './commands-list-request.js';
 import type { Peer, ServerDeps } from './server-deps.js';
 import { frameMalformed, serverErrors } from './server-errors.js';
+import { sessionEditRequest } from './session-edit-requests.js';
+import { exportRequest } from './session-export.js';
 import {
   commandRequest,
   createRequest,
@@ -20,6 +23,7 @@ import {
 } from './session-requests.js';
 import { modelsList, personasList, settingsGet, settingsOptions, settingsWrite } from './settings-requests.js';
 import { rollbackRequest } from './turn-requests.js';
+import { usageGetRequest } from './usage-request.js';
 import { workflowRequest } from './workflow-requests.js';
 
 export interface RequestOrigin {
@@ -27,6 +31,8 @@ export interface RequestOrigin {
   /** The socket, when the request came over one. */
   peer?: Peer;
   redact: (text: string) => string;
+  /** The connection's locale (docs/session-protocol.md 「Locale」); the host's when absent. */
+  locale?: Locale;
 }
 
 /** Reads `{ id?, type, ...params }`; throws AALIS_WEBUI_FRAME_MALFORMED / AALIS_WEBUI_UNKNOWN_REQUEST. */
@@ -54,6 +60,7 @@ export async function runRequest(
   params: Record<string, unknown>,
 ): Promise<unknown> {
   const { account, peer } = origin;
+  const locale = origin.locale ?? deps.locale;
   if ((OWNER_REQUESTS as readonly string[]).includes(type) && !account.owner) {
     throw serverErrors.AALIS_WEBUI_FORBIDDEN({ reason: deps.translate({ key: 'sessionServer.forbidden.owner' }) });
   }
@@ -104,6 +111,16 @@ export async function runRequest(
       return rollbackRequest(deps, account, params, 'regenerate');
     case 'turn.retry':
       return rollbackRequest(deps, account, params, 'retry');
+    case 'sessions.rename':
+    case 'sessions.pin':
+    case 'sessions.archive':
+      return sessionEditRequest(deps, account, params, type);
+    case 'sessions.export':
+      return exportRequest(deps, account, params, locale);
+    case 'commands.list':
+      return commandsListRequest(deps, account, locale);
+    case 'usage.get':
+      return usageGetRequest(deps, account, params);
     case 'admin.plugins':
       return adminPlugins(deps);
     case 'admin.mcp':

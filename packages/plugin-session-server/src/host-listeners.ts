@@ -217,6 +217,8 @@ function neutralSummary(deps: ServerDeps, session: SessionInfo): SessionSummary 
     running: deps.live(session.id).turn !== undefined,
     writable: true,
     canSend: session.kind !== 'room',
+    pinned: session.pinnedAt !== undefined,
+    archived: session.archivedAt !== undefined,
     ...(session.venue !== undefined ? { venue: session.venue } : {}),
     ...(session.title !== undefined ? { title: session.title } : {}),
     ...(session.parentId !== undefined ? { parentId: session.parentId } : {}),

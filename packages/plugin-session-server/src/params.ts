@@ -8,6 +8,7 @@ import './server-texts.js';
 export type Expected =
   | 'nonEmptyString'
   | 'string'
+  | 'boolean'
   | 'object'
   | 'array'
   | 'sessionId'

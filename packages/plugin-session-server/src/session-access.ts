@@ -62,6 +62,8 @@ export function summaryOf(
     running: deps.live(session.id).turn !== undefined,
     writable: canSee(account, session.id),
     canSend: canSee(account, session.id) && session.kind !== 'room',
+    pinned: session.pinnedAt !== undefined,
+    archived: session.archivedAt !== undefined,
   };
   if (session.venue !== undefined) summary.venue = session.venue;
   if (session.title !== undefined) summary.title = session.title;
@@ -77,8 +79,16 @@ export function summaryOf(
   return summary;
 }
 
-/** Every session the account may see, most recently updated first, with children ids. */
-export async function listSessions(deps: ServerDeps, account: Account, search?: string): Promise<SessionSummary[]> {
+/**
+ * Every session the account may see, pinned ones first (most recently pinned first), then most recently updated
+ * first, with children ids. Archived sessions only with `archived: true` (then only they) or with a search.
+ */
+export async function listSessions(
+  deps: ServerDeps,
+  account: Account,
+  search?: string,
+  archived = false,
+): Promise<SessionSummary[]> {
   const all = await requireManager(deps).list({ limit: 1000 });
   const children = new Map<string, string[]>();
   for (const session of [...all].sort((a, b) => a.createdAt - b.createdAt)) {
@@ -89,8 +99,10 @@ export async function listSessions(deps: ServerDeps, account: Account, search?: 
   }
   const needle = search?.trim().toLowerCase() ?? '';
   const marks = deps.logins.readMarks(account.userId);
-  return all
+  const pinnedFirst = [...all].sort((a, b) => (b.pinnedAt ?? -1) - (a.pinnedAt ?? -1));
+  return pinnedFirst
     .filter((session) => canSee(account, session.id))
+    .filter((session) => (needle !== '' && !archived) || (session.archivedAt !== undefined) === archived)
     .filter(
       (session) =>
         needle === '' ||

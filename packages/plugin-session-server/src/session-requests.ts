@@ -14,7 +14,8 @@ import { prepareTimeline } from './timeline-snapshot.js';
 
 export async function listRequest(deps: ServerDeps, account: Account, params: Record<string, unknown>) {
   const search = optionalString('sessions.list', params, 'search');
-  return { sessions: await listSessions(deps, account, search) } satisfies ResultOf<'sessions.list'>;
+  const archived = params.archived === true;
+  return { sessions: await listSessions(deps, account, search, archived) } satisfies ResultOf<'sessions.list'>;
 }
 
 export async function createRequest(deps: ServerDeps, account: Account, params: Record<string, unknown>) {

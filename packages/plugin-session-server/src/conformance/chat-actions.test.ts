@@ -206,3 +206,101 @@ describe('commands in the page', () => {
     await recorder.until(() => recorder.of('turn.ended').length === 2);
   });
 });
+
+describe('session list actions, export, palette and usage', () => {
+  it('renames, pins and archives: pinned first, archived out of the list but found by a search, told to every tab', async () => {
+    const client = await connected();
+    const { session: first } = await client.request('session.create', { title: 'first' });
+    const { session: second } = await client.request('session.create', { title: 'second' });
+    const upserts: string[] = [];
+    const other = await connected();
+    other.on('sessions', (change) => {
+      if (change.change === 'upsert' && change.session?.title === 'Renamed 重命名') upserts.push(change.sessionId);
+    });
+    const renamed = await client.request('sessions.rename', { sessionId: first.id, title: '  Renamed   重命名 ' });
+    expect(renamed.session).toMatchObject({ id: first.id, title: 'Renamed 重命名', pinned: false, archived: false });
+    await client.request('sessions.pin', { sessionId: first.id, pinned: true });
+    const listed = (await client.request('sessions.list', {})).sessions;
+    const mine = listed.filter((session) => session.id === first.id || session.id === second.id);
+    expect(mine.map((session) => session.id)).toEqual([first.id, second.id]);
+    expect(mine[0]).toMatchObject({ pinned: true });
+
+    await client.request('sessions.archive', { sessionId: second.id, archived: true });
+    const ids = async (params: { search?: string; archived?: boolean }) =>
+      (await client.request('sessions.list', params)).sessions.map((session) => session.id);
+    expect(await ids({})).not.toContain(second.id);
+    expect(await ids({ archived: true })).toContain(second.id);
+    expect(await ids({ archived: true })).not.toContain(first.id);
+    expect(await ids({ search: 'second' })).toContain(second.id);
+    await client.request('sessions.archive', { sessionId: second.id, archived: false });
+    expect(await ids({})).toContain(second.id);
+    expect(upserts).toContain(first.id);
+
+    const bad = await client.request('sessions.rename', { sessionId: first.id, title: '   ' }).catch((error) => error);
+    expect(bad.code).toBe('AALIS_WEBUI_BAD_REQUEST');
+    const notBoolean = await client
+      .request('sessions.pin', { sessionId: first.id, pinned: 'yes' as never })
+      .catch((error) => error.code);
+    expect(notBoolean).toBe('AALIS_WEBUI_BAD_REQUEST');
+  });
+
+  it('exports Markdown and JSON with tool-free turns, outcomes, superseded versions and commands', async () => {
+    const client = await connected();
+    const { session } = await client.request('session.create', { title: 'Export: me/please' });
+    const recorder = new Recorder();
+    await client.subscribe(session.id, recorder.handlers).ready;
+    await client.request('send', { sessionId: session.id, text: '/help' });
+    const turnId = await turnWith(client, session.id, recorder, 'first question', 'old answer');
+    host.model.enqueue(textReply('new answer'));
+    await client.request('turn.regenerate', { sessionId: session.id, turnId });
+    await recorder.until(() => recorder.of('turn.ended').length === 2);
+
+    const markdown = await client.request('sessions.export', { sessionId: session.id, format: 'markdown' });
+    expect(markdown.filename).toBe('Export me please.md');
+    expect(markdown.mimeType).toMatch(/^text\/markdown/);
+    expect(markdown.content).toMatch(/^# Export: me\/please\n/);
+    expect(markdown.content).toContain('/help');
+    expect(markdown.content).toContain('> **Superseded version 1**');
+    expect(markdown.content).toContain('> old answer');
+    expect(markdown.content).toContain('new answer');
+
+    const json = await client.request('sessions.export', { sessionId: session.id, format: 'json' });
+    const exported = JSON.parse(json.content);
+    expect(exported).toMatchObject({ format: 'aalis-session', version: 1, session: { id: session.id } });
+    const kinds = exported.timeline.map((entry: { kind: string }) => entry.kind);
+    expect(kinds).toEqual(['command', 'turn']);
+    expect(exported.timeline[1].previousVersions[0][0].turnId).toBe(turnId);
+    expect(exported.messages.some((message: { content: string }) => message.content === 'old answer')).toBe(true);
+    const wrong = await client
+      .request('sessions.export', { sessionId: session.id, format: 'pdf' as never })
+      .catch((error) => error.code);
+    expect(wrong).toBe('AALIS_WEBUI_BAD_REQUEST');
+  });
+
+  it('lists the commands this account may run with usage lines, and the last real model call after a reload', async () => {
+    const client = await connected();
+    const { commands } = await client.request('commands.list', {});
+    const help = commands.find((command) => command.name === 'help');
+    expect(help).toMatchObject({ level: 0 });
+    expect(help?.usage).toMatch(/^\/help/);
+    expect(help?.description).not.toBe('');
+    expect(commands.map((command) => command.name)).toEqual([...commands.map((command) => command.name)].sort());
+
+    const { session } = await client.request('session.create', {});
+    expect(await client.request('usage.get', { sessionId: session.id })).toEqual({});
+    const recorder = new Recorder();
+    await client.subscribe(session.id, recorder.handlers).ready;
+    const before = recorder.of('turn.ended').length;
+    host.model.enqueue(textReply('counted', { usage: { promptTokens: 321, completionTokens: 12, cachedTokens: 300 } }));
+    await client.send({ sessionId: session.id, text: 'count me' });
+    await recorder.until(() => recorder.of('turn.ended').length === before + 1);
+    const { lastCall } = await client.request('usage.get', { sessionId: session.id });
+    expect(lastCall).toMatchObject({
+      turnId: recorder.of('turn.ended').at(-1)!.turnId,
+      promptTokens: 321,
+      completionTokens: 12,
+      cachedPromptTokens: 300,
+      model: 'openai/test-model',
+    });
+  });
+});
