@@ -22,6 +22,12 @@ export const workflowErrors = defineErrors({
     en: 'There is no workflow run with the id "{id}". `/workflow runs` lists the latest.',
     'zh-CN': '没有 id 为「{id}」的运行。/workflow runs 列出最近的运行。',
   },
+  AALIS_WORKFLOW_WEBHOOK_REFUSED: {
+    en: 'This webhook does not start a workflow: the workflow does not exist, does not list `webhook: true` under its triggers, or the secret (Authorization: Bearer <plugins.workflow.webhookSecret>) is wrong or not configured.',
+    'zh-CN':
+      '这个 webhook 启动不了工作流：工作流不存在、它的 triggers 里没有 webhook: true，或密钥（Authorization: Bearer <plugins.workflow.webhookSecret>）不对或没有配置。',
+    statusCode: 401,
+  },
   AALIS_WORKFLOW_TOO_DEEP: {
     en: 'The workflow "{name}" starts workflows {depth} levels deep; at most {limit} are allowed. Check its workflow nodes for a loop.',
     'zh-CN': '工作流「{name}」嵌套启动了 {depth} 层工作流，最多 {limit} 层。请检查它的 workflow 节点是否互相调用。',

@@ -34,6 +34,11 @@ export interface WorkflowService {
    * AALIS_WORKFLOW_INPUT_INVALID (a required input missing, an input of the wrong type, an undeclared input).
    */
   start(name: string, inputs: Record<string, unknown>, options: StartOptions): Promise<RunInfo>;
+  /**
+   * Starts a run from a webhook: the workflow must list `webhook: true` under its triggers and `secret` must be the
+   * configured webhook secret; else AALIS_WORKFLOW_WEBHOOK_REFUSED (the same refusal whatever was wrong).
+   */
+  webhook(name: string, secret: string, inputs: Record<string, unknown>): Promise<RunInfo>;
   /** Resolves with the run once it has ended; undefined when `signal` aborted first (the run goes on). */
   wait(runId: string, options?: { signal?: AbortSignal }): Promise<RunInfo | undefined>;
   /** Cancels a running run: its waiting steps end, the turns it started are stopped. False when it was not running. */

@@ -325,10 +325,14 @@ export function parseWorkflow(name: string, text: string, context: ParseContext)
 
   // The graph: needs that exist, no cycle; then expressions, which may read only what a node needs.
   const indexOf = new Map(nodes.map((node, index) => [node.id, index] as const));
+  // A node that has a problem of its own is reported once, not again by every node that needs it.
+  const writtenIds = new Set(
+    (Array.isArray(root.nodes) ? root.nodes : []).map((raw) => (isRecord(raw) ? raw.id : undefined)),
+  );
   nodes.forEach((node, position) => {
     const index = seen.get(node.id) ?? position;
     node.needs.forEach((need, needIndex) => {
-      if (!indexOf.has(need))
+      if (!indexOf.has(need) && !writtenIds.has(need))
         at(['nodes', index, 'needs', needIndex], t('workflow.problem.needsUnknown', { id: node.id, need }));
     });
   });

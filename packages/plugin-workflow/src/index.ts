@@ -4,6 +4,7 @@
 export { parseWorkflow } from './definition-parser.js';
 export { WORKFLOW_SOURCE } from './node-runners.js';
 export { RunEngine } from './run-engine.js';
-export { default, WORKFLOW_PLUGIN, workflowConfigSchema } from './workflow-plugin.js';
+export { workflowConfigSchema } from './workflow-config.js';
+export { default, WORKFLOW_PLUGIN } from './workflow-plugin.js';
 export { workflowTexts } from './workflow-texts.js';
 export { WORKFLOW_RUN_TOOL } from './workflow-tool.js';

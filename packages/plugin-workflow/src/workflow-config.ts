@@ -15,6 +15,12 @@ export const workflowConfigSchema = s
       .min(100)
       .default(1000)
       .describe('How often scheduled workflows are looked for, in milliseconds.'),
+    webhookSecret: s
+      .string()
+      .default('')
+      .describe(
+        'The secret a webhook call carries (Authorization: Bearer <secret>) to start a workflow whose triggers say webhook: true, at POST /api/v1/workflows/<name>/webhook of the session server; empty = webhooks off. Never logged.',
+      ),
     resumeIntervalMs: s
       .number()
       .integer()

@@ -1,5 +1,6 @@
 // The workflow service: the files checked against what the host has now (its tools, the other workflows), runs
 // started with checked inputs, waited for and cancelled here or in the process that runs them.
+import { timingSafeEqual } from 'node:crypto';
 import type { HandOverService, LeasesService } from '@aalis/api-storage';
 import {
   type RunDetail,
@@ -34,6 +35,8 @@ export interface WorkflowHostDeps {
   readonly logger: Logger;
   /** How often a waiter looks for the end of a run that runs in another process. */
   readonly pollMs?: number;
+  /** The webhook secret ('' = webhooks off). */
+  readonly webhookSecret: string;
 }
 
 function problemsText(problems: readonly WorkflowProblem[]): string {
@@ -174,6 +177,15 @@ export class WorkflowHost implements WorkflowService {
       ...(lease ? { claim: (id: string) => lease.tryAcquire(`${RUN_LEASE_PREFIX}${id}`) } : {}),
     });
     return infoOf(row);
+  }
+
+  async webhook(name: string, secret: string, inputs: Record<string, unknown>): Promise<RunInfo> {
+    const expected = Buffer.from(this.deps.webhookSecret, 'utf8');
+    const given = Buffer.from(secret, 'utf8');
+    const secretHolds = expected.length > 0 && given.length === expected.length && timingSafeEqual(given, expected);
+    const definition = secretHolds ? await this.definition(name).catch(() => undefined) : undefined;
+    if (!definition?.triggers.webhook) throw workflowErrors.AALIS_WORKFLOW_WEBHOOK_REFUSED();
+    return this.start(name, inputs, { trigger: 'webhook' });
   }
 
   async wait(runId: string, options: { signal?: AbortSignal } = {}): Promise<RunInfo | undefined> {

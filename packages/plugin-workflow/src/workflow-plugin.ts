@@ -81,6 +81,7 @@ export default definePlugin({
       leases,
       handOver,
       logger: log,
+      webhookSecret: settings.webhookSecret,
     });
     service = host;
     handles.provide.use.service(workflow, host);

@@ -180,6 +180,7 @@ export function pluginSlots(): PluginSlot[] {
       summary:
         'Workflows (编排): <dataDir>/workflows/<name>.yaml DAGs of agent, tool, send, wait, condition, map and workflow nodes; workflow_run, /workflow, schedules.',
       filledIn: 'timeZone ← timeZone',
+      secretsOf: (section) => stringsAt(section, 'webhookSecret'),
     }),
     slot(createBasicToolsPlugin(), { alias: 'basic-tools', summary: 'The current_time and calculator tools.' }),
     lazySlot('@aalis/plugin-otel', otelConfigSchema, () => import('@aalis/plugin-otel'), {

@@ -83,3 +83,13 @@ export type {
   TurnSupersession,
   WaitingInput,
 } from './timeline-types.js';
+export type {
+  RunDetailView,
+  RunStatusView,
+  RunView,
+  StepView,
+  WorkflowNodeView,
+  WorkflowProblemView,
+  WorkflowSummaryView,
+  WorkflowView,
+} from './workflow-types.js';

@@ -2,6 +2,13 @@
 // the socket (`{ id, type, ...params }`) and over HTTP (`POST /api/v1/call` with `{ type, ...params }`).
 import type { LastCallUsage, SessionSummary } from './event-types.js';
 import type { TimelineEntry } from './timeline-types.js';
+import type {
+  RunDetailView,
+  RunView,
+  WorkflowProblemView,
+  WorkflowSummaryView,
+  WorkflowView,
+} from './workflow-types.js';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -255,6 +262,15 @@ export interface RequestMap {
   'commands.list': { params: { sessionId?: string }; result: { commands: CommandView[] } };
   'locale.set': { params: { locale: string }; result: { locale: ClientLocale } };
   'usage.get': { params: { sessionId: string }; result: { lastCall?: LastCallUsage } };
+  'workflows.list': { params: Record<string, never>; result: { workflows: WorkflowSummaryView[] } };
+  'workflows.get': { params: { name: string }; result: { workflow: WorkflowView } };
+  'workflows.validate': { params: { name: string; source: string }; result: { problems: WorkflowProblemView[] } };
+  'workflows.save': { params: { name: string; source: string }; result: { workflow: WorkflowView } };
+  'workflows.delete': { params: { name: string }; result: { deleted: boolean } };
+  'workflows.run': { params: { name: string; inputs?: Record<string, unknown> }; result: { run: RunView } };
+  'runs.list': { params: { workflow?: string; limit?: number }; result: { runs: RunView[] } };
+  'runs.get': { params: { runId: string }; result: { run: RunDetailView } };
+  'runs.cancel': { params: { runId: string }; result: { cancelled: boolean } };
   'logs.subscribe': { params: { level?: LogView['level'] }; result: { recent: LogView[] } };
   'logs.unsubscribe': { params: Record<string, never>; result: Record<string, never> };
 }
@@ -271,6 +287,15 @@ export const OWNER_REQUESTS: readonly RequestType[] = [
   'admin.preferences.set',
   'logs.subscribe',
   'logs.unsubscribe',
+  'workflows.list',
+  'workflows.get',
+  'workflows.validate',
+  'workflows.save',
+  'workflows.delete',
+  'workflows.run',
+  'runs.list',
+  'runs.get',
+  'runs.cancel',
 ];
 
 export const REQUEST_TYPES: readonly RequestType[] = [
