@@ -1,0 +1,166 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { loadConfig, pluginSlots } from '@aalis/runtime';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type CreateIo, main, ownVersion } from './create-aalis.js';
+
+const root = mkdtempSync(join(tmpdir(), 'create-aalis-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let count = 0;
+
+/** Runs the command in a fresh working directory; `answers` reply to its questions as a person at a terminal would. */
+async function run(
+  argv: string[],
+  { answers, install }: { answers?: string[]; install?: (dir: string) => Promise<number> } = {},
+) {
+  const cwd = join(root, `run-${++count}`);
+  mkdirSync(cwd);
+  const stdin = Object.assign(new PassThrough(), { isTTY: answers !== undefined });
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  const pending = [...(answers ?? [])];
+  stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+    // A question ends with ": "; the next answer is typed only then (readline drops lines typed before it asks).
+    if (out.endsWith(': ') && pending.length > 0) stdin.write(`${pending.shift()}\n`);
+  });
+  stderr.on('data', (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  const io: CreateIo = { stdin, stdout, stderr, env: {}, cwd, ...(install ? { install } : {}) };
+  const code = await main(argv, io);
+  return { code, out, err, cwd };
+}
+
+function loaded(dir: string) {
+  const result = loadConfig({
+    file: join(dir, 'aalis.config.yaml'),
+    env: {},
+    slots: pluginSlots(),
+    createIfMissing: false,
+    requireFile: true,
+    systemTimeZone: () => 'UTC',
+  });
+  if (!result.ok) throw new Error(JSON.stringify(result.problems));
+  return { config: result.config, enabled: result.config.plugins.map((plugin) => plugin.slot.alias) };
+}
+
+describe('npm create aalis, non-interactive', () => {
+  it.each(['minimal', 'standard', 'full'])(
+    'the %s template writes a deployment the runtime accepts, with the WebUI and this release',
+    async (template) => {
+      const { code, out, cwd } = await run(['my-bot', '--template', template, '--no-install', '--yes', '--lang', 'en']);
+      expect(code).toBe(0);
+      const dir = join(cwd, 'my-bot');
+      expect(readdirSync(dir).sort()).toEqual(['.gitignore', 'README.md', 'aalis.config.yaml', 'package.json']);
+      expect(out).toContain('cd my-bot');
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+      expect(manifest.name).toBe('my-bot');
+      expect(manifest.scripts.start).toBe('aalis start');
+      expect(manifest.dependencies).toEqual({
+        '@aalis/runtime': `^${ownVersion()}`,
+        '@aalis/plugin-webui': `^${ownVersion()}`,
+      });
+      const { config, enabled } = loaded(dir);
+      expect(config.provider).toBe('offline');
+      expect(enabled).toContain('llm-offline');
+      // minimal runs no background work; the others keep reminders and subtasks.
+      const background = enabled.filter((alias) => ['schedule', 'subtask', 'workflow'].includes(alias));
+      if (template === 'minimal') expect(background).toEqual([]);
+      else expect(background).toEqual(expect.arrayContaining(['schedule', 'subtask']));
+      expect(readFileSync(join(dir, 'README.md'), 'utf8')).toContain('offline demo model');
+    },
+  );
+
+  it('writes the model endpoint and a platform from flags; the key stays in a file only its owner reads', async () => {
+    const { code, cwd } = await run([
+      'bot',
+      '--template=full',
+      '--llm-base-url',
+      'http://127.0.0.1:11434/v1',
+      '--llm-model',
+      'qwen3:8b',
+      '--llm-api-key',
+      'sk-create-test-key',
+      '--platform',
+      'telegram',
+      '--telegram-token',
+      '123456:ABCDEF',
+      '--no-install',
+      '--yes',
+    ]);
+    expect(code).toBe(0);
+    const dir = join(cwd, 'bot');
+    const { config, enabled } = loaded(dir);
+    expect(config.provider).toBe('openai');
+    expect(config.host.llm.baseUrl).toBe('http://127.0.0.1:11434/v1');
+    expect(config.host.llm.model).toBe('qwen3:8b');
+    expect(config.secrets).toEqual(expect.arrayContaining(['sk-create-test-key', '123456:ABCDEF']));
+    expect(enabled).toEqual(expect.arrayContaining(['llm-openai', 'platform-telegram']));
+    expect(statSync(join(dir, 'aalis.config.yaml')).mode & 0o077).toBe(0);
+    // The README is in the system's language unless told (no LANG here: Aalis's default, Chinese).
+    expect(readFileSync(join(dir, 'README.md'), 'utf8')).toContain(
+      '模型服务：http://127.0.0.1:11434/v1（模型：qwen3:8b）',
+    );
+  });
+
+  it('refuses what it cannot do with a coded reason in the reader’s language, and writes nothing', async () => {
+    const unknown = await run(['bot', '--tempalte', 'full', '--lang', 'en']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain('Unknown option --tempalte');
+    const badTemplate = await run(['bot', '--template', 'huge', '--lang', 'zh-CN']);
+    expect(badTemplate.err).toContain('--template 只能是 minimal | standard | full，收到的是「huge」');
+    const noToken = await run(['bot', '--platform', 'telegram', '--yes', '--lang', 'en']);
+    expect(noToken.code).toBe(2);
+    expect(noToken.err).toContain('Joining telegram needs --telegram-token');
+    const noDirectory = await run(['--yes', '--lang', 'en']);
+    expect(noDirectory.code).toBe(2);
+    expect(noDirectory.err).toContain('No directory given');
+    for (const result of [unknown, badTemplate, noToken, noDirectory]) expect(readdirSync(result.cwd)).toEqual([]);
+    const occupied = join(root, 'occupied');
+    mkdirSync(occupied);
+    writeFileSync(join(occupied, 'notes.txt'), 'mine');
+    const refused = await run([occupied, '--yes', '--lang', 'en']);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain('exists and is not empty: nothing was changed');
+    expect(readdirSync(occupied)).toEqual(['notes.txt']);
+  });
+
+  it('installs after writing, and says how to retry when the install fails', async () => {
+    const installed: string[] = [];
+    const ok = await run(['good', '--yes', '--lang', 'en'], {
+      install: async (dir) => {
+        installed.push(dir);
+        return 0;
+      },
+    });
+    expect(ok.code).toBe(0);
+    expect(installed).toEqual([join(ok.cwd, 'good')]);
+    expect(ok.out).toContain('Done. Next:\n  cd good\n  npm start');
+    const failed = await run(['bad', '--yes', '--lang', 'en'], { install: async () => 1 });
+    expect(failed.code).toBe(1);
+    expect(failed.err).toContain(
+      `npm install failed (exit code 1): the files are written; run npm install again in ${join(failed.cwd, 'bad')}`,
+    );
+  });
+});
+
+describe('npm create aalis at a terminal', () => {
+  it('asks for what the flags did not say, again when an answer is not one of the choices', async () => {
+    const { code, out, cwd } = await run(['--no-install', '--lang', 'en'], {
+      answers: ['asked-bot', 'tiny', 'minimal', 'http://127.0.0.1:8000/v1', 'Qwen/Qwen3-8B', '', 'onebot', ''],
+    });
+    expect(code).toBe(0);
+    expect(out).toContain('Template (minimal / standard / full) [standard]: ');
+    expect(out.match(/Template \(minimal/g)).toHaveLength(2);
+    const { config, enabled } = loaded(join(cwd, 'asked-bot'));
+    expect(config.host.llm.model).toBe('Qwen/Qwen3-8B');
+    expect(enabled).toContain('platform-onebot');
+    expect(enabled).not.toContain('schedule');
+    expect(readFileSync(join(cwd, 'asked-bot', 'aalis.config.yaml'), 'utf8')).toContain('url: "ws://127.0.0.1:3001"');
+  });
+});

@@ -1,0 +1,111 @@
+// The templates and what a new deployment's files say: its package.json, aalis.config.yaml and README.md.
+import { type Locale, translate } from '@aalis/core';
+import './create-texts.js';
+
+export const TEMPLATE_NAMES = ['minimal', 'standard', 'full'] as const;
+export type TemplateName = (typeof TEMPLATE_NAMES)[number];
+export const PLATFORM_NAMES = ['onebot', 'telegram'] as const;
+export type PlatformName = (typeof PLATFORM_NAMES)[number];
+
+export interface ProjectOptions {
+  /** The package name of the deployment (from its directory's name). */
+  name: string;
+  template: TemplateName;
+  llm: { baseUrl?: string; model?: string; apiKey?: string };
+  platforms: { onebot?: { url: string }; telegram?: { token: string } };
+  locale: Locale;
+  /** The Aalis version the deployment installs (this package's own: the packages are released together). */
+  version: string;
+}
+
+/**
+ * What each template turns on among the runtime's plugins (the runtime holds every first-party plugin it can load;
+ * a section `false` turns one off). minimal: the terminal and the WebUI over SQLite, no background work. standard:
+ * the defaults — reminders, subtasks, workflows — and MCP ready to be given servers. full: also the sections of the
+ * platforms and of tracing, written out (empty) so that filling one in turns it on.
+ */
+const TEMPLATE_SECTIONS: Record<TemplateName, string[]> = {
+  minimal: ['  schedule: false', '  subtask: false', '  workflow: false'],
+  standard: [
+    '  # MCP servers whose tools she may call (stdio or HTTP), e.g.:',
+    '  # mcp:',
+    '  #   servers:',
+    '  #     files: { command: npx, args: ["-y", "@modelcontextprotocol/server-filesystem", "."] }',
+  ],
+  full: [
+    '  # MCP servers whose tools she may call (stdio or HTTP), e.g.:',
+    '  # mcp:',
+    '  #   servers:',
+    '  #     files: { command: npx, args: ["-y", "@modelcontextprotocol/server-filesystem", "."] }',
+    '  # QQ through OneBot v11 (NapCat, Lagrange, go-cqhttp): enabled when url is set.',
+    '  # platform-onebot: { url: ws://127.0.0.1:3001 }',
+    '  # Telegram: enabled when token is set.',
+    '  # platform-telegram: { token: "123456:ABC…" }',
+    '  # OpenTelemetry traces: set OTEL_EXPORTER_OTLP_ENDPOINT in the environment.',
+  ],
+};
+
+/** A YAML scalar for any text: a JSON string is a YAML double-quoted scalar. */
+const quoted = (text: string) => JSON.stringify(text);
+
+export function configText(options: ProjectOptions): string {
+  const lines = [translate({ key: 'create.config.header', params: { template: options.template } }, options.locale)];
+  lines.push(`locale: ${options.locale}`);
+  const { baseUrl, model, apiKey } = options.llm;
+  if (baseUrl) {
+    lines.push('llm:', `  baseUrl: ${quoted(baseUrl)}`);
+    if (model) lines.push(`  model: ${quoted(model)}`);
+    if (apiKey) lines.push(`  apiKey: ${quoted(apiKey)}`);
+  }
+  const sections = [...TEMPLATE_SECTIONS[options.template]];
+  if (options.platforms.onebot) {
+    sections.push('  platform-onebot:', `    url: ${quoted(options.platforms.onebot.url)}`);
+  }
+  if (options.platforms.telegram) {
+    sections.push('  platform-telegram:', `    token: ${quoted(options.platforms.telegram.token)}`);
+  }
+  lines.push('plugins:', ...sections);
+  // An empty mapping when every line under plugins: is a comment.
+  if (sections.every((line) => line.trimStart().startsWith('#')))
+    lines[lines.length - sections.length - 1] = 'plugins: {}';
+  return `${lines.join('\n')}\n`;
+}
+
+export function manifest(options: ProjectOptions): Record<string, unknown> {
+  const range = `^${options.version}`;
+  return {
+    name: options.name,
+    version: '0.1.0',
+    private: true,
+    type: 'module',
+    engines: { node: '>=20.19' },
+    scripts: {
+      start: 'aalis start',
+      serve: 'aalis serve',
+      chat: 'aalis chat',
+      'webui-link': 'aalis webui-link',
+    },
+    dependencies: { '@aalis/runtime': range, '@aalis/plugin-webui': range },
+  };
+}
+
+export function readmeText(options: ProjectOptions): string {
+  const t = (key: string, params?: Record<string, string>) =>
+    translate({ key, ...(params ? { params } : {}) }, options.locale);
+  const model = options.llm.baseUrl
+    ? t('create.readme.endpoint', {
+        baseUrl: options.llm.baseUrl,
+        model: options.llm.model || t('create.readme.firstModel'),
+      })
+    : t('create.readme.offline');
+  return `${t('create.readme.title', { name: options.name, template: options.template })}\n\n${t('create.readme.body', { model })}\n`;
+}
+
+/** A package name for the deployment from its directory's name (npm's rules: lower case, URL-safe). */
+export function packageNameFor(directoryName: string): string {
+  const name = directoryName
+    .toLowerCase()
+    .replace(/[^a-z0-9._~-]+/g, '-')
+    .replace(/^[._-]+|-+$/g, '');
+  return name === '' ? 'aalis-bot' : name.slice(0, 214);
+}
