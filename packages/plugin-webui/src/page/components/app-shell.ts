@@ -4,6 +4,7 @@
 import type { SessionSummary } from '@aalis/session-client';
 import { computed, defineComponent, h, nextTick, onMounted, onUnmounted, type PropType, ref, watchEffect } from 'vue';
 import type { AppModel } from '../model/app-model.js';
+import { lastEditable } from '../model/message-actions.js';
 import { newChatFields } from '../model/new-chat-fields.js';
 import { descendantsOf } from '../model/session-tree.js';
 import { usageView } from '../model/usage-view.js';
@@ -90,9 +91,37 @@ export const AppShell = defineComponent({
     };
     /** After the chat on screen changed (a new chat from the list's button): the cursor goes to the composer. */
     const focusComposer = () => void nextTick(() => document.getElementById('composer-text')?.focus());
-    const onKeydown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && drawer.value !== 'none') drawer.value = 'none';
+    /**
+     * The page's keys, wherever the focus is: Escape closes an open drawer, else stops a running reply (an open
+     * dialog or message editor takes its own Escape); Ctrl/⌘+K goes to the session search (opening the list on a
+     * phone).
+     */
+    const onDocumentKeydown = (event: KeyboardEvent) => {
+      if (snapshot.value.phase !== 'ready' || event.defaultPrevented || event.isComposing) return;
+      if (event.key === 'Escape') {
+        if (confirmation.value) return;
+        if (drawer.value !== 'none') {
+          drawer.value = 'none';
+          return;
+        }
+        if (snapshot.value.view === 'chat' && app.conversation?.getSnapshot().runningTurnId !== undefined) {
+          event.preventDefault();
+          void app.stop();
+        }
+      } else if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k') {
+        event.preventDefault();
+        if (isNarrow.value) drawer.value = 'sessions';
+        void nextTick(() => {
+          const search = document.getElementById('session-search');
+          if (search instanceof HTMLInputElement) {
+            search.focus();
+            search.select();
+          }
+        });
+      }
     };
+    onMounted(() => document.addEventListener('keydown', onDocumentKeydown));
+    onUnmounted(() => document.removeEventListener('keydown', onDocumentKeydown));
 
     const header = () => {
       const { account, connection } = snapshot.value;
@@ -206,6 +235,17 @@ export const AppShell = defineComponent({
               previews: Parameters<AppModel['send']>[2],
             ) => app.send(text, attachments, previews),
             onStop: () => void app.stop(),
+            commands: snapshot.value.commands,
+            onWantCommands: () => app.loadCommands(),
+            onEditLast: () => {
+              const last = lastEditable(conversation.getSnapshot().entries, {
+                selfId: account?.userId,
+                canSend,
+                running,
+              });
+              if (last?.turnId) conversation.startEdit(last.turnId);
+              return last !== undefined;
+            },
           }),
         ]),
         isPanelShown()
@@ -257,6 +297,8 @@ export const AppShell = defineComponent({
           },
           onSend: send,
           onStop: () => undefined,
+          commands: snapshot.value.commands,
+          onWantCommands: () => app.loadCommands(),
         }),
       ]);
     };
@@ -292,7 +334,7 @@ export const AppShell = defineComponent({
               )
             : null,
         ]);
-      return h('div', { class: ['shell', `drawer-${drawer.value}`], onKeydown }, [
+      return h('div', { class: ['shell', `drawer-${drawer.value}`] }, [
         header(),
         h('div', { class: 'body' }, [
           h('div', { class: 'sessions-pane' }, [

@@ -1,9 +1,10 @@
 // The composer: a <textarea> (Enter sends, Shift+Enter a new line, nothing is sent mid-IME composition), image
 // attachments (picked or pasted, checked against the server's limits, previewed), the `composer` fields beside it
 // (the model …), and 「停止」/"Stop" while a turn runs. The text is cleared only once the server took the message.
-import type { Limits, ModelView, OutgoingAttachment } from '@aalis/session-client';
+import type { CommandView, Limits, ModelView, OutgoingAttachment } from '@aalis/session-client';
 import { defineComponent, h, onBeforeUnmount, onMounted, type PropType, ref } from 'vue';
 import { type AttachmentProblem, checkImages, formatBytes, IMAGE_TYPES } from '../model/attachment-checks.js';
+import { type PaletteRow, paletteRows, pickedText } from '../model/command-palette.js';
 import type { SettingState } from '../model/settings-model.js';
 import { t } from '../page-preferences.js';
 import { icon } from './icons.js';
@@ -58,6 +59,12 @@ export const Composer = defineComponent({
       required: true,
     },
     onStop: { type: Function as PropType<() => void>, required: true },
+    /** The slash commands this account may run (the `/` palette); undefined until asked for. */
+    commands: { type: Array as PropType<readonly CommandView[]>, required: false },
+    /** The text starts with `/`: the palette needs the commands list. */
+    onWantCommands: { type: Function as PropType<() => void>, required: false },
+    /** ↑ in the empty composer: edit the last own message; true when there was one. */
+    onEditLast: { type: Function as PropType<() => boolean>, required: false },
   },
   setup(props) {
     const text = ref('');
@@ -66,6 +73,15 @@ export const Composer = defineComponent({
     const busy = ref(false);
     const fileInput = ref<HTMLInputElement | null>(null);
     const textarea = ref<HTMLTextAreaElement | null>(null);
+    /** The highlighted palette row, and whether Escape closed the palette for the text as it is. */
+    const activeRow = ref(0);
+    const paletteDismissed = ref<string | undefined>();
+    const rows = () => (paletteDismissed.value === text.value ? undefined : paletteRows(props.commands, text.value));
+    const pick = (row: PaletteRow) => {
+      text.value = pickedText(row);
+      activeRow.value = 0;
+      textarea.value?.focus();
+    };
 
     const add = (files: File[]) => {
       const { accepted, problems: found } = checkImages(files, picked.value.length, props.limits);
@@ -117,7 +133,36 @@ export const Composer = defineComponent({
     };
 
     const onKeydown = (event: KeyboardEvent) => {
-      if (event.key !== 'Enter' || event.shiftKey || event.isComposing || event.keyCode === 229) return;
+      if (event.isComposing || event.keyCode === 229) return;
+      const open = rows();
+      if (open && open.length > 0) {
+        if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+          event.preventDefault();
+          const step = event.key === 'ArrowDown' ? 1 : open.length - 1;
+          activeRow.value = (activeRow.value + step) % open.length;
+          return;
+        }
+        if ((event.key === 'Enter' && !event.shiftKey) || event.key === 'Tab') {
+          const row = open[Math.min(activeRow.value, open.length - 1)];
+          // A complete command name sends as typed; otherwise Enter completes it first.
+          if (row && (event.key === 'Tab' || text.value !== `/${row.name}`)) {
+            event.preventDefault();
+            pick(row);
+            return;
+          }
+        }
+        if (event.key === 'Escape') {
+          event.preventDefault();
+          event.stopPropagation();
+          paletteDismissed.value = text.value;
+          return;
+        }
+      }
+      if (event.key === 'ArrowUp' && !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey) {
+        if (text.value === '' && picked.value.length === 0 && props.onEditLast?.()) event.preventDefault();
+        return;
+      }
+      if (event.key !== 'Enter' || event.shiftKey) return;
       event.preventDefault();
       void send();
     };
@@ -127,6 +172,44 @@ export const Composer = defineComponent({
         event.preventDefault();
         add(files);
       }
+    };
+
+    const paletteOpen = () => (rows()?.length ?? 0) > 0;
+    const renderPalette = () => {
+      const open = rows();
+      if (!open) return null;
+      return h('div', { class: 'command-palette', 'data-testid': 'command-palette' }, [
+        h('p', { class: 'command-palette-title', id: 'command-palette-title' }, t('webui-page.commands.title')),
+        open.length === 0
+          ? h('p', { class: 'placeholder' }, t('webui-page.commands.none'))
+          : h(
+              'ul',
+              { id: 'command-palette', role: 'listbox', 'aria-labelledby': 'command-palette-title' },
+              open.map((row, index) =>
+                h(
+                  'li',
+                  {
+                    key: row.name,
+                    id: `command-option-${index}`,
+                    role: 'option',
+                    class: ['command-option', index === activeRow.value ? 'active' : ''],
+                    'aria-selected': index === activeRow.value ? 'true' : 'false',
+                    'data-testid': 'command-option',
+                    'data-name': row.name,
+                    // mousedown, not click: the textarea keeps the focus.
+                    onMousedown: (event: MouseEvent) => {
+                      event.preventDefault();
+                      pick(row);
+                    },
+                  },
+                  [
+                    h('code', { class: 'command-usage' }, row.usage),
+                    h('span', { class: 'command-description' }, row.description),
+                  ],
+                ),
+              ),
+            ),
+      ]);
     };
 
     return () =>
@@ -169,9 +252,14 @@ export const Composer = defineComponent({
                   ]),
                 ),
               ),
+          renderPalette(),
           h('label', { for: 'composer-text', class: 'visually-hidden' }, t('webui-page.composer.label')),
           h('textarea', {
             id: 'composer-text',
+            'aria-autocomplete': 'list',
+            'aria-controls': paletteOpen() ? 'command-palette' : undefined,
+            'aria-expanded': paletteOpen() ? 'true' : 'false',
+            'aria-activedescendant': paletteOpen() ? `command-option-${activeRow.value}` : undefined,
             ref: textarea,
             value: text.value,
             rows: 2,
@@ -180,6 +268,8 @@ export const Composer = defineComponent({
             'data-testid': 'composer-text',
             onInput: (event: Event) => {
               text.value = (event.target as HTMLTextAreaElement).value;
+              activeRow.value = 0;
+              if (text.value.startsWith('/')) props.onWantCommands?.();
             },
             onKeydown,
             onPaste,

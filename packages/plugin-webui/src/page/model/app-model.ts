@@ -4,6 +4,7 @@
 // call these methods; everything goes through SessionClient (docs/session-protocol.md).
 import type {
   Account,
+  CommandView,
   ConnectionState,
   Limits,
   LogView,
@@ -65,6 +66,8 @@ export interface AppSnapshot {
   models: readonly ModelView[];
   /** The service's default model (`models.list`), named beside the new chat's model picker. */
   defaultModel?: string;
+  /** The slash commands this account may run (`commands.list`, fetched when the composer first gets a `/`). */
+  commands?: readonly CommandView[];
   usage?: UsageEntry;
   admin: AdminSnapshot;
   notices: readonly AppNotice[];
@@ -101,6 +104,7 @@ export class AppModel extends Store<AppSnapshot> {
     notices: [],
   };
   private noticeCounter = 0;
+  private commandsAsked = false;
   /** Tells this page's sends apart from another tab's (clientMessageId). */
   private readonly pageId = Math.random().toString(36).slice(2, 10);
   private readonly disposers: Array<() => void> = [];
@@ -191,6 +195,18 @@ export class AppModel extends Store<AppSnapshot> {
     const chatKey =
       this.state.selectedId === undefined && this.state.view === 'chat' ? this.state.chatKey : this.state.chatKey + 1;
     this.update({ selectedId: undefined, view: 'chat', usage: undefined, draftModel: undefined, chatKey });
+  }
+
+  /** Fetches the palette's commands once (a failure leaves the palette closed; the commands still work typed). */
+  loadCommands(): void {
+    if (this.commandsAsked) return;
+    this.commandsAsked = true;
+    void this.client
+      .request('commands.list', this.state.selectedId ? { sessionId: this.state.selectedId } : {})
+      .then(({ commands }) => this.update({ commands }))
+      .catch(() => {
+        this.commandsAsked = false;
+      });
   }
 
   /** The model the new chat will use (`<provider>/<model>`), or undefined for the default. */
