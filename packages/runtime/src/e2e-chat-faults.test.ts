@@ -2,30 +2,17 @@
 // standard output closed under it, a continued line at the very end of the input, invisible-only lines, SIGHUP, a
 // model server that comes up after the host.
 import { type AddressInfo, connect, createServer } from 'node:net';
-import { type OpenAiTestServer, startOpenAiTestServer, textReply } from '@aalis/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { E2E_TIMEOUT_MS, runAalis, serverConfig, spawnAalis, temporaryWorkspace, waitFor } from './spawn-aalis.case.js';
+import { textReply } from '@aalis/testing';
+import { describe, expect, it } from 'vitest';
+import { E2E_TIMEOUT_MS, runAalis, serverConfig, spawnAalis, waitFor } from './spawn-aalis.case.js';
+import { useSpawnFixture } from './spawn-fixture.case.js';
 
 type ChatBody = { messages: Array<{ role: string; content: string | null }> };
 
-let server: OpenAiTestServer;
-beforeAll(async () => {
-  server = await startOpenAiTestServer({ models: ['test-model'] });
-});
-afterAll(() => server.close());
-
-const workspaces: Array<{ remove(): void }> = [];
-afterEach(() => {
-  for (const workspace of workspaces.splice(0)) workspace.remove();
-  server.reset();
-});
-function workspace(config: string) {
-  const created = temporaryWorkspace(config);
-  workspaces.push(created);
-  return created.dir;
-}
-const bodies = () => server.chatBodies() as unknown as ChatBody[];
-const chatRequests = () => server.requests.filter((request) => request.path === '/v1/chat/completions');
+const fixture = useSpawnFixture();
+const { workspace } = fixture;
+const bodies = () => fixture.bodies<ChatBody>();
+const chatRequests = () => fixture.server.requests.filter((request) => request.path === '/v1/chat/completions');
 const transcript = (body: ChatBody) => body.messages.map((message) => message.content ?? '').join('\n');
 const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
 
@@ -33,8 +20,8 @@ describe('aalis chat under faults', () => {
   it(
     '#11.14 prints a reply with its escape sequences neutralised (no OSC title/clipboard, clear, alternate screen)',
     async () => {
-      const cwd = workspace(serverConfig(server.url));
-      server.enqueue(
+      const cwd = workspace(serverConfig(fixture.server.url));
+      fixture.server.enqueue(
         textReply('Hi\x1b]0;PWNED\x07 \x1b]52;c;ZXZpbA==\x07\x1b[2J\x1b[3J\x1b[?1049h\x1bc\x9b2J there.', {
           chunkSize: 3,
         }),
@@ -51,8 +38,8 @@ describe('aalis chat under faults', () => {
   it(
     '#11.16 closed standard output (`aalis chat | head -1`): no stack trace, the running turn keeps its records, exit 0',
     async () => {
-      const cwd = workspace(serverConfig(server.url));
-      server.enqueue(
+      const cwd = workspace(serverConfig(fixture.server.url));
+      fixture.server.enqueue(
         textReply('one'),
         // The second reply arrives after its reader has gone: writing it fails with EPIPE.
         {
@@ -78,7 +65,7 @@ describe('aalis chat under faults', () => {
       expect(run.stderr()).not.toContain('EPIPE');
       expect(chatRequests()).toHaveLength(2); // the third line was not sent after the output closed
 
-      server.enqueue(textReply('Still here.'));
+      fixture.server.enqueue(textReply('Still here.'));
       const again = await runAalis({ cwd, args: ['chat'], input: 'Are you there?\n' });
       expect(again.code).toBe(0);
       const history = transcript(bodies()[2]!);
@@ -92,8 +79,8 @@ describe('aalis chat under faults', () => {
   it(
     '#11.17 sends a continued line at the very end of the input, and treats an invisible-only line as empty',
     async () => {
-      const cwd = workspace(serverConfig(server.url));
-      server.enqueue(textReply('Got it.'));
+      const cwd = workspace(serverConfig(fixture.server.url));
+      fixture.server.enqueue(textReply('Got it.'));
       const run = await runAalis({
         cwd,
         args: ['chat'],
@@ -110,8 +97,8 @@ describe('aalis chat under faults', () => {
   it(
     '#11.22 drains on SIGHUP like SIGTERM: the running turn stops cleanly, exit 0, the history intact',
     async () => {
-      const cwd = workspace(serverConfig(server.url));
-      server.enqueue({
+      const cwd = workspace(serverConfig(fixture.server.url));
+      fixture.server.enqueue({
         type: 'stream',
         steps: [
           { text: 'Once upon a time' },
@@ -131,7 +118,7 @@ describe('aalis chat under faults', () => {
       await chatRequests()[0]!.closed;
       expect(chatRequests()[0]!.abortedByClient).toBe(true);
 
-      server.enqueue(textReply('Sorry, where were we?'));
+      fixture.server.enqueue(textReply('Sorry, where were we?'));
       const again = await runAalis({ cwd, args: ['chat'], input: 'Are you there?\n' });
       expect(again.code).toBe(0);
       const next = transcript(bodies()[1]!);
@@ -152,7 +139,7 @@ describe('aalis chat under faults', () => {
       const run = spawnAalis({ cwd, args: ['chat'] });
       await waitFor(() => run.stderr().includes('offers no model'), { what: () => `the banner:\n${run.stderr()}` });
       // The server comes up (on the port the configuration names) after the host started.
-      const scripted = new URL(server.url);
+      const scripted = new URL(fixture.server.url);
       const front = createServer((socket) => {
         const target = connect(Number(scripted.port), scripted.hostname);
         socket.pipe(target).pipe(socket);
@@ -162,11 +149,11 @@ describe('aalis chat under faults', () => {
       await new Promise<void>((resolve) => front.listen(port, '127.0.0.1', resolve));
       try {
         // Asked again after 1, 2, 4, 8 … s (at most 30 s apart).
-        await waitFor(() => server.requests.some((request) => request.path === '/v1/models'), {
+        await waitFor(() => fixture.server.requests.some((request) => request.path === '/v1/models'), {
           timeoutMs: 40_000,
           what: 'the model list asked for again',
         });
-        server.enqueue(textReply('Found you.'));
+        fixture.server.enqueue(textReply('Found you.'));
         run.child.stdin!.end('hello\n');
         expect(await run.exited).toBe(0);
         expect(run.stdout()).toBe('Found you.\n');

@@ -1,37 +1,24 @@
-// End to end: the real `aalis chat` process against the scripted OpenAI-compatible test server.
-import { type OpenAiTestServer, startOpenAiTestServer, textReply, toolCallReply } from '@aalis/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { E2E_TIMEOUT_MS, runAalis, serverConfig, spawnAalis, temporaryWorkspace, waitFor } from './spawn-aalis.case.js';
+// End to end: the real `aalis chat` process against the scripted OpenAI-compatible test fixture.server.
+import { textReply, toolCallReply } from '@aalis/testing';
+import { describe, expect, it } from 'vitest';
+import { E2E_TIMEOUT_MS, runAalis, serverConfig, spawnAalis, waitFor } from './spawn-aalis.case.js';
+import { useSpawnFixture } from './spawn-fixture.case.js';
 
 type ChatBody = {
   messages: Array<{ role: string; content: string | null; tool_calls?: unknown[] }>;
   tools?: unknown[];
 };
 
-let server: OpenAiTestServer;
-beforeAll(async () => {
-  server = await startOpenAiTestServer({ models: ['test-model'] });
-});
-afterAll(() => server.close());
-
-const workspaces: Array<{ remove(): void }> = [];
-afterEach(() => {
-  for (const workspace of workspaces.splice(0)) workspace.remove();
-  server.reset();
-});
-function workspace(config: string) {
-  const created = temporaryWorkspace(config);
-  workspaces.push(created);
-  return created.dir;
-}
-const bodies = () => server.chatBodies() as unknown as ChatBody[];
+const fixture = useSpawnFixture();
+const { workspace } = fixture;
+const bodies = () => fixture.bodies<ChatBody>();
 
 describe('aalis chat', () => {
   it(
     'runs a conversation with a tool call, and after a restart the next request carries the history',
     async () => {
-      const cwd = workspace(serverConfig(server.url));
-      server.enqueue(
+      const cwd = workspace(serverConfig(fixture.server.url));
+      fixture.server.enqueue(
         toolCallReply([{ id: 'call_calc', name: 'calculator', arguments: { expression: '6*7' } }]),
         textReply('6 times 7 is 42.'),
       );
@@ -45,7 +32,7 @@ describe('aalis chat', () => {
       );
       expect(answer!.messages.at(-1)).toMatchObject({ role: 'tool', content: '42' });
 
-      server.enqueue(textReply('You asked what 6*7 is.'));
+      fixture.server.enqueue(textReply('You asked what 6*7 is.'));
       const second = await runAalis({ cwd, args: ['chat'], input: 'What did I ask you?\n' });
       expect(second.code).toBe(0);
       expect(second.stdout).toBe('You asked what 6*7 is.\n');
@@ -63,12 +50,12 @@ describe('aalis chat', () => {
   it(
     'prints one reply per input line, in order, and talks in the --session given',
     async () => {
-      const cwd = workspace(serverConfig(server.url));
-      server.enqueue(textReply('one'), textReply('two'), textReply('three'));
+      const cwd = workspace(serverConfig(fixture.server.url));
+      fixture.server.enqueue(textReply('one'), textReply('two'), textReply('three'));
       const run = await runAalis({ cwd, args: ['chat', '--session', 'script-1'], input: 'a\nb\n\nc\n' });
       expect(run.code).toBe(0);
       expect(run.stdout).toBe('one\ntwo\nthree\n');
-      server.enqueue(textReply('fresh'));
+      fixture.server.enqueue(textReply('fresh'));
       await runAalis({ cwd, args: ['chat', '--session', 'script-2'], input: 'd\n' });
       const isolated = bodies()[3]!.messages.filter((message) => message.role !== 'system');
       expect(isolated).toHaveLength(1);
@@ -79,8 +66,8 @@ describe('aalis chat', () => {
   it(
     'drains on SIGTERM: the running turn stops cleanly, nothing half-written, the history intact',
     async () => {
-      const cwd = workspace(serverConfig(server.url));
-      server.enqueue({
+      const cwd = workspace(serverConfig(fixture.server.url));
+      fixture.server.enqueue({
         type: 'stream',
         steps: [
           { text: 'Once upon a time' },
@@ -92,18 +79,18 @@ describe('aalis chat', () => {
       });
       const run = spawnAalis({ cwd, args: ['chat'] });
       run.child.stdin!.write('Tell me a long story.\n');
-      await waitFor(() => server.requests.some((request) => request.path === '/v1/chat/completions'), {
+      await waitFor(() => fixture.server.requests.some((request) => request.path === '/v1/chat/completions'), {
         what: 'the model request',
       });
       run.child.kill('SIGTERM');
       expect(await run.exited).toBe(0);
       expect(run.stderr()).toContain('Received SIGTERM');
       expect(run.stdout()).toBe('');
-      const request = server.requests.find((candidate) => candidate.path === '/v1/chat/completions')!;
+      const request = fixture.server.requests.find((candidate) => candidate.path === '/v1/chat/completions')!;
       await request.closed;
       expect(request.abortedByClient).toBe(true);
 
-      server.enqueue(textReply('Sorry, where were we?'));
+      fixture.server.enqueue(textReply('Sorry, where were we?'));
       const again = await runAalis({ cwd, args: ['chat'], input: 'Are you there?\n' });
       expect(again.code).toBe(0);
       const next = bodies()[1]!

@@ -1,48 +1,28 @@
-// A OneBot connection runs once per deployment. Two hosts on one PostgreSQL with the same OneBot instance: only the
-// holder of the lease `platform:onebot:<instance id>` dials (forward) or listens (reverse), so an event is answered
-// once; when the holder stops, the other takes the connection over within the lease time.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { gateway } from '@aalis/api-gateway';
 import { memory } from '@aalis/api-memory';
 import { throwawayDatabase } from '@aalis/postgres/throwaway';
 import {
   connectOneBotImplementation,
   type OneBotImplementation,
-  type OpenAiTestServer,
   onebotPrivateMessage,
   startOneBotImplementation,
-  startOpenAiTestServer,
   textReply,
 } from '@aalis/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { productWorkspace, startProduct, useProductFixture } from './product-host.case.js';
 import { waitFor } from './spawn-aalis.case.js';
-import { startAalis } from './start-aalis.js';
 
 const TOKEN = 'onebot-lease-secret';
-let model: OpenAiTestServer;
-beforeAll(async () => {
-  model = await startOpenAiTestServer({ models: ['test-model'] });
-});
-afterAll(() => model.close());
-
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  model.reset();
-});
+const fixture = useProductFixture();
+const { cleanups } = fixture;
 
 async function host(database: string, onebot: string, apiKey = 'test-key') {
-  const dir = mkdtempSync(join(tmpdir(), 'aalis-onebot-lease-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  writeFileSync(
-    join(dir, 'aalis.config.yaml'),
+  const dir = productWorkspace(
+    fixture,
     `locale: en
 consoleLogLevel: info
-llm: { baseUrl: ${model.url}, model: test-model, apiKey: ${apiKey} }
+llm: { baseUrl: ${fixture.model.url}, model: test-model, apiKey: ${apiKey} }
 plugins:
   llm-openai: { fetchModels: false, retry: { maxRetries: 0 } }
   memory-summary: false
@@ -53,27 +33,9 @@ plugins:
     reconnect: { initialMs: 50, maxMs: 200 }
 ${onebot}
 `,
+    'aalis-onebot-lease-',
   );
-  const logs = new PassThrough();
-  let text = '';
-  logs.on('data', (chunk: Buffer) => {
-    text += chunk.toString('utf8');
-  });
-  const aalis = await startAalis({
-    cwd: dir,
-    env: { AALIS_DATABASE_URL: database },
-    mode: 'none',
-    output: logs,
-    errorOutput: logs,
-  });
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    await aalis.stop();
-  };
-  cleanups.push(stop);
-  return { aalis, stop, logs: () => text };
+  return startProduct(fixture, dir, { env: { AALIS_DATABASE_URL: database } });
 }
 
 const sends = (implementation: OneBotImplementation) =>
@@ -94,7 +56,7 @@ describe('a OneBot instance across two hosts on one PostgreSQL', () => {
     // Long enough for the second host to dial too, if it were allowed to.
     await pause(1500);
     expect(implementation.authorizations).toHaveLength(1);
-    model.enqueue(textReply('one'), textReply('two'));
+    fixture.model.enqueue(textReply('one'), textReply('two'));
     implementation.push(onebotPrivateMessage({ userId: 77, message: [{ type: 'text', data: { text: 'hi' } }] }));
     await until(() => sends(implementation).length >= 1, 'the first reply');
     await pause(1000);
@@ -132,11 +94,11 @@ describe('a OneBot instance across two hosts on one PostgreSQL', () => {
         triggerType: 'direct',
         timestamp: Date.now(),
       });
-    model.enqueue(textReply('handed to the holder'));
+    fixture.model.enqueue(textReply('handed to the holder'));
     await receive('hello');
     await until(() => sends(implementation).length === 1, 'the reply sent by the holder');
     expect(
-      model.requests.filter((request) => request.path.endsWith('/chat/completions'))[0]?.headers.authorization,
+      fixture.model.requests.filter((request) => request.path.endsWith('/chat/completions'))[0]?.headers.authorization,
     ).toBe('Bearer key-standby');
     expect(sends(implementation)[0]?.params).toEqual({
       user_id: 77,
@@ -146,7 +108,7 @@ describe('a OneBot instance across two hosts on one PostgreSQL', () => {
 
     // The holder's send fails: the turn's process records it in the history with the turn's id.
     implementation.failNext('send_private_msg', { status: 'failed', retcode: 1200, msg: 'blocked', data: null });
-    model.enqueue(textReply('you will not see this'));
+    fixture.model.enqueue(textReply('you will not see this'));
     await receive('again');
     const history = standby.aalis.app.services.selected(memory)!.impl;
     let stored: Awaited<ReturnType<typeof history.readAll>> = [];
@@ -176,7 +138,7 @@ describe('a OneBot instance across two hosts on one PostgreSQL', () => {
     );
     const atFirst = await connectOneBotImplementation(`ws://127.0.0.1:${portA}/`, { accessToken: TOKEN });
     cleanups.push(() => atFirst.close());
-    model.enqueue(textReply('from the first'), textReply('from the second'));
+    fixture.model.enqueue(textReply('from the first'), textReply('from the second'));
     atFirst.push(onebotPrivateMessage({ userId: 78, message: [{ type: 'text', data: { text: 'hi' } }] }));
     await until(() => sends(atFirst).length === 1, 'the reply from the first host');
     await first.stop();
@@ -201,7 +163,7 @@ describe('a OneBot instance across two hosts on one PostgreSQL', () => {
     const url = `ws://127.0.0.1:${port}/onebot/v11/ws`;
     const before = await connectOneBotImplementation(url, { accessToken: TOKEN });
     cleanups.push(() => before.close());
-    model.enqueue(textReply('first'), textReply('second'));
+    fixture.model.enqueue(textReply('first'), textReply('second'));
     before.push(onebotPrivateMessage({ userId: 79, message: [{ type: 'text', data: { text: 'hi' } }] }));
     await until(() => sends(before).length === 1, 'the first host answering');
     await first.stop();

@@ -1,42 +1,26 @@
-// plugin-platform-onebot through the product (startAalis, the default plugin set) against a OneBot v11
-// implementation of our own over a real WebSocket and the scripted model server.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { memory } from '@aalis/api-memory';
 import { tools } from '@aalis/api-tools';
 import { definePlugin } from '@aalis/core';
 import {
   connectOneBotImplementation,
   type OneBotImplementation,
-  type OpenAiTestServer,
   onebotGroupMessage,
   onebotPrivateMessage,
   startOneBotImplementation,
-  startOpenAiTestServer,
   textReply,
   toolCallReply,
 } from '@aalis/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { productWorkspace, startProduct, useProductFixture } from './product-host.case.js';
 import { waitFor } from './spawn-aalis.case.js';
-import { type RunningAalis, type StartAalisOptions, startAalis } from './start-aalis.js';
+import type { StartAalisOptions } from './start-aalis.js';
 
 const SELF = 10_000;
 const GROUP = 555;
-let model: OpenAiTestServer;
-beforeAll(async () => {
-  model = await startOpenAiTestServer({ models: ['test-model'] });
-});
-afterAll(() => model.close());
-
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  model.reset();
-});
+const fixture = useProductFixture();
+const { cleanups } = fixture;
 
 async function boot(
   extra = '',
@@ -46,15 +30,13 @@ async function boot(
 ) {
   const implementation = await startOneBotImplementation({ selfId: SELF, accessToken: token });
   cleanups.push(() => implementation.close());
-  const dir = mkdtempSync(join(tmpdir(), 'aalis-onebot-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  writeFileSync(
-    join(dir, 'aalis.config.yaml'),
+  const dir = productWorkspace(
+    fixture,
     `locale: en
 logLevel: debug
 consoleLogLevel: info
 owners: [{ platform: onebot, userId: "42" }]
-llm: { baseUrl: ${model.url}, model: test-model }
+llm: { baseUrl: ${fixture.model.url}, model: test-model }
 plugins:
   llm-openai: { fetchModels: false, retry: { maxRetries: 0 }${vision ? ', modelDefaults: { vision: true }' : ''} }
   memory-summary: false
@@ -63,24 +45,12 @@ plugins:
     accessToken: ${token}
     reconnect: { initialMs: 50, maxMs: 200 }
 ${extra}`,
+    'aalis-onebot-',
   );
-  const logs = new PassThrough();
-  let logText = '';
-  logs.on('data', (chunk: Buffer) => {
-    logText += chunk.toString('utf8');
-  });
-  const aalis: RunningAalis = await startAalis({
-    cwd: dir,
-    env: {},
-    mode: 'none',
-    output: logs,
-    errorOutput: logs,
-    plugins,
-  });
-  cleanups.push(() => aalis.stop());
+  const { aalis, logs } = await startProduct(fixture, dir, { plugins });
   await implementation.connected();
   await implementation.waitForCalls((calls) => calls.some((call) => call.action === 'get_login_info'));
-  return { aalis, implementation, dir, logs: () => logText };
+  return { aalis, implementation, dir, logs };
 }
 
 const sends = (implementation: OneBotImplementation) =>
@@ -101,7 +71,7 @@ describe('plugin-platform-onebot through the product', () => {
 
   it('answers a private message in the private chat', async () => {
     const { implementation } = await boot();
-    model.enqueue(textReply('Hello there.'));
+    fixture.model.enqueue(textReply('Hello there.'));
     implementation.push(onebotPrivateMessage({ userId: 77, message: [{ type: 'text', data: { text: 'hi' } }] }));
     await until(() => sends(implementation).length === 1, 'the reply');
     expect(sends(implementation)[0]).toMatchObject({
@@ -112,7 +82,7 @@ describe('plugin-platform-onebot through the product', () => {
 
   it('gives an addressed group message with a tool call exactly one reply, quoting it', async () => {
     const { implementation, aalis } = await boot();
-    model.enqueue(
+    fixture.model.enqueue(
       toolCallReply([{ id: 'c1', name: 'calculator', arguments: '{"expression":"6*7"}' }], {
         text: 'Let me compute. ',
       }),
@@ -128,7 +98,7 @@ describe('plugin-platform-onebot through the product', () => {
       ],
     });
     implementation.push(event);
-    await until(() => sends(implementation).length === 1 && model.pending() === 0, 'the reply');
+    await until(() => sends(implementation).length === 1 && fixture.model.pending() === 0, 'the reply');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(sends(implementation)).toHaveLength(1);
     expect(sends(implementation)[0]?.params).toEqual({
@@ -146,7 +116,7 @@ describe('plugin-platform-onebot through the product', () => {
       originChat: { multiParty: true },
     });
     // The model saw the sender and the text, without her own @-mention.
-    const lastUser = (model.chatBodies()[0]!.messages as { role: string; content: unknown }[]).filter(
+    const lastUser = (fixture.model.chatBodies()[0]!.messages as { role: string; content: unknown }[]).filter(
       (message) => message.role === 'user',
     );
     expect(JSON.stringify(lastUser)).toContain('what is 6*7?');
@@ -159,10 +129,10 @@ describe('plugin-platform-onebot through the product', () => {
       onebotGroupMessage({ groupId: GROUP, userId: 43, message: [{ type: 'text', data: { text: 'lunch anyone?' } }] }),
     );
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(model.chatBodies()).toHaveLength(0);
+    expect(fixture.model.chatBodies()).toHaveLength(0);
     expect(sends(implementation)).toHaveLength(0);
     // Kept as room context: the next turn reads it, with who said it.
-    model.enqueue(textReply('Pizza.'));
+    fixture.model.enqueue(textReply('Pizza.'));
     implementation.push(
       onebotGroupMessage({
         groupId: GROUP,
@@ -174,14 +144,14 @@ describe('plugin-platform-onebot through the product', () => {
       }),
     );
     await until(() => sends(implementation).length === 1, 'the reply');
-    const request = JSON.stringify(model.chatBodies()[0]);
+    const request = JSON.stringify(fixture.model.chatBodies()[0]);
     expect(request).toContain('lunch anyone?');
     expect(request).toContain('43');
   });
 
   it('treats a reply to one of her own messages as addressing her', async () => {
     const { implementation } = await boot();
-    model.enqueue(textReply('First.'), textReply('Second.'));
+    fixture.model.enqueue(textReply('First.'), textReply('Second.'));
     implementation.push(
       onebotGroupMessage({
         groupId: GROUP,
@@ -202,15 +172,15 @@ describe('plugin-platform-onebot through the product', () => {
       }),
     );
     await until(() => implementation.sent.length === 2, 'her second reply');
-    expect(JSON.stringify(model.chatBodies()[1])).toContain('and then?');
+    expect(JSON.stringify(fixture.model.chatBodies()[1])).toContain('and then?');
   });
 
   it('splits a long reply at the platform limit without breaking words, quoting only in the first piece', async () => {
     const { implementation } = await boot('    maxMessageLength: 120\n');
     const long = Array.from({ length: 30 }, (_, index) => `word${index}`).join(' ');
-    model.enqueue(textReply(`${long}\n\n${long}`));
+    fixture.model.enqueue(textReply(`${long}\n\n${long}`));
     implementation.push(onebotPrivateMessage({ userId: 77, message: 'long please' }));
-    await until(() => model.pending() === 0 && sends(implementation).length >= 3, 'the pieces');
+    await until(() => fixture.model.pending() === 0 && sends(implementation).length >= 3, 'the pieces');
     await new Promise((resolve) => setTimeout(resolve, 100));
     const texts = sends(implementation).map((call) =>
       (call.params.message as { type: string; data: { text?: string } }[])
@@ -225,7 +195,7 @@ describe('plugin-platform-onebot through the product', () => {
   it('records a failed send with the turn id in the history, and the turn still counts as replied', async () => {
     const { implementation, aalis } = await boot();
     implementation.failNext('send_private_msg', { status: 'failed', retcode: 1200, msg: 'blocked', data: null });
-    model.enqueue(textReply('You will not see this.'));
+    fixture.model.enqueue(textReply('You will not see this.'));
     implementation.push(onebotPrivateMessage({ userId: 78, message: 'hi' }));
     const history = () =>
       (
@@ -244,7 +214,7 @@ describe('plugin-platform-onebot through the product', () => {
     expect(record).toMatchObject({ role: 'system', metadata: { turnId: reply?.metadata?.turnId } });
     expect(record?.content).toContain('retcode 1200');
     // The next message works.
-    model.enqueue(textReply('Now you do.'));
+    fixture.model.enqueue(textReply('Now you do.'));
     implementation.push(onebotPrivateMessage({ userId: 78, message: 'again' }));
     await until(() => implementation.sent.length === 1, 'the next reply');
   });
@@ -255,7 +225,7 @@ describe('plugin-platform-onebot through the product', () => {
     await implementation.connected(2);
     await until(() => logs().includes('reconnected'), 'the reconnect line');
     expect(logs()).toMatch(/connection lost .* retrying in \d+ ms/);
-    model.enqueue(textReply('Back.'));
+    fixture.model.enqueue(textReply('Back.'));
     implementation.push(onebotPrivateMessage({ userId: 79, message: 'still there?' }));
     await until(() => implementation.sent.length === 1, 'the reply after reconnecting');
   });
@@ -264,7 +234,7 @@ describe('plugin-platform-onebot through the product', () => {
     const { implementation, logs } = await boot('    idleTimeoutMs: 1000\n');
     await implementation.connected(2);
     expect(logs()).toMatch(/no heartbeat or event for 1000 ms; dropping the connection/);
-    model.enqueue(textReply('Still here.'));
+    fixture.model.enqueue(textReply('Still here.'));
     implementation.push(onebotPrivateMessage({ userId: 83, message: 'hello?' }));
     await until(() => implementation.sent.length === 1, 'the reply on the new connection');
   });
@@ -282,7 +252,7 @@ describe('plugin-platform-onebot through the product', () => {
     cleanups.push(() => new Promise<void>((resolve) => images.close(() => resolve())));
     const port = (images.address() as { port: number }).port;
     const { implementation } = await boot('', 'onebot-secret-token', [], true);
-    model.enqueue(textReply('A tiny picture.'));
+    fixture.model.enqueue(textReply('A tiny picture.'));
     implementation.push(
       onebotPrivateMessage({
         userId: 84,
@@ -293,7 +263,7 @@ describe('plugin-platform-onebot through the product', () => {
       }),
     );
     await until(() => implementation.sent.length === 1, 'the reply');
-    expect(JSON.stringify(model.chatBodies()[0])).toContain('data:image/png;base64,');
+    expect(JSON.stringify(fixture.model.chatBodies()[0])).toContain('data:image/png;base64,');
   });
 
   it('ignores malformed frames, unknown events and notices without a crash, and reads unknown segments as text', async () => {
@@ -305,7 +275,7 @@ describe('plugin-platform-onebot through the product', () => {
     implementation.push({ post_type: 'something_new', detail: true });
     implementation.push({ post_type: 'message', message_type: 'private' });
     implementation.push({ status: 'ok', echo: 'nobody-asked', data: {} });
-    model.enqueue(textReply('Got it.'));
+    fixture.model.enqueue(textReply('Got it.'));
     implementation.push(
       onebotPrivateMessage({
         userId: 80,
@@ -317,13 +287,13 @@ describe('plugin-platform-onebot through the product', () => {
       }),
     );
     await until(() => implementation.sent.length === 1, 'the reply');
-    expect(JSON.stringify(model.chatBodies()[0])).toContain('look [poke][emoji 14]');
+    expect(JSON.stringify(fixture.model.chatBodies()[0])).toContain('look [poke][emoji 14]');
     expect(aalis.app.states().find((state) => state.id === '@aalis/plugin-platform-onebot')?.state).toBe('active');
   });
 
   it('keeps a message whose image cannot be fetched (with a note) and cuts an oversized one with a note', async () => {
     const { implementation } = await boot('    maxInboundLength: 200\n');
-    model.enqueue(textReply('Seen.'), textReply('Long.'));
+    fixture.model.enqueue(textReply('Seen.'), textReply('Long.'));
     implementation.push(
       onebotPrivateMessage({
         userId: 82,
@@ -334,10 +304,10 @@ describe('plugin-platform-onebot through the product', () => {
       }),
     );
     await until(() => implementation.sent.length === 1, 'the first reply');
-    expect(JSON.stringify(model.chatBodies()[0])).toContain('look at this [image: could not be fetched]');
+    expect(JSON.stringify(fixture.model.chatBodies()[0])).toContain('look at this [image: could not be fetched]');
     implementation.push(onebotPrivateMessage({ userId: 82, message: 'x'.repeat(5_000) }));
     await until(() => implementation.sent.length === 2, 'the second reply');
-    const second = JSON.stringify(model.chatBodies()[1]);
+    const second = JSON.stringify(fixture.model.chatBodies()[1]);
     expect(second).toContain(`${'x'.repeat(200)}\\n(message too long: only the first 200 characters were kept)`);
     expect(second).not.toContain('x'.repeat(201));
   });
@@ -345,7 +315,7 @@ describe('plugin-platform-onebot through the product', () => {
   it('three people during a slow turn: joining, the focus block, queueing with the header', async () => {
     const slow = gate();
     const { implementation } = await boot('', 'onebot-secret-token', [slow.plugin]);
-    model.enqueue(
+    fixture.model.enqueue(
       toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]),
       {
         type: 'stream',
@@ -372,14 +342,18 @@ describe('plugin-platform-onebot through the product', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     slow.release();
     // While the final reply streams, a fourth message arrives: it waits for the next turn.
-    await until(() => model.chatBodies().length === 2, 'the second model call');
+    await until(() => fixture.model.chatBodies().length === 2, 'the second model call');
     implementation.push(onebotGroupMessage({ groupId: GROUP, userId: 45, message: 'late remark' }));
-    await until(() => model.chatBodies().length === 3 && sends(implementation).length === 2, 'the next turn', 15_000);
-    const second = JSON.stringify(model.chatBodies()[1]);
+    await until(
+      () => fixture.model.chatBodies().length === 3 && sends(implementation).length === 2,
+      'the next turn',
+      15_000,
+    );
+    const second = JSON.stringify(fixture.model.chatBodies()[1]);
     expect(second).toContain('coffee break soon');
     expect(second).toContain('add the totals');
     expect(second).toContain('[Focus] These messages addressed you');
-    const third = JSON.stringify(model.chatBodies()[2]);
+    const third = JSON.stringify(fixture.model.chatBodies()[2]);
     expect(third).toContain('The following messages arrived while your previous turn was in progress');
     expect(third).toContain('late remark');
     expect(sends(implementation).map((call) => JSON.stringify(call.params.message))).toEqual([
@@ -391,7 +365,7 @@ describe('plugin-platform-onebot through the product', () => {
   it('/stop works for a participant of the running turn and is refused to someone else', async () => {
     const slow = gate();
     const { implementation } = await boot('', 'onebot-secret-token', [slow.plugin]);
-    model.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]), textReply('never sent'));
+    fixture.model.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]), textReply('never sent'));
     const at = (text: string) => [
       { type: 'at', data: { qq: String(SELF) } },
       { type: 'text', data: { text } },
@@ -413,12 +387,10 @@ describe('plugin-platform-onebot through the product', () => {
 
   it('works in reverse mode: the implementation connects to the host with its token', async () => {
     const port = await freePort();
-    const dir = mkdtempSync(join(tmpdir(), 'aalis-onebot-'));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    writeFileSync(
-      join(dir, 'aalis.config.yaml'),
+    const dir = productWorkspace(
+      fixture,
       `locale: en
-llm: { baseUrl: ${model.url}, model: test-model }
+llm: { baseUrl: ${fixture.model.url}, model: test-model }
 plugins:
   llm-openai: { fetchModels: false, retry: { maxRetries: 0 } }
   memory-summary: false
@@ -427,15 +399,9 @@ plugins:
     accessToken: reverse-token
     reverse: { port: ${port} }
 `,
+      'aalis-onebot-',
     );
-    const aalis = await startAalis({
-      cwd: dir,
-      env: {},
-      mode: 'none',
-      output: new PassThrough(),
-      errorOutput: new PassThrough(),
-    });
-    cleanups.push(() => aalis.stop());
+    await startProduct(fixture, dir);
     await expect(
       connectOneBotImplementation(`ws://127.0.0.1:${port}/onebot/v11/ws`, { selfId: SELF }),
     ).rejects.toThrow();
@@ -446,30 +412,23 @@ plugins:
     });
     cleanups.push(() => implementation.close());
     await implementation.waitForCalls((calls) => calls.some((call) => call.action === 'get_login_info'));
-    model.enqueue(textReply('Reverse hello.'));
+    fixture.model.enqueue(textReply('Reverse hello.'));
     implementation.push(onebotPrivateMessage({ userId: 77, message: 'hi' }));
     await until(() => implementation.sent.length === 1, 'the reply');
   });
 
   it('keeps a room’s history across a restart', async () => {
     const first = await boot();
-    model.enqueue(textReply('Remembered.'));
+    fixture.model.enqueue(textReply('Remembered.'));
     first.implementation.push(onebotPrivateMessage({ userId: 81, message: 'my name is Mei' }));
     await until(() => first.implementation.sent.length === 1, 'the first reply');
     await first.aalis.stop();
-    const aalis = await startAalis({
-      cwd: first.dir,
-      env: {},
-      mode: 'none',
-      output: new PassThrough(),
-      errorOutput: new PassThrough(),
-    });
-    cleanups.push(() => aalis.stop());
+    await startProduct(fixture, first.dir);
     await first.implementation.connected(2);
-    model.enqueue(textReply('Mei.'));
+    fixture.model.enqueue(textReply('Mei.'));
     first.implementation.push(onebotPrivateMessage({ userId: 81, message: 'what is my name?' }));
     await until(() => first.implementation.sent.length === 2, 'the second reply');
-    expect(JSON.stringify(model.chatBodies()[1])).toContain('my name is Mei');
+    expect(JSON.stringify(fixture.model.chatBodies()[1])).toContain('my name is Mei');
   });
 });
 

@@ -1,47 +1,22 @@
-// A Telegram bot is polled once per deployment. Two hosts on one PostgreSQL with the same bot: one polls (the
-// database's lease decides), so an update is answered once; when that host stops, the other takes the polling over and
-// goes on from the shared offset.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { throwawayDatabase } from '@aalis/postgres/throwaway';
-import {
-  type BotApiServer,
-  type OpenAiTestServer,
-  startBotApiServer,
-  startOpenAiTestServer,
-  telegramMessage,
-  textReply,
-} from '@aalis/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type BotApiServer, startBotApiServer, telegramMessage, textReply } from '@aalis/testing';
+import { describe, expect, it } from 'vitest';
+import { productWorkspace, startProduct, useProductFixture } from './product-host.case.js';
 import { waitFor } from './spawn-aalis.case.js';
-import { startAalis } from './start-aalis.js';
 
 const TOKEN = '123456:telegram-secret-token';
 const BOT = { id: 424242, username: 'aalis_test_bot', first_name: 'Aalis' };
 const alice = { id: 11, first_name: 'Alice', username: 'alice' };
 
-let model: OpenAiTestServer;
-beforeAll(async () => {
-  model = await startOpenAiTestServer({ models: ['test-model'] });
-});
-afterAll(() => model.close());
-
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  model.reset();
-});
+const fixture = useProductFixture();
+const { cleanups } = fixture;
 
 async function host(api: BotApiServer, database: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'aalis-telegram-lease-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  writeFileSync(
-    join(dir, 'aalis.config.yaml'),
+  const dir = productWorkspace(
+    fixture,
     `locale: en
 consoleLogLevel: off
-llm: { baseUrl: ${model.url}, model: test-model }
+llm: { baseUrl: ${fixture.model.url}, model: test-model }
 plugins:
   llm-openai: { fetchModels: false, retry: { maxRetries: 0 } }
   memory-summary: false
@@ -53,23 +28,9 @@ plugins:
     pollTimeoutSeconds: 1
     retryDelayMs: 50
 `,
+    'aalis-telegram-lease-',
   );
-  const logs = new PassThrough();
-  logs.resume();
-  const aalis = await startAalis({
-    cwd: dir,
-    env: { AALIS_DATABASE_URL: database },
-    mode: 'none',
-    output: logs,
-    errorOutput: logs,
-  });
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    await aalis.stop();
-  };
-  cleanups.push(stop);
+  const { stop } = await startProduct(fixture, dir, { env: { AALIS_DATABASE_URL: database } });
   return { stop };
 }
 
@@ -88,7 +49,7 @@ describe('a Telegram bot across two hosts on one PostgreSQL', () => {
     await api.waitForCalls((calls) => calls.filter((call) => call.method === 'getMe').length >= 2);
     // Long enough for the second host to be polling too, if it were allowed to.
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    model.enqueue(textReply('one'), textReply('two'));
+    fixture.model.enqueue(textReply('one'), textReply('two'));
     api.push({ message: telegramMessage({ chatId: alice.id, from: alice, text: 'hi' }) });
     await until(() => api.sent.length >= 1, 'the first reply');
     // Both hosts run; a second poller would have answered the same update again.

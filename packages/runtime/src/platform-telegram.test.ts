@@ -1,22 +1,18 @@
 // plugin-platform-telegram through the product (startAalis, the default plugin set) against a Bot API server of
 // our own over real HTTP and the scripted model server.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import {
   type BotApiServer,
   mentionEntity,
-  type OpenAiTestServer,
   startBotApiServer,
-  startOpenAiTestServer,
   telegramMessage,
   textReply,
   toolCallReply,
 } from '@aalis/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { productWorkspace, startProduct, useProductFixture } from './product-host.case.js';
 import { waitFor } from './spawn-aalis.case.js';
-import { type RunningAalis, startAalis } from './start-aalis.js';
 
 const TOKEN = '123456:telegram-secret-token';
 const BOT = { id: 424242, username: 'aalis_test_bot', first_name: 'Aalis' };
@@ -24,28 +20,17 @@ const GROUP = -100500;
 const alice = { id: 11, first_name: 'Alice', username: 'alice' };
 const bob = { id: 12, first_name: 'Bob' };
 
-let model: OpenAiTestServer;
-beforeAll(async () => {
-  model = await startOpenAiTestServer({ models: ['test-model'] });
-});
-afterAll(() => model.close());
-
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  model.reset();
-});
+const fixture = useProductFixture();
+const { cleanups } = fixture;
 
 async function workspace(api: BotApiServer): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'aalis-telegram-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  writeFileSync(
-    join(dir, 'aalis.config.yaml'),
+  return productWorkspace(
+    fixture,
     `locale: en
 logLevel: debug
 consoleLogLevel: info
 owners: [{ platform: telegram, userId: "11" }]
-llm: { baseUrl: ${model.url}, model: test-model }
+llm: { baseUrl: ${fixture.model.url}, model: test-model }
 plugins:
   llm-openai: { fetchModels: false, retry: { maxRetries: 0 }, modelDefaults: { vision: true } }
   memory-summary: false
@@ -55,25 +40,12 @@ plugins:
     pollTimeoutSeconds: 1
     retryDelayMs: 50
 `,
+    'aalis-telegram-',
   );
-  return dir;
 }
 
-async function start(dir: string) {
-  const logs = new PassThrough();
-  let logText = '';
-  logs.on('data', (chunk: Buffer) => {
-    logText += chunk.toString('utf8');
-  });
-  const aalis: RunningAalis = await startAalis({ cwd: dir, env: {}, mode: 'none', output: logs, errorOutput: logs });
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    await aalis.stop();
-  };
-  cleanups.push(stop);
-  return { aalis, stop, logs: () => logText };
+function start(dir: string) {
+  return startProduct(fixture, dir);
 }
 
 async function boot() {
@@ -82,7 +54,7 @@ async function boot() {
   const dir = await workspace(api);
   const running = await start(dir);
   await api.waitForCalls((calls) => calls.some((call) => call.method === 'getUpdates'));
-  return { api, dir, ...running };
+  return { api, ...running };
 }
 
 /** Polls with the runtime tests' one helper (spawn-aalis.case.ts). */
@@ -104,7 +76,7 @@ describe('plugin-platform-telegram through the product', () => {
 
   it('answers a private message, as Telegram HTML', async () => {
     const { api } = await boot();
-    model.enqueue(textReply('Hello **there**.'));
+    fixture.model.enqueue(textReply('Hello **there**.'));
     api.push({ message: telegramMessage({ chatId: alice.id, from: alice, text: 'hi' }) });
     await until(() => api.sent.length === 1, 'the reply');
     expect(api.sent[0]).toMatchObject({ chat_id: alice.id, text: 'Hello <b>there</b>.', parse_mode: 'HTML' });
@@ -113,7 +85,7 @@ describe('plugin-platform-telegram through the product', () => {
 
   it('gives a group message mentioning her, with a tool call, exactly one reply that quotes it', async () => {
     const { api } = await boot();
-    model.enqueue(
+    fixture.model.enqueue(
       toolCallReply([{ id: 'c1', name: 'calculator', arguments: '{"expression":"6*7"}' }], { text: 'Computing. ' }),
       textReply('It is 42.'),
     );
@@ -125,11 +97,11 @@ describe('plugin-platform-telegram through the product', () => {
       entities: [mentionEntity(text, 'aalis_test_bot')],
     });
     api.push({ message });
-    await until(() => api.sent.length === 1 && model.pending() === 0, 'the reply');
+    await until(() => api.sent.length === 1 && fixture.model.pending() === 0, 'the reply');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(api.sent).toHaveLength(1);
     expect(api.sent[0]).toMatchObject({ chat_id: GROUP, text: 'It is 42.', reply_to: message.message_id });
-    const firstRequest = JSON.stringify(model.chatBodies()[0]);
+    const firstRequest = JSON.stringify(fixture.model.chatBodies()[0]);
     expect(firstRequest).toContain('what is 6*7?');
     expect(firstRequest).not.toContain('@aalis_test_bot');
   });
@@ -138,13 +110,13 @@ describe('plugin-platform-telegram through the product', () => {
     const { api } = await boot();
     api.push({ message: telegramMessage({ chatId: GROUP, from: bob, text: 'lunch anyone?' }) });
     await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(model.chatBodies()).toHaveLength(0);
+    expect(fixture.model.chatBodies()).toHaveLength(0);
     expect(api.sent).toHaveLength(0);
   });
 
   it('treats a reply to her message as addressing her', async () => {
     const { api } = await boot();
-    model.enqueue(textReply('First.'), textReply('Second.'));
+    fixture.model.enqueue(textReply('First.'), textReply('Second.'));
     api.push({ message: telegramMessage({ chatId: alice.id, from: alice, text: 'one' }) });
     await until(() => api.sent.length === 1, 'her first reply');
     const hers = api.sent[0]!;
@@ -161,13 +133,13 @@ describe('plugin-platform-telegram through the product', () => {
       }),
     });
     await until(() => api.sent.length === 2, 'her second reply');
-    expect(JSON.stringify(model.chatBodies()[1])).toContain('and then?');
+    expect(JSON.stringify(fixture.model.chatBodies()[1])).toContain('and then?');
   });
 
   it('sends plain text when Telegram refuses the markup', async () => {
     const { api } = await boot();
     api.refuseHtmlNext();
-    model.enqueue(textReply('Use **this**.'));
+    fixture.model.enqueue(textReply('Use **this**.'));
     api.push({ message: telegramMessage({ chatId: alice.id, from: alice, text: 'hi' }) });
     await until(() => api.sent.length === 1, 'the reply');
     expect(api.sent[0]).toEqual(expect.objectContaining({ text: 'Use **this**.' }));
@@ -177,7 +149,7 @@ describe('plugin-platform-telegram through the product', () => {
   it('waits out a 429 with retry_after and delivers', async () => {
     const { api, logs } = await boot();
     api.failNext('sendMessage', { status: 429, description: 'Too Many Requests: retry after 1', retryAfter: 1 });
-    model.enqueue(textReply('Patience.'));
+    fixture.model.enqueue(textReply('Patience.'));
     api.push({ message: telegramMessage({ chatId: alice.id, from: alice, text: 'hi' }) });
     await until(() => api.sent.length === 1, 'the reply after the rate limit', 8_000);
     expect(logs()).toContain('rate limited on sendMessage; waiting 1 s');
@@ -188,20 +160,20 @@ describe('plugin-platform-telegram through the product', () => {
     cleanups.push(() => api.close());
     const dir = await workspace(api);
     const first = await start(dir);
-    model.enqueue(textReply('One.'));
+    fixture.model.enqueue(textReply('One.'));
     api.push({ message: telegramMessage({ chatId: alice.id, from: alice, text: 'first' }) });
     await until(() => api.sent.length === 1, 'the first reply');
     await first.stop();
     // Arrives while she is down.
     api.push({ message: telegramMessage({ chatId: alice.id, from: alice, text: 'while you were away' }) });
-    model.enqueue(textReply('Two.'));
+    fixture.model.enqueue(textReply('Two.'));
     await start(dir);
     await until(() => api.sent.length === 2, 'the second reply');
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(api.sent.map((message) => message.text)).toEqual(['One.', 'Two.']);
-    expect(model.chatBodies()).toHaveLength(2);
+    expect(fixture.model.chatBodies()).toHaveLength(2);
     // The second turn's history holds the first exchange (history survived the restart).
-    expect(JSON.stringify(model.chatBodies()[1])).toContain('first');
+    expect(JSON.stringify(fixture.model.chatBodies()[1])).toContain('first');
   });
 
   it('keeps a photo that cannot be fetched as a note, and reads a fetched one as an image', async () => {
@@ -211,19 +183,19 @@ describe('plugin-platform-telegram through the product', () => {
       'base64',
     );
     api.addFile('good-photo', png);
-    model.enqueue(textReply('Nice.'), textReply('Hm.'));
+    fixture.model.enqueue(textReply('Nice.'), textReply('Hm.'));
     api.push({ message: telegramMessage({ chatId: alice.id, from: alice, text: 'look', photo: 'good-photo' }) });
     await until(() => api.sent.length === 1, 'the first reply');
-    expect(JSON.stringify(model.chatBodies()[0])).toContain('data:image/png;base64,');
+    expect(JSON.stringify(fixture.model.chatBodies()[0])).toContain('data:image/png;base64,');
     api.push({ message: telegramMessage({ chatId: alice.id, from: alice, text: 'and this', photo: 'missing-photo' }) });
     await until(() => api.sent.length === 2, 'the second reply');
-    expect(JSON.stringify(model.chatBodies()[1])).toContain('and this [image: could not be fetched]');
+    expect(JSON.stringify(fixture.model.chatBodies()[1])).toContain('and this [image: could not be fetched]');
   });
 
   it('records a failed send with the turn id, and keeps polling after the Bot API server failed', async () => {
     const { api, aalis } = await boot();
     api.failNext('sendMessage', { status: 403, description: 'Forbidden: bot was blocked by the user' });
-    model.enqueue(textReply('Blocked anyway.'));
+    fixture.model.enqueue(textReply('Blocked anyway.'));
     api.push({ message: telegramMessage({ chatId: alice.id, from: alice, text: 'hi' }) });
     const { memory } = await import('@aalis/api-memory');
     const store = aalis.app.services.selected(memory)!.impl;
@@ -240,7 +212,7 @@ describe('plugin-platform-telegram through the product', () => {
     // The server fails the next polls; the poller waits and carries on.
     api.failNext('getUpdates', { status: 502, description: 'Bad Gateway' }, 3);
     await api.waitForCalls((calls) => calls.filter((call) => call.method === 'getUpdates').length >= 6);
-    model.enqueue(textReply('Back.'));
+    fixture.model.enqueue(textReply('Back.'));
     api.push({ message: telegramMessage({ chatId: bob.id, from: bob, text: 'anyone?' }) });
     await until(() => api.sent.some((message) => message.text === 'Back.'), 'the reply after the failed polls');
   });
@@ -251,16 +223,16 @@ describe('plugin-platform-telegram through the product', () => {
     api.push({ message: { message_id: 2 } });
     api.push({ message: { message_id: 3, chat: { id: -5, type: 'channel' }, from: alice, text: 'channel post' } });
     api.push({ callback_query: { id: 'x' } });
-    model.enqueue(textReply('Fine.'));
+    fixture.model.enqueue(textReply('Fine.'));
     api.push({ message: telegramMessage({ chatId: alice.id, from: alice, text: 'still fine?' }) });
     await until(() => api.sent.length === 1, 'the reply');
-    expect(model.chatBodies()).toHaveLength(1);
+    expect(fixture.model.chatBodies()).toHaveLength(1);
     expect(aalis.app.states().find((state) => state.id === '@aalis/plugin-platform-telegram')?.state).toBe('active');
   });
 
   it('/stop in a group: refused to someone not in the turn, honoured for the one who started it', async () => {
     const { api } = await boot();
-    model.enqueue({
+    fixture.model.enqueue({
       type: 'stream',
       steps: [
         { role: 'assistant' },
@@ -276,7 +248,7 @@ describe('plugin-platform-telegram through the product', () => {
     api.push({
       message: telegramMessage({ chatId: GROUP, from: bob, text, entities: [mentionEntity(text, 'aalis_test_bot')] }),
     });
-    await until(() => model.chatBodies().length === 1, 'the model call');
+    await until(() => fixture.model.chatBodies().length === 1, 'the model call');
     const carol = { id: 13, first_name: 'Carol' };
     api.push({
       message: telegramMessage({

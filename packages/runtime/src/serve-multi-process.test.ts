@@ -1,10 +1,3 @@
-// WebUI clients can connect to any process. Two `serve` hosts on one PostgreSQL, a real WebSocket client
-// (@aalis/session-client) on each: a client on B watching a session sees what a turn of it running on A produces (live
-// events relayed through the database, with B's own sequence numbers), and a deletion made on A stops what B runs or
-// collected for the session.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { memory } from '@aalis/api-memory';
 import { throwawayDatabase } from '@aalis/postgres/throwaway';
 import {
@@ -15,24 +8,16 @@ import {
   type TimelineTurn,
   type WebSocketLike,
 } from '@aalis/session-client';
-import { type OpenAiTestServer, type ScriptedReply, startOpenAiTestServer, textReply } from '@aalis/testing';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type ScriptedReply, textReply } from '@aalis/testing';
+import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { serveConfig, startServe } from './multi-process-serve.case.js';
+import { productWorkspace, startProduct, useProductFixture } from './product-host.case.js';
 import { waitFor } from './spawn-aalis.case.js';
-import { type RunningAalis, startAalis } from './start-aalis.js';
+import type { RunningAalis } from './start-aalis.js';
 
-let model: OpenAiTestServer;
-beforeAll(async () => {
-  model = await startOpenAiTestServer({ models: ['test-model'] });
-});
-afterAll(() => model.close());
-
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  model.reset();
-});
+const fixture = useProductFixture();
+const { cleanups } = fixture;
 
 interface Host {
   aalis: RunningAalis;
@@ -46,28 +31,24 @@ interface Host {
 }
 
 async function host(database: string, leaseTtlMs = 1000): Promise<Host> {
-  const dir = mkdtempSync(join(tmpdir(), 'aalis-serve-multi-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  writeFileSync(
-    join(dir, 'aalis.config.yaml'),
+  const dir = productWorkspace(
+    fixture,
     `locale: en
 consoleLogLevel: off
-llm: { baseUrl: ${model.url}, model: test-model }
+llm: { baseUrl: ${fixture.model.url}, model: test-model }
 webui: { port: 0 }
 plugins:
   llm-openai: { fetchModels: false, retry: { maxRetries: 0 } }
   memory-summary: false
   storage: { leaseTtlMs: ${leaseTtlMs} }
 `,
+    'aalis-serve-multi-',
   );
-  const aalis = await startAalis({ cwd: dir, env: { AALIS_DATABASE_URL: database }, mode: 'serve', banner: false });
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    await aalis.stop();
-  };
-  cleanups.push(stop);
+  const { aalis, stop } = await startProduct(fixture, dir, {
+    env: { AALIS_DATABASE_URL: database },
+    mode: 'serve',
+    banner: false,
+  });
   const base = aalis.webui!.url()!;
   const token = new URL(aalis.webui!.loginLink()!).searchParams.get('token')!;
   const response = await fetch(`${base}/api/v1/login`, {
@@ -154,7 +135,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     const onB = new Recorder();
     await b.client.subscribe(session.id, onB.handlers).ready;
 
-    model.enqueue(slowReply(['Hello ', 'from ', 'process ', 'A.'], 250));
+    fixture.model.enqueue(slowReply(['Hello ', 'from ', 'process ', 'A.'], 250));
     await a.client.send({ sessionId: session.id, text: 'hi from A' });
     await until(() => onB.of('text.delta').length >= 1, 'the first delta on B');
     // Another tab on B, subscribing mid-turn: B's timeline has the running turn and what was streamed so far,
@@ -190,7 +171,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     const { session } = await a.client.request('session.create', { title: 'handed over' });
     const onB = new Recorder();
     await b.client.subscribe(session.id, onB.handlers).ready;
-    model.enqueue(slowReply(['One ', 'moment.'], 1200), textReply('Your turn now.'));
+    fixture.model.enqueue(slowReply(['One ', 'moment.'], 1200), textReply('Your turn now.'));
     await a.client.send({ sessionId: session.id, text: 'first, on A' });
     await until(() => onB.of('text.delta').length >= 1, 'the turn on A streaming to B');
     // A holds the session: the input B accepted goes to A (hand-over) and waits there for A's next turn.
@@ -213,7 +194,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     const onB = new Recorder();
     await b.client.subscribe(session.id, onB.handlers).ready;
     const words = Array.from({ length: 30 }, (_, index) => `w${index} `);
-    model.enqueue(slowReply(words, 40));
+    fixture.model.enqueue(slowReply(words, 40));
     await a.client.send({ sessionId: session.id, text: 'stream please' });
     await until(() => onB.of('text.delta').length >= 3, 'the stream reaching B');
     b.sockets.at(-1)!.terminate();
@@ -232,7 +213,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     const { session } = await a.client.request('session.create', { title: 'stop it' });
     const onB = new Recorder();
     await b.client.subscribe(session.id, onB.handlers).ready;
-    model.enqueue(slowReply(['Going ', 'on ', 'and on.'], 5000));
+    fixture.model.enqueue(slowReply(['Going ', 'on ', 'and on.'], 5000));
     await a.client.send({ sessionId: session.id, text: 'talk' });
     await until(() => onB.of('text.delta').length >= 1, 'the turn on A streaming to B');
     const answer = await b.client.request('stop', { sessionId: session.id });
@@ -254,7 +235,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     await b.client.subscribe(session.id, onB.handlers).ready;
     // Two-byte characters too: the limit is in bytes.
     const long = `${'é'.repeat(6000)} ${'x'.repeat(9000)}`;
-    model.enqueue(textReply(long, { chunkSize: 5000 }));
+    fixture.model.enqueue(textReply(long, { chunkSize: 5000 }));
     await a.client.send({ sessionId: session.id, text: 'say a lot' });
     await until(() => onB.of('turn.ended').length === 1, 'the end of the turn on B');
     expect(onB.of('message').map((event) => event.text)).toEqual([long]);
@@ -265,7 +246,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     const database = await throwawayDatabase();
     const a = await startServe({
       name: 'a',
-      config: serveConfig({ modelUrl: model.url, apiKey: 'key-a', leaseTtlMs: 1000 }),
+      config: serveConfig({ modelUrl: fixture.model.url, apiKey: 'key-a', leaseTtlMs: 1000 }),
       env: { AALIS_DATABASE_URL: database },
     });
     cleanups.push(async () => {
@@ -280,7 +261,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
       if (frame.sessionId === session.id && frame.session) listed.push(frame.session);
     });
     await b.client.subscribe(session.id, onB.handlers).ready;
-    model.enqueue(slowReply(['Never ', 'finished.'], 20_000), textReply('answered again'));
+    fixture.model.enqueue(slowReply(['Never ', 'finished.'], 20_000), textReply('answered again'));
     await a.client.send({ sessionId: session.id, text: 'hi' });
     await until(() => onB.of('text.delta').length >= 1, 'the turn on A streaming to B');
     const [started] = onB.of('turn.started');
@@ -298,7 +279,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     const database = await throwawayDatabase();
     const a = await startServe({
       name: 'a',
-      config: serveConfig({ modelUrl: model.url, apiKey: 'key-a', leaseTtlMs: 1000 }),
+      config: serveConfig({ modelUrl: fixture.model.url, apiKey: 'key-a', leaseTtlMs: 1000 }),
       env: { AALIS_DATABASE_URL: database },
     });
     cleanups.push(async () => {
@@ -309,7 +290,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     const { session } = await a.client.request('session.create', { title: 'taken over' });
     const onB = new Recorder();
     await b.client.subscribe(session.id, onB.handlers).ready;
-    model.enqueue(slowReply(['Never ', 'finished.'], 20_000), textReply('B answers.'));
+    fixture.model.enqueue(slowReply(['Never ', 'finished.'], 20_000), textReply('B answers.'));
     await a.client.send({ sessionId: session.id, text: 'hi' });
     await until(() => onB.of('text.delta').length >= 1, 'the turn on A streaming to B');
     const [dead] = onB.of('turn.started');
@@ -338,7 +319,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     b.client.on('sessions', (frame) => {
       if (frame.change === 'removed') removed.push(frame.sessionId);
     });
-    model.enqueue(slowReply(['Thinking ', 'very ', 'slowly.'], 1500), textReply('second turn'));
+    fixture.model.enqueue(slowReply(['Thinking ', 'very ', 'slowly.'], 1500), textReply('second turn'));
     await b.client.send({ sessionId: session.id, text: 'first, on B' });
     await until(() => onB.of('text.delta').length >= 1, 'the turn streaming on B');
     // Collected on B while its turn runs: waits to join it.
@@ -351,7 +332,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     await until(() => removed.includes(session.id), 'B’s list dropping the session');
     // Long enough for the stream to have finished and the waiting input to open a turn, had B not stopped.
     await pause(2500);
-    const asked = model.chatBodies().map((body) => JSON.stringify(body));
+    const asked = fixture.model.chatBodies().map((body) => JSON.stringify(body));
     expect(asked).toHaveLength(1);
     expect(asked.some((body) => body.includes('second, on B'))).toBe(false);
     for (const each of [a, b]) {
@@ -367,7 +348,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     const database = await throwawayDatabase();
     const a = await startServe({
       name: 'a',
-      config: serveConfig({ modelUrl: model.url, apiKey: 'key-a', leaseTtlMs: 3000 }),
+      config: serveConfig({ modelUrl: fixture.model.url, apiKey: 'key-a', leaseTtlMs: 3000 }),
       env: { AALIS_DATABASE_URL: database },
     });
     cleanups.push(async () => {
@@ -378,7 +359,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     const { session } = await a.client.request('session.create', { title: 'queued' });
     const onB = new Recorder();
     await b.client.subscribe(session.id, onB.handlers).ready;
-    model.enqueue(slowReply(['Never ', 'finished.'], 20_000), textReply('must not run'));
+    fixture.model.enqueue(slowReply(['Never ', 'finished.'], 20_000), textReply('must not run'));
     await a.client.send({ sessionId: session.id, text: 'first, on A' });
     await until(() => onB.of('text.delta').length >= 1, 'the turn on A streaming to B');
     // A dies holding the session: an input B accepts now waits in the session's queue until A's lease expires.
@@ -389,7 +370,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     expect(deleted).toEqual({ deleted: [session.id] });
     // Past the lease expiry: B takes the session's queue over, with the input put before the deletion in it.
     await pause(6000);
-    const asked = model.chatBodies().map((body) => JSON.stringify(body));
+    const asked = fixture.model.chatBodies().map((body) => JSON.stringify(body));
     expect(asked.some((body) => body.includes('second, on B'))).toBe(false);
     const history = await b.aalis.app.services.selected(memory)!.impl.readAll(session.id);
     expect(JSON.stringify(history)).not.toContain('second, on B');
