@@ -71,7 +71,7 @@ function commandEnv(): NodeJS.ProcessEnv {
  * with its node_modules is some 650 MB in 31,000 files; on this machine's disk (ext4 mounted with discard) removing
  * them took 94 s, longer than the install, and the install's writes compete with every other test for the disk.
  */
-function scratchDirectory(): string {
+export function scratchDirectory(): string {
   try {
     const shm = readFileSync('/proc/mounts', 'utf8')
       .split('\n')
