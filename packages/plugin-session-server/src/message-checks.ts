@@ -1,13 +1,16 @@
-// The checks a message passes before anything is sent: its length, and each image attachment's type, encoding and
-// size (decoded). A failing check is a coded error and nothing reaches the agent.
+// The checks a message passes before anything is sent: its length, and each attachment's kind, type, encoding and
+// size (decoded). Images must be of a type model APIs take; files and voice recordings may be of any type (the file
+// reader and the media plugin sniff their content). A failing check is a coded error and nothing reaches the agent.
 import { type Locale, translate } from '@aalis/core';
 import { type Attachment, isModelImageType, MODEL_IMAGE_TYPES } from '@aalis/schema-message';
 import { badParam } from './params.js';
 import type { ServerConfig } from './server-config.js';
 import { serverErrors } from './server-errors.js';
+import './attachment-texts.js';
 import './server-texts.js';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i;
 
 export function checkText(config: Pick<ServerConfig, 'maxMessageChars'>, value: unknown): string {
   if (value === undefined || value === null) return '';
@@ -53,7 +56,8 @@ function checkImage(
   };
   if (typeof item !== 'object' || item === null) throw invalid('notObject');
   const { type, mimeType, data, name } = item as Record<string, unknown>;
-  if (type !== 'image') throw invalid('type', { type: JSON.stringify(type) ?? 'undefined' });
+  if (type !== 'image' && type !== 'file' && type !== 'audio')
+    throw invalid('kind', { type: JSON.stringify(type) ?? 'undefined' });
   if (typeof data !== 'string' || data === '') throw invalid('data');
   let payload = data;
   let declared = typeof mimeType === 'string' ? mimeType : undefined;
@@ -62,8 +66,11 @@ function checkImage(
     declared ??= dataUrl[1];
     payload = data.slice(dataUrl[0].length);
   }
-  if (!declared || !isModelImageType(declared)) {
+  if (type === 'image' && (!declared || !isModelImageType(declared))) {
     throw invalid('mimeType', { types: MODEL_IMAGE_TYPES.join(', ') });
+  }
+  if (type !== 'image' && declared !== undefined && !MIME_TYPE.test(declared)) {
+    throw invalid('fileType', { mimeType: JSON.stringify(declared.slice(0, 100)) });
   }
   // The size is checked before decoding anything: base64 is 4 characters per 3 bytes.
   const size = Math.floor((payload.length * 3) / 4) - (payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0);
@@ -71,7 +78,8 @@ function checkImage(
     throw serverErrors.AALIS_WEBUI_ATTACHMENT_TOO_LARGE({ index, size, limit: config.maxAttachmentBytes });
   }
   if (payload.length % 4 !== 0 || !BASE64.test(payload)) throw invalid('base64');
-  const attachment: Attachment = { type: 'image', mimeType: declared, data: payload };
+  const attachment: Attachment = { type, data: payload };
+  if (declared) attachment.mimeType = declared;
   if (typeof name === 'string' && name !== '') attachment.name = name.slice(0, 200);
   return attachment;
 }

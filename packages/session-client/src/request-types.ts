@@ -45,6 +45,17 @@ export interface OutgoingAttachment {
   name?: string;
 }
 
+/**
+ * A file or voice recording a message carries, of any type: the file reader and the media plugin read it by its
+ * content. `data` is base64 or a data: URL.
+ */
+export interface OutgoingFileAttachment {
+  type: 'file' | 'audio';
+  mimeType?: string;
+  data: string;
+  name?: string;
+}
+
 export interface SettingOption {
   value: string;
   label: string;
@@ -207,7 +218,12 @@ export interface RequestMap {
   };
   unsubscribe: { params: { sessionId: string }; result: Record<string, never> };
   send: {
-    params: { sessionId: string; text: string; attachments?: OutgoingAttachment[]; clientMessageId?: string };
+    params: {
+      sessionId: string;
+      text: string;
+      attachments?: (OutgoingAttachment | OutgoingFileAttachment)[];
+      clientMessageId?: string;
+    };
     /**
      * `duplicate`: this clientMessageId was sent before; nothing was sent again. `routed`: where the input went;
      * `reply`: a command's answer (Markdown).
