@@ -49,7 +49,8 @@ describe('FileReader', () => {
     expect(attachment.description).toContain('这是一个用 GBK 编码保存的中文文本文件。');
     expect(attachment.description).toContain('编码 GB18030');
     expect(attachment.data).toBeUndefined();
-    expect(attachment.url).toMatch(/^aalis-upload:f[0-9a-f]{16}$/);
+    expect(attachment.url).toBeUndefined();
+    expect(attachment.description).toMatch(/^文件 id f[0-9a-f]{16}，/);
   });
 
   it('reads UTF-16 with a byte-order mark and plain UTF-8 code', async () => {
@@ -103,7 +104,7 @@ describe('FileReader', () => {
   it('gives a long document as an outline, and read_uploaded_file pages through it', async () => {
     const { reader, store } = readerWith({ inlineChars: 2_000, partChars: 3_000 }, { i18n: en });
     const { attachment } = await reader.read(file(await textPdf(30), 'long.pdf'), 'session-a');
-    const id = attachment.url!.slice('aalis-upload:'.length);
+    const id = /File id (f[0-9a-f]{16})/.exec(attachment.description!)![1]!;
     expect(attachment.description).toContain(`File id ${id}, PDF, 30 pages`);
     expect(attachment.description).toContain('Outline:');
     expect(attachment.description).toMatch(/Part 1 \(pages 1–\d+\): Page 1: the quarterly figures\./);
@@ -188,7 +189,7 @@ describe('FileReader', () => {
     const config = { ...fileReaderConfigSchema.validate({}).value, retentionHours: 1 } as FileReaderConfig;
     const reader = new FileReader({ config, store, i18n: en });
     const { attachment } = await reader.read(file(Buffer.from('keep me for a while'), 'a.txt'), 's1');
-    const id = attachment.url!.slice('aalis-upload:'.length);
+    const id = /File id (f[0-9a-f]{16})/.exec(attachment.description!)![1]!;
     expect(await store.record(id)).toBeDefined();
     expect(await store.sweep(Date.now())).toBe(0);
     expect(await store.sweep(Date.now() + 2 * 3_600_000)).toBe(1);

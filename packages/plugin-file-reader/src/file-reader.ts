@@ -96,7 +96,8 @@ export class FileReader {
     }
     const description = [this.body(id, document, parts), ...(await this.imageNotes(document))].join('\n');
     return {
-      attachment: { type: 'file', name, mimeType: mimeOf(document.kind), url: `aalis-upload:${id}`, description },
+      // The bytes stay in <dataDir>/uploads (the id in the description finds them), not in the history.
+      attachment: { type: 'file', name, mimeType: mimeOf(document.kind), description },
     };
   }
 
