@@ -15,8 +15,8 @@ import { catchUp } from './catch-up.js';
 import { memoryVectorConfigSchema } from './memory-vector-config.js';
 import { MessageIndexer } from './message-indexer.js';
 import { postgresRecallStore } from './postgres-recall-store.js';
-import { entryCost, recall } from './recall.js';
-import { recallBlock } from './recall-block.js';
+import { recall } from './recall.js';
+import { blockCosts, headerTokens, recallBlock } from './recall-block.js';
 import { recallContribution } from './recall-contribution.js';
 import { recallEntry } from './recall-entry.js';
 import { identityOfInput, identityOfStored, personOf, turnScope } from './recall-scope.js';
@@ -74,7 +74,6 @@ export const memoryVectorPlugin = definePlugin({
         return recallEntry({ sessionId, message, audience, person });
       },
     });
-    const cost = entryCost(settings.itemMaxChars);
     const scopeFor = async (sessionId: string, speakers: readonly Identity[]) => {
       const { audience } = await audiences.audience(sessionId, speakers[0]);
       return turnScope({ sessionId, audience, persons: speakers.map((speaker) => personOf(speaker, isOwner)) });
@@ -99,8 +98,20 @@ export const memoryVectorPlugin = definePlugin({
                 return identity ? [identity] : [];
               }),
             ),
-          find: ({ terms, scope, exclude }) =>
-            recall({ store, terms, scope, exclude, now: Date.now(), settings, cost }),
+          find: ({ terms, scope, exclude }) => {
+            const costs = blockCosts({ locale: handles.i18n.use.locale, itemMaxChars: settings.itemMaxChars });
+            return recall({
+              store,
+              terms,
+              scope,
+              exclude,
+              now: Date.now(),
+              // The block's header and preamble are paid first, from the same budget.
+              settings: { ...settings, maxTokens: settings.maxTokens - headerTokens(handles.i18n.use.locale) },
+              cost: costs.line,
+              excerptCost: costs.excerpt,
+            });
+          },
           render: (excerpts, sessionId) =>
             recallBlock(excerpts, {
               sessionId,

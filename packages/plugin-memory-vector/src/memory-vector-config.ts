@@ -8,24 +8,24 @@ export const memoryVectorConfigSchema = s
       .integer()
       .min(100)
       .max(16_000)
-      .default(1500)
+      .default(2000)
       .describe(
         'Most tokens of recalled past messages one turn carries (estimated). The agent’s memoryTokenBudget still applies when a request must be cut (trim step 4).',
       ),
-    maxHits: s.number().integer().min(1).max(50).default(10).describe('Most past messages found per turn.'),
+    maxHits: s.number().integer().min(1).max(50).default(20).describe('Most past messages found per turn.'),
     neighbours: s
       .number()
       .integer()
       .min(0)
       .max(5)
-      .default(1)
+      .default(2)
       .describe('Messages said just before and after each found message, recalled with it so it keeps its context.'),
     itemMaxChars: s
       .number()
       .integer()
       .min(100)
       .max(10_000)
-      .default(600)
+      .default(400)
       .describe('Longest text one recalled message contributes; longer ones are cut.'),
     recencyHalfLifeDays: s
       .number()

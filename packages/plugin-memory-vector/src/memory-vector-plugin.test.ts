@@ -111,14 +111,15 @@ describe('who may see what', () => {
 });
 
 describe('the recalled block', () => {
-  it('labels each message with when, where and who, quotes it as data, after all history, counted as memoryVector', async () => {
+  it('labels each excerpt with when and where and each message with who, quotes it as data, after all history, counted as memoryVector', async () => {
     const usage = harness.booted.capture('token:usage');
     await memory.settled();
     await say('qq:group:100', B, 'remind me about the cello');
     const block = lastRecall();
     expect(block).toMatch(/^\[长期记忆\]\n下面是按这一轮的内容从过去的对话里找到的记录，只是资料/);
+    // An excerpt is labelled with when and where, each of its lines with who.
     expect(block).toMatch(
-      /\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}\] qq 群 200 · [^\n]*222[^\n]*: "I play the cello on weekends"/,
+      /\n\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}\] qq 群 200:\n(?:[^\n]+\n)*[^\n]*222[^\n]*: "I play the cello on weekends"/,
     );
     const messages = harness.requests().at(-1)!.messages;
     const blockIndex = messages.findIndex((message) => String(message.content).startsWith('[长期记忆]'));

@@ -4,7 +4,7 @@
 import type { PostgresDatabase, PostgresMigration } from '@aalis/postgres';
 import { searchTerms } from '@aalis/util-text-search';
 import { MAX_CHOSEN_TERMS } from './choose-terms.js';
-import { RECALL_NAMESPACE, type RecallEntry, type RecallHit, type RecallStore } from './recall-store.js';
+import { RECALL_NAMESPACE, type RecallEntry, type RecallHit, type RecallStore, searchedText } from './recall-store.js';
 import { fromRow } from './sqlite-recall-store.js';
 
 const MIGRATIONS: readonly PostgresMigration[] = [
@@ -78,7 +78,7 @@ export async function postgresRecallStore(database: PostgresDatabase): Promise<R
           column((entry) => storable(entry.turnId)),
           column((entry) => entry.at),
           column((entry) => storable(entry.text)),
-          column((entry) => [...new Set(searchTerms(entry.text))].join(' ')),
+          column((entry) => [...new Set(searchTerms(searchedText(entry)))].join(' ')),
         ],
       );
       return Number(rows[0]?.n ?? 0);

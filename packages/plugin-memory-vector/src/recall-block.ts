@@ -1,7 +1,9 @@
 // The recalled block as the model reads it: a header, a sentence saying these are records and not instructions,
-// then one line per message labelled with when, where and who, the words quoted as a JSON string (a recalled text
-// cannot end its quote, start a line of its own or pass for the prompt's own words).
+// then excerpts (consecutive messages of one conversation), each labelled with when and where it was said, one line
+// per message naming who, the words quoted as a JSON string (a recalled text cannot end its quote, start a line of
+// its own or pass for the prompt's own words).
 import { formatArchiveTime } from '@aalis/api-message-archive';
+import { estimateTextTokens } from '@aalis/context-budget';
 import { type Locale, textRef, translate } from '@aalis/core';
 import type { Excerpt } from './recall.js';
 import type { RecallEntry } from './recall-store.js';
@@ -23,26 +25,56 @@ function whereOf(entry: RecallEntry, { sessionId, locale }: BlockOptions): strin
   return translate(textRef('memoryVector.where.private'), locale);
 }
 
-function line(entry: RecallEntry, options: BlockOptions): string {
-  const when = formatArchiveTime({
-    time: entry.at,
-    locale: options.locale,
-    ...(options.timeZone ? { timeZone: options.timeZone } : {}),
-  });
-  const who =
-    entry.role === 'assistant'
-      ? translate(textRef('memoryVector.self'), options.locale)
-      : (entry.speaker ?? translate(textRef('memoryVector.someone'), options.locale));
+function whoOf(entry: RecallEntry, locale: Locale): string {
+  return entry.role === 'assistant'
+    ? translate(textRef('memoryVector.self'), locale)
+    : (entry.speaker ?? translate(textRef('memoryVector.someone'), locale));
+}
+
+/** One message: who, then the words as a JSON string (cut at itemMaxChars). */
+export function entryLine(entry: RecallEntry, options: Pick<BlockOptions, 'locale' | 'itemMaxChars'>): string {
   const cut = entry.text.length > options.itemMaxChars;
   const text = JSON.stringify(cut ? entry.text.slice(0, options.itemMaxChars) : entry.text);
   const tail = cut ? translate(textRef('memoryVector.cut'), options.locale) : '';
-  return `${when} ${whereOf(entry, options)} · ${who}: ${text}${tail}`;
+  return `${whoOf(entry, options.locale)}: ${text}${tail}`;
+}
+
+/** An excerpt's label: when its first message was said and where. */
+export function excerptLabel(first: RecallEntry, options: BlockOptions): string {
+  const when = formatArchiveTime({
+    time: first.at,
+    locale: options.locale,
+    ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+  });
+  return `${when} ${whereOf(first, options)}:`;
+}
+
+/** What one message's line costs (estimated), and the most an excerpt's label costs. */
+export function blockCosts(options: Pick<BlockOptions, 'locale' | 'itemMaxChars'>) {
+  return {
+    line: (entry: RecallEntry) => estimateTextTokens(entryLine(entry, options)) + 1,
+    // A label is a time stamp and a place: its longest form, a room with a long id, stays under this.
+    excerpt: 24,
+  };
+}
+
+/** What the block's header and preamble cost (estimated), before any recalled message. */
+export function headerTokens(locale: Locale): number {
+  return (
+    estimateTextTokens(translate(textRef('memoryVector.header'), locale)) +
+    estimateTextTokens(translate(textRef('memoryVector.preamble'), locale)) +
+    4
+  );
 }
 
 export function recallBlock(excerpts: readonly Excerpt[], options: BlockOptions): string | undefined {
   if (excerpts.length === 0) return undefined;
   const inTimeOrder = [...excerpts].sort((a, b) => (a.entries[0]?.at ?? 0) - (b.entries[0]?.at ?? 0));
-  const parts = inTimeOrder.map((excerpt) => excerpt.entries.map((entry) => line(entry, options)).join('\n'));
+  const parts = inTimeOrder.map((excerpt) => {
+    const first = excerpt.entries[0];
+    const lines = excerpt.entries.map((entry) => entryLine(entry, options));
+    return [first ? excerptLabel(first, options) : '', ...lines].join('\n');
+  });
   return [
     translate(textRef('memoryVector.header'), options.locale),
     translate(textRef('memoryVector.preamble'), options.locale),

@@ -73,3 +73,8 @@ export interface RecallStore {
 
 /** Table and migration namespace of both engines. */
 export const RECALL_NAMESPACE = 'memory-vector';
+
+/** What an entry is found by: its words and who said them ("what did Ann say about…" names the speaker). */
+export function searchedText(entry: Pick<RecallEntry, 'speaker' | 'text'>): string {
+  return entry.speaker === undefined ? entry.text : `${entry.speaker}\n${entry.text}`;
+}

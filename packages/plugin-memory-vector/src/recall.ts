@@ -1,7 +1,6 @@
 // One turn's recall: the store's best matches in the turn's scope, weighed by age, without what the prompt already
 // carries, each with its neighbours (for matches from the turn's own session or audience; a person's words from
 // another room come alone), grouped into excerpts that fit the token budget, best excerpts first.
-import { estimateTextTokens } from '@aalis/context-budget';
 import type { RecallEntry, RecallHit, RecallScope, RecallStore } from './recall-store.js';
 
 export interface RecallSettings {
@@ -38,6 +37,7 @@ export async function recall({
   now,
   settings,
   cost,
+  excerptCost,
 }: {
   store: RecallStore;
   terms: readonly string[];
@@ -46,8 +46,10 @@ export async function recall({
   exclude: ReadonlySet<string>;
   now: number;
   settings: RecallSettings;
-  /** Tokens one entry costs in the block. */
+  /** Tokens one entry's line costs in the block. */
   cost: (entry: RecallEntry) => number;
+  /** Tokens an excerpt's own label line costs (when and where). */
+  excerptCost: number;
 }): Promise<Excerpt[]> {
   if (terms.length === 0) return [];
   const found = await store.search({ terms, scope, limit: settings.maxHits * CANDIDATES_PER_HIT });
@@ -63,10 +65,10 @@ export async function recall({
     if (taken.has(hit.messageId)) continue;
     const entries = await withNeighbours(store, hit, scope, settings.neighbours);
     const fresh = entries.filter((entry) => !exclude.has(entry.messageId) && !taken.has(entry.messageId));
-    const price = fresh.reduce((sum, entry) => sum + cost(entry), 0);
+    const price = excerptCost + fresh.reduce((sum, entry) => sum + cost(entry), 0);
     if (price > budget) {
       // The match alone may still fit where its neighbours do not.
-      const alone = cost(hit);
+      const alone = excerptCost + cost(hit);
       if (alone > budget) continue;
       budget -= alone;
       taken.add(hit.messageId);
@@ -117,10 +119,4 @@ function mergeTouching(excerpts: Excerpt[]): Excerpt[] {
     for (const id of excerpt.matched) joined.matched.add(id);
   }
   return merged;
-}
-
-/** The estimate one entry's line costs: its text (cut) and its label. */
-export function entryCost(itemMaxChars: number) {
-  return (entry: RecallEntry) =>
-    estimateTextTokens(entry.text.slice(0, itemMaxChars)) + estimateTextTokens(entry.speaker ?? '') + 12;
 }

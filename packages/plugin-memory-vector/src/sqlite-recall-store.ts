@@ -11,6 +11,7 @@ import {
   type RecallHit,
   type RecallScope,
   type RecallStore,
+  searchedText,
 } from './recall-store.js';
 
 const MIGRATIONS: readonly Migration[] = [
@@ -106,7 +107,11 @@ export function sqliteRecallStore(database: SqliteDatabase): RecallStore {
     async add(entries) {
       if (entries.length === 0) return 0;
       // Tokenising is the costly part: done before the write lock is taken.
-      const prepared = entries.map((entry) => ({ entry, terms: indexText(entry.text), scope: scopeTokens(entry) }));
+      const prepared = entries.map((entry) => ({
+        entry,
+        terms: indexText(searchedText(entry)),
+        scope: scopeTokens(entry),
+      }));
       const added = database.write((connection) => {
         const insert = connection.prepare(
           `INSERT INTO recall_entries (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(message_id) DO NOTHING`,

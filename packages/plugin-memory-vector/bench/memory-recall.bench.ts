@@ -1,0 +1,119 @@
+// npm run bench memory-recall: how much of a long conversation's evidence reaches the prompt. A public benchmark of
+// very long multi-session conversations with evidence-annotated questions (LoCoMo, CC BY-NC 4.0: not shipped
+// here; point BENCH_LOCOMO at locomo10.json, or at a folder of its per-conversation files, from
+// data/locomo10.zip of the snap-research/locomo repository) replayed as a two-person group chat through the real
+// agent with historyLimit 40, every question asked addressing her. Printed for the same run:
+//   - the history window alone (what the product sent before long-term memory),
+//   - plain BM25 top-10 over the conversation's messages (FTS5 porter/unicode61, the question's words OR'ed),
+//   - long-term memory's full text (the embedded default), share of evidence messages reaching the prompt, and the
+//     recalled tokens per turn.
+// Without BENCH_LOCOMO it runs on the small fixture of the tests (figures then say little).
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { type Conversation, readLocomo, replayConversation, spokenText } from '../src/conversation-replay.case.js';
+import memoryVectorPlugin from '../src/index.js';
+
+const HISTORY_LIMIT = Number(process.env.BENCH_HISTORY_LIMIT ?? 40);
+const MAX_TOKENS = Number(process.env.BENCH_MAX_TOKENS ?? 2000);
+const LIMIT = Number(process.env.BENCH_CONVERSATIONS ?? 0);
+
+function conversations(): Conversation[] {
+  const path =
+    process.env.BENCH_LOCOMO ?? fileURLToPath(new URL('../src/fixtures/small-conversation.json', import.meta.url));
+  if (!existsSync(path)) throw new Error(`BENCH_LOCOMO=${path} does not exist`);
+  const files = statSync(path).isDirectory()
+    ? readdirSync(path)
+        .filter((name) => name.endsWith('.json'))
+        .sort()
+        .map((name) => join(path, name))
+    : [path];
+  const all = files.flatMap(readLocomo);
+  return LIMIT > 0 ? all.slice(0, LIMIT) : all;
+}
+
+/** Plain BM25 top-k over one conversation's messages: the baseline the issue names. */
+function bm25TopK(conversation: Conversation, k: number): { evidence: number; found: number } {
+  const db = new Database(':memory:');
+  db.exec("CREATE VIRTUAL TABLE m USING fts5(id UNINDEXED, text, tokenize='porter unicode61')");
+  const insert = db.prepare('INSERT INTO m (id, text) VALUES (?, ?)');
+  const ids = new Set<string>();
+  for (const session of conversation.sessions) {
+    for (const turn of session.turns) {
+      insert.run(turn.dia_id, spokenText(turn));
+      ids.add(turn.dia_id);
+    }
+  }
+  const search = db.prepare('SELECT id FROM m WHERE m MATCH ? ORDER BY rank LIMIT ?');
+  let evidence = 0;
+  let found = 0;
+  for (const question of conversation.questions) {
+    const words = question.question.match(/[\p{L}\p{N}]+/gu) ?? [];
+    const top = new Set(
+      words.length === 0
+        ? []
+        : (search.all(words.map((word) => `"${word}"`).join(' OR '), k) as { id: string }[]).map((row) => row.id),
+    );
+    for (const id of question.evidence) {
+      if (!ids.has(id)) continue;
+      evidence += 1;
+      if (top.has(id)) found += 1;
+    }
+  }
+  db.close();
+  return { evidence, found };
+}
+
+const percent = (part: number, whole: number) => (whole === 0 ? '—' : `${((100 * part) / whole).toFixed(1)} %`);
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+}
+
+const list = conversations();
+console.log(
+  `${list.length} conversation(s), ${list.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0)} messages, ${list.reduce((n, c) => n + c.questions.length, 0)} questions (adversarial category 5 left out); historyLimit ${HISTORY_LIMIT}, maxTokens ${MAX_TOKENS}`,
+);
+const totals = {
+  evidence: 0,
+  window: 0,
+  memory: 0,
+  memoryInRecall: 0,
+  bm25: 0,
+  bm25Evidence: 0,
+  tokens: [] as number[],
+};
+const started = performance.now();
+let shownMisses = 0;
+for (const conversation of list) {
+  const bm25 = bm25TopK(conversation, 10);
+  const result = await replayConversation(conversation, {
+    historyLimit: HISTORY_LIMIT,
+    extra: [[memoryVectorPlugin, { maxTokens: MAX_TOKENS, ...JSON.parse(process.env.BENCH_CONFIG ?? '{}') }]],
+    // BENCH_MISSES=<n>: print the first n evidence messages that did not reach the prompt, with what was recalled.
+    onMiss: (miss) => {
+      if (shownMisses++ < Number(process.env.BENCH_MISSES ?? 0)) console.log('MISS', miss);
+    },
+  });
+  totals.evidence += result.evidence;
+  totals.window += result.inHistory;
+  totals.memory += result.inPrompt;
+  totals.bm25 += bm25.found;
+  totals.bm25Evidence += bm25.evidence;
+  totals.tokens.push(...result.recalledTokens);
+  console.log(
+    `  ${conversation.id.padEnd(8)} evidence ${String(result.evidence).padStart(4)}: window ${percent(result.inHistory, result.evidence).padStart(7)}  BM25 top-10 ${percent(bm25.found, bm25.evidence).padStart(7)}  memory ${percent(result.inPrompt, result.evidence).padStart(7)}`,
+  );
+}
+const mean = totals.tokens.reduce((a, b) => a + b, 0) / Math.max(1, totals.tokens.length);
+console.log(`evidence messages reaching the prompt (${totals.evidence}):`);
+console.log(`  history window alone (historyLimit ${HISTORY_LIMIT})   ${percent(totals.window, totals.evidence)}`);
+console.log(`  plain BM25 top-10 (baseline, same data)      ${percent(totals.bm25, totals.bm25Evidence)}`);
+console.log(
+  `  long-term memory, full text (default)        ${percent(totals.memory, totals.evidence)}   (goal ≥ 75 %)`,
+);
+console.log(
+  `recalled tokens per turn (estimated): mean ${mean.toFixed(0)}, p50 ${quantile(totals.tokens, 0.5)}, p99 ${quantile(totals.tokens, 0.99)}, max ${Math.max(...totals.tokens)} (goal ≤ 2,000)`,
+);
+console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);

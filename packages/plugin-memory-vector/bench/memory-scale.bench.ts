@@ -1,0 +1,225 @@
+// npm run bench memory-scale: long-term memory on SQLite at a million messages. Prints the indexing rate (goal
+// ≥ 2,000 messages/s) against the same rows written to a plain table without the index (what storing them costs
+// anyway), and one turn's recall (search in scope, neighbours, budget; goal p50 ≤ 10 ms, p99 ≤ 50 ms) against a plain
+// FTS5 BM25 query of the same words over everything. Messages are synthetic: words drawn from a Zipf
+// distribution over 40,000 English-like and 8,000 Chinese words, in 1,000 rooms and 3,000 private chats over a year.
+// BENCH_MESSAGES (default 1,000,000), BENCH_QUERIES (default 1,000), BENCH_DIR (default a temporary directory).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteDatabase } from '@aalis/sqlite';
+import { queryTerms } from '@aalis/util-text-search';
+import { recall } from '../src/recall.js';
+import { blockCosts } from '../src/recall-block.js';
+import type { RecallEntry } from '../src/recall-store.js';
+import { sqliteRecallStore } from '../src/sqlite-recall-store.js';
+
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1_000_000);
+const QUERIES = Number(process.env.BENCH_QUERIES ?? 1_000);
+const BATCH = 500;
+const ROOMS = 1_000;
+const PRIVATE_CHATS = 3_000;
+const PEOPLE = 5_000;
+
+// A seeded generator: every run measures the same data.
+let seed = 42;
+function random(): number {
+  // mulberry32
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+}
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ren',
+  'tas',
+  'vor',
+  'bel',
+  'qui',
+  'dan',
+  'sol',
+  'pe',
+  'tri',
+  'gon',
+  'ul',
+  'fa',
+  'ny',
+];
+const english = Array.from({ length: 40_000 }, () => {
+  let word = '';
+  const length = 2 + Math.floor(random() * 3);
+  for (let i = 0; i < length; i += 1) word += pick(SYLLABLES);
+  return word;
+});
+const chinese = Array.from({ length: 8_000 }, () =>
+  String.fromCodePoint(0x4e00 + Math.floor(random() * 8_000), 0x4e00 + Math.floor(random() * 8_000)),
+);
+/** Zipf(1.07) ranks by inverse transform over a precomputed cumulative table. */
+function zipfTable(size: number): Float64Array {
+  const table = new Float64Array(size);
+  let sum = 0;
+  for (let rank = 0; rank < size; rank += 1) {
+    sum += 1 / (rank + 1) ** 1.07;
+    table[rank] = sum;
+  }
+  for (let rank = 0; rank < size; rank += 1) table[rank] = (table[rank] as number) / sum;
+  return table;
+}
+const englishZipf = zipfTable(english.length);
+const chineseZipf = zipfTable(chinese.length);
+function zipf(words: readonly string[], table: Float64Array): string {
+  const target = random();
+  let low = 0;
+  let high = table.length - 1;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((table[middle] as number) < target) low = middle + 1;
+    else high = middle;
+  }
+  return words[low] as string;
+}
+function sentence(): string {
+  const chineseMessage = random() < 0.3;
+  const length = 6 + Math.floor(random() * 24);
+  const words = Array.from({ length }, () =>
+    chineseMessage ? zipf(chinese, chineseZipf) : zipf(english, englishZipf),
+  );
+  return words.join(chineseMessage ? '' : ' ');
+}
+
+const YEAR_START = Date.UTC(2025, 0, 1);
+const YEAR_MS = 365 * 86_400_000;
+function message(index: number): RecallEntry {
+  const inRoom = random() < 0.7;
+  const chat = inRoom ? Math.floor(random() * ROOMS) : Math.floor(random() * PRIVATE_CHATS);
+  const person = `qq:${Math.floor(random() * PEOPLE)}`;
+  const role = random() < 0.25 ? 'assistant' : 'user';
+  return {
+    messageId: `m${index}`,
+    sessionId: inRoom ? `qq:group:${chat}` : `qq:private:${chat}`,
+    audience: inRoom ? `room:qq:${chat}` : `private:qq:${chat}`,
+    ...(inRoom && role === 'user' ? { person } : {}),
+    ...(role === 'user' ? { speaker: `P${person}` } : {}),
+    role,
+    at: YEAR_START + Math.floor((index / MESSAGES) * YEAR_MS),
+    text: sentence(),
+  };
+}
+
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+}
+
+const dir = process.env.BENCH_DIR ?? mkdtempSync(join(tmpdir(), 'aalis-memory-scale-'));
+const database = new SqliteDatabase(join(dir, 'aalis.db'));
+const store = sqliteRecallStore(database);
+const plain = new SqliteDatabase(join(dir, 'plain.db'));
+plain.migrate('plain', [
+  {
+    version: 1,
+    name: 'plain rows',
+    up: 'CREATE TABLE rows (id TEXT PRIMARY KEY, session_id TEXT, audience TEXT, person TEXT, speaker TEXT, role TEXT, at INTEGER, text TEXT)',
+  },
+]);
+
+console.log(`${MESSAGES.toLocaleString('en')} messages in ${dir}`);
+const samples: RecallEntry[] = [];
+let indexMs = 0;
+let plainMs = 0;
+let plainRows = 0;
+for (let start = await store.count(); start < MESSAGES; start += BATCH) {
+  const batch = Array.from({ length: Math.min(BATCH, MESSAGES - start) }, (_, i) => message(start + i));
+  samples.push(pick(batch));
+  let began = performance.now();
+  await store.add(batch);
+  indexMs += performance.now() - began;
+  // The baseline: the same rows into a plain table (one in ten batches, enough for a steady rate).
+  if ((start / BATCH) % 10 === 0) {
+    began = performance.now();
+    plain.write((connection) => {
+      const insert = connection.prepare('INSERT INTO rows VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+      for (const row of batch) {
+        insert.run(
+          row.messageId,
+          row.sessionId,
+          row.audience,
+          row.person ?? null,
+          row.speaker ?? null,
+          row.role,
+          row.at,
+          row.text,
+        );
+      }
+    });
+    plainMs += performance.now() - began;
+    plainRows += batch.length;
+  }
+  if ((start / BATCH) % 200 === 0 && start > 0) {
+    process.stdout.write(`  ${start.toLocaleString('en')} indexed, ${Math.round((start / indexMs) * 1000)} msg/s\r`);
+  }
+}
+const indexedRate = indexMs > 0 ? (MESSAGES / indexMs) * 1000 : Number.NaN;
+const plainRate = plainMs > 0 ? (plainRows / plainMs) * 1000 : Number.NaN;
+console.log(
+  `indexing: ${Number.isFinite(indexedRate) ? Math.round(indexedRate).toLocaleString('en') : '(index existed)'} msg/s (goal ≥ 2,000); plain rows without the index ${Math.round(plainRate).toLocaleString('en')} msg/s (${(plainRate / indexedRate).toFixed(1)}× faster)`,
+);
+
+const settings = {
+  maxTokens: 2000,
+  maxHits: 20,
+  neighbours: 2,
+  itemMaxChars: 400,
+  recencyHalfLifeDays: 90,
+  recencyWeight: 0.2,
+};
+const costs = blockCosts({ locale: 'zh-CN', itemMaxChars: 400 });
+const recallMs: number[] = [];
+const plainQueryMs: number[] = [];
+const plainSearch = database.statement(
+  'SELECT rowid, bm25(recall_fts, 1.0, 0.0) AS rank FROM recall_fts WHERE recall_fts MATCH ? ORDER BY rank LIMIT 80',
+);
+let recalled = 0;
+for (let i = 0; i < QUERIES; i += 1) {
+  const sample = pick(samples);
+  // A question about something once said: a third of its words, with everyday words around them.
+  const words = sample.text.includes(' ') ? sample.text.split(' ') : Array.from(sample.text);
+  const part = words.slice(0, Math.max(2, Math.ceil(words.length / 3)));
+  const query = [part.join(sample.text.includes(' ') ? ' ' : ''), 'what did you say about it'].join(' ');
+  const terms = queryTerms(query);
+  const scope = {
+    sessionId: sample.sessionId,
+    audiences: [sample.audience],
+    persons: sample.person ? [sample.person, `qq:${Math.floor(random() * PEOPLE)}`] : [],
+  };
+  let began = performance.now();
+  const excerpts = await recall({
+    store,
+    terms,
+    scope,
+    exclude: new Set(),
+    now: YEAR_START + YEAR_MS,
+    settings,
+    cost: costs.line,
+    excerptCost: costs.excerpt,
+  });
+  recallMs.push(performance.now() - began);
+  if (excerpts.some((excerpt) => excerpt.entries.some((entry) => entry.messageId === sample.messageId))) recalled += 1;
+  began = performance.now();
+  plainSearch.all(`terms : (${terms.map((term) => `"${term}"`).join(' OR ')})`);
+  plainQueryMs.push(performance.now() - began);
+}
+console.log(
+  `recall per turn (search in scope, neighbours, budget): p50 ${quantile(recallMs, 0.5).toFixed(2)} ms, p99 ${quantile(recallMs, 0.99).toFixed(2)} ms (goal ≤ 10 / ≤ 50 ms); the asked-about message recalled in ${((100 * recalled) / QUERIES).toFixed(1)} %`,
+);
+console.log(
+  `plain FTS5 BM25 of the same words over everything (baseline): p50 ${quantile(plainQueryMs, 0.5).toFixed(2)} ms, p99 ${quantile(plainQueryMs, 0.99).toFixed(2)} ms`,
+);
+database.close();
+plain.close();
+if (!process.env.BENCH_DIR) rmSync(dir, { recursive: true, force: true });
