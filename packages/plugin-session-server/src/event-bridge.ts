@@ -16,7 +16,7 @@ import {
   type TurnOutcome,
   type TurnRecord,
 } from '@aalis/schema-message';
-import type { UsageEntry, WaitingInput } from '@aalis/session-client';
+import { queueChange, type UsageEntry, type WaitingInput } from '@aalis/session-client';
 import type { LiveSession } from './live-session.js';
 import { timelineInput } from './timeline-builder.js';
 
@@ -170,11 +170,28 @@ export function onOutbound(context: BridgeContext, message: OutgoingMessage): vo
   });
 }
 
+/** Keys of waiting inputs without a messageId: the agent keeps the same object while an input waits. */
+const waitingKeys = new WeakMap<IncomingMessage, string>();
+let waitingKeyCounter = 0;
+
+function waitingKey(message: IncomingMessage): string {
+  if (message.messageId !== undefined) return message.messageId;
+  let key = waitingKeys.get(message);
+  if (key === undefined) {
+    waitingKeyCounter = (waitingKeyCounter + 1) % Number.MAX_SAFE_INTEGER;
+    key = `w${Date.now().toString(36)}-${waitingKeyCounter.toString(36)}`;
+    waitingKeys.set(message, key);
+  }
+  return key;
+}
+
+/** The waiting list changed: its changes go out (queue-changes.ts in the session client), never the whole list. */
 export function onQueue(context: BridgeContext, event: AgentQueueEvent): void {
   const waiting = event.waiting.map((message, index): WaitingInput => {
     // The agent says which inputs wait to join the running turn and which are queued for a later one.
     const joins = event.dispositions[index] === 'join';
     return {
+      key: waitingKey(message),
       ...(message.messageId !== undefined ? { messageId: message.messageId } : {}),
       text: (message.messageId !== undefined ? context.rawText(message.messageId) : undefined) ?? message.content,
       sender: {
@@ -187,7 +204,9 @@ export function onQueue(context: BridgeContext, event: AgentQueueEvent): void {
       disposition: joins ? 'join' : 'queue',
     };
   });
-  context.live(event.sessionId).emit({ type: 'queue', waiting });
+  const live = context.live(event.sessionId);
+  const change = queueChange(live.waiting, waiting);
+  if (change) live.emit(change);
 }
 
 export function onLlmUsage(context: BridgeContext, event: LlmUsageEvent): void {

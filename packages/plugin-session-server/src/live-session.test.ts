@@ -15,7 +15,9 @@ describe('dropIdle', () => {
     const waiting = new LiveSession('waiting');
     waiting.emit({
       type: 'queue',
-      waiting: [{ text: 'x', sender: { platform: 'webui' }, at: 0, disposition: 'queue' }],
+      removed: [],
+      dispositions: {},
+      added: [{ key: 'x', text: 'x', sender: { platform: 'webui' }, at: 0, disposition: 'queue' }],
     });
     at(waiting, 0);
     const lives = new Map([idle, recent, watched, running, waiting].map((live) => [live.sessionId, live]));

@@ -3,9 +3,23 @@
 // reproduce the live view). That state follows from the events themselves (track), so a session whose turn runs
 // on another process is followed the same way from the events relayed from there (live-relay.ts).
 import type { TurnRecord } from '@aalis/schema-message';
-import type { SessionEvent, TimelineText, TimelineTool, TurnItem, WaitingInput } from '@aalis/session-client';
+import {
+  applyQueueChange,
+  type SessionEvent,
+  type TimelineText,
+  type TimelineTool,
+  type TurnItem,
+  WAITING_INPUTS,
+  type WaitingInput,
+} from '@aalis/session-client';
 
-export const REPLAY_BUFFER = 2000;
+/** How much of its events a live session keeps for clients resuming (plugins.session-server.replayEvents/Bytes). */
+export interface ReplayBounds {
+  events: number;
+  bytes: number;
+}
+
+export const DEFAULT_REPLAY: ReplayBounds = { events: 2000, bytes: 4 * 1024 * 1024 };
 
 /** What the other processes' session servers need to follow a session whose turn runs here (live-relay.ts). */
 export type RelayNote =
@@ -73,7 +87,8 @@ export function dropIdle(
 
 export class LiveSession {
   seq = 0;
-  private readonly buffer: { seq: number; event: SessionEvent }[] = [];
+  private readonly buffer: { seq: number; event: SessionEvent; bytes: number }[] = [];
+  private bufferBytes = 0;
   readonly subscribers = new Set<Subscriber>();
   turn: LiveTurn | undefined;
   waiting: WaitingInput[] = [];
@@ -88,6 +103,7 @@ export class LiveSession {
     private readonly relay?: (sessionId: string, note: RelayNote) => void,
     /** Where the sequence goes on from (a live session of this session dropped before had got that far). */
     startSeq = 0,
+    private readonly replay: ReplayBounds = DEFAULT_REPLAY,
   ) {
     this.seq = startSeq;
   }
@@ -98,14 +114,21 @@ export class LiveSession {
     this.lastActivity = Date.now();
     if (!relayed) this.relay?.(this.sessionId, { t: 'event', event });
     this.seq += 1;
-    this.buffer.push({ seq: this.seq, event });
-    if (this.buffer.length > REPLAY_BUFFER) this.buffer.splice(0, this.buffer.length - REPLAY_BUFFER);
-    let text: string | undefined;
     const seq = this.seq;
-    const frame = () => {
-      text ??= JSON.stringify({ type: 'event', sessionId: this.sessionId, seq, event });
-      return text;
-    };
+    // Serialised once: its size bounds the replay buffer, and every subscriber gets this same text.
+    const text = JSON.stringify({ type: 'event', sessionId: this.sessionId, seq, event });
+    const frame = () => text;
+    this.buffer.push({ seq, event, bytes: text.length });
+    this.bufferBytes += text.length;
+    let drop = 0;
+    while (
+      drop < this.buffer.length - 1 &&
+      (this.buffer.length - drop > this.replay.events || this.bufferBytes > this.replay.bytes)
+    ) {
+      this.bufferBytes -= this.buffer[drop]!.bytes;
+      drop++;
+    }
+    if (drop > 0) this.buffer.splice(0, drop);
     for (const subscriber of this.subscribers) subscriber.deliver(this.sessionId, seq, event, frame);
     return this.seq;
   }
@@ -117,7 +140,7 @@ export class LiveSession {
       return;
     }
     if (event.type === 'queue') {
-      this.waiting = event.waiting;
+      this.waiting = applyQueueChange(this.waiting, event, WAITING_INPUTS);
       return;
     }
     const turn = 'turnId' in event && this.turn?.turnId === event.turnId ? this.turn : undefined;

@@ -33,7 +33,7 @@ function withLocalInputs(deps: ServerDeps, event: SessionEvent): SessionEvent {
   if (event.type === 'queue') {
     return {
       ...event,
-      waiting: event.waiting.map((waiting) => {
+      added: event.added.map((waiting) => {
         const raw = waiting.messageId !== undefined ? deps.rawTexts.get(waiting.messageId) : undefined;
         return raw !== undefined ? { ...waiting, text: raw } : waiting;
       }),

@@ -101,7 +101,16 @@ export type SessionEvent =
     }
   /** Text that went out to the platform (a reply) or a [错误]/[系统] notice of the turn. */
   | { type: 'message'; turnId?: string; kind: 'reply' | 'error' | 'system'; text: string }
-  | { type: 'queue'; waiting: WaitingInput[] }
+  /**
+   * The waiting list changed: the inputs that left it (by key), new dispositions of those still waiting, and the
+   * inputs added at its end (queue-changes.ts applies it).
+   */
+  | {
+      type: 'queue';
+      removed: string[];
+      dispositions: Record<string, WaitingInput['disposition']>;
+      added: WaitingInput[];
+    }
   | {
       type: 'turn.ended';
       turnId: string;

@@ -32,6 +32,12 @@ export const ERROR_CODES = [
   'AALIS_WEBUI_NOT_FOUND',
   'AALIS_WEBUI_UNAVAILABLE',
   'AALIS_WEBUI_INTERNAL',
+  'AALIS_WEBUI_JSON_TOO_DEEP',
+  'AALIS_WEBUI_TOO_MANY_SOCKETS',
+  'AALIS_WEBUI_TOO_MANY_CONNECTIONS',
+  'AALIS_WEBUI_TOO_MANY_REQUESTS',
+  'AALIS_WEBUI_QUEUE_FULL',
+  'AALIS_WEBUI_NOT_STORED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -126,4 +132,6 @@ export const CLOSE_CODES = {
   loginRequired: 4401,
   /** Origin or Host refused. */
   refused: 4403,
+  /** This login has as many sockets open as it may (maxSocketsPerLogin): reconnect later, after another closed. */
+  tooMany: 4429,
 } as const;

@@ -25,6 +25,7 @@ export {
   type SessionsFrame,
   type TimelineFrame,
 } from './frame-types.js';
+export { applyQueueChange, type QueueEntries, type QueueEvent, queueChange, WAITING_INPUTS } from './queue-changes.js';
 export {
   type Account,
   type BackgroundTaskView,

@@ -161,6 +161,8 @@ export type TimelineEntry = TimelineTurn | TimelineDivider | TimelineReleased | 
 
 /** An input waiting for the running turn: it will join it, or it is queued for the next one. */
 export interface WaitingInput {
+  /** Stable while it waits (its messageId when it has one): what `queue` events name it by. */
+  key: string;
   messageId?: string;
   text: string;
   sender: { platform: string; userId?: string; displayName?: string };

@@ -102,8 +102,8 @@ describe('timeline restoration', () => {
     await client.send({ sessionId: id, text: 'first' });
     await recorder.until(() => recorder.of('turn.started').length === 1);
     await client.send({ sessionId: id, text: 'joining' });
-    await recorder.until(() => recorder.of('queue').some((event) => event.waiting.length === 1));
-    expect(recorder.of('queue').find((event) => event.waiting.length === 1)!.waiting[0]).toMatchObject({
+    await recorder.until(() => recorder.of('queue').some((event) => event.added.length === 1));
+    expect(recorder.of('queue').find((event) => event.added.length === 1)!.added[0]).toMatchObject({
       text: 'joining',
       disposition: 'join',
     });
@@ -111,7 +111,7 @@ describe('timeline restoration', () => {
     await recorder.until(() => recorder.of('text.delta').length >= 1);
     await client.send({ sessionId: id, text: 'queued' });
     await recorder.until(() =>
-      recorder.of('queue').some((event) => event.waiting.some((input) => input.text === 'queued')),
+      recorder.of('queue').some((event) => event.added.some((input) => input.text === 'queued')),
     );
     // Arriving while the last model call streams, it waits to join; that call ends the turn, so it opens the next.
     await recorder.until(() => recorder.of('turn.ended').length === 2, 15_000);
