@@ -3,8 +3,11 @@
 import type { Locale } from '@aalis/core';
 import { isModelImageType } from '@aalis/schema-message';
 import { PROTOCOL_VERSION } from '@aalis/session-client';
+import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
+import { parseBoundedJson, readBodyWithin, readStreamWithin } from './body-reader.js';
+import type { ConnectionLimits } from './connection-limits.js';
 import { type RequestOrigin, readRequestFrame, runRequest } from './dispatch-request.js';
 import {
   accountOf,
@@ -14,6 +17,7 @@ import {
   clearedLoginCookie,
   loginCookie,
   requireLogin,
+  sameSecret,
 } from './login-checks.js';
 import { verifyLinkToken } from './login-link.js';
 import type { Login } from './login-store.js';
@@ -32,13 +36,21 @@ export interface HttpAppOptions {
   /** A login ended: close its sockets. */
   loggedOut(loginKey: string): void;
   limits(): Record<string, number>;
+  /** Requests in progress per login (shared with the sockets). */
+  connections: ConnectionLimits;
 }
 
-export function createHttpApp(options: HttpAppOptions): Hono {
+/** A login exchange's body is a token: this is plenty, and no unauthenticated client may send more. */
+export const LOGIN_BODY_BYTES = 4096;
+
+/** Served by @hono/node-server: the Node request is at hand, to read its body as it streams. */
+type Env = { Bindings: Partial<HttpBindings> };
+
+export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   const { deps } = options;
   const locale: Locale = deps.locale;
-  const app = new Hono();
-  const fail = (c: Context, error: unknown) => {
+  const app = new Hono<Env>();
+  const fail = (c: Context<Env>, error: unknown) => {
     const { error: body, status } = toProtocolError(error, locale);
     if (status >= 500) deps.log.error('request failed', { path: c.req.path, error: String(error) });
     return c.json({ ok: false, error: body }, status as 400);
@@ -82,32 +94,27 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     return { cookie: loginCookie(cookie, Math.floor(ttlMs / 1000)), login, account };
   };
 
-  const loggedIn = (c: Context): { login: Login; origin: RequestOrigin } => {
+  const loggedIn = (c: Context<Env>): { login: Login; origin: RequestOrigin } => {
     const login = requireLogin(deps, c.req.header('cookie'));
     const account = accountOf(deps, login.userId);
     if (!account) throw serverErrors.AALIS_WEBUI_LOGIN_EXPIRED();
     return { login, origin: { account, redact: options.redact } };
   };
 
-  const mutation = (c: Context, login?: Login) => {
+  const mutation = (c: Context<Env>, login?: Login) => {
     checkOrigin(c.req.header('origin'), c.req.header('host') ?? '', false);
-    if (login && c.req.header(CSRF_HEADER) !== login.csrfToken) throw serverErrors.AALIS_WEBUI_CSRF_REFUSED();
+    if (login && !sameSecret(c.req.header(CSRF_HEADER), login.csrfToken)) {
+      throw serverErrors.AALIS_WEBUI_CSRF_REFUSED();
+    }
   };
 
-  const body = async (c: Context): Promise<unknown> => {
+  /** The JSON body, read within `limit` bytes as it streams and within the nesting bound. */
+  const body = async (c: Context<Env>, limit: number): Promise<unknown> => {
     const length = Number(c.req.header('content-length') ?? 0);
-    if (length > deps.config.maxFrameBytes) {
-      throw serverErrors.AALIS_WEBUI_FRAME_TOO_LARGE({ size: length, limit: deps.config.maxFrameBytes });
-    }
-    const text = await c.req.text();
-    if (text.length > deps.config.maxFrameBytes) {
-      throw serverErrors.AALIS_WEBUI_FRAME_TOO_LARGE({ size: text.length, limit: deps.config.maxFrameBytes });
-    }
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw frameMalformed('the body is not JSON', locale);
-    }
+    if (length > limit) throw serverErrors.AALIS_WEBUI_FRAME_TOO_LARGE({ size: length, limit });
+    const incoming = c.env?.incoming;
+    const bytes = incoming ? await readBodyWithin(incoming, limit) : await readStreamWithin(c.req.raw.body, limit);
+    return parseBoundedJson(bytes.toString('utf8'), deps.config.maxJsonDepth, locale, 'the body is not JSON');
   };
 
   app.get('/api/v1/me', (c) => {
@@ -130,7 +137,7 @@ export function createHttpApp(options: HttpAppOptions): Hono {
   app.post('/api/v1/login', async (c) => {
     try {
       mutation(c);
-      const { token } = ((await body(c)) ?? {}) as { token?: unknown };
+      const { token } = ((await body(c, LOGIN_BODY_BYTES)) ?? {}) as { token?: unknown };
       if (typeof token !== 'string') throw linkInvalid('no token', locale);
       const { cookie, login, account } = exchange(token);
       c.header('set-cookie', cookie);
@@ -157,8 +164,10 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     try {
       const { login, origin } = loggedIn(c);
       mutation(c, login);
-      const { type, params } = readRequestFrame(await body(c), false, locale);
-      const result = await runRequest(deps, origin, type, params);
+      const result = await options.connections.request(login.key, async () => {
+        const { type, params } = readRequestFrame(await body(c, deps.config.maxFrameBytes), false, locale);
+        return runRequest(deps, origin, type, params);
+      });
       return c.json({ ok: true, result });
     } catch (error) {
       return fail(c, error);

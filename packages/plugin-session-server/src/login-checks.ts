@@ -1,5 +1,6 @@
 // The checks every request passes (docs/session-protocol.md 「Login and safety」): the Host header (DNS rebinding),
 // the Origin (cross-site requests and sockets), the login cookie, the CSRF header of POSTs; and the accounts.
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Account } from '@aalis/session-client';
 import type { Login } from './login-store.js';
 import { identityOf, type ServerDeps } from './server-deps.js';
@@ -35,6 +36,16 @@ export function checkOrigin(origin: string | undefined, host: string, required: 
   if (origin.toLowerCase() !== expected.toLowerCase() && origin.toLowerCase() !== `https://${host}`.toLowerCase()) {
     throw serverErrors.AALIS_WEBUI_ORIGIN_REFUSED({ origin: origin.slice(0, 100), expected });
   }
+}
+
+/**
+ * Whether a presented secret (the CSRF header) is the expected one, in time that does not depend on where they differ:
+ * both are hashed first, so neither their contents nor their lengths leak through the comparison.
+ */
+export function sameSecret(presented: string | undefined, expected: string): boolean {
+  if (presented === undefined) return false;
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(presented), digest(expected));
 }
 
 export function cookieValue(header: string | undefined, name: string): string | undefined {

@@ -60,6 +60,79 @@ export const serverConfigSchema = s
       .min(1024)
       .default(16 * 1024 * 1024)
       .describe('Most bytes of one socket frame or HTTP request body.'),
+    maxJsonDepth: s
+      .number()
+      .integer()
+      .min(8)
+      .max(1000)
+      .default(64)
+      .describe('Deepest nesting of objects and arrays in a request body or frame; deeper is refused (400).'),
+    maxSocketsPerLogin: s
+      .number()
+      .integer()
+      .min(1)
+      .default(32)
+      .describe('Most sockets one login may have open at once (tabs, windows); one more is refused (429).'),
+    maxConnectionsPerAddress: s
+      .number()
+      .integer()
+      .min(1)
+      .default(256)
+      .describe(
+        'Most open connections (HTTP and sockets) from one client address; more are closed at once. Behind a proxy every client shares its address: raise this there.',
+      ),
+    maxRequestsPerLogin: s
+      .number()
+      .integer()
+      .min(1)
+      .default(32)
+      .describe(
+        'Most requests of one login in progress at once (HTTP calls and socket frames); more are refused (429).',
+      ),
+    maxWaitingInputs: s
+      .number()
+      .integer()
+      .min(1)
+      .default(100)
+      .describe('Most inputs waiting in one session for the running turn; a send past it is refused (429).'),
+    replayEvents: s
+      .number()
+      .integer()
+      .min(100)
+      .default(2000)
+      .describe('Most events kept per live session for clients resuming after a reconnect.'),
+    replayBytes: s
+      .number()
+      .integer()
+      .min(64 * 1024)
+      .default(4 * 1024 * 1024)
+      .describe(
+        'Most bytes of events kept per live session for resuming; a client resuming from before them gets a fresh timeline.',
+      ),
+    headersTimeoutMs: s
+      .number()
+      .integer()
+      .min(1000)
+      .default(10_000)
+      .describe('A connection that has not sent a whole request head within this time is closed (slow clients).'),
+    requestTimeoutMs: s
+      .number()
+      .integer()
+      .min(1000)
+      .default(30_000)
+      .describe('A request whose body has not arrived whole within this time is closed (slow clients).'),
+    idleTimeoutMs: s
+      .number()
+      .integer()
+      .min(1000)
+      .default(5000)
+      .describe('An HTTP connection idle between requests is closed after this time.'),
+    socketPingMs: s
+      .number()
+      .integer()
+      .min(1000)
+      .default(30_000)
+      .describe('Sockets are pinged this often; one that has not answered the previous ping is closed.'),
     historyEntries: s
       .number()
       .integer()

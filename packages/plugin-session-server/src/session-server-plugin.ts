@@ -29,6 +29,7 @@ import {
 } from '@aalis/core';
 import { openDatabase } from '@aalis/sqlite';
 import { createAdaptorServer } from '@hono/node-server';
+import { ConnectionLimits } from './connection-limits.js';
 import { listenToHost } from './host-listeners.js';
 import { createHttpApp } from './http-app.js';
 import { LiveRelay } from './live-relay.js';
@@ -129,7 +130,10 @@ export function createSessionServerPlugin(options: SessionServerOptions = {}) {
         live(sessionId) {
           let live = lives.get(sessionId);
           if (!live) {
-            live = new LiveSession(sessionId, publish, lastSeqs.get(sessionId));
+            live = new LiveSession(sessionId, publish, lastSeqs.get(sessionId), {
+              events: settings.replayEvents,
+              bytes: settings.replayBytes,
+            });
             lives.set(sessionId, live);
           }
           return live;
@@ -176,8 +180,10 @@ export function createSessionServerPlugin(options: SessionServerOptions = {}) {
         locale,
         warn: (text, fields) => log.warn(text, fields),
       });
+      const connections = new ConnectionLimits(settings, locale);
       const app = createHttpApp({
         deps,
+        connections,
         secret,
         hosts: () => address,
         page,
@@ -191,8 +197,9 @@ export function createSessionServerPlugin(options: SessionServerOptions = {}) {
           }
         },
       });
-      const server = createAdaptorServer({ fetch: app.fetch }) as Server;
-      const sockets = attachSocketServer(server, { deps, hosts: () => address, limits, redact });
+      const server = createAdaptorServer({ fetch: app.fetch, serverOptions: connections.serverOptions() }) as Server;
+      connections.guard(server);
+      const sockets = attachSocketServer(server, { deps, hosts: () => address, limits, redact, connections });
       const port = await listen(server, settings.host, settings.port);
       const shownHost = settings.host === '0.0.0.0' || settings.host === '::' ? '127.0.0.1' : settings.host;
       const hostPart = shownHost.includes(':') ? `[${shownHost}]` : shownHost;

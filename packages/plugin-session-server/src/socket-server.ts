@@ -5,6 +5,8 @@ import type { Duplex } from 'node:stream';
 import type { Account, HelloFrame, ServerFrame } from '@aalis/session-client';
 import { CLOSE_CODES, PROTOCOL_VERSION } from '@aalis/session-client';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { parseBoundedJson } from './body-reader.js';
+import type { ConnectionLimits } from './connection-limits.js';
 import { readRequestFrame, runRequest } from './dispatch-request.js';
 import { accountOf, checkHost, checkOrigin, requireLogin } from './login-checks.js';
 import type { Peer, ServerDeps } from './server-deps.js';
@@ -13,18 +15,36 @@ import { subscriberOf } from './session-requests.js';
 
 export const SOCKET_PATH = '/api/v1/socket';
 /** A peer that reads too slowly is closed past this much unsent data; it reconnects and resumes. */
-const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
 export interface SocketServerOptions {
   deps: ServerDeps;
   hosts(): { accepted: ReadonlySet<string>; expected: string };
   limits(): HelloFrame['limits'];
   redact(text: string): string;
+  /** Sockets and requests in progress per login (shared with HTTP). */
+  connections: ConnectionLimits;
 }
 
 export function attachSocketServer(server: Server, options: SocketServerOptions): { close(): void } {
   const { deps } = options;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: deps.config.maxFrameBytes * 4 });
+  // ws counts a message's size while it arrives and closes the socket (1009) past maxPayload, before buffering it;
+  // a frame over maxFrameBytes but within twice that is read and answered FRAME_TOO_LARGE, the socket kept.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: deps.config.maxFrameBytes * 2 });
+  // Every socket is pinged on a schedule; one that did not answer the previous ping (gone, or too slow to read) is
+  // closed, so dead and stalled peers do not hold memory.
+  const alive = new WeakSet<WebSocket>();
+  const heartbeat = setInterval(() => {
+    for (const client of wss.clients) {
+      if (!alive.has(client)) {
+        client.terminate();
+        continue;
+      }
+      alive.delete(client);
+      client.ping();
+    }
+  }, deps.config.socketPingMs);
+  heartbeat.unref();
 
   const refuse = (socket: Duplex, status: number, error: unknown) => {
     const { error: body } = toProtocolError(error, deps.locale);
@@ -75,6 +95,15 @@ export function attachSocketServer(server: Server, options: SocketServerOptions)
       closeWith(ws, CLOSE_CODES.loginRequired, error);
       return;
     }
+    let closeSlot: () => void;
+    try {
+      closeSlot = options.connections.openSocket(loginKey);
+    } catch (error) {
+      closeWith(ws, CLOSE_CODES.tooMany, error);
+      return;
+    }
+    alive.add(ws);
+    ws.on('pong', () => alive.add(ws));
     const cookie = request.headers.cookie;
     const peer: Peer = {
       account,
@@ -111,6 +140,7 @@ export function attachSocketServer(server: Server, options: SocketServerOptions)
       void handleFrame(peer, cookie, isBinary, size, data);
     });
     ws.on('close', () => {
+      closeSlot();
       deps.peers.delete(peer);
       for (const sessionId of peer.subscriptions) deps.live(sessionId).subscribers.delete(subscriberOf(peer));
       peer.subscriptions.clear();
@@ -141,20 +171,12 @@ export function attachSocketServer(server: Server, options: SocketServerOptions)
         throw serverErrors.AALIS_WEBUI_FRAME_TOO_LARGE({ size, limit: deps.config.maxFrameBytes });
       }
       if (isBinary) throw frameMalformed('binary frames are not read', deps.locale);
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(String(data));
-      } catch {
-        throw frameMalformed('not JSON', deps.locale);
-      }
+      const parsed = parseBoundedJson(String(data), deps.config.maxJsonDepth, deps.locale, 'not JSON');
       const candidate = (parsed as { id?: unknown } | null)?.id;
       if (typeof candidate === 'string' && candidate.length <= 64) id = candidate;
       const frame = readRequestFrame(parsed, true, deps.locale);
-      const result = await runRequest(
-        deps,
-        { account: peer.account, peer, redact: options.redact },
-        frame.type,
-        frame.params,
+      const result = await options.connections.request(peer.loginKey, () =>
+        runRequest(deps, { account: peer.account, peer, redact: options.redact }, frame.type, frame.params),
       );
       peer.send({ type: 'reply', id: frame.id!, result });
     } catch (error) {
@@ -166,6 +188,7 @@ export function attachSocketServer(server: Server, options: SocketServerOptions)
 
   return {
     close() {
+      clearInterval(heartbeat);
       server.off('upgrade', onUpgrade);
       for (const peer of deps.peers) {
         peer.send({ type: 'goodbye', reason: 'shutdown' });
