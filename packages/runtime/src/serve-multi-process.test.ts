@@ -178,9 +178,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     const sent = await b.client.send({ sessionId: session.id, text: 'second, on B' });
     const ofSecond = () => onB.of('input').find((event) => event.input.messageId === sent.messageId);
     await until(() => ofSecond() !== undefined && onB.of('turn.ended').length === 2, 'both turns on B');
-    expect(onB.of('queue').some((event) => event.waiting.some((waiting) => waiting.text === 'second, on B'))).toBe(
-      true,
-    );
+    expect(onB.of('queue').some((event) => event.added.some((waiting) => waiting.text === 'second, on B'))).toBe(true);
     expect(ofSecond()!.input.text).toBe('second, on B');
     expect(ofSecond()!.input.clientMessageId).toEqual(expect.any(String));
     expect(onB.of('message').map((event) => event.text)).toEqual(['One moment.', 'Your turn now.']);
@@ -324,7 +322,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     await until(() => onB.of('text.delta').length >= 1, 'the turn streaming on B');
     // Collected on B while its turn runs: waits to join it.
     await b.client.send({ sessionId: session.id, text: 'second, on B' });
-    await until(() => onB.of('queue').some((event) => event.waiting.length === 1), 'the second input waiting on B');
+    await until(() => onB.of('queue').some((event) => event.added.length === 1), 'the second input waiting on B');
 
     expect(await a.client.request('delete', { sessionId: session.id })).toEqual({ deleted: [session.id] });
     await until(() => onB.of('turn.ended').length === 1, 'the turn on B ending');
