@@ -66,6 +66,7 @@ describe('loadConfig', () => {
       'llm-offline',
       'agent',
       'memory-summary',
+      'memory-vector',
       'prompt-budget',
       'subtask',
       'schedule',

@@ -18,6 +18,7 @@ import { openAiConfigSchema } from '@aalis/plugin-llm-openai/config-schema';
 import { mcpConfigSchema } from '@aalis/plugin-mcp/mcp-config';
 import memoryPlugin from '@aalis/plugin-memory-sqlite';
 import memorySummaryPlugin from '@aalis/plugin-memory-summary';
+import memoryVectorPlugin from '@aalis/plugin-memory-vector';
 import archivePlugin from '@aalis/plugin-message-archive';
 import { otelConfigSchema, tracingWanted } from '@aalis/plugin-otel/otel-config';
 import personaPlugin from '@aalis/plugin-persona';
@@ -165,6 +166,11 @@ export function pluginSlots(): PluginSlot[] {
       essential: true,
     }),
     slot(memorySummaryPlugin, { alias: 'memory-summary', summary: 'Compacts long histories into a summary.' }),
+    slot(memoryVectorPlugin, {
+      alias: 'memory-vector',
+      summary:
+        'Long-term memory: every archived message indexed (full text), the most relevant past ones its participants could have seen recalled into each turn.',
+    }),
     slot(promptBudgetPlugin, { alias: 'prompt-budget', summary: 'The prompt_budget_info self-check tool.' }),
     slot(subtaskPlugin, {
       alias: 'subtask',

@@ -10,7 +10,8 @@ export const MAX_INDEXED_CHARS = 20_000;
 /** A longer run of letters is not a word (base64, hashes, junk): skipped. */
 export const MAX_TERM_CHARS = 32;
 
-const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
+// Made on first use: loading ICU's word dictionary costs start-up time that a process which never indexes saves.
+let segmenter: Intl.Segmenter | undefined;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const NOT_WORD = /[^\p{L}\p{N}]+/u;
 const LATIN_WORD = /^[a-z]+$/;
@@ -34,6 +35,7 @@ function pushWord(word: string, terms: string[]): void {
 export function searchTerms(text: string): string[] {
   const terms: string[] = [];
   const normalised = text.slice(0, MAX_INDEXED_CHARS).normalize('NFKC').toLowerCase();
+  segmenter ??= new Intl.Segmenter('zh', { granularity: 'word' });
   for (const piece of segmenter.segment(normalised)) {
     if (!piece.isWordLike) continue;
     for (const word of piece.segment.split(NOT_WORD)) pushWord(word, terms);
