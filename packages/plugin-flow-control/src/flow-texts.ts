@@ -18,7 +18,7 @@ export const flowTexts = defineCatalogue({
 export const flowErrors = defineErrors({
   AALIS_FLOW_QUIET_HOURS_INVALID: {
     'zh-CN':
-      'plugins.flow-control.quietHours.{key} 应为「时:分」(24 小时制,如 23:00),实际为「{received}」。改成这样的时刻,或留空表示没有安静时段。',
+      'plugins.flow-control.quietHours.{key} 应为「时：分」（24 小时制，如 23:00），实际为「{received}」。改成这样的时刻，或留空表示没有安静时段。',
     en: "plugins.flow-control.quietHours.{key} must be 'HH:MM' (24-hour, e.g. 23:00); received '{received}'. Write such a time, or leave it empty for no quiet hours.",
   },
 });

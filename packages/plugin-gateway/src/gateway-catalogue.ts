@@ -3,11 +3,11 @@ import { defineCatalogue } from '@aalis/core';
 
 export const gatewayCatalogue = defineCatalogue({
   'zh-CN': {
-    'gateway.field.triggerNames': '名字与昵称(群里提到就算叫她)',
+    'gateway.field.triggerNames': '名字与昵称（群里提到就算叫她）',
     'gateway.field.triggerKeywords': '触发关键词',
     'gateway.field.triggerPoke': '戳一戳叫她',
-    'gateway.field.joinChance': '主动插话概率(0 为关闭)',
-    'gateway.field.joinIntervalSeconds': '主动插话最短间隔(秒)',
+    'gateway.field.joinChance': '主动插话概率（0 为关闭）',
+    'gateway.field.joinIntervalSeconds': '主动插话最短间隔（秒）',
     'gateway.expected.chance': '0 到 1 之间的数',
     'gateway.expected.seconds': '不小于 0 的数',
   },

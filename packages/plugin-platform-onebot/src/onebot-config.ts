@@ -61,6 +61,24 @@ export const onebotConfigSchema = s.object({
     .describe(
       'Longer replies are sent as several messages, cut at paragraphs, lines or spaces, code blocks kept whole.',
     ),
+  requests: s.object({
+    friend: s
+      .enum(['ask', 'accept', 'refuse'])
+      .default('ask')
+      .describe(
+        "Friend requests: 'ask' the owners (a host notice in each owner's private QQ chat with her; she settles it with their answer), 'accept' or 'refuse' at once. Owners' and allow-listed requests are always accepted.",
+      ),
+    groupInvite: s
+      .enum(['ask', 'accept', 'refuse'])
+      .default('ask')
+      .describe(
+        "Invitations into a group: 'ask' the owners, 'accept' or 'refuse' at once (owners and the allow-list: accepted).",
+      ),
+    allow: s
+      .array(s.string())
+      .default([])
+      .describe('QQ numbers whose friend requests and group invitations are accepted without asking.'),
+  }),
   ...roomLimitsShape(),
 });
 

@@ -3,11 +3,13 @@
 // reply to one of her messages addresses her; replies go back as segment arrays, a group reply quoting the
 // message that addressed her, long ones split at the platform's limit.
 import '@aalis/api-agent';
+import { authority } from '@aalis/api-authority';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
 import { platform } from '@aalis/api-platform';
 import { sessionManager } from '@aalis/api-session-manager';
 import { storage } from '@aalis/api-storage';
+import { tools } from '@aalis/api-tools';
 import { config, type Disposer, definePlugin, events, i18n, lifecycle, logger, optional, textRef } from '@aalis/core';
 import {
   type ChatType,
@@ -23,6 +25,8 @@ import { onebotConfigSchema } from './onebot-config.js';
 import { OneBotConnection } from './onebot-connection.js';
 import { type ForwardedSend, OneBotForwarding } from './onebot-forwarding.js';
 import { OneBotLeaseRunner, onebotInstanceId, onebotLeaseName } from './onebot-lease.js';
+import { onebotPoke, POKE_TRIGGER } from './onebot-poke.js';
+import { OneBotRequests } from './onebot-requests.js';
 import { buildSegments, parseSegments, type SegmentLabels, toSegments } from './onebot-segments.js';
 import './onebot-texts.js';
 
@@ -45,9 +49,24 @@ export default definePlugin({
     sessionManager: optional(sessionManager),
     platform: optional(platform),
     storage: optional(storage),
+    authority: optional(authority),
+    tools: optional(tools),
   },
   config: onebotConfigSchema,
-  apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage }) {
+  apply({
+    config,
+    logger,
+    events,
+    i18n,
+    lifecycle,
+    gateway,
+    hooks,
+    sessionManager,
+    platform,
+    storage,
+    authority,
+    tools,
+  }) {
     const settings = config.use;
     const log = logger.use;
     const t = (text: Parameters<typeof i18n.use.t>[0]) => i18n.use.t(text);
@@ -114,7 +133,13 @@ export default definePlugin({
           .catch((error: unknown) => log.warn('OneBot: get_login_info failed', { error: String(error) }));
       },
       onEvent: (event) => {
-        if (event.post_type !== 'message') return; // notices, requests, meta events, her own sent messages: not handled
+        if (event.post_type === 'request' || event.post_type === 'notice') {
+          void sideEvent(event).catch((error: unknown) =>
+            log.error('OneBot: a request or notice event could not be handled', { error: String(error) }),
+          );
+          return;
+        }
+        if (event.post_type !== 'message') return; // meta events, her own sent messages: not handled
         const chat = `${String(event.message_type)}:${String(event.message_type === 'group' ? event.group_id : event.user_id)}`;
         void inbound
           .run(chat, () => receive(event))
@@ -123,6 +148,55 @@ export default definePlugin({
           );
       },
     });
+
+    const requests = new OneBotRequests({
+      rules: settings.requests,
+      platform: ONEBOT_PLATFORM,
+      call: (action, params) => connection.call(action, params),
+      owners: () => (authority.available ? authority.use.owners() : []),
+      ownerSession: (userId) =>
+        ensureRoomSession({
+          sessionManager: sessionManager.available ? sessionManager.use : undefined,
+          platform: ONEBOT_PLATFORM,
+          chatType: 'private',
+          chatId: userId,
+          logger: log,
+        }),
+      deliver: async (notice) => {
+        await gateway.use.receive(notice);
+      },
+      t,
+      logger: log,
+    });
+    if (tools.available) tools.use.register(requests.tool());
+
+    /** Friend requests, group invitations and pokes (a poke at her addresses her like a mention). */
+    async function sideEvent(event: Record<string, unknown>): Promise<void> {
+      if (event.post_type === 'request') return requests.handle(event);
+      const poke = onebotPoke(event, selfId);
+      if (!poke) return;
+      const room = { platform: ONEBOT_PLATFORM, chatType: poke.chatType, chatId: poke.chatId, logger: log };
+      const sessionId = await ensureRoomSession({
+        sessionManager: sessionManager.available ? sessionManager.use : undefined,
+        ...room,
+      });
+      await inbound.run(`${poke.chatType}:${poke.chatId}`, async () => {
+        void gateway.use
+          .receive({
+            sessionId,
+            platform: ONEBOT_PLATFORM,
+            venue: poke.chatId,
+            sender: { userId: poke.userId },
+            actor: { platform: ONEBOT_PLATFORM, userId: poke.userId },
+            content: t(textRef('onebot.poke')),
+            triggerType: POKE_TRIGGER,
+            timestamp: typeof event.time === 'number' ? event.time * 1000 : Date.now(),
+          })
+          .catch((error: unknown) =>
+            log.error('OneBot: a poke could not be handed to the gateway', { error: String(error) }),
+          );
+      });
+    }
 
     async function receive(event: Record<string, unknown>): Promise<void> {
       const messageType = event.message_type;

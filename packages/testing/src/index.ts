@@ -29,6 +29,9 @@ export {
   type OneBotImplementationOptions,
   type OneBotSentMessage,
   onebotGroupMessage,
+  onebotFriendRequest,
+  onebotGroupInvite,
+  onebotPoke,
   onebotPrivateMessage,
   startOneBotImplementation,
 } from './onebot-implementation.js';

@@ -82,6 +82,80 @@ export function onebotGroupMessage({
   };
 }
 
+/** A friend request (`request`/`friend`) as an implementation posts it. */
+export function onebotFriendRequest({
+  selfId = 10_000,
+  userId,
+  comment = '',
+  flag = `flag-${nextMessageId++}`,
+}: {
+  selfId?: number;
+  userId: number;
+  comment?: string;
+  flag?: string;
+}): Record<string, unknown> {
+  return {
+    time: Math.floor(Date.now() / 1000),
+    self_id: selfId,
+    post_type: 'request',
+    request_type: 'friend',
+    user_id: userId,
+    comment,
+    flag,
+  };
+}
+
+/** An invitation of her into a group (`request`/`group`, sub_type `invite`). */
+export function onebotGroupInvite({
+  selfId = 10_000,
+  userId,
+  groupId,
+  comment = '',
+  flag = `flag-${nextMessageId++}`,
+}: {
+  selfId?: number;
+  userId: number;
+  groupId: number;
+  comment?: string;
+  flag?: string;
+}): Record<string, unknown> {
+  return {
+    time: Math.floor(Date.now() / 1000),
+    self_id: selfId,
+    post_type: 'request',
+    request_type: 'group',
+    sub_type: 'invite',
+    group_id: groupId,
+    user_id: userId,
+    comment,
+    flag,
+  };
+}
+
+/** A poke (`notice`/`notify`/`poke`) at `targetId` (her account by default), in a group when `groupId` is given. */
+export function onebotPoke({
+  selfId = 10_000,
+  userId,
+  groupId,
+  targetId = selfId,
+}: {
+  selfId?: number;
+  userId: number;
+  groupId?: number;
+  targetId?: number;
+}): Record<string, unknown> {
+  return {
+    time: Math.floor(Date.now() / 1000),
+    self_id: selfId,
+    post_type: 'notice',
+    notice_type: 'notify',
+    sub_type: 'poke',
+    user_id: userId,
+    target_id: targetId,
+    ...(groupId !== undefined ? { group_id: groupId } : {}),
+  };
+}
+
 export function onebotPrivateMessage({
   selfId = 10_000,
   userId,
@@ -236,6 +310,10 @@ class Implementation {
         reply({ status: 'failed', retcode: 1404, msg: 'message not found', data: null });
         return;
       }
+      case 'set_friend_add_request':
+      case 'set_group_add_request':
+        reply({ status: 'ok', retcode: 0, data: null });
+        return;
       default:
         reply({ status: 'failed', retcode: 1404, msg: `unsupported action ${action}`, data: null });
     }

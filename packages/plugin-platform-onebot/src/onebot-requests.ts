@@ -1,0 +1,179 @@
+// Friend requests and group invitations (OneBot `request` events): accepted at once from owners and the allow-list,
+// refused, or — the default — put to the owners: a host notice in each owner's private chat with her on QQ, whose
+// answer the model settles with the onebot_request_answer tool (owners only). Requests waiting for an answer are
+// kept in memory (bounded); a restart forgets them, and the implementation's flag lapses anyway after a while.
+import { randomBytes } from 'node:crypto';
+import type { Tool } from '@aalis/api-tools';
+import type { Logger, TextRef } from '@aalis/core';
+import { textRef } from '@aalis/core';
+import type { Identity, IncomingMessage } from '@aalis/schema-message';
+import './onebot-request-texts.js';
+
+export const REQUEST_ANSWER_TOOL = 'onebot_request_answer';
+export const REQUEST_NOTICE_KIND = 'onebot-request';
+
+export type RequestPolicy = 'accept' | 'refuse' | 'ask';
+
+export interface RequestRules {
+  friend: RequestPolicy;
+  groupInvite: RequestPolicy;
+  /** QQ numbers whose requests and invitations are accepted at once (owners always are). */
+  allow: readonly string[];
+}
+
+interface PendingRequest {
+  id: string;
+  kind: 'friend' | 'groupInvite';
+  flag: string;
+  subType?: string;
+  userId: string;
+  groupId?: string;
+}
+
+/** Requests waiting for an owner's answer, at most. */
+const MAX_PENDING = 200;
+
+export interface OneBotRequestsOptions {
+  rules: RequestRules;
+  platform: string;
+  call(action: string, params: Record<string, unknown>): Promise<unknown>;
+  owners(): Identity[];
+  /** The owner's private chat session with her (made if needed). */
+  ownerSession(userId: string): Promise<string>;
+  deliver(notice: IncomingMessage): Promise<void>;
+  t(text: TextRef): string;
+  logger: Logger;
+}
+
+/** A request id the model copies: random, so an id in an old conversation never names a later request. */
+const newRequestId = () => `r${randomBytes(4).toString('hex')}`;
+
+export class OneBotRequests {
+  private readonly pending = new Map<string, PendingRequest>();
+
+  constructor(private readonly options: OneBotRequestsOptions) {}
+
+  /** Handles one `request` event; other events are not its business. */
+  async handle(event: Record<string, unknown>): Promise<void> {
+    const requestType = event.request_type;
+    const flag = event.flag === undefined ? '' : String(event.flag);
+    const userId = event.user_id === undefined ? '' : String(event.user_id);
+    if (flag === '' || userId === '') return;
+    let request: PendingRequest;
+    if (requestType === 'friend') {
+      request = { id: newRequestId(), kind: 'friend', flag, userId };
+    } else if (requestType === 'group' && event.sub_type === 'invite') {
+      request = {
+        id: newRequestId(),
+        kind: 'groupInvite',
+        flag,
+        subType: 'invite',
+        userId,
+        groupId: String(event.group_id ?? ''),
+      };
+    } else {
+      // Someone asking to join a group she administers is the group admins' business, not hers.
+      this.options.logger.debug('OneBot: a request not handled', { requestType, subType: event.sub_type });
+      return;
+    }
+    const { rules } = this.options;
+    const fromOwner = this.options
+      .owners()
+      .some((owner) => owner.platform === this.options.platform && owner.userId === userId);
+    const policy: RequestPolicy = fromOwner || rules.allow.includes(userId) ? 'accept' : rules[request.kind];
+    this.options.logger.info(`OneBot: ${request.kind} request ${request.id} from ${userId} → ${policy}`);
+    if (policy !== 'ask') {
+      await this.settle(request, policy === 'accept');
+      return;
+    }
+    this.remember(request);
+    const comment = typeof event.comment === 'string' ? event.comment.trim() : '';
+    const owners = this.options.owners().filter((owner) => owner.platform === this.options.platform);
+    if (owners.length === 0) {
+      this.options.logger.warn(
+        `OneBot: ${request.kind} request ${request.id} waits for an owner's answer, but no owner has a ${this.options.platform} account (owners: [{ platform: ${this.options.platform}, userId }])`,
+      );
+      return;
+    }
+    const content = this.options.t(
+      textRef(request.kind === 'friend' ? 'onebot.request.friend' : 'onebot.request.groupInvite', {
+        id: request.id,
+        userId,
+        groupId: request.groupId ?? '',
+        tool: REQUEST_ANSWER_TOOL,
+      }),
+    );
+    for (const owner of owners) {
+      const sessionId = await this.options.ownerSession(owner.userId);
+      await this.options.deliver({
+        sessionId,
+        platform: this.options.platform,
+        venue: owner.userId,
+        sender: {},
+        content,
+        source: 'onebot-request',
+        hostNotice: {
+          kind: REQUEST_NOTICE_KIND,
+          id: request.id,
+          ...(comment !== '' ? { untrusted: this.options.t(textRef('onebot.request.comment', { comment })) } : {}),
+        },
+        timestamp: Date.now(),
+      });
+    }
+  }
+
+  /** The owners-only tool that settles a waiting request with the owner's answer. */
+  tool(): Tool<{ id: string; approve: boolean }> {
+    return {
+      name: REQUEST_ANSWER_TOOL,
+      description: this.options.t(textRef('onebot.request.tool')),
+      parameters: {
+        type: 'object',
+        properties: { id: { type: 'string' }, approve: { type: 'boolean' } },
+        required: ['id', 'approve'],
+        additionalProperties: false,
+      },
+      level: 'owner',
+      handler: async ({ id, approve }) => {
+        const request = this.pending.get(id);
+        if (!request) return this.options.t(textRef('onebot.request.unknown', { id }));
+        try {
+          await this.settle(request, approve);
+        } catch (error) {
+          return this.options.t(
+            textRef('onebot.request.failed', { id, reason: error instanceof Error ? error.message : String(error) }),
+          );
+        }
+        this.pending.delete(id);
+        return this.options.t(
+          textRef('onebot.request.answered', {
+            id,
+            verdict: this.options.t(textRef(approve ? 'onebot.request.approve' : 'onebot.request.refuse')),
+          }),
+        );
+      },
+    };
+  }
+
+  private async settle(request: PendingRequest, approve: boolean): Promise<void> {
+    if (request.kind === 'friend') {
+      await this.options.call('set_friend_add_request', { flag: request.flag, approve });
+    } else {
+      await this.options.call('set_group_add_request', {
+        flag: request.flag,
+        sub_type: request.subType ?? 'invite',
+        type: request.subType ?? 'invite',
+        approve,
+      });
+    }
+    this.options.logger.info(`OneBot: ${request.kind} request ${request.id} ${approve ? 'accepted' : 'refused'}`);
+  }
+
+  private remember(request: PendingRequest): void {
+    this.pending.set(request.id, request);
+    if (this.pending.size > MAX_PENDING) {
+      const oldest = this.pending.keys().next().value;
+      if (oldest !== undefined) this.pending.delete(oldest);
+    }
+  }
+}
