@@ -122,6 +122,35 @@ const until = (check: () => boolean | Promise<boolean>, what: string, timeoutMs 
   waitFor(check, { what, timeoutMs });
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A session on a spawned `aalis serve` A (the test kills it) watched by a client of B, a host in this process on the
+ * same database. `streamTurn` starts a turn on A that streams and never finishes, and returns its turn.started;
+ * `nextReply` is the model's answer to the turn after it.
+ */
+async function watchedTurnOnSpawnedA(title: string, nextReply: string) {
+  const database = await throwawayDatabase();
+  const a = await startServe({
+    name: 'a',
+    config: serveConfig({ modelUrl: fixture.model.url, apiKey: 'key-a', leaseTtlMs: 1000 }),
+    env: { AALIS_DATABASE_URL: database },
+  });
+  cleanups.push(async () => {
+    await a.stop();
+    a.removeWorkspace();
+  });
+  const b = await host(database);
+  const { session } = await a.client.request('session.create', { title });
+  const onB = new Recorder();
+  const streamTurn = async () => {
+    await b.client.subscribe(session.id, onB.handlers).ready;
+    fixture.model.enqueue(slowReply(['Never ', 'finished.'], 20_000), textReply(nextReply));
+    await a.client.send({ sessionId: session.id, text: 'hi' });
+    await until(() => onB.of('text.delta').length >= 1, 'the turn on A streaming to B');
+    return onB.of('turn.started')[0]!;
+  };
+  return { a, b, session, onB, streamTurn };
+}
+
 describe('WebUI clients on any process of one PostgreSQL', () => {
   it('#16.2 a client on B sees a turn running on A: its input, deltas, reply, running state, in B’s own sequence', async () => {
     const database = await throwawayDatabase();
@@ -241,57 +270,25 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
   }, 60_000);
 
   it('#16.2 a process killed mid-turn: a client on another process sees that turn end as stopped', async () => {
-    const database = await throwawayDatabase();
-    const a = await startServe({
-      name: 'a',
-      config: serveConfig({ modelUrl: fixture.model.url, apiKey: 'key-a', leaseTtlMs: 1000 }),
-      env: { AALIS_DATABASE_URL: database },
-    });
-    cleanups.push(async () => {
-      await a.stop();
-      a.removeWorkspace();
-    });
-    const b = await host(database);
-    const { session } = await a.client.request('session.create', { title: 'dies' });
-    const onB = new Recorder();
+    const { a, b, session, onB, streamTurn } = await watchedTurnOnSpawnedA('dies', 'answered again');
     const listed: SessionSummary[] = [];
     b.client.on('sessions', (frame) => {
       if (frame.sessionId === session.id && frame.session) listed.push(frame.session);
     });
-    await b.client.subscribe(session.id, onB.handlers).ready;
-    fixture.model.enqueue(slowReply(['Never ', 'finished.'], 20_000), textReply('answered again'));
-    await a.client.send({ sessionId: session.id, text: 'hi' });
-    await until(() => onB.of('text.delta').length >= 1, 'the turn on A streaming to B');
-    const [started] = onB.of('turn.started');
+    const started = await streamTurn();
     a.kill();
     await until(
-      () => onB.of('turn.ended').some((event) => event.turnId === started!.turnId),
+      () => onB.of('turn.ended').some((event) => event.turnId === started.turnId),
       'the turn ending on B',
       20_000,
     );
-    expect(onB.of('turn.ended').find((event) => event.turnId === started!.turnId)?.outcome).toBe('aborted');
+    expect(onB.of('turn.ended').find((event) => event.turnId === started.turnId)?.outcome).toBe('aborted');
     await until(() => listed.at(-1)?.running === false, 'B’s list showing the session idle');
   }, 90_000);
 
   it('#16.2 a session taken over from a killed process: its dead turn ends on B before B’s own turn begins', async () => {
-    const database = await throwawayDatabase();
-    const a = await startServe({
-      name: 'a',
-      config: serveConfig({ modelUrl: fixture.model.url, apiKey: 'key-a', leaseTtlMs: 1000 }),
-      env: { AALIS_DATABASE_URL: database },
-    });
-    cleanups.push(async () => {
-      await a.stop();
-      a.removeWorkspace();
-    });
-    const b = await host(database);
-    const { session } = await a.client.request('session.create', { title: 'taken over' });
-    const onB = new Recorder();
-    await b.client.subscribe(session.id, onB.handlers).ready;
-    fixture.model.enqueue(slowReply(['Never ', 'finished.'], 20_000), textReply('B answers.'));
-    await a.client.send({ sessionId: session.id, text: 'hi' });
-    await until(() => onB.of('text.delta').length >= 1, 'the turn on A streaming to B');
-    const [dead] = onB.of('turn.started');
+    const { a, b, session, onB, streamTurn } = await watchedTurnOnSpawnedA('taken over', 'B answers.');
+    const dead = await streamTurn();
     a.kill();
     // B takes the session once A's lease expired (1 s), well before A's missed relay heartbeats would tell.
     await b.client.send({ sessionId: session.id, text: 'are you there?' });
@@ -299,11 +296,11 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     const types = onB.events.map(({ event }) =>
       event.type === 'turn.started' || event.type === 'turn.ended' ? `${event.type} ${event.turnId}` : event.type,
     );
-    const deadEnded = types.indexOf(`turn.ended ${dead!.turnId}`);
-    const next = onB.of('turn.started').find((event) => event.turnId !== dead!.turnId)!;
+    const deadEnded = types.indexOf(`turn.ended ${dead.turnId}`);
+    const next = onB.of('turn.started').find((event) => event.turnId !== dead.turnId)!;
     expect(deadEnded).toBeGreaterThanOrEqual(0);
     expect(deadEnded).toBeLessThan(types.indexOf(`turn.started ${next.turnId}`));
-    expect(onB.of('turn.ended').find((event) => event.turnId === dead!.turnId)?.outcome).toBe('aborted');
+    expect(onB.of('turn.ended').find((event) => event.turnId === dead.turnId)?.outcome).toBe('aborted');
   }, 90_000);
 
   it('#16.3 a deletion on A stops the turn B runs for the session and releases what B collected, unarchived', async () => {
