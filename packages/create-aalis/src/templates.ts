@@ -86,6 +86,9 @@ export function manifest(options: ProjectOptions): Record<string, unknown> {
       'webui-link': 'aalis webui-link',
     },
     dependencies: { '@aalis/runtime': range, '@aalis/plugin-webui': range },
+    // npm 11 asks a project to allow its dependencies' install scripts: better-sqlite3 unpacks or builds its addon,
+    // esbuild (the runtime's, for a checkout's start build) fetches its binary package.
+    allowScripts: { 'better-sqlite3': true, esbuild: true },
   };
 }
 
