@@ -1,7 +1,7 @@
-// Acknowledged means stored (issue #25, finding 1): on the embedded SQLite an input is acknowledged (agent:accepted,
-// which the WebUI's `send` answer waits for) only once it is in its session's hand-over queue; an input that cannot
-// be stored is refused with a coded error; an acknowledged input whose archiving fails stays queued and is answered
-// once the database takes writes again, without being sent again.
+// Acknowledged means stored (docs/decisions/durable-acknowledgement.md): on the embedded SQLite an input is
+// acknowledged (agent:accepted, which the WebUI's `send` answer waits for) only once it is in its session's hand-over
+// queue; an input that cannot be stored is refused with a coded error; an acknowledged input whose archiving fails
+// stays queued and is answered once the database takes writes again, without being sent again.
 import { type StorageService, storage } from '@aalis/api-storage';
 import type { Tool } from '@aalis/api-tools';
 import { AalisError } from '@aalis/core';

@@ -9,7 +9,7 @@ import { everyHalfLease } from './session-lease.js';
 import type { SessionOwners } from './session-owners.js';
 
 /**
- * Put into a session's queue when a clearing of it begins (deletion, /clear; issue #16): every item before it was
+ * Put into a session's queue when a clearing of it begins (deletion, /clear): every item before it was
  * collected before the clearing, so whoever takes them drops them, unarchived (「会话删除」), as the clearing drops
  * what waits in a channel.
  */

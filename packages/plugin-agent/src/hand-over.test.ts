@@ -1,7 +1,7 @@
-// Issue #16, inputs handed to the session's owner: two agent hosts (two plugin hosts, each its own data directory)
-// on one throwaway PostgreSQL and one model server. Inputs for one session reach either host; the database decides
-// which one runs the session's turns, and the other's inputs are placed into that owner's channel by the spec's
-// rules (plugin-agent.zh.md 「新消息怎么处理」: join, queue, open).
+// Inputs handed to the session's owner: two agent hosts (two plugin hosts, each its own data directory) on one
+// throwaway PostgreSQL and one model server. Inputs for one session reach either host; the database decides which one
+// runs the session's turns, and the other's inputs are placed into that owner's channel by the spec's rules
+// (plugin-agent.zh.md 「新消息怎么处理」: join, queue, open).
 
 import { storage } from '@aalis/api-storage';
 import type { Tool } from '@aalis/api-tools';

@@ -137,7 +137,7 @@ export default definePlugin({
       ),
     );
     handles.lifecycle.use.onDrain(() => orchestrator.drain());
-    // Sessions whose process died mid-turn are recovered by any live process (issue #16).
+    // Sessions whose process died mid-turn are recovered by any live process.
     handles.lifecycle.use.onDispose(
       orchestrator.owners ? sweepHandOver(deps, orchestrator.owners) : sweepAbandonedSessions(deps),
     );

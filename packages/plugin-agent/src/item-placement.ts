@@ -1,8 +1,7 @@
-// Placing a session's handed-over items on this process, which holds its lease (issue #16;
-// docs/decisions/input-hand-over.md): the items are taken in arrival order; those put before a clearing are dropped;
-// a dead owner's items whose input entered its stopped turn are settled as stopped; the others are placed into the
-// channel exactly like local inputs (join, queue, open) and finished when their input settles there ('stopped' when
-// its turn was stopped).
+// Placing a session's handed-over items on this process, which holds its lease (docs/decisions/input-hand-over.md): the
+// items are taken in arrival order; those put before a clearing are dropped; a dead owner's items whose input entered
+// its stopped turn are settled as stopped; the others are placed into the channel exactly like local inputs (join,
+// queue, open) and finished when their input settles there ('stopped' when its turn was stopped).
 import type { HandOverItem, HandOverService, Lease } from '@aalis/api-storage';
 import { type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
 import type { AgentDeps } from './agent-deps.js';

@@ -1,9 +1,9 @@
-// Hand-over of inputs to the process that owns their session (issue #16; docs/decisions/input-hand-over.md): on a
-// shared engine every input goes into the session's durable queue (storage.handOver(), `session:<id>`); the holder
-// of the session's lease takes the items in arrival order and places them into its own channel exactly like local
-// inputs (join, queue, open); the accepting process's handleMessage settles when the owner finishes the item. An
-// owner keeps the lease while its channel is busy or items wait; one taking over from a process that died records
-// the interrupted turn as stopped, finishes the items already in it and runs the rest (item-placement.ts places them).
+// Hand-over of inputs to the process that owns their session (docs/decisions/input-hand-over.md): on a shared engine
+// every input goes into the session's durable queue (storage.handOver(), `session:<id>`); the holder of the session's
+// lease takes the items in arrival order and places them into its own channel exactly like local inputs (join, queue,
+// open); the accepting process's handleMessage settles when the owner finishes the item. An owner keeps the lease while
+// its channel is busy or items wait; one taking over from a process that died records the interrupted turn as stopped,
+// finishes the items already in it and runs the rest (item-placement.ts places them).
 import { agentErrors } from '@aalis/api-agent';
 import type { HandOverService, Lease, LeasesService } from '@aalis/api-storage';
 import type { IncomingMessage } from '@aalis/schema-message';

@@ -68,7 +68,7 @@ export function deletionBegun(
   deps: AgentDeps,
   state: Pick<TurnState, 'sessionId' | 'generation'> & { running?: { superseded?: boolean } },
 ): boolean {
-  // Taken over by another process (issue #16): nothing more is written either (session-owners.ts onLost).
+  // Taken over by another process: nothing more is written either (session-owners.ts onLost).
   if (state.running?.superseded) return true;
   return deps.sessionManager.available && deps.sessionManager.use.generationOf(state.sessionId) !== state.generation;
 }

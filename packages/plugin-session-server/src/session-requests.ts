@@ -122,7 +122,7 @@ export async function stopRequest(deps: ServerDeps, account: Account, params: Re
   }
   let stopped = deps.agent.use.abort(session.id, { by: identityOf(account), reason: 'webui stop' });
   if (!stopped && turn?.origin !== undefined) {
-    // The turn runs on another process (issue #16): the agent sent the stop there; its end, relayed, says how it went.
+    // The turn runs on another process: the agent sent the stop there; its end, relayed, says how it went.
     stopped = (await deps.live(session.id).ended(turn.turnId, REMOTE_STOP_WAIT_MS)) === 'aborted';
   }
   return { stopped } satisfies ResultOf<'stop'>;

@@ -1,5 +1,5 @@
 // A timeline taken while a turn streams: what streamed is added once, also when the archive already holds the
-// segment before the news that it was stored arrived (a turn relayed from another process, issue #16).
+// segment before the news that it was stored arrived (a turn relayed from another process).
 import { WellKnownMetadataKeys as Keys, type Message } from '@aalis/schema-message';
 import type { TimelineTurn } from '@aalis/session-client';
 import { describe, expect, it } from 'vitest';

@@ -57,7 +57,7 @@ export async function prepareTimeline(
       }
       turn.running = true;
       // The archive may already hold the segment streaming now, when its "stored" news has not arrived yet (a
-      // turn on another process, issue #16): then what streamed is in the entries already.
+      // turn on another process): then what streamed is in the entries already.
       if (storedSegments(messages, running.turnId) <= running.segment) turn.items.push(...live.unstoredItems());
     }
     all = attachVersions(all);

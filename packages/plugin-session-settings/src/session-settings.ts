@@ -70,7 +70,7 @@ export class SessionSettings implements SessionFieldsService {
   private readonly defaults = new WeakMap<AnySessionField, unknown>();
   /**
    * The layer targets of the last complete scope read per session (a turn reads ~6 keys of one scope; building
-   * them per read was most of a read's allocation, #15.2). Only a pure function of the scope's fields is kept.
+   * them per read was most of a read's allocation). Only a pure function of the scope's fields is kept.
    */
   private readonly targetsBySession = new Map<string, ScopeTargets>();
 

@@ -1,8 +1,8 @@
-// The README's first command on a fresh clone (#1 of what a new user meets): nothing built before, `npm install &&
-// npm start` installs without a warning to wonder about, builds the command and the WebUI page on the first start
-// (said on standard error), prints a login link, and the page it opens answers a message with the offline model's
-// streamed reply. The clone is the repository's committed HEAD; npm uses this machine's cache (and the better-sqlite3
-// build scripts/cache-native-builds.mjs keeps), so the install is unpacking, not downloading or compiling.
+// The README's first command on a fresh clone (the first thing a new user meets): nothing built before, `npm install &&
+// npm start` installs without a warning to wonder about, builds the command and the WebUI page on the first start (said
+// on standard error), prints a login link, and the page it opens answers a message with the offline model's streamed
+// reply. The clone is the repository's committed HEAD; npm uses this machine's cache (and the better-sqlite3 build
+// scripts/cache-native-builds.mjs keeps), so the install is unpacking, not downloading or compiling.
 import { afterAll, describe, expect, it } from 'vitest';
 import { type FreshCloneRun, firstContact } from './fresh-clone.case.js';
 

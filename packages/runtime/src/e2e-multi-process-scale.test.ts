@@ -39,10 +39,10 @@ const kill = { armed: false, held: undefined as RecordedRequest | undefined, don
 beforeAll(async () => {
   model = await startOpenAiTestServer({ models: ['test-model'] });
   calls = stampCalls(model);
-  // The kill must land while a call of the victim streams. Waiting a fixed time for the stream's end races the
-  // machine: on a loaded one the killed process's sockets closed after the reply's last byte was written (CI saw
-  // #16.1 fail so). So once armed, the victim's next call streams its first chunk and then is held open until the
-  // victim is dead: a kill mid-stream by construction, whatever the load.
+  // The kill must land while a call of the victim streams. Waiting a fixed time for the stream's end races the machine:
+  // on a loaded one the killed process's sockets closed after the reply's last byte was written (CI saw the
+  // one-turn-per-session check fail so). So once armed, the victim's next call streams its first chunk and then is held
+  // open until the victim is dead: a kill mid-stream by construction, whatever the load.
   const killed = new Promise<void>((resolve) => {
     kill.done = resolve;
   });
@@ -192,10 +192,10 @@ async function runScenario(): Promise<Outcome> {
     }
   }, 5);
   const sends: Promise<void>[] = [];
-  // A client keeps under the server's limit of requests in progress per login (maxRequestsPerLogin, 32 by default):
-  // one more is refused with AALIS_WEBUI_TOO_MANY_REQUESTS ("wait for the others to be answered"). On a loaded
-  // machine the survivors acknowledged the last round's 100 sends slowly enough to pass it (#16.1 failed so at load
-  // 20 here), so each process's sends wait for a free place, as a well-behaved client's would.
+  // A client keeps under the server's limit of requests in progress per login (maxRequestsPerLogin, 32 by default): one
+  // more is refused with AALIS_WEBUI_TOO_MANY_REQUESTS ("wait for the others to be answered"). On a loaded machine the
+  // survivors acknowledged the last round's 100 sends slowly enough to pass it (the one-turn-per-session check failed
+  // so at load 20 here), so each process's sends wait for a free place, as a well-behaved client's would.
   const places = new Map<string, { free: number; waiting: Array<() => void> }>();
   const inFlight = async <T>(name: string, request: () => Promise<T>): Promise<T> => {
     const slot = places.get(name) ?? { free: SENDS_IN_FLIGHT, waiting: [] };

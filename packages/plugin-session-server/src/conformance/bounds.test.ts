@@ -1,6 +1,6 @@
-// Bounded memory for any client behaviour (issue #25, findings 2 and 5): bodies and frames are cut at their limit
-// while they stream, JSON nesting is bounded, sockets per login and connections per address are capped, and slow
-// clients are closed on the documented schedule. Small limits here keep the floods short; the bounds are the same.
+// Bounded memory for any client behaviour: bodies and frames are cut at their limit while they stream, JSON nesting is
+// bounded, sockets per login and connections per address are capped, and slow clients are closed on the documented
+// schedule. Small limits here keep the floods short; the bounds are the same.
 import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
