@@ -1,11 +1,13 @@
 // One entry for every request, over the socket and over HTTP: reads the frame, refuses owner-only requests for
 // other accounts, runs the handler, and answers a result or a coded error (never a stack trace).
-import type { Locale } from '@aalis/core';
+import { type Locale, translate } from '@aalis/core';
 import type { Account, RequestType } from '@aalis/session-client';
 import { OWNER_REQUESTS, REQUEST_TYPES } from '@aalis/session-client';
 import { adminMcp, adminPlugins, adminPreferencesSet, logsSubscribe, preferencesView } from './admin-requests.js';
 import { backgroundList, backgroundStop, backgroundStopAll } from './background-requests.js';
+import { clientLocale } from './client-locale.js';
 import { commandsListRequest } from './commands-list-request.js';
+import { badParam } from './params.js';
 import type { Peer, ServerDeps } from './server-deps.js';
 import { frameMalformed, serverErrors } from './server-errors.js';
 import { sessionEditRequest } from './session-edit-requests.js';
@@ -54,13 +56,17 @@ export function readRequestFrame(
 }
 
 export async function runRequest(
-  deps: ServerDeps,
+  hostDeps: ServerDeps,
   origin: RequestOrigin,
   type: RequestType,
   params: Record<string, unknown>,
 ): Promise<unknown> {
   const { account, peer } = origin;
-  const locale = origin.locale ?? deps.locale;
+  const locale = origin.locale ?? peer?.locale ?? hostDeps.locale;
+  // Everything a handler writes (setting labels and notes, refusal reasons, attachment problems) in the connection's
+  // locale: the same services, another language.
+  const deps: ServerDeps =
+    locale === hostDeps.locale ? hostDeps : { ...hostDeps, locale, translate: (text) => translate(text, locale) };
   if ((OWNER_REQUESTS as readonly string[]).includes(type) && !account.owner) {
     throw serverErrors.AALIS_WEBUI_FORBIDDEN({ reason: deps.translate({ key: 'sessionServer.forbidden.owner' }) });
   }
@@ -119,6 +125,12 @@ export async function runRequest(
       return exportRequest(deps, account, params, locale);
     case 'commands.list':
       return commandsListRequest(deps, account, locale);
+    case 'locale.set': {
+      const chosen = clientLocale(params.locale, hostDeps.locale);
+      if (typeof params.locale !== 'string') badParam('locale.set', 'locale', 'string', params.locale, { max: '35' });
+      if (peer) peer.locale = chosen;
+      return { locale: chosen };
+    }
     case 'usage.get':
       return usageGetRequest(deps, account, params);
     case 'admin.plugins':

@@ -7,7 +7,7 @@ import type { AgentQueueEvent, TokenUsageEvent } from '@aalis/api-agent';
 import type { DeliveryFailure, OutboundStreamFragment } from '@aalis/api-gateway';
 import type { LlmUsageEvent } from '@aalis/api-llm';
 import type { ToolExecuteEvent } from '@aalis/api-tools';
-import type { TextRef } from '@aalis/core';
+import { type TextRef, translate } from '@aalis/core';
 import {
   type IncomingMessage,
   WellKnownMetadataKeys as Keys,
@@ -231,11 +231,16 @@ export function onTokenUsage(context: BridgeContext, event: TokenUsageEvent): vo
     trimmed: event.trimmed,
     historyMessages: event.historyMessages,
     historyLimit: event.historyLimit,
+    // Each row in both languages the pages are written in: one frame serves every subscriber, whatever its page's.
     parts: event.parts.map((part) => ({
       label: context.translate(part.label),
+      labels: { 'zh-CN': translate(part.label, 'zh-CN'), en: translate(part.label, 'en') },
       tokens: part.tokens,
       ...(part.injectors ? { injectors: { ...part.injectors } } : {}),
     })),
+    // `used` is the provider's prompt tokens when this call's llm:usage reported them; the rows are estimates.
+    measured: call !== undefined && call.promptTokens === event.used,
+    partsTotal: event.parts.reduce((sum, part) => sum + part.tokens, 0),
     ...(call?.cachedPromptTokens !== undefined ? { cachedPromptTokens: call.cachedPromptTokens } : {}),
     ...(call ? { completionTokens: call.completionTokens, model: call.model } : {}),
   };

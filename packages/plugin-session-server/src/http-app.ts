@@ -7,6 +7,7 @@ import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { parseBoundedJson, readBodyWithin, readStreamWithin } from './body-reader.js';
+import { acceptedLocale, clientLocale } from './client-locale.js';
 import type { ConnectionLimits } from './connection-limits.js';
 import { type RequestOrigin, readRequestFrame, runRequest } from './dispatch-request.js';
 import {
@@ -51,7 +52,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   const locale: Locale = deps.locale;
   const app = new Hono<Env>();
   const fail = (c: Context<Env>, error: unknown) => {
-    const { error: body, status } = toProtocolError(error, locale);
+    const { error: body, status } = toProtocolError(error, clientLocale(c.req.header('x-aalis-locale'), locale));
     if (status >= 500) deps.log.error('request failed', { path: c.req.path, error: String(error) });
     return c.json({ ok: false, error: body }, status as 400);
   };
@@ -166,7 +167,12 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
       mutation(c, login);
       const result = await options.connections.request(login.key, async () => {
         const { type, params } = readRequestFrame(await body(c, deps.config.maxFrameBytes), false, locale);
-        return runRequest(deps, origin, type, params);
+        return runRequest(
+          deps,
+          { ...origin, locale: clientLocale(c.req.header('x-aalis-locale'), locale) },
+          type,
+          params,
+        );
       });
       return c.json({ ok: true, result });
     } catch (error) {
@@ -232,8 +238,10 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
         c.header('cache-control', 'no-store');
         return c.redirect('/', 303);
       }
-      const { error: problem } = toProtocolError(error, locale);
-      return c.html(messagePage(locale, problem.code, problem.message), 401);
+      // The browser's language: the page that says why comes before any page of ours could ask for one.
+      const pageLocale = acceptedLocale(c.req.header('accept-language'), locale);
+      const { error: problem } = toProtocolError(error, pageLocale);
+      return c.html(messagePage(pageLocale, problem.code, problem.message), 401);
     }
   });
 

@@ -33,6 +33,8 @@ export interface Peer {
   /** Sessions this socket subscribed to (active once their timeline or replay went out). */
   readonly subscriptions: Set<string>;
   logLevel: LogRecord['level'] | undefined;
+  /** The connection's locale (the socket URL's ?locale=, then locale.set); the host's when absent. */
+  locale?: Locale;
   close(code: number, reason: string): void;
 }
 

@@ -6,6 +6,7 @@ import type { Account, HelloFrame, ServerFrame } from '@aalis/session-client';
 import { CLOSE_CODES, PROTOCOL_VERSION } from '@aalis/session-client';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { parseBoundedJson } from './body-reader.js';
+import { clientLocale } from './client-locale.js';
 import type { ConnectionLimits } from './connection-limits.js';
 import { readRequestFrame, runRequest } from './dispatch-request.js';
 import { accountOf, checkHost, checkOrigin, requireLogin } from './login-checks.js';
@@ -110,6 +111,8 @@ export function attachSocketServer(server: Server, options: SocketServerOptions)
       loginKey,
       subscriptions: new Set(),
       logLevel: undefined,
+      // The page's language, from the socket URL (?locale=); locale.set changes it.
+      locale: clientLocale(new URL(request.url ?? '/', 'http://localhost').searchParams.get('locale'), deps.locale),
       send(frame) {
         this.sendText(JSON.stringify(frame));
       },
@@ -132,7 +135,7 @@ export function attachSocketServer(server: Server, options: SocketServerOptions)
       serverId: deps.serverId,
       account,
       limits: options.limits(),
-      locale: deps.locale,
+      locale: peer.locale ?? deps.locale,
     });
 
     ws.on('message', (data, isBinary) => {
@@ -170,17 +173,17 @@ export function attachSocketServer(server: Server, options: SocketServerOptions)
       if (size > deps.config.maxFrameBytes) {
         throw serverErrors.AALIS_WEBUI_FRAME_TOO_LARGE({ size, limit: deps.config.maxFrameBytes });
       }
-      if (isBinary) throw frameMalformed('binary frames are not read', deps.locale);
-      const parsed = parseBoundedJson(String(data), deps.config.maxJsonDepth, deps.locale, 'not JSON');
+      if (isBinary) throw frameMalformed('binary frames are not read', peer.locale ?? deps.locale);
+      const parsed = parseBoundedJson(String(data), deps.config.maxJsonDepth, peer.locale ?? deps.locale, 'not JSON');
       const candidate = (parsed as { id?: unknown } | null)?.id;
       if (typeof candidate === 'string' && candidate.length <= 64) id = candidate;
-      const frame = readRequestFrame(parsed, true, deps.locale);
+      const frame = readRequestFrame(parsed, true, peer.locale ?? deps.locale);
       const result = await options.connections.request(peer.loginKey, () =>
         runRequest(deps, { account: peer.account, peer, redact: options.redact }, frame.type, frame.params),
       );
       peer.send({ type: 'reply', id: frame.id!, result });
     } catch (error) {
-      const { error: body, status } = toProtocolError(error, deps.locale);
+      const { error: body, status } = toProtocolError(error, peer.locale ?? deps.locale);
       if (status >= 500) deps.log.error('socket request failed', { error: String(error) });
       peer.send({ type: 'error', ...(id !== undefined ? { id } : {}), error: body });
     }

@@ -33,8 +33,10 @@ export interface SessionSummary {
 
 /** One row of a usage entry: drawn as given, in order, without knowing the labels. */
 export interface UsagePart {
-  /** Display name, already translated. */
+  /** Display name, already translated (the host's locale). */
   label: string;
+  /** The display name in each locale a page may have: show `labels[pageLocale]`. */
+  labels?: { 'zh-CN': string; en: string };
   tokens: number;
   /** This part by injector (`<plugin instance id>/<local id>` → tokens). */
   injectors?: Record<string, number>;

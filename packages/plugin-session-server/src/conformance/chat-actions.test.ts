@@ -1,11 +1,14 @@
 // Conformance: edit, regenerate and retry roll back by turn id (superseded versions kept, never sent to the model,
 // shown as previousVersions, seen live by other tabs; refused while a turn runs and past a compression divider),
 // and slash commands sent in the page (routed 'command', the answer kept as records that survive a reload).
+import { SessionClient, type WebSocketLike } from '@aalis/session-client';
 import { errorReply, type StreamStep, textReply } from '@aalis/testing';
 import { describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { hostPerFile, Recorder } from './harness.case.js';
 
-const { host, connected } = hostPerFile();
+const files = hostPerFile();
+const { host, connected, track } = files;
 
 /** The text of every message of the model's last request. */
 function lastRequestTexts(): string[] {
@@ -302,5 +305,54 @@ describe('session list actions, export, palette and usage', () => {
       cachedPromptTokens: 300,
       model: 'openai/test-model',
     });
+  });
+});
+
+describe("the connection's locale", () => {
+  const withLocale = (locale: string) => {
+    const cookie = files.cookie;
+    return track(
+      new SessionClient({
+        baseUrl: host.base,
+        headers: { cookie },
+        locale,
+        requestTimeoutMs: 10_000,
+        createSocket: (url) =>
+          new WebSocket(url, { headers: { cookie, origin: host.base } }) as unknown as WebSocketLike,
+      }),
+    );
+  };
+
+  it("writes errors, setting labels and usage rows in the page's language; locale.set switches it", async () => {
+    // The host writes English (locale: en); this page is Chinese.
+    const client = withLocale('zh-Hans-CN');
+    const hello = await client.connect();
+    expect(hello.locale).toBe('zh-CN');
+    const unknown = await client.request('subscribe', { sessionId: 'web:nobody' }).catch((error) => error);
+    expect(unknown.code).toBe('AALIS_WEBUI_SESSION_UNKNOWN');
+    expect(unknown.message).toMatch(/没有会话「web:nobody」/);
+    const { session } = await client.request('session.create', {});
+    const { settings } = await client.request('settings.get', { sessionId: session.id });
+    const labels = settings.map((setting) => setting.label).join(' ');
+    expect(labels).toMatch(/[\u4e00-\u9fff]/);
+
+    const recorder = new Recorder();
+    await client.subscribe(session.id, recorder.handlers).ready;
+    await recorder.until(() => recorder.of('usage').length > 0);
+    const part = recorder.of('usage')[0]!.usage.parts[0]!;
+    expect(part.labels?.['zh-CN']).toBe('历史消息');
+    expect(part.labels?.en).toBe('History');
+    expect(recorder.of('usage')[0]!.usage.partsTotal).toBe(
+      recorder.of('usage')[0]!.usage.parts.reduce((sum, row) => sum + row.tokens, 0),
+    );
+
+    expect(await client.setLocale('en-GB')).toBe('en');
+    const again = await client.request('subscribe', { sessionId: 'web:nobody' }).catch((error) => error);
+    expect(again.message).toMatch(/There is no session "web:nobody"/);
+    // Over HTTP the X-Aalis-Locale header says it.
+    const http = withLocale('zh-CN');
+    await http.me();
+    const overHttp = await http.call('settings.get', { sessionId: 'web:nobody' }).catch((error) => error);
+    expect(overHttp.message).toMatch(/没有会话/);
   });
 });
