@@ -25,7 +25,7 @@ import type { Login } from './login-store.js';
 import type { ServerDeps } from './server-deps.js';
 import { frameMalformed, linkInvalid, serverErrors, toProtocolError } from './server-errors.js';
 import { canSee } from './session-access.js';
-import { messagePage, type PageServer } from './static-page.js';
+import { errorPage, type PageServer } from './static-page.js';
 
 export interface HttpAppOptions {
   deps: ServerDeps;
@@ -241,7 +241,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
       // The browser's language: the page that says why comes before any page of ours could ask for one.
       const pageLocale = acceptedLocale(c.req.header('accept-language'), locale);
       const { error: problem } = toProtocolError(error, pageLocale);
-      return c.html(messagePage(pageLocale, problem.code, problem.message), 401);
+      return c.html(errorPage(pageLocale, problem.code, problem.message), 401);
     }
   });
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPageServer } from './static-page.js';
+import { createPageServer, errorPage } from './static-page.js';
 import './server-texts.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'aalis-page-'));
@@ -46,5 +46,26 @@ describe('the page', () => {
     const later = await app.request('/');
     expect(later.status).toBe(200);
     expect(await later.text()).toContain('built now');
+  });
+});
+
+describe('the error page', () => {
+  it('is a sentence as the heading, the fix below and the code in small print', () => {
+    const html = errorPage(
+      'zh-CN',
+      'AALIS_WEBUI_LINK_USED',
+      '这个登录链接已经用过了，每个链接只能用一次。请运行 `aalis webui-link` 取一个新的。',
+    );
+    expect(html).toContain('<h1>这个登录链接已经用过了，每个链接只能用一次。</h1>');
+    expect(html).toContain('<p>请运行 <code>aalis webui-link</code> 取一个新的。</p>');
+    expect(html).toContain('<small>错误代码： <code>AALIS_WEBUI_LINK_USED</code></small>');
+    expect(html).not.toContain('<h1>AALIS_WEBUI_LINK_USED</h1>');
+    const english = errorPage(
+      'en',
+      'AALIS_WEBUI_LINK_USED',
+      'This login link was used already; each link works once. Run `aalis webui-link` for a fresh one.',
+    );
+    expect(english).toContain('<h1>This login link was used already; each link works once.</h1>');
+    expect(english).toContain('lang="en"');
   });
 });

@@ -104,6 +104,18 @@ export function messagePage(locale: Locale, title: string, message: string): str
   return `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Aalis</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color-scheme:light dark}code{font-size:.95em}</style></head><body><h1>${escapeHtml(title)}</h1><p>${withCode(escapeHtml(message))}</p></body></html>`;
 }
 
+/**
+ * A refusal as a page: its first sentence is the heading, the rest of the message (how to fix it) below, and the code
+ * in small print — never a bare code as the heading.
+ */
+export function errorPage(locale: Locale, code: string, message: string): string {
+  const split = /^(.+?[。.!?！？])\s*(\S[\s\S]*)?$/u.exec(message.trim());
+  const heading = split?.[1] ?? message;
+  const rest = split?.[2] ?? '';
+  const label = translate({ key: 'sessionServer.page.errorCode' }, locale);
+  return `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Aalis</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color-scheme:light dark}code{font-size:.95em}small{opacity:.7}</style></head><body><h1>${withCode(escapeHtml(heading))}</h1>${rest ? `<p>${withCode(escapeHtml(rest))}</p>` : ''}<p><small>${escapeHtml(label)} <code>${escapeHtml(code)}</code></small></p></body></html>`;
+}
+
 /** The messages quote commands in backticks (「运行 `aalis webui-link`」): shown as code, not as backticks. */
 function withCode(escaped: string): string {
   return escaped.replace(/`([^`]+)`/gu, '<code>$1</code>');

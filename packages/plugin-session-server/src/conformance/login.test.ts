@@ -87,9 +87,13 @@ describe('login', () => {
     expect(cookie).toMatch(/^aalis_login=[A-Za-z0-9_-]{43};/);
     expect(cookie).toContain('HttpOnly');
     expect(cookie).toContain('SameSite=Strict');
-    const again = await fetch(link, { redirect: 'manual' });
+    const again = await fetch(link, { redirect: 'manual', headers: { 'accept-language': 'zh-CN,zh;q=0.9,en;q=0.8' } });
     expect(again.status).toBe(401);
-    expect(await again.text()).toContain('AALIS_WEBUI_LINK_USED');
+    // A sentence in the browser's language as the heading; the code in small print below.
+    const page = await again.text();
+    expect(page).toMatch(/<h1>这个登录链接已经用过了[^<]*<\/h1>/);
+    expect(page).toMatch(/<small>[^<]*<code>AALIS_WEBUI_LINK_USED<\/code><\/small>/);
+    expect(page).not.toContain('<h1>AALIS_WEBUI_LINK_USED</h1>');
 
     const token = new URL(host.aalis.webui!.loginLink()!).searchParams.get('token')!;
     const tampered = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
