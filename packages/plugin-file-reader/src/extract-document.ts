@@ -1,10 +1,8 @@
 // One entry point from a file's bytes to its text: the type sniffed from the content, the extractor for it, and
 // the coded errors a person is told about (too large, encrypted, corrupt, a zip bomb, not a kind we read).
+// The parsers are loaded on the first file of their kind: most processes never read a spreadsheet, and loading
+// them all would slow every start.
 import { decodeText } from './decode-text.js';
-import { extractDocx } from './extract-docx.js';
-import { extractPdf } from './extract-pdf.js';
-import { extractPptx } from './extract-pptx.js';
-import { extractXlsx } from './extract-xlsx.js';
 import type { ExtractedDocument, ExtractLimits } from './extracted-document.js';
 import { fileReaderErrors } from './file-reader-texts.js';
 import type { FileKind, SniffedFile } from './sniff-file.js';
@@ -18,13 +16,13 @@ export async function extractDocument(
 ): Promise<Extraction> {
   switch (sniffed.kind) {
     case 'pdf':
-      return { ...(await extractPdf(bytes, limits)), imagesFound: 0 };
+      return { ...(await (await import('./extract-pdf.js')).extractPdf(bytes, limits)), imagesFound: 0 };
     case 'docx':
-      return extractDocx(bytes, limits);
+      return (await import('./extract-docx.js')).extractDocx(bytes, limits);
     case 'xlsx':
-      return extractXlsx(bytes, limits);
+      return (await import('./extract-xlsx.js')).extractXlsx(bytes, limits);
     case 'pptx':
-      return extractPptx(bytes, limits);
+      return (await import('./extract-pptx.js')).extractPptx(bytes, limits);
     case 'legacy-office':
       throw fileReaderErrors.AALIS_FILE_LEGACY_OFFICE();
     case 'image':

@@ -8,7 +8,14 @@ import { fileReaderErrors } from './file-reader-texts.js';
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 let pdfjs: Promise<PdfJs> | undefined;
 // Loaded on the first PDF: the library is large and most processes never read one.
-const loadPdfJs = () => (pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
+// In Node pdf.js runs its worker in-process ("fake worker"), importing pdf.worker.mjs by a path relative to itself,
+// which a bundle (the aalis command's) does not have: handing it the worker module here works in both.
+const loadPdfJs = () =>
+  (pdfjs ??= (async () => {
+    const worker = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
+    return import('pdfjs-dist/legacy/build/pdf.mjs');
+  })());
 
 // The standard fonts ship inside the package; without them pdf.js warns on every PDF that uses a base-14 font.
 const standardFontDataUrl = `${pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')).href}/`;

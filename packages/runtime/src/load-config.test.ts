@@ -71,6 +71,8 @@ describe('loadConfig', () => {
       'subtask',
       'schedule',
       'workflow',
+      'media',
+      'file-reader',
       'basic-tools',
       'session-server',
       'cli',

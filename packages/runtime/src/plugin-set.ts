@@ -10,12 +10,14 @@ import authorityPlugin from '@aalis/plugin-authority';
 import { cliConfigSchema } from '@aalis/plugin-cli';
 import commandsPlugin from '@aalis/plugin-commands';
 import contributionsPlugin from '@aalis/plugin-contributions';
+import { fileReaderConfigSchema } from '@aalis/plugin-file-reader/file-reader-config';
 import gatewayPlugin from '@aalis/plugin-gateway';
 import hooksPlugin from '@aalis/plugin-hooks';
 import { anthropicConfigSchema } from '@aalis/plugin-llm-anthropic/config-schema';
 import offlinePlugin from '@aalis/plugin-llm-offline';
 import { openAiConfigSchema } from '@aalis/plugin-llm-openai/config-schema';
 import { mcpConfigSchema } from '@aalis/plugin-mcp/mcp-config';
+import { mediaConfigSchema } from '@aalis/plugin-media/media-config';
 import memoryPlugin from '@aalis/plugin-memory-sqlite';
 import memorySummaryPlugin from '@aalis/plugin-memory-summary';
 import memoryVectorPlugin from '@aalis/plugin-memory-vector';
@@ -187,6 +189,16 @@ export function pluginSlots(): PluginSlot[] {
         'Workflows (编排): <dataDir>/workflows/<name>.yaml DAGs of agent, tool, send, wait, condition, map and workflow nodes; workflow_run, /workflow, schedules.',
       filledIn: 'timeZone ← timeZone',
       secretsOf: (section) => stringsAt(section, 'webhookSecret'),
+    }),
+    lazySlot('@aalis/plugin-media', mediaConfigSchema, () => import('@aalis/plugin-media'), {
+      alias: 'media',
+      summary:
+        'Images for models that cannot see: described by a model with vision (describeModel), cached by content; describe_image.',
+    }),
+    lazySlot('@aalis/plugin-file-reader', fileReaderConfigSchema, () => import('@aalis/plugin-file-reader'), {
+      alias: 'file-reader',
+      summary:
+        'Files people send (text in any common encoding, Markdown, CSV, PDF, DOCX, XLSX, PPTX) read for the model; read_uploaded_file.',
     }),
     slot(createBasicToolsPlugin(), { alias: 'basic-tools', summary: 'The current_time and calculator tools.' }),
     lazySlot('@aalis/plugin-otel', otelConfigSchema, () => import('@aalis/plugin-otel'), {
