@@ -69,10 +69,14 @@ describe('npm create aalis, non-interactive', () => {
       const { config, enabled } = loaded(dir);
       expect(config.provider).toBe('offline');
       expect(enabled).toContain('llm-offline');
-      // minimal runs no background work; the others keep reminders and subtasks.
-      const background = enabled.filter((alias) => ['schedule', 'subtask', 'workflow'].includes(alias));
-      if (template === 'minimal') expect(background).toEqual([]);
-      else expect(background).toEqual(expect.arrayContaining(['schedule', 'subtask']));
+      // minimal is the terminal and the WebUI only; the others keep memory, media, files, reminders and subtasks.
+      const extras = ['schedule', 'subtask', 'workflow', 'memory-vector', 'media', 'file-reader'];
+      const present = enabled.filter((alias) => extras.includes(alias));
+      if (template === 'minimal') expect(present).toEqual([]);
+      else
+        expect(present).toEqual(
+          expect.arrayContaining(['schedule', 'subtask', 'memory-vector', 'media', 'file-reader']),
+        );
       expect(readFileSync(join(dir, 'README.md'), 'utf8')).toContain('offline demo model');
     },
   );
@@ -162,6 +166,7 @@ describe('npm create aalis at a terminal', () => {
     expect(config.host.llm.model).toBe('Qwen/Qwen3-8B');
     expect(enabled).toContain('platform-onebot');
     expect(enabled).not.toContain('schedule');
+    expect(enabled).not.toContain('memory-vector');
     expect(readFileSync(join(cwd, 'asked-bot', 'aalis.config.yaml'), 'utf8')).toContain('url: "ws://127.0.0.1:3001"');
   });
 });

@@ -20,12 +20,20 @@ export interface ProjectOptions {
 
 /**
  * What each template turns on among the runtime's plugins (the runtime holds every first-party plugin it can load;
- * a section `false` turns one off). minimal: the terminal and the WebUI over SQLite, no background work. standard:
- * the defaults — reminders, subtasks, workflows — and MCP ready to be given servers. full: also the sections of the
+ * a section `false` turns one off). minimal: the terminal and the WebUI over SQLite, no background work, no long-term
+ * memory, media or file reading. standard: the defaults — long-term memory, media, the file reader, reminders,
+ * subtasks, workflows — and MCP ready to be given servers. full: also the sections of the
  * platforms and of tracing, written out (empty) so that filling one in turns it on.
  */
 const TEMPLATE_SECTIONS: Record<TemplateName, string[]> = {
-  minimal: ['  schedule: false', '  subtask: false', '  workflow: false'],
+  minimal: [
+    '  schedule: false',
+    '  subtask: false',
+    '  workflow: false',
+    '  memory-vector: false',
+    '  media: false',
+    '  file-reader: false',
+  ],
   standard: [
     '  # MCP servers whose tools she may call (stdio or HTTP), e.g.:',
     '  # mcp:',
