@@ -151,7 +151,8 @@ export function createFlowControlPlugin({ now = Date.now }: { now?: () => number
             ...(message.venue !== undefined ? { venue: message.venue } : {}),
             ...(message.messageId !== undefined ? { replyTo: message.messageId } : {}),
           };
-          await handles.gateway.use
+          // Sent beside the input, not before it: the input's way through the pipeline does not wait for delivery.
+          void handles.gateway.use
             .dispatchOutbound(notice)
             .catch((error: unknown) => log.warn('flow: the notice could not be sent', { error: String(error) }));
         }
