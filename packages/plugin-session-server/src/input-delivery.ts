@@ -6,6 +6,7 @@ import type { InboundReport } from '@aalis/api-gateway';
 import type { SessionInfo } from '@aalis/api-session-manager';
 import { type Attachment, type IncomingMessage, WellKnownMetadataKeys as Keys } from '@aalis/schema-message';
 import type { Account, ResultOf, SendRouting, TimelineCommand } from '@aalis/session-client';
+import { limitErrors } from './limit-errors.js';
 import { identityOf, type ServerDeps, WEBUI_PLATFORM } from './server-deps.js';
 import { serverErrors } from './server-errors.js';
 
@@ -30,6 +31,12 @@ export async function deliverInput(
     return { messageId: earlier.messageId, duplicate: true, routed: earlier.routed ?? 'turn' };
   }
   if (!deps.gateway.available) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'gateway' });
+  // Each session holds at most maxWaitingInputs inputs waiting for its turn: a burst past it is refused, not kept.
+  const live = deps.live(session.id);
+  const waiting = live.waitingCount();
+  if (waiting >= deps.config.maxWaitingInputs) {
+    throw limitErrors.AALIS_WEBUI_QUEUE_FULL({ count: waiting, limit: deps.config.maxWaitingInputs });
+  }
   const messageId = `webui-${Date.now().toString(36)}-${randomBytes(6).toString('hex')}`;
   const at = Date.now();
   const message: IncomingMessage = {
@@ -48,11 +55,12 @@ export async function deliverInput(
   deps.rawTexts.set(messageId, text);
   if (clientMessageId) deps.clientIds.set(messageId, clientMessageId);
   if (sentKey) deps.sentIds.set(sentKey, { messageId, at });
+  live.expectInput(messageId);
   // Answered once the agent took the input on (on a shared engine: stored in the database, so a confirmed input
   // outlives this process), or once the gateway is done with it (a command, a dropped input); the turn runs on. A
   // failing phase is logged by the gateway and never thrown.
   let reply: string | undefined;
-  const routed = await new Promise<SendRouting>((resolve) => {
+  const routed = await new Promise<SendRouting | 'failed'>((resolve) => {
     const stopAccepted = deps.events.on('agent:accepted', ({ message: taken }) => {
       if (taken.messageId !== messageId) return;
       stopAccepted();
@@ -65,8 +73,14 @@ export async function deliverInput(
     void deps.gateway.use
       .receive(message)
       .then(
-        (report: InboundReport): SendRouting =>
-          report.outcome === 'command' ? 'command' : report.outcome === 'dispatched' ? 'turn' : 'dropped',
+        (report: InboundReport): SendRouting | 'failed' =>
+          report.outcome === 'command'
+            ? 'command'
+            : report.outcome === 'dispatched'
+              ? 'turn'
+              : report.outcome === 'failed'
+                ? 'failed'
+                : 'dropped',
         (error: unknown): SendRouting => {
           deps.log.warn('the gateway refused a WebUI message', { sessionId: session.id, error: String(error) });
           return 'dropped';
@@ -78,6 +92,14 @@ export async function deliverInput(
         resolve(outcome);
       });
   });
+  // Not waiting after all (a command, dropped, failed): it does not count towards the bound.
+  if (routed !== 'turn') live.expectInput(messageId, true);
+  if (routed === 'failed') {
+    // Never acknowledged (the agent could not store it, or a phase before failed; the gateway logged why): the
+    // sender is told, and a resend with the same clientMessageId is a new try (its entry is marked expired).
+    if (sentKey) deps.sentIds.set(sentKey, { messageId, at: 0 });
+    throw limitErrors.AALIS_WEBUI_NOT_STORED();
+  }
   if (sentKey) deps.sentIds.set(sentKey, { messageId, at, routed });
   if (routed === 'command') {
     await recordCommand(deps, account, session, { messageId, text, at, reply, clientMessageId });

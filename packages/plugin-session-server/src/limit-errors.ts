@@ -31,8 +31,8 @@ export const limitErrors = defineErrors({
   },
   AALIS_WEBUI_NOT_STORED: {
     statusCode: 503,
-    en: 'The message could not be stored ({reason}), so it was not sent and nothing will answer it. Send it again once the host can write its database (free disk space, or bring the database server back).',
+    en: 'The message could not be stored, so it was not sent and nothing will answer it (the host log says why). Send it again once the host can write its database: free disk space, or bring the database server back.',
     'zh-CN':
-      '这条消息没能存下（{reason}），所以没有发出，也不会有回复。等主机能写数据库后（腾出磁盘空间，或让数据库服务器恢复）再发一次。',
+      '这条消息没能存下，所以没有发出，也不会有回复（原因见宿主日志）。等主机能写数据库后再发一次：腾出磁盘空间，或让数据库服务器恢复。',
   },
 });

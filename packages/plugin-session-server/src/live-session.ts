@@ -19,6 +19,9 @@ export interface ReplayBounds {
   bytes: number;
 }
 
+/** How long an acknowledged input may go without a queue or input event before it stops counting as waiting. */
+const UNPLACED_FOR_MS = 30_000;
+
 export const DEFAULT_REPLAY: ReplayBounds = { events: 2000, bytes: 4 * 1024 * 1024 };
 
 /** What the other processes' session servers need to follow a session whose turn runs here (live-relay.ts). */
@@ -92,6 +95,11 @@ export class LiveSession {
   readonly subscribers = new Set<Subscriber>();
   turn: LiveTurn | undefined;
   waiting: WaitingInput[] = [];
+  /**
+   * Inputs sent here that the agent acknowledged but has not placed yet (no queue or input event names them so far),
+   * by messageId with when they were sent: they count towards the waiting bound until they show up.
+   */
+  private readonly unplaced = new Map<string, number>();
   /** Bumped on every archive change, so a timeline read can tell it raced one. */
   archiveVersion = 0;
   /** When the last event was emitted (Date.now()), for dropping sessions nobody watches any more. */
@@ -106,6 +114,19 @@ export class LiveSession {
     private readonly replay: ReplayBounds = DEFAULT_REPLAY,
   ) {
     this.seq = startSeq;
+  }
+
+  /** Inputs waiting or about to (acknowledged, not placed yet): what the waiting bound counts. */
+  waitingCount(now = Date.now()): number {
+    // One never placed (the agent dropped it, or it ran as context) stops counting after a while.
+    for (const [messageId, at] of this.unplaced) if (now - at > UNPLACED_FOR_MS) this.unplaced.delete(messageId);
+    return this.waiting.length + this.unplaced.size;
+  }
+
+  /** An input sent here is about to be acknowledged (`placed: false`), or its send ended otherwise (true). */
+  expectInput(messageId: string, placed = false): void {
+    if (placed) this.unplaced.delete(messageId);
+    else this.unplaced.set(messageId, Date.now());
   }
 
   /** Sequences an event for the subscribers; `relayed`: it came from another process (not relayed back). */
@@ -141,8 +162,10 @@ export class LiveSession {
     }
     if (event.type === 'queue') {
       this.waiting = applyQueueChange(this.waiting, event, WAITING_INPUTS);
+      for (const input of event.added) if (input.messageId !== undefined) this.unplaced.delete(input.messageId);
       return;
     }
+    if (event.type === 'input' && event.input.messageId !== undefined) this.unplaced.delete(event.input.messageId);
     const turn = 'turnId' in event && this.turn?.turnId === event.turnId ? this.turn : undefined;
     if (!turn) return;
     switch (event.type) {
