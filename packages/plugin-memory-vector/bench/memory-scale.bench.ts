@@ -170,6 +170,11 @@ console.log(
   `indexing: ${Number.isFinite(indexedRate) ? Math.round(indexedRate).toLocaleString('en') : '(index existed)'} msg/s (goal ≥ 2,000); plain rows without the index ${Math.round(plainRate).toLocaleString('en')} msg/s (${(plainRate / indexedRate).toFixed(1)}× faster)`,
 );
 
+// A run on an existing BENCH_DIR indexed nothing: its samples come from the stored messages.
+if (samples.length === 0) {
+  const ids = Array.from({ length: 2_000 }, () => `m${Math.floor(random() * MESSAGES)}`);
+  samples.push(...(await store.get(ids)));
+}
 const settings = {
   maxTokens: 2000,
   maxHits: 20,
@@ -210,6 +215,8 @@ for (let i = 0; i < QUERIES; i += 1) {
   });
   recallMs.push(performance.now() - began);
   if (excerpts.some((excerpt) => excerpt.entries.some((entry) => entry.messageId === sample.messageId))) recalled += 1;
+  // The baseline reads every match of the words: a tenth of the queries are enough for its figure.
+  if (i % 10 !== 0) continue;
   began = performance.now();
   plainSearch.all(`terms : (${terms.map((term) => `"${term}"`).join(' OR ')})`);
   plainQueryMs.push(performance.now() - began);
@@ -218,7 +225,7 @@ console.log(
   `recall per turn (search in scope, neighbours, budget): p50 ${quantile(recallMs, 0.5).toFixed(2)} ms, p99 ${quantile(recallMs, 0.99).toFixed(2)} ms (goal ≤ 10 / ≤ 50 ms); the asked-about message recalled in ${((100 * recalled) / QUERIES).toFixed(1)} %`,
 );
 console.log(
-  `plain FTS5 BM25 of the same words over everything (baseline): p50 ${quantile(plainQueryMs, 0.5).toFixed(2)} ms, p99 ${quantile(plainQueryMs, 0.99).toFixed(2)} ms`,
+  `plain FTS5 BM25 of the same words over everything (baseline, every tenth query): p50 ${quantile(plainQueryMs, 0.5).toFixed(2)} ms, p99 ${quantile(plainQueryMs, 0.99).toFixed(2)} ms`,
 );
 database.close();
 plain.close();

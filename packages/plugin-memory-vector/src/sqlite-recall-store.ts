@@ -39,6 +39,11 @@ const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
+/** Terms whose document count is kept in memory at most. */
+const MAX_COUNTED_TERMS = 50_000;
+/** Terms held by fewer entries are counted again at every query. */
+const COUNT_WORTH_KEEPING = 1_000;
+
 const COLUMNS = 'message_id, session_id, audience, person, speaker, role, turn_id, at, text';
 
 interface Row {
@@ -89,6 +94,21 @@ function scopeMatch(scope: RecallScope): string {
 export function sqliteRecallStore(database: SqliteDatabase): RecallStore {
   database.migrate(RECALL_NAMESPACE, MIGRATIONS);
   let total = (database.statement('SELECT count(*) AS n FROM recall_entries').get() as { n: number }).n;
+  // How many entries hold a term: fts5vocab reads the term's whole list, which for a common term at a million
+  // entries costs up to a few hundred milliseconds; a common term's count is kept until the index has grown by a
+  // tenth (it changes little, and only the choice of terms depends on it).
+  const counted = new Map<string, { count: number; atTotal: number }>();
+  const vocabulary = database.statement('SELECT doc FROM recall_vocab WHERE term = ?');
+  const documentCount = (term: string): number => {
+    const known = counted.get(term);
+    if (known && total <= known.atTotal * 1.1 + 100) return known.count;
+    const count = (vocabulary.get(term) as { doc: number } | undefined)?.doc ?? 0;
+    // Only a common term's count is worth keeping (a rare one is read at once, and must not go stale at 0).
+    if (count < COUNT_WORTH_KEEPING) return count;
+    if (counted.size >= MAX_COUNTED_TERMS) counted.clear();
+    counted.set(term, { count, atTotal: total });
+    return count;
+  };
   const removeWhere = (where: string, params: unknown[]): number =>
     database.write((connection) => {
       const seqs = connection.prepare(`SELECT seq FROM recall_entries WHERE ${where}`).all(...params) as {
@@ -142,8 +162,7 @@ export function sqliteRecallStore(database: SqliteDatabase): RecallStore {
     async search({ terms, scope, limit }) {
       if (terms.length === 0 || limit <= 0) return [];
       const counts = new Map<string, number>();
-      const lookup = database.statement('SELECT doc FROM recall_vocab WHERE term = ?');
-      for (const term of terms) counts.set(term, (lookup.get(term) as { doc: number } | undefined)?.doc ?? 0);
+      for (const term of terms) counts.set(term, documentCount(term));
       const chosen = chooseTerms(terms, counts, total);
       if (chosen.length === 0) return [];
       const match = `terms : (${fts5AnyOf(chosen)}) AND scope : (${scopeMatch(scope)})`;
