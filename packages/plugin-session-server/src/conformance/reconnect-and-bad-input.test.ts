@@ -240,6 +240,48 @@ describe('bad input', () => {
     expect(Buffer.from(await image.arrayBuffer()).toString('base64')).toBe(pixel);
   });
 
+  it('passes a file and a voice recording of any type on, and refuses an unknown kind or a malformed type', async () => {
+    const client = await connected();
+    const { session } = await client.request('session.create', {});
+    const recorder = new Recorder();
+    await client.subscribe(session.id, recorder.handlers).ready;
+    host.model.enqueue(textReply('Read it.'));
+    const text = Buffer.from('第一行\nsecond line').toString('base64');
+    await client.send({
+      sessionId: session.id,
+      text: 'see the notes',
+      attachments: [
+        { type: 'file', mimeType: 'text/plain', data: text, name: 'notes.txt' },
+        { type: 'audio', data: `data:audio/ogg;base64,${Buffer.from('OggS').toString('base64')}`, name: 'voice.ogg' },
+      ],
+    });
+    await recorder.until(() => recorder.of('turn.ended').length === 1);
+    const input = recorder.of('input')[0]!.input;
+    expect(input.attachments.map((attachment) => [attachment.type, attachment.name, attachment.mimeType])).toEqual([
+      ['file', 'notes.txt', 'text/plain'],
+      ['audio', 'voice.ogg', 'audio/ogg'],
+    ]);
+    const refused = await codeOf(
+      client.send({
+        sessionId: session.id,
+        text: 'x',
+        attachments: [{ type: 'video' as 'file', data: text }],
+      }),
+    );
+    expect(refused).toMatchObject({ code: 'AALIS_WEBUI_ATTACHMENT_INVALID', details: { index: 0 } });
+    expect(
+      (
+        await codeOf(
+          client.send({
+            sessionId: session.id,
+            text: 'x',
+            attachments: [{ type: 'file', mimeType: 'not a type', data: text }],
+          }),
+        )
+      ).code,
+    ).toBe('AALIS_WEBUI_ATTACHMENT_INVALID');
+  });
+
   it('serves a stored attachment that is not a raster image (an SVG from a room) as a sandboxed download', async () => {
     const client = await connected();
     const { session } = await client.request('session.create', {});
