@@ -10,6 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServedWebui, serveWebui } from './serve-webui.case.js';
 
 const TIMEOUT = 90_000;
+/** A 2×2 red PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
+  'base64',
+);
 const SLOW = { timeout: 15_000 };
 
 let served: ServedWebui;
@@ -237,6 +242,45 @@ describe('keys and scrolling', () => {
         .poll(() => conversation.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight))
         .toBeLessThan(50);
       await expect.poll(() => jump.count(), SLOW).toBe(0);
+    },
+    TIMEOUT,
+  );
+});
+
+describe('attachments', () => {
+  it(
+    'says before sending what happens to an image the model cannot see and to a file; takes drops and pastes',
+    async () => {
+      await newChat(page);
+      // Test Model (the default) cannot see; Vision Model can, so it describes the image.
+      await page.getByTestId('composer-file').setInputFiles({ name: 'red.png', mimeType: 'image/png', buffer: PNG });
+      const notes = page.getByTestId('attachment-notes');
+      expect(await notes.textContent()).toBe(
+        'Test Model cannot see images: Vision Model will describe them in words first, and Test Model gets the description.',
+      );
+      // Picking the model that sees: nothing to say any more.
+      await page.locator('.composer select[data-key="llm"]').selectOption('openai/vision-model');
+      await expect.poll(() => notes.textContent()).toBe('');
+      // A file dropped on the composer, another pasted into it.
+      await page.getByTestId('composer').evaluate((composer) => {
+        const data = new DataTransfer();
+        data.items.add(new File(['a,b\n1,2\n'], 'table.csv', { type: 'text/csv' }));
+        composer.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+        composer.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+      });
+      await page.getByTestId('composer-text').evaluate((box) => {
+        const data = new DataTransfer();
+        data.items.add(new File(['# Plan'], 'plan.md', { type: 'text/markdown' }));
+        box.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+      });
+      await expect.poll(() => page.getByTestId('file-chip').count()).toBe(2);
+      expect(await notes.textContent()).toBe('The file reader will read table.csv, plan.md for the model.');
+      served.model.enqueue(textReply('I see a red square and two files.'));
+      await send(page, 'What did I send?');
+      await expect.poll(() => lastTurn().textContent(), SLOW).toContain('two files');
+      expect(served.model.chatBodies().at(-1)).toMatchObject({ model: 'vision-model' });
+      expect(modelSaw()).toContain('data:image/png;base64,');
+      expect(await page.getByTestId('file-chip').count()).toBe(0);
     },
     TIMEOUT,
   );

@@ -280,13 +280,19 @@ describe('the WebUI against aalis serve', () => {
   );
 
   it(
-    'sends an image to a model that accepts images and shows it, refusing what is not an image',
+    'sends an image to a model that accepts images and shows it; another file is taken for the file reader',
     async () => {
       // The session's model is vision-model since the previous test.
       const file = page.getByTestId('composer-file');
       await file.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hi') });
-      expect(await page.getByTestId('composer').locator('[role="alert"]').textContent()).toContain('notes.txt');
+      expect(await page.getByTestId('file-chip').textContent()).toContain('notes.txt');
+      expect(await page.getByTestId('attachment-notes').textContent()).toBe(
+        'The file reader will read notes.txt for the model.',
+      );
+      await page.getByRole('button', { name: 'Remove the attachment notes.txt' }).click();
       await file.setInputFiles({ name: 'red.png', mimeType: 'image/png', buffer: PNG });
+      // A model that sees gets the image as it is: nothing to say.
+      expect(await page.getByTestId('attachment-notes').textContent()).toBe('');
       await page.locator('.previews img').waitFor();
       served.model.enqueue(textReply('A red square.'));
       await send('What is in this picture?');

@@ -3,9 +3,12 @@ import { SessionClient } from '@aalis/session-client';
 import { createApp, h } from 'vue';
 import { AppShell } from './components/app-shell.js';
 import { AppModel } from './model/app-model.js';
+import { preferences } from './page-preferences.js';
 import './styles.css';
 
-const client = new SessionClient();
+// The server writes its texts (errors, setting names, usage rows, notices) in the page's language: the one the
+// reader picked, else the host's (which the page then follows, see hostLocale).
+const client = new SessionClient(preferences.chosenLocale ? { locale: preferences.locale } : {});
 const app = new AppModel(client, {
   search: () => location.search,
   replace: (search) =>

@@ -2,22 +2,36 @@
 // session list, the conversation with its composer, and the side panel (settings, usage); or the admin area; or
 // the login page. On a phone the list and the panel are drawers over the conversation.
 import type { SessionSummary } from '@aalis/session-client';
-import { computed, defineComponent, h, nextTick, onMounted, onUnmounted, type PropType, ref, watchEffect } from 'vue';
+import {
+  computed,
+  defineComponent,
+  h,
+  nextTick,
+  onMounted,
+  onUnmounted,
+  type PropType,
+  ref,
+  watch,
+  watchEffect,
+} from 'vue';
 import type { AppModel } from '../model/app-model.js';
 import { lastEditable } from '../model/message-actions.js';
 import { newChatFields } from '../model/new-chat-fields.js';
+import { SearchModel } from '../model/search-model.js';
 import { descendantsOf } from '../model/session-tree.js';
+import type { SettingState } from '../model/settings-model.js';
 import { usageView } from '../model/usage-view.js';
 import { hostLocale, preferences, t } from '../page-preferences.js';
 import { useStore } from '../use-store.js';
 import { AdminView } from './admin-view.js';
+import { codedErrorNodes } from './coded-error.js';
 import { Composer } from './composer.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { ConversationView } from './conversation-view.js';
 import { icon } from './icons.js';
 import { NewChat } from './new-chat.js';
 import { renderPreferenceControls } from './preference-controls.js';
-import { SessionList, sessionTitle } from './session-list.js';
+import { SessionList, type SessionListActions, sessionTitle } from './session-list.js';
 import type { SettingActions } from './setting-control.js';
 import { SidePanel } from './side-panel.js';
 
@@ -26,6 +40,17 @@ interface Confirmation {
   lines: string[];
   confirmLabel: string;
   run(): void;
+}
+
+/** The model the next turn uses: the session's llm setting, else the service's default. */
+function answeringModel(fields: readonly SettingState[], defaultModel: string | undefined): string | undefined {
+  const value = fields.find((state) => state.setting.key === 'llm')?.setting.value;
+  if (typeof value === 'string' && value !== '') return value;
+  if (value && typeof value === 'object') {
+    const { provider, model } = value as { provider?: unknown; model?: unknown };
+    if (typeof provider === 'string' && typeof model === 'string') return `${provider}/${model}`;
+  }
+  return defaultModel;
 }
 
 export const AppShell = defineComponent({
@@ -58,6 +83,14 @@ export const AppShell = defineComponent({
       });
     });
     watchEffect(() => hostLocale(snapshot.value.hostLocale));
+    // A language picked on the page goes to the server too, so what it writes follows (docs/session-protocol.md
+    // 「Locale」).
+    watch(
+      () => preferences.locale,
+      (locale) => {
+        if (preferences.chosenLocale && snapshot.value.phase === 'ready') void app.useLocale(locale);
+      },
+    );
     watchEffect(() => {
       document.documentElement.lang = preferences.locale;
       document.documentElement.dataset.theme = preferences.theme;
@@ -80,6 +113,46 @@ export const AppShell = defineComponent({
         confirmLabel: t('webui-page.delete'),
         run: () => void app.deleteSession(session.id),
       };
+    };
+    const search = new SearchModel({
+      sessions: (params) => app.client.request('sessions.list', params),
+      messages: (params) => app.client.request('search', params),
+    });
+    onUnmounted(() => search.dispose());
+    const searchSnapshot = useStore(search);
+    const download = (file: { filename: string; mimeType: string; content: string }) => {
+      const url = URL.createObjectURL(new Blob([file.content], { type: file.mimeType }));
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = file.filename;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    };
+    const listActions: SessionListActions = {
+      select: (id) => {
+        drawer.value = 'none';
+        void app.select(id);
+      },
+      create: () => {
+        drawer.value = 'none';
+        app.newChat();
+        focusComposer();
+      },
+      delete: (session) => askDelete(session),
+      rename: (session, title) => app.renameSession(session.id, title),
+      pin: (session, pinned) => void app.pinSession(session.id, pinned),
+      archive: (session, archived) => void app.archiveSession(session.id, archived),
+      export: (session, format) =>
+        void app.exportSession(session.id, format).then((file) => {
+          if (file) download(file);
+        }),
+      query: (text) => search.setQuery(text),
+      openHit: (hit) => {
+        drawer.value = 'none';
+        void app.openAt(hit.sessionId, hit.messageId);
+      },
     };
     const askClear = () => {
       confirmation.value = {
@@ -215,6 +288,7 @@ export const AppShell = defineComponent({
             model: conversation,
             selfId: account?.userId,
             canSend,
+            focus: snapshot.value.focus?.sessionId === selectedId ? snapshot.value.focus : undefined,
             handlers: {
               editTurn: (turnId: string, text: string) => app.editTurn(turnId, text),
               regenerate: (turnId: string) => void app.regenerate(turnId),
@@ -223,6 +297,7 @@ export const AppShell = defineComponent({
           }),
           h(Composer, {
             key: 'composer',
+            modelId: answeringModel(settings.getSnapshot().composer, snapshot.value.defaultModel),
             running,
             writable: canSend,
             limits,
@@ -286,6 +361,7 @@ export const AppShell = defineComponent({
         h(NewChat, { canSend: true, onStarter: (text: string) => void app.send(text, [], []) }),
         h(Composer, {
           key: 'composer',
+          modelId: draftModel ?? defaultModel,
           running: false,
           writable: true,
           limits,
@@ -329,8 +405,8 @@ export const AppShell = defineComponent({
           loginError
             ? h(
                 'p',
-                { class: 'setting-error', role: 'alert' },
-                t('webui-page.login.failed', { message: `${loginError.message} (${loginError.code})` }),
+                { class: 'setting-error', role: 'alert', 'data-testid': 'login-error' },
+                codedErrorNodes(t('webui-page.login.failed', { message: loginError.message }), loginError.code),
               )
             : null,
         ]);
@@ -341,16 +417,8 @@ export const AppShell = defineComponent({
             h(SessionList, {
               sessions,
               selectedId,
-              onSelect: (id: string) => {
-                drawer.value = 'none';
-                void app.select(id);
-              },
-              onCreate: () => {
-                drawer.value = 'none';
-                app.newChat();
-                focusComposer();
-              },
-              onDelete: askDelete,
+              search: searchSnapshot.value,
+              actions: listActions,
             }),
             renderPreferenceControls(
               'drawer',
@@ -381,11 +449,7 @@ export const AppShell = defineComponent({
               { class: 'toasts', role: 'alert', 'data-testid': 'notices' },
               notices.map((notice) =>
                 h('div', { key: notice.id, class: ['toast', notice.tone === 'info' ? 'toast-info' : ''] }, [
-                  h(
-                    'span',
-                    notice.tone === 'info' ? notice.message : t('webui-page.error', { message: notice.message }),
-                  ),
-                  notice.code ? h('code', { class: 'muted' }, notice.code) : null,
+                  h('span', notice.tone === 'info' ? notice.message : codedErrorNodes(notice.message, notice.code)),
                   h(
                     'button',
                     {

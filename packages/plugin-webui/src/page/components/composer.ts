@@ -3,7 +3,17 @@
 // (the model …), and 「停止」/"Stop" while a turn runs. The text is cleared only once the server took the message.
 import type { CommandView, Limits, ModelView, OutgoingAttachment } from '@aalis/session-client';
 import { defineComponent, h, onBeforeUnmount, onMounted, type PropType, ref } from 'vue';
-import { type AttachmentProblem, checkImages, formatBytes, IMAGE_TYPES } from '../model/attachment-checks.js';
+import {
+  type AttachmentKind,
+  type AttachmentNote,
+  type AttachmentProblem,
+  attachmentKind,
+  attachmentNotes,
+  checkFiles,
+  formatBytes,
+  type SendAttachment,
+  type SendPreview,
+} from '../model/attachment-checks.js';
 import { type PaletteRow, paletteRows, pickedText } from '../model/command-palette.js';
 import type { SettingState } from '../model/settings-model.js';
 import { t } from '../page-preferences.js';
@@ -12,21 +22,32 @@ import { renderComposerSetting, type SettingActions } from './setting-control.js
 
 interface Picked {
   file: File;
-  url: string;
+  kind: AttachmentKind;
+  /** An object URL for an image's preview; none for other files. */
+  url?: string;
 }
 
 function problemText(problem: AttachmentProblem): string {
   switch (problem.kind) {
-    case 'type':
-      return t('webui-page.composer.imageType', { name: problem.name });
     case 'size':
-      return t('webui-page.composer.imageTooLarge', {
+      return t('webui-page.composer.fileTooLarge', {
         name: problem.name,
         size: formatBytes(problem.size),
         limit: formatBytes(problem.limit),
       });
     case 'count':
-      return t('webui-page.composer.tooManyImages', { limit: problem.limit });
+      return t('webui-page.composer.tooManyFiles', { limit: problem.limit });
+  }
+}
+
+function noteText(note: AttachmentNote): string {
+  switch (note.kind) {
+    case 'described':
+      return t('webui-page.composer.imageDescribed', { model: note.model, describer: note.describer });
+    case 'notSent':
+      return t('webui-page.composer.imageNotSent', { model: note.model });
+    case 'read':
+      return t('webui-page.composer.fileRead', { names: note.names.join(t('webui-page.composer.nameSeparator')) });
   }
 }
 
@@ -48,13 +69,11 @@ export const Composer = defineComponent({
     fields: { type: Array as PropType<readonly SettingState[]>, required: true },
     models: { type: Array as PropType<readonly ModelView[]>, required: true },
     settingActions: { type: Object as PropType<SettingActions>, required: true },
+    /** The model that will answer (`<provider>/<model>`), for what the composer says about images. */
+    modelId: { type: String, required: false },
     onSend: {
       type: Function as PropType<
-        (
-          text: string,
-          attachments: OutgoingAttachment[],
-          previews: { url: string; name?: string }[],
-        ) => Promise<boolean>
+        (text: string, attachments: SendAttachment[], previews: SendPreview[]) => Promise<boolean>
       >,
       required: true,
     },
@@ -83,22 +102,31 @@ export const Composer = defineComponent({
       textarea.value?.focus();
     };
 
+    const dragging = ref(false);
     const add = (files: File[]) => {
-      const { accepted, problems: found } = checkImages(files, picked.value.length, props.limits);
-      picked.value = [...picked.value, ...accepted.map((file) => ({ file, url: URL.createObjectURL(file) }))];
+      if (!props.writable || files.length === 0) return;
+      const { accepted, problems: found } = checkFiles(files, picked.value.length, props.limits);
+      picked.value = [
+        ...picked.value,
+        ...accepted.map((file) => {
+          const kind = attachmentKind(file);
+          return { file, kind, ...(kind === 'image' ? { url: URL.createObjectURL(file) } : {}) };
+        }),
+      ];
       problems.value = found.map(problemText);
     };
     const remove = (index: number) => {
       const [gone] = picked.value.splice(index, 1);
-      if (gone) URL.revokeObjectURL(gone.url);
+      if (gone?.url) URL.revokeObjectURL(gone.url);
       picked.value = [...picked.value];
     };
+    const hasFiles = (event: DragEvent) => [...(event.dataTransfer?.types ?? [])].includes('Files');
     // A conversation opened (a new chat, a session picked) is ready to type in.
     onMounted(() => {
       if (props.writable) textarea.value?.focus();
     });
     onBeforeUnmount(() => {
-      for (const entry of picked.value) URL.revokeObjectURL(entry.url);
+      for (const entry of picked.value) if (entry.url) URL.revokeObjectURL(entry.url);
     });
 
     const send = async () => {
@@ -113,15 +141,15 @@ export const Composer = defineComponent({
       problems.value = [];
       try {
         const files = picked.value;
-        const attachments: OutgoingAttachment[] = await Promise.all(
-          files.map(async ({ file }) => ({
-            type: 'image' as const,
-            mimeType: file.type as OutgoingAttachment['mimeType'],
-            data: await readAsDataUrl(file),
-            name: file.name,
-          })),
+        const attachments: SendAttachment[] = await Promise.all(
+          files.map(async ({ file, kind }): Promise<SendAttachment> => {
+            const data = await readAsDataUrl(file);
+            return kind === 'image'
+              ? { type: 'image', mimeType: file.type as OutgoingAttachment['mimeType'], data, name: file.name }
+              : { type: kind, ...(file.type ? { mimeType: file.type } : {}), data, name: file.name };
+          }),
         );
-        const previews = files.map(({ url, file }) => ({ url, name: file.name }));
+        const previews = files.map(({ url, file, kind }) => ({ ...(url ? { url } : {}), name: file.name, kind }));
         if (await props.onSend(message, attachments, previews)) {
           if (text.value === message) text.value = '';
           picked.value = [];
@@ -167,7 +195,7 @@ export const Composer = defineComponent({
       void send();
     };
     const onPaste = (event: ClipboardEvent) => {
-      const files = [...(event.clipboardData?.files ?? [])].filter((file) => file.type.startsWith('image/'));
+      const files = [...(event.clipboardData?.files ?? [])];
       if (files.length > 0) {
         event.preventDefault();
         add(files);
@@ -216,8 +244,24 @@ export const Composer = defineComponent({
       h(
         'form',
         {
-          class: 'composer',
+          class: ['composer', dragging.value ? 'dragging' : ''],
           'data-testid': 'composer',
+          // Files dropped anywhere on the composer are attached (as picked or pasted ones are).
+          onDragover: (event: DragEvent) => {
+            if (!props.writable || !hasFiles(event)) return;
+            event.preventDefault();
+            dragging.value = true;
+          },
+          onDragleave: (event: DragEvent) => {
+            const next = event.relatedTarget as Node | null;
+            if (!next || !(event.currentTarget as HTMLElement).contains(next)) dragging.value = false;
+          },
+          onDrop: (event: DragEvent) => {
+            if (!hasFiles(event)) return;
+            event.preventDefault();
+            dragging.value = false;
+            add([...(event.dataTransfer?.files ?? [])]);
+          },
           onSubmit: (event: Event) => {
             event.preventDefault();
             void send();
@@ -235,16 +279,34 @@ export const Composer = defineComponent({
             ? null
             : h(
                 'ul',
+                { class: 'attachment-notes', role: 'status', 'data-testid': 'attachment-notes' },
+                attachmentNotes(
+                  picked.value.map((entry) => entry.file),
+                  props.models,
+                  props.modelId,
+                ).map((note) => h('li', { 'data-kind': note.kind }, noteText(note))),
+              ),
+          picked.value.length === 0
+            ? null
+            : h(
+                'ul',
                 { class: 'previews' },
                 picked.value.map((entry, index) =>
-                  h('li', { key: entry.url, class: 'preview' }, [
-                    h('img', { src: entry.url, alt: entry.file.name }),
+                  h('li', { key: `${index}-${entry.file.name}`, class: ['preview', `preview-${entry.kind}`] }, [
+                    entry.url
+                      ? h('img', { src: entry.url, alt: entry.file.name })
+                      : h('span', { class: 'file-chip', 'data-testid': 'file-chip' }, [
+                          icon('paperclip'),
+                          h('span', { class: 'file-name' }, entry.file.name),
+                          h('span', { class: 'muted' }, formatBytes(entry.file.size)),
+                        ]),
                     h(
                       'button',
                       {
                         type: 'button',
                         class: 'preview-remove',
                         'aria-label': t('webui-page.composer.removeAttachment', { name: entry.file.name }),
+                        title: t('webui-page.composer.removeAttachment', { name: entry.file.name }),
                         onClick: () => remove(index),
                       },
                       '×',
@@ -258,7 +320,6 @@ export const Composer = defineComponent({
             id: 'composer-text',
             'aria-autocomplete': 'list',
             'aria-controls': paletteOpen() ? 'command-palette' : undefined,
-            'aria-expanded': paletteOpen() ? 'true' : 'false',
             'aria-activedescendant': paletteOpen() ? `command-option-${activeRow.value}` : undefined,
             ref: textarea,
             value: text.value,
@@ -279,7 +340,6 @@ export const Composer = defineComponent({
               h('input', {
                 ref: fileInput,
                 type: 'file',
-                accept: IMAGE_TYPES.join(','),
                 multiple: true,
                 class: 'visually-hidden',
                 tabindex: -1,
@@ -298,10 +358,11 @@ export const Composer = defineComponent({
                   class: 'icon-button',
                   disabled: !props.writable,
                   'aria-label': t('webui-page.composer.attach'),
-                  title: t('webui-page.composer.attach'),
+                  title: t('webui-page.composer.attachHint'),
+                  'data-testid': 'attach',
                   onClick: () => fileInput.value?.click(),
                 },
-                icon('image'),
+                icon('paperclip'),
               ),
               ...props.fields.map((state) => renderComposerSetting(state, props.models, props.settingActions)),
             ]),

@@ -32,6 +32,17 @@ function renderItem(item: TurnItemView, selfId: string | undefined): VNode | nul
   return renderNotice(item);
 }
 
+function turnHolds(turn: TurnView, storageId: string): boolean {
+  return (
+    turn.inputs.some((input) => input.storageId === storageId) ||
+    turn.items.some(
+      (item) =>
+        (item.kind === 'text' && item.storageId === storageId) ||
+        (item.kind === 'input' && item.input.storageId === storageId),
+    )
+  );
+}
+
 function actionButton(label: string, name: 'retry', testId: string, onClick: () => void): VNode {
   return h(
     'button',
@@ -48,6 +59,8 @@ export const ConversationView = defineComponent({
     /** The account may write messages here (Edit, Regenerate and Retry are offered only then). */
     canSend: { type: Boolean, required: false, default: true },
     handlers: { type: Object as PropType<ConversationHandlers>, required: false },
+    /** A stored message to show (a search hit): scrolled to and marked once the conversation is loaded. */
+    focus: { type: Object as PropType<{ messageId: string; nonce: number }>, required: false },
   },
   setup(props) {
     const snapshot = useStore(props.model);
@@ -66,8 +79,34 @@ export const ConversationView = defineComponent({
       atBottom.value = element.scrollHeight - element.scrollTop - element.clientHeight < BOTTOM_SLACK;
       if (atBottom.value) unseen.value = false;
     };
-    onMounted(() => scrollToEnd());
+    let focusedNonce: number | undefined;
+    /** Shows the message a search hit names: its earlier version first when it was replaced, then scrolls to it. */
+    const showFocus = () => {
+      const focus = props.focus;
+      if (!focus || focus.nonce === focusedNonce || !snapshot.value.loaded) return;
+      focusedNonce = focus.nonce;
+      const id = focus.messageId;
+      for (const entry of snapshot.value.entries) {
+        if (entry.kind !== 'turn') continue;
+        const index = entry.versions.findIndex((version) => version.some((turn) => turnHolds(turn, id)));
+        if (index >= 0) shownVersion.set(entry.key, index);
+      }
+      void nextTick(() => {
+        const element = scroller.value?.querySelector<HTMLElement>(`[data-storage-id="${CSS.escape(id)}"]`);
+        if (!element) return;
+        atBottom.value = false;
+        element.scrollIntoView({ block: 'center' });
+        element.classList.add('found');
+        setTimeout(() => element.classList.remove('found'), 2500);
+      });
+    };
+    watch(() => [props.focus?.nonce, snapshot.value.loaded], showFocus);
+    onMounted(() => {
+      scrollToEnd();
+      showFocus();
+    });
     watch(snapshot, (now, before) => {
+      if (props.focus && props.focus.nonce === focusedNonce && !before.loaded) return;
       if (!atBottom.value) {
         // Content came while the reader is up the page: offer the way down instead of pulling them there.
         if (now.entries !== before.entries || now.pending !== before.pending) unseen.value = true;

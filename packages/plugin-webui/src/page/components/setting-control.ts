@@ -7,6 +7,7 @@ import { h, type VNode } from 'vue';
 import type { SettingState } from '../model/settings-model.js';
 import { t } from '../page-preferences.js';
 import type { PageTextKey } from '../texts.js';
+import { codedErrorNodes } from './coded-error.js';
 
 export interface SettingActions {
   set(key: string, value: unknown): void;
@@ -173,7 +174,7 @@ export function renderSettingRow(state: SettingState, models: readonly ModelView
         state.saving ? h('span', { class: 'muted' }, t('webui-page.settings.saving')) : null,
       ]),
       state.error
-        ? h('p', { class: 'setting-error', role: 'alert' }, `${state.error.message} (${state.error.code})`)
+        ? h('p', { class: 'setting-error', role: 'alert' }, codedErrorNodes(state.error.message, state.error.code))
         : null,
     ],
   );

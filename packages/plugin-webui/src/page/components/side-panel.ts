@@ -8,6 +8,7 @@ import type { UsageView } from '../model/usage-view.js';
 import { t } from '../page-preferences.js';
 import { useStore } from '../use-store.js';
 import { type BackgroundActions, BackgroundPanel } from './background-panel.js';
+import { codedErrorNodes } from './coded-error.js';
 import { icon } from './icons.js';
 import { renderSettingRow, type SettingActions } from './setting-control.js';
 import { renderUsage } from './usage-panel.js';
@@ -124,7 +125,9 @@ export const SidePanel = defineComponent({
                   'data-testid': 'settings',
                 },
                 [
-                  error ? h('p', { class: 'setting-error', role: 'alert' }, `${error.message} (${error.code})`) : null,
+                  error
+                    ? h('p', { class: 'setting-error', role: 'alert' }, codedErrorNodes(error.message, error.code))
+                    : null,
                   loaded && composer.length + common.length + advanced.length === 0
                     ? h('p', { class: 'placeholder' }, t('webui-page.settings.empty'))
                     : null,

@@ -76,6 +76,7 @@ export function renderInput(
       class: ['bubble', 'bubble-user', own ? 'own' : 'other', input.pending ? 'pending' : ''],
       'data-testid': 'input',
       'data-entry': input.entry ?? 'released',
+      'data-storage-id': input.storageId,
     },
     [
       h('div', { class: 'bubble-meta' }, [
@@ -118,6 +119,7 @@ export function renderText(item: TextItemView): VNode | null {
       class: ['reply', item.unsent ? 'unsent' : '', item.stopped ? 'stopped' : ''],
       'data-testid': 'reply',
       'data-stopped': item.stopped ? 'true' : undefined,
+      'data-storage-id': item.storageId,
     },
     [
       item.reasoning === ''

@@ -2,9 +2,10 @@
 // one row per part with its tokens and share (sub-rows by injector), then the totals the entry carries.
 import { h, type VNode } from 'vue';
 import type { UsageView } from '../model/usage-view.js';
-import { t } from '../page-preferences.js';
+import { preferences, t } from '../page-preferences.js';
 
-const number = (value: number) => value.toLocaleString();
+const number = (value: number) => value.toLocaleString(preferences.locale);
+const share = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0);
 /** A share of the window; a part too small to round to 0.1 % still reads as present. */
 const shareText = (percent: number, tokens: number) => (percent === 0 && tokens > 0 ? '<0.1%' : `${percent}%`);
 
@@ -18,7 +19,9 @@ export function renderUsage(usage: UsageView | undefined): VNode {
         window: number(usage.contextWindow),
         percent: usage.percent,
       }),
-      usage.estimate ? h('span', { class: 'badge' }, t('webui-page.usage.estimate')) : null,
+      usage.estimate
+        ? h('span', { class: 'badge', 'data-testid': 'usage-estimate' }, t('webui-page.usage.estimate'))
+        : h('span', { class: 'badge', 'data-testid': 'usage-measured' }, t('webui-page.usage.lastCall')),
     ]),
     h('div', { class: 'usage-bar', role: 'img', 'aria-label': `${t('webui-page.usage.bar')}: ${summary}` }, [
       ...usage.segments.map((segment) =>
@@ -36,6 +39,13 @@ export function renderUsage(usage: UsageView | undefined): VNode {
       }),
     ]),
     h('table', { class: 'usage-rows' }, [
+      h(
+        'caption',
+        { class: 'usage-caption', 'data-testid': 'usage-caption' },
+        usage.partsDiffer
+          ? t('webui-page.usage.partsDiffer', { total: number(usage.partsTotal), used: number(usage.used) })
+          : t('webui-page.usage.partsAddUp', { total: number(usage.partsTotal) }),
+      ),
       h(
         'tbody',
         usage.segments
@@ -57,6 +67,11 @@ export function renderUsage(usage: UsageView | undefined): VNode {
             ),
           ])
           .concat([
+            h('tr', { key: 'sum', class: 'usage-sum', 'data-testid': 'usage-sum' }, [
+              h('td', t('webui-page.usage.sum')),
+              h('td', { class: 'num' }, number(usage.partsTotal)),
+              h('td', { class: 'num' }, shareText(share(usage.partsTotal, usage.contextWindow), usage.partsTotal)),
+            ]),
             h('tr', { key: 'reserved', class: 'usage-detail' }, [
               h('td', [h('span', { class: 'swatch swatch-reserved' }), t('webui-page.usage.reserved')]),
               h('td', { class: 'num' }, number(usage.maxTokens)),
@@ -71,11 +86,15 @@ export function renderUsage(usage: UsageView | undefined): VNode {
         : h(
             'li',
             { 'data-testid': 'usage-cached' },
-            t('webui-page.usage.cached', { tokens: number(usage.cachedPromptTokens) }),
+            t('webui-page.usage.cachedOverlap', { tokens: number(usage.cachedPromptTokens) }),
           ),
       usage.completionTokens === undefined
         ? null
-        : h('li', t('webui-page.usage.completion', { tokens: number(usage.completionTokens) })),
+        : h(
+            'li',
+            { 'data-testid': 'usage-completion' },
+            t('webui-page.usage.completionApart', { tokens: number(usage.completionTokens) }),
+          ),
       h(
         'li',
         usage.historyLimit > 0

@@ -10,14 +10,15 @@ import type {
   LogView,
   McpServerView,
   ModelView,
-  OutgoingAttachment,
   PluginView,
   PreferencesView,
   SessionClient,
   SessionSummary,
   Subscription,
+  SubscriptionHandlers,
   UsageEntry,
 } from '@aalis/session-client';
+import type { SendAttachment, SendPreview } from './attachment-checks.js';
 import { ConversationModel } from './conversation-model.js';
 import { SettingsModel } from './settings-model.js';
 import { Store } from './store.js';
@@ -66,6 +67,8 @@ export interface AppSnapshot {
   models: readonly ModelView[];
   /** The service's default model (`models.list`), named beside the new chat's model picker. */
   defaultModel?: string;
+  /** A search hit to show: the conversation scrolls to this stored message once it is loaded. */
+  focus?: { sessionId: string; messageId: string; nonce: number };
   /** The slash commands this account may run (`commands.list`, fetched when the composer first gets a `/`). */
   commands?: readonly CommandView[];
   usage?: UsageEntry;
@@ -197,6 +200,25 @@ export class AppModel extends Store<AppSnapshot> {
     this.update({ selectedId: undefined, view: 'chat', usage: undefined, draftModel: undefined, chatKey });
   }
 
+  /**
+   * The reader picked a language: the server writes in it from now on (this connection and the next), and what it
+   * wrote before in the other language is asked for again — the settings' labels and notes, the models, the
+   * commands, and the open session's usage rows (a fresh subscription brings a new snapshot).
+   */
+  async useLocale(locale: string): Promise<void> {
+    const chosen = await this.guard(() => this.client.setLocale(locale));
+    if (chosen === undefined) return;
+    this.update({ hostLocale: undefined, commands: undefined });
+    this.commandsAsked = false;
+    await Promise.all([this.refreshModels(), this.settings?.load()]);
+    const sessionId = this.state.selectedId;
+    if (sessionId && this.conversation) {
+      // Subscribing again replaces the subscription (on the server as in the client): no unsubscribe in between,
+      // which would end the new one.
+      this.subscription = this.client.subscribe(sessionId, this.subscriptionHandlers(sessionId, this.conversation));
+    }
+  }
+
   /** Fetches the palette's commands once (a failure leaves the palette closed; the commands still work typed). */
   loadCommands(): void {
     if (this.commandsAsked) return;
@@ -243,16 +265,7 @@ export class AppModel extends Store<AppSnapshot> {
     const params = new URLSearchParams(this.location.search());
     params.set('session', sessionId);
     this.location.replace(params.toString());
-    this.subscription = this.client.subscribe(sessionId, {
-      timeline: (timeline) => conversation.load(timeline),
-      event: (event) => {
-        conversation.apply(event);
-        if (this.conversation !== conversation) return;
-        if (event.type === 'usage') this.update({ usage: event.usage });
-        else if (event.type === 'settings.changed') void settings.load();
-        else if (event.type === 'session.deleted') this.sessionChanged('removed', sessionId);
-      },
-    });
+    this.subscription = this.client.subscribe(sessionId, this.subscriptionHandlers(sessionId, conversation));
     void previous?.unsubscribe().catch(() => undefined);
     this.markRead(sessionId);
     // The open session's own live events say first whether a turn runs; the list row follows them.
@@ -292,11 +305,7 @@ export class AppModel extends Store<AppSnapshot> {
   }
 
   /** Sends a message; true when the server took it (the composer clears only then, so nothing typed is lost). */
-  async send(
-    text: string,
-    attachments: OutgoingAttachment[],
-    previews: { url: string; name?: string }[],
-  ): Promise<boolean> {
+  async send(text: string, attachments: SendAttachment[], previews: SendPreview[]): Promise<boolean> {
     let sessionId = this.state.selectedId;
     if (sessionId === undefined) {
       try {
@@ -315,7 +324,7 @@ export class AppModel extends Store<AppSnapshot> {
       key,
       {
         text,
-        attachments: previews.map((preview) => ({ type: 'image' as const, url: preview.url, name: preview.name })),
+        attachments: previews.map((preview) => ({ type: preview.kind, url: preview.url, name: preview.name })),
         sender: this.state.account
           ? { userId: this.state.account.userId, displayName: this.state.account.displayName }
           : undefined,
@@ -373,6 +382,41 @@ export class AppModel extends Store<AppSnapshot> {
   async stop(): Promise<void> {
     const sessionId = this.state.selectedId;
     if (sessionId) await this.guard(() => this.client.request('stop', { sessionId }));
+  }
+
+  /** A new title (1–200 characters); the list follows the server's `sessions` frame. */
+  async renameSession(sessionId: string, title: string): Promise<boolean> {
+    const trimmed = title.trim();
+    if (trimmed === '') return false;
+    const done = await this.guard(() => this.client.request('sessions.rename', { sessionId, title: trimmed }));
+    if (done) this.sessionChanged('upsert', done.session.id, done.session);
+    return done !== undefined;
+  }
+
+  async pinSession(sessionId: string, pinned: boolean): Promise<void> {
+    const done = await this.guard(() => this.client.request('sessions.pin', { sessionId, pinned }));
+    if (done) this.sessionChanged('upsert', done.session.id, done.session);
+  }
+
+  /** Archived sessions leave the list (the open one stays open) and are still found by the search. */
+  async archiveSession(sessionId: string, archived: boolean): Promise<void> {
+    const done = await this.guard(() => this.client.request('sessions.archive', { sessionId, archived }));
+    if (done) this.sessionChanged('upsert', done.session.id, done.session);
+  }
+
+  /** The session's whole archive as a file (Markdown or JSON), for the page to download. */
+  async exportSession(
+    sessionId: string,
+    format: 'markdown' | 'json',
+  ): Promise<{ filename: string; mimeType: string; content: string } | undefined> {
+    return this.guard(() => this.client.request('sessions.export', { sessionId, format }));
+  }
+
+  /** Opens the session of a search hit and shows that message. */
+  async openAt(sessionId: string, messageId: string): Promise<void> {
+    this.noticeCounter += 1;
+    this.update({ focus: { sessionId, messageId, nonce: this.noticeCounter } });
+    await this.select(sessionId);
   }
 
   async clear(): Promise<void> {
@@ -459,6 +503,19 @@ export class AppModel extends Store<AppSnapshot> {
     return { ...this.state, connection: this.client.connectionState };
   }
 
+  private subscriptionHandlers(sessionId: string, conversation: ConversationModel): SubscriptionHandlers {
+    return {
+      timeline: (timeline) => conversation.load(timeline),
+      event: (event) => {
+        conversation.apply(event);
+        if (this.conversation !== conversation) return;
+        if (event.type === 'usage') this.update({ usage: event.usage });
+        else if (event.type === 'settings.changed') void this.settings?.load();
+        else if (event.type === 'session.deleted') this.sessionChanged('removed', sessionId);
+      },
+    };
+  }
+
   private async loggedIn(): Promise<boolean> {
     try {
       await this.client.me();
@@ -486,6 +543,11 @@ export class AppModel extends Store<AppSnapshot> {
 
   private sessionChanged(change: 'upsert' | 'removed', sessionId: string, session?: SessionSummary): void {
     let sessions = this.state.sessions.filter((known) => known.id !== sessionId);
+    // An archived session leaves the list (search still finds it); the open one stays open.
+    if (change === 'upsert' && session?.archived) {
+      this.update({ sessions });
+      return;
+    }
     if (change === 'upsert' && session) {
       const shown = sessionId === this.state.selectedId ? { ...session, unread: false } : session;
       sessions = [shown, ...sessions];

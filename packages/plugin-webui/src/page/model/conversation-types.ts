@@ -11,6 +11,8 @@ export interface PersonView {
 
 export interface InputView {
   key: string;
+  /** The archive's id of the message (what a search hit names). */
+  storageId?: string;
   messageId?: string;
   text: string;
   sender?: PersonView;
@@ -43,6 +45,8 @@ export interface ToolCardView {
 export interface TextItemView {
   kind: 'text';
   key: string;
+  /** The archive's id of the message (what a search hit names); absent while it streams. */
+  storageId?: string;
   segment: number;
   text: string;
   reasoning: string;

@@ -1,5 +1,5 @@
 // The session list as a tree: rooms and direct sessions at the top, child sessions nested under their parent,
-// most recently active first, filtered by a search that keeps the ancestors of every match (so a matching child
+// pinned ones first, then the most recently active, filtered by a search that keeps the ancestors of every match (so a matching child
 // still shows where it lives) and the children of every match. Pure.
 import type { SessionSummary } from '@aalis/session-client';
 
@@ -60,8 +60,12 @@ export function sessionTree(sessions: readonly SessionSummary[], query = ''): Se
   return nodes;
 }
 
+/** Pinned first, then most recently active first (as `sessions.list` orders them). */
 function byRecency(sessions: SessionSummary[]): SessionSummary[] {
-  return [...sessions].sort((a, b) => b.updatedAt - a.updatedAt || a.id.localeCompare(b.id));
+  return [...sessions].sort(
+    (a, b) =>
+      Number(b.pinned === true) - Number(a.pinned === true) || b.updatedAt - a.updatedAt || a.id.localeCompare(b.id),
+  );
 }
 
 /** The tree in display order, one row per session (what a flat list with indentation renders). */

@@ -39,6 +39,7 @@ export function personView(person: { platform?: string; userId?: string; display
 export function inputView(input: TimelineInput): InputView {
   return {
     key: `input-${input.id}`,
+    storageId: input.id,
     messageId: input.messageId,
     text: input.text,
     sender: personView(input.sender),
@@ -56,6 +57,7 @@ export function turnItemView(item: TurnItem): TurnItemView {
       return {
         kind: 'text',
         key: `text-${item.segment}`,
+        ...(item.id.startsWith('live:') ? {} : { storageId: item.id }),
         segment: item.segment,
         text: item.text,
         reasoning: item.reasoning ?? '',
@@ -104,6 +106,7 @@ export function commandView(entry: TimelineCommand): CommandEntryView {
     key: `command-${entry.id}`,
     input: {
       key: `command-input-${entry.id}`,
+      storageId: entry.id,
       messageId: entry.messageId,
       text: entry.text,
       sender: personView(entry.sender),

@@ -51,4 +51,42 @@ describe('usageView', () => {
     expect(usageView({ ...entry, parts: many }).segments.at(-1)!.colour).toBe(1);
     expect(usageView({ ...entry, contextWindow: 0 }).percent).toBe(0);
   });
+
+  it('after a reload shows the last real call’s figures, not the estimate, and says when the parts add up to less', () => {
+    const snapshot: UsageEntry = {
+      ...entry,
+      turnId: undefined,
+      used: 7000,
+      measured: false,
+      partsTotal: 7200,
+      lastCall: {
+        turnId: 't9',
+        at: 5,
+        promptTokens: 6400,
+        completionTokens: 120,
+        cachedPromptTokens: 4096,
+        model: 'openai/m',
+      },
+    };
+    const view = usageView(snapshot);
+    expect(view).toMatchObject({
+      estimate: false,
+      used: 6400,
+      percent: 64,
+      completionTokens: 120,
+      cachedPromptTokens: 4096,
+      model: 'openai/m',
+      partsTotal: 7200,
+      partsDiffer: true,
+      lastCall: { at: 5, promptTokens: 6400 },
+    });
+    // A snapshot without any call yet is an estimate; the parts are the estimate, so they add up.
+    const fresh = usageView({ ...snapshot, lastCall: undefined, partsTotal: 7000 });
+    expect(fresh).toMatchObject({ estimate: true, used: 7000, partsDiffer: false });
+    // A real call: the model's count, the parts (estimates) beside it.
+    expect(usageView({ ...entry, measured: true, partsTotal: 7200 })).toMatchObject({
+      estimate: false,
+      partsDiffer: false,
+    });
+  });
 });

@@ -35,8 +35,20 @@ export interface UsageView {
   cachedPromptTokens?: number;
   completionTokens?: number;
   model?: string;
-  /** A snapshot (token:request) rather than a real model call. */
+  /** The figures are the host's estimate (the snapshot after subscribe, a provider without usage), not a call's. */
   estimate: boolean;
+  /** The sum of the parts (estimates): what the rows add up to. */
+  partsTotal: number;
+  /** The parts' sum differs from `used`, the model's own count: the page says so instead of letting it look wrong. */
+  partsDiffer: boolean;
+  /** The last real model call of the session, as stored with its turn (shown after a reload instead of an estimate). */
+  lastCall?: {
+    at: number;
+    promptTokens: number;
+    completionTokens: number;
+    cachedPromptTokens?: number;
+    model?: string;
+  };
 }
 
 function share(part: number, whole: number): number {
@@ -44,12 +56,17 @@ function share(part: number, whole: number): number {
 }
 
 export function usageView(entry: UsageEntry): UsageView {
-  const ratio = entry.usageRatio;
+  // An entry of a real call says so (measured); an older server only by naming the turn.
+  const estimate = entry.measured === undefined ? entry.turnId === undefined : !entry.measured;
+  const partsTotal = entry.partsTotal ?? entry.parts.reduce((sum, part) => sum + Math.max(0, part.tokens), 0);
+  const last = estimate ? entry.lastCall : undefined;
+  const used = last ? last.promptTokens : entry.used;
+  const ratio = last ? (entry.contextWindow > 0 ? used / entry.contextWindow : 0) : entry.usageRatio;
   const level = ratio < 0.5 ? 'ok' : ratio < 0.7 ? 'info' : ratio < 0.85 ? 'warn' : 'critical';
   return {
-    used: entry.used,
+    used,
     contextWindow: entry.contextWindow,
-    percent: share(entry.used, entry.contextWindow),
+    percent: share(used, entry.contextWindow),
     level,
     segments: entry.parts
       .filter((part) => part.tokens > 0)
@@ -69,9 +86,23 @@ export function usageView(entry: UsageEntry): UsageView {
     trimmed: entry.trimmed,
     historyMessages: entry.historyMessages,
     historyLimit: entry.historyLimit,
-    cachedPromptTokens: entry.cachedPromptTokens,
-    completionTokens: entry.completionTokens,
-    model: entry.model,
-    estimate: entry.turnId === undefined,
+    cachedPromptTokens: last ? last.cachedPromptTokens : entry.cachedPromptTokens,
+    completionTokens: last ? last.completionTokens : entry.completionTokens,
+    model: last?.model ?? entry.model,
+    // With the last call's figures the panel shows a real count again, not an estimate.
+    estimate: estimate && !last,
+    partsTotal,
+    partsDiffer: Math.abs(partsTotal - used) > Math.max(1, used * 0.005),
+    ...(last
+      ? {
+          lastCall: {
+            at: last.at,
+            promptTokens: last.promptTokens,
+            completionTokens: last.completionTokens,
+            ...(last.cachedPromptTokens !== undefined ? { cachedPromptTokens: last.cachedPromptTokens } : {}),
+            ...(last.model !== undefined ? { model: last.model } : {}),
+          },
+        }
+      : {}),
   };
 }

@@ -1,0 +1,15 @@
+// A coded error as the reader sees it: the sentence (what happened and how to fix it, in the page's language),
+// then the code in small print for a bug report — never the bare code as the message.
+import { h, type VNode } from 'vue';
+import { t } from '../page-preferences.js';
+
+export function codedErrorNodes(message: string, code: string | undefined): (VNode | string)[] {
+  const sentence = message.trim() === '' && code ? t('webui-page.errorUnknown') : message;
+  return code
+    ? [
+        sentence,
+        ' ',
+        h('small', { class: 'error-code', 'data-testid': 'error-code' }, t('webui-page.errorCode', { code })),
+      ]
+    : [sentence];
+}
