@@ -25,6 +25,7 @@ import archivePlugin from '@aalis/plugin-message-archive';
 import { otelConfigSchema, tracingWanted } from '@aalis/plugin-otel/otel-config';
 import personaPlugin from '@aalis/plugin-persona';
 import { onebotConfigSchema, onebotConfigured } from '@aalis/plugin-platform-onebot/onebot-config';
+import { satoriConfigSchema, satoriConfigured } from '@aalis/plugin-platform-satori/satori-config';
 import { telegramConfigSchema, telegramConfigured } from '@aalis/plugin-platform-telegram/telegram-config';
 import promptBudgetPlugin from '@aalis/plugin-prompt-budget';
 import schedulePlugin from '@aalis/plugin-schedule';
@@ -219,6 +220,13 @@ export function pluginSlots(): PluginSlot[] {
       alias: 'platform-telegram',
       summary: 'Telegram through the Bot API (long polling); enabled when token is set.',
       enabledWhen: telegramConfigured,
+      secretsOf: (section) => stringsAt(section, 'token'),
+    }),
+    lazySlot('@aalis/plugin-platform-satori', satoriConfigSchema, () => import('@aalis/plugin-platform-satori'), {
+      alias: 'platform-satori',
+      summary:
+        'Every platform a Satori server bridges (Koishi’s adapters, Chronocat …) through the Satori protocol; enabled when endpoint is set.',
+      enabledWhen: satoriConfigured,
       secretsOf: (section) => stringsAt(section, 'token'),
     }),
     lazySlot('@aalis/plugin-mcp', mcpConfigSchema, () => import('@aalis/plugin-mcp'), {

@@ -57,3 +57,9 @@ export {
   toolCallReply,
 } from './scripted-reply.js';
 export { startTestProxy, type TestProxy, type TestProxyOptions } from './test-proxy.js';
+export {
+  type SatoriCall,
+  type SatoriLoginInfo,
+  type SatoriServer,
+  startSatoriServer,
+} from './satori-server.js';

@@ -1,0 +1,394 @@
+// @aalis/plugin-platform-satori: every chat platform a Satori server bridges (Koishi's adapters, Chronocat and
+// others) through the Satori protocol — the event socket (<endpoint>/events: IDENTIFY with the token and the last
+// event's sn, READY with the logins, PING every pingIntervalMs, EVENT) and the HTTP API (message.create). Each bridged
+// platform's channels are rooms: a direct channel a private chat, the rest groups; an `at` of her, a quote of her
+// message or her name addresses her. People are `<platform>:<user id>` on platform `satori` (owners too). One process
+// per deployment holds the socket (a database lease); every process can send.
+import '@aalis/api-agent';
+import { gateway } from '@aalis/api-gateway';
+import { hooks } from '@aalis/api-hooks';
+import { platform } from '@aalis/api-platform';
+import { sessionManager } from '@aalis/api-session-manager';
+import { storage } from '@aalis/api-storage';
+import { AalisError, config, definePlugin, events, i18n, lifecycle, logger, optional } from '@aalis/core';
+import {
+  type ChatType,
+  deliverToRoom,
+  ensureRoomSession,
+  InboundOrder,
+  inboundContent,
+  RoomMemory,
+} from '@aalis/platform-room';
+import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
+import { splitMessage } from '@aalis/util-text-normalize';
+import { WebSocket } from 'ws';
+import { SatoriApi, type SatoriLogin } from './satori-api.js';
+import { satoriConfigSchema } from './satori-config.js';
+import { readContent, writeContent } from './satori-elements.js';
+import { satoriErrors } from './satori-texts.js';
+
+/** The platform id of every bridged chat (IncomingMessage.platform, owners' `platform`). */
+export const SATORI_PLATFORM = 'satori';
+
+/** The gateway's opcodes (Satori protocol). */
+const Opcode = { EVENT: 0, PING: 1, PONG: 2, IDENTIFY: 3, READY: 4, META: 5 } as const;
+
+/** Satori's channel type of a direct (private) channel. */
+const DIRECT_CHANNEL = 1;
+
+const MAX_RETRY_MS = 60_000;
+
+interface WireLogin {
+  sn?: number;
+  platform?: string;
+  self_id?: string;
+  user?: { id?: string; name?: string };
+}
+
+interface WireEvent {
+  sn?: number;
+  /** Before Satori 1.1 events named their login by these two. */
+  platform?: string;
+  self_id?: string;
+  login?: WireLogin;
+  type?: string;
+  timestamp?: number;
+  channel?: { id?: string; type?: number; name?: string };
+  guild?: { id?: string; name?: string };
+  user?: { id?: string; name?: string; nick?: string };
+  member?: { nick?: string; name?: string };
+  message?: { id?: string; content?: string; quote?: { id?: string } };
+}
+
+function loginOf(wire: WireLogin | undefined): SatoriLogin | undefined {
+  const platformName = wire?.platform;
+  const userId = wire?.user?.id ?? wire?.self_id;
+  return platformName && userId ? { platform: platformName, userId: String(userId) } : undefined;
+}
+
+/** `<bridged platform>:<channel id>`: the room's chat id (channel ids are only unique within a platform). */
+function chatIdOf(platformName: string, channelId: string): string {
+  return `${platformName}:${channelId}`;
+}
+
+function splitChatId(chatId: string): { platform: string; channelId: string } | undefined {
+  const colon = chatId.indexOf(':');
+  return colon > 0 ? { platform: chatId.slice(0, colon), channelId: chatId.slice(colon + 1) } : undefined;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export default definePlugin({
+  name: '@aalis/plugin-platform-satori',
+  uses: {
+    config,
+    logger,
+    events,
+    i18n,
+    lifecycle,
+    gateway,
+    hooks,
+    sessionManager: optional(sessionManager),
+    platform: optional(platform),
+    storage: optional(storage),
+  },
+  config: satoriConfigSchema,
+  apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage }) {
+    const settings = config.use;
+    const log = logger.use;
+    if (settings.endpoint === '') {
+      log.warn('Satori: no endpoint configured (plugins.platform-satori.endpoint); not connecting');
+      return;
+    }
+    const endpoint = settings.endpoint.replace(/\/+$/, '');
+    const api = new SatoriApi({ endpoint, token: settings.token, timeoutMs: settings.apiTimeoutMs });
+    const memory = new RoomMemory(SATORI_PLATFORM);
+    const inbound = new InboundOrder();
+    const stopping = new AbortController();
+    /** Her account on each bridged platform, from READY (or the meta API in a process without the socket). */
+    const logins = new Map<string, SatoriLogin>();
+    let lastSn: number | undefined;
+    let unregister: (() => void) | undefined;
+
+    function remember(wire: WireLogin | undefined): void {
+      const login = loginOf(wire);
+      if (!login) return;
+      logins.set(login.platform, login);
+      if (!unregister && platform.available) {
+        unregister = platform.use.register({
+          id: SATORI_PLATFORM,
+          type: SATORI_PLATFORM,
+          selfId: `${login.platform}:${login.userId}`,
+          capabilities: { streaming: false, quoting: true, rooms: true },
+        });
+      }
+    }
+
+    async function loginFor(platformName: string): Promise<SatoriLogin | undefined> {
+      const known = logins.get(platformName);
+      if (known) return known;
+      // A process without the socket learns the logins from the server's meta.
+      try {
+        const meta = await api.call<{ logins?: WireLogin[] }>('meta', {}, { platform: platformName, userId: '' });
+        for (const wire of meta?.logins ?? []) remember(wire);
+      } catch (error) {
+        log.debug('Satori: meta failed', { error: describe(error) });
+      }
+      return logins.get(platformName);
+    }
+
+    async function receive(event: WireEvent): Promise<void> {
+      const login =
+        loginOf(event.login) ??
+        (event.platform && event.self_id ? { platform: event.platform, userId: event.self_id } : undefined);
+      const channelId = event.channel?.id;
+      const userId = event.user?.id;
+      const message = event.message;
+      if (!login || !channelId || !userId || !message?.id || typeof message.content !== 'string') {
+        const error = satoriErrors.AALIS_SATORI_EVENT_MALFORMED({
+          reason: 'a message-created event without login, channel, user or message',
+        });
+        log.warn(error.message, { code: error.code });
+        return;
+      }
+      if (String(userId) === login.userId) return; // her own message, echoed back
+      const chatType: ChatType = event.channel?.type === DIRECT_CHANNEL ? 'private' : 'group';
+      const chatId = chatIdOf(login.platform, String(channelId));
+      const read = readContent(message.content, login.userId);
+      const quoteId = message.quote?.id ?? read.quoteId;
+      const addressed =
+        chatType === 'private' || read.mentionsHer || (quoteId !== undefined && memory.isHers(chatId, String(quoteId)));
+      const { content, attachments } = await inboundContent({
+        text: read.text,
+        images: read.images.map((url) => ({ url })),
+        files: read.files,
+        maxLength: settings.maxInboundLength,
+        image: { maxBytes: settings.image.maxBytes, timeoutMs: settings.image.fetchTimeoutMs },
+        file: { maxBytes: settings.file.maxBytes, timeoutMs: settings.file.fetchTimeoutMs },
+        t: (text) => i18n.use.t(text),
+        logger: log,
+      });
+      const displayName = event.member?.nick || event.user?.nick || event.user?.name;
+      const title = chatType === 'private' ? displayName : (event.guild?.name ?? event.channel?.name);
+      const sessionId = await ensureRoomSession({
+        sessionManager: sessionManager.available ? sessionManager.use : undefined,
+        platform: SATORI_PLATFORM,
+        chatType,
+        chatId,
+        ...(title ? { title } : {}),
+        logger: log,
+      });
+      const person = `${login.platform}:${userId}`;
+      const incoming: IncomingMessage = {
+        sessionId,
+        platform: SATORI_PLATFORM,
+        venue: chatId,
+        sender: { userId: person, ...(displayName ? { displayName } : {}) },
+        actor: { platform: SATORI_PLATFORM, userId: person },
+        content,
+        ...(attachments.length > 0 ? { attachments } : {}),
+        messageId: String(message.id),
+        ...(quoteId !== undefined ? { replyTo: String(quoteId) } : {}),
+        ...(addressed ? { triggerType: 'direct' } : {}),
+        timestamp: typeof event.timestamp === 'number' ? event.timestamp : Date.now(),
+      };
+      // Handed over, not awaited: the chat's next message must reach the gateway before this turn ends (to join it).
+      void gateway.use
+        .receive(incoming)
+        .catch((error: unknown) =>
+          log.error('Satori: an event could not be handed to the gateway', { error: describe(error) }),
+        );
+    }
+
+    function onEvent(event: WireEvent): void {
+      if (typeof event.sn === 'number') lastSn = event.sn;
+      if (event.login && (event.type === 'login-added' || event.type === 'login-updated')) remember(event.login);
+      if (event.type !== 'message-created') return;
+      const chat = event.login?.platform ?? event.platform ?? '';
+      void inbound
+        .run(chatIdOf(chat, String(event.channel?.id ?? '')), () => receive(event))
+        .catch((error: unknown) => log.error('Satori: an event failed', { error: describe(error) }));
+    }
+
+    /** One connection of the event socket, until it closes. Resolves true when READY came (a healthy session). */
+    function connectOnce(held: AbortSignal): Promise<boolean> {
+      return new Promise((resolve) => {
+        const url = `${endpoint.replace(/^http/, 'ws')}/events`;
+        const socket = new WebSocket(url, { handshakeTimeout: settings.apiTimeoutMs });
+        let ready = false;
+        let answered = Date.now();
+        const ping = setInterval(() => {
+          if (Date.now() - answered > settings.pingIntervalMs * 2) {
+            log.warn('Satori: the event socket stopped answering pings; reconnecting');
+            socket.terminate();
+            return;
+          }
+          if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ op: Opcode.PING, body: {} }));
+        }, settings.pingIntervalMs);
+        ping.unref?.();
+        const stop = () => socket.close(1000);
+        held.addEventListener('abort', stop, { once: true });
+        socket.on('open', () => {
+          socket.send(
+            JSON.stringify({
+              op: Opcode.IDENTIFY,
+              body: {
+                ...(settings.token ? { token: settings.token } : {}),
+                ...(lastSn !== undefined ? { sn: lastSn } : {}),
+              },
+            }),
+          );
+        });
+        socket.on('message', (data) => {
+          answered = Date.now();
+          let payload: { op?: number; body?: unknown };
+          try {
+            payload = JSON.parse(String(data));
+          } catch {
+            const error = satoriErrors.AALIS_SATORI_EVENT_MALFORMED({ reason: 'not JSON' });
+            log.warn(error.message, { code: error.code });
+            return;
+          }
+          if (payload.op === Opcode.READY) {
+            ready = true;
+            const logins = (payload.body as { logins?: WireLogin[] } | undefined)?.logins ?? [];
+            for (const wire of logins) remember(wire);
+            log.info(
+              `Satori: connected; logins ${
+                [...logins]
+                  .map((wire) => loginOf(wire))
+                  .filter(Boolean)
+                  .map((login) => `${login!.platform}:${login!.userId}`)
+                  .join(', ') || '(none yet)'
+              }`,
+            );
+          } else if (payload.op === Opcode.EVENT && typeof payload.body === 'object' && payload.body !== null) {
+            onEvent(payload.body as WireEvent);
+          }
+        });
+        socket.on('error', (error) => log.debug('Satori: socket error', { error: describe(error) }));
+        socket.on('close', (code, reason) => {
+          clearInterval(ping);
+          held.removeEventListener('abort', stop);
+          if (!ready && !held.aborted) {
+            // Closed before READY: the server refused the IDENTIFY (its token) or is not a Satori server.
+            const error = satoriErrors.AALIS_SATORI_TOKEN_REJECTED({
+              reason: `${code} ${reason.toString() || 'closed before READY'}`,
+            });
+            log.error(error.message, { code: error.code });
+          }
+          resolve(ready);
+        });
+      });
+    }
+
+    async function connectLoop(): Promise<void> {
+      const leases = storage.available ? storage.use.leases() : undefined;
+      let failures = 0;
+      while (!stopping.signal.aborted) {
+        const lease = leases
+          ? await leases.acquire(`platform:satori:${endpoint}`, { signal: stopping.signal })
+          : undefined;
+        if (leases && !lease) return;
+        const held = lease ? AbortSignal.any([stopping.signal, lease.lost]) : stopping.signal;
+        try {
+          while (!held.aborted) {
+            const healthy = await connectOnce(held);
+            if (held.aborted) break;
+            failures = healthy ? 0 : failures + 1;
+            const delay = Math.min(MAX_RETRY_MS, settings.retryDelayMs * 2 ** failures);
+            log.info(`Satori: the event socket closed; reconnecting in ${delay} ms`);
+            await pause(delay, held).catch(() => {});
+          }
+        } finally {
+          await lease?.release().catch(() => {});
+        }
+      }
+    }
+
+    async function deliver(message: OutgoingMessage): Promise<void> {
+      await deliverToRoom({
+        platform: SATORI_PLATFORM,
+        label: 'Satori',
+        message,
+        memory,
+        logger: log,
+        events: events.use,
+        fallbackCode: 'AALIS_SATORI_API_FAILED',
+        send: async (target, replyTo) => {
+          const where = splitChatId(target.chatId);
+          const login = where ? await loginFor(where.platform) : undefined;
+          if (!where || !login) {
+            throw satoriErrors.AALIS_SATORI_API_FAILED({
+              method: 'message.create',
+              status: 0,
+              reason: `no login for ${target.chatId}`,
+            });
+          }
+          const pieces = splitMessage(message.content, settings.maxMessageLength);
+          for (const [index, piece] of pieces.entries()) {
+            const sent = await api.call<{ id?: string }[]>(
+              'message.create',
+              { channel_id: where.channelId, content: writeContent(piece, index === 0 ? replyTo : undefined) },
+              login,
+            );
+            for (const created of Array.isArray(sent) ? sent : []) {
+              if (created?.id !== undefined) memory.sent(target.chatId, String(created.id));
+            }
+          }
+          for (const attachment of message.attachments ?? []) {
+            if (attachment.type === 'image' && attachment.url) {
+              await api.call(
+                'message.create',
+                { channel_id: where.channelId, content: `<img src="${attachment.url.replace(/"/g, '&quot;')}"/>` },
+                login,
+              );
+            }
+          }
+        },
+      });
+    }
+
+    events.use.on('outbound:message', (message) => {
+      if (message.platform !== SATORI_PLATFORM) return;
+      return deliver(message);
+    });
+    hooks.use.middleware('agent:turn:before', async (context, next) => {
+      memory.turnStarted(context.turnId, context.inputs);
+      await next();
+    });
+    hooks.use.middleware('agent:turn:after', async (context, next) => {
+      try {
+        await next();
+      } finally {
+        memory.turnEnded(context.turnId);
+      }
+    });
+    const connecting = connectLoop().catch((error: unknown) => {
+      if (!stopping.signal.aborted && !AalisError.isInstance(error))
+        log.error('Satori: stopped', { error: describe(error) });
+    });
+    lifecycle.use.onDispose(async () => {
+      stopping.abort();
+      unregister?.();
+      await connecting;
+    });
+  },
+});
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}
