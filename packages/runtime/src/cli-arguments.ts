@@ -1,14 +1,26 @@
 // Parses the aalis command line: [start|chat|serve] [--session <id>] [--config <file>] | webui-link [--account <id>]
-// [--config <file>] | --help | --version.
+// [--config <file>] | plugin add <npm name> | plugin remove <name> | --help | --version.
 
 export type CliCommand =
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'run'; mode: 'interactive' | 'lines' | 'serve'; session?: string; configFile?: string }
   | { kind: 'webui-link'; account?: string; configFile?: string }
+  | { kind: 'plugin'; action: 'add' | 'remove'; target: string }
   | { kind: 'error'; text: { key: string; params: Record<string, string> } };
 
 export function parseArguments(argv: readonly string[]): CliCommand {
+  // `aalis plugin add <npm name>` / `aalis plugin remove <name>`: the deployment's plugins from the registry.
+  if (argv[0] === 'plugin') {
+    const [, action, target, ...rest] = argv;
+    if ((action === 'add' || action === 'remove') && target && !target.startsWith('-') && rest.length === 0) {
+      return { kind: 'plugin', action, target };
+    }
+    return {
+      kind: 'error',
+      text: { key: 'runtime.cli.badArgument', params: { argument: argv.slice(1).join(' ') || 'plugin' } },
+    };
+  }
   let mode: 'interactive' | 'lines' | 'serve' | 'webui-link' = 'interactive';
   let commandSeen = false;
   const options: { session?: string; configFile?: string; account?: string } = {};

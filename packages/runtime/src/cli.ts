@@ -64,6 +64,17 @@ export async function main(argv: readonly string[], io: MainIo = processIo()): P
     io.stderr.write(`${translate(command.text, locale)}\n\n${translate(textRef('runtime.cli.usage'), locale)}\n`);
     return 2;
   }
+  if (command.kind === 'plugin') {
+    // Loaded only for this command.
+    const { runPluginCommand } = await import('./plugin-command.js');
+    return runPluginCommand(command.action, command.target, {
+      cwd: io.cwd,
+      env: io.env,
+      stdout: io.stdout,
+      stderr: io.stderr,
+      locale,
+    });
+  }
   if (command.kind === 'webui-link') {
     // Its module reads the session server's login helpers: loaded only for this command.
     const { printWebuiLink } = await import('./webui-link.js');

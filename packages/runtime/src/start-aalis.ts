@@ -1,7 +1,7 @@
 // startAalis: boots an App from aalis.config.yaml and the environment with the default plugin set, logging to a
 // rotated file in <dataDir>/logs and to the console, and runs the terminal front end (interactive or line by line).
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { llm, type ModelInfo, resolveModelFor } from '@aalis/api-llm';
 import {
   type AnyPluginDefinition,
@@ -19,6 +19,7 @@ import { systemTimeZone } from './basic-tools.js';
 import { configError } from './config-problems.js';
 import { CONFIG_FILE_NAME } from './default-config-file.js';
 import { createHostPlugin } from './host-plugin.js';
+import { installedPluginSlots } from './installed-plugins.js';
 import { type LoadedConfig, loadConfig } from './load-config.js';
 import { type FileLogSink, fileLogSink, lineLogSink } from './log-sinks.js';
 import { PersistedPreferences } from './persisted-preferences.js';
@@ -101,10 +102,12 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const errorOutput = options.errorOutput ?? process.stderr;
-  const slots = pluginSlots();
+  const configFile = resolve(cwd, options.configFile ?? CONFIG_FILE_NAME);
+  // The runtime's own plugins, then those installed into the deployment (aalis plugin add).
+  const slots = [...pluginSlots(), ...installedPluginSlots(dirname(configFile))];
 
   const loaded = loadConfig({
-    file: resolve(cwd, options.configFile ?? CONFIG_FILE_NAME),
+    file: configFile,
     env,
     slots,
     createIfMissing: options.createConfigIfMissing,

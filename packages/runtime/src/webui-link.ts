@@ -1,7 +1,7 @@
 // `aalis webui-link [--account <id>]`: prints a fresh one-time WebUI login link from another process. The link is
 // signed with the login secret in <dataDir>/webui/login-secret (the running server checks it), and addressed to the
 // running server as it recorded itself in <dataDir>/webui/server.json (else to the configured address).
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { textRef, translate } from '@aalis/core';
 import {
   loadOrCreateSecret,
@@ -14,6 +14,7 @@ import {
 import { systemTimeZone } from './basic-tools.js';
 import { formatConfigProblems } from './config-problems.js';
 import { CONFIG_FILE_NAME } from './default-config-file.js';
+import { installedPluginSlots } from './installed-plugins.js';
 import { loadConfig } from './load-config.js';
 import { pluginSlots } from './plugin-set.js';
 import './runtime-texts.js';
@@ -29,10 +30,12 @@ export interface WebuiLinkOptions {
 
 /** Prints the link on standard output (notes on standard error); resolves with the exit code. */
 export function printWebuiLink(options: WebuiLinkOptions): number {
+  const file = resolve(options.cwd, options.configFile ?? CONFIG_FILE_NAME);
   const loaded = loadConfig({
-    file: resolve(options.cwd, options.configFile ?? CONFIG_FILE_NAME),
+    file,
     env: options.env,
-    slots: pluginSlots(),
+    // Sections of installed plugins are valid keys here too.
+    slots: [...pluginSlots(), ...installedPluginSlots(dirname(file))],
     createIfMissing: false,
     // A file named with --config must exist, as for every other command.
     requireFile: options.configFile !== undefined,
