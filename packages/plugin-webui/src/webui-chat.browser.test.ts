@@ -247,6 +247,88 @@ describe('keys and scrolling', () => {
   );
 });
 
+describe('sessions', () => {
+  it(
+    'renames (menu and double-click), pins, archives and finds a session by its messages; exports it',
+    async () => {
+      await newChat(page);
+      served.model.enqueue(textReply('Remember to drink water at three.'));
+      await send(page, '提醒我下午三点喝水');
+      await expect.poll(() => lastTurn().textContent(), SLOW).toContain('drink water');
+      const sessionId = new URL(page.url()).searchParams.get('session')!;
+      const row = page.locator(`[data-testid="session-row"][data-session-id="${sessionId}"]`);
+      // Rename through the menu.
+      await row.getByTestId('session-more').click();
+      await page.getByRole('menuitem', { name: 'Rename' }).click();
+      await row.getByTestId('session-rename-input').fill('Water plan');
+      await row.getByTestId('session-rename-input').press('Enter');
+      await expect.poll(() => row.locator('.session-title').textContent(), SLOW).toBe('Water plan');
+      // And by double-click.
+      await row.locator('.session-open').dblclick();
+      await row.getByTestId('session-rename-input').fill('Hydration');
+      await row.getByTestId('session-rename-input').press('Enter');
+      await expect.poll(() => row.locator('.session-title').textContent(), SLOW).toBe('Hydration');
+      // Pinned: first in the list.
+      await row.getByTestId('session-more').click();
+      await page.getByRole('menuitem', { name: 'Pin' }).click();
+      await expect
+        .poll(() => page.getByTestId('session-row').first().getAttribute('data-session-id'), SLOW)
+        .toBe(sessionId);
+      // Exported as Markdown and JSON.
+      await row.getByTestId('session-more').click();
+      const [markdown] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('menuitem', { name: 'Export as Markdown' }).click(),
+      ]);
+      expect(markdown.suggestedFilename()).toMatch(/\.md$/);
+      const markdownText = await (await markdown.createReadStream()).toArray();
+      expect(Buffer.concat(markdownText).toString('utf8')).toContain('提醒我下午三点喝水');
+      await row.getByTestId('session-more').click();
+      const [json] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('menuitem', { name: 'Export as JSON' }).click(),
+      ]);
+      const exported = JSON.parse(Buffer.concat(await (await json.createReadStream()).toArray()).toString('utf8'));
+      expect(exported).toMatchObject({ format: 'aalis-session', version: 1 });
+      // Archived: out of the list, still found by a search of its content; the hit opens it at the message.
+      await row.getByTestId('session-more').click();
+      await page.getByRole('menuitem', { name: 'Archive' }).click();
+      await expect.poll(() => row.count(), SLOW).toBe(0);
+      await newChat(page);
+      await page.keyboard.press('Control+k');
+      await page.keyboard.type('喝水');
+      const hit = page.getByTestId('search-hit').filter({ hasText: 'Hydration' }).first();
+      await hit.waitFor(SLOW);
+      expect(await hit.locator('mark').first().textContent()).toBe('喝水');
+      await hit.click();
+      await expect.poll(() => new URL(page.url()).searchParams.get('session'), SLOW).toBe(sessionId);
+      await page.locator('[data-testid="conversation"] .found').waitFor(SLOW);
+      expect(await page.locator('[data-testid="conversation"] .found').textContent()).toContain('喝水');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'offers the commands this account may run when / is typed, filtered as you type',
+    async () => {
+      const box = page.getByTestId('composer-text');
+      await box.fill('');
+      await box.pressSequentially('/');
+      const palette = page.getByTestId('command-palette');
+      await palette.waitFor(SLOW);
+      expect(await palette.getByTestId('command-option').count()).toBeGreaterThan(2);
+      expect(await palette.textContent()).toContain('/help');
+      await box.pressSequentially('rem');
+      await expect.poll(() => palette.getByTestId('command-option').first().getAttribute('data-name')).toBe('remind');
+      expect(await palette.getByTestId('command-option').first().textContent()).toMatch(/\/remind .+/);
+      await box.press('Tab');
+      expect(await box.inputValue()).toBe('/remind ');
+      await box.fill('');
+    },
+    TIMEOUT,
+  );
+});
+
 describe('attachments', () => {
   it(
     'says before sending what happens to an image the model cannot see and to a file; takes drops and pastes',
