@@ -1,4 +1,5 @@
-// Rooms that behave, through the product (startAalis, its default plugins plus mute, flow control and budgets)
+// Rooms that behave, through the product (startAalis with the default plugin set; mute, flow control and budgets
+// configured by their sections)
 // against our OneBot v11 implementation over a real WebSocket and the scripted model server: the chat kind the
 // model is told, cooldown, rate limit, the fair queue, a mute with a running turn, a budget running out in the
 // middle of a conversation, and a friend request approved by the owner.
@@ -7,8 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { memory } from '@aalis/api-memory';
-import budgetPlugin from '@aalis/plugin-budget';
-import mutePlugin from '@aalis/plugin-mute';
 import { type RunningAalis, startAalis } from '@aalis/runtime';
 import {
   type OneBotImplementation,
@@ -23,7 +22,6 @@ import {
   toolCallReply,
 } from '@aalis/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import flowPlugin from './index.js';
 
 const SELF = 10_000;
 const OWNER = 42;
@@ -65,7 +63,9 @@ plugins:
   platform-onebot:
     url: ${implementation.url}
     reconnect: { initialMs: 50, maxMs: 200 }
-`,
+  mute: ${JSON.stringify(mute)}
+  flow-control: ${JSON.stringify(flow)}
+${budget ? `  budget: ${JSON.stringify(budget)}\n` : ''}`,
   );
   const logs = new PassThrough();
   let logText = '';
@@ -78,11 +78,6 @@ plugins:
     mode: 'none',
     output: logs,
     errorOutput: logs,
-    plugins: [
-      [mutePlugin, mute],
-      [flowPlugin, flow],
-      ...(budget ? [[budgetPlugin, budget] as [typeof budgetPlugin, unknown]] : []),
-    ],
   });
   cleanups.push(() => aalis.stop());
   const ours = aalis.app.states().filter((state) => /mute|flow|budget/.test(state.id) && state.state !== 'active');

@@ -7,10 +7,12 @@ import type { AnyPluginDefinition, Schema } from '@aalis/core';
 import { headerSecrets } from '@aalis/http-transport/config-schema';
 import agentPlugin from '@aalis/plugin-agent';
 import authorityPlugin from '@aalis/plugin-authority';
+import budgetPlugin from '@aalis/plugin-budget';
 import { cliConfigSchema } from '@aalis/plugin-cli';
 import commandsPlugin from '@aalis/plugin-commands';
 import contributionsPlugin from '@aalis/plugin-contributions';
 import { fileReaderConfigSchema } from '@aalis/plugin-file-reader/file-reader-config';
+import flowControlPlugin from '@aalis/plugin-flow-control';
 import gatewayPlugin from '@aalis/plugin-gateway';
 import hooksPlugin from '@aalis/plugin-hooks';
 import { anthropicConfigSchema } from '@aalis/plugin-llm-anthropic/config-schema';
@@ -22,6 +24,7 @@ import memoryPlugin from '@aalis/plugin-memory-sqlite';
 import memorySummaryPlugin from '@aalis/plugin-memory-summary';
 import memoryVectorPlugin from '@aalis/plugin-memory-vector';
 import archivePlugin from '@aalis/plugin-message-archive';
+import mutePlugin from '@aalis/plugin-mute';
 import { otelConfigSchema, tracingWanted } from '@aalis/plugin-otel/otel-config';
 import personaPlugin from '@aalis/plugin-persona';
 import { onebotConfigSchema, onebotConfigured } from '@aalis/plugin-platform-onebot/onebot-config';
@@ -140,6 +143,25 @@ export function pluginSlots(): PluginSlot[] {
       alias: 'gateway',
       summary: 'The inbound pipeline (command → flow → trigger → dispatch).',
       essential: true,
+    }),
+    // In this order: a muted room's input is context before flow control counts it, and a call over budget is
+    // refused before it waits for a slot of the concurrent-call cap.
+    slot(mutePlugin, {
+      alias: 'mute',
+      summary:
+        '禁言: /mute [duration], /unmute and mute keywords; she reads but does not speak; shared across processes.',
+    }),
+    slot(budgetPlugin, {
+      alias: 'budget',
+      summary:
+        'Token or money budgets per person/day, room/day and deployment/month from llm:usage; /budget. Enabled by this section.',
+      enabledWhen: (section) => section !== undefined,
+    }),
+    slot(flowControlPlugin, {
+      alias: 'flow-control',
+      summary:
+        '冷却与限速: cooldowns, token-bucket rate limits, quiet hours, a cap on concurrent model calls with a fair queue. Enabled by this section.',
+      enabledWhen: (section) => section !== undefined,
     }),
     lazySlot('@aalis/plugin-llm-openai', openAiConfigSchema, () => import('@aalis/plugin-llm-openai'), {
       alias: 'llm-openai',
