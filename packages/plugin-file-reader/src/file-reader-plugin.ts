@@ -3,6 +3,8 @@
 import { agent } from '@aalis/api-agent';
 import { gateway } from '@aalis/api-gateway';
 import { media } from '@aalis/api-media';
+// Types session:deleted (declaration merging), whose listener removes a deleted session's files.
+import '@aalis/api-session-manager';
 import { storage } from '@aalis/api-storage';
 import { tools } from '@aalis/api-tools';
 import { config, definePlugin, events, i18n, lifecycle, logger, optional, type TextRef } from '@aalis/core';
