@@ -63,6 +63,7 @@ describe('loadConfig', () => {
       'message-archive',
       'persona',
       'gateway',
+      'mute',
       'llm-offline',
       'agent',
       'memory-summary',
@@ -77,6 +78,19 @@ describe('loadConfig', () => {
       'session-server',
       'cli',
     ]);
+  });
+
+  it('enables budget and flow control by their sections; mute unless it is turned off', () => {
+    expect(aliases(load(''))).not.toContain('budget');
+    expect(aliases(load(''))).not.toContain('flow-control');
+    const configured = aliases(load('plugins:\n  budget: { personPerDay: 1000 }\n  flow-control: {}\n'));
+    expect(configured.slice(configured.indexOf('gateway'), configured.indexOf('gateway') + 4)).toEqual([
+      'gateway',
+      'mute',
+      'budget',
+      'flow-control',
+    ]);
+    expect(aliases(load('plugins:\n  mute: false\n'))).not.toContain('mute');
   });
 
   it('#15.4 enables OpenTelemetry only when an OTEL_* variable asks for traces', () => {
