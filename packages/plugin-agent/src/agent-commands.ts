@@ -4,8 +4,8 @@ import { type CommandDefinition, pageFooter, pageFromFlags, paginate } from '@aa
 import { listModels, llm } from '@aalis/api-llm';
 import { textRef } from '@aalis/core';
 import type { AgentDeps } from './agent-deps.js';
-import type { Orchestrator } from './orchestrator.js';
-import { modelRefText, resolveSessionModel } from './turn-settings.js';
+import type { Orchestrator } from './channel/orchestrator.js';
+import { modelRefText, resolveSessionModel } from './turn/turn-settings.js';
 
 export function agentCommands(deps: AgentDeps, orchestrator: Orchestrator): CommandDefinition[] {
   return [

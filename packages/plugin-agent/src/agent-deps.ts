@@ -16,7 +16,7 @@ import type { HandOverService, LeasesService } from '@aalis/api-storage';
 import type { ToolsService } from '@aalis/api-tools';
 import type { Events, I18n, Logger, ServiceHandle, Services } from '@aalis/core';
 import type { AgentConfig } from './agent-config.js';
-import type { HistoryCache } from './history-cache.js';
+import type { HistoryCache } from './turn/history-cache.js';
 
 export interface AgentDeps {
   instanceId: string;

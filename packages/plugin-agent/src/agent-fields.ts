@@ -10,7 +10,7 @@ import type {
 } from '@aalis/api-session-settings';
 import { type TextRef, textRef } from '@aalis/core';
 import type { AgentDeps } from './agent-deps.js';
-import { FIELD, modelRefText, parseModelRef, resolveSessionModel } from './turn-settings.js';
+import { FIELD, modelRefText, parseModelRef, resolveSessionModel } from './turn/turn-settings.js';
 
 export const THINKING_SOURCE = 'llm-thinking';
 

@@ -34,19 +34,19 @@ import { agentCommands } from './agent-commands.js';
 import { agentConfigSchema } from './agent-config.js';
 import type { AgentDeps } from './agent-deps.js';
 import { agentFields, THINKING_SOURCE, thinkingOptions } from './agent-fields.js';
-import { sweepHandOver } from './hand-over-items.js';
-import { HistoryCache } from './history-cache.js';
-import { Orchestrator } from './orchestrator.js';
-import { sweepAbandonedSessions } from './session-lease.js';
-import { answerTokenRequest } from './token-snapshot.js';
+import { Orchestrator } from './channel/orchestrator.js';
+import { sweepHandOver } from './cluster/hand-over-items.js';
+import { sweepAbandonedSessions } from './cluster/session-lease.js';
+import { HistoryCache } from './turn/history-cache.js';
+import { answerTokenRequest } from './turn/token-snapshot.js';
 import './agent-catalogue.js';
 
 defineCatalogue(contextBudgetMessages);
 
 export { agentConfigSchema } from './agent-config.js';
 export { thinkingNote } from './agent-fields.js';
-export { SessionChannel } from './session-channel.js';
-export { formatUsageLine, usageTag } from './usage-report.js';
+export { SessionChannel } from './channel/session-channel.js';
+export { formatUsageLine, usageTag } from './turn/usage-report.js';
 
 export default definePlugin({
   name: '@aalis/plugin-agent',

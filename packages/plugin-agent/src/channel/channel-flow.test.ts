@@ -4,7 +4,7 @@ import type { Tool } from '@aalis/api-tools';
 import { WellKnownMetadataKeys } from '@aalis/schema-message';
 import { type ScriptedReply, textReply, toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './agent-harness.case.js';
+import { type Harness, startHarness } from '../agent-harness.case.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {

@@ -2,7 +2,7 @@
 // shutdown signal, and nothing may pile listeners onto a long-lived signal (Node warns past ten).
 import { type ScriptedReply, textReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './agent-harness.case.js';
+import { type Harness, startHarness } from '../agent-harness.case.js';
 
 let harness: Harness | undefined;
 

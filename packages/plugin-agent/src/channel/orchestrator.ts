@@ -5,15 +5,15 @@ import type { AbortOptions, AgentService, ModelRef, PreprocessorFn } from '@aali
 import { originTurnOf, sameIdentity } from '@aalis/api-authority';
 import type { Disposer, RegistrationOwner } from '@aalis/core';
 import type { Identity, IncomingMessage } from '@aalis/schema-message';
-import type { AgentDeps } from './agent-deps.js';
-import { routeLine } from './log-format.js';
+import type { AgentDeps } from '../agent-deps.js';
+import { holdSession } from '../cluster/session-lease.js';
+import { SessionOwners, type StopAnswer, type StopRequest } from '../cluster/session-owners.js';
+import { routeLine } from '../log-format.js';
+import { runTurn } from '../turn/turn-runner.js';
+import { FIELD } from '../turn/turn-settings.js';
+import { usageThrottle } from '../turn/usage-emitter.js';
 import { type Batch, type PendingInput, SessionChannel } from './session-channel.js';
-import { holdSession } from './session-lease.js';
-import { SessionOwners, type StopAnswer, type StopRequest } from './session-owners.js';
-import { runTurn } from './turn-runner.js';
-import { FIELD } from './turn-settings.js';
 import { markUnstored } from './unstored-inputs.js';
-import { usageThrottle } from './usage-emitter.js';
 
 let turnCounter = 0;
 export function newTurnId(): string {

@@ -7,7 +7,7 @@ import type { Tool } from '@aalis/api-tools';
 import { AalisError } from '@aalis/core';
 import { toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './agent-harness.case.js';
+import { type Harness, startHarness } from '../agent-harness.case.js';
 
 type Connection = ReturnType<StorageService['database']>['connection'];
 

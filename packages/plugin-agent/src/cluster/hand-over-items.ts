@@ -4,7 +4,7 @@
 import type { HandOverItem } from '@aalis/api-storage';
 import type { IncomingMessage, Message } from '@aalis/schema-message';
 import { WellKnownMetadataKeys } from '@aalis/schema-message';
-import type { AgentDeps } from './agent-deps.js';
+import type { AgentDeps } from '../agent-deps.js';
 import { everyHalfLease } from './session-lease.js';
 import type { SessionOwners } from './session-owners.js';
 

@@ -15,7 +15,7 @@ import {
   toolCallReply,
 } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './agent-harness.case.js';
+import { type Harness, startHarness } from '../agent-harness.case.js';
 
 const open: Harness[] = [];
 let server: OpenAiTestServer | undefined;

@@ -4,12 +4,12 @@
 // queue, open) and finished when their input settles there ('stopped' when its turn was stopped).
 import type { HandOverItem, HandOverService, Lease } from '@aalis/api-storage';
 import { type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
-import type { AgentDeps } from './agent-deps.js';
+import type { AgentDeps } from '../agent-deps.js';
+import type { Batch, PendingInput, RunningTurn, SessionChannel } from '../channel/session-channel.js';
+import { isUnstored } from '../channel/unstored-inputs.js';
 import { CLEARING_MARKER, enteredTurn, lastClearing, noteTurn, parseItem } from './hand-over-items.js';
-import type { Batch, PendingInput, RunningTurn, SessionChannel } from './session-channel.js';
 import { sessionLeaseName } from './session-lease.js';
 import type { OwnerHost } from './session-owners.js';
-import { isUnstored } from './unstored-inputs.js';
 
 /** A session this process holds the lease of. */
 export interface Owned {

@@ -6,8 +6,8 @@ import type { Lease } from '@aalis/api-storage';
 import { textRef } from '@aalis/core';
 import type { IncomingMessage } from '@aalis/schema-message';
 import { WellKnownMetadataKeys } from '@aalis/schema-message';
-import type { AgentDeps } from './agent-deps.js';
-import type { RunningTurn } from './session-channel.js';
+import type { AgentDeps } from '../agent-deps.js';
+import type { RunningTurn } from '../channel/session-channel.js';
 
 export interface SessionHold {
   /** False when the turn was stopped while it waited for the lease: its inputs were archived without a turn id. */

@@ -10,7 +10,7 @@ import { throwawayDatabase } from '@aalis/postgres/throwaway';
 import { type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
 import { type OpenAiTestServer, type ScriptedReply, startOpenAiTestServer, toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './agent-harness.case.js';
+import { type Harness, startHarness } from '../agent-harness.case.js';
 
 const open = new Set<Harness>();
 let server: OpenAiTestServer | undefined;

@@ -7,10 +7,10 @@
 import { agentErrors } from '@aalis/api-agent';
 import type { HandOverService, Lease, LeasesService } from '@aalis/api-storage';
 import type { IncomingMessage } from '@aalis/schema-message';
-import type { AgentDeps } from './agent-deps.js';
+import type { AgentDeps } from '../agent-deps.js';
+import type { Batch, PendingInput, RunningTurn, SessionChannel } from '../channel/session-channel.js';
 import { CLEARING_MARKER, serializeInput } from './hand-over-items.js';
 import { ItemPlacement, type LocalWaiter, type Owned, STOPPED } from './item-placement.js';
-import type { Batch, PendingInput, RunningTurn, SessionChannel } from './session-channel.js';
 import { recordInterruptedTurn, type SessionHold, sessionLeaseName } from './session-lease.js';
 import { SessionSignals, type StopAnswer, type StopRequest } from './session-signals.js';
 import { TerminalForwarding } from './terminal-forwarding.js';

@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { AbortOptions } from '@aalis/api-agent';
 import type { HandOverService } from '@aalis/api-storage';
 import type { Identity } from '@aalis/schema-message';
-import type { AgentDeps } from './agent-deps.js';
-import type { SessionChannel } from './session-channel.js';
+import type { AgentDeps } from '../agent-deps.js';
+import type { SessionChannel } from '../channel/session-channel.js';
 import { sessionLeaseName } from './session-lease.js';
 
 /** A /stop for a session, with who asked. */

@@ -10,8 +10,8 @@ import storagePlugin from '@aalis/plugin-storage';
 import { type IncomingMessage, type OutgoingMessage, WellKnownMetadataKeys } from '@aalis/schema-message';
 import { type BootedApp, bootApp } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentDeps } from './agent-deps.js';
-import type { PendingInput, RunningTurn } from './session-channel.js';
+import type { AgentDeps } from '../agent-deps.js';
+import type { PendingInput, RunningTurn } from '../channel/session-channel.js';
 import { TerminalForwarding } from './terminal-forwarding.js';
 
 const opened: Array<{ booted: BootedApp; dir: string }> = [];

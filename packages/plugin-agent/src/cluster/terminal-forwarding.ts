@@ -9,8 +9,8 @@ import type { HandOverService } from '@aalis/api-storage';
 import type { ToolExecuteEvent } from '@aalis/api-tools';
 import type { AalisError } from '@aalis/core';
 import { type OutgoingMessage, WellKnownMetadataKeys } from '@aalis/schema-message';
-import type { AgentDeps } from './agent-deps.js';
-import type { RunningTurn } from './session-channel.js';
+import type { AgentDeps } from '../agent-deps.js';
+import type { RunningTurn } from '../channel/session-channel.js';
 
 export interface TerminalForwardingOptions {
   queue: HandOverService;

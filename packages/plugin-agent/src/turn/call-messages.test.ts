@@ -1,7 +1,7 @@
-// What the trim protects is found by identity, not by object (turn-assembly.ts).
+// What the trim protects is found by identity, not by object (call-messages.ts).
 import type { Message } from '@aalis/schema-message';
 import { describe, expect, it } from 'vitest';
-import { assemble, locateSegments, protectMessage, type TurnParts } from './turn-assembly.js';
+import { assemble, locateSegments, protectMessage, type TurnParts } from './call-messages.js';
 
 function parts(): { parts: TurnParts; input: Message; joined: Message; idle: Message } {
   const built: TurnParts = {

@@ -2,7 +2,7 @@
 import { memory } from '@aalis/api-memory';
 import { textReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './agent-harness.case.js';
+import { type Harness, startHarness } from '../agent-harness.case.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {

@@ -9,7 +9,7 @@ import { definePlugin } from '@aalis/core';
 import type { Message } from '@aalis/schema-message';
 import { type PluginEntry, textReply, toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type Harness, startHarness } from './agent-harness.case.js';
+import { type Harness, startHarness } from '../agent-harness.case.js';
 import { HistoryCache } from './history-cache.js';
 
 let harness: Harness | undefined;

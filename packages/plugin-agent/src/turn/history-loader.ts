@@ -3,7 +3,7 @@
 // visible form. This turn's own inputs are left out here: they form the turn segment.
 import { type HistorySegment, historyWindowStart, MessageLog } from '@aalis/context-budget';
 import { type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
-import type { AgentDeps } from './agent-deps.js';
+import type { AgentDeps } from '../agent-deps.js';
 
 export interface LoadedHistory {
   /** The history as a segment of the cache's log: read by position, built as an array only when asked for. */

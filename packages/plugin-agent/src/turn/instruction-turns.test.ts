@@ -4,7 +4,7 @@ import { sessionManager } from '@aalis/api-session-manager';
 import { definePlugin } from '@aalis/core';
 import { textReply, toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './agent-harness.case.js';
+import { type Harness, startHarness } from '../agent-harness.case.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {

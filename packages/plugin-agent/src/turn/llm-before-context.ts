@@ -11,7 +11,7 @@ import {
   type PartsCall,
   partsCall,
   type TurnParts,
-} from './turn-assembly.js';
+} from './call-messages.js';
 
 export interface LazyLlmBefore {
   context: LlmBeforeContext;

@@ -4,7 +4,7 @@ import type { ChatResponse, LlmToolDefinition } from '@aalis/api-llm';
 import type { ToolDefinition } from '@aalis/api-tools';
 import type { Message, ToolChoice } from '@aalis/schema-message';
 import { stripLeakedSpecialTokens } from '@aalis/util-text-normalize';
-import type { AgentDeps } from './agent-deps.js';
+import type { AgentDeps } from '../agent-deps.js';
 import { resolveTurnModel } from './turn-settings.js';
 import type { TurnState } from './turn-state.js';
 

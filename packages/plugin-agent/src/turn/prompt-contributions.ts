@@ -4,7 +4,7 @@ import type { PromptAnchor, PromptCategory, PromptContributionView } from '@aali
 import type { ContributionsService } from '@aalis/api-contributions';
 import type { Logger } from '@aalis/core';
 import type { Message } from '@aalis/schema-message';
-import { systemMessage } from './turn-messages.js';
+import { systemMessage } from './engine-messages.js';
 
 export interface BuiltContributions {
   byAnchor: Record<PromptAnchor, Message[]>;

@@ -3,10 +3,10 @@
 import type { TurnInput } from '@aalis/api-agent';
 import type { ToolDefinition } from '@aalis/api-tools';
 import type { Message } from '@aalis/schema-message';
-import type { AgentDeps } from './agent-deps.js';
+import type { AgentDeps } from '../agent-deps.js';
+import { buildSystemPrompt, systemMessage } from './engine-messages.js';
 import { type LoadedHistory, loadHistory } from './history-loader.js';
 import { type BuiltContributions, buildContributions } from './prompt-contributions.js';
-import { buildSystemPrompt, systemMessage } from './turn-messages.js';
 import type { TurnSettings } from './turn-state.js';
 
 export interface TurnMaterial {

@@ -3,8 +3,8 @@
 // visible text of a structured envelope, and the turn record; then it is dispatched. Storing it is the turn's one
 // commit point: a stop that lands before it wins (nothing stored or sent), one after it stops nothing.
 import { type ModelUsage, WellKnownMetadataKeys } from '@aalis/schema-message';
-import type { AgentDeps } from './agent-deps.js';
-import { commitReply } from './session-channel.js';
+import type { AgentDeps } from '../agent-deps.js';
+import { commitReply } from '../channel/session-channel.js';
 import { deletionBegun, dispatch, saveAgentMessage, turnRecordOf } from './turn-persistence.js';
 import type { TurnState } from './turn-state.js';
 

@@ -1,6 +1,6 @@
 // Facts about a session read once per turn: its kind, whether its root chat is multi-party, whether it is a child.
 
-import type { AgentDeps } from './agent-deps.js';
+import type { AgentDeps } from '../agent-deps.js';
 import type { SessionFacts } from './turn-state.js';
 
 export async function readSessionFacts(deps: AgentDeps, sessionId: string): Promise<SessionFacts> {

@@ -2,10 +2,10 @@
 // settings (venue layer included), history read, prompt build and hard trim (tool definitions with the head) as a
 // real turn, no model call, no logging, no turnId.
 import type { TokenRequestEvent } from '@aalis/api-agent';
-import type { AgentDeps } from './agent-deps.js';
+import type { AgentDeps } from '../agent-deps.js';
+import { partsCall } from './call-messages.js';
+import { buildTurnMaterial } from './prompt-sources.js';
 import { trimCall } from './trim-call.js';
-import { partsCall } from './turn-assembly.js';
-import { buildTurnMaterial } from './turn-material.js';
 import { readTurnSettings, type SettingsSource } from './turn-settings.js';
 import { buildUsageEvent } from './usage-emitter.js';
 

@@ -3,7 +3,7 @@
 import type { TokenUsageEvent } from '@aalis/api-agent';
 import { textReply, toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './agent-harness.case.js';
+import { type Harness, startHarness } from '../agent-harness.case.js';
 import { formatUsageLine, UsageLogThrottle, usageTag } from './usage-report.js';
 
 let harness: Harness | undefined;

@@ -7,7 +7,7 @@ import { emitToolExecuteFailure, type ToolCallContext, type ToolResult } from '@
 import { estimateTextTokens } from '@aalis/context-budget';
 import { textRef } from '@aalis/core';
 import { type Message, type ToolCall, WellKnownMetadataKeys } from '@aalis/schema-message';
-import type { AgentDeps } from './agent-deps.js';
+import type { AgentDeps } from '../agent-deps.js';
 import type { ModelCallResult } from './model-call.js';
 import { parseToolArguments } from './tool-arguments.js';
 import { dispatch, saveAgentMessages } from './turn-persistence.js';

@@ -16,9 +16,9 @@ import {
 } from '@aalis/context-budget';
 import { textRef } from '@aalis/core';
 import { WellKnownMetadataKeys } from '@aalis/schema-message';
-import type { AgentDeps } from './agent-deps.js';
-import type { AssembledCall, PartsCall } from './turn-assembly.js';
-import { INJECTOR } from './turn-messages.js';
+import type { AgentDeps } from '../agent-deps.js';
+import type { AssembledCall, PartsCall } from './call-messages.js';
+import { INJECTOR } from './engine-messages.js';
 import type { TurnSettings } from './turn-state.js';
 
 /**

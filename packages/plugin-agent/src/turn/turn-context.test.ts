@@ -8,7 +8,7 @@ import { definePlugin } from '@aalis/core';
 import { WellKnownMetadataKeys } from '@aalis/schema-message';
 import { textReply, toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './agent-harness.case.js';
+import { type Harness, startHarness } from '../agent-harness.case.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {

@@ -9,7 +9,7 @@ import { definePlugin } from '@aalis/core';
 import { WellKnownMetadataKeys } from '@aalis/schema-message';
 import { type ScriptedReply, textReply, toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './agent-harness.case.js';
+import { type Harness, startHarness } from '../agent-harness.case.js';
 import { computeBreakdown } from './usage-report.js';
 
 let harness: Harness | undefined;

@@ -12,11 +12,11 @@ import {
   type TurnRecord,
   WellKnownMetadataKeys,
 } from '@aalis/schema-message';
-import type { AgentDeps } from './agent-deps.js';
-import { describe, turnEndLine } from './log-format.js';
-import { stopMarkerText } from './turn-messages.js';
+import type { AgentDeps } from '../agent-deps.js';
+import { markUnstored } from '../channel/unstored-inputs.js';
+import { describe, turnEndLine } from '../log-format.js';
+import { stopMarkerText } from './engine-messages.js';
 import type { TurnState } from './turn-state.js';
-import { markUnstored } from './unstored-inputs.js';
 
 /**
  * Archives an input (except idle prompts) and returns the user message the model sees. Without an archive, builds

@@ -3,20 +3,20 @@
 // token:usage and the tool loop, the reply, saving, sending and turn:after.
 import { agentErrors, type TurnInput } from '@aalis/api-agent';
 import { AalisError, textRef } from '@aalis/core';
-import type { AgentDeps } from './agent-deps.js';
+import type { AgentDeps } from '../agent-deps.js';
+import type { PendingInput, RunningTurn, SessionChannel } from '../channel/session-channel.js';
+import { describe, routeLine } from '../log-format.js';
+import { INJECTOR, systemMessage, turnKindOf } from './engine-messages.js';
 import { callLength, lazyLlmBefore, relaunched } from './llm-before-context.js';
-import { describe, routeLine } from './log-format.js';
 import { callModel, toLlmTool } from './model-call.js';
+import { buildTurnMaterial } from './prompt-sources.js';
 import { deliverReply } from './reply-delivery.js';
-import type { PendingInput, RunningTurn, SessionChannel } from './session-channel.js';
 import { readSessionFacts } from './session-facts.js';
 import { decodeEnvelope } from './structured-output.js';
 import { runToolBatch } from './tool-batch.js';
 import { contextOverflowError, trimCall } from './trim-call.js';
-import { buildTurnParts, enterInput, insertJoins } from './turn-inputs.js';
-import { buildTurnMaterial } from './turn-material.js';
-import { INJECTOR, systemMessage, turnKindOf } from './turn-messages.js';
 import { dispatch, finishTurn } from './turn-persistence.js';
+import { buildTurnParts, enterInput, insertJoins } from './turn-segment.js';
 import { readTurnSettings } from './turn-settings.js';
 import type { TurnState } from './turn-state.js';
 import { reportUsage } from './usage-emitter.js';

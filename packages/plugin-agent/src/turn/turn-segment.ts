@@ -4,10 +4,10 @@
 import type { TurnInput } from '@aalis/api-agent';
 import type { HistorySegment } from '@aalis/context-budget';
 import { type IncomingMessage, type Message, wasAddressed } from '@aalis/schema-message';
-import type { AgentDeps } from './agent-deps.js';
-import { routeLine } from './log-format.js';
-import { protectMessage, type TurnParts } from './turn-assembly.js';
-import { focusBlock, instructionBlock, isInstructionTurn, queueHeader, volatileContext } from './turn-messages.js';
+import type { AgentDeps } from '../agent-deps.js';
+import { routeLine } from '../log-format.js';
+import { protectMessage, type TurnParts } from './call-messages.js';
+import { focusBlock, instructionBlock, isInstructionTurn, queueHeader, volatileContext } from './engine-messages.js';
 import { archiveInput } from './turn-persistence.js';
 import type { TurnState } from './turn-state.js';
 

@@ -2,7 +2,7 @@
 // tool-iteration limit, history limit and persona, by the opening input's entry platform.
 import type { ModelRef } from '@aalis/api-agent';
 import { effectiveThinkingLevel, findModel, llm, type ResolvedModel, resolveModel } from '@aalis/api-llm';
-import type { AgentDeps } from './agent-deps.js';
+import type { AgentDeps } from '../agent-deps.js';
 import type { TurnSettings, TurnState } from './turn-state.js';
 
 export const FIELD = {

@@ -4,8 +4,8 @@ import type { ModelInfo } from '@aalis/api-llm';
 import type { ToolDefinition } from '@aalis/api-tools';
 import type { TextRef } from '@aalis/core';
 import type { IncomingMessage, Message } from '@aalis/schema-message';
-import type { RunningTurn } from './session-channel.js';
-import type { TurnParts } from './turn-assembly.js';
+import type { RunningTurn } from '../channel/session-channel.js';
+import type { TurnParts } from './call-messages.js';
 
 /** What kind of turn the opening input makes (plugin-agent.zh.md 「指令类回合」). */
 export type TurnKind = 'conversation' | 'delegation' | 'host-notice' | 'idle';

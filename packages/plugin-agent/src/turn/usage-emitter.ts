@@ -3,7 +3,7 @@ import type { TokenUsageEvent } from '@aalis/api-agent';
 import type { ChatResponse } from '@aalis/api-llm';
 import type { ToolDefinition } from '@aalis/api-tools';
 import type { TrimResult } from '@aalis/context-budget';
-import type { AgentDeps } from './agent-deps.js';
+import type { AgentDeps } from '../agent-deps.js';
 import type { TurnState } from './turn-state.js';
 import { computeBreakdown, formatUsageLine, UsageLogThrottle, usageParts } from './usage-report.js';
 

@@ -16,7 +16,7 @@ import {
 } from '@aalis/context-budget';
 import { textRef } from '@aalis/core';
 import { isControlMessage, type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
-import { INJECTOR, injectorKeyOf } from './turn-messages.js';
+import { INJECTOR, injectorKeyOf } from './engine-messages.js';
 
 type NumericBucket = Exclude<keyof TokenBreakdown, 'injectors'>;
 
