@@ -34,6 +34,11 @@ export interface MemoryVectorService {
   search(request: MemorySearchRequest): Promise<RecalledMessage[]>;
   /** Removes messages from every index of long-term memory (the archive keeps its record); returns how many went. */
   forget(messageIds: readonly string[]): Promise<number>;
+  /**
+   * Removes what a person said that matches `text` (their words in rooms, and their private conversations with her)
+   * from every index; returns how many messages went. Used when someone asks her to forget something about them.
+   */
+  forgetSaidBy(request: { speaker: Identity; text: string; sessionId: string }): Promise<number>;
   /** How many messages are indexed. */
   count(): Promise<number>;
   /** Resolves when everything the archive stored so far is indexed. */

@@ -145,6 +145,19 @@ export const memoryVectorPlugin = definePlugin({
         );
       },
       forget: (messageIds) => store.deleteMessages(messageIds),
+      async forgetSaidBy({ speaker, text, sessionId }) {
+        const person = personOf(speaker, isOwner);
+        const own = `private:${person}`;
+        const terms = queryTerms(text);
+        if (terms.length === 0) return 0;
+        const hits = await store.search({
+          terms,
+          scope: { sessionId, audiences: [own], persons: [person] },
+          limit: 500,
+        });
+        const theirs = hits.filter((hit) => hit.person === person || hit.audience === own);
+        return store.deleteMessages(theirs.map((hit) => hit.messageId));
+      },
       count: () => store.count(),
       async settled() {
         await catchingUp;

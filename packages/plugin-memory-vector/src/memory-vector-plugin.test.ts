@@ -168,6 +168,24 @@ describe('forgetting', () => {
   });
 });
 
+describe('forgetting what a person said', () => {
+  it('removes only that person’s matching words, in rooms and in their private chat', async () => {
+    await say('qq:group:500', A, 'my marmalade recipe uses seville oranges');
+    await say('qq:group:500', B, 'my marmalade is store bought');
+    await say(`qq:private:${A}`, A, 'the marmalade is for my aunt');
+    await memory.settled();
+    const removed = await memory.forgetSaidBy({
+      speaker: { platform: 'qq', userId: A },
+      text: 'marmalade',
+      sessionId: 'qq:group:500',
+    });
+    expect(removed).toBeGreaterThanOrEqual(2);
+    const left = await memory.search({ text: 'marmalade', sessionId: 'qq:group:500', limit: 50 });
+    expect(left.map((hit) => hit.text)).toEqual(['my marmalade is store bought']);
+    expect(await memory.search({ text: 'marmalade aunt', sessionId: `qq:private:${A}` })).toEqual([]);
+  });
+});
+
 describe('catching up', () => {
   it('indexes on start what the archive stored while the plugin was not running', async () => {
     const later = await startHarness();
