@@ -359,6 +359,67 @@ export function describeMemoryConformance(name: string, createFixture: CreateMem
       });
     });
 
+    describe('search', () => {
+      const found = async (memory: MemoryService, query: string, options = {}) =>
+        (await memory.search(query, options)).map((hit) => `${hit.sessionId}:${hit.message.content}`);
+      it('finds Chinese and English words in what people and she wrote, every term, never tool results', async () => {
+        const { memory } = await open();
+        await memory.append('web:alice:1', [
+          user('记得每天喝水，别忘了', 't1'),
+          { ...assistant('The bot was deployed at noon', 't1'), toolCalls: undefined },
+          { role: 'tool', content: 'deployment log: secret', toolCallId: 'c1', name: 'shell' },
+          { role: 'user', kind: 'command', content: '/remind 10m 喝水' },
+          { role: 'system', kind: 'command-reply', content: 'Reminder set: 喝水 in 10 minutes' },
+          { role: 'system', content: 'a system block about deployment' },
+        ]);
+        await memory.append('web:bob:1', [user('deploy the bot at noon', 't2')]);
+        expect((await found(memory, '喝水')).sort()).toEqual(
+          [
+            'web:alice:1:/remind 10m 喝水',
+            'web:alice:1:Reminder set: 喝水 in 10 minutes',
+            'web:alice:1:记得每天喝水，别忘了',
+          ].sort(),
+        );
+        expect((await found(memory, 'deploy')).sort()).toEqual([
+          'web:alice:1:The bot was deployed at noon',
+          'web:bob:1:deploy the bot at noon',
+        ]);
+        expect(await found(memory, 'deployed noon', { sessionPrefix: 'web:bob:' })).toEqual([
+          'web:bob:1:deploy the bot at noon',
+        ]);
+        expect(await found(memory, 'deploy', { sessionIds: ['web:alice:1'] })).toEqual([
+          'web:alice:1:The bot was deployed at noon',
+        ]);
+        expect(await found(memory, 'deploy nothing')).toEqual([]);
+        expect(await found(memory, 'secret')).toEqual([]);
+        // One Chinese character has no term of its own: matched as a substring.
+        expect(await found(memory, '忘', { sessionPrefix: 'web:alice:' })).toEqual([
+          'web:alice:1:记得每天喝水，别忘了',
+        ]);
+        expect(await memory.search('   ')).toEqual([]);
+        expect(await memory.search('deploy', { limit: 1 })).toHaveLength(1);
+      });
+
+      it('keeps superseded messages findable (marked), and forgets rolled-back, cleared and re-appended ones right', async () => {
+        const { memory } = await open();
+        await memory.append('s1', [user('old kiwi question', 't1'), assistant('kiwi answer', 't1')]);
+        expect(await found(memory, 'kiwi')).toHaveLength(2);
+        await memory.supersedeTurns('s1', ['t1'], { id: 'r1', at: 1, action: 'edit' });
+        const hits = await memory.search('kiwi');
+        expect(hits).toHaveLength(2);
+        expect(hits[0]?.message.metadata?.[WellKnownMetadataKeys.Superseded]).toMatchObject({ id: 'r1' });
+        await memory.append('s1', [user('mango now', 't2')]);
+        expect(await found(memory, 'mango')).toEqual(['s1:mango now']);
+        await memory.deleteByTurn('s1', 't2');
+        expect(await found(memory, 'mango')).toEqual([]);
+        await memory.clear('s1');
+        expect(await found(memory, 'kiwi')).toEqual([]);
+        await memory.append('s1', [user('papaya after the clear', 't3')]);
+        expect(await found(memory, 'papaya')).toEqual(['s1:papaya after the clear']);
+        expect(await found(memory, 'kiwi')).toEqual([]);
+      });
+    });
+
     describe('deleteByTurn', () => {
       it("deletes only that turn's messages of that session and keeps counts right", async () => {
         const { memory } = await open();

@@ -5,6 +5,8 @@ export { memoryErrors } from './memory-errors.js';
 export {
   type MemoryClearContext,
   type MemoryReadOptions,
+  type MemorySearchHit,
+  type MemorySearchOptions,
   type MemoryService,
   memory,
   type Supersession,

@@ -26,6 +26,21 @@ export interface Supersession {
   action: string;
 }
 
+export interface MemorySearchOptions {
+  /** Only these sessions (at most 1000). */
+  sessionIds?: readonly string[];
+  /** Only sessions whose id starts with this. */
+  sessionPrefix?: string;
+  /** Default 20, at most 200. */
+  limit?: number;
+}
+
+/** A stored message whose text matched a search. */
+export interface MemorySearchHit {
+  sessionId: string;
+  message: Message;
+}
+
 export interface MemoryService {
   /**
    * Appends messages to a session's history in one transaction, in order, and returns them as stored: each with
@@ -62,6 +77,13 @@ export interface MemoryService {
    * `superseded: true`) once per turn that had messages, so copies of the history reload.
    */
   supersedeTurns(sessionId: string, turnIds: readonly string[], supersession: Supersession): Promise<number>;
+  /**
+   * Full-text search over what people and she wrote (inputs, replies, command records; superseded messages too,
+   * as marked; tool results and system blocks not): every term of the query must occur, best matches first, at most
+   * `limit`. Chinese is cut into words as English is (@aalis/util-text-search, docs/decisions/session-search.md); a
+   * query with no searchable term (one Chinese character) matches the text as a substring. Empty query: [].
+   */
+  search(query: string, options?: MemorySearchOptions): Promise<MemorySearchHit[]>;
   /**
    * Clears one session, several, or all of them (no argument) through the 'memory:clear' hook chain when the
    * hooks service is present; the default action at its centre deletes the rows and emits 'memory:cleared'.

@@ -4,7 +4,7 @@
 // page it changed to the WAL; sessions' newest rows, index entries and counters share pages, so a commit of four
 // appends costs about half of four commits (docs/decisions/turn-cost.md). Every other operation commits what is
 // queued first, so reads see every append made before them, exactly as with one commit per append.
-import type { MemoryReadOptions, Supersession } from '@aalis/api-memory';
+import type { MemoryReadOptions, MemorySearchOptions, Supersession } from '@aalis/api-memory';
 import type { Message } from '@aalis/schema-message';
 import type { SqliteDatabase } from '@aalis/sqlite';
 import type { MemoryStore } from './memory-store.js';
@@ -62,6 +62,11 @@ export class GroupedAppends implements MemoryStore {
   supersedeTurns(sessionId: string, turnIds: readonly string[], supersession: Supersession) {
     this.flush();
     return this.store.supersedeTurns(sessionId, turnIds, supersession);
+  }
+
+  search(query: string, options: MemorySearchOptions) {
+    this.flush();
+    return this.store.search(query, options);
   }
 
   delete(sessionIds: readonly string[] | undefined): void {

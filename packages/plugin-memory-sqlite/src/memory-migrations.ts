@@ -56,4 +56,22 @@ export const memoryMigrations: readonly Migration[] = [
     // 1: an edit, regenerate or retry took the row out of the active history; it stays for the archive.
     up: 'ALTER TABLE memory_messages ADD COLUMN superseded INTEGER NOT NULL DEFAULT 0;',
   },
+  {
+    version: 3,
+    name: 'session search',
+    // The full-text index of what people and she wrote (search-text.ts), filled by searches themselves from each
+    // session's mark on (appends stay as they were): a row id per indexed message, its terms in a contentless FTS5
+    // table (@aalis/util-text-search's terms, which unicode61 keeps as they are).
+    up: `
+      CREATE TABLE memory_search_rows (
+        id INTEGER PRIMARY KEY,
+        session_id TEXT NOT NULL,
+        seq INTEGER NOT NULL
+      );
+      CREATE UNIQUE INDEX memory_search_rows_message ON memory_search_rows (session_id, seq);
+      CREATE VIRTUAL TABLE memory_search USING fts5(terms, content='', contentless_delete=1,
+        tokenize='unicode61 remove_diacritics 0');
+      CREATE TABLE memory_search_marks (session_id TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID;
+    `,
+  },
 ];

@@ -1,6 +1,6 @@
 // What the memory service needs from an engine: one implementation per engine (SQLite synchronous, PostgreSQL
 // asynchronous), the same semantics, checked by one conformance suite.
-import type { MemoryReadOptions, Supersession } from '@aalis/api-memory';
+import type { MemoryReadOptions, MemorySearchHit, MemorySearchOptions, Supersession } from '@aalis/api-memory';
 import type { Message } from '@aalis/schema-message';
 
 type Awaitable<T> = T | Promise<T>;
@@ -20,6 +20,7 @@ export interface MemoryStore {
     turnIds: readonly string[],
     supersession: Supersession,
   ): Awaitable<{ turnId: string; count: number }[]>;
+  search(query: string, options: MemorySearchOptions): Awaitable<MemorySearchHit[]>;
   /** Deletes the rows of these sessions, or of every session (undefined). */
   delete(sessionIds: readonly string[] | undefined): Awaitable<void>;
 }

@@ -43,4 +43,15 @@ export const postgresMemoryMigrations: readonly PostgresMigration[] = [
     name: 'superseded messages',
     up: 'ALTER TABLE memory_messages ADD COLUMN superseded INTEGER NOT NULL DEFAULT 0;',
   },
+  {
+    version: 3,
+    name: 'session search',
+    // What people and she wrote, as @aalis/util-text-search's terms (array_to_tsvector: no parser between), filled by
+    // searches from each session's mark on, as on SQLite.
+    up: `
+      ALTER TABLE memory_messages ADD COLUMN search_terms tsvector;
+      CREATE INDEX memory_messages_search ON memory_messages USING GIN (search_terms);
+      CREATE TABLE memory_search_marks (session_id TEXT PRIMARY KEY, seq BIGINT NOT NULL);
+    `,
+  },
 ];

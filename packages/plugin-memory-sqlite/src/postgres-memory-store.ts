@@ -2,7 +2,7 @@
 // counters in memory_sessions, conversation_index and epoch per row). Every write locks the session's counter row
 // first (an append: by upserting it in its one statement, postgres-append.ts; a deletion: SELECT … FOR UPDATE in
 // its transaction), so writes from several processes never share a seq.
-import type { MemoryReadOptions, Supersession } from '@aalis/api-memory';
+import type { MemoryReadOptions, MemorySearchHit, MemorySearchOptions, Supersession } from '@aalis/api-memory';
 import type { PostgresDatabase, Queryable } from '@aalis/postgres';
 import { isControlMessage, type Message } from '@aalis/schema-message';
 import { COLUMNS, DIVIDER, type SessionState } from './memory-session-state.js';
@@ -10,6 +10,7 @@ import type { MemoryStore } from './memory-store.js';
 import { decodeMessage, type MessageRow } from './message-row.js';
 import { appendStatement } from './postgres-append.js';
 import { postgresMemoryMigrations } from './postgres-memory-migrations.js';
+import { searchPostgres } from './postgres-session-search.js';
 import { supersededExtra } from './superseded-extra.js';
 
 const STATE_COLUMNS = `session_id, next_seq, epoch, row_count, conversation_count, active_seq_start,
@@ -251,15 +252,21 @@ export class PostgresMemoryStore implements MemoryStore {
     state.active_row_start = rows?.n ?? 0;
   }
 
+  search(query: string, options: MemorySearchOptions): Promise<MemorySearchHit[]> {
+    return searchPostgres(this.database, query, options);
+  }
+
   async delete(sessionIds: readonly string[] | undefined): Promise<void> {
     await this.database.transaction(async (client) => {
       if (sessionIds === undefined) {
         await client.query('DELETE FROM memory_messages');
         await client.query('DELETE FROM memory_sessions');
+        await client.query('DELETE FROM memory_search_marks');
         return;
       }
       await client.query('DELETE FROM memory_messages WHERE session_id = ANY($1)', [sessionIds]);
       await client.query('DELETE FROM memory_sessions WHERE session_id = ANY($1)', [sessionIds]);
+      await client.query('DELETE FROM memory_search_marks WHERE session_id = ANY($1)', [sessionIds]);
     });
   }
 }

@@ -2,7 +2,7 @@
 // Every write is one BEGIN IMMEDIATE transaction (SqliteDatabase.write). The session counters (memory_sessions) are
 // read through the connection's row cache: a turn asked for them five times, and the cache holds them for as long
 // as no other connection committed and no write of this one rolled back (RowCache).
-import type { MemoryReadOptions, Supersession } from '@aalis/api-memory';
+import type { MemoryReadOptions, MemorySearchHit, MemorySearchOptions, Supersession } from '@aalis/api-memory';
 import { isControlMessage, type Message } from '@aalis/schema-message';
 import type { Connection, RowCache, SqliteDatabase } from '@aalis/sqlite';
 import { MEMORY_NAMESPACE, memoryMigrations } from './memory-migrations.js';
@@ -10,6 +10,7 @@ import { advanceOnAppend, COLUMNS, DIVIDER, type SessionState } from './memory-s
 import type { MemoryStore } from './memory-store.js';
 import { newMessageId } from './message-id.js';
 import { decodeMessage, encodeMessage, type MessageRow, storedMessage } from './message-row.js';
+import { SqliteSessionSearch } from './sqlite-session-search.js';
 import { supersededExtra } from './superseded-extra.js';
 
 const emptyState = (sessionId: string): SessionState => ({
@@ -28,11 +29,13 @@ export class SqliteMemoryStore implements MemoryStore {
   private readonly statements;
   /** memory_sessions rows by session (null: none), shared by every memory store on this connection. */
   private readonly states: RowCache<SessionState | null>;
+  private readonly sessionSearch: SqliteSessionSearch;
 
   constructor(private readonly database: SqliteDatabase) {
     database.migrate(MEMORY_NAMESPACE, memoryMigrations);
     this.connection = database.connection;
     this.states = database.rowCache<SessionState | null>(MEMORY_NAMESPACE);
+    this.sessionSearch = new SqliteSessionSearch(database, this.connection);
     const c = this.connection;
     this.statements = {
       state: c.prepare('SELECT * FROM memory_sessions WHERE session_id = ?'),
@@ -191,6 +194,7 @@ export class SqliteMemoryStore implements MemoryStore {
       const seqs = (this.statements.turnSeqs.all(sessionId, turnId) as { seq: number }[]).map((row) => row.seq);
       if (seqs.length === 0) return 0;
       for (const seq of seqs) this.statements.deleteRow.run(sessionId, seq);
+      this.sessionSearch.forgetRows(sessionId, seqs);
       this.renumberFrom(state, seqs[0]!, seqs.length);
       return seqs.length;
     });
@@ -282,17 +286,23 @@ export class SqliteMemoryStore implements MemoryStore {
     state.active_row_start = (this.statements.rowsUpTo.get(sessionId, divider.seq) as { n: number }).n;
   }
 
+  search(query: string, options: MemorySearchOptions): MemorySearchHit[] {
+    return this.sessionSearch.search(query, options);
+  }
+
   /** Deletes the rows of these sessions, or of every session (undefined). */
   delete(sessionIds: readonly string[] | undefined): void {
     this.database.write((connection) => {
       if (sessionIds === undefined) {
         connection.exec('DELETE FROM memory_messages; DELETE FROM memory_sessions;');
+        this.sessionSearch.forgetSessions(connection, undefined);
         this.states.clear();
         return;
       }
       for (const sessionId of sessionIds) {
         this.statements.clearSession.run(sessionId);
         this.statements.clearSessionState.run(sessionId);
+        this.sessionSearch.forgetSessions(connection, [sessionId]);
         this.states.delete(sessionId);
       }
     });

@@ -8,6 +8,7 @@ import {
   clearTargets,
   type MemoryClearContext,
   type MemoryReadOptions,
+  type MemorySearchOptions,
   type MemoryService,
   type Supersession,
 } from '@aalis/api-memory';
@@ -71,6 +72,11 @@ export function createSqliteMemory({ store, events, hooks }: SqliteMemoryOptions
       for (const { turnId, count } of marked)
         events.emit('memory:deleted', { sessionId, turnId, count, superseded: true });
       return marked.reduce((sum, { count }) => sum + count, 0);
+    },
+    async search(query: string, options: MemorySearchOptions = {}) {
+      if (typeof query !== 'string') assertNonEmptyString('search', 'query', query);
+      if (options.sessionPrefix !== undefined) assertNonEmptyString('search', 'sessionPrefix', options.sessionPrefix);
+      return await store.search(query, options);
     },
     async clear(sessionIds?: string | readonly string[]) {
       const targets = clearTargets(sessionIds);

@@ -8,6 +8,7 @@ import { backgroundList, backgroundStop, backgroundStopAll } from './background-
 import { clientLocale } from './client-locale.js';
 import { commandsListRequest } from './commands-list-request.js';
 import { badParam } from './params.js';
+import { searchRequest } from './search-request.js';
 import type { Peer, ServerDeps } from './server-deps.js';
 import { frameMalformed, serverErrors } from './server-errors.js';
 import { sessionEditRequest } from './session-edit-requests.js';
@@ -121,6 +122,8 @@ export async function runRequest(
     case 'sessions.pin':
     case 'sessions.archive':
       return sessionEditRequest(deps, account, params, type);
+    case 'search':
+      return searchRequest(deps, account, params);
     case 'sessions.export':
       return exportRequest(deps, account, params, locale);
     case 'commands.list':

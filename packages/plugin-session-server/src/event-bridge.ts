@@ -17,6 +17,7 @@ import {
   type TurnRecord,
 } from '@aalis/schema-message';
 import { queueChange, type UsageEntry, type WaitingInput } from '@aalis/session-client';
+import { lastCallOf, rememberLastCall } from './last-calls.js';
 import type { LiveSession } from './live-session.js';
 import { timelineInput } from './timeline-builder.js';
 
@@ -244,5 +245,19 @@ export function onTokenUsage(context: BridgeContext, event: TokenUsageEvent): vo
     ...(call?.cachedPromptTokens !== undefined ? { cachedPromptTokens: call.cachedPromptTokens } : {}),
     ...(call ? { completionTokens: call.completionTokens, model: call.model } : {}),
   };
-  context.live(event.sessionId).emit({ type: 'usage', usage });
+  const live = context.live(event.sessionId);
+  if (call && event.turnId !== undefined) {
+    rememberLastCall(live, {
+      turnId: event.turnId,
+      at: Date.now(),
+      promptTokens: call.promptTokens,
+      completionTokens: call.completionTokens,
+      ...(call.cachedPromptTokens !== undefined ? { cachedPromptTokens: call.cachedPromptTokens } : {}),
+      model: call.model,
+    });
+  }
+  // The snapshot (after subscribe, compaction) carries the last real call, so a reloaded page shows real figures.
+  const lastCall = event.turnId === undefined ? lastCallOf(live) : undefined;
+  if (lastCall) usage.lastCall = lastCall;
+  live.emit({ type: 'usage', usage });
 }

@@ -2,8 +2,10 @@
 // with the session's sequence number, so the events after that number continue it exactly.
 import { type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
 import type { Timeline, TimelineEntry, TimelineTurn } from '@aalis/session-client';
+import { rememberLastCall } from './last-calls.js';
 import type { ServerDeps } from './server-deps.js';
 import { attachVersions, buildTimelineEntries } from './timeline-builder.js';
+import { lastCallOf } from './usage-request.js';
 
 /** How many assistant messages of the turn the archive holds (each is one segment of it). */
 function storedSegments(messages: readonly Message[], turnId: string): number {
@@ -39,6 +41,7 @@ export async function prepareTimeline(
     });
     if (live.archiveVersion === version) break;
   }
+  rememberLastCall(live, lastCallOf(messages));
   return () => {
     const running = live.turn;
     let all = entries;

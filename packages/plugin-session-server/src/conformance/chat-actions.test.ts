@@ -305,6 +305,13 @@ describe('session list actions, export, palette and usage', () => {
       cachedPromptTokens: 300,
       model: 'openai/test-model',
     });
+    // A reload: the usage snapshot after subscribe carries the same real figures.
+    const reloaded = new Recorder();
+    await (await connected()).subscribe(session.id, reloaded.handlers).ready;
+    await reloaded.until(() => reloaded.of('usage').some((event) => event.usage.turnId === undefined));
+    const snapshot = reloaded.of('usage').find((event) => event.usage.turnId === undefined)!.usage;
+    expect(snapshot.lastCall).toMatchObject({ promptTokens: 321, completionTokens: 12, cachedPromptTokens: 300 });
+    expect(snapshot.measured).toBe(false);
   });
 });
 
@@ -354,5 +361,32 @@ describe("the connection's locale", () => {
     await http.me();
     const overHttp = await http.call('settings.get', { sessionId: 'web:nobody' }).catch((error) => error);
     expect(overHttp.message).toMatch(/没有会话/);
+  });
+});
+
+describe('search', () => {
+  it('finds Chinese and English in message content, archived sessions too, with what opens the session there', async () => {
+    const client = await connected();
+    const { session } = await client.request('session.create', { title: 'Water' });
+    const recorder = new Recorder();
+    await client.subscribe(session.id, recorder.handlers).ready;
+    const turnId = await turnWith(client, session.id, recorder, '提醒我每天喝水', 'The reminder was deployed for noon');
+    await client.request('sessions.archive', { sessionId: session.id, archived: true });
+
+    const chinese = await client.request('search', { query: '喝水' });
+    const hit = chinese.hits.find((entry) => entry.sessionId === session.id);
+    expect(hit).toMatchObject({ sessionTitle: 'Water', archived: true, turnId, role: 'user', superseded: false });
+    expect(hit?.snippet).toBe('提醒我每天\u0002喝水\u0003');
+    // The hit's messageId is the input's id in the timeline: the page scrolls to it.
+    const stored = new Recorder();
+    await (await connected()).subscribe(session.id, stored.handlers).ready;
+    const [turn] = stored.latest!.entries;
+    expect(turn?.kind === 'turn' && turn.inputs[0]?.id).toBe(hit?.messageId);
+
+    const english = await client.request('search', { query: 'deploy' });
+    expect(english.hits.find((entry) => entry.sessionId === session.id)).toMatchObject({ role: 'assistant' });
+    expect((await client.request('search', { query: 'nothing like this' })).hits).toEqual([]);
+    const wrong = await client.request('search', { query: 'x', limit: 0 }).catch((error) => error.code);
+    expect(wrong).toBe('AALIS_WEBUI_BAD_REQUEST');
   });
 });
