@@ -8,7 +8,7 @@ export const serverErrors = defineErrors({
   AALIS_WEBUI_LOGIN_REQUIRED: {
     statusCode: 401,
     en: 'Not logged in. Open the login link the host printed at start, or run `aalis webui-link` for a fresh one.',
-    'zh-CN': '还没有登录。请打开宿主启动时打印的登录链接,或运行 `aalis webui-link` 取一个新的。',
+    'zh-CN': '还没有登录。请打开宿主启动时打印的登录链接，或运行 `aalis webui-link` 取一个新的。',
   },
   AALIS_WEBUI_LOGIN_EXPIRED: {
     statusCode: 401,
@@ -18,69 +18,69 @@ export const serverErrors = defineErrors({
   AALIS_WEBUI_LINK_INVALID: {
     statusCode: 401,
     en: 'This login link is not valid here ({reason}). Run `aalis webui-link` on the machine that runs the host for a fresh one.',
-    'zh-CN': '这个登录链接在这里无效({reason})。请在运行宿主的机器上运行 `aalis webui-link` 取一个新的。',
+    'zh-CN': '这个登录链接在这里无效（{reason}）。请在运行宿主的机器上运行 `aalis webui-link` 取一个新的。',
   },
   AALIS_WEBUI_LINK_EXPIRED: {
     statusCode: 401,
     en: 'This login link expired (links are valid for {minutes} minutes). Run `aalis webui-link` for a fresh one.',
-    'zh-CN': '这个登录链接已过期(链接 {minutes} 分钟内有效)。请运行 `aalis webui-link` 取一个新的。',
+    'zh-CN': '这个登录链接已过期（链接 {minutes} 分钟内有效）。请运行 `aalis webui-link` 取一个新的。',
   },
   AALIS_WEBUI_LINK_USED: {
     statusCode: 401,
     en: 'This login link was used already; each link works once. Run `aalis webui-link` for a fresh one.',
-    'zh-CN': '这个登录链接已经用过了,每个链接只能用一次。请运行 `aalis webui-link` 取一个新的。',
+    'zh-CN': '这个登录链接已经用过了，每个链接只能用一次。请运行 `aalis webui-link` 取一个新的。',
   },
   AALIS_WEBUI_ORIGIN_REFUSED: {
     statusCode: 403,
     en: 'Refused: the request comes from origin "{origin}", not from this server ({expected}). Open the WebUI at its own address.',
-    'zh-CN': '已拒绝:请求来自「{origin}」,不是本服务器({expected})。请在 WebUI 自己的地址打开它。',
+    'zh-CN': '已拒绝：请求来自「{origin}」，不是本服务器（{expected}）。请在 WebUI 自己的地址打开它。',
   },
   AALIS_WEBUI_HOST_REFUSED: {
     statusCode: 403,
     en: 'Refused: "{host}" is not this server\'s address. Use {expected}, or add the name to plugins.session-server.allowedHosts.',
     'zh-CN':
-      '已拒绝:「{host}」不是本服务器的地址。请用 {expected},或把这个名字加进 plugins.session-server.allowedHosts。',
+      '已拒绝：「{host}」不是本服务器的地址。请用 {expected}，或把这个名字加进 plugins.session-server.allowedHosts。',
   },
   AALIS_WEBUI_CSRF_REFUSED: {
     statusCode: 403,
     en: 'Refused: a POST needs the X-Aalis-Csrf header with the csrfToken from GET /api/v1/me.',
-    'zh-CN': '已拒绝:POST 请求要带 X-Aalis-Csrf 头,值为 GET /api/v1/me 给的 csrfToken。',
+    'zh-CN': '已拒绝：POST 请求要带 X-Aalis-Csrf 头，值为 GET /api/v1/me 给的 csrfToken。',
   },
   AALIS_WEBUI_FORBIDDEN: {
     statusCode: 403,
     en: 'Not allowed: {reason}.',
-    'zh-CN': '不允许:{reason}。',
+    'zh-CN': '不允许：{reason}。',
   },
   AALIS_WEBUI_FRAME_MALFORMED: {
     statusCode: 400,
     en: 'The frame could not be read: {reason}. Send a JSON object with a string "id" and "type".',
-    'zh-CN': '读不了这一帧:{reason}。请发一个带字符串 "id" 与 "type" 的 JSON 对象。',
+    'zh-CN': '读不了这一帧：{reason}。请发一个带字符串 "id" 与 "type" 的 JSON 对象。',
   },
   AALIS_WEBUI_FRAME_TOO_LARGE: {
     statusCode: 413,
     en: 'The frame has {size} bytes; at most {limit} are accepted. Send smaller attachments.',
-    'zh-CN': '这一帧有 {size} 字节,最多收 {limit} 字节。请发小一些的附件。',
+    'zh-CN': '这一帧有 {size} 字节，最多收 {limit} 字节。请发小一些的附件。',
   },
   AALIS_WEBUI_UNKNOWN_REQUEST: {
     statusCode: 400,
     en: 'There is no request type "{type}". Known types: {known}.',
-    'zh-CN': '没有请求类型「{type}」。已有的类型:{known}。',
+    'zh-CN': '没有请求类型「{type}」。已有的类型：{known}。',
   },
   AALIS_WEBUI_BAD_REQUEST: {
     statusCode: 400,
     en: 'Request "{type}": {problems}.',
-    'zh-CN': '请求「{type}」:{problems}。',
+    'zh-CN': '请求「{type}」：{problems}。',
   },
   AALIS_WEBUI_MESSAGE_TOO_LONG: {
     statusCode: 413,
     en: 'The message has {length} characters; at most {limit} are accepted. Nothing was sent; shorten it or split it.',
-    'zh-CN': '这条消息有 {length} 个字符,最多收 {limit} 个。没有发出;请缩短或分成几条。',
+    'zh-CN': '这条消息有 {length} 个字符，最多收 {limit} 个。没有发出；请缩短或分成几条。',
   },
   AALIS_WEBUI_ROOM_READ_ONLY: {
     statusCode: 409,
     en: 'This is a {platform} room: its history is read-only in the WebUI. Talk to her in the room itself; stopping a turn and the settings work here.',
     'zh-CN':
-      '这是 {platform} 的群聊或私聊:它的历史在 WebUI 里只能查看。请在那边和她说话;停下一轮与设置在这里照样可用。',
+      '这是 {platform} 的群聊或私聊：它的历史在 WebUI 里只能查看。请在那边和她说话；停下一轮与设置在这里照样可用。',
   },
   AALIS_WEBUI_MESSAGE_EMPTY: {
     statusCode: 400,
@@ -90,22 +90,22 @@ export const serverErrors = defineErrors({
   AALIS_WEBUI_ATTACHMENT_TOO_LARGE: {
     statusCode: 413,
     en: 'Attachment {index} has {size} bytes; at most {limit} are accepted. Nothing was sent; attach a smaller image.',
-    'zh-CN': '第 {index} 个附件有 {size} 字节,最多收 {limit} 字节。没有发出;请附一张小一些的图。',
+    'zh-CN': '第 {index} 个附件有 {size} 字节，最多收 {limit} 字节。没有发出；请附一张小一些的图。',
   },
   AALIS_WEBUI_ATTACHMENT_INVALID: {
     statusCode: 400,
     en: 'Attachment {index}: {reason}. Attach PNG, JPEG, GIF or WebP images as base64.',
-    'zh-CN': '第 {index} 个附件:{reason}。请以 base64 附 PNG、JPEG、GIF 或 WebP 图片。',
+    'zh-CN': '第 {index} 个附件：{reason}。请以 base64 附 PNG、JPEG、GIF 或 WebP 图片。',
   },
   AALIS_WEBUI_TOO_MANY_ATTACHMENTS: {
     statusCode: 413,
     en: 'The message has {count} attachments; at most {limit} are accepted. Nothing was sent.',
-    'zh-CN': '这条消息有 {count} 个附件,最多收 {limit} 个。没有发出。',
+    'zh-CN': '这条消息有 {count} 个附件，最多收 {limit} 个。没有发出。',
   },
   AALIS_WEBUI_SESSION_UNKNOWN: {
     statusCode: 404,
     en: 'There is no session "{sessionId}". It may have been deleted; list the sessions again.',
-    'zh-CN': '没有会话「{sessionId}」。它可能已被删除;请重新列出会话。',
+    'zh-CN': '没有会话「{sessionId}」。它可能已被删除；请重新列出会话。',
   },
   AALIS_WEBUI_TURN_RUNNING: {
     statusCode: 409,
@@ -140,24 +140,24 @@ export const serverErrors = defineErrors({
   AALIS_WEBUI_UNAVAILABLE: {
     statusCode: 503,
     en: 'The "{service}" service is not running, so this cannot be done now. See the plugin states in the admin area.',
-    'zh-CN': '「{service}」服务没有在运行,现在做不了。请在管理页查看插件状态。',
+    'zh-CN': '「{service}」服务没有在运行，现在做不了。请在管理页查看插件状态。',
   },
   AALIS_WEBUI_LISTEN_FAILED: {
     statusCode: 500,
     en: 'The session server could not listen on {host}:{port} ({reason}). Set AALIS_WEBUI_PORT (or webui.port) to a free port, or 0 for any free one.',
     'zh-CN':
-      '会话服务器无法在 {host}:{port} 上监听({reason})。请把 AALIS_WEBUI_PORT(或 webui.port)设成空闲的端口,或设 0 取任一空闲端口。',
+      '会话服务器无法在 {host}:{port} 上监听（{reason}）。请把 AALIS_WEBUI_PORT（或 webui.port）设成空闲的端口，或设 0 取任一空闲端口。',
   },
   AALIS_WEBUI_HOST_UNAVAILABLE: {
     statusCode: 500,
     en: 'The session server could not listen on {host}:{port} ({reason}): "{host}" is not an address of this machine. Set AALIS_WEBUI_HOST (or webui.host) to 127.0.0.1, 0.0.0.0 or one of its addresses.',
     'zh-CN':
-      '会话服务器无法在 {host}:{port} 上监听({reason}):「{host}」不是本机的地址。请把 AALIS_WEBUI_HOST(或 webui.host)设成 127.0.0.1、0.0.0.0 或本机的某个地址。',
+      '会话服务器无法在 {host}:{port} 上监听（{reason}）：「{host}」不是本机的地址。请把 AALIS_WEBUI_HOST（或 webui.host）设成 127.0.0.1、0.0.0.0 或本机的某个地址。',
   },
   AALIS_WEBUI_INTERNAL: {
     statusCode: 500,
     en: 'The server failed unexpectedly; the log has the details.',
-    'zh-CN': '服务器意外出错;详情见日志。',
+    'zh-CN': '服务器意外出错；详情见日志。',
   },
 });
 

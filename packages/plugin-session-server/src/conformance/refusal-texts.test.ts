@@ -32,7 +32,7 @@ describe('refusals in zh-CN', () => {
       expect(response.status).toBe(401);
       const page = await response.text();
       expect(page).toContain('AALIS_WEBUI_LINK_INVALID');
-      expect(page).toContain(`这个登录链接在这里无效(${reason})`);
+      expect(page).toContain(`这个登录链接在这里无效（${reason}）`);
       expect(page).not.toMatch(LATIN_REASON);
       expect(page).toContain('<code>aalis webui-link</code>');
       expect(page).not.toContain('`');
@@ -79,7 +79,7 @@ describe('refusals in zh-CN', () => {
         type: 'error',
         error: {
           code: 'AALIS_WEBUI_FRAME_MALFORMED',
-          message: `读不了这一帧:${reason}。请发一个带字符串 "id" 与 "type" 的 JSON 对象。`,
+          message: `读不了这一帧：${reason}。请发一个带字符串 "id" 与 "type" 的 JSON 对象。`,
           details: { reason: english },
         },
       });
@@ -108,13 +108,13 @@ describe('refusals in zh-CN', () => {
     expect(await byId('bad')).toMatchObject({
       error: {
         code: 'AALIS_WEBUI_BAD_REQUEST',
-        message: '请求「subscribe」的参数 sessionId 不对:应为 会话 id,实际为 没有值。',
+        message: '请求「subscribe」的参数 sessionId 不对：应为 会话 id，实际为 没有值。',
         details: { problems: [{ path: 'sessionId', expected: 'a session id', received: 'nothing' }] },
       },
     });
     socket.send(JSON.stringify({ id: 'long', type: 'session.create', title: 'x'.repeat(2000) }));
     expect(((await byId('long'))!.error as { message: string }).message).toMatch(
-      /^请求「session.create」的参数 title 不对:应为 不超过 1024 个字符的字符串,实际为 字符串 "x+…。$/u,
+      /^请求「session.create」的参数 title 不对：应为 不超过 1024 个字符的字符串，实际为 字符串 "x+…。$/u,
     );
     socket.send(JSON.stringify({ id: 'text', type: 'send', sessionId, text: { secret: 'content' } }));
     const text = ((await byId('text'))!.error as { message: string }).message;
