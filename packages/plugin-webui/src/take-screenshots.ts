@@ -26,6 +26,7 @@ const SCRIPT = {
     stopPartial: 'Storage has a long history, ',
     last: 'What did the calculator say?',
     lastReply: 'It said `42`, the sum of both plans.',
+    regenerated: 'The calculator said **42**: 12 for Basic plus 30 for Pro.',
     earlier: 'Plan a quiet weekend in the mountains',
     roomSender: 'Boss',
     roomAsk: ' what time is it?',
@@ -35,35 +36,28 @@ const SCRIPT = {
       'Friday evening: drive up. Saturday: a long walk and an early night. Sunday: breakfast outside, home by four.',
   },
   'zh-CN': {
-    ask: '比较这两个套餐,顺便核对一下合计。',
+    ask: '比较这两个套餐，顺便核对一下合计。',
     reasoning: '两个套餐,先用计算器把月费加起来,再列成表。',
     reply:
-      '对比如下:\n\n| 套餐 | 月费 | 存储 |\n|-|-:|\n| 基础版 | 12 | 100 GB |\n| 专业版 | 30 | 1 TB |\n\n两个合计每月 **42**。想自己核对的话:\n\n```python\nprint(12 + 30)  # 42\n```',
+      '对比如下：\n\n| 套餐 | 月费 | 存储 |\n|-|-:|\n| 基础版 | 12 | 100 GB |\n| 专业版 | 30 | 1 TB |\n\n两个合计每月 **42**。想自己核对的话：\n\n```python\nprint(12 + 30)  # 42\n```',
     stopAsk: '再写一篇关于存储的长文。',
-    stopPartial: '存储的历史很长,',
+    stopPartial: '存储的历史很长，',
     last: '计算器算出来是多少?',
-    lastReply: '是 `42`,两个套餐的月费之和。',
+    lastReply: '是 `42`，两个套餐的月费之和。',
+    regenerated: '计算器算出 **42**：基础版 12 加专业版 30。',
     earlier: '帮我安排一个安静的山里周末',
     roomSender: '老板',
     roomAsk: ' 现在几点了?',
     roomAside: '我看一下时间。',
     roomReply: '刚过五点。',
-    earlierReply: '周五晚上开车上山;周六走一条长路线,早点睡;周日在外面吃早饭,四点前到家。',
+    earlierReply: '周五晚上开车上山；周六走一条长路线，早点睡；周日在外面吃早饭，四点前到家。',
   },
 } as const;
 
-/** Starts a new session and waits until the page shows it (empty and loaded). */
+/** Opens a new chat (its session comes with the first message) and waits until the page shows it. */
 async function newSession(page: Page): Promise<void> {
-  const before = new URL(page.url()).searchParams.get('session');
   await page.getByTestId('new-session').click();
-  await settle(page, 'a new session', async () => {
-    const now = new URL(page.url()).searchParams.get('session');
-    return (
-      now !== null &&
-      now !== before &&
-      (await page.locator(`[data-testid="conversation"][data-session-id="${now}"][data-loaded="true"]`).count()) === 1
-    );
-  });
+  await settle(page, 'a new chat', async () => (await page.getByTestId('new-chat').count()) === 1);
 }
 
 async function send(page: Page, text: string): Promise<void> {
@@ -86,6 +80,10 @@ async function scene(served: ServedWebui, onebot: OneBotImplementation, locale: 
   const context = await served.browser.newContext({ viewport: { width: 1280, height: 1000 }, locale });
   const page = await context.newPage();
   await page.goto(served.link);
+  // Where a login lands: a new chat, ready to type.
+  await settle(page, 'the new chat', async () => (await page.getByTestId('new-chat').count()) === 1);
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: join(OUT, `new-chat-${locale}.png`) });
   // A room on QQ (OneBot): her words beside a tool call were never sent to the group (「未发出」).
   served.model.enqueue(
     toolCallReply([{ id: 'call_time', name: 'current_time', arguments: {} }], { text: lines.roomAside }),
@@ -158,6 +156,15 @@ async function scene(served: ServedWebui, onebot: OneBotImplementation, locale: 
     'second replied',
     async () => (await page.locator('[data-testid="turn"][data-outcome="replied"]').count()) === 2,
   );
+  // Her last reply regenerated: the earlier version stays behind 「‹ 1/2 ›」.
+  served.model.enqueue(textReply(lines.regenerated));
+  await page.getByTestId('regenerate').click();
+  await settle(page, 'regenerated', async () => (await page.getByTestId('version-position').count()) === 1);
+  await settle(
+    page,
+    'regenerated reply',
+    async () => (await page.locator('[data-testid="turn"][data-outcome="replied"]').count()) === 2,
+  );
   await page.locator('[data-testid="tool-card"] summary').first().click();
   await page.locator('[data-testid="reasoning"] summary').first().click();
   await page.mouse.move(0, 0);
@@ -173,6 +180,20 @@ async function scene(served: ServedWebui, onebot: OneBotImplementation, locale: 
   await page.getByTestId('tab-usage').click();
   await page.getByTestId('usage-panel').waitFor();
   await page.screenshot({ path: join(OUT, `usage-${locale}.png`) });
+  // The / palette, then a session's menu.
+  await page.getByTestId('composer-text').fill('');
+  await page.getByTestId('composer-text').pressSequentially('/');
+  await page.getByTestId('command-palette').getByTestId('command-option').first().waitFor();
+  await page.screenshot({ path: join(OUT, `palette-${locale}.png`) });
+  await page.getByTestId('composer-text').fill('');
+  const sessionId = new URL(page.url()).searchParams.get('session') ?? '';
+  await page.locator(`[data-testid="session-row"][data-session-id="${sessionId}"]`).hover();
+  await page
+    .locator(`[data-testid="session-row"][data-session-id="${sessionId}"] [data-testid="session-more"]`)
+    .click();
+  await page.getByTestId('session-menu').waitFor();
+  await page.screenshot({ path: join(OUT, `session-menu-${locale}.png`) });
+  await page.keyboard.press('Escape');
   await page.getByTestId('open-admin').click();
   await page.getByTestId('plugins').locator('tbody tr').first().waitFor();
   await page.screenshot({ path: join(OUT, `admin-${locale}.png`) });
@@ -186,6 +207,8 @@ async function scene(served: ServedWebui, onebot: OneBotImplementation, locale: 
   });
   const small = await phone.newPage();
   await small.goto(await served.freshLink());
+  await small.getByTestId('new-chat').waitFor();
+  await small.goto(`${served.origin}/?session=${encodeURIComponent(sessionId)}`);
   await small.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
   await small.screenshot({ path: join(OUT, `phone-${locale}.png`) });
   await small.getByTestId('menu').click();

@@ -368,6 +368,36 @@ describe('attachments', () => {
   );
 });
 
+describe('one language per page, usage that adds up', () => {
+  it(
+    'after a reload shows the last real call’s figures; switching to 中文 switches the server’s texts too',
+    async () => {
+      await page.reload();
+      await page.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
+      if ((await page.getByTestId('side-panel').count()) === 0) await page.getByTestId('panel-toggle').click();
+      await page.getByTestId('tab-usage').click();
+      // The last call of this session (the scripted server reports 10 prompt tokens), not the estimate.
+      await page.getByTestId('usage-measured').waitFor(SLOW);
+      expect(await page.getByTestId('usage-estimate').count()).toBe(0);
+      expect(await page.getByTestId('usage-total').textContent()).toContain('Input 10 / context 128,000');
+      expect(await page.getByTestId('usage-caption').textContent()).toMatch(/estimates/);
+      await page.getByTestId('tab-settings').click();
+      const think = page.locator('[data-testid="setting"][data-key="think"] .setting-label');
+      await expect.poll(() => think.textContent(), SLOW).toBe('Thinking');
+      await page.getByTestId('locale-header').selectOption('zh-CN');
+      // The page's own texts at once, the server's after it answered locale.set.
+      await expect.poll(() => think.textContent(), SLOW).toBe('深度思考');
+      await page.getByTestId('tab-usage').click();
+      await expect.poll(() => page.getByTestId('usage-total').textContent(), SLOW).toContain('输入 10 / 上下文');
+      expect(await page.getByTestId('usage-caption').textContent()).toMatch(/估算/);
+      await page.getByTestId('tab-settings').click();
+      await page.getByTestId('locale-header').selectOption('en');
+      await expect.poll(() => think.textContent(), SLOW).toBe('Thinking');
+    },
+    TIMEOUT,
+  );
+});
+
 describe('in 中文 on a phone', () => {
   it(
     'names the actions 复制, 复制代码, 编辑, 重新生成 and 重试, and they work 390 px wide',
