@@ -35,8 +35,6 @@ import { agentConfigSchema } from './agent-config.js';
 import type { AgentDeps } from './agent-deps.js';
 import { agentFields, THINKING_SOURCE, thinkingOptions } from './agent-fields.js';
 import { Orchestrator } from './channel/orchestrator.js';
-import { sweepHandOver } from './cluster/hand-over-items.js';
-import { sweepAbandonedSessions } from './cluster/session-lease.js';
 import { HistoryCache } from './turn/history-cache.js';
 import { answerTokenRequest } from './turn/token-snapshot.js';
 import './agent-catalogue.js';
@@ -138,8 +136,6 @@ export default definePlugin({
     );
     handles.lifecycle.use.onDrain(() => orchestrator.drain());
     // Sessions whose process died mid-turn are recovered by any live process.
-    handles.lifecycle.use.onDispose(
-      orchestrator.owners ? sweepHandOver(deps, orchestrator.owners) : sweepAbandonedSessions(deps),
-    );
+    handles.lifecycle.use.onDispose(orchestrator.placement.startRecovery());
   },
 });

@@ -1,12 +1,9 @@
-// Reading handed-over items (the IncomingMessage as JSON, the note a taker kept) and telling, after an owner died,
-// whether an item's input had entered that owner's turn; and the periodic sweep that recovers sessions nobody live
-// answers.
+// Handed-over items: the markers the owners and the placement share (a clearing, a stopped outcome), the
+// IncomingMessage as JSON, the note a taker kept, and telling, after an owner died, whether an item's input had
+// entered that owner's turn. A leaf: it imports nothing of this package.
 import type { HandOverItem } from '@aalis/api-storage';
 import type { IncomingMessage, Message } from '@aalis/schema-message';
 import { WellKnownMetadataKeys } from '@aalis/schema-message';
-import type { AgentDeps } from '../agent-deps.js';
-import { everyHalfLease } from './session-lease.js';
-import type { SessionOwners } from './session-owners.js';
 
 /**
  * Put into a session's queue when a clearing of it begins (deletion, /clear): every item before it was
@@ -14,6 +11,9 @@ import type { SessionOwners } from './session-owners.js';
  * what waits in a channel.
  */
 export const CLEARING_MARKER = '{"aalisClearing":true}';
+
+/** The outcome of an item whose input's turn was recorded as stopped (after its owner died, or stopped there). */
+export const STOPPED = 'stopped';
 
 /** The index of the last clearing marker among taken items (-1: none): the items up to it are dropped. */
 export function lastClearing(items: readonly HandOverItem[]): number {
@@ -72,16 +72,4 @@ export function enteredTurn(
       typeof stored.content === 'string' &&
       stored.content.includes(message.content),
   );
-}
-
-/**
- * Recovers sessions nobody live answers, without waiting for an input: every half lease time, sessions whose owner
- * died (abandoned leases) or whose items wait with no live holder are taken when free. Returns the stopper.
- */
-export function sweepHandOver(deps: AgentDeps, owners: SessionOwners): () => void {
-  const stop = everyHalfLease(deps, () => owners.sweep());
-  return () => {
-    stop();
-    owners.close();
-  };
 }

@@ -16,6 +16,7 @@ import {
 } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../agent-harness.case.js';
+import { SessionOwners } from './session-owners.js';
 
 const open: Harness[] = [];
 let server: OpenAiTestServer | undefined;
@@ -163,8 +164,9 @@ describe('#16 inputs handed to the session owner', () => {
     // A dies: its heartbeat stops, it takes nothing more, its turn never goes on.
     const aStorage = a.booted.app.services.selected(storage)!.impl;
     clearInterval((aStorage.leases() as unknown as { heartbeat: ReturnType<typeof setInterval> }).heartbeat);
-    const owners = (a.agent as unknown as { owners?: { close(): void } }).owners;
-    if (!owners) throw new Error('the agent on PostgreSQL hands inputs over (owners expected)');
+    const owners = (a.agent as unknown as { placement: unknown }).placement;
+    if (!(owners instanceof SessionOwners))
+      throw new Error('the agent on PostgreSQL hands inputs over (owners expected)');
     owners.close();
     server!.enqueue(textReply('answered after the takeover'), textReply('check done'));
     await joining;

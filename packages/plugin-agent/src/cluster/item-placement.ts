@@ -5,11 +5,12 @@
 import type { HandOverItem, HandOverService, Lease } from '@aalis/api-storage';
 import { type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
 import type { AgentDeps } from '../agent-deps.js';
+import type { LocalTurns } from '../channel/input-placement.js';
 import type { Batch, PendingInput, RunningTurn, SessionChannel } from '../channel/session-channel.js';
+import { generationOf, keepAsContext, type SessionChannels } from '../channel/session-channels.js';
 import { isUnstored } from '../channel/unstored-inputs.js';
-import { CLEARING_MARKER, enteredTurn, lastClearing, noteTurn, parseItem } from './hand-over-items.js';
+import { CLEARING_MARKER, enteredTurn, lastClearing, noteTurn, parseItem, STOPPED } from './hand-over-items.js';
 import { sessionLeaseName } from './session-lease.js';
-import type { OwnerHost } from './session-owners.js';
 
 /** A session this process holds the lease of. */
 export interface Owned {
@@ -39,13 +40,12 @@ interface Kept {
 const KEPT_FIRST_PAUSE_MS = 500;
 const KEPT_LONGEST_PAUSE_MS = 30_000;
 
-/** The outcome of an item whose input's turn was recorded as stopped (after its owner died, or stopped there). */
-export const STOPPED = 'stopped';
-
 export interface PlacementContext {
   deps: AgentDeps;
   queue: HandOverService;
-  host: OwnerHost;
+  /** This process's channels, where taken items are placed. */
+  channels: SessionChannels;
+  turns: LocalTurns;
   /** The inputs accepted by this process, by item id. */
   local: ReadonlyMap<number, LocalWaiter>;
   /** This process's lease holder id (the id of its own terminal, if it has one). */
@@ -178,7 +178,7 @@ export class ItemPlacement {
   }
 
   private async place(owned: Owned, item: HandOverItem): Promise<void> {
-    const { deps, queue, host } = this.context;
+    const { deps, channels } = this.context;
     const local = this.context.local.get(item.id);
     const message = parseItem(item);
     if (!message) {
@@ -189,7 +189,7 @@ export class ItemPlacement {
       await this.finishItem(owned.sessionId, item.id, 'unreadable');
       return;
     }
-    const channel = await host.channel(owned.sessionId);
+    const channel = await channels.unheld(owned.sessionId);
     if (this.context.closed()) return;
     const finish = (outcome: string) => {
       if (owned.lost) return;
@@ -209,12 +209,12 @@ export class ItemPlacement {
       local?.settled();
     };
     if (message.triggerType === 'ambient' && channel.idle) {
-      await host.keepAsContext(message);
+      await keepAsContext(deps, message);
       finish('context');
-      host.releaseIfIdle(channel);
+      channels.releaseIfIdle(channel);
       return;
     }
-    const generation = host.generationOf(owned.sessionId);
+    const generation = generationOf(deps, owned.sessionId);
     const pending: PendingInput = {
       message,
       // Stopped (a stop, a shutdown's drain): the accepting process learns it from the outcome.
@@ -239,13 +239,13 @@ export class ItemPlacement {
 
   /** A batch opened by an input accepted elsewhere runs in the background here. */
   private async runHere(channel: SessionChannel, batch: Batch, generation: number): Promise<void> {
-    const { deps, host } = this.context;
+    const { deps, channels, turns } = this.context;
     try {
-      await host.run(channel, batch, generation);
+      await turns.run(channel, batch, generation);
     } catch (error) {
       deps.log.error('a handed-over turn failed', { sessionId: channel.sessionId, error: String(error) });
     } finally {
-      host.releaseIfIdle(channel);
+      channels.releaseIfIdle(channel);
     }
   }
 

@@ -205,7 +205,7 @@ describe('#16 a graceful stop of the session owner hands other processes’ inpu
     // B's input joined A's turn at the insertion point after the first tool; A dies in the second.
     const aStorage = a.booted.app.services.selected(storage)!.impl;
     clearInterval((aStorage.leases() as unknown as { heartbeat: ReturnType<typeof setInterval> }).heartbeat);
-    (a.agent as unknown as { owners: { close(): void } }).owners.close();
+    (a.agent as unknown as { placement: { close(): void } }).placement.close();
     await joining;
     expect(stoppedOnB.map((event) => event.message.content)).toEqual(['joins on A']);
     const history = await b.history();

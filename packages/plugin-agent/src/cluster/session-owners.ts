@@ -4,32 +4,20 @@
 // open); the accepting process's handleMessage settles when the owner finishes the item. An owner keeps the lease while
 // its channel is busy or items wait; one taking over from a process that died records the interrupted turn as stopped,
 // finishes the items already in it and runs the rest (item-placement.ts places them).
-import { agentErrors } from '@aalis/api-agent';
+import { type AbortOptions, agentErrors } from '@aalis/api-agent';
 import type { HandOverService, Lease, LeasesService } from '@aalis/api-storage';
 import type { IncomingMessage } from '@aalis/schema-message';
 import type { AgentDeps } from '../agent-deps.js';
+import type { InputPlacement, LocalTurns } from '../channel/input-placement.js';
 import type { Batch, PendingInput, RunningTurn, SessionChannel } from '../channel/session-channel.js';
-import { CLEARING_MARKER, serializeInput } from './hand-over-items.js';
-import { ItemPlacement, type LocalWaiter, type Owned, STOPPED } from './item-placement.js';
-import { recordInterruptedTurn, type SessionHold, sessionLeaseName } from './session-lease.js';
+import type { SessionChannels } from '../channel/session-channels.js';
+import { CLEARING_MARKER, STOPPED, serializeInput } from './hand-over-items.js';
+import { ItemPlacement, type LocalWaiter, type Owned } from './item-placement.js';
+import { everyHalfLease, recordInterruptedTurn, type SessionHold, sessionLeaseName } from './session-lease.js';
 import { SessionSignals, type StopAnswer, type StopRequest } from './session-signals.js';
 import { TerminalForwarding } from './terminal-forwarding.js';
 
 export type { StopAnswer, StopRequest } from './session-signals.js';
-
-/** What the owner needs from the orchestrator. */
-export interface OwnerHost {
-  /** The session's channel once no clearing holds it. */
-  channel(sessionId: string): Promise<SessionChannel>;
-  /** The session's channel if one exists now. */
-  peek(sessionId: string): SessionChannel | undefined;
-  run(channel: SessionChannel, batch: Batch, generation: number): Promise<void>;
-  keepAsContext(message: IncomingMessage): Promise<void>;
-  releaseIfIdle(channel: SessionChannel): void;
-  generationOf(sessionId: string): number;
-  /** /stop asked by another process for a session this one runs. */
-  stopAsked(sessionId: string, request: StopRequest): Promise<StopAnswer>;
-}
 
 /** How an accepted input's wait ended: opened here (its turn runs in this handleMessage), or settled. */
 type Waited = { opened: { batch: Batch; channel: SessionChannel } } | { stoppedElsewhere: boolean };
@@ -38,7 +26,7 @@ const PREFIX = sessionLeaseName('');
 const sessionOf = (name: string) => (name.startsWith(PREFIX) ? name.slice(PREFIX.length) : undefined);
 const NOOP_HOLD: SessionHold = { proceed: true, release: async () => {} };
 
-export class SessionOwners {
+export class SessionOwners implements InputPlacement {
   private readonly owned = new Map<string, Owned>();
   private readonly local = new Map<number, LocalWaiter>();
   /** Per session: how many inputs accepted here are not settled yet (their items may still need an owner). */
@@ -61,12 +49,14 @@ export class SessionOwners {
     private readonly deps: AgentDeps,
     private readonly queue: HandOverService,
     private readonly leases: LeasesService,
-    private readonly host: OwnerHost,
+    private readonly channels: SessionChannels,
+    private readonly turns: LocalTurns,
   ) {
     this.placement = new ItemPlacement({
       deps,
       queue,
-      host,
+      channels,
+      turns,
       local: this.local,
       holder: leases.holder,
       closed: () => this.closed,
@@ -79,8 +69,8 @@ export class SessionOwners {
     this.signals = new SessionSignals(deps, queue, {
       owns: (sessionId) => this.owned.has(sessionId),
       takeIfFree: (sessionId) => this.takeIfFree(sessionId),
-      peek: (sessionId) => host.peek(sessionId),
-      stopAsked: (sessionId, request) => host.stopAsked(sessionId, request),
+      peek: (sessionId) => channels.peek(sessionId),
+      stopAsked: (sessionId, request) => turns.stop(sessionId, request),
     });
     this.disposers.push(
       () => this.signals.close(),
@@ -93,8 +83,11 @@ export class SessionOwners {
     );
   }
 
-  /** The centre of an input's delivery on a shared engine: resolves once its item settled (here or elsewhere). */
-  async accept(message: IncomingMessage, generation: number, onStored: () => void): Promise<void> {
+  /**
+   * An input goes into its session's durable queue and is acknowledged (agent:accepted) once stored; resolves once
+   * its item settled, here or elsewhere. The session's owner — maybe this process — places it by the channel's rules.
+   */
+  async accept(message: IncomingMessage, generation: number): Promise<void> {
     const sessionId = message.sessionId;
     this.outstanding.set(sessionId, (this.outstanding.get(sessionId) ?? 0) + 1);
     try {
@@ -107,7 +100,7 @@ export class SessionOwners {
         this.deps.log.error(error.message, { code: error.code, sessionId });
         throw error;
       }
-      onStored();
+      this.deps.events.emit('agent:accepted', { message, durable: true });
       let resolveLocal!: (waited: Waited) => void;
       const local = new Promise<Waited>((resolve) => {
         resolveLocal = resolve;
@@ -127,7 +120,7 @@ export class SessionOwners {
       remote.abort();
       this.local.delete(id);
       // Opened here: the turn runs in this handleMessage's async context, as a local input's would.
-      if ('opened' in waited) await this.host.run(waited.opened.channel, waited.opened.batch, generation);
+      if ('opened' in waited) await this.turns.run(waited.opened.channel, waited.opened.batch, generation);
       // Its turn was recorded as stopped on another process: no reply comes, and front ends here can say so.
       else if (waited.stoppedElsewhere) this.deps.events.emit('agent:stopped-elsewhere', { message });
     } finally {
@@ -146,17 +139,46 @@ export class SessionOwners {
     return (this.outstanding.get(sessionId) ?? 0) > 0;
   }
 
-  /** A clearing of these sessions began: what waits in their queues now is dropped by whoever takes it. */
+  /**
+   * A clearing of these sessions began: what still waits in their hand-over queues was collected before it and is
+   * dropped by whoever takes it; what this process took meanwhile is in its channels, dropped here.
+   */
   async markCleared(sessionIds: readonly string[]): Promise<void> {
     try {
       await Promise.all(sessionIds.map((id) => this.queue.put(sessionLeaseName(id), CLEARING_MARKER)));
     } catch (error) {
       this.deps.log.warn('marking a clearing in the hand-over queues failed', { error: String(error) });
     }
+    for (const id of sessionIds) this.channels.peek(id)?.dropQueued();
+  }
+
+  /** A stop of a session another process runs (or will): sent to it; whether inputs accepted here wait on it. */
+  abortElsewhere(sessionId: string, options: AbortOptions): boolean | undefined {
+    if (this.owns(sessionId)) return undefined;
+    this.signals.forwardAbort(sessionId, options);
+    return this.hasOutstanding(sessionId);
+  }
+
+  /** A /stop of a session another process runs: asked there. */
+  stopElsewhere(sessionId: string, request: StopRequest): Promise<StopAnswer> | undefined {
+    return this.owns(sessionId) ? undefined : this.signals.askStop(sessionId, request);
+  }
+
+  /**
+   * Recovers sessions nobody live answers, without waiting for an input: every half lease time, sessions whose owner
+   * died (abandoned leases) or whose items wait with no live holder are taken when free. Returns the stopper.
+   */
+  startRecovery(): () => void {
+    const stop = everyHalfLease(this.deps, () => this.sweep());
+    return () => {
+      stop();
+      this.close();
+    };
   }
 
   /** The lease side of a turn about to run here: its note in the lease and in each of its items. */
-  async holdTurn(sessionId: string, running: RunningTurn, inputs: readonly PendingInput[]): Promise<SessionHold> {
+  async holdTurn(channel: SessionChannel, running: RunningTurn, inputs: readonly PendingInput[]): Promise<SessionHold> {
+    const sessionId = channel.sessionId;
     const owned = this.owned.get(sessionId);
     if (!owned || owned.lost) return { proceed: false, release: async () => {} };
     this.placement.turnBegins(sessionId, running);
@@ -227,7 +249,7 @@ export class SessionOwners {
     for (const controller of this.awaiting.values()) controller.abort();
     for (const dispose of this.disposers.splice(0)) dispose();
     for (const sessionId of this.owned.keys()) {
-      const handed = this.host.peek(sessionId)?.withdraw((input) => this.placement.handsBack(input)) ?? [];
+      const handed = this.channels.peek(sessionId)?.withdraw((input) => this.placement.handsBack(input)) ?? [];
       if (handed.length > 0) {
         this.deps.log.info('shutting down: inputs not yet in a turn go back to the session queue', {
           sessionId,
@@ -340,7 +362,7 @@ export class SessionOwners {
     );
     // Their items stay unfinished: the next owner takes them again (those already in the stopped turn as stopped),
     // and the running turn writes nothing more (the new owner records it as stopped).
-    const channel = this.host.peek(owned.sessionId);
+    const channel = this.channels.peek(owned.sessionId);
     if (channel?.running) channel.running.superseded = true;
     channel?.stop({ reason: 'lease lost', release: 'drop' });
   }
@@ -353,11 +375,11 @@ export class SessionOwners {
   private async maybeRelease(sessionId: string): Promise<void> {
     const owned = this.owned.get(sessionId);
     if (!owned) return;
-    const channel = this.host.peek(sessionId);
+    const channel = this.channels.peek(sessionId);
     if (channel && !channel.idle) return;
     // Items put since the last take are placed (the channel becomes busy) rather than stranded by the release.
     await this.takeAndPlace(owned);
-    const after = this.host.peek(sessionId);
+    const after = this.channels.peek(sessionId);
     if (after && !after.idle) return;
     // Inputs that could not be stored wait here for the next try (the sweep); the lease stays ours meanwhile.
     if (this.placement.hasKept(sessionId)) return;
