@@ -26,6 +26,27 @@ describe('App plugin states', () => {
     await app.stop();
   });
 
+  it('gives the built-in handles to a plugin built against another copy of @aalis/core (equal descriptors, other objects)', async () => {
+    const { app, sink } = quietApp();
+    // What a plugin installed with its own copy of the package holds: the same names, fresh objects.
+    const theirLogger = defineService<{ info(message: string): void }>('logger');
+    const theirLifecycle = defineService<{ signal: AbortSignal }>('lifecycle');
+    app.plugin(
+      definePlugin({
+        name: '@test/other-copy',
+        uses: { log: theirLogger, lifecycle: theirLifecycle },
+        apply({ log, lifecycle }) {
+          log.use.info('running with another core');
+          expect(lifecycle.use.signal).toBeInstanceOf(AbortSignal);
+        },
+      }),
+    );
+    await app.start();
+    expect(app.stateOf('@test/other-copy')).toMatchObject({ state: 'active', missing: [] });
+    expect(JSON.stringify(sink.records)).toContain('running with another core');
+    await app.stop();
+  });
+
   it('deactivates a consumer when its provider goes and re-activates it when the provider returns', async () => {
     const { app } = quietApp();
     const applied = vi.fn();

@@ -2,7 +2,7 @@
 // when one goes, and drains then disposes everything at stop().
 
 import { builtinHandle, eventsFacade, type HostParts, servicesFacade } from './builtin-handles.js';
-import { BUILTIN_DESCRIPTORS, type Services } from './builtins.js';
+import { builtinDescriptor, type Services } from './builtins.js';
 import { coreErrors } from './core-errors.js';
 import { type Dependency, descriptorOf, type RegistrationOwner } from './descriptor.js';
 import { AalisError } from './errors.js';
@@ -221,7 +221,7 @@ export class App {
     const missing: string[] = [];
     for (const dependency of Object.values(uses)) {
       if (dependency.kind === 'optional') continue;
-      if (BUILTIN_DESCRIPTORS.includes(dependency)) continue;
+      if (builtinDescriptor(dependency)) continue;
       if (!this.registry.select(dependency.name, instance.id)) missing.push(dependency.name);
     }
     return missing;

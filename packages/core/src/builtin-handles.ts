@@ -1,6 +1,7 @@
 // The implementations behind the built-in handles (logger, config, events, lifecycle, provide, services, i18n):
 // per plugin instance, and owned by its scope, so everything registered through them goes with the plugin.
 import {
+  builtinDescriptor,
   config as configDescriptor,
   events as eventsDescriptor,
   type I18n,
@@ -37,7 +38,7 @@ export function builtinHandle(
     owner,
   }: { descriptor: AnyDescriptor; config: unknown; scope: PluginScope; owner: RegistrationOwner },
 ): unknown {
-  switch (descriptor) {
+  switch (builtinDescriptor(descriptor)) {
     case loggerDescriptor:
       return host.logs.logger(owner.instanceId);
     case configDescriptor:

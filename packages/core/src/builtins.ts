@@ -59,3 +59,12 @@ export const BUILTIN_DESCRIPTORS: readonly AnyDescriptor[] = [
   services,
   i18n,
 ];
+
+/**
+ * The host's own descriptor of a built-in service, found by name: a plugin installed with a copy of @aalis/core of
+ * its own (a deployment's node_modules beside a bundled host, two installed copies) holds equal descriptors that are
+ * other objects. Built-in names are the host's; no plugin provides a service under one of them.
+ */
+export function builtinDescriptor(descriptor: AnyDescriptor): AnyDescriptor | undefined {
+  return BUILTIN_DESCRIPTORS.find((builtin) => builtin === descriptor || builtin.name === descriptor.name);
+}
