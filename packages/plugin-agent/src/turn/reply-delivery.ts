@@ -5,7 +5,7 @@
 import { type ModelUsage, WellKnownMetadataKeys } from '@aalis/schema-message';
 import type { AgentDeps } from '../agent-deps.js';
 import { commitReply } from '../channel/session-channel.js';
-import { deletionBegun, dispatch, saveAgentMessage, turnRecordOf } from './turn-persistence.js';
+import { deletionBegun, saveAgentMessage, sendTurnMessage, turnRecordOf } from './turn-persistence.js';
 import type { TurnState } from './turn-state.js';
 
 export async function deliverReply(
@@ -60,5 +60,5 @@ export async function deliverReply(
     content: context.archiveContent ?? context.content,
     metadata,
   });
-  await dispatch(deps, state, { kind: 'reply', content: context.visibleContent ?? context.content });
+  await sendTurnMessage(deps, state, { kind: 'reply', content: context.visibleContent ?? context.content });
 }

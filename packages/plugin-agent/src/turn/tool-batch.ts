@@ -10,14 +10,14 @@ import { type Message, type ToolCall, WellKnownMetadataKeys } from '@aalis/schem
 import type { AgentDeps } from '../agent-deps.js';
 import type { ModelCallResult } from './model-call.js';
 import { parseToolArguments } from './tool-arguments.js';
-import { dispatch, saveAgentMessages } from './turn-persistence.js';
+import { saveAgentMessages, sendTurnMessage } from './turn-persistence.js';
 import type { TurnState } from './turn-state.js';
 
 export async function runToolBatch(deps: AgentDeps, state: TurnState, response: ModelCallResult): Promise<void> {
   // Words said before the tool calls reach the platform as soon as the call returned, before the tools run, except
-  // in rooms (there only the last reply goes out); dispatch sends nothing from a stopped turn.
+  // in rooms (there only the last reply goes out); sendTurnMessage sends nothing from a stopped turn.
   if (response.content.trim() !== '' && state.facts.kind !== 'room') {
-    await dispatch(deps, state, { kind: 'reply', content: response.content });
+    await sendTurnMessage(deps, state, { kind: 'reply', content: response.content });
   }
   const origin = deps.authority.available
     ? deps.authority.use.originTurnOf(state.messages)

@@ -108,7 +108,7 @@ export async function saveAgentMessages(deps: AgentDeps, state: TurnState, messa
  * (「平台适配器记回复的投递失败时带上它」) for the next model call and the session's timeline. Resolves whether it
  * went out.
  */
-export async function dispatch(
+export async function sendTurnMessage(
   deps: AgentDeps,
   state: TurnState,
   { kind, content }: { kind: OutgoingKind; content: string },
@@ -146,7 +146,7 @@ export async function dispatch(
 
 /**
  * Reports the failed delivery as `outbound:failed` with the turn's message; the message archive records it in the
- * history (one record for every platform and for a dispatch that throws here).
+ * history (one record for every platform and for a send through the gateway that throws here).
  */
 async function recordDeliveryFailure(
   deps: AgentDeps,

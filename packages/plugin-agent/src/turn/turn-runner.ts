@@ -15,7 +15,7 @@ import { readSessionFacts } from './session-facts.js';
 import { decodeEnvelope } from './structured-output.js';
 import { runToolBatch } from './tool-batch.js';
 import { contextOverflowError, trimCall } from './trim-call.js';
-import { dispatch, finishTurn } from './turn-persistence.js';
+import { finishTurn, sendTurnMessage } from './turn-persistence.js';
 import { buildTurnParts, enterInput, insertJoins } from './turn-segment.js';
 import { readTurnSettings } from './turn-settings.js';
 import type { TurnState } from './turn-state.js';
@@ -118,7 +118,7 @@ async function turnBody({
     if (!settings) {
       state.outcome = 'error';
       state.error = textRef('agent.error.noModel');
-      await dispatch(deps, state, {
+      await sendTurnMessage(deps, state, {
         kind: 'system',
         content: deps.i18n.t(textRef('agent.notice.system', { text: deps.i18n.t(state.error) })),
       });
@@ -155,7 +155,7 @@ async function turnBody({
       // The session sees a coded error in its reader's locale (its catalogue has both); the log keeps English.
       state.error = AalisError.isInstance(error) ? error.localized(deps.i18n.locale) : describe(error);
       deps.log.error('turn failed', { sessionId: state.sessionId, turnId: state.turnId, error: describe(error) });
-      await dispatch(deps, state, {
+      await sendTurnMessage(deps, state, {
         kind: 'error',
         content: deps.i18n.t(textRef('agent.notice.error', { reason: state.error })),
       });
