@@ -4,7 +4,9 @@
 // Reports, per scenario: chunks (messages) per second reaching the socket vs the in-process subscriber, and the
 // latency the session server adds per streamed chunk (socket arrival − in-process arrival of the same chunk:
 // median, p95, p99). Scenarios: a burst (every chunk in one network read: the server's own throughput) and a paced
-// stream (a chunk every 2 ms, like a fast model), with 1 and 4 subscribed tabs.
+// stream (a chunk every 2 ms, like a fast model), with 1 and 4 subscribed tabs. Then the fan-out case (turns per
+// second with 20 and with 200 subscribed sockets, ping p99; fanout-case.ts) and what the durable acknowledgement
+// costs per input (durable-ack-case.ts).
 // The clients run in the host's process (one clock for both arrivals), so in a burst they read only once the host
 // is done with it: the burst's latency is mostly the host's own work on the burst, and its socket rate is a batch
 // read; the paced scenarios show the server's cost on a live stream.
@@ -12,6 +14,8 @@ import { performance } from 'node:perf_hooks';
 import type { SessionClient } from '@aalis/session-client';
 import type { StreamStep } from '@aalis/testing';
 import { clientFor, loginCookie, startHost } from '../src/conformance/harness.case.js';
+import { durableAckCase } from './durable-ack-case.js';
+import { fanOutCase } from './fanout-case.js';
 
 interface Scenario {
   name: string;
@@ -43,7 +47,8 @@ function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 
-const host = await startHost();
+// One login holds the 200 sockets of the fan-out case (the audit's shape): its socket cap is raised for it.
+const host = await startHost({ extraConfig: '    maxSocketsPerLogin: 400\n    maxConnectionsPerAddress: 1000\n' });
 try {
   const cookie = await loginCookie(host);
   const owner = clientFor(host, cookie);
@@ -122,6 +127,8 @@ try {
     "\nchunks/s: in-process, between the first and last chunk the subscriber saw; socket, from the host's first chunk to the slowest tab's last.",
   );
   console.log('added latency: per chunk, socket client arrival minus in-process subscriber arrival (same clock).');
+  await fanOutCase(host, cookie);
+  await durableAckCase(host, cookie);
 } finally {
   await host.stop();
 }

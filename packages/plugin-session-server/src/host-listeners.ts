@@ -7,8 +7,8 @@ import type { Message } from '@aalis/schema-message';
 import type { SessionSummary } from '@aalis/session-client';
 import { logView, pluginView, preferencesView, RECENT_LOGS } from './admin-requests.js';
 import * as bridge from './event-bridge.js';
-import type { Handle, ServerDeps } from './server-deps.js';
-import { canSee, summaryFor } from './session-access.js';
+import type { Handle, Peer, ServerDeps } from './server-deps.js';
+import { canSee, summaryOf } from './session-access.js';
 import { subscriberOf } from './session-requests.js';
 import { timelineInput } from './timeline-builder.js';
 import { attachmentUrl, prepareTimeline } from './timeline-snapshot.js';
@@ -47,9 +47,7 @@ export function listenToHost(deps: ServerDeps, hooks: Handle<HooksService>, reda
     } finally {
       bridge.onTurnEnded(context, turn);
       void announceById(deps, turn.sessionId);
-      for (const peer of deps.peers) {
-        if (peer.subscriptions.has(turn.sessionId)) deps.logins.markRead(peer.account.userId, turn.sessionId);
-      }
+      markReadByWatchers(deps, turn.sessionId);
     }
   });
 
@@ -86,7 +84,7 @@ export function listenToHost(deps: ServerDeps, hooks: Handle<HooksService>, reda
     deps.live(session.id).listed();
   });
   on('session:updated', ({ session }) => {
-    void announce(deps, session);
+    void announceById(deps, session.id, session);
     deps.live(session.id).emit({ type: 'session.updated', session: neutralSummary(deps, session) });
   });
   on('session:deleted', ({ sessionId }) => {
@@ -177,31 +175,77 @@ async function titleFromFirstInput(deps: ServerDeps, sessionId: string, message:
   }
 }
 
-/** The list row again, e.g. when `running` changed (session:updated comes while the turn still runs). */
-export async function announceById(deps: ServerDeps, sessionId: string): Promise<void> {
-  if (!deps.sessionManager.available || deps.peers.size === 0) return;
+/** Announces asked for in this turn of the event loop, by session: sent once, after it, with the latest row. */
+const announcing = new Map<string, { deps: ServerDeps; session: SessionInfo | undefined }>();
+
+/**
+ * The list row again, e.g. when `running` changed (session:updated comes while the turn still runs). Coalesced:
+ * a turn's end asks twice (its end, then its recorded outcome) and every socket gets one row.
+ */
+export function announceById(deps: ServerDeps, sessionId: string, session?: SessionInfo): Promise<void> {
+  if (deps.peers.size === 0) return Promise.resolve();
+  const key = `${deps.serverId}\u0000${sessionId}`;
+  const pending = announcing.get(key);
+  if (pending) {
+    if (session) pending.session = session;
+    return Promise.resolve();
+  }
+  announcing.set(key, { deps, session });
+  return new Promise((resolve) =>
+    setImmediate(() => {
+      const latest = announcing.get(key)?.session;
+      announcing.delete(key);
+      void announceNow(deps, sessionId, latest).finally(resolve);
+    }),
+  );
+}
+
+async function announceNow(deps: ServerDeps, sessionId: string, known: SessionInfo | undefined): Promise<void> {
   try {
-    const session = await deps.sessionManager.use.get(sessionId);
+    const session = known ?? (deps.sessionManager.available ? await deps.sessionManager.use.get(sessionId) : undefined);
     if (session) await announce(deps, session);
   } catch (error) {
     deps.log.debug('could not announce a session', { sessionId, error: String(error) });
   }
 }
 
+/**
+ * Tells every socket that may see the session its new list row. Computed once per change: the children in one
+ * query, then one row (and one serialised frame) per account watching, whatever its number of sockets — a row per
+ * socket with two queries each stalled every turn once a login held a few hundred sockets.
+ */
 async function announce(deps: ServerDeps, session: SessionInfo): Promise<void> {
   deps.kinds.set(session.id, session.kind);
+  const viewers = new Map<string, Peer[]>();
   for (const peer of deps.peers) {
     if (!canSee(peer.account, session.id)) continue;
-    try {
-      peer.send({
-        type: 'sessions',
-        change: 'upsert',
-        sessionId: session.id,
-        session: await summaryFor(deps, peer.account, session),
-      });
-    } catch (error) {
-      deps.log.debug('could not announce a session', { sessionId: session.id, error: String(error) });
+    const peers = viewers.get(peer.account.userId);
+    if (peers) peers.push(peer);
+    else viewers.set(peer.account.userId, [peer]);
+  }
+  if (viewers.size === 0) return;
+  try {
+    const children = deps.sessionManager.available ? await deps.sessionManager.use.children(session.id) : [];
+    const childIds = children.map((child) => child.id);
+    for (const [userId, peers] of viewers) {
+      const mark = deps.logins.readMark(userId, session.id);
+      const marks = new Map(mark === undefined ? [] : [[session.id, mark]]);
+      const summary = summaryOf(deps, session, childIds, marks, peers[0]!.account);
+      const text = JSON.stringify({ type: 'sessions', change: 'upsert', sessionId: session.id, session: summary });
+      for (const peer of peers) peer.sendText(text);
     }
+  } catch (error) {
+    deps.log.debug('could not announce a session', { sessionId: session.id, error: String(error) });
+  }
+}
+
+/** The accounts with a socket subscribed to the session have read it: one mark per account, not per socket. */
+export function markReadByWatchers(deps: ServerDeps, sessionId: string): void {
+  const marked = new Set<string>();
+  for (const peer of deps.peers) {
+    if (!peer.subscriptions.has(sessionId) || marked.has(peer.account.userId)) continue;
+    marked.add(peer.account.userId);
+    deps.logins.markRead(peer.account.userId, sessionId);
   }
 }
 

@@ -106,6 +106,14 @@ export class LoginStore {
     );
   }
 
+  /** The account's read mark of one session (one indexed lookup; the list row of a change needs only this). */
+  readMark(userId: string, sessionId: string): number | undefined {
+    const row = this.database
+      .statement('SELECT read_at FROM webui_read_marks WHERE user_id = ? AND session_id = ?')
+      .get(userId, sessionId) as { read_at: number } | undefined;
+    return row?.read_at;
+  }
+
   readMarks(userId: string): Map<string, number> {
     const rows = this.database
       .statement('SELECT session_id, read_at FROM webui_read_marks WHERE user_id = ?')

@@ -4,7 +4,7 @@
 // turns (it died) has them ended here as stopped, as the process that takes its sessions over records them.
 
 import type { SessionEvent } from '@aalis/session-client';
-import { announceById, refreshTimeline } from './host-listeners.js';
+import { announceById, markReadByWatchers, refreshTimeline } from './host-listeners.js';
 import type { RelayListener } from './live-relay.js';
 import type { RelayNote } from './live-session.js';
 import type { ServerDeps } from './server-deps.js';
@@ -85,9 +85,7 @@ export function relayListener(deps: ServerDeps): RelayListener {
           return;
         case 'turn.ended':
           remoteTurns.delete(sessionId);
-          for (const peer of deps.peers) {
-            if (peer.subscriptions.has(sessionId)) deps.logins.markRead(peer.account.userId, sessionId);
-          }
+          markReadByWatchers(deps, sessionId);
           void announceById(deps, sessionId);
           return;
         case 'session.updated':
