@@ -223,7 +223,7 @@ describe('rooms through OneBot', () => {
   });
 
   it('a mute stops the running turn, she keeps reading but does not speak, /unmute lets her answer', async () => {
-    const { implementation, history } = await boot();
+    const { implementation, history, logs } = await boot();
     const running = held('This must not be sent.');
     model.enqueue(running.reply);
     implementation.push(onebotGroupMessage({ groupId: 507, userId: 11, message: at('tell me a long story') }));
@@ -232,6 +232,11 @@ describe('rooms through OneBot', () => {
     await until(
       () => sends(implementation).some((call) => textOf(call).startsWith("All right, I'll keep quiet until")),
       'the mute reply',
+    );
+    // The mute stopped the running turn (reason mute, no person named), not merely its delivery.
+    await until(
+      () => /回合结束 [^\n]*session=onebot:group:507[^\n]*结局=aborted[^\n]*原因=mute/.test(logs()),
+      'the stop',
     );
     running.release();
     implementation.push(onebotGroupMessage({ groupId: 507, userId: 12, message: at('are you there?') }));
