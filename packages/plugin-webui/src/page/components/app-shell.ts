@@ -23,6 +23,7 @@ import type { SettingState } from '../model/settings-model.js';
 import { usageView } from '../model/usage-view.js';
 import { hostLocale, preferences, t } from '../page-preferences.js';
 import { useStore } from '../use-store.js';
+import { tw } from '../workflow-texts.js';
 import { AdminView } from './admin-view.js';
 import { codedErrorNodes } from './coded-error.js';
 import { Composer } from './composer.js';
@@ -34,6 +35,7 @@ import { renderPreferenceControls } from './preference-controls.js';
 import { SessionList, type SessionListActions, sessionTitle } from './session-list.js';
 import type { SettingActions } from './setting-control.js';
 import { SidePanel } from './side-panel.js';
+import { WorkflowsView } from './workflows-view.js';
 
 interface Confirmation {
   title: string;
@@ -238,6 +240,19 @@ export const AppShell = defineComponent({
               t('webui-page.admin'),
             )
           : null,
+        account?.owner
+          ? h(
+              'button',
+              {
+                type: 'button',
+                class: 'button',
+                'data-testid': 'open-workflows',
+                'aria-pressed': String(snapshot.value.view === 'workflows'),
+                onClick: () => (snapshot.value.view === 'workflows' ? app.closeWorkflows() : app.openWorkflows()),
+              },
+              tw('webui-page.workflows'),
+            )
+          : null,
         snapshot.value.selectedId && snapshot.value.view === 'chat'
           ? h(
               'button',
@@ -440,7 +455,13 @@ export const AppShell = defineComponent({
                 onRefresh: () => void app.refreshPlugins(),
                 onDefaultModel: (model: string | null) => void app.setDefaultModel(model),
               })
-            : chat(),
+            : view === 'workflows'
+              ? h(WorkflowsView, {
+                  client: app.client,
+                  describeError: (error: unknown) => app.describeError(error),
+                  onBack: () => app.closeWorkflows(),
+                })
+              : chat(),
         ]),
         notices.length === 0
           ? null

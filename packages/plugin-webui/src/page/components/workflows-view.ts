@@ -4,6 +4,7 @@
 import type { RunDetailView, RunView, SessionClient, StepView } from '@aalis/session-client';
 import { defineComponent, h, onMounted, onUnmounted, type PropType, ref } from 'vue';
 import { type PlacedNode, WorkflowsModel } from '../model/workflows-model.js';
+import { preferences } from '../page-preferences.js';
 import { useStore } from '../use-store.js';
 import { tw, type WorkflowTextKey } from '../workflow-texts.js';
 
@@ -108,42 +109,49 @@ function graphView(nodes: readonly PlacedNode[], steps: readonly StepView[] | un
 function runDetail(run: RunDetailView) {
   return h('section', { class: 'workflow-run', 'data-testid': 'workflow-run', 'data-status': run.status }, [
     h('h3', tw('webui-page.workflows.runOf', { id: run.id })),
-    run.error ? h('p', { class: 'workflow-error', role: 'alert' }, run.error) : null,
-    h('table', { class: 'workflow-steps', 'data-testid': 'workflow-steps' }, [
-      h(
-        'thead',
-        h('tr', [
-          h('th', tw('webui-page.workflows.step')),
-          h('th', tw('webui-page.workflows.kind')),
-          h('th', tw('webui-page.workflows.status')),
-          h('th', tw('webui-page.workflows.attempts')),
-          h('th', tw('webui-page.workflows.duration')),
-          h('th', tw('webui-page.workflows.input')),
-          h('th', tw('webui-page.workflows.output')),
-        ]),
-      ),
-      h(
-        'tbody',
-        run.steps.map((step) =>
-          h(
-            'tr',
-            { key: step.key, 'data-testid': 'workflow-step', 'data-step': step.key, 'data-status': step.status },
-            [
-              h('td', h('code', step.key)),
-              h('td', step.kind),
-              h('td', { class: `status-${step.status}` }, statusText(step.status)),
-              h('td', String(step.attempts)),
-              h('td', durationText(step.startedAt, step.endedAt)),
-              h('td', h('pre', { class: 'workflow-value' }, json(step.input))),
-              h('td', [
-                step.error ? h('pre', { class: 'workflow-value workflow-error' }, step.error) : null,
-                step.output !== undefined ? h('pre', { class: 'workflow-value' }, json(step.output)) : null,
-              ]),
-            ],
+    // A cancelled run's status says it all; a failure's reason is shown as the server stored it.
+    run.error && run.status === 'failed' ? h('p', { class: 'workflow-error', role: 'alert' }, run.error) : null,
+    h(
+      'div',
+      { class: 'table-scroll' },
+      h('table', { class: 'workflow-steps', 'data-testid': 'workflow-steps' }, [
+        h(
+          'thead',
+          h('tr', [
+            h('th', tw('webui-page.workflows.step')),
+            h('th', tw('webui-page.workflows.kind')),
+            h('th', tw('webui-page.workflows.status')),
+            h('th', tw('webui-page.workflows.attempts')),
+            h('th', tw('webui-page.workflows.duration')),
+            h('th', tw('webui-page.workflows.input')),
+            h('th', tw('webui-page.workflows.output')),
+          ]),
+        ),
+        h(
+          'tbody',
+          run.steps.map((step) =>
+            h(
+              'tr',
+              { key: step.key, 'data-testid': 'workflow-step', 'data-step': step.key, 'data-status': step.status },
+              [
+                h('td', h('code', step.key)),
+                h('td', step.kind),
+                h('td', { class: `status-${step.status}` }, statusText(step.status)),
+                h('td', String(step.attempts)),
+                h('td', durationText(step.startedAt, step.endedAt)),
+                h('td', h('pre', { class: 'workflow-value' }, json(step.input))),
+                h('td', [
+                  step.error && step.status === 'failed'
+                    ? h('pre', { class: 'workflow-value workflow-error' }, step.error)
+                    : null,
+                  step.output !== undefined ? h('pre', { class: 'workflow-value' }, json(step.output)) : null,
+                ]),
+              ],
+            ),
           ),
         ),
-      ),
-    ]),
+      ]),
+    ),
   ]);
 }
 
@@ -203,7 +211,7 @@ export const WorkflowsView = defineComponent({
           ),
           h('td', { class: `status-${entry.status}` }, statusText(entry.status)),
           h('td', triggerText(entry.trigger)),
-          h('td', new Date(entry.createdAt).toLocaleString(undefined, { hour12: false })),
+          h('td', new Date(entry.createdAt).toLocaleString(preferences.locale, { hour12: false })),
           h('td', durationText(entry.createdAt, entry.endedAt)),
           h('td', [
             entry.status === 'running'
@@ -349,7 +357,9 @@ export const WorkflowsView = defineComponent({
                   ]),
                 ]),
                 h('section', { class: 'workflow-graph-box', 'aria-labelledby': 'workflow-graph-title' }, [
-                  h('h2', { id: 'workflow-graph-title' }, tw('webui-page.workflows.graph')),
+                  h('div', { class: 'section-head' }, [
+                    h('h2', { id: 'workflow-graph-title' }, tw('webui-page.workflows.graph')),
+                  ]),
                   h('div', { class: 'workflow-graph-scroll' }, graphView(state.graph, state.run?.steps)),
                 ]),
                 h('section', { class: 'workflow-runs', 'aria-labelledby': 'workflow-runs-title' }, [
@@ -384,20 +394,24 @@ export const WorkflowsView = defineComponent({
                     : null,
                   state.runs.length === 0
                     ? h('p', { class: 'muted' }, tw('webui-page.workflows.runsEmpty'))
-                    : h('table', { class: 'workflow-run-list', 'data-testid': 'workflow-runs' }, [
-                        h(
-                          'thead',
-                          h('tr', [
-                            h('th', 'id'),
-                            h('th', tw('webui-page.workflows.status')),
-                            h('th', tw('webui-page.workflows.trigger')),
-                            h('th', tw('webui-page.workflows.started')),
-                            h('th', tw('webui-page.workflows.duration')),
-                            h('th', ''),
-                          ]),
-                        ),
-                        h('tbody', state.runs.map(runRow)),
-                      ]),
+                    : h(
+                        'div',
+                        { class: 'table-scroll' },
+                        h('table', { class: 'workflow-run-list', 'data-testid': 'workflow-runs' }, [
+                          h(
+                            'thead',
+                            h('tr', [
+                              h('th', 'id'),
+                              h('th', tw('webui-page.workflows.status')),
+                              h('th', tw('webui-page.workflows.trigger')),
+                              h('th', tw('webui-page.workflows.started')),
+                              h('th', tw('webui-page.workflows.duration')),
+                              h('th', ''),
+                            ]),
+                          ),
+                          h('tbody', state.runs.map(runRow)),
+                        ]),
+                      ),
                   state.run ? runDetail(state.run) : null,
                 ]),
               ])

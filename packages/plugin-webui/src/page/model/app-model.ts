@@ -63,7 +63,7 @@ export interface AppSnapshot {
   chatKey: number;
   /** The model picked for the new chat before it has a session (`<provider>/<model>`; undefined: the default). */
   draftModel?: string;
-  view: 'chat' | 'admin';
+  view: 'chat' | 'admin' | 'workflows';
   models: readonly ModelView[];
   /** The service's default model (`models.list`), named beside the new chat's model picker. */
   defaultModel?: string;
@@ -442,6 +442,22 @@ export class AppModel extends Store<AppSnapshot> {
       ]);
       this.update({ admin: { plugins, mcp: servers, preferences, logs: recent.slice(-MAX_LOG_RECORDS) } });
     });
+  }
+
+  /** The owner's workflows page (its own model: workflows-model.ts). */
+  openWorkflows(): void {
+    if (this.state.view === 'admin') void this.client.request('logs.unsubscribe', {}).catch(() => undefined);
+    this.update({ view: 'workflows' });
+  }
+
+  closeWorkflows(): void {
+    this.update({ view: 'chat' });
+  }
+
+  /** An error as the page says it: the sentence, the code in small print after it. */
+  describeError(error: unknown): string {
+    const { code, message } = codedError(error);
+    return code ? `${message} (${code})` : message;
   }
 
   async closeAdmin(): Promise<void> {
