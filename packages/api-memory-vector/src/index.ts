@@ -5,6 +5,8 @@
 import { defineService, type ServiceDescriptor } from '@aalis/core';
 import type { Identity } from '@aalis/schema-message';
 
+export { OWNER_PERSON, personKeyOf } from './person-key.js';
+
 export interface RecalledMessage {
   messageId: string;
   sessionId: string;

@@ -3,18 +3,16 @@
 // rooms. Nothing said in private reaches a room or another person: private words carry no person key, and a
 // private audience is one person's. The owner's accounts on every platform are one person, 'owner'.
 import { authorisedIdentityOf } from '@aalis/api-authority';
+import { personKeyOf } from '@aalis/api-memory-vector';
 import type { SessionInfo } from '@aalis/api-session-manager';
 import type { Identity, IncomingMessage, Message } from '@aalis/schema-message';
 import { WellKnownMetadataKeys as Keys } from '@aalis/schema-message';
 import type { Audience, RecallScope } from './recall-store.js';
 
-/** The owner's person key on every platform (the authority service knows the owner's accounts as one). */
-export const OWNER_PERSON = 'owner';
-
 export type IsOwner = (identity: Identity) => boolean;
 
 export function personOf(identity: Identity, isOwner: IsOwner): string {
-  return isOwner(identity) ? OWNER_PERSON : `${identity.platform}:${identity.userId}`;
+  return personKeyOf(identity, isOwner);
 }
 
 /** The account behind a stored user message (its actor, else its sender on its platform); none for injections. */
