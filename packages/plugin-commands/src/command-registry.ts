@@ -97,7 +97,8 @@ export class CommandRegistry implements CommandsService {
   async execute(message: IncomingMessage): Promise<CommandResult> {
     const text = message.content;
     if (typeof text !== 'string' || !isCommand(text)) return { handled: false };
-    const { locale } = this.options;
+    // The sender's language when the client said it (a WebUI page), else the host's.
+    const locale: Locale = message.locale === 'zh-CN' || message.locale === 'en' ? message.locale : this.options.locale;
     const t = (value: string | TextRef) => translate(value, locale);
     const name = /^\s*\/(\S+)/u.exec(text)![1]!;
     const done = (outcome: EventMap['commands:executed']['outcome'], reply?: string): CommandResult => {
@@ -111,7 +112,7 @@ export class CommandRegistry implements CommandsService {
     try {
       parsed = parseCommand(text, definition.booleanFlags ? { booleanFlags: definition.booleanFlags } : {});
     } catch (error) {
-      if (!definition.lenient) return done('parse-error', this.describeFailure(definition.name, error));
+      if (!definition.lenient) return done('parse-error', this.describeFailure(definition.name, error, locale));
       const raw = text
         .trimStart()
         .slice(name.length + 1)
@@ -122,7 +123,7 @@ export class CommandRegistry implements CommandsService {
     try {
       caller = this.callerOf(message);
     } catch (error) {
-      return done('failed', this.describeFailure(definition.name, error));
+      return done('failed', this.describeFailure(definition.name, error, locale));
     }
     if (!meetsLevel({ ...caller, required: definition.level })) {
       const refusal = commandErrors.AALIS_COMMAND_FORBIDDEN({
@@ -145,12 +146,12 @@ export class CommandRegistry implements CommandsService {
       });
       return done('ok', reply === undefined || reply === null ? undefined : t(reply));
     } catch (error) {
-      return done('failed', this.describeFailure(definition.name, error));
+      return done('failed', this.describeFailure(definition.name, error, locale));
     }
   }
 
-  private describeFailure(name: string, error: unknown): string {
-    const { locale, logger } = this.options;
+  private describeFailure(name: string, error: unknown, locale: Locale): string {
+    const { logger } = this.options;
     if (AalisError.isInstance(error)) return formatCommandError(error, locale);
     logger?.error(`command /${name} failed`, { error: error instanceof Error ? error.stack : String(error) });
     const reason = error instanceof Error ? error.message : String(error);

@@ -49,6 +49,8 @@ export async function deliverInput(
     // Written to her in the WebUI: addressed, also in a room (no trigger judgement, as the spec's owner-from-WebUI).
     triggerType: 'direct',
     timestamp: at,
+    // The page's language: a command's answer is written in it.
+    locale: deps.locale,
     ...(attachments.length > 0 ? { attachments } : {}),
     ...(session.venue !== undefined ? { venue: session.venue } : {}),
   };

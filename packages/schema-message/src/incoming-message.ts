@@ -50,6 +50,11 @@ export interface IncomingMessage {
   timestamp?: number;
   /** Arrival number assigned by the gateway; absent for inputs that did not come through it. */
   arrival?: number;
+  /**
+   * The language the sender reads, when the client said it (the WebUI page's, 'zh-CN' or 'en'): what the host itself
+   * writes back to this message (a command's answer) is in it; absent: the host's locale.
+   */
+  locale?: string;
   metadata?: Record<string, unknown>;
 }
 

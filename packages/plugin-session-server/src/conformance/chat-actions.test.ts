@@ -353,7 +353,12 @@ describe("the connection's locale", () => {
       recorder.of('usage')[0]!.usage.parts.reduce((sum, row) => sum + row.tokens, 0),
     );
 
+    // A command's answer in the page's language too (the host writes English).
+    const help = await client.request('send', { sessionId: session.id, text: '/help' });
+    expect(help.reply).toMatch(/^可用的指令/);
     expect(await client.setLocale('en-GB')).toBe('en');
+    const english = await client.request('send', { sessionId: session.id, text: '/help' });
+    expect(english.reply).toMatch(/^Commands you can use/);
     const again = await client.request('subscribe', { sessionId: 'web:nobody' }).catch((error) => error);
     expect(again.message).toMatch(/There is no session "web:nobody"/);
     // Over HTTP the X-Aalis-Locale header says it.
