@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import { parseBoundedJson, readBodyWithin, readStreamWithin } from './body-reader.js';
 import { acceptedLocale, clientLocale } from './client-locale.js';
 import type { ConnectionLimits } from './connection-limits.js';
-import { type RequestOrigin, readRequestFrame, runRequest } from './dispatch-request.js';
+import { type RequestOrigin, readRequestFrame, runRequest } from './run-request.js';
 import {
   accountOf,
   CSRF_HEADER,

@@ -8,7 +8,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { parseBoundedJson } from './body-reader.js';
 import { clientLocale } from './client-locale.js';
 import type { ConnectionLimits } from './connection-limits.js';
-import { readRequestFrame, runRequest } from './dispatch-request.js';
+import { readRequestFrame, runRequest } from './run-request.js';
 import { accountOf, checkHost, checkOrigin, requireLogin } from './login-checks.js';
 import type { Peer, ServerDeps } from './server-deps.js';
 import { frameMalformed, serverErrors, toProtocolError } from './server-errors.js';
