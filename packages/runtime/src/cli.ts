@@ -8,7 +8,7 @@ import { type ConfigProblem, formatConfigProblems } from './config-problems.js';
 import { localeHint } from './load-config.js';
 import { runtimeErrors } from './runtime-errors.js';
 import { shutdownSignals } from './shutdown-signals.js';
-import { type RunningAalis, runtimeVersion, startAalis } from './start-aalis.js';
+import { type RunningAalis, runtimeVersion, startAalis, startFailureLocales } from './start-aalis.js';
 import './runtime-texts.js';
 
 /** The signals that drain: a running turn stops cleanly, everything is closed, exit status 0. */
@@ -88,7 +88,23 @@ export async function main(argv: readonly string[], io: MainIo = processIo()): P
     });
   }
 
-  let running: RunningAalis;
+  // The signal handlers are in place before anything starts (the banner is printed during the start): a signal while
+  // starting drains as soon as the start is done, and the process exits 0 instead of dying by the signal.
+  let running: RunningAalis | undefined;
+  let signalledWhileStarting = false;
+  const actOn = shutdownSignals();
+  const unsubscribe = io.onSignal((signal) => {
+    const action = actOn(signal);
+    const uiLocale = running?.config.host.locale ?? locale;
+    if (action === 'force') {
+      io.stderr.write(`${translate(textRef('runtime.shutdown.forced', { signal }), uiLocale)}\n`);
+      io.exit(1);
+    } else if (action === 'drain') {
+      io.stderr.write(`${translate(textRef('runtime.shutdown.signal', { signal }), uiLocale)}\n`);
+      if (running) void running.stop();
+      else signalledWhileStarting = true;
+    }
+  });
   try {
     running = await startAalis({
       cwd: io.cwd,
@@ -101,6 +117,7 @@ export async function main(argv: readonly string[], io: MainIo = processIo()): P
       ...(command.configFile ? { configFile: command.configFile } : {}),
     });
   } catch (error) {
+    unsubscribe();
     if (runtimeErrors.AALIS_RUNTIME_CONFIG_INVALID.is(error)) {
       const details = error.details as { problems: ConfigProblem[]; locale: Locale };
       io.stderr.write(
@@ -109,25 +126,14 @@ export async function main(argv: readonly string[], io: MainIo = processIo()): P
       return 2;
     }
     if (AalisError.isInstance(error)) {
-      io.stderr.write(`${error.localized(locale)}\n`);
+      io.stderr.write(`${error.localized(startFailureLocales.get(error) ?? locale)}\n`);
       return 1;
     }
     throw error;
   }
 
-  const uiLocale = running.config.host.locale;
   // The end of input drains as well (below), but only a second signal forces the exit (shutdown-signals.ts).
-  const actOn = shutdownSignals();
-  const unsubscribe = io.onSignal((signal) => {
-    const action = actOn(signal);
-    if (action === 'force') {
-      io.stderr.write(`${translate(textRef('runtime.shutdown.forced', { signal }), uiLocale)}\n`);
-      io.exit(1);
-    } else if (action === 'drain') {
-      io.stderr.write(`${translate(textRef('runtime.shutdown.signal', { signal }), uiLocale)}\n`);
-      void running.stop();
-    }
-  });
+  if (signalledWhileStarting) void running.stop();
   try {
     await running.finished;
   } finally {

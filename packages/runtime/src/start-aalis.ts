@@ -6,6 +6,7 @@ import { llm, type ModelInfo, resolveModelFor } from '@aalis/api-llm';
 import {
   type AnyPluginDefinition,
   App,
+  type Locale,
   type LogSink,
   type PluginStateInfo,
   type PreferenceSnapshot,
@@ -95,6 +96,12 @@ export function runtimeVersion(): string {
  * file line or environment variable, path, expected, received) before anything is created; required plugins that
  * do not start throw AALIS_RUNTIME_ESSENTIAL_INACTIVE after the app was stopped again.
  */
+/**
+ * The configured locale (`locale:`) of a start that failed after its configuration was read: the command words the
+ * error in it, not in the environment's guess.
+ */
+export const startFailureLocales = new WeakMap<object, Locale>();
+
 export async function startAalis(options: StartAalisOptions = {}): Promise<RunningAalis> {
   const cwd = resolve(options.cwd ?? process.cwd());
   const env = options.env ?? process.env;
@@ -170,6 +177,7 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
       });
     } catch (error) {
       fileSink.close();
+      if (typeof error === 'object' && error !== null) startFailureLocales.set(error, host.locale);
       throw error;
     }
     preferences = shared;
@@ -267,9 +275,11 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
   }
   if (missingEssential.length > 0) {
     await stop();
-    throw runtimeErrors.AALIS_RUNTIME_ESSENTIAL_INACTIVE({
+    const error = runtimeErrors.AALIS_RUNTIME_ESSENTIAL_INACTIVE({
       plugins: missingEssential.map((state) => state.id).join(', '),
     });
+    startFailureLocales.set(error, host.locale);
+    throw error;
   }
 
   const finished = cli ? cli.run() : mode === 'serve' ? served : Promise.resolve(undefined);
