@@ -168,6 +168,8 @@ export function onOutbound(context: BridgeContext, message: OutgoingMessage): vo
     ...(message.turnId ? { turnId: message.turnId } : {}),
     kind: message.kind,
     text: message.content,
+    // A command's answer names the command's message (the page shows it under the command, not again).
+    ...(message.replyTo !== undefined ? { replyTo: message.replyTo } : {}),
   });
 }
 

@@ -102,7 +102,7 @@ export type SessionEvent =
       durationMs: number;
     }
   /** Text that went out to the platform (a reply) or a [错误]/[系统] notice of the turn. */
-  | { type: 'message'; turnId?: string; kind: 'reply' | 'error' | 'system'; text: string }
+  | { type: 'message'; turnId?: string; kind: 'reply' | 'error' | 'system'; text: string; replyTo?: string }
   /**
    * The waiting list changed: the inputs that left it (by key), new dispositions of those still waiting, and the
    * inputs added at its end (queue-changes.ts applies it).

@@ -185,6 +185,11 @@ describe('commands in the page', () => {
     expect(sent.reply).toContain('\n');
     expect(sent.reply).toContain('/help');
     await recorder.until(() => recorder.of('command').length === 1);
+    // The answer also went out as a system message naming the command (a page shows the command entry instead).
+    expect(recorder.of('message').find((message) => message.replyTo === sent.messageId)).toMatchObject({
+      kind: 'system',
+      text: sent.reply,
+    });
     expect(recorder.of('command')[0]!.entry).toMatchObject({
       kind: 'command',
       text: '/help',
