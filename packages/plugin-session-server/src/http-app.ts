@@ -1,5 +1,6 @@
 // The HTTP side (Hono): the one-time link exchange, me / login / logout / call, stored attachments, and the page.
 // Every route passes the Host check; every API route the login check; every POST the Origin and CSRF checks.
+import { workflow } from '@aalis/api-workflow';
 import type { Locale } from '@aalis/core';
 import { isModelImageType } from '@aalis/schema-message';
 import { PROTOCOL_VERSION } from '@aalis/session-client';
@@ -175,6 +176,24 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
         );
       });
       return c.json({ ok: true, result });
+    } catch (error) {
+      return fail(c, error);
+    }
+  });
+
+  // A webhook starts a workflow: a machine calls it, so no login; the workflow's own secret instead
+  // (Authorization: Bearer <plugins.workflow.webhookSecret>), checked by the workflow service in constant time.
+  app.post('/api/v1/workflows/:name/webhook', async (c) => {
+    try {
+      const workflows = deps.services.selected(workflow)?.impl;
+      if (!workflows) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'workflow' });
+      const secret = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
+      const inputs = c.req.header('content-length') === '0' ? {} : await body(c, deps.config.maxFrameBytes);
+      if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) {
+        throw frameMalformed('not a JSON object', locale);
+      }
+      const run = await workflows.webhook(c.req.param('name'), secret, inputs as Record<string, unknown>);
+      return c.json({ ok: true, result: { runId: run.id, status: run.status } }, 202);
     } catch (error) {
       return fail(c, error);
     }
