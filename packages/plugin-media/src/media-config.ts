@@ -1,5 +1,55 @@
 // plugins.media: which model describes images, and the bounds on what it is given and what it writes.
 import { type Infer, s } from '@aalis/core';
+import { caFileSchema, proxySchema, retrySchema } from '@aalis/http-transport/config-schema';
+
+/** Speech to text: an OpenAI-compatible POST <baseUrl>/audio/transcriptions (OpenAI, Groq, whisper.cpp's server …). */
+export const transcriptionConfigSchema = s
+  .object({
+    baseUrl: s
+      .string()
+      .nonEmpty()
+      .describe(
+        'Base URL of an OpenAI-compatible speech-to-text API; /audio/transcriptions is appended (e.g. https://api.openai.com/v1, or http://127.0.0.1:8080/v1 for a local whisper server).',
+      ),
+    apiKey: s
+      .string()
+      .optional()
+      .describe('Sent as Authorization: Bearer; a secret, never logged. Omit for a local server.'),
+    model: s
+      .string()
+      .nonEmpty()
+      .default('whisper-1')
+      .describe('The transcription model (whisper-1, whisper-large-v3 …).'),
+    language: s
+      .string()
+      .optional()
+      .describe('ISO-639-1 language of the speech (zh, en …); unset lets the provider detect it.'),
+    maxAudioBytes: s
+      .number()
+      .integer()
+      .min(1_024)
+      .default(25 * 1024 * 1024)
+      .describe('Largest recording transcribed, in bytes (OpenAI takes up to 25 MiB).'),
+    timeoutMs: s
+      .number()
+      .integer()
+      .min(1_000)
+      .default(120_000)
+      .describe('How long transcribing one recording may take, conversion and retries included.'),
+    maxTranscriptChars: s
+      .number()
+      .integer()
+      .min(100)
+      .default(20_000)
+      .describe('A transcript is cut to this many characters.'),
+    proxy: proxySchema,
+    caFile: caFileSchema,
+    retry: retrySchema,
+  })
+  .optional()
+  .describe(
+    'Speech to text for voice messages (QQ record, Telegram voice, audio files, WebUI recordings). Unset: a person who sends voice is told once per session that it cannot be read.',
+  );
 
 export const mediaConfigSchema = s
   .object({
@@ -27,6 +77,7 @@ export const mediaConfigSchema = s
       .min(1_000)
       .default(60_000)
       .describe('How long describing one image may take.'),
+    transcription: transcriptionConfigSchema,
   })
   .describe('Images, voice and documents for models that cannot take them.');
 

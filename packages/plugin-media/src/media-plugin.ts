@@ -16,6 +16,8 @@ import { ImagesForModel } from './images-for-model.js';
 import { mediaConfigSchema } from './media-config.js';
 import { postgresDescriptionStore } from './postgres-description-store.js';
 import { sqliteDescriptionStore } from './sqlite-description-store.js';
+import { Transcriber } from './transcriber.js';
+import { VoiceInput, type VoiceNote } from './voice-input.js';
 import './media-texts.js';
 
 export const MEDIA_PLUGIN = '@aalis/plugin-media';
@@ -61,13 +63,15 @@ export default definePlugin({
     // Where each session's inputs come from, so that a note goes back the same way.
     const origins = new Map<string, { platform: string; venue?: string }>();
     const told = new Set<string>();
-    const images = new ImagesForModel(describer, handles.i18n.use, ({ sessionId, onceKey, notice }) => {
-      const key = `${sessionId}\n${onceKey}`;
-      if (told.has(key)) return;
-      told.add(key);
-      if (told.size > TOLD_LIMIT) told.delete(told.values().next().value!);
+    const note = ({ sessionId, onceKey, notice }: VoiceNote) => {
+      if (onceKey !== undefined) {
+        const key = `${sessionId}\n${onceKey}`;
+        if (told.has(key)) return;
+        told.add(key);
+        if (told.size > TOLD_LIMIT) told.delete(told.values().next().value!);
+      }
       const content = handles.i18n.use.t(notice);
-      log.info('image note', { sessionId, note: content });
+      log.info('media note', { sessionId, note: content });
       if (!handles.gateway.available) return;
       const origin = origins.get(sessionId);
       void handles.gateway.use
@@ -78,8 +82,19 @@ export default definePlugin({
           content,
           kind: 'system',
         })
-        .catch((error: unknown) => log.warn('image note not delivered', { sessionId, error: String(error) }));
-    });
+        .catch((error: unknown) => log.warn('media note not delivered', { sessionId, error: String(error) }));
+    };
+    const images = new ImagesForModel(describer, handles.i18n.use, note);
+    const transcriptionConfig = handles.config.use.transcription;
+    const transcriber = transcriptionConfig
+      ? new Transcriber(transcriptionConfig, {
+          i18n: handles.i18n.use,
+          logger: log,
+          plugin: `${MEDIA_PLUGIN}.transcription`,
+        })
+      : undefined;
+    if (transcriber) handles.lifecycle.use.onDispose(() => transcriber.close());
+    const voice = new VoiceInput({ transcriber, i18n: handles.i18n.use, logger: log, note });
 
     handles.provide.use.service(media, {
       async describe(attachment, options = {}) {
@@ -99,6 +114,7 @@ export default definePlugin({
       if (origins.size > TOLD_LIMIT) origins.delete(origins.keys().next().value!);
       if (message.attachments?.some((attachment) => attachment.type === 'image'))
         images.imagesArrived(message.sessionId);
+      await voice.apply(message);
       await next();
     });
     handles.hooks.use.middleware('agent:tool:after', async (context, next) => {

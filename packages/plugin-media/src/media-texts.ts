@@ -17,6 +17,14 @@ export const mediaTexts = defineCatalogue({
       '再看一眼对话里的一张图片，带着一个问题（如「牌子上写的什么」「第三行的数字是多少」）。图片 id 在图片的描述里（img_ 开头）。',
     'media.tool.describe.imageId': '图片 id，如 img_0123456789ab。',
     'media.tool.describe.question': '要在图片里看清楚的问题。',
+    'media.voice.transcript': '[语音转写] {text}',
+    'media.voice.silent': '[语音转写]（没有听出说话的内容）',
+    'media.voice.attachment': '语音消息，已转写成文字，转写在消息正文里（以「[语音转写]」开头）。',
+    'media.voice.notConfigured': '语音消息，没有转写：这里没有配置语音转文字。',
+    'media.voice.failed': '语音消息，没能转写：{reason}',
+    'media.notice.noTranscription':
+      '这里没有配置语音转文字，你发的语音她听不到，请改发文字。要让她听语音，请在 plugins.media.transcription 里配置一个语音转文字服务（baseUrl、apiKey、model，兼容 OpenAI 的 /audio/transcriptions，也可以是本机的 whisper.cpp 服务）。',
+    'media.notice.voiceFailed': '语音 {name} 没能转成文字：{reason} 消息的其余部分照常发出。',
   },
   en: {
     'media.describe.prompt':
@@ -36,6 +44,16 @@ export const mediaTexts = defineCatalogue({
       'Takes another look at an image from the conversation with a question ("what does the sign say?", "what is the number in the third row?"). The image id is in the image’s description (it starts with img_).',
     'media.tool.describe.imageId': 'The image id, like img_0123456789ab.',
     'media.tool.describe.question': 'What to make out in the image.',
+    'media.voice.transcript': '[Voice, transcribed] {text}',
+    'media.voice.silent': '[Voice, transcribed] (no speech was heard)',
+    'media.voice.attachment':
+      'A voice message, transcribed; the transcript is in the message text (it starts with "[Voice, transcribed]").',
+    'media.voice.notConfigured': 'A voice message, not transcribed: no speech-to-text is configured here.',
+    'media.voice.failed': 'A voice message that could not be transcribed: {reason}',
+    'media.notice.noTranscription':
+      'No speech-to-text is configured here, so she cannot hear the voice messages you send; please write instead. To let her, configure a speech-to-text service under plugins.media.transcription (baseUrl, apiKey, model; any OpenAI-compatible /audio/transcriptions, a local whisper.cpp server too).',
+    'media.notice.voiceFailed':
+      'The voice message {name} could not be turned into text: {reason} The rest of the message was sent as usual.',
   },
 });
 
@@ -63,6 +81,39 @@ export const mediaErrors = defineErrors({
   AALIS_MEDIA_DESCRIBE_FAILED: {
     'zh-CN': '描述图片的模型 {model} 出错了（{reason}）。',
     en: 'the model describing images, {model}, failed ({reason}).',
+  },
+  AALIS_MEDIA_NO_AUDIO_DATA: {
+    'zh-CN': '语音没有带内容。',
+    en: 'the recording carries no content.',
+  },
+  AALIS_MEDIA_AUDIO_TOO_LARGE: {
+    'zh-CN': '它有 {size} 字节，超过了上限 plugins.media.transcription.maxAudioBytes = {limit} 字节。',
+    en: 'it has {size} bytes, over the limit plugins.media.transcription.maxAudioBytes = {limit} bytes.',
+  },
+  AALIS_MEDIA_NOT_AUDIO: {
+    'zh-CN': '它不是录音（内容的类型是 {type}）。',
+    en: 'it is not a recording (its content is of type {type}).',
+  },
+  AALIS_MEDIA_AUDIO_CORRUPT: {
+    'zh-CN': '这段 {format} 录音解不开（{reason}），可能已损坏。',
+    en: 'this {format} recording cannot be decoded ({reason}); it may be damaged.',
+  },
+  AALIS_MEDIA_FFMPEG_MISSING: {
+    'zh-CN': '{format} 格式的录音要先用 ffmpeg 转换，这台机器上没有 ffmpeg（Debian/Ubuntu：apt-get install ffmpeg）。',
+    en: 'a {format} recording needs converting with ffmpeg, and this machine has no ffmpeg (Debian/Ubuntu: apt-get install ffmpeg).',
+  },
+  AALIS_MEDIA_TRANSCRIPTION_TIMEOUT: {
+    'zh-CN': '语音转文字服务 {seconds} 秒内没有转完（上限 plugins.media.transcription.timeoutMs）。',
+    en: 'the speech-to-text service did not finish within {seconds} s (the limit plugins.media.transcription.timeoutMs).',
+  },
+  AALIS_MEDIA_TRANSCRIPTION_UNREADABLE: {
+    'zh-CN': '语音转文字服务的回答里没有转写文字（回答开头：{answer}）。',
+    en: 'the speech-to-text service answered without a transcript (its answer began: {answer}).',
+  },
+  AALIS_MEDIA_TRANSCRIPTION_URL_INVALID: {
+    'zh-CN':
+      'plugins.media.transcription.baseUrl 不是可用的地址（{baseUrl}：{problem}）；应是 http:// 或 https:// 地址，例如 https://api.openai.com/v1。',
+    en: 'plugins.media.transcription.baseUrl is not a usable URL ({baseUrl}: {problem}); it should be an http:// or https:// URL such as https://api.openai.com/v1.',
   },
   AALIS_MEDIA_IMAGE_NOT_FOUND: {
     'zh-CN': '本会话的历史里没有图片 {id}。图片 id 在图片的描述里，以 img_ 开头。',

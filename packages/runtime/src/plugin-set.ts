@@ -216,7 +216,13 @@ export function pluginSlots(): PluginSlot[] {
     lazySlot('@aalis/plugin-media', mediaConfigSchema, () => import('@aalis/plugin-media'), {
       alias: 'media',
       summary:
-        'Images for models that cannot see: described by a model with vision (describeModel), cached by content; describe_image.',
+        'Images for models that cannot see: described by a model with vision (describeModel), cached by content; describe_image. Voice messages transcribed (transcription).',
+      secretsOf: (section) => {
+        const transcription = section.transcription;
+        return typeof transcription === 'object' && transcription !== null
+          ? stringsAt(transcription as Record<string, unknown>, 'apiKey')
+          : [];
+      },
     }),
     lazySlot('@aalis/plugin-file-reader', fileReaderConfigSchema, () => import('@aalis/plugin-file-reader'), {
       alias: 'file-reader',

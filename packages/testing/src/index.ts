@@ -28,9 +28,9 @@ export {
   type OneBotImplementation,
   type OneBotImplementationOptions,
   type OneBotSentMessage,
-  onebotGroupMessage,
   onebotFriendRequest,
   onebotGroupInvite,
+  onebotGroupMessage,
   onebotPoke,
   onebotPrivateMessage,
   startOneBotImplementation,
@@ -48,6 +48,12 @@ export {
   startOtlpReceiver,
 } from './otlp-receiver.js';
 export {
+  type SatoriCall,
+  type SatoriLoginInfo,
+  type SatoriServer,
+  startSatoriServer,
+} from './satori-server.js';
+export {
   type ErrorReply,
   errorReply,
   type ReplyOptions,
@@ -58,8 +64,8 @@ export {
 } from './scripted-reply.js';
 export { startTestProxy, type TestProxy, type TestProxyOptions } from './test-proxy.js';
 export {
-  type SatoriCall,
-  type SatoriLoginInfo,
-  type SatoriServer,
-  startSatoriServer,
-} from './satori-server.js';
+  startTranscriptionTestServer,
+  type TranscriptionReply,
+  type TranscriptionRequest,
+  type TranscriptionTestServer,
+} from './transcription-test-server.js';

@@ -1,0 +1,148 @@
+// A recording in a form transcription servers take. The type is sniffed from the content, never the name:
+// - QQ's SILK (Tencent's "#!SILK_V3", often behind a 0x02 byte) is decoded by silk-wasm to 24 kHz mono WAV;
+// - what OpenAI's endpoint and whisper.cpp's server read as it is (WAV, MP3, OGG/Opus, FLAC, WebM, M4A/MP4) goes
+//   as it is, named with the extension of its real type (servers pick the decoder by file name);
+// - anything else that looks like audio (AMR from QQ, AAC, WMA …) is converted by Debian's ffmpeg to 16 kHz mono WAV.
+import { spawn } from 'node:child_process';
+import { fileTypeFromBuffer } from 'file-type';
+import { decode as decodeSilk } from 'silk-wasm';
+import { mediaErrors } from './media-texts.js';
+import type { AudioFile } from './transcriber.js';
+
+/** Types sent unchanged, by the extension file-type gives them. */
+const ACCEPTED: Record<string, string> = {
+  wav: 'audio/wav',
+  mp3: 'audio/mpeg',
+  ogg: 'audio/ogg',
+  opus: 'audio/ogg',
+  oga: 'audio/ogg',
+  flac: 'audio/flac',
+  webm: 'audio/webm',
+  m4a: 'audio/mp4',
+  mp4: 'audio/mp4',
+};
+
+const SILK_MAGIC = Buffer.from('#!SILK_V3');
+const SILK_RATE = 24_000;
+
+export function isSilk(bytes: Uint8Array): boolean {
+  const at = (offset: number) =>
+    Buffer.from(
+      bytes.buffer,
+      bytes.byteOffset + offset,
+      Math.min(SILK_MAGIC.length, Math.max(0, bytes.length - offset)),
+    ).equals(SILK_MAGIC);
+  return at(0) || (bytes[0] === 0x02 && at(1));
+}
+
+/** What was received, as the file that is sent; `format` names the received type for logs and errors. */
+export async function audioForTranscription(
+  bytes: Uint8Array,
+  name: string,
+  options: { signal: AbortSignal; maxBytes: number },
+): Promise<AudioFile & { format: string }> {
+  const base = name.replace(/\.[A-Za-z0-9]{1,5}$/, '') || 'voice';
+  if (isSilk(bytes)) {
+    let pcm: Uint8Array;
+    try {
+      pcm = (await decodeSilk(bytes, SILK_RATE)).data;
+    } catch (error) {
+      throw mediaErrors.AALIS_MEDIA_AUDIO_CORRUPT({ format: 'SILK', reason: String(error) });
+    }
+    if (pcm.length === 0) throw mediaErrors.AALIS_MEDIA_AUDIO_CORRUPT({ format: 'SILK', reason: 'no audio frames' });
+    return { bytes: wavFromPcm(pcm, SILK_RATE), mimeType: 'audio/wav', name: `${base}.wav`, format: 'SILK' };
+  }
+  const sniffed = await fileTypeFromBuffer(bytes);
+  const accepted = sniffed ? ACCEPTED[sniffed.ext] : undefined;
+  if (sniffed && accepted) return { bytes, mimeType: accepted, name: `${base}.${sniffed.ext}`, format: sniffed.ext };
+  const looksLikeAudio = sniffed ? sniffed.mime.startsWith('audio/') || sniffed.mime.startsWith('video/') : false;
+  if (!looksLikeAudio) throw mediaErrors.AALIS_MEDIA_NOT_AUDIO({ type: sniffed?.mime ?? 'unknown' });
+  const format = sniffed!.ext;
+  const wav = await ffmpegToWav(bytes, { ...options, format });
+  return { bytes: wav, mimeType: 'audio/wav', name: `${base}.wav`, format };
+}
+
+/** A RIFF/WAVE header in front of 16-bit little-endian mono PCM. */
+export function wavFromPcm(pcm: Uint8Array, sampleRate: number): Uint8Array {
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(36 + pcm.length, 4);
+  header.write('WAVE', 8, 'ascii');
+  header.write('fmt ', 12, 'ascii');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(1, 22); // mono
+  header.writeUInt32LE(sampleRate, 24);
+  header.writeUInt32LE(sampleRate * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(pcm.length, 40);
+  return Buffer.concat([header, pcm]);
+}
+
+/** ffmpeg from stdin to 16 kHz mono WAV on stdout, its output bounded and ended by the signal. */
+function ffmpegToWav(
+  bytes: Uint8Array,
+  { signal, maxBytes, format }: { signal: AbortSignal; maxBytes: number; format: string },
+): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      'ffmpeg',
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-nostdin',
+        '-i',
+        'pipe:0',
+        '-ac',
+        '1',
+        '-ar',
+        '16000',
+        '-f',
+        'wav',
+        'pipe:1',
+      ],
+      { stdio: ['pipe', 'pipe', 'pipe'], signal },
+    );
+    const out: Buffer[] = [];
+    let size = 0;
+    let errors = '';
+    let failed = false;
+    const fail = (error: Error) => {
+      if (failed) return;
+      failed = true;
+      child.kill('SIGKILL');
+      reject(error);
+    };
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') fail(mediaErrors.AALIS_MEDIA_FFMPEG_MISSING({ format }));
+      else if (signal.aborted) fail(mediaErrors.AALIS_MEDIA_AUDIO_CORRUPT({ format, reason: 'conversion timed out' }));
+      else fail(mediaErrors.AALIS_MEDIA_AUDIO_CORRUPT({ format, reason: error.message }));
+    });
+    child.stdout.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes)
+        fail(mediaErrors.AALIS_MEDIA_AUDIO_TOO_LARGE({ size: String(size), limit: String(maxBytes) }));
+      else out.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (errors.length < 2_000) errors += chunk.toString('utf8');
+    });
+    child.on('close', (code) => {
+      if (failed) return;
+      if (code === 0 && size > 44) resolve(Buffer.concat(out));
+      else
+        fail(
+          mediaErrors.AALIS_MEDIA_AUDIO_CORRUPT({
+            format,
+            reason: errors.trim().split('\n').at(-1) || `ffmpeg exit ${code}`,
+          }),
+        );
+    });
+    // A broken pipe (ffmpeg gave up on the input) is reported by the exit code above.
+    child.stdin.on('error', () => {});
+    child.stdin.end(bytes);
+  });
+}
