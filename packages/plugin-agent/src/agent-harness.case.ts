@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agent, type BoundAgent } from '@aalis/api-agent';
 import { gateway } from '@aalis/api-gateway';
-import { type Tool, tools } from '@aalis/api-tools';
+import { type Tool, type ToolCallContext, tools } from '@aalis/api-tools';
 import { type AnyPluginDefinition, definePlugin } from '@aalis/core';
 import authorityPlugin from '@aalis/plugin-authority';
 import commandsPlugin from '@aalis/plugin-commands';
@@ -25,6 +25,7 @@ import {
   bootApp,
   type OpenAiTestServer,
   type PluginEntry,
+  type ScriptedReply,
   startOpenAiTestServer,
 } from '@aalis/testing';
 import agentPlugin from './index.js';
@@ -154,3 +155,51 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
   };
 }
+
+/**
+ * A tool that waits until the test releases it, ignoring the turn's stop as some tools do; `started` resolves when a
+ * call entered it, `contexts` holds the context of each call.
+ */
+export function gatedTool(name = 'slow', result = `${name} result`) {
+  let release!: () => void;
+  let entered!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const started = new Promise<void>((resolve) => {
+    entered = resolve;
+  });
+  const contexts: ToolCallContext[] = [];
+  const tool: Tool = {
+    name,
+    description: 'Takes a while',
+    parameters: { type: 'object', properties: {} },
+    async handler(_args, context) {
+      contexts.push(context);
+      entered();
+      await released;
+      return result;
+    },
+  };
+  return { tool, release, started, contexts };
+}
+
+/** A final reply whose stream pauses `delayMs` after its first two characters. */
+export const slowText = (text: string, delayMs: number): ScriptedReply => ({
+  type: 'stream',
+  steps: [
+    { text: text.slice(0, 2) },
+    { flush: true },
+    { delayMs },
+    { text: text.slice(2) },
+    { finish: 'stop' },
+    { usage: { promptTokens: 10, completionTokens: 2 } },
+    { done: true },
+  ],
+});
+
+/** A streamed reply whose text is all sent at once and whose stream then stays open `delayMs` (a stop cuts it). */
+export const heldText = (text: string, delayMs: number): ScriptedReply => ({
+  type: 'stream',
+  steps: [{ text }, { flush: true }, { delayMs }, { finish: 'stop' }, { done: true }],
+});

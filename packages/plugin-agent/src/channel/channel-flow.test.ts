@@ -1,10 +1,9 @@
 // plugin-agent.zh.md 「新消息怎么处理」, 「指令」 /stop, 「会话删除」 — the session channel driven end to end.
 import { sessionManager } from '@aalis/api-session-manager';
-import type { Tool } from '@aalis/api-tools';
 import { WellKnownMetadataKeys } from '@aalis/schema-message';
-import { type ScriptedReply, textReply, toolCallReply } from '@aalis/testing';
+import { textReply, toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../agent-harness.case.js';
+import { gatedTool, type Harness, slowText, startHarness } from '../agent-harness.case.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -12,47 +11,11 @@ afterEach(async () => {
   harness = undefined;
 });
 
-/** A tool that waits until the test releases it (or its signal aborts). */
-function gate() {
-  let release!: () => void;
-  let entered!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const started = new Promise<void>((resolve) => {
-    entered = resolve;
-  });
-  const tool: Tool = {
-    name: 'slow',
-    description: 'Takes a while',
-    parameters: { type: 'object', properties: {} },
-    async handler() {
-      entered();
-      await released;
-      return 'slow result';
-    },
-  };
-  return { tool, release, started };
-}
-
-const slowText = (text: string, delayMs: number): ScriptedReply => ({
-  type: 'stream',
-  steps: [
-    { text: text.slice(0, 2) },
-    { flush: true },
-    { delayMs },
-    { text: text.slice(2) },
-    { finish: 'stop' },
-    { usage: { promptTokens: 10, completionTokens: 2 } },
-    { done: true },
-  ],
-});
-
 const contents = (messages: Array<Record<string, unknown>>) => messages.map((m) => String(m.content ?? ''));
 
 describe('新消息怎么处理', () => {
   it('叠加: a message arriving during a tool call joins before the next model call, after that tool group', async () => {
-    const slow = gate();
+    const slow = gatedTool();
     harness = await startHarness({ tools: [slow.tool] });
     harness.server.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]), textReply('both answered'));
     const first = harness.say('first question');
@@ -93,7 +56,7 @@ describe('新消息怎么处理', () => {
   });
 
   it('排队: an injection never joins a running turn; it runs as a turn of its own', async () => {
-    const slow = gate();
+    const slow = gatedTool();
     harness = await startHarness({ tools: [slow.tool] });
     harness.server.enqueue(
       toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]),
@@ -114,7 +77,7 @@ describe('新消息怎么处理', () => {
 
 describe('指令 /stop', () => {
   it('refuses someone who is not taking part, and reports when no turn runs', async () => {
-    const slow = gate();
+    const slow = gatedTool();
     harness = await startHarness({ tools: [slow.tool] });
     const replies = harness.booted.capture('outbound:message');
     const gateway = (await import('@aalis/api-gateway')).gateway;
@@ -133,7 +96,7 @@ describe('指令 /stop', () => {
   });
 
   it('abort during a slow tool keeps the completed group, writes the stop marker, and the next turn sees it', async () => {
-    const slow = gate();
+    const slow = gatedTool();
     harness = await startHarness({ tools: [slow.tool] });
     harness.server.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]), textReply('next turn reply'));
     const first = harness.say('long job');
@@ -154,7 +117,7 @@ describe('指令 /stop', () => {
 
 describe('会话删除', () => {
   it('deleting a session during a turn stops it and writes nothing afterwards', async () => {
-    const slow = gate();
+    const slow = gatedTool();
     harness = await startHarness({ tools: [slow.tool] });
     harness.server.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]), textReply('never'));
     const manager = harness.booted.app.services.selected(sessionManager)!.impl;
@@ -185,7 +148,7 @@ describe('room messages that did not address her (triggerType ambient)', () => {
   });
 
   it('joins a running turn like any person’s message', async () => {
-    const slow = gate();
+    const slow = gatedTool();
     harness = await startHarness({ tools: [slow.tool] });
     harness.server.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]), textReply('done'));
     const first = harness.say('first question');
@@ -200,7 +163,7 @@ describe('room messages that did not address her (triggerType ambient)', () => {
 
 describe('agent:queue says which inputs wait to join and which are queued', () => {
   it('a person’s message during a person’s turn waits to join; an injection is queued', async () => {
-    const slow = gate();
+    const slow = gatedTool();
     harness = await startHarness({ tools: [slow.tool] });
     harness.server.enqueue(
       toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]),

@@ -3,11 +3,10 @@
 // queue; an input that cannot be stored is refused with a coded error; an acknowledged input whose archiving fails
 // stays queued and is answered once the database takes writes again, without being sent again.
 import { type StorageService, storage } from '@aalis/api-storage';
-import type { Tool } from '@aalis/api-tools';
 import { AalisError } from '@aalis/core';
 import { toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../agent-harness.case.js';
+import { gatedTool, type Harness, startHarness } from '../agent-harness.case.js';
 
 type Connection = ReturnType<StorageService['database']>['connection'];
 
@@ -39,28 +38,6 @@ function fillDisk(connection: Connection): () => void {
   return () => {
     for (const name of triggers) connection.exec(`DROP TRIGGER "${name}"`);
   };
-}
-
-function gate() {
-  let release!: () => void;
-  let entered!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const started = new Promise<void>((resolve) => {
-    entered = resolve;
-  });
-  const tool: Tool = {
-    name: 'slow',
-    description: 'Takes a while',
-    parameters: { type: 'object', properties: {} },
-    async handler() {
-      entered();
-      await released;
-      return 'slow result';
-    },
-  };
-  return { tool, release, started };
 }
 
 async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
@@ -97,7 +74,7 @@ describe('#25.1 durable acknowledgement on SQLite', () => {
   });
 
   it('an acknowledged input whose archiving failed is answered once the disk has room again, not lost', async () => {
-    const slow = gate();
+    const slow = gatedTool();
     const harness = await startHarness({ tools: [slow.tool], storage: { leaseTtlMs: 600 } });
     open.push(harness);
     const database = harness.booted.app.services.selected(storage)!.impl.database();

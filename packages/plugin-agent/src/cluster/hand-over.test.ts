@@ -15,7 +15,7 @@ import {
   toolCallReply,
 } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../agent-harness.case.js';
+import { gatedTool, type Harness, heldText, startHarness } from '../agent-harness.case.js';
 import { SessionOwners } from './session-owners.js';
 
 const open: Harness[] = [];
@@ -24,34 +24,6 @@ afterEach(async () => {
   for (const harness of open.splice(0)) await harness.close();
   await server?.close();
   server = undefined;
-});
-
-/** A tool that waits until the test releases it. */
-function gate() {
-  let release!: () => void;
-  let entered!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const started = new Promise<void>((resolve) => {
-    entered = resolve;
-  });
-  const tool: Tool = {
-    name: 'slow',
-    description: 'Takes a while',
-    parameters: { type: 'object', properties: {} },
-    async handler() {
-      entered();
-      await released;
-      return 'slow result';
-    },
-  };
-  return { tool, release, started };
-}
-
-const slowText = (text: string, delayMs: number): ScriptedReply => ({
-  type: 'stream',
-  steps: [{ text }, { flush: true }, { delayMs }, { finish: 'stop' }, { done: true }],
 });
 
 async function twoHosts(tools: Tool[] = [], respond?: () => ScriptedReply): Promise<[Harness, Harness]> {
@@ -83,7 +55,7 @@ describe('#16 inputs handed to the session owner', () => {
     // The first turn's stream stays open a second (room for three inputs to arrive on a loaded machine).
     const [a, b] = await twoHosts([], () => {
       starts.push(Date.now());
-      return slowText('ok', starts.length === 1 ? 1000 : 50);
+      return heldText('ok', starts.length === 1 ? 1000 : 50);
     });
     const first = a.say('input 0');
     await waitFor(() => server!.chatBodies().length === 1, 'the first model call');
@@ -116,7 +88,7 @@ describe('#16 inputs handed to the session owner', () => {
   });
 
   it('#16.7 an input reaching B while A runs the session’s turn joins that turn; B’s handleMessage settles when it ends', async () => {
-    const slow = gate();
+    const slow = gatedTool();
     const [a, b] = await twoHosts([slow.tool]);
     server!.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]), textReply('both answered'));
     const first = a.say('first question');
@@ -147,7 +119,7 @@ describe('#16 inputs handed to the session owner', () => {
   });
 
   it('#16.8 when A dies mid-turn, B records A’s turn as stopped and runs the inputs A had taken but not answered', async () => {
-    const slow = gate();
+    const slow = gatedTool();
     const [a, b] = await twoHosts([slow.tool]);
     server!.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]));
     void a.say('first question');
@@ -207,7 +179,7 @@ describe('#16 inputs handed to the session owner', () => {
   });
 
   it('#16.10 a stop asked of a process that does not run the session reaches the process that does', async () => {
-    const slow = gate();
+    const slow = gatedTool();
     const [a, b] = await twoHosts([slow.tool]);
     server!.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]), textReply('never asked for'));
     const first = a.say('first question');
@@ -225,7 +197,7 @@ describe('#16 inputs handed to the session owner', () => {
   });
 
   it('#16.11 /stop typed on a process that does not run the session stops the turn its owner runs, by the same rules', async () => {
-    const slow = gate();
+    const slow = gatedTool();
     const [a, b] = await twoHosts([slow.tool]);
     // Nothing runs anywhere: answered at once.
     expect(await b.command('/stop')).toEqual([expect.stringMatching(/没有在跑的一轮|No turn is running/)]);
@@ -252,7 +224,7 @@ describe('#16 inputs handed to the session owner', () => {
   });
 
   it('#16.12 agent:accepted tells a front door once the input is stored in the database (durable), before its turn ends', async () => {
-    const slow = gate();
+    const slow = gatedTool();
     const [a, b] = await twoHosts([slow.tool]);
     server!.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]), textReply('done'));
     const first = a.say('first question');
@@ -295,7 +267,7 @@ describe('#16 inputs handed to the session owner', () => {
   });
 
   it('#16.15 an input handed over arrives at the owner whole: attachments, metadata, Dates', async () => {
-    const slow = gate();
+    const slow = gatedTool();
     const [a, b] = await twoHosts([slow.tool]);
     server!.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]), textReply('seen'));
     const first = a.say('first question');
@@ -329,7 +301,7 @@ describe('#16 inputs handed to the session owner', () => {
   });
 
   it('#16.16 a process that stalled past its lease writes nothing more into the session once another took it over', async () => {
-    const slow = gate();
+    const slow = gatedTool();
     const [a, b] = await twoHosts([slow.tool]);
     server!.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]));
     const first = a.say('first question');
@@ -360,7 +332,7 @@ describe('#16 inputs handed to the session owner', () => {
   });
 
   it('#16.17 twenty sessions, their inputs spread over both hosts at once: every input settles and is archived once', async () => {
-    const [a, b] = await twoHosts([], () => slowText('ok', 20));
+    const [a, b] = await twoHosts([], () => heldText('ok', 20));
     const sessions = Array.from({ length: 20 }, (_, index) => `cli:user${index}`);
     const sends = sessions.flatMap((sessionId, index) =>
       [0, 1, 2].map((round) =>

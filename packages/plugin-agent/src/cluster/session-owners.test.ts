@@ -8,9 +8,9 @@ import { storage } from '@aalis/api-storage';
 import type { Tool } from '@aalis/api-tools';
 import { throwawayDatabase } from '@aalis/postgres/throwaway';
 import { type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
-import { type OpenAiTestServer, type ScriptedReply, startOpenAiTestServer, toolCallReply } from '@aalis/testing';
+import { type OpenAiTestServer, startOpenAiTestServer, toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../agent-harness.case.js';
+import { gatedTool, type Harness, heldText, startHarness } from '../agent-harness.case.js';
 
 const open = new Set<Harness>();
 let server: OpenAiTestServer | undefined;
@@ -19,35 +19,6 @@ afterEach(async () => {
   open.clear();
   await server?.close();
   server = undefined;
-});
-
-/** A tool that waits until the test releases it (ignoring the turn's stop, as some tools do). */
-function gate(name: string) {
-  let release!: () => void;
-  let entered!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const started = new Promise<void>((resolve) => {
-    entered = resolve;
-  });
-  const tool: Tool = {
-    name,
-    description: 'Takes a while',
-    parameters: { type: 'object', properties: {} },
-    async handler() {
-      entered();
-      await released;
-      return `${name} result`;
-    },
-  };
-  return { tool, release, started };
-}
-
-/** A streamed reply that stays open `delayMs` (a stop cuts it). */
-const slowText = (text: string, delayMs: number): ScriptedReply => ({
-  type: 'stream',
-  steps: [{ text }, { flush: true }, { delayMs }, { finish: 'stop' }, { done: true }],
 });
 
 /**
@@ -94,7 +65,7 @@ describe('#16 a graceful stop of the session owner hands other processes’ inpu
   it('#16.s1 inputs waiting in A’s channel (B’s and A’s own) run on B after A’s drain, in arrival order, each archived once', async () => {
     const [a, b] = await twoHosts();
     // A's own turn streams for a long while: the drain stops it.
-    server!.enqueue(slowText('half an answer', 30_000));
+    server!.enqueue(heldText('half an answer', 30_000));
     const first = a.say('question on A');
     await waitFor(() => server!.chatBodies().length === 1, 'A’s model call');
     const queueOnA = a.booted.capture('agent:queue');
@@ -131,7 +102,7 @@ describe('#16 a graceful stop of the session owner hands other processes’ inpu
 
   it('#16.s10 a line typed into the stopping process’s own terminal is released by the spec’s rule, not handed back', async () => {
     const [a, b] = await twoHosts();
-    server!.enqueue(slowText('half an answer', 30_000));
+    server!.enqueue(heldText('half an answer', 30_000));
     const first = a.say('question on A');
     await waitFor(() => server!.chatBodies().length === 1, 'A’s model call');
     const queueOnA = a.booted.capture('agent:queue');
@@ -150,7 +121,7 @@ describe('#16 a graceful stop of the session owner hands other processes’ inpu
 
   it('#16.s2 the drain gives the session lease back (released, not left to expire)', async () => {
     const [a, b] = await twoHosts();
-    server!.enqueue(slowText('half', 30_000));
+    server!.enqueue(heldText('half', 30_000));
     const first = a.say('question on A');
     await waitFor(() => server!.chatBodies().length === 1, 'A’s model call');
     const holderA = a.booted.app.services.selected(storage)!.impl.leases().holder;
@@ -166,7 +137,7 @@ describe('#16 a graceful stop of the session owner hands other processes’ inpu
   it('#16.s3 an input B accepted whose turn A’s drain stopped is settled as stopped on B, not run again', async () => {
     const [a, b] = await twoHosts();
     // A runs its own turn; B's input queues behind it and opens A's next turn, which the drain stops.
-    server!.enqueue(slowText('first answer', 600), slowText('half', 30_000));
+    server!.enqueue(heldText('first answer', 600), heldText('half', 30_000));
     const stoppedOnB = b.booted.capture('agent:stopped-elsewhere');
     const stoppedOnA = a.booted.capture('agent:stopped-elsewhere');
     const first = a.say('question on A');
@@ -187,8 +158,8 @@ describe('#16 a graceful stop of the session owner hands other processes’ inpu
   });
 
   it('#16.s4 after the owner died, the input B accepted that entered its turn is settled as stopped and B is told', async () => {
-    const one = gate('first_wait');
-    const two = gate('second_wait');
+    const one = gatedTool('first_wait');
+    const two = gatedTool('second_wait');
     const [a, b] = await twoHosts({ tools: [one.tool, two.tool], leaseTtlMs: 1000 });
     server!.enqueue(
       toolCallReply([{ id: 'c1', name: 'first_wait', arguments: {} }]),

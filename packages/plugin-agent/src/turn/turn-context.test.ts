@@ -3,12 +3,11 @@
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
 import { sessionManager } from '@aalis/api-session-manager';
-import type { Tool, ToolCallContext } from '@aalis/api-tools';
 import { definePlugin } from '@aalis/core';
 import { WellKnownMetadataKeys } from '@aalis/schema-message';
 import { textReply, toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../agent-harness.case.js';
+import { gatedTool, type Harness, startHarness } from '../agent-harness.case.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -18,33 +17,9 @@ afterEach(async () => {
 
 const contents = (messages: Array<Record<string, unknown>>) => messages.map((m) => String(m.content ?? ''));
 
-function gatedTool(name = 'slow') {
-  let release!: () => void;
-  let entered!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const started = new Promise<void>((resolve) => {
-    entered = resolve;
-  });
-  const contexts: ToolCallContext[] = [];
-  const tool: Tool = {
-    name,
-    description: 'waits',
-    parameters: { type: 'object', properties: {} },
-    async handler(_args, context) {
-      contexts.push(context);
-      entered();
-      await released;
-      return 'done waiting';
-    },
-  };
-  return { tool, release, started, contexts };
-}
-
 describe('工具调用上下文', () => {
   it('carries participants, userId, inbound, turnId, callId and signal of the turn', async () => {
-    const gate = gatedTool();
+    const gate = gatedTool('slow', 'done waiting');
     harness = await startHarness({ tools: [gate.tool] });
     harness.server.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]), textReply('ok'));
     const streamed: string[] = [];
@@ -101,7 +76,7 @@ describe('agent:tool:after', () => {
 
 describe('新消息怎么处理: agent:queue and the log lines', () => {
   it('reports waiting inputs and logs → 待插入 / → 插入 with arrival numbers, and the turn-end info line, without bodies', async () => {
-    const gate = gatedTool();
+    const gate = gatedTool('slow', 'done waiting');
     harness = await startHarness({ tools: [gate.tool] });
     const queue = harness.booted.capture('agent:queue');
     const service = harness.booted.app.services.selected(gateway)!.impl;
@@ -131,7 +106,7 @@ describe('新消息怎么处理: agent:queue and the log lines', () => {
   });
 
   it('多方房间: joined inputs that address her get a focus block before them listing those addressed so far', async () => {
-    const gate = gatedTool();
+    const gate = gatedTool('slow', 'done waiting');
     harness = await startHarness({ tools: [gate.tool] });
     const manager = harness.booted.app.services.selected(sessionManager)!.impl;
     await manager.ensure({ id: 'room', kind: 'room', platform: 'cli', originChat: { multiParty: true } });
@@ -151,7 +126,7 @@ describe('新消息怎么处理: agent:queue and the log lines', () => {
 
 describe('clearing', () => {
   it('stops and holds the session, drops what waits unarchived, runs clear after the turn settled, then lets new inputs in', async () => {
-    const gate = gatedTool();
+    const gate = gatedTool('slow', 'done waiting');
     harness = await startHarness({ tools: [gate.tool] });
     harness.server.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]), textReply('after clear'));
     const order: string[] = [];
@@ -182,7 +157,7 @@ describe('clearing', () => {
 
 describe('保存: the stop marker names who stopped it by the sender-prefix rule', () => {
   it('names the account in a room, and nobody in the owner’s own session', async () => {
-    const gate = gatedTool();
+    const gate = gatedTool('slow', 'done waiting');
     harness = await startHarness({ tools: [gate.tool] });
     const manager = harness.booted.app.services.selected(sessionManager)!.impl;
     await manager.ensure({ id: 'room', kind: 'room', platform: 'cli', originChat: { multiParty: true } });

@@ -4,12 +4,11 @@
 import type { TurnOutcome } from '@aalis/api-agent';
 import { type HooksService, hooks } from '@aalis/api-hooks';
 import { sessionManager } from '@aalis/api-session-manager';
-import type { Tool } from '@aalis/api-tools';
 import { definePlugin } from '@aalis/core';
 import { WellKnownMetadataKeys } from '@aalis/schema-message';
-import { type ScriptedReply, textReply, toolCallReply } from '@aalis/testing';
+import { textReply, toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../agent-harness.case.js';
+import { gatedTool, type Harness, slowText, startHarness } from '../agent-harness.case.js';
 import { computeBreakdown } from './usage-report.js';
 
 let harness: Harness | undefined;
@@ -21,42 +20,6 @@ afterEach(async () => {
 const SESSION = 'cli:owner';
 const HEADER = '下面几条是你上一轮进行期间到的';
 const contents = (messages: Array<Record<string, unknown>>) => messages.map((m) => String(m.content ?? ''));
-
-function gate(name = 'slow') {
-  let release!: () => void;
-  let entered!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const started = new Promise<void>((resolve) => {
-    entered = resolve;
-  });
-  const tool: Tool = {
-    name,
-    description: 'waits until released',
-    parameters: { type: 'object', properties: {} },
-    async handler() {
-      entered();
-      await released;
-      return 'slow result';
-    },
-  };
-  return { tool, release, started };
-}
-
-/** A final reply whose stream pauses after its first characters. */
-const slowText = (text: string, delayMs: number): ScriptedReply => ({
-  type: 'stream',
-  steps: [
-    { text: text.slice(0, 2) },
-    { flush: true },
-    { delayMs },
-    { text: text.slice(2) },
-    { finish: 'stop' },
-    { usage: { promptTokens: 10, completionTokens: 2 } },
-    { done: true },
-  ],
-});
 
 /** A test plugin with hook middlewares (registered after the agent). */
 function hookPlugin(apply: (service: HooksService) => void) {
@@ -198,7 +161,7 @@ describe('#11 turn engine', () => {
   });
 
   it('#11.3 text said before tool calls is delivered when that model call returns, before the tools run', async () => {
-    const slow = gate();
+    const slow = gatedTool();
     harness = await startHarness({ tools: [slow.tool] });
     const sent = harness.booted.capture('outbound:message');
     harness.server.enqueue(
@@ -215,7 +178,7 @@ describe('#11 turn engine', () => {
   });
 
   it('#11.3 nothing is delivered from a turn that was stopped', async () => {
-    const slow = gate();
+    const slow = gatedTool();
     harness = await startHarness({
       tools: [slow.tool],
       extra: [
@@ -295,7 +258,7 @@ describe('#11 turn engine', () => {
   });
 
   it('#11.5 an injection opened from the queue runs alone without the batch header', async () => {
-    const slow = gate();
+    const slow = gatedTool();
     let injectionTurnBegan!: () => void;
     const injectionTurn = new Promise<void>((resolve) => {
       injectionTurnBegan = resolve;
@@ -337,7 +300,7 @@ describe('#11 turn engine', () => {
   });
 
   it('#11.6 原因= only on stopped turns; the same spacing with or without arrival numbers', async () => {
-    const slow = gate();
+    const slow = gatedTool();
     harness = await startHarness({ tools: [slow.tool] });
     harness.server.enqueue(textReply('plain'), toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]));
     // Straight to handleMessage: no arrival number.
