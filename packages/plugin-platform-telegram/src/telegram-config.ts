@@ -43,6 +43,18 @@ export const telegramConfigSchema = s.object({
     .max(4096)
     .default(4000)
     .describe('Longer replies are sent as several messages (the Bot API allows 4096 characters).'),
+  invitations: s.object({
+    policy: s
+      .enum(['ask', 'accept', 'refuse'])
+      .default('ask')
+      .describe(
+        "When someone adds her to a group: 'ask' the owners (a host notice in each owner's private chat; she leaves on a refusal), 'accept' (stay) or 'refuse' (leave at once). Added by an owner or an allow-listed account, she stays.",
+      ),
+    allow: s
+      .array(s.string())
+      .default([])
+      .describe('Telegram user ids (numbers as text) who may add her to groups without asking.'),
+  }),
   ...roomLimitsShape(),
 });
 

@@ -5,12 +5,14 @@
 // Telegram rejects the markup), quoting the message that addressed her in groups, split at the limit; a typing
 // indicator runs while a turn does; 429s are waited out.
 import '@aalis/api-agent';
+import { authority } from '@aalis/api-authority';
 import { commands } from '@aalis/api-commands';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
 import { platform } from '@aalis/api-platform';
 import { sessionManager } from '@aalis/api-session-manager';
 import { storage } from '@aalis/api-storage';
+import { tools } from '@aalis/api-tools';
 import {
   AalisError,
   config,
@@ -50,6 +52,7 @@ import {
   type TelegramMessage,
   topicOf,
 } from './telegram-inbound.js';
+import { type ChatMemberUpdate, TelegramInvitations } from './telegram-invitations.js';
 import { markdownToTelegramHtml } from './telegram-markdown.js';
 import { memoryOffsetStore, type OffsetStore, offsetStoreOf } from './telegram-offset-store.js';
 import './telegram-texts.js';
@@ -69,6 +72,7 @@ const MIN_POLL_INTERVAL_MS = 1_000;
 interface Update {
   update_id: number;
   message?: TelegramMessage;
+  my_chat_member?: ChatMemberUpdate;
 }
 
 export default definePlugin({
@@ -85,9 +89,25 @@ export default definePlugin({
     sessionManager: optional(sessionManager),
     platform: optional(platform),
     storage: optional(storage),
+    authority: optional(authority),
+    tools: optional(tools),
   },
   config: telegramConfigSchema,
-  apply({ config, logger, events, i18n, lifecycle, gateway, hooks, commands, sessionManager, platform, storage }) {
+  apply({
+    config,
+    logger,
+    events,
+    i18n,
+    lifecycle,
+    gateway,
+    hooks,
+    commands,
+    sessionManager,
+    platform,
+    storage,
+    authority,
+    tools,
+  }) {
     const settings = config.use;
     const log = logger.use;
     const t = (key: string, params?: Record<string, string | number>) => i18n.use.t(textRef(key, params));
@@ -203,6 +223,27 @@ export default definePlugin({
       }
     }
 
+    const invitations = new TelegramInvitations({
+      rules: settings.invitations,
+      platform: TELEGRAM_PLATFORM,
+      call: (method, params) => api.call(method, params, { signal: stopping.signal }),
+      owners: () => (authority.available ? authority.use.owners() : []),
+      ownerSession: (userId) =>
+        ensureRoomSession({
+          sessionManager: sessionManager.available ? sessionManager.use : undefined,
+          platform: TELEGRAM_PLATFORM,
+          chatType: 'private',
+          chatId: userId,
+          logger: log,
+        }),
+      deliver: async (notice) => {
+        await gateway.use.receive(notice);
+      },
+      t: (text) => i18n.use.t(text),
+      logger: log,
+    });
+    if (tools.available) tools.use.register(invitations.tool());
+
     async function pollWhile(botId: string, held: AbortSignal): Promise<void> {
       const store = await offsets;
       let offset = await store.load(botId);
@@ -215,7 +256,7 @@ export default definePlugin({
             {
               ...(offset !== undefined ? { offset } : {}),
               timeout: settings.pollTimeoutSeconds,
-              allowed_updates: ['message'],
+              allowed_updates: ['message', 'my_chat_member'],
             },
             { signal: held, extraTimeoutMs: settings.pollTimeoutSeconds * 1000 },
           );
@@ -243,6 +284,13 @@ export default definePlugin({
           if (typeof update?.update_id !== 'number') continue;
           // Handed over first, then the offset moves on and is kept: a crash after this point does not answer
           // the update again.
+          if (update.my_chat_member) {
+            void invitations
+              .handle(update.my_chat_member)
+              .catch((error: unknown) =>
+                log.error('Telegram: a membership update could not be handled', { error: describe(error) }),
+              );
+          }
           const message = update.message;
           if (message) {
             void inbound

@@ -194,6 +194,7 @@ export async function startBotApiServer(options: BotApiServerOptions): Promise<B
       case 'sendChatAction':
       case 'setMyCommands':
       case 'sendPhoto':
+      case 'leaveChat':
         return json(res, 200, { ok: true, result: true });
       case 'getFile': {
         const fileId = String(params.file_id ?? '');
