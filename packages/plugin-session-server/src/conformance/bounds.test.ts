@@ -198,7 +198,9 @@ describe('#25.2 caps on sockets and connections', () => {
     // Counted down as they close: a new connection is served again.
     const deadline = Date.now() + 5000;
     for (;;) {
-      const response = await fetch(`${host.base}/api/v1/me`, { headers: { cookie: file.cookie } }).catch(() => undefined);
+      const response = await fetch(`${host.base}/api/v1/me`, { headers: { cookie: file.cookie } }).catch(
+        () => undefined,
+      );
       if (response?.status === 200) break;
       if (Date.now() > deadline) throw new Error('connections were not counted down');
       await new Promise((resolve) => setTimeout(resolve, 50));
