@@ -165,7 +165,7 @@ export const AppShell = defineComponent({
       };
     };
     /** After the chat on screen changed (a new chat from the list's button): the cursor goes to the composer. */
-    const focusComposer = () => void nextTick(() => document.getElementById('composer-text')?.focus());
+    const focusComposer = () => void nextTick().then(() => document.getElementById('composer-text')?.focus());
     /**
      * The page's keys, wherever the focus is: Escape closes an open drawer, else stops a running reply (an open
      * dialog or message editor takes its own Escape); Ctrl/⌘+K goes to the session search (opening the list on a
@@ -186,7 +186,7 @@ export const AppShell = defineComponent({
       } else if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k') {
         event.preventDefault();
         if (isNarrow.value) drawer.value = 'sessions';
-        void nextTick(() => {
+        void nextTick().then(() => {
           const search = document.getElementById('session-search');
           if (search instanceof HTMLInputElement) {
             search.focus();

@@ -71,7 +71,13 @@ export const ConversationView = defineComponent({
     const unseen = ref(false);
     const scrollToEnd = (behavior: ScrollBehavior = 'auto') => {
       const element = scroller.value;
-      if (element) element.scrollTo({ top: element.scrollHeight, behavior });
+      if (!element) return;
+      element.scrollTo({ top: element.scrollHeight, behavior });
+      // Once more after the next frame: code highlighting, fonts and the phone layout may still grow the content.
+      if (behavior === 'auto')
+        requestAnimationFrame(() => {
+          if (atBottom.value) element.scrollTo({ top: element.scrollHeight });
+        });
     };
     const onScroll = () => {
       const element = scroller.value;
@@ -91,7 +97,7 @@ export const ConversationView = defineComponent({
         const index = entry.versions.findIndex((version) => version.some((turn) => turnHolds(turn, id)));
         if (index >= 0) shownVersion.set(entry.key, index);
       }
-      void nextTick(() => {
+      void nextTick().then(() => {
         const element = scroller.value?.querySelector<HTMLElement>(`[data-storage-id="${CSS.escape(id)}"]`);
         if (!element) return;
         atBottom.value = false;

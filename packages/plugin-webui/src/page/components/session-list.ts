@@ -58,7 +58,7 @@ export const SessionList = defineComponent({
       const id = menuFor.value;
       menuFor.value = undefined;
       if (focusButton && id)
-        void nextTick(() =>
+        void nextTick().then(() =>
           document.querySelector<HTMLElement>(`[data-session-id="${CSS.escape(id)}"] .session-more`)?.focus(),
         );
     };
