@@ -2,18 +2,22 @@
 // 1. A 100-page text PDF ready for the model (read, cut into parts, stored, described) — goal ≤ 2 s; baseline: pdf.js
 //    alone extracting the same pages' text.
 // 2. A described image seen again — goal 0 model calls; baseline: its first description (one model call).
-// 3. Transcription overhead beyond the provider's time — not built yet (no speech-to-text client); said so.
+// 3. Transcription adds only the provider's time: a voice input through the real agent to its model request, minus
+//    the same input as text (baseline), against the provider's own time measured at the local speech-to-text server.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { media } from '@aalis/api-media';
 import { type I18n, translate } from '@aalis/core';
+import { startHarness } from '@aalis/plugin-agent/testing';
 import { FileReader, fileReaderConfigSchema, UploadStore } from '@aalis/plugin-file-reader';
 import { textPdf } from '@aalis/plugin-file-reader/testing';
 import hooksPlugin from '@aalis/plugin-hooks';
 import openaiPlugin from '@aalis/plugin-llm-openai';
 import storagePlugin from '@aalis/plugin-storage';
-import { bootApp, startOpenAiTestServer, textReply } from '@aalis/testing';
+import { bootApp, startOpenAiTestServer, startTranscriptionTestServer, textReply } from '@aalis/testing';
+import { encode as encodeSilk } from 'silk-wasm';
+import { wavFromPcm } from '../src/audio-for-transcription.js';
 import mediaPlugin from '../src/index.js';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -118,6 +122,70 @@ async function imageGoal(): Promise<void> {
   );
 }
 
+/** Three seconds of a tone, 16-bit mono PCM: the length of a typical voice note's first words. */
+function tone(rate: number, seconds: number): Buffer {
+  const pcm = Buffer.alloc(rate * seconds * 2);
+  for (let i = 0; i < rate * seconds; i++)
+    pcm.writeInt16LE(Math.round(8_000 * Math.sin((2 * Math.PI * 440 * i) / rate)), i * 2);
+  return pcm;
+}
+
+async function transcriptionGoal(): Promise<void> {
+  const PROVIDER_MS = 150;
+  const chat = await startOpenAiTestServer();
+  const stt = await startTranscriptionTestServer({
+    fallback: () => ({ text: '明天早上八点叫我起床', delayMs: PROVIDER_MS }),
+  });
+  // Baseline: the same voice input through the same agent with transcription unset (the recording is carried,
+  // stored and noted the same way; only the transcription is missing).
+  const withStt = await startHarness({
+    server: chat,
+    extra: [[mediaPlugin, { transcription: { baseUrl: stt.url, model: 'whisper-1' } }]] as never,
+  });
+  const without = await startHarness({ server: chat, extra: [[mediaPlugin, {}]] as never });
+  const wav = Buffer.from(wavFromPcm(tone(16_000, 3), 16_000)).toString('base64');
+  const silk = Buffer.from((await encodeSilk(tone(24_000, 3), 24_000)).data).toString('base64');
+  const rounds = 15;
+  const run = async (label: string, attachment: Record<string, string>) => {
+    const times = { with: [] as number[], without: [] as number[], provider: [] as number[] };
+    for (let round = 0; round < rounds + 2; round++) {
+      for (const [key, harness] of [
+        ['without', without],
+        ['with', withStt],
+      ] as const) {
+        chat.enqueue(textReply('好的'));
+        const before = stt.requests.length;
+        const at = performance.now();
+        await harness.say('', {
+          sessionId: `cli:bench-${label}-${round}`,
+          attachments: [{ type: 'audio' as const, ...attachment }],
+        });
+        const took = performance.now() - at;
+        // The first two rounds warm up (wasm compiled, connections opened).
+        if (round < 2) continue;
+        times[key].push(took);
+        if (key === 'with') times.provider.push(stt.requests[before]!.serverMs!);
+      }
+    }
+    const baseline = median(times.without);
+    const e2e = median(times.with);
+    const provider = median(times.provider);
+    const added = e2e - baseline;
+    console.log(
+      `   ${label}: untranscribed ${ms(baseline)} (baseline); transcribed ${ms(e2e)}; added ${ms(added)}, of which the provider ${ms(provider)}, ours ${ms(added - provider)} (added/provider ${(added / provider).toFixed(2)}×)`,
+    );
+  };
+  console.log(
+    `3. Transcription adds only the provider's time (a voice input to its model request through the real agent; medians of ${rounds}; the provider answers after ${PROVIDER_MS} ms)`,
+  );
+  await run('3 s WAV (sent as it is)', { mimeType: 'audio/wav', name: 'voice.wav', data: wav });
+  await run('3 s QQ SILK (decoded to WAV first)', { mimeType: 'audio/amr', name: 'voice.amr', data: silk });
+  await withStt.close();
+  await without.close();
+  await chat.close();
+  await stt.close();
+}
+
 await pdfGoal();
 await imageGoal();
-console.log('3. Transcription overhead beyond the provider: not measured — speech-to-text is not built yet.');
+await transcriptionGoal();
