@@ -1,36 +1,17 @@
 // Where runs and their steps are kept, step by step, so a run resumes after a restart without running a completed
 // step again. Two implementations (SQLite, PostgreSQL) run one conformance suite (run-store.case.ts).
-import type { RunStatus, RunTrigger, StepStatus, WorkflowDefinition } from '@aalis/api-workflow';
+import type { RunInfo, RunStatus, RunTrigger, StepInfo, StepStatus, WorkflowDefinition } from '@aalis/api-workflow';
 import type { Identity } from '@aalis/schema-message';
 
-export interface RunRow {
-  readonly id: string;
-  readonly workflow: string;
-  readonly status: RunStatus;
-  readonly trigger: RunTrigger;
-  readonly inputs: Record<string, unknown>;
+/** A run as stored: what every reader sees, and the definition it started with. */
+export interface RunRow extends RunInfo {
   /** The definition the run started with: a file edited meanwhile does not change a running run. */
   readonly definition: WorkflowDefinition;
-  readonly by?: Identity;
-  readonly parentRunId?: string;
-  readonly output?: unknown;
-  readonly error?: string;
-  readonly createdAt: number;
-  readonly endedAt?: number;
 }
 
-export interface StepRow {
+/** A step as stored, with its run. */
+export interface StepRow extends StepInfo {
   readonly runId: string;
-  readonly key: string;
-  readonly nodeId: string;
-  readonly kind: string;
-  readonly status: StepStatus;
-  readonly input?: unknown;
-  readonly output?: unknown;
-  readonly error?: string;
-  readonly attempts: number;
-  readonly startedAt: number;
-  readonly endedAt?: number;
 }
 
 export interface RunEnd {
