@@ -10,7 +10,6 @@ import { Hono } from 'hono';
 import { parseBoundedJson, readBodyWithin, readStreamWithin } from './body-reader.js';
 import { acceptedLocale, clientLocale } from './client-locale.js';
 import type { ConnectionLimits } from './connection-limits.js';
-import { type RequestOrigin, readRequestFrame, runRequest } from './run-request.js';
 import {
   accountOf,
   CSRF_HEADER,
@@ -23,6 +22,7 @@ import {
 } from './login-checks.js';
 import { verifyLinkToken } from './login-link.js';
 import type { Login } from './login-store.js';
+import { type RequestOrigin, readRequestFrame, runRequest } from './run-request.js';
 import type { ServerDeps } from './server-deps.js';
 import { frameMalformed, linkInvalid, serverErrors, toProtocolError } from './server-errors.js';
 import { canSee } from './session-access.js';
