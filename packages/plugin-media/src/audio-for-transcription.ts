@@ -9,17 +9,20 @@ import { decode as decodeSilk } from 'silk-wasm';
 import { mediaErrors } from './media-texts.js';
 import type { AudioFile } from './transcriber.js';
 
-/** Types sent unchanged, by the extension file-type gives them. */
-const ACCEPTED: Record<string, string> = {
-  wav: 'audio/wav',
-  mp3: 'audio/mpeg',
-  ogg: 'audio/ogg',
-  opus: 'audio/ogg',
-  oga: 'audio/ogg',
-  flac: 'audio/flac',
-  webm: 'audio/webm',
-  m4a: 'audio/mp4',
-  mp4: 'audio/mp4',
+/**
+ * Types sent unchanged, by the extension file-type gives them: the name to send (OpenAI takes flac, mp3, mp4, mpeg,
+ * mpga, m4a, ogg, wav and webm by name; Ogg Opus, which file-type calls opus, goes as .ogg) and the type.
+ */
+const ACCEPTED: Record<string, { ext: string; mimeType: string }> = {
+  wav: { ext: 'wav', mimeType: 'audio/wav' },
+  mp3: { ext: 'mp3', mimeType: 'audio/mpeg' },
+  ogg: { ext: 'ogg', mimeType: 'audio/ogg' },
+  opus: { ext: 'ogg', mimeType: 'audio/ogg' },
+  oga: { ext: 'ogg', mimeType: 'audio/ogg' },
+  flac: { ext: 'flac', mimeType: 'audio/flac' },
+  webm: { ext: 'webm', mimeType: 'audio/webm' },
+  m4a: { ext: 'm4a', mimeType: 'audio/mp4' },
+  mp4: { ext: 'mp4', mimeType: 'audio/mp4' },
 };
 
 const SILK_MAGIC = Buffer.from('#!SILK_V3');
@@ -54,7 +57,8 @@ export async function audioForTranscription(
   }
   const sniffed = await fileTypeFromBuffer(bytes);
   const accepted = sniffed ? ACCEPTED[sniffed.ext] : undefined;
-  if (sniffed && accepted) return { bytes, mimeType: accepted, name: `${base}.${sniffed.ext}`, format: sniffed.ext };
+  if (sniffed && accepted)
+    return { bytes, mimeType: accepted.mimeType, name: `${base}.${accepted.ext}`, format: sniffed.ext };
   const looksLikeAudio = sniffed ? sniffed.mime.startsWith('audio/') || sniffed.mime.startsWith('video/') : false;
   if (!looksLikeAudio) throw mediaErrors.AALIS_MEDIA_NOT_AUDIO({ type: sniffed?.mime ?? 'unknown' });
   const format = sniffed!.ext;
