@@ -38,6 +38,20 @@ export function isSilk(bytes: Uint8Array): boolean {
   return at(0) || (bytes[0] === 0x02 && at(1));
 }
 
+/**
+ * Whether a `file` attachment is a recording (an MP3 or a QQ voice file sent as a file): judged from the first bytes
+ * of its content, so a 20 MiB document is not decoded to find out.
+ */
+export async function isRecording(data: string): Promise<boolean> {
+  const head = Buffer.from(data.slice(0, 5_472), 'base64');
+  if (isSilk(head)) return true;
+  const sniffed = await fileTypeFromBuffer(head);
+  return (
+    sniffed !== undefined &&
+    (sniffed.mime.startsWith('audio/') || sniffed.mime === 'video/ogg' || sniffed.ext === 'amr')
+  );
+}
+
 /** What was received, as the file that is sent; `format` names the received type for logs and errors. */
 export async function audioForTranscription(
   bytes: Uint8Array,

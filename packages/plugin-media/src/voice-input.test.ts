@@ -4,6 +4,7 @@
 // (its sentence, the API key hidden) and a silent one (bounded by timeoutMs) — the rest of the message goes through.
 
 import { type Harness, startHarness } from '@aalis/plugin-agent/testing';
+import fileReaderPlugin from '@aalis/plugin-file-reader';
 import {
   type OpenAiTestServer,
   startOpenAiTestServer,
@@ -41,11 +42,14 @@ afterEach(async () => {
   stt = undefined;
 });
 
-async function start(transcription: Record<string, unknown> | undefined) {
+async function start(transcription: Record<string, unknown> | undefined, { fileReader = false } = {}) {
   chat = await startOpenAiTestServer();
   stt = await startTranscriptionTestServer();
   const config = transcription ? { transcription: { baseUrl: stt.url, ...transcription } } : {};
-  harness = await startHarness({ server: chat, extra: [[mediaPlugin, config]] as never });
+  harness = await startHarness({
+    server: chat,
+    extra: [[mediaPlugin, config], ...(fileReader ? [fileReaderPlugin] : [])] as never,
+  });
   return harness;
 }
 
@@ -135,6 +139,16 @@ describe('voice in', () => {
     expect(file.bytes.subarray(0, 4).toString('ascii')).toBe('RIFF');
     expect(file.bytes.readUInt32LE(24)).toBe(16_000);
     expect(lastUserText()).toContain('[语音转写] converted');
+  });
+
+  it('a recording sent as a file (with the file reader running) is transcribed too', async () => {
+    const h = await start({}, { fileReader: true });
+    stt!.enqueue({ text: 'from a file' });
+    chat!.enqueue(textReply('ok'));
+    await h.say('', { attachments: [{ type: 'file', name: 'memo.wav', data: WAV.toString('base64') }] });
+    expect(stt!.requests[0]!.file!.bytes.equals(WAV)).toBe(true);
+    expect(lastUserText()).toContain('[语音转写] from a file');
+    expect(lastUserText()).toContain('[附件 memo.wav:语音消息，已转写成文字');
   });
 
   it('with no endpoint configured the person is told once per session; the text still reaches the model', async () => {

@@ -4,7 +4,7 @@
 // recording fails, the rest of the message goes through and the person is told why (once per session for the first).
 import { AalisError, type I18n, type Logger, type TextRef, textRef } from '@aalis/core';
 import type { Attachment, IncomingMessage } from '@aalis/schema-message';
-import { audioForTranscription } from './audio-for-transcription.js';
+import { audioForTranscription, isRecording } from './audio-for-transcription.js';
 import { mediaErrors } from './media-texts.js';
 import type { Transcriber } from './transcriber.js';
 
@@ -26,8 +26,17 @@ export class VoiceInput {
   ) {}
 
   async apply(message: IncomingMessage): Promise<void> {
-    const attachments = message.attachments;
-    if (!attachments?.some((attachment) => attachment.type === 'audio')) return;
+    if (!message.attachments?.some((attachment) => attachment.type === 'audio' || attachment.type === 'file')) return;
+    // A recording sent as a file (an MP3 document, a voice file forwarded on QQ) is voice too; this runs before the
+    // file reader's preprocessor (media activates first), which then leaves it alone.
+    const attachments = await Promise.all(
+      message.attachments.map(async (attachment) =>
+        attachment.type === 'file' && attachment.data && (await isRecording(attachment.data))
+          ? { ...attachment, type: 'audio' as const }
+          : attachment,
+      ),
+    );
+    if (!attachments.some((attachment) => attachment.type === 'audio')) return;
     const t = (key: string, params?: Record<string, string>) => this.deps.i18n.t(textRef(key, params));
     const { transcriber } = this.deps;
     if (!transcriber) {
