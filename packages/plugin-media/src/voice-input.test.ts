@@ -214,4 +214,21 @@ describe('voice in', () => {
     ).toBe(true);
     expect(lastUserText()).toContain('two');
   });
+
+  it('a transcription baseUrl that is not an http(s) URL is a coded configuration error, its password hidden', async () => {
+    chat = await startOpenAiTestServer();
+    const failed = startHarness({
+      server: chat,
+      extra: [[mediaPlugin, { transcription: { baseUrl: 'ftp://user:hunter2pass@example.com/v1' } }]] as never,
+    }).then(
+      () => 'started',
+      (error: unknown) => String(error),
+    );
+    const text = await failed;
+    expect(text).toContain('"state":"error"');
+    expect(text).toContain('AALIS_MEDIA_TRANSCRIPTION_URL_INVALID');
+    expect(text).toContain('"problem":"scheme"');
+    expect(text).toContain('ftp://***@example.com/v1');
+    expect(text).not.toContain('hunter2pass');
+  });
 });
