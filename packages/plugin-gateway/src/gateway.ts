@@ -43,6 +43,19 @@ export interface GatewayOptions {
   random?: () => number;
 }
 
+/** The longest an input waits for the chat's earlier input to enter dispatch before it goes on regardless. */
+const DISPATCH_ORDER_WAIT_MS = 10_000;
+
+/** Resolves when `earlier` does, or after `ms` at the latest (its timer cleared either way). */
+async function atMost(earlier: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([earlier, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Rooms whose last join is remembered; the oldest is forgotten past this (every count bounded). */
 const MAX_JOIN_ROOMS = 10_000;
 
@@ -53,6 +66,13 @@ export class Gateway implements GatewayService {
   private warnedNoAgent = false;
   /** When she last joined unaddressed chatter, per session (insertion order = oldest first). */
   private readonly lastJoins = new Map<string, number>();
+  /**
+   * Per session, the last arrival's way into dispatch: resolved once it has entered dispatch (or left before it). A
+   * later arrival of the session enters dispatch only after it, so the inputs of a chat reach the agent in arrival
+   * order even when an earlier one spends longer in the phases (an unaddressed room message reads the trigger
+   * settings; an addressed one does not).
+   */
+  private readonly entered = new Map<string, Promise<void>>();
 
   constructor(private readonly options: GatewayOptions) {
     this.defaults = {
@@ -81,9 +101,21 @@ export class Gateway implements GatewayService {
       this.options.logger.debug(`inbound #${arrival} session=${context.message.sessionId} → ${outcome} (${phase})`);
       return { arrival, outcome, phase };
     };
+    const sessionId = message.sessionId;
+    const before = this.entered.get(sessionId);
+    let enter!: () => void;
+    const mine = new Promise<void>((resolve) => {
+      enter = resolve;
+    });
+    this.entered.set(sessionId, mine);
     try {
       await this.options.sessionManager()?.settled(message.sessionId);
       for (phase of INBOUND_PHASES) {
+        if (phase === 'inbound:dispatch') {
+          // Bounded: an earlier input stuck in a phase (a hook that never returns) holds the chat for a while only.
+          if (before) await atMost(before, DISPATCH_ORDER_WAIT_MS);
+          enter();
+        }
         const { reachedCentre } = await this.options.hooks.run(phase, context, this.defaults[phase]);
         if (!reachedCentre) return report('dropped');
         if (context.stop) return report(context.stop);
@@ -98,6 +130,9 @@ export class Gateway implements GatewayService {
       });
       this.options.logger.error(failure.message, { code: failure.code });
       return report('failed');
+    } finally {
+      enter();
+      if (this.entered.get(sessionId) === mine) this.entered.delete(sessionId);
     }
     return report('dispatched');
   }

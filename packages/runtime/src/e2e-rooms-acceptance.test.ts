@@ -124,7 +124,7 @@ plugins:
     // The offline demo model quotes the last message it was given: the one that opened the turn, not the earlier
     // one overtaking it and joining the turn.
     expect(sent.params.reply_parameters).toMatchObject({ message_id: 12 });
-    expect(String(sent.params.text)).toContain('You said: "hi"');
+    expect(String(sent.params.text), String(sent.params.text)).toContain('You said: "hi"');
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(api.calls.filter((call) => call.method === 'sendMessage')).toHaveLength(1);
   }, 90_000);
