@@ -5,7 +5,6 @@
 // - anything else that looks like audio (AMR from QQ, AAC, WMA …) is converted by Debian's ffmpeg to 16 kHz mono WAV.
 import { spawn } from 'node:child_process';
 import { fileTypeFromBuffer } from 'file-type';
-import { decode as decodeSilk } from 'silk-wasm';
 import { mediaErrors } from './media-texts.js';
 import type { AudioFile } from './transcriber.js';
 
@@ -62,6 +61,8 @@ export async function audioForTranscription(
   if (isSilk(bytes)) {
     let pcm: Uint8Array;
     try {
+      // Loaded only for a SILK recording: a start without QQ voice never compiles the decoder's wasm.
+      const { decode: decodeSilk } = await import('silk-wasm');
       pcm = (await decodeSilk(bytes, SILK_RATE)).data;
     } catch (error) {
       throw mediaErrors.AALIS_MEDIA_AUDIO_CORRUPT({ format: 'SILK', reason: String(error) });

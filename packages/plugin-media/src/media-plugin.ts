@@ -16,7 +16,6 @@ import { ImagesForModel } from './images-for-model.js';
 import { mediaConfigSchema } from './media-config.js';
 import { postgresDescriptionStore } from './postgres-description-store.js';
 import { sqliteDescriptionStore } from './sqlite-description-store.js';
-import { Transcriber } from './transcriber.js';
 import { VoiceInput, type VoiceNote } from './voice-input.js';
 import './media-texts.js';
 
@@ -86,8 +85,10 @@ export default definePlugin({
     };
     const images = new ImagesForModel(describer, handles.i18n.use, note);
     const transcriptionConfig = handles.config.use.transcription;
+    // The transcription client (and the provider HTTP layer under it) is loaded only when an endpoint is configured:
+    // a plain start stays as light as before (runtime's lazy-plugins test).
     const transcriber = transcriptionConfig
-      ? new Transcriber(transcriptionConfig, {
+      ? new (await import('./transcriber.js')).Transcriber(transcriptionConfig, {
           i18n: handles.i18n.use,
           logger: log,
           plugin: `${MEDIA_PLUGIN}.transcription`,

@@ -211,6 +211,7 @@ async function buildWebuiEntry(esbuild, directory) {
     banner: { js: `const __aalisWebuiUrl = new URL(${JSON.stringify(fromBuild)}, import.meta.url).href;` },
     absWorkingDir: repositoryRoot,
     outfile: join(directory, WEBUI_ENTRY_NAME),
+    sourcemap: 'linked',
     metafile: true,
     legalComments: 'none',
     logLevel: 'error',

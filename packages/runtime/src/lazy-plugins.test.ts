@@ -35,6 +35,7 @@ const LAZY = [
   'packages/plugin-llm-openai/',
   'packages/plugin-llm-anthropic/',
   'packages/http-transport/',
+  'node_modules/silk-wasm/',
   'node_modules/pg/',
 ];
 
@@ -92,15 +93,18 @@ async function executedSources(name: string, env: Record<string, string> = {}) {
     for (const script of result) {
       const path = script.url.startsWith('file:') ? fileURLToPath(script.url) : script.url;
       if (!path.includes('/dist/bundle/')) continue;
-      builds++;
+      // The command's build; the WebUI package's entry beside it (imported at start to see whether the page is
+      // built) is read too, for what it runs.
+      if (path.endsWith('/cli.cjs')) builds++;
       const text = readFileSync(path, 'latin1');
       const lineStarts = [0];
       for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) {
         lineStarts.push(index + 1);
       }
       const map = new SourceMap(JSON.parse(readFileSync(`${path}.map`, 'utf8')));
-      // Offsets count from the start of the compiled text: the loader's wrapper head comes first, on line 1.
-      const shift = (WRAPPER_HEAD as string).length;
+      // Offsets count from the start of the compiled text: for the CommonJS build the loader's wrapper head comes
+      // first, on line 1; an ES module is not wrapped.
+      const shift = path.endsWith('.cjs') ? (WRAPPER_HEAD as string).length : 0;
       for (const { functionName, ranges } of script.functions) {
         const [whole] = ranges;
         if (!whole || whole.count === 0) continue;
