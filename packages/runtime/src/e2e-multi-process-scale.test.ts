@@ -188,7 +188,10 @@ async function runScenario(): Promise<Outcome> {
     if (kill.held) {
       killedAt = Date.now();
       victim.kill();
-      void victim.process.exited.then(() => kill.done());
+      // The held call is let go only once the server has seen its connection close: released at the victim's exit
+      // alone, the reply could finish before the server noticed the dead peer (abortedByClient false, a CI run).
+      const held = kill.held;
+      void victim.process.exited.then(() => held.closed).then(() => kill.done());
     }
   }, 5);
   const sends: Promise<void>[] = [];
