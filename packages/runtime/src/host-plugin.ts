@@ -1,7 +1,7 @@
 // The runtime's own plugin: the platform registry (platform service), the plugin list for admin surfaces
 // (plugins service), and persistence of service preferences changed at run time (preferences.json, or PostgreSQL
 // shared by every process: other processes' changes are applied here too).
-import { type PlatformInfo, type PlatformService, platform } from '@aalis/api-platform';
+import { type PlatformInfo, type PlatformService, type PlatformStateSource, platform } from '@aalis/api-platform';
 import { type PluginsService, pluginsService } from '@aalis/api-plugins';
 import { type App, definePlugin, events, lifecycle, logger, provide, services } from '@aalis/core';
 import type { PreferencePersistence } from './preference-persistence.js';
@@ -10,6 +10,7 @@ export const HOST_PLUGIN_NAME = '@aalis/runtime/host';
 
 export function platformRegistry(): PlatformService {
   const entries = new Map<string, PlatformInfo>();
+  const sources = new Map<string, PlatformStateSource>();
   return {
     register(info) {
       entries.set(info.id, info);
@@ -19,6 +20,19 @@ export function platformRegistry(): PlatformService {
     },
     get: (id) => entries.get(id),
     list: () => [...entries.values()],
+    reportState(source) {
+      sources.set(source.id, source);
+      return () => {
+        if (sources.get(source.id) === source) sources.delete(source.id);
+      };
+    },
+    states: () =>
+      [...sources.values()].map((source) => ({
+        ...source.current(),
+        id: source.id,
+        type: source.type,
+        plugin: source.plugin,
+      })),
   };
 }
 
