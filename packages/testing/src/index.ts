@@ -22,6 +22,7 @@ export {
 } from './bot-api-server.js';
 export { checkChatRequest, type RequestProblem } from './check-chat-request.js';
 export { checkMessagesRequest } from './check-messages-request.js';
+export { hashedEmbedding, hashedEmbeddingWords } from './hashed-embedding.js';
 export {
   connectOneBotImplementation,
   type OneBotCall,
@@ -47,6 +48,13 @@ export {
   type ReceivedSpan,
   startOtlpReceiver,
 } from './otlp-receiver.js';
+export {
+  type QqBotCall,
+  type QqBotSent,
+  type QqBotServer,
+  type QqMessageOptions,
+  startQqBotServer,
+} from './qq-bot-server.js';
 export {
   type SatoriCall,
   type SatoriLoginInfo,

@@ -4,6 +4,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkChatRequest } from './check-chat-request.js';
+import { hashedEmbedding } from './hashed-embedding.js';
 import { type ErrorReply, type ScriptedReply, type StreamStep, textReply } from './scripted-reply.js';
 
 export interface RecordedRequest {
@@ -30,6 +31,11 @@ export interface OpenAiTestServerOptions {
    * script for benchmarks that run an unbounded number of turns.
    */
   respond?: (body: Record<string, unknown>) => ScriptedReply;
+  /**
+   * POST /embeddings answers with hashed bag-of-words vectors (hashed-embedding.ts) of this many dimensions, or of the
+   * request's `dimensions` when it asks; unset: 64.
+   */
+  embeddingDimensions?: number;
 }
 
 export interface OpenAiTestServer {
@@ -47,6 +53,13 @@ export interface OpenAiTestServer {
   enqueueWhen(match: (body: Record<string, unknown>) => boolean, ...replies: ScriptedReply[]): void;
   /** Answers GET /models with this error instead of the list (undefined restores the list). */
   failModels(reply: ErrorReply | undefined): void;
+  /**
+   * Answers POST /embeddings with this error (or, given `dimensions`, with vectors of that length whatever was asked)
+   * instead of the hashed vectors; undefined restores them.
+   */
+  failEmbeddings(failure: ErrorReply | { dimensions: number } | undefined): void;
+  /** Texts embedded so far (each input of each POST /embeddings that was answered with vectors). */
+  embeddedTexts(): string[];
   /** How many queued replies are left. */
   pending(): number;
   /** Forgets queued replies and recorded requests (between tests). */
@@ -84,7 +97,10 @@ export async function startOpenAiTestServer({
   models,
   apiKey,
   respond,
+  embeddingDimensions = 64,
 }: OpenAiTestServerOptions = {}): Promise<OpenAiTestServer> {
+  let embeddingFailure: ErrorReply | { dimensions: number } | undefined;
+  const embedded: string[] = [];
   const queue: ScriptedReply[] = [];
   const routes: Array<{ match: (body: Record<string, unknown>) => boolean; replies: ScriptedReply[] }> = [];
   const requests: RecordedRequest[] = [];
@@ -136,6 +152,9 @@ export async function startOpenAiTestServer({
       const data = (models ?? ['test-model']).map((id) => ({ id, object: 'model', owned_by: 'test' }));
       return sendJson(res, 200, { object: 'list', data });
     }
+    if (req.method === 'POST' && record.path === '/v1/embeddings') {
+      return answerEmbeddings(res, record.body as { model?: unknown; input?: unknown; dimensions?: unknown });
+    }
     if (req.method !== 'POST' || record.path !== '/v1/chat/completions') {
       res.writeHead(404, { 'content-type': 'text/html' });
       res.end(`<pre>Cannot ${req.method} ${record.path}</pre>`);
@@ -184,6 +203,44 @@ export async function startOpenAiTestServer({
       case 'stream':
         return stream(res, id, body.model, reply);
     }
+  }
+
+  function answerEmbeddings(
+    res: ServerResponse,
+    body: { model?: unknown; input?: unknown; dimensions?: unknown },
+  ): void {
+    if (embeddingFailure && 'status' in embeddingFailure) {
+      sendError(res, embeddingFailure);
+      return;
+    }
+    const inputs = typeof body?.input === 'string' ? [body.input] : body?.input;
+    if (!Array.isArray(inputs) || inputs.some((input) => typeof input !== 'string' || input === '')) {
+      sendError(res, {
+        type: 'error',
+        status: 400,
+        message:
+          "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.",
+        errorType: 'invalid_request_error',
+      });
+      return;
+    }
+    const size =
+      embeddingFailure && 'dimensions' in embeddingFailure
+        ? embeddingFailure.dimensions
+        : typeof body.dimensions === 'number'
+          ? body.dimensions
+          : embeddingDimensions;
+    embedded.push(...(inputs as string[]));
+    sendJson(res, 200, {
+      object: 'list',
+      model: body.model,
+      data: (inputs as string[]).map((input, index) => ({
+        object: 'embedding',
+        index,
+        embedding: hashedEmbedding(input, size),
+      })),
+      usage: { prompt_tokens: 0, total_tokens: 0 },
+    });
   }
 
   async function stream(
@@ -241,6 +298,10 @@ export async function startOpenAiTestServer({
     failModels: (reply) => {
       modelsFailure = reply;
     },
+    failEmbeddings: (failure) => {
+      embeddingFailure = failure;
+    },
+    embeddedTexts: () => [...embedded],
     enqueueWhen: (match, ...replies) => {
       routes.push({ match, replies: [...replies] });
     },
@@ -250,6 +311,8 @@ export async function startOpenAiTestServer({
       routes.length = 0;
       requests.length = 0;
       modelsFailure = undefined;
+      embeddingFailure = undefined;
+      embedded.length = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {
