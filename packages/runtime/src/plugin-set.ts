@@ -28,6 +28,7 @@ import mutePlugin from '@aalis/plugin-mute';
 import { otelConfigSchema, tracingWanted } from '@aalis/plugin-otel/otel-config';
 import personaPlugin from '@aalis/plugin-persona';
 import { onebotConfigSchema, onebotConfigured } from '@aalis/plugin-platform-onebot/onebot-config';
+import { qqConfigSchema, qqConfigured } from '@aalis/plugin-platform-qq/qq-config';
 import { satoriConfigSchema, satoriConfigured } from '@aalis/plugin-platform-satori/satori-config';
 import { telegramConfigSchema, telegramConfigured } from '@aalis/plugin-platform-telegram/telegram-config';
 import promptBudgetPlugin from '@aalis/plugin-prompt-budget';
@@ -256,6 +257,13 @@ export function pluginSlots(): PluginSlot[] {
         'Every platform a Satori server bridges (Koishi’s adapters, Chronocat …) through the Satori protocol; enabled when endpoint is set.',
       enabledWhen: satoriConfigured,
       secretsOf: (section) => stringsAt(section, 'token'),
+    }),
+    lazySlot('@aalis/plugin-platform-qq', qqConfigSchema, () => import('@aalis/plugin-platform-qq'), {
+      alias: 'platform-qq',
+      summary:
+        'QQ’s official bots (QQ Open Platform bot API v2: group @ messages and C2C chats over the gateway); enabled when appId is set.',
+      enabledWhen: qqConfigured,
+      secretsOf: (section) => stringsAt(section, 'clientSecret'),
     }),
     lazySlot('@aalis/plugin-mcp', mcpConfigSchema, () => import('@aalis/plugin-mcp'), {
       alias: 'mcp',

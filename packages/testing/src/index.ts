@@ -49,6 +49,13 @@ export {
   startOtlpReceiver,
 } from './otlp-receiver.js';
 export {
+  type QqBotCall,
+  type QqBotSent,
+  type QqBotServer,
+  type QqMessageOptions,
+  startQqBotServer,
+} from './qq-bot-server.js';
+export {
   type SatoriCall,
   type SatoriLoginInfo,
   type SatoriServer,

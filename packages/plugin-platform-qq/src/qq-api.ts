@@ -1,0 +1,127 @@
+// The QQ bot OpenAPI (v2): an access token from the token URL (AppID + AppSecret, kept until a minute before it
+// expires), then `Authorization: QQBot <token>` on every call. A 429 is waited out once (Retry-After); a 401 drops
+// the token and tries once with a fresh one; other failures are coded errors that never carry a secret.
+import { qqErrors } from './qq-errors.js';
+
+export interface QqApiOptions {
+  appId: string;
+  clientSecret: string;
+  tokenUrl: string;
+  apiBase: string;
+  timeoutMs: number;
+}
+
+/** QQ's error body: `{ code, message, err_code, trace_id }`. */
+interface QqErrorBody {
+  code?: number;
+  message?: string;
+  err_code?: number;
+}
+
+const MAX_RETRY_AFTER_S = 60;
+
+export class QqApi {
+  private token: { value: string; expiresAt: number } | undefined;
+  private fetching: Promise<string> | undefined;
+
+  constructor(private readonly options: QqApiOptions) {}
+
+  get apiBase(): string {
+    return this.options.apiBase.replace(/\/+$/, '');
+  }
+
+  /** The current access token, fetched when missing or about to expire. */
+  accessToken(): Promise<string> {
+    if (this.token && this.token.expiresAt > Date.now()) return Promise.resolve(this.token.value);
+    this.fetching ??= this.fetchToken().finally(() => {
+      this.fetching = undefined;
+    });
+    return this.fetching;
+  }
+
+  /** Forgets the token (the gateway or an API call said it is no longer valid). */
+  dropToken(): void {
+    this.token = undefined;
+  }
+
+  private async fetchToken(): Promise<string> {
+    let response: Response;
+    try {
+      response = await fetch(this.options.tokenUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ appId: this.options.appId, clientSecret: this.options.clientSecret }),
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+    } catch (error) {
+      throw qqErrors.AALIS_QQ_UNREACHABLE({ what: 'getAppAccessToken', reason: describe(error) });
+    }
+    const body = (await response.json().catch(() => undefined)) as
+      | (QqErrorBody & { access_token?: string; expires_in?: string | number })
+      | undefined;
+    if (!response.ok || typeof body?.access_token !== 'string' || body.access_token === '') {
+      const reason = `${response.status} ${body?.message ?? 'no access_token'}${body?.code ? ` (code ${body.code})` : ''}`;
+      if (response.status >= 500) throw qqErrors.AALIS_QQ_UNREACHABLE({ what: 'getAppAccessToken', reason });
+      throw qqErrors.AALIS_QQ_CREDENTIALS_REJECTED({ reason }, { statusCode: response.status });
+    }
+    const lifetimeS = Number(body.expires_in ?? 7200) || 7200;
+    // Renewed a minute early (QQ keeps the old token valid for 60 s after a new one is issued).
+    this.token = { value: body.access_token, expiresAt: Date.now() + Math.max(10, lifetimeS - 60) * 1000 };
+    return body.access_token;
+  }
+
+  async call<T>(method: 'GET' | 'POST', path: string, body?: Record<string, unknown>, attempt = 0): Promise<T> {
+    const token = await this.accessToken();
+    let response: Response;
+    try {
+      response = await fetch(`${this.apiBase}${path}`, {
+        method,
+        headers: {
+          authorization: `QQBot ${token}`,
+          'x-union-appid': this.options.appId,
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+    } catch (error) {
+      throw qqErrors.AALIS_QQ_UNREACHABLE({ what: `${method} ${path}`, reason: describe(error) });
+    }
+    const text = await response.text();
+    if (response.status === 429 && attempt === 0) {
+      const seconds = Math.min(MAX_RETRY_AFTER_S, Math.max(0.05, Number(response.headers.get('retry-after')) || 1));
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+      return this.call(method, path, body, attempt + 1);
+    }
+    if (response.status === 401 && attempt === 0) {
+      this.dropToken();
+      return this.call(method, path, body, attempt + 1);
+    }
+    if (!response.ok) {
+      let reason = text.slice(0, 200) || response.statusText;
+      try {
+        const parsed = JSON.parse(text) as QqErrorBody;
+        if (parsed.message) reason = `${parsed.message}${parsed.code ? ` (code ${parsed.code})` : ''}`;
+      } catch {
+        // The raw text is the reason.
+      }
+      throw qqErrors.AALIS_QQ_API_FAILED(
+        { method, path, status: response.status, reason },
+        { statusCode: response.status, isRetryable: response.status >= 500 || response.status === 429 },
+      );
+    }
+    try {
+      return (text === '' ? undefined : JSON.parse(text)) as T;
+    } catch {
+      throw qqErrors.AALIS_QQ_API_FAILED({ method, path, status: response.status, reason: 'the answer is not JSON' });
+    }
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as Error & { cause?: unknown }).cause;
+    return cause instanceof Error ? `${error.message} (${cause.message})` : error.message;
+  }
+  return String(error);
+}

@@ -1,0 +1,57 @@
+// The config section `plugins.platform-qq`: a light module (the runtime validates and documents it without loading
+// the plugin).
+import { type Infer, s } from '@aalis/core';
+import { roomLimitsShape } from '@aalis/platform-room/room-limits-schema';
+
+export const qqConfigSchema = s.object({
+  appId: s.string().default('').describe('The bot’s AppID (QQ 开放平台 → 开发 → 开发设置). Empty: not connected.'),
+  clientSecret: s
+    .string()
+    .default('')
+    .widget('password')
+    .describe('The bot’s AppSecret (开发设置 → AppSecret). Never logged.'),
+  sandbox: s
+    .boolean()
+    .default(false)
+    .describe('Use the sandbox API (sandbox.api.sgroup.qq.com) the developer console offers for testing.'),
+  apiBase: s
+    .string()
+    .default('')
+    .describe(
+      'The OpenAPI address; empty: https://api.sgroup.qq.com (or the sandbox). The gateway address is asked from <apiBase>/gateway.',
+    ),
+  tokenUrl: s
+    .string()
+    .default('https://bots.qq.com/app/getAppAccessToken')
+    .describe('Where the access token is fetched (AppID + AppSecret).'),
+  retryDelayMs: s
+    .number()
+    .integer()
+    .min(10)
+    .default(1_000)
+    .describe('Pause before reconnecting the gateway; doubles after each failed try, up to a minute.'),
+  apiTimeoutMs: s.number().integer().min(1_000).default(15_000).describe('How long one API call may take.'),
+  maxMessageLength: s
+    .number()
+    .integer()
+    .min(100)
+    .max(5_000)
+    .default(2_000)
+    .describe('Longer replies are sent as several messages (each uses one of a message’s passive replies).'),
+  markdown: s
+    .boolean()
+    .default(false)
+    .describe(
+      'Send replies as QQ Markdown (msg_type 2; the bot needs the Markdown permission); plain text when QQ refuses it.',
+    ),
+  ...roomLimitsShape(),
+});
+
+export type QqConfig = Infer<typeof qqConfigSchema>;
+
+/** Whether the section names a bot (the runtime enables the plugin only then). */
+export function qqConfigured(section: unknown): boolean {
+  if (typeof section !== 'object' || section === null) return false;
+  const appId = (section as Record<string, unknown>).appId;
+  return typeof appId === 'string' && appId !== '';
+}

@@ -1,0 +1,541 @@
+// @aalis/plugin-platform-qq: QQ's official bots (QQ Open Platform, bot API v2) — group @ messages and C2C (private)
+// chats over the WebSocket gateway: op 10 Hello, op 2 Identify (or op 6 Resume with the session and the last seq
+// after a drop), op 1 heartbeats acknowledged by op 11, op 0 dispatches, op 7 Reconnect, op 9 Invalid Session. Replies
+// are passive (the received message's msg_id and a msg_seq, within QQ's window and count; qq-passive-replies.ts).
+// People and owners are their openid for this bot (`owners: [{ platform: qq, userId: <openid> }]`). One process per
+// deployment holds the gateway (a database lease); every process can send. The wire is written here on `ws`
+// (docs/decisions/platform-qq.md says why no SDK).
+import '@aalis/api-agent';
+import { gateway } from '@aalis/api-gateway';
+import { hooks } from '@aalis/api-hooks';
+import { type PlatformState, platform } from '@aalis/api-platform';
+import { sessionManager } from '@aalis/api-session-manager';
+import { storage } from '@aalis/api-storage';
+import { AalisError, config, definePlugin, events, i18n, lifecycle, logger, optional } from '@aalis/core';
+import { deliverToRoom, ensureRoomSession, InboundOrder, inboundContent, RoomMemory } from '@aalis/platform-room';
+import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
+import { splitMessage } from '@aalis/util-text-normalize';
+import { WebSocket } from 'ws';
+import { QqApi } from './qq-api.js';
+import { qqConfigSchema } from './qq-config.js';
+import { qqErrors } from './qq-errors.js';
+import { type QqMessageEvent, readQqMessage } from './qq-inbound.js';
+import { PassiveReplies } from './qq-passive-replies.js';
+
+/** The platform id (IncomingMessage.platform, owners' `platform`). */
+export const QQ_PLATFORM = 'qq';
+
+const PLUGIN_NAME = '@aalis/plugin-platform-qq';
+
+/** The gateway's opcodes. */
+export const QqOpcode = {
+  DISPATCH: 0,
+  HEARTBEAT: 1,
+  IDENTIFY: 2,
+  RESUME: 6,
+  RECONNECT: 7,
+  INVALID_SESSION: 9,
+  HELLO: 10,
+  HEARTBEAT_ACK: 11,
+} as const;
+
+/** GROUP_AND_C2C_EVENT (1 << 25): group @ messages, C2C messages and the robot's group/friend events. */
+export const QQ_INTENTS = 1 << 25;
+
+/** Close codes after which the session cannot be resumed (a new Identify follows). */
+const NO_RESUME = new Set([
+  4006, 4007, 4008, 4009, 4900, 4901, 4902, 4903, 4904, 4905, 4906, 4907, 4908, 4909, 4910, 4911, 4912, 4913,
+]);
+/** The token was refused. */
+const TOKEN_INVALID = 4004;
+/** The bot is offline or banned on the platform: waiting longer does not help, but the console may fix it. */
+const BOT_BLOCKED = new Set([4914, 4915]);
+
+/** Events that are not messages but expected on this intent: read and left alone. */
+const QUIET_EVENTS = new Set([
+  'READY',
+  'RESUMED',
+  'GROUP_ADD_ROBOT',
+  'GROUP_DEL_ROBOT',
+  'GROUP_MSG_REJECT',
+  'GROUP_MSG_RECEIVE',
+  'FRIEND_ADD',
+  'FRIEND_DEL',
+  'C2C_MSG_REJECT',
+  'C2C_MSG_RECEIVE',
+  'INTERACTION_CREATE',
+]);
+const MESSAGE_EVENTS = new Set(['GROUP_AT_MESSAGE_CREATE', 'GROUP_MESSAGE_CREATE', 'C2C_MESSAGE_CREATE']);
+
+const MAX_RETRY_MS = 60_000;
+const MAX_FRAME_BYTES = 1024 * 1024;
+const DEFAULT_API = 'https://api.sgroup.qq.com';
+const SANDBOX_API = 'https://sandbox.api.sgroup.qq.com';
+
+interface GatewayPayload {
+  op?: number;
+  d?: unknown;
+  s?: number;
+  t?: string;
+  id?: string;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The address without query or credentials (what the console shows). */
+function shown(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+export default definePlugin({
+  name: PLUGIN_NAME,
+  uses: {
+    config,
+    logger,
+    events,
+    i18n,
+    lifecycle,
+    gateway,
+    hooks,
+    sessionManager: optional(sessionManager),
+    platform: optional(platform),
+    storage: optional(storage),
+  },
+  config: qqConfigSchema,
+  apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage }) {
+    const settings = config.use;
+    const log = logger.use;
+    let state: PlatformState = { status: 'connecting', since: Date.now() };
+    const setState = (next: Omit<PlatformState, 'since'>) => {
+      state = { ...next, since: next.status === state.status ? state.since : Date.now() };
+    };
+    if (platform.available) {
+      platform.use.reportState({ id: QQ_PLATFORM, type: QQ_PLATFORM, plugin: PLUGIN_NAME, current: () => state });
+    }
+    if (settings.appId === '' || settings.clientSecret === '') {
+      const key = settings.appId === '' ? 'appId' : 'clientSecret';
+      setState({ status: 'stopped', configKey: `plugins.platform-qq.${key}` });
+      log.warn(`QQ: plugins.platform-qq.${key} is not set; not connecting`);
+      return;
+    }
+    const apiBase = (settings.apiBase || (settings.sandbox ? SANDBOX_API : DEFAULT_API)).replace(/\/+$/, '');
+    const api = new QqApi({
+      appId: settings.appId,
+      clientSecret: settings.clientSecret,
+      tokenUrl: settings.tokenUrl,
+      apiBase,
+      timeoutMs: settings.apiTimeoutMs,
+    });
+    const endpoint = shown(apiBase);
+    setState({ status: 'connecting', endpoint });
+    const memory = new RoomMemory(QQ_PLATFORM);
+    const passive = new PassiveReplies();
+    const inbound = new InboundOrder();
+    const stopping = new AbortController();
+    let selfId: string | undefined;
+    let unregister: (() => void) | undefined;
+    /** What a dropped connection resumes with. */
+    let session: { id: string; seq: number | undefined } | undefined;
+
+    function logCoded(error: AalisError, level: 'warn' | 'error' = 'warn'): void {
+      log[level](error.message, { code: error.code });
+    }
+
+    async function receive(type: string, event: QqMessageEvent): Promise<void> {
+      const read = readQqMessage(type, event, selfId);
+      if (!read) {
+        logCoded(qqErrors.AALIS_QQ_EVENT_MALFORMED({ reason: `${type} without id, chat, author or content` }));
+        return;
+      }
+      if (read.userId === selfId) return;
+      passive.receivedMessage(read.chatType, read.chatId, read.messageId);
+      const addressed =
+        read.chatType === 'private' ||
+        read.mentionsHer ||
+        (read.quoteId !== undefined && memory.isHers(read.chatId, read.quoteId));
+      const { content, attachments } = await inboundContent({
+        text: read.text,
+        images: read.images,
+        files: read.files,
+        maxLength: settings.maxInboundLength,
+        image: { maxBytes: settings.image.maxBytes, timeoutMs: settings.image.fetchTimeoutMs },
+        file: { maxBytes: settings.file.maxBytes, timeoutMs: settings.file.fetchTimeoutMs },
+        t: (text) => i18n.use.t(text),
+        logger: log,
+      });
+      const sessionId = await ensureRoomSession({
+        sessionManager: sessionManager.available ? sessionManager.use : undefined,
+        platform: QQ_PLATFORM,
+        chatType: read.chatType,
+        chatId: read.chatId,
+        logger: log,
+      });
+      const incoming: IncomingMessage = {
+        sessionId,
+        platform: QQ_PLATFORM,
+        venue: read.chatId,
+        sender: { userId: read.userId },
+        actor: { platform: QQ_PLATFORM, userId: read.userId },
+        content,
+        ...(attachments.length > 0 ? { attachments } : {}),
+        messageId: read.messageId,
+        ...(read.quoteId !== undefined ? { replyTo: read.quoteId } : {}),
+        ...(addressed ? { triggerType: 'direct' } : {}),
+        timestamp: read.timestamp,
+      };
+      // Handed over, not awaited: the chat's next message must reach the gateway before this turn ends (to join it).
+      void gateway.use
+        .receive(incoming)
+        .catch((error: unknown) =>
+          log.error('QQ: an event could not be handed to the gateway', { error: describe(error) }),
+        );
+    }
+
+    function onDispatch(type: string | undefined, data: unknown): void {
+      if (type === undefined) {
+        logCoded(qqErrors.AALIS_QQ_EVENT_MALFORMED({ reason: 'a dispatch without a type' }));
+        return;
+      }
+      if (MESSAGE_EVENTS.has(type)) {
+        if (typeof data !== 'object' || data === null) {
+          logCoded(qqErrors.AALIS_QQ_EVENT_MALFORMED({ reason: `${type} without data` }));
+          return;
+        }
+        const event = data as QqMessageEvent;
+        const chat = type === 'C2C_MESSAGE_CREATE' ? event.author?.user_openid : event.group_openid;
+        void inbound
+          .run(`${type === 'C2C_MESSAGE_CREATE' ? 'private' : 'group'}:${chat ?? ''}`, () => receive(type, event))
+          .catch((error: unknown) => log.error('QQ: an event failed', { error: describe(error) }));
+        return;
+      }
+      if (QUIET_EVENTS.has(type)) {
+        log.debug(`QQ: ${type}`);
+        return;
+      }
+      logCoded(qqErrors.AALIS_QQ_EVENT_UNKNOWN({ type: type.slice(0, 80) }));
+    }
+
+    type Outcome = 'ready' | 'failed' | 'refused';
+
+    /** One gateway connection, until it closes: whether it got READY/RESUMED, failed, or the credentials were refused. */
+    async function connectOnce(held: AbortSignal): Promise<Outcome> {
+      let url: string;
+      let token: string;
+      try {
+        token = await api.accessToken();
+        url = (await api.call<{ url?: string }>('GET', '/gateway'))?.url ?? '';
+        if (!url)
+          throw qqErrors.AALIS_QQ_API_FAILED({ method: 'GET', path: '/gateway', status: 200, reason: 'no url' });
+      } catch (error) {
+        if (qqErrors.AALIS_QQ_CREDENTIALS_REJECTED.is(error)) {
+          logCoded(error, 'error');
+          setState({
+            status: 'refused',
+            endpoint,
+            configKey: 'plugins.platform-qq.clientSecret',
+            error: { code: error.code, text: error.text },
+          });
+          return 'refused';
+        }
+        const coded = AalisError.isInstance(error) ? error : undefined;
+        log.warn(`QQ: the gateway address could not be fetched: ${describe(error)}`, { code: coded?.code });
+        if (coded) setState({ status: 'reconnecting', endpoint, error: { code: coded.code, text: coded.text } });
+        return 'failed';
+      }
+      return new Promise((resolve) => {
+        const socket = new WebSocket(url, { handshakeTimeout: settings.apiTimeoutMs, maxPayload: MAX_FRAME_BYTES });
+        let outcome: Outcome = 'failed';
+        let heartbeat: ReturnType<typeof setInterval> | undefined;
+        let acknowledged = true;
+        const stop = () => socket.close(1000);
+        held.addEventListener('abort', stop, { once: true });
+        const send = (payload: GatewayPayload) => {
+          if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(payload));
+        };
+        socket.on('message', (data, isBinary) => {
+          const size = Array.isArray(data) ? data.reduce((sum, part) => sum + part.length, 0) : (data as Buffer).length;
+          if (isBinary) {
+            logCoded(qqErrors.AALIS_QQ_EVENT_MALFORMED({ reason: 'a binary frame' }));
+            return;
+          }
+          let payload: GatewayPayload;
+          try {
+            payload = JSON.parse(String(data)) as GatewayPayload;
+          } catch {
+            logCoded(qqErrors.AALIS_QQ_EVENT_MALFORMED({ reason: `not JSON (${size} bytes)` }));
+            return;
+          }
+          if (typeof payload !== 'object' || payload === null) {
+            logCoded(qqErrors.AALIS_QQ_EVENT_MALFORMED({ reason: 'not an object' }));
+            return;
+          }
+          if (typeof payload.s === 'number' && session) session.seq = payload.s;
+          switch (payload.op) {
+            case QqOpcode.HELLO: {
+              const interval = Number((payload.d as { heartbeat_interval?: number } | undefined)?.heartbeat_interval);
+              const every = Number.isFinite(interval) && interval >= 100 ? interval : 41_250;
+              heartbeat = setInterval(() => {
+                if (!acknowledged) {
+                  log.warn('QQ: the gateway stopped acknowledging heartbeats; reconnecting');
+                  socket.terminate();
+                  return;
+                }
+                acknowledged = false;
+                send({ op: QqOpcode.HEARTBEAT, d: session?.seq ?? null });
+              }, every);
+              heartbeat.unref?.();
+              if (session) {
+                send({
+                  op: QqOpcode.RESUME,
+                  d: { token: `QQBot ${token}`, session_id: session.id, seq: session.seq ?? 0 },
+                });
+              } else {
+                send({
+                  op: QqOpcode.IDENTIFY,
+                  d: {
+                    token: `QQBot ${token}`,
+                    intents: QQ_INTENTS,
+                    shard: [0, 1],
+                    properties: { $os: process.platform, $browser: 'aalis', $device: 'aalis' },
+                  },
+                });
+              }
+              break;
+            }
+            case QqOpcode.HEARTBEAT_ACK:
+              acknowledged = true;
+              break;
+            case QqOpcode.HEARTBEAT:
+              send({ op: QqOpcode.HEARTBEAT, d: session?.seq ?? null });
+              break;
+            case QqOpcode.RECONNECT:
+              log.info('QQ: the gateway asked for a reconnect');
+              socket.close(4000);
+              break;
+            case QqOpcode.INVALID_SESSION:
+              log.info('QQ: the gateway said the session is invalid; identifying anew');
+              session = undefined;
+              socket.close(4000);
+              break;
+            case QqOpcode.DISPATCH: {
+              if (payload.t === 'READY') {
+                const ready = payload.d as
+                  | { session_id?: string; user?: { id?: string; username?: string } }
+                  | undefined;
+                if (!ready?.session_id) {
+                  logCoded(qqErrors.AALIS_QQ_EVENT_MALFORMED({ reason: 'READY without session_id' }));
+                  break;
+                }
+                session = { id: ready.session_id, seq: payload.s };
+                selfId = ready.user?.id ?? selfId;
+                outcome = 'ready';
+                setState({ status: 'connected', endpoint });
+                if (!unregister && platform.available) {
+                  unregister = platform.use.register({
+                    id: QQ_PLATFORM,
+                    type: QQ_PLATFORM,
+                    ...(selfId ? { selfId } : {}),
+                    capabilities: { streaming: false, quoting: true, rooms: true },
+                  });
+                }
+                log.info(`QQ: connected as ${ready.user?.username ?? '?'} (${selfId ?? '?'})`);
+              } else if (payload.t === 'RESUMED') {
+                outcome = 'ready';
+                setState({ status: 'connected', endpoint });
+                log.info('QQ: the gateway session resumed');
+              }
+              onDispatch(payload.t, payload.d);
+              break;
+            }
+            default:
+              logCoded(qqErrors.AALIS_QQ_EVENT_MALFORMED({ reason: `unknown op ${String(payload.op)}` }));
+          }
+        });
+        socket.on('error', (error) => {
+          const tooLarge = /max payload|too big/i.test(describe(error));
+          if (tooLarge) logCoded(qqErrors.AALIS_QQ_MESSAGE_TOO_LARGE({ size: '>', limit: MAX_FRAME_BYTES }));
+          else log.debug('QQ: socket error', { error: describe(error) });
+        });
+        socket.on('close', (code) => {
+          clearInterval(heartbeat);
+          held.removeEventListener('abort', stop);
+          if (NO_RESUME.has(code)) session = undefined;
+          if (code === TOKEN_INVALID) {
+            // A token refused by the gateway is fetched anew; refused twice in a row it is the credentials.
+            api.dropToken();
+            session = undefined;
+          }
+          if (BOT_BLOCKED.has(code)) {
+            const error = qqErrors.AALIS_QQ_CREDENTIALS_REJECTED({
+              reason: `the gateway closed with ${code} (the bot is offline or banned)`,
+            });
+            logCoded(error, 'error');
+            setState({
+              status: 'refused',
+              endpoint,
+              configKey: 'plugins.platform-qq.appId',
+              error: { code: error.code, text: error.text },
+            });
+            resolve('refused');
+            return;
+          }
+          resolve(outcome);
+        });
+      });
+    }
+
+    async function connectLoop(): Promise<void> {
+      const leases = storage.available ? storage.use.leases() : undefined;
+      let failures = 0;
+      while (!stopping.signal.aborted) {
+        if (leases) setState({ status: 'standby', endpoint });
+        const lease = leases
+          ? await leases.acquire(`platform:qq:${settings.appId}`, { signal: stopping.signal })
+          : undefined;
+        if (leases && !lease) return;
+        const held = lease ? AbortSignal.any([stopping.signal, lease.lost]) : stopping.signal;
+        setState({ status: 'connecting', endpoint });
+        try {
+          while (!held.aborted) {
+            const outcome = await connectOnce(held);
+            if (held.aborted) break;
+            failures = outcome === 'ready' ? 0 : failures + 1;
+            const delay = Math.min(MAX_RETRY_MS, settings.retryDelayMs * 2 ** failures);
+            if (outcome === 'refused') {
+              setState({ ...state, nextAttemptAt: Date.now() + delay });
+            } else if (state.status !== 'reconnecting' || state.nextAttemptAt === undefined) {
+              setState({
+                status: 'reconnecting',
+                endpoint,
+                nextAttemptAt: Date.now() + delay,
+                ...(state.error ? { error: state.error } : {}),
+              });
+            }
+            log.info(`QQ: the gateway closed; reconnecting in ${delay} ms`);
+            await pause(delay, held).catch(() => {});
+          }
+        } finally {
+          await lease?.release().catch(() => {});
+        }
+      }
+    }
+
+    /** Sends one message to the chat, passive when a received message can still be answered. */
+    async function post(
+      chatType: 'group' | 'private',
+      chatId: string,
+      body: Record<string, unknown>,
+      replyTo: string | undefined,
+    ): Promise<string | undefined> {
+      const base =
+        chatType === 'group' ? `/v2/groups/${encodeURIComponent(chatId)}` : `/v2/users/${encodeURIComponent(chatId)}`;
+      const reply = passive.next(chatId, replyTo);
+      const sent = await api.call<{ id?: string }>('POST', `${base}/messages`, {
+        ...body,
+        ...(reply ? { msg_id: reply.msgId, msg_seq: reply.seq } : {}),
+      });
+      if (sent?.id) memory.sent(chatId, String(sent.id));
+      return sent?.id;
+    }
+
+    async function sendText(chatType: 'group' | 'private', chatId: string, text: string, replyTo: string | undefined) {
+      if (settings.markdown) {
+        try {
+          await post(chatType, chatId, { msg_type: 2, markdown: { content: text } }, replyTo);
+          return;
+        } catch (error) {
+          // No Markdown permission (or a text QQ's Markdown refuses): the same words as plain text.
+          log.info(`QQ: Markdown was refused (${describe(error)}); sending plain text`);
+        }
+      }
+      await post(chatType, chatId, { msg_type: 0, content: text }, replyTo);
+    }
+
+    async function sendImage(
+      chatType: 'group' | 'private',
+      chatId: string,
+      image: { url?: string; data?: string },
+      replyTo: string | undefined,
+    ) {
+      const base =
+        chatType === 'group' ? `/v2/groups/${encodeURIComponent(chatId)}` : `/v2/users/${encodeURIComponent(chatId)}`;
+      const uploaded = await api.call<{ file_info?: string }>('POST', `${base}/files`, {
+        file_type: 1,
+        ...(image.url && /^https?:/.test(image.url) ? { url: image.url } : { file_data: image.data ?? '' }),
+        srv_send_msg: false,
+      });
+      if (!uploaded?.file_info) return;
+      await post(chatType, chatId, { msg_type: 7, content: ' ', media: { file_info: uploaded.file_info } }, replyTo);
+    }
+
+    async function deliver(message: OutgoingMessage): Promise<void> {
+      await deliverToRoom({
+        platform: QQ_PLATFORM,
+        label: 'QQ',
+        message,
+        memory,
+        logger: log,
+        events: events.use,
+        fallbackCode: 'AALIS_QQ_API_FAILED',
+        send: async (target, replyTo) => {
+          for (const piece of splitMessage(message.content, settings.maxMessageLength)) {
+            if (piece.trim() === '') continue;
+            await sendText(target.chatType, target.chatId, piece, replyTo);
+          }
+          for (const attachment of message.attachments ?? []) {
+            if (attachment.type === 'image' && (attachment.url || attachment.data)) {
+              await sendImage(target.chatType, target.chatId, attachment, replyTo);
+            }
+          }
+        },
+      });
+    }
+
+    events.use.on('outbound:message', (message) => {
+      if (message.platform !== QQ_PLATFORM) return;
+      return deliver(message);
+    });
+    hooks.use.middleware('agent:turn:before', async (context, next) => {
+      memory.turnStarted(context.turnId, context.inputs);
+      await next();
+    });
+    hooks.use.middleware('agent:turn:after', async (context, next) => {
+      try {
+        await next();
+      } finally {
+        memory.turnEnded(context.turnId);
+      }
+    });
+    const connecting = connectLoop().catch((error: unknown) => {
+      if (!stopping.signal.aborted) log.error('QQ: stopped', { error: describe(error) });
+    });
+    lifecycle.use.onDispose(async () => {
+      stopping.abort();
+      setState({ status: 'stopped', endpoint });
+      unregister?.();
+      await connecting;
+    });
+  },
+});
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}

@@ -1,0 +1,283 @@
+// Test-only: QQ's bot platform over real HTTP and a real WebSocket, as bots.qq.com and api.sgroup.qq.com speak it:
+// POST /app/getAppAccessToken ({ appId, clientSecret } → { access_token, expires_in }), GET /gateway ({ url }), the
+// gateway at /websocket (op 10 Hello with the heartbeat interval, op 2 Identify checked against the token and the
+// GROUP_AND_C2C_EVENT intent, READY, op 1 heartbeats answered by op 11, op 0 dispatches with growing `s`, op 6 Resume
+// replaying what was missed then RESUMED, op 7 Reconnect on request), and the v2 message API
+// (POST /v2/groups/{group_openid}/messages, /v2/users/{openid}/messages, …/files) with its passive-reply rules: a
+// msg_id must be a message the bot received, each msg_seq used once, at most 5 replies per message.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type WebSocket, WebSocketServer } from 'ws';
+
+export interface QqBotCall {
+  method: string;
+  path: string;
+  body: Record<string, unknown>;
+  /** The chat the call was for: `group:<group_openid>` or `user:<openid>`. */
+  chat?: string;
+}
+
+export interface QqBotSent {
+  id: string;
+  chat: string;
+  body: Record<string, unknown>;
+}
+
+export interface QqMessageOptions {
+  userId: string;
+  content: string;
+  messageId?: string;
+  /** The message this one quotes (message_reference). */
+  quoteId?: string;
+  attachments?: { content_type: string; url: string; filename?: string }[];
+}
+
+export interface QqBotServer {
+  /** Configure as plugins.platform-qq.tokenUrl. */
+  readonly tokenUrl: string;
+  /** Configure as plugins.platform-qq.apiBase. */
+  readonly apiBase: string;
+  readonly calls: QqBotCall[];
+  /** The messages she sent, in order, with the ids the server gave them. */
+  readonly sent: QqBotSent[];
+  /** How many Identify (new sessions) and Resume the gateway accepted. */
+  identified(): number;
+  resumed(): number;
+  /** Heartbeats received. */
+  heartbeats(): number;
+  /** A group message that @-mentions her (GROUP_AT_MESSAGE_CREATE); returns its id. */
+  groupAt(groupId: string, message: QqMessageOptions): string;
+  /** A group message she is not mentioned in (GROUP_MESSAGE_CREATE, bots with the all-messages permission). */
+  groupMessage(groupId: string, message: QqMessageOptions): string;
+  /** A private message (C2C_MESSAGE_CREATE). */
+  c2c(message: QqMessageOptions): string;
+  /** Any dispatch (kept for resume). */
+  dispatch(type: string, data: unknown): void;
+  /** A raw frame on every live socket (malformed input). */
+  raw(text: string): void;
+  /** Closes every live gateway socket abruptly (the adapter should resume). */
+  dropSockets(): void;
+  /** Sends op 7 Reconnect on every live socket. */
+  askReconnect(): void;
+  /** The next `times` calls whose path ends with `pathSuffix` answer with this status. */
+  failNext(pathSuffix: string, status: number, times?: number, headers?: Record<string, string>): void;
+  waitFor<T>(check: () => T | undefined | false, timeoutMs?: number): Promise<T>;
+  close(): Promise<void>;
+}
+
+let nextId = 5_000;
+
+export async function startQqBotServer({
+  appId,
+  clientSecret,
+  botId = 'bot-openid',
+  botName = 'Aalis',
+  heartbeatIntervalMs = 30_000,
+}: {
+  appId: string;
+  clientSecret: string;
+  botId?: string;
+  botName?: string;
+  heartbeatIntervalMs?: number;
+}): Promise<QqBotServer> {
+  const calls: QqBotCall[] = [];
+  const sent: QqBotSent[] = [];
+  const tokens = new Set<string>();
+  const events: { s: number; t: string; d: unknown }[] = [];
+  const received = new Map<string, { chat: string; seqs: Set<number> }>();
+  const failures = new Map<string, { status: number; times: number; headers: Record<string, string> }>();
+  const live = new Set<WebSocket>();
+  const sessions = new Map<string, number>();
+  let identifications = 0;
+  let resumes = 0;
+  let heartbeatCount = 0;
+  let seq = 0;
+
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const reply = (status: number, value: unknown, headers: Record<string, string> = {}) => {
+        response.writeHead(status, { 'content-type': 'application/json', ...headers });
+        response.end(JSON.stringify(value));
+      };
+      let body: Record<string, unknown> = {};
+      try {
+        body = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
+      } catch {
+        return reply(400, { code: 40000, message: 'invalid json' });
+      }
+      const path = (request.url ?? '').split('?')[0] ?? '';
+      if (request.method === 'POST' && path === '/app/getAppAccessToken') {
+        if (body.appId !== appId || body.clientSecret !== clientSecret) {
+          return reply(200, { code: 100016, message: 'invalid appid or secret' });
+        }
+        nextId += 1;
+        const token = `token-${nextId}`;
+        tokens.add(token);
+        return reply(200, { access_token: token, expires_in: '7200' });
+      }
+      const auth = String(request.headers.authorization ?? '');
+      if (
+        !auth.startsWith('QQBot ') ||
+        !tokens.has(auth.slice('QQBot '.length)) ||
+        request.headers['x-union-appid'] !== appId
+      ) {
+        return reply(401, { code: 11241, message: 'token not exist or expire' });
+      }
+      const chatMatch = /^\/v2\/(groups|users)\/([^/]+)\/(messages|files)$/.exec(path);
+      const chat = chatMatch
+        ? `${chatMatch[1] === 'groups' ? 'group' : 'user'}:${decodeURIComponent(chatMatch[2]!)}`
+        : undefined;
+      calls.push({ method: request.method ?? 'GET', path, body, ...(chat ? { chat } : {}) });
+      for (const [suffix, failure] of failures) {
+        if (path.endsWith(suffix) && failure.times > 0) {
+          failure.times -= 1;
+          return reply(failure.status, { code: 500000, message: 'failing on purpose' }, failure.headers);
+        }
+      }
+      if (request.method === 'GET' && path === '/gateway') {
+        const { port } = server.address() as AddressInfo;
+        return reply(200, { url: `ws://127.0.0.1:${port}/websocket` });
+      }
+      if (request.method !== 'POST' || !chatMatch || !chat) return reply(404, { code: 404, message: 'not found' });
+      if (chatMatch[3] === 'files') {
+        if (body.file_type !== 1 || (typeof body.url !== 'string' && typeof body.file_data !== 'string')) {
+          return reply(400, { code: 40034, message: 'file_type or url missing' });
+        }
+        return reply(200, { file_uuid: `f-${++nextId}`, file_info: `info-${nextId}`, ttl: 3600 });
+      }
+      const msgType = Number(body.msg_type ?? 0);
+      if (msgType === 0 && (typeof body.content !== 'string' || body.content === '')) {
+        return reply(400, { code: 40034, message: 'content empty' });
+      }
+      if (msgType === 2) return reply(400, { code: 304003, message: 'markdown not allowed' });
+      if (body.msg_id !== undefined) {
+        const original = received.get(String(body.msg_id));
+        if (!original || original.chat !== chat) return reply(400, { code: 40034006, message: 'msg_id invalid' });
+        const msgSeq = Number(body.msg_seq ?? 1);
+        if (original.seqs.has(msgSeq)) return reply(400, { code: 40054005, message: 'msg_seq duplicated' });
+        if (original.seqs.size >= 5) return reply(400, { code: 22009, message: 'passive reply limit reached' });
+        original.seqs.add(msgSeq);
+      }
+      nextId += 1;
+      const id = `sent-${nextId}`;
+      sent.push({ id, chat, body });
+      return reply(200, { id, timestamp: new Date().toISOString() });
+    });
+  });
+
+  const sockets = new WebSocketServer({ server, path: '/websocket' });
+  sockets.on('connection', (socket) => {
+    socket.send(JSON.stringify({ op: 10, d: { heartbeat_interval: heartbeatIntervalMs } }));
+    socket.on('message', (data) => {
+      let payload: { op?: number; d?: Record<string, unknown> | number | null };
+      try {
+        payload = JSON.parse(String(data));
+      } catch {
+        return;
+      }
+      const d = (typeof payload.d === 'object' && payload.d !== null ? payload.d : {}) as Record<string, unknown>;
+      const tokenOk = typeof d.token === 'string' && d.token.startsWith('QQBot ') && tokens.has(d.token.slice(6));
+      if (payload.op === 2) {
+        if (!tokenOk) return socket.close(4004, 'invalid token');
+        if (typeof d.intents !== 'number' || (d.intents & (1 << 25)) === 0)
+          return socket.close(4013, 'invalid intents');
+        identifications += 1;
+        live.add(socket);
+        const sessionId = `session-${identifications}`;
+        sessions.set(sessionId, seq);
+        socket.send(
+          JSON.stringify({
+            op: 0,
+            s: seq,
+            t: 'READY',
+            d: { version: 1, session_id: sessionId, user: { id: botId, username: botName, bot: true }, shard: [0, 1] },
+          }),
+        );
+      } else if (payload.op === 6) {
+        if (!tokenOk) return socket.close(4004, 'invalid token');
+        if (typeof d.session_id !== 'string' || !sessions.has(d.session_id))
+          return socket.close(4006, 'invalid session');
+        resumes += 1;
+        live.add(socket);
+        const after = Number(d.seq ?? 0);
+        for (const event of events) {
+          if (event.s > after) socket.send(JSON.stringify({ op: 0, s: event.s, t: event.t, d: event.d }));
+        }
+        socket.send(JSON.stringify({ op: 0, s: seq, t: 'RESUMED', d: '' }));
+      } else if (payload.op === 1) {
+        heartbeatCount += 1;
+        socket.send(JSON.stringify({ op: 11 }));
+      }
+    });
+    socket.on('close', () => live.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const base = `http://127.0.0.1:${port}`;
+
+  const dispatch = (type: string, data: unknown) => {
+    seq += 1;
+    events.push({ s: seq, t: type, d: data });
+    for (const socket of live) socket.send(JSON.stringify({ op: 0, s: seq, t: type, d: data, id: `${type}:${seq}` }));
+  };
+  const message = (type: string, groupId: string | undefined, options: QqMessageOptions): string => {
+    nextId += 1;
+    const id = options.messageId ?? `ROBOT1.0_${nextId}`;
+    received.set(id, { chat: groupId ? `group:${groupId}` : `user:${options.userId}`, seqs: new Set() });
+    dispatch(type, {
+      id,
+      content: type === 'GROUP_AT_MESSAGE_CREATE' ? ` ${options.content}` : options.content,
+      timestamp: new Date().toISOString(),
+      author: groupId
+        ? { id: options.userId, member_openid: options.userId, union_openid: `u-${options.userId}` }
+        : { id: options.userId, user_openid: options.userId, union_openid: `u-${options.userId}` },
+      ...(groupId ? { group_id: groupId, group_openid: groupId } : {}),
+      ...(options.attachments ? { attachments: options.attachments } : {}),
+      ...(options.quoteId ? { message_reference: { message_id: options.quoteId } } : {}),
+    });
+    return id;
+  };
+
+  return {
+    tokenUrl: `${base}/app/getAppAccessToken`,
+    apiBase: base,
+    calls,
+    sent,
+    identified: () => identifications,
+    resumed: () => resumes,
+    heartbeats: () => heartbeatCount,
+    groupAt: (groupId, options) => message('GROUP_AT_MESSAGE_CREATE', groupId, options),
+    groupMessage: (groupId, options) => message('GROUP_MESSAGE_CREATE', groupId, options),
+    c2c: (options) => message('C2C_MESSAGE_CREATE', undefined, options),
+    dispatch,
+    raw(text) {
+      for (const socket of live) socket.send(text);
+    },
+    dropSockets() {
+      for (const socket of live) socket.terminate();
+      live.clear();
+    },
+    askReconnect() {
+      for (const socket of live) socket.send(JSON.stringify({ op: 7 }));
+    },
+    failNext(pathSuffix, status, times = 1, headers = {}) {
+      failures.set(pathSuffix, { status, times, headers });
+    },
+    async waitFor(check, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const value = check();
+        if (value !== undefined && value !== false) return value;
+        if (Date.now() > deadline) throw new Error('timed out waiting on the QQ bot server');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    async close() {
+      for (const socket of sockets.clients) socket.terminate();
+      sockets.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
