@@ -4,7 +4,16 @@
 import type { PostgresDatabase, PostgresMigration } from '@aalis/postgres';
 import { searchTerms } from '@aalis/util-text-search';
 import { MAX_CHOSEN_TERMS } from './choose-terms.js';
-import { RECALL_NAMESPACE, type RecallEntry, type RecallHit, type RecallStore, searchedText } from './recall-store.js';
+import { contentHash } from './content-hash.js';
+import {
+  embeddedText,
+  RECALL_NAMESPACE,
+  type RecallEntry,
+  type RecallHit,
+  type RecallStore,
+  searchedText,
+  type VectorModel,
+} from './recall-store.js';
 import { fromRow } from './sqlite-recall-store.js';
 
 const MIGRATIONS: readonly PostgresMigration[] = [
@@ -31,7 +40,18 @@ const MIGRATIONS: readonly PostgresMigration[] = [
     CREATE INDEX recall_entries_terms ON recall_entries USING GIN (terms);
     CREATE TABLE recall_marks (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
   },
+  {
+    version: 2,
+    name: 'dense vectors: a float array per entry, and the cache by content hash',
+    // Debian's PostgreSQL packages here have no pgvector: the vector is a real[] and the distance is computed in
+    // SQL (docs/decisions/embeddings.md has the figures). The partial index finds what still needs a vector.
+    up: `ALTER TABLE recall_entries ADD COLUMN embedding REAL[];
+    CREATE INDEX recall_entries_unembedded ON recall_entries(seq) WHERE embedding IS NULL;
+    CREATE TABLE recall_vector_cache (hash TEXT PRIMARY KEY, vector REAL[] NOT NULL);`,
+  },
 ];
+
+const MODEL_MARK = 'vector-model';
 
 const COLUMNS = 'message_id, session_id, audience, person, speaker, role, turn_id, at, text';
 
@@ -49,12 +69,33 @@ function storable(value: string | undefined): string | null {
 
 type Row = Parameters<typeof fromRow>[0] & Record<string, unknown>;
 
+/** A vector as PostgreSQL's array literal (exact for float32 values). */
+function vectorLiteral(vector: Float32Array): string {
+  return `{${Array.from(vector).join(',')}}`;
+}
+
+async function readModel(database: PostgresDatabase): Promise<VectorModel | undefined> {
+  const rows = await database.query<{ value: string }>('SELECT value FROM recall_marks WHERE key = $1', [MODEL_MARK]);
+  return rows[0] ? (JSON.parse(rows[0].value) as VectorModel) : undefined;
+}
+
 export async function postgresRecallStore(database: PostgresDatabase): Promise<RecallStore> {
   await database.migrate(RECALL_NAMESPACE, MIGRATIONS);
-  const removed = async (sql: string, params: unknown[]) =>
-    (
-      await database.query<{ n: string }>(`WITH gone AS (${sql} RETURNING 1) SELECT count(*) AS n FROM gone`, params)
-    ).map((row) => Number(row.n))[0] ?? 0;
+  // Forgotten means gone from every index: the row holds the vector, and its cached copy goes too.
+  const removed = async (sql: string, params: unknown[]): Promise<number> => {
+    const rows = await database.query<{ speaker: string | null; text: string }>(
+      `${sql} RETURNING speaker, text`,
+      params,
+    );
+    const hashes = rows.map((row) =>
+      contentHash(embeddedText({ ...(row.speaker === null ? {} : { speaker: row.speaker }), text: row.text })),
+    );
+    if (hashes.length > 0) {
+      await database.query('DELETE FROM recall_vector_cache WHERE hash = ANY($1::text[])', [hashes]);
+    }
+    return rows.length;
+  };
+  let model = await readModel(database);
   return {
     async add(entries) {
       if (entries.length === 0) return 0;
@@ -128,7 +169,13 @@ export async function postgresRecallStore(database: PostgresDatabase): Promise<R
       });
     },
     async deleteSessions(sessionIds) {
-      if (sessionIds === undefined) return removed('DELETE FROM recall_entries', []);
+      if (sessionIds === undefined) {
+        const rows = await database.query<{ n: string }>(
+          'WITH gone AS (DELETE FROM recall_entries RETURNING 1) SELECT count(*) AS n FROM gone',
+        );
+        await database.query('DELETE FROM recall_vector_cache');
+        return Number(rows[0]?.n ?? 0);
+      }
       return removed('DELETE FROM recall_entries WHERE session_id = ANY($1::text[])', [sessionIds]);
     },
     async deleteTurn(sessionId, turnId) {
@@ -139,6 +186,83 @@ export async function postgresRecallStore(database: PostgresDatabase): Promise<R
     },
     async count() {
       return Number((await database.query<{ n: string }>('SELECT count(*) AS n FROM recall_entries'))[0]?.n ?? 0);
+    },
+    async vectorModel() {
+      // Another process may have re-indexed with another model.
+      model = await readModel(database);
+      return model;
+    },
+    async resetVectors(next) {
+      await database.transaction(async (client) => {
+        await client.query('UPDATE recall_entries SET embedding = NULL WHERE embedding IS NOT NULL');
+        await client.query('DELETE FROM recall_vector_cache');
+        await client.query(
+          'INSERT INTO recall_marks (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+          [MODEL_MARK, JSON.stringify(next)],
+        );
+      });
+      model = next;
+    },
+    async unembedded(after, limit) {
+      const rows = await database.query<{ seq: string; message_id: string; speaker: string | null; text: string }>(
+        'SELECT seq, message_id, speaker, text FROM recall_entries WHERE embedding IS NULL AND seq > $1 ORDER BY seq LIMIT $2',
+        [after, limit],
+      );
+      return rows.map((row) => ({
+        position: Number(row.seq),
+        messageId: row.message_id,
+        text: embeddedText({ ...(row.speaker === null ? {} : { speaker: row.speaker }), text: row.text }),
+      }));
+    },
+    async addVectors(list) {
+      const current = model;
+      if (!current || list.length === 0) return 0;
+      const fitting = list.filter((item) => item.vector.length === current.dimensions);
+      if (fitting.length === 0) return 0;
+      const literals = fitting.map((item) => vectorLiteral(item.vector));
+      await database.query(
+        `INSERT INTO recall_vector_cache (hash, vector)
+         SELECT h, v::real[] FROM unnest($1::text[], $2::text[]) AS t(h, v) ON CONFLICT (hash) DO NOTHING`,
+        [fitting.map((item) => item.hash), literals],
+      );
+      const rows = await database.query<{ n: string }>(
+        `WITH stored AS (
+           UPDATE recall_entries SET embedding = t.v::real[]
+           FROM unnest($1::text[], $2::text[]) AS t(m, v)
+           WHERE recall_entries.message_id = t.m AND recall_entries.embedding IS NULL RETURNING 1)
+         SELECT count(*) AS n FROM stored`,
+        [fitting.map((item) => storable(item.messageId)), literals],
+      );
+      return Number(rows[0]?.n ?? 0);
+    },
+    async cachedVectors(hashes) {
+      const found = new Map<string, Float32Array>();
+      if (!model || hashes.length === 0) return found;
+      const rows = await database.query<{ hash: string; vector: number[] }>(
+        'SELECT hash, vector FROM recall_vector_cache WHERE hash = ANY($1::text[])',
+        [hashes],
+      );
+      for (const row of rows) found.set(row.hash, Float32Array.from(row.vector));
+      return found;
+    },
+    async nearest({ vector, scope, limit }) {
+      if (!model || vector.length !== model.dimensions || limit <= 0) return [];
+      // No vector index without pgvector: the scope's rows are scanned and the dot product (cosine similarity of
+      // unit vectors) computed in SQL.
+      const rows = await database.query<Row & { score: number }>(
+        `SELECT ${COLUMNS}, (SELECT sum(a * b) FROM unnest(embedding, $1::real[]) AS t(a, b)) AS score
+         FROM recall_entries
+         WHERE embedding IS NOT NULL AND (session_id = $2 OR audience = ANY($3::text[]) OR person = ANY($4::text[]))
+         ORDER BY score DESC, at DESC LIMIT $5`,
+        [vectorLiteral(vector), scope.sessionId, scope.audiences, scope.persons, limit],
+      );
+      return rows.map((row): RecallHit => ({ ...fromRow(row), score: Number(row.score) }));
+    },
+    async vectorCount() {
+      return Number(
+        (await database.query<{ n: string }>('SELECT count(*) AS n FROM recall_entries WHERE embedding IS NOT NULL'))[0]
+          ?.n ?? 0,
+      );
     },
     async mark(key) {
       return (await database.query<{ value: string }>('SELECT value FROM recall_marks WHERE key = $1', [key]))[0]

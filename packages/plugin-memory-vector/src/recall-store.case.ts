@@ -2,7 +2,8 @@
 // postgres-recall-store.test.ts).
 import { queryTerms } from '@aalis/util-text-search';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RecallEntry, RecallScope, RecallStore } from './recall-store.js';
+import { contentHash } from './content-hash.js';
+import { embeddedText, type RecallEntry, type RecallScope, type RecallStore } from './recall-store.js';
 
 export interface RecallStoreFixture {
   store: RecallStore;
@@ -148,6 +149,85 @@ export function describeRecallStoreConformance(name: string, create: () => Promi
       expect(await ids(store, 'needle')).toEqual(['m1']);
       expect(await ids(store, 'junk')).toEqual(['m2']);
       expect((await store.get(['m1']))[0]?.text).toBe(huge);
+    });
+
+    it('stores vectors of one model, lists what still needs one, and finds the nearest within the scope', async () => {
+      const { store } = fixture;
+      expect(await store.vectorModel()).toBeUndefined();
+      await store.add([
+        entry('m1', 'kayak on the lake'),
+        entry('m2', 'a private kayak', { sessionId: 'qq:private:a', audience: 'private:qq:a' }),
+        entry('m3', 'marathon training', { sessionId: 'qq:group:2', audience: 'room:qq:2', person: 'qq:a' }),
+        entry('m4', 'sunset painting'),
+      ]);
+      await store.resetVectors({ model: 'test/hash', dimensions: 3 });
+      expect(await store.vectorModel()).toEqual({ model: 'test/hash', dimensions: 3 });
+      const pending = await store.unembedded(0, 10);
+      expect(pending.map((item) => item.messageId)).toEqual(['m1', 'm2', 'm3', 'm4']);
+      expect(pending[0]?.text).toBe('kayak on the lake');
+      const afterFirst = await store.unembedded(pending[0]!.position, 10);
+      expect(afterFirst.map((item) => item.messageId)).toEqual(['m2', 'm3', 'm4']);
+      const at = (x: number, y: number, z: number) => new Float32Array([x, y, z]);
+      const vector = { m1: at(1, 0, 0), m2: at(0.9, 0.1, 0), m3: at(0, 1, 0), m4: at(0, 0, 1) };
+      const stored = await store.addVectors(
+        pending.map((item) => ({
+          messageId: item.messageId,
+          hash: contentHash(item.text),
+          vector: vector[item.messageId as keyof typeof vector],
+        })),
+      );
+      expect(stored).toBe(4);
+      expect(await store.vectorCount()).toBe(4);
+      expect(await store.unembedded(0, 10)).toEqual([]);
+      // A vector of another length, or for an entry not stored, is not kept.
+      expect(await store.addVectors([{ messageId: 'm9', hash: 'x', vector: at(1, 1, 1) }])).toBe(0);
+      expect(await store.addVectors([{ messageId: 'm1', hash: 'y', vector: new Float32Array([1, 0]) }])).toBe(0);
+
+      const near = await store.nearest({ vector: at(0.8, 0.6, 0), scope: GROUP_SCOPE, limit: 10 });
+      expect(near.map((hit) => hit.messageId)).toEqual(['m1', 'm4']);
+      expect(near[0]?.score).toBeCloseTo(0.8, 4);
+      expect(near[0]).toMatchObject({ sessionId: 'qq:group:1', audience: 'room:qq:1', text: 'kayak on the lake' });
+      const withA = { ...GROUP_SCOPE, persons: ['qq:a'] };
+      expect(
+        (await store.nearest({ vector: at(0, 1, 0), scope: withA, limit: 1 })).map((hit) => hit.messageId),
+      ).toEqual(['m3']);
+      const privateA = { sessionId: 'qq:private:a', audiences: ['private:qq:a'], persons: ['qq:a'] };
+      expect(
+        (await store.nearest({ vector: at(1, 0, 0), scope: privateA, limit: 5 })).map((hit) => hit.messageId),
+      ).toEqual(['m2', 'm3']);
+      const cached = await store.cachedVectors([contentHash('kayak on the lake'), 'unknown']);
+      expect([...cached.keys()]).toEqual([contentHash('kayak on the lake')]);
+      expect([...(cached.get(contentHash('kayak on the lake')) ?? [])]).toEqual([1, 0, 0]);
+    });
+
+    it('forgets a message from the vector index and the cache too, and a re-index starts over', async () => {
+      const { store } = fixture;
+      const kept = entry('m1', 'zebra crossing', { speaker: 'Ann (qq:a)' });
+      await store.add([kept, entry('m2', 'zebra stripes'), entry('m3', 'zebra again', { turnId: 't3' })]);
+      await store.resetVectors({ model: 'test/hash', dimensions: 2 });
+      const pending = await store.unembedded(0, 10);
+      expect(pending[0]?.text).toBe(embeddedText(kept));
+      await store.addVectors(
+        pending.map((item, index) => ({
+          messageId: item.messageId,
+          hash: contentHash(item.text),
+          vector: new Float32Array([1, index / 10]),
+        })),
+      );
+      expect(await store.deleteMessages(['m2'])).toBe(1);
+      expect(await store.deleteTurn('qq:group:1', 't3')).toBe(1);
+      const found = await store.nearest({ vector: new Float32Array([1, 0]), scope: GROUP_SCOPE, limit: 10 });
+      expect(found.map((hit) => hit.messageId)).toEqual(['m1']);
+      expect((await store.cachedVectors(pending.map((item) => contentHash(item.text)))).size).toBe(1);
+      expect(await store.vectorCount()).toBe(1);
+
+      await store.resetVectors({ model: 'test/other', dimensions: 4 });
+      expect(await store.vectorCount()).toBe(0);
+      expect((await store.unembedded(0, 10)).map((item) => item.messageId)).toEqual(['m1']);
+      expect(await store.nearest({ vector: new Float32Array([1, 0, 0, 0]), scope: GROUP_SCOPE, limit: 5 })).toEqual([]);
+      expect((await store.cachedVectors([contentHash(embeddedText(kept))])).size).toBe(0);
+      await store.deleteSessions(undefined);
+      expect(await store.vectorCount()).toBe(0);
     });
 
     it('keeps marks', async () => {

@@ -66,9 +66,55 @@ export interface RecallStore {
   deleteMessages(messageIds: readonly string[]): Promise<number>;
   /** How many entries are stored. */
   count(): Promise<number>;
+  /** The embedding model the stored vectors belong to; undefined while none was set. */
+  vectorModel(): Promise<VectorModel | undefined>;
+  /** Forgets every stored vector (and the cache) and sets the model they will belong to: a re-index. */
+  resetVectors(model: VectorModel): Promise<void>;
+  /** Entries after `after` (their `position`) that have no vector yet, in the order they were added. */
+  unembedded(after: number, limit: number): Promise<UnembeddedEntry[]>;
+  /**
+   * Stores vectors of entries (entries forgotten meanwhile are skipped) and caches each under its content hash;
+   * returns how many entries got one. Every vector has the model's dimension.
+   */
+  addVectors(vectors: readonly EntryVector[]): Promise<number>;
+  /** Vectors cached under these content hashes (of the current model). */
+  cachedVectors(hashes: readonly string[]): Promise<Map<string, Float32Array>>;
+  /** Entries of the scope nearest to a unit vector, best first; `score` is the cosine similarity. */
+  nearest(query: { vector: Float32Array; scope: RecallScope; limit: number }): Promise<RecallHit[]>;
+  /** How many entries have a vector. */
+  vectorCount(): Promise<number>;
   /** A small persisted note (catch-up progress). */
   mark(key: string): Promise<string | undefined>;
   setMark(key: string, value: string): Promise<void>;
+}
+
+/** What the stored vectors are: the embedding service's model id and the vectors' length. */
+export interface VectorModel {
+  model: string;
+  dimensions: number;
+}
+
+export interface UnembeddedEntry {
+  /** Where the entry stands in the order entries were added (pass the last one as `after` to go on). */
+  position: number;
+  messageId: string;
+  /** embeddedText(entry). */
+  text: string;
+}
+
+export interface EntryVector {
+  messageId: string;
+  /** contentHash(text) of the text the vector was computed from. */
+  hash: string;
+  vector: Float32Array;
+}
+
+/** The most characters of an entry that are embedded (models take ~8k tokens; the gist is at the start). */
+export const EMBEDDED_CHARS = 2000;
+
+/** The text an entry's vector is computed from: its speaker and words, cut to EMBEDDED_CHARS. */
+export function embeddedText(entry: Pick<RecallEntry, 'speaker' | 'text'>): string {
+  return searchedText(entry).slice(0, EMBEDDED_CHARS);
 }
 
 /** Table and migration namespace of both engines. */

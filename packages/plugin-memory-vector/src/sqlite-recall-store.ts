@@ -5,7 +5,9 @@ import { createHash } from 'node:crypto';
 import type { Migration, SqliteDatabase } from '@aalis/sqlite';
 import { fts5AnyOf, indexText } from '@aalis/util-text-search';
 import { chooseTerms } from './choose-terms.js';
+import { contentHash } from './content-hash.js';
 import {
+  embeddedText,
   RECALL_NAMESPACE,
   type RecallEntry,
   type RecallHit,
@@ -13,6 +15,7 @@ import {
   type RecallStore,
   searchedText,
 } from './recall-store.js';
+import { SqliteVectors } from './sqlite-vectors.js';
 
 const MIGRATIONS: readonly Migration[] = [
   {
@@ -36,6 +39,14 @@ const MIGRATIONS: readonly Migration[] = [
       tokenize='unicode61 remove_diacritics 0');
     CREATE VIRTUAL TABLE recall_vocab USING fts5vocab(recall_fts, 'row');
     CREATE TABLE recall_marks (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  },
+  {
+    version: 2,
+    name: 'dense vectors: which entries have one, and the cache by content hash',
+    // The vectors themselves live in a vec0 table made when an embedding model is first set (its dimension is
+    // part of its definition): sqlite-vectors.ts.
+    up: `ALTER TABLE recall_entries ADD COLUMN embedded INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE recall_vector_cache (hash TEXT PRIMARY KEY, vector BLOB NOT NULL);`,
   },
 ];
 
@@ -109,20 +120,33 @@ export function sqliteRecallStore(database: SqliteDatabase): RecallStore {
     counted.set(term, { count, atTotal: total });
     return count;
   };
+  const vectors = new SqliteVectors(database);
   const removeWhere = (where: string, params: unknown[]): number =>
     database.write((connection) => {
-      const seqs = connection.prepare(`SELECT seq FROM recall_entries WHERE ${where}`).all(...params) as {
-        seq: number;
-      }[];
+      const rows = connection
+        .prepare(`SELECT seq, speaker, text FROM recall_entries WHERE ${where}`)
+        .all(...params) as { seq: number; speaker: string | null; text: string }[];
       const deleteFts = connection.prepare('DELETE FROM recall_fts WHERE rowid = ?');
       const deleteEntry = connection.prepare('DELETE FROM recall_entries WHERE seq = ?');
-      for (const { seq } of seqs) {
+      for (const { seq } of rows) {
         deleteFts.run(seq);
         deleteEntry.run(seq);
       }
-      total -= seqs.length;
-      return seqs.length;
+      // Forgotten means gone from every index: the vector and its cached copy too.
+      vectors.remove(
+        rows.map((row) => row.seq),
+        rows.map((row) => contentHash(embeddedText({ speaker: row.speaker ?? undefined, text: row.text }))),
+      );
+      total -= rows.length;
+      return rows.length;
     });
+  const toHits = (found: readonly { seq: number; similarity: number }[]): RecallHit[] => {
+    const lookup = database.statement(`SELECT ${COLUMNS} FROM recall_entries WHERE seq = ?`);
+    return found.flatMap(({ seq, similarity }) => {
+      const row = lookup.get(seq) as Row | undefined;
+      return row ? [{ ...fromRow(row), score: similarity }] : [];
+    });
+  };
   return {
     async add(entries) {
       if (entries.length === 0) return 0;
@@ -218,6 +242,56 @@ export function sqliteRecallStore(database: SqliteDatabase): RecallStore {
     },
     async count() {
       return total;
+    },
+    async vectorModel() {
+      return vectors.current();
+    },
+    async resetVectors(model) {
+      vectors.reset(model);
+    },
+    async unembedded(after, limit) {
+      const rows = database
+        .statement(
+          'SELECT seq, message_id, speaker, text FROM recall_entries WHERE seq > ? AND embedded = 0 ORDER BY seq LIMIT ?',
+        )
+        .all(after, limit) as { seq: number; message_id: string; speaker: string | null; text: string }[];
+      return rows.map((row) => ({
+        position: row.seq,
+        messageId: row.message_id,
+        text: embeddedText({ speaker: row.speaker ?? undefined, text: row.text }),
+      }));
+    },
+    async addVectors(list) {
+      const model = vectors.current();
+      if (!model || list.length === 0) return 0;
+      return database.write((connection) => {
+        const find = connection.prepare(
+          'SELECT seq, audience, person, session_id, embedded FROM recall_entries WHERE message_id = ?',
+        );
+        const markEmbedded = connection.prepare('UPDATE recall_entries SET embedded = 1 WHERE seq = ?');
+        let stored = 0;
+        for (const { messageId, hash, vector } of list) {
+          if (vector.length !== model.dimensions) continue;
+          vectors.cache(hash, vector);
+          const row = find.get(messageId) as
+            | { seq: number; audience: string; person: string | null; session_id: string; embedded: number }
+            | undefined;
+          if (!row || row.embedded === 1) continue;
+          vectors.insert(row.seq, vector, { audience: row.audience, person: row.person, session: row.session_id });
+          markEmbedded.run(row.seq);
+          stored += 1;
+        }
+        return stored;
+      });
+    },
+    async cachedVectors(hashes) {
+      return vectors.cached(hashes);
+    },
+    async nearest({ vector, scope, limit }) {
+      return toHits(vectors.nearest(vector, scope, limit));
+    },
+    async vectorCount() {
+      return vectors.count();
     },
     async mark(key) {
       return (
