@@ -1,8 +1,11 @@
 // A call to a model: the messages, the tools it may call, and the accounting fields every call carries.
 import type { Message, ModelToolDefinition, ToolChoice } from '@aalis/schema-message';
 
-/** Why a call is made, for accounting: a session's own turns, or a child session's (「对话」 / 「子任务」). */
-export type LlmPurpose = 'conversation' | 'subtask';
+/**
+ * Why a call is made, for accounting: a session's own turns, a child session's (「对话」 / 「子任务」), or the
+ * profile plugin's extraction pass after a turn (「档案提取」).
+ */
+export type LlmPurpose = 'conversation' | 'subtask' | 'profile-extraction';
 
 /** A tool the model may call (the shared ModelToolDefinition; the name is kept for consumers). */
 export type LlmToolDefinition = ModelToolDefinition;

@@ -6,6 +6,7 @@ defineCatalogue({
   'zh-CN': {
     'llm.purpose.conversation': '对话',
     'llm.purpose.subtask': '子任务',
+    'llm.purpose.profile-extraction': '档案提取',
     'llm.fallback.request': '会话设置的模型 {preference} 现在不可用,本次改用 {actual}。',
     'llm.fallback.plugin': '本插件偏好的模型 {preference} 现在不可用,改用 {actual}。',
     'llm.fallback.global': '全局偏好的模型 {preference} 现在不可用,改用 {actual}。',
@@ -14,6 +15,7 @@ defineCatalogue({
   en: {
     'llm.purpose.conversation': 'conversation',
     'llm.purpose.subtask': 'subtask',
+    'llm.purpose.profile-extraction': 'profile extraction',
     'llm.fallback.request': "The session's model {preference} is not available now; using {actual} instead.",
     'llm.fallback.plugin': "This plugin's preferred model {preference} is not available now; using {actual} instead.",
     'llm.fallback.global': 'The globally preferred model {preference} is not available now; using {actual} instead.',
@@ -21,7 +23,7 @@ defineCatalogue({
   },
 });
 
-/** 「对话」 / 「子任务」 (en: conversation / subtask). */
+/** 「对话」 / 「子任务」 / 「档案提取」 (en: conversation / subtask / profile extraction). */
 export function purposeLabel(purpose: LlmPurpose): TextRef {
   return textRef(`llm.purpose.${purpose}`);
 }

@@ -2,9 +2,11 @@
 import type { PostgresDatabase, PostgresMigration } from '@aalis/postgres';
 import {
   contains,
+  likePattern,
   MAX_FACTS_PER_PERSON,
   PROFILE_NAMESPACE,
   type ProfileFact,
+  type ProfilePerson,
   type ProfileStore,
 } from './profile-store.js';
 
@@ -16,38 +18,123 @@ const MIGRATIONS: readonly PostgresMigration[] = [
       UNIQUE (person, fact));
     CREATE INDEX profile_facts_person ON profile_facts(person, at);`,
   },
+  { version: 2, name: 'how a fact came', up: 'ALTER TABLE profile_facts ADD COLUMN source TEXT;' },
 ];
+
+const COLUMNS = 'id, person, fact, at, source';
+
+interface Row {
+  id: string;
+  person: string;
+  fact: string;
+  at: string;
+  source: string | null;
+}
+
+function fromRow(row: Row): ProfileFact {
+  return {
+    id: row.id,
+    person: row.person,
+    fact: row.fact,
+    at: Number(row.at),
+    ...(row.source === 'tool' || row.source === 'extraction' || row.source === 'page' ? { source: row.source } : {}),
+  };
+}
+
+/** PostgreSQL text cannot hold NUL: it is stored as U+FFFD. */
+function storable(text: string): string {
+  return text.replaceAll('\u0000', '\uFFFD');
+}
 
 export async function postgresProfileStore(database: PostgresDatabase): Promise<ProfileStore> {
   await database.migrate(PROFILE_NAMESPACE, MIGRATIONS);
   const facts = async (person: string) =>
-    (
-      await database.query<ProfileFact & { at: string }>(
-        'SELECT id, person, fact, at FROM profile_facts WHERE person = $1 ORDER BY at, id',
-        [person],
-      )
-    ).map((row): ProfileFact => ({ id: row.id, person: row.person, fact: row.fact, at: Number(row.at) }));
+    (await database.query<Row>(`SELECT ${COLUMNS} FROM profile_facts WHERE person = $1 ORDER BY at, id`, [person])).map(
+      fromRow,
+    );
+  const removeIds = async (ids: readonly string[]) =>
+    ids.length === 0
+      ? []
+      : (
+          await database.query<Row>(`DELETE FROM profile_facts WHERE id = ANY($1::text[]) RETURNING ${COLUMNS}`, [
+            [...ids],
+          ])
+        ).map(fromRow);
   return {
     async remember(fact) {
-      await database.transaction(async (client) => {
+      const text = storable(fact.fact);
+      return database.transaction(async (client) => {
         await client.query(
-          'INSERT INTO profile_facts (id, person, fact, at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
-          [fact.id, fact.person, fact.fact.replaceAll('\u0000', '\uFFFD'), fact.at],
+          'INSERT INTO profile_facts (id, person, fact, at, source) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING',
+          [fact.id, fact.person, text, fact.at, fact.source ?? null],
         );
         await client.query(
           `DELETE FROM profile_facts WHERE person = $1 AND id NOT IN
            (SELECT id FROM profile_facts WHERE person = $1 ORDER BY at DESC, id DESC LIMIT $2)`,
           [fact.person, MAX_FACTS_PER_PERSON],
         );
+        const kept = (
+          await client.query<Row>(`SELECT ${COLUMNS} FROM profile_facts WHERE person = $1 AND fact = $2`, [
+            fact.person,
+            text,
+          ])
+        ).rows[0];
+        return kept ? fromRow(kept) : { ...fact, fact: text };
       });
     },
     facts,
     async forget(person, matching) {
-      const gone = (await facts(person)).filter((fact) => contains(fact.fact, matching));
-      if (gone.length > 0) {
-        await database.query('DELETE FROM profile_facts WHERE id = ANY($1::text[])', [gone.map((fact) => fact.id)]);
-      }
-      return gone;
+      return removeIds((await facts(person)).filter((fact) => contains(fact.fact, matching)).map((fact) => fact.id));
+    },
+    forgetIds: removeIds,
+    async get(id) {
+      const row = (await database.query<Row>(`SELECT ${COLUMNS} FROM profile_facts WHERE id = $1`, [id]))[0];
+      return row ? fromRow(row) : undefined;
+    },
+    async update(id, fact, at) {
+      const text = storable(fact);
+      return database.transaction(async (client) => {
+        const row = (await client.query<Row>(`SELECT ${COLUMNS} FROM profile_facts WHERE id = $1 FOR UPDATE`, [id]))
+          .rows[0];
+        if (!row) return undefined;
+        const same = (
+          await client.query<Row>(`SELECT ${COLUMNS} FROM profile_facts WHERE person = $1 AND fact = $2 AND id <> $3`, [
+            row.person,
+            text,
+            id,
+          ])
+        ).rows[0];
+        if (same) {
+          await client.query('DELETE FROM profile_facts WHERE id = $1', [id]);
+          return fromRow(same);
+        }
+        await client.query("UPDATE profile_facts SET fact = $2, at = $3, source = 'page' WHERE id = $1", [
+          id,
+          text,
+          at,
+        ]);
+        return fromRow({ ...row, fact: text, at: String(at), source: 'page' });
+      });
+    },
+    async people(limit) {
+      return (
+        await database.query<{ person: string; facts: string; last_at: string }>(
+          `SELECT person, count(*) AS facts, max(at) AS last_at FROM profile_facts GROUP BY person
+           ORDER BY last_at DESC, person LIMIT $1`,
+          [limit],
+        )
+      ).map((row): ProfilePerson => ({ person: row.person, facts: Number(row.facts), lastAt: Number(row.last_at) }));
+    },
+    async search({ text, persons, limit }) {
+      if (persons?.length === 0) return [];
+      return (
+        await database.query<Row>(
+          `SELECT ${COLUMNS} FROM profile_facts WHERE lower(fact) LIKE $1 ESCAPE '\\'
+             AND ($2::text[] IS NULL OR person = ANY($2::text[]))
+           ORDER BY at DESC, id DESC LIMIT $3`,
+          [likePattern(storable(text)), persons === undefined ? null : [...persons], limit],
+        )
+      ).map(fromRow);
     },
   };
 }

@@ -1,31 +1,34 @@
 // Where what she knows about each person lives: short facts per person key, in the storage engine's database.
 // Two implementations (SQLite, PostgreSQL) run one conformance suite (profile-store.case.ts).
+import type { ProfileFact, ProfilePerson } from '@aalis/api-user-profile';
 
-export interface ProfileFact {
-  id: string;
-  /** The person's key (`owner`, or `<platform>:<userId>`). */
-  person: string;
-  fact: string;
-  /** Milliseconds since the epoch. */
-  at: number;
-}
-
-/** Facts kept per person at most; a new one past it replaces the oldest. */
-export const MAX_FACTS_PER_PERSON = 100;
-/** Longest fact, in characters. */
-export const MAX_FACT_CHARS = 500;
+export { MAX_FACT_CHARS, MAX_FACTS_PER_PERSON, type ProfileFact, type ProfilePerson } from '@aalis/api-user-profile';
 
 export interface ProfileStore {
-  /** Keeps a fact (the same text again is kept once); past MAX_FACTS_PER_PERSON the oldest goes. */
-  remember(fact: ProfileFact): Promise<void>;
+  /** Keeps a fact (the same text again is kept once); past MAX_FACTS_PER_PERSON the oldest goes. Returns the kept one. */
+  remember(fact: ProfileFact): Promise<ProfileFact>;
   /** A person's facts, oldest first. */
   facts(person: string): Promise<ProfileFact[]>;
   /** Forgets a person's facts containing `matching` (case-insensitive), or all of them; returns what went. */
   forget(person: string, matching?: string): Promise<ProfileFact[]>;
+  /** Forgets facts by id; returns what went. */
+  forgetIds(ids: readonly string[]): Promise<ProfileFact[]>;
+  get(id: string): Promise<ProfileFact | undefined>;
+  /** Rewrites a fact; when its person already has the new text, the two become that one. Undefined when gone. */
+  update(id: string, fact: string, at: number): Promise<ProfileFact | undefined>;
+  /** People with facts, the most recently updated first. */
+  people(limit: number): Promise<ProfilePerson[]>;
+  /** Facts containing `text` (case-insensitive) of these people (everyone when absent), newest first. */
+  search(request: { text: string; persons?: readonly string[]; limit: number }): Promise<ProfileFact[]>;
 }
 
 export const PROFILE_NAMESPACE = 'user-profile';
 
 export function contains(fact: string, matching: string | undefined): boolean {
   return matching === undefined || fact.toLowerCase().includes(matching.toLowerCase());
+}
+
+/** A LIKE pattern matching `text` anywhere, with its own wildcards escaped (ESCAPE '\'). */
+export function likePattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }

@@ -2,8 +2,10 @@
 // forgetting that reaches long-term memory's index too.
 import type { MemoryVectorService } from '@aalis/api-memory-vector';
 import type { Tool, ToolCallContext } from '@aalis/api-tools';
+import type { UserProfileService } from '@aalis/api-user-profile';
 import { type I18n, textRef } from '@aalis/core';
 import type { Identity } from '@aalis/schema-message';
+import { cleanFact } from './profile-service-impl.js';
 import { MAX_FACT_CHARS, type ProfileStore } from './profile-store.js';
 
 export const REMEMBER_TOOL = 'memory_remember';
@@ -16,16 +18,16 @@ function speakerOf(context: ToolCallContext): Identity | undefined {
 
 export function profileTools({
   store,
+  service,
   i18n,
   personOf,
   memory,
-  newId,
 }: {
   store: ProfileStore;
+  service: UserProfileService;
   i18n: I18n;
   personOf(identity: Identity): string;
   memory(): MemoryVectorService | undefined;
-  newId(): string;
 }): Tool[] {
   const t = (key: string, params?: Record<string, string | number>) => i18n.t(textRef(key, params));
   return [
@@ -41,12 +43,12 @@ export function profileTools({
       async handler(args, context) {
         const speaker = speakerOf(context);
         if (!speaker) return { content: t('userProfile.noSpeaker'), isError: true };
-        const fact = String(args.fact).replace(/\s+/g, ' ').trim();
+        const fact = cleanFact(String(args.fact));
         if (fact.length > MAX_FACT_CHARS) {
           return { content: t('userProfile.tooLong', { length: fact.length, max: MAX_FACT_CHARS }), isError: true };
         }
-        await store.remember({ id: newId(), person: personOf(speaker), fact, at: Date.now() });
-        return t('userProfile.remembered', { fact });
+        const kept = await service.remember({ person: personOf(speaker), fact, source: 'tool' });
+        return t('userProfile.remembered', { fact: kept.fact });
       },
     },
     {

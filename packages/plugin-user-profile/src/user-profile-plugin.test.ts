@@ -3,6 +3,7 @@
 // memory (searched afterwards).
 import { memoryVector } from '@aalis/api-memory-vector';
 import { sessionManager } from '@aalis/api-session-manager';
+import { userProfile } from '@aalis/api-user-profile';
 import { type Harness, startHarness } from '@aalis/plugin-agent/testing';
 import memoryVectorPlugin from '@aalis/plugin-memory-vector';
 import { textReply, toolCallReply } from '@aalis/testing';
@@ -98,5 +99,27 @@ describe('profiles', () => {
       .at(-1)!
       .messages.filter((message) => message.role === 'tool');
     expect(String(results.at(-1)?.content)).toBe('事实太长（600 字），请缩短到 500 字以内再记。');
+  });
+
+  it('the userProfile service forgets a fact and what its person said about it, from every index', async () => {
+    harness.server.enqueue(textReply('A cat!'));
+    await say('222', 'I have a cat named Miso');
+    const memory = harness.booted.app.services.selected(memoryVector)!.impl;
+    await memory.settled();
+    const profiles = harness.booted.app.services.selected(userProfile)!.impl;
+    const fact = await profiles.remember({ person: 'qq:222', fact: 'has a cat named Miso', source: 'page' });
+    expect((await profiles.search({ text: 'miso' })).map((found) => found.id)).toEqual([fact.id]);
+    expect((await memory.search({ text: 'Miso', sessionId: ROOM })).length).toBeGreaterThan(0);
+
+    const forgotten = await profiles.forget([fact.id]);
+    expect(forgotten.facts.map((gone) => gone.id)).toEqual([fact.id]);
+    expect(forgotten.messages).toBeGreaterThanOrEqual(1);
+    await memory.settled();
+    expect(await profiles.search({ text: 'miso' })).toEqual([]);
+    expect(await memory.search({ text: 'Miso', sessionId: ROOM })).toEqual([]);
+    await expect(profiles.update(fact.id, 'x')).rejects.toMatchObject({ code: 'AALIS_PROFILE_UNKNOWN' });
+    await expect(profiles.remember({ person: 'qq:222', fact: ' ' })).rejects.toMatchObject({
+      code: 'AALIS_PROFILE_FACT_EMPTY',
+    });
   });
 });
