@@ -153,6 +153,8 @@ const remoteServer: OpenAiTestServer = {
   enqueue: unavailable,
   enqueueWhen: unavailable,
   failModels: unavailable,
+  failEmbeddings: unavailable,
+  embeddedTexts: unavailable,
   pending: unavailable,
   reset: unavailable,
   close: async () => {},

@@ -4,8 +4,14 @@
 import { agent } from '@aalis/api-agent';
 import { authority } from '@aalis/api-authority';
 import { contributions } from '@aalis/api-contributions';
+import { embedding } from '@aalis/api-embedding';
 import { memory } from '@aalis/api-memory';
-import { type MemoryVectorService, memoryVector, type RecalledMessage } from '@aalis/api-memory-vector';
+import {
+  type MemoryVectorService,
+  type MemoryVectorStatus,
+  memoryVector,
+  type RecalledMessage,
+} from '@aalis/api-memory-vector';
 import { sessionManager } from '@aalis/api-session-manager';
 import { storage } from '@aalis/api-storage';
 import { config, definePlugin, events, i18n, lifecycle, logger, optional, provide } from '@aalis/core';
@@ -20,12 +26,15 @@ import { blockCosts, headerTokens, recallBlock } from './recall-block.js';
 import { recallContribution } from './recall-contribution.js';
 import { recallEntry } from './recall-entry.js';
 import { identityOfInput, identityOfStored, personOf, turnScope } from './recall-scope.js';
+import { RecentRecalls } from './recent-recalls.js';
 import { SessionAudiences } from './session-audiences.js';
 import { sqliteRecallStore } from './sqlite-recall-store.js';
+import { VectorIndexer } from './vector-indexer.js';
 import './memory-vector-texts.js';
 
 export { chooseTerms } from './choose-terms.js';
 export { type MemoryVectorConfig, memoryVectorConfigSchema } from './memory-vector-config.js';
+export { memoryVectorErrors } from './memory-vector-errors.js';
 export { postgresRecallStore } from './postgres-recall-store.js';
 export type { Excerpt, RecallSettings } from './recall.js';
 export { recall } from './recall.js';
@@ -49,6 +58,7 @@ export const memoryVectorPlugin = definePlugin({
     contributions: optional(contributions),
     sessionManager: optional(sessionManager),
     authority: optional(authority),
+    embedding: optional(embedding),
   },
   config: memoryVectorConfigSchema,
   async apply(handles) {
@@ -63,9 +73,17 @@ export const memoryVectorPlugin = definePlugin({
       sessionManager: () => (handles.sessionManager.available ? handles.sessionManager.use : undefined),
       isOwner,
     });
+    const vectors = new VectorIndexer({
+      store,
+      embedding: () => (handles.embedding.available ? handles.embedding.use : undefined),
+      log,
+      queryTimeoutMs: settings.queryTimeoutMs,
+    });
+    const recent = new RecentRecalls();
     const indexer = new MessageIndexer({
       store,
       log,
+      onWritten: () => vectors.kick(),
       readAll: (sessionId) => handles.memory.use.readAll(sessionId),
       async entryOf(sessionId, message) {
         const speaker = message.role === 'user' ? identityOfStored(message) : undefined;
@@ -80,11 +98,22 @@ export const memoryVectorPlugin = definePlugin({
     };
 
     handles.events.use.on('memory:appended', ({ sessionId, messages }) => indexer.appended(sessionId, messages));
-    handles.events.use.on('memory:deleted', ({ sessionId, turnId }) => indexer.deletedTurn(sessionId, turnId));
+    handles.events.use.on('memory:deleted', ({ sessionId, turnId }) => {
+      indexer.deletedTurn(sessionId, turnId);
+      vectors.rewind();
+    });
     handles.events.use.on('memory:cleared', ({ sessionIds }) => {
       indexer.cleared(sessionIds);
       audiences.forget(sessionIds);
+      recent.clear(sessionIds);
+      vectors.rewind();
     });
+    const forget = async (messageIds: readonly string[]) => {
+      const removed = await store.deleteMessages(messageIds);
+      recent.forget(new Set(messageIds));
+      vectors.rewind();
+      return removed;
+    };
 
     if (handles.contributions.available) {
       handles.contributions.use.contribute(
@@ -98,19 +127,23 @@ export const memoryVectorPlugin = definePlugin({
                 return identity ? [identity] : [];
               }),
             ),
-          find: ({ terms, scope, exclude }) => {
+          find: async ({ text, terms, scope, exclude, signal }) => {
             const costs = blockCosts({ locale: handles.i18n.use.locale, itemMaxChars: settings.itemMaxChars });
-            return recall({
+            const now = Date.now();
+            const excerpts = await recall({
               store,
               terms,
               scope,
               exclude,
-              now: Date.now(),
+              now,
+              dense: (limit) => vectors.nearest(text, scope, limit, signal),
               // The block's header and preamble are paid first, from the same budget.
               settings: { ...settings, maxTokens: settings.maxTokens - headerTokens(handles.i18n.use.locale) },
               cost: costs.line,
               excerptCost: costs.excerpt,
             });
+            recent.add({ sessionId: scope.sessionId, terms, excerpts, at: now });
+            return excerpts;
           },
           render: (excerpts, sessionId) =>
             recallBlock(excerpts, {
@@ -144,7 +177,7 @@ export const memoryVectorPlugin = definePlugin({
           }),
         );
       },
-      forget: (messageIds) => store.deleteMessages(messageIds),
+      forget,
       async forgetSaidBy({ speaker, text, sessionId }) {
         const person = personOf(speaker, isOwner);
         const own = `private:${person}`;
@@ -156,13 +189,38 @@ export const memoryVectorPlugin = definePlugin({
           limit: 500,
         });
         const theirs = hits.filter((hit) => hit.person === person || hit.audience === own);
-        return store.deleteMessages(theirs.map((hit) => hit.messageId));
+        return forget(theirs.map((hit) => hit.messageId));
       },
       count: () => store.count(),
       async settled() {
         await catchingUp;
         await indexer.settled();
+        await vectors.settled();
       },
+      async status(): Promise<MemoryVectorStatus> {
+        const state = await vectors.status();
+        return {
+          indexed: await store.count(),
+          vectors: {
+            state: state.state,
+            ...(state.model === undefined ? {} : { model: state.model }),
+            ...(state.dimensions === undefined ? {} : { dimensions: state.dimensions }),
+            embedded: await store.vectorCount(),
+            ...(state.error ? { error: { code: state.error.code, text: state.error.text } } : {}),
+          },
+        };
+      },
+      async reindex({ onProgress } = {}) {
+        await catchingUp;
+        await indexer.settled();
+        let last = { embedded: 0, total: 0 };
+        const model = await vectors.reindex((progress) => {
+          last = progress;
+          onProgress?.(progress);
+        });
+        return { ...model, embedded: await store.vectorCount(), total: last.total };
+      },
+      recentRecalls: async (filter = {}) => recent.list(filter),
     };
     handles.provide.use.service(memoryVector, service);
 
@@ -170,7 +228,12 @@ export const memoryVectorPlugin = definePlugin({
       const manager = handles.sessionManager.use;
       catchingUp = catchUp({ store, indexer, sessions: (filter) => manager.list(filter), log });
     }
-    handles.lifecycle.use.onDispose(() => indexer.stop());
+    handles.lifecycle.use.onDispose(async () => {
+      await indexer.stop();
+      await vectors.stop();
+    });
+    // Vectors still missing from an earlier run (or never made: the endpoint was just configured) are made now.
+    vectors.kick();
   },
 });
 

@@ -43,6 +43,15 @@ export const memoryVectorConfigSchema = s
       .nonEmpty()
       .optional()
       .describe('IANA time zone of the times shown in recalled messages; unset = the message archive’s default (UTC).'),
+    queryTimeoutMs: s
+      .number()
+      .integer()
+      .min(100)
+      .max(60_000)
+      .default(3000)
+      .describe(
+        'With an embedding endpoint (plugins.embedding-openai): how long embedding a turn’s words may take; past it the turn recalls by full text alone.',
+      ),
     catchUp: s
       .boolean()
       .default(true)

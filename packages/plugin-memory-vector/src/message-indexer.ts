@@ -24,6 +24,8 @@ export interface MessageIndexerOptions {
   /** The whole archive of a session (catch-up). */
   readAll(sessionId: string): Promise<Message[]>;
   log: Logger;
+  /** Called after entries were written (dense vectors follow them). */
+  onWritten?: () => void;
 }
 
 export class MessageIndexer {
@@ -156,6 +158,7 @@ export class MessageIndexer {
     if (entries.length === 0) return;
     try {
       await this.options.store.add(entries);
+      this.options.onWritten?.();
     } catch (error) {
       this.failures += 1;
       this.options.log.warn('long-term memory index: a batch could not be written; the next start reads it again', {

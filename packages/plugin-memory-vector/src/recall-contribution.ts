@@ -8,9 +8,12 @@ import { splitSpoken } from './recall-entry.js';
 import type { RecallScope } from './recall-store.js';
 
 export interface TurnRecall {
+  /** The turn's words (dense recall embeds them). */
+  text: string;
   terms: string[];
   scope: RecallScope;
   exclude: Set<string>;
+  signal: AbortSignal;
 }
 
 /** The words this turn searches with: its inputs, as archived when they were. */
@@ -43,9 +46,16 @@ export function recallContribution({
     category: 'memoryVector',
     async build(view) {
       if (view.dryRun || view.inputs.length === 0) return undefined;
-      const terms = queryTerms(turnText(view));
-      if (terms.length === 0) return undefined;
-      const excerpts = await find({ terms, scope: await scopeOf(view), exclude: carriedIds(view) });
+      const text = turnText(view);
+      if (text.trim() === '') return undefined;
+      const terms = queryTerms(text);
+      const excerpts = await find({
+        text,
+        terms,
+        scope: await scopeOf(view),
+        exclude: carriedIds(view),
+        signal: view.signal,
+      });
       return render(excerpts, view.sessionId);
     },
   };

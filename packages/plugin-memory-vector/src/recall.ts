@@ -16,12 +16,53 @@ export interface RecallSettings {
 const CANDIDATES_PER_HIT = 4;
 const DAY_MS = 86_400_000;
 
+/** Rank fusion's constant (Cormack et al.): a hit ranked r in a list adds 1 / (RRF_K + r). */
+export const RRF_K = 60;
+
 /** Consecutive messages of one session, recalled together, and why: the best match among them. */
 export interface Excerpt {
   entries: RecallEntry[];
   /** The ids that matched the query (the rest are neighbours). */
   matched: Set<string>;
+  /** Of those, the ids the dense (vector) search found. */
+  dense: Set<string>;
   score: number;
+}
+
+interface Candidate {
+  hit: RecallHit;
+  score: number;
+  dense: boolean;
+}
+
+/**
+ * One ranked list: full text alone keeps BM25's own scores; with dense hits, both lists are fused by rank (RRF),
+ * which needs no common scale between BM25 and cosine similarity. Either way weighed by age.
+ */
+function rank(
+  found: readonly RecallHit[],
+  near: readonly RecallHit[] | undefined,
+  exclude: ReadonlySet<string>,
+  now: number,
+  settings: RecallSettings,
+): Candidate[] {
+  const fresh = (hits: readonly RecallHit[]) => hits.filter((hit) => !exclude.has(hit.messageId));
+  const weigh = (hit: RecallHit, score: number) => score * recencyFactor(hit.at, now, settings);
+  if (!near || near.length === 0) {
+    return fresh(found).map((hit) => ({ hit, score: weigh(hit, hit.score), dense: false }));
+  }
+  const fused = new Map<string, Candidate>();
+  fresh(found).forEach((hit, index) => {
+    fused.set(hit.messageId, { hit, score: 1 / (RRF_K + index + 1), dense: false });
+  });
+  fresh(near).forEach((hit, index) => {
+    const known = fused.get(hit.messageId);
+    if (known) {
+      known.score += 1 / (RRF_K + index + 1);
+      known.dense = true;
+    } else fused.set(hit.messageId, { hit, score: 1 / (RRF_K + index + 1), dense: true });
+  });
+  return [...fused.values()].map((candidate) => ({ ...candidate, score: weigh(candidate.hit, candidate.score) }));
 }
 
 export function recencyFactor(at: number, now: number, settings: RecallSettings): number {
@@ -38,9 +79,12 @@ export async function recall({
   settings,
   cost,
   excerptCost,
+  dense,
 }: {
   store: RecallStore;
   terms: readonly string[];
+  /** The scope's entries nearest to the turn's text (dense recall), when it can answer. */
+  dense?: (limit: number) => Promise<RecallHit[] | undefined>;
   scope: RecallScope;
   /** Message ids the prompt already carries (history, this turn's inputs). */
   exclude: ReadonlySet<string>;
@@ -51,17 +95,19 @@ export async function recall({
   /** Tokens an excerpt's own label line costs (when and where). */
   excerptCost: number;
 }): Promise<Excerpt[]> {
-  if (terms.length === 0) return [];
-  const found = await store.search({ terms, scope, limit: settings.maxHits * CANDIDATES_PER_HIT });
-  const hits = found
-    .filter((hit) => !exclude.has(hit.messageId))
-    .map((hit) => ({ hit, score: hit.score * recencyFactor(hit.at, now, settings) }))
+  const limit = settings.maxHits * CANDIDATES_PER_HIT;
+  const [found, near] = await Promise.all([
+    terms.length === 0 ? [] : store.search({ terms, scope, limit }),
+    dense ? dense(limit) : undefined,
+  ]);
+  const hits = rank(found, near, exclude, now, settings)
     .sort((a, b) => b.score - a.score)
     .slice(0, settings.maxHits);
   const excerpts: Excerpt[] = [];
   const taken = new Set<string>();
   let budget = settings.maxTokens;
-  for (const { hit, score } of hits) {
+  for (const { hit, score, dense: byVector } of hits) {
+    const denseIds = new Set(byVector ? [hit.messageId] : []);
     if (taken.has(hit.messageId)) continue;
     const entries = await withNeighbours(store, hit, scope, settings.neighbours);
     const fresh = entries.filter((entry) => !exclude.has(entry.messageId) && !taken.has(entry.messageId));
@@ -72,12 +118,12 @@ export async function recall({
       if (alone > budget) continue;
       budget -= alone;
       taken.add(hit.messageId);
-      excerpts.push({ entries: [hit], matched: new Set([hit.messageId]), score });
+      excerpts.push({ entries: [hit], matched: new Set([hit.messageId]), dense: denseIds, score });
       continue;
     }
     budget -= price;
     for (const entry of fresh) taken.add(entry.messageId);
-    excerpts.push({ entries: fresh, matched: new Set([hit.messageId]), score });
+    excerpts.push({ entries: fresh, matched: new Set([hit.messageId]), dense: denseIds, score });
   }
   return mergeTouching(excerpts);
 }
@@ -117,6 +163,7 @@ function mergeTouching(excerpts: Excerpt[]): Excerpt[] {
     const byId = new Map([...joined.entries, ...excerpt.entries].map((entry) => [entry.messageId, entry]));
     joined.entries = [...byId.values()].sort((a, b) => a.at - b.at || (a.messageId < b.messageId ? -1 : 1));
     for (const id of excerpt.matched) joined.matched.add(id);
+    for (const id of excerpt.dense) joined.dense.add(id);
   }
   return merged;
 }
