@@ -27,6 +27,7 @@ import archivePlugin from '@aalis/plugin-message-archive';
 import mutePlugin from '@aalis/plugin-mute';
 import { otelConfigSchema, tracingWanted } from '@aalis/plugin-otel/otel-config';
 import personaPlugin from '@aalis/plugin-persona';
+import { discordConfigSchema, discordConfigured } from '@aalis/plugin-platform-discord/discord-config';
 import { onebotConfigSchema, onebotConfigured } from '@aalis/plugin-platform-onebot/onebot-config';
 import { qqConfigSchema, qqConfigured } from '@aalis/plugin-platform-qq/qq-config';
 import { satoriConfigSchema, satoriConfigured } from '@aalis/plugin-platform-satori/satori-config';
@@ -256,6 +257,13 @@ export function pluginSlots(): PluginSlot[] {
       summary:
         'Every platform a Satori server bridges (Koishi’s adapters, Chronocat …) through the Satori protocol; enabled when endpoint is set.',
       enabledWhen: satoriConfigured,
+      secretsOf: (section) => stringsAt(section, 'token'),
+    }),
+    lazySlot('@aalis/plugin-platform-discord', discordConfigSchema, () => import('@aalis/plugin-platform-discord'), {
+      alias: 'platform-discord',
+      summary:
+        'Discord through its gateway and REST API (guild channels, threads as sessions, DMs, slash commands); enabled when token is set.',
+      enabledWhen: discordConfigured,
       secretsOf: (section) => stringsAt(section, 'token'),
     }),
     lazySlot('@aalis/plugin-platform-qq', qqConfigSchema, () => import('@aalis/plugin-platform-qq'), {

@@ -8,6 +8,8 @@ export interface BotApiCall {
   method: string;
   params: Record<string, unknown>;
   at: number;
+  /** Answered with an error, or cut (dropPolls). */
+  failed?: boolean;
 }
 
 export interface BotApiServerOptions {
@@ -20,13 +22,23 @@ export interface BotApiServer {
   readonly url: string;
   readonly calls: BotApiCall[];
   /** Messages she sent (sendMessage), as the server stored them. */
-  readonly sent: { message_id: number; chat_id: number; text: string; parse_mode?: string; reply_to?: number }[];
+  readonly sent: {
+    message_id: number;
+    chat_id: number;
+    text: string;
+    parse_mode?: string;
+    reply_to?: number;
+    /** performance.now() when the call arrived. */
+    at: number;
+  }[];
   /** Queues an update (update_id assigned when absent); returns its id. */
   push(update: Record<string, unknown>): number;
   /** Serves `bytes` for a file id (getFile + download). */
   addFile(fileId: string, bytes: Uint8Array): void;
   /** The next calls of `method` answer with this error instead. */
   failNext(method: string, error: { status: number; description: string; retryAfter?: number }, times?: number): void;
+  /** Cuts every held getUpdates request (its connection destroyed, as a dropped network would). */
+  dropPolls(): void;
   /** The next sendMessage with parse_mode HTML is refused as Telegram does for bad markup. */
   refuseHtmlNext(times?: number): void;
   waitForCalls(predicate: (calls: BotApiCall[]) => boolean, timeoutMs?: number): Promise<BotApiCall[]>;
@@ -95,6 +107,7 @@ export async function startBotApiServer(options: BotApiServerOptions): Promise<B
   const failures = new Map<string, { status: number; description: string; retryAfter?: number; times: number }>();
   let refuseHtml = 0;
   const pollers = new Set<() => void>();
+  const held = new Map<ServerResponse, BotApiCall>();
 
   const json = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -138,9 +151,11 @@ export async function startBotApiServer(options: BotApiServerOptions): Promise<B
     if (match[1] !== options.token) return fail(res, 401, 'Unauthorized');
     const method = match[2] ?? '';
     const params = await readBody(req);
-    calls.push({ method, params, at: Date.now() });
+    const call: BotApiCall = { method, params, at: Date.now() };
+    calls.push(call);
     const failure = failures.get(method);
     if (failure) {
+      call.failed = true;
       failure.times -= 1;
       if (failure.times <= 0) failures.delete(method);
       return fail(res, failure.status, failure.description, failure.retryAfter);
@@ -157,13 +172,16 @@ export async function startBotApiServer(options: BotApiServerOptions): Promise<B
         const wake = () => {
           clearTimeout(timer);
           pollers.delete(wake);
+          held.delete(res);
           if (!res.writableEnded) answer();
         };
         const timer = setTimeout(wake, timeout);
         pollers.add(wake);
+        held.set(res, call);
         req.on('close', () => {
           clearTimeout(timer);
           pollers.delete(wake);
+          held.delete(res);
         });
         return;
       }
@@ -180,6 +198,7 @@ export async function startBotApiServer(options: BotApiServerOptions): Promise<B
           text: String(params.text ?? ''),
           ...(typeof params.parse_mode === 'string' ? { parse_mode: params.parse_mode } : {}),
           ...(replyParameters?.message_id !== undefined ? { reply_to: replyParameters.message_id } : {}),
+          at: performance.now(),
         });
         return json(res, 200, {
           ok: true,
@@ -223,6 +242,13 @@ export async function startBotApiServer(options: BotApiServerOptions): Promise<B
     },
     failNext(method, error, times = 1) {
       failures.set(method, { ...error, times });
+    },
+    dropPolls() {
+      for (const [res, call] of held) {
+        call.failed = true;
+        res.socket?.destroy();
+      }
+      held.clear();
     },
     refuseHtmlNext(times = 1) {
       refuseHtml = times;

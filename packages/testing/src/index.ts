@@ -22,6 +22,17 @@ export {
 } from './bot-api-server.js';
 export { checkChatRequest, type RequestProblem } from './check-chat-request.js';
 export { checkMessagesRequest } from './check-messages-request.js';
+export {
+  type DiscordChannelFixture,
+  type DiscordFailure,
+  type DiscordGuildFixture,
+  type DiscordInteractionCall,
+  type DiscordRequest,
+  type DiscordSentMessage,
+  type DiscordServer,
+  type DiscordUser,
+  startDiscordServer,
+} from './discord-server.js';
 export { hashedEmbedding, hashedEmbeddingWords } from './hashed-embedding.js';
 export {
   connectOneBotImplementation,

@@ -18,6 +18,8 @@ export interface OneBotSentMessage {
   groupId?: number;
   userId?: number;
   message: unknown;
+  /** performance.now() when the call arrived. */
+  at: number;
 }
 
 export interface OneBotImplementationOptions {
@@ -35,12 +37,18 @@ export interface OneBotImplementation {
   readonly authorizations: (string | undefined)[];
   /** Resolves once a host connection is open (the nth, counting from 1). */
   connected(count?: number): Promise<void>;
+  /** How many host connections were opened so far. */
+  connections(): number;
   /** Sends an event (or any raw text) to the connected host. */
   push(event: Record<string, unknown> | string): void;
   /** The next calls of `action` answer with this (e.g. `{ status: 'failed', retcode: 1200 }`), or get no answer. */
   failNext(action: string, answer: Record<string, unknown> | 'no-answer', times?: number): void;
+  /** The next send (send_group_msg or send_private_msg, whichever comes first) answers with this. */
+  failNextSend(answer: Record<string, unknown>): void;
   /** Closes the host's connections (the host should reconnect). */
   dropConnections(): void;
+  /** Forward mode: the next `times` connection upgrades are answered with HTTP `status`. */
+  refuseConnections(status: number, times: number): void;
   /** Waits until `predicate` holds for the recorded calls. */
   waitForCalls(predicate: (calls: OneBotCall[]) => boolean, timeoutMs?: number): Promise<OneBotCall[]>;
   close(): Promise<void>;
@@ -192,6 +200,8 @@ class Implementation {
   private opened = 0;
   private readonly waiters: { count: number; resolve(): void }[] = [];
   private readonly failures = new Map<string, { answer: Record<string, unknown> | 'no-answer'; times: number }>();
+  sendFailure: Record<string, unknown> | undefined;
+  refusals = { status: 503, times: 0 };
   readonly pushedMessages = new Map<number, Record<string, unknown>>();
 
   constructor(private readonly options: Required<Pick<OneBotImplementationOptions, 'selfId' | 'nickname'>>) {}
@@ -214,6 +224,10 @@ class Implementation {
         sub_type: 'connect',
       }),
     );
+  }
+
+  connections(): number {
+    return this.opened;
   }
 
   connected(count = 1): Promise<void> {
@@ -259,6 +273,12 @@ class Implementation {
     >;
     this.calls.push({ action, params, echo: frame.echo, at: Date.now() });
     const reply = (body: Record<string, unknown>) => socket.send(JSON.stringify({ ...body, echo: frame.echo }));
+    if ((action === 'send_group_msg' || action === 'send_private_msg') && this.sendFailure) {
+      const answer = this.sendFailure;
+      this.sendFailure = undefined;
+      reply(answer);
+      return;
+    }
     const failure = this.failures.get(action);
     if (failure) {
       failure.times -= 1;
@@ -278,6 +298,7 @@ class Implementation {
           ...(params.group_id !== undefined ? { groupId: Number(params.group_id) } : {}),
           ...(params.user_id !== undefined ? { userId: Number(params.user_id) } : {}),
           message: params.message,
+          at: performance.now(),
         });
         reply({ status: 'ok', retcode: 0, data: { message_id: messageId } });
         return;
@@ -331,9 +352,14 @@ export async function startOneBotImplementation(
   const server = new WebSocketServer({
     host: '127.0.0.1',
     port: 0,
-    verifyClient: ({ req }: { req: HttpRequest }) => {
+    verifyClient: ({ req }: { req: HttpRequest }, accept: (result: boolean, code?: number) => void) => {
+      if (implementation.refusals.times > 0) {
+        implementation.refusals.times -= 1;
+        accept(false, implementation.refusals.status);
+        return;
+      }
       implementation.authorizations.push(req.headers.authorization);
-      return options.accessToken === undefined || req.headers.authorization === `Bearer ${options.accessToken}`;
+      accept(options.accessToken === undefined || req.headers.authorization === `Bearer ${options.accessToken}`);
     },
   });
   await new Promise<void>((resolve) => server.once('listening', resolve));
@@ -352,10 +378,17 @@ function handleOf(implementation: Implementation, url: string, close: () => Prom
     sent: implementation.sent,
     authorizations: implementation.authorizations,
     connected: (count) => implementation.connected(count),
+    connections: () => implementation.connections(),
     push: (event) => implementation.push(event),
     failNext: (action, answer, times) => implementation.failNext(action, answer, times),
+    failNextSend: (answer) => {
+      implementation.sendFailure = answer;
+    },
     dropConnections: () => {
       for (const socket of implementation.sockets) socket.terminate();
+    },
+    refuseConnections: (status, times) => {
+      implementation.refusals = { status, times };
     },
     waitForCalls: (predicate, timeoutMs) => implementation.waitForCalls(predicate, timeoutMs),
     close,

@@ -22,8 +22,8 @@ export interface SatoriServer {
   /** The endpoint to configure: http://127.0.0.1:<port>/v1 */
   readonly endpoint: string;
   readonly calls: SatoriCall[];
-  /** The messages she created (message.create), with the ids the server gave them. */
-  readonly created: { id: string; channelId: string; content: string }[];
+  /** The messages she created (message.create), with the ids the server gave them and performance.now() on arrival. */
+  readonly created: SatoriCreated[];
   /** How many event sockets have identified (reconnects count). */
   identified(): number;
   /** Sends a message-created event on every live socket (kept for replay); returns its sn. */
@@ -42,10 +42,19 @@ export interface SatoriServer {
   raw(text: string): void;
   /** Closes every live event socket (the adapter should reconnect). */
   dropSockets(): void;
+  /** The next `times` event socket upgrades are answered with HTTP `status` (a server in trouble). */
+  refuseSockets(status: number, times: number): void;
   /** The next calls of `method` answer with this status. */
   failNext(method: string, status: number, times?: number): void;
   waitFor<T>(check: () => T | undefined | false, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
+}
+
+export interface SatoriCreated {
+  id: string;
+  channelId: string;
+  content: string;
+  at: number;
 }
 
 let nextMessage = 900;
@@ -58,7 +67,8 @@ export async function startSatoriServer({
   logins: SatoriLoginInfo[];
 }): Promise<SatoriServer> {
   const calls: SatoriCall[] = [];
-  const created: { id: string; channelId: string; content: string }[] = [];
+  const created: SatoriCreated[] = [];
+  let refusals = { status: 503, times: 0 };
   const events: { sn: number; body: Record<string, unknown> }[] = [];
   const failures = new Map<string, { status: number; times: number }>();
   const live = new Set<WebSocket>();
@@ -105,13 +115,26 @@ export async function startSatoriServer({
       if (method === 'meta') return reply(200, { logins: logins.map(wireLogin), proxy_urls: [] });
       if (method === 'message.create') {
         nextMessage += 1;
-        created.push({ id: String(nextMessage), channelId: String(body.channel_id), content: String(body.content) });
+        created.push({
+          id: String(nextMessage),
+          channelId: String(body.channel_id),
+          content: String(body.content),
+          at: performance.now(),
+        });
         return reply(200, [{ id: String(nextMessage), content: body.content }]);
       }
       reply(404, { message: `no method ${method}` });
     });
   });
-  const sockets = new WebSocketServer({ server, path: '/v1/events' });
+  const sockets = new WebSocketServer({
+    server,
+    path: '/v1/events',
+    verifyClient: (_info, accept) => {
+      if (refusals.times <= 0) return accept(true);
+      refusals.times -= 1;
+      accept(false, refusals.status, 'refused on purpose');
+    },
+  });
   sockets.on('connection', (socket) => {
     let ready = false;
     socket.on('message', (data) => {
@@ -177,6 +200,9 @@ export async function startSatoriServer({
       // Gone at once: what is sent from now until the adapter identifies again is only kept for replay.
       for (const socket of live) socket.terminate();
       live.clear();
+    },
+    refuseSockets(status, times) {
+      refusals = { status, times };
     },
     failNext(method, status, times = 1) {
       failures.set(method, { status, times });

@@ -1,0 +1,112 @@
+// The conformance driver for plugin-platform-discord over the Discord gateway and REST server of @aalis/testing: each
+// group is a text channel of one guild, a private chat the DM channel between her and the person.
+import { type DiscordChannelFixture, type DiscordServer, type DiscordUser, startDiscordServer } from '@aalis/testing';
+import type {
+  ConformanceChat,
+  ConformanceServer,
+  ConformanceUser,
+  PlatformConformanceDriver,
+} from './platform-driver.case.js';
+
+export const DISCORD_TOKEN = 'MTIwMDAw.discord-secret-token';
+export const DISCORD_USERS: Record<ConformanceUser, DiscordUser> = {
+  alice: { id: '1100000000000000011', username: 'alice', global_name: 'Alice' },
+  bob: { id: '1100000000000000012', username: 'bob', global_name: 'Bob' },
+};
+const GUILD = '1000000000000000100';
+
+export interface DiscordConformanceServer extends ConformanceServer {
+  readonly discord: DiscordServer;
+  /** The guild's channels (groups by key, added on first use; threads may be added by a test). */
+  readonly channels: DiscordChannelFixture[];
+  /** The channel id of a group key. */
+  channelOf(group: string): string;
+}
+
+export const conformanceDriver: PlatformConformanceDriver<DiscordConformanceServer> = {
+  name: 'discord',
+  async start() {
+    const channels: DiscordChannelFixture[] = [];
+    const discord = await startDiscordServer({
+      token: DISCORD_TOKEN,
+      guilds: [{ id: GUILD, name: 'Test guild', channels }],
+      heartbeatIntervalMs: 1_000,
+    });
+    const groups = new Map<string, string>();
+    let nextChannel = 1_000_000_000_000_000_200n;
+    const channelOf = (group: string) => {
+      let id = groups.get(group);
+      if (!id) {
+        nextChannel += 1n;
+        id = String(nextChannel);
+        groups.set(group, id);
+        channels.push({ id, name: group });
+      }
+      return id;
+    };
+    const channelFor = (chat: ConformanceChat) =>
+      chat.kind === 'group' ? channelOf(chat.group) : discord.dmChannel(DISCORD_USERS[chat.user]);
+    const chatOf = (channelId: string): ConformanceChat => {
+      for (const [group, id] of groups) if (id === channelId) return { kind: 'group', group };
+      for (const user of ['alice', 'bob'] as const) {
+        if (discord.dmChannel(DISCORD_USERS[user]) === channelId) return { kind: 'private', user };
+      }
+      return { kind: 'group', group: `channel:${channelId}` };
+    };
+    return {
+      discord,
+      channels,
+      channelOf,
+      section: 'platform-discord',
+      settings: () => ({ token: DISCORD_TOKEN, apiBase: discord.apiUrl, retryDelayMs: 20 }),
+      owner: () => ({ platform: 'discord', userId: DISCORD_USERS.alice.id }),
+      account: (user) => DISCORD_USERS[user].id,
+      sessionId: (chat) =>
+        chat.kind === 'group' ? `discord:group:${channelOf(chat.group)}` : `discord:private:${channelFor(chat)}`,
+      connections: () => discord.identified() + discord.resumed(),
+      replaysMissedEvents: true,
+      async deliver(message) {
+        const at = performance.now();
+        const { id } = discord.message({
+          channelId: channelFor(message.chat),
+          author: DISCORD_USERS[message.from],
+          content: `${message.mention ? `<@${discord.bot.id}> ` : ''}${message.text}`,
+          ...(message.mention ? { mentions: [discord.bot] } : {}),
+          ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+        });
+        return { id, at };
+      },
+      sent: () =>
+        discord.sent.map((sent) => ({
+          id: sent.id,
+          chat: chatOf(sent.channelId),
+          text: sent.content,
+          ...(sent.replyTo ? { quote: sent.replyTo } : {}),
+          at: sent.at,
+        })),
+      dropConnection: () => discord.dropSockets(),
+      refuseConnections: (status, times) => discord.refuseSockets(status, times),
+      failNextSend: (kind) =>
+        discord.failNext(
+          /^POST \/channels\/\d+\/messages$/,
+          kind === 'refused'
+            ? { status: 403, code: 50007, message: 'Cannot send messages to this user' }
+            : { status: 500, message: 'Internal Server Error' },
+        ),
+      async sendMalformed() {
+        discord.raw('not json at all');
+        discord.raw(JSON.stringify({ op: 0, t: 'MESSAGE_CREATE', s: null }));
+        discord.dispatch('MESSAGE_CREATE', { id: '1', channel_id: channelOf('g-malformed') });
+        discord.dispatch('SOMETHING_NEW', { anything: true });
+        discord.message({
+          channelId: channelOf('g-malformed'),
+          author: DISCORD_USERS.bob,
+          content: 'x'.repeat(200_000),
+        });
+      },
+      malformedCode: 'AALIS_DISCORD_EVENT_MALFORMED',
+      secrets: [DISCORD_TOKEN],
+      close: () => discord.close(),
+    };
+  },
+};

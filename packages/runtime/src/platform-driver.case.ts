@@ -1,0 +1,90 @@
+// What the platform conformance suite (platform-conformance.case.ts) and `npm run bench platforms` need from a local
+// protocol server: a driver per platform, in platform-<x>-driver.case.ts, exporting `conformanceDriver`. No test
+// framework here, so the bench loads the same drivers the tests run.
+
+/** alice is the owner; bob is anyone. Drivers give them the display names 'Alice' and 'Bob'. */
+export type ConformanceUser = 'alice' | 'bob';
+
+/** Groups are named by the suite ('g1', 'g2' …); a driver maps each key to a platform chat id, always the same one. */
+export type ConformanceChat = { kind: 'group'; group: string } | { kind: 'private'; user: ConformanceUser };
+
+export interface ConformanceInbound {
+  /** For a private chat, `chat.user` is `from`. */
+  chat: ConformanceChat;
+  from: ConformanceUser;
+  /** Plain text; the suite never puts markup in it. */
+  text: string;
+  /** Addressed by the platform's own mention of her account, placed before the text. */
+  mention?: boolean;
+  /** Quotes (replies to) one of her messages: a `ConformanceSent.id`. */
+  replyTo?: string;
+}
+
+export interface ConformanceSent {
+  /** The id the server gave her message (what `replyTo` takes). */
+  id: string;
+  chat: ConformanceChat;
+  /** What a reader sees: markup and escapes undone, the quote or reply element removed. */
+  text: string;
+  /** The platform id of the inbound message it quotes or replies to. */
+  quote?: string;
+  /** performance.now() when the server received the send request. */
+  at: number;
+}
+
+/** `S` is the driver's own server type, for a platform's own cases run beside the suite's (its raw server in it). */
+export interface PlatformConformanceDriver<S extends ConformanceServer = ConformanceServer> {
+  /** 'satori', 'discord': in test titles and the bench table. */
+  readonly name: string;
+  /** Starts the local protocol server(s); closed by the caller. */
+  start(): Promise<S>;
+}
+
+export interface ConformanceServer {
+  /** The configuration section: 'platform-satori'. */
+  readonly section: string;
+  /** The section's settings (JSON-able), pointing at this server, with short retry delays (≤ 100 ms). */
+  settings(): Record<string, unknown>;
+  /** alice's account, as written in `owners:`. */
+  owner(): { platform: string; userId: string };
+  /** The user's account id as the adapter puts it in the sender (the sender prefix reads 'Bob (<account>)'). */
+  account(user: ConformanceUser): string;
+  /** The session id the adapter uses for the chat: 'satori:group:general'. */
+  sessionId(chat: ConformanceChat): string;
+  /** How many times the adapter has connected so far (identified, began polling …): it grows after a start or a drop. */
+  connections(): number;
+  /** Whether events sent while she is disconnected reach her once she is back (replay, resume, a queue). */
+  readonly replaysMissedEvents: boolean;
+  /** Delivers one event on the wire; the platform message id and performance.now() right before it was written. */
+  deliver(message: ConformanceInbound): Promise<{ id: string; at: number }>;
+  /** Every message she sent so far, in order. */
+  sent(): readonly ConformanceSent[];
+  /** Cuts her live connection at once (a socket terminated, a held long poll destroyed). */
+  dropConnection(): void;
+  /** The next `times` attempts to (re)connect are answered with HTTP `status` (a 5xx). */
+  refuseConnections(status: number, times: number): void;
+  /** The next send fails: 'server-error' is a 5xx with the platform's error body, 'refused' its permanent refusal. */
+  failNextSend(kind: 'server-error' | 'refused'): void;
+  /** Writes bad events: not JSON where frames are text, an unknown type, required fields missing, one oversized. */
+  sendMalformed(): Promise<void>;
+  /** The coded error the adapter logs for a malformed event. */
+  readonly malformedCode: string;
+  /** The credentials in the settings (at least one): none may appear in a log line. */
+  readonly secrets: readonly string[];
+  close(): Promise<void>;
+}
+
+/** The product's configuration for a driver's server and the scripted model server at `modelUrl`. */
+export function conformanceConfig(server: ConformanceServer, modelUrl: string): string {
+  // YAML reads JSON: the driver's values go in as they are, quoted where they need it.
+  return `locale: en
+logLevel: debug
+consoleLogLevel: info
+owners: [${JSON.stringify(server.owner())}]
+llm: { baseUrl: ${JSON.stringify(modelUrl)}, model: test-model }
+plugins:
+  llm-openai: { fetchModels: false, retry: { maxRetries: 0 }, modelDefaults: { vision: true } }
+  memory-summary: false
+  ${server.section}: ${JSON.stringify(server.settings())}
+`;
+}
