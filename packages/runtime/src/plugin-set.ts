@@ -28,9 +28,11 @@ import mutePlugin from '@aalis/plugin-mute';
 import { otelConfigSchema, tracingWanted } from '@aalis/plugin-otel/otel-config';
 import personaPlugin from '@aalis/plugin-persona';
 import { discordConfigSchema, discordConfigured } from '@aalis/plugin-platform-discord/discord-config';
+import { larkConfigSchema, larkConfigured } from '@aalis/plugin-platform-lark/lark-config';
 import { onebotConfigSchema, onebotConfigured } from '@aalis/plugin-platform-onebot/onebot-config';
 import { qqConfigSchema, qqConfigured } from '@aalis/plugin-platform-qq/qq-config';
 import { satoriConfigSchema, satoriConfigured } from '@aalis/plugin-platform-satori/satori-config';
+import { slackConfigSchema, slackConfigured } from '@aalis/plugin-platform-slack/slack-config';
 import { telegramConfigSchema, telegramConfigured } from '@aalis/plugin-platform-telegram/telegram-config';
 import promptBudgetPlugin from '@aalis/plugin-prompt-budget';
 import schedulePlugin from '@aalis/plugin-schedule';
@@ -265,6 +267,20 @@ export function pluginSlots(): PluginSlot[] {
         'Discord through its gateway and REST API (guild channels, threads as sessions, DMs, slash commands); enabled when token is set.',
       enabledWhen: discordConfigured,
       secretsOf: (section) => stringsAt(section, 'token'),
+    }),
+    lazySlot('@aalis/plugin-platform-lark', larkConfigSchema, () => import('@aalis/plugin-platform-lark'), {
+      alias: 'platform-lark',
+      summary:
+        'Feishu and Lark through the long connection (group and private chats, @ mentions, rich text and cards); enabled when appId and appSecret are set.',
+      enabledWhen: larkConfigured,
+      secretsOf: (section) => stringsAt(section, 'appSecret'),
+    }),
+    lazySlot('@aalis/plugin-platform-slack', slackConfigSchema, () => import('@aalis/plugin-platform-slack'), {
+      alias: 'platform-slack',
+      summary:
+        'Slack through Socket Mode and the Web API (channels, threads as sessions, DMs); enabled when botToken and appToken are set.',
+      enabledWhen: slackConfigured,
+      secretsOf: (section) => [...stringsAt(section, 'botToken'), ...stringsAt(section, 'appToken')],
     }),
     lazySlot('@aalis/plugin-platform-qq', qqConfigSchema, () => import('@aalis/plugin-platform-qq'), {
       alias: 'platform-qq',

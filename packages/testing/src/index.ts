@@ -35,6 +35,16 @@ export {
 } from './discord-server.js';
 export { hashedEmbedding, hashedEmbeddingWords } from './hashed-embedding.js';
 export {
+  decodeLarkFrame,
+  encodeLarkFrame,
+  type LarkCall,
+  type LarkFrame,
+  type LarkMessageOptions,
+  type LarkSent,
+  type LarkServer,
+  startLarkServer,
+} from './lark-server.js';
+export {
   connectOneBotImplementation,
   type OneBotCall,
   type OneBotImplementation,
@@ -81,6 +91,13 @@ export {
   textReply,
   toolCallReply,
 } from './scripted-reply.js';
+export {
+  type SlackCall,
+  type SlackMessageOptions,
+  type SlackPosted,
+  type SlackServer,
+  startSlackServer,
+} from './slack-server.js';
 export { startTestProxy, type TestProxy, type TestProxyOptions } from './test-proxy.js';
 export {
   startTranscriptionTestServer,

@@ -1,0 +1,75 @@
+// The config section `plugins.platform-slack`: a light module (the runtime validates and documents it without
+// loading the plugin or the Slack SDK).
+import { type Infer, s } from '@aalis/core';
+import { roomLimitsShape } from '@aalis/platform-room/room-limits-schema';
+
+export const slackConfigSchema = s.object({
+  botToken: s
+    .string()
+    .widget('password')
+    .default('')
+    .describe(
+      'The Bot User OAuth Token (xoxb-…) from the app’s “OAuth & Permissions” page: the Web API calls (chat.postMessage, auth.test, users.info). Never logged.',
+    ),
+  appToken: s
+    .string()
+    .widget('password')
+    .default('')
+    .describe(
+      'The App-Level Token (xapp-…, scope connections:write) from “Basic Information”: opens the Socket Mode connection. Never logged.',
+    ),
+  apiUrl: s
+    .string()
+    .nonEmpty()
+    .default('https://slack.com/api/')
+    .describe(
+      'The Web API base URL (the SDK’s slackApiUrl); Socket Mode’s socket URL comes from apps.connections.open.',
+    ),
+  pingTimeoutMs: s
+    .number()
+    .integer()
+    .min(1_000)
+    .default(5_000)
+    .describe(
+      'The socket is pinged every third of this and reconnected when no pong comes within it; it is also the first pause before reconnecting.',
+    ),
+  serverPingTimeoutMs: s
+    .number()
+    .integer()
+    .min(1_000)
+    .default(30_000)
+    .describe('After Slack’s first ping, the socket is reconnected when no further ping comes within this.'),
+  retryDelayMs: s
+    .number()
+    .integer()
+    .min(10)
+    .default(1_000)
+    .describe(
+      'Pause before opening the socket again after it closed or failed to open; doubles after each failed try, up to a minute.',
+    ),
+  apiTimeoutMs: s.number().integer().min(1_000).default(15_000).describe('How long one Web API call may take.'),
+  maxRateLimitRetries: s
+    .number()
+    .integer()
+    .min(0)
+    .max(10)
+    .default(3)
+    .describe('How often a Web API call answered 429 is tried again after waiting the Retry-After Slack asks for.'),
+  maxMessageLength: s
+    .number()
+    .integer()
+    .min(100)
+    .max(40_000)
+    .default(4_000)
+    .describe('Longer replies are sent as several messages (Slack advises at most 4000 characters per message).'),
+  ...roomLimitsShape(),
+});
+
+export type SlackConfig = Infer<typeof slackConfigSchema>;
+
+/** Whether the section holds both tokens (the runtime enables the plugin only then). */
+export function slackConfigured(section: unknown): boolean {
+  if (typeof section !== 'object' || section === null) return false;
+  const { botToken, appToken } = section as Record<string, unknown>;
+  return typeof botToken === 'string' && botToken !== '' && typeof appToken === 'string' && appToken !== '';
+}

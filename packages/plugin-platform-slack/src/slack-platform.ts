@@ -1,0 +1,535 @@
+// @aalis/plugin-platform-slack: Slack through Socket Mode (@slack/socket-mode: apps.connections.open with the app
+// token, the socket's hello, events_api envelopes acknowledged at once, pings both ways) and the Web API
+// (@slack/web-api with the bot token: auth.test, chat.postMessage, users.info). Channels, group DMs and DMs are rooms
+// with the behaviour every room adapter has (@aalis/platform-room); a thread is its own session and is answered in
+// the thread. In a channel an <@her> mention, an app_mention, a message in a thread she started or her name addresses
+// her; a DM always does. People are Slack user ids on platform `slack` (owners too). Her replies are converted to
+// mrkdwn (plain text when that fails) and split at maxMessageLength. One process per deployment holds the socket (a
+// database lease); every process can send.
+import { setTimeout as pause } from 'node:timers/promises';
+import '@aalis/api-agent';
+import { gateway } from '@aalis/api-gateway';
+import { hooks } from '@aalis/api-hooks';
+import { type PlatformState, platform } from '@aalis/api-platform';
+import { sessionManager } from '@aalis/api-session-manager';
+import { storage } from '@aalis/api-storage';
+import { AalisError, config, definePlugin, events, i18n, type Logger, lifecycle, logger, optional } from '@aalis/core';
+import {
+  type ChatType,
+  deliverToRoom,
+  ensureRoomSession,
+  InboundOrder,
+  inboundContent,
+  RoomMemory,
+} from '@aalis/platform-room';
+import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
+import { splitMessage } from '@aalis/util-text-normalize';
+import { SocketModeClient } from '@slack/socket-mode';
+import { LogLevel, type Logger as SlackLogger, WebAPIPlatformError, WebClient } from '@slack/web-api';
+import { slackConfigSchema } from './slack-config.js';
+import { slackErrors } from './slack-errors.js';
+import { markdownToMrkdwn, plainMrkdwn, readSlackText } from './slack-mrkdwn.js';
+
+/** IncomingMessage.platform and the owners' `platform`. */
+export const SLACK_PLATFORM = 'slack';
+
+const MAX_RETRY_MS = 60_000;
+
+/** Slack's answers that mean the token itself is refused. */
+const TOKEN_REFUSALS = /invalid_auth|not_authed|account_inactive|token_revoked|token_expired|not_allowed_token_type/;
+
+/** A URL for people: no credentials, no query. */
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return '';
+  }
+}
+
+/** Message subtypes that are something someone said (the rest are edits, joins, bots' posts …). */
+const SAID_SUBTYPES = new Set([undefined, 'file_share', 'thread_broadcast', 'me_message']);
+
+/** A Slack message or app_mention event, as far as the adapter reads it. */
+export interface SlackMessageEvent {
+  type?: string;
+  subtype?: string;
+  channel?: string;
+  channel_type?: string;
+  user?: string;
+  bot_id?: string;
+  text?: string;
+  ts?: string;
+  thread_ts?: string;
+  parent_user_id?: string;
+  user_profile?: { display_name?: string; real_name?: string; name?: string };
+  files?: { name?: string; title?: string; mimetype?: string; url_private_download?: string; url_private?: string }[];
+}
+
+/** The room a message is in: its channel, and the thread when it is a reply in one (threads are sessions). */
+export function slackChatId(channel: string, threadTs: string | undefined): string {
+  return threadTs ? `${channel}/${threadTs}` : channel;
+}
+
+export function splitSlackChatId(chatId: string): { channel: string; threadTs?: string } {
+  const slash = chatId.indexOf('/');
+  return slash === -1 ? { channel: chatId } : { channel: chatId.slice(0, slash), threadTs: chatId.slice(slash + 1) };
+}
+
+/** A bounded set of recent keys: an event Slack delivers twice (message and app_mention, or a retry) is read once. */
+class RecentKeys {
+  private readonly keys = new Set<string>();
+  constructor(private readonly capacity: number) {}
+  /** True when the key is new (and remembers it). */
+  add(key: string): boolean {
+    if (this.keys.has(key)) return false;
+    this.keys.add(key);
+    if (this.keys.size > this.capacity) this.keys.delete(this.keys.values().next().value as string);
+    return true;
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The SDKs' own log lines go to debug (their debug lines, which echo payloads, are dropped). */
+function sdkLogger(log: Logger): SlackLogger {
+  let level = LogLevel.INFO;
+  const write = (...message: unknown[]) => log.debug(`Slack SDK: ${message.map(String).join(' ')}`);
+  return {
+    debug() {},
+    info: write,
+    warn: write,
+    error: write,
+    setLevel(next) {
+      level = next;
+    },
+    getLevel: () => level,
+    setName() {},
+  };
+}
+
+function slackError(error: unknown): string {
+  if (error instanceof WebAPIPlatformError) return String(error.data.error);
+  return describe(error);
+}
+
+export default definePlugin({
+  name: '@aalis/plugin-platform-slack',
+  uses: {
+    config,
+    logger,
+    events,
+    i18n,
+    lifecycle,
+    gateway,
+    hooks,
+    sessionManager: optional(sessionManager),
+    platform: optional(platform),
+    storage: optional(storage),
+  },
+  config: slackConfigSchema,
+  apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage }) {
+    const settings = config.use;
+    const log = logger.use;
+    const endpoint = redactUrl(settings.apiUrl);
+    let state: PlatformState = { status: 'connecting', since: Date.now(), endpoint };
+    const setState = (next: Omit<PlatformState, 'since' | 'endpoint'>) => {
+      state = { ...next, since: next.status === state.status ? state.since : Date.now(), endpoint };
+    };
+    if (platform.available) {
+      platform.use.reportState({
+        id: SLACK_PLATFORM,
+        type: SLACK_PLATFORM,
+        plugin: '@aalis/plugin-platform-slack',
+        current: () => state,
+      });
+    }
+    if (settings.botToken === '' || settings.appToken === '') {
+      const missing = settings.botToken === '' ? 'botToken' : 'appToken';
+      setState({ status: 'stopped', configKey: `plugins.platform-slack.${missing}` });
+      log.warn('Slack: botToken and appToken are needed (plugins.platform-slack); not connecting');
+      return;
+    }
+    const retryConfig = { retries: settings.maxRateLimitRetries, factor: 2, minTimeout: 100, maxTimeout: 5_000 };
+    const web = new WebClient(settings.botToken, {
+      slackApiUrl: settings.apiUrl,
+      timeout: settings.apiTimeoutMs,
+      retryConfig,
+      logger: sdkLogger(log),
+    });
+    const memory = new RoomMemory(SLACK_PLATFORM);
+    const inbound = new InboundOrder();
+    const seen = new RecentKeys(5_000);
+    const names = new Map<string, string>();
+    const stopping = new AbortController();
+    let self: { userId: string; botId?: string; name?: string; teamId?: string } | undefined;
+    let unregister: (() => void) | undefined;
+    /** Why the last socket could not be opened (for the live state). */
+    let lastFailure: AalisError | undefined;
+
+    /** Her account (auth.test), asked until Slack answers; a refused bot token is logged once per streak. */
+    async function whoAmI(): Promise<typeof self> {
+      let failures = 0;
+      while (!stopping.signal.aborted) {
+        try {
+          const answer = await web.auth.test();
+          self = {
+            userId: String(answer.user_id ?? ''),
+            ...(answer.bot_id ? { botId: String(answer.bot_id) } : {}),
+            ...(answer.user ? { name: String(answer.user) } : {}),
+            ...(answer.team_id ? { teamId: String(answer.team_id) } : {}),
+          };
+          if (!unregister && platform.available) {
+            unregister = platform.use.register({
+              id: SLACK_PLATFORM,
+              type: SLACK_PLATFORM,
+              selfId: self.userId,
+              capabilities: { streaming: false, quoting: true, rooms: true },
+            });
+          }
+          return self;
+        } catch (error) {
+          const reason = slackError(error);
+          const refused = TOKEN_REFUSALS.test(reason);
+          const key = 'plugins.platform-slack.botToken';
+          const coded = refused
+            ? slackErrors.AALIS_SLACK_TOKEN_REJECTED({ key, reason })
+            : slackErrors.AALIS_SLACK_API_FAILED({ method: 'auth.test', reason });
+          if (failures === 0) log.error(coded.message, { code: coded.code });
+          failures++;
+          const delay = Math.min(MAX_RETRY_MS, settings.retryDelayMs * 2 ** failures);
+          setState({
+            status: refused ? 'refused' : 'reconnecting',
+            nextAttemptAt: Date.now() + delay,
+            error: { code: coded.code, text: coded.text },
+            ...(refused ? { configKey: key } : {}),
+          });
+          await pause(delay, undefined, {
+            signal: stopping.signal,
+          }).catch(() => {});
+        }
+      }
+      return undefined;
+    }
+
+    async function displayName(event: SlackMessageEvent): Promise<string | undefined> {
+      const profile = event.user_profile;
+      const fromEvent = profile?.display_name || profile?.real_name || profile?.name;
+      const userId = event.user ?? '';
+      if (fromEvent) {
+        names.set(userId, fromEvent);
+        return fromEvent;
+      }
+      const known = names.get(userId);
+      if (known !== undefined) return known;
+      try {
+        const answer = await web.users.info({ user: userId });
+        const user = answer.user;
+        const name = user?.profile?.display_name || user?.real_name || user?.name;
+        if (name) {
+          if (names.size >= 5_000) names.delete(names.keys().next().value as string);
+          names.set(userId, name);
+        }
+        return name || undefined;
+      } catch (error) {
+        log.debug('Slack: users.info failed', { error: slackError(error) });
+        return undefined;
+      }
+    }
+
+    function malformed(reason: string): void {
+      const error = slackErrors.AALIS_SLACK_EVENT_MALFORMED({ reason });
+      log.warn(error.message, { code: error.code });
+    }
+
+    async function receive(event: SlackMessageEvent, me: NonNullable<typeof self>): Promise<void> {
+      const channel = event.channel as string;
+      const ts = event.ts as string;
+      const userId = event.user as string;
+      const privateChat = event.channel_type === 'im' || (event.channel_type === undefined && channel.startsWith('D'));
+      const chatType: ChatType = privateChat ? 'private' : 'group';
+      const threadTs = event.thread_ts && event.thread_ts !== ts ? event.thread_ts : undefined;
+      const chatId = slackChatId(channel, threadTs);
+      const read = readSlackText(event.text ?? '', me.userId, names);
+      const inHerThread =
+        threadTs !== undefined && (event.parent_user_id === me.userId || memory.isHers(channel, threadTs));
+      const addressed = privateChat || read.mentionsHer || event.type === 'app_mention' || inHerThread;
+      const auth = { authorization: `Bearer ${settings.botToken}` };
+      const images: { url: string; shownUrl: string }[] = [];
+      const files: { type: 'file' | 'audio'; url: string; shownUrl: string; name?: string; mimeType?: string }[] = [];
+      for (const file of event.files ?? []) {
+        const url = file.url_private_download ?? file.url_private;
+        if (!url) continue;
+        const mime = file.mimetype ?? '';
+        if (mime.startsWith('image/')) images.push({ url, shownUrl: url });
+        else
+          files.push({
+            type: mime.startsWith('audio/') ? 'audio' : 'file',
+            url,
+            shownUrl: url,
+            ...(file.name || file.title ? { name: file.name ?? file.title } : {}),
+            ...(mime ? { mimeType: mime } : {}),
+          });
+      }
+      const { content, attachments } = await inboundContent({
+        text: read.text,
+        images,
+        files,
+        maxLength: settings.maxInboundLength,
+        // Slack's file URLs need the bot token (sent as a header, never in a shown URL).
+        image: { maxBytes: settings.image.maxBytes, timeoutMs: settings.image.fetchTimeoutMs, headers: auth },
+        file: { maxBytes: settings.file.maxBytes, timeoutMs: settings.file.fetchTimeoutMs, headers: auth },
+        t: (text) => i18n.use.t(text),
+        logger: log,
+      });
+      const name = await displayName(event);
+      const sessionId = await ensureRoomSession({
+        sessionManager: sessionManager.available ? sessionManager.use : undefined,
+        platform: SLACK_PLATFORM,
+        chatType,
+        chatId,
+        ...(privateChat && name ? { title: name } : {}),
+        logger: log,
+      });
+      const incoming: IncomingMessage = {
+        sessionId,
+        platform: SLACK_PLATFORM,
+        venue: chatId,
+        sender: { userId, ...(name ? { displayName: name } : {}) },
+        actor: { platform: SLACK_PLATFORM, userId },
+        content,
+        ...(attachments.length > 0 ? { attachments } : {}),
+        messageId: ts,
+        ...(threadTs !== undefined ? { replyTo: threadTs } : {}),
+        ...(addressed ? { triggerType: 'direct' } : {}),
+        timestamp: Number.isFinite(Number(ts)) ? Math.round(Number(ts) * 1000) : Date.now(),
+      };
+      // Handed over, not awaited: the chat's next message must reach the gateway before this turn ends (to join it).
+      void gateway.use
+        .receive(incoming)
+        .catch((error: unknown) =>
+          log.error('Slack: an event could not be handed to the gateway', { error: describe(error) }),
+        );
+    }
+
+    function onEvent(event: SlackMessageEvent | undefined): void {
+      const me = self;
+      if (!me) return;
+      if (!event || typeof event !== 'object' || typeof event.type !== 'string') {
+        malformed('an events_api envelope without an event type');
+        return;
+      }
+      if (event.type !== 'message' && event.type !== 'app_mention') {
+        log.debug(`Slack: a ${event.type} event is not read`);
+        return;
+      }
+      if (!SAID_SUBTYPES.has(event.subtype)) return;
+      if (event.user === me.userId || (me.botId !== undefined && event.bot_id === me.botId)) return;
+      if (event.bot_id !== undefined && event.user === undefined) return; // another app's post
+      if (typeof event.channel !== 'string' || typeof event.user !== 'string' || typeof event.ts !== 'string') {
+        malformed(`a ${event.type} event without channel, user or ts`);
+        return;
+      }
+      if (event.text !== undefined && typeof event.text !== 'string') {
+        malformed(`a ${event.type} event whose text is not a string`);
+        return;
+      }
+      // A mention arrives twice (message and app_mention); Slack redelivers an envelope acknowledged late.
+      if (!seen.add(`${event.channel}\u0000${event.ts}`)) return;
+      void inbound
+        .run(event.channel, () => receive(event, me))
+        .catch((error: unknown) => log.error('Slack: an event failed', { error: describe(error) }));
+    }
+
+    /** One Socket Mode connection, until it closes. Resolves true when hello came (a healthy session). */
+    function connectOnce(held: AbortSignal): Promise<boolean> {
+      const client = new SocketModeClient({
+        appToken: settings.appToken,
+        autoReconnectEnabled: false,
+        clientPingTimeout: settings.pingTimeoutMs,
+        serverPingTimeout: settings.serverPingTimeoutMs,
+        logger: sdkLogger(log),
+        clientOptions: { slackApiUrl: settings.apiUrl, timeout: settings.apiTimeoutMs, retryConfig: { retries: 0 } },
+      });
+      return new Promise((resolve) => {
+        let connected = false;
+        let settled = false;
+        const stop = () => void client.disconnect().catch(() => {});
+        const finish = () => {
+          if (settled) return;
+          settled = true;
+          held.removeEventListener('abort', stop);
+          client.removeAllListeners();
+          client.on('error', () => {});
+          resolve(connected);
+        };
+        held.addEventListener('abort', stop, { once: true });
+        client.on('connected', () => {
+          connected = true;
+          setState({ status: 'connected' });
+          log.info(`Slack: connected as ${self?.name ?? self?.userId ?? '?'} (${self?.userId ?? '?'})`);
+        });
+        client.on('disconnected', finish);
+        client.on('ws_message', (data: unknown, isBinary: boolean) => {
+          if (isBinary) return malformed('a binary frame');
+          try {
+            JSON.parse(typeof data === 'string' ? data : new TextDecoder().decode(data as ArrayBuffer));
+          } catch {
+            malformed('a frame that is not JSON');
+          }
+        });
+        client.on('slack_event', (envelope: { ack: () => Promise<void>; type?: string; body?: unknown }) => {
+          // Acknowledged at once: Slack redelivers what is not acknowledged within three seconds.
+          void envelope.ack().catch((error: unknown) => log.debug('Slack: ack failed', { error: describe(error) }));
+          if (envelope.type === 'events_api') {
+            onEvent((envelope.body as { event?: SlackMessageEvent } | undefined)?.event);
+          } else if (envelope.type !== 'slash_commands' && envelope.type !== 'interactive') {
+            malformed(`an envelope of type ${String(envelope.type)}`);
+          }
+        });
+        client.start().catch((error: unknown) => {
+          if (settled) return; // the socket opened and closed again before hello: already counted
+          const reason = slackError(error);
+          const refused = TOKEN_REFUSALS.test(reason);
+          lastFailure = refused
+            ? slackErrors.AALIS_SLACK_TOKEN_REJECTED({ key: 'plugins.platform-slack.appToken', reason })
+            : slackErrors.AALIS_SLACK_API_FAILED({ method: 'apps.connections.open', reason });
+          log.warn(lastFailure.message, { code: lastFailure.code });
+          void client.disconnect().catch(() => {});
+          finish();
+        });
+      });
+    }
+
+    async function connectLoop(): Promise<void> {
+      const me = await whoAmI();
+      if (!me) return;
+      const leases = storage.available ? storage.use.leases() : undefined;
+      let failures = 0;
+      while (!stopping.signal.aborted) {
+        let lease: Awaited<ReturnType<NonNullable<typeof leases>['acquire']>> | undefined;
+        if (leases) {
+          // Another process of the deployment holding the socket shows as standby until this one takes over.
+          const standby = setTimeout(() => setState({ status: 'standby' }), 500);
+          try {
+            lease = await leases.acquire(`platform:slack:${me.teamId ?? ''}:${me.userId}`, {
+              signal: stopping.signal,
+            });
+          } finally {
+            clearTimeout(standby);
+          }
+        }
+        if (leases && !lease) return;
+        const held = lease ? AbortSignal.any([stopping.signal, lease.lost]) : stopping.signal;
+        try {
+          while (!held.aborted) {
+            const healthy = await connectOnce(held);
+            if (held.aborted) break;
+            failures = healthy ? 0 : failures + 1;
+            const delay = Math.min(MAX_RETRY_MS, settings.retryDelayMs * 2 ** failures);
+            const failure = lastFailure;
+            lastFailure = undefined;
+            const refused = failure?.code === 'AALIS_SLACK_TOKEN_REJECTED';
+            setState({
+              status: refused ? 'refused' : 'reconnecting',
+              nextAttemptAt: Date.now() + delay,
+              ...(failure ? { error: { code: failure.code, text: failure.text } } : {}),
+              ...(refused ? { configKey: 'plugins.platform-slack.appToken' } : {}),
+            });
+            log.info(`Slack: the socket closed; reconnecting in ${delay} ms`);
+            await pause(delay, undefined, { signal: held }).catch(() => {});
+          }
+        } finally {
+          await lease?.release().catch(() => {});
+        }
+      }
+    }
+
+    async function post(
+      channel: string,
+      threadTs: string | undefined,
+      markdown: string,
+      broadcast: boolean,
+    ): Promise<string | undefined> {
+      let text: string;
+      try {
+        text = markdownToMrkdwn(markdown);
+      } catch (error) {
+        log.debug('Slack: the reply could not be converted to mrkdwn; sent as plain text', { error: describe(error) });
+        text = plainMrkdwn(markdown);
+      }
+      const sent = await web.chat.postMessage(
+        threadTs ? { channel, text, thread_ts: threadTs, reply_broadcast: broadcast } : { channel, text },
+      );
+      return typeof sent.ts === 'string' ? sent.ts : undefined;
+    }
+
+    async function deliver(message: OutgoingMessage): Promise<void> {
+      await deliverToRoom({
+        platform: SLACK_PLATFORM,
+        label: 'Slack',
+        message,
+        memory,
+        logger: log,
+        events: events.use,
+        fallbackCode: 'AALIS_SLACK_API_FAILED',
+        send: async (target, replyTo) => {
+          const { channel, threadTs } = splitSlackChatId(target.chatId);
+          // Slack has no quote: a reply to one message goes into its thread and is also shown in the channel
+          // ("also send to #channel"), so the channel's conversation reads on. Replies in a thread stay in it.
+          const thread = threadTs ?? replyTo;
+          const broadcast = threadTs === undefined && replyTo !== undefined;
+          try {
+            for (const piece of splitMessage(message.content, settings.maxMessageLength)) {
+              const ts = await post(channel, thread, piece, broadcast);
+              if (ts) memory.sent(channel, ts);
+            }
+            // A thread she answered in is one she takes part in: what is said there next addresses her.
+            if (thread) memory.sent(channel, thread);
+            for (const attachment of message.attachments ?? []) {
+              if (attachment.type === 'image' && attachment.url) {
+                await web.chat.postMessage({
+                  channel,
+                  text: attachment.url,
+                  blocks: [{ type: 'image', image_url: attachment.url, alt_text: attachment.name ?? 'image' }],
+                  ...(threadTs ? { thread_ts: threadTs } : {}),
+                });
+              }
+            }
+          } catch (error) {
+            if (AalisError.isInstance(error)) throw error;
+            throw slackErrors.AALIS_SLACK_API_FAILED({ method: 'chat.postMessage', reason: slackError(error) });
+          }
+        },
+      });
+    }
+
+    events.use.on('outbound:message', (message) => {
+      if (message.platform !== SLACK_PLATFORM) return;
+      return deliver(message);
+    });
+    hooks.use.middleware('agent:turn:before', async (context, next) => {
+      memory.turnStarted(context.turnId, context.inputs);
+      await next();
+    });
+    hooks.use.middleware('agent:turn:after', async (context, next) => {
+      try {
+        await next();
+      } finally {
+        memory.turnEnded(context.turnId);
+      }
+    });
+    const connecting = connectLoop().catch((error: unknown) => {
+      if (!stopping.signal.aborted) log.error('Slack: stopped', { error: describe(error) });
+    });
+    lifecycle.use.onDispose(async () => {
+      stopping.abort();
+      setState({ status: 'stopped' });
+      unregister?.();
+      await connecting;
+    });
+  },
+});
