@@ -1,6 +1,10 @@
-// @aalis/api-host-config: ownHostConfig — a plugin's own section of the host's configuration document (the YAML
-// file), read and written by the plugin itself (e.g. to persist a value the user changed at run time).
+// @aalis/api-host-config: the host's configuration document. ownHostConfig — a plugin's own section, read and
+// written by the plugin itself; hostConfig — any key, changed by the console and applied live (host-config-service).
 import { defineService, type ServiceDescriptor } from '@aalis/core';
+
+export * from './host-config-errors.js';
+export * from './host-config-service.js';
+export * from './mask-secrets.js';
 
 export interface OwnHostConfig {
   /** The calling plugin instance's section as written in the document (before defaults). */

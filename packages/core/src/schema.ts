@@ -24,6 +24,8 @@ export interface SchemaMeta {
 export interface SchemaDescription {
   type: string;
   description?: string;
+  /** How a settings form renders the value ('password': a secret, masked and never sent back in clear). */
+  widget?: 'textarea' | 'password';
   default?: unknown;
   optional?: boolean;
   values?: readonly unknown[];
@@ -94,6 +96,7 @@ export abstract class Schema<T> {
   toJSON(): SchemaDescription {
     const description = this.describeSelf();
     if (this.meta.description) description.description = this.meta.description;
+    if (this.meta.widget) description.widget = this.meta.widget;
     if (this.meta.hasDefault) description.default = this.meta.defaultValue;
     if (this.meta.optional) description.optional = true;
     return description;

@@ -1,6 +1,7 @@
 // The runtime's own plugin: the platform registry (platform service), the plugin list for admin surfaces
 // (plugins service), and persistence of service preferences changed at run time (preferences.json, or PostgreSQL
 // shared by every process: other processes' changes are applied here too).
+import { type HostConfigService, hostConfig } from '@aalis/api-host-config';
 import { type PlatformInfo, type PlatformService, type PlatformStateSource, platform } from '@aalis/api-platform';
 import { type PluginsService, pluginsService } from '@aalis/api-plugins';
 import { type App, definePlugin, events, lifecycle, logger, provide, services } from '@aalis/core';
@@ -36,10 +37,19 @@ export function platformRegistry(): PlatformService {
   };
 }
 
-export function createHostPlugin({ app, preferences }: { app: App; preferences?: PreferencePersistence }) {
+export function createHostPlugin({
+  app,
+  preferences,
+  configuration,
+}: {
+  app: App;
+  preferences?: PreferencePersistence;
+  /** The console's configuration changes (live-configuration.ts), set before the App starts. */
+  configuration?: () => HostConfigService | undefined;
+}) {
   return definePlugin({
     name: HOST_PLUGIN_NAME,
-    provides: [platform, pluginsService],
+    provides: [platform, pluginsService, ...(configuration ? [hostConfig] : [])],
     uses: { provide, events, logger, services, lifecycle },
     apply({ provide, events, logger, services, lifecycle }) {
       provide.use.service(platform, platformRegistry());
@@ -48,6 +58,8 @@ export function createHostPlugin({ app, preferences }: { app: App; preferences?:
         configure: (id, config) => app.configure(id, config),
       };
       provide.use.service(pluginsService, plugins);
+      const console = configuration?.();
+      if (console) provide.use.service(hostConfig, console);
       if (preferences) {
         const detach = preferences.attach?.({ services: services.use, logger: logger.use });
         if (detach) lifecycle.use.onDispose(detach);

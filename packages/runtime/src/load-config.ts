@@ -76,18 +76,22 @@ export interface LoadConfigOptions {
   requireFile?: boolean;
   /** The machine's time zone (for timeZone: ""). */
   systemTimeZone: () => string;
+  /** The file's text as it would be after a change (the console checks a change before writing it). */
+  text?: string;
+  /** Word the problems in this locale instead of the configured one (the console's reader's). */
+  wording?: Locale;
 }
 
 export function loadConfig(options: LoadConfigOptions): LoadResult {
   const file = resolve(options.file);
   const locale = localeHint(options.env);
-  const missing = !existsSync(file);
+  const missing = options.text === undefined && !existsSync(file);
   if (missing && options.requireFile) return failure([{ kind: 'missing', source: { file } }], locale);
   // The defaults are written only when everything (the environment included) is valid: a configuration that cannot
   // start creates nothing.
   const create = missing && options.createIfMissing !== false;
-  let text = create ? DEFAULT_CONFIG_FILE : '';
-  if (!missing) {
+  let text = create ? DEFAULT_CONFIG_FILE : (options.text ?? '');
+  if (!missing && options.text === undefined) {
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
@@ -114,7 +118,7 @@ export function loadConfig(options: LoadConfigOptions): LoadResult {
   const problems: ConfigProblem[] = [];
   // Problems are worded in the locale the configuration asks for (when it names a valid one).
   const asked = (raw as { locale?: unknown } | null)?.locale;
-  const effectiveLocale = isLocale(asked) ? asked : locale;
+  const effectiveLocale = options.wording ?? (isLocale(asked) ? asked : locale);
   const { value: host, issues } = hostConfigSchema.validate(raw, effectiveLocale);
   for (const issue of issues) {
     const path = splitPath(issue.path);

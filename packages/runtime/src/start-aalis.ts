@@ -18,9 +18,11 @@ import { isPostgresUrl } from '@aalis/postgres/postgres-url';
 import { bannerLines } from './banner.js';
 import { systemTimeZone } from './basic-tools.js';
 import { configError } from './config-problems.js';
+import { FileConfigStore } from './config-store.js';
 import { CONFIG_FILE_NAME } from './default-config-file.js';
 import { createHostPlugin } from './host-plugin.js';
 import { installedPluginSlots } from './installed-plugins.js';
+import { LiveConfiguration } from './live-configuration.js';
 import { type LoadedConfig, loadConfig } from './load-config.js';
 import { type FileLogSink, fileLogSink, lineLogSink } from './log-sinks.js';
 import { PersistedPreferences } from './persisted-preferences.js';
@@ -207,16 +209,30 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
   // Only the enabled slots' definitions: a lazy slot's package is imported here or never.
   const definitions = await Promise.all(config.plugins.map(({ slot }) => slot.load?.()));
   const essential: string[] = [];
+  let configuration: LiveConfiguration | undefined;
+  const registered = new Map<string, { id: string; definition: AnyPluginDefinition }>();
   for (const [index, { slot, section }] of config.plugins.entries()) {
     let definition = definitions[index];
-    if (slot.alias === 'host') definition = createHostPlugin({ app, preferences });
+    if (slot.alias === 'host') definition = createHostPlugin({ app, preferences, configuration: () => configuration });
     if (slot.alias === 'cli') definition = cli?.plugin;
     if (slot.alias === 'session-server') definition = webui?.plugin;
     if (!definition) continue;
     const id = app.plugin(definition, section, slot.id ? { id: slot.id } : {});
+    registered.set(slot.alias, { id, definition });
     // Headless, the session server is the only way in: `aalis serve` without it refuses to run.
     if (slot.essential || (mode === 'serve' && slot.alias === 'session-server')) essential.push(id);
   }
+  // The console's configuration changes: checked like this start, applied live, written back to the file.
+  configuration = new LiveConfiguration({
+    app,
+    store: new FileConfigStore(config.file, config.dataDir),
+    env,
+    slots,
+    loaded: config,
+    registered,
+    systemTimeZone,
+    secrets: config.secrets,
+  });
   for (const entry of options.plugins ?? []) {
     if (Array.isArray(entry)) app.plugin(entry[0], entry[1], entry[2] ?? {});
     else app.plugin(entry as AnyPluginDefinition);
