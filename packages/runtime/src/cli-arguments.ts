@@ -1,5 +1,6 @@
 // Parses the aalis command line: [start|chat|serve] [--session <id>] [--config <file>] | webui-link [--account <id>]
-// [--config <file>] | plugin add <npm name> | plugin remove <name> | --help | --version.
+// [--config <file>] | plugin add <npm name> | plugin remove <name> | memory reindex [--config <file>] | --help |
+// --version.
 
 export type CliCommand =
   | { kind: 'help' }
@@ -7,6 +8,7 @@ export type CliCommand =
   | { kind: 'run'; mode: 'interactive' | 'lines' | 'serve'; session?: string; configFile?: string }
   | { kind: 'webui-link'; account?: string; configFile?: string }
   | { kind: 'plugin'; action: 'add' | 'remove'; target: string }
+  | { kind: 'memory'; action: 'reindex'; configFile?: string }
   | { kind: 'error'; text: { key: string; params: Record<string, string> } };
 
 export function parseArguments(argv: readonly string[]): CliCommand {
@@ -19,6 +21,20 @@ export function parseArguments(argv: readonly string[]): CliCommand {
     return {
       kind: 'error',
       text: { key: 'runtime.cli.badArgument', params: { argument: argv.slice(1).join(' ') || 'plugin' } },
+    };
+  }
+  // `aalis memory reindex [--config <file>]`: long-term memory's vectors rebuilt with the configured model.
+  if (argv[0] === 'memory') {
+    const [, action, ...rest] = argv;
+    const config = /^--config(?:=(.*))?$/.exec(rest[0] ?? '');
+    const configFile = config ? (config[1] ?? rest[1]) : undefined;
+    const used = config ? (config[1] === undefined ? 2 : 1) : 0;
+    if (action === 'reindex' && rest.length === used && (!config || configFile)) {
+      return { kind: 'memory', action, ...(configFile ? { configFile } : {}) };
+    }
+    return {
+      kind: 'error',
+      text: { key: 'runtime.cli.badArgument', params: { argument: argv.slice(1).join(' ') || 'memory' } },
     };
   }
   let mode: 'interactive' | 'lines' | 'serve' | 'webui-link' = 'interactive';

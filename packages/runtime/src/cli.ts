@@ -75,6 +75,17 @@ export async function main(argv: readonly string[], io: MainIo = processIo()): P
       locale,
     });
   }
+  if (command.kind === 'memory') {
+    // Loaded only for this command.
+    const { runMemoryCommand } = await import('./memory-command.js');
+    return runMemoryCommand({
+      cwd: io.cwd,
+      env: io.env,
+      stdout: io.stdout,
+      stderr: io.stderr,
+      ...(command.configFile ? { configFile: command.configFile } : {}),
+    });
+  }
   if (command.kind === 'webui-link') {
     // Its module reads the session server's login helpers: loaded only for this command.
     const { printWebuiLink } = await import('./webui-link.js');

@@ -11,6 +11,7 @@ import budgetPlugin from '@aalis/plugin-budget';
 import { cliConfigSchema } from '@aalis/plugin-cli';
 import commandsPlugin from '@aalis/plugin-commands';
 import contributionsPlugin from '@aalis/plugin-contributions';
+import { embeddingOpenAiConfigSchema } from '@aalis/plugin-embedding-openai/embedding-openai-config';
 import { fileReaderConfigSchema } from '@aalis/plugin-file-reader/file-reader-config';
 import flowControlPlugin from '@aalis/plugin-flow-control';
 import gatewayPlugin from '@aalis/plugin-gateway';
@@ -195,6 +196,18 @@ export function pluginSlots(): PluginSlot[] {
       essential: true,
     }),
     slot(memorySummaryPlugin, { alias: 'memory-summary', summary: 'Compacts long histories into a summary.' }),
+    lazySlot(
+      '@aalis/plugin-embedding-openai',
+      embeddingOpenAiConfigSchema,
+      () => import('@aalis/plugin-embedding-openai'),
+      {
+        alias: 'embedding-openai',
+        summary:
+          'Embeddings through an OpenAI-compatible /embeddings endpoint, for long-term memory’s dense recall; enabled when baseUrl is set.',
+        enabledWhen: (section) => typeof section?.baseUrl === 'string' && section.baseUrl !== '',
+        secretsOf: (section) => stringsAt(section, 'apiKey'),
+      },
+    ),
     slot(memoryVectorPlugin, {
       alias: 'memory-vector',
       summary:
