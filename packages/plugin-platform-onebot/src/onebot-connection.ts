@@ -2,7 +2,8 @@
 // implementation's endpoint and reconnects with backoff; reverse mode listens and lets the implementation connect.
 // API calls carry an `echo` and time out; heartbeats are watched, and a silent connection is dropped and redialled.
 import type { IncomingMessage as HttpRequest } from 'node:http';
-import type { Logger } from '@aalis/core';
+import type { PlatformState } from '@aalis/api-platform';
+import type { AalisError, Logger } from '@aalis/core';
 import { WebSocket, WebSocketServer } from 'ws';
 import { onebotErrors } from './onebot-errors.js';
 
@@ -41,9 +42,20 @@ export class OneBotConnection {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private watchdog: ReturnType<typeof setTimeout> | undefined;
   private silenceLimitMs: number;
+  private liveState: PlatformState;
 
   constructor(private readonly options: OneBotConnectionOptions) {
     this.silenceLimitMs = options.idleTimeoutMs;
+    this.liveState = { status: 'stopped', since: Date.now(), endpoint: this.endpoint };
+  }
+
+  /** Where the connection stands, for the console (`admin.platforms`). */
+  get state(): PlatformState {
+    return this.liveState;
+  }
+
+  private setState(status: PlatformState['status'], extra: Omit<PlatformState, 'status' | 'since'> = {}): void {
+    this.liveState = { status, since: Date.now(), endpoint: this.endpoint, ...extra };
   }
 
   /** Where the connection goes (for log lines and errors; never the token). */
@@ -67,6 +79,7 @@ export class OneBotConnection {
   async start(): Promise<void> {
     this.closed = false;
     this.attempt = 0;
+    this.setState('connecting');
     if (this.options.mode === 'forward') {
       this.dial();
       return;
@@ -99,6 +112,7 @@ export class OneBotConnection {
 
   async stop(): Promise<void> {
     this.closed = true;
+    this.setState('stopped');
     clearTimeout(this.retryTimer);
     clearTimeout(this.watchdog);
     this.rejectPending();
@@ -141,7 +155,15 @@ export class OneBotConnection {
     const header = request.headers.authorization ?? '';
     const query = new URL(request.url ?? '/', 'http://localhost').searchParams.get('access_token');
     const ok = header === `Bearer ${token}` || header === `Token ${token}` || query === token;
-    if (!ok) this.options.logger.warn('OneBot: refused a connection with a wrong or missing access token');
+    if (!ok) {
+      this.options.logger.warn('OneBot: refused a connection with a wrong or missing access token');
+      if (!this.connected) {
+        this.setState('refused', {
+          configKey: ONEBOT_TOKEN_KEY,
+          error: stateError(onebotErrors.AALIS_ONEBOT_CLIENT_TOKEN_REFUSED({ endpoint: this.endpoint })),
+        });
+      }
+    }
     return ok;
   }
 
@@ -175,6 +197,7 @@ export class OneBotConnection {
       if (this.closed) return;
       const delay = Math.min(this.options.reconnect.maxMs, this.options.reconnect.initialMs * 2 ** this.attempt);
       this.attempt += 1;
+      const nextAttemptAt = Date.now() + delay;
       if (!opened && (failure?.status === 401 || failure?.status === 403)) {
         const error = onebotErrors.AALIS_ONEBOT_TOKEN_REFUSED({
           endpoint: this.endpoint,
@@ -182,11 +205,16 @@ export class OneBotConnection {
           delayMs: delay,
         });
         this.options.logger.warn(error.message, { code: error.code });
+        this.setState('refused', { configKey: ONEBOT_TOKEN_KEY, error: stateError(error), nextAttemptAt });
       } else {
         const why = !opened && failure ? `: ${failure.reason}` : '';
         this.options.logger.warn(
           `OneBot: ${opened ? 'connection lost' : 'cannot connect'} (${this.endpoint})${why}; retrying in ${delay} ms`,
         );
+        const error = opened
+          ? onebotErrors.AALIS_ONEBOT_CONNECTION_LOST({ endpoint: this.endpoint })
+          : onebotErrors.AALIS_ONEBOT_CONNECT_FAILED({ endpoint: this.endpoint, reason: failure?.reason ?? '?' });
+        this.setState('reconnecting', { error: stateError(error), nextAttemptAt });
       }
       this.retryTimer = setTimeout(() => this.dial(), delay);
     });
@@ -194,6 +222,7 @@ export class OneBotConnection {
 
   private adopt(socket: WebSocket): void {
     this.socket = socket;
+    this.setState('connected');
     this.silenceLimitMs = this.options.idleTimeoutMs;
     this.feedWatchdog(socket);
     socket.on('message', (raw) => {
@@ -206,6 +235,9 @@ export class OneBotConnection {
       this.rejectPending();
       if (this.options.mode === 'reverse' && !this.closed) {
         this.options.logger.warn('OneBot: the implementation disconnected; waiting for it to connect again');
+        this.setState('reconnecting', {
+          error: stateError(onebotErrors.AALIS_ONEBOT_CONNECTION_LOST({ endpoint: this.endpoint })),
+        });
       }
     });
     this.options.onOpen?.();
@@ -279,6 +311,13 @@ export class OneBotConnection {
       }),
     );
   }
+}
+
+/** The key a refused token is fixed at. */
+const ONEBOT_TOKEN_KEY = 'plugins.platform-onebot.accessToken';
+
+function stateError(error: AalisError): { code: string; text: AalisError['text'] } {
+  return { code: error.code, text: error.text };
 }
 
 /** A URL for log lines: query (access_token) and credentials removed. */

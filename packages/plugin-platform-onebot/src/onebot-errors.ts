@@ -29,6 +29,22 @@ export const onebotErrors = defineErrors({
       'OneBot 实现({endpoint})拒绝了连接(HTTP {status}):access token 不对。请把 plugins.platform-onebot.accessToken 设成 NapCat/Lagrange/go-cqhttp 里配置的 token。{delayMs} 毫秒后重试。',
     isRetryable: true,
   },
+  AALIS_ONEBOT_CONNECT_FAILED: {
+    en: 'Cannot connect to the OneBot implementation at {endpoint}: {reason}. It is retried automatically; check that NapCat/Lagrange/go-cqhttp runs with its WebSocket server on and that plugins.platform-onebot.url points at it.',
+    'zh-CN':
+      '连不上 OneBot 实现（{endpoint}）：{reason}。会自动重试；请确认 NapCat/Lagrange/go-cqhttp 在运行、开启了 WebSocket 服务，并且 plugins.platform-onebot.url 指向它。',
+    isRetryable: true,
+  },
+  AALIS_ONEBOT_CONNECTION_LOST: {
+    en: 'The connection to the OneBot implementation ({endpoint}) was lost; waiting for it again.',
+    'zh-CN': '与 OneBot 实现（{endpoint}）的连接断开了，正在等它恢复。',
+    isRetryable: true,
+  },
+  AALIS_ONEBOT_CLIENT_TOKEN_REFUSED: {
+    en: 'An implementation tried to connect to {endpoint} with a wrong or missing access token and was refused. Set the same token in NapCat/Lagrange/go-cqhttp and in plugins.platform-onebot.accessToken.',
+    'zh-CN':
+      '有 OneBot 实现带着错误的或缺少的 access token 连接 {endpoint}，已拒绝。请在 NapCat/Lagrange/go-cqhttp 和 plugins.platform-onebot.accessToken 里设成同一个 token。',
+  },
   AALIS_ONEBOT_CONFIG_INVALID: {
     en: 'plugins.platform-onebot: {problem}',
     'zh-CN': 'plugins.platform-onebot:{problem}',

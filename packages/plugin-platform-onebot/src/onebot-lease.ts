@@ -29,6 +29,7 @@ export class OneBotLeaseRunner {
   private readonly stopping = new AbortController();
   private running: Promise<void> | undefined;
   private lease: Lease | undefined;
+  private standbySince: number | undefined;
 
   constructor(
     private readonly options: {
@@ -48,6 +49,11 @@ export class OneBotLeaseRunner {
     return this.options.leases === undefined || this.lease !== undefined;
   }
 
+  /** Since when another process has held the connection while this one waits (undefined: not standing by). */
+  get standingBySince(): number | undefined {
+    return this.standbySince;
+  }
+
   start(): void {
     this.running ??= this.run().catch((error: unknown) =>
       this.options.logger.error('OneBot: the connection lease loop ended', { error: String(error) }),
@@ -65,7 +71,10 @@ export class OneBotLeaseRunner {
       let lease = await leases.tryAcquire(name);
       if (!lease) {
         logger.info(`OneBot: another process runs the connection ${connection.endpoint}; standing by (lease ${name})`);
-        lease = await leases.acquire(name, { signal });
+        this.standbySince = Date.now();
+        lease = await leases.acquire(name, { signal }).finally(() => {
+          this.standbySince = undefined;
+        });
       }
       if (!lease) return;
       this.lease = lease;

@@ -384,6 +384,15 @@ export default definePlugin({
       onHolding: (holding) => forwarding?.setHolding(holding),
     });
     registerPlatform();
+    platform.use.reportState({
+      id: ONEBOT_PLATFORM,
+      type: ONEBOT_PLATFORM,
+      plugin: '@aalis/plugin-platform-onebot',
+      current: () => {
+        const since = runner.standingBySince;
+        return since === undefined ? connection.state : { status: 'standby', since, endpoint: connection.endpoint };
+      },
+    });
     runner.start();
     lifecycle.use.onDispose(async () => {
       unregister?.();

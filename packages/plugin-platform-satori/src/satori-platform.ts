@@ -7,7 +7,7 @@
 import '@aalis/api-agent';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
-import { platform } from '@aalis/api-platform';
+import { type PlatformState, platform } from '@aalis/api-platform';
 import { sessionManager } from '@aalis/api-session-manager';
 import { storage } from '@aalis/api-storage';
 import { AalisError, config, definePlugin, events, i18n, lifecycle, logger, optional } from '@aalis/core';
@@ -98,11 +98,22 @@ export default definePlugin({
   apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage }) {
     const settings = config.use;
     const log = logger.use;
+    const endpoint = settings.endpoint.replace(/\/+$/, '');
+    // The live state the console lists (admin.platforms); `since` moves only when the status does.
+    let state: PlatformState = { status: 'connecting', since: Date.now(), endpoint };
+    const setState = (next: Omit<PlatformState, 'since' | 'endpoint'>) => {
+      state = { ...next, since: next.status === state.status ? state.since : Date.now(), endpoint };
+    };
+    platform.use.reportState({ id: SATORI_PLATFORM, type: SATORI_PLATFORM, plugin: PLUGIN_NAME, current: () => state });
     if (settings.endpoint === '') {
       log.warn('Satori: no endpoint configured (plugins.platform-satori.endpoint); not connecting');
+      setState({
+        status: 'stopped',
+        configKey: 'plugins.platform-satori.endpoint',
+        error: stateError(satoriErrors.AALIS_SATORI_ENDPOINT_MISSING()),
+      });
       return;
     }
-    const endpoint = settings.endpoint.replace(/\/+$/, '');
     const api = new SatoriApi({ endpoint, token: settings.token, timeoutMs: settings.apiTimeoutMs });
     const memory = new RoomMemory(SATORI_PLATFORM);
     const inbound = new InboundOrder();
@@ -218,6 +229,8 @@ export default definePlugin({
         const url = `${endpoint.replace(/^http/, 'ws')}/events`;
         const socket = new WebSocket(url, { handshakeTimeout: settings.apiTimeoutMs });
         let ready = false;
+        let opened = false;
+        let failure = '';
         let answered = Date.now();
         const ping = setInterval(() => {
           if (Date.now() - answered > settings.pingIntervalMs * 2) {
@@ -231,6 +244,7 @@ export default definePlugin({
         const stop = () => socket.close(1000);
         held.addEventListener('abort', stop, { once: true });
         socket.on('open', () => {
+          opened = true;
           socket.send(
             JSON.stringify({
               op: Opcode.IDENTIFY,
@@ -253,6 +267,7 @@ export default definePlugin({
           }
           if (payload.op === Opcode.READY) {
             ready = true;
+            setState({ status: 'connected' });
             const logins = (payload.body as { logins?: WireLogin[] } | undefined)?.logins ?? [];
             for (const wire of logins) remember(wire);
             log.info(
@@ -268,29 +283,49 @@ export default definePlugin({
             onEvent(payload.body as WireEvent);
           }
         });
-        socket.on('error', (error) => log.debug('Satori: socket error', { error: describe(error) }));
+        socket.on('error', (error) => {
+          failure = describe(error);
+          log.debug('Satori: socket error', { error: failure });
+        });
         socket.on('close', (code, reason) => {
           clearInterval(ping);
           held.removeEventListener('abort', stop);
           if (!ready && !held.aborted) {
             // Closed before READY: the server refused the IDENTIFY (its token) or is not a Satori server.
-            const error = satoriErrors.AALIS_SATORI_TOKEN_REJECTED({
-              reason: `${code} ${reason.toString() || 'closed before READY'}`,
-            });
-            log.error(error.message, { code: error.code });
+            // Never opened: the server is not there (refused, DNS, TLS), not a refused token.
+            lastFailure = opened
+              ? {
+                  refused: true,
+                  error: satoriErrors.AALIS_SATORI_TOKEN_REJECTED({
+                    reason: `${code} ${reason.toString() || 'closed before READY'}`,
+                  }),
+                }
+              : {
+                  refused: false,
+                  error: satoriErrors.AALIS_SATORI_UNREACHABLE({ endpoint, reason: failure || `${code}` }),
+                };
+            if (opened) log.error(lastFailure.error.message, { code: lastFailure.error.code });
+            else log.warn(lastFailure.error.message, { code: lastFailure.error.code });
+          } else {
+            lastFailure = ready ? undefined : lastFailure;
           }
           resolve(ready);
         });
       });
     }
 
+    /** Why the last connection ended before READY (undefined: it was healthy, or it closed after READY). */
+    let lastFailure: { refused: boolean; error: AalisError } | undefined;
+
     async function connectLoop(): Promise<void> {
       const leases = storage.available ? storage.use.leases() : undefined;
       let failures = 0;
       while (!stopping.signal.aborted) {
-        const lease = leases
-          ? await leases.acquire(`platform:satori:${endpoint}`, { signal: stopping.signal })
-          : undefined;
+        let lease = leases ? await leases.tryAcquire(`platform:satori:${endpoint}`) : undefined;
+        if (leases && !lease) {
+          setState({ status: 'standby' });
+          lease = await leases.acquire(`platform:satori:${endpoint}`, { signal: stopping.signal });
+        }
         if (leases && !lease) return;
         const held = lease ? AbortSignal.any([stopping.signal, lease.lost]) : stopping.signal;
         try {
@@ -300,6 +335,18 @@ export default definePlugin({
             failures = healthy ? 0 : failures + 1;
             const delay = Math.min(MAX_RETRY_MS, settings.retryDelayMs * 2 ** failures);
             log.info(`Satori: the event socket closed; reconnecting in ${delay} ms`);
+            const nextAttemptAt = Date.now() + delay;
+            if (lastFailure?.refused) {
+              setState({
+                status: 'refused',
+                configKey: 'plugins.platform-satori.token',
+                error: stateError(lastFailure.error),
+                nextAttemptAt,
+              });
+            } else {
+              const error = lastFailure?.error ?? satoriErrors.AALIS_SATORI_CONNECTION_LOST({ endpoint });
+              setState({ status: 'reconnecting', error: stateError(error), nextAttemptAt });
+            }
             await pause(delay, held).catch(() => {});
           }
         } finally {
@@ -377,6 +424,12 @@ export default definePlugin({
     });
   },
 });
+
+const PLUGIN_NAME = '@aalis/plugin-platform-satori';
+
+function stateError(error: AalisError): { code: string; text: AalisError['text'] } {
+  return { code: error.code, text: error.text };
+}
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -13,8 +13,13 @@ export const telegramErrors = defineErrors({
     isRetryable: true,
   },
   AALIS_TELEGRAM_TOKEN_REJECTED: {
-    en: 'Telegram refused the bot token (401 Unauthorized). Set plugins.platform-telegram.token to the token @BotFather gave you and restart; until then it is tried again at growing pauses (up to 10 minutes).',
+    en: 'Telegram refused the bot token (401 Unauthorized). Set plugins.platform-telegram.token to the token @BotFather gave you (on the WebUI’s Platforms page it applies at once; in the file, restart); until then it is tried again at growing pauses (up to 10 minutes).',
     'zh-CN':
-      'Telegram 不认这个机器人令牌(401 Unauthorized)。请把 plugins.platform-telegram.token 设成 @BotFather 给的令牌后重启;在此之前会以逐渐拉长的间隔(最长 10 分钟)再试。',
+      'Telegram 不认这个机器人令牌(401 Unauthorized)。请把 plugins.platform-telegram.token 设成 @BotFather 给的令牌(在 WebUI 的「平台」页保存立即生效;改文件则需重启);在此之前会以逐渐拉长的间隔(最长 10 分钟)再试。',
+  },
+  AALIS_TELEGRAM_TOKEN_MISSING: {
+    en: 'No Telegram bot token is set: nothing is polled. Set plugins.platform-telegram.token to the token @BotFather gave you.',
+    'zh-CN':
+      '没有设置 Telegram 机器人令牌，不会收消息。请把 plugins.platform-telegram.token 设成 @BotFather 给的令牌。',
   },
 });

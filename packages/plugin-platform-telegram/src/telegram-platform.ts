@@ -9,7 +9,7 @@ import { authority } from '@aalis/api-authority';
 import { commands } from '@aalis/api-commands';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
-import { platform } from '@aalis/api-platform';
+import { type PlatformState, platform } from '@aalis/api-platform';
 import { sessionManager } from '@aalis/api-session-manager';
 import { storage } from '@aalis/api-storage';
 import { tools } from '@aalis/api-tools';
@@ -40,6 +40,7 @@ import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
 import { TelegramApi } from './telegram-api.js';
 import { telegramConfigSchema } from './telegram-config.js';
+import { telegramErrors } from './telegram-errors.js';
 import {
   chatOfRoomKey,
   displayNameOf,
@@ -111,8 +112,25 @@ export default definePlugin({
     const settings = config.use;
     const log = logger.use;
     const t = (key: string, params?: Record<string, string | number>) => i18n.use.t(textRef(key, params));
+    // The live state the console lists (admin.platforms); `since` moves only when the status does.
+    let state: PlatformState = { status: 'connecting', since: Date.now(), endpoint: settings.apiRoot };
+    const setState = (next: Omit<PlatformState, 'since' | 'endpoint'>) => {
+      if (next.status === state.status && next.status === 'connected') return;
+      state = { ...next, since: Date.now(), endpoint: settings.apiRoot };
+    };
+    platform.use.reportState({
+      id: TELEGRAM_PLATFORM,
+      type: TELEGRAM_PLATFORM,
+      plugin: '@aalis/plugin-platform-telegram',
+      current: () => state,
+    });
     if (settings.token === '') {
       log.warn('Telegram: no token configured (plugins.platform-telegram.token); not polling');
+      setState({
+        status: 'stopped',
+        configKey: TOKEN_KEY,
+        error: stateError(telegramErrors.AALIS_TELEGRAM_TOKEN_MISSING()),
+      });
       return;
     }
     const api = new TelegramApi({
@@ -145,6 +163,12 @@ export default definePlugin({
       if (refusals === 0) log.error(error.message, { code: error.code, method });
       else log.debug(`Telegram: ${method}: the token is still refused; trying again in ${delay} ms`);
       refusals += 1;
+      setState({
+        status: 'refused',
+        configKey: TOKEN_KEY,
+        error: stateError(error),
+        nextAttemptAt: Date.now() + delay,
+      });
       await pause(delay, signal);
     }
     function accepted(): void {
@@ -166,6 +190,7 @@ export default definePlugin({
             continue;
           }
           log.warn(`Telegram: getMe failed; retrying in ${settings.retryDelayMs} ms`, { error: describe(error) });
+          setState(retrying(error, 'getMe'));
           await pause(settings.retryDelayMs, stopping.signal);
         }
       }
@@ -210,9 +235,11 @@ export default definePlugin({
       // polls: the database's lease decides which; another takes over if it dies.
       const leases = storage.available ? storage.use.leases() : undefined;
       while (!stopping.signal.aborted) {
-        const lease = leases
-          ? await leases.acquire(`platform:telegram:${botId}`, { signal: stopping.signal })
-          : undefined;
+        let lease = leases ? await leases.tryAcquire(`platform:telegram:${botId}`) : undefined;
+        if (leases && !lease) {
+          setState({ status: 'standby' });
+          lease = await leases.acquire(`platform:telegram:${botId}`, { signal: stopping.signal });
+        }
         if (leases && !lease) return;
         try {
           await pollWhile(botId, lease ? AbortSignal.any([stopping.signal, lease.lost]) : stopping.signal);
@@ -261,6 +288,7 @@ export default definePlugin({
             { signal: held, extraTimeoutMs: settings.pollTimeoutSeconds * 1000 },
           );
           accepted();
+          setState({ status: 'connected' });
         } catch (error) {
           if (held.aborted) return;
           if (isTokenRefusal(error)) {
@@ -270,6 +298,7 @@ export default definePlugin({
           log.warn(`Telegram: getUpdates failed; polling again in ${settings.retryDelayMs} ms`, {
             error: describe(error),
           });
+          setState(retrying(error, 'getUpdates'));
           await pause(settings.retryDelayMs, held).catch(() => {});
           continue;
         }
@@ -497,7 +526,16 @@ export default definePlugin({
     const polling = poll().catch((error: unknown) => {
       if (!stopping.signal.aborted) log.error('Telegram: polling stopped', { error: describe(error) });
     });
+    /** The state while waiting out a failed call: reconnecting at the next try, with the failure in words. */
+    function retrying(error: unknown, method: string): Omit<PlatformState, 'since' | 'endpoint'> {
+      const coded = AalisError.isInstance(error)
+        ? error
+        : telegramErrors.AALIS_TELEGRAM_UNREACHABLE({ method, apiRoot: settings.apiRoot, reason: describe(error) });
+      return { status: 'reconnecting', error: stateError(coded), nextAttemptAt: Date.now() + settings.retryDelayMs };
+    }
+
     lifecycle.use.onDispose(async () => {
+      setState({ status: 'stopped' });
       stopping.abort();
       for (const sessionId of [...typing.keys()]) stopTyping(sessionId);
       unregister?.();
@@ -505,6 +543,13 @@ export default definePlugin({
     });
   },
 });
+
+/** The key a refused or missing token is fixed at. */
+const TOKEN_KEY = 'plugins.platform-telegram.token';
+
+function stateError(error: AalisError): { code: string; text: AalisError['text'] } {
+  return { code: error.code, text: error.text };
+}
 
 function isTokenRefusal(error: unknown): error is AalisError {
   return AalisError.isInstance(error) && error.code === 'AALIS_TELEGRAM_TOKEN_REJECTED';
