@@ -16,4 +16,18 @@ export interface Persona {
   structuredOutput?: Record<string, unknown>;
   /** Where it came from: the file name inside the personas directory. */
   file?: string;
+  /** A hash of the file's text as loaded: a write that names it is refused when the file changed since. */
+  revision?: string;
 }
+
+/** What a persona is saved from (the console's form): the fields a file holds. */
+export interface PersonaInput {
+  id: string;
+  name: string;
+  prompt: string;
+  /** JSON Schema with type: object; null or absent = free text. */
+  structuredOutput?: Record<string, unknown> | null;
+}
+
+/** Longest persona name and prompt a save accepts (characters). */
+export const PERSONA_LIMITS = { name: 200, prompt: 100_000, structuredOutputJson: 64_000 } as const;

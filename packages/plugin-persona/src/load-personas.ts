@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { type Persona, personaErrors } from '@aalis/api-persona';
 import type { AalisError, Locale } from '@aalis/core';
 import { parsePersonaFile } from './parse-persona-file.js';
+import { personaRevision } from './persona-writer.js';
 
 export interface LoadedPersonas {
   personas: Persona[];
@@ -28,6 +29,7 @@ export async function loadPersonas({ dir, locale }: { dir: string; locale: Local
   for (const file of names) {
     const text = await readFile(join(dir, file), 'utf8');
     const parsed = parsePersonaFile({ file, text, locale });
+    if (parsed.ok) parsed.persona.revision = personaRevision(text);
     if (!parsed.ok) {
       problems.push(parsed.error);
       continue;

@@ -1,8 +1,16 @@
 // The persona service implementation: personas loaded from the directory, kept in memory until the next reload,
 // and the session's persona read from the `persona` session setting.
-import type { Persona, PersonaReloadReport, PersonaScope, PersonaService } from '@aalis/api-persona';
+import {
+  type Persona,
+  type PersonaInput,
+  type PersonaReloadReport,
+  type PersonaScope,
+  type PersonaService,
+  personaErrors,
+} from '@aalis/api-persona';
 import type { AalisError, Events, Locale, Logger } from '@aalis/core';
 import { loadPersonas } from './load-personas.js';
+import { deletePersonaFile, writePersonaFile } from './persona-writer.js';
 
 export interface PersonaStoreOptions {
   dir: string;
@@ -61,6 +69,42 @@ export class PersonaStore implements PersonaService {
 
   problems(): AalisError[] {
     return [...this.loadProblems];
+  }
+
+  /** Writes the persona's file (see PersonaService.save), one write at a time, and reloads. */
+  save(input: PersonaInput, expectedRevision?: string): Promise<Persona> {
+    return this.serially(async () => {
+      const { dir, locale } = this.options;
+      await writePersonaFile(input, expectedRevision, { dir, locale, current: this.get(input.id) });
+      await this.reload();
+      const saved = this.get(input.id);
+      // Loaded back from what was just written and checked: absent only if the file vanished meanwhile.
+      if (!saved) throw personaErrors.AALIS_PERSONA_CHANGED({ file: `${input.id}.yaml` });
+      this.options.logger.info('persona saved', { persona: input.id, file: saved.file });
+      return saved;
+    });
+  }
+
+  /** Deletes the persona's file (see PersonaService.delete) and reloads. */
+  delete(id: string, expectedRevision: string): Promise<void> {
+    return this.serially(async () => {
+      const current = this.get(id);
+      if (!current) {
+        throw personaErrors.AALIS_PERSONA_UNKNOWN({ id, known: this.personas.map((p) => p.id).join(', ') || '-' });
+      }
+      if (id === this.options.defaultPersona) throw personaErrors.AALIS_PERSONA_DEFAULT_KEPT({ id });
+      await deletePersonaFile(current, expectedRevision, { dir: this.options.dir });
+      await this.reload();
+      this.options.logger.info('persona deleted', { persona: id });
+    });
+  }
+
+  private writing: Promise<unknown> = Promise.resolve();
+
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.writing.then(work, work);
+    this.writing = run.catch(() => {});
+    return run;
   }
 
   /** Reloads; concurrent calls share one read of the directory. */
