@@ -29,12 +29,14 @@ import mutePlugin from '@aalis/plugin-mute';
 import { otelConfigSchema, tracingWanted } from '@aalis/plugin-otel/otel-config';
 import personaPlugin from '@aalis/plugin-persona';
 import { discordConfigSchema, discordConfigured } from '@aalis/plugin-platform-discord/discord-config';
+import { dingtalkConfigSchema, dingtalkConfigured } from '@aalis/plugin-platform-dingtalk/dingtalk-config';
 import { larkConfigSchema, larkConfigured } from '@aalis/plugin-platform-lark/lark-config';
 import { onebotConfigSchema, onebotConfigured } from '@aalis/plugin-platform-onebot/onebot-config';
 import { qqConfigSchema, qqConfigured } from '@aalis/plugin-platform-qq/qq-config';
 import { satoriConfigSchema, satoriConfigured } from '@aalis/plugin-platform-satori/satori-config';
 import { slackConfigSchema, slackConfigured } from '@aalis/plugin-platform-slack/slack-config';
 import { telegramConfigSchema, telegramConfigured } from '@aalis/plugin-platform-telegram/telegram-config';
+import { wecomConfigSchema, wecomConfigured } from '@aalis/plugin-platform-wecom/wecom-config';
 import promptBudgetPlugin from '@aalis/plugin-prompt-budget';
 import schedulePlugin from '@aalis/plugin-schedule';
 import sessionManagerPlugin from '@aalis/plugin-session-manager';
@@ -301,6 +303,20 @@ export function pluginSlots(): PluginSlot[] {
         'QQ’s official bots (QQ Open Platform bot API v2: group @ messages and C2C chats over the gateway); enabled when appId is set.',
       enabledWhen: qqConfigured,
       secretsOf: (section) => stringsAt(section, 'clientSecret'),
+    }),
+    lazySlot('@aalis/plugin-platform-dingtalk', dingtalkConfigSchema, () => import('@aalis/plugin-platform-dingtalk'), {
+      alias: 'platform-dingtalk',
+      summary:
+        'DingTalk robots in Stream mode (dingtalk-stream: group @ and single chats, replies through the session webhook or the API); enabled when clientId is set.',
+      enabledWhen: dingtalkConfigured,
+      secretsOf: (section) => stringsAt(section, 'clientSecret'),
+    }),
+    lazySlot('@aalis/plugin-platform-wecom', wecomConfigSchema, () => import('@aalis/plugin-platform-wecom'), {
+      alias: 'platform-wecom',
+      summary:
+        'WeCom intelligent bots (企业微信智能机器人, API mode: the encrypted callback, group @ and single chats, stream replies); enabled when token is set.',
+      enabledWhen: wecomConfigured,
+      secretsOf: (section) => [...stringsAt(section, 'token'), ...stringsAt(section, 'encodingAESKey')],
     }),
     lazySlot('@aalis/plugin-mcp', mcpConfigSchema, () => import('@aalis/plugin-mcp'), {
       alias: 'mcp',

@@ -23,6 +23,12 @@ export {
 export { checkChatRequest, type RequestProblem } from './check-chat-request.js';
 export { checkMessagesRequest } from './check-messages-request.js';
 export {
+  type DingtalkMessageOptions,
+  type DingtalkSent,
+  type DingtalkStreamServer,
+  startDingtalkStreamServer,
+} from './dingtalk-stream-server.js';
+export {
   type DiscordChannelFixture,
   type DiscordFailure,
   type DiscordGuildFixture,
@@ -105,3 +111,11 @@ export {
   type TranscriptionRequest,
   type TranscriptionTestServer,
 } from './transcription-test-server.js';
+export {
+  startWecomBotServer,
+  type WecomBotServer,
+  type WecomMessageOptions,
+  type WecomSent,
+  wecomDecrypt,
+  wecomEncrypt,
+} from './wecom-bot-server.js';

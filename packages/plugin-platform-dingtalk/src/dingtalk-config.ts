@@ -1,0 +1,64 @@
+// The config section `plugins.platform-dingtalk`: a light module (the runtime validates and documents it without
+// loading the plugin).
+import { type Infer, s } from '@aalis/core';
+import { roomLimitsShape } from '@aalis/platform-room/room-limits-schema';
+
+export const dingtalkConfigSchema = s.object({
+  clientId: s
+    .string()
+    .default('')
+    .describe('The app’s Client ID (AppKey), 钉钉开放平台 → 应用开发 → 凭证与基础信息. Empty: not connected.'),
+  clientSecret: s
+    .string()
+    .default('')
+    .widget('password')
+    .describe('The app’s Client Secret (AppSecret). Never logged.'),
+  robotCode: s
+    .string()
+    .default('')
+    .describe(
+      'The robot’s RobotCode for sending through the API; empty: the Client ID (what DingTalk uses by default).',
+    ),
+  gatewayUrl: s
+    .string()
+    .default('https://api.dingtalk.com/v1.0/gateway/connections/open')
+    .describe('Where the Stream connection is opened (the endpoint and ticket of the socket come from here).'),
+  apiBase: s
+    .string()
+    .default('https://api.dingtalk.com')
+    .describe('The DingTalk OpenAPI (access tokens, sending when a session webhook has expired, file downloads).'),
+  retryDelayMs: s
+    .number()
+    .integer()
+    .min(10)
+    .default(1_000)
+    .describe('Pause before reconnecting the Stream socket; doubles after each failed try, up to a minute.'),
+  pingIntervalMs: s
+    .number()
+    .integer()
+    .min(1_000)
+    .default(10_000)
+    .describe('How often the socket is pinged; a socket that answers no ping for twice as long is reconnected.'),
+  apiTimeoutMs: s.number().integer().min(1_000).default(15_000).describe('How long one API call may take.'),
+  maxMessageLength: s
+    .number()
+    .integer()
+    .min(100)
+    .max(20_000)
+    .default(4_000)
+    .describe('Longer replies are sent as several messages.'),
+  markdown: s
+    .boolean()
+    .default(true)
+    .describe('Send replies as DingTalk Markdown (plain text when DingTalk refuses it).'),
+  ...roomLimitsShape(),
+});
+
+export type DingtalkConfig = Infer<typeof dingtalkConfigSchema>;
+
+/** Whether the section names an app (the runtime enables the plugin only then). */
+export function dingtalkConfigured(section: unknown): boolean {
+  if (typeof section !== 'object' || section === null) return false;
+  const clientId = (section as Record<string, unknown>).clientId;
+  return typeof clientId === 'string' && clientId !== '';
+}

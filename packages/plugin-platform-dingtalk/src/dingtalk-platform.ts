@@ -1,0 +1,465 @@
+// @aalis/plugin-platform-dingtalk: DingTalk robots in Stream mode — group @ messages and single chats over the
+// Stream socket (dingtalk-stream's client: the connection opened at gatewayUrl with the app's credentials, the robot
+// message callback acknowledged at once so DingTalk does not deliver it again), answered through the chat's session
+// webhook while it is valid and through the robot API after. People and owners are their user id in the
+// organisation (`owners: [{ platform: dingtalk, userId: <staff id> }]`). One process per deployment holds the socket
+// (a database lease); every process can send.
+import '@aalis/api-agent';
+import { gateway } from '@aalis/api-gateway';
+import { hooks } from '@aalis/api-hooks';
+import { type PlatformState, platform } from '@aalis/api-platform';
+import { sessionManager } from '@aalis/api-session-manager';
+import { storage } from '@aalis/api-storage';
+import { AalisError, config, definePlugin, events, i18n, lifecycle, logger, optional } from '@aalis/core';
+import {
+  deliverToRoom,
+  ensureRoomSession,
+  type InboundFile,
+  InboundOrder,
+  inboundContent,
+  RoomMemory,
+} from '@aalis/platform-room';
+import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
+import { splitMessage } from '@aalis/util-text-normalize';
+import type { DWClientDownStream } from 'dingtalk-stream';
+import { WebSocket } from 'ws';
+import { DingtalkApi, type DingtalkContent } from './dingtalk-api.js';
+import { dingtalkConfigSchema } from './dingtalk-config.js';
+import { dingtalkErrors } from './dingtalk-errors.js';
+import { type DingtalkRobotMessage, readDingtalkMessage } from './dingtalk-inbound.js';
+import { StreamConnection, TOPIC_ROBOT } from './dingtalk-stream-connection.js';
+
+/** The platform id (IncomingMessage.platform, owners' `platform`). */
+export const DINGTALK_PLATFORM = 'dingtalk';
+
+const PLUGIN_NAME = '@aalis/plugin-platform-dingtalk';
+const MAX_RETRY_MS = 60_000;
+/** A session webhook this close to its expiry is not used any more. */
+const WEBHOOK_MARGIN_MS = 5_000;
+const MAX_REMEMBERED = 5_000;
+
+interface ChatInfo {
+  chatType: 'group' | 'private';
+  webhook?: { url: string; expiresAt: number };
+  /** For a single chat: the person, whom the API sends to. */
+  userId?: string;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A bounded insertion-ordered map. */
+function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  while (map.size > MAX_REMEMBERED) {
+    const oldest = map.keys().next();
+    if (oldest.done) break;
+    map.delete(oldest.value);
+  }
+}
+
+/** A Markdown message's title (DingTalk shows it in notifications): its first words, without Markdown marks. */
+export function markdownTitle(text: string): string {
+  const first = text.split('\n').find((line) => line.trim() !== '') ?? '';
+  const plain = first.replace(/[#>*_`~[\]()!|-]/g, '').trim();
+  return plain.length > 20 ? `${plain.slice(0, 20)}…` : plain || '…';
+}
+
+export default definePlugin({
+  name: PLUGIN_NAME,
+  uses: {
+    config,
+    logger,
+    events,
+    i18n,
+    lifecycle,
+    gateway,
+    hooks,
+    sessionManager: optional(sessionManager),
+    platform: optional(platform),
+    storage: optional(storage),
+  },
+  config: dingtalkConfigSchema,
+  apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage }) {
+    const settings = config.use;
+    const log = logger.use;
+    let state: PlatformState = { status: 'connecting', since: Date.now() };
+    const setState = (next: Omit<PlatformState, 'since'>) => {
+      state = { ...next, since: next.status === state.status ? state.since : Date.now() };
+    };
+    if (platform.available) {
+      platform.use.reportState({
+        id: DINGTALK_PLATFORM,
+        type: DINGTALK_PLATFORM,
+        plugin: PLUGIN_NAME,
+        current: () => state,
+      });
+    }
+    if (settings.clientId === '' || settings.clientSecret === '') {
+      const key = settings.clientId === '' ? 'clientId' : 'clientSecret';
+      setState({ status: 'stopped', configKey: `plugins.platform-dingtalk.${key}` });
+      log.warn(`DingTalk: plugins.platform-dingtalk.${key} is not set; not connecting`);
+      return;
+    }
+    const api = new DingtalkApi({
+      clientId: settings.clientId,
+      clientSecret: settings.clientSecret,
+      robotCode: settings.robotCode || settings.clientId,
+      apiBase: settings.apiBase,
+      timeoutMs: settings.apiTimeoutMs,
+    });
+    let endpoint = (() => {
+      try {
+        const url = new URL(settings.gatewayUrl);
+        return `${url.protocol}//${url.host}${url.pathname}`;
+      } catch {
+        return '(invalid URL)';
+      }
+    })();
+    setState({ status: 'connecting', endpoint });
+    const memory = new RoomMemory(DINGTALK_PLATFORM);
+    const inbound = new InboundOrder();
+    const stopping = new AbortController();
+    const chats = new Map<string, ChatInfo>();
+    /** Who sent each message (a group reply @-mentions the person it answers) and its session webhook. */
+    const senders = new Map<string, { userId: string; webhook?: { url: string; expiresAt: number } }>();
+    /** Messages already read: DingTalk delivers again what it thinks was not acknowledged. */
+    const seen = new Map<string, true>();
+    let selfId: string | undefined;
+    let unregister: (() => void) | undefined;
+
+    const logCoded = (error: AalisError, level: 'warn' | 'error' = 'warn') =>
+      log[level](error.message, { code: error.code });
+
+    const connection = new StreamConnection({
+      clientId: settings.clientId,
+      clientSecret: settings.clientSecret,
+      gatewayUrl: settings.gatewayUrl,
+      timeoutMs: settings.apiTimeoutMs,
+      onBadFrame: (error) => log.warn(error.message, { code: error.code }),
+    });
+
+    async function downloads(read: NonNullable<ReturnType<typeof readDingtalkMessage>>) {
+      const images: ({ url: string; shownUrl?: string } | { unavailable: string })[] = [];
+      const files: InboundFile[] = [];
+      for (const item of read.downloads) {
+        let url: string | undefined;
+        let reason = '';
+        try {
+          url = await api.downloadUrl(item.downloadCode);
+        } catch (error) {
+          reason = describe(error);
+        }
+        const shownUrl = '(DingTalk file)';
+        if (item.type === 'image') images.push(url ? { url, shownUrl } : { unavailable: reason });
+        else {
+          const name = item.name ? { name: item.name } : {};
+          files.push(
+            url ? { type: item.type, url, shownUrl, ...name } : { type: item.type, unavailable: reason, ...name },
+          );
+        }
+      }
+      return { images, files };
+    }
+
+    async function receive(message: DingtalkRobotMessage): Promise<void> {
+      const read = readDingtalkMessage(message);
+      if (!read) {
+        logCoded(
+          dingtalkErrors.AALIS_DINGTALK_EVENT_MALFORMED({
+            reason: `a robot message without conversation, sender, msgId or a readable ${String(message.msgtype ?? 'msgtype')}`,
+          }),
+        );
+        return;
+      }
+      if (message.chatbotUserId) selfId = message.chatbotUserId;
+      if (!unregister && platform.available) {
+        unregister = platform.use.register({
+          id: DINGTALK_PLATFORM,
+          type: DINGTALK_PLATFORM,
+          ...(selfId ? { selfId } : {}),
+          capabilities: { streaming: false, quoting: true, rooms: true },
+        });
+      }
+      const previous = chats.get(read.chatId);
+      remember(chats, read.chatId, {
+        chatType: read.chatType,
+        ...((read.webhook ?? previous?.webhook) ? { webhook: read.webhook ?? previous?.webhook } : {}),
+        ...(read.chatType === 'private' ? { userId: read.userId } : {}),
+      });
+      remember(senders, read.messageId, { userId: read.userId, ...(read.webhook ? { webhook: read.webhook } : {}) });
+      const addressed =
+        read.chatType === 'private' ||
+        read.mentionsHer ||
+        read.quotesHer ||
+        (read.quoteId !== undefined && memory.isHers(read.chatId, read.quoteId));
+      const { images, files } = await downloads(read);
+      const { content, attachments } = await inboundContent({
+        text: read.text,
+        images,
+        files,
+        maxLength: settings.maxInboundLength,
+        image: { maxBytes: settings.image.maxBytes, timeoutMs: settings.image.fetchTimeoutMs },
+        file: { maxBytes: settings.file.maxBytes, timeoutMs: settings.file.fetchTimeoutMs },
+        t: (text) => i18n.use.t(text),
+        logger: log,
+      });
+      const title = read.chatType === 'private' ? read.displayName : read.title;
+      const sessionId = await ensureRoomSession({
+        sessionManager: sessionManager.available ? sessionManager.use : undefined,
+        platform: DINGTALK_PLATFORM,
+        chatType: read.chatType,
+        chatId: read.chatId,
+        ...(title ? { title } : {}),
+        logger: log,
+      });
+      const incoming: IncomingMessage = {
+        sessionId,
+        platform: DINGTALK_PLATFORM,
+        venue: read.chatId,
+        sender: { userId: read.userId, ...(read.displayName ? { displayName: read.displayName } : {}) },
+        actor: { platform: DINGTALK_PLATFORM, userId: read.userId },
+        content,
+        ...(attachments.length > 0 ? { attachments } : {}),
+        messageId: read.messageId,
+        ...(read.quoteId !== undefined ? { replyTo: read.quoteId } : {}),
+        ...(addressed ? { triggerType: 'direct' } : {}),
+        timestamp: read.timestamp,
+      };
+      // Handed over, not awaited: the chat's next message must reach the gateway before this turn ends (to join it).
+      void gateway.use
+        .receive(incoming)
+        .catch((error: unknown) =>
+          log.error('DingTalk: a message could not be handed to the gateway', { error: describe(error) }),
+        );
+    }
+
+    connection.on(TOPIC_ROBOT, (downstream: DWClientDownStream) => {
+      const messageId = downstream.headers?.messageId;
+      if (messageId) connection.acknowledge(messageId);
+      let message: DingtalkRobotMessage;
+      try {
+        const parsed: unknown = JSON.parse(String(downstream.data));
+        if (typeof parsed !== 'object' || parsed === null) throw new Error('not an object');
+        message = parsed as DingtalkRobotMessage;
+      } catch {
+        logCoded(
+          dingtalkErrors.AALIS_DINGTALK_EVENT_MALFORMED({ reason: 'the robot message data is not a JSON object' }),
+        );
+        return;
+      }
+      if (message.msgId) {
+        if (seen.has(message.msgId)) return;
+        remember(seen, message.msgId, true);
+      }
+      void inbound
+        .run(String(message.conversationId ?? ''), () => receive(message))
+        .catch((error: unknown) => log.error('DingTalk: a message failed', { error: describe(error) }));
+    });
+
+    type Outcome = 'ready' | 'failed' | 'refused';
+
+    async function connectOnce(held: AbortSignal): Promise<Outcome> {
+      try {
+        await connection.getEndpoint();
+      } catch (error) {
+        if (dingtalkErrors.AALIS_DINGTALK_CREDENTIALS_REJECTED.is(error)) {
+          logCoded(error, 'error');
+          setState({
+            status: 'refused',
+            endpoint,
+            configKey: 'plugins.platform-dingtalk.clientSecret',
+            error: { code: error.code, text: error.text },
+          });
+          return 'refused';
+        }
+        const coded = AalisError.isInstance(error) ? error : undefined;
+        log.warn(`DingTalk: the Stream connection could not be opened: ${describe(error)}`, { code: coded?.code });
+        if (coded) setState({ status: 'reconnecting', endpoint, error: { code: coded.code, text: coded.text } });
+        return 'failed';
+      }
+      endpoint = connection.shownEndpoint() ?? endpoint;
+      return new Promise((resolve) => {
+        const socket = connection.open();
+        let outcome: Outcome = 'failed';
+        let answered = Date.now();
+        const ping = setInterval(() => {
+          if (Date.now() - answered > settings.pingIntervalMs * 2) {
+            log.warn('DingTalk: the Stream socket stopped answering pings; reconnecting');
+            socket.terminate();
+            return;
+          }
+          if (socket.readyState === WebSocket.OPEN) socket.ping();
+        }, settings.pingIntervalMs);
+        ping.unref?.();
+        const stop = () => socket.close(1000);
+        held.addEventListener('abort', stop, { once: true });
+        socket.on('open', () => {
+          outcome = 'ready';
+          answered = Date.now();
+          setState({ status: 'connected', endpoint });
+          log.info(`DingTalk: connected (Stream mode, ${endpoint})`);
+        });
+        socket.on('pong', () => {
+          answered = Date.now();
+        });
+        socket.on('message', () => {
+          answered = Date.now();
+        });
+        socket.on('error', (error) => log.debug('DingTalk: socket error', { error: describe(error) }));
+        socket.on('close', () => {
+          clearInterval(ping);
+          held.removeEventListener('abort', stop);
+          resolve(outcome);
+        });
+      });
+    }
+
+    async function connectLoop(): Promise<void> {
+      const leases = storage.available ? storage.use.leases() : undefined;
+      let failures = 0;
+      while (!stopping.signal.aborted) {
+        if (leases) setState({ status: 'standby', endpoint });
+        const lease = leases
+          ? await leases.acquire(`platform:dingtalk:${settings.clientId}`, { signal: stopping.signal })
+          : undefined;
+        if (leases && !lease) return;
+        const held = lease ? AbortSignal.any([stopping.signal, lease.lost]) : stopping.signal;
+        setState({ status: 'connecting', endpoint });
+        try {
+          while (!held.aborted) {
+            const outcome = await connectOnce(held);
+            if (held.aborted) break;
+            failures = outcome === 'ready' ? 0 : failures + 1;
+            const delay = Math.min(MAX_RETRY_MS, settings.retryDelayMs * 2 ** failures);
+            if (outcome === 'refused') setState({ ...state, nextAttemptAt: Date.now() + delay });
+            else {
+              setState({
+                status: 'reconnecting',
+                endpoint,
+                nextAttemptAt: Date.now() + delay,
+                ...(outcome === 'failed' && state.error ? { error: state.error } : {}),
+              });
+            }
+            log.info(`DingTalk: the Stream socket closed; reconnecting in ${delay} ms`);
+            await pause(delay, held).catch(() => {});
+          }
+        } finally {
+          await lease?.release().catch(() => {});
+        }
+      }
+    }
+
+    const usable = (webhook: { url: string; expiresAt: number } | undefined) =>
+      webhook && webhook.expiresAt - WEBHOOK_MARGIN_MS > Date.now() ? webhook : undefined;
+
+    async function sendPiece(
+      chatId: string,
+      chat: ChatInfo | undefined,
+      text: string,
+      answering: string | undefined,
+      at: string | undefined,
+    ) {
+      // The webhook of the message she answers, else the chat's latest one, else the robot API.
+      const webhook = usable(answering ? senders.get(answering)?.webhook : undefined) ?? usable(chat?.webhook);
+      const send = async (content: DingtalkContent) => {
+        if (webhook) {
+          const mention = at ? `@${at} ` : '';
+          await api.sendByWebhook(webhook.url, { ...content, text: `${mention}${content.text}` }, at ? [at] : []);
+        } else if ((chat?.chatType ?? 'group') === 'private') {
+          if (!chat?.userId) {
+            throw dingtalkErrors.AALIS_DINGTALK_API_FAILED({
+              what: 'oToMessages/batchSend',
+              status: 0,
+              reason: `no user for ${chatId}`,
+            });
+          }
+          await api.sendByApi({ userId: chat.userId }, content);
+        } else {
+          await api.sendByApi({ group: chatId }, content);
+        }
+      };
+      if (settings.markdown) {
+        try {
+          await send({ kind: 'markdown', title: markdownTitle(text), text });
+          return;
+        } catch (error) {
+          if (!dingtalkErrors.AALIS_DINGTALK_API_FAILED.is(error) || (error.statusCode ?? 0) >= 500) throw error;
+          log.info(`DingTalk: Markdown was refused (${describe(error)}); sending plain text`);
+        }
+      }
+      await send({ kind: 'text', text });
+    }
+
+    async function deliver(message: OutgoingMessage): Promise<void> {
+      await deliverToRoom({
+        platform: DINGTALK_PLATFORM,
+        label: 'DingTalk',
+        message,
+        memory,
+        logger: log,
+        events: events.use,
+        fallbackCode: 'AALIS_DINGTALK_API_FAILED',
+        send: async (target, replyTo) => {
+          const chat = chats.get(target.chatId) ?? { chatType: target.chatType };
+          // DingTalk robots cannot quote: a group reply @-mentions the person whose message it answers.
+          const at = target.chatType === 'group' && replyTo ? senders.get(replyTo)?.userId : undefined;
+          const pieces = splitMessage(message.content, settings.maxMessageLength).filter(
+            (piece) => piece.trim() !== '',
+          );
+          for (const [index, piece] of pieces.entries()) {
+            await sendPiece(target.chatId, chat, piece, replyTo, index === 0 ? at : undefined);
+          }
+          for (const attachment of message.attachments ?? []) {
+            if (attachment.type === 'image' && attachment.url && /^https?:/.test(attachment.url)) {
+              await sendPiece(target.chatId, chat, `![image](${attachment.url})`, replyTo, undefined);
+            }
+          }
+        },
+      });
+    }
+
+    events.use.on('outbound:message', (message) => {
+      if (message.platform !== DINGTALK_PLATFORM) return;
+      return deliver(message);
+    });
+    hooks.use.middleware('agent:turn:before', async (context, next) => {
+      memory.turnStarted(context.turnId, context.inputs);
+      await next();
+    });
+    hooks.use.middleware('agent:turn:after', async (context, next) => {
+      try {
+        await next();
+      } finally {
+        memory.turnEnded(context.turnId);
+      }
+    });
+    const connecting = connectLoop().catch((error: unknown) => {
+      if (!stopping.signal.aborted) log.error('DingTalk: stopped', { error: describe(error) });
+    });
+    lifecycle.use.onDispose(async () => {
+      stopping.abort();
+      setState({ status: 'stopped', endpoint });
+      unregister?.();
+      await connecting;
+      connection.removeAllListeners();
+    });
+  },
+});
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}

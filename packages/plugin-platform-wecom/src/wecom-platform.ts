@@ -1,0 +1,480 @@
+// @aalis/plugin-platform-wecom: WeCom intelligent bots (企业微信智能机器人) in API mode — group @ messages and single
+// chats through the bot's encrypted callback: the URL check (GET with echostr), messages (POST, AES-256-CBC JSON with
+// a SHA1 msg_signature) answered at once with a stream that shows her thinking, her reply put into that stream when
+// WeCom next asks for it (msgtype `stream` callbacks), or sent through the message's response_url once the stream's
+// window has passed. People and owners are their WeCom userid (`owners: [{ platform: wecom, userId: <userid> }]`).
+// One process per deployment listens (a database lease): the callback URL must lead to it.
+import { createServer, type IncomingMessage as HttpRequest, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import '@aalis/api-agent';
+import { gateway } from '@aalis/api-gateway';
+import { hooks } from '@aalis/api-hooks';
+import { type PlatformState, platform } from '@aalis/api-platform';
+import { sessionManager } from '@aalis/api-session-manager';
+import { storage } from '@aalis/api-storage';
+import { config, definePlugin, events, i18n, lifecycle, logger, optional } from '@aalis/core';
+import {
+  deliverToRoom,
+  ensureRoomSession,
+  fetchFileAttachment,
+  type InboundFile,
+  InboundOrder,
+  inboundContent,
+  RoomMemory,
+} from '@aalis/platform-room';
+import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
+import { splitMessage } from '@aalis/util-text-normalize';
+import { wecomConfigSchema } from './wecom-config.js';
+import { WecomCrypto } from './wecom-crypto.js';
+import { wecomErrors } from './wecom-errors.js';
+import { readWecomMessage, WECOM_MESSAGE_TYPES, type WecomMessage } from './wecom-inbound.js';
+import { WecomStreams } from './wecom-streams.js';
+
+/** The platform id (IncomingMessage.platform, owners' `platform`). */
+export const WECOM_PLATFORM = 'wecom';
+
+const PLUGIN_NAME = '@aalis/plugin-platform-wecom';
+const RETRY_MS = 1_000;
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Reads a request body up to `limit` bytes; undefined when it is larger. */
+function readBody(request: HttpRequest, limit: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        over = true;
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(over ? undefined : Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
+
+export default definePlugin({
+  name: PLUGIN_NAME,
+  uses: {
+    config,
+    logger,
+    events,
+    i18n,
+    lifecycle,
+    gateway,
+    hooks,
+    sessionManager: optional(sessionManager),
+    platform: optional(platform),
+    storage: optional(storage),
+  },
+  config: wecomConfigSchema,
+  apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage }) {
+    const settings = config.use;
+    const log = logger.use;
+    let state: PlatformState = { status: 'connecting', since: Date.now() };
+    const setState = (next: Omit<PlatformState, 'since'>) => {
+      state = { ...next, since: next.status === state.status ? state.since : Date.now() };
+    };
+    if (platform.available) {
+      platform.use.reportState({ id: WECOM_PLATFORM, type: WECOM_PLATFORM, plugin: PLUGIN_NAME, current: () => state });
+    }
+    if (settings.token === '' || settings.encodingAESKey.length !== 43) {
+      const key = settings.token === '' ? 'token' : 'encodingAESKey';
+      setState({ status: 'stopped', configKey: `plugins.platform-wecom.${key}` });
+      log.warn(
+        settings.token === ''
+          ? 'WeCom: plugins.platform-wecom.token is not set; not listening'
+          : 'WeCom: plugins.platform-wecom.encodingAESKey must be the 43 characters of the bot’s EncodingAESKey; not listening',
+      );
+      return;
+    }
+    const crypto = new WecomCrypto(settings.token, settings.encodingAESKey);
+    const path = settings.path.startsWith('/') ? settings.path : `/${settings.path}`;
+    const streams = new WecomStreams(settings.streamWindowMs);
+    const memory = new RoomMemory(WECOM_PLATFORM);
+    const inbound = new InboundOrder();
+    const stopping = new AbortController();
+    /** The messages each turn answers (its streams are closed when it ends without a reply). */
+    const turnMessages = new Map<string, string[]>();
+    let endpoint: string | undefined;
+    let unregister: (() => void) | undefined;
+
+    const logCoded = (error: Error & { code: string }) => log.warn(error.message, { code: error.code });
+
+    async function fetchEncrypted(url: string, limits: { maxBytes: number; timeoutMs: number }): Promise<Buffer> {
+      const attachment = await fetchFileAttachment(url, { ...limits, type: 'file', shownUrl: '(WeCom file)' });
+      return crypto.openFile(Buffer.from(attachment.data ?? '', 'base64'));
+    }
+
+    async function receive(read: NonNullable<ReturnType<typeof readWecomMessage>>): Promise<void> {
+      const images: ({ url: string; shownUrl: string } | { unavailable: string })[] = [];
+      for (const url of read.imageUrls) {
+        try {
+          const plain = await fetchEncrypted(url, {
+            maxBytes: settings.image.maxBytes,
+            timeoutMs: settings.image.fetchTimeoutMs,
+          });
+          images.push({ url: `base64://${plain.toString('base64')}`, shownUrl: '(WeCom image)' });
+        } catch (error) {
+          images.push({ unavailable: describe(error) });
+        }
+      }
+      const files: InboundFile[] = [];
+      for (const url of read.fileUrls) {
+        try {
+          const plain = await fetchEncrypted(url, {
+            maxBytes: settings.file.maxBytes,
+            timeoutMs: settings.file.fetchTimeoutMs,
+          });
+          files.push({ type: 'file', url: `base64://${plain.toString('base64')}`, shownUrl: '(WeCom file)' });
+        } catch (error) {
+          files.push({ type: 'file', unavailable: describe(error) });
+        }
+      }
+      const { content, attachments } = await inboundContent({
+        text: read.text,
+        images,
+        files,
+        maxLength: settings.maxInboundLength,
+        image: { maxBytes: settings.image.maxBytes, timeoutMs: settings.image.fetchTimeoutMs },
+        file: { maxBytes: settings.file.maxBytes, timeoutMs: settings.file.fetchTimeoutMs },
+        t: (text) => i18n.use.t(text),
+        logger: log,
+      });
+      const sessionId = await ensureRoomSession({
+        sessionManager: sessionManager.available ? sessionManager.use : undefined,
+        platform: WECOM_PLATFORM,
+        chatType: read.chatType,
+        chatId: read.chatId,
+        logger: log,
+      });
+      const incoming: IncomingMessage = {
+        sessionId,
+        platform: WECOM_PLATFORM,
+        venue: read.chatId,
+        sender: { userId: read.userId },
+        actor: { platform: WECOM_PLATFORM, userId: read.userId },
+        content,
+        ...(attachments.length > 0 ? { attachments } : {}),
+        messageId: read.messageId,
+        // WeCom delivers a group message only when it @-mentions her; a single chat is always to her.
+        triggerType: 'direct',
+        timestamp: Date.now(),
+      };
+      void gateway.use
+        .receive(incoming)
+        .catch((error: unknown) =>
+          log.error('WeCom: a message could not be handed to the gateway', { error: describe(error) }),
+        );
+    }
+
+    const streamReply = (stream: { id: string; finished: boolean; content: string }) =>
+      JSON.stringify({
+        msgtype: 'stream',
+        stream: { id: stream.id, finish: stream.finished, content: stream.content },
+      });
+
+    /** Handles one decrypted callback; returns the plaintext reply (undefined: an empty answer). */
+    function onCallback(message: WecomMessage): string | undefined {
+      if (message.msgtype === 'stream') {
+        const stream = message.stream?.id ? streams.get(message.stream.id) : undefined;
+        if (!stream) {
+          logCoded(wecomErrors.AALIS_WECOM_EVENT_MALFORMED({ reason: 'a stream refresh for an unknown stream' }));
+          return undefined;
+        }
+        if (stream.finished) memory.sent(stream.chatId, stream.msgId);
+        return streamReply(stream);
+      }
+      if (message.msgtype === 'event') {
+        log.debug(`WeCom: event ${String(message.event?.eventtype ?? '?')}`);
+        return undefined;
+      }
+      if (!WECOM_MESSAGE_TYPES.has(String(message.msgtype))) {
+        logCoded(wecomErrors.AALIS_WECOM_EVENT_UNKNOWN({ type: String(message.msgtype).slice(0, 80) }));
+        return undefined;
+      }
+      const read = readWecomMessage(message);
+      if (!read) {
+        logCoded(
+          wecomErrors.AALIS_WECOM_EVENT_MALFORMED({
+            reason: `a ${String(message.msgtype)} message without msgid, sender, chat or its content`,
+          }),
+        );
+        return undefined;
+      }
+      const again = streams.forMessage(read.messageId);
+      // WeCom delivers a message again when the answer was slow: the same stream answers it, read once.
+      if (again) return streamReply(again);
+      const stream = streams.open(read.chatId, read.messageId, read.responseUrl);
+      void inbound
+        .run(`${read.chatType}:${read.chatId}`, () => receive(read))
+        .catch((error: unknown) => log.error('WeCom: a message failed', { error: describe(error) }));
+      return streamReply(stream);
+    }
+
+    async function handle(request: HttpRequest, response: ServerResponse): Promise<void> {
+      const url = new URL(request.url ?? '/', 'http://callback');
+      if (url.pathname !== path) {
+        response.writeHead(404).end();
+        return;
+      }
+      const signature = url.searchParams.get('msg_signature') ?? '';
+      const timestamp = url.searchParams.get('timestamp') ?? '';
+      const nonce = url.searchParams.get('nonce') ?? '';
+      if (request.method === 'GET') {
+        const echostr = url.searchParams.get('echostr') ?? '';
+        if (!crypto.verify(signature, timestamp, nonce, echostr)) {
+          logCoded(wecomErrors.AALIS_WECOM_SIGNATURE_INVALID({ what: 'URL check' }));
+          response.writeHead(403).end();
+          return;
+        }
+        let plain: string;
+        try {
+          plain = crypto.open(echostr);
+        } catch (error) {
+          logCoded(wecomErrors.AALIS_WECOM_DECRYPT_FAILED({ reason: describe(error) }));
+          response.writeHead(400).end();
+          return;
+        }
+        log.info('WeCom: the callback URL was verified');
+        response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(plain);
+        return;
+      }
+      if (request.method !== 'POST') {
+        response.writeHead(405).end();
+        return;
+      }
+      const body = await readBody(request, settings.maxBodyBytes);
+      if (body === undefined) {
+        logCoded(wecomErrors.AALIS_WECOM_BODY_TOO_LARGE({ limit: settings.maxBodyBytes }));
+        response.writeHead(413).end();
+        return;
+      }
+      let ciphertext: unknown;
+      try {
+        ciphertext = (JSON.parse(body) as { encrypt?: unknown }).encrypt;
+      } catch {
+        ciphertext = undefined;
+      }
+      if (typeof ciphertext !== 'string' || ciphertext === '') {
+        logCoded(wecomErrors.AALIS_WECOM_EVENT_MALFORMED({ reason: 'the body is not JSON with an encrypt field' }));
+        response.writeHead(400).end();
+        return;
+      }
+      if (!crypto.verify(signature, timestamp, nonce, ciphertext)) {
+        logCoded(wecomErrors.AALIS_WECOM_SIGNATURE_INVALID({ what: 'message' }));
+        response.writeHead(403).end();
+        return;
+      }
+      let message: WecomMessage;
+      try {
+        const parsed: unknown = JSON.parse(crypto.open(ciphertext));
+        if (typeof parsed !== 'object' || parsed === null) throw new Error('not a JSON object');
+        message = parsed as WecomMessage;
+      } catch (error) {
+        logCoded(wecomErrors.AALIS_WECOM_DECRYPT_FAILED({ reason: describe(error) }));
+        response.writeHead(400).end();
+        return;
+      }
+      const reply = onCallback(message);
+      if (reply === undefined) {
+        response.writeHead(200).end();
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(crypto.seal(reply)));
+    }
+
+    function listen(held: AbortSignal): Promise<void> {
+      return new Promise((resolve) => {
+        const server: Server = createServer((request, response) => {
+          handle(request, response).catch((error: unknown) => {
+            log.error('WeCom: a callback failed', { error: describe(error) });
+            if (!response.headersSent) response.writeHead(500).end();
+          });
+        });
+        server.requestTimeout = 30_000;
+        server.headersTimeout = 10_000;
+        const close = () => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        };
+        server.once('error', (error) => {
+          const failure = wecomErrors.AALIS_WECOM_LISTEN_FAILED({
+            address: `${settings.host}:${settings.port}`,
+            reason: describe(error),
+          });
+          log.error(failure.message, { code: failure.code });
+          setState({
+            status: 'reconnecting',
+            configKey: 'plugins.platform-wecom.port',
+            error: { code: failure.code, text: failure.text },
+            nextAttemptAt: Date.now() + RETRY_MS,
+          });
+          held.removeEventListener('abort', close);
+          resolve();
+        });
+        server.listen(settings.port, settings.host, () => {
+          const { port } = server.address() as AddressInfo;
+          endpoint = `http://${settings.host}:${port}${path}`;
+          setState({ status: 'connected', endpoint });
+          if (!unregister && platform.available) {
+            unregister = platform.use.register({
+              id: WECOM_PLATFORM,
+              type: WECOM_PLATFORM,
+              capabilities: { streaming: false, quoting: false, rooms: true },
+            });
+          }
+          log.info(`WeCom: listening for callbacks on ${endpoint}`);
+        });
+        if (held.aborted) close();
+        else held.addEventListener('abort', close, { once: true });
+      });
+    }
+
+    async function listenLoop(): Promise<void> {
+      const leases = storage.available ? storage.use.leases() : undefined;
+      while (!stopping.signal.aborted) {
+        if (leases) setState({ status: 'standby', ...(endpoint ? { endpoint } : {}) });
+        const lease = leases
+          ? await leases.acquire(`platform:wecom:${settings.path}:${settings.port}`, { signal: stopping.signal })
+          : undefined;
+        if (leases && !lease) return;
+        const held = lease ? AbortSignal.any([stopping.signal, lease.lost]) : stopping.signal;
+        try {
+          while (!held.aborted) {
+            await listen(held);
+            if (!held.aborted) await pause(RETRY_MS, held).catch(() => {});
+          }
+        } finally {
+          await lease?.release().catch(() => {});
+        }
+      }
+    }
+
+    async function postResponseUrl(url: string, content: string): Promise<void> {
+      for (let attempt = 0; ; attempt++) {
+        let status = 0;
+        let errcode = 0;
+        let errmsg = '';
+        try {
+          const response = await fetch(url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ msgtype: 'markdown', markdown: { content } }),
+            signal: AbortSignal.timeout(settings.apiTimeoutMs),
+          });
+          status = response.status;
+          const body = (await response.json().catch(() => ({}))) as { errcode?: number; errmsg?: string };
+          errcode = Number(body.errcode ?? 0);
+          errmsg = String(body.errmsg ?? '');
+        } catch (error) {
+          throw wecomErrors.AALIS_WECOM_SEND_FAILED({ reason: `response_url unreachable: ${describe(error)}` });
+        }
+        // 45009: the API's rate limit; waited out once.
+        if ((status === 429 || errcode === 45009) && attempt === 0) {
+          await new Promise((resolve) => setTimeout(resolve, 1_000));
+          continue;
+        }
+        if (status >= 400 || errcode !== 0) {
+          throw wecomErrors.AALIS_WECOM_SEND_FAILED(
+            { reason: `response_url answered ${status} ${errcode} ${errmsg}`.trim() },
+            { statusCode: status, isRetryable: status >= 500 },
+          );
+        }
+        return;
+      }
+    }
+
+    async function deliver(message: OutgoingMessage): Promise<void> {
+      await deliverToRoom({
+        platform: WECOM_PLATFORM,
+        label: 'WeCom',
+        message,
+        memory,
+        logger: log,
+        events: events.use,
+        fallbackCode: 'AALIS_WECOM_SEND_FAILED',
+        send: async (target, replyTo) => {
+          const answering = replyTo ?? turnMessages.get(message.turnId ?? '')?.at(-1);
+          const pieces = splitMessage(message.content, settings.maxMessageLength).filter(
+            (piece) => piece.trim() !== '',
+          );
+          if (pieces.length === 0) return;
+          const stream = streams.target(target.chatId, answering);
+          let rest = pieces;
+          if (stream) {
+            streams.finish(stream, pieces[0] ?? '');
+            rest = pieces.slice(1);
+          }
+          for (const piece of rest) {
+            const url = streams.takeResponseUrl(target.chatId, answering);
+            if (!url) {
+              throw wecomErrors.AALIS_WECOM_SEND_FAILED({
+                reason:
+                  'no stream or response_url of this chat is left (WeCom bots answer messages, they cannot start a conversation)',
+              });
+            }
+            await postResponseUrl(url, piece);
+          }
+        },
+      });
+    }
+
+    events.use.on('outbound:message', (message) => {
+      if (message.platform !== WECOM_PLATFORM) return;
+      return deliver(message);
+    });
+    hooks.use.middleware('agent:turn:before', async (context, next) => {
+      memory.turnStarted(context.turnId, context.inputs);
+      const ids = context.inputs
+        .map((input) => input.message)
+        .filter((message) => message?.platform === WECOM_PLATFORM && message.messageId !== undefined)
+        .map((message) => message?.messageId as string);
+      if (ids.length > 0) turnMessages.set(context.turnId, ids);
+      await next();
+    });
+    hooks.use.middleware('agent:turn:after', async (context, next) => {
+      try {
+        await next();
+      } finally {
+        memory.turnEnded(context.turnId);
+        // Streams of the turn's messages that got no reply are closed, so WeCom stops showing her thinking.
+        for (const msgId of turnMessages.get(context.turnId) ?? []) {
+          const stream = streams.forMessage(msgId);
+          if (stream && !stream.finished) streams.finish(stream, '');
+        }
+        turnMessages.delete(context.turnId);
+      }
+    });
+    const listening = listenLoop().catch((error: unknown) => {
+      if (!stopping.signal.aborted) log.error('WeCom: stopped', { error: describe(error) });
+    });
+    lifecycle.use.onDispose(async () => {
+      stopping.abort();
+      setState({ status: 'stopped', ...(endpoint ? { endpoint } : {}) });
+      unregister?.();
+      await listening;
+    });
+  },
+});
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+}
