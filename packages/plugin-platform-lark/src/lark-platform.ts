@@ -37,6 +37,8 @@ export const LARK_PLATFORM = 'lark';
 const MAX_RETRY_MS = 60_000;
 /** Lark's business code for "request trigger frequency limit". */
 const RATE_LIMITED = 99991400;
+/** Business codes of a refused message content (invalid parameter, card content), which plain text may pass. */
+const CONTENT_REFUSALS = /code (230001|230099|11310|11246)\b/;
 /** Business codes of refused app credentials (invalid app_id / app_secret, app not enabled). */
 const CREDENTIAL_CODES = new Set([10003, 10014, 99991663, 99991664, 99991661, 99991668, 514]);
 
@@ -540,7 +542,7 @@ export default definePlugin({
       try {
         return await attempt(settings.replyAs);
       } catch (error) {
-        if (stopping.signal.aborted) throw error;
+        if (!larkErrors.AALIS_LARK_API_FAILED.is(error) || !CONTENT_REFUSALS.test(error.message)) throw error;
         log.debug(`Feishu/Lark: the ${settings.replyAs} reply was refused; sending it as plain text`, {
           error: describe(error),
         });

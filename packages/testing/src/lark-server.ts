@@ -103,7 +103,7 @@ export interface LarkServer {
   /** Event ids the client answered (with their answer's code). */
   readonly acks: { eventId: string; code: number }[];
   readonly bot: { openId: string; name: string };
-  /** How many long connections opened (reconnects count). */
+  /** How many long connections opened and pinged (reconnects count). */
   connections(): number;
   /** Sends an im.message.receive_v1 event, or queues it until a connection opens; returns the message id. */
   message(options: LarkMessageOptions): { messageId: string; sentAt: number };
@@ -115,7 +115,10 @@ export interface LarkServer {
   dropSockets(): void;
   /** The next `times` endpoint requests (POST /callback/ws/endpoint) answer with HTTP `status`. */
   refuseConnections(status: number, times: number): void;
-  /** The next `times` calls of `route` ('im.message.create', 'im.message.reply', …) answer with HTTP `status`. */
+  /**
+   * The next `times` calls of `route` ('im.message.create', 'im.message.reply', 'im.message.*' for whichever of the
+   * two comes first, …) answer with HTTP `status`.
+   */
   failNext(route: string, status: number, times?: number): void;
   /** The next call of `route` is refused with Lark's business error (HTTP 400, {code, msg}). */
   refuseNext(route: string, code: number, msg: string): void;
@@ -184,6 +187,14 @@ export async function startLarkServer({
       const authorized = request.headers.authorization === `Bearer ${tenantToken}`;
       const path = url.pathname;
       const route = routeOf(request.method ?? 'GET', path);
+      /** A failure armed for the route, or for 'im.message.*' (whichever of create and reply comes next). */
+      const armed = <T>(map: Map<string, T>): [string, T] | undefined => {
+        for (const key of [route, route.startsWith('im.message.') ? 'im.message.*' : '']) {
+          const value = map.get(key);
+          if (value !== undefined) return [key, value];
+        }
+        return undefined;
+      };
       calls.push({ method: request.method ?? 'GET', path: `${path}${url.search}`, body, authorized });
 
       if (path === '/open-apis/auth/v3/tenant_access_token/internal') {
@@ -211,7 +222,7 @@ export async function startLarkServer({
         });
       }
       if (!authorized) return reply(400, { code: 99991663, msg: 'Invalid access token for authorization.' });
-      const limit = rateLimits.get(route);
+      const limit = armed(rateLimits)?.[1];
       if (limit && limit.times > 0) {
         limit.times -= 1;
         return reply(
@@ -220,14 +231,14 @@ export async function startLarkServer({
           { 'x-ogw-ratelimit-limit': '50', 'x-ogw-ratelimit-reset': String(limit.reset) },
         );
       }
-      const failure = failures.get(route);
+      const failure = armed(failures)?.[1];
       if (failure && failure.times > 0) {
         failure.times -= 1;
         return reply(failure.status, { code: 1000, msg: 'internal error (on purpose)' });
       }
-      const refusal = refusals.get(route);
+      const [refusalKey, refusal] = armed(refusals) ?? ['', undefined];
       if (refusal) {
-        refusals.delete(route);
+        refusals.delete(refusalKey);
         return reply(400, { code: refusal.code, msg: refusal.msg });
       }
       if (route === 'bot.info') {
@@ -300,9 +311,6 @@ export async function startLarkServer({
     sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws));
   });
   sockets.on('connection', (socket: WebSocket) => {
-    opened += 1;
-    live.add(socket);
-    for (const frames of unacked.values()) for (const frame of frames) socket.send(frame);
     socket.on('message', (data: Buffer, isBinary: boolean) => {
       if (!isBinary) return;
       let frame: LarkFrame;
@@ -313,6 +321,15 @@ export async function startLarkServer({
       }
       const header = (key: string) => frame.headers.find((entry) => entry.key === key)?.value;
       if (frame.method === CONTROL && header('type') === 'ping') {
+        // A connection counts, gets events and what was not answered before, from its first ping on (the client
+        // reads frames only once it has set itself up after the handshake).
+        if (!live.has(socket)) {
+          opened += 1;
+          live.add(socket);
+          setImmediate(() => {
+            for (const frames of unacked.values()) for (const frame of frames) socket.send(frame);
+          });
+        }
         socket.send(
           encodeLarkFrame({
             SeqID: 0,

@@ -1,0 +1,56 @@
+// plugin-platform-lark through the product (startAalis, the default plugin set) against a Feishu/Lark server of our
+// own (@aalis/testing: the OpenAPI over real HTTP, the long connection's protobuf frames over a real WebSocket) and
+// the scripted model server: the platform conformance suite, then what is Feishu/Lark's own on the same product.
+import { textReply } from '@aalis/testing';
+import { expect, it } from 'vitest';
+import { describePlatformConformance } from './platform-conformance.case.js';
+import { conformanceDriver, larkText } from './platform-lark-driver.case.js';
+
+describePlatformConformance(conformanceDriver, (context) => {
+  it('reads a rich-text post with an @ of her, answers with a post whose Markdown element holds the reply, and acknowledges the frames', async () => {
+    const { server, model } = context;
+    const { lark } = server;
+    model.enqueue(textReply('**Sure**: see [the docs](https://example.com).'));
+    const sent = lark.message({
+      chatId: 'oc_larkpost',
+      chatType: 'group',
+      openId: 'ou_bob0000000001',
+      messageType: 'post',
+      content: {
+        title: 'Question',
+        content: [
+          [
+            { tag: 'at', user_id: '@_user_1', user_name: 'Aalis' },
+            { tag: 'text', text: ' where are ' },
+            { tag: 'a', text: 'the docs', href: 'https://example.com' },
+          ],
+        ],
+      },
+      mentions: [{ key: '@_user_1', openId: lark.bot.openId, name: 'Aalis' }],
+    });
+    const reply = await context.reply({ kind: 'group', group: 'larkpost' }, 'Sure');
+    const message = lark.sent.find((entry) => entry.messageId === reply.id)!;
+    expect(message).toMatchObject({ msgType: 'post', parentId: sent.messageId });
+    expect(larkText(message.msgType, message.content)).toBe('**Sure**: see [the docs](https://example.com).');
+    const request = JSON.stringify(model.chatBodies().at(-1));
+    expect(request).toContain('Question');
+    expect(request).toContain('where are the docs (https://example.com)');
+    await lark.waitFor(() => lark.acks.length > 0);
+    expect(lark.acks.every((ack) => ack.code === 200)).toBe(true);
+  });
+
+  it('sends plain text when the rich form is refused, and waits out a rate limit (x-ogw-ratelimit-reset)', async () => {
+    const { server, model } = context;
+    const { lark } = server;
+    lark.rateLimitNext('im.message.create', 1, 1);
+    lark.refuseNext('im.message.create', 230001, 'invalid content');
+    model.enqueue(textReply('Plain after all.'));
+    lark.message({ chatId: 'oc_p2p_carol', chatType: 'p2p', openId: 'ou_carol', content: { text: 'hello' } });
+    await lark.waitFor(() => lark.sent.find((entry) => entry.chatId === 'oc_p2p_carol'));
+    const message = lark.sent.find((entry) => entry.chatId === 'oc_p2p_carol')!;
+    expect(message.msgType).toBe('text');
+    expect(JSON.parse(message.content)).toEqual({ text: 'Plain after all.' });
+    const creates = lark.calls.filter((call) => call.path.startsWith('/open-apis/im/v1/messages?'));
+    expect(creates.length).toBeGreaterThanOrEqual(3);
+  });
+});
