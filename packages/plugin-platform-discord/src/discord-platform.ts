@@ -156,9 +156,20 @@ export default definePlugin({
     const rest = new REST({ api: apiBase, version: '10', timeout: settings.apiTimeoutMs, retries: 3 }).setToken(
       settings.token,
     );
+    // Both kinds of wait are logged: a bucket the client knows is empty (rateLimited), and a 429 Discord answered
+    // (its retry_after is waited out by the client before it tries again).
     rest.on(RESTEvents.RateLimited, (info) =>
       log.warn(`Discord: rate limited on ${info.method.toUpperCase()} ${info.route}; waiting ${info.retryAfter} ms`),
     );
+    rest.on(RESTEvents.Response, (request, response) => {
+      if (response.status !== 429) return;
+      const seconds = Number(response.headers.get('retry-after'));
+      log.warn(
+        `Discord: rate limited on ${request.method.toUpperCase()} ${request.route}; waiting ${
+          Number.isFinite(seconds) ? Math.round(seconds * 1000) : '?'
+        } ms`,
+      );
+    });
     const memory = new RoomMemory(DISCORD_PLATFORM);
     const inbound = new InboundOrder();
     const stopping = new AbortController();

@@ -41,6 +41,8 @@ export const conformanceDriver: PlatformConformanceDriver<DiscordConformanceServ
         id = String(nextChannel);
         groups.set(group, id);
         channels.push({ id, name: group });
+        // A channel made after READY is announced as Discord does.
+        discord.dispatch('CHANNEL_CREATE', { id, type: 0, guild_id: GUILD, name: group });
       }
       return id;
     };

@@ -1,7 +1,162 @@
 // plugin-platform-discord through the product (startAalis, the default plugin set) against a Discord gateway and
 // REST server of our own (@aalis/testing) and the scripted model server: the platform conformance suite, then what
 // is Discord's own on the same product.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { platform } from '@aalis/api-platform';
+import { sessionManager } from '@aalis/api-session-manager';
+import { textReply } from '@aalis/testing';
+import { expect, it } from 'vitest';
 import { describePlatformConformance } from './platform-conformance.case.js';
-import { conformanceDriver } from './platform-discord-driver.case.js';
+import { conformanceDriver, DISCORD_USERS } from './platform-discord-driver.case.js';
+import { waitFor } from './spawn-aalis.case.js';
+import { startAalis } from './start-aalis.js';
 
-describePlatformConformance(conformanceDriver);
+const until = (check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) =>
+  waitFor(check, { what, timeoutMs });
+
+describePlatformConformance(conformanceDriver, (context) => {
+  it('resumed the gateway session after the drop: one IDENTIFY per start, nothing said meanwhile lost', () => {
+    const { discord } = context.server;
+    expect(discord.resumed()).toBeGreaterThanOrEqual(1);
+    // The first start and the restart identified; the drop (with its refused reconnects) resumed.
+    expect(discord.identified()).toBe(2);
+    expect(discord.heartbeats()).toBeGreaterThan(0);
+  });
+
+  it('registers the host’s commands as slash commands and answers one in place of the "thinking" placeholder', async () => {
+    const { discord } = context.server;
+    await until(() => discord.commands() !== undefined, 'the command registration');
+    const registered = discord.commands()!;
+    expect(registered.map((command) => command.name)).toEqual(expect.arrayContaining(['help', 'stop', 'model']));
+    for (const command of registered) {
+      expect(String(command.name)).toMatch(/^[-_a-z0-9]{1,32}$/);
+      expect(command).toMatchObject({
+        type: 1,
+        options: [{ type: 3, name: 'arguments', required: false }],
+        description_localizations: { 'zh-CN': expect.any(String) },
+      });
+    }
+    const { token } = discord.command({
+      channelId: discord.dmChannel(DISCORD_USERS.alice),
+      user: DISCORD_USERS.alice,
+      name: 'help',
+    });
+    await until(
+      () => discord.interactionCalls.some((call) => call.token === token && call.kind === 'edit-original'),
+      'the answer to /help',
+    );
+    const calls = discord.interactionCalls.filter((call) => call.token === token);
+    expect(calls[0]).toMatchObject({ kind: 'callback', body: { type: 5 } });
+    expect(String(calls.find((call) => call.kind === 'edit-original')?.body.content)).toContain('/clear');
+    // A command never reaches the model.
+    expect(JSON.stringify(context.model.chatBodies())).not.toContain('/help');
+  });
+
+  it('takes a thread as a session of its own, titled after guild, channel and thread', async () => {
+    const { discord, channels, channelOf } = context.server;
+    const parent = channelOf('g-forum');
+    const thread = '1000000000000000999';
+    channels.push({ id: thread, name: 'release plans', type: 11, parentId: parent });
+    discord.dispatch('THREAD_CREATE', {
+      id: thread,
+      type: 11,
+      guild_id: '1000000000000000100',
+      parent_id: parent,
+      name: 'release plans',
+    });
+    context.model.enqueue(textReply('In the thread.'));
+    discord.message({
+      channelId: thread,
+      author: DISCORD_USERS.bob,
+      content: `<@${discord.bot.id}> when do we ship?`,
+      mentions: [discord.bot],
+    });
+    await until(() => discord.sent.some((sent) => sent.channelId === thread), 'the reply in the thread');
+    const sessions = context.aalis.app.services.selected(sessionManager)!.impl;
+    expect(await sessions.get(`discord:group:${thread}`)).toMatchObject({
+      kind: 'room',
+      title: `Test guild #g-forum › release plans`,
+      originChat: { multiParty: true },
+    });
+  });
+
+  it('reads no other bot; splits a long reply at 2000 with tables as code blocks, pinging nobody', async () => {
+    const { discord, channelOf } = context.server;
+    const channelId = channelOf('g-long');
+    const calls = context.model.chatBodies().length;
+    discord.message({
+      channelId,
+      author: { id: '1100000000000000099', username: 'otherbot', bot: true },
+      content: `<@${discord.bot.id}> answer me`,
+      mentions: [discord.bot],
+    });
+    const table = '| name | points |\n|---|---|\n| Alice | 3 |';
+    const long = Array.from({ length: 300 }, (_, index) => `word${index}`).join(' ');
+    context.model.enqueue(textReply(`${table}\n\n${long} @everyone`));
+    discord.message({
+      channelId,
+      author: DISCORD_USERS.alice,
+      content: `<@${discord.bot.id}> a long one`,
+      mentions: [discord.bot],
+    });
+    await until(() => discord.sent.filter((sent) => sent.channelId === channelId).length >= 2, 'the pieces');
+    await until(() => context.model.pending() === 0, 'the turn');
+    expect(context.model.chatBodies()).toHaveLength(calls + 1);
+    expect(JSON.stringify(context.model.chatBodies().at(-1))).not.toContain('answer me');
+    const pieces = discord.sent.filter((sent) => sent.channelId === channelId);
+    for (const piece of pieces) {
+      expect(piece.content.length).toBeLessThanOrEqual(2000);
+      expect(piece.allowedMentions).toMatchObject({ parse: [] });
+    }
+    expect(pieces[0]!.content).toContain('```\nname  | points\n------+-------\nAlice | 3\n```');
+    expect(pieces.map((piece) => piece.content).join(' ')).toContain('word299 @everyone');
+  });
+
+  it('waits out a 429 by its retry_after and delivers', async () => {
+    const { discord } = context.server;
+    discord.failNext(/^POST \/channels\/\d+\/messages$/, { status: 429, retryAfter: 0.2 });
+    const chat = { kind: 'private', user: 'bob' } as const;
+    context.model.enqueue(textReply('After the rate limit.'));
+    await context.server.deliver({ chat, from: 'bob', text: 'hurry' });
+    await context.reply(chat, 'After the rate limit.');
+    expect(context.logs()).toMatch(/Discord: rate limited on POST \/channels\/:id\/messages; waiting \d+ ms/);
+  });
+
+  it('a refused token: logged once with its code and key, listed as refused', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aalis-discord-refused-'));
+    const output = new PassThrough();
+    let text = '';
+    output.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+    });
+    writeFileSync(
+      join(dir, 'aalis.config.yaml'),
+      `locale: en\nplugins:\n  memory-summary: false\n  platform-discord: ${JSON.stringify({
+        token: 'not-the-token',
+        apiBase: context.server.discord.apiUrl,
+        retryDelayMs: 5_000,
+      })}\n`,
+    );
+    const aalis = await startAalis({ env: {}, mode: 'none', cwd: dir, output, errorOutput: output });
+    try {
+      await until(() => text.includes('AALIS_DISCORD_TOKEN_REJECTED'), 'the refusal');
+      const state = aalis.app.services
+        .selected(platform)!
+        .impl.states()
+        .find((entry) => entry.id === 'discord');
+      expect(state).toMatchObject({
+        status: 'refused',
+        configKey: 'plugins.platform-discord.token',
+        error: { code: 'AALIS_DISCORD_TOKEN_REJECTED' },
+      });
+      expect(text).not.toContain('not-the-token');
+      expect(text.split('AALIS_DISCORD_TOKEN_REJECTED').length - 1).toBe(1);
+    } finally {
+      await aalis.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -194,7 +194,7 @@ export async function startDiscordServer(options: DiscordServerOptions): Promise
       response.end(value === undefined ? undefined : JSON.stringify(value));
     };
     const url = new URL(request.url ?? '/', 'http://localhost');
-    const path = url.pathname.replace(/^\/api\/v\d+/, '');
+    const path = decodeURIComponent(url.pathname).replace(/^\/api\/v\d+/, '');
     const method = request.method ?? 'GET';
     let body: unknown;
     const text = raw.toString('utf8');
