@@ -108,7 +108,7 @@ export function readLarkContent(
               line += element.emoji_type ? `[${element.emoji_type}]` : '';
               break;
             case 'code_block':
-              line += `\n\`\`\`${element.language ?? ''}\n${element.text ?? ''}\n\`\`\`\n`;
+              line += `\`\`\`${element.language ?? ''}\n${element.text ?? ''}\n\`\`\``;
               break;
             case 'hr':
               line += '\n———\n';
@@ -117,7 +117,7 @@ export function readLarkContent(
               line += element.text ?? '';
           }
         }
-        lines.push(line);
+        lines.push(line.replace(/^[ \t]+|[ \t]+$/g, ''));
       }
       text = lines.join('\n');
       break;

@@ -47,7 +47,8 @@ function inline(tokens: readonly Token[] | undefined): string {
         const link = token as Tokens.Link | Tokens.Image;
         const href = safeHref(link.href);
         const text = token.type === 'link' ? inline((token as Tokens.Link).tokens) : escapeMrkdwn(link.text);
-        out += href ? (text && text !== escapeMrkdwn(href) ? `<${href}|${label(text)}>` : `<${href}>`) : text;
+        const bare = !text || text === escapeMrkdwn(href ?? '') || text === escapeMrkdwn(link.href);
+        out += href ? (bare ? `<${href}>` : `<${href}|${label(text)}>`) : text;
         break;
       }
       case 'br':
