@@ -7,6 +7,7 @@ import { adminMcp, adminPlugins, adminPreferencesSet, logsSubscribe, preferences
 import { backgroundList, backgroundStop, backgroundStopAll } from './background-requests.js';
 import { clientLocale } from './client-locale.js';
 import { commandsListRequest } from './commands-list-request.js';
+import { memoryRequest } from './memory-requests.js';
 import { badParam } from './params.js';
 import { searchRequest } from './search-request.js';
 import type { Peer, ServerDeps } from './server-deps.js';
@@ -134,6 +135,11 @@ export async function runRequest(
       if (peer) peer.locale = chosen;
       return { locale: chosen };
     }
+    case 'memory.list':
+    case 'memory.search':
+    case 'memory.update':
+    case 'memory.delete':
+      return memoryRequest(deps, account, type, params);
     case 'usage.get':
       return usageGetRequest(deps, account, params);
     case 'admin.plugins':

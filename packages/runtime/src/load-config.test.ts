@@ -68,6 +68,8 @@ describe('loadConfig', () => {
       'agent',
       'memory-summary',
       'memory-vector',
+      'user-profile',
+      'skills',
       'prompt-budget',
       'subtask',
       'schedule',

@@ -27,6 +27,8 @@ const DESCRIPTIONS_ZH: Record<string, string> = {
   agent: '对话编排器（轮次引擎）。',
   'memory-summary': '把过长的历史压缩成摘要。',
   'memory-vector': '长期记忆：为每条存档消息建全文索引，把参与者看得到的最相关旧消息召回到每一轮。',
+  'user-profile': '档案：记下每个人的事实（memory_remember、memory_forget），这个人说话时提供；可选的轮后提取。',
+  skills: '技能：她存下以便复用的做法（skill_save、skill_search、经对方确认的 skill_delete），按相关性提供。',
   'prompt-budget': 'prompt_budget_info 自检工具。',
   subtask: '子会话中的子任务：spawn_subtask、wait_subtasks、stop_subtask、后台子任务。',
   schedule: '提醒与周期任务（cron、时区），每次只触发一次；空闲提示。',

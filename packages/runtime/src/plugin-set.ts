@@ -42,9 +42,11 @@ import schedulePlugin from '@aalis/plugin-schedule';
 import sessionManagerPlugin from '@aalis/plugin-session-manager';
 import { serverConfigSchema } from '@aalis/plugin-session-server/server-config';
 import sessionSettingsPlugin from '@aalis/plugin-session-settings';
+import skillsPlugin from '@aalis/plugin-skills';
 import storagePlugin from '@aalis/plugin-storage';
 import subtaskPlugin from '@aalis/plugin-subtask';
 import toolsPlugin from '@aalis/plugin-tools';
+import userProfilePlugin from '@aalis/plugin-user-profile';
 import { workflowConfigSchema } from '@aalis/plugin-workflow/workflow-config';
 import { createBasicToolsPlugin } from './basic-tools.js';
 import { HOST_PLUGIN_NAME } from './host-plugin.js';
@@ -214,6 +216,16 @@ export function pluginSlots(): PluginSlot[] {
       alias: 'memory-vector',
       summary:
         'Long-term memory: every archived message indexed (full text), the most relevant past ones its participants could have seen recalled into each turn.',
+    }),
+    slot(userProfilePlugin, {
+      alias: 'user-profile',
+      summary:
+        'Profiles (档案): facts about each person (memory_remember, memory_forget), given back when that person speaks; an optional extraction pass after turns.',
+    }),
+    slot(skillsPlugin, {
+      alias: 'skills',
+      summary:
+        'Skills (技能): procedures she saves for reuse (skill_save, skill_search, skill_delete with the person’s confirmation), given back to the turns they fit.',
     }),
     slot(promptBudgetPlugin, { alias: 'prompt-budget', summary: 'The prompt_budget_info self-check tool.' }),
     slot(subtaskPlugin, {

@@ -25,6 +25,19 @@ export {
   type SessionsFrame,
   type TimelineFrame,
 } from './frame-types.js';
+export {
+  MEMORY_REQUESTS,
+  type MemoryFactView,
+  type MemoryIndexView,
+  type MemoryItemKind,
+  type MemoryListResult,
+  type MemoryMessageView,
+  type MemoryPersonView,
+  type MemoryRecalledItemView,
+  type MemoryRecallView,
+  type MemoryRequests,
+  type MemorySkillView,
+} from './memory-types.js';
 export { applyQueueChange, type QueueEntries, type QueueEvent, queueChange, WAITING_INPUTS } from './queue-changes.js';
 export {
   type Account,

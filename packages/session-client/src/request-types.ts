@@ -1,6 +1,7 @@
 // Requests a client sends and what each answers (docs/session-protocol.md 「Requests」). The same requests go over
 // the socket (`{ id, type, ...params }`) and over HTTP (`POST /api/v1/call` with `{ type, ...params }`).
 import type { LastCallUsage, SessionSummary } from './event-types.js';
+import { MEMORY_REQUESTS, type MemoryRequests } from './memory-types.js';
 import type { TimelineEntry } from './timeline-types.js';
 import type {
   RunDetailView,
@@ -207,7 +208,7 @@ export interface SessionExport {
 }
 
 /** Every request type with its parameters and its result. */
-export interface RequestMap {
+export interface RequestMap extends MemoryRequests {
   ping: { params: Record<string, never>; result: { at: number } };
   'sessions.list': { params: { search?: string; archived?: boolean }; result: { sessions: SessionSummary[] } };
   'session.create': { params: { title?: string }; result: { session: SessionSummary } };
@@ -346,5 +347,6 @@ export const REQUEST_TYPES: readonly RequestType[] = [
   'commands.list',
   'locale.set',
   'usage.get',
+  ...MEMORY_REQUESTS,
   ...OWNER_REQUESTS,
 ];
