@@ -27,6 +27,7 @@ export interface QqInbound {
   chatType: ChatType;
   chatId: string;
   userId: string;
+  displayName?: string;
   messageId: string;
   text: string;
   /** The event itself says she was mentioned (a group @ event, or a mention of her). */
@@ -71,6 +72,7 @@ export function readQqMessage(type: string, event: QqMessageEvent, selfId: strin
     chatType,
     chatId,
     userId,
+    ...(event.author?.username ? { displayName: event.author.username } : {}),
     messageId: event.id,
     text: text.trim(),
     mentionsHer,

@@ -175,13 +175,14 @@ export default definePlugin({
         platform: QQ_PLATFORM,
         chatType: read.chatType,
         chatId: read.chatId,
+        ...(read.chatType === 'private' && read.displayName ? { title: read.displayName } : {}),
         logger: log,
       });
       const incoming: IncomingMessage = {
         sessionId,
         platform: QQ_PLATFORM,
         venue: read.chatId,
-        sender: { userId: read.userId },
+        sender: { userId: read.userId, ...(read.displayName ? { displayName: read.displayName } : {}) },
         actor: { platform: QQ_PLATFORM, userId: read.userId },
         content,
         ...(attachments.length > 0 ? { attachments } : {}),

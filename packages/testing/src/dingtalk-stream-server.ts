@@ -12,6 +12,10 @@ import { type WebSocket, WebSocketServer } from 'ws';
 const TOPIC_ROBOT = '/v1.0/im/bot/messages/get';
 
 export interface DingtalkSent {
+  /** The id the server gave it (what a reply to it names as repliedMsg.msgId). */
+  id: string;
+  /** When the server received it (performance.now()). */
+  at: number;
   via: 'webhook' | 'api';
   /** The conversation id (webhooks and group sends) or `user:<id>` (single-chat API sends). */
   chat: string;
@@ -87,6 +91,7 @@ export async function startDingtalkStreamServer({
   const failures = new Map<string, { status: number; times: number; body: Record<string, unknown> }>();
   const live = new Set<WebSocket>();
   let opened = 0;
+  const stamp = () => ({ id: `dsent-${++nextId}`, at: performance.now() });
 
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -148,6 +153,7 @@ export async function startDingtalkStreamServer({
           if (typeof content !== 'string' || content === '')
             return reply(200, { errcode: 40035, errmsg: 'content missing' });
           sent.push({
+            ...stamp(),
             via: 'webhook',
             chat: session,
             answering,
@@ -160,6 +166,7 @@ export async function startDingtalkStreamServer({
           if (!markdown?.title || !markdown.text)
             return reply(200, { errcode: 40035, errmsg: 'title or text missing' });
           sent.push({
+            ...stamp(),
             via: 'webhook',
             chat: session,
             answering,
@@ -196,9 +203,9 @@ export async function startDingtalkStreamServer({
           ? String(body.openConversationId)
           : `user:${String((body.userIds as string[] | undefined)?.[0])}`;
         if (msgKey === 'sampleText' && param.content)
-          sent.push({ via: 'api', chat, msgtype: 'text', text: param.content });
+          sent.push({ ...stamp(), via: 'api', chat, msgtype: 'text', text: param.content });
         else if (msgKey === 'sampleMarkdown' && param.title && param.text) {
-          sent.push({ via: 'api', chat, msgtype: 'markdown', text: param.text, title: param.title });
+          sent.push({ ...stamp(), via: 'api', chat, msgtype: 'markdown', text: param.text, title: param.title });
         } else return reply(400, { code: 'InvalidParameter', message: 'msgKey or msgParam' });
         return reply(200, { processQueryKey: `pq-${++nextId}` });
       }

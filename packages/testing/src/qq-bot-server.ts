@@ -21,10 +21,14 @@ export interface QqBotSent {
   id: string;
   chat: string;
   body: Record<string, unknown>;
+  /** When the server received it (performance.now()). */
+  at: number;
 }
 
 export interface QqMessageOptions {
   userId: string;
+  /** The sender's name (author.username). */
+  name?: string;
   content: string;
   messageId?: string;
   /** The message this one quotes (message_reference). */
@@ -162,7 +166,7 @@ export async function startQqBotServer({
       }
       nextId += 1;
       const id = `sent-${nextId}`;
-      sent.push({ id, chat, body });
+      sent.push({ id, chat, body, at: performance.now() });
       return reply(200, { id, timestamp: new Date().toISOString() });
     });
   });
@@ -230,9 +234,12 @@ export async function startQqBotServer({
       id,
       content: type === 'GROUP_AT_MESSAGE_CREATE' ? ` ${options.content}` : options.content,
       timestamp: new Date().toISOString(),
-      author: groupId
-        ? { id: options.userId, member_openid: options.userId, union_openid: `u-${options.userId}` }
-        : { id: options.userId, user_openid: options.userId, union_openid: `u-${options.userId}` },
+      author: {
+        id: options.userId,
+        ...(groupId ? { member_openid: options.userId } : { user_openid: options.userId }),
+        union_openid: `u-${options.userId}`,
+        ...(options.name ? { username: options.name } : {}),
+      },
       ...(groupId ? { group_id: groupId, group_openid: groupId } : {}),
       ...(options.attachments ? { attachments: options.attachments } : {}),
       ...(options.quoteId ? { message_reference: { message_id: options.quoteId } } : {}),
