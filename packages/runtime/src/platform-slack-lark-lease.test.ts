@@ -1,0 +1,74 @@
+// Slack's socket and Feishu/Lark's long connection across two hosts on one PostgreSQL: one host holds each (the
+// database lease), the other shows standby in its live state, and takes over when the first stops.
+import { platform } from '@aalis/api-platform';
+import { throwawayDatabase } from '@aalis/postgres/throwaway';
+import { textReply } from '@aalis/testing';
+import { describe, expect, it } from 'vitest';
+import { conformanceDriver as larkDriver } from './platform-lark-driver.case.js';
+import { conformanceDriver as slackDriver } from './platform-slack-driver.case.js';
+import { type ProductHost, productWorkspace, startProduct, useProductFixture } from './product-host.case.js';
+import { waitFor } from './spawn-aalis.case.js';
+
+const fixture = useProductFixture();
+const { cleanups } = fixture;
+
+const until = (check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000) =>
+  waitFor(check, { what, timeoutMs });
+
+const statusOf = (host: ProductHost, id: string) =>
+  host.aalis.app.services
+    .selected(platform)
+    ?.impl.states()
+    .find((state) => state.id === id)?.status;
+
+describe('Slack and Feishu/Lark across two hosts on one PostgreSQL', () => {
+  it('each connection is held by one host at a time, the other on standby, and taken over when that host stops', async () => {
+    const database = await throwawayDatabase();
+    const slack = await slackDriver.start();
+    const lark = await larkDriver.start();
+    cleanups.push(
+      () => slack.close(),
+      () => lark.close(),
+    );
+    const host = async () => {
+      const dir = productWorkspace(
+        fixture,
+        `locale: en
+consoleLogLevel: off
+llm: { baseUrl: ${fixture.model.url}, model: test-model }
+plugins:
+  llm-openai: { fetchModels: false, retry: { maxRetries: 0 } }
+  memory-summary: false
+  storage: { leaseTtlMs: 1000 }
+  session-server: false
+  ${slack.section}: ${JSON.stringify(slack.settings())}
+  ${lark.section}: ${JSON.stringify(lark.settings())}
+`,
+        'aalis-slack-lark-lease-',
+      );
+      return startProduct(fixture, dir, { env: { AALIS_DATABASE_URL: database } });
+    };
+    const first = await host();
+    await until(() => slack.connections() === 1 && lark.connections() === 1, 'the first host connecting');
+    const second = await host();
+    await until(
+      () => statusOf(second, 'slack') === 'standby' && statusOf(second, 'lark') === 'standby',
+      'the second host on standby',
+    );
+    expect(statusOf(first, 'slack')).toBe('connected');
+    expect(statusOf(first, 'lark')).toBe('connected');
+    // Longer than the lease's time to live: the second host still has not connected.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect([slack.connections(), lark.connections()]).toEqual([1, 1]);
+
+    await first.stop();
+    await until(() => slack.connections() === 2 && lark.connections() === 2, 'the takeover');
+    fixture.model.enqueue(textReply('From the second host.'), textReply('Also from the second host.'));
+    await slack.deliver({ chat: { kind: 'private', user: 'alice' }, from: 'alice', text: 'hi' });
+    await lark.deliver({ chat: { kind: 'private', user: 'alice' }, from: 'alice', text: 'hi' });
+    await until(() => slack.sent().length === 1 && lark.sent().length === 1, 'both replies');
+    expect(statusOf(second, 'slack')).toBe('connected');
+    expect(statusOf(second, 'lark')).toBe('connected');
+    await second.stop();
+  }, 60_000);
+});
