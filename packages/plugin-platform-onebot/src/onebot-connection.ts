@@ -262,16 +262,21 @@ export class OneBotConnection {
     this.watchdog.unref?.();
   }
 
+  private malformed(reason: string): void {
+    const error = onebotErrors.AALIS_ONEBOT_EVENT_MALFORMED({ reason });
+    this.options.logger.warn(error.message, { code: error.code });
+  }
+
   private receive(raw: string): void {
     let frame: unknown;
     try {
       frame = JSON.parse(raw);
     } catch {
-      this.options.logger.debug('OneBot: ignored a frame that is not JSON', { length: raw.length });
+      this.malformed(`a frame of ${raw.length} characters that is not JSON`);
       return;
     }
     if (typeof frame !== 'object' || frame === null || Array.isArray(frame)) {
-      this.options.logger.debug('OneBot: ignored a frame that is not an object');
+      this.malformed('a frame that is not a JSON object');
       return;
     }
     const record = frame as Record<string, unknown>;

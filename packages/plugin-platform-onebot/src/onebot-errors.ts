@@ -45,6 +45,10 @@ export const onebotErrors = defineErrors({
     'zh-CN':
       '有 OneBot 实现带着错误的或缺少的 access token 连接 {endpoint}，已拒绝。请在 NapCat/Lagrange/go-cqhttp 和 plugins.platform-onebot.accessToken 里设成同一个 token。',
   },
+  AALIS_ONEBOT_EVENT_MALFORMED: {
+    en: 'A OneBot event was malformed and was skipped: {reason}',
+    'zh-CN': '一条 OneBot 事件格式不对，已跳过：{reason}',
+  },
   AALIS_ONEBOT_CONFIG_INVALID: {
     en: 'plugins.platform-onebot: {problem}',
     'zh-CN': 'plugins.platform-onebot:{problem}',

@@ -23,6 +23,7 @@ import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
 import { onebotConfigSchema } from './onebot-config.js';
 import { OneBotConnection } from './onebot-connection.js';
+import { onebotErrors } from './onebot-errors.js';
 import { type ForwardedSend, OneBotForwarding } from './onebot-forwarding.js';
 import { OneBotLeaseRunner, onebotInstanceId, onebotLeaseName } from './onebot-lease.js';
 import { onebotPoke, POKE_TRIGGER } from './onebot-poke.js';
@@ -139,7 +140,13 @@ export default definePlugin({
           );
           return;
         }
-        if (event.post_type !== 'message') return; // meta events, her own sent messages: not handled
+        if (event.post_type !== 'message') {
+          // Meta events and her own sent messages are not handled; a kind OneBot v11 does not have is noted.
+          if (event.post_type !== 'meta_event' && event.post_type !== 'message_sent') {
+            malformed(`an event of an unknown post_type ${String(event.post_type).slice(0, 40)}`, 'debug');
+          }
+          return;
+        }
         const chat = `${String(event.message_type)}:${String(event.message_type === 'group' ? event.group_id : event.user_id)}`;
         void inbound
           .run(chat, () => receive(event))
@@ -198,15 +205,26 @@ export default definePlugin({
       });
     }
 
+    function malformed(reason: string, level: 'warn' | 'debug' = 'warn'): void {
+      const error = onebotErrors.AALIS_ONEBOT_EVENT_MALFORMED({ reason });
+      log[level](error.message, { code: error.code });
+    }
+
     async function receive(event: Record<string, unknown>): Promise<void> {
       const messageType = event.message_type;
-      if (messageType !== 'group' && messageType !== 'private') return;
       const userId = event.user_id === undefined ? undefined : String(event.user_id);
+      if ((messageType !== 'group' && messageType !== 'private') || userId === undefined) {
+        malformed('a message event without message_type group/private or user_id');
+        return;
+      }
       const eventSelf = event.self_id === undefined ? selfId : String(event.self_id);
-      if (userId === undefined || userId === eventSelf) return;
+      if (userId === eventSelf) return;
       const chatType: ChatType = messageType;
       const chatId = chatType === 'group' ? String(event.group_id ?? '') : userId;
-      if (chatId === '') return;
+      if (chatId === '') {
+        malformed('a group message event without group_id');
+        return;
+      }
       const sender = (typeof event.sender === 'object' && event.sender !== null ? event.sender : {}) as {
         nickname?: unknown;
         card?: unknown;

@@ -22,4 +22,8 @@ export const telegramErrors = defineErrors({
     'zh-CN':
       '没有设置 Telegram 机器人令牌，不会收消息。请把 plugins.platform-telegram.token 设成 @BotFather 给的令牌。',
   },
+  AALIS_TELEGRAM_UPDATE_MALFORMED: {
+    en: 'A Telegram update was malformed and was skipped: {reason}',
+    'zh-CN': '一条 Telegram 更新格式不对，已跳过：{reason}',
+  },
 });

@@ -310,7 +310,15 @@ export default definePlugin({
           continue;
         }
         for (const update of Array.isArray(updates) ? updates : []) {
-          if (typeof update?.update_id !== 'number') continue;
+          if (typeof update?.update_id !== 'number') {
+            malformed('an update without update_id');
+            continue;
+          }
+          if (!update.message && !update.my_chat_member) {
+            // Only message and my_chat_member are asked for (allowed_updates): anything else is unexpected.
+            const kinds = Object.keys(update).filter((key) => key !== 'update_id');
+            malformed(`an update of an unexpected kind (${kinds.join(', ').slice(0, 80) || 'empty'})`, 'debug');
+          }
           // Handed over first, then the offset moves on and is kept: a crash after this point does not answer
           // the update again.
           if (update.my_chat_member) {
@@ -334,8 +342,17 @@ export default definePlugin({
       }
     }
 
+    function malformed(reason: string, level: 'warn' | 'debug' = 'warn'): void {
+      const error = telegramErrors.AALIS_TELEGRAM_UPDATE_MALFORMED({ reason });
+      log[level](error.message, { code: error.code });
+    }
+
     async function receive(received: TelegramMessage): Promise<void> {
-      if (!me || typeof received?.chat?.id !== 'number' || !received.from || received.from.id === me.id) return;
+      if (typeof received?.chat?.id !== 'number' || typeof received.from?.id !== 'number') {
+        malformed('a message without chat.id or from.id');
+        return;
+      }
+      if (!me || received.from.id === me.id) return;
       const chatType: ChatType | undefined =
         received.chat.type === 'private'
           ? 'private'

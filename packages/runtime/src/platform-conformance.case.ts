@@ -42,8 +42,11 @@ export interface ConformanceContext<S extends ConformanceServer> {
   readonly dir: string;
   /** The console output and the log file (debug lines included). */
   logs(): string;
-  /** Stops the product and starts it again on the same workspace, waiting for the adapter to connect. */
-  restart(): Promise<void>;
+  /**
+   * Stops the product and starts it again on the same workspace, waiting for the adapter to connect; `whileStopped`
+   * runs in between (say something while she is away).
+   */
+  restart(whileStopped?: () => unknown): Promise<void>;
   /** Waits for a message of hers in `chat` whose text contains `text`. */
   reply(chat: ConformanceChat, text: string): Promise<ConformanceSent>;
   /** The stored history of the chat's session. */
@@ -276,8 +279,9 @@ export function describePlatformConformance<S extends ConformanceServer>(
         return dir;
       },
       logs,
-      restart: async () => {
+      restart: async (whileStopped) => {
         await stop();
+        await whileStopped?.();
         await start();
       },
       reply,
