@@ -83,6 +83,16 @@ export interface HostConfigService {
     expectedRevision: string,
     options?: { locale?: Locale },
   ): Promise<ConfigWriteResult>;
+  /**
+   * Turns a plugin on or off (`plugins.<alias>: false`), live; its section is kept while it is off and written back
+   * when it is turned on. AALIS_HOST_CONFIG_PROTECTED for a plugin that cannot be turned off.
+   */
+  setEnabled(
+    id: string,
+    enabled: boolean,
+    expectedRevision: string,
+    options?: { locale?: Locale },
+  ): Promise<ConfigWriteResult>;
   /** Every plugin the host knows, in registration order. */
   plugins(locale: Locale): ConsolePlugin[];
   /** A plugin's settings schema and the path of its section (['plugins', alias]); undefined for an unknown id. */

@@ -4,6 +4,7 @@
 import { resolveModelFor } from '@aalis/api-llm';
 import { type LogRecord, levelAtLeast, type PluginStateInfo } from '@aalis/core';
 import type { LogView, PluginView, PreferencesView, ResultOf } from '@aalis/session-client';
+import { consolePluginViews } from './console-config-plugins.js';
 import { badParam, optionalString, requireString } from './params.js';
 import type { Peer, ServerDeps } from './server-deps.js';
 import { serverErrors } from './server-errors.js';
@@ -23,7 +24,7 @@ export function pluginView(deps: ServerDeps, state: PluginStateInfo): PluginView
 
 export function adminPlugins(deps: ServerDeps): ResultOf<'admin.plugins'> {
   if (!deps.plugins.available) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'plugins' });
-  return { plugins: deps.plugins.use.list().map((state) => pluginView(deps, state)) };
+  return { plugins: consolePluginViews(deps, deps.plugins.use.list()) };
 }
 
 /** The MCP servers' states (none when the MCP client does not run). */

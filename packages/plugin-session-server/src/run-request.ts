@@ -4,9 +4,11 @@ import { type Locale, translate } from '@aalis/core';
 import type { Account, RequestType } from '@aalis/session-client';
 import { OWNER_REQUESTS, REQUEST_TYPES } from '@aalis/session-client';
 import { adminMcp, adminPlugins, adminPreferencesSet, logsSubscribe, preferencesView } from './admin-requests.js';
+import { auditList } from './audit.js';
 import { backgroundList, backgroundStop, backgroundStopAll } from './background-requests.js';
 import { clientLocale } from './client-locale.js';
 import { commandsListRequest } from './commands-list-request.js';
+import { configGet, configSet, pluginSwitch } from './console-config-requests.js';
 import { memoryRequest } from './memory-requests.js';
 import { badParam } from './params.js';
 import { searchRequest } from './search-request.js';
@@ -144,6 +146,16 @@ export async function runRequest(
       return usageGetRequest(deps, account, params);
     case 'admin.plugins':
       return adminPlugins(deps);
+    case 'admin.config.get':
+      return configGet(deps, params);
+    case 'admin.config.set':
+      return configSet(deps, account, params);
+    case 'admin.plugins.enable':
+      return pluginSwitch(deps, account, params, true);
+    case 'admin.plugins.disable':
+      return pluginSwitch(deps, account, params, false);
+    case 'admin.audit.list':
+      return auditList(deps, params);
     case 'admin.mcp':
       return adminMcp(deps);
     case 'admin.preferences.get':

@@ -4,6 +4,7 @@ import type { BoundAgent } from '@aalis/api-agent';
 import type { AuthorityService } from '@aalis/api-authority';
 import type { CommandsService } from '@aalis/api-commands';
 import type { GatewayService } from '@aalis/api-gateway';
+import type { HostConfigService } from '@aalis/api-host-config';
 import type { LlmService } from '@aalis/api-llm';
 import type { McpService } from '@aalis/api-mcp';
 import type { MemoryService } from '@aalis/api-memory';
@@ -12,6 +13,7 @@ import type { SessionInfo, SessionManagerService } from '@aalis/api-session-mana
 import type { SessionFieldsService } from '@aalis/api-session-settings';
 import type { Events, Locale, Logger, LogRecord, Services, TextRef } from '@aalis/core';
 import type { Account, SendRouting, ServerFrame } from '@aalis/session-client';
+import type { AuditStore } from './audit-store.js';
 import type { LiveSession } from './live-session.js';
 import type { LoginStore } from './login-store.js';
 import type { ServerConfig } from './server-config.js';
@@ -56,6 +58,10 @@ export interface ServerDeps {
   plugins: Handle<PluginsService>;
   /** The MCP client, when it runs: its servers' states for the admin area. */
   mcp: Handle<McpService>;
+  /** The console's configuration changes (the runtime's hostConfig), when the host offers them. */
+  hostConfig: Handle<HostConfigService>;
+  /** The console's audit log (recordAudit, admin.audit.list). */
+  audit: AuditStore;
   logins: LoginStore;
   live(sessionId: string): LiveSession;
   peers: Set<Peer>;

@@ -7,6 +7,7 @@ import { authority } from '@aalis/api-authority';
 import { commands } from '@aalis/api-commands';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
+import { hostConfig } from '@aalis/api-host-config';
 import { llm } from '@aalis/api-llm';
 import { mcp } from '@aalis/api-mcp';
 import { memory } from '@aalis/api-memory';
@@ -29,6 +30,7 @@ import {
 } from '@aalis/core';
 import { openDatabase } from '@aalis/sqlite';
 import { createAdaptorServer } from '@hono/node-server';
+import { type AuditStore, postgresAuditStore, sqliteAuditStore } from './audit-store.js';
 import { ConnectionLimits } from './connection-limits.js';
 import { listenToHost } from './host-listeners.js';
 import { createHttpApp } from './http-app.js';
@@ -88,6 +90,7 @@ export function createSessionServerPlugin(options: SessionServerOptions = {}) {
       llm: optional(llm),
       plugins: optional(pluginsService),
       mcp: optional(mcp),
+      hostConfig: optional(hostConfig),
       platform: optional(platform),
     },
     config: serverConfigSchema,
@@ -109,6 +112,11 @@ export function createSessionServerPlugin(options: SessionServerOptions = {}) {
       const loginDatabase =
         handles.storage.use.engine === 'sqlite' ? undefined : openDatabase(handles.storage.use.dataDir);
       if (loginDatabase) handles.lifecycle.use.onDispose(() => loginDatabase.release());
+      // The console's audit log, in the storage engine's database (shared by every process on PostgreSQL).
+      const audit: AuditStore =
+        handles.storage.use.engine === 'postgres'
+          ? await postgresAuditStore(handles.storage.use.postgres())
+          : sqliteAuditStore(handles.storage.use.database());
       const deps: ServerDeps = {
         config: settings,
         locale,
@@ -126,6 +134,8 @@ export function createSessionServerPlugin(options: SessionServerOptions = {}) {
         llm: handles.llm,
         plugins: handles.plugins,
         mcp: handles.mcp,
+        hostConfig: handles.hostConfig,
+        audit,
         logins: new LoginStore(loginDatabase?.database ?? handles.storage.use.database()),
         live(sessionId) {
           let live = lives.get(sessionId);

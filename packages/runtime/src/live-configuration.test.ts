@@ -142,9 +142,7 @@ describe('hostConfig.write', () => {
   });
 
   it('turns a plugin off (its dependants wait) and on again with its section', async () => {
-    const console = service as HostConfigService & {
-      setEnabled(id: string, enabled: boolean, revision: string): Promise<unknown>;
-    };
+    const console = service;
     let { revision } = await service.read([]);
     await console.setEnabled('@aalis/plugin-tools', false, revision);
     expect(text()).toContain('  tools: false\n');
@@ -171,9 +169,7 @@ describe('hostConfig.write', () => {
   });
 
   it('refuses to turn off what the console runs on', async () => {
-    const console = service as HostConfigService & {
-      setEnabled(id: string, enabled: boolean, revision: string): Promise<unknown>;
-    };
+    const console = service;
     const { revision } = await service.read([]);
     const error = await refusal(console.setEnabled('storage', false, revision));
     expect(error.code).toBe('AALIS_HOST_CONFIG_PROTECTED');

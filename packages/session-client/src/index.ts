@@ -1,5 +1,16 @@
 // @aalis/session-client: the browser-safe client of the session protocol (docs/session-protocol.md) — frame types,
 // timeline and event types, and SessionClient (WebSocket + fetch, reconnect and resume without duplicates).
+export {
+  type AuditEntryView,
+  CONFIG_REQUESTS,
+  CONFIG_SECRET_MASK,
+  type ConfigChangeView,
+  type ConfigIssueView,
+  type ConfigRequests,
+  type ConfigSetResult,
+  type PluginConfigView,
+  type SchemaView,
+} from './console-config-types.js';
 export type {
   LastCallUsage,
   SessionEvent,

@@ -1,5 +1,6 @@
 // Requests a client sends and what each answers (docs/session-protocol.md 「Requests」). The same requests go over
 // the socket (`{ id, type, ...params }`) and over HTTP (`POST /api/v1/call` with `{ type, ...params }`).
+import { CONFIG_REQUESTS, type ConfigRequests } from './console-config-types.js';
 import type { LastCallUsage, SessionSummary } from './event-types.js';
 import { MEMORY_REQUESTS, type MemoryRequests } from './memory-types.js';
 import type { TimelineEntry } from './timeline-types.js';
@@ -103,6 +104,14 @@ export interface PluginView {
   missing: string[];
   /** Failed: why (translated). */
   error?: string;
+  /** What it is for, one line (the connection's locale). */
+  description?: string;
+  /** It has a settings form (admin.config.get). */
+  configurable?: boolean;
+  /** The on/off switch (plugins.<alias>: false turns it off). */
+  enabled?: boolean;
+  /** It can be turned off from the console. */
+  canDisable?: boolean;
 }
 
 /** A configured MCP server as the admin area shows it (@aalis/api-mcp's McpServerState). */
@@ -208,7 +217,7 @@ export interface SessionExport {
 }
 
 /** Every request type with its parameters and its result. */
-export interface RequestMap extends MemoryRequests {
+export interface RequestMap extends ConfigRequests, MemoryRequests {
   ping: { params: Record<string, never>; result: { at: number } };
   'sessions.list': { params: { search?: string; archived?: boolean }; result: { sessions: SessionSummary[] } };
   'session.create': { params: { title?: string }; result: { session: SessionSummary } };
@@ -302,6 +311,7 @@ export const OWNER_REQUESTS: readonly RequestType[] = [
   'admin.mcp',
   'admin.preferences.get',
   'admin.preferences.set',
+  ...CONFIG_REQUESTS,
   'logs.subscribe',
   'logs.unsubscribe',
   'workflows.list',
