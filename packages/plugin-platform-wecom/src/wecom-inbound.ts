@@ -28,6 +28,8 @@ export interface WecomInbound {
   userId: string;
   messageId: string;
   text: string;
+  /** A single chat, or a group message that starts with an @ (WeCom hands a bot a group message for its @). */
+  addressed: boolean;
   imageUrls: string[];
   fileUrls: string[];
   responseUrl?: string;
@@ -70,14 +72,18 @@ export function readWecomMessage(message: WecomMessage): WecomInbound | undefine
     default:
       return undefined;
   }
-  // In a group WeCom delivers only what @-mentions her, the mention first: it addresses, it is not content.
-  if (chatType === 'group') text = text.replace(/^\s*@\S+\s*/, '');
+  // In a group WeCom hands her what @-mentions her, the mention first: it addresses, it is not content. A group
+  // message without it (none is expected) is kept as room context.
+  const mention = /^\s*@\S+\s*/;
+  const addressed = chatType === 'private' || mention.test(text);
+  if (chatType === 'group') text = text.replace(mention, '');
   return {
     chatType,
     chatId,
     userId,
     messageId: message.msgid,
     text: text.trim(),
+    addressed,
     imageUrls,
     fileUrls,
     ...(message.response_url ? { responseUrl: message.response_url } : {}),

@@ -102,6 +102,8 @@ export default definePlugin({
     const stopping = new AbortController();
     /** The messages each turn answers (its streams are closed when it ends without a reply). */
     const turnMessages = new Map<string, string[]>();
+    /** Messages already read (WeCom delivers one again when the answer was slow). */
+    const seen = new Set<string>();
     let endpoint: string | undefined;
     let unregister: (() => void) | undefined;
 
@@ -163,8 +165,7 @@ export default definePlugin({
         content,
         ...(attachments.length > 0 ? { attachments } : {}),
         messageId: read.messageId,
-        // WeCom delivers a group message only when it @-mentions her; a single chat is always to her.
-        triggerType: 'direct',
+        ...(read.addressed ? { triggerType: 'direct' } : {}),
         timestamp: Date.now(),
       };
       void gateway.use
@@ -211,11 +212,15 @@ export default definePlugin({
       const again = streams.forMessage(read.messageId);
       // WeCom delivers a message again when the answer was slow: the same stream answers it, read once.
       if (again) return streamReply(again);
-      const stream = streams.open(read.chatId, read.messageId, read.responseUrl);
+      if (seen.has(read.messageId)) return undefined;
+      seen.add(read.messageId);
+      if (seen.size > 5_000) seen.delete(seen.values().next().value as string);
+      // Only a message that addresses her gets a stream (her thinking); room context gets an empty answer.
+      const stream = read.addressed ? streams.open(read.chatId, read.messageId, read.responseUrl) : undefined;
       void inbound
         .run(`${read.chatType}:${read.chatId}`, () => receive(read))
         .catch((error: unknown) => log.error('WeCom: a message failed', { error: describe(error) }));
-      return streamReply(stream);
+      return stream ? streamReply(stream) : undefined;
     }
 
     async function handle(request: HttpRequest, response: ServerResponse): Promise<void> {

@@ -69,8 +69,11 @@ describe('plugin-platform-wecom through the product', () => {
     expect(logs()).not.toContain(wecom.encodingAESKey);
   });
 
-  it('in a group: an @ with a tool call gives one reply in the stream of the message that asked; an encrypted image is read', async () => {
+  it('in a group: a message without her @ is context (no stream, no turn); an @ with a tool call gives one reply in its stream; an encrypted image is read', async () => {
     const { wecom } = await boot();
+    const context = await wecom.message({ chatId: 'group-1', userId: 'carol', text: 'lunch anyone?', mention: false });
+    expect(context).toMatchObject({ status: 200 });
+    expect(context.streamId).toBeUndefined();
     fixture.model.enqueue(
       toolCallReply([{ id: 'c1', name: 'calculator', arguments: '{"expression":"6*7"}' }], { text: 'Computing. ' }),
       textReply('It is 42.'),
@@ -81,8 +84,10 @@ describe('plugin-platform-wecom through the product', () => {
     expect(sent(wecom)).toEqual([expect.objectContaining({ chat: 'group-1', answering: msgId, text: 'It is 42.' })]);
     const request = JSON.stringify(fixture.model.chatBodies()[0]);
     expect(request).toContain('what is 6*7?');
+    expect(request).toContain('lunch anyone?');
+    expect(fixture.model.chatBodies()).toHaveLength(2);
     expect(request).not.toContain('@Aalis');
-    await wecom.message({ chatId: 'group-1', userId: 'bob', image: PNG });
+    await wecom.message({ userId: 'bob', image: PNG });
     await until(() => sent(wecom).length === 2, 'the image reply');
     expect(JSON.stringify(fixture.model.chatBodies().at(-1))).toContain('data:image/png;base64');
   });

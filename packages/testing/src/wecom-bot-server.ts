@@ -24,6 +24,8 @@ export interface WecomMessageOptions {
   chatId?: string;
   userId: string;
   text?: string;
+  /** In a group: whether the text starts with her @ (default true; WeCom hands a bot only those). */
+  mention?: boolean;
   /** Sent as an image message: these bytes, encrypted, behind the image URL. */
   image?: Buffer;
   msgId?: string;
@@ -258,7 +260,8 @@ export async function startWecomBotServer({
         message.image = { url: `${base}/files/${fileId}` };
       } else {
         message.msgtype = 'text';
-        message.text = { content: options.chatId ? `@Aalis ${options.text ?? ''}` : (options.text ?? '') };
+        const mention = options.chatId !== undefined && options.mention !== false;
+        message.text = { content: mention ? `@Aalis ${options.text ?? ''}` : (options.text ?? '') };
       }
       const sealed = seal(JSON.stringify(message));
       const answer = await post(sealed.body, sealed.query);
