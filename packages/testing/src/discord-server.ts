@@ -94,6 +94,8 @@ export interface DiscordServer {
   identified(): number;
   resumed(): number;
   heartbeats(): number;
+  /** Serves `bytes` as a CDN attachment; returns its URL (for `message({ attachments })`). */
+  addAttachment(name: string, bytes: Uint8Array, contentType: string): string;
   /** The DM channel between her and `user` (created on first use, as POST /users/@me/channels does). */
   dmChannel(user: DiscordUser): string;
   /** A MESSAGE_CREATE from `author`: in a guild channel or thread, or in the DM channel when `channelId` is one. */
@@ -155,6 +157,7 @@ export async function startDiscordServer(options: DiscordServerOptions): Promise
   const dms = new Map<string, string>();
   const dmChannels = new Set<string>();
   const failures: { route: RegExp; failure: DiscordFailure; times: number }[] = [];
+  const attachments = new Map<string, { bytes: Uint8Array; contentType: string }>();
   const live = new Set<WebSocket>();
   let commandList: Record<string, unknown>[] | undefined;
   let identifications = 0;
@@ -196,6 +199,15 @@ export async function startDiscordServer(options: DiscordServerOptions): Promise
     const url = new URL(request.url ?? '/', 'http://localhost');
     const path = decodeURIComponent(url.pathname).replace(/^\/api\/v\d+/, '');
     const method = request.method ?? 'GET';
+    const attachment = method === 'GET' ? /^\/attachments\/([^/]+)$/.exec(url.pathname) : null;
+    if (attachment) {
+      // The CDN: no token, as Discord's attachment URLs are public.
+      const file = attachments.get(decodeURIComponent(attachment[1]!));
+      if (!file) return reply(404, { message: '404: Not Found', code: 0 });
+      response.writeHead(200, { 'content-type': file.contentType, 'content-length': String(file.bytes.byteLength) });
+      response.end(Buffer.from(file.bytes));
+      return;
+    }
     let body: unknown;
     const text = raw.toString('utf8');
     if (text !== '' && String(request.headers['content-type'] ?? '').includes('application/json')) {
@@ -455,6 +467,10 @@ export async function startDiscordServer(options: DiscordServerOptions): Promise
     identified: () => identifications,
     resumed: () => resumes,
     heartbeats: () => heartbeatCount,
+    addAttachment(name, bytes, contentType) {
+      attachments.set(name, { bytes, contentType });
+      return `http://127.0.0.1:${port}/attachments/${encodeURIComponent(name)}`;
+    },
     dmChannel: (user) => dmChannelFor(user.id),
     message(event) {
       const id = event.id ?? snowflake();
