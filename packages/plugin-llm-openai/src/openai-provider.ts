@@ -294,6 +294,7 @@ export class OpenAiProvider implements LlmService {
     stream,
     attempt,
     retry = this.config.retry,
+    available = () => this.availableModels(),
   }: {
     path: string;
     body?: Uint8Array;
@@ -302,6 +303,8 @@ export class OpenAiProvider implements LlmService {
     stream: boolean;
     attempt?: number;
     retry?: OpenAiConfig['retry'];
+    /** For a model-not-found error: what the server offers. */
+    available?: () => Promise<string[]>;
   }): Promise<{ exchange: HttpExchange; attempt: number }> {
     return openWithRetries({
       url: new URL(this.baseUrl + path),
@@ -313,7 +316,7 @@ export class OpenAiProvider implements LlmService {
       retry,
       agents: this.agents,
       attempt,
-      available: () => this.availableModels(),
+      available,
       onRetry: (report) => this.logRetry(report),
     });
   }
@@ -333,13 +336,32 @@ export class OpenAiProvider implements LlmService {
       headersMs: Math.min(timeouts.headersMs, LISTING_WAIT_MS),
       idleMs: Math.min(timeouts.idleMs, LISTING_WAIT_MS),
     });
-    const { exchange } = await this.open({
-      path: '/models',
-      signal: this.shutdown,
-      context,
-      stream: false,
-      retry: { ...this.config.retry, maxRetries: 0 },
-    });
+    let opened: { exchange: HttpExchange };
+    try {
+      opened = await this.open({
+        path: '/models',
+        signal: this.shutdown,
+        context,
+        stream: false,
+        retry: { ...this.config.retry, maxRetries: 0 },
+        // Listing the models again to word a failed listing would ask the same failing URL forever.
+        available: async () => this.table.map((entry) => entry.info.model),
+      });
+    } catch (error) {
+      // A 404 whose page mentions "model" ("Cannot GET /models": a base URL without /v1) is the URL, not a model.
+      if (llmErrors.AALIS_LLM_MODEL_NOT_FOUND.is(error)) {
+        throw llmErrors.AALIS_LLM_ENDPOINT_NOT_FOUND(
+          {
+            provider: this.instanceId,
+            url: `${this.baseUrl}/models`,
+            providerMessage: String(error.details.providerMessage ?? ''),
+          },
+          { statusCode: 404, details: { status: 404 } },
+        );
+      }
+      throw error;
+    }
+    const { exchange } = opened;
     try {
       const list = JSON.parse(await exchange.text()) as WireModelList;
       return (list.data ?? []).map((model) => model.id).filter((id) => typeof id === 'string');

@@ -9,6 +9,7 @@ import { backgroundList, backgroundStop, backgroundStopAll } from './background-
 import { clientLocale } from './client-locale.js';
 import { commandsListRequest } from './commands-list-request.js';
 import { configGet, configSet, pluginSwitch } from './console-config-requests.js';
+import { consoleModelsRequest, isConsoleModelsRequest } from './console-models-requests.js';
 import { memoryRequest } from './memory-requests.js';
 import { badParam } from './params.js';
 import { searchRequest } from './search-request.js';
@@ -74,6 +75,7 @@ export async function runRequest(
   if ((OWNER_REQUESTS as readonly string[]).includes(type) && !account.owner) {
     throw serverErrors.AALIS_WEBUI_FORBIDDEN({ reason: deps.translate({ key: 'sessionServer.forbidden.owner' }) });
   }
+  if (isConsoleModelsRequest(type)) return consoleModelsRequest(deps, account, type, params);
   switch (type) {
     case 'ping':
       return { at: Date.now() };

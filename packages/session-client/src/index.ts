@@ -11,6 +11,20 @@ export {
   type PluginConfigView,
   type SchemaView,
 } from './console-config-types.js';
+export {
+  CONSOLE_MODELS_REQUESTS,
+  type ConsoleModelsRequests,
+  type ModelFactsView,
+  type ModelPricesView,
+  type PersonaProblemView,
+  type PersonaView,
+  type PlatformStateView,
+  type ProviderKind,
+  type ProviderModelView,
+  type ProviderTestResult,
+  type ProviderTestStep,
+  type ProviderView,
+} from './console-models-types.js';
 export type {
   LastCallUsage,
   SessionEvent,

@@ -1,6 +1,7 @@
 // Requests a client sends and what each answers (docs/session-protocol.md 「Requests」). The same requests go over
 // the socket (`{ id, type, ...params }`) and over HTTP (`POST /api/v1/call` with `{ type, ...params }`).
 import { CONFIG_REQUESTS, type ConfigRequests } from './console-config-types.js';
+import { CONSOLE_MODELS_REQUESTS, type ConsoleModelsRequests } from './console-models-types.js';
 import type { LastCallUsage, SessionSummary } from './event-types.js';
 import { MEMORY_REQUESTS, type MemoryRequests } from './memory-types.js';
 import type { TimelineEntry } from './timeline-types.js';
@@ -217,7 +218,7 @@ export interface SessionExport {
 }
 
 /** Every request type with its parameters and its result. */
-export interface RequestMap extends ConfigRequests, MemoryRequests {
+export interface RequestMap extends ConfigRequests, ConsoleModelsRequests, MemoryRequests {
   ping: { params: Record<string, never>; result: { at: number } };
   'sessions.list': { params: { search?: string; archived?: boolean }; result: { sessions: SessionSummary[] } };
   'session.create': { params: { title?: string }; result: { session: SessionSummary } };
@@ -311,6 +312,7 @@ export const OWNER_REQUESTS: readonly RequestType[] = [
   'admin.mcp',
   'admin.preferences.get',
   'admin.preferences.set',
+  ...CONSOLE_MODELS_REQUESTS,
   ...CONFIG_REQUESTS,
   'logs.subscribe',
   'logs.unsubscribe',
