@@ -30,6 +30,19 @@ describe('readMessage', () => {
     expect(readMessage({ content: 'and then?', mentions: [{ id: HER }] }, HER, () => undefined).mentionsHer).toBe(true);
   });
 
+  it('takes a mention of her managed role as addressing her, and removes it', () => {
+    const read = readMessage(
+      { content: '<@&70> status?', mention_roles: ['70'] },
+      HER,
+      () => undefined,
+      new Set(['70']),
+    );
+    expect(read).toMatchObject({ mentionsHer: true, text: 'status?' });
+    expect(
+      readMessage({ content: '<@&71> status?', mention_roles: ['71'] }, HER, () => undefined, new Set(['70'])),
+    ).toMatchObject({ mentionsHer: false, text: '@role:71 status?' });
+  });
+
   it('sorts attachments into images, audio and files; stickers by name', () => {
     const read = readMessage(
       {

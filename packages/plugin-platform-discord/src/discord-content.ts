@@ -28,19 +28,24 @@ export interface ReadMessage {
 
 const displayName = (user: WireUser | undefined) => user?.global_name || user?.username || user?.id || '';
 
-/** Reads a message's content; `selfId` is her user id. */
+/**
+ * Reads a message's content; `selfId` is her user id, `ownRoles` the roles Discord made for her (a bot's managed
+ * role, which the mention picker offers beside her name: mentioning it addresses her too).
+ */
 export function readMessage(
   message: {
     content?: string;
     mentions?: WireUser[];
+    mention_roles?: string[];
     attachments?: WireAttachment[];
     sticker_items?: { name?: string }[];
   },
   selfId: string,
   channelName: (id: string) => string | undefined,
+  ownRoles: ReadonlySet<string> = new Set(),
 ): ReadMessage {
   const mentions = new Map((message.mentions ?? []).map((user) => [String(user.id), user]));
-  let mentionsHer = mentions.has(selfId);
+  let mentionsHer = mentions.has(selfId) || (message.mention_roles ?? []).some((role) => ownRoles.has(String(role)));
   const text = (message.content ?? '')
     .replace(/<@!?(\d+)>/g, (_whole, id: string) => {
       if (id === selfId) {
@@ -51,7 +56,11 @@ export function readMessage(
       return `@${user ? displayName(user) : id}`;
     })
     .replace(/<#(\d+)>/g, (_whole, id: string) => `#${channelName(id) ?? id}`)
-    .replace(/<@&(\d+)>/g, (_whole, id: string) => `@role:${id}`)
+    .replace(/<@&(\d+)>/g, (_whole, id: string) => {
+      if (!ownRoles.has(id)) return `@role:${id}`;
+      mentionsHer = true;
+      return '';
+    })
     .replace(/<a?:([A-Za-z0-9_~]+):\d+>/g, (_whole, name: string) => `:${name}:`)
     .replace(/[ \t]{2,}/g, ' ')
     .trim();

@@ -63,6 +63,7 @@ interface WireMessage {
   content?: string;
   timestamp?: string;
   mentions?: WireUser[];
+  mention_roles?: string[];
   attachments?: WireAttachment[];
   sticker_items?: { name?: string }[];
   message_reference?: { message_id?: string };
@@ -176,6 +177,8 @@ export default definePlugin({
     const typing = new Map<string, ReturnType<typeof setInterval>>();
     /** Names of guilds and channels (threads too) seen on the gateway, for session titles; bounded. */
     const names = new BoundedNames(5_000);
+    /** Her managed roles, one per guild (bounded by the guilds she is in). */
+    const ownRoles = new Set<string>();
     const interactions = new Map<string, PendingInteraction>();
     const turnInteractions = new Map<string, string>();
     let me: { id: string; username: string } | undefined;
@@ -212,6 +215,13 @@ export default definePlugin({
         case GatewayDispatchEvents.GuildCreate:
         case GatewayDispatchEvents.GuildUpdate:
           if (typeof d.id === 'string' && typeof d.name === 'string') names.set(`guild:${d.id}`, d.name);
+          for (const role of (Array.isArray(d.roles) ? d.roles : []) as {
+            id?: unknown;
+            tags?: { bot_id?: unknown };
+          }[]) {
+            // Her managed role: Discord makes one per bot and guild, tagged with the bot's id.
+            if (me && typeof role?.id === 'string' && role.tags?.bot_id === me.id) ownRoles.add(role.id);
+          }
           for (const channel of [
             ...(Array.isArray(d.channels) ? d.channels : []),
             ...(Array.isArray(d.threads) ? d.threads : []),
@@ -317,7 +327,7 @@ export default definePlugin({
       if (author.id === me.id || author.bot || message.webhook_id) return;
       const chatId = message.channel_id!;
       const chatType: ChatType = message.guild_id ? 'group' : 'private';
-      const read = readMessage(message, me.id, (id) => names.get(`channel:${id}`));
+      const read = readMessage(message, me.id, (id) => names.get(`channel:${id}`), ownRoles);
       const quoteId = message.message_reference?.message_id;
       const quotesHer =
         quoteId !== undefined && (memory.isHers(chatId, quoteId) || message.referenced_message?.author?.id === me.id);

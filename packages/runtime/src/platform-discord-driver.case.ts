@@ -14,6 +14,9 @@ export const DISCORD_USERS: Record<ConformanceUser, DiscordUser> = {
   bob: { id: '1100000000000000012', username: 'bob', global_name: 'Bob' },
 };
 const GUILD = '1000000000000000100';
+const DISCORD_BOT_ID = '1200000000000000001';
+/** Her managed role in the test guild. */
+export const DISCORD_ROLE = '1000000000000000777';
 
 export interface DiscordConformanceServer extends ConformanceServer {
   readonly discord: DiscordServer;
@@ -29,7 +32,15 @@ export const conformanceDriver: PlatformConformanceDriver<DiscordConformanceServ
     const channels: DiscordChannelFixture[] = [];
     const discord = await startDiscordServer({
       token: DISCORD_TOKEN,
-      guilds: [{ id: GUILD, name: 'Test guild', channels }],
+      guilds: [
+        {
+          id: GUILD,
+          name: 'Test guild',
+          channels,
+          roles: [{ id: DISCORD_ROLE, name: 'Aalis', botId: DISCORD_BOT_ID }],
+        },
+      ],
+      bot: { id: DISCORD_BOT_ID, username: 'Aalis', bot: true },
       heartbeatIntervalMs: 1_000,
     });
     const groups = new Map<string, string>();

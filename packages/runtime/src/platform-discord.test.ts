@@ -10,7 +10,7 @@ import { sessionManager } from '@aalis/api-session-manager';
 import { textReply } from '@aalis/testing';
 import { expect, it } from 'vitest';
 import { describePlatformConformance } from './platform-conformance.case.js';
-import { conformanceDriver, DISCORD_USERS } from './platform-discord-driver.case.js';
+import { conformanceDriver, DISCORD_ROLE, DISCORD_USERS } from './platform-discord-driver.case.js';
 import { waitFor } from './spawn-aalis.case.js';
 import { startAalis } from './start-aalis.js';
 
@@ -85,6 +85,21 @@ describePlatformConformance(conformanceDriver, (context) => {
       title: `Test guild #g-forum › release plans`,
       originChat: { multiParty: true },
     });
+  });
+
+  it('takes a mention of her managed role as addressing her', async () => {
+    const { discord, channelOf } = context.server;
+    const channelId = channelOf('g-role');
+    context.model.enqueue(textReply('Role call answered.'));
+    const { id } = discord.message({
+      channelId,
+      author: DISCORD_USERS.bob,
+      content: `<@&${DISCORD_ROLE}> are you there?`,
+      mentionRoles: [DISCORD_ROLE],
+    });
+    const answer = await context.reply({ kind: 'group', group: 'g-role' }, 'Role call answered.');
+    expect(answer.quote).toBe(id);
+    expect(JSON.stringify(context.model.chatBodies().at(-1))).not.toContain(`<@&${DISCORD_ROLE}>`);
   });
 
   it('reads no other bot; splits a long reply at 2000 with tables as code blocks, pinging nobody', async () => {

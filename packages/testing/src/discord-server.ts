@@ -25,6 +25,8 @@ export interface DiscordGuildFixture {
   id: string;
   name: string;
   channels: DiscordChannelFixture[];
+  /** Roles; `botId` makes one the managed role Discord creates for that bot. */
+  roles?: { id: string; name: string; botId?: string }[];
 }
 
 export interface DiscordUser {
@@ -105,6 +107,8 @@ export interface DiscordServer {
     content: string;
     /** Users mentioned (their `<@id>` is expected in the content). */
     mentions?: DiscordUser[];
+    /** Roles mentioned (`<@&id>` in the content). */
+    mentionRoles?: string[];
     /** The id of the message it replies to (one of hers or anyone's). */
     replyTo?: string;
     id?: string;
@@ -412,7 +416,17 @@ export async function startDiscordServer(options: DiscordServerOptions): Promise
                 .filter((channel) => channel.type === 11 || channel.type === 12)
                 .map((channel) => wireChannel(guild, channel)),
               members: [],
-              roles: [],
+              roles: (guild.roles ?? []).map((role) => ({
+                id: role.id,
+                name: role.name,
+                permissions: '0',
+                position: 1,
+                color: 0,
+                hoist: false,
+                mentionable: true,
+                managed: role.botId !== undefined,
+                ...(role.botId !== undefined ? { tags: { bot_id: role.botId } } : {}),
+              })),
             });
           }
           return;
@@ -498,7 +512,7 @@ export async function startDiscordServer(options: DiscordServerOptions): Promise
         tts: false,
         mention_everyone: false,
         mentions: (event.mentions ?? []).map(wireUser),
-        mention_roles: [],
+        mention_roles: event.mentionRoles ?? [],
         attachments: (event.attachments ?? []).map((attachment) => ({
           id: snowflake(),
           filename: attachment.filename,
