@@ -115,8 +115,11 @@ function columnsOf(record: AuditRecord): [string, string, string, string, string
 /** A value as stored: JSON, a secret as the mask (never its value), cut past AUDIT_VALUE_CHARS. */
 function stored(value: unknown, secret: boolean): string | null {
   if (value === undefined) return null;
-  const text = JSON.stringify(secret ? CONFIG_SECRET_MASK : value) ?? 'null';
-  return text.length > AUDIT_VALUE_CHARS ? JSON.stringify(`${text.slice(0, AUDIT_VALUE_CHARS)}…`) : text;
+  if (secret) return JSON.stringify(CONFIG_SECRET_MASK);
+  // A long text is kept as its beginning; a long structure as the beginning of its JSON, as a text.
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
+  if (text.length > AUDIT_VALUE_CHARS) return JSON.stringify(`${text.slice(0, AUDIT_VALUE_CHARS)}…`);
+  return typeof value === 'string' ? JSON.stringify(value) : text;
 }
 
 function page(rows: readonly Row[], limit: number): { entries: AuditEntryView[]; more: boolean } {

@@ -273,6 +273,14 @@ function listen(server: Server, host: string, port: number): Promise<number> {
 }
 
 function redactor(secrets: readonly string[]): (text: string) => string {
-  const values = secrets.filter((secret) => secret.length >= 4);
-  return (text) => values.reduce((result, secret) => result.split(secret).join('***'), text);
+  // The list may grow while the host runs (a key entered through the console): read again when it does.
+  let values = secrets.filter((secret) => secret.length >= 4);
+  let known = secrets.length;
+  return (text) => {
+    if (secrets.length !== known) {
+      values = secrets.filter((secret) => secret.length >= 4);
+      known = secrets.length;
+    }
+    return values.reduce((result, secret) => result.split(secret).join('***'), text);
+  };
 }

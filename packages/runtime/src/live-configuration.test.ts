@@ -137,6 +137,8 @@ describe('hostConfig.write', () => {
       read.revision,
     );
     expect(text()).toContain('apiKey: sk-kept-4711');
+    // From now on the log sinks redact it like a key configured at the start.
+    expect(aalis.config.secrets).toContain('sk-kept-4711');
     expect(second.changes.map((change) => change.key)).toEqual(['plugins.media.transcription.baseUrl']);
     expect(state('@aalis/plugin-media')).toBe('active');
   });

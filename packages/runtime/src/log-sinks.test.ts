@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LogRecord } from '@aalis/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fileLogSink, formatLogLine, lineLogSink } from './log-sinks.js';
+import { fileLogSink, formatLogLine, lineLogSink, redactor } from './log-sinks.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -94,5 +94,15 @@ describe('the console log', () => {
     sink.write({ ...record('password is hunter22'), level: 'warn' });
     expect(sink.level).toBe('warn');
     expect(lines).toEqual(['[warn] test: password is ***']);
+  });
+});
+
+describe('redactor', () => {
+  it('redacts a secret added to the list after it was made (a key entered through the console)', () => {
+    const secrets = ['sk-start-1234'];
+    const redact = redactor(secrets);
+    expect(redact('a sk-start-1234 b sk-later-5678')).toBe('a *** b sk-later-5678');
+    secrets.push('sk-later-5678');
+    expect(redact('a sk-start-1234 b sk-later-5678')).toBe('a *** b ***');
   });
 });

@@ -8,8 +8,14 @@ const SECRET_FIELD = /^(api[-_]?key|authorization|password|secret|access[-_]?tok
 
 /** Replaces secret values: credential-named fields anywhere in the fields, and each secret string in the text. */
 export function redactor(secrets: readonly string[]): (text: string) => string {
-  const values = secrets.filter((secret) => secret.length >= 4);
+  // The list may grow while the host runs (a key entered through the console): read again when it does.
+  let values = secrets.filter((secret) => secret.length >= 4);
+  let known = secrets.length;
   return (text) => {
+    if (secrets.length !== known) {
+      values = secrets.filter((secret) => secret.length >= 4);
+      known = secrets.length;
+    }
     let result = text;
     // Most lines hold no secret: looked for first, split only where one is.
     for (const secret of values) if (result.includes(secret)) result = result.split(secret).join('***');

@@ -1,19 +1,13 @@
-// The owner's admin area: plugins and their states (active / pending and what it waits for / failed and why),
-// service preferences (the default model: the llm service's global preference), and live logs.
-import type { LogView, ModelView } from '@aalis/session-client';
+// The owner's admin area: plugins with their states, descriptions, on/off switches and settings forms
+// (plugin-settings.ts), the MCP servers, service preferences (the default model: the llm service's global
+// preference), the console's audit log and live logs.
+import type { LogView, ModelView, SessionClient } from '@aalis/session-client';
 import { defineComponent, h, nextTick, type PropType, ref, watch } from 'vue';
 import type { AdminSnapshot } from '../model/app-model.js';
 import { preferences as pagePreferences, t } from '../page-preferences.js';
 import type { PageTextKey } from '../texts.js';
-import { icon } from './icons.js';
-
-const STATE_TEXT: Record<string, PageTextKey> = {
-  active: 'webui-page.admin.state.active',
-  pending: 'webui-page.admin.state.pending',
-  error: 'webui-page.admin.state.error',
-  failed: 'webui-page.admin.state.error',
-  disabled: 'webui-page.admin.state.disabled',
-};
+import { AuditLog } from './audit-log.js';
+import { PluginSettings } from './plugin-settings.js';
 
 const LEVELS: LogView['level'][] = ['trace', 'debug', 'info', 'warn', 'error'];
 
@@ -21,6 +15,8 @@ export const AdminView = defineComponent({
   name: 'AdminView',
   props: {
     admin: { type: Object as PropType<AdminSnapshot>, required: true },
+    client: { type: Object as PropType<SessionClient>, required: true },
+    describeError: { type: Function as PropType<(error: unknown) => string>, required: true },
     models: { type: Array as PropType<readonly ModelView[]>, required: true },
     onBack: { type: Function as PropType<() => void>, required: true },
     onRefresh: { type: Function as PropType<() => void>, required: true },
@@ -37,7 +33,7 @@ export const AdminView = defineComponent({
         }),
     );
     return () => {
-      const { plugins, mcp, preferences, logs } = props.admin;
+      const { mcp, preferences, logs } = props.admin;
       const current = preferences?.global.llm ?? '';
       const shown = logs.filter((record) => LEVELS.indexOf(record.level) >= LEVELS.indexOf(minimum.value));
       return h('main', { id: 'main', class: 'admin', 'data-testid': 'admin', tabindex: -1 }, [
@@ -45,57 +41,7 @@ export const AdminView = defineComponent({
           h('h1', t('webui-page.admin')),
           h('button', { type: 'button', class: 'button', onClick: () => props.onBack() }, t('webui-page.admin.back')),
         ]),
-        h('section', { 'aria-labelledby': 'admin-plugins' }, [
-          h('div', { class: 'section-head' }, [
-            h('h2', { id: 'admin-plugins' }, t('webui-page.admin.plugins')),
-            h(
-              'button',
-              {
-                type: 'button',
-                class: 'icon-button',
-                'aria-label': t('webui-page.admin.refresh'),
-                title: t('webui-page.admin.refresh'),
-                onClick: () => props.onRefresh(),
-              },
-              icon('refresh'),
-            ),
-          ]),
-          h('table', { class: 'plugins', 'data-testid': 'plugins' }, [
-            h(
-              'thead',
-              h('tr', [
-                h('th', t('webui-page.admin.plugin')),
-                h('th', t('webui-page.admin.state')),
-                h('th', t('webui-page.admin.detail')),
-              ]),
-            ),
-            h(
-              'tbody',
-              plugins.map((plugin) =>
-                h('tr', { key: plugin.id, 'data-state': plugin.state }, [
-                  h('td', [
-                    h('div', plugin.name),
-                    plugin.id !== plugin.name ? h('code', { class: 'muted' }, plugin.id) : null,
-                  ]),
-                  h(
-                    'td',
-                    h(
-                      'span',
-                      { class: ['state', `state-${plugin.state}`] },
-                      STATE_TEXT[plugin.state] ? t(STATE_TEXT[plugin.state]!) : plugin.state,
-                    ),
-                  ),
-                  h('td', [
-                    plugin.missing.length > 0
-                      ? h('div', t('webui-page.admin.waitsFor', { services: plugin.missing.join(', ') }))
-                      : null,
-                    plugin.error ? h('div', { class: 'setting-error' }, plugin.error) : null,
-                  ]),
-                ]),
-              ),
-            ),
-          ]),
-        ]),
+        h(PluginSettings, { client: props.client, describeError: props.describeError }),
         mcp.length > 0
           ? h('section', { 'aria-labelledby': 'admin-mcp' }, [
               h('h2', { id: 'admin-mcp' }, t('webui-page.admin.mcp')),
@@ -168,6 +114,7 @@ export const AdminView = defineComponent({
               : null,
           ]),
         ]),
+        h(AuditLog, { client: props.client, describeError: props.describeError }),
         h('section', { 'aria-labelledby': 'admin-logs', class: 'logs-section' }, [
           h('div', { class: 'section-head' }, [
             h('h2', { id: 'admin-logs' }, t('webui-page.admin.logs')),

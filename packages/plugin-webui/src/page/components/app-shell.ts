@@ -450,6 +450,8 @@ export const AppShell = defineComponent({
           view === 'admin'
             ? h(AdminView, {
                 admin,
+                client: app.client,
+                describeError: (error: unknown) => app.describeError(error),
                 models,
                 onBack: () => void app.closeAdmin(),
                 onRefresh: () => void app.refreshPlugins(),

@@ -1,0 +1,86 @@
+// The console's audit log (审计): every change made through the console, newest first — when, who, what, which key,
+// the old and the new value (secrets only as the mask) — with older entries on request.
+import type { AuditEntryView, SessionClient } from '@aalis/session-client';
+import { defineComponent, h, onMounted, type PropType, ref } from 'vue';
+import { tc } from '../console-texts.js';
+import { preferences } from '../page-preferences.js';
+
+const PAGE = 50;
+
+function shown(value: unknown, present: boolean): string {
+  if (!present) return tc('webui-console.audit.absent');
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+export const AuditLog = defineComponent({
+  name: 'AuditLog',
+  props: {
+    client: { type: Object as PropType<SessionClient>, required: true },
+    describeError: { type: Function as PropType<(error: unknown) => string>, required: true },
+  },
+  setup(props, { expose }) {
+    const entries = ref<AuditEntryView[]>([]);
+    const more = ref(false);
+    const problem = ref<string | undefined>();
+    const load = async (older = false) => {
+      try {
+        const before = older ? entries.value.at(-1)?.id : undefined;
+        const page = await props.client.request('admin.audit.list', { limit: PAGE, ...(before ? { before } : {}) });
+        entries.value = older ? [...entries.value, ...page.entries] : page.entries;
+        more.value = page.more;
+        problem.value = undefined;
+      } catch (error) {
+        problem.value = props.describeError(error);
+      }
+    };
+    onMounted(() => void load());
+    expose({ reload: () => load() });
+    return () =>
+      h('section', { 'aria-labelledby': 'admin-audit', 'data-testid': 'audit-log' }, [
+        h('div', { class: 'section-head' }, [h('h2', { id: 'admin-audit' }, tc('webui-console.audit'))]),
+        problem.value ? h('p', { class: 'setting-error', role: 'alert' }, problem.value) : null,
+        entries.value.length === 0
+          ? h('p', { class: 'placeholder' }, tc('webui-console.audit.empty'))
+          : h('table', { class: 'plugins audit' }, [
+              h(
+                'thead',
+                h('tr', [
+                  h('th', tc('webui-console.audit.time')),
+                  h('th', tc('webui-console.audit.actor')),
+                  h('th', tc('webui-console.audit.action')),
+                  h('th', tc('webui-console.audit.key')),
+                  h('th', tc('webui-console.audit.old')),
+                  h('th', tc('webui-console.audit.new')),
+                ]),
+              ),
+              h(
+                'tbody',
+                entries.value.map((entry) =>
+                  h('tr', { key: entry.id }, [
+                    h(
+                      'td',
+                      h(
+                        'time',
+                        { datetime: new Date(entry.at).toISOString() },
+                        new Date(entry.at).toLocaleString(preferences.locale),
+                      ),
+                    ),
+                    h('td', entry.actor.userId),
+                    h('td', h('code', entry.action)),
+                    h('td', h('code', entry.key)),
+                    h('td', { class: 'audit-value' }, shown(entry.old, 'old' in entry)),
+                    h('td', { class: 'audit-value' }, shown(entry.new, 'new' in entry)),
+                  ]),
+                ),
+              ),
+            ]),
+        more.value
+          ? h(
+              'button',
+              { type: 'button', class: 'button', onClick: () => void load(true) },
+              tc('webui-console.audit.more'),
+            )
+          : null,
+      ]);
+  },
+});
