@@ -179,6 +179,8 @@ export default definePlugin({
     const inbound = new InboundOrder();
     const seen = new RecentKeys(5_000);
     const names = new Map<string, string>();
+    /** Whether a replied-to message is hers, as asked of the API. */
+    const senders = new Map<string, boolean>();
     const stopping = new AbortController();
     let self: { openId: string; name?: string } | undefined;
     let unregister: (() => void) | undefined;
@@ -304,6 +306,31 @@ export default definePlugin({
       }
     }
 
+    /**
+     * Whether a message is hers: remembered since she sent it, else asked (the event does not say whose the parent
+     * is, and what she sent before a restart is not remembered). Answers are kept, bounded.
+     */
+    async function isHers(chatId: string, messageId: string): Promise<boolean> {
+      if (memory.isHers(chatId, messageId)) return true;
+      const known = senders.get(messageId);
+      if (known !== undefined) return known;
+      let hers = false;
+      try {
+        const answer = await api('im/v1/messages/get', () =>
+          client.im.message.get({ path: { message_id: messageId } }),
+        );
+        const sender = answer.data?.items?.[0]?.sender;
+        hers = sender?.sender_type === 'app' && sender.id === settings.appId;
+      } catch (error) {
+        log.debug('Feishu/Lark: the replied-to message could not be read', { error: describe(error) });
+        return false;
+      }
+      if (senders.size >= 5_000) senders.delete(senders.keys().next().value as string);
+      senders.set(messageId, hers);
+      if (hers) memory.sent(chatId, messageId);
+      return hers;
+    }
+
     async function tenantToken(): Promise<string> {
       return String(await client.tokenManager.getTenantAccessToken());
     }
@@ -324,7 +351,7 @@ export default definePlugin({
       const chatId = larkChatId(message.chat_id!, message.thread_id || undefined);
       const parentId = message.parent_id || undefined;
       const addressed =
-        privateChat || read.mentionsHer || (parentId !== undefined && memory.isHers(message.chat_id!, parentId));
+        privateChat || read.mentionsHer || (parentId !== undefined && (await isHers(message.chat_id!, parentId)));
       // Resources are fetched with the tenant token (a header, never in a shown URL).
       const resourceUrl = (key: string, type: 'image' | 'file') =>
         `${base}/open-apis/im/v1/messages/${encodeURIComponent(messageId)}/resources/${encodeURIComponent(key)}?type=${type}`;
@@ -615,7 +642,7 @@ function sdkLoggerFor(log: Logger, onMalformed: (reason: string) => void) {
   const write = (...message: unknown[]) => {
     const text = message
       .flat()
-      .map((part) => (typeof part === 'string' ? part : describe(part)))
+      .map((part) => (typeof part === 'string' ? part : sdkPart(part)))
       .join(' ');
     if (/failed to handle inbound frame|failed to merge event fragments|invalid pong payload/.test(text)) {
       onMalformed(text.replace(/^\[ws\]\s*/, ''));
@@ -624,4 +651,12 @@ function sdkLoggerFor(log: Logger, onMalformed: (reason: string) => void) {
     log.debug(`Feishu/Lark SDK: ${text}`);
   };
   return { error: write, warn: write, info: write, debug() {}, trace() {} };
+}
+
+/** An object the SDK logs, as far as it is safe to show: an error's message, Lark's code and msg — never headers. */
+function sdkPart(part: unknown): string {
+  if (part instanceof Error) return part.message;
+  const { code, msg } = (part ?? {}) as { code?: unknown; msg?: unknown };
+  if (typeof code === 'number') return `code ${code}${typeof msg === 'string' ? ` ${msg}` : ''}`;
+  return typeof part === 'object' ? '(object)' : String(part);
 }

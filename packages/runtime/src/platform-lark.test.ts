@@ -39,6 +39,33 @@ describePlatformConformance(conformanceDriver, (context) => {
     expect(lark.acks.every((ack) => ack.code === 200)).toBe(true);
   });
 
+  it('after a restart, a reply to one of her earlier messages still addresses her (whose it is, asked of the API)', async () => {
+    const { server, model } = context;
+    const { lark } = server;
+    model.enqueue(textReply('Before the restart.'));
+    lark.message({
+      chatId: 'oc_larkrestart',
+      chatType: 'group',
+      openId: 'ou_alice00000001',
+      content: { text: '@_user_1 hello' },
+      mentions: [{ key: '@_user_1', openId: lark.bot.openId, name: 'Aalis' }],
+    });
+    const hers = await context.reply({ kind: 'group', group: 'larkrestart' }, 'Before the restart.');
+    await context.restart();
+    model.enqueue(textReply('After the restart.'));
+    lark.message({
+      chatId: 'oc_larkrestart',
+      chatType: 'group',
+      openId: 'ou_bob0000000001',
+      content: { text: 'really?' },
+      parentId: hers.id,
+    });
+    await context.reply({ kind: 'group', group: 'larkrestart' }, 'After the restart.');
+    expect(
+      lark.calls.some((call) => call.method === 'GET' && call.path === `/open-apis/im/v1/messages/${hers.id}`),
+    ).toBe(true);
+  });
+
   it('sends plain text when the rich form is refused, and waits out a rate limit (x-ogw-ratelimit-reset)', async () => {
     const { server, model } = context;
     const { lark } = server;

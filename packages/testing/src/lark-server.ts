@@ -163,8 +163,8 @@ export async function startLarkServer({
   const refusals = new Map<string, { code: number; msg: string }>();
   const rateLimits = new Map<string, { times: number; reset: number }>();
   let endpointRefusals = { status: 503, times: 0 };
-  /** Messages the server knows (hers and the events' ones), for replies. */
-  const known = new Map<string, { chatId: string }>();
+  /** Messages the server knows (hers and the events' ones), for replies and im/v1/messages/:id. */
+  const known = new Map<string, { chatId: string; sender: { id: string; id_type: string; sender_type: string } }>();
   let opened = 0;
   let seq = 0;
 
@@ -254,6 +254,16 @@ export async function startLarkServer({
         if (!name) return reply(400, { code: 41050, msg: 'no user authority error' });
         return reply(200, { code: 0, msg: 'success', data: { user: { open_id: id, name, en_name: name } } });
       }
+      if (route === 'im.message.get') {
+        const id = decodeURIComponent(path.split('/')[5] ?? '');
+        const message = known.get(id);
+        if (!message) return reply(400, { code: 230011, msg: 'The message was withdrawn or not found.' });
+        return reply(200, {
+          code: 0,
+          msg: 'success',
+          data: { items: [{ message_id: id, chat_id: message.chatId, sender: message.sender, deleted: false }] },
+        });
+      }
       if (route === 'im.message.create' || route === 'im.message.reply') {
         const parentId = route === 'im.message.reply' ? decodeURIComponent(path.split('/')[5] ?? '') : undefined;
         const parent = parentId ? known.get(parentId) : undefined;
@@ -272,7 +282,7 @@ export async function startLarkServer({
         }
         if (Buffer.byteLength(content) > 150 * 1024) return reply(400, { code: 230025, msg: 'message too long' });
         const messageId = newId('om');
-        known.set(messageId, { chatId });
+        known.set(messageId, { chatId, sender: { id: appId, id_type: 'app_id', sender_type: 'app' } });
         sent.push({
           messageId,
           chatId,
@@ -399,7 +409,10 @@ export async function startLarkServer({
     connections: () => opened,
     message(options) {
       const messageId = options.messageId ?? newId('om');
-      known.set(messageId, { chatId: options.chatId });
+      known.set(messageId, {
+        chatId: options.chatId,
+        sender: { id: options.openId, id_type: 'open_id', sender_type: 'user' },
+      });
       const sentAt = performance.now();
       deliver({
         schema: '2.0',
@@ -482,6 +495,7 @@ function routeOf(method: string, path: string): string {
   if (path === '/open-apis/bot/v3/info') return 'bot.info';
   if (/^\/open-apis\/contact\/v3\/users\/[^/]+$/.test(path)) return 'contact.user.get';
   if (method === 'POST' && path === '/open-apis/im/v1/messages') return 'im.message.create';
+  if (method === 'GET' && /^\/open-apis\/im\/v1\/messages\/[^/]+$/.test(path)) return 'im.message.get';
   if (method === 'POST' && /^\/open-apis\/im\/v1\/messages\/[^/]+\/reply$/.test(path)) return 'im.message.reply';
   return `${method} ${path}`;
 }
