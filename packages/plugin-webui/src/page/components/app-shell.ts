@@ -14,6 +14,7 @@ import {
   watch,
   watchEffect,
 } from 'vue';
+import { tm } from '../memory-texts.js';
 import type { AppModel } from '../model/app-model.js';
 import { lastEditable } from '../model/message-actions.js';
 import { newChatFields } from '../model/new-chat-fields.js';
@@ -30,6 +31,7 @@ import { Composer } from './composer.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { ConversationView } from './conversation-view.js';
 import { icon } from './icons.js';
+import { MemoryView } from './memory-view.js';
 import { NewChat } from './new-chat.js';
 import { renderPreferenceControls } from './preference-controls.js';
 import { SessionList, type SessionListActions, sessionTitle } from './session-list.js';
@@ -253,6 +255,19 @@ export const AppShell = defineComponent({
               tw('webui-page.workflows'),
             )
           : null,
+        account
+          ? h(
+              'button',
+              {
+                type: 'button',
+                class: 'button',
+                'data-testid': 'open-memory',
+                'aria-pressed': String(snapshot.value.view === 'memory'),
+                onClick: () => (snapshot.value.view === 'memory' ? app.closeMemory() : app.openMemory()),
+              },
+              tm('webui-page.memory'),
+            )
+          : null,
         snapshot.value.selectedId && snapshot.value.view === 'chat'
           ? h(
               'button',
@@ -463,7 +478,13 @@ export const AppShell = defineComponent({
                   describeError: (error: unknown) => app.describeError(error),
                   onBack: () => app.closeWorkflows(),
                 })
-              : chat(),
+              : view === 'memory'
+                ? h(MemoryView, {
+                    client: app.client,
+                    describeError: (error: unknown) => app.describeError(error),
+                    onBack: () => app.closeMemory(),
+                  })
+                : chat(),
         ]),
         notices.length === 0
           ? null

@@ -63,7 +63,7 @@ export interface AppSnapshot {
   chatKey: number;
   /** The model picked for the new chat before it has a session (`<provider>/<model>`; undefined: the default). */
   draftModel?: string;
-  view: 'chat' | 'admin' | 'workflows';
+  view: 'chat' | 'admin' | 'workflows' | 'memory';
   models: readonly ModelView[];
   /** The service's default model (`models.list`), named beside the new chat's model picker. */
   defaultModel?: string;
@@ -451,6 +451,16 @@ export class AppModel extends Store<AppSnapshot> {
   }
 
   closeWorkflows(): void {
+    this.update({ view: 'chat' });
+  }
+
+  /** The 记忆 page (its own model: memory-model.ts); every account sees it, with its own memory. */
+  openMemory(): void {
+    if (this.state.view === 'admin') void this.client.request('logs.unsubscribe', {}).catch(() => undefined);
+    this.update({ view: 'memory' });
+  }
+
+  closeMemory(): void {
     this.update({ view: 'chat' });
   }
 

@@ -1,0 +1,478 @@
+// The 记忆 page (Memory): what she remembers — the profile facts of each person (the owner: everyone's; others: their
+// own), the skills of each place, the latest recalls with why each message came — searched, edited and deleted
+// (deleting after a confirmation; a forgotten fact takes what its person said about it out of long-term memory).
+import type {
+  MemoryFactView,
+  MemoryMessageView,
+  MemoryRecallView,
+  MemorySkillView,
+  SessionClient,
+} from '@aalis/session-client';
+import { defineComponent, h, onMounted, type PropType, ref } from 'vue';
+import { type MemoryTextKey, tm } from '../memory-texts.js';
+import { MemoryModel, scopeParts, skillsByScope } from '../model/memory-model.js';
+import { preferences } from '../page-preferences.js';
+import { useStore } from '../use-store.js';
+import { ConfirmDialog } from './confirm-dialog.js';
+
+function personLabel(person: string): string {
+  return person === 'owner' ? tm('webui-page.memory.owner') : person;
+}
+
+function scopeLabel(scope: string): string {
+  const parts = scopeParts(scope);
+  if (parts.kind === 'room')
+    return tm('webui-page.memory.scope.room', { platform: parts.platform, venue: parts.venue });
+  if (parts.kind === 'private') return tm('webui-page.memory.scope.private', { person: personLabel(parts.person) });
+  return tm('webui-page.memory.scope.global');
+}
+
+function when(at: number): string {
+  return new Date(at).toLocaleString(preferences.locale, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+function whyText(matched: readonly string[]): string {
+  const reasons = matched.map((reason) =>
+    reason === 'vector'
+      ? tm('webui-page.memory.why.vector')
+      : reason === 'neighbour'
+        ? tm('webui-page.memory.why.neighbour')
+        : tm('webui-page.memory.why.term', { term: reason }),
+  );
+  return tm('webui-page.memory.why', { why: reasons.join(preferences.locale === 'zh-CN' ? '、' : ', ') });
+}
+
+export const MemoryView = defineComponent({
+  name: 'MemoryView',
+  props: {
+    client: { type: Object as PropType<SessionClient>, required: true },
+    describeError: { type: Function as PropType<(error: unknown) => string>, required: true },
+    onBack: { type: Function as PropType<() => void>, required: true },
+  },
+  setup(props) {
+    const model = new MemoryModel(props.client, props.describeError);
+    const snapshot = useStore(model);
+    const query = ref('');
+    const draftFact = ref('');
+    const draftName = ref('');
+    const draftContent = ref('');
+    onMounted(() => void model.load());
+
+    const editButtons = (kind: 'fact' | 'skill', itemId: string, label: string, start: () => void) =>
+      h('div', { class: 'memory-actions' }, [
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'button',
+            'data-testid': `memory-${kind}-edit`,
+            onClick: () => {
+              start();
+              model.startEdit(kind, itemId);
+            },
+          },
+          tm('webui-page.memory.edit'),
+        ),
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'button danger',
+            'data-testid': `memory-${kind}-delete`,
+            onClick: () => model.askDelete({ kind, itemId, label }),
+          },
+          tm('webui-page.memory.delete'),
+        ),
+      ]);
+
+    const factItem = (fact: MemoryFactView, editable: boolean) => {
+      const editing = snapshot.value.editing;
+      if (editable && editing?.kind === 'fact' && editing.itemId === fact.id) {
+        return h('li', { key: fact.id, class: 'memory-item', 'data-testid': 'memory-fact' }, [
+          h('label', { class: 'memory-field' }, [
+            h('span', tm('webui-page.memory.factText')),
+            h('input', {
+              type: 'text',
+              'data-testid': 'memory-fact-input',
+              value: draftFact.value,
+              maxlength: 500,
+              onInput: (event: Event) => {
+                draftFact.value = (event.target as HTMLInputElement).value;
+              },
+            }),
+          ]),
+          h('div', { class: 'memory-actions' }, [
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'button primary',
+                'data-testid': 'memory-save',
+                disabled: snapshot.value.busy,
+                onClick: () => void model.saveFact(fact.id, draftFact.value),
+              },
+              tm('webui-page.memory.save'),
+            ),
+            h(
+              'button',
+              { type: 'button', class: 'button', onClick: () => model.cancelEdit() },
+              tm('webui-page.memory.cancel'),
+            ),
+          ]),
+        ]);
+      }
+      return h('li', { key: fact.id, class: 'memory-item', 'data-testid': 'memory-fact' }, [
+        h('p', { class: 'memory-text' }, fact.fact),
+        h('p', { class: 'muted memory-meta' }, [
+          fact.source ? `${tm(`webui-page.memory.source.${fact.source}` as MemoryTextKey)} · ` : '',
+          when(fact.at),
+          editable ? '' : ` · ${personLabel(fact.person)}`,
+        ]),
+        editable ? editButtons('fact', fact.id, fact.fact, () => (draftFact.value = fact.fact)) : null,
+      ]);
+    };
+
+    const skillItem = (skill: MemorySkillView, editable: boolean) => {
+      const editing = snapshot.value.editing;
+      if (editable && editing?.kind === 'skill' && editing.itemId === skill.id) {
+        return h('li', { key: skill.id, class: 'memory-item', 'data-testid': 'memory-skill' }, [
+          h('label', { class: 'memory-field' }, [
+            h('span', tm('webui-page.memory.skillName')),
+            h('input', {
+              type: 'text',
+              'data-testid': 'memory-skill-name',
+              value: draftName.value,
+              maxlength: 80,
+              onInput: (event: Event) => {
+                draftName.value = (event.target as HTMLInputElement).value;
+              },
+            }),
+          ]),
+          h('label', { class: 'memory-field' }, [
+            h('span', tm('webui-page.memory.skillContent')),
+            h('textarea', {
+              'data-testid': 'memory-skill-content',
+              rows: 5,
+              value: draftContent.value,
+              onInput: (event: Event) => {
+                draftContent.value = (event.target as HTMLTextAreaElement).value;
+              },
+            }),
+          ]),
+          h('div', { class: 'memory-actions' }, [
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'button primary',
+                'data-testid': 'memory-save',
+                disabled: snapshot.value.busy,
+                onClick: () => void model.saveSkill(skill.id, draftName.value, draftContent.value),
+              },
+              tm('webui-page.memory.save'),
+            ),
+            h(
+              'button',
+              { type: 'button', class: 'button', onClick: () => model.cancelEdit() },
+              tm('webui-page.memory.cancel'),
+            ),
+          ]),
+        ]);
+      }
+      return h('li', { key: skill.id, class: 'memory-item', 'data-testid': 'memory-skill' }, [
+        h('p', { class: 'memory-skill-name' }, skill.name),
+        h('pre', { class: 'memory-skill-content' }, skill.content),
+        h('p', { class: 'muted memory-meta' }, [scopeLabel(skill.scope), ' · ', when(skill.updatedAt)]),
+        editable
+          ? editButtons('skill', skill.id, skill.name, () => {
+              draftName.value = skill.name;
+              draftContent.value = skill.content;
+            })
+          : null,
+      ]);
+    };
+
+    const messageItem = (message: MemoryMessageView | MemoryRecallView['items'][number], why?: readonly string[]) =>
+      h('li', { key: message.messageId, class: 'memory-item', 'data-testid': 'memory-message' }, [
+        h('p', { class: 'memory-text' }, message.text),
+        h('p', { class: 'muted memory-meta' }, [
+          message.speaker ?? tm('webui-page.memory.her'),
+          ' · ',
+          when(message.at),
+          ' · ',
+          message.sessionId,
+        ]),
+        why ? h('p', { class: 'memory-why', 'data-testid': 'memory-why' }, whyText(why)) : null,
+      ]);
+
+    const searchResults = () => {
+      const found = snapshot.value.search;
+      if (!found) return null;
+      const none = found.facts.length + found.skills.length + found.messages.length === 0;
+      return h(
+        'section',
+        { class: 'memory-box', 'aria-labelledby': 'memory-results', 'data-testid': 'memory-results' },
+        [
+          h('div', { class: 'section-head' }, [
+            h('h2', { id: 'memory-results', class: 'memory-heading' }, tm('webui-page.memory.results')),
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'button',
+                onClick: () => {
+                  query.value = '';
+                  model.clearSearch();
+                },
+              },
+              tm('webui-page.memory.clearSearch'),
+            ),
+          ]),
+          none
+            ? h(
+                'p',
+                { class: 'muted', 'data-testid': 'memory-nothing-found' },
+                tm('webui-page.memory.nothingFound', { query: found.query }),
+              )
+            : null,
+          found.facts.length > 0
+            ? h(
+                'ul',
+                { class: 'memory-list' },
+                found.facts.map((fact) => factItem(fact, false)),
+              )
+            : null,
+          found.skills.length > 0
+            ? h(
+                'ul',
+                { class: 'memory-list' },
+                found.skills.map((skill) => skillItem(skill, false)),
+              )
+            : null,
+          found.messages.length > 0
+            ? [
+                h('h3', tm('webui-page.memory.messages')),
+                h(
+                  'ul',
+                  { class: 'memory-list' },
+                  found.messages.map((message) => messageItem(message)),
+                ),
+              ]
+            : null,
+        ],
+      );
+    };
+
+    return () => {
+      const state = snapshot.value;
+      const list = state.list;
+      const notice = state.notice;
+      return h('main', { id: 'main', class: 'memory-page', 'data-testid': 'memory', tabindex: -1 }, [
+        h('div', { class: 'admin-head' }, [
+          h('h1', tm('webui-page.memory.title')),
+          h(
+            'button',
+            { type: 'button', class: 'button', 'data-testid': 'memory-back', onClick: () => props.onBack() },
+            tm('webui-page.memory.back'),
+          ),
+        ]),
+        list
+          ? h('p', { class: 'muted' }, tm(list.all ? 'webui-page.memory.intro.all' : 'webui-page.memory.intro.own'))
+          : null,
+        list?.index
+          ? h(
+              'p',
+              { class: 'muted', 'data-testid': 'memory-index' },
+              [
+                tm('webui-page.memory.index', {
+                  count: list.index.indexed,
+                  state: tm(`webui-page.memory.vectors.${list.index.vectors.state}` as MemoryTextKey),
+                }),
+                list.index.vectors.error
+                  ? ` — ${list.index.vectors.error.message} (${list.index.vectors.error.code})`
+                  : '',
+              ].join(''),
+            )
+          : null,
+        h(
+          'form',
+          {
+            class: 'memory-search',
+            role: 'search',
+            onSubmit: (event: Event) => {
+              event.preventDefault();
+              void model.search(query.value);
+            },
+          },
+          [
+            h('input', {
+              type: 'search',
+              'aria-label': tm('webui-page.memory.search'),
+              placeholder: tm('webui-page.memory.searchPlaceholder'),
+              'data-testid': 'memory-search-input',
+              maxlength: 200,
+              value: query.value,
+              onInput: (event: Event) => {
+                query.value = (event.target as HTMLInputElement).value;
+              },
+            }),
+            h(
+              'button',
+              { type: 'submit', class: 'button', 'data-testid': 'memory-search-button' },
+              tm('webui-page.memory.searchButton'),
+            ),
+          ],
+        ),
+        state.error
+          ? h('p', { class: 'workflow-error', role: 'alert', 'data-testid': 'memory-error' }, state.error)
+          : null,
+        notice
+          ? h(
+              'p',
+              { class: 'memory-notice', role: 'status', 'data-testid': 'memory-notice' },
+              notice.kind === 'forgot'
+                ? tm('webui-page.memory.forgotMessages', { count: notice.count })
+                : tm('webui-page.memory.deleted'),
+            )
+          : null,
+        searchResults(),
+        list
+          ? h('div', { class: 'memory-layout' }, [
+              h(
+                'nav',
+                {
+                  class: 'memory-people',
+                  'aria-label': tm('webui-page.memory.people'),
+                  'data-testid': 'memory-people',
+                },
+                [
+                  h('h2', { class: 'memory-heading' }, tm('webui-page.memory.people')),
+                  list.people.length === 0 ? h('p', { class: 'muted' }, tm('webui-page.memory.noPeople')) : null,
+                  h(
+                    'ul',
+                    list.people.map((entry) =>
+                      h('li', { key: entry.person }, [
+                        h(
+                          'button',
+                          {
+                            type: 'button',
+                            class: ['workflow-item', entry.person === state.person ? 'selected' : ''],
+                            'aria-current': entry.person === state.person ? 'true' : undefined,
+                            'data-testid': 'memory-person',
+                            onClick: () => void model.load(entry.person),
+                          },
+                          [
+                            h('span', { class: 'workflow-name' }, personLabel(entry.person)),
+                            h('span', { class: 'muted' }, tm('webui-page.memory.factCount', { count: entry.facts })),
+                          ],
+                        ),
+                      ]),
+                    ),
+                  ),
+                ],
+              ),
+              h('div', { class: 'memory-detail' }, [
+                h(
+                  'section',
+                  { class: 'memory-box', 'aria-labelledby': 'memory-facts', 'data-testid': 'memory-facts' },
+                  [
+                    h(
+                      'h2',
+                      { id: 'memory-facts', class: 'memory-heading' },
+                      tm('webui-page.memory.facts', { person: personLabel(list.person) }),
+                    ),
+                    list.available.profiles
+                      ? null
+                      : h(
+                          'p',
+                          { class: 'muted' },
+                          tm('webui-page.memory.unavailable', { part: tm('webui-page.memory.part.profiles') }),
+                        ),
+                    list.facts.length === 0 ? h('p', { class: 'muted' }, tm('webui-page.memory.noFacts')) : null,
+                    h(
+                      'ul',
+                      { class: 'memory-list' },
+                      list.facts.map((fact) => factItem(fact, true)),
+                    ),
+                  ],
+                ),
+                h(
+                  'section',
+                  { class: 'memory-box', 'aria-labelledby': 'memory-skills', 'data-testid': 'memory-skills' },
+                  [
+                    h('h2', { id: 'memory-skills', class: 'memory-heading' }, tm('webui-page.memory.skills')),
+                    list.available.skills
+                      ? null
+                      : h(
+                          'p',
+                          { class: 'muted' },
+                          tm('webui-page.memory.unavailable', { part: tm('webui-page.memory.part.skills') }),
+                        ),
+                    list.skills.length === 0 ? h('p', { class: 'muted' }, tm('webui-page.memory.noSkills')) : null,
+                    ...skillsByScope(list.skills).map((group) =>
+                      h('div', { key: group.scope, class: 'memory-scope' }, [
+                        h('h3', scopeLabel(group.scope)),
+                        h(
+                          'ul',
+                          { class: 'memory-list' },
+                          group.skills.map((skill) => skillItem(skill, true)),
+                        ),
+                      ]),
+                    ),
+                  ],
+                ),
+                h(
+                  'section',
+                  { class: 'memory-box', 'aria-labelledby': 'memory-recalls', 'data-testid': 'memory-recalls' },
+                  [
+                    h('h2', { id: 'memory-recalls', class: 'memory-heading' }, tm('webui-page.memory.recalls')),
+                    list.available.recall
+                      ? null
+                      : h(
+                          'p',
+                          { class: 'muted' },
+                          tm('webui-page.memory.unavailable', { part: tm('webui-page.memory.part.recall') }),
+                        ),
+                    (list.recalls ?? []).length === 0
+                      ? h('p', { class: 'muted' }, tm('webui-page.memory.noRecalls'))
+                      : null,
+                    ...(list.recalls ?? []).map((record, index) =>
+                      h('div', { key: `${record.sessionId}-${record.at}-${index}`, class: 'memory-recall' }, [
+                        h('p', { class: 'muted memory-meta' }, [
+                          when(record.at),
+                          ' · ',
+                          record.sessionId,
+                          ' · ',
+                          tm('webui-page.memory.recallTerms', { terms: record.terms.join(' ') }),
+                        ]),
+                        h(
+                          'ul',
+                          { class: 'memory-list' },
+                          record.items.map((item) => messageItem(item, item.matched)),
+                        ),
+                      ]),
+                    ),
+                  ],
+                ),
+              ]),
+            ])
+          : null,
+        state.deleting
+          ? h(ConfirmDialog, {
+              title:
+                state.deleting.kind === 'fact'
+                  ? tm('webui-page.memory.deleteFact')
+                  : tm('webui-page.memory.deleteSkill', { name: state.deleting.label }),
+              lines: [
+                state.deleting.kind === 'fact'
+                  ? tm('webui-page.memory.deleteFactDetail', { fact: state.deleting.label })
+                  : tm('webui-page.memory.deleteSkillDetail'),
+              ],
+              confirmLabel: tm('webui-page.memory.delete'),
+              onAnswer: (confirmed: boolean) => void model.answerDelete(confirmed),
+            })
+          : null,
+      ]);
+    };
+  },
+});
