@@ -10,6 +10,29 @@ export const qqConfigSchema = s.object({
     .default('')
     .widget('password')
     .describe('The bot’s AppSecret (开发设置 → AppSecret). Never logged.'),
+  mode: s
+    .enum(['websocket', 'webhook'] as const)
+    .default('websocket')
+    .describe(
+      'How events arrive: websocket (the gateway; no public address needed) or webhook (QQ POSTs them, signed with ed25519, to webhook.path on webhook.host:webhook.port — the 回调地址 set in the console).',
+    ),
+  webhook: s.object({
+    host: s.string().default('127.0.0.1').describe('Where the webhook server listens (0.0.0.0 for every interface).'),
+    port: s
+      .number()
+      .integer()
+      .min(0)
+      .max(65_535)
+      .default(8_423)
+      .describe('The webhook server’s port (0: any free port).'),
+    path: s.string().default('/qq/callback').describe('The callback URL’s path.'),
+    maxBodyBytes: s
+      .number()
+      .integer()
+      .min(1_024)
+      .default(1024 * 1024)
+      .describe('The largest callback body accepted; larger ones are refused (413).'),
+  }),
   sandbox: s
     .boolean()
     .default(false)

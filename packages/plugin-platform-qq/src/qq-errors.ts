@@ -24,6 +24,16 @@ export const qqErrors = defineErrors({
     en: 'A QQ gateway event of unknown type {type} was skipped.',
     'zh-CN': '跳过了一条类型未知（{type}）的 QQ 网关事件。',
   },
+  AALIS_QQ_SIGNATURE_INVALID: {
+    en: 'A QQ webhook callback had no valid ed25519 signature and was refused. If it came from QQ, plugins.platform-qq.clientSecret is not this bot’s AppSecret.',
+    'zh-CN':
+      '一次 QQ Webhook 回调没有有效的 ed25519 签名，已拒绝。如果它确实来自 QQ，说明 plugins.platform-qq.clientSecret 不是这个机器人的 AppSecret。',
+  },
+  AALIS_QQ_LISTEN_FAILED: {
+    en: 'The QQ webhook server could not listen on {address}: {reason}. Set plugins.platform-qq.webhook.host and port to a free address.',
+    'zh-CN':
+      'QQ Webhook 服务无法监听 {address}：{reason}。请把 plugins.platform-qq.webhook.host 和 port 设成空闲的地址。',
+  },
   AALIS_QQ_MESSAGE_TOO_LARGE: {
     en: 'A QQ gateway frame of {size} bytes exceeds the limit of {limit} and was skipped.',
     'zh-CN': '一条 {size} 字节的 QQ 网关帧超过上限 {limit}，已跳过。',

@@ -6,6 +6,8 @@
 // deployment holds the gateway (a database lease); every process can send. The wire is written here on `ws`
 // (docs/decisions/platform-qq.md says why no SDK).
 import '@aalis/api-agent';
+import { createServer, type IncomingMessage as HttpRequest, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
 import { type PlatformState, platform } from '@aalis/api-platform';
@@ -21,6 +23,7 @@ import { qqConfigSchema } from './qq-config.js';
 import { qqErrors } from './qq-errors.js';
 import { type QqMessageEvent, readQqMessage } from './qq-inbound.js';
 import { PassiveReplies } from './qq-passive-replies.js';
+import { QqWebhookSignature } from './qq-webhook-signature.js';
 
 /** The platform id (IncomingMessage.platform, owners' `platform`). */
 export const QQ_PLATFORM = 'qq';
@@ -140,6 +143,8 @@ export default definePlugin({
     const inbound = new InboundOrder();
     const stopping = new AbortController();
     let selfId: string | undefined;
+    const signature = new QqWebhookSignature(settings.clientSecret);
+    const webhookPath = settings.webhook.path.startsWith('/') ? settings.webhook.path : `/${settings.webhook.path}`;
     let unregister: (() => void) | undefined;
     /** What a dropped connection resumes with. */
     let session: { id: string; seq: number | undefined } | undefined;
@@ -428,6 +433,124 @@ export default definePlugin({
       }
     }
 
+    /** Webhook mode: one callback (op 13 the URL check, op 0 a dispatch), answered as QQ expects. */
+    async function handleCallback(request: HttpRequest, response: ServerResponse): Promise<void> {
+      const reply = (status: number, value?: unknown) => {
+        if (value === undefined) response.writeHead(status).end();
+        else response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+      };
+      if (new URL(request.url ?? '/', 'http://callback').pathname !== webhookPath) return reply(404);
+      if (request.method !== 'POST') return reply(405);
+      const body = await readBody(request, settings.webhook.maxBodyBytes);
+      if (body === undefined) {
+        logCoded(
+          qqErrors.AALIS_QQ_MESSAGE_TOO_LARGE({
+            size: `> ${settings.webhook.maxBodyBytes}`,
+            limit: settings.webhook.maxBodyBytes,
+          }),
+        );
+        return reply(413);
+      }
+      const timestamp = String(request.headers['x-signature-timestamp'] ?? '');
+      const signed = String(request.headers['x-signature-ed25519'] ?? '');
+      let payload: GatewayPayload;
+      try {
+        payload = JSON.parse(body) as GatewayPayload;
+        if (typeof payload !== 'object' || payload === null) throw new Error('not an object');
+      } catch {
+        logCoded(qqErrors.AALIS_QQ_EVENT_MALFORMED({ reason: 'a callback body that is not a JSON object' }));
+        return reply(400);
+      }
+      // The URL check proves the secret by signing what QQ sends; every event must carry QQ's own signature.
+      if (payload.op === 13) {
+        const check = payload.d as { plain_token?: unknown; event_ts?: unknown } | undefined;
+        if (typeof check?.plain_token !== 'string' || typeof check.event_ts !== 'string') {
+          logCoded(qqErrors.AALIS_QQ_EVENT_MALFORMED({ reason: 'a URL check without plain_token or event_ts' }));
+          return reply(400);
+        }
+        log.info('QQ: the webhook address was checked');
+        return reply(200, {
+          plain_token: check.plain_token,
+          signature: signature.sign(`${check.event_ts}${check.plain_token}`),
+        });
+      }
+      if (!signature.verify(timestamp, body, signed)) {
+        logCoded(qqErrors.AALIS_QQ_SIGNATURE_INVALID());
+        return reply(401);
+      }
+      if (payload.op === QqOpcode.DISPATCH) onDispatch(payload.t, payload.d);
+      else logCoded(qqErrors.AALIS_QQ_EVENT_MALFORMED({ reason: `unknown op ${String(payload.op)}` }));
+      // op 12: the HTTP callback's acknowledgement.
+      return reply(200, { op: 12 });
+    }
+
+    function listenWebhook(held: AbortSignal): Promise<void> {
+      return new Promise((resolve) => {
+        const server = createServer((request, response) => {
+          handleCallback(request, response).catch((error: unknown) => {
+            log.error('QQ: a callback failed', { error: describe(error) });
+            if (!response.headersSent) response.writeHead(500).end();
+          });
+        });
+        server.requestTimeout = 30_000;
+        server.headersTimeout = 10_000;
+        const close = () => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        };
+        server.once('error', (error) => {
+          const failure = qqErrors.AALIS_QQ_LISTEN_FAILED({
+            address: `${settings.webhook.host}:${settings.webhook.port}`,
+            reason: describe(error),
+          });
+          logCoded(failure, 'error');
+          setState({
+            status: 'reconnecting',
+            configKey: 'plugins.platform-qq.webhook.port',
+            error: { code: failure.code, text: failure.text },
+            nextAttemptAt: Date.now() + MAX_RETRY_MS / 60,
+          });
+          held.removeEventListener('abort', close);
+          resolve();
+        });
+        server.listen(settings.webhook.port, settings.webhook.host, () => {
+          const { port } = server.address() as AddressInfo;
+          const address = `http://${settings.webhook.host}:${port}${webhookPath}`;
+          setState({ status: 'connected', endpoint: address });
+          if (!unregister && platform.available) {
+            unregister = platform.use.register({
+              id: QQ_PLATFORM,
+              type: QQ_PLATFORM,
+              capabilities: { streaming: false, quoting: true, rooms: true },
+            });
+          }
+          log.info(`QQ: listening for webhook callbacks on ${address}`);
+        });
+        if (held.aborted) close();
+        else held.addEventListener('abort', close, { once: true });
+      });
+    }
+
+    async function webhookLoop(): Promise<void> {
+      const leases = storage.available ? storage.use.leases() : undefined;
+      while (!stopping.signal.aborted) {
+        if (leases) setState({ status: 'standby', endpoint });
+        const lease = leases
+          ? await leases.acquire(`platform:qq:${settings.appId}`, { signal: stopping.signal })
+          : undefined;
+        if (leases && !lease) return;
+        const held = lease ? AbortSignal.any([stopping.signal, lease.lost]) : stopping.signal;
+        try {
+          while (!held.aborted) {
+            await listenWebhook(held);
+            if (!held.aborted) await pause(MAX_RETRY_MS / 60, held).catch(() => {});
+          }
+        } finally {
+          await lease?.release().catch(() => {});
+        }
+      }
+    }
+
     /** Sends one message to the chat, passive when a received message can still be answered. */
     async function post(
       chatType: 'group' | 'private',
@@ -514,7 +637,7 @@ export default definePlugin({
         memory.turnEnded(context.turnId);
       }
     });
-    const connecting = connectLoop().catch((error: unknown) => {
+    const connecting = (settings.mode === 'webhook' ? webhookLoop() : connectLoop()).catch((error: unknown) => {
       if (!stopping.signal.aborted) log.error('QQ: stopped', { error: describe(error) });
     });
     lifecycle.use.onDispose(async () => {
@@ -525,6 +648,20 @@ export default definePlugin({
     });
   },
 });
+
+/** Reads a request body up to `limit` bytes; undefined when it is larger. */
+function readBody(request: HttpRequest, limit: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+    });
+    request.on('end', () => resolve(size > limit ? undefined : Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

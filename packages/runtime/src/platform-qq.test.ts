@@ -58,3 +58,48 @@ plugins:
     expect(pieces.every((entry) => String(entry.body.content).length <= 100)).toBe(true);
   });
 });
+
+describe('plugin-platform-qq: webhook mode', () => {
+  const fixture = useProductFixture();
+  it('passes the URL check, answers signed events, refuses unsigned, malformed and oversized callbacks and keeps answering', async () => {
+    const qq = await startQqBotServer({ appId: '2', clientSecret: 'webhook-secret-of-two' });
+    fixture.cleanups.push(() => qq.close());
+    const dir = productWorkspace(
+      fixture,
+      `locale: en
+consoleLogLevel: info
+llm: { baseUrl: ${fixture.model.url}, model: test-model }
+plugins:
+  llm-openai: { fetchModels: false, retry: { maxRetries: 0 } }
+  memory-summary: false
+  platform-qq: { appId: "2", clientSecret: webhook-secret-of-two, tokenUrl: "${qq.tokenUrl}", apiBase: "${qq.apiBase}", mode: webhook, webhook: { port: 0 } }
+`,
+      'aalis-qq-webhook-',
+    );
+    const { logs } = await startProduct(fixture, dir);
+    const listening = /listening for webhook callbacks on (\S+)/;
+    await until(() => listening.test(logs()), 'the webhook server');
+    qq.useWebhook(listening.exec(logs())![1]!);
+    expect(await qq.checkWebhook()).toBe(true);
+    fixture.model.enqueue(textReply('Hello by webhook.'), textReply('Still here.'));
+    const id = qq.c2c({ userId: 'alice', content: 'hi' });
+    await until(() => qq.sent.length === 1, 'the reply');
+    expect(qq.sent[0]).toMatchObject({
+      chat: 'user:alice',
+      body: { content: 'Hello by webhook.', msg_id: id, msg_seq: 1 },
+    });
+    expect(qq.webhookStatuses()).toEqual([200]);
+    const forged = JSON.stringify({ op: 0, s: 9, t: 'C2C_MESSAGE_CREATE', d: { id: 'forged', content: 'hi' } });
+    expect(await qq.postWebhook(forged, { 'x-signature-timestamp': '1', 'x-signature-ed25519': '0'.repeat(128) })).toBe(
+      401,
+    );
+    expect(await qq.postWebhook('not json')).toBe(400);
+    expect(await qq.postWebhook('x'.repeat(2 * 1024 * 1024))).toBe(413);
+    qq.c2c({ userId: 'alice', content: 'still there?' });
+    await until(() => qq.sent.some((entry) => entry.body.content === 'Still here.'), 'the next reply');
+    for (const code of ['AALIS_QQ_SIGNATURE_INVALID', 'AALIS_QQ_EVENT_MALFORMED', 'AALIS_QQ_MESSAGE_TOO_LARGE']) {
+      expect(logs()).toContain(code);
+    }
+    expect(logs()).not.toContain('webhook-secret-of-two');
+  });
+});

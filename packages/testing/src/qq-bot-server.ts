@@ -5,6 +5,7 @@
 // replaying what was missed then RESUMED, op 7 Reconnect on request), and the v2 message API
 // (POST /v2/groups/{group_openid}/messages, /v2/users/{openid}/messages, …/files) with its passive-reply rules: a
 // msg_id must be a message the bot received, each msg_seq used once, at most 5 replies per message.
+import { createPrivateKey, createPublicKey, randomBytes, sign, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -63,6 +64,14 @@ export interface QqBotServer {
   dropSockets(): void;
   /** Sends op 7 Reconnect on every live socket. */
   askReconnect(): void;
+  /** From now on events are POSTed to the bot's webhook at `url`, signed with ed25519 (webhook mode). */
+  useWebhook(url: string): void;
+  /** The op 13 URL check: whether the bot signed plain_token with the key of its secret. */
+  checkWebhook(): Promise<boolean>;
+  /** POSTs a raw body to the webhook with these headers (bad input); resolves with the status. */
+  postWebhook(body: string, headers?: Record<string, string>): Promise<number>;
+  /** The HTTP statuses the bot answered webhook events with, in order. */
+  webhookStatuses(): number[];
   /** The next `times` calls whose path ends with `pathSuffix` answer with this status. */
   failNext(pathSuffix: string, status: number, times?: number, headers?: Record<string, string>): void;
   waitFor<T>(check: () => T | undefined | false, timeoutMs?: number): Promise<T>;
@@ -221,10 +230,46 @@ export async function startQqBotServer({
   const { port } = server.address() as AddressInfo;
   const base = `http://127.0.0.1:${port}`;
 
+  // Webhook mode's key: ed25519 from the secret repeated to a 32-byte seed (QQ's scheme).
+  let seed = clientSecret;
+  while (seed.length < 32) seed += clientSecret;
+  const privateKey = createPrivateKey({
+    key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), Buffer.from(seed.slice(0, 32))]),
+    format: 'der',
+    type: 'pkcs8',
+  });
+  const publicKey = createPublicKey(privateKey);
+  let webhook: string | undefined;
+  const statuses: number[] = [];
+  const postWebhook = async (body: string, headers: Record<string, string>) => {
+    const response = await fetch(webhook ?? '', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-bot-appid': appId, ...headers },
+      body,
+    });
+    await response.text();
+    return response.status;
+  };
+  const signed = (body: string) => {
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    return {
+      'x-signature-timestamp': timestamp,
+      'x-signature-ed25519': sign(null, Buffer.from(timestamp + body), privateKey).toString('hex'),
+    };
+  };
+
   const dispatch = (type: string, data: unknown) => {
     seq += 1;
     events.push({ s: seq, t: type, d: data });
-    for (const socket of live) socket.send(JSON.stringify({ op: 0, s: seq, t: type, d: data, id: `${type}:${seq}` }));
+    const payload = JSON.stringify({ op: 0, s: seq, t: type, d: data, id: `${type}:${seq}` });
+    if (webhook) {
+      void postWebhook(payload, signed(payload)).then(
+        (status) => statuses.push(status),
+        () => statuses.push(0),
+      );
+      return;
+    }
+    for (const socket of live) socket.send(payload);
   };
   const message = (type: string, groupId: string | undefined, options: QqMessageOptions): string => {
     nextId += 1;
@@ -269,6 +314,27 @@ export async function startQqBotServer({
     askReconnect() {
       for (const socket of live) socket.send(JSON.stringify({ op: 7 }));
     },
+    useWebhook(url) {
+      webhook = url;
+    },
+    async checkWebhook() {
+      const plain = randomBytes(10).toString('hex');
+      const eventTs = String(Math.floor(Date.now() / 1000));
+      const body = JSON.stringify({ op: 13, d: { plain_token: plain, event_ts: eventTs } });
+      const response = await fetch(webhook ?? '', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...signed(body) },
+        body,
+      });
+      const answer = (await response.json().catch(() => ({}))) as { plain_token?: string; signature?: string };
+      return (
+        answer.plain_token === plain &&
+        typeof answer.signature === 'string' &&
+        verify(null, Buffer.from(eventTs + plain), publicKey, Buffer.from(answer.signature, 'hex'))
+      );
+    },
+    postWebhook: (body, headers = {}) => postWebhook(body, headers),
+    webhookStatuses: () => [...statuses],
     failNext(pathSuffix, status, times = 1, headers = {}) {
       failures.set(pathSuffix, { status, times, headers });
     },
