@@ -2,15 +2,15 @@
 // default model) read and written, and live logs (records from the host's log hub, secrets redacted).
 
 import { resolveModelFor } from '@aalis/api-llm';
-import { type LogRecord, levelAtLeast, type PluginStateInfo } from '@aalis/core';
+import type { LogRecord, PluginStateInfo } from '@aalis/core';
 import type { LogView, PluginView, PreferencesView, ResultOf } from '@aalis/session-client';
+import { matchesLogFilter, readLogFilter } from './logs/log-filter.js';
 import { consolePluginViews } from './console-config-plugins.js';
 import { badParam, optionalString, requireString } from './params.js';
 import type { Peer, ServerDeps } from './server-deps.js';
 import { serverErrors } from './server-errors.js';
 
 export const RECENT_LOGS = 200;
-const LEVELS = ['trace', 'debug', 'info', 'warn', 'error'] as const;
 
 export function pluginView(deps: ServerDeps, state: PluginStateInfo): PluginView {
   return {
@@ -72,14 +72,12 @@ export function logsSubscribe(
   redact: (text: string) => string,
 ): ResultOf<'logs.subscribe'> {
   if (!peer) badParam('logs.subscribe', 'transport', 'socket', 'HTTP');
-  const level = optionalString('logs.subscribe', params, 'level') ?? 'info';
-  if (!(LEVELS as readonly string[]).includes(level)) {
-    badParam('logs.subscribe', 'level', 'oneOf', level, { values: LEVELS.join(', ') });
-  }
-  peer.logLevel = level as LogRecord['level'];
+  const filter = readLogFilter('logs.subscribe', params);
+  peer.logLevel = filter.level;
+  peer.logFilter = filter;
   return {
     recent: deps.recentLogs
-      .filter((record) => levelAtLeast(record.level, level as LogRecord['level']))
+      .filter((record) => matchesLogFilter(record, filter))
       .map((record) => logView(record, redact)),
   };
 }

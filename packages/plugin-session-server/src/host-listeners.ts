@@ -7,6 +7,7 @@ import type { Message } from '@aalis/schema-message';
 import type { SessionSummary } from '@aalis/session-client';
 import { logView, pluginView, preferencesView, RECENT_LOGS } from './admin-requests.js';
 import * as bridge from './event-bridge.js';
+import { matchesLogFilter } from './logs/log-filter.js';
 import type { Handle, Peer, ServerDeps } from './server-deps.js';
 import { canSee, summaryOf } from './session-access.js';
 import { subscriberOf } from './session-requests.js';
@@ -138,9 +139,14 @@ export function listenToHost(deps: ServerDeps, hooks: Handle<HooksService>, reda
         if (levelAtLeast(record.level, 'info')) {
           deps.recentLogs.push(record);
           if (deps.recentLogs.length > RECENT_LOGS) deps.recentLogs.shift();
+          deps.logArchive.add(record);
         }
         for (const peer of deps.peers) {
-          if (peer.logLevel && peer.account.owner && levelAtLeast(record.level, peer.logLevel)) {
+          if (
+            peer.logLevel &&
+            peer.account.owner &&
+            matchesLogFilter(record, peer.logFilter ?? { level: peer.logLevel })
+          ) {
             peer.send({ type: 'log', record: logView(record, redact) });
           }
         }

@@ -1,12 +1,13 @@
 // The HTTP side (Hono): the one-time link exchange, me / login / logout / call, stored attachments, and the page.
 // Every route passes the Host check; every API route the login check; every POST the Origin and CSRF checks.
 import { workflow } from '@aalis/api-workflow';
-import type { Locale } from '@aalis/core';
+import { AalisError, type Locale } from '@aalis/core';
 import { isModelImageType } from '@aalis/schema-message';
 import { PROTOCOL_VERSION } from '@aalis/session-client';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
+import { passwordLogin } from './accounts/password-login.js';
 import { parseBoundedJson, readBodyWithin, readStreamWithin } from './body-reader.js';
 import { acceptedLocale, clientLocale } from './client-locale.js';
 import type { ConnectionLimits } from './connection-limits.js';
@@ -42,7 +43,12 @@ export interface HttpAppOptions {
   connections: ConnectionLimits;
 }
 
-/** A login exchange's body is a token: this is plenty, and no unauthenticated client may send more. */
+/** The client's address (the per-address login limit): the socket's peer; behind a proxy, the proxy's. */
+function addressOf(c: Context<Env>): string {
+  return c.env?.incoming?.socket.remoteAddress ?? 'unknown';
+}
+
+/** A login exchange's body is a token or an account and password: plenty, and no unauthenticated client may send more. */
 export const LOGIN_BODY_BYTES = 4096;
 
 /** Served by @hono/node-server: the Node request is at hand, to read its body as it streams. */
@@ -79,7 +85,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     }
   };
 
-  const exchange = (token: string) => {
+  const exchange = (token: string, userAgent: string | undefined) => {
     const check = verifyLinkToken({ secret: options.secret, token, ttlMs: deps.config.linkTtlMinutes * 60_000 });
     if (!check.ok) {
       if (check.reason === 'expired')
@@ -91,7 +97,10 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     const expiresAt = check.issuedAt + deps.config.linkTtlMinutes * 60_000 + 60_000;
     if (!deps.logins.useNonce(check.nonce, expiresAt)) throw serverErrors.AALIS_WEBUI_LINK_USED();
     const ttlMs = deps.config.loginTtlDays * 86_400_000;
-    const { cookie, login } = deps.logins.create(account.userId, ttlMs);
+    const { cookie, login } = deps.logins.create(account.userId, ttlMs, Date.now(), {
+      method: 'link',
+      ...(userAgent !== undefined ? { userAgent } : {}),
+    });
     deps.log.info('WebUI login', { account: account.userId });
     return { cookie: loginCookie(cookie, Math.floor(ttlMs / 1000)), login, account };
   };
@@ -100,7 +109,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     const login = requireLogin(deps, c.req.header('cookie'));
     const account = accountOf(deps, login.userId);
     if (!account) throw serverErrors.AALIS_WEBUI_LOGIN_EXPIRED();
-    return { login, origin: { account, redact: options.redact } };
+    return { login, origin: { account, redact: options.redact, loginKey: login.key, address: addressOf(c) } };
   };
 
   const mutation = (c: Context<Env>, login?: Login) => {
@@ -139,12 +148,30 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
   app.post('/api/v1/login', async (c) => {
     try {
       mutation(c);
-      const { token } = ((await body(c, LOGIN_BODY_BYTES)) ?? {}) as { token?: unknown };
-      if (typeof token !== 'string') throw linkInvalid('no token', locale);
-      const { cookie, login, account } = exchange(token);
+      const given = ((await body(c, LOGIN_BODY_BYTES)) ?? {}) as {
+        token?: unknown;
+        account?: unknown;
+        password?: unknown;
+      };
+      const userAgent = c.req.header('user-agent');
+      if (typeof given.token !== 'string' && given.account !== undefined) {
+        // An account and its password (accounts/password-login.ts), beside the one-time link.
+        const done = await passwordLogin(deps, {
+          account: given.account,
+          password: given.password,
+          address: addressOf(c),
+          ...(userAgent !== undefined ? { userAgent } : {}),
+        });
+        c.header('set-cookie', loginCookie(done.cookie, Math.floor(done.ttlMs / 1000)));
+        return c.json({ ok: true, account: done.account, csrfToken: done.login.csrfToken });
+      }
+      if (typeof given.token !== 'string') throw linkInvalid('no token', locale);
+      const { cookie, login, account } = exchange(given.token, userAgent);
       c.header('set-cookie', cookie);
       return c.json({ ok: true, account, csrfToken: login.csrfToken });
     } catch (error) {
+      const retryAfter = AalisError.isInstance(error) ? error.details.retryAfterSeconds : undefined;
+      if (typeof retryAfter === 'number') c.header('retry-after', String(retryAfter));
       return fail(c, error);
     }
   });
@@ -246,7 +273,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<Env> {
     const token = c.req.query('token');
     if (token === undefined) return next();
     try {
-      const { cookie } = exchange(token);
+      const { cookie } = exchange(token, c.req.header('user-agent'));
       c.header('set-cookie', cookie);
       c.header('cache-control', 'no-store');
       return c.redirect('/', 303);

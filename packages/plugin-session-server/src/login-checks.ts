@@ -70,11 +70,14 @@ export function requireLogin(deps: ServerDeps, cookieHeader: string | undefined)
 export function accountOf(deps: ServerDeps, userId: string): Account | undefined {
   const { ownerUserId, ownerDisplayName, accounts } = deps.config;
   const configured = accounts.find((account) => account.userId === userId);
-  if (userId !== ownerUserId && !configured) return undefined;
+  // An account made from the page (accounts/account-store.ts) counts too; a YAML one wins over a row of the same id.
+  const fromPage = configured || userId === ownerUserId ? undefined : deps.accounts.get(userId);
+  if (userId !== ownerUserId && !configured && fromPage?.origin !== 'page') return undefined;
   const identity = identityOf({ userId } as Account);
   const owner = userId === ownerUserId || (deps.authority.available && deps.authority.use.isOwner(identity));
   const level = deps.authority.available ? deps.authority.use.levelOf(identity) : 0;
-  const displayName = (userId === ownerUserId ? ownerDisplayName : configured?.displayName) ?? userId;
+  const displayName =
+    (userId === ownerUserId ? ownerDisplayName : (configured?.displayName ?? fromPage?.displayName)) ?? userId;
   return { userId, displayName, owner, level };
 }
 

@@ -19,7 +19,12 @@ export type Expected =
   | 'modelId'
   | 'preferenceValue'
   | 'socket'
-  | 'oneOf';
+  | 'oneOf'
+  | 'accountId'
+  | 'level'
+  | 'integer'
+  | 'password'
+  | 'displayName';
 
 /**
  * Throws AALIS_WEBUI_BAD_REQUEST for request `type`: the parameter `path` should have been `expected`.

@@ -3,6 +3,15 @@
 import { type Locale, translate } from '@aalis/core';
 import type { Account, RequestType } from '@aalis/session-client';
 import { OWNER_REQUESTS, REQUEST_TYPES } from '@aalis/session-client';
+import {
+  accountsCreate,
+  accountsDelete,
+  accountsList,
+  accountsUpdate,
+  loginSessionRevoke,
+  loginSessionsList,
+  passwordSet,
+} from './accounts/account-requests.js';
 import { adminMcp, adminPlugins, adminPreferencesSet, logsSubscribe, preferencesView } from './admin-requests.js';
 import { auditList } from './audit.js';
 import { backgroundList, backgroundStop, backgroundStopAll } from './background-requests.js';
@@ -10,6 +19,7 @@ import { clientLocale } from './client-locale.js';
 import { commandsListRequest } from './commands-list-request.js';
 import { configGet, configSet, pluginSwitch } from './console-config-requests.js';
 import { consoleModelsRequest, isConsoleModelsRequest } from './console-models-requests.js';
+import { logsQuery } from './logs/logs-query.js';
 import { memoryRequest } from './memory-requests.js';
 import { badParam } from './params.js';
 import { searchRequest } from './search-request.js';
@@ -30,6 +40,7 @@ import {
 } from './session-requests.js';
 import { modelsList, personasList, settingsGet, settingsOptions, settingsWrite } from './settings-requests.js';
 import { rollbackRequest } from './turn-requests.js';
+import { usageReport } from './usage/usage-report.js';
 import { usageGetRequest } from './usage-request.js';
 import { workflowRequest } from './workflow-requests.js';
 
@@ -40,6 +51,9 @@ export interface RequestOrigin {
   redact: (text: string) => string;
   /** The connection's locale (docs/session-protocol.md 「Locale」); the host's when absent. */
   locale?: Locale;
+  /** The login the request came with (its key) and the client's address: account.* requests need them. */
+  loginKey?: string;
+  address?: string;
 }
 
 /** Reads `{ id?, type, ...params }`; throws AALIS_WEBUI_FRAME_MALFORMED / AALIS_WEBUI_UNKNOWN_REQUEST. */
@@ -166,6 +180,24 @@ export async function runRequest(
       return adminPreferencesSet(deps, params);
     case 'logs.subscribe':
       return logsSubscribe(deps, peer, params, origin.redact);
+    case 'logs.query':
+      return logsQuery(deps.logArchive, params, origin.redact);
+    case 'admin.accounts.list':
+      return accountsList(deps);
+    case 'admin.accounts.create':
+      return accountsCreate(deps, account, params);
+    case 'admin.accounts.update':
+      return accountsUpdate(deps, account, params);
+    case 'admin.accounts.delete':
+      return accountsDelete(deps, account, params);
+    case 'account.sessions.list':
+      return loginSessionsList(deps, account, peer?.loginKey ?? origin.loginKey);
+    case 'account.sessions.revoke':
+      return loginSessionRevoke(deps, account, params);
+    case 'account.password.set':
+      return passwordSet(deps, account, params, origin.address ?? '');
+    case 'admin.usage':
+      return usageReport(deps.usageStore, params);
     case 'logs.unsubscribe':
       if (peer) peer.logLevel = undefined;
       return {};

@@ -13,10 +13,15 @@ import type { SessionInfo, SessionManagerService } from '@aalis/api-session-mana
 import type { SessionFieldsService } from '@aalis/api-session-settings';
 import type { Events, Locale, Logger, LogRecord, Services, TextRef } from '@aalis/core';
 import type { Account, SendRouting, ServerFrame } from '@aalis/session-client';
+import type { AccountStore } from './accounts/account-store.js';
+import type { LoginThrottle } from './accounts/login-throttle.js';
 import type { AuditStore } from './audit-store.js';
 import type { LiveSession } from './live-session.js';
 import type { LoginStore } from './login-store.js';
+import type { LogArchive } from './logs/log-archive.js';
+import type { ActiveLogFilter } from './logs/log-filter.js';
 import type { ServerConfig } from './server-config.js';
+import type { UsageStore } from './usage/usage-store.js';
 
 /** A handle as plugins get it: `available` and the selected provider's `use`. */
 export interface Handle<T> {
@@ -35,6 +40,8 @@ export interface Peer {
   /** Sessions this socket subscribed to (active once their timeline or replay went out). */
   readonly subscriptions: Set<string>;
   logLevel: LogRecord['level'] | undefined;
+  /** What the owner follows in the live logs (logs.subscribe's filter). */
+  logFilter?: ActiveLogFilter;
   /** The connection's locale (the socket URL's ?locale=, then locale.set); the host's when absent. */
   locale?: Locale;
   close(code: number, reason: string): void;
@@ -76,6 +83,15 @@ export interface ServerDeps {
   /** Session kinds seen (rooms mark unsent words). */
   kinds: Map<string, SessionInfo['kind']>;
   recentLogs: LogRecord[];
+  /** Accounts made from the page and every account's password hash (accounts/account-store.ts). */
+  accounts: AccountStore;
+  loginThrottle: LoginThrottle;
+  /** Closes the sockets of a login that ended (revoked, its account deleted). */
+  closeLogin(loginKey: string): void;
+  /** Every model call, for the usage page. */
+  usageStore: UsageStore;
+  /** The latest log records, for logs.query. */
+  logArchive: LogArchive;
   serverId: string;
 }
 

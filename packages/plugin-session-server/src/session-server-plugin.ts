@@ -30,6 +30,8 @@ import {
 } from '@aalis/core';
 import { openDatabase } from '@aalis/sqlite';
 import { createAdaptorServer } from '@hono/node-server';
+import { type AccountStore, postgresAccountStore, sqliteAccountStore } from './accounts/account-store.js';
+import { LoginThrottle } from './accounts/login-throttle.js';
 import { type AuditStore, postgresAuditStore, sqliteAuditStore } from './audit-store.js';
 import { ConnectionLimits } from './connection-limits.js';
 import { listenToHost } from './host-listeners.js';
@@ -39,12 +41,15 @@ import { dropIdle, LiveSession, type RelayNote } from './live-session.js';
 import { acceptedHosts } from './login-checks.js';
 import { loadOrCreateSecret, loginLink, mintLinkToken, removeServerAddress, writeServerAddress } from './login-link.js';
 import { LoginStore } from './login-store.js';
+import { LogArchive } from './logs/log-archive.js';
 import { relayable, relayListener } from './relayed-changes.js';
 import { serverConfigSchema } from './server-config.js';
 import { BoundedMap, type ServerDeps, WEBUI_PLATFORM } from './server-deps.js';
 import { serverErrors } from './server-errors.js';
 import { attachSocketServer } from './socket-server.js';
 import { createPageServer } from './static-page.js';
+import { recordUsage } from './usage/usage-recorder.js';
+import { postgresUsageStore, sqliteUsageStore, type UsageStore } from './usage/usage-store.js';
 import './server-texts.js';
 
 export const SESSION_SERVER_PLUGIN = '@aalis/plugin-session-server';
@@ -112,6 +117,18 @@ export function createSessionServerPlugin(options: SessionServerOptions = {}) {
       const loginDatabase =
         handles.storage.use.engine === 'sqlite' ? undefined : openDatabase(handles.storage.use.dataDir);
       if (loginDatabase) handles.lifecycle.use.onDispose(() => loginDatabase.release());
+      const storageService = handles.storage.use;
+      let accounts: AccountStore;
+      let usageStore: UsageStore;
+      if (storageService.engine === 'postgres') {
+        const shared = await postgresAccountStore(storageService.postgres());
+        handles.lifecycle.use.onDispose(() => shared.close());
+        accounts = shared;
+        usageStore = await postgresUsageStore(storageService.postgres());
+      } else {
+        accounts = sqliteAccountStore(storageService.database());
+        usageStore = sqliteUsageStore(storageService.database());
+      }
       // The console's audit log, in the storage engine's database (shared by every process on PostgreSQL).
       const audit: AuditStore =
         handles.storage.use.engine === 'postgres'
@@ -155,10 +172,16 @@ export function createSessionServerPlugin(options: SessionServerOptions = {}) {
         sentIds: new BoundedMap(5000),
         kinds: new Map(),
         recentLogs: [],
+        accounts,
+        loginThrottle: new LoginThrottle(),
+        closeLogin: (loginKey) => closeLogin(loginKey),
+        usageStore,
+        logArchive: new LogArchive(),
         serverId: `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`,
       };
       const secret = loadOrCreateSecret(dataDir);
       const { logSink } = listenToHost(deps, handles.hooks, redact);
+      handles.lifecycle.use.onDispose(recordUsage(deps, handles.hooks, usageStore));
       if (options.logs) handles.lifecycle.use.onDispose(options.logs.addSink(logSink));
       if (handles.storage.use.engine === 'postgres') {
         const opened = await LiveRelay.open({
@@ -178,6 +201,14 @@ export function createSessionServerPlugin(options: SessionServerOptions = {}) {
       pruning.unref();
       handles.lifecycle.use.onDispose(() => clearInterval(pruning));
 
+      /** A login ended (logged out, revoked, its account deleted): its sockets say goodbye and close. */
+      function closeLogin(loginKey: string) {
+        for (const peer of deps.peers) {
+          if (peer.loginKey !== loginKey) continue;
+          peer.send({ type: 'goodbye', reason: 'logged-out' });
+          peer.close(4401, 'AALIS_WEBUI_LOGIN_EXPIRED');
+        }
+      }
       let address = { accepted: new Set<string>(), expected: '' };
       const limits = () => ({
         maxMessageChars: settings.maxMessageChars,
@@ -199,13 +230,7 @@ export function createSessionServerPlugin(options: SessionServerOptions = {}) {
         page,
         redact,
         limits,
-        loggedOut(loginKey) {
-          for (const peer of deps.peers) {
-            if (peer.loginKey !== loginKey) continue;
-            peer.send({ type: 'goodbye', reason: 'logged-out' });
-            peer.close(4401, 'AALIS_WEBUI_LOGIN_EXPIRED');
-          }
-        },
+        loggedOut: (loginKey) => closeLogin(loginKey),
       });
       const server = createAdaptorServer({ fetch: app.fetch, serverOptions: connections.serverOptions() }) as Server;
       connections.guard(server);

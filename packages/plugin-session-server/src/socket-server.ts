@@ -87,6 +87,7 @@ export function attachSocketServer(server: Server, options: SocketServerOptions)
   const connected = (ws: WebSocket, request: HttpRequest) => {
     let account: Account | undefined;
     let loginKey = '';
+    const address = request.socket.remoteAddress;
     try {
       const login = requireLogin(deps, request.headers.cookie);
       account = accountOf(deps, login.userId);
@@ -140,7 +141,7 @@ export function attachSocketServer(server: Server, options: SocketServerOptions)
 
     ws.on('message', (data, isBinary) => {
       const size = Array.isArray(data) ? data.reduce((sum, part) => sum + part.length, 0) : (data as Buffer).byteLength;
-      void handleFrame(peer, cookie, isBinary, size, data);
+      void handleFrame(peer, cookie, isBinary, size, data, address);
     });
     ws.on('close', () => {
       closeSlot();
@@ -159,6 +160,7 @@ export function attachSocketServer(server: Server, options: SocketServerOptions)
     isBinary: boolean,
     size: number,
     data: unknown,
+    address: string | undefined,
   ) => {
     let id: string | undefined;
     try {
@@ -179,7 +181,12 @@ export function attachSocketServer(server: Server, options: SocketServerOptions)
       if (typeof candidate === 'string' && candidate.length <= 64) id = candidate;
       const frame = readRequestFrame(parsed, true, peer.locale ?? deps.locale);
       const result = await options.connections.request(peer.loginKey, () =>
-        runRequest(deps, { account: peer.account, peer, redact: options.redact }, frame.type, frame.params),
+        runRequest(
+          deps,
+          { account: peer.account, peer, redact: options.redact, address: address ?? '' },
+          frame.type,
+          frame.params,
+        ),
       );
       peer.send({ type: 'reply', id: frame.id!, result });
     } catch (error) {

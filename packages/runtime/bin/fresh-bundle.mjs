@@ -44,7 +44,7 @@ export const BUNDLE_OPTIONS = {
   // Workspace packages from their TypeScript sources (their exports' "source" condition).
   conditions: ['source'],
   // Native or optional modules that cannot be bundled; the WebUI page package is imported by name when served.
-  external: ['better-sqlite3', 'pg-native', 'bufferutil', 'utf-8-validate', '@aalis/plugin-webui'],
+  external: ['better-sqlite3', 'pg-native', 'bufferutil', 'utf-8-validate', '@node-rs/argon2', '@aalis/plugin-webui'],
   // The few modules that read import.meta.url get the bundle's own URL.
   define: { 'import.meta.url': '__aalisBundleUrl' },
   banner: { js: 'var __aalisBundleUrl = require("node:url").pathToFileURL(__filename).href;' },

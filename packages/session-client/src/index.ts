@@ -1,5 +1,14 @@
 // @aalis/session-client: the browser-safe client of the session protocol (docs/session-protocol.md) — frame types,
 // timeline and event types, and SessionClient (WebSocket + fetch, reconnect and resume without duplicates).
+export type {
+  AccountRequests,
+  AccountView,
+  LogFilter,
+  LoginSessionView,
+  UsageGroupBy,
+  UsageReport,
+  UsageRow,
+} from './console-accounts-types.js';
 export {
   type AuditEntryView,
   CONFIG_REQUESTS,

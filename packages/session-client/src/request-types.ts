@@ -1,5 +1,6 @@
 // Requests a client sends and what each answers (docs/session-protocol.md 「Requests」). The same requests go over
 // the socket (`{ id, type, ...params }`) and over HTTP (`POST /api/v1/call` with `{ type, ...params }`).
+import type { AccountRequests, LogFilter } from './console-accounts-types.js';
 import { CONFIG_REQUESTS, type ConfigRequests } from './console-config-types.js';
 import { CONSOLE_MODELS_REQUESTS, type ConsoleModelsRequests } from './console-models-types.js';
 import type { LastCallUsage, SessionSummary } from './event-types.js';
@@ -218,7 +219,7 @@ export interface SessionExport {
 }
 
 /** Every request type with its parameters and its result. */
-export interface RequestMap extends ConfigRequests, ConsoleModelsRequests, MemoryRequests {
+export interface RequestMap extends AccountRequests, ConfigRequests, ConsoleModelsRequests, MemoryRequests {
   ping: { params: Record<string, never>; result: { at: number } };
   'sessions.list': { params: { search?: string; archived?: boolean }; result: { sessions: SessionSummary[] } };
   'session.create': { params: { title?: string }; result: { session: SessionSummary } };
@@ -298,7 +299,8 @@ export interface RequestMap extends ConfigRequests, ConsoleModelsRequests, Memor
   'runs.list': { params: { workflow?: string; limit?: number }; result: { runs: RunView[] } };
   'runs.get': { params: { runId: string }; result: { run: RunDetailView } };
   'runs.cancel': { params: { runId: string }; result: { cancelled: boolean } };
-  'logs.subscribe': { params: { level?: LogView['level'] }; result: { recent: LogView[] } };
+  /** Live logs matching the filter (the records before it too: `recent`). */
+  'logs.subscribe': { params: LogFilter; result: { recent: LogView[] } };
   'logs.unsubscribe': { params: Record<string, never>; result: Record<string, never> };
 }
 
@@ -316,6 +318,12 @@ export const OWNER_REQUESTS: readonly RequestType[] = [
   ...CONFIG_REQUESTS,
   'logs.subscribe',
   'logs.unsubscribe',
+  'logs.query',
+  'admin.accounts.list',
+  'admin.accounts.create',
+  'admin.accounts.update',
+  'admin.accounts.delete',
+  'admin.usage',
   'workflows.list',
   'workflows.get',
   'workflows.validate',
@@ -360,5 +368,8 @@ export const REQUEST_TYPES: readonly RequestType[] = [
   'locale.set',
   'usage.get',
   ...MEMORY_REQUESTS,
+  'account.sessions.list',
+  'account.sessions.revoke',
+  'account.password.set',
   ...OWNER_REQUESTS,
 ];

@@ -203,6 +203,11 @@ export class SessionClient {
     return this.httpCalls.login(token);
   }
 
+  /** Logs in with an account's password (the cookie is set by the response). */
+  loginWithPassword(account: string, password: string): Promise<{ account: Account; csrfToken: string }> {
+    return this.httpCalls.loginWithPassword(account, password);
+  }
+
   /** Ends the login on the server and closes this client. */
   async logout(): Promise<void> {
     await this.httpCalls.logout();

@@ -26,6 +26,16 @@ export class SessionHttp {
     return body;
   }
 
+  /** Logs in with an account's password (the cookie is set by the response). */
+  async loginWithPassword(account: string, password: string): Promise<{ account: Account; csrfToken: string }> {
+    const body = await this.http<{ account: Account; csrfToken: string }>('POST', '/api/v1/login', {
+      account,
+      password,
+    });
+    this.csrfToken = body.csrfToken;
+    return body;
+  }
+
   async logout(): Promise<void> {
     if (!this.csrfToken) await this.me();
     await this.http('POST', '/api/v1/logout', {});

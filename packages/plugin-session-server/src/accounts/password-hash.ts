@@ -1,7 +1,14 @@
 // Passwords are kept only as argon2id hashes (@node-rs/argon2: a maintained binding, its binaries in the npm
-// package). The parameters are OWASP's first argon2id choice (19 MiB, 2 passes, 1 lane): about 30 ms here.
-import { type Algorithm, hash, verify } from '@node-rs/argon2';
+// package). The parameters are OWASP's first argon2id choice (19 MiB, 2 passes, 1 lane): about 30 ms here. The
+// binding is loaded on the first password, not at start (the start build keeps it external: a native module).
+import type { Algorithm } from '@node-rs/argon2';
 import { accountErrors } from './account-errors.js';
+
+let binding: Promise<typeof import('@node-rs/argon2')> | undefined;
+const argon2 = () => {
+  binding ??= import('@node-rs/argon2');
+  return binding;
+};
 
 export const PASSWORD_MIN_CHARS = 8;
 export const PASSWORD_MAX_CHARS = 256;
@@ -23,8 +30,8 @@ export function checkPasswordPolicy(password: string): void {
   }
 }
 
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, OPTIONS);
+export async function hashPassword(password: string): Promise<string> {
+  return (await argon2()).hash(password, OPTIONS);
 }
 
 // A hash of nothing anyone knows: an unknown account costs the same verification as a known one, so the time of
@@ -36,8 +43,10 @@ export async function verifyPassword(stored: string | undefined, password: strin
   if (password.length > PASSWORD_MAX_CHARS * 4) return false;
   if (stored === undefined) {
     decoy ??= hashPassword(`decoy-${Math.random()}`);
+    const { verify } = await argon2();
     await verify(await decoy, password).catch(() => false);
     return false;
   }
+  const { verify } = await argon2();
   return verify(stored, password).catch(() => false);
 }
