@@ -1,10 +1,13 @@
 // plugin-platform-lark through the product (startAalis, the default plugin set) against a Feishu/Lark server of our
 // own (@aalis/testing: the OpenAPI over real HTTP, the long connection's protobuf frames over a real WebSocket) and
 // the scripted model server: the platform conformance suite, then what is Feishu/Lark's own on the same product.
-import { textReply } from '@aalis/testing';
-import { expect, it } from 'vitest';
+import { platform } from '@aalis/api-platform';
+import { startLarkServer, textReply } from '@aalis/testing';
+import { describe, expect, it } from 'vitest';
 import { describePlatformConformance } from './platform-conformance.case.js';
-import { conformanceDriver, larkText } from './platform-lark-driver.case.js';
+import { conformanceDriver, LARK_APP_ID, LARK_APP_SECRET, larkText } from './platform-lark-driver.case.js';
+import { productWorkspace, startProduct, useProductFixture } from './product-host.case.js';
+import { waitFor } from './spawn-aalis.case.js';
 
 describePlatformConformance(conformanceDriver, (context) => {
   it('reads a rich-text post with an @ of her, answers with a post whose Markdown element holds the reply, and acknowledges the frames', async () => {
@@ -79,5 +82,39 @@ describePlatformConformance(conformanceDriver, (context) => {
     expect(JSON.parse(message.content)).toEqual({ text: 'Plain after all.' });
     const creates = lark.calls.filter((call) => call.path.startsWith('/open-apis/im/v1/messages?'));
     expect(creates.length).toBeGreaterThanOrEqual(3);
+  });
+});
+
+const fixture = useProductFixture();
+
+describe('Feishu/Lark with a refused app secret', () => {
+  it('logs AALIS_LARK_CREDENTIALS_REJECTED, shows refused in its live state, and never logs the secret', async () => {
+    const lark = await startLarkServer({ appId: LARK_APP_ID, appSecret: LARK_APP_SECRET });
+    fixture.cleanups.push(() => lark.close());
+    const wrong = 'wrongLarkAppSecret9876543210';
+    const dir = productWorkspace(
+      fixture,
+      `locale: en
+logLevel: debug
+llm: { baseUrl: ${fixture.model.url}, model: test-model }
+plugins:
+  llm-openai: { fetchModels: false }
+  platform-lark: { appId: ${LARK_APP_ID}, appSecret: ${wrong}, domain: "${lark.domain}" }
+`,
+    );
+    const host = await startProduct(fixture, dir);
+    const state = () =>
+      host.aalis.app.services
+        .selected(platform)
+        ?.impl.states()
+        .find((entry) => entry.id === 'lark');
+    await waitFor(() => state()?.status === 'refused', { what: 'the refused state', timeoutMs: 10_000 });
+    expect(state()).toMatchObject({
+      configKey: 'plugins.platform-lark.appSecret',
+      error: { code: 'AALIS_LARK_CREDENTIALS_REJECTED' },
+    });
+    expect(host.logs()).toContain('AALIS_LARK_CREDENTIALS_REJECTED');
+    expect(host.logs()).not.toContain(wrong);
+    expect(lark.connections()).toBe(0);
   });
 });

@@ -1,10 +1,13 @@
 // plugin-platform-slack through the product (startAalis, the default plugin set) against a Slack server of our own
 // (@aalis/testing: Socket Mode over a real WebSocket, the Web API over real HTTP) and the scripted model server: the
 // platform conformance suite, then what is Slack's own on the same product.
-import { textReply } from '@aalis/testing';
-import { expect, it } from 'vitest';
+import { platform } from '@aalis/api-platform';
+import { startSlackServer, textReply } from '@aalis/testing';
+import { describe, expect, it } from 'vitest';
 import { describePlatformConformance } from './platform-conformance.case.js';
-import { conformanceDriver } from './platform-slack-driver.case.js';
+import { conformanceDriver, SLACK_APP_TOKEN, SLACK_BOT_TOKEN } from './platform-slack-driver.case.js';
+import { productWorkspace, startProduct, useProductFixture } from './product-host.case.js';
+import { waitFor } from './spawn-aalis.case.js';
 
 describePlatformConformance(conformanceDriver, (context) => {
   it('acknowledges every envelope, reads a mention once though Slack sends it twice, and answers in mrkdwn', async () => {
@@ -50,5 +53,50 @@ describePlatformConformance(conformanceDriver, (context) => {
     const turn = JSON.stringify(model.chatBodies().at(-1));
     expect(turn).toContain('in here');
     expect(turn).not.toContain('starting a thread');
+  });
+
+  it('opens a new socket when Slack asks (disconnect: refresh_requested)', async () => {
+    const { server, model } = context;
+    const { slack } = server;
+    const before = slack.connections();
+    slack.requestRefresh();
+    await slack.waitFor(() => slack.connections() > before);
+    model.enqueue(textReply('Refreshed.'));
+    slack.message({ channel: 'DU0ALICE', channelType: 'im', user: 'U0ALICE', text: 'still there?' });
+    await context.reply({ kind: 'private', user: 'alice' }, 'Refreshed.');
+  });
+});
+
+const fixture = useProductFixture();
+
+describe('Slack with a refused token', () => {
+  it('logs AALIS_SLACK_TOKEN_REJECTED naming the key, shows refused in its live state, and never logs the token', async () => {
+    const slack = await startSlackServer({ botToken: SLACK_BOT_TOKEN, appToken: SLACK_APP_TOKEN });
+    fixture.cleanups.push(() => slack.close());
+    const wrong = 'xoxb-0000-1111-wrongBotSecret';
+    const dir = productWorkspace(
+      fixture,
+      `locale: en
+logLevel: debug
+llm: { baseUrl: ${fixture.model.url}, model: test-model }
+plugins:
+  llm-openai: { fetchModels: false }
+  platform-slack: { botToken: ${wrong}, appToken: ${SLACK_APP_TOKEN}, apiUrl: ${slack.apiUrl}, retryDelayMs: 20 }
+`,
+    );
+    const host = await startProduct(fixture, dir);
+    const state = () =>
+      host.aalis.app.services
+        .selected(platform)
+        ?.impl.states()
+        .find((entry) => entry.id === 'slack');
+    await waitFor(() => state()?.status === 'refused', { what: 'the refused state', timeoutMs: 10_000 });
+    expect(state()).toMatchObject({
+      configKey: 'plugins.platform-slack.botToken',
+      error: { code: 'AALIS_SLACK_TOKEN_REJECTED' },
+    });
+    expect(host.logs()).toContain('AALIS_SLACK_TOKEN_REJECTED');
+    expect(host.logs()).not.toContain(wrong);
+    expect(slack.connections()).toBe(0);
   });
 });
