@@ -22,9 +22,9 @@ import {
   parseRoomSessionId,
   RoomMemory,
 } from '@aalis/platform-room';
-import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
+import type { Attachment, IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
-import { DiscordAPIError, HTTPError, REST, RESTEvents } from '@discordjs/rest';
+import { DiscordAPIError, HTTPError, type RawFile, REST, RESTEvents } from '@discordjs/rest';
 import { type SessionInfo, WebSocketManager, WebSocketShardEvents } from '@discordjs/ws';
 import {
   type APIEmbed,
@@ -44,6 +44,8 @@ const PLUGIN_NAME = '@aalis/plugin-platform-discord';
 const MAX_RETRY_MS = 60_000;
 /** Discord's typing indicator lasts ten seconds; it is renewed while the turn runs. */
 const TYPING_RENEW_MS = 8_000;
+/** The largest file uploaded with a message (Discord's limit for a bot in a server without boosts). */
+const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 /** An interaction token is valid for 15 minutes. */
 const INTERACTION_TTL_MS = 15 * 60_000;
 /** Close codes after which the gateway client does not reconnect by itself. */
@@ -468,29 +470,75 @@ export default definePlugin({
             (message.turnId !== undefined ? turnInteractions.get(message.turnId) : undefined) ??
             (message.replyTo !== undefined && interactions.has(message.replyTo) ? message.replyTo : undefined);
           const pieces = splitMessage(toDiscordMarkdown(message.content), settings.maxMessageLength);
-          const embeds: APIEmbed[] = (message.attachments ?? [])
-            .filter((attachment) => attachment.type === 'image' && /^https?:\/\//.test(attachment.url ?? ''))
-            .slice(0, 10)
-            .map((attachment) => ({ image: { url: attachment.url! } }));
+          const { embeds, files, links } = outboundAttachments(message.attachments ?? []);
+          if (links.length > 0) pieces.push(...splitMessage(links.join('\n'), settings.maxMessageLength));
           for (const [index, piece] of pieces.entries()) {
             const last = index === pieces.length - 1;
             await sendPiece(target.chatId, piece, {
               replyTo: index === 0 && interactionId === undefined ? replyTo : undefined,
               interactionId,
               embeds: last ? embeds : [],
+              files: last ? files : [],
             });
           }
-          if (pieces.length === 0 && embeds.length > 0) {
-            await sendPiece(target.chatId, '', { replyTo: undefined, interactionId, embeds });
+          if (pieces.length === 0 && (embeds.length > 0 || files.length > 0)) {
+            await sendPiece(target.chatId, '', { replyTo: undefined, interactionId, embeds, files });
           }
         },
       });
     }
 
+    /**
+     * Her attachments as Discord takes them: an http(s) image as an embed, an inline one (base64 or a data: URL) as an
+     * uploaded file (at most 10 per message and MAX_UPLOAD_BYTES each), any other http(s) file as a link Discord
+     * previews.
+     */
+    function outboundAttachments(attachments: readonly Attachment[]) {
+      const embeds: APIEmbed[] = [];
+      const files: RawFile[] = [];
+      const links: string[] = [];
+      for (const attachment of attachments) {
+        const url = attachment.url ?? '';
+        if (/^https?:\/\//.test(url)) {
+          if (attachment.type === 'image' && embeds.length < 10) embeds.push({ image: { url } });
+          else links.push(url);
+          continue;
+        }
+        const inline = /^data:([^;,]*)(;base64)?,(.*)$/s.exec(url);
+        const base64 = attachment.data ?? (inline?.[2] ? inline[3] : undefined);
+        const bytes =
+          base64 !== undefined
+            ? Buffer.from(base64, 'base64')
+            : inline
+              ? Buffer.from(decodeURIComponent(inline[3] ?? ''), 'utf8')
+              : undefined;
+        if (!bytes) continue;
+        const contentType = attachment.mimeType ?? inline?.[1] ?? 'application/octet-stream';
+        if (bytes.byteLength > MAX_UPLOAD_BYTES || files.length >= 10) {
+          log.warn(
+            `Discord: an attachment of ${bytes.byteLength} bytes was not uploaded (at most 10 files of ${MAX_UPLOAD_BYTES} bytes)`,
+          );
+          continue;
+        }
+        const extension = contentType.split('/')[1]?.replace(/[^a-z0-9]/g, '') || 'bin';
+        files.push({
+          name: attachment.name ?? `${attachment.type}-${files.length + 1}.${extension}`,
+          data: bytes,
+          contentType,
+        });
+      }
+      return { embeds, files, links };
+    }
+
     async function sendPiece(
       chatId: string,
       content: string,
-      options: { replyTo: string | undefined; interactionId: string | undefined; embeds: APIEmbed[] },
+      options: {
+        replyTo: string | undefined;
+        interactionId: string | undefined;
+        embeds: APIEmbed[];
+        files?: RawFile[];
+      },
     ): Promise<void> {
       // Nobody is pinged by what she writes (no @everyone from a model); a reply still notifies its author.
       const allowed_mentions = { parse: [], replied_user: true };
@@ -500,9 +548,17 @@ export default definePlugin({
         try {
           if (!pending.answered) {
             pending.answered = true;
-            await rest.patch(Routes.webhookMessage(applicationId, pending.token, '@original'), { body, auth: false });
+            await rest.patch(Routes.webhookMessage(applicationId, pending.token, '@original'), {
+              body,
+              auth: false,
+              ...(options.files?.length ? { files: options.files } : {}),
+            });
           } else {
-            await rest.post(Routes.webhook(applicationId, pending.token), { body, auth: false });
+            await rest.post(Routes.webhook(applicationId, pending.token), {
+              body,
+              auth: false,
+              ...(options.files?.length ? { files: options.files } : {}),
+            });
           }
         } catch (error) {
           throw apiError('interaction webhook', error);
@@ -520,6 +576,7 @@ export default definePlugin({
               ? { message_reference: { message_id: options.replyTo, fail_if_not_exists: false } }
               : {}),
           },
+          ...(options.files?.length ? { files: options.files } : {}),
         })) as { id?: string } | undefined;
       } catch (error) {
         throw apiError('POST /channels/{id}/messages', error);

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { gateway } from '@aalis/api-gateway';
 import { platform } from '@aalis/api-platform';
 import { sessionManager } from '@aalis/api-session-manager';
 import { textReply } from '@aalis/testing';
@@ -164,6 +165,33 @@ describePlatformConformance(conformanceDriver, (context) => {
     const request = JSON.stringify(context.model.chatBodies().at(-1));
     expect(request).toContain('data:image/png;base64,');
     expect(request).toContain('gone.pdf');
+  });
+
+  it('sends attachments: an inline image uploaded as a file, an http(s) image as an embed, another file as a link', async () => {
+    const { discord } = context.server;
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+    const channelId = discord.dmChannel(DISCORD_USERS.alice);
+    const before = discord.sent.length;
+    await context.aalis.app.services.selected(gateway)!.impl.dispatchOutbound({
+      sessionId: context.server.sessionId({ kind: 'private', user: 'alice' }),
+      platform: 'discord',
+      content: 'Your chart.',
+      kind: 'system',
+      attachments: [
+        { type: 'image', mimeType: 'image/png', data: png, name: 'chart.png' },
+        { type: 'image', url: 'https://example.com/photo.jpg' },
+        { type: 'file', url: 'https://example.com/report.pdf', name: 'report.pdf' },
+      ],
+    });
+    await until(() => discord.sent.length >= before + 2, 'the messages with the attachments');
+    const sent = discord.sent.slice(before);
+    expect(sent.every((message) => message.channelId === channelId)).toBe(true);
+    expect(sent[0]!.content).toBe('Your chart.');
+    expect(sent.at(-1)).toMatchObject({
+      content: 'https://example.com/report.pdf',
+      files: [{ name: 'chart.png', contentType: 'image/png', size: 70 }],
+      embeds: [{ image: { url: 'https://example.com/photo.jpg' } }],
+    });
   });
 
   it('waits out a 429 by its retry_after and delivers', async () => {

@@ -52,6 +52,8 @@ export interface DiscordSentMessage {
   replyTo?: string;
   allowedMentions?: unknown;
   embeds?: unknown[];
+  /** Files uploaded with it (multipart/form-data: payload_json and files[n]). */
+  files?: { name: string; size: number; contentType: string }[];
   /** performance.now() when the request arrived. */
   at: number;
 }
@@ -192,10 +194,14 @@ export async function startDiscordServer(options: DiscordServerOptions): Promise
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => handle(request, response, Buffer.concat(chunks)));
+    request.on('end', () => {
+      handle(request, response, Buffer.concat(chunks)).catch(() => {
+        if (!response.headersSent) response.writeHead(400).end();
+      });
+    });
   });
 
-  function handle(request: IncomingMessage, response: ServerResponse, raw: Buffer) {
+  async function handle(request: IncomingMessage, response: ServerResponse, raw: Buffer) {
     const reply = (status: number, value?: unknown, headers: Record<string, string> = {}) => {
       response.writeHead(status, value === undefined ? headers : { 'content-type': 'application/json', ...headers });
       response.end(value === undefined ? undefined : JSON.stringify(value));
@@ -213,8 +219,23 @@ export async function startDiscordServer(options: DiscordServerOptions): Promise
       return;
     }
     let body: unknown;
+    const files: { name: string; size: number; contentType: string }[] = [];
     const text = raw.toString('utf8');
-    if (text !== '' && String(request.headers['content-type'] ?? '').includes('application/json')) {
+    const contentType = String(request.headers['content-type'] ?? '');
+    if (contentType.startsWith('multipart/form-data')) {
+      const form = await new Request('http://discord.test/', {
+        method: 'POST',
+        headers: { 'content-type': contentType },
+        body: new Uint8Array(raw),
+      }).formData();
+      const payload = form.get('payload_json');
+      body = typeof payload === 'string' ? JSON.parse(payload) : {};
+      for (const [key, value] of form) {
+        if (key.startsWith('files[') && typeof value !== 'string') {
+          files.push({ name: value.name, size: value.size, contentType: value.type });
+        }
+      }
+    } else if (text !== '' && contentType.includes('application/json')) {
       try {
         body = JSON.parse(text);
       } catch {
@@ -307,6 +328,7 @@ export async function startDiscordServer(options: DiscordServerOptions): Promise
         ...(reference?.message_id ? { replyTo: String(reference.message_id) } : {}),
         ...(record.allowed_mentions !== undefined ? { allowedMentions: record.allowed_mentions } : {}),
         ...(Array.isArray(record.embeds) ? { embeds: record.embeds } : {}),
+        ...(files.length > 0 ? { files } : {}),
         at: performance.now(),
       });
       return reply(200, stored);
