@@ -17,6 +17,11 @@ export interface MediaService {
    * with the same question costs no second model call); undefined when it cannot describe it.
    */
   describe(attachment: Attachment, options?: DescribeOptions): Promise<string | undefined>;
+  /**
+   * Whether a voice recording sent with a message becomes its text (a speech-to-text endpoint is configured), so a
+   * front door can offer recording. Absent: it does not.
+   */
+  transcribes?(): boolean;
 }
 
 export const media: ServiceDescriptor<MediaService> = defineService<MediaService>('media');

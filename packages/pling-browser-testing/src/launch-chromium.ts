@@ -21,6 +21,8 @@ export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
 export interface LaunchChromiumOptions {
   /** The Chromium (or Chrome) executable. Default: `$PLING_CHROMIUM`, else `/usr/bin/chromium`. */
   executablePath?: string;
+  /** Flags beyond CHROMIUM_ARGS (e.g. a fake microphone: --use-fake-device-for-media-stream). */
+  args?: readonly string[];
 }
 
 /** The executable `launchChromium()` uses: `$PLING_CHROMIUM` when set and non-empty, else `/usr/bin/chromium`. */
@@ -34,6 +36,7 @@ export function chromiumExecutablePath(): string {
  */
 export async function launchChromium({
   executablePath = chromiumExecutablePath(),
+  args = [],
 }: LaunchChromiumOptions = {}): Promise<Browser> {
   try {
     accessSync(executablePath, constants.X_OK);
@@ -44,5 +47,5 @@ export async function launchChromium({
         'or set PLING_CHROMIUM to the path of a Chromium or Chrome executable.',
     );
   }
-  return chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS] });
+  return chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS, ...args] });
 }

@@ -106,6 +106,7 @@ export default definePlugin({
           return undefined;
         }
       },
+      transcribes: () => transcriber !== undefined,
     });
     handles.hooks.use.middleware('agent:input:before', async ({ message }, next) => {
       origins.set(message.sessionId, {

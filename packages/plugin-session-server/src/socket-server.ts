@@ -12,6 +12,7 @@ import { accountOf, checkHost, checkOrigin, requireLogin } from './login-checks.
 import { readRequestFrame, runRequest } from './run-request.js';
 import type { Peer, ServerDeps } from './server-deps.js';
 import { frameMalformed, serverErrors, toProtocolError } from './server-errors.js';
+import { serverFeatures } from './server-features.js';
 import { subscriberOf } from './session-requests.js';
 
 export const SOCKET_PATH = '/api/v1/socket';
@@ -137,6 +138,7 @@ export function attachSocketServer(server: Server, options: SocketServerOptions)
       account,
       limits: options.limits(),
       locale: peer.locale ?? deps.locale,
+      features: serverFeatures(deps),
     });
 
     ws.on('message', (data, isBinary) => {

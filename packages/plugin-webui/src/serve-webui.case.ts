@@ -46,9 +46,12 @@ const LINK = /https?:\/\/127\.0\.0\.1:\d+\/\?token=[^\s"'<>]+/;
 export async function serveWebui({
   locale = 'en',
   extraConfig = '',
+  chromiumArgs = [],
 }: {
   locale?: 'en' | 'zh-CN';
   extraConfig?: string;
+  /** Chromium flags beyond the usual ones (a fake microphone for recording). */
+  chromiumArgs?: string[];
 } = {}): Promise<ServedWebui> {
   const model = await startOpenAiTestServer();
   const config = serverConfig(model.url, TEST_MODELS + extraConfig).replace(/^locale: en$/m, `locale: ${locale}`);
@@ -72,7 +75,7 @@ export async function serveWebui({
       },
     );
     if (link === 'exited') throw new Error(`aalis serve exited early:\n${aalis.stdout()}\n${aalis.stderr()}`);
-    browser = await launchChromium();
+    browser = await launchChromium({ args: chromiumArgs });
     const origin = new URL(link).origin;
     const freshLink = async (account?: string) => {
       const run = spawnAalis({ cwd: workspace.dir, args: ['webui-link', ...(account ? ['--account', account] : [])] });

@@ -61,6 +61,13 @@ export interface HelloFrame {
   account: Account;
   limits: Limits;
   locale: 'zh-CN' | 'en';
+  /** What the host can do beyond chat, so a page offers only what works (absent from older servers: none). */
+  features?: ServerFeatures;
+}
+
+export interface ServerFeatures {
+  /** A voice recording sent with a message becomes its text (the media plugin has a speech-to-text endpoint). */
+  voiceInput: boolean;
 }
 
 export interface ReplyFrame {

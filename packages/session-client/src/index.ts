@@ -55,6 +55,7 @@ export {
   type LogFrame,
   type ProtocolError,
   type ReplyFrame,
+  type ServerFeatures,
   type ServerFrame,
   type SessionsFrame,
   type TimelineFrame,

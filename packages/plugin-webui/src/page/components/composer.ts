@@ -16,9 +16,14 @@ import {
 } from '../model/attachment-checks.js';
 import { type PaletteRow, paletteRows, pickedText } from '../model/command-palette.js';
 import type { SettingState } from '../model/settings-model.js';
+import { canRecord } from '../model/voice-recorder.js';
 import { t } from '../page-preferences.js';
 import { icon } from './icons.js';
 import { renderComposerSetting, type SettingActions } from './setting-control.js';
+import { VoiceButton } from './voice-button.js';
+
+/** The recording bound when the server names none (older servers): what speech-to-text endpoints take. */
+const DEFAULT_RECORDING_BYTES = 20 * 1024 * 1024;
 
 interface Picked {
   file: File;
@@ -84,6 +89,8 @@ export const Composer = defineComponent({
     onWantCommands: { type: Function as PropType<() => void>, required: false },
     /** ↑ in the empty composer: edit the last own message; true when there was one. */
     onEditLast: { type: Function as PropType<() => boolean>, required: false },
+    /** The host turns voice recordings into text (hello.features.voiceInput): offer the microphone. */
+    voiceInput: { type: Boolean, required: false },
   },
   setup(props) {
     const text = ref('');
@@ -364,6 +371,16 @@ export const Composer = defineComponent({
                 },
                 icon('paperclip'),
               ),
+              props.voiceInput && canRecord()
+                ? h(VoiceButton, {
+                    disabled: !props.writable,
+                    maxBytes: props.limits?.maxAttachmentBytes ?? DEFAULT_RECORDING_BYTES,
+                    onRecorded: (file: File) => add([file]),
+                    onProblem: (problem: string) => {
+                      problems.value = [problem];
+                    },
+                  })
+                : null,
               ...props.fields.map((state) => renderComposerSetting(state, props.models, props.settingActions)),
             ]),
             props.running

@@ -1,0 +1,34 @@
+// Texts of recording a voice message in the composer, in zh-CN and en, beside the page's other texts.
+import { defineCatalogue, translate } from '@aalis/core';
+import { preferences } from './page-preferences.js';
+
+export const VOICE_TEXTS = defineCatalogue({
+  'zh-CN': {
+    'webui-page.voice.record': '语音输入',
+    'webui-page.voice.recordHint': '录一段话，转成文字发给她（录音作为附件一起发）',
+    'webui-page.voice.stop': '停止录音',
+    'webui-page.voice.recording': '正在录音 {seconds} 秒',
+    'webui-page.voice.denied': '没能用麦克风：浏览器拒绝了，或这个页面不是 https / localhost 打开的。',
+    'webui-page.voice.failed': '录音失败：{reason}',
+    'webui-page.voice.empty': '没有录到声音，再试一次。',
+    'webui-page.voice.fileName': '语音-{time}.webm',
+  },
+  en: {
+    'webui-page.voice.record': 'Voice input',
+    'webui-page.voice.recordHint': 'Record a voice message; it is sent as text, with the recording attached',
+    'webui-page.voice.stop': 'Stop recording',
+    'webui-page.voice.recording': 'Recording {seconds} s',
+    'webui-page.voice.denied':
+      'The microphone could not be used: the browser refused, or this page was not opened over https or localhost.',
+    'webui-page.voice.failed': 'Recording failed: {reason}',
+    'webui-page.voice.empty': 'Nothing was recorded; try again.',
+    'webui-page.voice.fileName': 'voice-{time}.webm',
+  },
+});
+
+export type VoiceTextKey = keyof (typeof VOICE_TEXTS)['en'];
+
+/** A text of voice recording in the page's language. */
+export function tv(key: VoiceTextKey, params?: Record<string, string | number>): string {
+  return translate(params ? { key, params } : { key }, preferences.locale);
+}
