@@ -1,15 +1,19 @@
 // The owner's admin area: plugins with their states, descriptions, on/off switches and settings forms
 // (plugin-settings.ts), the MCP servers, service preferences (the default model: the llm service's global
-// preference), the console's audit log and live logs.
-import type { LogView, ModelView, SessionClient } from '@aalis/session-client';
-import { defineComponent, h, nextTick, type PropType, ref, watch } from 'vue';
+// preference), the console's audit log, and the accounts, usage and logs sections (their own files).
+import type { ModelView, SessionClient } from '@aalis/session-client';
+import { defineComponent, h, type PropType } from 'vue';
 import type { AdminSnapshot } from '../model/app-model.js';
-import { preferences as pagePreferences, t } from '../page-preferences.js';
+import { t } from '../page-preferences.js';
 import type { PageTextKey } from '../texts.js';
+import { AccountsSection } from './accounts-section.js';
 import { AuditLog } from './audit-log.js';
+import { LogsSection } from './logs-section.js';
+import { ModelsView } from './models-view.js';
+import { PersonasView } from './personas-view.js';
+import { PlatformsView } from './platforms-view.js';
 import { PluginSettings } from './plugin-settings.js';
-
-const LEVELS: LogView['level'][] = ['trace', 'debug', 'info', 'warn', 'error'];
+import { UsageSection } from './usage-section.js';
 
 export const AdminView = defineComponent({
   name: 'AdminView',
@@ -23,24 +27,17 @@ export const AdminView = defineComponent({
     onDefaultModel: { type: Function as PropType<(model: string | null) => void>, required: true },
   },
   setup(props) {
-    const minimum = ref<LogView['level']>('info');
-    const logBox = ref<HTMLElement | null>(null);
-    watch(
-      () => props.admin.logs.length,
-      () =>
-        void nextTick().then(() => {
-          if (logBox.value) logBox.value.scrollTop = logBox.value.scrollHeight;
-        }),
-    );
     return () => {
-      const { mcp, preferences, logs } = props.admin;
+      const { mcp, preferences } = props.admin;
       const current = preferences?.global.llm ?? '';
-      const shown = logs.filter((record) => LEVELS.indexOf(record.level) >= LEVELS.indexOf(minimum.value));
       return h('main', { id: 'main', class: 'admin', 'data-testid': 'admin', tabindex: -1 }, [
         h('div', { class: 'admin-head' }, [
           h('h1', t('webui-page.admin')),
           h('button', { type: 'button', class: 'button', onClick: () => props.onBack() }, t('webui-page.admin.back')),
         ]),
+        h(ModelsView, { client: props.client, describeError: props.describeError, onChanged: () => props.onRefresh() }),
+        h(PlatformsView, { client: props.client, describeError: props.describeError }),
+        h(PersonasView, { client: props.client, describeError: props.describeError }),
         h(PluginSettings, { client: props.client, describeError: props.describeError }),
         mcp.length > 0
           ? h('section', { 'aria-labelledby': 'admin-mcp' }, [
@@ -115,40 +112,9 @@ export const AdminView = defineComponent({
           ]),
         ]),
         h(AuditLog, { client: props.client, describeError: props.describeError }),
-        h('section', { 'aria-labelledby': 'admin-logs', class: 'logs-section' }, [
-          h('div', { class: 'section-head' }, [
-            h('h2', { id: 'admin-logs' }, t('webui-page.admin.logs')),
-            h('label', { for: 'log-level', class: 'muted' }, t('webui-page.admin.logLevel')),
-            h(
-              'select',
-              {
-                id: 'log-level',
-                value: minimum.value,
-                onChange: (event: Event) => {
-                  minimum.value = (event.target as HTMLSelectElement).value as LogView['level'];
-                },
-              },
-              LEVELS.map((level) => h('option', { value: level }, level)),
-            ),
-          ]),
-          h(
-            'div',
-            { ref: logBox, class: 'logs', role: 'log', 'aria-live': 'polite', tabindex: 0, 'data-testid': 'logs' },
-            shown.length === 0
-              ? h('p', { class: 'placeholder' }, t('webui-page.admin.logsEmpty'))
-              : shown.map((record, index) =>
-                  h('div', { key: `${record.time}-${index}`, class: ['log', `log-${record.level}`] }, [
-                    h('time', new Date(record.time).toLocaleTimeString(pagePreferences.locale)),
-                    h('span', { class: 'log-level' }, record.level),
-                    h('span', { class: 'log-name' }, record.name),
-                    h('span', { class: 'log-message' }, record.message),
-                    record.fields && Object.keys(record.fields).length > 0
-                      ? h('code', { class: 'log-fields' }, JSON.stringify(record.fields))
-                      : null,
-                  ]),
-                ),
-          ),
-        ]),
+        h(AccountsSection, { client: props.client, describeError: props.describeError }),
+        h(UsageSection, { client: props.client, describeError: props.describeError }),
+        h(LogsSection, { client: props.client, describeError: props.describeError }),
       ]);
     };
   },

@@ -25,12 +25,14 @@ import { usageView } from '../model/usage-view.js';
 import { hostLocale, preferences, t } from '../page-preferences.js';
 import { useStore } from '../use-store.js';
 import { tw } from '../workflow-texts.js';
+import { AccountMenu } from './account-menu.js';
 import { AdminView } from './admin-view.js';
 import { codedErrorNodes } from './coded-error.js';
 import { Composer } from './composer.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { ConversationView } from './conversation-view.js';
 import { icon } from './icons.js';
+import { LoginForm } from './login-form.js';
 import { MemoryView } from './memory-view.js';
 import { NewChat } from './new-chat.js';
 import { renderPreferenceControls } from './preference-controls.js';
@@ -283,7 +285,7 @@ export const AppShell = defineComponent({
               icon('sliders'),
             )
           : null,
-        account ? h('span', { class: 'account muted' }, account.displayName || account.userId) : null,
+        account ? h('span', { class: 'account' }, h(AccountMenu, { client: app.client, account })) : null,
         account
           ? h(
               'button',
@@ -331,6 +333,7 @@ export const AppShell = defineComponent({
             running,
             writable: canSend,
             limits,
+            voiceInput: snapshot.value.features?.voiceInput === true,
             fields: settings.getSnapshot().composer,
             models,
             settingActions,
@@ -395,6 +398,7 @@ export const AppShell = defineComponent({
           running: false,
           writable: true,
           limits,
+          voiceInput: snapshot.value.features?.voiceInput === true,
           fields,
           models,
           settingActions: {
@@ -432,6 +436,7 @@ export const AppShell = defineComponent({
         return h('main', { class: 'login', 'data-testid': 'login' }, [
           h('h1', t('webui-page.login.title')),
           h('p', t('webui-page.login.body')),
+          h(LoginForm, { client: app.client, onLoggedIn: () => location.reload() }),
           loginError
             ? h(
                 'p',
@@ -452,11 +457,14 @@ export const AppShell = defineComponent({
             }),
             renderPreferenceControls(
               'drawer',
-              h(
-                'button',
-                { type: 'button', class: 'button', onClick: () => void app.logout() },
-                t('webui-page.logout'),
-              ),
+              h('span', { class: 'drawer-account' }, [
+                snapshot.value.account ? h(AccountMenu, { client: app.client, account: snapshot.value.account }) : null,
+                h(
+                  'button',
+                  { type: 'button', class: 'button', onClick: () => void app.logout() },
+                  t('webui-page.logout'),
+                ),
+              ]),
             ),
           ]),
           drawer.value === 'none'

@@ -1,46 +1,13 @@
 // The 记忆 page (Memory): what she remembers — the profile facts of each person (the owner: everyone's; others: their
 // own), the skills of each place, the latest recalls with why each message came — searched, edited and deleted
 // (deleting after a confirmation; a forgotten fact takes what its person said about it out of long-term memory).
-import type {
-  MemoryFactView,
-  MemoryMessageView,
-  MemoryRecallView,
-  MemorySkillView,
-  SessionClient,
-} from '@aalis/session-client';
+import type { SessionClient } from '@aalis/session-client';
 import { defineComponent, h, onMounted, type PropType, ref } from 'vue';
 import { type MemoryTextKey, tm } from '../memory-texts.js';
-import { MemoryModel, scopeParts, skillsByScope } from '../model/memory-model.js';
-import { preferences } from '../page-preferences.js';
+import { MemoryModel, skillsByScope } from '../model/memory-model.js';
 import { useStore } from '../use-store.js';
 import { ConfirmDialog } from './confirm-dialog.js';
-
-function personLabel(person: string): string {
-  return person === 'owner' ? tm('webui-page.memory.owner') : person;
-}
-
-function scopeLabel(scope: string): string {
-  const parts = scopeParts(scope);
-  if (parts.kind === 'room')
-    return tm('webui-page.memory.scope.room', { platform: parts.platform, venue: parts.venue });
-  if (parts.kind === 'private') return tm('webui-page.memory.scope.private', { person: personLabel(parts.person) });
-  return tm('webui-page.memory.scope.global');
-}
-
-function when(at: number): string {
-  return new Date(at).toLocaleString(preferences.locale, { dateStyle: 'medium', timeStyle: 'short' });
-}
-
-function whyText(matched: readonly string[]): string {
-  const reasons = matched.map((reason) =>
-    reason === 'vector'
-      ? tm('webui-page.memory.why.vector')
-      : reason === 'neighbour'
-        ? tm('webui-page.memory.why.neighbour')
-        : tm('webui-page.memory.why.term', { term: reason }),
-  );
-  return tm('webui-page.memory.why', { why: reasons.join(preferences.locale === 'zh-CN' ? '、' : ', ') });
-}
+import { memoryItems, personLabel, scopeLabel, when } from './memory-items.js';
 
 export const MemoryView = defineComponent({
   name: 'MemoryView',
@@ -58,152 +25,11 @@ export const MemoryView = defineComponent({
     const draftContent = ref('');
     onMounted(() => void model.load());
 
-    const editButtons = (kind: 'fact' | 'skill', itemId: string, label: string, start: () => void) =>
-      h('div', { class: 'memory-actions' }, [
-        h(
-          'button',
-          {
-            type: 'button',
-            class: 'button',
-            'data-testid': `memory-${kind}-edit`,
-            onClick: () => {
-              start();
-              model.startEdit(kind, itemId);
-            },
-          },
-          tm('webui-page.memory.edit'),
-        ),
-        h(
-          'button',
-          {
-            type: 'button',
-            class: 'button danger',
-            'data-testid': `memory-${kind}-delete`,
-            onClick: () => model.askDelete({ kind, itemId, label }),
-          },
-          tm('webui-page.memory.delete'),
-        ),
-      ]);
-
-    const factItem = (fact: MemoryFactView, editable: boolean) => {
-      const editing = snapshot.value.editing;
-      if (editable && editing?.kind === 'fact' && editing.itemId === fact.id) {
-        return h('li', { key: fact.id, class: 'memory-item', 'data-testid': 'memory-fact' }, [
-          h('label', { class: 'memory-field' }, [
-            h('span', tm('webui-page.memory.factText')),
-            h('input', {
-              type: 'text',
-              'data-testid': 'memory-fact-input',
-              value: draftFact.value,
-              maxlength: 500,
-              onInput: (event: Event) => {
-                draftFact.value = (event.target as HTMLInputElement).value;
-              },
-            }),
-          ]),
-          h('div', { class: 'memory-actions' }, [
-            h(
-              'button',
-              {
-                type: 'button',
-                class: 'button primary',
-                'data-testid': 'memory-save',
-                disabled: snapshot.value.busy,
-                onClick: () => void model.saveFact(fact.id, draftFact.value),
-              },
-              tm('webui-page.memory.save'),
-            ),
-            h(
-              'button',
-              { type: 'button', class: 'button', onClick: () => model.cancelEdit() },
-              tm('webui-page.memory.cancel'),
-            ),
-          ]),
-        ]);
-      }
-      return h('li', { key: fact.id, class: 'memory-item', 'data-testid': 'memory-fact' }, [
-        h('p', { class: 'memory-text' }, fact.fact),
-        h('p', { class: 'muted memory-meta' }, [
-          fact.source ? `${tm(`webui-page.memory.source.${fact.source}` as MemoryTextKey)} · ` : '',
-          when(fact.at),
-          editable ? '' : ` · ${personLabel(fact.person)}`,
-        ]),
-        editable ? editButtons('fact', fact.id, fact.fact, () => (draftFact.value = fact.fact)) : null,
-      ]);
-    };
-
-    const skillItem = (skill: MemorySkillView, editable: boolean) => {
-      const editing = snapshot.value.editing;
-      if (editable && editing?.kind === 'skill' && editing.itemId === skill.id) {
-        return h('li', { key: skill.id, class: 'memory-item', 'data-testid': 'memory-skill' }, [
-          h('label', { class: 'memory-field' }, [
-            h('span', tm('webui-page.memory.skillName')),
-            h('input', {
-              type: 'text',
-              'data-testid': 'memory-skill-name',
-              value: draftName.value,
-              maxlength: 80,
-              onInput: (event: Event) => {
-                draftName.value = (event.target as HTMLInputElement).value;
-              },
-            }),
-          ]),
-          h('label', { class: 'memory-field' }, [
-            h('span', tm('webui-page.memory.skillContent')),
-            h('textarea', {
-              'data-testid': 'memory-skill-content',
-              rows: 5,
-              value: draftContent.value,
-              onInput: (event: Event) => {
-                draftContent.value = (event.target as HTMLTextAreaElement).value;
-              },
-            }),
-          ]),
-          h('div', { class: 'memory-actions' }, [
-            h(
-              'button',
-              {
-                type: 'button',
-                class: 'button primary',
-                'data-testid': 'memory-save',
-                disabled: snapshot.value.busy,
-                onClick: () => void model.saveSkill(skill.id, draftName.value, draftContent.value),
-              },
-              tm('webui-page.memory.save'),
-            ),
-            h(
-              'button',
-              { type: 'button', class: 'button', onClick: () => model.cancelEdit() },
-              tm('webui-page.memory.cancel'),
-            ),
-          ]),
-        ]);
-      }
-      return h('li', { key: skill.id, class: 'memory-item', 'data-testid': 'memory-skill' }, [
-        h('p', { class: 'memory-skill-name' }, skill.name),
-        h('pre', { class: 'memory-skill-content' }, skill.content),
-        h('p', { class: 'muted memory-meta' }, [scopeLabel(skill.scope), ' · ', when(skill.updatedAt)]),
-        editable
-          ? editButtons('skill', skill.id, skill.name, () => {
-              draftName.value = skill.name;
-              draftContent.value = skill.content;
-            })
-          : null,
-      ]);
-    };
-
-    const messageItem = (message: MemoryMessageView | MemoryRecallView['items'][number], why?: readonly string[]) =>
-      h('li', { key: message.messageId, class: 'memory-item', 'data-testid': 'memory-message' }, [
-        h('p', { class: 'memory-text' }, message.text),
-        h('p', { class: 'muted memory-meta' }, [
-          message.speaker ?? tm('webui-page.memory.her'),
-          ' · ',
-          when(message.at),
-          ' · ',
-          message.sessionId,
-        ]),
-        why ? h('p', { class: 'memory-why', 'data-testid': 'memory-why' }, whyText(why)) : null,
-      ]);
+    const { factItem, skillItem, messageItem } = memoryItems(model, snapshot, {
+      fact: draftFact,
+      name: draftName,
+      content: draftContent,
+    });
 
     const searchResults = () => {
       const found = snapshot.value.search;

@@ -12,6 +12,7 @@ import type {
   ModelView,
   PluginView,
   PreferencesView,
+  ServerFeatures,
   SessionClient,
   SessionSummary,
   Subscription,
@@ -52,6 +53,8 @@ export interface AppSnapshot {
   loginError?: { code: string; message: string };
   account?: Account;
   limits?: Limits;
+  /** What the host offers beyond chat (hello.features): recording a voice message. */
+  features?: ServerFeatures;
   hostLocale?: 'zh-CN' | 'en';
   connection: ConnectionState;
   sessions: readonly SessionSummary[];
@@ -143,12 +146,23 @@ export class AppModel extends Store<AppSnapshot> {
       this.client.on('sessions', ({ change, sessionId, session }) => this.sessionChanged(change, sessionId, session)),
       this.client.on('log', (record) => this.logRecord(record)),
       this.client.on('hello', (hello) =>
-        this.update({ account: hello.account, limits: hello.limits, hostLocale: hello.locale }),
+        this.update({
+          account: hello.account,
+          limits: hello.limits,
+          features: hello.features,
+          hostLocale: hello.locale,
+        }),
       ),
     );
     try {
       const hello = await this.client.connect();
-      this.update({ phase: 'ready', account: hello.account, limits: hello.limits, hostLocale: hello.locale });
+      this.update({
+        phase: 'ready',
+        account: hello.account,
+        limits: hello.limits,
+        features: hello.features,
+        hostLocale: hello.locale,
+      });
     } catch (error) {
       const refused = codedError(error);
       return this.update({ phase: 'login-needed', loginError: LOGIN_CODES.has(refused.code) ? undefined : refused });

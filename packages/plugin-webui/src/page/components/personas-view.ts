@@ -1,0 +1,141 @@
+// The admin area's 人格/Personas section: the personas (the default marked, files that could not be loaded with
+// their problem), and a form to create, edit and delete one (id, name, prompt, optional structured output).
+import type { SessionClient } from '@aalis/session-client';
+import { defineComponent, h, onMounted, type PropType } from 'vue';
+import { tm } from '../console-models-texts.js';
+import { type PersonaDraft, PersonasModel } from '../model/personas-model.js';
+import { useStore } from '../use-store.js';
+import '../console-models.css';
+
+export const PersonasView = defineComponent({
+  name: 'PersonasView',
+  props: {
+    client: { type: Object as PropType<SessionClient>, required: true },
+    describeError: { type: Function as PropType<(error: unknown) => string>, required: true },
+  },
+  setup(props) {
+    const model = new PersonasModel(props.client, props.describeError);
+    const snapshot = useStore(model);
+    onMounted(() => void model.load());
+
+    const input = (draft: PersonaDraft, key: 'personaId' | 'name', label: string, readonly = false) =>
+      h('div', { class: 'setting' }, [
+        h('label', { for: `persona-${key}`, class: 'setting-label' }, label),
+        h('div', { class: 'setting-control' }, [
+          h('input', {
+            id: `persona-${key}`,
+            value: draft[key],
+            readonly,
+            onInput: (event: Event) => (draft[key] = (event.target as HTMLInputElement).value),
+          }),
+        ]),
+      ]);
+    const area = (draft: PersonaDraft, key: 'prompt' | 'structuredOutput', label: string, rows: number) =>
+      h('div', { class: 'setting' }, [
+        h('label', { for: `persona-${key}`, class: 'setting-label' }, label),
+        h('div', { class: 'setting-control' }, [
+          h('textarea', {
+            id: `persona-${key}`,
+            rows,
+            value: draft[key],
+            onInput: (event: Event) => (draft[key] = (event.target as HTMLTextAreaElement).value),
+          }),
+        ]),
+      ]);
+
+    return () => {
+      const { personas, problems, draft, busy, error, saved } = snapshot.value;
+      // The form writes into the draft object itself: it lives until the model replaces it (open, save, close).
+      const editing = draft;
+      const current = draft?.revision ? personas.find((persona) => persona.id === draft.personaId) : undefined;
+      return h(
+        'section',
+        { 'aria-labelledby': 'admin-personas', class: 'console-section', 'data-testid': 'personas-section' },
+        [
+          h('div', { class: 'section-head' }, [
+            h('h2', { id: 'admin-personas' }, tm('console-models.personas')),
+            h(
+              'button',
+              { type: 'button', class: 'button', onClick: () => model.edit(undefined) },
+              tm('console-models.personas.new'),
+            ),
+          ]),
+          h('p', { class: 'muted' }, tm('console-models.personas.intro')),
+          h(
+            'ul',
+            { class: 'console-list', 'data-testid': 'personas' },
+            personas.map((persona) =>
+              h('li', { key: persona.id }, [
+                h(
+                  'button',
+                  {
+                    type: 'button',
+                    class: ['link-button', draft?.personaId === persona.id && draft.revision ? 'selected' : ''],
+                    'aria-pressed': String(draft?.personaId === persona.id && Boolean(draft.revision)),
+                    onClick: () => model.edit(persona),
+                  },
+                  persona.name,
+                ),
+                ' ',
+                h('code', { class: 'muted' }, persona.id),
+                persona.isDefault
+                  ? h('span', { class: 'state state-active' }, tm('console-models.persona.default'))
+                  : null,
+              ]),
+            ),
+          ),
+          problems.length > 0
+            ? h('div', { class: 'setting-error', role: 'alert' }, [
+                h('p', tm('console-models.persona.problems')),
+                ...problems.map((problem) => h('p', [h('code', problem.code), ' ', problem.message])),
+              ])
+            : null,
+          error ? h('p', { class: 'setting-error', role: 'alert' }, error) : null,
+          editing
+            ? h(
+                'form',
+                {
+                  class: 'console-card',
+                  'data-testid': 'persona-form',
+                  onSubmit: (event: Event) => {
+                    event.preventDefault();
+                    void model.save(editing, tm('console-models.persona.structuredOutput.invalid'));
+                  },
+                },
+                [
+                  input(editing, 'personaId', tm('console-models.persona.id'), Boolean(editing.revision)),
+                  input(editing, 'name', tm('console-models.persona.name')),
+                  area(editing, 'prompt', tm('console-models.persona.prompt'), 8),
+                  area(editing, 'structuredOutput', tm('console-models.persona.structuredOutput'), 3),
+                  h('div', { class: 'console-actions' }, [
+                    h('button', { type: 'submit', class: 'button primary', disabled: busy }, tm('console-models.save')),
+                    current && !current.isDefault
+                      ? h(
+                          'button',
+                          {
+                            type: 'button',
+                            class: 'button danger',
+                            disabled: busy,
+                            onClick: () => {
+                              if (window.confirm(tm('console-models.persona.deleteConfirm', { name: current.name })))
+                                void model.remove(current);
+                            },
+                          },
+                          tm('console-models.delete'),
+                        )
+                      : null,
+                    h(
+                      'button',
+                      { type: 'button', class: 'button', onClick: () => model.close() },
+                      tm('console-models.cancel'),
+                    ),
+                  ]),
+                  saved ? h('p', { class: 'console-ok', role: 'status' }, tm('console-models.saved')) : null,
+                ],
+              )
+            : null,
+        ],
+      );
+    };
+  },
+});
