@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { type ConfigSource, hostConfigErrors } from '@aalis/api-host-config';
+import { type ConfigPath, type ConfigSource, hostConfigErrors } from '@aalis/api-host-config';
 import { type Locale, textRef, translate } from '@aalis/core';
 import { revisionOf } from './config-document.js';
 
@@ -13,8 +13,11 @@ export interface ConfigStore {
   /** The configuration text as stored now ('' when there is none). */
   read(): Promise<string>;
   readSync(): string;
-  /** Stores `text`; AALIS_HOST_CONFIG_CHANGED when what is stored is no longer at `expectedRevision`. */
-  write(text: string, expectedRevision: string): Promise<void>;
+  /**
+   * Stores the change (`text` is the whole configuration with it; `change` the key and value, for a store that keeps
+   * changes rather than the text); AALIS_HOST_CONFIG_CHANGED when what is stored is no longer at `expectedRevision`.
+   */
+  write(text: string, expectedRevision: string, change?: { path: ConfigPath; value: unknown }): Promise<void>;
   /** Where it is kept, for a person reading an error (the file's path, or "the database"). */
   describe(locale: Locale): string;
   /** Keeps the section of a plugin turned off (undefined forgets it). */

@@ -133,6 +133,49 @@ export class LiveConfiguration implements HostConfigService {
     return result;
   }
 
+  /**
+   * Another process changed the configuration (a database store): the plugins whose sections differ now are
+   * configured, started or stopped here too. What cannot be applied here is logged and left as it runs.
+   */
+  reload(): Promise<void> {
+    const run = this.queue.then(async () => {
+      const log = this.options.app.log;
+      const locale = this.locale();
+      try {
+        const text = await this.options.store.read();
+        const checked = loadConfig({
+          file: this.loaded.file,
+          env: this.options.env,
+          slots: this.options.slots,
+          text,
+          createIfMissing: false,
+          systemTimeZone: this.options.systemTimeZone,
+        });
+        if (!checked.ok) {
+          log.warn('a configuration change made by another process does not check here; it is not applied', {
+            problems: checked.problems.map((problem) => formatProblem(problem, 'en')),
+          });
+          return;
+        }
+        const actions = await this.plan(checked.config, locale);
+        await this.apply(actions, locale);
+        this.loaded = checked.config;
+        this.remember(checked.config.secrets);
+        if (actions.length > 0) {
+          log.info('applied a configuration change made by another process', {
+            plugins: actions.map((action) => action.id),
+          });
+        }
+      } catch (error) {
+        log.warn('a configuration change made by another process could not be applied here', {
+          reason: error instanceof Error ? error.message : String(error),
+        });
+      }
+    });
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
   plugins(locale: Locale): ConsolePlugin[] {
     const text = this.options.store.readSync();
     return this.options.slots.map((slot) => this.describe(slot, text, locale));
@@ -183,7 +226,7 @@ export class LiveConfiguration implements HostConfigService {
     const actions = await this.plan(next, locale);
     const applied = await this.apply(actions, locale);
     try {
-      await store.write(candidate, expectedRevision);
+      await store.write(candidate, expectedRevision, { path, value: wanted });
     } catch (error) {
       await this.undo(actions);
       if (hostConfigErrors.AALIS_HOST_CONFIG_CHANGED.is(error)) throw error;
@@ -193,7 +236,7 @@ export class LiveConfiguration implements HostConfigService {
       );
     }
     this.loaded = next;
-    for (const secret of next.secrets) if (!this.options.secrets.includes(secret)) this.options.secrets.push(secret);
+    this.remember(next.secrets);
     const secrets = new Set([
       ...secretPaths(valueAt(text, []), this.options.slots),
       ...secretPaths(valueAt(candidate, []), this.options.slots),
@@ -293,6 +336,11 @@ export class LiveConfiguration implements HostConfigService {
       canDisable: this.canDisable(slot),
       running: this.registered.has(slot.alias),
     };
+  }
+
+  /** New secrets join the list the log sinks redact. */
+  private remember(secrets: readonly string[]): void {
+    for (const secret of secrets) if (!this.options.secrets.includes(secret)) this.options.secrets.push(secret);
   }
 
   private canDisable(slot: PluginSlot): boolean {

@@ -14,11 +14,13 @@ import {
 import { maskUrlCredentials, parseBaseUrl } from '@aalis/http-transport/base-url';
 import { type CliExit, type CliPlatform, createCliPlatform, neutraliseControls, styleFor } from '@aalis/plugin-cli';
 import type { SessionServerHandle } from '@aalis/plugin-session-server';
+import type { PostgresLease } from '@aalis/postgres';
 import { isPostgresUrl } from '@aalis/postgres/postgres-url';
 import { bannerLines } from './banner.js';
 import { systemTimeZone } from './basic-tools.js';
 import { configError } from './config-problems.js';
-import { FileConfigStore } from './config-store.js';
+import { type ConfigStore, FileConfigStore } from './config-store.js';
+import type { DatabaseConfigStore } from './database-config-store.js';
 import { CONFIG_FILE_NAME } from './default-config-file.js';
 import { createHostPlugin } from './host-plugin.js';
 import { installedPluginSlots } from './installed-plugins.js';
@@ -124,7 +126,7 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
     systemTimeZone,
   });
   if (!loaded.ok) throw configError(loaded.problems, loaded.locale);
-  const config = loaded.config;
+  let config = loaded.config;
   const { host } = config;
 
   // Logging: the rotated file always; the console at its own level (through the chat screen once it runs).
@@ -188,6 +190,33 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
     preferences = filed;
     initialPreferences = filed.load();
   }
+  // The console's configuration changes: in the file, or on PostgreSQL in the database every process shares (applied
+  // over this host's file, so this start runs with them).
+  let configStore: ConfigStore = new FileConfigStore(config.file, config.dataDir);
+  let configLease: PostgresLease | undefined;
+  let sharedConfig: DatabaseConfigStore | undefined;
+  if (isPostgresUrl(database)) {
+    try {
+      const { openPostgres } = await import('@aalis/postgres');
+      const { DatabaseConfigStore } = await import('./database-config-store.js');
+      configLease = openPostgres(database);
+      const shared = await DatabaseConfigStore.open(configLease.database, config.file);
+      configStore = shared;
+      sharedConfig = shared;
+      const text = shared.readSync();
+      if (text !== (existsSync(config.file) ? readFileSync(config.file, 'utf8') : text)) {
+        const changed = loadConfig({ file: config.file, env, slots, text, createIfMissing: false, systemTimeZone });
+        if (!changed.ok) throw configError(changed.problems, changed.locale);
+        config = changed.config;
+      }
+    } catch (error) {
+      await configLease?.release();
+      await preferences.close?.();
+      fileSink.close();
+      if (typeof error === 'object' && error !== null) startFailureLocales.set(error, host.locale);
+      throw error;
+    }
+  }
   const app = new App({
     logSinks: sinks,
     locale: host.locale,
@@ -225,7 +254,7 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
   // The console's configuration changes: checked like this start, applied live, written back to the file.
   configuration = new LiveConfiguration({
     app,
-    store: new FileConfigStore(config.file, config.dataDir),
+    store: configStore,
     env,
     slots,
     loaded: config,
@@ -233,6 +262,9 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
     systemTimeZone,
     secrets: config.secrets,
   });
+  const live = configuration;
+  // Another process's change is applied here as it is made.
+  const stopListening = sharedConfig ? await sharedConfig.onChanged(() => void live.reload()) : undefined;
   for (const entry of options.plugins ?? []) {
     if (Array.isArray(entry)) app.plugin(entry[0], entry[1], entry[2] ?? {});
     else app.plugin(entry as AnyPluginDefinition);
@@ -252,6 +284,8 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
       try {
         await app.stop();
         await preferences.close?.();
+        stopListening?.();
+        await configLease?.release();
       } finally {
         fileSink.close();
       }
