@@ -46,6 +46,11 @@ const DESCRIPTIONS_ZH: Record<string, string> = {
   'platform-lark': '通过长连接接入飞书和 Lark（群聊与单聊、@ 提及、富文本与卡片）；设置了 appId 和 appSecret 时启用。',
   'platform-slack':
     '通过 Socket Mode 和 Web API 接入 Slack（频道、话题串各为一个会话、私信）；设置了 botToken 和 appToken 时启用。',
+  'platform-qq':
+    '通过 QQ 开放平台机器人 API v2（网关 WebSocket）接入 QQ 官方机器人：群聊 @ 消息与单聊，被动回复；设置了 appId 时启用。',
+  'platform-dingtalk':
+    '通过 Stream 模式（dingtalk-stream）接入钉钉机器人：群聊 @ 与单聊，经会话 Webhook 或接口回复；设置了 clientId 时启用。',
+  'platform-wecom': '通过加密回调接入企业微信智能机器人（API 模式）：群聊 @ 与单聊，流式回复；设置了 token 时启用。',
   mcp: 'MCP 服务器的工具（stdio 或 HTTP），以 mcp__<server>__<tool> 提供；配置了服务器时启用。',
   'session-server': '会话服务器：HTTP + WebSocket 会话协议、登录链接、WebUI 页面（aalis start、aalis serve）。',
   cli: '终端平台（aalis start、aalis chat）。',
@@ -57,6 +62,7 @@ defineCatalogue({
     'runtime.console.restartOnly': '它的设置只在下次启动时生效（控制台本身依赖它），请编辑配置文件后重启。',
     'runtime.console.problem': '应为 {expected}，实际为 {received}。',
     'runtime.console.file': '配置文件 {file}',
+    'runtime.console.database': '各进程共享的数据库（aalis_config）',
   },
   en: {
     'runtime.console.essential': 'Aalis or the console itself cannot run without it.',
@@ -64,6 +70,7 @@ defineCatalogue({
       'its settings take effect only at the next start (the console itself runs on it): edit the configuration file and restart.',
     'runtime.console.problem': 'expected {expected}, received {received}.',
     'runtime.console.file': 'the configuration file {file}',
+    'runtime.console.database': 'the database every process shares (aalis_config)',
   },
 });
 
