@@ -16,6 +16,12 @@ export const discordConfigSchema = s.object({
     .nonEmpty()
     .default('https://discord.com/api')
     .describe('The REST API base, without the version (the gateway address is asked from it: GET /gateway/bot).'),
+  gatewayUrl: s
+    .string()
+    .default('')
+    .describe(
+      'The gateway address to connect to (wss://…), for a gateway proxy; empty: the one GET /gateway/bot names.',
+    ),
   registerCommands: s
     .boolean()
     .default(true)

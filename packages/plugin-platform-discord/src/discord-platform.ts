@@ -28,6 +28,7 @@ import { DiscordAPIError, HTTPError, type RawFile, REST, RESTEvents } from '@dis
 import { type SessionInfo, WebSocketManager, WebSocketShardEvents } from '@discordjs/ws';
 import {
   type APIEmbed,
+  type APIGatewayBotInfo,
   GatewayDispatchEvents,
   type GatewayDispatchPayload,
   GatewayIntentBits,
@@ -604,7 +605,7 @@ export default definePlugin({
 
     /** One gateway client until it gives up (a close code it does not recover from) or `held` ends. */
     async function runGateway(held: AbortSignal): Promise<{ ready: boolean; closeCode?: number }> {
-      const manager = new WebSocketManager({
+      const manager = new (settings.gatewayUrl ? fixedGateway(settings.gatewayUrl) : WebSocketManager)({
         token: settings.token,
         intents:
           GatewayIntentBits.Guilds |
@@ -768,6 +769,19 @@ export default definePlugin({
     });
   },
 });
+
+/** A gateway client that connects to `url` instead of asking GET /gateway/bot (a gateway proxy, one shard). */
+function fixedGateway(url: string) {
+  return class extends WebSocketManager {
+    override async fetchGatewayInformation(): Promise<APIGatewayBotInfo> {
+      return {
+        url,
+        shards: 1,
+        session_start_limit: { total: 1_000, remaining: 1_000, reset_after: 0, max_concurrency: 1 },
+      };
+    }
+  };
+}
 
 /** Names by key, the oldest forgotten past `capacity`. */
 class BoundedNames {

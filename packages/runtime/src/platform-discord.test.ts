@@ -204,6 +204,31 @@ describePlatformConformance(conformanceDriver, (context) => {
     expect(context.logs()).toMatch(/Discord: rate limited on POST \/channels\/:id\/messages; waiting \d+ ms/);
   });
 
+  it('connects to a configured gatewayUrl without asking GET /gateway/bot', async () => {
+    const { discord } = context.server;
+    const dir = mkdtempSync(join(tmpdir(), 'aalis-discord-gateway-url-'));
+    writeFileSync(
+      join(dir, 'aalis.config.yaml'),
+      `locale: en\nplugins:\n  memory-summary: false\n  platform-discord: ${JSON.stringify({
+        ...context.server.settings(),
+        gatewayUrl: discord.gatewayUrl,
+        registerCommands: false,
+      })}\n`,
+    );
+    const identified = discord.identified();
+    const requests = discord.requests.length;
+    const output = new PassThrough();
+    output.resume();
+    const aalis = await startAalis({ env: {}, mode: 'none', cwd: dir, output, errorOutput: output });
+    try {
+      await until(() => discord.identified() === identified + 1, 'the IDENTIFY through the configured gateway');
+      expect(discord.requests.slice(requests).some((request) => request.path === '/gateway/bot')).toBe(false);
+    } finally {
+      await aalis.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a refused token: logged once with its code and key, listed as refused', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aalis-discord-refused-'));
     const output = new PassThrough();
