@@ -13,7 +13,7 @@
 // (docs/decisions/prompt-cache-share.md).
 // Knobs: BENCH_TURNS (default the shapes' 300), BENCH_BUDGETS (4096,8192), BENCH_SHAPES (all), BENCH_SUMMARY_TOKENS
 // (300), BENCH_DEBUG=1 (each break), BENCH_VOLATILE=last (a what-if layout, see volatileLast), BENCH_KEEP=1 and
-// BENCH_LOG_LEVEL (keep the data directory and its log).
+// BENCH_LOG_LEVEL (keep the data directory and its log), BENCH_MEMORY_VECTOR=off.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +40,8 @@ const TURN_COUNT = Number(process.env.BENCH_TURNS ?? TURNS);
 const BUDGETS = (process.env.BENCH_BUDGETS ?? '4096,8192').split(',').map(Number);
 const MAX_OUTPUT_TOKENS = 1024;
 const GOAL_POINTS = 3;
+/** BENCH_MEMORY_VECTOR=off runs without long-term memory (its recalled block sits after the history). */
+const MEMORY_VECTOR_OFF = process.env.BENCH_MEMORY_VECTOR === 'off';
 /** BENCH_DEBUG=1 prints, per request that loses more than its new material, where its prefix broke. */
 const DEBUG = process.env.BENCH_DEBUG === '1';
 /**
@@ -150,7 +152,7 @@ async function runBudget(server: OpenAiTestServer, budget: number): Promise<Map<
   const contextWindow = budget + MAX_OUTPUT_TOKENS + 512;
   writeFileSync(
     join(dir, 'aalis.config.yaml'),
-    `locale: en\nllm:\n  baseUrl: ${server.url}\n  model: test-model\n  contextWindow: ${contextWindow}\n  maxOutputTokens: ${MAX_OUTPUT_TOKENS}\nplugins:\n  llm-openai:\n    fetchModels: false\n    retry: { maxRetries: 0 }\n`,
+    `locale: en\nllm:\n  baseUrl: ${server.url}\n  model: test-model\n  contextWindow: ${contextWindow}\n  maxOutputTokens: ${MAX_OUTPUT_TOKENS}\nplugins:\n  llm-openai:\n    fetchModels: false\n    retry: { maxRetries: 0 }\n${MEMORY_VECTOR_OFF ? '  memory-vector: false\n' : ''}`,
   );
   const running = await startAalis({
     cwd: dir,
