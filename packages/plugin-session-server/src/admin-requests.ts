@@ -4,8 +4,8 @@
 import { resolveModelFor } from '@aalis/api-llm';
 import type { LogRecord, PluginStateInfo } from '@aalis/core';
 import type { LogView, PluginView, PreferencesView, ResultOf } from '@aalis/session-client';
-import { matchesLogFilter, readLogFilter } from './logs/log-filter.js';
 import { consolePluginViews } from './console-config-plugins.js';
+import { matchesLogFilter, readLogFilter } from './logs/log-filter.js';
 import { badParam, optionalString, requireString } from './params.js';
 import type { Peer, ServerDeps } from './server-deps.js';
 import { serverErrors } from './server-errors.js';
