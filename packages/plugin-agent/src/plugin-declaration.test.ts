@@ -105,6 +105,8 @@ describe('保存: her identity on the platform', () => {
               register: () => () => {},
               get: (id) => (id === 'cli' ? info : undefined),
               list: () => [info],
+              reportState: () => () => {},
+              states: () => [],
             });
           },
         }),
