@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { defineConfig, type Plugin } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { packageDirs } from './scripts/package-dirs.mjs';
 
 /**
  * Tests run against the workspace packages' TypeScript sources: their exports' "source" condition. It is applied
@@ -11,18 +12,16 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * TypeScript Node cannot load (eventsource, used by the MCP SDK).
  */
 function workspaceSources(): Plugin {
-  const packagesDir = join(import.meta.dirname, 'packages');
   const entries = new Map<string, string>();
-  for (const dir of readdirSync(packagesDir)) {
-    const file = join(packagesDir, dir, 'package.json');
-    if (!existsSync(file)) continue;
+  for (const { path } of packageDirs(import.meta.dirname)) {
+    const file = join(path, 'package.json');
     const manifest = JSON.parse(readFileSync(file, 'utf8')) as {
       name: string;
       exports?: Record<string, { source?: string } | string>;
     };
     for (const [subpath, target] of Object.entries(manifest.exports ?? {})) {
       if (typeof target === 'object' && target.source) {
-        entries.set(join(manifest.name, subpath).replace(/\/\.$/, ''), join(packagesDir, dir, target.source));
+        entries.set(join(manifest.name, subpath).replace(/\/\.$/, ''), join(path, target.source));
       }
     }
   }
@@ -35,7 +34,7 @@ function workspaceSources(): Plugin {
   };
 }
 
-const include = ['packages/*/src/**/*.test.ts', 'packages/*/src/**/*.test.tsx'];
+const include = ['packages/*/*/src/**/*.test.ts', 'packages/*/*/src/**/*.test.tsx'];
 
 /**
  * What a test file (or a module of its own package it imports) does that needs a process of its own: children
@@ -73,9 +72,8 @@ function testFiles(): string[] {
       } else if (/\.test\.tsx?$/.test(entry.name)) files.push(path);
     }
   };
-  const packagesDir = join(import.meta.dirname, 'packages');
-  for (const dir of readdirSync(packagesDir)) {
-    if (existsSync(join(packagesDir, dir, 'src'))) walk(join(packagesDir, dir, 'src'));
+  for (const { path } of packageDirs(import.meta.dirname)) {
+    if (existsSync(join(path, 'src'))) walk(join(path, 'src'));
   }
   return files;
 }
@@ -84,7 +82,7 @@ function testFiles(): string[] {
  * Files that run alone, after the others: they load the machine themselves (three `aalis serve` processes, 100
  * sessions) and check what happens within deadlines that a neighbour competing for the two cores could miss.
  */
-const alone = ['packages/runtime/src/e2e-multi-process-scale.test.ts'];
+const alone = ['packages/host/runtime/src/e2e-multi-process-scale.test.ts'];
 const inThreads = testFiles()
   .filter((file) => !needsAProcess(file))
   .map((file) => file.slice(import.meta.dirname.length + 1));
@@ -93,7 +91,7 @@ const inThreads = testFiles()
  * One throwaway PostgreSQL cluster for the run, in the projects whose files may use it (a file that needs PostgreSQL
  * runs in a process of its own): started only when such a project has files to run, and shared by both.
  */
-const globalSetup = ['packages/postgres/src/throwaway-global-setup.ts'];
+const globalSetup = ['packages/shared/postgres/src/throwaway-global-setup.ts'];
 
 /**
  * Files run this many at a time (AALIS_TEST_WORKERS overrides it): as many as the cores, no fewer than two, since the

@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 // Benchmark runner: `npm run bench` lists the benchmarks, `npm run bench <name> [...]` runs them.
-// A benchmark is a file packages/<dir>/bench/<name>.bench.ts that prints its figures and ratios.
+// A benchmark is a file packages/<role>/<dir>/bench/<name>.bench.ts that prints its figures and ratios.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { packageDirs } from './package-dirs.mjs';
 
 const root = join(import.meta.dirname, '..');
-const packagesDir = join(root, 'packages');
 const benches = new Map();
-for (const dir of readdirSync(packagesDir)) {
-  const benchDir = join(packagesDir, dir, 'bench');
+for (const { path } of packageDirs(root)) {
+  const benchDir = join(path, 'bench');
   if (!existsSync(benchDir)) continue;
   for (const file of readdirSync(benchDir)) {
     if (file.endsWith('.bench.ts')) benches.set(basename(file, '.bench.ts'), join(benchDir, file));

@@ -2,13 +2,13 @@
 // Builds every workspace package to dist/ (JavaScript, declarations and their maps) as its tsconfig.build.json says,
 // in one TypeScript program over all of them, and the WebUI page (its package's `build:page`, Vite) beside it.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
+import { packageDirs } from './package-dirs.mjs';
 import { checkWorkspaceGraph } from './workspace-graph.mjs';
 
 const root = join(import.meta.dirname, '..');
-const packagesDir = join(root, 'packages');
 const started = Date.now();
 
 /**
@@ -18,9 +18,9 @@ const started = Date.now();
  * package waits for another's declarations; what each file emits does not depend on that (isolatedModules).
  */
 const packages = [];
-for (const dir of readdirSync(packagesDir).sort()) {
-  const manifestFile = join(packagesDir, dir, 'package.json');
-  const configFile = join(packagesDir, dir, 'tsconfig.build.json');
+for (const { dir, path } of packageDirs(root)) {
+  const manifestFile = join(path, 'package.json');
+  const configFile = join(path, 'tsconfig.build.json');
   if (!existsSync(manifestFile) || !existsSync(configFile)) continue;
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
   if (!manifest.scripts?.build) continue;
@@ -30,7 +30,7 @@ for (const dir of readdirSync(packagesDir).sort()) {
     { ...ts.sys, onUnRecoverableConfigFileDiagnostic },
   );
   if (config.errors.length > 0) fail(config.errors);
-  packages.push({ dir, manifest, config });
+  packages.push({ dir, path, manifest, config });
 }
 
 const rootConfig = ts.getParsedCommandLineOfConfigFile(
@@ -44,7 +44,7 @@ for (const { config } of packages) {
   const { rootDir, outDir } = config.options;
   for (const file of config.fileNames) outputOf.set(resolve(file), { rootDir, outDir });
 }
-const graphProblems = checkWorkspaceGraph(packagesDir, new Set(outputOf.keys()));
+const graphProblems = checkWorkspaceGraph(root, new Set(outputOf.keys()));
 if (graphProblems.length > 0) {
   console.error(`The workspace's package graph is wrong:\n  ${graphProblems.join('\n  ')}`);
   process.exit(1);
@@ -100,7 +100,7 @@ const writeFile = (name, text) => {
 // The WebUI page (Vite, from sources) builds while the program checks and emits.
 const pages = packages
   .filter(({ manifest }) => manifest.scripts['build:page'])
-  .map(({ dir }) => run('npm', ['run', '--silent', 'build:page'], { cwd: join(packagesDir, dir) }));
+  .map(({ path }) => run('npm', ['run', '--silent', 'build:page'], { cwd: path }));
 
 // What `tsc --noEmit` reports; declaration diagnostics (a declaration that cannot be written) come from the emit,
 // for the files built only, as from each package's own tsc before.

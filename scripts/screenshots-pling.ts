@@ -13,14 +13,14 @@ import {
   type DockAdapterName,
   SCREENSHOT_DIR,
   screenshotName,
-} from '../packages/pling-browser-testing/src/dock-ux/dock-ux-suite.case.js';
+} from '../packages/tooling/pling-browser-testing/src/dock-ux/dock-ux-suite.case.js';
 
 const root = join(import.meta.dirname, '..');
 const ADAPTERS: Record<DockAdapterName, string> = {
-  vanilla: 'packages/pling-vanilla/src/fixtures/dock-ux.case.ts',
-  vue: 'packages/pling-vue/src/fixtures/dock-ux.case.ts',
-  react: 'packages/pling-react/src/fixtures/dock-ux.case.tsx',
-  vue2: 'packages/pling-vue2/src/fixtures/dock-ux.case.ts',
+  vanilla: 'packages/pling/pling-vanilla/src/fixtures/dock-ux.case.ts',
+  vue: 'packages/pling/pling-vue/src/fixtures/dock-ux.case.ts',
+  react: 'packages/pling/pling-react/src/fixtures/dock-ux.case.tsx',
+  vue2: 'packages/pling/pling-vue2/src/fixtures/dock-ux.case.ts',
 };
 const WIDTHS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
 

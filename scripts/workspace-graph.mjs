@@ -4,8 +4,10 @@
 // declared in its package.json — in dependencies when the file is built (it ships), in devDependencies at least when
 // it is not (tests, fixtures, scripts) — as an install from the registry needs.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { packageDirs } from './package-dirs.mjs';
 
+const RELATIVE_IMPORT = /(?:\bfrom|\bimport\(|^import)\s*['"](\.{1,2}\/[^'"]+)['"]/gm;
 const WORKSPACE_IMPORT = /(?:\bfrom|\bimport\(|^import)\s*['"]((?:@aalis|@plingjs)\/[^/'"]+)/gm;
 
 const sourcesOf = (dir) =>
@@ -19,20 +21,19 @@ const sourcesOf = (dir) =>
  * The problems found, one line each saying what and how to fix it; empty when there are none. `built`: the absolute
  * paths of the source files the build compiles into packages' dist (what ships).
  */
-export function checkWorkspaceGraph(packagesDir, built) {
+export function checkWorkspaceGraph(root, built) {
+  const packagesDir = join(root, 'packages');
   const packages = new Map();
-  for (const dir of readdirSync(packagesDir).sort()) {
-    const file = join(packagesDir, dir, 'package.json');
-    if (!existsSync(file)) continue;
-    const manifest = JSON.parse(readFileSync(file, 'utf8'));
-    packages.set(manifest.name, { dir, manifest });
+  for (const { path } of packageDirs(root)) {
+    const manifest = JSON.parse(readFileSync(join(path, 'package.json'), 'utf8'));
+    packages.set(manifest.name, { path, manifest });
   }
   const problems = [];
   const runtimeDependencies = (manifest) =>
     Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter((name) => packages.has(name));
 
-  for (const [name, { dir, manifest }] of packages) {
-    const src = join(packagesDir, dir, 'src');
+  for (const [name, { path, manifest }] of packages) {
+    const src = join(path, 'src');
     if (!existsSync(src)) continue;
     const runtime = new Set(runtimeDependencies(manifest));
     const dev = new Set(Object.keys(manifest.devDependencies ?? {}));
@@ -49,6 +50,24 @@ export function checkWorkspaceGraph(packagesDir, built) {
         );
       }
     }
+    // Plugins, contracts and shared libraries never import the runtime, not even in a test or a benchmark: what needs
+    // the whole product lives with the runtime's own tests or in packages/tooling (@aalis/e2e).
+    const host = join(packagesDir, 'host') + sep;
+    const tooling = join(packagesDir, 'tooling') + sep;
+    const runtimeDir = join(packagesDir, 'host', 'runtime') + sep;
+    if (!path.startsWith(host) && !path.startsWith(tooling))
+      for (const folder of ['src', 'bench'].map((inside) => join(path, inside)).filter(existsSync))
+        for (const file of sourcesOf(folder)) {
+          const text = readFileSync(file, 'utf8');
+          const specifiers = [
+            ...[...text.matchAll(WORKSPACE_IMPORT)].map((match) => match[1]),
+            ...[...text.matchAll(RELATIVE_IMPORT)].map((match) => resolve(dirname(file), match[1])),
+          ];
+          if (specifiers.some((specifier) => specifier === '@aalis/runtime' || specifier.startsWith(runtimeDir)))
+            problems.push(
+              `${name}: ${relative(packagesDir, file)} imports the runtime: a plugin, contract or library never does; put a test that needs the whole product in packages/tooling/e2e or beside the runtime's tests`,
+            );
+        }
     if (name.includes('/api-'))
       for (const dependency of runtime)
         if (dependency.includes('/plugin-'))

@@ -1,0 +1,228 @@
+// npm run bench platforms — what each platform adapter adds to the way of a message, through the product (startAalis,
+// the default plugin set, the scripted model server) against its local protocol server: every adapter with a
+// conformance driver (packages/host/runtime/src/platform-<x>-driver.case.ts) is picked up.
+//   in:  from the moment the server writes the event to the moment the adapter calls the gateway's receive
+//        (handleMessage) — against the baseline of one JSON frame over a loopback WebSocket in the same process;
+//   out: from the moment the reply is dispatched (outbound:dispatch) to the moment the server has read the send
+//        request — against the baseline of a plain HTTP POST of a reply-sized JSON body to a local server.
+// Both baselines are sampled once per round, between the platform's own, in the same run. Goal: added p99 ≤ 2 ms.
+// ROUNDS private messages per platform after WARMUP unmeasured ones; each round waits until the turn is over.
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { gateway } from '@aalis/api-gateway';
+import { hooks } from '@aalis/api-hooks';
+import { definePlugin } from '@aalis/core';
+import type { IncomingMessage } from '@aalis/schema-message';
+import { startOpenAiTestServer, textReply } from '@aalis/testing';
+import { WebSocket, WebSocketServer } from 'ws';
+import { conformanceConfig, type PlatformConformanceDriver } from '../src/platform-driver.case.js';
+import { type RunningAalis, startAalis } from '../src/start-aalis.js';
+
+const ROUNDS = Number(process.env.ROUNDS) || 300;
+const WARMUP = 30;
+const GOAL_MS = 2;
+
+const quantile = (values: readonly number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+};
+const fixed = (ms: number) => ms.toFixed(3).padStart(8);
+
+async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** Timestamps each dispatched reply (by content) and each finished turn. */
+function probe() {
+  const outbound = new Map<string, number>();
+  let turnsEnded = 0;
+  const plugin = definePlugin({
+    name: '@bench/platform-probe',
+    uses: { hooks },
+    apply({ hooks }) {
+      hooks.use.middleware('outbound:dispatch', async (context, next) => {
+        outbound.set(context.message.content, performance.now());
+        await next();
+      });
+      hooks.use.middleware('agent:turn:after', async (_context, next) => {
+        try {
+          await next();
+        } finally {
+          turnsEnded += 1;
+        }
+      });
+    },
+  });
+  return { plugin, outbound, turnsEnded: () => turnsEnded };
+}
+
+/** The two transport floors, sampled a few at a time between a platform's rounds. */
+async function startFloors() {
+  let arrived = 0;
+  const http = createServer((request, response) => {
+    arrived = performance.now();
+    request.resume();
+    request.on('end', () => response.end('{}'));
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const httpPort = (http.address() as AddressInfo).port;
+  const sockets = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise<void>((resolve) => sockets.once('listening', resolve));
+  const serverSide = new Promise<WebSocket>((resolve) => sockets.once('connection', resolve));
+  const client = new WebSocket(`ws://127.0.0.1:${(sockets.address() as AddressInfo).port}`);
+  await new Promise<void>((resolve) => client.once('open', () => resolve()));
+  const socket = await serverSide;
+  let received: (() => void) | undefined;
+  client.on('message', (data) => {
+    JSON.parse(String(data));
+    received?.();
+  });
+  const frame = JSON.stringify({ op: 0, t: 'MESSAGE_CREATE', d: { content: 'message 123', author: { id: '1' } } });
+  const body = JSON.stringify({ chat_id: 11, text: 'reply 123 '.repeat(8) });
+  const inbound: number[] = [];
+  const outbound: number[] = [];
+  return {
+    inbound,
+    outbound,
+    async sample(count: number) {
+      for (let index = 0; index < count; index++) {
+        const started = performance.now();
+        await new Promise<void>((resolve) => {
+          received = resolve;
+          socket.send(frame);
+        });
+        inbound.push(performance.now() - started);
+        const posted = performance.now();
+        const response = await fetch(`http://127.0.0.1:${httpPort}/send`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        await response.text();
+        outbound.push(arrived - posted);
+      }
+    },
+    async close() {
+      client.terminate();
+      sockets.close();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+interface Row {
+  name: string;
+  inbound: number[];
+  outbound: number[];
+  floorIn: number[];
+  floorOut: number[];
+}
+
+async function measure(driver: PlatformConformanceDriver): Promise<Row> {
+  const model = await startOpenAiTestServer({ models: ['test-model'] });
+  const server = await driver.start();
+  const floors = await startFloors();
+  const dir = mkdtempSync(join(tmpdir(), `aalis-bench-platforms-${driver.name}-`));
+  writeFileSync(
+    join(dir, 'aalis.config.yaml'),
+    conformanceConfig(server, model.url).replace('logLevel: debug', 'logLevel: warn'),
+  );
+  const { plugin, outbound, turnsEnded } = probe();
+  const output = new PassThrough();
+  output.resume();
+  let aalis: RunningAalis | undefined;
+  const row: Row = { name: driver.name, inbound: [], outbound: [], floorIn: floors.inbound, floorOut: floors.outbound };
+  try {
+    const before = server.connections();
+    aalis = await startAalis({ env: {}, mode: 'none', cwd: dir, output, errorOutput: output, plugins: [plugin] });
+    await until(() => server.connections() > before, `${driver.name} connecting`);
+    // handleMessage: the moment the adapter hands a message to the gateway.
+    const received = new Map<string, number>();
+    const service = aalis.app.services.selected(gateway)!.impl;
+    const receive = service.receive.bind(service);
+    service.receive = (message: IncomingMessage) => {
+      if (message.messageId !== undefined) received.set(message.messageId, performance.now());
+      return receive(message);
+    };
+    const chat = { kind: 'private', user: 'alice' } as const;
+    for (let round = 0; round < WARMUP + ROUNDS; round++) {
+      const text = `reply ${round}`;
+      model.enqueue(textReply(text));
+      const ended = turnsEnded();
+      const { id, at } = await server.deliver({ chat, from: 'alice', text: `message ${round}` });
+      await until(
+        () => turnsEnded() > ended && server.sent().some((message) => message.text.includes(text)),
+        `${driver.name} reply ${round}`,
+      );
+      const sent = server.sent().find((message) => message.text.includes(text));
+      const seen = received.get(id);
+      const dispatched = [...outbound].find(([content]) => content.includes(text))?.[1];
+      if (round >= WARMUP && sent && seen !== undefined && dispatched !== undefined) {
+        row.inbound.push(seen - at);
+        row.outbound.push(sent.at - dispatched);
+      }
+      received.clear();
+      outbound.clear();
+      // One floor sample per round, so both see the same load on the machine.
+      await floors.sample(1);
+    }
+  } finally {
+    await aalis?.stop();
+    await floors.close();
+    await server.close();
+    await model.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return row;
+}
+
+const sourceDir = join(import.meta.dirname, '..', 'src');
+const only = process.argv.slice(2);
+const drivers: PlatformConformanceDriver[] = [];
+for (const file of readdirSync(sourceDir).sort()) {
+  const match = /^platform-(.+)-driver\.case\.ts$/.exec(file);
+  if (!match || (only.length > 0 && !only.includes(match[1]!))) continue;
+  const module = (await import(join(sourceDir, file))) as { conformanceDriver?: PlatformConformanceDriver };
+  if (module.conformanceDriver) drivers.push(module.conformanceDriver);
+}
+
+console.log(
+  `${ROUNDS} private messages per platform (after ${WARMUP} unmeasured), through the product against each local protocol server; ms (added = platform − baseline at the same quantile)`,
+);
+const QUANTILES = [0.5, 0.9, 0.99] as const;
+const cells = (values: number[]) => QUANTILES.map((q) => fixed(quantile(values, q))).join(' ');
+const added = (values: number[], floor: number[]) =>
+  QUANTILES.map((q) => fixed(quantile(values, q) - quantile(floor, q))).join(' ');
+console.log(
+  `${'platform'.padEnd(10)} ${'way'.padEnd(4)} ${['p50', 'p90', 'p99'].map((q) => q.padStart(8)).join(' ')}   baseline ${['p50', 'p90', 'p99'].map((q) => q.padStart(8)).join(' ')}   added ${['p50', 'p90', 'p99'].map((q) => q.padStart(8)).join(' ')}`,
+);
+let failed = false;
+for (const driver of drivers) {
+  let row: Row;
+  try {
+    row = await measure(driver);
+  } catch (error) {
+    console.log(`${driver.name.padEnd(10)} FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    failed = true;
+    continue;
+  }
+  const addedIn = quantile(row.inbound, 0.99) - quantile(row.floorIn, 0.99);
+  const addedOut = quantile(row.outbound, 0.99) - quantile(row.floorOut, 0.99);
+  console.log(
+    `${driver.name.padEnd(10)} ${'in'.padEnd(4)} ${cells(row.inbound)}            ${cells(row.floorIn)}         ${added(row.inbound, row.floorIn)}   ${addedIn <= GOAL_MS ? 'within' : 'OVER'} ${GOAL_MS} ms at p99 (n=${row.inbound.length})`,
+  );
+  console.log(
+    `${''.padEnd(10)} ${'out'.padEnd(4)} ${cells(row.outbound)}            ${cells(row.floorOut)}         ${added(row.outbound, row.floorOut)}   ${addedOut <= GOAL_MS ? 'within' : 'OVER'} ${GOAL_MS} ms at p99`,
+  );
+}
+if (drivers.length === 0) console.log('no platform drivers found');
+// A figure, not a gate: a loaded machine moves p99s; the table says where each adapter stands.
+process.exitCode = drivers.length === 0 || failed ? 1 : 0;

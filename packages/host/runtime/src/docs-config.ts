@@ -1,0 +1,13 @@
+// `npm run docs:config`: regenerates the configuration reference in docs/configuration.md from the schemas.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { withReference } from './config-reference.js';
+
+const file = new URL('../../../../docs/configuration.md', import.meta.url);
+const before = readFileSync(file, 'utf8');
+const after = withReference(before);
+if (after === before) {
+  console.log('docs/configuration.md is up to date.');
+} else {
+  writeFileSync(file, after);
+  console.log('docs/configuration.md: configuration reference regenerated.');
+}

@@ -1,8 +1,0 @@
-// The continuity suite run against the native dock on Vue 2.7 in Chromium; the suite is shared by the four adapters so
-// their docks carry a conversation across pages the same way.
-import { describeContinuity } from '../../pling-browser-testing/src/continuity/continuity-suite.case.js';
-
-describeContinuity(
-  'the native dock on Vue 2.7 (Vue 2.7, Chromium)',
-  new URL('./fixtures/two-pages.case.ts', import.meta.url),
-);

@@ -1,0 +1,5 @@
+// The dock UX suite run against the vue2 dock in Chromium; the suite is shared by the four adapters so their docks
+// behave the same.
+import { describeDockUx } from '../../../tooling/pling-browser-testing/src/dock-ux/dock-ux-suite.case.js';
+
+describeDockUx('vue2', new URL('./fixtures/dock-ux.case.ts', import.meta.url));
