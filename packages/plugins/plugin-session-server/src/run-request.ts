@@ -4,6 +4,8 @@ import { type Locale, translate } from '@aalis/core';
 import type { Account, RequestType } from '@aalis/session-client';
 import { OWNER_REQUESTS, REQUEST_TYPES } from '@aalis/session-client';
 import {
+  accountLoginRevoke,
+  accountLogins,
   accountsCreate,
   accountsDelete,
   accountsList,
@@ -197,6 +199,10 @@ export async function runRequest(
     case 'account.password.set':
       return passwordSet(deps, account, params, origin.address ?? '');
     case 'admin.usage':
+    case 'admin.accounts.logins':
+      return accountLogins(deps, params);
+    case 'admin.accounts.logins.revoke':
+      return accountLoginRevoke(deps, account, params);
       return usageReport(deps.usageStore, params);
     case 'logs.unsubscribe':
       if (peer) peer.logLevel = undefined;

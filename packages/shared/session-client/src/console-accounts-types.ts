@@ -83,6 +83,10 @@ export interface AccountRequests {
     result: { account: AccountView };
   };
   'admin.accounts.delete': { params: { userId: string }; result: { deleted: boolean } };
+  /** The owner sees another account's logins (`current` is always false: none is the owner's own). */
+  'admin.accounts.logins': { params: { userId: string }; result: { sessions: LoginSessionView[] } };
+  /** The owner ends one login of an account: its next request is refused and its sockets close. */
+  'admin.accounts.logins.revoke': { params: { userId: string; loginId: string }; result: { revoked: boolean } };
   /** `hasPassword`: whether this account can log in with a password yet (the first one needs no current one). */
   'account.sessions.list': {
     params: Record<string, never>;

@@ -330,6 +330,8 @@ export const OWNER_REQUESTS: readonly RequestType[] = [
   'workflows.save',
   'workflows.delete',
   'workflows.run',
+  'admin.accounts.logins',
+  'admin.accounts.logins.revoke',
   'runs.list',
   'runs.get',
   'runs.cancel',

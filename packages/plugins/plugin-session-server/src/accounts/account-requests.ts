@@ -1,7 +1,10 @@
 // The account requests (docs/session-protocol.md 「Accounts and password login」): the owner lists, creates, edits
 // and deletes accounts (admin.accounts.*); every account lists and revokes its own logins and changes its own
-// password (account.*). Every check runs before anything is written; a failure changes nothing.
+// password (account.*); the owner also lists and ends another account's logins (admin.accounts.logins*). Every
+// check runs before anything is written; a failure changes nothing; every change leaves an audit record (a password
+// only as the mask).
 import type { Account, LoginSessionView, ResultOf } from '@aalis/session-client';
+import { recordAudit } from '../audit.js';
 import { loginIdOf } from '../login-store.js';
 import { badParam, requireString } from '../params.js';
 import { identityOf, type ServerDeps } from '../server-deps.js';
@@ -71,7 +74,12 @@ export async function accountsCreate(
     }
   }
   deps.log.info('WebUI account created', { account: userId, by: owner.userId });
-  return { account: accountView(deps, userId)! };
+  const made = accountView(deps, userId)!;
+  await recordAudit(deps, owner, [
+    { action: type, key: `accounts.${userId}`, new: { displayName: made.displayName, level: made.level } },
+    ...(password !== undefined ? [{ action: type, key: `accounts.${userId}.password`, new: '', secret: true }] : []),
+  ]);
+  return { account: made };
 }
 
 export async function accountsUpdate(
@@ -107,6 +115,25 @@ export async function accountsUpdate(
       await deps.accounts.update(userId, changes);
     }
   }
+  await recordAudit(deps, owner, [
+    ...(displayName !== undefined
+      ? [{ action: type, key: `accounts.${userId}.displayName`, old: current.displayName, new: displayName ?? '' }]
+      : []),
+    ...(level !== undefined && level !== current.level
+      ? [{ action: type, key: `accounts.${userId}.level`, old: current.level, new: level }]
+      : []),
+    ...(password !== undefined
+      ? [
+          {
+            action: type,
+            key: `accounts.${userId}.password`,
+            old: current.hasPassword ? '' : undefined,
+            new: password === null ? undefined : '',
+            secret: true,
+          },
+        ]
+      : []),
+  ]);
   deps.log.info('WebUI account changed', {
     account: userId,
     by: owner.userId,
@@ -133,15 +160,13 @@ export async function accountsDelete(
   // Its logins end with it: the next request of any of them is refused and its sockets close now.
   for (const key of deps.logins.endAll(userId)) deps.closeLogin(key);
   deps.log.info('WebUI account deleted', { account: userId, by: owner.userId });
+  await recordAudit(deps, owner, { action: 'admin.accounts.delete', key: `accounts.${userId}`, old: { level } });
   return { deleted };
 }
 
-export function loginSessionsList(
-  deps: ServerDeps,
-  account: Account,
-  currentKey: string | undefined,
-): ResultOf<'account.sessions.list'> {
-  const sessions = deps.logins.loginsOf(account.userId).map((login) => {
+/** The account's logins as LoginSessionViews (never the key: only its public id). */
+function loginViews(deps: ServerDeps, userId: string, currentKey: string | undefined): LoginSessionView[] {
+  return deps.logins.loginsOf(userId).map((login) => {
     const view: LoginSessionView = {
       id: login.id,
       createdAt: login.createdAt,
@@ -153,21 +178,62 @@ export function loginSessionsList(
     if (login.method !== undefined) view.method = login.method;
     return view;
   });
+}
+
+export function loginSessionsList(
+  deps: ServerDeps,
+  account: Account,
+  currentKey: string | undefined,
+): ResultOf<'account.sessions.list'> {
+  const sessions = loginViews(deps, account.userId, currentKey);
   return { sessions, hasPassword: deps.accounts.get(account.userId)?.passwordHash !== undefined };
+}
+
+/** Ends one login of `userId` (by its public id) and closes its sockets; `by` made the request. */
+async function revokeLogin(
+  deps: ServerDeps,
+  by: Account,
+  userId: string,
+  type: 'account.sessions.revoke' | 'admin.accounts.logins.revoke',
+  params: Record<string, unknown>,
+): Promise<{ revoked: boolean }> {
+  const id = requireString(type, params, 'loginId', 64);
+  const login = deps.logins.loginsOf(userId).find((candidate) => candidate.id === id);
+  if (!login) throw accountErrors.AALIS_WEBUI_LOGIN_UNKNOWN({ id });
+  deps.logins.end(login.key);
+  deps.closeLogin(login.key);
+  deps.log.info('WebUI login revoked', { account: userId, login: loginIdOf(login.key), by: by.userId });
+  await recordAudit(deps, by, { action: type, key: `accounts.${userId}.logins.${id}`, old: login.userAgent ?? '' });
+  return { revoked: true };
 }
 
 export function loginSessionRevoke(
   deps: ServerDeps,
   account: Account,
   params: Record<string, unknown>,
-): ResultOf<'account.sessions.revoke'> {
-  const id = requireString('account.sessions.revoke', params, 'loginId', 64);
-  const login = deps.logins.loginsOf(account.userId).find((candidate) => candidate.id === id);
-  if (!login) throw accountErrors.AALIS_WEBUI_LOGIN_UNKNOWN({ id });
-  deps.logins.end(login.key);
-  deps.closeLogin(login.key);
-  deps.log.info('WebUI login revoked', { account: account.userId, login: loginIdOf(login.key) });
-  return { revoked: true };
+): Promise<ResultOf<'account.sessions.revoke'>> {
+  return revokeLogin(deps, account, account.userId, 'account.sessions.revoke', params);
+}
+
+/** The account must exist (declared, the owner, or made here); otherwise AALIS_WEBUI_ACCOUNT_UNKNOWN. */
+function knownAccount(deps: ServerDeps, type: string, params: Record<string, unknown>): string {
+  const userId = accountIdParam(type, params);
+  if (!accountView(deps, userId)) throw accountErrors.AALIS_WEBUI_ACCOUNT_UNKNOWN({ userId });
+  return userId;
+}
+
+export function accountLogins(deps: ServerDeps, params: Record<string, unknown>): ResultOf<'admin.accounts.logins'> {
+  const userId = knownAccount(deps, 'admin.accounts.logins', params);
+  return { sessions: loginViews(deps, userId, undefined) };
+}
+
+export function accountLoginRevoke(
+  deps: ServerDeps,
+  owner: Account,
+  params: Record<string, unknown>,
+): Promise<ResultOf<'admin.accounts.logins.revoke'>> {
+  const type = 'admin.accounts.logins.revoke';
+  return revokeLogin(deps, owner, knownAccount(deps, type, params), type, params);
 }
 
 export async function passwordSet(
@@ -201,5 +267,6 @@ export async function passwordSet(
   // Another change came between the check and the write: refused, so nothing is overwritten unchecked.
   if (!written) throw accountErrors.AALIS_WEBUI_PASSWORD_WRONG();
   deps.log.info('WebUI password set', { account: account.userId });
+  await recordAudit(deps, account, { action: type, key: `accounts.${account.userId}.password`, new: '', secret: true });
   return { passwordSetAt: deps.accounts.get(account.userId)?.passwordSetAt ?? Date.now() };
 }

@@ -74,6 +74,8 @@ describe('accounts', () => {
       alice.request('admin.accounts.create', { userId: 'sneaky', password: 'sneaky-password-1' }),
       alice.request('admin.accounts.update', { userId: 'alice', level: 99 }),
       alice.request('admin.accounts.delete', { userId: 'alice' }),
+      alice.request('admin.accounts.logins', { userId: 'owner' }),
+      alice.request('admin.accounts.logins.revoke', { userId: 'owner', loginId: '0000000000000000' }),
       alice.request('admin.usage', { groupBy: 'day' }),
       alice.request('logs.query', {}),
       alice.request('logs.subscribe', {}),
@@ -178,6 +180,61 @@ describe('accounts', () => {
     const left = (await desktop.request('account.sessions.list', {})).sessions.map((login) => login.id);
     expect(left).not.toContain(phoneLogin!.id);
     expect(left).toContain(desktopLogin!.id);
+  });
+
+  it("lets the owner list and end another account's login; each change of an account is audited without its password", async () => {
+    const owner = await connected();
+    const login = await passwordLogin('bob', BOB_PASSWORD, 'Mozilla/5.0 (Tablet) Test');
+    const tablet = await clientOf(login.cookie!);
+    const states: string[] = [];
+    tablet.on('state', (state) => states.push(state));
+    const { sessions } = await owner.request('admin.accounts.logins', { userId: 'bob' });
+    bodies.push(JSON.stringify(sessions));
+    const target = sessions.find((entry) => entry.device === 'Mozilla/5.0 (Tablet) Test');
+    expect(target).toMatchObject({ method: 'password', current: false });
+    expect(sessions.every((entry) => !entry.current)).toBe(true);
+
+    expect(await codeOf(owner.request('admin.accounts.logins', { userId: 'ghost' }))).toBe(
+      'AALIS_WEBUI_ACCOUNT_UNKNOWN',
+    );
+    // A login id of bob's is not one of alice's: nothing ends.
+    expect(await codeOf(owner.request('admin.accounts.logins.revoke', { userId: 'alice', loginId: target!.id }))).toBe(
+      'AALIS_WEBUI_LOGIN_UNKNOWN',
+    );
+    expect(await codeOf(owner.request('admin.accounts.logins.revoke', { userId: 'bob' } as never))).toBe(
+      'AALIS_WEBUI_BAD_REQUEST',
+    );
+    expect((await fetch(`${host.base}/api/v1/me`, { headers: { cookie: login.cookie! } })).status).toBe(200);
+
+    expect(await owner.request('admin.accounts.logins.revoke', { userId: 'bob', loginId: target!.id })).toEqual({
+      revoked: true,
+    });
+    await waitFor(() => states.includes('logged-out'));
+    const refused = await fetch(`${host.base}/api/v1/me`, { headers: { cookie: login.cookie! } });
+    expect([refused.status, (await refused.json()).error.code]).toEqual([401, 'AALIS_WEBUI_LOGIN_EXPIRED']);
+    const left = (await owner.request('admin.accounts.logins', { userId: 'bob' })).sessions.map((entry) => entry.id);
+    expect(left).not.toContain(target!.id);
+
+    const { entries } = await owner.request('admin.audit.list', { limit: 200 });
+    bodies.push(JSON.stringify(entries));
+    const keys = entries.map((entry) => `${entry.action} ${entry.key}`);
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        'admin.accounts.create accounts.bob',
+        'admin.accounts.create accounts.bob.password',
+        `admin.accounts.logins.revoke accounts.bob.logins.${target!.id}`,
+      ]),
+    );
+    // Bob's own revocation (the test before) is his, under his name.
+    const own = entries.find((entry) => entry.action === 'account.sessions.revoke');
+    expect(own?.key).toMatch(/^accounts\.bob\.logins\.[0-9a-f]{16}$/);
+    expect(own?.actor.userId).toBe('bob');
+    const made = entries.find((entry) => entry.key === 'accounts.bob');
+    expect(made?.new).toEqual({ displayName: 'Bob', level: 2 });
+    expect(made?.actor.userId).toBe('owner');
+    const password = entries.find((entry) => entry.key === 'accounts.bob.password');
+    expect(password?.secret).toBe(true);
+    expect(JSON.stringify(entries)).not.toContain(BOB_PASSWORD);
   });
 
   it('changes a password with the current one; a wrong current one changes nothing', async () => {
