@@ -4,6 +4,7 @@
 // nothing is lost); owners exempt; /budget to see and adjust.
 import '@aalis/api-agent';
 import { authorisedIdentityOf, authority } from '@aalis/api-authority';
+import { type BudgetService, budgets as budgetsService } from '@aalis/api-budget';
 import { commands } from '@aalis/api-commands';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
@@ -18,6 +19,7 @@ import {
   lifecycle,
   logger,
   optional,
+  provide,
   s,
   type TextRef,
   textRef,
@@ -68,7 +70,9 @@ const LIMIT_KEY: Record<BudgetKind, 'personPerDay' | 'roomPerDay' | 'deploymentP
 export function createBudgetPlugin({ now = Date.now }: { now?: () => number } = {}) {
   return definePlugin({
     name: BUDGET_PLUGIN,
+    provides: [budgetsService],
     uses: {
+      provide,
       config,
       hooks,
       events,
@@ -101,6 +105,23 @@ export function createBudgetPlugin({ now = Date.now }: { now?: () => number } = 
         settings.unit === 'money'
           ? `${amount.toFixed(4)} ${settings.currency}`
           : `${Math.round(amount)}${t(textRef('budget.unit.tokens'))}`;
+      const service: BudgetService = {
+        async overview(options) {
+          const top = Math.min(Math.max(Math.floor(options?.top ?? 20), 1), 200);
+          return { ...(await budgets.overview(now(), top)), currency: settings.currency };
+        },
+        lines: ({ sessionId, person }) => budgets.lines({ sessionId, person }, now()),
+        async setLimit(kind, amount) {
+          if (amount !== undefined && (!Number.isFinite(amount) || amount < 0)) {
+            throw budgetErrors.AALIS_BUDGET_SET_INVALID({ text: String(amount) });
+          }
+          await budgets.setLimit(kind, amount);
+          const view = await budgets.limitView(kind);
+          log.info(`budget: ${kind} limit set to ${view.limit} (${LIMIT_KEY[kind]})`);
+          return view;
+        },
+      };
+      handles.provide.use.service(budgetsService, service);
       const formatLimit = (limit: number) => (limit > 0 ? format(limit) : t(textRef('budget.unlimited')));
       const isOwner = (identity: Identity | undefined) =>
         handles.authority.available && handles.authority.use.isOwner(identity);
@@ -241,9 +262,7 @@ export function createBudgetPlugin({ now = Date.now }: { now?: () => number } = 
               ) {
                 throw budgetErrors.AALIS_BUDGET_SET_INVALID({ text: context.raw });
               }
-              await budgets.setLimit(kind as BudgetKind, amount);
-              const limit = await budgets.limitOf(kind as BudgetKind);
-              log.info(`budget: ${kind} limit set to ${limit} (${LIMIT_KEY[kind as BudgetKind]})`);
+              const { limit } = await service.setLimit(kind as BudgetKind, amount);
               return textRef('budget.set.done', {
                 scope: t(textRef(`budget.scope.${kind as BudgetKind}`)),
                 limit: formatLimit(limit),

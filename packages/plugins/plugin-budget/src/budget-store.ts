@@ -18,6 +18,13 @@ export interface BudgetStore {
   setLimit(kind: string, amount: number | undefined): Promise<void>;
   /** True only for the first caller (any process) claiming this warning. */
   claimWarning(scope: string, period: string): Promise<boolean>;
+  /** The scopes starting with `prefix` ('room:', 'person:') in a period, most used (in `by`) first. */
+  top(
+    prefix: string,
+    period: string,
+    by: keyof BudgetUsage,
+    limit: number,
+  ): Promise<(BudgetUsage & { scope: string })[]>;
 }
 
 export const BUDGET_NAMESPACE = 'budget';
@@ -48,6 +55,10 @@ const POSTGRES: readonly PostgresMigration[] = [
 const ADD = `INSERT INTO budget_usage (scope, period, tokens, cost) VALUES (?, ?, ?, ?)
   ON CONFLICT (scope, period) DO UPDATE SET tokens = budget_usage.tokens + excluded.tokens,
   cost = budget_usage.cost + excluded.cost`;
+
+/** Prefixes are ours ('room:', 'person:'): no LIKE wildcard in them. */
+const TOP = (by: keyof BudgetUsage) => `SELECT scope, tokens, cost FROM budget_usage
+  WHERE period = ? AND scope LIKE ? ORDER BY ${by === 'cost' ? 'cost' : 'tokens'} DESC, scope LIMIT ?`;
 
 const numbered = (sql: string) => {
   let index = 0;
@@ -95,6 +106,14 @@ export function sqliteBudgetStore(database: SqliteDatabase): BudgetStore {
         ).changes > 0
       );
     },
+    async top(prefix, period, by, limit) {
+      const rows = database.statement(TOP(by)).all(period, `${prefix}%`, limit) as {
+        scope: string;
+        tokens: number;
+        cost: number;
+      }[];
+      return rows.map((row) => ({ scope: row.scope, tokens: Number(row.tokens), cost: Number(row.cost) }));
+    },
   };
 }
 
@@ -133,6 +152,14 @@ export async function postgresBudgetStore(database: PostgresDatabase): Promise<B
         [scope, period],
       );
       return rows.length > 0;
+    },
+    async top(prefix, period, by, limit) {
+      const rows = await database.query<{ scope: string; tokens: string; cost: number }>(numbered(TOP(by)), [
+        period,
+        `${prefix}%`,
+        limit,
+      ]);
+      return rows.map((row) => ({ scope: row.scope, tokens: Number(row.tokens), cost: Number(row.cost) }));
     },
   };
 }

@@ -2,12 +2,12 @@
 // per day, the deployment's per month, each in tokens (prompt + completion) or money (llm:usage's estimatedCost,
 // from the per-model prices). Counted in the storage engine's database, so every process adds to and reads the same
 // counters.
+import type { BudgetKind, BudgetLimit, BudgetLine, BudgetOverview } from '@aalis/api-budget';
 import type { LlmUsageEvent } from '@aalis/api-llm';
 import { dayOf, monthOf } from './budget-periods.js';
 import type { BudgetStore, BudgetUsage } from './budget-store.js';
 
-export type BudgetKind = 'person' | 'room' | 'deployment';
-export const BUDGET_KINDS: readonly BudgetKind[] = ['person', 'room', 'deployment'];
+export { BUDGET_KINDS, type BudgetKind, type BudgetLine } from '@aalis/api-budget';
 
 export interface BudgetLimits {
   unit: 'tokens' | 'money';
@@ -16,15 +16,6 @@ export interface BudgetLimits {
   deployment: number;
   timeZone: string;
   warnAt: number;
-}
-
-export interface BudgetLine {
-  kind: BudgetKind;
-  scope: string;
-  period: string;
-  used: number;
-  /** 0 = no limit. */
-  limit: number;
 }
 
 export interface Subject {
@@ -63,6 +54,38 @@ export class Budgets {
 
   async setLimit(kind: BudgetKind, amount: number | undefined): Promise<void> {
     await this.store.setLimit(kind, amount);
+  }
+
+  async limitView(kind: BudgetKind): Promise<BudgetLimit> {
+    const stored = await this.store.limit(kind);
+    return { kind, limit: stored ?? this.limits[kind], configured: this.limits[kind], adjusted: stored !== undefined };
+  }
+
+  /** The limits, the deployment's month, and today's rooms and people most used first (`top` each). */
+  async overview(now: number, top: number): Promise<Omit<BudgetOverview, 'currency'>> {
+    const day = dayOf(now, this.limits.timeZone);
+    const month = monthOf(now, this.limits.timeZone);
+    const by = this.limits.unit === 'money' ? 'cost' : 'tokens';
+    const limits = [await this.limitView('person'), await this.limitView('room'), await this.limitView('deployment')];
+    const spends = async (prefix: string) =>
+      (await this.store.top(prefix, day, by, top)).map((row) => ({
+        id: row.scope.slice(prefix.length),
+        used: this.amountOf(row),
+      }));
+    return {
+      unit: this.limits.unit,
+      timeZone: this.limits.timeZone,
+      day,
+      month,
+      warnAt: this.limits.warnAt,
+      limits,
+      deployment: {
+        used: this.amountOf(await this.store.used('deployment', month)),
+        limit: limits[2]!.limit,
+      },
+      rooms: await spends('room:'),
+      people: await spends('person:'),
+    };
   }
 
   /** Every budget of the subject now, used and limit. */

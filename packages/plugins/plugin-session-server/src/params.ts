@@ -24,7 +24,8 @@ export type Expected =
   | 'level'
   | 'integer'
   | 'password'
-  | 'displayName';
+  | 'displayName'
+  | 'budgetLimit';
 
 /**
  * Throws AALIS_WEBUI_BAD_REQUEST for request `type`: the parameter `path` should have been `expected`.

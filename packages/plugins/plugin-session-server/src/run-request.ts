@@ -17,6 +17,7 @@ import {
 import { adminMcp, adminPlugins, adminPreferencesSet, logsSubscribe, preferencesView } from './admin-requests.js';
 import { auditList } from './audit.js';
 import { backgroundList, backgroundStop, backgroundStopAll } from './background-requests.js';
+import { budgetsGet, budgetsSet, sessionBudget } from './budget-requests.js';
 import { clientLocale } from './client-locale.js';
 import { commandsListRequest } from './commands-list-request.js';
 import { configGet, configSet, pluginSwitch } from './console-config-requests.js';
@@ -162,6 +163,12 @@ export async function runRequest(
       return memoryRequest(deps, account, type, params);
     case 'usage.get':
       return usageGetRequest(deps, account, params);
+    case 'admin.budgets.get':
+      return budgetsGet(deps, params);
+    case 'admin.budgets.set':
+      return budgetsSet(deps, account, params);
+    case 'session.budget':
+      return sessionBudget(deps, account, params);
     case 'admin.plugins':
       return adminPlugins(deps);
     case 'admin.config.get':

@@ -61,6 +61,16 @@ export {
   type TimelineFrame,
 } from './frame-types.js';
 export {
+  BUDGET_OWNER_REQUESTS,
+  BUDGET_REQUESTS,
+  type BudgetKindView,
+  type BudgetLimitView,
+  type BudgetLineView,
+  type BudgetOverviewView,
+  type BudgetRequests,
+  type BudgetSpendView,
+} from './budget-types.js';
+export {
   MEMORY_REQUESTS,
   type MemoryFactView,
   type MemoryIndexView,

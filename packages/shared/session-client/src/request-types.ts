@@ -1,5 +1,6 @@
 // Requests a client sends and what each answers (docs/session-protocol.md 「Requests」). The same requests go over
 // the socket (`{ id, type, ...params }`) and over HTTP (`POST /api/v1/call` with `{ type, ...params }`).
+import { BUDGET_OWNER_REQUESTS, type BudgetRequests } from './budget-types.js';
 import type { AccountRequests, LogFilter } from './console-accounts-types.js';
 import { CONFIG_REQUESTS, type ConfigRequests } from './console-config-types.js';
 import { CONSOLE_MODELS_REQUESTS, type ConsoleModelsRequests } from './console-models-types.js';
@@ -219,7 +220,12 @@ export interface SessionExport {
 }
 
 /** Every request type with its parameters and its result. */
-export interface RequestMap extends AccountRequests, ConfigRequests, ConsoleModelsRequests, MemoryRequests {
+export interface RequestMap
+  extends AccountRequests,
+    BudgetRequests,
+    ConfigRequests,
+    ConsoleModelsRequests,
+    MemoryRequests {
   ping: { params: Record<string, never>; result: { at: number } };
   'sessions.list': { params: { search?: string; archived?: boolean }; result: { sessions: SessionSummary[] } };
   'session.create': { params: { title?: string }; result: { session: SessionSummary } };
@@ -371,6 +377,7 @@ export const REQUEST_TYPES: readonly RequestType[] = [
   'usage.get',
   ...MEMORY_REQUESTS,
   'account.sessions.list',
+  'session.budget',
   'account.sessions.revoke',
   'account.password.set',
   ...OWNER_REQUESTS,
