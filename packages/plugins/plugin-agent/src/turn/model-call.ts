@@ -6,7 +6,7 @@ import type { Message, ToolChoice } from '@aalis/schema-message';
 import { stripLeakedSpecialTokens } from '@aalis/util-text-normalize';
 import type { AgentDeps } from '../agent-deps.js';
 import { resolveTurnModel } from './turn-settings.js';
-import type { TurnState } from './turn-state.js';
+import type { TurnContext } from './turn-state.js';
 
 export interface ModelCallResult extends ChatResponse {
   /** The callId each tool call (by position) executes with: the one streamed in toolCallProgress. */
@@ -21,7 +21,7 @@ export function newCallId(): string {
 
 export async function callModel(
   deps: AgentDeps,
-  state: TurnState,
+  state: TurnContext,
   {
     messages,
     tools,

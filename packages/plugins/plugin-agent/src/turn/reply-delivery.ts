@@ -6,17 +6,17 @@ import { type ModelUsage, WellKnownMetadataKeys } from '@aalis/schema-message';
 import type { AgentDeps } from '../agent-deps.js';
 import { commitReply } from '../channel/session-channel.js';
 import { deletionBegun, saveAgentMessage, sendTurnMessage, turnRecordOf } from './turn-persistence.js';
-import type { TurnState } from './turn-state.js';
+import type { TurnContext, TurnProgress } from './turn-state.js';
 
 export async function deliverReply(
   deps: AgentDeps,
-  state: TurnState,
+  { state, progress }: { state: TurnContext; progress: TurnProgress },
   rawContent: string,
   response: { model: string; usage: ModelUsage },
   visibleContent?: string,
 ): Promise<void> {
   if (rawContent.trim() === '') {
-    state.outcome = 'silent';
+    progress.outcome = 'silent';
     return;
   }
   const context = {
@@ -29,7 +29,7 @@ export async function deliverReply(
   };
   await deps.hooks.use.run('agent:reply:before', context);
   if (context.content.trim() === '') {
-    state.outcome = 'silent';
+    progress.outcome = 'silent';
     return;
   }
   const metadata: Record<string, unknown> = {
@@ -52,10 +52,10 @@ export async function deliverReply(
   if (!commitReply(state.running, { deletionBegun: deletionBegun(deps, state) })) {
     state.running.controller.signal.throwIfAborted();
   }
-  state.reply = context.content;
-  state.outcome = 'replied';
-  metadata[WellKnownMetadataKeys.TurnRecord] = turnRecordOf(deps, state);
-  state.storedReply = await saveAgentMessage(deps, state, {
+  progress.reply = context.content;
+  progress.outcome = 'replied';
+  metadata[WellKnownMetadataKeys.TurnRecord] = turnRecordOf(deps, state, progress);
+  progress.storedReply = await saveAgentMessage(deps, state, progress, {
     role: 'assistant',
     content: context.archiveContent ?? context.content,
     metadata,

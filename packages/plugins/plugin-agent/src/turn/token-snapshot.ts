@@ -73,13 +73,8 @@ export async function answerTokenRequest(deps: AgentDeps, request: TokenRequestE
   const event = buildUsageEvent(deps, {
     sessionId: source.sessionId,
     platform: source.platform,
-    state: {
-      settings,
-      categories: built.categories,
-      trimmedOnce: false,
-      historyAtStart: history.activeCount,
-      appended: 0,
-    },
+    state: { settings, categories: built.categories, historyAtStart: history.activeCount },
+    progress: { trimmedOnce: false, appended: 0 },
     trim,
     tools,
     promptTokens: undefined,

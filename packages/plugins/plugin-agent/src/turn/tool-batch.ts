@@ -11,9 +11,14 @@ import type { AgentDeps } from '../agent-deps.js';
 import type { ModelCallResult } from './model-call.js';
 import { parseToolArguments } from './tool-arguments.js';
 import { saveAgentMessages, sendTurnMessage } from './turn-persistence.js';
-import type { TurnState } from './turn-state.js';
+import type { TurnContext, TurnProgress } from './turn-state.js';
 
-export async function runToolBatch(deps: AgentDeps, state: TurnState, response: ModelCallResult): Promise<void> {
+/** Runs the calls, stores and appends the group; resolves how many messages it appended. */
+export async function runToolBatch(
+  deps: AgentDeps,
+  { state, progress }: { state: TurnContext; progress: TurnProgress },
+  response: ModelCallResult,
+): Promise<number> {
   // Words said before the tool calls reach the platform as soon as the call returned, before the tools run, except
   // in rooms (there only the last reply goes out); sendTurnMessage sends nothing from a stopped turn.
   if (response.content.trim() !== '' && state.facts.kind !== 'room') {
@@ -87,9 +92,9 @@ export async function runToolBatch(deps: AgentDeps, state: TurnState, response: 
     metadata: { [WellKnownMetadataKeys.TurnId]: state.turnId, [WellKnownMetadataKeys.Model]: response.model },
   };
   if (response.reasoningContent) assistant.reasoningContent = response.reasoningContent;
-  await saveAgentMessages(deps, state, [assistant, ...results]);
+  await saveAgentMessages(deps, state, progress, [assistant, ...results]);
   state.parts.turn.push(assistant, ...results);
-  state.appended += 1 + results.length;
+  return 1 + results.length;
 }
 
 async function runOneCall(
@@ -141,7 +146,7 @@ async function runOneCall(
 }
 
 /** A single result may take at most toolResultMaxRatio of the context window. */
-function limitResult(deps: AgentDeps, state: TurnState, content: string): string {
+function limitResult(deps: AgentDeps, state: Pick<TurnContext, 'settings'>, content: string): string {
   const maxTokens = Math.floor(state.settings.model.contextWindow * deps.config.toolResultMaxRatio);
   const tokens = estimateTextTokens(content);
   if (maxTokens <= 0 || tokens <= maxTokens) return content;

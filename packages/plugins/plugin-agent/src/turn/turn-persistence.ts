@@ -16,7 +16,7 @@ import type { AgentDeps } from '../agent-deps.js';
 import { markUnstored } from '../channel/unstored-inputs.js';
 import { describe, turnEndLine } from '../log-format.js';
 import { stopMarkerText } from './engine-messages.js';
-import type { TurnState } from './turn-state.js';
+import type { TurnOpening, TurnProgress, TurnWithFacts } from './turn-state.js';
 
 /**
  * Archives an input (except idle prompts) and returns the user message the model sees. Without an archive, builds
@@ -24,7 +24,8 @@ import type { TurnState } from './turn-state.js';
  */
 export async function archiveInput(
   deps: AgentDeps,
-  state: Pick<TurnState, 'turnId' | 'facts' | 'sessionId'>,
+  state: Pick<TurnWithFacts, 'turnId' | 'facts' | 'sessionId'>,
+  progress: TurnProgress,
   message: IncomingMessage,
   entry: TurnEntry,
   time: number,
@@ -38,6 +39,7 @@ export async function archiveInput(
       markUnstored(message);
       throw error;
     }
+    progress.leftInHistory = true;
     return { archived, model: { role: 'user', content: archived.content, attachments: archived.attachments } };
   }
   deps.warnArchiveAbsent();
@@ -66,7 +68,7 @@ export async function archiveInput(
  */
 export function deletionBegun(
   deps: AgentDeps,
-  state: Pick<TurnState, 'sessionId' | 'generation'> & { running?: { superseded?: boolean } },
+  state: Pick<TurnOpening, 'sessionId' | 'generation'> & { running?: { superseded?: boolean } },
 ): boolean {
   // Taken over by another process: nothing more is written either (session-owners.ts onLost).
   if (state.running?.superseded) return true;
@@ -76,7 +78,8 @@ export function deletionBegun(
 /** Stores a message of the agent's (tool groups, replies, markers) when the archive is present. */
 export async function saveAgentMessage(
   deps: AgentDeps,
-  state: TurnState,
+  state: TurnOpening,
+  progress: TurnProgress,
   message: Message,
 ): Promise<Message | undefined> {
   if (deletionBegun(deps, state)) return undefined;
@@ -85,19 +88,24 @@ export async function saveAgentMessage(
     return undefined;
   }
   const stored = await deps.messageArchive.use.saveMessage(state.sessionId, message);
-  if (message.kind !== 'event-marker') state.leftInHistory = true;
+  if (message.kind !== 'event-marker') progress.leftInHistory = true;
   return stored;
 }
 
 /** Stores a tool-call group in one write (never half a group in history). */
-export async function saveAgentMessages(deps: AgentDeps, state: TurnState, messages: Message[]): Promise<void> {
+export async function saveAgentMessages(
+  deps: AgentDeps,
+  state: TurnOpening,
+  progress: TurnProgress,
+  messages: Message[],
+): Promise<void> {
   if (deletionBegun(deps, state)) return;
   if (!deps.messageArchive.available) {
     deps.warnArchiveAbsent();
     return;
   }
   await deps.messageArchive.use.saveMessages(state.sessionId, messages);
-  state.leftInHistory = true;
+  progress.leftInHistory = true;
 }
 
 /**
@@ -110,7 +118,7 @@ export async function saveAgentMessages(deps: AgentDeps, state: TurnState, messa
  */
 export async function sendTurnMessage(
   deps: AgentDeps,
-  state: TurnState,
+  state: TurnOpening,
   { kind, content }: { kind: OutgoingKind; content: string },
 ): Promise<boolean> {
   if (state.running.controller.signal.aborted || deletionBegun(deps, state)) return false;
@@ -150,7 +158,7 @@ export async function sendTurnMessage(
  */
 async function recordDeliveryFailure(
   deps: AgentDeps,
-  state: TurnState,
+  state: TurnOpening,
   message: OutgoingMessage,
   error: unknown,
 ): Promise<void> {
@@ -162,11 +170,11 @@ async function recordDeliveryFailure(
   });
 }
 
-export function turnRecordOf(deps: AgentDeps, state: TurnState): TurnRecord {
+export function turnRecordOf(deps: AgentDeps, state: TurnOpening, progress: TurnProgress): TurnRecord {
   const origin = deps.authority.available ? deps.authority.use.originTurnOf(state.messages) : undefined;
   const opener = state.messages[0]!;
   const record: TurnRecord = {
-    outcome: state.outcome,
+    outcome: progress.outcome,
     origin: {
       platform: state.platform,
       arrivals: state.messages.flatMap((message) => (message.arrival === undefined ? [] : [message.arrival])),
@@ -176,28 +184,35 @@ export function turnRecordOf(deps: AgentDeps, state: TurnState): TurnRecord {
   if (opener.source !== undefined) record.origin.source = opener.source;
   if (opener.triggerType !== undefined) record.origin.triggerType = opener.triggerType;
   if (opener.fromTurn?.turnId !== undefined) record.origin.fromTurn = opener.fromTurn.turnId;
-  if (state.outcome === 'error' && state.error !== undefined) record.error = deps.i18n.t(state.error);
-  if (state.outcome === 'aborted' && state.running.stoppedBy) record.stoppedBy = state.running.stoppedBy;
+  if (progress.outcome === 'error' && progress.error !== undefined) record.error = deps.i18n.t(progress.error);
+  if (progress.outcome === 'aborted' && state.running.stoppedBy) record.stoppedBy = state.running.stoppedBy;
   return record;
 }
 
-/** Everything after the pipeline: markers and record, turn:after, lastTurn, the info line. Never throws. */
-export async function finishTurn(deps: AgentDeps, state: TurnState): Promise<void> {
+/**
+ * Everything after the pipeline: markers and record, turn:after, lastTurn, the info line. Never throws. The facts are
+ * absent when reading them failed (no stop marker then).
+ */
+export async function finishTurn(
+  deps: AgentDeps,
+  state: TurnOpening & { readonly facts: TurnWithFacts['facts'] | undefined },
+  progress: TurnProgress,
+): Promise<void> {
   // The outcome is decided (called synchronously after it was set): a stop from now on stops nothing.
   state.running.committed = true;
   try {
-    await saveTurnEnd(deps, state);
+    await saveTurnEnd(deps, state, progress);
   } catch (error) {
     deps.log.error('saving the end of the turn failed', { turnId: state.turnId, error: describe(error) });
   }
   try {
     const context = {
       inputs: state.inputs,
-      reply: state.reply,
-      outcome: state.outcome,
+      reply: progress.reply,
+      outcome: progress.outcome,
       sessionId: state.sessionId,
       turnId: state.turnId,
-      ...(state.outcome === 'error' && state.error !== undefined ? { error: state.error } : {}),
+      ...(progress.outcome === 'error' && progress.error !== undefined ? { error: progress.error } : {}),
     };
     await deps.hooks.use.run('agent:turn:after', context);
   } catch (error) {
@@ -208,9 +223,9 @@ export async function finishTurn(deps: AgentDeps, state: TurnState): Promise<voi
     turnEndLine({
       turnId: state.turnId,
       sessionId: state.sessionId,
-      outcome: state.outcome,
+      outcome: progress.outcome,
       // Only a stopped turn has a reason: the one given to abort/clearing, else how it was stopped.
-      stopReason: state.outcome === 'aborted' ? (state.running.stopReason ?? 'abort') : undefined,
+      stopReason: progress.outcome === 'aborted' ? (state.running.stopReason ?? 'abort') : undefined,
       elapsedMs: Date.now() - state.startedAt,
       inputs: state.messages,
     }),
@@ -218,13 +233,17 @@ export async function finishTurn(deps: AgentDeps, state: TurnState): Promise<voi
 }
 
 /** The stop marker (a stopped turn that left something in history) and, without a stored reply, the event marker. */
-async function saveTurnEnd(deps: AgentDeps, state: TurnState): Promise<void> {
+async function saveTurnEnd(
+  deps: AgentDeps,
+  state: TurnOpening & { readonly facts: TurnWithFacts['facts'] | undefined },
+  progress: TurnProgress,
+): Promise<void> {
   // A session being deleted gets nothing more written: its history is about to go.
   if (deletionBegun(deps, state)) return;
-  const record = turnRecordOf(deps, state);
-  if (state.outcome === 'aborted' && state.leftInHistory && state.facts) {
+  const record = turnRecordOf(deps, state, progress);
+  if (progress.outcome === 'aborted' && progress.leftInHistory && state.facts) {
     const by = state.running.stoppedBy;
-    await saveAgentMessage(deps, state, {
+    await saveAgentMessage(deps, state, progress, {
       role: 'system',
       kind: 'turn-stopped',
       content: stopMarkerText({
@@ -242,7 +261,7 @@ async function saveTurnEnd(deps: AgentDeps, state: TurnState): Promise<void> {
     });
   }
   // A turn that stored a reply carries its record on that reply; any other gets an event marker.
-  if (state.outcome === 'replied' && state.storedReply) return;
+  if (progress.outcome === 'replied' && progress.storedReply) return;
   if (!deps.messageArchive.available) return;
   await deps.messageArchive.use.saveMessage(state.sessionId, {
     role: 'system',

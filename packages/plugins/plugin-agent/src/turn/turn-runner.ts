@@ -18,7 +18,14 @@ import { contextOverflowError, trimCall } from './trim-call.js';
 import { finishTurn, sendTurnMessage } from './turn-persistence.js';
 import { buildTurnParts, enterInput, insertJoins } from './turn-segment.js';
 import { readTurnSettings } from './turn-settings.js';
-import type { TurnState } from './turn-state.js';
+import {
+  newTurnProgress,
+  type SessionFacts,
+  type TurnContext,
+  type TurnOpening,
+  type TurnProgress,
+  type TurnWithFacts,
+} from './turn-state.js';
 import { reportUsage } from './usage-emitter.js';
 
 export interface RunTurnOptions {
@@ -79,94 +86,93 @@ async function turnBody({
   generation: number;
 }): Promise<void> {
   const opener = inputs[0]!.message;
-  const kind = turnKindOf(opener);
   const startedAt = Date.now();
-  const state = {
+  const opening: TurnOpening = {
     turnId: running.turnId,
     sessionId: opener.sessionId,
     platform: opener.platform,
-    kind,
+    kind: turnKindOf(opener),
     running,
     inputs,
+    inputMessages: new Map(),
     messages: inputs.map((input) => input.message),
+    addressedJoins: [],
     fromQueue,
     generation,
-    categories: new Map(),
-    inputMessages: new Map(),
-    appended: 0,
-    trimmedOnce: false,
-    iteration: 0,
-    leftInHistory: false,
-    addressedJoins: [],
-    outcome: 'silent',
-    reply: undefined,
-    error: undefined,
-    storedReply: undefined,
     startedAt,
-    tools: [],
-    historyAtStart: 0,
-  } as unknown as TurnState;
+  };
+  const progress = newTurnProgress();
+  let facts: SessionFacts | undefined;
   try {
-    state.facts = await readSessionFacts(deps, state.sessionId);
+    facts = await readSessionFacts(deps, opening.sessionId);
+    const withFacts: TurnWithFacts = { ...opening, facts };
     // 1. Inputs are archived first, in order (idle prompts never).
-    for (const input of inputs) await enterInput(deps, state, input, 'opened', startedAt);
+    for (const input of inputs) await enterInput(deps, { state: withFacts, progress }, input, 'opened', startedAt);
     const settings = await readTurnSettings(deps, {
-      sessionId: state.sessionId,
-      platform: state.platform,
+      sessionId: opening.sessionId,
+      platform: opening.platform,
       venue: opener.venue,
     });
     if (!settings) {
-      state.outcome = 'error';
-      state.error = textRef('agent.error.noModel');
-      await sendTurnMessage(deps, state, {
+      progress.outcome = 'error';
+      progress.error = textRef('agent.error.noModel');
+      await sendTurnMessage(deps, opening, {
         kind: 'system',
-        content: deps.i18n.t(textRef('agent.notice.system', { text: deps.i18n.t(state.error) })),
+        content: deps.i18n.t(textRef('agent.notice.system', { text: deps.i18n.t(progress.error) })),
       });
       return;
     }
-    state.settings = settings;
     // 2–5.1 System prompt, history, tools, contributions (materialised once per turn, so later calls keep the
     // same prefix).
     const material = await buildTurnMaterial(deps, {
-      sessionId: state.sessionId,
-      platform: state.platform,
+      sessionId: opening.sessionId,
+      platform: opening.platform,
       venue: opener.venue,
-      turnId: state.turnId,
+      turnId: opening.turnId,
       settings,
       inputs,
       signal: running.controller.signal,
       dryRun: false,
     });
-    state.historyAtStart = material.history.activeCount;
-    state.tools = material.tools;
-    state.categories = material.contributions.categories;
-    state.parts = buildTurnParts({
-      deps,
-      state,
-      system: material.system,
-      history: material.history.segment,
-      built: material.contributions.byAnchor,
-    });
-    await modelLoop(deps, channel, state);
+    const state: TurnContext = {
+      ...withFacts,
+      settings,
+      tools: material.tools,
+      parts: buildTurnParts({
+        deps,
+        state: withFacts,
+        system: material.system,
+        history: material.history.segment,
+        built: material.contributions.byAnchor,
+      }),
+      categories: material.contributions.categories,
+      historyAtStart: material.history.activeCount,
+    };
+    await modelLoop(deps, channel, { state, progress });
   } catch (error) {
-    if (running.controller.signal.aborted) state.outcome = 'aborted';
+    if (running.controller.signal.aborted) progress.outcome = 'aborted';
     else {
-      state.outcome = 'error';
+      progress.outcome = 'error';
       // The session sees a coded error in its reader's locale (its catalogue has both); the log keeps English.
-      state.error = AalisError.isInstance(error) ? error.localized(deps.i18n.locale) : describe(error);
-      deps.log.error('turn failed', { sessionId: state.sessionId, turnId: state.turnId, error: describe(error) });
-      await sendTurnMessage(deps, state, {
+      progress.error = AalisError.isInstance(error) ? error.localized(deps.i18n.locale) : describe(error);
+      deps.log.error('turn failed', { sessionId: opening.sessionId, turnId: opening.turnId, error: describe(error) });
+      await sendTurnMessage(deps, opening, {
         kind: 'error',
-        content: deps.i18n.t(textRef('agent.notice.error', { reason: state.error })),
+        content: deps.i18n.t(textRef('agent.notice.error', { reason: progress.error })),
       });
     }
   } finally {
-    if (running.controller.signal.aborted && state.outcome !== 'replied') state.outcome = 'aborted';
-    await finishTurn(deps, state);
+    if (running.controller.signal.aborted && progress.outcome !== 'replied') progress.outcome = 'aborted';
+    await finishTurn(deps, { ...opening, facts }, progress);
   }
 }
 
-async function modelLoop(deps: AgentDeps, channel: SessionChannel, state: TurnState): Promise<void> {
+async function modelLoop(
+  deps: AgentDeps,
+  channel: SessionChannel,
+  turn: { state: TurnContext; progress: TurnProgress },
+): Promise<void> {
+  const { state, progress } = turn;
   const { running } = state;
   let iterationsExhausted = false;
   let formatRetries = 0;
@@ -183,7 +189,7 @@ async function modelLoop(deps: AgentDeps, channel: SessionChannel, state: TurnSt
       turnId: state.turnId,
       source: state.messages[0]!.source,
       model: state.settings.model.id,
-      iteration: state.iteration,
+      iteration: progress.iteration,
     });
     let hook = await deps.hooks.use.run('agent:llm:before', before.context);
     // 5.3 The insertion point: real-person turns take the inputs waiting to join, archive them as joined, append
@@ -192,9 +198,9 @@ async function modelLoop(deps: AgentDeps, channel: SessionChannel, state: TurnSt
     while (hook.reachedCentre && running.human && formatRetries === 0) {
       const joins = channel.takeJoins();
       if (joins.length === 0) break;
-      await insertJoins(
+      progress.appended += await insertJoins(
         deps,
-        state,
+        turn,
         joins.map((pending) => pending.message),
       );
       before = relaunched(state.parts, before.context);
@@ -214,7 +220,7 @@ async function modelLoop(deps: AgentDeps, channel: SessionChannel, state: TurnSt
       historyIndex: deps.historyCache.trimIndex(state.sessionId),
     });
     const { trim } = trimmed;
-    if (trim.trimmed) state.trimmedOnce = true;
+    if (trim.trimmed) progress.trimmedOnce = true;
     if (trim.removed > 0) {
       deps.log.info('hard trim removed messages', {
         sessionId: state.sessionId,
@@ -230,7 +236,7 @@ async function modelLoop(deps: AgentDeps, channel: SessionChannel, state: TurnSt
       ...(iterationsExhausted && llmTools.length > 0 ? { toolChoice: 'none' as const } : {}),
       maxOutputTokens: trimmed.output.maxOutputTokens,
     });
-    reportUsage(deps, state, { response, trim, tools: context.tools });
+    reportUsage(deps, turn, { response, trim, tools: context.tools });
     await deps.hooks.use.run('agent:llm:after', {
       response,
       messages: trim.messages,
@@ -241,7 +247,7 @@ async function modelLoop(deps: AgentDeps, channel: SessionChannel, state: TurnSt
     });
     if (response.toolCalls.length > 0 && !iterationsExhausted) {
       const limit = state.settings.maxToolIterations;
-      if (limit !== undefined && state.iteration >= limit) {
+      if (limit !== undefined && progress.iteration >= limit) {
         // The limit is reached: these calls are not run; one more call, with tool_choice 'none', asks for the answer.
         iterationsExhausted = true;
         state.parts.turn.push(
@@ -249,14 +255,14 @@ async function modelLoop(deps: AgentDeps, channel: SessionChannel, state: TurnSt
         );
         continue;
       }
-      await runToolBatch(deps, state, response);
-      state.iteration++;
+      progress.appended += await runToolBatch(deps, turn, response);
+      progress.iteration++;
       continue;
     }
     if (iterationsExhausted && response.toolCalls.length > 0 && response.content.trim() === '') {
       // A server that ignores tool_choice 'none' answered with calls only: not run, and the turn ends in a coded
       // error saying so instead of an empty (silent) reply; the tool results before the limit are already stored.
-      throw toolLimitError(deps, state.settings.maxToolIterations ?? state.iteration, response.toolCalls);
+      throw toolLimitError(deps, state.settings.maxToolIterations ?? progress.iteration, response.toolCalls);
     }
     // The final reply is being written: later real-person inputs queue for the next turn.
     channel.closeJoins();
@@ -278,10 +284,10 @@ async function modelLoop(deps: AgentDeps, channel: SessionChannel, state: TurnSt
         );
         continue;
       }
-      await deliverReply(deps, state, response.content, response, decoded.visible);
+      await deliverReply(deps, turn, response.content, response, decoded.visible);
       return;
     }
-    await deliverReply(deps, state, response.content, response);
+    await deliverReply(deps, turn, response.content, response);
     return;
   }
 }

@@ -9,7 +9,7 @@ import { routeLine } from '../log-format.js';
 import { protectMessage, type TurnParts } from './call-messages.js';
 import { focusBlock, instructionBlock, isInstructionTurn, queueHeader, volatileContext } from './engine-messages.js';
 import { archiveInput } from './turn-persistence.js';
-import type { TurnState } from './turn-state.js';
+import type { TurnContext, TurnKind, TurnProgress, TurnWithFacts } from './turn-state.js';
 
 export function buildTurnParts({
   deps,
@@ -19,7 +19,7 @@ export function buildTurnParts({
   built,
 }: {
   deps: AgentDeps;
-  state: TurnState;
+  state: TurnWithFacts;
   system: Message;
   history: HistorySegment;
   built: Record<'head' | 'turn-hint' | 'turn-context', Message[]>;
@@ -57,7 +57,7 @@ export function buildTurnParts({
     const block = instructionBlock({
       i18n: deps.i18n,
       message: state.inputs[0]!.message,
-      kind: state.kind as Exclude<TurnState['kind'], 'conversation'>,
+      kind: state.kind as Exclude<TurnKind, 'conversation'>,
       time: state.startedAt,
       timeZone,
     });
@@ -83,25 +83,27 @@ export function buildTurnParts({
 
 export async function enterInput(
   deps: AgentDeps,
-  state: TurnState,
+  { state, progress }: { state: TurnWithFacts; progress: TurnProgress },
   input: TurnInput,
   entry: 'opened' | 'joined',
   time: number,
 ) {
-  const { archived, model } = await archiveInput(deps, state, input.message, entry, time);
-  if (archived) {
-    input.archived = archived;
-    state.leftInHistory = true;
-  }
+  const { archived, model } = await archiveInput(deps, state, progress, input.message, entry, time);
+  if (archived) input.archived = archived;
   state.inputMessages.set(input, model);
 }
 
 /** The model-facing form of an input: its archived entry, or the content built the archive's way. */
-export function inputMessage(state: TurnState, input: TurnInput): Message {
+export function inputMessage(state: Pick<TurnWithFacts, 'inputMessages'>, input: TurnInput): Message {
   return state.inputMessages.get(input) ?? { role: 'user', content: input.message.content };
 }
 
-export async function insertJoins(deps: AgentDeps, state: TurnState, joined: IncomingMessage[]): Promise<void> {
+/** Archives and appends the inputs that join at the insertion point; resolves how many messages it appended. */
+export async function insertJoins(
+  deps: AgentDeps,
+  { state, progress }: { state: TurnContext; progress: TurnProgress },
+  joined: IncomingMessage[],
+): Promise<number> {
   const now = Date.now();
   const messages: Message[] = [];
   for (const message of joined) {
@@ -111,9 +113,8 @@ export async function insertJoins(deps: AgentDeps, state: TurnState, joined: Inc
     const input: TurnInput = { message };
     state.inputs.push(input);
     state.messages.push(message);
-    await enterInput(deps, state, input, 'joined', now);
+    await enterInput(deps, { state, progress }, input, 'joined', now);
     messages.push(inputMessage(state, input));
-    state.appended++;
   }
   if (state.facts.multiParty) {
     const addressed = joined.filter((message) => wasAddressed(message));
@@ -128,4 +129,5 @@ export async function insertJoins(deps: AgentDeps, state: TurnState, joined: Inc
     state.parts.turn.push(message);
     protectMessage(state.parts, message, { entry: 'joined' });
   }
+  return messages.length;
 }

@@ -3,7 +3,7 @@
 import type { ModelRef } from '@aalis/api-agent';
 import { effectiveThinkingLevel, findModel, llm, type ResolvedModel, resolveModel } from '@aalis/api-llm';
 import type { AgentDeps } from '../agent-deps.js';
-import type { TurnSettings, TurnState } from './turn-state.js';
+import type { TurnContext, TurnSettings } from './turn-state.js';
 
 export const FIELD = {
   llm: 'llm',
@@ -88,7 +88,10 @@ export async function readTurnSettings(deps: AgentDeps, source: SettingsSource):
 }
 
 /** The provider serving the turn's model now (it may have been re-registered since the turn opened). */
-export function resolveTurnModel(deps: AgentDeps, state: TurnState): NonNullable<ReturnType<typeof findModel>> {
+export function resolveTurnModel(
+  deps: AgentDeps,
+  state: Pick<TurnContext, 'settings'>,
+): NonNullable<ReturnType<typeof findModel>> {
   const found = findModel({ providers: deps.services.providers(llm), value: state.settings.model.id });
   if (!found) throw new Error(`model ${state.settings.model.id} is no longer available`);
   return found;

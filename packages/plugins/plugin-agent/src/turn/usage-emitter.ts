@@ -4,7 +4,7 @@ import type { ChatResponse } from '@aalis/api-llm';
 import type { ToolDefinition } from '@aalis/api-tools';
 import type { TrimResult } from '@aalis/context-budget';
 import type { AgentDeps } from '../agent-deps.js';
-import type { TurnState } from './turn-state.js';
+import type { TurnContext, TurnProgress } from './turn-state.js';
 import { computeBreakdown, formatUsageLine, UsageLogThrottle, usageParts } from './usage-report.js';
 
 const throttles = new WeakMap<AgentDeps, UsageLogThrottle>();
@@ -25,6 +25,7 @@ export function buildUsageEvent(
     turnId,
     platform,
     state,
+    progress,
     trim,
     tools,
     promptTokens,
@@ -32,7 +33,8 @@ export function buildUsageEvent(
     sessionId: string;
     turnId?: string;
     platform: string;
-    state: Pick<TurnState, 'settings' | 'categories' | 'trimmedOnce' | 'historyAtStart' | 'appended'>;
+    state: Pick<TurnContext, 'settings' | 'categories' | 'historyAtStart'>;
+    progress: Pick<TurnProgress, 'trimmedOnce' | 'appended'>;
     trim: TrimResult;
     tools: readonly ToolDefinition[];
     promptTokens: number | undefined;
@@ -58,9 +60,9 @@ export function buildUsageEvent(
     tokenBudget: trim.budget,
     used,
     usageRatio: model.contextWindow > 0 ? used / model.contextWindow : 0,
-    trimmed: state.trimmedOnce || trim.trimmed,
+    trimmed: progress.trimmedOnce || trim.trimmed,
     untrimmedHistory: trim.untrimmedHistory,
-    historyMessages: state.historyAtStart + state.appended,
+    historyMessages: state.historyAtStart + progress.appended,
     historyLimit: state.settings.historyLimit,
     breakdown,
     parts: usageParts(breakdown),
@@ -71,7 +73,7 @@ export function buildUsageEvent(
 
 export function reportUsage(
   deps: AgentDeps,
-  state: TurnState,
+  { state, progress }: { state: TurnContext; progress: TurnProgress },
   { response, trim, tools }: { response: ChatResponse; trim: TrimResult; tools: readonly ToolDefinition[] },
 ): void {
   const event = buildUsageEvent(deps, {
@@ -79,6 +81,7 @@ export function reportUsage(
     turnId: state.turnId,
     platform: state.platform,
     state,
+    progress,
     trim,
     tools,
     promptTokens: response.usage.promptTokens,
