@@ -1,5 +1,6 @@
 // Wires the host's hooks and events to the live sessions and the peers: turn events through the event bridge, the
 // session list frames, fresh timelines when a history changes as a whole, settings changes, and log records.
+import { performance } from 'node:perf_hooks';
 import type { HooksService } from '@aalis/api-hooks';
 import type { SessionInfo } from '@aalis/api-session-manager';
 import { type LogRecord, levelAtLeast } from '@aalis/core';
@@ -97,6 +98,7 @@ export function listenToHost(deps: ServerDeps, hooks: Handle<HooksService>, reda
     }
     deps.logins.forgetSession(sessionId);
     deps.kinds.delete(sessionId);
+    forgetAnnounce(deps, sessionId);
   });
   on('plugin:state', (state) => {
     for (const peer of deps.peers) {
@@ -181,12 +183,24 @@ async function titleFromFirstInput(deps: ServerDeps, sessionId: string, message:
   }
 }
 
-/** Announces asked for in this turn of the event loop, by session: sent once, after it, with the latest row. */
-const announcing = new Map<string, { deps: ServerDeps; session: SessionInfo | undefined }>();
+/** Announces asked for and not sent yet, by server and session: sent together with the latest row of each. */
+const announcing = new Map<string, { deps: ServerDeps; sessionId: string; session: SessionInfo | undefined }>();
+/** Waiting for the flush of `announcing` (and the promises of those who asked). */
+let flushing: { done: Promise<void> } | undefined;
+let lastFlush = Number.NEGATIVE_INFINITY;
+
+/**
+ * Shortest time between two sendings of list rows. Every list row goes to every socket of every account that may
+ * see the session, so with many sessions running their rows are gathered: a socket gets at most one write of list
+ * rows per interval, however many turns start and end meanwhile (a turn quicker than this shows its outcome without
+ * first showing it running). While the list is quiet a change still goes out in the next turn of the event loop.
+ */
+export const LIST_INTERVAL_MS = 50;
 
 /**
  * The list row again, e.g. when `running` changed (session:updated comes while the turn still runs). Coalesced:
- * a turn's end asks twice (its end, then its recorded outcome) and every socket gets one row.
+ * a turn's end asks twice (its end, then its recorded outcome) and every socket gets one row; rows asked for within
+ * LIST_INTERVAL_MS of the last sending wait for the next one.
  */
 export function announceById(deps: ServerDeps, sessionId: string, session?: SessionInfo): Promise<void> {
   if (deps.peers.size === 0) return Promise.resolve();
@@ -194,16 +208,27 @@ export function announceById(deps: ServerDeps, sessionId: string, session?: Sess
   const pending = announcing.get(key);
   if (pending) {
     if (session) pending.session = session;
-    return Promise.resolve();
-  }
-  announcing.set(key, { deps, session });
-  return new Promise((resolve) =>
-    setImmediate(() => {
-      const latest = announcing.get(key)?.session;
-      announcing.delete(key);
-      void announceNow(deps, sessionId, latest).finally(resolve);
-    }),
-  );
+  } else announcing.set(key, { deps, sessionId, session });
+  if (flushing) return flushing.done;
+  const wait = lastFlush + LIST_INTERVAL_MS - performance.now();
+  const done = new Promise<void>((resolve) => {
+    const flush = () => {
+      flushing = undefined;
+      lastFlush = performance.now();
+      const batch = [...announcing.values()];
+      announcing.clear();
+      void Promise.all(batch.map((entry) => announceNow(entry.deps, entry.sessionId, entry.session))).finally(resolve);
+    };
+    if (wait <= 0) setImmediate(flush);
+    else setTimeout(flush, wait).unref();
+  });
+  flushing = { done };
+  return done;
+}
+
+/** A deleted session's row is not sent again after its removal. */
+function forgetAnnounce(deps: ServerDeps, sessionId: string): void {
+  announcing.delete(`${deps.serverId}\u0000${sessionId}`);
 }
 
 async function announceNow(deps: ServerDeps, sessionId: string, known: SessionInfo | undefined): Promise<void> {

@@ -73,7 +73,7 @@ export function attachSocketServer(server: Server, options: SocketServerOptions)
     // A refused socket is still opened, to say why (a browser cannot read a refused upgrade's body): it gets one
     // error frame and close 4403, and nothing else.
     wss.handleUpgrade(request, socket, head, (ws) => {
-      if (refusal === undefined) connected(ws, request);
+      if (refusal === undefined) connected(ws, request, socket);
       else closeWith(ws, CLOSE_CODES.refused, refusal);
     });
   };
@@ -85,7 +85,7 @@ export function attachSocketServer(server: Server, options: SocketServerOptions)
     ws.close(code, body.code);
   };
 
-  const connected = (ws: WebSocket, request: HttpRequest) => {
+  const connected = (ws: WebSocket, request: HttpRequest, socket: Duplex) => {
     let account: Account | undefined;
     let loginKey = '';
     const address = request.socket.remoteAddress;
@@ -108,6 +108,13 @@ export function attachSocketServer(server: Server, options: SocketServerOptions)
     alive.add(ws);
     ws.on('pong', () => alive.add(ws));
     const cookie = request.headers.cookie;
+    // Frames sent to this socket in one turn of the event loop go out in one write: a session change reaches every
+    // socket of an account, and a write (a system call) per frame per socket was most of the cost of fan-out.
+    let corked = false;
+    const uncork = () => {
+      corked = false;
+      socket.uncork();
+    };
     const peer: Peer = {
       account,
       loginKey,
@@ -123,6 +130,11 @@ export function attachSocketServer(server: Server, options: SocketServerOptions)
         if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
           ws.close(1013, 'too far behind; reconnect and resume');
           return;
+        }
+        if (!corked) {
+          corked = true;
+          socket.cork();
+          setImmediate(uncork);
         }
         ws.send(text);
       },

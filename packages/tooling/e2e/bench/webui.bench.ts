@@ -10,6 +10,7 @@
 // The clients run in the host's process (one clock for both arrivals), so in a burst they read only once the host
 // is done with it: the burst's latency is mostly the host's own work on the burst, and its socket rate is a batch
 // read; the paced scenarios show the server's cost on a live stream.
+// BENCH_WEBUI_CASES=fanout (or stream, durable; comma-separated) runs only those parts, e.g. to profile one.
 import { performance } from 'node:perf_hooks';
 import type { SessionClient } from '@aalis/session-client';
 import type { StreamStep } from '@aalis/testing';
@@ -31,6 +32,7 @@ const SCENARIOS: Scenario[] = [
   { name: 'paced 2 ms, 4 tabs', chunks: 500, paceMs: 2, tabs: 4 },
 ];
 const RUNS = 3;
+const CASES = new Set((process.env.BENCH_WEBUI_CASES ?? 'stream,fanout,durable').split(','));
 
 function reply(chunks: number, paceMs: number): { type: 'stream'; steps: StreamStep[] } {
   const steps: StreamStep[] = [{ role: 'assistant' }];
@@ -61,7 +63,7 @@ try {
     'ratio'.padStart(7),
     'added latency median / p95 / p99 (ms)'.padStart(40),
   );
-  for (const scenario of SCENARIOS) {
+  for (const scenario of CASES.has('stream') ? SCENARIOS : []) {
     const results: { direct: number; socket: number; latencies: number[] }[] = [];
     for (let run = 0; run < RUNS; run++) {
       const { session } = await owner.request('session.create', { title: `bench ${scenario.name}` });
@@ -127,8 +129,8 @@ try {
     "\nchunks/s: in-process, between the first and last chunk the subscriber saw; socket, from the host's first chunk to the slowest tab's last.",
   );
   console.log('added latency: per chunk, socket client arrival minus in-process subscriber arrival (same clock).');
-  await fanOutCase(host, cookie);
-  await durableAckCase(host, cookie);
+  if (CASES.has('fanout')) await fanOutCase(host, cookie);
+  if (CASES.has('durable')) await durableAckCase(host, cookie);
 } finally {
   await host.stop();
 }
