@@ -22,9 +22,22 @@ export interface MediaService {
    * front door can offer recording. Absent: it does not.
    */
   transcribes?(): boolean;
+  /**
+   * Whether text can be spoken (a text-to-speech endpoint is configured), so a front door can offer playing a reply
+   * and the voiceReply session setting exists. Absent: it cannot.
+   */
+  speaks?(): boolean;
+  /**
+   * The text (Markdown; its marks and code blocks are not read) spoken, as an Ogg/Opus `audio` attachment with its
+   * bytes in `data`. Rejects with a coded error: none configured, nothing speakable, the endpoint failed or timed out.
+   */
+  speak?(text: string, options?: { sessionId?: string }): Promise<Attachment>;
 }
 
 export const media: ServiceDescriptor<MediaService> = defineService<MediaService>('media');
 
 /** Tool name of the media implementation's second look at an image from the history. */
 export const DESCRIBE_IMAGE_TOOL = 'describe_image';
+
+/** The session setting (a boolean) that makes her replies come with voice where the platform carries it. */
+export const VOICE_REPLY_SETTING = 'voiceReply';

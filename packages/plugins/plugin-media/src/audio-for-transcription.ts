@@ -3,8 +3,8 @@
 // - what OpenAI's endpoint and whisper.cpp's server read as it is (WAV, MP3, OGG/Opus, FLAC, WebM, M4A/MP4) goes
 //   as it is, named with the extension of its real type (servers pick the decoder by file name);
 // - anything else that looks like audio (AMR from QQ, AAC, WMA …) is converted by Debian's ffmpeg to 16 kHz mono WAV.
-import { spawn } from 'node:child_process';
 import { fileTypeFromBuffer } from 'file-type';
+import { runFfmpeg } from './ffmpeg.js';
 import { mediaErrors } from './media-texts.js';
 import type { AudioFile } from './transcriber.js';
 
@@ -77,7 +77,7 @@ export async function audioForTranscription(
   const looksLikeAudio = sniffed ? sniffed.mime.startsWith('audio/') || sniffed.mime.startsWith('video/') : false;
   if (!looksLikeAudio) throw mediaErrors.AALIS_MEDIA_NOT_AUDIO({ type: sniffed?.mime ?? 'unknown' });
   const format = sniffed!.ext;
-  const wav = await ffmpegToWav(bytes, { ...options, format });
+  const wav = await runFfmpeg(bytes, ['-ac', '1', '-ar', '16000', '-f', 'wav'], { ...options, format, minBytes: 45 });
   return { bytes: wav, mimeType: 'audio/wav', name: `${base}.wav`, format };
 }
 
@@ -98,70 +98,4 @@ export function wavFromPcm(pcm: Uint8Array, sampleRate: number): Uint8Array {
   header.write('data', 36, 'ascii');
   header.writeUInt32LE(pcm.length, 40);
   return Buffer.concat([header, pcm]);
-}
-
-/** ffmpeg from stdin to 16 kHz mono WAV on stdout, its output bounded and ended by the signal. */
-function ffmpegToWav(
-  bytes: Uint8Array,
-  { signal, maxBytes, format }: { signal: AbortSignal; maxBytes: number; format: string },
-): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      'ffmpeg',
-      [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-nostdin',
-        '-i',
-        'pipe:0',
-        '-ac',
-        '1',
-        '-ar',
-        '16000',
-        '-f',
-        'wav',
-        'pipe:1',
-      ],
-      { stdio: ['pipe', 'pipe', 'pipe'], signal },
-    );
-    const out: Buffer[] = [];
-    let size = 0;
-    let errors = '';
-    let failed = false;
-    const fail = (error: Error) => {
-      if (failed) return;
-      failed = true;
-      child.kill('SIGKILL');
-      reject(error);
-    };
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') fail(mediaErrors.AALIS_MEDIA_FFMPEG_MISSING({ format }));
-      else if (signal.aborted) fail(mediaErrors.AALIS_MEDIA_AUDIO_CORRUPT({ format, reason: 'conversion timed out' }));
-      else fail(mediaErrors.AALIS_MEDIA_AUDIO_CORRUPT({ format, reason: error.message }));
-    });
-    child.stdout.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes)
-        fail(mediaErrors.AALIS_MEDIA_AUDIO_TOO_LARGE({ size: String(size), limit: String(maxBytes) }));
-      else out.push(chunk);
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (errors.length < 2_000) errors += chunk.toString('utf8');
-    });
-    child.on('close', (code) => {
-      if (failed) return;
-      if (code === 0 && size > 44) resolve(Buffer.concat(out));
-      else
-        fail(
-          mediaErrors.AALIS_MEDIA_AUDIO_CORRUPT({
-            format,
-            reason: errors.trim().split('\n').at(-1) || `ffmpeg exit ${code}`,
-          }),
-        );
-    });
-    // A broken pipe (ffmpeg gave up on the input) is reported by the exit code above.
-    child.stdin.on('error', () => {});
-    child.stdin.end(bytes);
-  });
 }

@@ -5,18 +5,21 @@ import '@aalis/api-agent';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
 import { llm } from '@aalis/api-llm';
-import { media } from '@aalis/api-media';
+import { media, VOICE_REPLY_SETTING } from '@aalis/api-media';
 import { memory } from '@aalis/api-memory';
+import { sessionFields } from '@aalis/api-session-settings';
 import { storage } from '@aalis/api-storage';
 import { tools } from '@aalis/api-tools';
-import { config, definePlugin, i18n, lifecycle, logger, optional, provide, services } from '@aalis/core';
+import { config, definePlugin, i18n, lifecycle, logger, optional, provide, services, textRef } from '@aalis/core';
 import { describeImageTool } from './describe-image-tool.js';
 import { ImageDescriber } from './image-describer.js';
 import { ImagesForModel } from './images-for-model.js';
 import { mediaConfigSchema } from './media-config.js';
+import { mediaErrors } from './media-texts.js';
 import { postgresDescriptionStore } from './postgres-description-store.js';
 import { sqliteDescriptionStore } from './sqlite-description-store.js';
 import { VoiceInput, type VoiceNote } from './voice-input.js';
+import type { VoiceOutput } from './voice-output.js';
 import './media-texts.js';
 
 export const MEDIA_PLUGIN = '@aalis/plugin-media';
@@ -40,6 +43,7 @@ export default definePlugin({
     memory: optional(memory),
     gateway: optional(gateway),
     llm: optional(llm),
+    sessionFields: optional(sessionFields),
   },
   config: mediaConfigSchema,
   async apply(handles) {
@@ -96,6 +100,54 @@ export default definePlugin({
       : undefined;
     if (transcriber) handles.lifecycle.use.onDispose(() => transcriber.close());
     const voice = new VoiceInput({ transcriber, i18n: handles.i18n.use, logger: log, note });
+    // Voice out, loaded (with its speech client) only when a text-to-speech endpoint is configured.
+    const speechConfig = handles.config.use.speech;
+    let voiceOut: VoiceOutput | undefined;
+    if (speechConfig) {
+      const [{ Synthesizer }, { VoiceOutput }] = await Promise.all([
+        import('./synthesizer.js'),
+        import('./voice-output.js'),
+      ]);
+      const synthesizer = new Synthesizer(speechConfig, {
+        i18n: handles.i18n.use,
+        logger: log,
+        plugin: `${MEDIA_PLUGIN}.speech`,
+      });
+      handles.lifecycle.use.onDispose(() => synthesizer.close());
+      voiceOut = new VoiceOutput({
+        synthesizer,
+        i18n: handles.i18n.use,
+        logger: log,
+        note,
+        wantsVoice: async (message) => {
+          if (!handles.sessionFields.available || !handles.sessionFields.use.field(VOICE_REPLY_SETTING)) return false;
+          try {
+            const scope = {
+              sessionId: message.sessionId,
+              ...(message.platform !== undefined ? { platform: message.platform } : {}),
+              ...(message.venue !== undefined ? { venue: message.venue } : {}),
+            };
+            return (await handles.sessionFields.use.get(scope, VOICE_REPLY_SETTING)).value === true;
+          } catch (error) {
+            log.warn('cannot read the voiceReply setting', { sessionId: message.sessionId, error: String(error) });
+            return false;
+          }
+        },
+      });
+      handles.sessionFields.use.register({
+        key: VOICE_REPLY_SETTING,
+        type: 'boolean',
+        label: textRef('media.field.voiceReply'),
+        description: textRef('media.field.voiceReply.description'),
+        visibility: 'common',
+        level: 0,
+        default: false,
+      });
+      handles.hooks.use.middleware('outbound:dispatch', async ({ message }, next) => {
+        await voiceOut!.apply(message);
+        await next();
+      });
+    }
 
     handles.provide.use.service(media, {
       async describe(attachment, options = {}) {
@@ -107,6 +159,13 @@ export default definePlugin({
         }
       },
       transcribes: () => transcriber !== undefined,
+      speaks: () => voiceOut !== undefined,
+      async speak(text, options = {}) {
+        if (!voiceOut) throw mediaErrors.AALIS_MEDIA_SPEECH_NOT_CONFIGURED();
+        const voice = await voiceOut.speak(text, options.sessionId);
+        if (!voice) throw mediaErrors.AALIS_MEDIA_SPEECH_NOTHING_TO_SAY();
+        return voice;
+      },
     });
     handles.hooks.use.middleware('agent:input:before', async ({ message }, next) => {
       origins.set(message.sessionId, {

@@ -25,6 +25,10 @@ export const mediaTexts = defineCatalogue({
     'media.notice.noTranscription':
       '这里没有配置语音转文字，你发的语音她听不到，请改发文字。要让她听语音，请在 plugins.media.transcription 里配置一个语音转文字服务（baseUrl、apiKey、model，兼容 OpenAI 的 /audio/transcriptions，也可以是本机的 whisper.cpp 服务）。',
     'media.notice.voiceFailed': '语音 {name} 没能转成文字：{reason} 消息的其余部分照常发出。',
+    'media.notice.speechFailed': '这条回复没能配上语音：{reason} 文字回复照常发出。',
+    'media.field.voiceReply': '语音回复',
+    'media.field.voiceReply.description':
+      '打开后，她的每条回复在能发语音的平台（QQ、Telegram）上另附一条语音；网页里每条回复都有播放按钮。',
   },
   en: {
     'media.describe.prompt':
@@ -54,6 +58,10 @@ export const mediaTexts = defineCatalogue({
       'No speech-to-text is configured here, so she cannot hear the voice messages you send; please write instead. To let her, configure a speech-to-text service under plugins.media.transcription (baseUrl, apiKey, model; any OpenAI-compatible /audio/transcriptions, a local whisper.cpp server too).',
     'media.notice.voiceFailed':
       'The voice message {name} could not be turned into text: {reason} The rest of the message was sent as usual.',
+    'media.notice.speechFailed': 'This reply could not be given a voice: {reason} The text reply was sent as usual.',
+    'media.field.voiceReply': 'Voice replies',
+    'media.field.voiceReply.description':
+      'When on, each of her replies comes with a voice message on platforms that carry one (QQ, Telegram); in the WebUI every reply has a play button.',
   },
 });
 
@@ -114,6 +122,32 @@ export const mediaErrors = defineErrors({
     'zh-CN':
       'plugins.media.transcription.baseUrl 不是可用的地址（{baseUrl}：{problem}）；应是 http:// 或 https:// 地址，例如 https://api.openai.com/v1。',
     en: 'plugins.media.transcription.baseUrl is not a usable URL ({baseUrl}: {problem}); it should be an http:// or https:// URL such as https://api.openai.com/v1.',
+  },
+  AALIS_MEDIA_SPEECH_URL_INVALID: {
+    'zh-CN':
+      'plugins.media.speech.baseUrl 不是可用的地址（{baseUrl}：{problem}）；应是 http:// 或 https:// 地址，例如 https://api.openai.com/v1。',
+    en: 'plugins.media.speech.baseUrl is not a usable URL ({baseUrl}: {problem}); it should be an http:// or https:// URL such as https://api.openai.com/v1.',
+  },
+  AALIS_MEDIA_SPEECH_TOO_LARGE: {
+    'zh-CN': '语音超过了上限 plugins.media.speech.maxAudioBytes = {limit} 字节。',
+    en: 'the voice is over the limit plugins.media.speech.maxAudioBytes = {limit} bytes.',
+  },
+  AALIS_MEDIA_SPEECH_NOT_AUDIO: {
+    'zh-CN': '文字转语音服务的回答不是音频（类型是 {type}）。',
+    en: 'the text-to-speech service answered with something that is not audio (of type {type}).',
+  },
+  AALIS_MEDIA_SPEECH_TIMEOUT: {
+    'zh-CN': '文字转语音服务 {seconds} 秒内没有说完（上限 plugins.media.speech.timeoutMs）。',
+    en: 'the text-to-speech service did not finish within {seconds} s (the limit plugins.media.speech.timeoutMs).',
+  },
+  AALIS_MEDIA_SPEECH_NOT_CONFIGURED: {
+    'zh-CN':
+      '这里没有配置文字转语音：请在 plugins.media.speech 里配置一个（baseUrl、model、voice，兼容 OpenAI 的 /audio/speech）。',
+    en: 'No text-to-speech is configured here: configure one under plugins.media.speech (baseUrl, model, voice; any OpenAI-compatible /audio/speech).',
+  },
+  AALIS_MEDIA_SPEECH_NOTHING_TO_SAY: {
+    'zh-CN': '这段文字里没有能读出来的内容（只有代码或标记）。',
+    en: 'There is nothing in this text to read aloud (only code or markup).',
   },
   AALIS_MEDIA_IMAGE_NOT_FOUND: {
     'zh-CN': '本会话的历史里没有图片 {id}。图片 id 在图片的描述里，以 img_ 开头。',

@@ -335,17 +335,28 @@ export default definePlugin({
         .filter((attachment) => attachment.type === 'image')
         .map((attachment) => attachment.url ?? (attachment.data ? `base64://${attachment.data}` : ''))
         .filter((file) => file !== '');
+      // A voice (a voice reply) goes as a record segment, alone in its message as QQ requires; the implementation
+      // (go-cqhttp, NapCat, Lagrange) converts the Ogg/Opus to SILK itself.
+      const records = (message.attachments ?? [])
+        .filter((attachment) => attachment.type === 'audio')
+        .map((attachment) => attachment.url ?? (attachment.data ? `base64://${attachment.data}` : ''))
+        .filter((file) => file !== '');
       const pieces = splitMessage(message.content, settings.maxMessageLength);
-      if (pieces.length === 0 && images.length === 0) return;
+      if (pieces.length === 0 && images.length === 0 && records.length === 0) return;
       const action = target.chatType === 'group' ? 'send_group_msg' : 'send_private_msg';
       const idKey = target.chatType === 'group' ? 'group_id' : 'user_id';
-      const count = Math.max(pieces.length, 1);
-      for (let index = 0; index < count; index++) {
-        const segments = buildSegments({
-          text: pieces[index] ?? '',
-          ...(index === 0 && replyTo !== undefined ? { replyTo } : {}),
-          ...(index === count - 1 ? { images } : {}),
-        });
+      const count = pieces.length === 0 && images.length === 0 ? 0 : Math.max(pieces.length, 1);
+      const messages = [
+        ...Array.from({ length: count }, (_, index) =>
+          buildSegments({
+            text: pieces[index] ?? '',
+            ...(index === 0 && replyTo !== undefined ? { replyTo } : {}),
+            ...(index === count - 1 ? { images } : {}),
+          }),
+        ),
+        ...records.map((file) => [{ type: 'record', data: { file } }]),
+      ];
+      for (const segments of messages) {
         const tempSource = target.chatType === 'private' ? tempSources.get(target.chatId) : undefined;
         const data = (await connection.call(action, {
           [idKey]: Number(target.chatId) || target.chatId,

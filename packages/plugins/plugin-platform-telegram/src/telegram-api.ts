@@ -40,10 +40,13 @@ export class TelegramApi {
       const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
       let response: Response;
       try {
+        // A file to upload (a voice) goes as multipart/form-data, the other fields JSON-serialised as Telegram
+        // reads them; everything else is a JSON body.
+        const upload = Object.values(params).some((value) => value instanceof Blob);
         response = await fetch(`${this.root}/bot${this.options.token}/${method}`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(params),
+          ...(upload ? {} : { headers: { 'content-type': 'application/json' } }),
+          body: upload ? formOf(params) : JSON.stringify(params),
           signal: combined,
         });
       } catch (error) {
@@ -85,6 +88,17 @@ export class TelegramApi {
   private scrub(text: string): string {
     return this.options.token ? text.split(this.options.token).join('<token>') : text;
   }
+}
+
+function formOf(params: Record<string, unknown>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    if (value instanceof File) form.append(name, value, value.name);
+    else if (value instanceof Blob) form.append(name, value, name);
+    else form.append(name, typeof value === 'object' ? JSON.stringify(value) : String(value));
+  }
+  return form;
 }
 
 function describe(error: unknown): string {

@@ -499,6 +499,22 @@ export default definePlugin({
           for (const attachment of message.attachments ?? []) {
             if (attachment.type === 'image' && attachment.url) {
               await api.call('sendPhoto', { ...chatOfRoomKey(target.chatId), photo: attachment.url });
+            } else if (attachment.type === 'audio' && (attachment.data || attachment.url)) {
+              // A voice reply (Ogg/Opus) is a voice message; other audio goes as an audio file.
+              const voice = attachment.mimeType === 'audio/ogg';
+              const file = attachment.data
+                ? new File(
+                    [Buffer.from(attachment.data, 'base64')],
+                    attachment.name ?? (voice ? 'voice.ogg' : 'audio'),
+                    {
+                      type: attachment.mimeType ?? 'application/octet-stream',
+                    },
+                  )
+                : attachment.url;
+              await api.call(voice ? 'sendVoice' : 'sendAudio', {
+                ...chatOfRoomKey(target.chatId),
+                [voice ? 'voice' : 'audio']: file,
+              });
             }
           }
         },

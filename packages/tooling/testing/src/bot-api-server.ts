@@ -121,12 +121,37 @@ export async function startBotApiServer(options: BotApiServerOptions): Promise<B
       ...(retryAfter !== undefined ? { parameters: { retry_after: retryAfter } } : {}),
     });
 
+  /**
+   * A JSON body, or a multipart/form-data one (an upload, as sendVoice with a file): its fields as Telegram reads
+   * them (JSON-serialised objects parsed back) and its files as { name, type, bytes }.
+   */
   const readBody = (req: IncomingMessage) =>
     new Promise<Record<string, unknown>>((resolve) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
+      req.on('end', async () => {
+        const contentType = req.headers['content-type'] ?? '';
         try {
+          if (contentType.startsWith('multipart/form-data')) {
+            const form = await new Request('http://127.0.0.1/', {
+              method: 'POST',
+              headers: { 'content-type': contentType },
+              body: Buffer.concat(chunks),
+            }).formData();
+            const params: Record<string, unknown> = {};
+            for (const [name, value] of form) {
+              if (typeof value !== 'string') {
+                params[name] = { name: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) };
+                continue;
+              }
+              try {
+                params[name] = /^[[{]/.test(value) ? JSON.parse(value) : /^-?\d+$/.test(value) ? Number(value) : value;
+              } catch {
+                params[name] = value;
+              }
+            }
+            return resolve(params);
+          }
           const text = Buffer.concat(chunks).toString('utf8');
           resolve(text === '' ? {} : (JSON.parse(text) as Record<string, unknown>));
         } catch {
@@ -208,6 +233,14 @@ export async function startBotApiServer(options: BotApiServerOptions): Promise<B
             date: Math.floor(Date.now() / 1000),
             text: params.text,
           },
+        });
+      }
+      case 'sendVoice':
+      case 'sendAudio': {
+        const messageId = nextMessageId++;
+        return json(res, 200, {
+          ok: true,
+          result: { message_id: messageId, chat: { id: Number(params.chat_id) }, date: Math.floor(Date.now() / 1000) },
         });
       }
       case 'sendChatAction':

@@ -104,6 +104,15 @@ export {
   type SlackServer,
   startSlackServer,
 } from './slack-server.js';
+export {
+  type SpeechFormat,
+  type SpeechReply,
+  type SpeechRequest,
+  type SpeechTestServer,
+  speechAudio,
+  speechTone,
+  startSpeechTestServer,
+} from './speech-test-server.js';
 export { startTestProxy, type TestProxy, type TestProxyOptions } from './test-proxy.js';
 export {
   startTranscriptionTestServer,
