@@ -10,7 +10,6 @@ import storagePlugin from '@aalis/plugin-storage';
 import { type IncomingMessage, type OutgoingMessage, WellKnownMetadataKeys } from '@aalis/schema-message';
 import { type BootedApp, bootApp } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentDeps } from '../agent-deps.js';
 import type { PendingInput, RunningTurn } from '../channel/session-channel.js';
 import { TerminalForwarding } from './terminal-forwarding.js';
 
@@ -31,7 +30,7 @@ async function setUp(timeoutMs = 5000) {
   const deps = {
     events: booted.app.events,
     log: { warn: (text: string) => void warnings.push(text) },
-  } as unknown as AgentDeps;
+  };
   const forwarding = new TerminalForwarding(deps, { queue, holder: 'OWNER', timeoutMs });
   return { booted, queue, forwarding, warnings };
 }

@@ -29,7 +29,8 @@ export class TerminalForwarding {
   private readonly puts = new Map<string, Promise<unknown>>();
 
   constructor(
-    private readonly deps: AgentDeps,
+    // Events to follow and a log to warn in: all it needs of the agent's dependencies.
+    private readonly deps: { events: AgentDeps['events']; log: Pick<AgentDeps['log'], 'warn'> },
     private readonly options: TerminalForwardingOptions,
   ) {
     // Owned by the agent plugin: withdrawn with it, so replies of turns ending during the drain still go out.

@@ -1,11 +1,10 @@
 // The history copy groups appended messages incrementally; the result must equal applyHistoryWindow over the same
 // active history at every step (late results completing a group, orphan results, control messages, envelopes).
-import type { MemoryService } from '@aalis/api-memory';
 import { applyHistoryWindow } from '@aalis/context-budget';
 import { isControlMessage, type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HistoryCache, visibleForm } from './history-cache.js';
+import { HistoryCache, type HistoryReader, visibleForm } from './history-cache.js';
 
 type Step = 'user' | 'assistant' | 'call' | 'call-missing' | 'late' | 'orphan' | 'marker' | 'envelope';
 
@@ -22,9 +21,9 @@ describe('HistoryCache grouped window', () => {
         ),
         async (batches) => {
           const stored: Message[] = [];
-          const memory = {
+          const memory: HistoryReader = {
             read: async () => stored.filter((message) => !isControlMessage(message)),
-          } as unknown as MemoryService;
+          };
           const cache = new HistoryCache();
           const missing: string[] = [];
           let next = 0;

@@ -5,6 +5,10 @@
 // result) and the session's trim index, which trusts what it indexed from the same log; a compression divider, a
 // rollback or a clear drops the copy and the next turn reads again.
 import type { MemoryService } from '@aalis/api-memory';
+
+/** The one read the cache makes of the memory service. */
+export type HistoryReader = Pick<MemoryService, 'read'>;
+
 import { freezeMessage, HistoryTrimIndex, MessageLog } from '@aalis/context-budget';
 import {
   type Attachment,
@@ -77,7 +81,7 @@ export class HistoryCache {
   private readonly trimIndexes = new Map<string, HistoryTrimIndex>();
 
   /** Conversation messages of the active history from `start` on, and the active count. */
-  async window(memory: MemoryService, sessionId: string, start: number, count: number): Promise<Message[]> {
+  async window(memory: HistoryReader, sessionId: string, start: number, count: number): Promise<Message[]> {
     return (await this.entry(memory, sessionId, start, count)).messages;
   }
 
@@ -86,7 +90,7 @@ export class HistoryCache {
    * orphan results left out): grouping the messages appended since the last call alone gives the same as grouping
    * everything, as long as what came before has no incomplete group.
    */
-  async groupedWindow(memory: MemoryService, sessionId: string, start: number, count: number): Promise<GroupedWindow> {
+  async groupedWindow(memory: HistoryReader, sessionId: string, start: number, count: number): Promise<GroupedWindow> {
     const entry = await this.entry(memory, sessionId, start, count);
     if (entry.grouped === undefined) {
       const grouped = groupToolCalls(entry.messages);
@@ -113,7 +117,7 @@ export class HistoryCache {
     return index;
   }
 
-  private async entry(memory: MemoryService, sessionId: string, start: number, count: number): Promise<SessionHistory> {
+  private async entry(memory: HistoryReader, sessionId: string, start: number, count: number): Promise<SessionHistory> {
     let entry = this.sessions.get(sessionId);
     if (entry && (entry.offset > start || entry.offset + entry.messages.length !== count)) entry = undefined;
     if (!entry) {
