@@ -1,10 +1,11 @@
 // The owner's 账号/Accounts section: every account (the owner and YAML-declared ones marked as such, not
 // deletable; the ones made here), with its level, whether it has a password and its logins; a form to create
 // one (id, display name, level, password), and per account an editor (level, password; display name for the
-// ones made here) and delete (confirmed).
-import type { AccountView, ParamsOf, SessionClient } from '@aalis/session-client';
+// ones made here), its logins (device, last use; each revocable) and delete (confirmed).
+import type { AccountView, LoginSessionView, ParamsOf, SessionClient } from '@aalis/session-client';
 import { defineComponent, h, onMounted, type PropType, ref } from 'vue';
 import { ta } from '../console-accounts-texts.js';
+import { preferences } from '../page-preferences.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import '../console-accounts.css';
 
@@ -30,6 +31,7 @@ export const AccountsSection = defineComponent({
     const problem = ref<string | undefined>();
     const notice = ref<string | undefined>();
     const deleting = ref<AccountView | undefined>();
+    const logins = ref<{ userId: string; sessions: LoginSessionView[] } | undefined>();
     const busy = ref(false);
 
     const load = async () => {
@@ -56,6 +58,62 @@ export const AccountsSection = defineComponent({
         await load();
       }
     };
+    const showLogins = async (userId: string) => {
+      if (logins.value?.userId === userId) {
+        logins.value = undefined;
+        return;
+      }
+      problem.value = undefined;
+      // The list's login counts too: they were counted when it was loaded.
+      void load();
+      try {
+        logins.value = { userId, ...(await props.client.request('admin.accounts.logins', { userId })) };
+      } catch (error) {
+        problem.value = props.describeError(error);
+      }
+    };
+    const revoke = async (userId: string, login: LoginSessionView) => {
+      await run(
+        () => props.client.request('admin.accounts.logins.revoke', { userId, loginId: login.id }),
+        ta('webui-page.accounts.revoked'),
+      );
+      // Listed again either way: a refused revocation is most often a login that ended meanwhile.
+      logins.value = undefined;
+      await showLogins(userId);
+    };
+    const loginList = (userId: string) =>
+      h('div', { class: 'account-logins', 'data-testid': 'account-logins' }, [
+        h('h3', ta('webui-page.accounts.loginsOf', { userId })),
+        logins.value!.sessions.length === 0
+          ? h('p', { class: 'muted' }, ta('webui-page.accounts.noLogins'))
+          : h(
+              'ul',
+              { class: 'login-sessions' },
+              logins.value!.sessions.map((login) => {
+                const device = login.device ?? ta('webui-page.me.unknownDevice');
+                return h('li', { key: login.id, class: 'login-session' }, [
+                  h('div', { class: 'login-session-text' }, [
+                    h('div', { class: 'login-device' }, device),
+                    h('div', { class: 'muted' }, [
+                      login.method ? `${ta(`webui-page.me.method.${login.method}`)} · ` : '',
+                      `${ta('webui-page.me.lastUsed')}: ${new Date(login.lastUsedAt).toLocaleString(preferences.locale)}`,
+                    ]),
+                  ]),
+                  h(
+                    'button',
+                    {
+                      type: 'button',
+                      class: 'button danger',
+                      'aria-label': ta('webui-page.me.revokeOf', { device }),
+                      disabled: busy.value,
+                      onClick: () => void revoke(userId, login),
+                    },
+                    ta('webui-page.me.revoke'),
+                  ),
+                ]);
+              }),
+            ),
+      ]);
     const create = async (event: Event) => {
       event.preventDefault();
       const { userId, displayName, level, password } = draft.value;
@@ -195,6 +253,17 @@ export const AccountsSection = defineComponent({
                   {
                     type: 'button',
                     class: 'button',
+                    'aria-label': ta('webui-page.accounts.loginsOf', { userId: account.userId }),
+                    'aria-expanded': String(logins.value?.userId === account.userId),
+                    onClick: () => void showLogins(account.userId),
+                  },
+                  ta('webui-page.accounts.showLogins'),
+                ),
+                h(
+                  'button',
+                  {
+                    type: 'button',
+                    class: 'button',
                     'aria-label': ta('webui-page.accounts.editOf', { userId: account.userId }),
                     onClick: () =>
                       (editing.value = {
@@ -224,6 +293,7 @@ export const AccountsSection = defineComponent({
                   : null,
               ]),
               editing.value?.userId === account.userId ? editor(account) : null,
+              logins.value?.userId === account.userId ? loginList(account.userId) : null,
             ]),
           ),
         ),
