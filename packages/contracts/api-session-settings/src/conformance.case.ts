@@ -352,7 +352,7 @@ export function describeSessionSettingsConformance(name: string, createFixture: 
       return { owner, field };
     }
 
-    it('#11.11 a field with a globalValue: its global layer is that value, seen and written from either side', async () => {
+    it('a field with a globalValue: its global layer is that value, seen and written from either side', async () => {
       const { service } = await setup();
       const { owner: bound, field } = ownedElsewhere();
       service.register(field);
@@ -403,7 +403,7 @@ export function describeSessionSettingsConformance(name: string, createFixture: 
       expect(bound.get()).toBeUndefined();
     });
 
-    it('#11.11 a value stored on the global layer before the field had a globalValue moves to its owner', async () => {
+    it('a value stored on the global layer before the field had a globalValue moves to its owner', async () => {
       const current = await setup();
       const plain: AnySessionField = {
         key: 'boundModel',

@@ -119,7 +119,7 @@ describe('EventBus', () => {
     expect(bus.listenerCount('x')).toBe(0);
   });
 
-  it('#15.2 the events handle says whether anything listens now', async () => {
+  it('the events handle says whether anything listens now', async () => {
     const app = new App({ logSinks: [memorySink()] });
     expect(app.events.listens('service:switch')).toBe(false);
     const off = app.events.on('service:switch', () => {});

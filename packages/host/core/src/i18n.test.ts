@@ -26,7 +26,7 @@ describe('message catalogues', () => {
   });
 });
 
-describe('fillPlaceholders (#15.2: a scan instead of a regular expression)', () => {
+describe('fillPlaceholders (a scan instead of a regular expression)', () => {
   const byRegularExpression = (template: string, params: Record<string, string | number>) =>
     template.replace(/\{(\w+)\}/g, (whole, name: string) =>
       params[name] === undefined ? whole : String(params[name]),

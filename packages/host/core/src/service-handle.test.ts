@@ -51,7 +51,7 @@ async function started(...plugins: ReturnType<typeof greeterProvider>[]) {
   return { app, handle: seen.handle! };
 }
 
-describe('service handle (#15.2: selection and bound methods kept between calls)', () => {
+describe('service handle (selection and bound methods kept between calls)', () => {
   it('hands out the same bound method while nothing changed, bound to its implementation', async () => {
     const a = greeterProvider('a');
     const { app, handle } = await started(a);

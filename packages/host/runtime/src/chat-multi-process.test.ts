@@ -100,7 +100,7 @@ const TIMEOUT = 120_000;
 
 describe('terminal replies across processes (PostgreSQL)', () => {
   it(
-    '#16.cli.1 two aalis chat processes in one session: each prints the replies to its own lines, wherever they ran, and not the replies to the other terminal’s lines',
+    'two aalis chat processes in one session: each prints the replies to its own lines, wherever they ran, and not the replies to the other terminal’s lines',
     async () => {
       const url = await throwawayDatabase();
       const env = { AALIS_DATABASE_URL: url };
@@ -151,7 +151,7 @@ describe('terminal replies across processes (PostgreSQL)', () => {
   );
 
   it(
-    '#16.cli.2 the terminal whose line another process is answering is killed: the survivor prints nothing of that reply, archives it and goes on answering its own lines',
+    'the terminal whose line another process is answering is killed: the survivor prints nothing of that reply, archives it and goes on answering its own lines',
     async () => {
       const url = await throwawayDatabase();
       const env = { AALIS_DATABASE_URL: url };
@@ -204,7 +204,7 @@ describe('terminal replies across processes (PostgreSQL)', () => {
     TIMEOUT,
   );
   it(
-    '#16.cli.7 a chat whose input ended while a line of the other terminal waits for it stays, answers it and only then leaves; the other terminal prints the reply',
+    'a chat whose input ended while a line of the other terminal waits for it stays, answers it and only then leaves; the other terminal prints the reply',
     async () => {
       const url = await throwawayDatabase();
       const env = { AALIS_DATABASE_URL: url };

@@ -18,7 +18,7 @@ const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
 
 describe('aalis chat under faults', () => {
   it(
-    '#11.14 prints a reply with its escape sequences neutralised (no OSC title/clipboard, clear, alternate screen)',
+    'prints a reply with its escape sequences neutralised (no OSC title/clipboard, clear, alternate screen)',
     async () => {
       const cwd = workspace(serverConfig(fixture.server.url));
       fixture.server.enqueue(
@@ -36,7 +36,7 @@ describe('aalis chat under faults', () => {
   );
 
   it(
-    '#11.16 closed standard output (`aalis chat | head -1`): no stack trace, the running turn keeps its records, exit 0',
+    'closed standard output (`aalis chat | head -1`): no stack trace, the running turn keeps its records, exit 0',
     async () => {
       const cwd = workspace(serverConfig(fixture.server.url));
       fixture.server.enqueue(
@@ -77,7 +77,7 @@ describe('aalis chat under faults', () => {
   );
 
   it(
-    '#11.17 sends a continued line at the very end of the input, and treats an invisible-only line as empty',
+    'sends a continued line at the very end of the input, and treats an invisible-only line as empty',
     async () => {
       const cwd = workspace(serverConfig(fixture.server.url));
       fixture.server.enqueue(textReply('Got it.'));
@@ -95,7 +95,7 @@ describe('aalis chat under faults', () => {
   );
 
   it(
-    '#11.22 drains on SIGHUP like SIGTERM: the running turn stops cleanly, exit 0, the history intact',
+    'drains on SIGHUP like SIGTERM: the running turn stops cleanly, exit 0, the history intact',
     async () => {
       const cwd = workspace(serverConfig(fixture.server.url));
       fixture.server.enqueue({
@@ -130,7 +130,7 @@ describe('aalis chat under faults', () => {
   );
 
   it(
-    '#11.21 a model server that is down at start (llm.model unset) is asked for its models again later',
+    'a model server that is down at start (llm.model unset) is asked for its models again later',
     async () => {
       const port = await freePort();
       const cwd = workspace(

@@ -18,7 +18,7 @@ function emptyDir(): string {
 
 describe('aalis with a configuration that cannot start', () => {
   it(
-    '#11.18 an error from the environment (AALIS_LOG_LEVEL=verbose) creates nothing, like one from the file',
+    'an error from the environment (AALIS_LOG_LEVEL=verbose) creates nothing, like one from the file',
     async () => {
       const cwd = emptyDir();
       const run = await runAalis({
@@ -72,7 +72,7 @@ describe('aalis with a configuration that cannot start', () => {
   );
 
   it(
-    '#11.18 --config naming a file that does not exist is an error naming the file; nothing is created',
+    '--config naming a file that does not exist is an error naming the file; nothing is created',
     async () => {
       const cwd = emptyDir();
       const run = await runAalis({
@@ -89,7 +89,7 @@ describe('aalis with a configuration that cannot start', () => {
   );
 
   it(
-    '#11.18 --config naming a missing file is the same error for every command (start, serve, webui-link)',
+    '--config naming a missing file is the same error for every command (start, serve, webui-link)',
     async () => {
       for (const command of ['start', 'serve', 'webui-link']) {
         const cwd = emptyDir();
@@ -108,7 +108,7 @@ describe('aalis with a configuration that cannot start', () => {
   );
 
   it(
-    '#11.18 an invalid baseUrl (not a URL, ftp://, a bad port) is a configuration error at start, exit 2',
+    'an invalid baseUrl (not a URL, ftp://, a bad port) is a configuration error at start, exit 2',
     async () => {
       const cases = [
         { value: 'not a url', expected: 'an http:// or https:// URL' },

@@ -54,7 +54,7 @@ async function closedPort(): Promise<number> {
 
 describe('credentials in llm.baseUrl', () => {
   it(
-    '#11.15 are never printed, logged or stored; a server echoing the Basic header gets it redacted',
+    'are never printed, logged or stored; a server echoing the Basic header gets it redacted',
     async () => {
       const unreachable = `http://${USER}:${PASSWORD}@127.0.0.1:${await closedPort()}/v1`;
       const echoing = server.url.replace('http://', `http://${USER}:${PASSWORD}@`);

@@ -134,8 +134,8 @@ async function chatIn(sessionId: string): Promise<AalisProcess> {
 
 const sentBy = (call: StampedCall) => String(call.request.headers.authorization ?? '').replace(/^Bearer /, '');
 
-describe('#16 SIGTERM of a session’s owner: the inputs other processes accepted are answered', () => {
-  it('#16.s6 A runs a long turn, B accepts three inputs for the session (A one more), SIGTERM A: B answers each once, promptly, no overlap', async () => {
+describe('SIGTERM of a session’s owner: the inputs other processes accepted are answered', () => {
+  it('A runs a long turn, B accepts three inputs for the session (A one more), SIGTERM A: B answers each once, promptly, no overlap', async () => {
     calls = stampCalls(model);
     // A's own turn streams far longer than the test: only the drain ends it. Everything else is answered at once.
     model.enqueueWhen((body) => tagsOf(body).at(-1) === '[s1 p1 m1]', slowReply(60_000));
@@ -199,7 +199,7 @@ describe('#16 SIGTERM of a session’s owner: the inputs other processes accepte
     expect(model.requests.filter((request) => request.rejected !== undefined)).toEqual([]);
   }, 120_000);
 
-  it('#16.s7 an `aalis chat` line whose turn the owner’s drain stopped prints the stopped-turn line', async () => {
+  it('an `aalis chat` line whose turn the owner’s drain stopped prints the stopped-turn line', async () => {
     calls = stampCalls(model);
     // A's own turn answers after a moment; the terminal's line queues behind it and opens A's next turn, which
     // streams until A's drain stops it.
@@ -230,7 +230,7 @@ describe('#16 SIGTERM of a session’s owner: the inputs other processes accepte
     expect(calls.filter((call) => tagsOf(call.request.body).at(-1) === '[s1 p2 m1]')).toHaveLength(1);
   }, 120_000);
 
-  it('#16.s9 an `aalis serve` that runs a terminal’s line hands the reply to that terminal, which prints it', async () => {
+  it('an `aalis serve` that runs a terminal’s line hands the reply to that terminal, which prints it', async () => {
     calls = stampCalls(model);
     // The serve process owns the session (its own turn runs a moment), so the terminal's line runs there after it.
     model.enqueueWhen((body) => tagsOf(body).at(-1) === '[s1 p1 m1]', slowReply(FIRST_TURN_MS));
@@ -249,7 +249,7 @@ describe('#16 SIGTERM of a session’s owner: the inputs other processes accepte
     expect(chat.stdout()).toContain('answered by the serve process');
   }, 120_000);
 
-  it('#16.s11 three serve processes, twenty sessions, inputs to random processes, one SIGTERMed while it streams: every accepted input archived once and answered or recorded as stopped, no overlap', async () => {
+  it('three serve processes, twenty sessions, inputs to random processes, one SIGTERMed while it streams: every accepted input archived once and answered or recorded as stopped, no overlap', async () => {
     const SESSIONS = 20;
     calls = stampCalls(model);
     scriptTurns(model, { delayMs: 150, turns: SESSIONS * 8 });

@@ -43,7 +43,7 @@ afterAll(async () => {
 
 describe.skipIf(!tmuxFound)('aalis start when its terminal is closed', () => {
   it(
-    '#11.22 a closed terminal (input gone, SIGHUP) drains like SIGTERM: the turn stops cleanly, exit 0, no stack trace',
+    'a closed terminal (input gone, SIGHUP) drains like SIGTERM: the turn stops cleanly, exit 0, no stack trace',
     async () => {
       const errors = join(workspace.dir, 'stderr.txt');
       const status = join(workspace.dir, 'status.txt');

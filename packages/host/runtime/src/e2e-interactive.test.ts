@@ -104,7 +104,7 @@ describe.skipIf(!tmuxFound)('aalis start in a terminal', () => {
   );
 
   it(
-    '#11.14 shows escape sequences from the model as text: the title, the clipboard and the screen stay untouched',
+    'shows escape sequences from the model as text: the title, the clipboard and the screen stay untouched',
     async () => {
       const target = 'escapes';
       tmux('new-session', '-d', '-s', target, '-x', '110', '-y', '40', '-c', workspace.dir, aalisCommand());

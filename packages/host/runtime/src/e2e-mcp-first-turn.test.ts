@@ -30,7 +30,7 @@ plugins:
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('#17 MCP tools from the first message on', () => {
+describe('MCP tools from the first message on', () => {
   it('a message piped in as the host starts calls a registry server’s tool; a server that cannot start does not hold it up', async () => {
     const run = await runAalis({
       cwd: dir,

@@ -275,13 +275,13 @@ async function runScenario(): Promise<Outcome> {
   }
 }
 
-describe('#16 three aalis serve processes on one PostgreSQL, 100 sessions, messages to random processes, one SIGKILLed mid-turn', () => {
+describe('three aalis serve processes on one PostgreSQL, 100 sessions, messages to random processes, one SIGKILLed mid-turn', () => {
   let outcome: Outcome;
   beforeAll(async () => {
     outcome = await runScenario();
   }, 120_000);
 
-  it('#16.1 the victim was killed while a turn of it streamed, after it had accepted inputs; the others accepted every input', async () => {
+  it('the victim was killed while a turn of it streamed, after it had accepted inputs; the others accepted every input', async () => {
     const { victim, sent, killedAt, chats } = outcome;
     expect(killedAt).toBeDefined();
     expect(await victim.process.exited).toBe('SIGKILL');
@@ -296,7 +296,7 @@ describe('#16 three aalis serve processes on one PostgreSQL, 100 sessions, messa
     ).toEqual([]);
   });
 
-  it("#16.2 no two turns of a session overlap (from the model server's request log), though a session's inputs reached several processes", () => {
+  it("no two turns of a session overlap (from the model server's request log), though a session's inputs reached several processes", () => {
     const spans = turnSpans(outcome.calls);
     expect(spans.length).toBeGreaterThanOrEqual(SESSIONS);
     const found = overlappingTurns(spans);
@@ -318,7 +318,7 @@ describe('#16 three aalis serve processes on one PostgreSQL, 100 sessions, messa
     expect(movedOn).toEqual(victimSessions);
   });
 
-  it('#16.3 every provider request is a valid sequence (roles, tool calls answered), tool turns included', () => {
+  it('every provider request is a valid sequence (roles, tool calls answered), tool turns included', () => {
     const rejected = outcome.chats.filter((request) => request.rejected !== undefined);
     expect(rejected.map((request) => `${tagsOf(request.body).at(-1)}: ${request.rejected}`)).toEqual([]);
     // The script's tool turns happened and went on with their results: every call a survivor made that opened a tool
@@ -347,7 +347,7 @@ describe('#16 three aalis serve processes on one PostgreSQL, 100 sessions, messa
     expect(unanswered.map((request) => tagsOf(request.body).at(-1))).toEqual([]);
   });
 
-  it("#16.4 every accepted input is archived exactly once and answered or recorded as stopped, the killed one's included", () => {
+  it("every accepted input is archived exactly once and answered or recorded as stopped, the killed one's included", () => {
     const { problems, stopped } = settle(outcome.rows, outcome.sent, outcome.killedAt);
     expect(problems, problems.slice(0, 20).join('\n')).toEqual([]);
     // The victim's interrupted turn was recorded as stopped by a survivor.

@@ -74,7 +74,7 @@ const TIMEOUT = 120_000;
 
 describe('one turn per session across processes', () => {
   it(
-    '#16.5 two aalis processes on one SQLite data directory never run turns of one session at the same time',
+    'two aalis processes on one SQLite data directory never run turns of one session at the same time',
     async () => {
       const calls = stampCalls(server);
       for (let i = 0; i < 40; i++) server.enqueue(slowReply(150));
@@ -103,7 +103,7 @@ describe('one turn per session across processes', () => {
   );
 
   it(
-    '#16.6 six aalis chat processes (two sessions × three) on one PostgreSQL: no overlapping turns, a SIGKILLed process loses its session within seconds and its turn is recorded as stopped',
+    'six aalis chat processes (two sessions × three) on one PostgreSQL: no overlapping turns, a SIGKILLed process loses its session within seconds and its turn is recorded as stopped',
     async () => {
       const url = await throwawayDatabase();
       const env = { AALIS_DATABASE_URL: url };

@@ -44,7 +44,7 @@ const attribute = (span: JsonSpan, key: string) => {
   return value === undefined ? undefined : Object.values(value)[0];
 };
 
-describe('#17 GenAI attribute values in exported traces', () => {
+describe('GenAI attribute values in exported traces', () => {
   it('chat spans name the model as its provider knows it, with the provider beside it', async () => {
     const workspace = temporaryWorkspace('locale: en\nplugins: { memory-summary: false }\n');
     try {

@@ -97,7 +97,7 @@ async function startOneBot({ selfId, silent }: { selfId: number; silent: string[
   };
 }
 
-describe('#14 acceptance through aalis serve', () => {
+describe('acceptance through aalis serve', () => {
   it('Telegram: the messages of one getUpdates answer reach her in their order (context first, then the one naming her)', async () => {
     const api = await startShortPollingBotApi('78:in-order');
     serveIn(`locale: en

@@ -133,8 +133,8 @@ async function executedSources(name: string, env: Record<string, string> = {}) {
 const matching = (sources: string[], prefixes: string[]) =>
   sources.filter((source) => prefixes.some((prefix) => source.startsWith(prefix)) && !SCHEMA_MODULES.includes(source));
 
-describe('#15.4 lazy plugins', () => {
-  it('#15.4 a lazy slot keeps the very schema and name its definition has', async () => {
+describe('lazy plugins', () => {
+  it('a lazy slot keeps the very schema and name its definition has', async () => {
     const slots = pluginSlots();
     const lazy = ['llm-openai', 'llm-anthropic', 'otel', 'platform-onebot', 'platform-telegram', 'mcp'];
     for (const alias of lazy) expect(slots.find((slot) => slot.alias === alias)?.load, alias).toBeTypeOf('function');
@@ -148,7 +148,7 @@ describe('#15.4 lazy plugins', () => {
   });
 
   it(
-    '#15.4 aalis chat without MCP, OpenTelemetry, platform or model-server settings never loads those packages',
+    'aalis chat without MCP, OpenTelemetry, platform or model-server settings never loads those packages',
     async () => {
       const run = await executedSources('plain');
       expect(run.code, run.stderr).toBe(0);
@@ -163,7 +163,7 @@ describe('#15.4 lazy plugins', () => {
   );
 
   it(
-    '#15.4 an OTEL_* variable loads the OpenTelemetry plugin, and its SDK only when it exports',
+    'an OTEL_* variable loads the OpenTelemetry plugin, and its SDK only when it exports',
     async () => {
       // An exporter the plugin refuses: it loads, reports the problem, and starts no SDK.
       const run = await executedSources('otel', { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' });

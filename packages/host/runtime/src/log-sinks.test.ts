@@ -65,7 +65,7 @@ describe('the file log', () => {
   });
 });
 
-describe('the file line (#15.2: labels made once, no key array, secrets looked for first)', () => {
+describe('the file line (labels made once, no key array, secrets looked for first)', () => {
   it('spells every level and the fields as the former per-line formatting did', () => {
     for (const level of ['trace', 'debug', 'info', 'warn', 'error'] as const) {
       const line = formatLogLine({ ...record('m', { a: 1 }), level });

@@ -45,7 +45,7 @@ const until = (check: () => boolean | Promise<boolean>, what: string, timeoutMs 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('a OneBot instance across two hosts on one PostgreSQL', () => {
-  it('#16.1 forward mode: one host dials at a time, an event is answered once, the other takes over', async () => {
+  it('forward mode: one host dials at a time, an event is answered once, the other takes over', async () => {
     const database = await throwawayDatabase();
     const implementation = await startOneBotImplementation({ selfId: 10_000, accessToken: TOKEN });
     cleanups.push(() => implementation.close());
@@ -74,7 +74,7 @@ describe('a OneBot instance across two hosts on one PostgreSQL', () => {
     expect(implementation.authorizations).toHaveLength(2);
   }, 60_000);
 
-  it('#16.1 a reply of a turn run on the standby is sent by the holder; a failed send is recorded by that turn', async () => {
+  it('a reply of a turn run on the standby is sent by the holder; a failed send is recorded by that turn', async () => {
     const database = await throwawayDatabase();
     const implementation = await startOneBotImplementation({ selfId: 10_000, accessToken: TOKEN });
     cleanups.push(() => implementation.close());
@@ -123,7 +123,7 @@ describe('a OneBot instance across two hosts on one PostgreSQL', () => {
     expect(sends(implementation)).toHaveLength(2);
   }, 60_000);
 
-  it('#16.1 reverse mode: only the holder listens; the standby refuses until the holder stops', async () => {
+  it('reverse mode: only the holder listens; the standby refuses until the holder stops', async () => {
     const database = await throwawayDatabase();
     const [portA, portB] = [await freePort(), await freePort()];
     const reverse = (port: number) =>
@@ -150,7 +150,7 @@ describe('a OneBot instance across two hosts on one PostgreSQL', () => {
     expect(sends(atSecond)[0]?.params.message).toEqual([{ type: 'text', data: { text: 'from the second' } }]);
   }, 60_000);
 
-  it('#16.1 reverse mode, one port for both processes (the default instance id): the next holder listens on it', async () => {
+  it('reverse mode, one port for both processes (the default instance id): the next holder listens on it', async () => {
     const database = await throwawayDatabase();
     const port = await freePort();
     const reverse = `    mode: reverse\n    reverse: { host: 127.0.0.1, port: ${port} }`;

@@ -152,7 +152,7 @@ async function watchedTurnOnSpawnedA(title: string, nextReply: string) {
 }
 
 describe('WebUI clients on any process of one PostgreSQL', () => {
-  it('#16.2 a client on B sees a turn running on A: its input, deltas, reply, running state, in B’s own sequence', async () => {
+  it('a client on B sees a turn running on A: its input, deltas, reply, running state, in B’s own sequence', async () => {
     const database = await throwawayDatabase();
     const a = await host(database);
     const b = await host(database);
@@ -193,7 +193,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     await until(() => listed.at(-1)?.running === false, 'B’s list showing the session idle');
   }, 60_000);
 
-  it('#16.2 an input sent on B while A runs the session’s turn comes back to B’s tab with its client message id', async () => {
+  it('an input sent on B while A runs the session’s turn comes back to B’s tab with its client message id', async () => {
     const database = await throwawayDatabase();
     const a = await host(database);
     const b = await host(database);
@@ -213,7 +213,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     expect(onB.of('message').map((event) => event.text)).toEqual(['One moment.', 'Your turn now.']);
   }, 60_000);
 
-  it('#16.2 a client on B whose socket drops during A’s turn resumes on B: every event once, in order', async () => {
+  it('a client on B whose socket drops during A’s turn resumes on B: every event once, in order', async () => {
     const database = await throwawayDatabase();
     const a = await host(database);
     const b = await host(database);
@@ -233,7 +233,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     expect(onB.text(onB.of('turn.started')[0]!.turnId)).toBe(words.join(''));
   }, 60_000);
 
-  it('#16.2 the stop button on B stops the turn running on A; B sees it end as stopped, by whom', async () => {
+  it('the stop button on B stops the turn running on A; B sees it end as stopped, by whom', async () => {
     const database = await throwawayDatabase();
     const a = await host(database);
     const b = await host(database);
@@ -253,7 +253,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     expect(answer).toEqual({ stopped: true });
   }, 60_000);
 
-  it('#16.2 a reply over NOTIFY’s 8000-byte limit reaches B whole (stored and referenced by id)', async () => {
+  it('a reply over NOTIFY’s 8000-byte limit reaches B whole (stored and referenced by id)', async () => {
     const database = await throwawayDatabase();
     const a = await host(database);
     const b = await host(database);
@@ -269,7 +269,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     expect(onB.text(onB.of('turn.started')[0]!.turnId)).toBe(long);
   }, 60_000);
 
-  it('#16.2 a process killed mid-turn: a client on another process sees that turn end as stopped', async () => {
+  it('a process killed mid-turn: a client on another process sees that turn end as stopped', async () => {
     const { a, b, session, onB, streamTurn } = await watchedTurnOnSpawnedA('dies', 'answered again');
     const listed: SessionSummary[] = [];
     b.client.on('sessions', (frame) => {
@@ -286,7 +286,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     await until(() => listed.at(-1)?.running === false, 'B’s list showing the session idle');
   }, 90_000);
 
-  it('#16.2 a session taken over from a killed process: its dead turn ends on B before B’s own turn begins', async () => {
+  it('a session taken over from a killed process: its dead turn ends on B before B’s own turn begins', async () => {
     const { a, b, session, onB, streamTurn } = await watchedTurnOnSpawnedA('taken over', 'B answers.');
     const dead = await streamTurn();
     a.kill();
@@ -303,7 +303,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     expect(onB.of('turn.ended').find((event) => event.turnId === dead.turnId)?.outcome).toBe('aborted');
   }, 90_000);
 
-  it('#16.3 a deletion on A stops the turn B runs for the session and releases what B collected, unarchived', async () => {
+  it('a deletion on A stops the turn B runs for the session and releases what B collected, unarchived', async () => {
     const database = await throwawayDatabase();
     const a = await host(database);
     const b = await host(database);
@@ -339,7 +339,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     });
   }, 60_000);
 
-  it('#16.3 an input waiting in the hand-over queue when the session is deleted is dropped, not run or archived', async () => {
+  it('an input waiting in the hand-over queue when the session is deleted is dropped, not run or archived', async () => {
     const database = await throwawayDatabase();
     const a = await startServe({
       name: 'a',

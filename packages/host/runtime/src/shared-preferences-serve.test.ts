@@ -91,8 +91,8 @@ async function host(dir: string, database: string | undefined, name: string): Pr
 const until = (check: () => boolean | Promise<boolean>, what: string) => waitFor(check, { what, timeoutMs: 15_000 });
 const globalLlm = async (on: Host) => (await on.client.request('admin.preferences.get', {})).preferences.global.llm;
 
-describe('#16.p service preferences shared by every process of one PostgreSQL', () => {
-  it('#16.p12 a preference set on A is in effect on B at once (admin push, listing, next model call) and after restarting both', async () => {
+describe('service preferences shared by every process of one PostgreSQL', () => {
+  it('a preference set on A is in effect on B at once (admin push, listing, next model call) and after restarting both', async () => {
     const database = await throwawayDatabase();
     const dirA = workspace('a');
     const dirB = workspace('b');
@@ -138,7 +138,7 @@ describe('#16.p service preferences shared by every process of one PostgreSQL', 
     await until(async () => (await globalLlm(a2)) === undefined, 'the removal on A');
   }, 60_000);
 
-  it('#16.p13 a host moving to PostgreSQL brings its preferences.json once; SQLite keeps the file', async () => {
+  it('a host moving to PostgreSQL brings its preferences.json once; SQLite keeps the file', async () => {
     const dir = workspace('sqlite');
     const sqlite = await host(dir, undefined, 'sqlite');
     await sqlite.client.request('admin.preferences.set', { service: 'llm', value: 'openai/other-model' });
@@ -167,7 +167,7 @@ describe('#16.p service preferences shared by every process of one PostgreSQL', 
     expect(listed.global).toEqual({ llm: 'openai/other-model' });
   }, 60_000);
 
-  it('#16.p14 a database that cannot be used stops the start with the storage code, its password not shown', async () => {
+  it('a database that cannot be used stops the start with the storage code, its password not shown', async () => {
     const dir = workspace('down');
     const start = startAalis({
       cwd: dir,
@@ -181,7 +181,7 @@ describe('#16.p service preferences shared by every process of one PostgreSQL', 
     expect(error.message).not.toContain('hunter2-secret');
   });
 
-  it('#16.p16 two spawned `aalis serve` (the database in plugins.storage.database): a change on A is listed on B at once', async () => {
+  it('two spawned `aalis serve` (the database in plugins.storage.database): a change on A is listed on B at once', async () => {
     const database = await throwawayDatabase();
     const config = (name: string) => `locale: en
 consoleLogLevel: off

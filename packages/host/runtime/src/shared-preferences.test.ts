@@ -67,8 +67,8 @@ async function countWrites(url: string) {
   return { seen, database: lease.database };
 }
 
-describe('#16.p SharedPreferences', () => {
-  it('#16.p7 a change on one process is in effect on the other without restart, written once (no echo)', async () => {
+describe('SharedPreferences', () => {
+  it('a change on one process is in effect on the other without restart, written once (no echo)', async () => {
     const url = await throwawayDatabase();
     const writes = await countWrites(url);
     const a = await startProcess(url, 'a');
@@ -94,7 +94,7 @@ describe('#16.p SharedPreferences', () => {
     expect(writes.seen).toHaveLength(3);
   });
 
-  it('#16.p8 the changes survive restarting every process; a changed configuration wins over them', async () => {
+  it('the changes survive restarting every process; a changed configuration wins over them', async () => {
     const url = await throwawayDatabase();
     const a = await startProcess(url, 'a');
     a.app.services.setGlobalPreference('llm', 'openai/b');
@@ -112,7 +112,7 @@ describe('#16.p SharedPreferences', () => {
     expect(row).toEqual({ plugin: '', service: 'llm', value: 'openai/b', over: 'openai/a' });
   });
 
-  it('#16.p9 imports a host file once into an empty table, says so in the log, and never again', async () => {
+  it('imports a host file once into an empty table, says so in the log, and never again', async () => {
     const url = await throwawayDatabase();
     const dir = mkdtempSync(join(tmpdir(), 'aalis-prefs-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
@@ -130,7 +130,7 @@ describe('#16.p SharedPreferences', () => {
     expect(again.logs.find((record) => record.message.includes('was not imported'))).toBeDefined();
   });
 
-  it('#16.p10 a failed write is logged with a code and the change stays applied locally', async () => {
+  it('a failed write is logged with a code and the change stays applied locally', async () => {
     const url = await throwawayDatabase();
     const a = await startProcess(url, 'a');
     const { database } = await countWrites(url);
@@ -146,7 +146,7 @@ describe('#16.p SharedPreferences', () => {
     await database.query('ALTER TABLE aalis_preferences_gone RENAME TO aalis_preferences');
   });
 
-  it('#16.p11 a database that cannot be used at start fails with the storage code, without its password', async () => {
+  it('a database that cannot be used at start fails with the storage code, without its password', async () => {
     const start = SharedPreferences.open({
       url: 'postgres://aalis:hunter2-secret@127.0.0.1:1/aalis',
       baseline: BASELINE,

@@ -11,7 +11,7 @@ describe('shutdownSignals', () => {
     expect(other('SIGTERM')).toBe('force');
   });
 
-  it('#11.22 ignores a repeated hang-up (the kernel and the shell each send one) but not a later SIGINT', () => {
+  it('ignores a repeated hang-up (the kernel and the shell each send one) but not a later SIGINT', () => {
     const act = shutdownSignals();
     expect(act('SIGHUP')).toBe('drain');
     expect(act('SIGHUP')).toBe('ignore');

@@ -1,4 +1,4 @@
-// The aalis command while it starts (issue #25, finding 5): a SIGINT right after the start banner of an idle
+// The aalis command while it starts: a SIGINT right after the start banner of an idle
 // `aalis serve` drains and exits 0 (the handlers are in place before the banner), and a start that fails after the
 // configuration was read is worded in the configured locale, not the environment's guess.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -53,7 +53,7 @@ function io(cwd: string, onOutput?: (text: string, signal: (name: NodeJS.Signals
   return { io: value, out: () => out, err: () => err };
 }
 
-describe('#25.5 aalis while it starts', () => {
+describe('aalis while it starts', () => {
   it('a SIGINT right after the start banner of an idle aalis serve drains and exits 0', async () => {
     const dir = workspace('locale: en\nconsoleLogLevel: off\nwebui:\n  port: 0\nplugins:\n  llm-offline: true\n');
     let sent = false;

@@ -26,8 +26,8 @@ function setup(config: AgentConfig, checkBudget?: (context: BudgetCheckContext) 
   return { llm, runtime, session: runtime.session() };
 }
 
-describe('#12.9 budgets', () => {
-  it('#12.9 budget.maxRunTokens ends the run with a budget notice (not an error), like maxTurns', async () => {
+describe('budgets', () => {
+  it('budget.maxRunTokens ends the run with a budget notice (not an error), like maxTurns', async () => {
     const { session, llm } = setup({ budget: { maxRunTokens: 1_200 } });
     const result = await session.send('go');
     // 500 tokens per call: after three calls (1500 ≥ 1200) no fourth request is sent.
@@ -40,14 +40,14 @@ describe('#12.9 budgets', () => {
     expect(validateProviderSequence(session.history().messages)).toEqual([]);
   });
 
-  it('#12.9 the budget is per run: the next send() starts from zero', async () => {
+  it('the budget is per run: the next send() starts from zero', async () => {
     const { session, llm } = setup({ budget: { maxRunTokens: 600 } });
     expect(await session.send('one')).toMatchObject({ outcome: 'budget', turns: 2 });
     expect(await session.send('two')).toMatchObject({ outcome: 'budget', turns: 2 });
     expect(llm.requests).toHaveLength(4);
   });
 
-  it('#12.9 budget.maxRunCost uses the configured prices', async () => {
+  it('budget.maxRunCost uses the configured prices', async () => {
     // 400 in × 10/M + 100 out × 30/M = 0.007 per call; 0.02 is reached after three calls.
     const pricing = { inputPerMillionTokens: 10, outputPerMillionTokens: 30 };
     const { session, llm } = setup({ pricing, budget: { maxRunCost: 0.02 } });
@@ -55,7 +55,7 @@ describe('#12.9 budgets', () => {
     expect(llm.requests).toHaveLength(3);
   });
 
-  it('#12.9 a cost budget without prices, or a bad limit, is INVALID_CONFIG', () => {
+  it('a cost budget without prices, or a bad limit, is INVALID_CONFIG', () => {
     const code = (config: AgentConfig) => {
       try {
         resolveAgentConfig({ config });
@@ -69,7 +69,7 @@ describe('#12.9 budgets', () => {
     expect(code({ budget: { maxRunTokens: 10 } })).toBeUndefined();
   });
 
-  it('#12.9 checkBudget (a tenant budget) is asked before every request and can end the run with its reason', async () => {
+  it('checkBudget (a tenant budget) is asked before every request and can end the run with its reason', async () => {
     const seen: BudgetCheckContext[] = [];
     let tenantTokens = 0;
     const { session, llm } = setup({}, (context) => {

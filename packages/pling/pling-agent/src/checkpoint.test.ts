@@ -34,14 +34,14 @@ function checkpoint(overrides: Partial<SessionCheckpoint> = {}): SessionCheckpoi
 }
 
 describe('checkpoint format', () => {
-  it('#12.8 round-trips a checkpoint of this version', () => {
+  it('round-trips a checkpoint of this version', () => {
     const original = checkpoint({ run: { turns: 2, awaitingConfirmation: ['call_1'] } });
     const encoded = encodeCheckpoint(original, { maxBytes: 1_000_000 });
     expect(encoded.kind).toBe('checkpoint');
     expect(decodeCheckpoint(encoded.text, 'default')).toEqual({ kind: 'checkpoint', checkpoint: original });
   });
 
-  it('#12.8 a checkpoint of an unknown version, or an unreadable one, is discarded with its reason', () => {
+  it('a checkpoint of an unknown version, or an unreadable one, is discarded with its reason', () => {
     const text = encodeCheckpoint(checkpoint(), { maxBytes: 1_000_000 }).text;
     const future = JSON.stringify({ ...JSON.parse(text), version: 2 });
     expect(decodeCheckpoint(future, 'default')).toEqual({ kind: 'discarded', problem: 'unknown-version' });
@@ -53,7 +53,7 @@ describe('checkpoint format', () => {
     expect(decodeCheckpoint(text, 'another-session')).toEqual({ kind: 'discarded', problem: 'unreadable' });
   });
 
-  it('#12.8 every string is redacted before it is written', () => {
+  it('every string is redacted before it is written', () => {
     const redact = (text: string) => text.replaceAll('ada@example.com', '[redacted:email]');
     const { text } = encodeCheckpoint(checkpoint(), { maxBytes: 1_000_000, redact });
     expect(text).not.toContain('ada@example.com');
@@ -61,7 +61,7 @@ describe('checkpoint format', () => {
     expect(text).toContain('earlier: [redacted:email] asked');
   });
 
-  it('#12.8 past the bound the oldest events are left out, the history stays whole', () => {
+  it('past the bound the oldest events are left out, the history stays whole', () => {
     const full = encodeCheckpoint(checkpoint(), { maxBytes: 1_000_000 }).text;
     const maxBytes = byteLength(full) - 300;
     const encoded = encodeCheckpoint(checkpoint(), { maxBytes });
@@ -80,7 +80,7 @@ describe('checkpoint format', () => {
     expect(byteLength(encodeCheckpoint(checkpoint(), { maxBytes: 1_000_000 }).text)).toBeGreaterThan(maxBytes);
   });
 
-  it('#12.8 a history larger than the bound leaves a too-large marker, read as discarded: too-large', () => {
+  it('a history larger than the bound leaves a too-large marker, read as discarded: too-large', () => {
     const encoded = encodeCheckpoint(checkpoint(), { maxBytes: 100 });
     expect(encoded.kind).toBe('too-large');
     expect(encoded.text).not.toContain('ada@example.com');

@@ -60,7 +60,7 @@ function gate() {
 }
 
 describe('continuity: cross-document checkpoints', () => {
-  it('#12.8 a session survives a reload: messages, summary, events and the next request all carry over', async () => {
+  it('a session survives a reload: messages, summary, events and the next request all carry over', async () => {
     const storage = new MemoryStorage();
     const first = documentOf(storage, { replies: [{ content: '你好！' }] });
     expect(first.session.continuity).toBe(true);
@@ -86,7 +86,7 @@ describe('continuity: cross-document checkpoints', () => {
     expect(restored).toMatchObject([{ outcome: 'restored', message: CONTINUITY_TEXTS['zh-CN'].restored(4), seq: 6 }]);
   });
 
-  it('#12.8 the telemetry counters carry over too, and the clear button’s reset is carried as well', async () => {
+  it('the telemetry counters carry over too, and the clear button’s reset is carried as well', async () => {
     const storage = new MemoryStorage();
     const first = documentOf(storage, { replies: [{ content: 'a' }, { content: 'b' }] });
     await first.session.send('one');
@@ -101,7 +101,7 @@ describe('continuity: cross-document checkpoints', () => {
     expect(documentOf(storage).runtime.telemetry.snapshot().modelCalls).toBe(0);
   });
 
-  it('#12.8 without continuity nothing is written or read', async () => {
+  it('without continuity nothing is written or read', async () => {
     const storage = new MemoryStorage();
     const first = documentOf(storage, { config: { continuity: false } });
     expect(first.session.continuity).toBe(false);
@@ -110,7 +110,7 @@ describe('continuity: cross-document checkpoints', () => {
     expect(storage.items.size).toBe(0);
   });
 
-  it('#12.8 a pending confirmation is asked again after the reload, and approving it carries the run on', async () => {
+  it('a pending confirmation is asked again after the reload, and approving it carries the run on', async () => {
     const storage = new MemoryStorage();
     const confirmation = gate();
     let confirmations = 0;
@@ -160,7 +160,7 @@ describe('continuity: cross-document checkpoints', () => {
     expect(validateProviderSequence(second.session.history().messages)).toEqual([]);
   });
 
-  it('#12.8 a call that was running when the page was left gets INTERRUPTED; the calls after it run', async () => {
+  it('a call that was running when the page was left gets INTERRUPTED; the calls after it run', async () => {
     const storage = new MemoryStorage();
     const ran: string[] = [];
     const tool = (name: string, hang = false): AgentTool => ({
@@ -195,7 +195,7 @@ describe('continuity: cross-document checkpoints', () => {
     expect(validateProviderSequence(second.session.history().messages)).toEqual([]);
   });
 
-  it('#12.8 a run waiting for the model is sent again with the new page, and keeps its turn count', async () => {
+  it('a run waiting for the model is sent again with the new page, and keeps its turn count', async () => {
     const storage = new MemoryStorage();
     const first = documentOf(storage, {
       config: { limits: { maxTurns: 2 } },
@@ -218,7 +218,7 @@ describe('continuity: cross-document checkpoints', () => {
     expect(second.session.events().at(-1)).toMatchObject({ type: 'notice', code: 'max-turns' });
   });
 
-  it('#12.8 reset() removes the checkpoint; cancel() before the resume settles the calls on the next send', async () => {
+  it('reset() removes the checkpoint; cancel() before the resume settles the calls on the next send', async () => {
     const storage = new MemoryStorage();
     const first = documentOf(storage, { replies: [{ content: 'a' }] });
     await first.session.send('x');
@@ -239,7 +239,7 @@ describe('continuity: cross-document checkpoints', () => {
     expect(JSON.parse(messages.find((message) => message.role === 'tool')!.content).error.code).toBe('CANCELLED');
   });
 
-  it('#12.8 a checkpoint of an unknown version is discarded with a reported reason, not crashed on', async () => {
+  it('a checkpoint of an unknown version is discarded with a reported reason, not crashed on', async () => {
     const storage = new MemoryStorage();
     storage.setItem('pling:checkpoint:default', JSON.stringify({ version: CHECKPOINT_VERSION + 1, messages: 'v2' }));
     const { session, events } = documentOf(storage, { config: { locale: 'en' }, replies: [{ content: 'fresh' }] });
@@ -256,7 +256,7 @@ describe('continuity: cross-document checkpoints', () => {
     expect((await session.send('hi')).outcome).toBe('completed');
   });
 
-  it('#12.8 past the bound: events are dropped first; a history over the bound is reported once and not restored', async () => {
+  it('past the bound: events are dropped first; a history over the bound is reported once and not restored', async () => {
     const storage = new MemoryStorage();
     const first = documentOf(storage, {
       checkpoint: { maxBytes: 1500 },
@@ -287,7 +287,7 @@ describe('continuity: cross-document checkpoints', () => {
     expect(next.session.events()).toMatchObject([{ type: 'continuity', outcome: 'discarded', problem: 'too-large' }]);
   });
 
-  it('#12.8 a storage that refuses writes is reported, and the session goes on', async () => {
+  it('a storage that refuses writes is reported, and the session goes on', async () => {
     const storage = new MemoryStorage();
     storage.failWrites = true;
     const { session } = documentOf(storage, { replies: [{ content: 'ok' }] });
@@ -298,7 +298,7 @@ describe('continuity: cross-document checkpoints', () => {
     ]);
   });
 
-  it('#12.8 a failure while writing (here the redactor throws) is reported, never thrown into the page', async () => {
+  it('a failure while writing (here the redactor throws) is reported, never thrown into the page', async () => {
     const storage = new MemoryStorage();
     const redactor = () => () => {
       throw new Error('page state unavailable');
@@ -312,7 +312,7 @@ describe('continuity: cross-document checkpoints', () => {
     ]);
   });
 
-  it('#12.8 without a storage (no sessionStorage here) continuity reports false and says why', () => {
+  it('without a storage (no sessionStorage here) continuity reports false and says why', () => {
     const runtime = createAgentRuntime({ config: { model: 'm', continuity: true }, llm: scriptedLlm([]) });
     const session = runtime.session();
     expect(session.continuity).toBe(false);
@@ -321,7 +321,7 @@ describe('continuity: cross-document checkpoints', () => {
     ]);
   });
 
-  it('#12.8 strings are redacted before they are stored (markers, never values)', async () => {
+  it('strings are redacted before they are stored (markers, never values)', async () => {
     const storage = new MemoryStorage();
     const redact = (text: string) => text.replaceAll('ada@example.com', '[redacted:email]');
     const echo: AgentTool = {

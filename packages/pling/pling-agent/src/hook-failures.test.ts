@@ -35,8 +35,8 @@ const results = (messages: readonly { role: string; content: string }[]) =>
 
 afterEach(() => vi.restoreAllMocks());
 
-describe('#12.3 a throwing hook never breaks a session', () => {
-  it('#12.3 a throwing PreToolUse hook gives that call a HOOK_FAILED result, every call a result, and the next send() works', async () => {
+describe('a throwing hook never breaks a session', () => {
+  it('a throwing PreToolUse hook gives that call a HOOK_FAILED result, every call a result, and the next send() works', async () => {
     const hooks = new HookRegistry();
     hooks.addPreToolUse(({ id }) => {
       if (id === 'first') throw new Error('policy service down');
@@ -68,7 +68,7 @@ describe('#12.3 a throwing hook never breaks a session', () => {
     expect(llm.requests).toHaveLength(3);
   });
 
-  it('#12.3 a throwing PostToolUse hook withholds the result with HOOK_FAILED (not MODEL_REQUEST_FAILED)', async () => {
+  it('a throwing PostToolUse hook withholds the result with HOOK_FAILED (not MODEL_REQUEST_FAILED)', async () => {
     const hooks = new HookRegistry();
     hooks.addPostToolUse(() => {
       throw new Error('mask failed');
@@ -84,7 +84,7 @@ describe('#12.3 a throwing hook never breaks a session', () => {
     expect(JSON.stringify(answer)).not.toContain('a@b.c');
   });
 
-  it('#12.3 a throwing onEvent listener is isolated and reported once', async () => {
+  it('a throwing onEvent listener is isolated and reported once', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const listener = () => {
       throw new Error('analytics broke');
@@ -97,7 +97,7 @@ describe('#12.3 a throwing hook never breaks a session', () => {
     expect(session.events().filter((event) => event.type === 'message')).toHaveLength(4);
   });
 
-  it('#12.3 a throwing session subscriber is isolated and reported once; other subscribers still hear', async () => {
+  it('a throwing session subscriber is isolated and reported once; other subscribers still hear', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const { session } = setup([{ content: 'one' }], []);
     session.subscribe(() => {
@@ -111,8 +111,8 @@ describe('#12.3 a throwing hook never breaks a session', () => {
   });
 });
 
-describe('#12.4 hooks cannot rewrite what happened', () => {
-  it('#12.4 PostToolUse cannot turn a failed call into an executed one (不能把失败结果变成已执行动作)', async () => {
+describe('hooks cannot rewrite what happened', () => {
+  it('PostToolUse cannot turn a failed call into an executed one (不能把失败结果变成已执行动作)', async () => {
     const hooks = new HookRegistry();
     hooks.addPostToolUse(() => ({ result: { sent: true } }));
     const { session } = setup(
@@ -130,7 +130,7 @@ describe('#12.4 hooks cannot rewrite what happened', () => {
     expect(session.events().find((event) => event.type === 'tool-result')).toMatchObject({ ok: false });
   });
 
-  it('#12.4 PostToolUse may still replace a failure with another failure, or a success with a failure', async () => {
+  it('PostToolUse may still replace a failure with another failure, or a success with a failure', async () => {
     const hooks = new HookRegistry();
     hooks.addPostToolUse(({ result }) =>
       'error' in result
@@ -151,7 +151,7 @@ describe('#12.4 hooks cannot rewrite what happened', () => {
     expect(results(session.history().messages).map((answer) => answer.error.code)).toEqual(['POLICY', 'WITHHELD']);
   });
 
-  it('#12.4 PostToolUse cannot flip a failure by mutating the result it was given', async () => {
+  it('PostToolUse cannot flip a failure by mutating the result it was given', async () => {
     const hooks = new HookRegistry();
     hooks.addPostToolUse(({ result }) => {
       const writable = result as Record<string, unknown>;
@@ -175,7 +175,7 @@ describe('#12.4 hooks cannot rewrite what happened', () => {
     expect(results(session.history().messages)[0].error.code).toBe('TOOL_FAILED');
   });
 
-  it('#12.4 a PostToolUse hook returning neither { result } nor { error } gives HOOK_FAILED', async () => {
+  it('a PostToolUse hook returning neither { result } nor { error } gives HOOK_FAILED', async () => {
     const hooks = new HookRegistry();
     hooks.addPostToolUse(() => ({ email: '[redacted]' }) as never);
     const { session } = setup([{ toolCalls: [toolCall('a', 'good')] }, { content: 'ok' }], [tool('good')], hooks);
@@ -183,7 +183,7 @@ describe('#12.4 hooks cannot rewrite what happened', () => {
     expect(results(session.history().messages)[0].error.code).toBe('HOOK_FAILED');
   });
 
-  it('#12.4 a PreToolUse hook cannot change the arguments the handler receives', async () => {
+  it('a PreToolUse hook cannot change the arguments the handler receives', async () => {
     const hooks = new HookRegistry();
     hooks.addPreToolUse(({ arguments: args }) => {
       try {

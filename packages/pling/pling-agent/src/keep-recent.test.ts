@@ -9,8 +9,8 @@ import { TEXTS } from './texts.js';
 
 const long = 'x'.repeat(2_000);
 
-describe('#12.7 keepRecent: 0 and the retry count', () => {
-  it("#12.7 keepRecent: 0 never drops the user's new message from the request", async () => {
+describe('keepRecent: 0 and the retry count', () => {
+  it("keepRecent: 0 never drops the user's new message from the request", async () => {
     // Summary requests answer 'summary'; conversation requests answer a long text, then 'answer'.
     const answers = [long, 'answer'];
     const llm = scriptedLlm(
@@ -34,7 +34,7 @@ describe('#12.7 keepRecent: 0 and the retry count', () => {
     expect(session.events().some((event) => event.type === 'compacted')).toBe(true);
   });
 
-  it('#12.7 the protected message stays verbatim even when later tool groups of its run are summarised', () => {
+  it('the protected message stays verbatim even when later tool groups of its run are summarised', () => {
     const user = { role: 'user' as const, content: 'do it' };
     const messages = [
       { role: 'user' as const, content: 'old' },
@@ -51,7 +51,7 @@ describe('#12.7 keepRecent: 0 and the retry count', () => {
     expect(splitForCompaction([user], 0, user)).toBeUndefined();
   });
 
-  it('#12.7 the first retry is retry 1', async () => {
+  it('the first retry is retry 1', async () => {
     const failure = () => new PlingError({ code: 'NETWORK_ERROR', message: 'offline', retryable: true });
     const llm = scriptedLlm([failure(), failure(), { content: 'ok' }]);
     const runtime = createAgentRuntime({ config: { model: 'm' }, llm, clock: manualClock() });

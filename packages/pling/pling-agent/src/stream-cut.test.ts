@@ -62,8 +62,8 @@ function setup(locale: Locale = 'zh-CN', tools: AgentTool[] = []) {
   return { runtime, session: runtime.session(), events };
 }
 
-describe('#12.6 a stream cut mid-way', () => {
-  it('#12.6 is retried when nothing was shown yet', async () => {
+describe('a stream cut mid-way', () => {
+  it('is retried when nothing was shown yet', async () => {
     replies = [cutAfter(chunk({ role: 'assistant', content: '' })), text('whole answer')];
     const { session, runtime } = setup();
     expect(await session.send('hi')).toMatchObject({ outcome: 'completed', text: 'whole answer' });
@@ -75,7 +75,7 @@ describe('#12.6 a stream cut mid-way', () => {
     expect(runtime.telemetry.snapshot()).toMatchObject({ retries: 1, modelCalls: 2 });
   });
 
-  it('#12.6 is retried when only tool-call arguments had streamed', async () => {
+  it('is retried when only tool-call arguments had streamed', async () => {
     const partialCall = chunk({ tool_calls: [{ index: 0, id: 'c1', function: { name: 'add', arguments: '{"ti' } }] });
     replies = [cutAfter(chunk({ role: 'assistant' }), partialCall), text('fine')];
     const { session } = setup();
@@ -84,7 +84,7 @@ describe('#12.6 a stream cut mid-way', () => {
     expect(session.history().messages.some((message) => message.role === 'tool')).toBe(false);
   });
 
-  it('#12.6 a JSON answer cut before its end is retried (nothing of it was shown)', async () => {
+  it('a JSON answer cut before its end is retried (nothing of it was shown)', async () => {
     const cutJson: Reply = (response) => {
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': '500' });
       response.write('{"choices":[{"index":0,"message":{"role":"assistant","content":"par');
@@ -97,7 +97,7 @@ describe('#12.6 a stream cut mid-way', () => {
   });
 
   for (const locale of ['zh-CN', 'en'] as const) {
-    it(`#12.6 after visible text ends with MODEL_STREAM_ERROR (${locale}), keeping the partial reply marked`, async () => {
+    it(`after visible text ends with MODEL_STREAM_ERROR (${locale}), keeping the partial reply marked`, async () => {
       replies = [
         cutAfter(chunk({ role: 'assistant', content: '第一句已经' }), chunk({ content: '显示' })),
         text('next'),

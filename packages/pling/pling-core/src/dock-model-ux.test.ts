@@ -32,8 +32,8 @@ function ordersPage(llm: ReturnType<typeof scriptedLlm>, storage = memoryStorage
   return { core, storage, dock: new DockModel({ core, openStorage: storage }) };
 }
 
-describe('DockModel (issue #12)', () => {
-  it('#12.12 the launcher opens and closes the dock and it is remembered per page; a confirmation opens it', async () => {
+describe('DockModel', () => {
+  it('the launcher opens and closes the dock and it is remembered per page; a confirmation opens it', async () => {
     const storage = memoryStorage();
     const { core, dock } = ordersPage(
       scriptedLlm([{ toolCalls: [toolCall('c1', 'email_invoice', { invoice: 7 })] }]),
@@ -60,7 +60,7 @@ describe('DockModel (issue #12)', () => {
     await sent;
   });
 
-  it('#12.12 defaultOpen: false starts folded until the person opens it, and their choice wins after that', () => {
+  it('defaultOpen: false starts folded until the person opens it, and their choice wins after that', () => {
     const storage = memoryStorage();
     const core = createPlingCore({ agent: { config: { model: 'test-model', locale: 'en' }, llm: scriptedLlm([]) } });
     const folded = new DockModel({ core, openStorage: storage, defaultOpen: false });
@@ -81,7 +81,7 @@ describe('DockModel (issue #12)', () => {
     expect(unremembered.getSnapshot().open).toBe(false);
   });
 
-  it('#12.13 thinking until the first token; a call waiting for confirmation says so, not "Running"', async () => {
+  it('thinking until the first token; a call waiting for confirmation says so, not "Running"', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => {
       release = resolve;
@@ -124,7 +124,7 @@ describe('DockModel (issue #12)', () => {
     expect(dock.getSnapshot()).toMatchObject({ busy: false, thinking: false });
   });
 
-  it('#12.13 an operation the person stopped says it was cancelled, not "failed (CANCELLED)"', async () => {
+  it('an operation the person stopped says it was cancelled, not "failed (CANCELLED)"', async () => {
     const llm = scriptedLlm([
       { toolCalls: [toolCall('c1', 'email_invoice', { invoice: 7 })] },
       { content: 'Not sent.' },
@@ -144,7 +144,7 @@ describe('DockModel (issue #12)', () => {
     ]);
   });
 
-  it('#12.14 the card shows the person their own sensitive value and is announced; the model only saw the marker', async () => {
+  it('the card shows the person their own sensitive value and is announced; the model only saw the marker', async () => {
     const llm = scriptedLlm([
       { toolCalls: [toolCall('c1', 'email_invoice', { to: '[redacted:email]', invoice: 7 })] },
       { content: 'Sent.' },
@@ -163,7 +163,7 @@ describe('DockModel (issue #12)', () => {
     expect(JSON.stringify(llm.requests)).not.toContain(EMAIL);
   });
 
-  it('#12.14 the person sees their own typed sensitive value in their bubble; the model and the events keep the marker', async () => {
+  it('the person sees their own typed sensitive value in their bubble; the model and the events keep the marker', async () => {
     const llm = scriptedLlm([{ content: 'Noted.' }]);
     const { core, dock } = ordersPage(llm);
     await dock.send(`mail it to ${EMAIL} please`);
@@ -178,7 +178,7 @@ describe('DockModel (issue #12)', () => {
     expect(dock.getSnapshot().messages).toEqual([]);
   });
 
-  it('#12.15 an error is worded for the person, keeps code and message for the developer, and retry sends again', async () => {
+  it('an error is worded for the person, keeps code and message for the developer, and retry sends again', async () => {
     const llm = scriptedLlm([
       () => {
         throw Object.assign(new Error('fetch failed: ECONNREFUSED 127.0.0.1:9'), { code: 'NETWORK_ERROR' });
@@ -205,7 +205,7 @@ describe('DockModel (issue #12)', () => {
     expect(users.map((message) => message.content)).toEqual(['show order 7']);
   });
 
-  it('#12.15 no retry for an error only the configuration can fix', async () => {
+  it('no retry for an error only the configuration can fix', async () => {
     const core = createPlingCore({ agent: { config: { locale: 'zh-CN' } } });
     const dock = new DockModel({ core, openStorage: null });
     await dock.send('你好');

@@ -33,7 +33,7 @@ function setup(storage = new MemoryStorage(), key = 'pling:model-settings:/order
 }
 
 describe('model settings (the framework-free model every dock renders)', () => {
-  it('#12.10 a changed setting is used by the next send()', async () => {
+  it('a changed setting is used by the next send()', async () => {
     const { pling, llm, settings } = setup();
     await pling.session().send('one');
     expect(settings.setModel('large')).toBe(true);
@@ -48,7 +48,7 @@ describe('model settings (the framework-free model every dock renders)', () => {
     expect(llm.requests[2]).toMatchObject({ model: 'small', temperature: 0.3, maxTokens: 1024 });
   });
 
-  it('#12.10 values are checked with the runtime config rules; a refused one is reported and not used', async () => {
+  it('values are checked with the runtime config rules; a refused one is reported and not used', async () => {
     const { pling, llm, settings } = setup();
     expect(settings.setTemperature('0.5')).toBe(true);
     expect(settings.setTemperature('3')).toBe(false);
@@ -69,7 +69,7 @@ describe('model settings (the framework-free model every dock renders)', () => {
     expect(settings.getSnapshot().errors.temperature).toBeUndefined();
   });
 
-  it('#12.10 the allowed list starts with the configured model; labels shown', () => {
+  it('the allowed list starts with the configured model; labels shown', () => {
     const { settings } = setup();
     expect(settings.getSnapshot().models).toEqual([
       { id: 'small', label: 'small', configured: true },
@@ -78,7 +78,7 @@ describe('model settings (the framework-free model every dock renders)', () => {
     expect(settings.getSnapshot().configured).toEqual({ model: 'small', temperature: 0.3, maxTokens: 1024 });
   });
 
-  it('#12.10 persisted per page: the next visit of the page gets the choice, another page does not', async () => {
+  it('persisted per page: the next visit of the page gets the choice, another page does not', async () => {
     const storage = new MemoryStorage();
     const first = setup(storage);
     first.settings.setModel('large');
@@ -102,7 +102,7 @@ describe('model settings (the framework-free model every dock renders)', () => {
     expect(storage.getItem('pling:model-settings:/orders')).toBeNull();
   });
 
-  it('#12.10 a dock shows the settings when createPling offers them, or when asked to', () => {
+  it('a dock shows the settings when createPling offers them, or when asked to', () => {
     const { pling } = setup();
     const dock = new DockModel({ core: pling });
     expect(dock.modelSettings).toBe(pling.modelSettings);

@@ -38,7 +38,7 @@ function documentOf(storage: CheckpointStorage, replies: ScriptedReply[]) {
 }
 
 describe('continuity with the page layer', () => {
-  it('#12.8 a pending confirmation is shown again on the next page; approving runs the handler there', async () => {
+  it('a pending confirmation is shown again on the next page; approving runs the handler there', async () => {
     const storage = new MemoryStorage();
     const call = toolCall('call_1', 'send_invoice', { to: '[redacted:email]' });
     const first = documentOf(storage, [{ toolCalls: [call] }]);
@@ -61,7 +61,7 @@ describe('continuity with the page layer', () => {
     expect(storage.raw()).toContain('[redacted:email]');
   });
 
-  it('#12.8 sensitive values are stored as markers, even when a reply or a result repeats them', async () => {
+  it('sensitive values are stored as markers, even when a reply or a result repeats them', async () => {
     const storage = new MemoryStorage();
     const { pling } = documentOf(storage, [
       { toolCalls: [toolCall('c1', 'send_invoice', { to: '[redacted:email]' })] },

@@ -62,8 +62,8 @@ function setup(replies: ScriptedReply[], hooks = new HookRegistry()) {
 
 afterEach(() => vi.restoreAllMocks());
 
-describe('#12.2 a sensitive() value never leaves the page', () => {
-  it('#12.2 a handler echoing a restored sensitive value (({ to }) => ({ sentTo: to })) sends only the marker', async () => {
+describe('a sensitive() value never leaves the page', () => {
+  it('a handler echoing a restored sensitive value (({ to }) => ({ sentTo: to })) sends only the marker', async () => {
     const { core, llm, everything } = setup([
       { toolCalls: [toolCall('a', 'send_invoice', { to: '[redacted:email]' })] },
       { content: 'sent' },
@@ -75,7 +75,7 @@ describe('#12.2 a sensitive() value never leaves the page', () => {
     expect(everything()).not.toContain(EMAIL);
   });
 
-  it('#12.2 a PostToolUse replacement, a hook reason, an error and a handoff carrying the value are redacted', async () => {
+  it('a PostToolUse replacement, a hook reason, an error and a handoff carrying the value are redacted', async () => {
     const hooks = new HookRegistry();
     hooks.addPostToolUse(({ id, result }) =>
       id === 'send_invoice' ? { result: { ...(result as { result: object }).result, copy: EMAIL } } : undefined,
@@ -121,7 +121,7 @@ describe('#12.2 a sensitive() value never leaves the page', () => {
     });
   });
 
-  it('#12.2 an error a model call throws is redacted in the error event and the send() result', async () => {
+  it('an error a model call throws is redacted in the error event and the send() result', async () => {
     const { core, everything } = setup([
       () => {
         throw new Error(`gateway rejected ${EMAIL}`);
@@ -133,7 +133,7 @@ describe('#12.2 a sensitive() value never leaves the page', () => {
     expect(everything([result.error?.message])).not.toContain(EMAIL);
   });
 
-  it('#12.2 a value split across two streamed deltas reaches text-delta listeners only as its marker', async () => {
+  it('a value split across two streamed deltas reaches text-delta listeners only as its marker', async () => {
     const reply = `mail ${EMAIL} today`;
     const cut = reply.indexOf('private') + 3;
     const { core } = setup([
@@ -152,7 +152,7 @@ describe('#12.2 a sensitive() value never leaves the page', () => {
     expect(JSON.stringify(deltas)).not.toContain('ann.pri');
   });
 
-  it('#12.2 a listener that throws with the value in its message is reported with the marker', async () => {
+  it('a listener that throws with the value in its message is reported with the marker', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const { core } = setup([{ content: 'ok' }]);
     core.onEvent(() => {

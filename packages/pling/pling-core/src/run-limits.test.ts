@@ -11,8 +11,8 @@ afterEach(() => vi.restoreAllMocks());
 
 const usage = { promptTokens: 300, completionTokens: 100 };
 
-describe('#12 run limits as the dock shows them', () => {
-  it('#12.7 the retry line counts from 1', async () => {
+describe('run limits as the dock shows them', () => {
+  it('the retry line counts from 1', async () => {
     let calls = 0;
     const llm = scriptedLlm([
       () => {
@@ -30,7 +30,7 @@ describe('#12 run limits as the dock shows them', () => {
     dock.dispose();
   });
 
-  it('#12.9 config.budget ends the run with a notice in the dock, like maxTurns', async () => {
+  it('config.budget ends the run with a notice in the dock, like maxTurns', async () => {
     const replies = Array.from({ length: 5 }, (_, n) => ({ toolCalls: [toolCall(`c${n}`, 'step')], usage }));
     const core = createPlingCore({
       agent: { config: { model: 'm', budget: { maxRunTokens: 800 } }, env: {}, llm: scriptedLlm(replies) },
@@ -50,7 +50,7 @@ describe('#12 run limits as the dock shows them', () => {
     dock.dispose();
   });
 
-  it('#12.9 createPling({ agent: { checkBudget } }) is the tenant budget hook', async () => {
+  it('createPling({ agent: { checkBudget } }) is the tenant budget hook', async () => {
     const checkBudget = vi.fn(() => ({ exceeded: true as const, reason: 'tenant quota used up' }));
     const llm = scriptedLlm([]);
     const core = createPlingCore({ agent: { config: { model: 'm', locale: 'en' }, env: {}, llm, checkBudget } });
@@ -60,7 +60,7 @@ describe('#12 run limits as the dock shows them', () => {
     expect(checkBudget).toHaveBeenCalledWith(expect.objectContaining({ sessionId: 'default', turn: 1 }));
   });
 
-  it('#12.3 a page-event listener that throws is reported once and the confirmation still works', async () => {
+  it('a page-event listener that throws is reported once and the confirmation still works', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const llm = scriptedLlm([{ toolCalls: [toolCall('a', 'remove')] }, { content: 'removed' }]);
     const core = createPlingCore({

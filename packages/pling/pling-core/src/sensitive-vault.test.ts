@@ -47,7 +47,7 @@ describe('scrubSensitive', () => {
 });
 
 describe('compileScrubber', () => {
-  it('#12.2 finds a value with quotes or backslashes also where it is JSON-escaped (a tool result, a request body)', () => {
+  it('finds a value with quotes or backslashes also where it is JSON-escaped (a tool result, a request body)', () => {
     const secret = sensitive('se"cr\\et', 'pin');
     const scrub = compileScrubber([secret]);
     const result = JSON.stringify({ echoed: 'se"cr\\et' });

@@ -58,7 +58,7 @@ describe('examples/recipes/vue3 through its dev server', { timeout: 90_000 }, ()
     await page.context().close();
   });
 
-  it('#12.6 a reply the upstream cuts mid-stream ends as MODEL_STREAM_ERROR with the part shown kept (no hang)', async () => {
+  it('a reply the upstream cuts mid-stream ends as MODEL_STREAM_ERROR with the part shown kept (no hang)', async () => {
     const page = await openRecipe();
     modelServer.enqueue({
       type: 'stream',

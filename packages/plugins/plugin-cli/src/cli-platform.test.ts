@@ -120,7 +120,7 @@ describe('the cli platform plugin', () => {
     ]);
   });
 
-  it('#16.s5 prints the stopped-turn line for its own line whose turn was stopped on another process, in both modes', async () => {
+  it('prints the stopped-turn line for its own line whose turn was stopped on another process, in both modes', async () => {
     const lines = await boot('lines', { userId: 'ada' });
     const finished = lines.cli.run();
     lines.input.end('stopped there\nhello\n');
@@ -135,7 +135,7 @@ describe('the cli platform plugin', () => {
     expect(interactive.output().split('⏹ This turn was stopped').length).toBe(2);
   });
 
-  it('#18 piped input that ended waits while a background task of its session runs; Ctrl-D at a terminal does not', async () => {
+  it('piped input that ended waits while a background task of its session runs; Ctrl-D at a terminal does not', async () => {
     const task = (status: 'running' | 'done') => ({
       sessionId: 'cli:ada',
       task: {

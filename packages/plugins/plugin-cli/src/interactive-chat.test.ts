@@ -158,7 +158,7 @@ describe('InteractiveChat', () => {
     expect(screen()).toMatch(/Hello world\n[\s\S]*> $/);
   });
 
-  it('#11.17 sends a message still continued when the input ends, and never a line of invisible characters', async () => {
+  it('sends a message still continued when the input ends, and never a line of invisible characters', async () => {
     const { input, sent, exited } = start();
     input.write('\u200b\u200d\ufeff\r');
     input.write(' \u2060\u3164\r');
@@ -170,13 +170,13 @@ describe('InteractiveChat', () => {
     expect(sent.map((message) => message.content)).toEqual(['remember the milk ']);
   });
 
-  it('#11.16 leaves when its output fails (the terminal went away)', async () => {
+  it('leaves when its output fails (the terminal went away)', async () => {
     const { output, exited } = start();
     output.emit('error', Object.assign(new Error('write EIO'), { code: 'EIO' }));
     await expect(exited).resolves.toBe('closed');
   });
 
-  it('#11.22 leaves without an error when the terminal was closed (its input ends and raw mode fails with EIO)', async () => {
+  it('leaves without an error when the terminal was closed (its input ends and raw mode fails with EIO)', async () => {
     const { input, exited } = start();
     // A hung-up terminal: like tty.ReadStream, setRawMode reports its failure as an 'error' event on the input.
     input.setRawMode = () => {

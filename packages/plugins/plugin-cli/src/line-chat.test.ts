@@ -62,7 +62,7 @@ describe('LineChat', () => {
     await expect(done).resolves.toBe('closed');
   });
 
-  it('#11.17 sends a continued line at the end of input instead of dropping it, and skips invisible-only lines', async () => {
+  it('sends a continued line at the end of input instead of dropping it, and skips invisible-only lines', async () => {
     const input = new PassThrough();
     const sent: string[] = [];
     const chat = new LineChat({
@@ -82,7 +82,7 @@ describe('LineChat', () => {
     expect(sent).toEqual(['first', 'last part \nstill going ']);
   });
 
-  it('#11.16 stops when its output closes (EPIPE): the running send settles, no later line is sent, nothing written', async () => {
+  it('stops when its output closes (EPIPE): the running send settles, no later line is sent, nothing written', async () => {
     const input = new PassThrough();
     const output = new EventEmitter() as EventEmitter & { write(text: string): boolean };
     const written: string[] = [];
@@ -119,7 +119,7 @@ describe('LineChat', () => {
     expect(written).toEqual(['re: first\n', 're: second\n']);
   });
 
-  it('#11.14 prints replies with control sequences neutralised', async () => {
+  it('prints replies with control sequences neutralised', async () => {
     const lines: string[] = [];
     const chat = new LineChat({
       input: new PassThrough(),

@@ -121,7 +121,7 @@ const input = (content: string, terminal?: string): TurnInput => {
 };
 
 describe('terminal relay', () => {
-  it('#16.cli.3 names the terminal a line was typed into and tells who a turn answers', () => {
+  it('names the terminal a line was typed into and tells who a turn answers', () => {
     const marked = markTerminal(
       { sessionId: 's', platform: 'cli', content: 'x', sender: { userId: 'u' }, metadata: { kept: 1 } },
       'host:1:a',
@@ -139,7 +139,7 @@ describe('terminal relay', () => {
     expect(audienceOf([input('idle')], 'A', false)).toEqual({ here: false, elsewhere: [] });
   });
 
-  it('#16.cli.4 shows what other processes put in its queue, in order, finishing each as shown (not another terminal’s)', async () => {
+  it('shows what other processes put in its queue, in order, finishing each as shown (not another terminal’s)', async () => {
     const shared = sharedQueue();
     const a = terminal(shared, 'A');
     const b = terminal(shared, 'B');
@@ -157,7 +157,7 @@ describe('terminal relay', () => {
     expect(a.shown).toEqual([]);
   });
 
-  it('#16.cli.6 skips an unreadable item and finishes it', async () => {
+  it('skips an unreadable item and finishes it', async () => {
     const shared = sharedQueue();
     const b = terminal(shared, 'B');
     await b.relay.start();

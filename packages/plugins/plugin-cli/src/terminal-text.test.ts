@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isBlankInput, neutraliseControls } from './terminal-text.js';
 
 describe('neutraliseControls', () => {
-  it('#11.14 shows escape sequences as text: no OSC title or clipboard, screen clear, alternate screen or cursor move', () => {
+  it('shows escape sequences as text: no OSC title or clipboard, screen clear, alternate screen or cursor move', () => {
     const hostile =
       'a\x1b]0;pwned\x07b\x1b]52;c;ZXZpbA==\x1b\\c\x1b[2J\x1b[3J\x1bcd\x1b[?1049he\x1b[10;10Hf\x9b31mg\x7fh\x00i\x08j';
     const safe = neutraliseControls(hostile);
@@ -17,7 +17,7 @@ describe('neutraliseControls', () => {
 });
 
 describe('isBlankInput', () => {
-  it('#11.17 treats a line of only zero-width or other invisible characters as empty', () => {
+  it('treats a line of only zero-width or other invisible characters as empty', () => {
     for (const text of [
       '',
       '   ',

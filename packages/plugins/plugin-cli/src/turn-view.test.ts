@@ -154,7 +154,7 @@ describe('TurnView', () => {
     expect(screen.take().live).toEqual(['⏳ 2 message(s) waiting']);
   });
 
-  it('#11.14 neutralises control sequences in replies, reasoning, tool calls and notices; only its own styling remains', () => {
+  it('neutralises control sequences in replies, reasoning, tool calls and notices; only its own styling remains', () => {
     const hostile = 'x\x1b]0;pwned\x07\x1b]52;c;ZXZpbA==\x07\x1b[2J\x1b[?1049h\x9b2J\ry';
     const printed: string[] = [];
     for (const reasoning of ['collapsed', 'expanded'] as const) {

@@ -67,7 +67,7 @@ describe('hooks: onion middleware', () => {
     await expect(registry.run('test:trace', { trace: [] })).rejects.toThrow('refused');
   });
 
-  it('#15.2 a run keeps the chain it started with: middlewares added or removed meanwhile count from the next run', async () => {
+  it('a run keeps the chain it started with: middlewares added or removed meanwhile count from the next run', async () => {
     const registry = new HookRegistry();
     const trace = (label: string) => async (context: { trace: string[] }, next: () => Promise<void>) => {
       context.trace.push(label);
@@ -93,7 +93,7 @@ describe('hooks: onion middleware', () => {
     expect(registry.count('test:trace')).toBe(3);
   });
 
-  it('#15.2 a key without middlewares answers as the composed onion does (centre, result, failure)', async () => {
+  it('a key without middlewares answers as the composed onion does (centre, result, failure)', async () => {
     const registry = new HookRegistry();
     const removed = registry.middleware('test:trace', async (_context, next) => next());
     removed();

@@ -242,7 +242,7 @@ describe('plugin', () => {
     }
   });
 
-  it('#11.18 refuses a baseUrl that is not an http(s) URL with a usable port, never showing its credentials', async () => {
+  it('refuses a baseUrl that is not an http(s) URL with a usable port, never showing its credentials', async () => {
     const values = ['not a url', 'ftp://models.example.com/v1', 'http://127.0.0.1:99999/v1', 'https://u:s3cr3t@h:0/v1'];
     const { app, stop } = await bootApp({
       locale: 'en',

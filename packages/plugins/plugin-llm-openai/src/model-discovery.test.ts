@@ -6,7 +6,7 @@ afterEach(() => {
 });
 
 describe('ModelDiscovery', () => {
-  it('#11.21 asks again with growing pauses until the server answers, at once when nudged, never after stop', async () => {
+  it('asks again with growing pauses until the server answers, at once when nudged, never after stop', async () => {
     vi.useFakeTimers();
     let up = false;
     const attempts: number[] = [];

@@ -156,7 +156,7 @@ describe('timeouts', () => {
     expect(retries()).toEqual([]);
   });
 
-  it('#11.19 defaults fail a stalled server within about a minute, each stall once; every timeout is set per model', async () => {
+  it('defaults fail a stalled server within about a minute, each stall once; every timeout is set per model', async () => {
     // The defaults: a connection and the request sent within 15 s (retried), then at most 60 s of silence before the headers or between
     // parts of the body (not retried). A stream that keeps sending may take as long as it needs.
     const { value } = openAiConfigSchema.validate({ baseUrl: 'http://127.0.0.1:1/v1' });

@@ -102,8 +102,8 @@ function deltasPerWrite(): number[] {
   return RECORDED.map((piece) => decoder.push(Buffer.from(piece)).length);
 }
 
-describe('#15.2 chatStream over a recorded stream', () => {
-  it('#15.2 yields the same events, payloads and order as a from-scratch decode of the same bytes', async () => {
+describe('chatStream over a recorded stream', () => {
+  it('yields the same events, payloads and order as a from-scratch decode of the same bytes', async () => {
     const events: ChatStreamEvent[] = [];
     for await (const event of fixture.provider.chatStream({
       ...baseRequest,
@@ -125,7 +125,7 @@ describe('#15.2 chatStream over a recorded stream', () => {
     expect(events).toEqual(expected);
   });
 
-  it('#15.2 hands out each delta before the server writes its next chunk (delta boundaries stay the chunks)', async () => {
+  it('hands out each delta before the server writes its next chunk (delta boundaries stay the chunks)', async () => {
     const perWrite = deltasPerWrite();
     // Which write completes each delta, by position: 1, 2, 2, 2, 4, 4, 5 for RECORDED.
     const expected = perWrite.flatMap((count, index) => Array.from({ length: count }, () => index + 1));
@@ -150,7 +150,7 @@ describe('#15.2 chatStream over a recorded stream', () => {
     expect(seenAt).toEqual(expected);
   });
 
-  it('#15.2 a caller that stops reading mid-stream ends the response', async () => {
+  it('a caller that stops reading mid-stream ends the response', async () => {
     let seen = 0;
     for await (const event of fixture.provider.chatStream({
       ...baseRequest,

@@ -141,7 +141,7 @@ describe('plugin-mcp with registry servers', () => {
     });
   });
 
-  it('#17 an HTTP server that restarted (its session gone) is reconnected after the call that found out, with one log line', async () => {
+  it('an HTTP server that restarted (its session gone) is reconnected after the call that found out, with one log line', async () => {
     const port = await freePort();
     const first = await everythingOverHttp(port);
     const { booted, service, status } = await boot({

@@ -5,7 +5,7 @@ import { toToolResultFromMcp } from './mcp-result.js';
 const t = (text: Parameters<typeof translate>[0]) => translate(text, 'en');
 
 describe('toToolResultFromMcp', () => {
-  it('#17 attaches PNG, JPEG, GIF and WebP images for a model that sees them, and only notes other types', () => {
+  it('attaches PNG, JPEG, GIF and WebP images for a model that sees them, and only notes other types', () => {
     const result = toToolResultFromMcp(
       {
         content: [

@@ -55,7 +55,7 @@ const withoutIds = (messages: readonly Message[]) => messages.map(({ id: _id, ..
 const flushLoop = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('GroupedAppends', () => {
-  it('#15.3 commits the appends of one loop turn together and answers them in order', async () => {
+  it('commits the appends of one loop turn together and answers them in order', async () => {
     const database = open();
     const grouped = new GroupedAppends(new SqliteMemoryStore(database), database);
     const counter = countCommits(database);
@@ -67,7 +67,7 @@ describe('GroupedAppends', () => {
     expect(grouped.read('c').map((m) => m.content)).toEqual(['hi c']);
   });
 
-  it('#15.3 a read sees every append made before it, committed or still queued', () => {
+  it('a read sees every append made before it, committed or still queued', () => {
     const database = open();
     const grouped = new GroupedAppends(new SqliteMemoryStore(database), database);
     void grouped.append('s', [message('first', 't1')]);
@@ -76,7 +76,7 @@ describe('GroupedAppends', () => {
     expect(grouped.read('s').map((m) => m.content)).toEqual(['first', 'second']);
   });
 
-  it('#15.3 one append that fails in a shared commit fails alone; the others are stored', async () => {
+  it('one append that fails in a shared commit fails alone; the others are stored', async () => {
     const database = open();
     const grouped = new GroupedAppends(new SqliteMemoryStore(database), database);
     // A BigInt cannot be encoded (JSON): the store throws inside its savepoint.
@@ -91,7 +91,7 @@ describe('GroupedAppends', () => {
     expect(grouped.countHistory('s')).toBe(2);
   });
 
-  it('#15.2 an append whose second message fails leaves none of its rows, alone or in a shared commit', async () => {
+  it('an append whose second message fails leaves none of its rows, alone or in a shared commit', async () => {
     const database = open();
     const grouped = new GroupedAppends(new SqliteMemoryStore(database), database);
     const broken = { ...message('broken', 't1'), metadata: { size: 1n } } as unknown as Message;
@@ -111,7 +111,7 @@ describe('GroupedAppends', () => {
     expect(grouped.read('s', { from: 2 }).map((m) => m.content)).toEqual(['next']);
   });
 
-  it('#15.2 an append in the group commit opens no savepoint of its own (BEGIN, its rows, COMMIT)', async () => {
+  it('an append in the group commit opens no savepoint of its own (BEGIN, its rows, COMMIT)', async () => {
     const database = open();
     const grouped = new GroupedAppends(new SqliteMemoryStore(database), database);
     await grouped.append('s', [message('warm', 't1')]);
@@ -132,12 +132,12 @@ describe('GroupedAppends', () => {
     expect(statements).toEqual(['BEGIN', 'INSERT', 'INSERT', 'COMMIT']);
   });
 
-  it('#15.2 appendInTransaction refuses to run outside a write transaction', () => {
+  it('appendInTransaction refuses to run outside a write transaction', () => {
     const store = new SqliteMemoryStore(open());
     expect(() => store.appendInTransaction('s', [message('x', 't1')])).toThrow(/open write transaction/);
   });
 
-  it('#15.3 property: answers exactly as one commit per append, under concurrent appends, reads and rollbacks', async () => {
+  it('property: answers exactly as one commit per append, under concurrent appends, reads and rollbacks', async () => {
     type Operation =
       | { type: 'appends'; batch: { session: number; size: number; turn: number; divider: boolean }[] }
       | { type: 'delete'; session: number; turn: number };

@@ -87,7 +87,7 @@ const extraFields = fc.dictionary(
   awkward,
 );
 
-describe('storedMessage (#15.2: what append answers, without parsing the JSON just written)', () => {
+describe('storedMessage (what append answers, without parsing the JSON just written)', () => {
   it('property: equals decode(encode(message)), fields and their order, and shares nothing with the message', () => {
     fc.assert(
       fc.property(messages, extraFields, (base, extra) => {

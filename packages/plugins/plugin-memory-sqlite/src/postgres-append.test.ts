@@ -51,7 +51,7 @@ async function view(store: MemoryStore, sessionId: string) {
 }
 
 describe('one-statement appends on PostgreSQL', () => {
-  it('#16.27 count as the SQLite store does: dividers and control messages inside batches, new and existing sessions', async () => {
+  it('count as the SQLite store does: dividers and control messages inside batches, new and existing sessions', async () => {
     const { store: postgres } = await postgresStore(await throwawayDatabase());
     const sqlite = sqliteStore();
     const batches: Message[][] = [
@@ -81,7 +81,7 @@ describe('one-statement appends on PostgreSQL', () => {
     expect(await view(postgres, 'web:same')).toEqual(await view(sqlite, 'web:same'));
   });
 
-  it('#16.28 appends of two processes to one session at once never share a seq nor lose a message', async () => {
+  it('appends of two processes to one session at once never share a seq nor lose a message', async () => {
     const url = await throwawayDatabase();
     const a = await postgresStore(url);
     const b = await postgresStore(url);

@@ -49,7 +49,7 @@ const seqs = (database: SqliteDatabase, sessionId: string) =>
 
 const flushLoop = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('SqliteMemoryStore session counters cache (#15.2)', () => {
+describe('SqliteMemoryStore session counters cache', () => {
   it("another connection's appends are seen by the next count, read and append (seq numbered after them)", () => {
     const mine = new SqliteMemoryStore(shared());
     const theirs = new SqliteMemoryStore(otherConnection());

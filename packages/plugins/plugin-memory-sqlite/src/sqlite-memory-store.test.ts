@@ -164,7 +164,7 @@ describe('SqliteMemoryStore', () => {
     );
   });
 
-  it('#15.2 append answers every message exactly as a read gives it back afterwards', () => {
+  it('append answers every message exactly as a read gives it back afterwards', () => {
     const turn = { [WellKnownMetadataKeys.TurnId]: 't1' };
     const shapes: Message[] = [
       { role: 'user', content: 'plain' },

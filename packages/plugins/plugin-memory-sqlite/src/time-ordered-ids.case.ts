@@ -7,7 +7,7 @@ const V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}
 const millisecondsOf = (id: string) => Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
 
 export function itHandsOutTimeOrderedIds(createFixture: (options: { hooks: boolean }) => Promise<MemoryFixture>): void {
-  it('hands out version-7 ids carrying the time of the append (#15: appends write next to each other in the id index)', async () => {
+  it('hands out version-7 ids carrying the time of the append (appends write next to each other in the id index)', async () => {
     const fixture = await createFixture({ hooks: false });
     try {
       const before = Date.now();

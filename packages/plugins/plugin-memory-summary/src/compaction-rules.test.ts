@@ -77,7 +77,7 @@ describe('compaction rules', () => {
     );
   });
 
-  it('#15.5 before-trim counts the final reply: a reply that takes the next turn to the cut line compacts now', () => {
+  it('before-trim counts the final reply: a reply that takes the next turn to the cut line compacts now', () => {
     // 4376 sent: 200 under the early line (4576). The reply is history in the next turn, so it decides.
     const sent = usage({ breakdown: breakdown({ system: 576, history: 3600, toolResults: 200 }) });
     const long = 'x'.repeat(1200);
@@ -95,7 +95,7 @@ describe('compaction rules', () => {
     expect(compactionReason({ usage: sent, outcome: 'replied', autoCompactRatio: 0, reply: long })).toBeUndefined();
   });
 
-  it('#15.5 before-trim: the reply counts towards the one unit of history a compaction needs', () => {
+  it('before-trim: the reply counts towards the one unit of history a compaction needs', () => {
     // Head 3000: 4600 sent is past the early line (4576), but 1600 of history is under a unit (1664) on its own.
     const sent = usage({ breakdown: breakdown({ system: 3000, history: 1600 }) });
     expect(nearHistoryCut(sent)).toBe(false);

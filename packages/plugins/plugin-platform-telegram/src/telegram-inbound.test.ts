@@ -34,7 +34,7 @@ describe('readMessage', () => {
     ).toEqual({ text: '/stop', addressed: true });
   });
 
-  it('#14 reads them from the text when the message carries no entities', () => {
+  it('reads them from the text when the message carries no entities', () => {
     expect(readMessage(group('@aalis_bot what time is it?'), me, labels)).toEqual({
       text: 'what time is it?',
       addressed: true,

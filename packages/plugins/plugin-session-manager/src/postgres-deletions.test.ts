@@ -49,7 +49,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
 }
 
 describe('deletion generations across processes on one PostgreSQL', () => {
-  it('#16.3 a deletion on A bumps the generations on B and sends session:deleted there, children first', async () => {
+  it('a deletion on A bumps the generations on B and sends session:deleted there, children first', async () => {
     const database = await throwawayDatabase();
     const a = await processOn(database);
     const b = await processOn(database);

@@ -69,7 +69,7 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
 }
 
 describe('copies of session rows on PostgreSQL', () => {
-  it('#16.21 a turn reads its session once: later gets and rootOf answer from the copy', async () => {
+  it('a turn reads its session once: later gets and rootOf answer from the copy', async () => {
     const a = await postgresProcess(await throwawayDatabase());
     await a.manager.ensure({ id: 'web:root', kind: 'web', platform: 'webui', title: 'root' });
     await a.manager.ensure({ id: 'web:child', kind: 'child', platform: 'webui', parentId: 'web:root' });
@@ -85,7 +85,7 @@ describe('copies of session rows on PostgreSQL', () => {
     expect((await a.manager.get('web:root'))?.title).toBe('root');
   });
 
-  it("#16.22 another process's update, recorded turn and deletion are seen by a process holding the row", async () => {
+  it("another process's update, recorded turn and deletion are seen by a process holding the row", async () => {
     const url = await throwawayDatabase();
     const a = await postgresProcess(url);
     const b = await postgresProcess(url);
@@ -106,7 +106,7 @@ describe('copies of session rows on PostgreSQL', () => {
     await until(async () => (await a.manager.rootOf('web:s1')) === undefined, "B's deletion on A's rootOf");
   });
 
-  it("#16.26 children lists are kept too: another process's new child, its title and its deletion are seen", async () => {
+  it("children lists are kept too: another process's new child, its title and its deletion are seen", async () => {
     const url = await throwawayDatabase();
     const a = await postgresProcess(url);
     const b = await postgresProcess(url);
@@ -136,7 +136,7 @@ describe('copies of session rows on PostgreSQL', () => {
     expect(await titles()).toEqual(['second child', 'web:c3']);
   });
 
-  it('#16.23 a title and a recorded turn written by two processes at once both stay', async () => {
+  it('a title and a recorded turn written by two processes at once both stay', async () => {
     const url = await throwawayDatabase();
     const a = await postgresProcess(url);
     const b = await postgresProcess(url);
@@ -162,7 +162,7 @@ describe('copies of session rows on PostgreSQL', () => {
     }
   });
 
-  it('#16.24 while the notices cannot arrive (listening connection cut) every read goes to the store', async () => {
+  it('while the notices cannot arrive (listening connection cut) every read goes to the store', async () => {
     const url = await throwawayDatabase();
     const a = await postgresProcess(url);
     const b = await postgresProcess(url);
@@ -188,7 +188,7 @@ describe('copies of session rows on PostgreSQL', () => {
 });
 
 describe('session rows on SQLite', () => {
-  it('#16.25 two processes on one data directory see each other’s writes at once (rows are not kept)', async () => {
+  it('two processes on one data directory see each other’s writes at once (rows are not kept)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aalis-session-rows-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const open = () => {

@@ -35,7 +35,7 @@ const session = (id: string, extra: Partial<SessionInfo> = {}): SessionInfo => (
   ...extra,
 });
 
-describe('SqliteSessionStore row cache (#15.2)', () => {
+describe('SqliteSessionStore row cache', () => {
   it("another connection's writes and deletions are seen by the next read", async () => {
     const mine = new SqliteSessionStore(connection());
     const theirs = new SqliteSessionStore(connection());

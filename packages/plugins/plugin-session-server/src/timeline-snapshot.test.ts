@@ -53,7 +53,7 @@ describe('prepareTimeline during a turn', () => {
     expect(texts(turn)).toEqual(['Hello there.']);
   });
 
-  it('#16.2 does not add it again when the archive holds the segment before the news that it was stored', async () => {
+  it('does not add it again when the archive holds the segment before the news that it was stored', async () => {
     const live = streamed();
     const { timeline } = (await prepareTimeline(depsWith([input, firstSegment], live), 's1'))();
     const turn = timeline.entries.find((entry): entry is TimelineTurn => entry.kind === 'turn');

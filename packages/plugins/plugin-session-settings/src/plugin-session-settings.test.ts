@@ -199,7 +199,7 @@ describe('plugin-session-settings', () => {
     );
   });
 
-  it('#15.2 reads share one frozen copy: neither a reader nor the writer can change the stored value; a write is seen by the next read', async () => {
+  it('reads share one frozen copy: neither a reader nor the writer can change the stored value; a write is seen by the next read', async () => {
     const { service } = await start();
     const scope = { sessionId: 'room-1', platform: 'qq', venue: 'group-1' };
     const caller = { identity: owner, via: 'chat' as const };
@@ -229,7 +229,7 @@ describe('plugin-session-settings', () => {
     expect(await service.get(scope, 'enabledToolGroups')).toEqual({ value: ['*'], layer: 'default' });
   });
 
-  it('#15.2 the layer targets kept per session follow the scope: another venue, platform or session reads its own layers', async () => {
+  it('the layer targets kept per session follow the scope: another venue, platform or session reads its own layers', async () => {
     const { service } = await start();
     const caller = { identity: owner, via: 'chat' as const };
     const write = (layer: 'venue' | 'platform' | 'session', target: string, value: number) =>
@@ -261,7 +261,7 @@ describe('plugin-session-settings', () => {
     });
   });
 
-  it('#15.2 a value loaded from the database is frozen too (after a restart)', async () => {
+  it('a value loaded from the database is frozen too (after a restart)', async () => {
     const first = await start();
     const caller = { identity: owner, via: 'chat' as const };
     await first.service.set({ layer: 'platform', target: 'qq', key: 'enabledToolGroups', value: ['kept'], caller });

@@ -84,7 +84,7 @@ describe.each(Object.keys(engines))('hand-over on %s', (engineName) => {
     engine = undefined;
   });
 
-  it('#16.1 hands items to the lease holder in the order they were put, payloads unchanged', async () => {
+  it('hands items to the lease holder in the order they were put, payloads unchanged', async () => {
     const a = await start();
     const b = await start();
     const payloads = ['{"n":1}', 'zwei ✓', JSON.stringify({ attachments: [{ type: 'image', data: 'AAAA' }] })];
@@ -106,7 +106,7 @@ describe.each(Object.keys(engines))('hand-over on %s', (engineName) => {
     await lease.release();
   });
 
-  it('#16.2 never gives one item to two takers taking at the same time (SKIP LOCKED)', async () => {
+  it('never gives one item to two takers taking at the same time (SKIP LOCKED)', async () => {
     const a = await start();
     const b = await start();
     const put = new Set<number>();
@@ -125,7 +125,7 @@ describe.each(Object.keys(engines))('hand-over on %s', (engineName) => {
     expect(new Set(seen)).toEqual(put);
   });
 
-  it('#16.3 tells a waiter on another connection the outcome once the item is finished', async () => {
+  it('tells a waiter on another connection the outcome once the item is finished', async () => {
     const a = await start();
     const b = await start();
     const { id } = await a.queue.put('session:s2', 'hello');
@@ -156,7 +156,7 @@ describe.each(Object.keys(engines))('hand-over on %s', (engineName) => {
     await lease.release();
   });
 
-  it('#16.4 hands a dead holder’s unfinished items, with their notes, to the next holder of the lease', async () => {
+  it('hands a dead holder’s unfinished items, with their notes, to the next holder of the lease', async () => {
     const b = await start(1000);
     engine ??= await engines[engineName]!();
     // A holder that dies: it holds the lease (never renewed), took two items and noted the first one's turn.
@@ -189,7 +189,7 @@ describe.each(Object.keys(engines))('hand-over on %s', (engineName) => {
     await lease.release();
   });
 
-  it('#16.5 lists names whose items nobody live holds, and tells every process of each put', async () => {
+  it('lists names whose items nobody live holds, and tells every process of each put', async () => {
     const a = await start();
     const b = await start();
     const heard: string[] = [];
@@ -217,7 +217,7 @@ describe.each(Object.keys(engines))('hand-over on %s', (engineName) => {
   });
 
   it.runIf(engineName === 'postgres')(
-    '#16.14 a taker whose listening connection was cut still hears of items put while it was gone',
+    'a taker whose listening connection was cut still hears of items put while it was gone',
     async () => {
       const a = await start();
       const b = await start();

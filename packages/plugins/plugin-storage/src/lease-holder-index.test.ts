@@ -10,8 +10,8 @@ afterAll(async () => {
   await database?.close();
 });
 
-describe('#16.p leases on PostgreSQL: the heartbeat finds its rows by index', () => {
-  it('#16.p15 renew (UPDATE … WHERE holder = $1 AND released = 0) is planned as an index scan', async () => {
+describe('leases on PostgreSQL: the heartbeat finds its rows by index', () => {
+  it('renew (UPDATE … WHERE holder = $1 AND released = 0) is planned as an index scan', async () => {
     database = new PostgresDatabase(await throwawayDatabase());
     await postgresLeases(database);
     // 20 000 leases of 200 processes, nine in ten released, as a long-running deployment leaves them.

@@ -158,7 +158,7 @@ describe.each(Object.keys(engines))('leases on %s', (engineName) => {
     await taken.release();
   });
 
-  it('#15.2 keeps the note given to acquire or tryAcquire from the claim on, and hands it to whoever takes over', async () => {
+  it('keeps the note given to acquire or tryAcquire from the claim on, and hands it to whoever takes over', async () => {
     const dying = await start(300);
     const held = (await dying.acquire('session:n1', { note: 'turn_a' }))!;
     const tried = (await dying.tryAcquire('session:n2', { note: 'turn_b' }))!;
@@ -174,7 +174,7 @@ describe.each(Object.keys(engines))('leases on %s', (engineName) => {
 });
 
 describe('leases on sqlite: commits', () => {
-  it('#15.2 claims with their notes and releases made in one loop turn share one commit', async () => {
+  it('claims with their notes and releases made in one loop turn share one commit', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aalis-leases-'));
     const database = new SqliteDatabase(join(dir, 'aalis.db'));
     const leases = new Leases(sqliteLeases(database), { ttlMs: 1000 });

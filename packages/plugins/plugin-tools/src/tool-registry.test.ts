@@ -23,7 +23,7 @@ function registry() {
   });
 }
 
-describe('ToolRegistry (#15.2: sorted entries kept between changes)', () => {
+describe('ToolRegistry (sorted entries kept between changes)', () => {
   it('lists and defines by name after each registration, replacement and withdrawal', async () => {
     const tools = registry();
     const names = async () => (await tools.definitions({ groups: '*' })).map((definition) => definition.name);

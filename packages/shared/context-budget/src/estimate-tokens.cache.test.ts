@@ -57,7 +57,7 @@ describe('estimateMessageTokens cache', () => {
     expect(scans.count).toBe(scansAfterFirst + 1);
   });
 
-  it('#15.1 the uncached estimate is the same figure and leaves no cache entry behind', () => {
+  it('the uncached estimate is the same figure and leaves no cache entry behind', () => {
     const message = {
       role: 'assistant' as const,
       content: 'an answer with 字 and words',
@@ -75,7 +75,7 @@ describe('estimateMessageTokens cache', () => {
     expect(scans.count - before).toBe(2 * scansOfOne);
   });
 
-  it("#15.2 a text is counted once: the history's own copy of a message and an equal text built again cost no scan", () => {
+  it("a text is counted once: the history's own copy of a message and an equal text built again cost no scan", () => {
     const content = freshText(400);
     const reasoning = freshText(300);
     const original = { role: 'assistant' as const, content, reasoningContent: reasoning };
@@ -90,7 +90,7 @@ describe('estimateMessageTokens cache', () => {
     expect(scans.count - before).toBe(0);
   });
 
-  it('#15.2 the kept figure is the counted one, and what is kept stays bounded', () => {
+  it('the kept figure is the counted one, and what is kept stays bounded', () => {
     const short = freshText(TEXT_CACHE_MIN_CHARS - 1);
     const long = freshText(TEXT_CACHE_MAX_CHARS + 1);
     for (const text of [short, long]) {

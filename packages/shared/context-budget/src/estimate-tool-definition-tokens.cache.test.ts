@@ -51,7 +51,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 );
 
 describe('estimateToolDefinitionTokens cache', () => {
-  it('#15.2 gives the from-scratch figure for every request: same objects, fresh copies, renamed, re-described', () => {
+  it('gives the from-scratch figure for every request: same objects, fresh copies, renamed, re-described', () => {
     fc.assert(
       fc.property(
         fc.array(
@@ -91,7 +91,7 @@ describe('estimateToolDefinitionTokens cache', () => {
     );
   });
 
-  it('#15.2 a copy with another description over the same parameters is not given the first copy’s figure', () => {
+  it('a copy with another description over the same parameters is not given the first copy’s figure', () => {
     const parameters = parametersOf(['q']);
     const short = { name: 'lookup', description: 'x', parameters };
     const long = {

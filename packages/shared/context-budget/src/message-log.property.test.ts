@@ -95,8 +95,8 @@ function segmentOf(log: MessageLog, { whole, cut, keepEvery, extra }: Shape): Hi
   return log.segment(at, tail);
 }
 
-describe('HistoryTrimIndex over a MessageLog segment (#15.1)', () => {
-  it('#15.1 gives exactly the from-scratch trim, call after call, through appends, tails, snapshots and rewrites', () => {
+describe('HistoryTrimIndex over a MessageLog segment', () => {
+  it('gives exactly the from-scratch trim, call after call, through appends, tails, snapshots and rewrites', () => {
     fc.assert(
       fc.property(
         fc.array(fc.tuple(step, shape), { minLength: 1, maxLength: 20 }),
@@ -160,7 +160,7 @@ describe('HistoryTrimIndex over a MessageLog segment (#15.1)', () => {
     // Hundreds of conversations: seconds on a quiet machine, far longer on a loaded one.
   }, 120_000);
 
-  it('#15.1 reads only the messages added since the previous call while the log only grows', () => {
+  it('reads only the messages added since the previous call while the log only grows', () => {
     const index = new HistoryTrimIndex();
     const log = new MessageLog();
     const head: Message[] = [{ role: 'system', content: 'system' }];
@@ -195,7 +195,7 @@ describe('HistoryTrimIndex over a MessageLog segment (#15.1)', () => {
     expect(index.rebuilds).toBe(0);
   });
 
-  it('#15.1 a new log is checked from its start: a rewritten history is never taken for the old one', () => {
+  it('a new log is checked from its start: a rewritten history is never taken for the old one', () => {
     const index = new HistoryTrimIndex();
     const head: Message[] = [{ role: 'system', content: 'system' }];
     const settings: TrimSettings = { contextWindow: 3_000, maxOutputTokens: 500 };

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MIN_REPLY_TOKENS, outputAllowance } from './output-allowance.js';
 
 describe('outputAllowance', () => {
-  it('#11.7 keeps the model max output while the prompt leaves room for it', () => {
+  it('keeps the model max output while the prompt leaves room for it', () => {
     expect(outputAllowance({ contextWindow: 8000, maxOutputTokens: 1000, promptTokens: 7000 })).toEqual({
       maxOutputTokens: 1000,
       fits: true,
@@ -12,13 +12,13 @@ describe('outputAllowance', () => {
     });
   });
 
-  it('#11.7 lowers the max output to the room the window leaves (the 1024 floor of a small window)', () => {
+  it('lowers the max output to the room the window leaves (the 1024 floor of a small window)', () => {
     // Window 2048, max output 2048: the trim budget is its floor of 1024, so a full reserve cannot fit.
     const allowance = outputAllowance({ contextWindow: 2048, maxOutputTokens: 2048, promptTokens: 1024 });
     expect(allowance).toEqual({ maxOutputTokens: 1024, fits: true, room: 1024 });
   });
 
-  it('#11.7 refuses a request whose prompt leaves less than a useful reply', () => {
+  it('refuses a request whose prompt leaves less than a useful reply', () => {
     expect(outputAllowance({ contextWindow: 4000, maxOutputTokens: 1000, promptTokens: 4000 - 10 }).fits).toBe(false);
     expect(outputAllowance({ contextWindow: 4000, maxOutputTokens: 1000, promptTokens: 5000 })).toEqual({
       maxOutputTokens: 0,

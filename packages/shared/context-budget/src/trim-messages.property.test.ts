@@ -253,7 +253,7 @@ describe('trimMessages properties', () => {
     );
   });
 
-  it('property (#11.7): tool definitions never make the history kept larger, and a request fits the window: messages + tool definitions + max output ≤ context window', () => {
+  it('property: tool definitions never make the history kept larger, and a request fits the window: messages + tool definitions + max output ≤ context window', () => {
     fc.assert(
       fc.property(scenario, fc.integer({ min: 0, max: 4000 }), (spec, extraTools) => {
         const { messages, headEnd, historyEnd, inputs, instructions } = buildScenario(spec);

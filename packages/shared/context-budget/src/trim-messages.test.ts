@@ -296,7 +296,7 @@ describe('trimMessages: step 4 (injected system messages over memoryTokenBudget)
     expect(outcome.messages.at(-1)).toBe(messages[3]);
   });
 
-  it('#11.9 step 4 leaves instruction blocks that are not inputs (the idle prompt) alone', () => {
+  it('step 4 leaves instruction blocks that are not inputs (the idle prompt) alone', () => {
     const idle = system(`(时间) ${text(2500, 'I')}`);
     const messages = [system(text(1000, 's')), system(text(1000, 'A')), idle, system(text(600, 'Z'))];
     const outcome = trim(messages, 2, 2, { memoryTokenBudget: 100, inputs: [], instructions: [2] });
@@ -398,7 +398,7 @@ describe('trimMessages: continuation prompt (压缩后延续提示)', () => {
     expect(outcome.messages[index + 1]?.toolCalls?.[0]?.id).toBe('a');
   });
 
-  it('#11.12 the caller may mark the inserted prompt with metadata (its injector)', () => {
+  it('the caller may mark the inserted prompt with metadata (its injector)', () => {
     const outcome = trim(scenario(), 2, 12, { continuationMetadata: { injector: 'continuation-prompt' } });
     expect(outcome.messages.at(-1)).toEqual({
       role: 'system',
@@ -439,7 +439,7 @@ describe('trimMessages: continuation prompt (压缩后延续提示)', () => {
     expect(outcome.messages.at(-1)?.content).toBe(english);
   });
 
-  it('#15.2 a prompt given as a function is asked for (and estimated) only when it is inserted', () => {
+  it('a prompt given as a function is asked for (and estimated) only when it is inserted', () => {
     const english = contextBudgetMessages.en['context.continuationPrompt'];
     const asked = { prompt: 0, estimated: 0 };
     const prompt = () => {
@@ -481,7 +481,7 @@ describe('trimMessages: what the engine reports', () => {
     expect(trim(messages, 2, 11, { fixedTokens: 500 }).droppedHistory).toBe(4);
   });
 
-  it('#11.7 fixedTokens are in the estimates (untrimmed and sent) and are checked', () => {
+  it('fixedTokens are in the estimates (untrimmed and sent) and are checked', () => {
     const messages = [...head, user('q')];
     const outcome = trim(messages, 2, 2, { fixedTokens: 700 });
     expect(outcome.tokens).toBe(200 + 1 + 700);

@@ -72,8 +72,8 @@ const MAX_OUTPUT = 500;
 /** The context window whose budget is `budget` (trimBudget: window − max output − 512, at least 1024). */
 const windowOf = (budget: number) => budget + MAX_OUTPUT + 512;
 
-describe('trimMessages shortcut for a list that fits (#15.2)', () => {
-  it('#15.2 gives exactly the full computation, for estimates just under, at and just over the budget', () => {
+describe('trimMessages shortcut for a list that fits', () => {
+  it('gives exactly the full computation, for estimates just under, at and just over the budget', () => {
     fc.assert(
       fc.property(
         fc.array(fc.array(piece, { maxLength: 6 }), { minLength: 1, maxLength: 8 }),
@@ -154,7 +154,7 @@ describe('trimMessages shortcut for a list that fits (#15.2)', () => {
     // Hundreds of conversations: seconds on a quiet machine, far longer on a loaded one.
   }, 120_000);
 
-  it('#15.2 a list that fits is not cut: no history entries are built, and a list over the budget still is', () => {
+  it('a list that fits is not cut: no history entries are built, and a list over the budget still is', () => {
     const entries = vi.spyOn(HistoryView.prototype, 'entriesFrom');
     const log = new MessageLog();
     log.append(

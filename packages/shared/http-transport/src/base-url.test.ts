@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { maskUrlCredentials, parseBaseUrl } from './base-url.js';
 
 describe('parseBaseUrl', () => {
-  it('#11.15 takes the credentials out of the URL: a Basic header and secrets to redact', () => {
+  it('takes the credentials out of the URL: a Basic header and secrets to redact', () => {
     const parsed = parseBaseUrl('https://alice:p%40ss@models.example.com/v1/');
     expect(parsed).toEqual({
       ok: true,
@@ -21,7 +21,7 @@ describe('parseBaseUrl', () => {
     );
   });
 
-  it('#11.18 refuses what is not an http(s) URL with a host and a usable port', () => {
+  it('refuses what is not an http(s) URL with a host and a usable port', () => {
     expect(parseBaseUrl('not a url')).toEqual({ ok: false, problem: 'not-a-url' });
     expect(parseBaseUrl('/v1')).toEqual({ ok: false, problem: 'not-a-url' });
     expect(parseBaseUrl('ftp://models.example.com/v1')).toEqual({ ok: false, problem: 'scheme' });

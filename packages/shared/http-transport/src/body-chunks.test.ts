@@ -31,7 +31,7 @@ async function exchangeWith(idleMs = 5_000) {
 }
 
 describe('HttpExchange.chunks()', () => {
-  it('#15.2 hands out each write the client read on its own, in order, then ends', async () => {
+  it('hands out each write the client read on its own, in order, then ends', async () => {
     const { held, exchange } = await exchangeWith();
     const chunks = exchange.chunks();
     for (const piece of ['data: {"a":1}\n\n', 'data: {"b":2}\n', '\ndata: [DONE]\n\n']) {
@@ -45,7 +45,7 @@ describe('HttpExchange.chunks()', () => {
     expect((await chunks.next()).done).toBe(true);
   });
 
-  it('#15.2 what arrived together comes out together, as for await over the response gives it', async () => {
+  it('what arrived together comes out together, as for await over the response gives it', async () => {
     const { held, exchange } = await exchangeWith();
     held.response.write('one ');
     held.response.write('two ');
@@ -59,7 +59,7 @@ describe('HttpExchange.chunks()', () => {
     expect(seen).toEqual(['one two three']);
   });
 
-  it('#15.2 a connection cut mid-body fails as a network error, and the reader is over', async () => {
+  it('a connection cut mid-body fails as a network error, and the reader is over', async () => {
     const cut = await exchangeWith();
     const chunks = cut.exchange.chunks();
     cut.held.response.write('part');
@@ -71,7 +71,7 @@ describe('HttpExchange.chunks()', () => {
     expect((await chunks.next()).done).toBe(true);
   });
 
-  it('#15.2 silence past idleMs fails as idle-timeout', async () => {
+  it('silence past idleMs fails as idle-timeout', async () => {
     const { held, exchange } = await exchangeWith(50);
     const chunks = exchange.chunks();
     held.response.write('first');
@@ -80,7 +80,7 @@ describe('HttpExchange.chunks()', () => {
     expect((failure as TransportError).kind).toBe('idle-timeout');
   });
 
-  it('#15.2 giving up mid-body closes the connection; giving up before reading touches nothing', async () => {
+  it('giving up mid-body closes the connection; giving up before reading touches nothing', async () => {
     const { held, exchange } = await exchangeWith();
     const untouched = exchange.chunks();
     await untouched.return!();

@@ -41,7 +41,7 @@ function countAdds(signal: AbortSignal): { added: number } {
 }
 
 describe('HttpExchange abort', () => {
-  it('#15.2 an abort while the headers are awaited rejects as aborted and leaves no listener', async () => {
+  it('an abort while the headers are awaited rejects as aborted and leaves no listener', async () => {
     const { url, next } = await heldServer((close) => closers.push(close));
     const controller = new AbortController();
     const opening = open(url, controller.signal);
@@ -52,7 +52,7 @@ describe('HttpExchange abort', () => {
     expect(listeners(controller.signal)).toBe(0);
   });
 
-  it('#15.2 one listener from the request to close(); an abort mid-body ends the read as aborted', async () => {
+  it('one listener from the request to close(); an abort mid-body ends the read as aborted', async () => {
     const { url, next } = await heldServer((close) => closers.push(close));
     const controller = new AbortController();
     const adds = countAdds(controller.signal);
@@ -73,7 +73,7 @@ describe('HttpExchange abort', () => {
     expect(adds.added).toBe(1);
   });
 
-  it('#15.2 a completed exchange removes its listener on close and an abort afterwards changes nothing', async () => {
+  it('a completed exchange removes its listener on close and an abort afterwards changes nothing', async () => {
     const { url, next } = await heldServer((close) => closers.push(close));
     const controller = new AbortController();
     const opening = open(url, controller.signal);

@@ -31,7 +31,7 @@ async function echoServer(): Promise<{ url: URL; received: { headers: IncomingHt
 }
 
 describe('request body', () => {
-  it('#15.2 a body given as bytes goes out exactly as the same body given as text (UTF-8, length in bytes)', async () => {
+  it('a body given as bytes goes out exactly as the same body given as text (UTF-8, length in bytes)', async () => {
     const { url, received } = await echoServer();
     const agents = createAgents();
     closers.push(async () => agents.http.destroy());

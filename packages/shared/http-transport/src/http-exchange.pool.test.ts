@@ -12,7 +12,7 @@ afterEach(async () => {
 });
 
 describe('provider connection pool', () => {
-  it('#15.3 keeps every connection of a 400-call burst open for the next burst', async () => {
+  it('keeps every connection of a 400-call burst open for the next burst', async () => {
     let connections = 0;
     const server = createServer((_req, res) => {
       // Answer only once the whole burst is in flight, so the burst really needs one connection per call.

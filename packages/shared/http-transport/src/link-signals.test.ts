@@ -36,7 +36,7 @@ describe('SignalLinker', () => {
     expect(new SignalLinker(shutdown.signal).link(undefined).signal).toBe(shutdown.signal);
   });
 
-  it('#15.2 gives the calls of one caller signal one linked signal and one listener on it, with the same aborts', () => {
+  it('gives the calls of one caller signal one linked signal and one listener on it, with the same aborts', () => {
     const shutdown = new AbortController();
     const linker = new SignalLinker(shutdown.signal);
     const turn = new AbortController();
@@ -63,7 +63,7 @@ describe('SignalLinker', () => {
     expect(linker.link(new AbortController().signal).signal!.aborted).toBe(false);
   });
 
-  it('#15.2 aborts a shared linked signal on shutdown while one of its calls is in flight, and not after the last', () => {
+  it('aborts a shared linked signal on shutdown while one of its calls is in flight, and not after the last', () => {
     const shutdown = new AbortController();
     const linker = new SignalLinker(shutdown.signal);
     const idle = new AbortController();

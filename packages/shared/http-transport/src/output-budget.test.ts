@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { OutputBudget, OverlongResponseError } from './output-budget.js';
 
 describe('OutputBudget', () => {
-  it('#11.20 cuts text and tool arguments past 32 characters a token, reasoning and the raw body past their own limits', () => {
+  it('cuts text and tool arguments past 32 characters a token, reasoning and the raw body past their own limits', () => {
     const text = new OutputBudget(10);
     text.deliver({ type: 'text-delta', text: 'x'.repeat(200) });
     text.deliver({ type: 'tool-call-delta', index: 0, argumentsDelta: 'y'.repeat(120) });

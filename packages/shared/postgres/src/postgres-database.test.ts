@@ -49,7 +49,7 @@ describe('PostgresDatabase', () => {
     expect(received).toEqual(['hello']);
   });
 
-  it('#16.13 listens again after its listening connection was cut, and says so (missed notifications get re-checked)', async () => {
+  it('listens again after its listening connection was cut, and says so (missed notifications get re-checked)', async () => {
     const received: string[] = [];
     let reconnected = 0;
     await database.listen('aalis_cut', (payload) => received.push(payload));
@@ -66,7 +66,7 @@ describe('PostgresDatabase', () => {
     expect(received).toEqual(['after the cut']);
   });
 
-  it('#16.29 statements with parameters are prepared once per connection under one name per text, in transactions too', async () => {
+  it('statements with parameters are prepared once per connection under one name per text, in transactions too', async () => {
     const one = new PostgresDatabase(url, { max: 1 });
     try {
       const prepared = async () =>

@@ -30,8 +30,8 @@ async function until<T>(read: () => T | undefined, what: string): Promise<T> {
   throw new Error(`timed out waiting for ${what}`);
 }
 
-describe('#16.p PostgresPreferences', () => {
-  it('#16.p1 keeps set and removed preferences with the value each replaced, upserts and removes them', async () => {
+describe('PostgresPreferences', () => {
+  it('keeps set and removed preferences with the value each replaced, upserts and removes them', async () => {
     const { store: a } = await store();
     expect(await a.read()).toEqual([]);
     await a.write([
@@ -54,7 +54,7 @@ describe('#16.p PostgresPreferences', () => {
     ]);
   });
 
-  it('#16.p2 migrates once per database and shares the rows between processes', async () => {
+  it('migrates once per database and shares the rows between processes', async () => {
     const { url, store: a, database } = await store();
     await a.write([{ plugin: '', service: 'llm', value: 'openai/b', over: null }]);
     const { store: b } = await store(url, 'b');
@@ -62,7 +62,7 @@ describe('#16.p PostgresPreferences', () => {
     expect(await database.schemaVersion('preferences')).toBe(1);
   });
 
-  it('#16.p3 rolls a failing write back whole (nothing half-written)', async () => {
+  it('rolls a failing write back whole (nothing half-written)', async () => {
     const { store: a } = await store();
     await a.write([{ plugin: '', service: 'llm', value: 'openai/b', over: null }]);
     const bad = { plugin: '', service: null as unknown as string, value: 'x', over: null }; // NOT NULL violated
@@ -70,7 +70,7 @@ describe('#16.p PostgresPreferences', () => {
     expect(await a.read()).toEqual([{ plugin: '', service: 'llm', value: 'openai/b', over: null }]);
   });
 
-  it('#16.p4 notifies the other processes with the keys written, never the writer itself', async () => {
+  it('notifies the other processes with the keys written, never the writer itself', async () => {
     const { url, store: a } = await store();
     const { store: b } = await store(url, 'b');
     const seenByA: PreferencesChanged[] = [];
@@ -92,7 +92,7 @@ describe('#16.p PostgresPreferences', () => {
     expect(seenByB).toHaveLength(1);
   });
 
-  it('#16.p5 imports a file once: only into an empty table, never again after', async () => {
+  it('imports a file once: only into an empty table, never again after', async () => {
     const { url, store: a } = await store();
     const rows = [{ plugin: '', service: 'llm', value: 'openai/b', over: 'openai/a' }];
     const { store: b } = await store(url, 'b');
@@ -110,7 +110,7 @@ describe('#16.p PostgresPreferences', () => {
     expect(await a.read()).toEqual([]);
   });
 
-  it('#16.p6 says "read everything" after the listening connection was lost and made again', async () => {
+  it('says "read everything" after the listening connection was lost and made again', async () => {
     const { url, store: a, database } = await store();
     const seen: PreferencesChanged[] = [];
     await a.onChanged((changed) => seen.push(changed));

@@ -100,7 +100,7 @@ describe('groupToolCalls', () => {
     );
   });
 
-  it('#15.2 a list without calls or results is one unit per message, as the full grouping gives it', () => {
+  it('a list without calls or results is one unit per message, as the full grouping gives it', () => {
     const plain: fc.Arbitrary<Message> = fc.oneof(
       fc.record({
         role: fc.constantFrom('system', 'user', 'assistant') as fc.Arbitrary<Message['role']>,

@@ -24,7 +24,7 @@ const insert = (database: SqliteDatabase, id: string, body: string) =>
 const bodyIn = (database: SqliteDatabase, id: string) =>
   (database.connection.prepare('SELECT body FROM notes WHERE id = ?').pluck().get(id) as string | undefined) ?? null;
 
-describe('SqliteDatabase.changeToken and RowCache (#15.2)', () => {
+describe('SqliteDatabase.changeToken and RowCache', () => {
   it("moves on another connection's commit and this one's rollbacks, never on this one's commits", async () => {
     const start = mine.changeToken();
     insert(mine, 'a', '1');

@@ -27,8 +27,8 @@ const committed = () =>
   (reader.prepare('SELECT body FROM notes ORDER BY id').all() as { body: string }[]).map((row) => row.body);
 const bodies = (count: number, prefix = 'w') => Array.from({ length: count }, (_, index) => `${prefix}${index}`);
 
-describe('SqliteDatabase group commit in bounded chunks (#15.3)', () => {
-  it('#15.3 a burst commits GROUP_COMMIT_MAX writes at a time: the first writes are settled while the rest wait', async () => {
+describe('SqliteDatabase group commit in bounded chunks', () => {
+  it('a burst commits GROUP_COMMIT_MAX writes at a time: the first writes are settled while the rest wait', async () => {
     const count = 2 * GROUP_COMMIT_MAX + 5;
     const seenAtSettle: number[] = [];
     const writes = bodies(count).map((body) =>
@@ -44,7 +44,7 @@ describe('SqliteDatabase group commit in bounded chunks (#15.3)', () => {
     expect(committed()).toEqual(bodies(count));
   });
 
-  it('#15.3 writes queued while a burst is being committed go after the rest of it, in the order asked for', async () => {
+  it('writes queued while a burst is being committed go after the rest of it, in the order asked for', async () => {
     const count = 3 * GROUP_COMMIT_MAX;
     const late: Promise<unknown>[] = [];
     const writes = bodies(count).map((body, index) =>
@@ -59,7 +59,7 @@ describe('SqliteDatabase group commit in bounded chunks (#15.3)', () => {
     expect(order.slice(count)).toEqual(['late0', `late${GROUP_COMMIT_MAX}`, `late${2 * GROUP_COMMIT_MAX}`]);
   });
 
-  it('#15.3 flushWrites and write still commit everything queued first, however much', async () => {
+  it('flushWrites and write still commit everything queued first, however much', async () => {
     const count = 3 * GROUP_COMMIT_MAX;
     const writes = bodies(count).map((body) => database.writeSoon(insert(body)));
     database.flushWrites();
@@ -71,7 +71,7 @@ describe('SqliteDatabase group commit in bounded chunks (#15.3)', () => {
     await Promise.all(more);
   });
 
-  it('#15.3 in a chunk, a write that throws fails alone', async () => {
+  it('in a chunk, a write that throws fails alone', async () => {
     const results = await Promise.allSettled(
       bodies(GROUP_COMMIT_MAX + 3).map((body, index) =>
         database.writeSoon((connection) => {

@@ -61,7 +61,7 @@ describe('SqliteDatabase', () => {
     expect(b.database.isOpen).toBe(false);
   });
 
-  it('#15.2 writeSoon: the writes of one loop turn share one commit, in order; one that throws fails alone', async () => {
+  it('writeSoon: the writes of one loop turn share one commit, in order; one that throws fails alone', async () => {
     const lease = openDatabase(dir);
     const database = lease.database;
     database.migrate('notes', migrations);

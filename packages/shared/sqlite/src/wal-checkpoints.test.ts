@@ -50,8 +50,8 @@ function connectionAt(path: string): Database.Database {
   return connection;
 }
 
-describe('WAL checkpoints off the committing thread (#15.3)', () => {
-  it('#15.3 SqliteDatabase commits leave checkpoints to the worker: the rows reach the database file, far below SQLite’s own threshold', async () => {
+describe('WAL checkpoints off the committing thread', () => {
+  it('SqliteDatabase commits leave checkpoints to the worker: the rows reach the database file, far below SQLite’s own threshold', async () => {
     const lease = openDatabase(dir);
     const { database } = lease;
     expect(database.connection.pragma('wal_autocheckpoint', { simple: true })).toBe(BACKSTOP_PAGES);
@@ -67,7 +67,7 @@ describe('WAL checkpoints off the committing thread (#15.3)', () => {
     lease.release();
   });
 
-  it('#15.3 starts no worker before the first checkpoint is due, and one afterwards', async () => {
+  it('starts no worker before the first checkpoint is due, and one afterwards', async () => {
     const connection = connectionAt(join(dir, 'a.db'));
     const checkpoints = new WalCheckpoints(connection, join(dir, 'a.db'));
     const insert = connection.prepare('INSERT INTO notes (body) VALUES (?)');
@@ -86,7 +86,7 @@ describe('WAL checkpoints off the committing thread (#15.3)', () => {
     connection.close();
   });
 
-  it('#15.3 one worker serves every database of the process', async () => {
+  it('one worker serves every database of the process', async () => {
     const paths = [join(dir, 'd1.db'), join(dir, 'd2.db')];
     const connections = paths.map(connectionAt);
     const all = paths.map((path, index) => new WalCheckpoints(connections[index]!, path));
@@ -98,7 +98,7 @@ describe('WAL checkpoints off the committing thread (#15.3)', () => {
     for (const connection of connections) connection.close();
   });
 
-  it('#15.3 a worker that dies hands checkpoints back to the connection (SQLite’s default threshold)', async () => {
+  it('a worker that dies hands checkpoints back to the connection (SQLite’s default threshold)', async () => {
     const connection = connectionAt(join(dir, 'b.db'));
     const checkpoints = new WalCheckpoints(connection, join(dir, 'b.db'));
     expect(connection.pragma('wal_autocheckpoint', { simple: true })).toBe(BACKSTOP_PAGES);
@@ -114,7 +114,7 @@ describe('WAL checkpoints off the committing thread (#15.3)', () => {
     connection.close();
   });
 
-  it('#15.3 checkpoints asked while one runs are coalesced into one more', async () => {
+  it('checkpoints asked while one runs are coalesced into one more', async () => {
     const connection = connectionAt(join(dir, 'c.db'));
     const checkpoints = new WalCheckpoints(connection, join(dir, 'c.db'));
     for (let index = 0; index < 3 * CHECKPOINT_EVERY; index++) checkpoints.committed();
@@ -125,7 +125,7 @@ describe('WAL checkpoints off the committing thread (#15.3)', () => {
     connection.close();
   });
 
-  it('#15.3 the worker never keeps a process alive: it ends once its databases are closed', () => {
+  it('the worker never keeps a process alive: it ends once its databases are closed', () => {
     const script = join(dir, 'exits.ts');
     writeFileSync(
       script,
@@ -142,7 +142,7 @@ setTimeout(() => { database.close(); console.log('closed'); }, 300);
     expect(run.status).toBe(0);
   }, 40_000);
 
-  it('#15.3 an in-memory database gets no checkpoint worker', () => {
+  it('an in-memory database gets no checkpoint worker', () => {
     const memory = new SqliteDatabase(':memory:');
     expect(memory.connection.pragma('wal_autocheckpoint', { simple: true })).toBe(DEFAULT_AUTOCHECKPOINT_PAGES);
     memory.close();

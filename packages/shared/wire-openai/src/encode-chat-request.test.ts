@@ -122,7 +122,7 @@ function optionsOf(
 describe('encodeChatRequest', () => {
   afterEach(() => vi.restoreAllMocks());
 
-  it('#15.2 writes exactly the bytes of JSON.stringify of the request, first call and again from its caches', () => {
+  it('writes exactly the bytes of JSON.stringify of the request, first call and again from its caches', () => {
     fc.assert(
       fc.property(
         settings,
@@ -146,7 +146,7 @@ describe('encodeChatRequest', () => {
     );
   });
 
-  it('#15.2 sees every change of an unfrozen message or of a tool’s parameters made between two calls', () => {
+  it('sees every change of an unfrozen message or of a tool’s parameters made between two calls', () => {
     type Change = (messages: Message[], tools: ModelToolDefinition[]) => void;
     const parametersOf = (tools: ModelToolDefinition[], at: number) =>
       tools[at % tools.length]!.parameters as {
@@ -247,7 +247,7 @@ describe('encodeChatRequest', () => {
     );
   });
 
-  it('#15.2 encodes a frozen message once and a tool set once, whatever the number of calls', () => {
+  it('encodes a frozen message once and a tool set once, whatever the number of calls', () => {
     let reads = 0;
     const history = Object.freeze({
       role: 'user' as const,
@@ -273,7 +273,7 @@ describe('encodeChatRequest', () => {
     expect(toolJsons()).toHaveLength(1);
   });
 
-  it('#15.2 never keeps the JSON of a message with attachments (their text is the caller’s) nor of an unfrozen one', () => {
+  it('never keeps the JSON of a message with attachments (their text is the caller’s) nor of an unfrozen one', () => {
     const withImage = freezeDeep({
       role: 'user' as const,
       content: 'look',

@@ -76,7 +76,7 @@ describe('SseParser', () => {
     );
   });
 
-  it('#15.2 reads each line in place exactly as a line-by-line reading of its field and value (property)', () => {
+  it('reads each line in place exactly as a line-by-line reading of its field and value (property)', () => {
     // The straightforward reading (what the parser did before it read lines in place): each line as its own string, its
     // field name sliced off and compared.
     function reference(text: string) {

@@ -9,7 +9,7 @@ import type { OpenedFixture } from './open-fixture.js';
 const fixtureOf = (adapter: string, file = 'dock-after-start.case.ts') =>
   new URL(`pling-${adapter}/src/fixtures/${file}`, PACKAGES);
 
-describe('#12.5 a dock mounted after the runtime started', { timeout: 120_000 }, () => {
+describe('a dock mounted after the runtime started', { timeout: 120_000 }, () => {
   const chromium = chromiumPerFile();
 
   async function open(adapter: string, which: string, file?: string) {
@@ -26,7 +26,7 @@ describe('#12.5 a dock mounted after the runtime started', { timeout: 120_000 },
     expect(modelServer.chatBodies()).toEqual([]);
   }
 
-  it('#12.5 Vue 3: <AgentDock :debug> after useAgentSession() shows the request trace', async () => {
+  it('Vue 3: <AgentDock :debug> after useAgentSession() shows the request trace', async () => {
     const { page, modelServer, errors } = await open('vue', 'debug');
     await page.locator('#status').waitFor();
     modelServer.enqueue(textReply('有 trace 的回答'));
@@ -36,7 +36,7 @@ describe('#12.5 a dock mounted after the runtime started', { timeout: 120_000 },
     expect(errors).toEqual([]);
   });
 
-  it('#12.5 Vue 3: <AgentDock :config> after useAgentSession() takes part in the configuration', async () => {
+  it('Vue 3: <AgentDock :config> after useAgentSession() takes part in the configuration', async () => {
     const { page, modelServer, errors } = await open('vue', 'config');
     modelServer.enqueue(textReply('用 dock 的配置'));
     const dock = await sendInDock(page, '你好');
@@ -47,13 +47,13 @@ describe('#12.5 a dock mounted after the runtime started', { timeout: 120_000 },
     expect(errors).toEqual([]);
   });
 
-  it('#12.5 Vue 3: <AgentDock :config> after pling.session() fails with RUNTIME_ALREADY_STARTED', async () => {
+  it('Vue 3: <AgentDock :config> after pling.session() fails with RUNTIME_ALREADY_STARTED', async () => {
     const fixture = await open('vue', 'started');
     await fixture.page.locator('#error').waitFor();
     await expectCodedError(fixture);
   });
 
-  it('#12.5 React: <AgentDock config> after useAgentSession() works (the hook does not start the runtime)', async () => {
+  it('React: <AgentDock config> after useAgentSession() works (the hook does not start the runtime)', async () => {
     const { page, modelServer, errors } = await open('react', 'hook', 'dock-after-start.case.tsx');
     modelServer.enqueue(textReply('用 dock 的配置'));
     const dock = await sendInDock(page, '你好');
@@ -63,13 +63,13 @@ describe('#12.5 a dock mounted after the runtime started', { timeout: 120_000 },
     expect(errors).toEqual([]);
   });
 
-  it('#12.5 React: <AgentDock config> after pling.session() fails with RUNTIME_ALREADY_STARTED', async () => {
+  it('React: <AgentDock config> after pling.session() fails with RUNTIME_ALREADY_STARTED', async () => {
     const fixture = await open('react', 'started', 'dock-after-start.case.tsx');
     await fixture.page.locator('#error').waitFor();
     await expectCodedError(fixture);
   });
 
-  it('#12.5 plain JS: pling.dock({ config }) after pling.session() works when it changes nothing, else fails coded', async () => {
+  it('plain JS: pling.dock({ config }) after pling.session() works when it changes nothing, else fails coded', async () => {
     const same = await open('vanilla', 'same');
     await same.page.locator('[data-pling="dock"]').waitFor();
     expect(await same.page.locator('#error').count()).toBe(0);
@@ -79,7 +79,7 @@ describe('#12.5 a dock mounted after the runtime started', { timeout: 120_000 },
     await expectCodedError(fixture);
   });
 
-  it('#12.5 Vue 2.7: pling.dock({ config }) after this.$pling.session() fails with RUNTIME_ALREADY_STARTED', async () => {
+  it('Vue 2.7: pling.dock({ config }) after this.$pling.session() fails with RUNTIME_ALREADY_STARTED', async () => {
     const fixture = await open('vue2', 'config');
     await fixture.page.locator('#error').waitFor();
     await expectCodedError(fixture);

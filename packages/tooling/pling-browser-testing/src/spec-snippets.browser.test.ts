@@ -27,11 +27,11 @@ async function chat(fixture: OpenedFixture, reply: string) {
   expect(body?.model).toBe('env-model');
 }
 
-describe('#12.1 the spec snippets with only .env.local', { timeout: 120_000 }, () => {
+describe('the spec snippets with only .env.local', { timeout: 120_000 }, () => {
   const chromium = chromiumPerFile();
 
   for (const [name, entry] of Object.entries(SNIPPETS)) {
-    it(`#12.1 ${name}: a production build reads VITE_AGENT_* from .env.local and reaches the model`, async () => {
+    it(`${name}: a production build reads VITE_AGENT_* from .env.local and reaches the model`, async () => {
       const fixture = await chromium.openViteApp({ entry, envLocal: ENV_LOCAL, mode: 'build' });
       await chat(fixture, `来自 ${name} 的回答`);
       expect(fixture.errors).toEqual([]);
@@ -39,7 +39,7 @@ describe('#12.1 the spec snippets with only .env.local', { timeout: 120_000 }, (
   }
 
   for (const name of ['plain JS', 'Vue 3', 'React', 'Vue 2.7'] as const) {
-    it(`#12.1 ${name}: the dev server reads VITE_AGENT_* from .env.local and reaches the model`, async () => {
+    it(`${name}: the dev server reads VITE_AGENT_* from .env.local and reaches the model`, async () => {
       const fixture = await chromium.openViteApp({ entry: SNIPPETS[name], envLocal: ENV_LOCAL, mode: 'dev' });
       await chat(fixture, `开发服务器里 ${name} 的回答`);
       expect(fixture.errors).toEqual([]);
@@ -60,7 +60,7 @@ describe('#12.1 the spec snippets with only .env.local', { timeout: 120_000 }, (
     });
   }
 
-  it('#12.1 without the variables the dock says NOT_CONFIGURED and sends nothing', async () => {
+  it('without the variables the dock says NOT_CONFIGURED and sends nothing', async () => {
     const fixture = await chromium.openViteApp({ entry: SNIPPETS['plain JS'], envLocal: {}, mode: 'build' });
     await fixture.page.locator('[data-pling="not-configured"]').waitFor();
     expect(fixture.modelServer.chatBodies()).toEqual([]);

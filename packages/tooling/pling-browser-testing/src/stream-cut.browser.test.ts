@@ -12,11 +12,11 @@ const DOCKS = {
   'Vue 2.7': new URL('pling-vue2/src/fixtures/todo-app.case.ts', PACKAGES),
 };
 
-describe('#12.6 a reply cut mid-stream, in every dock', { timeout: 120_000 }, () => {
+describe('a reply cut mid-stream, in every dock', { timeout: 120_000 }, () => {
   const chromium = chromiumPerFile();
 
   for (const [name, entry] of Object.entries(DOCKS)) {
-    it(`#12.6 ${name}: the partial reply stays visible and marked, with MODEL_STREAM_ERROR`, async () => {
+    it(`${name}: the partial reply stays visible and marked, with MODEL_STREAM_ERROR`, async () => {
       const { page, modelServer } = await chromium.openFixture({ entry });
       modelServer.enqueue({
         type: 'stream',
@@ -32,7 +32,7 @@ describe('#12.6 a reply cut mid-stream, in every dock', { timeout: 120_000 }, ()
     });
   }
 
-  it("#12.6 behind Vite's dev server proxy (a Vite app's /v1): a cut mid-stream reaches the page as a cut", async () => {
+  it("behind Vite's dev server proxy (a Vite app's /v1): a cut mid-stream reaches the page as a cut", async () => {
     // Vite's proxy used to keep the page's response open after the model server cut it: the dock hung, streaming.
     const { page, modelServer } = await chromium.openViteApp({
       entry: new URL('pling-vanilla/src/fixtures/spec-vanilla.case.ts', PACKAGES),
@@ -51,7 +51,7 @@ describe('#12.6 a reply cut mid-stream, in every dock', { timeout: 120_000 }, ()
     expect(modelServer.chatBodies()).toHaveLength(1);
   });
 
-  it('#12.6 a cut before any text is retried and the reply arrives whole', async () => {
+  it('a cut before any text is retried and the reply arrives whole', async () => {
     const { page, modelServer } = await chromium.openFixture({ entry: DOCKS['plain JS'] });
     modelServer.enqueue({ type: 'stream', steps: [{ role: 'assistant' }, { flush: true }, { cut: true }] });
     modelServer.enqueue(textReply('完整的回答'));

@@ -95,7 +95,7 @@ describe('新消息怎么处理', () => {
     expect(cron.record.opened).toBeUndefined();
   });
 
-  it('#11.1 inputs that miss the join keep their arrival place, behind what was queued before them', async () => {
+  it('inputs that miss the join keep their arrival place, behind what was queued before them', async () => {
     const { ch, waiting } = channel();
     ch.begin('t1', [pending('a').input], true);
     const cron = pending('cron', { source: 'scheduler' });
@@ -119,7 +119,7 @@ describe('新消息怎么处理', () => {
     expect(other.ch.waiting().map((m) => m.content)).toEqual(['queued', 'joining']);
   });
 
-  it('#11.2 past the commit point a stop stops nothing and abort says so', () => {
+  it('past the commit point a stop stops nothing and abort says so', () => {
     const { ch } = channel();
     const running = ch.begin('t1', [pending('a').input], true);
     expect(commitReply(running, { deletionBegun: false })).toBe(true);

@@ -52,7 +52,7 @@ async function waitFor(check: () => boolean | Promise<boolean>, what: string, ti
   }
 }
 
-describe('#25.1 durable acknowledgement on SQLite', () => {
+describe('durable acknowledgement on SQLite', () => {
   it('an input that cannot be stored is refused with AALIS_AGENT_INPUT_NOT_STORED, logged, never accepted', async () => {
     const harness = await startHarness();
     open.push(harness);

@@ -49,8 +49,8 @@ async function waitFor(check: () => boolean | Promise<boolean>, what: string, ms
 const users = (history: readonly Message[], text: string) =>
   history.filter((message) => message.role === 'user' && message.content.endsWith(text));
 
-describe('#16 inputs handed to the session owner', () => {
-  it('#16.6 inputs sent alternately to two hosts run one turn at a time; those arriving meanwhile open the next turn together, in arrival order', async () => {
+describe('inputs handed to the session owner', () => {
+  it('inputs sent alternately to two hosts run one turn at a time; those arriving meanwhile open the next turn together, in arrival order', async () => {
     const starts: number[] = [];
     // The first turn's stream stays open a second (room for three inputs to arrive on a loaded machine).
     const [a, b] = await twoHosts([], () => {
@@ -87,7 +87,7 @@ describe('#16 inputs handed to the session owner', () => {
     expect((await b.history()).length).toBe(history.length);
   });
 
-  it('#16.7 an input reaching B while A runs the session’s turn joins that turn; B’s handleMessage settles when it ends', async () => {
+  it('an input reaching B while A runs the session’s turn joins that turn; B’s handleMessage settles when it ends', async () => {
     const slow = gatedTool();
     const [a, b] = await twoHosts([slow.tool]);
     server!.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]), textReply('both answered'));
@@ -118,7 +118,7 @@ describe('#16 inputs handed to the session owner', () => {
     expect(joined?.metadata?.[WellKnownMetadataKeys.TurnId]).toBe(opened?.metadata?.[WellKnownMetadataKeys.TurnId]);
   });
 
-  it('#16.8 when A dies mid-turn, B records A’s turn as stopped and runs the inputs A had taken but not answered', async () => {
+  it('when A dies mid-turn, B records A’s turn as stopped and runs the inputs A had taken but not answered', async () => {
     const slow = gatedTool();
     const [a, b] = await twoHosts([slow.tool]);
     server!.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]));
@@ -166,7 +166,7 @@ describe('#16 inputs handed to the session owner', () => {
     slow.release();
   });
 
-  it('#16.9 an input whose accepting process died before anyone took it is run by a live process’s sweep', async () => {
+  it('an input whose accepting process died before anyone took it is run by a live process’s sweep', async () => {
     const [a] = await twoHosts();
     const queue = a.booted.app.services.selected(storage)!.impl.handOver();
     // What an accepting process leaves behind when it dies right after putting the input.
@@ -178,7 +178,7 @@ describe('#16 inputs handed to the session owner', () => {
     expect(history.some((stored) => stored.role === 'assistant' && stored.content === 'ok')).toBe(true);
   });
 
-  it('#16.10 a stop asked of a process that does not run the session reaches the process that does', async () => {
+  it('a stop asked of a process that does not run the session reaches the process that does', async () => {
     const slow = gatedTool();
     const [a, b] = await twoHosts([slow.tool]);
     server!.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]), textReply('never asked for'));
@@ -196,7 +196,7 @@ describe('#16 inputs handed to the session owner', () => {
     expect(history.filter((message) => message.kind === 'turn-stopped')).toHaveLength(1);
   });
 
-  it('#16.11 /stop typed on a process that does not run the session stops the turn its owner runs, by the same rules', async () => {
+  it('/stop typed on a process that does not run the session stops the turn its owner runs, by the same rules', async () => {
     const slow = gatedTool();
     const [a, b] = await twoHosts([slow.tool]);
     // Nothing runs anywhere: answered at once.
@@ -223,7 +223,7 @@ describe('#16 inputs handed to the session owner', () => {
     expect(server!.chatBodies()).toHaveLength(1);
   });
 
-  it('#16.12 agent:accepted tells a front door once the input is stored in the database (durable), before its turn ends', async () => {
+  it('agent:accepted tells a front door once the input is stored in the database (durable), before its turn ends', async () => {
     const slow = gatedTool();
     const [a, b] = await twoHosts([slow.tool]);
     server!.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]), textReply('done'));
@@ -251,7 +251,7 @@ describe('#16 inputs handed to the session owner', () => {
     await Promise.all([first, second]);
   });
 
-  it('#16.12 on SQLite too agent:accepted comes once the input is stored in the hand-over queue (durable)', async () => {
+  it('on SQLite too agent:accepted comes once the input is stored in the hand-over queue (durable)', async () => {
     const harness = await startHarness();
     open.push(harness);
     const database = harness.booted.app.services.selected(storage)!.impl.database();
@@ -266,7 +266,7 @@ describe('#16 inputs handed to the session owner', () => {
     expect(storedAtAccept).toEqual(['hello']);
   });
 
-  it('#16.15 an input handed over arrives at the owner whole: attachments, metadata, Dates', async () => {
+  it('an input handed over arrives at the owner whole: attachments, metadata, Dates', async () => {
     const slow = gatedTool();
     const [a, b] = await twoHosts([slow.tool]);
     server!.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]), textReply('seen'));
@@ -300,7 +300,7 @@ describe('#16 inputs handed to the session owner', () => {
     await Promise.all([first, second]);
   });
 
-  it('#16.16 a process that stalled past its lease writes nothing more into the session once another took it over', async () => {
+  it('a process that stalled past its lease writes nothing more into the session once another took it over', async () => {
     const slow = gatedTool();
     const [a, b] = await twoHosts([slow.tool]);
     server!.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]));
@@ -331,7 +331,7 @@ describe('#16 inputs handed to the session owner', () => {
     expect(history.some((message) => message.content === 'answered by B')).toBe(true);
   });
 
-  it('#16.17 twenty sessions, their inputs spread over both hosts at once: every input settles and is archived once', async () => {
+  it('twenty sessions, their inputs spread over both hosts at once: every input settles and is archived once', async () => {
     const [a, b] = await twoHosts([], () => heldText('ok', 20));
     const sessions = Array.from({ length: 20 }, (_, index) => `cli:user${index}`);
     const sends = sessions.flatMap((sessionId, index) =>

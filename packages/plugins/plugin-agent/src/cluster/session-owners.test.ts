@@ -61,8 +61,8 @@ const turnOf = (message: Message | undefined) => message?.metadata?.[WellKnownMe
 const stoppedTurns = (history: readonly Message[]) =>
   history.filter((message) => message.kind === 'turn-stopped').map(turnOf);
 
-describe('#16 a graceful stop of the session owner hands other processes’ inputs back', () => {
-  it('#16.s1 inputs waiting in A’s channel (B’s and A’s own) run on B after A’s drain, in arrival order, each archived once', async () => {
+describe('a graceful stop of the session owner hands other processes’ inputs back', () => {
+  it('inputs waiting in A’s channel (B’s and A’s own) run on B after A’s drain, in arrival order, each archived once', async () => {
     const [a, b] = await twoHosts();
     // A's own turn streams for a long while: the drain stops it.
     server!.enqueue(heldText('half an answer', 30_000));
@@ -100,7 +100,7 @@ describe('#16 a graceful stop of the session owner hands other processes’ inpu
     expect(history.filter((message) => message.role === 'user' && turnOf(message) === undefined)).toEqual([]);
   });
 
-  it('#16.s10 a line typed into the stopping process’s own terminal is released by the spec’s rule, not handed back', async () => {
+  it('a line typed into the stopping process’s own terminal is released by the spec’s rule, not handed back', async () => {
     const [a, b] = await twoHosts();
     server!.enqueue(heldText('half an answer', 30_000));
     const first = a.say('question on A');
@@ -119,7 +119,7 @@ describe('#16 a graceful stop of the session owner hands other processes’ inpu
     expect(server!.chatBodies()).toHaveLength(1);
   });
 
-  it('#16.s2 the drain gives the session lease back (released, not left to expire)', async () => {
+  it('the drain gives the session lease back (released, not left to expire)', async () => {
     const [a, b] = await twoHosts();
     server!.enqueue(heldText('half', 30_000));
     const first = a.say('question on A');
@@ -134,7 +134,7 @@ describe('#16 a graceful stop of the session owner hands other processes’ inpu
     expect(rows).toEqual([{ holder: holderA, released: 1 }]);
   });
 
-  it('#16.s3 an input B accepted whose turn A’s drain stopped is settled as stopped on B, not run again', async () => {
+  it('an input B accepted whose turn A’s drain stopped is settled as stopped on B, not run again', async () => {
     const [a, b] = await twoHosts();
     // A runs its own turn; B's input queues behind it and opens A's next turn, which the drain stops.
     server!.enqueue(heldText('first answer', 600), heldText('half', 30_000));
@@ -157,7 +157,7 @@ describe('#16 a graceful stop of the session owner hands other processes’ inpu
     expect(stoppedTurns(history)).toEqual([turnOf(rows[0])]);
   });
 
-  it('#16.s4 after the owner died, the input B accepted that entered its turn is settled as stopped and B is told', async () => {
+  it('after the owner died, the input B accepted that entered its turn is settled as stopped and B is told', async () => {
     const one = gatedTool('first_wait');
     const two = gatedTool('second_wait');
     const [a, b] = await twoHosts({ tools: [one.tool, two.tool], leaseTtlMs: 1000 });

@@ -95,7 +95,7 @@ function terminalTaking(queue: HandOverService, terminal: string) {
 }
 
 describe('terminal forwarding', () => {
-  it('#16.cli.4 hands a turn’s tool line and message to the terminal whose line it answers, and waits until shown', async () => {
+  it('hands a turn’s tool line and message to the terminal whose line it answers, and waits until shown', async () => {
     const { booted, queue, forwarding } = await setUp();
     const running = turn('t1', ['B']);
     forwarding.track(running);
@@ -111,7 +111,7 @@ describe('terminal forwarding', () => {
     b.stop();
   });
 
-  it('#16.s8 forwards to every other terminal a turn’s inputs name (joins included), never to this process’s own', async () => {
+  it('forwards to every other terminal a turn’s inputs name (joins included), never to this process’s own', async () => {
     const { booted, forwarding } = await setUp();
     const running = turn('t1', ['B', 'OWNER', undefined, 'B']);
     forwarding.track(running);
@@ -131,7 +131,7 @@ describe('terminal forwarding', () => {
     expect(failures).toEqual([]);
   });
 
-  it('#16.cli.5 a message for a terminal whose process is gone becomes outbound:failed after the timeout, and the next one at once', async () => {
+  it('a message for a terminal whose process is gone becomes outbound:failed after the timeout, and the next one at once', async () => {
     const { booted, queue, forwarding, warnings } = await setUp(100);
     const failures = booted.capture('outbound:failed');
     forwarding.track(turn('t1', ['B']));

@@ -26,8 +26,8 @@ function parts(): { parts: TurnParts; input: Message; joined: Message; idle: Mes
   return { parts: built, input, joined, idle };
 }
 
-describe('#11.8 protection by identity', () => {
-  it('#11.8 the assembled list marks inputs and instruction blocks; history of other turns is not an input', () => {
+describe('protection by identity', () => {
+  it('the assembled list marks inputs and instruction blocks; history of other turns is not an input', () => {
     const { parts: built } = parts();
     const call = assemble(built);
     expect(call.headEnd).toBe(2);
@@ -36,7 +36,7 @@ describe('#11.8 protection by identity', () => {
     expect(call.instructionIndices).toEqual([5]);
   });
 
-  it('#11.8 spread copies and structured clones (as media normalisation makes) keep their protection', () => {
+  it('spread copies and structured clones (as media normalisation makes) keep their protection', () => {
     const { parts: built } = parts();
     const original = assemble(built).messages;
     for (const copies of [original.map((message) => ({ ...message })), structuredClone(original)]) {
@@ -48,7 +48,7 @@ describe('#11.8 protection by identity', () => {
     }
   });
 
-  it('#11.8 copies that keep their metadata are found even when a middleware inserts a message', () => {
+  it('copies that keep their metadata are found even when a middleware inserts a message', () => {
     const { parts: built } = parts();
     const copies = assemble(built).messages.map((message) => ({ ...message }));
     copies.splice(5, 0, { role: 'system', content: '[media] described' });
@@ -57,7 +57,7 @@ describe('#11.8 protection by identity', () => {
     expect(call.instructionIndices).toEqual([6]);
   });
 
-  it('#11.8 copies rebuilt without metadata in a list of the same shape are found by position and role', () => {
+  it('copies rebuilt without metadata in a list of the same shape are found by position and role', () => {
     const { parts: built } = parts();
     const bare = assemble(built).messages.map(({ role, content }) => ({ role, content }));
     const call = locateSegments(built, bare);

@@ -97,7 +97,7 @@ async function run(extra: PluginEntry[] = []): Promise<{ bodies: unknown[]; usag
 }
 
 describe('incremental history structures', () => {
-  it('#15.1 send the same requests and emit the same token:usage events as a from-scratch trim, the list built or not', async () => {
+  it('send the same requests and emit the same token:usage events as a from-scratch trim, the list built or not', async () => {
     const view = vi.spyOn(HistoryTrimIndex.prototype, 'segmentView');
     const built = vi.spyOn(HistorySegment.prototype, 'toArray');
     const indexed = await run();

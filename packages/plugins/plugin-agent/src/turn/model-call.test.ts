@@ -32,7 +32,7 @@ const pausedText: ScriptedReply = {
   ],
 };
 
-describe('outbound:stream fragments (#15.2: built only while someone listens)', () => {
+describe('outbound:stream fragments (built only while someone listens)', () => {
   it('a listener that subscribes mid-stream gets the fragments from then on, and the end', async () => {
     harness = await startHarness();
     harness.server.enqueue(pausedText);

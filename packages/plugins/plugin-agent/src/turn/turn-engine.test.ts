@@ -45,8 +45,8 @@ function outcomeObserver() {
 const agentLines = (h: Harness) =>
   h.booted.logs.filter((record) => record.name === '@aalis/plugin-agent').map((record) => record.message);
 
-describe('#11 turn engine', () => {
-  it('#11.1 a waiting-to-join input that missed the join goes behind everything queued before it (agent:queue in arrival order)', async () => {
+describe('turn engine', () => {
+  it('a waiting-to-join input that missed the join goes behind everything queued before it (agent:queue in arrival order)', async () => {
     harness = await startHarness();
     const queue = harness.booted.capture('agent:queue');
     harness.server.enqueue(slowText('writing the answer', 200), textReply('reminder done'), textReply('late done'));
@@ -75,7 +75,7 @@ describe('#11 turn engine', () => {
     expect(contents(requests[2]!.messages).at(-1)).toMatch(/late remark$/);
   });
 
-  it('#11.2 a stop after the last model call returned but before the reply is stored wins', async () => {
+  it('a stop after the last model call returned but before the reply is stored wins', async () => {
     let abortResult: boolean | undefined;
     const observer = outcomeObserver();
     harness = await startHarness({
@@ -102,7 +102,7 @@ describe('#11 turn engine', () => {
     expect(stored[2]!.metadata?.[WellKnownMetadataKeys.TurnRecord]).toMatchObject({ outcome: 'aborted' });
   });
 
-  it('#11.2 a stop after agent:llm:after of the last call wins too', async () => {
+  it('a stop after agent:llm:after of the last call wins too', async () => {
     const observer = outcomeObserver();
     harness = await startHarness({
       extra: [
@@ -124,7 +124,7 @@ describe('#11 turn engine', () => {
     expect((await harness.history()).some((m) => m.role === 'assistant')).toBe(false);
   });
 
-  it('#11.2 once the reply is stored, abort no longer claims to have stopped it', async () => {
+  it('once the reply is stored, abort no longer claims to have stopped it', async () => {
     const observer = outcomeObserver();
     const results: Array<{ when: string; stopped: boolean }> = [];
     harness = await startHarness({
@@ -160,7 +160,7 @@ describe('#11 turn engine', () => {
     expect(stored[1]!.metadata?.[WellKnownMetadataKeys.TurnRecord]).toMatchObject({ outcome: 'replied' });
   });
 
-  it('#11.3 text said before tool calls is delivered when that model call returns, before the tools run', async () => {
+  it('text said before tool calls is delivered when that model call returns, before the tools run', async () => {
     const slow = gatedTool();
     harness = await startHarness({ tools: [slow.tool] });
     const sent = harness.booted.capture('outbound:message');
@@ -177,7 +177,7 @@ describe('#11 turn engine', () => {
     expect(sent.map((m) => m.content)).toEqual(['let me look that up', 'found it']);
   });
 
-  it('#11.3 nothing is delivered from a turn that was stopped', async () => {
+  it('nothing is delivered from a turn that was stopped', async () => {
     const slow = gatedTool();
     harness = await startHarness({
       tools: [slow.tool],
@@ -197,7 +197,7 @@ describe('#11 turn engine', () => {
     expect(sent).toEqual([]);
   });
 
-  it('#11.3 nothing is delivered into a session whose deletion has begun', async () => {
+  it('nothing is delivered into a session whose deletion has begun', async () => {
     harness = await startHarness();
     const manager = harness.booted.app.services.selected(sessionManager)!.impl;
     await manager.ensure({ id: SESSION, kind: 'direct', platform: 'cli' });
@@ -214,7 +214,7 @@ describe('#11 turn engine', () => {
     expect(await harness.history()).toEqual([]);
   });
 
-  it('#11.4 a failed delivery of a stored reply is not a failed turn', async () => {
+  it('a failed delivery of a stored reply is not a failed turn', async () => {
     const observer = outcomeObserver();
     harness = await startHarness({
       extra: [
@@ -257,7 +257,7 @@ describe('#11 turn engine', () => {
     expect(contents(harness.requests()[1]!.messages).some((c) => c.startsWith('[投递失败]'))).toBe(true);
   });
 
-  it('#11.5 an injection opened from the queue runs alone without the batch header', async () => {
+  it('an injection opened from the queue runs alone without the batch header', async () => {
     const slow = gatedTool();
     let injectionTurnBegan!: () => void;
     const injectionTurn = new Promise<void>((resolve) => {
@@ -299,7 +299,7 @@ describe('#11 turn engine', () => {
     expect(people.some((c) => c.includes(HEADER))).toBe(true);
   });
 
-  it('#11.6 原因= only on stopped turns; the same spacing with or without arrival numbers', async () => {
+  it('原因= only on stopped turns; the same spacing with or without arrival numbers', async () => {
     const slow = gatedTool();
     harness = await startHarness({ tools: [slow.tool] });
     harness.server.enqueue(textReply('plain'), toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]));
@@ -321,7 +321,7 @@ describe('#11 turn engine', () => {
     expect(ends[1]).toMatch(/^回合结束 turn=turn_\S+ session=cli:owner 结局=aborted 原因=test stop 用时=\d+ms 输入$/);
   });
 
-  it('#11.12 every block the agent injects is keyed by its global key in breakdown.injectors and parts', async () => {
+  it('every block the agent injects is keyed by its global key in breakdown.injectors and parts', async () => {
     harness = await startHarness({ agentConfig: { systemPrompt: 'Be brief.' } });
     const usage = harness.booted.capture('token:usage');
     harness.server.enqueue(textReply('ok'));
@@ -336,7 +336,7 @@ describe('#11 turn engine', () => {
     expect(Object.keys(other.injectors ?? {}).sort()).toEqual([...keys].sort());
   });
 
-  it('#11.12 the continuation prompt and every other own block go by their global key; contributions keep theirs', () => {
+  it('the continuation prompt and every other own block go by their global key; contributions keep theirs', () => {
     const instanceId = 'agent-2';
     const block = (content: string, injector: string) => ({
       role: 'system' as const,
@@ -367,7 +367,7 @@ describe('#11 turn engine', () => {
     ]);
   });
 
-  it('#11.13 per-session state (the usage-log throttle) is released when a session is deleted', async () => {
+  it('per-session state (the usage-log throttle) is released when a session is deleted', async () => {
     harness = await startHarness();
     const manager = harness.booted.app.services.selected(sessionManager)!.impl;
     const usageLines = () => agentLines(harness!).filter((line) => line.startsWith('[token-usage:'));

@@ -1,4 +1,4 @@
-// Acknowledged means stored, and a burst stays bounded (issue #25, findings 1 and 4): `send` answers a messageId only
+// Acknowledged means stored, and a burst stays bounded: `send` answers a messageId only
 // for an input the agent stored; a full database is AALIS_WEBUI_NOT_STORED and the session list claims nothing new; a
 // burst of sends into one session is capped at maxWaitingInputs, and resuming from the start replays a bounded amount.
 import { storage } from '@aalis/api-storage';
@@ -59,7 +59,7 @@ async function lastTurnOf(client: SessionClient, sessionId: string) {
   return sessions.find((session) => session.id === sessionId)?.lastTurn;
 }
 
-describe('#25.1 send answers only what was stored', () => {
+describe('send answers only what was stored', () => {
   it('with a full database send is AALIS_WEBUI_NOT_STORED and the list claims nothing; with space back it is answered', async () => {
     const client = await file.connected();
     const { session } = await client.request('session.create', {});
@@ -92,7 +92,7 @@ describe('#25.1 send answers only what was stored', () => {
   });
 });
 
-describe('#25.4 a burst into one session stays bounded', () => {
+describe('a burst into one session stays bounded', () => {
   it('600 sends without waiting: at most maxWaitingInputs wait, the rest are QUEUE_FULL, and a resume from 0 is small', async () => {
     const client = await file.connected();
     const { session } = await client.request('session.create', {});

@@ -1,4 +1,4 @@
-// Fan-out that scales (issue #25, finding 3): a session change is turned into list rows once per change — the
+// Fan-out that scales: a session change is turned into list rows once per change — the
 // children looked up once, one row per account — not once per socket (two queries each, which stalled every turn once
 // a login held a few hundred sockets). Every socket that may see the session still gets the row.
 import { sessionManager } from '@aalis/api-session-manager';
@@ -9,7 +9,7 @@ import { hostPerFile, Recorder } from './harness.case.js';
 const file = hostPerFile({ extraConfig: '    maxSocketsPerLogin: 64\n' });
 const { host } = file;
 
-describe('#25.3 session changes fan out once per change', () => {
+describe('session changes fan out once per change', () => {
   it('40 sockets of one login: each gets the turn’s list rows, the children are looked up once per change', async () => {
     const manager = host.aalis.app.services.selected(sessionManager)!.impl;
     const client = await file.connected();

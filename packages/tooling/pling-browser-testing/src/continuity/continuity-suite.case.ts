@@ -66,7 +66,7 @@ export function describeContinuity(dockName: string, entry: URL, replies: Contin
       fixture.errors.length = 0;
     });
 
-    it('#12.8 a session survives a navigation to another page and a reload: messages, events, the next request', async () => {
+    it('a session survives a navigation to another page and a reload: messages, events, the next request', async () => {
       await open('?page=orders');
       fixture.modelServer.enqueue(replies.text('你好，我在。'));
       await say('你好');
@@ -98,7 +98,7 @@ export function describeContinuity(dockName: string, entry: URL, replies: Contin
       expect(fixture.errors).toEqual([]);
     });
 
-    it('#12.8 an action that navigates: the run carries on in the new page, with its prompt and its tools', async () => {
+    it('an action that navigates: the run carries on in the new page, with its prompt and its tools', async () => {
       await open('?page=orders');
       fixture.modelServer.enqueue(
         replies.toolCall('open_order', {}),
@@ -118,7 +118,7 @@ export function describeContinuity(dockName: string, entry: URL, replies: Contin
       expect(fixture.errors).toEqual([]);
     });
 
-    it('#12.8 a pending confirmation is shown again after a reload, and approving it runs the action there', async () => {
+    it('a pending confirmation is shown again after a reload, and approving it runs the action there', async () => {
       await open('?page=detail');
       fixture.modelServer.enqueue(
         replies.toolCall('send_receipt', { to: '[redacted:email]' }),
@@ -146,7 +146,7 @@ export function describeContinuity(dockName: string, entry: URL, replies: Contin
       expect(fixture.errors).toEqual([]);
     });
 
-    it('#12.8 a checkpoint of an unknown version is discarded with its reason shown, and nothing breaks', async () => {
+    it('a checkpoint of an unknown version is discarded with its reason shown, and nothing breaks', async () => {
       await fixture.page.evaluate(() =>
         sessionStorage.setItem(
           'pling:checkpoint:default',
@@ -165,7 +165,7 @@ export function describeContinuity(dockName: string, entry: URL, replies: Contin
       expect(fixture.errors).toEqual([]);
     });
 
-    it('#12.8 past the size bound the dock says the conversation will not carry over, and the next page starts afresh', async () => {
+    it('past the size bound the dock says the conversation will not carry over, and the next page starts afresh', async () => {
       await open('?page=orders&maxBytes=400');
       fixture.modelServer.enqueue(replies.text('一段很长的回复'.repeat(20)));
       await say('你好');
@@ -182,7 +182,7 @@ export function describeContinuity(dockName: string, entry: URL, replies: Contin
       expect(fixture.errors).toEqual([]);
     });
 
-    it('#12.10 model settings: model, temperature and max output are used by the next send and kept for the page', async () => {
+    it('model settings: model, temperature and max output are used by the next send and kept for the page', async () => {
       const settingsTexts = MODEL_SETTINGS_TEXTS['zh-CN'];
       await open('?page=orders');
       const panel = dock('[data-pling="model-settings"]');

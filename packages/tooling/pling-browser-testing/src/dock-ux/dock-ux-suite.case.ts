@@ -51,7 +51,7 @@ const replies = (page: Page) =>
 const SETTLE = { timeout: 15_000 };
 
 export function describeDockUx(adapter: DockAdapterName, entry: URL): void {
-  describe(`the ${adapter} dock as people judge it (issue #12)`, { timeout: 90_000 }, () => {
+  describe(`the ${adapter} dock as people judge it`, { timeout: 90_000 }, () => {
     let browser: Browser;
     let fixture: OpenedFixture;
     let page: Page;
@@ -76,7 +76,7 @@ export function describeDockUx(adapter: DockAdapterName, entry: URL): void {
       await browser?.close();
     });
 
-    it('#12.7 the chat stays where the person scrolled up to while a reply streams; aria-busy while it runs', async () => {
+    it('the chat stays where the person scrolled up to while a reply streams; aria-busy while it runs', async () => {
       await load();
       const longReply = Array.from({ length: 40 }, (_, index) => `Line ${index + 1} of the order history.`).join('\n');
       fixture.modelServer.enqueue(textReply(longReply, { chunkSize: 200 }));
@@ -101,7 +101,7 @@ export function describeDockUx(adapter: DockAdapterName, entry: URL): void {
       expect(pageErrors()).toEqual([]);
     });
 
-    it('#12.11 a reply renders sanitised Markdown (code, a mended table, safe links), streamed without rebuilding', async () => {
+    it('a reply renders sanitised Markdown (code, a mended table, safe links), streamed without rebuilding', async () => {
       await load();
       const rest = [
         '** is on its way.',
@@ -147,7 +147,7 @@ export function describeDockUx(adapter: DockAdapterName, entry: URL): void {
       expect(pageErrors()).toEqual([]);
     });
 
-    it('#12.12 a launcher opens and closes the dock, remembered per page; closed on a phone it covers nothing', async () => {
+    it('a launcher opens and closes the dock, remembered per page; closed on a phone it covers nothing', async () => {
       await load();
       const texts = DOCK_TEXTS.en;
       const launcher = page.locator('[data-pling="launcher"]');
@@ -203,7 +203,7 @@ export function describeDockUx(adapter: DockAdapterName, entry: URL): void {
       expect(pageErrors()).toEqual([]);
     });
 
-    it('#12.13 "thinking" shows before the first token; an operation waiting for confirmation says so', async () => {
+    it('"thinking" shows before the first token; an operation waiting for confirmation says so', async () => {
       await load();
       const texts = DOCK_TEXTS.en;
       fixture.modelServer.enqueue({
@@ -234,7 +234,7 @@ export function describeDockUx(adapter: DockAdapterName, entry: URL): void {
       expect(pageErrors()).toEqual([]);
     });
 
-    it('#12.14 a confirmation: reject then approve, a destructive approve, announced and focused, the real value shown', async () => {
+    it('a confirmation: reject then approve, a destructive approve, announced and focused, the real value shown', async () => {
       await load();
       const texts = DOCK_TEXTS.en;
       fixture.modelServer.enqueue(
@@ -289,7 +289,7 @@ export function describeDockUx(adapter: DockAdapterName, entry: URL): void {
       expect(pageErrors()).toEqual([]);
     });
 
-    it('#12.15 after an error: words for the person, details for the developer behind a disclosure, and a retry', async () => {
+    it('after an error: words for the person, details for the developer behind a disclosure, and a retry', async () => {
       await load();
       const texts = DOCK_TEXTS.en;
       const asked = fixture.modelServer.chatBodies().length;
@@ -325,7 +325,7 @@ export function describeDockUx(adapter: DockAdapterName, entry: URL): void {
       expect(pageErrors()).toEqual([]);
     });
 
-    it('#12.16 zh-CN as people see it: every fixed text in Chinese, and screenshots of this dock kept in docs', async () => {
+    it('zh-CN as people see it: every fixed text in Chinese, and screenshots of this dock kept in docs', async () => {
       await load('zh-CN');
       const zh = DOCK_TEXTS['zh-CN'];
       fixture.modelServer.enqueue(errorReply(500, 'upstream exploded'));
