@@ -27,6 +27,24 @@ describePlatformConformance(conformanceDriver, (context) => {
     expect(discord.heartbeats()).toBeGreaterThan(0);
   });
 
+  it('a reconnect under way when she stops goes no further: the next start alone connects', async () => {
+    const { discord } = context.server;
+    const before = { identified: discord.identified(), resumed: discord.resumed(), silent: discord.silentSockets() };
+    // The gateway client pauses before it reconnects after a drop: she stops within that pause.
+    discord.dropSockets();
+    const status = () =>
+      context.aalis.app.services
+        .selected(platform)!
+        .impl.states()
+        .find((entry) => entry.id === 'discord')?.status;
+    await until(() => status() === 'reconnecting', 'the drop noticed');
+    await context.restart();
+    // The stopped host's attempt still opens a socket after its pause, and closes it at HELLO without a word.
+    await until(() => discord.silentSockets() > before.silent, 'the stopped host’s attempt closed, silent');
+    expect(discord.identified()).toBe(before.identified + 1);
+    expect(discord.resumed()).toBe(before.resumed);
+  });
+
   it('registers the host’s commands as slash commands and answers one in place of the "thinking" placeholder', async () => {
     const { discord } = context.server;
     await until(() => discord.commands() !== undefined, 'the command registration');

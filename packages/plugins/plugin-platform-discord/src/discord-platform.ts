@@ -37,6 +37,7 @@ import {
 import { discordConfigSchema } from './discord-config.js';
 import { readMessage, toDiscordMarkdown, type WireAttachment, type WireUser } from './discord-content.js';
 import { discordErrors } from './discord-texts.js';
+import { StoppableShardingStrategy, stoppableIdentifyThrottler } from './stoppable-sharding-strategy.js';
 
 /** The platform id of every Discord chat (IncomingMessage.platform, owners' `platform`). */
 export const DISCORD_PLATFORM = 'discord';
@@ -616,7 +617,10 @@ export default definePlugin({
         shardCount: 1,
         helloTimeout: 30_000,
         readyTimeout: 30_000,
-        retrieveSessionInfo: () => sessionInfo,
+        // Once `held` ends, no shard of this client connects again, even one that was reconnecting at that moment.
+        buildStrategy: (client) => new StoppableShardingStrategy(client, held),
+        buildIdentifyThrottler: (client) => stoppableIdentifyThrottler(client, held),
+        retrieveSessionInfo: () => (held.aborted ? null : sessionInfo),
         updateSessionInfo: (_shardId, info) => {
           if (info) {
             sessionInfo = info;
@@ -660,6 +664,7 @@ export default definePlugin({
             nextAttemptAt: Date.now(),
           });
         });
+        manager.on(WebSocketShardEvents.Debug, (message) => log.debug(`Discord gateway: ${message}`));
         manager.on(WebSocketShardEvents.SocketError, (error) =>
           log.debug('Discord: gateway socket error', { error: describe(error) }),
         );

@@ -98,6 +98,8 @@ export interface DiscordServer {
   identified(): number;
   resumed(): number;
   heartbeats(): number;
+  /** Gateway sockets that closed without an IDENTIFY or a RESUME sent on them. */
+  silentSockets(): number;
   /** Serves `bytes` as a CDN attachment; returns its URL (for `message({ attachments })`). */
   addAttachment(name: string, bytes: Uint8Array, contentType: string): string;
   /** The DM channel between her and `user` (created on first use, as POST /users/@me/channels does). */
@@ -169,6 +171,7 @@ export async function startDiscordServer(options: DiscordServerOptions): Promise
   let identifications = 0;
   let resumes = 0;
   let heartbeatCount = 0;
+  let silent = 0;
   let refusals = { status: 503, times: 0 };
   // One session at a time, as one shard of one bot: its dispatches are kept (bounded) for RESUME.
   let session = { id: '', sequence: 0, events: [] as { s: number; t: string; d: unknown }[] };
@@ -393,6 +396,7 @@ export async function startDiscordServer(options: DiscordServerOptions): Promise
   };
 
   function adopt(socket: WebSocket): void {
+    let spoke = false;
     send(socket, { op: 10, d: { heartbeat_interval: heartbeatInterval }, s: null, t: null });
     socket.on('message', (data) => {
       let payload: { op?: number; d?: Record<string, unknown> | number | null };
@@ -403,6 +407,7 @@ export async function startDiscordServer(options: DiscordServerOptions): Promise
         return;
       }
       const d = (typeof payload.d === 'object' && payload.d !== null ? payload.d : {}) as Record<string, unknown>;
+      if (payload.op === 2 || payload.op === 6) spoke = true;
       switch (payload.op) {
         case 1:
           heartbeatCount += 1;
@@ -476,7 +481,10 @@ export async function startDiscordServer(options: DiscordServerOptions): Promise
           return;
       }
     });
-    socket.on('close', () => live.delete(socket));
+    socket.on('close', () => {
+      live.delete(socket);
+      if (!spoke) silent += 1;
+    });
   }
 
   function emit(type: string, data: unknown): number {
@@ -503,6 +511,7 @@ export async function startDiscordServer(options: DiscordServerOptions): Promise
     identified: () => identifications,
     resumed: () => resumes,
     heartbeats: () => heartbeatCount,
+    silentSockets: () => silent,
     addAttachment(name, bytes, contentType) {
       attachments.set(name, { bytes, contentType });
       return `http://127.0.0.1:${port}/attachments/${encodeURIComponent(name)}`;
