@@ -24,6 +24,7 @@ import { configGet, configSet, pluginSwitch } from './console-config-requests.js
 import { consoleModelsRequest, isConsoleModelsRequest } from './console-models-requests.js';
 import { logsQuery } from './logs/logs-query.js';
 import { memoryRequest } from './memory-requests.js';
+import { messageSpeech } from './message-speech.js';
 import { badParam } from './params.js';
 import { searchRequest } from './search-request.js';
 import type { Peer, ServerDeps } from './server-deps.js';
@@ -167,6 +168,8 @@ export async function runRequest(
       return budgetsGet(deps, params);
     case 'admin.budgets.set':
       return budgetsSet(deps, account, params);
+    case 'message.speech':
+      return messageSpeech(deps, account, params);
     case 'session.budget':
       return sessionBudget(deps, account, params);
     case 'admin.plugins':

@@ -68,6 +68,8 @@ export interface HelloFrame {
 export interface ServerFeatures {
   /** A voice recording sent with a message becomes its text (the media plugin has a speech-to-text endpoint). */
   voiceInput: boolean;
+  /** Her replies can be spoken (the media plugin has a text-to-speech endpoint): the page offers a play button. */
+  voiceOutput: boolean;
 }
 
 export interface ReplyFrame {

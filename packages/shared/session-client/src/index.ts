@@ -70,6 +70,7 @@ export {
   type BudgetRequests,
   type BudgetSpendView,
 } from './budget-types.js';
+export { MEDIA_REQUESTS, type MediaRequests } from './media-types.js';
 export {
   MEMORY_REQUESTS,
   type MemoryFactView,

@@ -5,6 +5,7 @@ import type { AccountRequests, LogFilter } from './console-accounts-types.js';
 import { CONFIG_REQUESTS, type ConfigRequests } from './console-config-types.js';
 import { CONSOLE_MODELS_REQUESTS, type ConsoleModelsRequests } from './console-models-types.js';
 import type { LastCallUsage, SessionSummary } from './event-types.js';
+import { MEDIA_REQUESTS, type MediaRequests } from './media-types.js';
 import { MEMORY_REQUESTS, type MemoryRequests } from './memory-types.js';
 import type { TimelineEntry } from './timeline-types.js';
 import type {
@@ -225,6 +226,7 @@ export interface RequestMap
     BudgetRequests,
     ConfigRequests,
     ConsoleModelsRequests,
+    MediaRequests,
     MemoryRequests {
   ping: { params: Record<string, never>; result: { at: number } };
   'sessions.list': { params: { search?: string; archived?: boolean }; result: { sessions: SessionSummary[] } };
@@ -376,6 +378,7 @@ export const REQUEST_TYPES: readonly RequestType[] = [
   'locale.set',
   'usage.get',
   ...MEMORY_REQUESTS,
+  ...MEDIA_REQUESTS,
   'account.sessions.list',
   'session.budget',
   'account.sessions.revoke',
