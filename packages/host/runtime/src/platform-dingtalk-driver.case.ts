@@ -101,6 +101,7 @@ export const conformanceDriver: PlatformConformanceDriver<DingtalkConformanceSer
         dingtalk.message({ conversationId: 'g-malformed', userId: 'bob', nick: 'Bob', text: 'x'.repeat(200_000) });
       },
       malformedCode: 'AALIS_DINGTALK_EVENT_MALFORMED',
+      badInputCodes: ['AALIS_DINGTALK_EVENT_MALFORMED', 'AALIS_DINGTALK_EVENT_UNKNOWN', 'AALIS_ROOM_MESSAGE_TOO_LONG'],
       secrets: [DINGTALK_SECRET],
       close: () => dingtalk.close(),
     };

@@ -32,10 +32,26 @@ export interface ConformanceSent {
   at: number;
 }
 
+/** The suite's cases, by key (for `PlatformConformanceDriver.cannot`). */
+export type ConformanceCase =
+  | 'group-turn'
+  | 'private-chat'
+  | 'reply-addresses'
+  | 'failed-send'
+  | 'malformed'
+  | 'reconnect'
+  | 'restart'
+  | 'secrets';
+
 /** `S` is the driver's own server type, for a platform's own cases run beside the suite's (its raw server in it). */
 export interface PlatformConformanceDriver<S extends ConformanceServer = ConformanceServer> {
   /** 'satori', 'discord': in test titles and the bench table. */
   readonly name: string;
+  /**
+   * Cases the platform's protocol cannot take part in, each with the reason (said in the skipped case's title). Only
+   * for what the protocol lacks (no live connection to drop, no reply ids on the wire), never for an adapter's gap.
+   */
+  readonly cannot?: Partial<Record<ConformanceCase, string>>;
   /** Starts the local protocol server(s); closed by the caller. */
   start(): Promise<S>;
 }
@@ -49,6 +65,11 @@ export interface ConformanceServer {
   owner(): { platform: string; userId: string };
   /** The user's account id as the adapter puts it in the sender (the sender prefix reads 'Bob (<account>)'). */
   account(user: ConformanceUser): string;
+  /**
+   * How the model sees the user named on a room line, where the platform tells the adapter no display name (WeCom's
+   * callbacks carry the userid only). Default: `Bob (<account>)`.
+   */
+  senderLabel?(user: ConformanceUser): string;
   /** The session id the adapter uses for the chat: 'satori:group:general'. */
   sessionId(chat: ConformanceChat): string;
   /** How many times the adapter has connected so far (identified, began polling …): it grows after a start or a drop. */
@@ -69,6 +90,11 @@ export interface ConformanceServer {
   sendMalformed(): Promise<void>;
   /** The coded error the adapter logs for a malformed event. */
   readonly malformedCode: string;
+  /**
+   * Every code the bad input of sendMalformed gets logged with, one kind or more each (default: `malformedCode` and
+   * the room's AALIS_ROOM_MESSAGE_TOO_LONG for the oversized message).
+   */
+  readonly badInputCodes?: readonly string[];
   /** The credentials in the settings (at least one): none may appear in a log line. */
   readonly secrets: readonly string[];
   close(): Promise<void>;

@@ -80,6 +80,7 @@ export const conformanceDriver: PlatformConformanceDriver<QqConformanceServer> =
         qq.groupMessage('g-malformed', { userId: 'bob', name: 'Bob', content: 'x'.repeat(200_000) });
       },
       malformedCode: 'AALIS_QQ_EVENT_MALFORMED',
+      badInputCodes: ['AALIS_QQ_EVENT_MALFORMED', 'AALIS_QQ_EVENT_UNKNOWN', 'AALIS_ROOM_MESSAGE_TOO_LONG'],
       secrets: [QQ_SECRET],
       close: () => qq.close(),
     };

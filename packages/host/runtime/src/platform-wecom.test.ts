@@ -1,10 +1,15 @@
 // plugin-platform-wecom through the product (startAalis, the default plugin set) against WeCom's side of an
 // intelligent bot (@aalis/testing: the URL check, encrypted and signed callbacks, stream refreshes, response_urls,
-// encrypted images — its own implementation of the cryptography) and the scripted model server: single and group
-// @ chats answered in streams, a late reply through the response_url, bad signatures and malformed callbacks
-// refused with coded errors while she keeps answering, the Token and EncodingAESKey never logged.
-import { startWecomBotServer, textReply, toolCallReply, type WecomBotServer } from '@aalis/testing';
+// encrypted images — its own implementation of the cryptography) and the scripted model server: the platform
+// conformance suite (the cases WeCom's protocol cannot take part in skipped with the reason), then what is WeCom's own
+// on the same product: a stream only for what addresses her, encrypted images, the URL check; and with a short stream
+// window of its own, late replies through the response_url (a refused one recorded), bad input refused with coded
+// errors while she keeps answering.
+import { memory } from '@aalis/api-memory';
+import { startWecomBotServer, textReply, type WecomBotServer } from '@aalis/testing';
 import { describe, expect, it } from 'vitest';
+import { describePlatformConformance } from './platform-conformance.case.js';
+import { conformanceDriver } from './platform-wecom-driver.case.js';
 import { productWorkspace, startProduct, useProductFixture } from './product-host.case.js';
 import { waitFor } from './spawn-aalis.case.js';
 
@@ -12,6 +17,30 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
+
+const until = (check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) =>
+  waitFor(check, { what, timeoutMs });
+const sent = (wecom: WecomBotServer) => wecom.sent;
+
+describePlatformConformance(conformanceDriver, (context) => {
+  it('passes the URL check; a group message without her @ gets no stream and no turn; reads an encrypted image', async () => {
+    const { wecom } = context.server;
+    const check = await wecom.verifyUrl();
+    expect(check).toMatchObject({ status: 200, body: check.echo });
+    const calls = context.model.chatBodies().length;
+    const aside = await wecom.message({ chatId: 'wrk-aside', userId: 'bob', text: 'just chatting', mention: false });
+    expect(aside).toMatchObject({ status: 200 });
+    expect(aside.streamId).toBeUndefined();
+    context.model.enqueue(textReply('A red dot.'));
+    const picture = await wecom.message({ userId: 'bob', image: PNG });
+    expect(picture.streamId).toBeTruthy();
+    await context.reply({ kind: 'private', user: 'bob' }, 'A red dot.');
+    expect(context.model.chatBodies()).toHaveLength(calls + 1);
+    const request = JSON.stringify(context.model.chatBodies().at(-1));
+    expect(request).toContain('data:image/png;base64');
+    expect(request).not.toContain('just chatting');
+  });
+});
 
 const fixture = useProductFixture();
 const { cleanups } = fixture;
@@ -45,61 +74,43 @@ ${extra}`,
   return { wecom, ...running };
 }
 
-const until = (check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) =>
-  waitFor(check, { what, timeoutMs });
-const sent = (wecom: WecomBotServer) => wecom.sent;
-
-describe('plugin-platform-wecom through the product', () => {
-  it('passes the URL check, answers a single chat in a stream, never logs the Token or the EncodingAESKey', async () => {
-    const { wecom, logs } = await boot();
-    const check = await wecom.verifyUrl();
-    expect(check).toMatchObject({ status: 200, body: check.echo });
-    fixture.model.enqueue(textReply('Hello **there**.'));
-    const { msgId, status, streamId } = await wecom.message({ userId: 'alice', text: 'hi' });
-    expect(status).toBe(200);
-    expect(streamId).toBeTruthy();
-    await until(() => sent(wecom).length === 1, 'the stream reply');
-    expect(sent(wecom)[0]).toMatchObject({
-      via: 'stream',
-      chat: 'user:alice',
-      answering: msgId,
-      text: 'Hello **there**.',
-    });
-    expect(logs()).not.toContain(wecom.token);
-    expect(logs()).not.toContain(wecom.encodingAESKey);
-  });
-
-  it('in a group: a message without her @ is context (no stream, no turn); an @ with a tool call gives one reply in its stream; an encrypted image is read', async () => {
-    const { wecom } = await boot();
-    const context = await wecom.message({ chatId: 'group-1', userId: 'carol', text: 'lunch anyone?', mention: false });
-    expect(context).toMatchObject({ status: 200 });
-    expect(context.streamId).toBeUndefined();
-    fixture.model.enqueue(
-      toolCallReply([{ id: 'c1', name: 'calculator', arguments: '{"expression":"6*7"}' }], { text: 'Computing. ' }),
-      textReply('It is 42.'),
-      textReply('A red dot.'),
+describe('plugin-platform-wecom with a short stream window', () => {
+  it('sends replies that come after the stream window through the response_url (a refused one recorded with its turn); refuses bad signatures and malformed callbacks and keeps answering', async () => {
+    const { wecom, logs, aalis } = await boot('    streamWindowMs: 1000\n', { windowMs: 1_000 });
+    // Two late replies at once, the first response_url call refused: one is delivered, the other recorded.
+    const late = () => {
+      const reply = textReply('Late reply.');
+      if (reply.type === 'stream') reply.headersDelayMs = 1_500;
+      return reply;
+    };
+    fixture.model.enqueue(late(), late(), textReply('Still here.'));
+    wecom.failNextResponseUrl(200, 600039);
+    const asked = await Promise.all([
+      wecom.message({ userId: 'alice', text: 'take your time' }),
+      wecom.message({ userId: 'bob', text: 'me too' }),
+    ]);
+    const history = (user: string) =>
+      aalis.app.services.selected(memory)!.impl.readAll(`wecom:private:${user}`) as Promise<
+        { role: string; metadata?: Record<string, unknown> }[]
+      >;
+    const failed = async () => {
+      const records = await Promise.all(['alice', 'bob'].map(history));
+      return records.map((messages) => messages.filter((message) => message.metadata?.deliveryFailure !== undefined));
+    };
+    await until(
+      async () => sent(wecom).length === 1 && (await failed()).flat().length === 1,
+      'one late reply delivered, one recorded',
+      15_000,
     );
-    const { msgId } = await wecom.message({ chatId: 'group-1', userId: 'bob', text: 'what is 6*7?' });
-    await until(() => sent(wecom).length === 1 && fixture.model.pending() === 1, 'the group reply');
-    expect(sent(wecom)).toEqual([expect.objectContaining({ chat: 'group-1', answering: msgId, text: 'It is 42.' })]);
-    const request = JSON.stringify(fixture.model.chatBodies()[0]);
-    expect(request).toContain('what is 6*7?');
-    expect(request).toContain('lunch anyone?');
-    expect(fixture.model.chatBodies()).toHaveLength(2);
-    expect(request).not.toContain('@Aalis');
-    await wecom.message({ userId: 'bob', image: PNG });
-    await until(() => sent(wecom).length === 2, 'the image reply');
-    expect(JSON.stringify(fixture.model.chatBodies().at(-1))).toContain('data:image/png;base64');
-  });
+    const delivered = sent(wecom)[0]!;
+    expect(delivered).toMatchObject({ via: 'response_url', text: 'Late reply.' });
+    expect(asked.map((entry) => entry.msgId)).toContain(delivered.answering);
+    const other = delivered.chat === 'user:alice' ? 'bob' : 'alice';
+    const record = (await failed())[other === 'alice' ? 0 : 1]![0]!;
+    const answer = (await history(other)).find((message) => message.role === 'assistant');
+    expect(record.metadata?.turnId).toBe(answer?.metadata?.turnId);
+    expect(logs()).toContain('AALIS_WECOM_SEND_FAILED');
 
-  it('sends a reply that comes after the stream window through the response_url; refuses bad signatures and malformed callbacks and keeps answering', async () => {
-    const { wecom, logs } = await boot('    streamWindowMs: 1000\n', { windowMs: 1_000 });
-    const late = textReply('Late but here.');
-    if (late.type === 'stream') late.headersDelayMs = 1_500;
-    fixture.model.enqueue(late, textReply('Still here.'));
-    const asked = await wecom.message({ userId: 'alice', text: 'take your time' });
-    await until(() => sent(wecom).length === 1, 'the late reply', 15_000);
-    expect(sent(wecom)[0]).toMatchObject({ via: 'response_url', answering: asked.msgId, text: 'Late but here.' });
     const sealed = wecom.seal(JSON.stringify({ msgid: 'x1', msgtype: 'text', from: { userid: 'alice' } }));
     expect(await wecom.post(sealed.body, { ...sealed.query, msg_signature: 'f'.repeat(40) })).toBe(403);
     expect(await wecom.post('not json', sealed.query)).toBe(400);

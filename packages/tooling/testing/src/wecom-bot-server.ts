@@ -4,10 +4,11 @@
 // message + receive id ''): it checks the callback URL (GET with echostr), POSTs encrypted messages to the bot's
 // callback, reads the encrypted stream answers and asks for each stream again (msgtype `stream`) every `pollMs`
 // until it finishes or the window passes; it serves the response_url each message carries (usable once) and the
-// encrypted files (images) messages point to.
+// encrypted files (images) messages point to. It can watch the callback (a TCP connect every few ms) and count its
+// starts, each confirmed by the URL check: what a connection is for a platform that calls her.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 
 export interface WecomSent {
   via: 'stream' | 'response_url';
@@ -46,6 +47,13 @@ export interface WecomBotServer {
   /** Encrypts and signs a plaintext as WeCom would (for hand-made callbacks). */
   seal(plaintext: string): { body: string; query: Record<string, string> };
   failNextResponseUrl(status: number, errcode?: number): void;
+  /**
+   * Watches the callback (set with setCallback) every `intervalMs`: each time its server accepts connections again
+   * after it did not (a start of her callback server), WeCom's URL check is made and, when it passes, counted.
+   */
+  watchCallback(intervalMs?: number): void;
+  /** How many times the watched callback came up and passed the URL check. */
+  callbackStarts(): number;
   waitFor<T>(check: () => T | undefined | false, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
 }
@@ -113,6 +121,8 @@ export async function startWecomBotServer({
   let callback = '';
   const polling = new Set<Promise<void>>();
   let closed = false;
+  let watching: ReturnType<typeof setTimeout> | undefined;
+  let starts = 0;
 
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -219,6 +229,32 @@ export async function startWecomBotServer({
     void run.finally(() => polling.delete(run));
   };
 
+  const verifyUrl = async () => {
+    const echo = `echo-${++nextId}`;
+    const ciphertext = wecomEncrypt(encodingAESKey, echo);
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const nonce = 'n1';
+    const url = new URL(callback);
+    url.searchParams.set('msg_signature', sign(token, timestamp, nonce, ciphertext));
+    url.searchParams.set('timestamp', timestamp);
+    url.searchParams.set('nonce', nonce);
+    url.searchParams.set('echostr', ciphertext);
+    const response = await fetch(url);
+    return { status: response.status, body: await response.text(), echo };
+  };
+
+  /** Whether something accepts TCP connections at the callback's address (no request: her log stays quiet). */
+  const accepting = () =>
+    new Promise<boolean>((resolve) => {
+      const { hostname, port: callbackPort } = new URL(callback);
+      const socket = connect({ host: hostname, port: Number(callbackPort) });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+
   return {
     token,
     encodingAESKey,
@@ -226,19 +262,24 @@ export async function startWecomBotServer({
     setCallback(url) {
       callback = url;
     },
-    async verifyUrl() {
-      const echo = `echo-${++nextId}`;
-      const ciphertext = wecomEncrypt(encodingAESKey, echo);
-      const timestamp = String(Math.floor(Date.now() / 1000));
-      const nonce = 'n1';
-      const url = new URL(callback);
-      url.searchParams.set('msg_signature', sign(token, timestamp, nonce, ciphertext));
-      url.searchParams.set('timestamp', timestamp);
-      url.searchParams.set('nonce', nonce);
-      url.searchParams.set('echostr', ciphertext);
-      const response = await fetch(url);
-      return { status: response.status, body: await response.text(), echo };
+    watchCallback(intervalMs = 20) {
+      let up = false;
+      const tick = async () => {
+        if (closed) return;
+        const now = callback !== '' && (await accepting());
+        if (now && !up) {
+          const check = await verifyUrl().catch(() => undefined);
+          up = check !== undefined && check.status === 200 && check.body === check.echo;
+          if (up) starts += 1;
+        } else if (!now) {
+          up = false;
+        }
+        if (!closed) watching = setTimeout(() => void tick(), intervalMs);
+      };
+      void tick();
     },
+    callbackStarts: () => starts,
+    verifyUrl,
     async message(options) {
       nextId += 1;
       const msgId = options.msgId ?? `wmsg${nextId}`;
@@ -288,6 +329,7 @@ export async function startWecomBotServer({
     },
     async close() {
       closed = true;
+      clearTimeout(watching);
       await Promise.allSettled([...polling]);
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
