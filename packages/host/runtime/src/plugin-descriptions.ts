@@ -33,7 +33,8 @@ const DESCRIPTIONS_ZH: Record<string, string> = {
   subtask: '子会话中的子任务：spawn_subtask、wait_subtasks、stop_subtask、后台子任务。',
   schedule: '提醒与周期任务（cron、时区），每次只触发一次；空闲提示。',
   workflow: '工作流（编排）：<dataDir>/workflows/<name>.yaml 中由各类节点组成的有向图；workflow_run、/workflow、定时。',
-  media: '为看不见图的模型描述图片（describeModel，按内容缓存）；describe_image。语音消息转写（transcription）。',
+  media:
+    '为看不见图的模型描述图片（describeModel，按内容缓存）；describe_image。语音消息转写（transcription）；语音回复（speech，会话设置 voiceReply）。',
   'file-reader': '读取别人发来的文件（各种编码的文本、Markdown、CSV、PDF、DOCX、XLSX、PPTX）；read_uploaded_file。',
   'basic-tools': 'current_time 和 calculator 工具。',
   otel: 'OpenTelemetry 追踪（invoke_agent、chat、execute_tool），经 OTLP/HTTP 导出；仅在设置了 OTEL_EXPORTER_OTLP_ENDPOINT 时启用。',

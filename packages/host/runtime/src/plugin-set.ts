@@ -247,13 +247,13 @@ export function pluginSlots(): PluginSlot[] {
     lazySlot('@aalis/plugin-media', mediaConfigSchema, () => import('@aalis/plugin-media'), {
       alias: 'media',
       summary:
-        'Images for models that cannot see: described by a model with vision (describeModel), cached by content; describe_image. Voice messages transcribed (transcription).',
-      secretsOf: (section) => {
-        const transcription = section.transcription;
-        return typeof transcription === 'object' && transcription !== null
-          ? stringsAt(transcription as Record<string, unknown>, 'apiKey')
-          : [];
-      },
+        'Images for models that cannot see: described by a model with vision (describeModel), cached by content; describe_image. Voice messages transcribed (transcription); voice replies spoken (speech, the voiceReply setting).',
+      secretsOf: (section) =>
+        [section.transcription, section.speech].flatMap((endpoint) =>
+          typeof endpoint === 'object' && endpoint !== null
+            ? stringsAt(endpoint as Record<string, unknown>, 'apiKey')
+            : [],
+        ),
     }),
     lazySlot('@aalis/plugin-file-reader', fileReaderConfigSchema, () => import('@aalis/plugin-file-reader'), {
       alias: 'file-reader',
