@@ -527,6 +527,36 @@ describe('the WebUI against aalis serve', () => {
       await small.keyboard.press('Escape');
       await expect.poll(() => small.getByTestId('sessions').isVisible(), SLOW).toBe(false);
       await small.goto(`${served.origin}/?session=${encodeURIComponent(firstSession)}`);
+      await small.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
+      // The header keeps only what fits: nothing in it overlaps another control or leaves the screen; the other
+      // pages are in the drawer, one tap each.
+      const boxes = await small.locator('header.topbar').evaluate((header) =>
+        [...header.querySelectorAll('button, select, a:not(.skip-link)')]
+          .map((element) => element.getBoundingClientRect())
+          .filter((box) => box.width > 0)
+          .map((box) => ({ left: box.left, right: box.right, top: box.top, bottom: box.bottom })),
+      );
+      expect(boxes.length).toBeGreaterThanOrEqual(2);
+      for (const [index, box] of boxes.entries()) {
+        expect(box.left).toBeGreaterThanOrEqual(0);
+        expect(box.right).toBeLessThanOrEqual(390);
+        for (const other of boxes.slice(index + 1)) {
+          const apart =
+            box.right <= other.left || other.right <= box.left || box.bottom <= other.top || other.bottom <= box.top;
+          expect(apart, JSON.stringify({ box, other })).toBe(true);
+        }
+      }
+      expect(await small.locator('header.topbar [data-testid="open-memory"]').count()).toBe(0);
+      await small.getByTestId('menu').click();
+      await small.getByTestId('open-memory').click();
+      await small.getByTestId('memory').waitFor();
+      await expect.poll(() => small.getByTestId('sessions').isVisible(), SLOW).toBe(false);
+      await small.getByTestId('memory-back').click();
+      await small.getByTestId('menu').click();
+      await small.getByTestId('open-admin').click();
+      await small.getByTestId('plugins').waitFor();
+      await small.getByRole('button', { name: 'Back to the conversation' }).click();
+      await small.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
       await small.getByTestId('panel-toggle').click();
       const panel = await small.getByTestId('side-panel').boundingBox();
       expect(panel!.x).toBeGreaterThanOrEqual(0);

@@ -35,6 +35,7 @@ import { icon } from './icons.js';
 import { LoginForm } from './login-form.js';
 import { MemoryView } from './memory-view.js';
 import { NewChat } from './new-chat.js';
+import { replySpeech } from './play-button.js';
 import { renderPreferenceControls } from './preference-controls.js';
 import { SessionList, type SessionListActions, sessionTitle } from './session-list.js';
 import type { SettingActions } from './setting-control.js';
@@ -89,6 +90,14 @@ export const AppShell = defineComponent({
       });
     });
     watchEffect(() => hostLocale(snapshot.value.hostLocale));
+    // Her replies get a Play button when the host can speak them (hello.features.voiceOutput).
+    watchEffect(() => {
+      replySpeech.value =
+        snapshot.value.features?.voiceOutput === true
+          ? (messageId) =>
+              app.client.request('message.speech', { sessionId: snapshot.value.selectedId ?? '', messageId })
+          : undefined;
+    });
     // A language picked on the page goes to the server too, so what it writes follows (docs/session-protocol.md
     // 「Locale」).
     watch(
@@ -202,6 +211,60 @@ export const AppShell = defineComponent({
     onMounted(() => document.addEventListener('keydown', onDocumentKeydown));
     onUnmounted(() => document.removeEventListener('keydown', onDocumentKeydown));
 
+    /**
+     * The other pages (管理, 工作流, 记忆): in the header on wide screens; on phones in the session drawer, one tap
+     * away, so the header keeps room for the menu and the panel toggle. Rendered in one place at a time, so each
+     * test id names one button.
+     */
+    const pageButtons = () => {
+      const { account, view } = snapshot.value;
+      if (!account) return null;
+      // A page opened from the drawer closes it, as picking a session does.
+      const go = (open: () => void) => () => {
+        drawer.value = 'none';
+        open();
+      };
+      return h('nav', { class: 'page-buttons', 'aria-label': t('webui-page.pages') }, [
+        account.owner
+          ? h(
+              'button',
+              {
+                type: 'button',
+                class: 'button',
+                'data-testid': 'open-admin',
+                'aria-pressed': String(view === 'admin'),
+                onClick: go(() => void (snapshot.value.view === 'admin' ? app.closeAdmin() : app.openAdmin())),
+              },
+              t('webui-page.admin'),
+            )
+          : null,
+        account.owner
+          ? h(
+              'button',
+              {
+                type: 'button',
+                class: 'button',
+                'data-testid': 'open-workflows',
+                'aria-pressed': String(view === 'workflows'),
+                onClick: go(() => (snapshot.value.view === 'workflows' ? app.closeWorkflows() : app.openWorkflows())),
+              },
+              tw('webui-page.workflows'),
+            )
+          : null,
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'button',
+            'data-testid': 'open-memory',
+            'aria-pressed': String(view === 'memory'),
+            onClick: go(() => (snapshot.value.view === 'memory' ? app.closeMemory() : app.openMemory())),
+          },
+          tm('webui-page.memory'),
+        ),
+      ]);
+    };
+
     const header = () => {
       const { account, connection } = snapshot.value;
       return h('header', { class: 'topbar' }, [
@@ -232,44 +295,7 @@ export const AppShell = defineComponent({
         ),
         h('span', { class: 'spacer' }),
         renderPreferenceControls('header'),
-        account?.owner
-          ? h(
-              'button',
-              {
-                type: 'button',
-                class: 'button',
-                'data-testid': 'open-admin',
-                onClick: () => void (snapshot.value.view === 'admin' ? app.closeAdmin() : app.openAdmin()),
-              },
-              t('webui-page.admin'),
-            )
-          : null,
-        account?.owner
-          ? h(
-              'button',
-              {
-                type: 'button',
-                class: 'button',
-                'data-testid': 'open-workflows',
-                'aria-pressed': String(snapshot.value.view === 'workflows'),
-                onClick: () => (snapshot.value.view === 'workflows' ? app.closeWorkflows() : app.openWorkflows()),
-              },
-              tw('webui-page.workflows'),
-            )
-          : null,
-        account
-          ? h(
-              'button',
-              {
-                type: 'button',
-                class: 'button',
-                'data-testid': 'open-memory',
-                'aria-pressed': String(snapshot.value.view === 'memory'),
-                onClick: () => (snapshot.value.view === 'memory' ? app.closeMemory() : app.openMemory()),
-              },
-              tm('webui-page.memory'),
-            )
-          : null,
+        isNarrow.value ? null : pageButtons(),
         snapshot.value.selectedId && snapshot.value.view === 'chat'
           ? h(
               'button',
@@ -285,7 +311,9 @@ export const AppShell = defineComponent({
               icon('sliders'),
             )
           : null,
-        account ? h('span', { class: 'account' }, h(AccountMenu, { client: app.client, account })) : null,
+        account && !isNarrow.value
+          ? h('span', { class: 'account' }, h(AccountMenu, { client: app.client, account }))
+          : null,
         account
           ? h(
               'button',
@@ -371,6 +399,7 @@ export const AppShell = defineComponent({
                 stop: (taskId: string) => app.client.request('background.stop', { sessionId: selectedId, taskId }),
                 stopAll: () => app.client.request('background.stopAll', { sessionId: selectedId }),
               },
+              budget: () => app.client.request('session.budget', { sessionId: selectedId }),
             })
           : null,
       ];
@@ -455,6 +484,7 @@ export const AppShell = defineComponent({
               search: searchSnapshot.value,
               actions: listActions,
             }),
+            isNarrow.value ? h('div', { class: 'drawer-pages' }, [pageButtons()]) : null,
             renderPreferenceControls(
               'drawer',
               h('span', { class: 'drawer-account' }, [
