@@ -72,21 +72,33 @@ ${budget ? `  budget: ${JSON.stringify(budget)}\n` : ''}`,
   logs.on('data', (chunk: Buffer) => {
     logText += chunk.toString('utf8');
   });
-  const aalis: RunningAalis = await startAalis({
-    cwd: dir,
-    env: {},
-    mode: 'none',
-    output: logs,
-    errorOutput: logs,
-  });
-  cleanups.push(() => aalis.stop());
+  const start = async () => {
+    const started: RunningAalis = await startAalis({
+      cwd: dir,
+      env: {},
+      mode: 'none',
+      output: logs,
+      errorOutput: logs,
+    });
+    cleanups.push(() => started.stop());
+    return started;
+  };
+  const aalis = await start();
+  /** Stops this process and starts another on the same data directory, connected to the same implementation. */
+  const restart = async () => {
+    await aalis.stop();
+    const before = implementation.connections();
+    const again = await start();
+    await until(() => implementation.connections() > before, 'the reconnection after the restart');
+    return again;
+  };
   const ours = aalis.app.states().filter((state) => /mute|flow|budget/.test(state.id) && state.state !== 'active');
   expect(ours).toEqual([]);
   await implementation.connected();
   await implementation.waitForCalls((calls) => calls.some((call) => call.action === 'get_login_info'));
   const history = async (sessionId: string) =>
     (await aalis.app.services.selected(memory)!.impl.readAll(sessionId)).map((message) => message.content);
-  return { aalis, implementation, logs: () => logText, history };
+  return { aalis, implementation, logs: () => logText, history, restart };
 }
 
 const sends = (implementation: OneBotImplementation) =>
@@ -285,8 +297,8 @@ describe('rooms through OneBot', () => {
     ).toBe(true);
   });
 
-  it('a friend request is put to the owner, and her answer settles it', async () => {
-    const { implementation } = await boot();
+  it('a friend request is put to the owner, and her answer after a restart settles it', async () => {
+    const { implementation, restart } = await boot();
     model.enqueue(textReply('QQ 99 wants to be friends. Accept?'));
     implementation.push(onebotFriendRequest({ userId: 99, comment: 'hi, I am Ada', flag: 'f-99' }));
     await until(() => sends(implementation).length === 1, 'the question to the owner');
@@ -295,6 +307,8 @@ describe('rooms through OneBot', () => {
     const id = /request id (r[0-9a-f]+)/.exec(notice)?.[1];
     expect(id).toBeDefined();
     expect(notice).toContain('hi, I am Ada');
+    // The request waits in the database: a restart before the owner answers does not forget it.
+    await restart();
     model.enqueue(
       toolCallReply([{ id: 'c1', name: 'onebot_request_answer', arguments: JSON.stringify({ id, approve: true }) }]),
       textReply('Accepted.'),

@@ -3,6 +3,15 @@ export { deliverToRoom, type RoomTarget } from './deliver-to-room.js';
 export { type FetchAttachmentOptions, fetchFileAttachment, fetchImageAttachment } from './fetch-attachment.js';
 export { type InboundContentOptions, type InboundFile, inboundContent } from './inbound-content.js';
 export { InboundOrder } from './inbound-order.js';
+export {
+  MAX_PENDING,
+  memoryPendingRequests,
+  type PendingRequest,
+  type PendingRequestStore,
+  pendingRequestsOf,
+  postgresPendingRequests,
+  sqlitePendingRequests,
+} from './pending-requests.js';
 export { roomErrors } from './room-errors.js';
 export { roomLimitsShape } from './room-limits-schema.js';
 export { RoomMemory } from './room-memory.js';

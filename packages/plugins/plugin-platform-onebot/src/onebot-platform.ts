@@ -17,6 +17,8 @@ import {
   ensureRoomSession,
   InboundOrder,
   inboundContent,
+  type PendingRequestStore,
+  pendingRequestsOf,
   RoomMemory,
 } from '@aalis/platform-room';
 import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
@@ -156,6 +158,7 @@ export default definePlugin({
       },
     });
 
+    let pendingStore: Promise<PendingRequestStore> | undefined;
     const requests = new OneBotRequests({
       rules: settings.requests,
       platform: ONEBOT_PLATFORM,
@@ -174,6 +177,10 @@ export default definePlugin({
       },
       t,
       logger: log,
+      store: () => {
+        pendingStore ??= pendingRequestsOf(storage.available ? storage.use : undefined);
+        return pendingStore;
+      },
     });
     if (tools.available) tools.use.register(requests.tool());
 

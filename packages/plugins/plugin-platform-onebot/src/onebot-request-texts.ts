@@ -13,7 +13,7 @@ export const onebotRequestTexts = defineCatalogue({
     'onebot.request.answered': '已{verdict}请求 {id}。',
     'onebot.request.approve': '同意',
     'onebot.request.refuse': '拒绝',
-    'onebot.request.unknown': '没有等待答复的请求 {id}（可能已经办理过，或宿主重启后已失效）。',
+    'onebot.request.unknown': '没有等待答复的请求 {id}（可能已经办理过，或已过期）。',
     'onebot.request.failed': '请求 {id} 没能办理：{reason}',
     'onebot.poke': '（戳了戳你）',
   },
@@ -29,7 +29,7 @@ export const onebotRequestTexts = defineCatalogue({
     'onebot.request.approve': 'accepted',
     'onebot.request.refuse': 'refused',
     'onebot.request.unknown':
-      'No request {id} is waiting for an answer (it may have been settled already, or lapsed when the host restarted).',
+      'No request {id} is waiting for an answer (it may have been settled already, or expired).',
     'onebot.request.failed': 'Request {id} could not be settled: {reason}',
     'onebot.poke': '(poked you)',
   },

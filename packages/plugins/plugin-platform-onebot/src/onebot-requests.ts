@@ -1,11 +1,13 @@
 // Friend requests and group invitations (OneBot `request` events): accepted at once from owners and the allow-list,
 // refused, or — the default — put to the owners: a host notice in each owner's private chat with her on QQ, whose
 // answer the model settles with the onebot_request_answer tool (owners only). Requests waiting for an answer are
-// kept in memory (bounded); a restart forgets them, and the implementation's flag lapses anyway after a while.
+// kept in the storage engine's database (platform-room's pending-request store, bounded): a restart keeps them, and on
+// PostgreSQL the process that hears the owner's answer settles a request another process received.
 import { randomBytes } from 'node:crypto';
 import type { Tool } from '@aalis/api-tools';
 import type { Logger, TextRef } from '@aalis/core';
 import { textRef } from '@aalis/core';
+import type { PendingRequestStore } from '@aalis/platform-room';
 import type { Identity, IncomingMessage } from '@aalis/schema-message';
 import './onebot-request-texts.js';
 
@@ -30,9 +32,6 @@ interface PendingRequest {
   groupId?: string;
 }
 
-/** Requests waiting for an owner's answer, at most. */
-const MAX_PENDING = 200;
-
 export interface OneBotRequestsOptions {
   rules: RequestRules;
   platform: string;
@@ -43,14 +42,14 @@ export interface OneBotRequestsOptions {
   deliver(notice: IncomingMessage): Promise<void>;
   t(text: TextRef): string;
   logger: Logger;
+  /** Where waiting requests are kept (opened on first use). */
+  store(): Promise<PendingRequestStore>;
 }
 
 /** A request id the model copies: random, so an id in an old conversation never names a later request. */
 const newRequestId = () => `r${randomBytes(4).toString('hex')}`;
 
 export class OneBotRequests {
-  private readonly pending = new Map<string, PendingRequest>();
-
   constructor(private readonly options: OneBotRequestsOptions) {}
 
   /** Handles one `request` event; other events are not its business. */
@@ -86,7 +85,7 @@ export class OneBotRequests {
       await this.settle(request, policy === 'accept');
       return;
     }
-    this.remember(request);
+    await this.remember(request);
     const comment = typeof event.comment === 'string' ? event.comment.trim() : '';
     const owners = this.options.owners().filter((owner) => owner.platform === this.options.platform);
     if (owners.length === 0) {
@@ -135,16 +134,19 @@ export class OneBotRequests {
       },
       level: 'owner',
       handler: async ({ id, approve }) => {
-        const request = this.pending.get(id);
-        if (!request) return this.options.t(textRef('onebot.request.unknown', { id }));
+        // Claimed first, so an answer heard by two processes settles it once; put back when settling fails.
+        const store = await this.options.store();
+        const taken = typeof id === 'string' ? await store.take(this.options.platform, id) : undefined;
+        const request = taken ? pendingOf(taken.id, taken.kind, taken.data) : undefined;
+        if (!taken || !request) return this.options.t(textRef('onebot.request.unknown', { id }));
         try {
           await this.settle(request, approve);
         } catch (error) {
+          await store.put(taken);
           return this.options.t(
             textRef('onebot.request.failed', { id, reason: error instanceof Error ? error.message : String(error) }),
           );
         }
-        this.pending.delete(id);
         return this.options.t(
           textRef('onebot.request.answered', {
             id,
@@ -169,11 +171,23 @@ export class OneBotRequests {
     this.options.logger.info(`OneBot: ${request.kind} request ${request.id} ${approve ? 'accepted' : 'refused'}`);
   }
 
-  private remember(request: PendingRequest): void {
-    this.pending.set(request.id, request);
-    if (this.pending.size > MAX_PENDING) {
-      const oldest = this.pending.keys().next().value;
-      if (oldest !== undefined) this.pending.delete(oldest);
-    }
+  private async remember(request: PendingRequest): Promise<void> {
+    const { id, kind, ...rest } = request;
+    const data: Record<string, string> = {};
+    for (const [key, value] of Object.entries(rest)) if (value !== undefined) data[key] = value;
+    await (await this.options.store()).put({ id, platform: this.options.platform, kind, data, createdAt: Date.now() });
   }
+}
+
+/** A stored request back in the shape settle() takes; undefined for a row of another shape. */
+function pendingOf(id: string, kind: string, data: Record<string, string>): PendingRequest | undefined {
+  if ((kind !== 'friend' && kind !== 'groupInvite') || !data.flag || !data.userId) return undefined;
+  return {
+    id,
+    kind,
+    flag: data.flag,
+    userId: data.userId,
+    ...(data.subType !== undefined ? { subType: data.subType } : {}),
+    ...(data.groupId !== undefined ? { groupId: data.groupId } : {}),
+  };
 }

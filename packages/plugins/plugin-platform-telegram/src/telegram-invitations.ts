@@ -2,11 +2,13 @@
 // administrator), the Bot API's counterpart of a group invitation; Telegram has no friend requests (anyone may
 // write to a bot). Added by an owner or an allow-listed account: she stays. Otherwise `invitations.policy`: 'accept'
 // (stay), 'refuse' (leaveChat), or 'ask' (the default): a host notice in each owner's private chat with her; the
-// owners-only tool telegram_invitation_answer leaves the group on a refusal. Waiting invitations are kept in memory
-// (bounded).
+// owners-only tool telegram_invitation_answer leaves the group on a refusal. Waiting invitations are kept in the
+// storage engine's database (platform-room's pending-request store, bounded): a restart keeps them, and on
+// PostgreSQL any process settles them.
 import { randomBytes } from 'node:crypto';
 import type { Tool } from '@aalis/api-tools';
 import { defineCatalogue, type Logger, type TextRef, textRef } from '@aalis/core';
+import type { PendingRequestStore } from '@aalis/platform-room';
 import type { Identity, IncomingMessage } from '@aalis/schema-message';
 
 export const INVITATION_ANSWER_TOOL = 'telegram_invitation_answer';
@@ -19,7 +21,7 @@ defineCatalogue({
       '办理一条等 owner 答复的 Telegram 入群邀请：id 是宿主通知里给的请求 id，approve 为 true 留在群里、false 退群。只在 owner 明确答复之后调用。',
     'telegram.invitation.stay': '留在群 {chatId}。',
     'telegram.invitation.left': '已退出群 {chatId}。',
-    'telegram.invitation.unknown': '没有等待答复的邀请 {id}（可能已经办理过，或宿主重启后已失效）。',
+    'telegram.invitation.unknown': '没有等待答复的邀请 {id}（可能已经办理过，或已过期）。',
   },
   en: {
     'telegram.invitation.notice':
@@ -29,7 +31,7 @@ defineCatalogue({
     'telegram.invitation.stay': 'Staying in chat {chatId}.',
     'telegram.invitation.left': 'Left chat {chatId}.',
     'telegram.invitation.unknown':
-      'No invitation {id} is waiting for an answer (it may have been settled already, or lapsed when the host restarted).',
+      'No invitation {id} is waiting for an answer (it may have been settled already, or expired).',
   },
 });
 
@@ -45,8 +47,6 @@ export interface ChatMemberUpdate {
   new_chat_member?: { status?: string; user?: { id?: number } };
 }
 
-const MAX_PENDING = 200;
-
 export interface TelegramInvitationsOptions {
   rules: InvitationRules;
   platform: string;
@@ -56,11 +56,11 @@ export interface TelegramInvitationsOptions {
   deliver(notice: IncomingMessage): Promise<void>;
   t(text: TextRef): string;
   logger: Logger;
+  /** Where waiting invitations are kept (opened on first use). */
+  store(): Promise<PendingRequestStore>;
 }
 
 export class TelegramInvitations {
-  private readonly pending = new Map<string, number>();
-
   constructor(private readonly options: TelegramInvitationsOptions) {}
 
   async handle(update: ChatMemberUpdate): Promise<void> {
@@ -82,8 +82,13 @@ export class TelegramInvitations {
       return;
     }
     const id = `r${randomBytes(4).toString('hex')}`;
-    this.pending.set(id, chatId);
-    if (this.pending.size > MAX_PENDING) this.pending.delete(this.pending.keys().next().value as string);
+    await (await this.options.store()).put({
+      id,
+      platform: this.options.platform,
+      kind: 'invitation',
+      data: { chatId: String(chatId) },
+      createdAt: Date.now(),
+    });
     const owners = this.options.owners().filter((owner) => owner.platform === this.options.platform);
     const who = update.from?.username ? `@${update.from.username}` : (update.from?.first_name ?? userId);
     const content = this.options.t(
@@ -122,11 +127,20 @@ export class TelegramInvitations {
       },
       level: 'owner',
       handler: async ({ id, approve }) => {
-        const chatId = this.pending.get(id);
-        if (chatId === undefined) return this.options.t(textRef('telegram.invitation.unknown', { id }));
-        this.pending.delete(id);
+        // Claimed first, so an answer heard by two processes settles it once; put back when leaving fails.
+        const store = await this.options.store();
+        const taken = typeof id === 'string' ? await store.take(this.options.platform, id) : undefined;
+        const chatId = taken?.kind === 'invitation' ? Number(taken.data.chatId) : Number.NaN;
+        if (!taken || !Number.isSafeInteger(chatId)) {
+          return this.options.t(textRef('telegram.invitation.unknown', { id }));
+        }
         if (approve) return this.options.t(textRef('telegram.invitation.stay', { chatId }));
-        await this.leave(chatId);
+        try {
+          await this.leave(chatId);
+        } catch (error) {
+          await store.put(taken);
+          throw error;
+        }
         return this.options.t(textRef('telegram.invitation.left', { chatId }));
       },
     };

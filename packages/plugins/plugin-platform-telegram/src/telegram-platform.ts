@@ -33,7 +33,9 @@ import {
   type InboundFile,
   InboundOrder,
   inboundContent,
+  type PendingRequestStore,
   parseRoomSessionId,
+  pendingRequestsOf,
   RoomMemory,
 } from '@aalis/platform-room';
 import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
@@ -250,6 +252,7 @@ export default definePlugin({
       }
     }
 
+    let pendingStore: Promise<PendingRequestStore> | undefined;
     const invitations = new TelegramInvitations({
       rules: settings.invitations,
       platform: TELEGRAM_PLATFORM,
@@ -268,6 +271,10 @@ export default definePlugin({
       },
       t: (text) => i18n.use.t(text),
       logger: log,
+      store: () => {
+        pendingStore ??= pendingRequestsOf(storage.available ? storage.use : undefined);
+        return pendingStore;
+      },
     });
     if (tools.available) tools.use.register(invitations.tool());
 
