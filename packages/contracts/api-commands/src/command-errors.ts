@@ -8,27 +8,27 @@ export const commandErrors = defineErrors({
   },
   AALIS_COMMAND_FORBIDDEN: {
     en: '/{name} needs authority level {required}; yours is {level}. Ask an owner if you need it.',
-    'zh-CN': '/{name} 需要 {required} 级权限,你的等级是 {level}。需要的话请找 owner。',
+    'zh-CN': '/{name} 需要 {required} 级权限，你的等级是 {level}。需要的话请找 owner。',
   },
   AALIS_COMMAND_FAILED: {
     en: '/{name} failed: {reason}',
-    'zh-CN': '/{name} 执行失败:{reason}',
+    'zh-CN': '/{name} 执行失败：{reason}',
   },
   AALIS_COMMAND_DUPLICATE: {
     en: 'Command /{name} is already registered by {plugin}. Pick another name, or unregister the first one.',
-    'zh-CN': '指令 /{name} 已由 {plugin} 注册。请换个名字,或先撤下前一个。',
+    'zh-CN': '指令 /{name} 已由 {plugin} 注册。请换个名字，或先撤下前一个。',
   },
   AALIS_COMMAND_INVALID_NAME: {
     en: 'Command name "{name}" is invalid: use letters, digits, "_", "-" and "." (not first), e.g. "session.set".',
-    'zh-CN': '指令名「{name}」不合法:只能用字母、数字、「_」「-」与「.」(「.」不能打头),例如 session.set。',
+    'zh-CN': '指令名「{name}」不合法：只能用字母、数字、「_」「-」与「.」（「.」不能打头），例如 session.set。',
   },
   AALIS_COMMAND_PAGE_INVALID: {
     en: 'Page "{page}" is not a page number. Write -p with a whole number from 1, e.g. -p 2.',
-    'zh-CN': '「{page}」不是页码。-p 后面写从 1 起的整数,例如 -p 2。',
+    'zh-CN': '「{page}」不是页码。-p 后面写从 1 起的整数，例如 -p 2。',
   },
   AALIS_COMMAND_PAGE_OUT_OF_RANGE: {
     en: 'There is no page {page}: there are {pages} page(s). Write -p with a number from 1 to {pages}.',
-    'zh-CN': '没有第 {page} 页:一共 {pages} 页。-p 后面写 1 到 {pages} 之间的数。',
+    'zh-CN': '没有第 {page} 页：一共 {pages} 页。-p 后面写 1 到 {pages} 之间的数。',
   },
 });
 
@@ -38,9 +38,9 @@ export const COMMAND_PARSE_CODE = 'AALIS_COMMAND_PARSE';
 const parseTexts = defineCatalogue({
   'zh-CN': {
     'commands.parse.unterminatedQuote':
-      '指令解析失败:第 {position} 个字符处的 {quote} 没有闭合。补上闭合的 {quote},或用反斜杠转义它(\\{quote})。',
-    'commands.parse.danglingEscape': '指令解析失败:末尾的反斜杠后面没有字符。去掉它,或写成 \\\\ 表示反斜杠本身。',
-    'commands.parse.notCommand': '指令解析失败:「{text}」不是指令。指令以 / 开头,后接指令名,例如 /help。',
+      '指令解析失败：第 {position} 个字符处的 {quote} 没有闭合。补上闭合的 {quote}，或用反斜杠转义它（\\{quote}）。',
+    'commands.parse.danglingEscape': '指令解析失败：末尾的反斜杠后面没有字符。去掉它，或写成 \\\\ 表示反斜杠本身。',
+    'commands.parse.notCommand': '指令解析失败：「{text}」不是指令。指令以 / 开头，后接指令名，例如 /help。',
   },
   en: {
     'commands.parse.unterminatedQuote':

@@ -50,7 +50,7 @@ export function pageFromFlags(flags: Readonly<Record<string, string | true>>): n
 }
 
 defineCatalogue({
-  'zh-CN': { 'commands.pageFooter': '第 {page}/{pages} 页,共 {total} 条;-p <页码> 翻页' },
+  'zh-CN': { 'commands.pageFooter': '第 {page}/{pages} 页，共 {total} 条；-p <页码> 翻页' },
   en: { 'commands.pageFooter': 'Page {page}/{pages}, {total} in all; -p <n> for another page' },
 });
 

@@ -12,9 +12,9 @@ describe('createFallbackReporter', () => {
     expect(reporter.report({ preference: 'x/y', scope: 'global', actual: 'other/m' })).toBe(true);
     expect(reporter.report(undefined)).toBe(false);
     expect(warnings).toEqual([
-      '本插件偏好的模型 local/qwen3 现在不可用,改用 hosted/gpt。',
-      '本插件偏好的模型 local/qwen3 现在不可用,改用 other/m。',
-      '全局偏好的模型 x/y 现在不可用,改用 other/m。',
+      '本插件偏好的模型 local/qwen3 现在不可用，改用 hosted/gpt。',
+      '本插件偏好的模型 local/qwen3 现在不可用，改用 other/m。',
+      '全局偏好的模型 x/y 现在不可用，改用 other/m。',
     ]);
   });
 });

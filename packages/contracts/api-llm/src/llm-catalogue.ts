@@ -7,9 +7,9 @@ defineCatalogue({
     'llm.purpose.conversation': '对话',
     'llm.purpose.subtask': '子任务',
     'llm.purpose.profile-extraction': '档案提取',
-    'llm.fallback.request': '会话设置的模型 {preference} 现在不可用,本次改用 {actual}。',
-    'llm.fallback.plugin': '本插件偏好的模型 {preference} 现在不可用,改用 {actual}。',
-    'llm.fallback.global': '全局偏好的模型 {preference} 现在不可用,改用 {actual}。',
+    'llm.fallback.request': '会话设置的模型 {preference} 现在不可用，本次改用 {actual}。',
+    'llm.fallback.plugin': '本插件偏好的模型 {preference} 现在不可用，改用 {actual}。',
+    'llm.fallback.global': '全局偏好的模型 {preference} 现在不可用，改用 {actual}。',
     'llm.model.not-listed': '它不在这个提供者的模型列表里',
   },
   en: {

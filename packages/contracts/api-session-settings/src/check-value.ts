@@ -4,12 +4,12 @@ import type { AnySessionField, LlmRef, SessionFieldType } from './session-field.
 
 defineCatalogue({
   'zh-CN': {
-    'settings.expected.llm-ref': '模型条目 <提供者实例 id>/<模型 id>(两段都不能为空)',
-    'settings.expected.select': '以下之一:{options}',
-    'settings.expected.selectAny': '一个选项 id(字符串)',
+    'settings.expected.llm-ref': '模型条目 <提供者实例 id>/<模型 id>（两段都不能为空）',
+    'settings.expected.select': '以下之一：{options}',
+    'settings.expected.selectAny': '一个选项 id（字符串）',
     'settings.expected.number': '一个数',
-    'settings.expected.boolean': 'true/false(也可写 on/off)',
-    'settings.expected.string[]': '字符串列表(逗号分隔,或 JSON 数组)',
+    'settings.expected.boolean': 'true/false（也可写 on/off）',
+    'settings.expected.string[]': '字符串列表（逗号分隔，或 JSON 数组）',
     'settings.expected.string': '一段文字',
   },
   en: {

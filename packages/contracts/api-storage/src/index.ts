@@ -27,17 +27,17 @@ export interface StorageService {
 export const storageErrors = defineErrors({
   AALIS_STORAGE_WRONG_ENGINE: {
     en: 'The {wanted} database was asked for, but the stores are in {engine}. A store must use storage.engine to pick its implementation.',
-    'zh-CN': '请求的是 {wanted} 数据库,但存储在 {engine} 里。存储实现应按 storage.engine 选择自己的实现。',
+    'zh-CN': '请求的是 {wanted} 数据库，但存储在 {engine} 里。存储实现应按 storage.engine 选择自己的实现。',
   },
   AALIS_STORAGE_DATABASE_INVALID: {
     en: '`database` (or AALIS_DATABASE_URL) must be empty (the SQLite database in the data directory) or a postgres:// URL; received {received}.',
     'zh-CN':
-      'database(或 AALIS_DATABASE_URL)应为空(用数据目录里的 SQLite 数据库)或一个 postgres:// 地址;实际为 {received}。',
+      'database（或 AALIS_DATABASE_URL）应为空（用数据目录里的 SQLite 数据库）或一个 postgres:// 地址；实际为 {received}。',
   },
   AALIS_STORAGE_DATABASE_UNREACHABLE: {
     en: 'The database {url} cannot be used: {reason}. Check `database` (or AALIS_DATABASE_URL): a postgres:// URL of a running server the user can connect to.',
     'zh-CN':
-      '数据库 {url} 用不了:{reason}。请检查 database(或 AALIS_DATABASE_URL):应是一个正在运行、可以连上的服务器的 postgres:// 地址。',
+      '数据库 {url} 用不了：{reason}。请检查 database（或 AALIS_DATABASE_URL）：应是一个正在运行、可以连上的服务器的 postgres:// 地址。',
   },
 });
 

@@ -8,7 +8,7 @@ describe('api-tools describeViolations', () => {
   it("renders @aalis/schema-message's wording in the reader's locale", () => {
     const violations = validateJsonSchema({ type: 'object', required: ['q'] }, {});
     expect(describeViolations({ violations, locale: 'en' })).toBe('- $.q: required property "q" is missing');
-    expect(describeViolations({ violations, locale: 'zh-CN' })).toBe('- $.q:缺少必填字段「q」');
+    expect(describeViolations({ violations, locale: 'zh-CN' })).toBe('- $.q：缺少必填字段「q」');
   });
 
   it('registers the shared texts as tools.schema.* in the catalogue, word for word', () => {

@@ -14,8 +14,9 @@ export const toolsCatalogue = defineCatalogue({
     ...schemaTexts('zh-CN'),
     'tools.field.enabledToolGroups': '工具分组',
     'tools.field.enabledToolGroups.description':
-      '这个会话可用的工具分组。「*」为全部分组,空列表为一个都不用;没有分组的通用工具总是可用。',
-    'tools.field.enabledToolGroups.expected': '「*」(全部分组)或由 a-z、A-Z、0-9、「_」「-」「.」「:」组成的分组名列表',
+      '这个会话可用的工具分组。「*」为全部分组，空列表为一个都不用；没有分组的通用工具总是可用。',
+    'tools.field.enabledToolGroups.expected':
+      '「*」（全部分组）或由 a-z、A-Z、0-9、「_」「-」「.」「：」组成的分组名列表',
   },
   en: {
     ...schemaTexts('en'),

@@ -35,6 +35,13 @@ export function defineCatalogue<C extends MessageCatalogue>(catalogue: C): C {
   return catalogue;
 }
 
+/** Every registered text of one locale, key → template: for checks that run over all catalogues at once. */
+export function registeredTexts(locale: Locale): ReadonlyMap<string, string> {
+  const texts = new Map<string, string>();
+  for (const [key, byLocale] of registry) texts.set(key, byLocale.get(locale) ?? '');
+  return texts;
+}
+
 export function textRef(key: string, params?: Record<string, string | number>): TextRef {
   return params ? { key, params } : { key };
 }

@@ -38,6 +38,7 @@ export {
   LOCALES,
   type Locale,
   type MessageCatalogue,
+  registeredTexts,
   type TextRef,
   textRef,
   translate,

@@ -26,7 +26,7 @@ describe('schema issues in a locale', () => {
       { path: 'mode', expected: '"a", "b" 之一', received: '数 3' },
       { path: 'tags', expected: '由「字符串」组成的数组', received: '对象 {}' },
       { path: 'flags.on', expected: 'true 或 false', received: '数 1' },
-      { path: 'extra', expected: '没有这个键(未知的键)', received: 'null' },
+      { path: 'extra', expected: '没有这个键（未知的键）', received: 'null' },
     ]);
     // The locale is the validate call's only: the next call words in English again.
     expect(section.validate({ ...value, extra: undefined }).issues[0]!.expected).toBe('a non-empty string');

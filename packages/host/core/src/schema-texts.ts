@@ -13,7 +13,7 @@ defineCatalogue({
     'core.schema.object': '对象',
     'core.schema.recordOf': '值为「{value}」的对象',
     'core.schema.any': '任意值',
-    'core.schema.unknownKey': '没有这个键(未知的键)',
+    'core.schema.unknownKey': '没有这个键（未知的键）',
     'core.schema.received.nothing': '没有值',
     'core.schema.received.array': '数组 {json}',
     'core.schema.received.object': '对象 {json}',

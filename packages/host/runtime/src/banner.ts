@@ -32,7 +32,9 @@ export function bannerLines(facts: BannerFacts, locale: Locale): BannerLine[] {
   const t = (key: string, params?: Record<string, string | number>) => translate(textRef(key, params), locale);
   const info = (text: string): BannerLine => ({ text, tone: 'info' });
   const warn = (text: string): BannerLine => ({ text, tone: 'warn' });
-  const model = facts.model ? `${facts.model.id} (${facts.model.name})` : t('runtime.banner.noModel');
+  const model = facts.model
+    ? t('runtime.banner.model', { id: facts.model.id, name: facts.model.name })
+    : t('runtime.banner.noModel');
   const lines = [
     info(
       t('runtime.banner.title', {

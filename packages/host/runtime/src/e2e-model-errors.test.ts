@@ -38,7 +38,7 @@ describe('aalis chat: model errors in the user’s locale', () => {
       const run = await runAalis({ cwd: workspace('zh-CN', 'sk-wrong-key-999999'), args: ['chat'], input: '你好\n' });
       expect(run.code).toBe(0);
       expect(run.stdout).toContain('[错误] 模型服务 openai');
-      expect(run.stdout).toContain('拒绝了凭据(HTTP 401)');
+      expect(run.stdout).toContain('拒绝了凭据（HTTP 401）');
       expect(run.stdout).toContain('请检查插件实例 openai 配置里的 apiKey');
       expect(run.stdout).not.toContain('refused the credentials');
       expect(run.stdout + run.stderr).not.toContain('sk-wrong-key-999999');

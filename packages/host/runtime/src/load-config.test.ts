@@ -256,8 +256,8 @@ describe('loadConfig', () => {
     // No valid locale is asked for, so the problems are worded in the default one, zh-CN.
     expect(result.locale).toBe('zh-CN');
     const text = formatConfigProblems(result.problems, result.locale);
-    expect(text).toContain('环境变量 AALIS_LOG_LEVEL:logLevel 应为 "trace"');
-    expect(text).toContain('环境变量 AALIS_LOCALE:locale 应为 "zh-CN", "en" 之一,实际为 字符串 "fr"');
+    expect(text).toContain('环境变量 AALIS_LOG_LEVEL：logLevel 应为 "trace"');
+    expect(text).toContain('环境变量 AALIS_LOCALE：locale 应为 "zh-CN", "en" 之一，实际为 字符串 "fr"');
   });
 
   it('reports a file that is not a mapping, and an empty file is the defaults', () => {
@@ -271,7 +271,7 @@ describe('loadConfig', () => {
     if (result.ok) throw new Error('expected problems');
     expect(result.locale).toBe('zh-CN');
     expect(formatConfigProblems(result.problems, 'zh-CN')).toContain(
-      '第 3 行第 3 列:llm.contextWindow 应为 整数 ≥ 1,实际为 字符串 "lots"',
+      '第 3 行第 3 列：llm.contextWindow 应为 整数 ≥ 1，实际为 字符串 "lots"',
     );
   });
 });
@@ -293,9 +293,9 @@ describe('required plugins', () => {
     const plugin = load('locale: zh-CN\nplugins:\n  cli: { reasoning: [1] }\n');
     if (plugin.ok) throw new Error('expected problems');
     const text = `${formatConfigProblems(zh.problems, zh.locale)}\n${formatConfigProblems(plugin.problems, plugin.locale)}`;
-    expect(text).toContain('bogus 应为 没有这个键(未知的键),实际为 数 1');
-    expect(text).toContain('logLevel 应为 "trace", "debug", "info", "warn", "error" 之一,实际为 字符串 "loud"');
-    expect(text).toContain('plugins.cli.reasoning 应为 "collapsed", "expanded", "hidden" 之一,实际为 数组 [1]');
+    expect(text).toContain('bogus 应为 没有这个键（未知的键），实际为 数 1');
+    expect(text).toContain('logLevel 应为 "trace", "debug", "info", "warn", "error" 之一，实际为 字符串 "loud"');
+    expect(text).toContain('plugins.cli.reasoning 应为 "collapsed", "expanded", "hidden" 之一，实际为 数组 [1]');
     expect(text).not.toMatch(/one of|the string|no such field|an array|number 1/);
     const en = load('locale: en\nbogus: 1\n');
     if (en.ok) throw new Error('expected problems');

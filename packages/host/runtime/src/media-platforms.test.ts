@@ -92,7 +92,7 @@ describe('media through the platforms', () => {
     });
     await waitFor(() => api.sent.length === 1, { what: 'the reply to the document' });
     const document = lastUser(chatCalls()[0]!);
-    expect(document).toContain('[附件 report.pdf:文件 id f');
+    expect(document).toContain('[附件 report.pdf：文件 id f');
     expect(document).toContain('Page 2: the quarterly figures.');
     api.push({ message: telegramMessage({ chatId: alice.id, from: alice, text: '这是什么', photo: 'photo-1' }) });
     await waitFor(() => api.sent.length === 2, { what: 'the reply to the photo' });
@@ -127,7 +127,7 @@ describe('media through the platforms', () => {
     await waitFor(() => chatCalls().length === 1 && model.pending() === 0, { what: 'the model call' });
     const sent = lastUser(chatCalls()[0]!);
     expect(sent).toContain('看看这个文件');
-    expect(sent).toContain('[附件 笔记.txt:');
+    expect(sent).toContain('[附件 笔记.txt：');
     expect(sent).toContain('这是一个用 GBK 编码保存的中文文本文件。');
   });
 });

@@ -47,9 +47,23 @@ describe('the start banner', () => {
       writeFileSync(join(dir, 'aalis.config.yaml'), 'locale: zh-CN\nplugins:\n  llm-offline: false\n');
       const { aalis, text } = await startedBanner(dir);
       expect(aalis.model).toBeUndefined();
-      expect(text).toContain('模型:(没有可用模型)');
-      expect(text).toContain('⚠ 没有可用模型:没有配置模型服务,离线演示模型也关掉了(plugins.llm-offline: false)');
-      expect(text).not.toContain('离线演示模型(offline)');
+      expect(text).toContain('模型：（没有可用模型）');
+      expect(text).toContain('⚠ 没有可用模型：没有配置模型服务，离线演示模型也关掉了（plugins.llm-offline: false）');
+      expect(text).not.toContain('离线演示模型（offline）');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('in zh-CN writes its own lines with full-width punctuation: the model, the data directory, the offline note', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aalis-banner-'));
+    try {
+      writeFileSync(join(dir, 'aalis.config.yaml'), 'locale: zh-CN\n');
+      const { text } = await startedBanner(dir);
+      expect(text).toContain('模型：offline/demo（离线演示模型（offline））');
+      expect(text).toContain(' · 数据目录：');
+      expect(text).toContain('⚠ 没有配置模型服务：回复来自离线演示模型（offline）。');
+      expect(text).not.toMatch(/模型:|数据目录:|会话:| \(离线/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -29,12 +29,14 @@ describe('深度思考 notes', () => {
     expect(thinkingNote({ model: levels, level: 'low' })).toBeUndefined();
   });
 
-  it('a level the model lacks: its name and 「当前模型没有这一档,按默认(<默认档的名字>)」', () => {
+  it('a level the model lacks: its name and 「当前模型没有这一档，按默认（<默认档的名字>）」', () => {
     expect(translate(thinkingNote({ model: levels, level: 'high', levelName: '高' })!, 'zh-CN')).toBe(
-      '高:当前模型没有这一档,按默认(中)',
+      '高：当前模型没有这一档，按默认（中）',
     );
     // No model names it otherwise: the UIs show the id as the value, the note adds nothing.
-    expect(translate(thinkingNote({ model: levels, level: 'high' })!, 'zh-CN')).toBe('当前模型没有这一档,按默认(中)');
+    expect(translate(thinkingNote({ model: levels, level: 'high' })!, 'zh-CN')).toBe(
+      '当前模型没有这一档，按默认（中）',
+    );
   });
 
   it('a model that cannot adjust: 「当前模型不能调」', () => {

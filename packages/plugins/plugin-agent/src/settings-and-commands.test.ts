@@ -38,9 +38,9 @@ describe('会话设置项', () => {
   it('a value its validation refuses reads 应为 <what the field expects>, once', async () => {
     harness = await startHarness();
     expect(await harness.command('/session.set maxToolIterations 0')).toEqual([
-      '会话设置项「maxToolIterations」应为 不小于 1 的整数,实际为 0。没有做任何改动。 (AALIS_SETTINGS_INVALID_VALUE)',
+      '会话设置项「maxToolIterations」应为 不小于 1 的整数，实际为 0。没有做任何改动。 (AALIS_SETTINGS_INVALID_VALUE)',
     ]);
-    expect((await harness.command('/session.set historyLimit 1.5'))[0]).toContain('应为 不小于 0 的整数,实际为 1.5');
+    expect((await harness.command('/session.set historyLimit 1.5'))[0]).toContain('应为 不小于 0 的整数，实际为 1.5');
   });
 
   it('maxToolIterations limits tool batches: past it, the calls are not run and the model answers with tool_choice none', async () => {
@@ -96,7 +96,7 @@ describe('会话设置项', () => {
     expect(harness.requests()).toHaveLength(3);
     const said = outbound.filter((message) => message.sessionId === 'cli:owner').map((m) => m.content);
     expect(said).toEqual([
-      '[错误] 本轮工具调用次数已达上限(1 次),模型仍只回了工具调用(ping),没有给出回答;这些调用没有执行。已有的工具结果留在对话里:发一句「继续」让它接着做,或调高会话设置「最大工具迭代」(maxToolIterations)。',
+      '[错误] 本轮工具调用次数已达上限（1 次），模型仍只回了工具调用（ping），没有给出回答；这些调用没有执行。已有的工具结果留在对话里：发一句「继续」让它接着做，或调高会话设置「最大工具迭代」（maxToolIterations）。',
     ]);
     // Nothing lost: the batch that ran is in the history; the calls not run are not.
     const history = await harness.history();
@@ -107,9 +107,9 @@ describe('会话设置项', () => {
   it('values from the plugin config are what /session shows when no layer sets the field, as turns use them', async () => {
     harness = await startHarness({ agentConfig: { maxToolIterations: 2, historyLimit: 6, think: 'high' } });
     const shown = (await harness.command('/session')).join('\n');
-    expect(shown).toContain('最大工具迭代(maxToolIterations):2〔默认值〕');
-    expect(shown).toContain('历史条数上限(historyLimit):6〔默认值〕');
-    expect(shown).toMatch(/深度思考\(think\):high/);
+    expect(shown).toContain('最大工具迭代（maxToolIterations）：2〔默认值〕');
+    expect(shown).toContain('历史条数上限（historyLimit）：6〔默认值〕');
+    expect(shown).toMatch(/深度思考（think）：high/);
     expect(shown).not.toContain('不限');
   });
 
@@ -162,7 +162,7 @@ describe('指令 /model /persona', () => {
     harness = await startHarness();
     const listed = await harness.command('/model');
     expect(listed[0]).toContain('test/test-model');
-    expect(listed[0]).toContain('(当前)');
+    expect(listed[0]).toContain('（当前）');
     const set = await harness.command('/session.set llm test/test-model');
     expect(set[0]).not.toMatch(/错误|AALIS_/);
     const bad = await harness.command('/model -p x');
@@ -173,19 +173,19 @@ describe('指令 /model /persona', () => {
     harness = await startHarness();
     await harness.command('/session.set llm test/gone-model');
     const shown = (await harness.command('/session')).join('\n');
-    expect(shown).toContain('模型(llm):test/gone-model(这个模型此刻不可用,改用 test-model)〔本会话〕');
+    expect(shown).toContain('模型（llm）：test/gone-model（这个模型此刻不可用，改用 test-model）〔本会话〕');
     await harness.command('/session.set llm test/test-model');
-    expect((await harness.command('/session')).join('\n')).toContain('模型(llm):test/test-model〔本会话〕');
+    expect((await harness.command('/session')).join('\n')).toContain('模型（llm）：test/test-model〔本会话〕');
   });
 
   it('/session notes a thinking level the current model cannot use', async () => {
     harness = await startHarness();
     await harness.command('/session.set think high');
     const shown = (await harness.command('/session')).join('\n');
-    expect(shown).toMatch(/high\(当前模型不能调\)/);
+    expect(shown).toMatch(/high（当前模型不能调）/);
   });
 
-  it('/session names a thinking level the current model lacks, as the model that has it calls it, with 「当前模型没有这一档,按默认(…)」', async () => {
+  it('/session names a thinking level the current model lacks, as the model that has it calls it, with 「当前模型没有这一档，按默认（…）」', async () => {
     const other = await startOpenAiTestServer({ models: ['deep-model'] });
     try {
       harness = await startHarness({
@@ -209,10 +209,10 @@ describe('指令 /model /persona', () => {
         ],
       });
       await harness.command('/session.set think max');
-      expect((await harness.command('/session')).join('\n')).toContain('max(最深:当前模型没有这一档,按默认(中))');
+      expect((await harness.command('/session')).join('\n')).toContain('max（最深：当前模型没有这一档，按默认（中））');
       // A level no model declares: the value is its id, the note the spec's words alone.
       await harness.command('/session.set think turbo');
-      expect((await harness.command('/session')).join('\n')).toContain('turbo(当前模型没有这一档,按默认(中))');
+      expect((await harness.command('/session')).join('\n')).toContain('turbo（当前模型没有这一档，按默认（中））');
     } finally {
       await other.close();
     }
@@ -221,9 +221,9 @@ describe('指令 /model /persona', () => {
   it('/help describes /model, /persona and /stop in the words of the 指令 table', async () => {
     harness = await startHarness();
     const help = (await harness.command('/help -p 1')).join('\n') + (await harness.command('/help -p 2')).join('\n');
-    expect(help).toContain('列出 / 搜索可用对话模型(分页,-p <n> 翻页);列出的条目 id 就是 /session.set llm 的写法');
-    expect(help).toContain('列出 / 搜索可用人设(分页,-p <n> 翻页)');
-    expect(help).toContain('停下本会话在跑的一轮,同停止键:排着的照常开下一轮');
+    expect(help).toContain('列出 / 搜索可用对话模型（分页，-p <n> 翻页）；列出的条目 id 就是 /session.set llm 的写法');
+    expect(help).toContain('列出 / 搜索可用人设（分页，-p <n> 翻页）');
+    expect(help).toContain('停下本会话在跑的一轮，同停止键：排着的照常开下一轮');
   });
 
   it('/persona reports when the persona service is absent', async () => {

@@ -5,14 +5,14 @@ import { defineCatalogue, textRef } from '@aalis/core';
 
 defineCatalogue({
   'zh-CN': {
-    'authority.level.description': '看自己(或某个账号)的权限等级',
+    'authority.level.description': '看自己（或某个账号）的权限等级',
     'authority.level.usage': '[<平台> <账号>]',
-    'authority.level.owner': '{platform}:{userId} 是 owner(高于任何等级)。',
+    'authority.level.owner': '{platform}:{userId} 是 owner（高于任何等级）。',
     'authority.level.level': '{platform}:{userId} 的权限等级是 {level}。',
-    'authority.level.nobody': '你没有平台账号,按所有人(0 级)算。',
-    'authority.set.description': '设置一个账号的权限等级(0 为去掉);owner 或等级高于目标新旧等级的人可用',
+    'authority.level.nobody': '你没有平台账号，按所有人（0 级）算。',
+    'authority.set.description': '设置一个账号的权限等级（0 为去掉）；owner 或等级高于目标新旧等级的人可用',
     'authority.set.usage': '<平台> <账号> <等级>',
-    'authority.set.missing': '用法:/level.set <平台> <账号> <等级>,等级是不小于 0 的整数。',
+    'authority.set.missing': '用法：/level.set <平台> <账号> <等级>，等级是不小于 0 的整数。',
     'authority.set.done': '已将 {platform}:{userId} 的权限等级设为 {level}。',
   },
   en: {

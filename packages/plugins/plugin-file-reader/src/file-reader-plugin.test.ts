@@ -33,9 +33,9 @@ describe('plugin-file-reader', () => {
     });
     const sent = userText(harness.requests()[0]!.messages.at(-1));
     expect(sent).toContain('看看这两个文件');
-    expect(sent).toContain('[附件 笔记.txt:');
+    expect(sent).toContain('[附件 笔记.txt：');
     expect(sent).toContain('这是一个用 GBK 编码保存的中文文本文件。');
-    expect(sent).toContain('[附件 report.pdf:');
+    expect(sent).toContain('[附件 report.pdf：');
     expect(sent).toContain('Page 2: the quarterly figures.');
     // The history keeps the description and a reference, not the bytes.
     const stored = (await harness.history()).find((message) => message.role === 'user')!;

@@ -7,11 +7,12 @@ export const anthropicTexts = defineCatalogue({
     'llm-anthropic.thinking.low': '少量思考',
     'llm-anthropic.thinking.medium': '适度思考',
     'llm-anthropic.thinking.high': '深度思考',
-    'llm-anthropic.attachment.described': '[附件 {name}:{description}]',
-    'llm-anthropic.attachment.unseen': '[附件 {name} 没有发给模型:它不接受这种内容]',
-    'llm-anthropic.none': '(无)',
+    'llm-anthropic.attachment.described': '[附件 {name}：{description}]',
+    'llm-anthropic.attachment.unseen': '[附件 {name} 没有发给模型：它不接受这种内容]',
+    'llm-anthropic.none': '（无）',
     'llm-anthropic.history.omitted': '[更早的对话已省略]',
-    'llm-anthropic.baseUrl.expected': '一个 http:// 或 https:// 地址,带主机名与有效端口,例如 https://api.anthropic.com',
+    'llm-anthropic.baseUrl.expected':
+      '一个 http:// 或 https:// 地址，带主机名与有效端口，例如 https://api.anthropic.com',
   },
   en: {
     'llm-anthropic.thinking.off': 'No thinking',

@@ -7,7 +7,7 @@ import plugin from './index.js';
 describe('@aalis/plugin-llm-offline', () => {
   it('announces itself as offline in its model name, in the app locale', async () => {
     for (const [locale, name] of [
-      ['zh-CN', '离线演示模型 (offline)'],
+      ['zh-CN', '离线演示模型（offline）'],
       ['en', 'Offline demo model (offline)'],
     ] as const) {
       const { app, stop } = await bootApp({ plugins: [[plugin, {}, { id: 'offline' }]], locale });
@@ -68,7 +68,7 @@ describe('@aalis/plugin-llm-offline', () => {
         ],
       });
       expect(second).toMatchObject({ finishReason: 'stop', toolCalls: [] });
-      expect(second.content).toBe('(离线演示模型)工具返回了结果:\n- lookup:Answer: forty-two');
+      expect(second.content).toBe('（离线演示模型）工具返回了结果：\n- lookup:Answer: forty-two');
       expect(usage.map((event) => [event.provider, event.model, event.sessionId, event.purpose])).toEqual([
         ['offline', 'offline/demo', 'demo', 'conversation'],
         ['offline', 'offline/demo', 'demo', 'conversation'],

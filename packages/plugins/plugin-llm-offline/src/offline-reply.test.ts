@@ -43,13 +43,13 @@ describe('planOfflineReply', () => {
     ];
     expect(planOfflineReply({ messages, tools, t: zh })).toEqual({
       kind: 'text',
-      text: '(离线演示模型)工具返回了结果:\n- get_weather:Sunny, 21 °C',
+      text: '（离线演示模型）工具返回了结果：\n- get_weather:Sunny, 21 °C',
     });
   });
 
   it('otherwise echoes the input, says it is the offline model and how to configure a real one', () => {
     const reply = planOfflineReply({ messages: [{ role: 'user', content: '你好,\n世界' }], t: zh });
-    expect(reply).toEqual({ kind: 'text', text: expect.stringContaining('「你好, 世界」(共 6 个字)') });
+    expect(reply).toEqual({ kind: 'text', text: expect.stringContaining('「你好, 世界」（共 6 个字）') });
     const text = (reply as { text: string }).text;
     expect(text).toContain('离线演示模型');
     expect(text).toContain('@aalis/plugin-llm-openai');
@@ -63,7 +63,7 @@ describe('planOfflineReply', () => {
       messages: [{ role: 'user', content: '[2026-11-29 23:19] alice (42): 你好' }],
       t: zh,
     });
-    expect((reply as { text: string }).text).toContain('「你好」(共 2 个字)');
+    expect((reply as { text: string }).text).toContain('「你好」（共 2 个字）');
   });
 
   it('is deterministic', () => {

@@ -3,10 +3,10 @@ import { defineCatalogue } from '@aalis/core';
 
 export const openAiTexts = defineCatalogue({
   'zh-CN': {
-    'llm-openai.attachment.described': '[附件 {name}:{description}]',
-    'llm-openai.attachment.unseen': '[附件 {name} 没有发给模型:它不接受这种内容]',
-    'llm-openai.none': '(无)',
-    'llm-openai.baseUrl.expected': '一个 http:// 或 https:// 地址,带主机名与有效端口,例如 https://api.openai.com/v1',
+    'llm-openai.attachment.described': '[附件 {name}：{description}]',
+    'llm-openai.attachment.unseen': '[附件 {name} 没有发给模型：它不接受这种内容]',
+    'llm-openai.none': '（无）',
+    'llm-openai.baseUrl.expected': '一个 http:// 或 https:// 地址，带主机名与有效端口，例如 https://api.openai.com/v1',
   },
   en: {
     'llm-openai.attachment.described': '[attachment {name}: {description}]',

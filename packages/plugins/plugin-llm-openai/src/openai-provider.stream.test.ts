@@ -291,7 +291,7 @@ describe('request mapping', () => {
       },
     ]);
     expect(blind!.messages).toEqual([
-      { role: 'user', content: 'What is in the picture?\n[附件 a.png 没有发给模型:它不接受这种内容]' },
+      { role: 'user', content: 'What is in the picture?\n[附件 a.png 没有发给模型：它不接受这种内容]' },
     ]);
   });
 });
@@ -399,7 +399,7 @@ describe('a response that runs far past max_tokens', () => {
       isRetryable: false,
       details: { overlong: 'output', maxTokens: 16, limit: 512, outputStarted: true },
     });
-    expect(text.error!.message).toContain('max_tokens(16):已超过 512 个字符');
+    expect(text.error!.message).toContain('max_tokens（16）：已超过 512 个字符');
     expect(text.received).toBeLessThanOrEqual(512);
     expect(text.hungUp).toBe(true); // the client closed the connection instead of reading on
 

@@ -3,13 +3,13 @@ import { defineCatalogue } from '@aalis/core';
 
 defineCatalogue({
   'zh-CN': {
-    'mcp.result.image': '[图片 {mimeType},见附件]',
-    'mcp.result.imageHidden': '[图片 {mimeType}:当前模型看不了图]',
-    'mcp.result.imageUnsupported': '[图片 {mimeType}:不是模型收的图片格式(PNG、JPEG、GIF、WebP),没有附上]',
+    'mcp.result.image': '[图片 {mimeType}，见附件]',
+    'mcp.result.imageHidden': '[图片 {mimeType}：当前模型看不了图]',
+    'mcp.result.imageUnsupported': '[图片 {mimeType}：不是模型收的图片格式（PNG、JPEG、GIF、WebP），没有附上]',
     'mcp.result.audio': '[音频 {mimeType}]',
     'mcp.result.resourceLink': '[资源 {uri}{name}]',
-    'mcp.result.resourceBlob': '[二进制资源 {uri}({mimeType})]',
-    'mcp.result.empty': '(工具没有返回内容)',
+    'mcp.result.resourceBlob': '[二进制资源 {uri}（{mimeType}）]',
+    'mcp.result.empty': '（工具没有返回内容）',
   },
   en: {
     'mcp.result.image': '[image {mimeType}, attached]',

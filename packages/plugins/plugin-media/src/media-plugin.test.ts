@@ -64,7 +64,7 @@ describe('plugin-media', () => {
     expect(JSON.stringify(describeCalls()[0]!.messages)).toContain(`data:image/png;base64,${RED_PNG}`);
     const sent = lastUserText(chatCalls()[0]!);
     expect(sent).toMatch(
-      /\[附件 dot\.png:图片 img_[0-9a-f]{12} 的描述（由 vision\/eye 看图写成，不是原图）：A single red pixel on white\.\]/,
+      /\[附件 dot\.png：图片 img_[0-9a-f]{12} 的描述（由 vision\/eye 看图写成，不是原图）：A single red pixel on white\.\]/,
     );
     expect(sent).not.toContain('base64');
     // The same picture again, in another session: from the cache.
@@ -112,7 +112,7 @@ describe('plugin-media', () => {
     await h.say('look', { attachments: [image] });
     await h.say('look again', { attachments: [{ ...image, name: 'dot2.png' }] });
     expect(lastUserText(chatCalls()[0]!)).toMatch(
-      /\[附件 dot\.png:图片 img_[0-9a-f]{12} 没有交给模型：配置的模型都不能看图/,
+      /\[附件 dot\.png：图片 img_[0-9a-f]{12} 没有交给模型：配置的模型都不能看图/,
     );
     const notes = outbound.filter((message) => message.kind === 'system');
     expect(notes).toHaveLength(1);

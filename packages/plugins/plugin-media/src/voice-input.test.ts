@@ -83,7 +83,7 @@ describe('voice in', () => {
     expect(request.file!.bytes.equals(WAV)).toBe(true);
     const sent = lastUserText();
     expect(sent).toContain('[语音转写] 明天早上八点叫我起床');
-    expect(sent).toContain('[附件 voice.wav:语音消息，已转写成文字');
+    expect(sent).toContain('[附件 voice.wav：语音消息，已转写成文字');
     const stored = (await h.history()).find((message) => message.role === 'user')!;
     // The stored input is the transcript (the agent stamps the time in front).
     expect(stored.content).toMatch(/\[语音转写\] 明天早上八点叫我起床$/);
@@ -148,7 +148,7 @@ describe('voice in', () => {
     await h.say('', { attachments: [{ type: 'file', name: 'memo.wav', data: WAV.toString('base64') }] });
     expect(stt!.requests[0]!.file!.bytes.equals(WAV)).toBe(true);
     expect(lastUserText()).toContain('[语音转写] from a file');
-    expect(lastUserText()).toContain('[附件 memo.wav:语音消息，已转写成文字');
+    expect(lastUserText()).toContain('[附件 memo.wav：语音消息，已转写成文字');
   });
 
   it('with no endpoint configured the person is told once per session; the text still reaches the model', async () => {
@@ -159,7 +159,7 @@ describe('voice in', () => {
     await h.say('second words', { attachments: [audio(WAV, 'voice2.wav')] });
     expect(stt!.requests).toHaveLength(0);
     expect(lastUserText()).toContain('second words');
-    expect(lastUserText()).toContain('[附件 voice2.wav:语音消息，没有转写：这里没有配置语音转文字。]');
+    expect(lastUserText()).toContain('[附件 voice2.wav：语音消息，没有转写：这里没有配置语音转文字。]');
     const notes = outbound.filter((message) => message.kind === 'system');
     expect(notes).toHaveLength(1);
     expect(notes[0]!.content).toContain('这里没有配置语音转文字，你发的语音她听不到');
@@ -178,7 +178,7 @@ describe('voice in', () => {
     expect(note.content).not.toContain(API_KEY);
     const sent = lastUserText();
     expect(sent).toContain('see attached');
-    expect(sent).toContain('[附件 voice.wav:语音消息，没能转写：');
+    expect(sent).toContain('[附件 voice.wav：语音消息，没能转写：');
     expect(sent).not.toContain(API_KEY);
     expect((await h.history()).find((message) => message.role === 'user')?.attachments?.[0]?.data).toBe(
       WAV.toString('base64'),

@@ -51,7 +51,7 @@ describe('auto-compaction line', () => {
     expect(ask.role).toBe('user');
     expect(ask.content).toContain('对话在这里暂停');
     expect(ask.content).toContain('压缩一段对话的历史');
-    expect(ask.content).toContain('上面之后的对话记录:\n助手: beta answer');
+    expect(ask.content).toContain('上面之后的对话记录：\n助手: beta answer');
     expect(harness.contents(1).join('\n')).toContain('alpha question');
 
     const stored = await harness.history();
@@ -105,8 +105,8 @@ describe('auto-compaction line', () => {
     // The summary request starts with the trimmed prompt; the input trimming dropped goes in as earlier transcript.
     const ask = harness.contents(2).at(-1)!;
     expect(harness.contents(2).slice(0, -1)).toEqual(harness.contents(1));
-    expect(ask).toMatch(/更早的、上面没有显示的对话记录:\n用户: .*long 1 lorem ipsum/);
-    expect(ask).toContain('上面之后的对话记录:\n助手: ok 2');
+    expect(ask).toMatch(/更早的、上面没有显示的对话记录：\n用户: .*long 1 lorem ipsum/);
+    expect(ask).toContain('上面之后的对话记录：\n助手: ok 2');
   });
 
   it('before-trim: a turn whose history the next turn would start dropping compacts first, and nothing is trimmed', async () => {
@@ -215,7 +215,7 @@ describe('one compaction at a time, never splitting a turn', () => {
     await harness.settle();
     expect(compacted).toMatchObject([{ messages: 4, summary: 'second pass' }]);
     const fold = harness.contents(3);
-    expect(fold[1]).toContain('此前的摘要:\nfirst pass');
+    expect(fold[1]).toContain('此前的摘要：\nfirst pass');
     expect(fold[1]).toContain('two');
     const stored = await harness.history();
     expect(dividers(stored)).toHaveLength(1);
@@ -309,7 +309,7 @@ describe('/compact', () => {
     await turn(harness, 'one', textReply('a', low));
     await turn(harness, 'two', textReply('b', low));
     harness.server.enqueue(summaryReply('manual summary'));
-    expect(await harness.command('/compact')).toEqual(['已压缩 4 条消息,摘要 14 字。']);
+    expect(await harness.command('/compact')).toEqual(['已压缩 4 条消息，摘要 14 字。']);
     const [divider] = dividers(await harness.history());
     expect(divider!.metadata?.[WellKnownMetadataKeys.Summary]).toBe('manual summary');
     expect(divider!.metadata?.[WellKnownMetadataKeys.TurnId]).toBeUndefined();
@@ -317,6 +317,6 @@ describe('/compact', () => {
     await turn(harness, 'three', textReply('c', low));
     harness.server.enqueue({ type: 'error', status: 400, message: 'bad summary request' });
     const [failed] = await harness.command('/compact');
-    expect(failed).toMatch(/^压缩失败:/);
+    expect(failed).toMatch(/^压缩失败：/);
   });
 });

@@ -7,7 +7,7 @@ import { defineCatalogue, type Locale, translate } from '@aalis/core';
 import { type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
 
 defineCatalogue({
-  'zh-CN': { 'archive.deliveryFailed': '[投递失败] 上面那条回复没有送到 {platform}:{reason}' },
+  'zh-CN': { 'archive.deliveryFailed': '[投递失败] 上面那条回复没有送到 {platform}：{reason}' },
   en: { 'archive.deliveryFailed': '[Delivery failed] The reply above did not reach {platform}: {reason}' },
 });
 

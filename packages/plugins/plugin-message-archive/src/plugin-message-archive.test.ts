@@ -193,7 +193,7 @@ describe('plugin-message-archive records failed deliveries', () => {
       expect(history).toHaveLength(1);
       expect(history[0]).toMatchObject({
         role: 'system',
-        content: '[投递失败] 上面那条回复没有送到 onebot:status failed, retcode 1200',
+        content: '[投递失败] 上面那条回复没有送到 onebot：status failed, retcode 1200',
         metadata: {
           turnId: 't7',
           deliveryFailure: {

@@ -58,7 +58,7 @@ describe('parsePersonaFile', () => {
     expect(result.ok).toBe(false);
     if (!result.ok)
       expect(result.error.localized('zh-CN')).toBe(
-        '人设文件 p.yaml 第 1 行第 1 列:缺少必填字段「prompt」。请修改这个文件后用 /persona.reload 重新加载(或重启);其余人设照常可用。',
+        '人设文件 p.yaml 第 1 行第 1 列：缺少必填字段「prompt」。请修改这个文件后用 /persona.reload 重新加载（或重启）；其余人设照常可用。',
       );
   });
 

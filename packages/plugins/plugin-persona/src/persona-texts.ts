@@ -3,21 +3,21 @@ import { defineCatalogue } from '@aalis/core';
 
 export const personaTexts = defineCatalogue({
   'zh-CN': {
-    'persona.problem.empty': '文件是空的;人设文件要写 id、name、prompt 三项',
-    'persona.problem.notMapping': '顶层应为键值映射(id: …、name: …、prompt: …),实际为 {received}',
+    'persona.problem.empty': '文件是空的；人设文件要写 id、name、prompt 三项',
+    'persona.problem.notMapping': '顶层应为键值映射（id: …、name: …、prompt: …），实际为 {received}',
     'persona.problem.missing': '缺少必填字段「{field}」',
     'persona.problem.notString': '字段「{field}」应为非空文字',
-    'persona.problem.badId': 'id「{id}」不合法:只能用 1 到 64 个 a-z、A-Z、0-9、「_」「-」「.」',
-    'persona.problem.unknownField': '不认识的字段「{field}」(可用的字段:id、name、prompt、structuredOutput)',
+    'persona.problem.badId': 'id「{id}」不合法：只能用 1 到 64 个 a-z、A-Z、0-9、「_」「-」「.」',
+    'persona.problem.unknownField': '不认识的字段「{field}」（可用的字段：id、name、prompt、structuredOutput）',
     'persona.problem.structuredOutput': 'structuredOutput 应为 type 为 object 的 JSON Schema 映射',
-    'persona.problem.syntax': 'YAML 语法错误:{message}',
+    'persona.problem.syntax': 'YAML 语法错误：{message}',
     'persona.default.name': '爱丽丝',
     'persona.default.prompt':
-      '你是爱丽丝(Aalis),一个友善、可靠的助手。回答简洁、准确;不确定的事直说不确定;需要时先问清楚再动手。',
+      '你是爱丽丝（Aalis），一个友善、可靠的助手。回答简洁、准确；不确定的事直说不确定；需要时先问清楚再动手。',
     'persona.command.reload': '重新读取人设文件',
-    'persona.command.reloaded': '已加载 {count} 个人设:{ids}',
-    'persona.command.problems': '以下文件没有加载:',
-    'persona.field.expected': '已有的人设之一({known};/persona 列出它们)',
+    'persona.command.reloaded': '已加载 {count} 个人设：{ids}',
+    'persona.command.problems': '以下文件没有加载：',
+    'persona.field.expected': '已有的人设之一（{known}；/persona 列出它们）',
   },
   en: {
     'persona.problem.empty': 'the file is empty; a persona file needs id, name and prompt',

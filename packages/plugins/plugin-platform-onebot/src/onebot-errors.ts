@@ -5,28 +5,28 @@ export const onebotErrors = defineErrors({
   AALIS_ONEBOT_NOT_CONNECTED: {
     en: 'OneBot API call {action} failed: no connection to the OneBot implementation ({endpoint}). It is retried automatically; check that NapCat/Lagrange/go-cqhttp runs and the url and accessToken match.',
     'zh-CN':
-      'OneBot 接口调用 {action} 失败:没有连上 OneBot 实现({endpoint})。会自动重连;请确认 NapCat/Lagrange/go-cqhttp 在运行,url 与 accessToken 一致。',
+      'OneBot 接口调用 {action} 失败：没有连上 OneBot 实现（{endpoint}）。会自动重连；请确认 NapCat/Lagrange/go-cqhttp 在运行，url 与 accessToken 一致。',
     isRetryable: true,
   },
   AALIS_ONEBOT_API_TIMEOUT: {
     en: 'OneBot API call {action} got no answer within {timeoutMs} ms (plugins.platform-onebot.apiTimeoutMs).',
-    'zh-CN': 'OneBot 接口调用 {action} 在 {timeoutMs} 毫秒内没有回应(plugins.platform-onebot.apiTimeoutMs)。',
+    'zh-CN': 'OneBot 接口调用 {action} 在 {timeoutMs} 毫秒内没有回应（plugins.platform-onebot.apiTimeoutMs）。',
     isRetryable: true,
   },
   AALIS_ONEBOT_API_FAILED: {
     en: 'OneBot API call {action} failed: status {status}, retcode {retcode}{detail}.',
-    'zh-CN': 'OneBot 接口调用 {action} 失败:status {status},retcode {retcode}{detail}。',
+    'zh-CN': 'OneBot 接口调用 {action} 失败：status {status}，retcode {retcode}{detail}。',
   },
   AALIS_ONEBOT_FORWARD_TIMEOUT: {
     en: 'A reply was handed to the process running the OneBot connection ({name}), but no outcome came within {timeoutMs} ms. Check that one process logs "this process runs the connection" and can reach the database.',
     'zh-CN':
-      '回复已交给运行 OneBot 连接的进程({name}),但 {timeoutMs} 毫秒内没有结果。请确认有一个进程的日志写着 "this process runs the connection",并且它连得上数据库。',
+      '回复已交给运行 OneBot 连接的进程（{name}），但 {timeoutMs} 毫秒内没有结果。请确认有一个进程的日志写着 "this process runs the connection"，并且它连得上数据库。',
     isRetryable: true,
   },
   AALIS_ONEBOT_TOKEN_REFUSED: {
     en: 'The OneBot implementation at {endpoint} refused the connection (HTTP {status}): the access token does not match. Set plugins.platform-onebot.accessToken to the token configured in NapCat/Lagrange/go-cqhttp. Retrying in {delayMs} ms.',
     'zh-CN':
-      'OneBot 实现({endpoint})拒绝了连接(HTTP {status}):access token 不对。请把 plugins.platform-onebot.accessToken 设成 NapCat/Lagrange/go-cqhttp 里配置的 token。{delayMs} 毫秒后重试。',
+      'OneBot 实现（{endpoint}）拒绝了连接（HTTP {status}）：access token 不对。请把 plugins.platform-onebot.accessToken 设成 NapCat/Lagrange/go-cqhttp 里配置的 token。{delayMs} 毫秒后重试。',
     isRetryable: true,
   },
   AALIS_ONEBOT_CONNECT_FAILED: {

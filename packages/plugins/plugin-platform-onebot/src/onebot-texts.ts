@@ -7,7 +7,7 @@ defineCatalogue({
     'onebot.segment.face': '[表情{id}]',
     'onebot.segment.record': '[语音]',
     'onebot.segment.video': '[视频]',
-    'onebot.segment.file': '[文件:{name}]',
+    'onebot.segment.file': '[文件：{name}]',
     'onebot.segment.atAll': '@全体成员',
     'onebot.segment.other': '[{type}]',
   },

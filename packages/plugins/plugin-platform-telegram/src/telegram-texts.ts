@@ -4,7 +4,7 @@ import { defineCatalogue } from '@aalis/core';
 defineCatalogue({
   'zh-CN': {
     'telegram.sticker': '[贴纸{emoji}]',
-    'telegram.document': '[文件:{name}]',
+    'telegram.document': '[文件：{name}]',
     'telegram.voice': '[语音]',
     'telegram.video': '[视频]',
     'telegram.location': '[位置]',

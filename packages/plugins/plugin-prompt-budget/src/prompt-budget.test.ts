@@ -54,7 +54,7 @@ describe('prompt_budget_info', () => {
       historyLimit: 0,
       breakdown: expect.objectContaining({ history: first.breakdown.history, toolDefs: first.breakdown.toolDefs }),
     });
-    expect(advice).toBe('上下文已用过半:读入大段内容时只取需要的部分。');
+    expect(advice).toBe('上下文已用过半：读入大段内容时只取需要的部分。');
   });
 
   it('answers per session, and says so when a session has no usage yet', async () => {
@@ -65,7 +65,7 @@ describe('prompt_budget_info', () => {
       used: 28_000,
       tag: 'CRITICAL',
     });
-    expect(await callTool(harness, 'cli:someone-else')).toBe('本会话还没有用量数据:还没有哪次模型调用报告过用量。');
+    expect(await callTool(harness, 'cli:someone-else')).toBe('本会话还没有用量数据：还没有哪次模型调用报告过用量。');
   });
 
   it('counts token:request snapshots as the latest figures, marked as such', async () => {

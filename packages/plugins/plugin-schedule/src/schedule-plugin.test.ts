@@ -61,7 +61,7 @@ describe('plugin-schedule', () => {
     await harness.say('every February 30th');
     const tool = harness.requests()[1]!.messages.find((message) => message.role === 'tool')!;
     expect(String(tool.content)).toContain(
-      'cron 表达式 0 0 30 2 * 永远不会触发(如 2 月 30 日)。请换一个会到来的时间。',
+      'cron 表达式 0 0 30 2 * 永远不会触发（如 2 月 30 日）。请换一个会到来的时间。',
     );
   });
 
@@ -147,22 +147,22 @@ describe('plugin-schedule', () => {
     harness = await startHarness({ extra: [[schedulePlugin, { pollIntervalMs: 50, timeZone: 'Asia/Shanghai' }]] });
     const [reminded] = await harness.command('/remind 2h drink water');
     expect(reminded).toMatch(
-      /^已定好:id=sch-[0-9a-f]{8},下次触发 \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\+08:00\(Asia\/Shanghai\)。$/,
+      /^已定好：id=sch-[0-9a-f]{8}，下次触发 \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\+08:00（Asia\/Shanghai）。$/,
     );
     const [cron] = await harness.command('/schedule.cron "0 9 * * 1-5" stand-up notes --tz Europe/Paris');
-    expect(cron).toContain('(Europe/Paris)');
+    expect(cron).toContain('（Europe/Paris）');
     expect(await harness.command('/schedule.cron "0 0 30 2 *" never')).toEqual([
-      'cron 表达式 0 0 30 2 * 永远不会触发(如 2 月 30 日)。请换一个会到来的时间。 (AALIS_SCHEDULE_NEVER_FIRES)',
+      'cron 表达式 0 0 30 2 * 永远不会触发（如 2 月 30 日）。请换一个会到来的时间。 (AALIS_SCHEDULE_NEVER_FIRES)',
     ]);
     expect(await harness.command('/remind soon-ish tea')).toEqual([
-      '时间 soon-ish 看不懂:请写 ISO 8601 时刻(如 2026-12-02T09:00)或时长(如 10m、2h、1d)。 (AALIS_SCHEDULE_TIME_INVALID)',
+      '时间 soon-ish 看不懂：请写 ISO 8601 时刻（如 2026-12-02T09:00）或时长（如 10m、2h、1d）。 (AALIS_SCHEDULE_TIME_INVALID)',
     ]);
     const [listed] = await harness.command('/schedules');
     const lines = listed!.split('\n');
     expect(lines).toHaveLength(2);
     const id = /^(sch-[0-9a-f]{8})/.exec(lines.find((line) => line.includes('drink water'))!)![1]!;
     expect(await harness.command(`/schedule.cancel ${id}`)).toEqual([`已取消 ${id}。`]);
-    expect(await harness.command(`/schedule.cancel ${id}`)).toEqual([`${id} 已不在计划中(状态:cancelled)。`]);
+    expect(await harness.command(`/schedule.cancel ${id}`)).toEqual([`${id} 已不在计划中（状态：cancelled）。`]);
     expect(harness.requests()).toHaveLength(0);
   });
 });

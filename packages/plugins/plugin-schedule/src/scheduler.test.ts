@@ -118,7 +118,7 @@ for (const engine of engines) {
         'AALIS_SCHEDULE_WHEN_AMBIGUOUS',
       );
       expect(scheduleErrors.AALIS_SCHEDULE_NEVER_FIRES({ cron: '0 0 30 2 *' }).localized('zh-CN')).toBe(
-        'cron 表达式 0 0 30 2 * 永远不会触发(如 2 月 30 日)。请换一个会到来的时间。',
+        'cron 表达式 0 0 30 2 * 永远不会触发（如 2 月 30 日）。请换一个会到来的时间。',
       );
       expect(await one.list('s1')).toEqual([]);
     });

@@ -52,7 +52,7 @@ async function describeEffective({
   const note = await settings.describeValue(scope, field.key, effective.value);
   const value = formatSettingValue(field.type, effective.value);
   return {
-    value: note === undefined ? value : `${value}(${t(note)})`,
+    value: note === undefined ? value : t(textRef('settings.valueWithNote', { value, note: t(note) })),
     origin: t(textRef(`settings.origin.${effective.layer}`)),
   };
 }

@@ -37,7 +37,7 @@ describe('subtask limits', () => {
     );
     await harness.say('try a model');
     const [result] = parentToolResults(harness);
-    expect(result).toContain('没有模型 nowhere/gpt-9。可用的模型:test/test-model');
+    expect(result).toContain('没有模型 nowhere/gpt-9。可用的模型：test/test-model');
     expect(await harness.sessions.children('cli:owner')).toEqual([]);
     expect(await harness.background.list('cli:owner')).toEqual([]);
   });
@@ -62,7 +62,7 @@ describe('subtask limits', () => {
     );
     await harness.say('nest');
     const results = parentToolResults(harness);
-    expect(results[1]).toContain('本会话已有 1 个子任务在跑,达到会话设置「同时运行的子任务数」(1)');
+    expect(results[1]).toContain('本会话已有 1 个子任务在跑，达到会话设置「同时运行的子任务数」（1）');
     const childCalls = harness
       .requests()
       .filter((body) => body.messages.some((message) => String(message.content).startsWith('[跨会话委派]')));
@@ -70,7 +70,7 @@ describe('subtask limits', () => {
       .flatMap((body) => body.messages)
       .find((message) => message.role === 'tool' && message.tool_call_id === 'n1');
     expect(String(nestedResult?.content)).toContain(
-      '子任务不能再开子任务了:这里已是第 1 层,会话设置「子任务最大深度」是 1',
+      '子任务不能再开子任务了：这里已是第 1 层，会话设置「子任务最大深度」是 1',
     );
     expect(JSON.parse(results.at(-1)!)[0]).toMatchObject({ status: 'done', result: 'did it myself' });
   });
@@ -78,9 +78,9 @@ describe('subtask limits', () => {
   it('a limit its validation refuses reads 应为 <what the setting expects>, once', async () => {
     harness = await startSubtaskHarness();
     expect(await harness.command('/session.set subtaskMaxDepth 0')).toEqual([
-      '会话设置项「subtaskMaxDepth」应为 不小于 1 的整数,实际为 0。没有做任何改动。 (AALIS_SETTINGS_INVALID_VALUE)',
+      '会话设置项「subtaskMaxDepth」应为 不小于 1 的整数，实际为 0。没有做任何改动。 (AALIS_SETTINGS_INVALID_VALUE)',
     ]);
-    expect((await harness.command('/session.set subtaskCostBudget -1'))[0]).toContain('应为 不小于 0 的数,实际为 -1');
+    expect((await harness.command('/session.set subtaskCostBudget -1'))[0]).toContain('应为 不小于 0 的数，实际为 -1');
   });
 
   it('the depth limit set on the session the tree starts in holds inside its child sessions', async () => {
@@ -109,7 +109,7 @@ describe('subtask limits', () => {
       .flatMap((body) => body.messages)
       .find((message) => message.role === 'tool' && message.tool_call_id === 'n1');
     expect(String(nestedResult?.content)).toContain(
-      '子任务不能再开子任务了:这里已是第 1 层,会话设置「子任务最大深度」是 1',
+      '子任务不能再开子任务了：这里已是第 1 层，会话设置「子任务最大深度」是 1',
     );
     expect(harness.requests().some((body) => String(body.messages.at(-1)?.content).includes('deeper'))).toBe(false);
   });
@@ -146,7 +146,7 @@ describe('subtask limits', () => {
       .requests()
       .flatMap((body) => body.messages)
       .find((message) => message.role === 'tool' && message.tool_call_id === 'n2');
-    expect(String(secondLeaf?.content)).toContain('本会话已有 1 个子任务在跑,达到会话设置「同时运行的子任务数」(1)');
+    expect(String(secondLeaf?.content)).toContain('本会话已有 1 个子任务在跑，达到会话设置「同时运行的子任务数」（1）');
     expect(harness.requests().some((body) => isDelegationOf(body, 'leaf two'))).toBe(false);
   });
 
@@ -183,7 +183,7 @@ describe('subtask limits', () => {
     const waited = JSON.parse(parentToolResults(harness).at(-1)!) as Array<{ status: string; error: string }>;
     expect(waited[0]!.status).toBe('failed');
     expect(waited[0]!.error).toContain(
-      '子任务树超出预算:已用 1510 token,上限 1000 token(会话设置「subtaskTokenBudget」)',
+      '子任务树超出预算：已用 1510 token，上限 1000 token（会话设置「subtaskTokenBudget」）',
     );
     await until(() => waiting.every((signal) => signal.aborted), 'the child tool to be aborted');
     const [task] = await harness.background.list('cli:owner');

@@ -124,9 +124,11 @@ describe('spawn_subtask and wait_subtasks', () => {
     const [listed] = await harness.command('/subtasks');
     expect(listed).toMatch(new RegExp(`^${task!.id}  running  \\d+ token  slow survey$`));
     expect(await harness.command(`/subtask.stop ${task!.id}`)).toEqual([`子任务 ${task!.id} 已停下。`]);
-    expect(await harness.command(`/subtask.stop ${task!.id}`)).toEqual([`子任务 ${task!.id} 不在运行(状态:stopped)。`]);
+    expect(await harness.command(`/subtask.stop ${task!.id}`)).toEqual([
+      `子任务 ${task!.id} 不在运行（状态：stopped）。`,
+    ]);
     expect(await harness.command('/subtask.stop st-nope')).toEqual([
-      '本会话没有子任务 st-nope(/subtasks 列出本会话的子任务)。',
+      '本会话没有子任务 st-nope（/subtasks 列出本会话的子任务）。',
     ]);
   });
 });

@@ -5,25 +5,25 @@ import { defineCatalogue } from '@aalis/core';
 export const transportTexts = defineCatalogue({
   'zh-CN': {
     'http-transport.phase.connect': '连接并发送请求',
-    'http-transport.phase.headers': '请求已发出,等待响应头',
+    'http-transport.phase.headers': '请求已发出，等待响应头',
     'http-transport.phase.idle': '等待流的下一段',
     'http-transport.stream.truncated': '流在回复完成之前就断了',
-    'http-transport.stream.malformed': 'SSE 数据不是合法的 JSON:{line}',
+    'http-transport.stream.malformed': 'SSE 数据不是合法的 JSON：{line}',
     'http-transport.stream.overlong.output':
-      '回复远远超出了请求的 max_tokens({maxTokens}):已超过 {limit} 个字符,连接已切断。服务端没有遵守长度上限,请检查它',
+      '回复远远超出了请求的 max_tokens（{maxTokens}）：已超过 {limit} 个字符，连接已切断。服务端没有遵守长度上限，请检查它',
     'http-transport.stream.overlong.reasoning':
-      '思考内容远远超出了请求的 max_tokens({maxTokens}):已超过 {limit} 个字符,连接已切断。服务端没有遵守长度上限,请检查它',
+      '思考内容远远超出了请求的 max_tokens（{maxTokens}）：已超过 {limit} 个字符，连接已切断。服务端没有遵守长度上限，请检查它',
     'http-transport.stream.overlong.body':
-      '响应远远超出了请求的 max_tokens({maxTokens}):已超过 {limit} 字节,连接已切断。服务端没有遵守长度上限,请检查它',
-    'http-transport.none': '(无)',
-    'http-transport.no-message': '(服务没有给出说明)',
+      '响应远远超出了请求的 max_tokens（{maxTokens}）：已超过 {limit} 字节，连接已切断。服务端没有遵守长度上限，请检查它',
+    'http-transport.none': '（无）',
+    'http-transport.no-message': '（服务没有给出说明）',
     'http-transport.proxy.refused':
-      '代理 {proxy} 拒绝了请求(HTTP {status});请检查代理地址、凭据(http://user:password@host:port)以及代理是否允许访问该服务',
+      '代理 {proxy} 拒绝了请求（HTTP {status}）；请检查代理地址、凭据（http://user:password@host:port）以及代理是否允许访问该服务',
     'http-transport.proxy.unreachable':
-      '无法连接代理 {proxy}:{reason};请确认代理在运行,或检查 proxy 配置与 HTTPS_PROXY / HTTP_PROXY 环境变量',
+      '无法连接代理 {proxy}：{reason}；请确认代理在运行，或检查 proxy 配置与 HTTPS_PROXY / HTTP_PROXY 环境变量',
     'http-transport.tls.untrusted':
-      '服务器证书未被接受({reason});若服务使用私有 CA,请把 caFile 设为该 CA 证书的 PEM 文件',
-    'http-transport.proxy.in-use': '经代理 {proxy} 连接 {baseUrl}(来自{source})',
+      '服务器证书未被接受（{reason}）；若服务使用私有 CA，请把 caFile 设为该 CA 证书的 PEM 文件',
+    'http-transport.proxy.in-use': '经代理 {proxy} 连接 {baseUrl}（来自{source}）',
     'http-transport.proxy.from-config': '配置项 proxy',
     'http-transport.proxy.from-env': '环境变量 {name}',
   },

@@ -19,7 +19,7 @@ describe('describeViolations', () => {
         '    - $.n: expected integer, received number',
       ].join('\n'),
     );
-    expect(describeViolations({ violations, locale: 'zh-CN' })).toContain('$.q:缺少必填字段「q」');
+    expect(describeViolations({ violations, locale: 'zh-CN' })).toContain('$.q：缺少必填字段「q」');
   });
 
   it('cuts long lists and says how many were left out', () => {
@@ -43,7 +43,7 @@ describe('SCHEMA_VIOLATION_TEXTS', () => {
   it('renders the "more" line in zh-CN too', () => {
     const violations = validateJsonSchema({ type: 'array', items: { type: 'string' } }, [1, 2, 3]);
     expect(describeViolations({ violations, locale: 'zh-CN', limit: 1 }).split('\n')).toEqual([
-      '- $[0]:类型应为 string,实际为 integer',
+      '- $[0]：类型应为 string，实际为 integer',
       '……另有 2 处',
     ]);
   });

@@ -270,7 +270,7 @@ describe('#11.11 the global layer of 「模型」 is the plugin’s llm preferen
     // Set as the plugin preference (plugin details 「服务偏好」): /session shows it as the global layer's value.
     app.services.setPluginPreference(AGENT, 'llm', 'test/test-model');
     const shown = (await harness.command('/session')).join('\n');
-    expect(shown).toContain('模型(llm):test/test-model〔全局〕');
+    expect(shown).toContain('模型（llm）：test/test-model〔全局〕');
     expect(await settings.get({ sessionId: 'cli:owner' }, 'llm')).toEqual({
       value: { provider: 'test', model: 'test-model' },
       layer: 'global',

@@ -13,7 +13,7 @@ function fields(model: string | undefined): SettingView[] {
       writable: true,
       value: model,
       source: model ? 'session' : 'unset',
-      ...(model ? {} : { note: '跟随服务偏好(此刻:Test model)' }),
+      ...(model ? {} : { note: '跟随服务偏好（此刻：Test model）' }),
     },
     {
       key: 'think',
@@ -78,7 +78,7 @@ describe('SettingsModel', () => {
     expect(snapshot.composer.map((state) => state.setting.key)).toEqual(['llm']);
     expect(snapshot.common.map((state) => state.setting.key)).toEqual(['think']);
     expect(snapshot.advanced[0]!.setting).toMatchObject({ key: 'historyLimit', writable: false, source: 'default' });
-    expect(snapshot.composer[0]!.setting.note).toBe('跟随服务偏好(此刻:Test model)');
+    expect(snapshot.composer[0]!.setting.note).toBe('跟随服务偏好（此刻：Test model）');
   });
 
   it('refetches the dynamic options of 深度思考 with the model being picked, then reloads the notes', async () => {

@@ -1,0 +1,74 @@
+// Every zh-CN text of every catalogue in the repository uses full-width punctuation inside Chinese sentences
+// (，：；（）), as the specification's own wording does: a half-width , : ; ( ) next to a Chinese character fails.
+// The modules that register catalogues (defineCatalogue / defineErrors) are found in the sources and loaded, then
+// core's registry is read whole, so a new catalogue is checked without being listed here.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+// Core's own registry module, by path: the same module the catalogues register into through `@aalis/core`.
+import { registeredTexts } from '../../../../host/core/src/i18n.js';
+import { halfWidthInChinese } from './half-width-in-chinese.js';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..', '..', '..');
+const REGISTERS = /\bdefine(?:Catalogue|Errors)\(/;
+/**
+ * Model-only texts the specification quotes word for word (as received, with half-width marks): the model reads
+ * them, no page shows them, and the specification's wording wins.
+ */
+const SPECIFICATION_WORDING = new Set(['context.continuationPrompt']);
+
+/** Source files (not tests or test helpers) under packages/<role>/<package>/src that register texts. */
+function catalogueModules(): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'node_modules') walk(path);
+      } else if (/\.ts$/.test(entry.name) && !/\.(test|case|bench)\.ts$|\.d\.ts$/.test(entry.name)) {
+        if (REGISTERS.test(readFileSync(path, 'utf8'))) found.push(path);
+      }
+    }
+  };
+  const packages = join(ROOT, 'packages');
+  for (const role of readdirSync(packages, { withFileTypes: true })) {
+    if (!role.isDirectory()) continue;
+    for (const pkg of readdirSync(join(packages, role.name), { withFileTypes: true })) {
+      const src = join(packages, role.name, pkg.name, 'src');
+      if (pkg.isDirectory() && readdirSync(join(packages, role.name, pkg.name)).includes('src')) walk(src);
+    }
+  }
+  return found;
+}
+
+let modules: string[] = [];
+
+beforeAll(async () => {
+  modules = catalogueModules();
+  for (const path of modules) await import(pathToFileURL(path).href);
+}, 60_000);
+
+describe('zh-CN catalogues', () => {
+  it('are found and loaded: the page, the host, the agent and the session server among them', () => {
+    const names = modules.map((path) => relative(ROOT, path));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'packages/plugins/plugin-webui/src/page/texts.ts',
+        'packages/host/runtime/src/runtime-texts.ts',
+        'packages/plugins/plugin-agent/src/agent-catalogue.ts',
+        'packages/plugins/plugin-session-server/src/server-texts.ts',
+      ]),
+    );
+    expect(registeredTexts('zh-CN').size).toBeGreaterThan(500);
+  });
+
+  it('use full-width ，：；（） inside Chinese sentences', () => {
+    const offences: string[] = [];
+    for (const [key, text] of registeredTexts('zh-CN')) {
+      if (SPECIFICATION_WORDING.has(key)) continue;
+      for (const found of halfWidthInChinese(text)) offences.push(`${key}: …${found}…`);
+    }
+    expect(offences).toEqual([]);
+  });
+});
