@@ -16,7 +16,7 @@ export async function extractDocument(
 ): Promise<Extraction> {
   switch (sniffed.kind) {
     case 'pdf':
-      return { ...(await (await import('./extract-pdf.js')).extractPdf(bytes, limits)), imagesFound: 0 };
+      return (await import('./extract-pdf.js')).extractPdf(bytes, limits);
     case 'docx':
       return (await import('./extract-docx.js')).extractDocx(bytes, limits);
     case 'xlsx':

@@ -1,9 +1,11 @@
-// PDF → text per page through Mozilla's pdf.js (its Node build). A password or a broken file is a coded error.
+// PDF → text per page through Mozilla's pdf.js (its Node build), and the images painted on the pages read (for the
+// media service to describe, bounded per document). A password or a broken file is a coded error.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ExtractedDocument, ExtractLimits } from './extracted-document.js';
 import { fileReaderErrors } from './file-reader-texts.js';
+import { collectPageImages, type ImageBudget } from './pdf-images.js';
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 let pdfjs: Promise<PdfJs> | undefined;
@@ -22,9 +24,9 @@ const standardFontDataUrl = `${pathToFileURL(join(dirname(createRequire(import.m
 
 export async function extractPdf(
   bytes: Uint8Array,
-  limits: Pick<ExtractLimits, 'maxPages'>,
-): Promise<ExtractedDocument> {
-  const { getDocument } = await loadPdfJs();
+  limits: Pick<ExtractLimits, 'maxPages' | 'maxImages'>,
+): Promise<ExtractedDocument & { imagesFound: number }> {
+  const { getDocument, OPS } = await loadPdfJs();
   // pdf.js takes ownership of the buffer it is given (it transfers it); a copy keeps the caller's bytes intact.
   const task = getDocument({
     data: new Uint8Array(bytes),
@@ -47,6 +49,7 @@ export async function extractPdf(
     const total = document.numPages;
     const read = Math.min(total, limits.maxPages);
     const units: string[] = [];
+    const budget: ImageBudget = { images: [], found: 0, max: limits.maxImages };
     for (let number = 1; number <= read; number++) {
       const page = await document.getPage(number);
       const content = await page.getTextContent();
@@ -57,9 +60,10 @@ export async function extractPdf(
         if (item.hasEOL) text += '\n';
       }
       units.push(text.trim());
+      if (limits.maxImages > 0) await collectPageImages(page, number, OPS, budget);
       page.cleanup();
     }
-    return { kind: 'pdf', unit: 'page', units, totalUnits: total, images: [] };
+    return { kind: 'pdf', unit: 'page', units, totalUnits: total, images: budget.images, imagesFound: budget.found };
   } catch (error) {
     throw fileReaderErrors.AALIS_FILE_CORRUPT({ kind: 'PDF', reason: (error as Error).message ?? String(error) });
   } finally {

@@ -46,7 +46,9 @@ export const fileReaderConfigSchema = s
       .integer()
       .min(0)
       .default(5)
-      .describe('Images inside a DOCX or PPTX described through the media service, per document (0 = none).'),
+      .describe(
+        'Images inside a PDF, DOCX, XLSX or PPTX described through the media service, per document (0 = none).',
+      ),
     retentionHours: s
       .number()
       .min(1)

@@ -5,11 +5,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type I18n, translate } from '@aalis/core';
 import type { Attachment } from '@aalis/schema-message';
+import { PNG } from 'pngjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FileReader } from './file-reader.js';
 import { type FileReaderConfig, fileReaderConfigSchema } from './file-reader-config.js';
 import { readUploadedFileTool } from './read-uploaded-file-tool.js';
-import { brokenPdf, docx, encryptedPdf, gbkText, PNG_1X1, pptx, textPdf, utf16Text, xlsx } from './test-files.case.js';
+import {
+  brokenPdf,
+  docx,
+  encryptedPdf,
+  gbkText,
+  imagePdf,
+  PNG_1X1,
+  pptx,
+  textPdf,
+  utf16Text,
+  xlsx,
+} from './test-files.case.js';
 import { UploadStore } from './upload-store.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'aalis-file-reader-'));
@@ -180,6 +192,30 @@ describe('FileReader', () => {
     const { attachment } = await reader.read(file(await docx(['With pictures'], { images: 3 }), 'pics.docx'), 's1');
     expect(described).toEqual(['image1.png', 'image2.png']);
     expect(attachment.description).toContain('1. image1.png: a tiny picture (image/png)');
+    expect(attachment.description).toContain('1 more images were not described (at most 2 per document');
+  });
+
+  it('describes the pictures inside a PDF through media, bounded per document, marks and repeats left out', async () => {
+    const described: { name: string; colour: number[] }[] = [];
+    const { reader } = readerWith(
+      { maxImagesPerDocument: 2 },
+      {
+        i18n: en,
+        describeImage: async (image) => {
+          const png = PNG.sync.read(Buffer.from(image.data!, 'base64'));
+          described.push({ name: image.name!, colour: [...png.data.subarray(0, 3)] });
+          return `a ${png.width}×${png.height} square (${image.mimeType})`;
+        },
+      },
+    );
+    const { attachment } = await reader.read(file(await imagePdf(), 'figures.pdf'), 's1');
+    expect(described).toEqual([
+      { name: 'page1-image1.png', colour: [220, 20, 20] },
+      { name: 'page1-image2.png', colour: [20, 200, 20] },
+    ]);
+    expect(attachment.description).toContain('Figure 1 shows the red and green squares.');
+    expect(attachment.description).toContain('1. page1-image1.png: a 48×48 square (image/png)');
+    // The blue square of page 2 is found but over the bound; the 8 px mark is no picture.
     expect(attachment.description).toContain('1 more images were not described (at most 2 per document');
   });
 

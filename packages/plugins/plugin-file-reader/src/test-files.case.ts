@@ -4,6 +4,7 @@ import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
 import JSZip from 'jszip';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PNG } from 'pngjs';
 
 export const GBK_TEXT = '这是一个用 GBK 编码保存的中文文本文件。\n第二行：用户常用的旧编码，记事本默认就是它。\n';
 
@@ -33,6 +34,35 @@ export async function textPdf(
         size: 11,
       });
   }
+  return document.save();
+}
+
+/** A `size`×`size` PNG of one colour. */
+export function solidPng(size: number, [r, g, b]: [number, number, number]): Buffer {
+  const png = new PNG({ width: size, height: size });
+  for (let p = 0; p < size * size; p++) png.data.set([r, g, b, 255], p * 4);
+  return PNG.sync.write(png);
+}
+
+/**
+ * A two-page PDF with pictures: page 1 a red and a green 48 px square and an 8 px mark (too small to be a picture),
+ * page 2 a blue square.
+ */
+export async function imagePdf(): Promise<Uint8Array> {
+  const document = await PDFDocument.create();
+  const font = await document.embedFont(StandardFonts.Helvetica);
+  const red = await document.embedPng(solidPng(48, [220, 20, 20]));
+  const green = await document.embedPng(solidPng(48, [20, 200, 20]));
+  const blue = await document.embedPng(solidPng(48, [20, 20, 220]));
+  const mark = await document.embedPng(solidPng(8, [0, 0, 0]));
+  const first = document.addPage([595, 842]);
+  first.drawText('Figure 1 shows the red and green squares.', { x: 50, y: 780, font, size: 12 });
+  first.drawImage(red, { x: 50, y: 600, width: 96, height: 96 });
+  first.drawImage(green, { x: 200, y: 600, width: 96, height: 96 });
+  first.drawImage(mark, { x: 400, y: 600, width: 8, height: 8 });
+  const second = document.addPage([595, 842]);
+  second.drawText('Figure 2 shows the blue square.', { x: 50, y: 780, font, size: 12 });
+  second.drawImage(blue, { x: 50, y: 600, width: 96, height: 96 });
   return document.save();
 }
 
