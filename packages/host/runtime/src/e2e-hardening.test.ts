@@ -6,6 +6,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { postgresBinDir, startThrowawayPostgres } from '@aalis/postgres/throwaway';
+import { textReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { type AalisProcess, E2E_TIMEOUT_MS, serverConfig, spawnAalis, waitFor } from './spawn-aalis.case.js';
@@ -48,11 +50,11 @@ interface Served {
   call(type: string, params?: Record<string, unknown>): Promise<{ status: number; body: Answer }>;
 }
 
-async function serve(extra = '', dataDir?: string): Promise<Served> {
+async function serve(extra = '', dataDir?: string, database?: string): Promise<Served> {
   const dir = fixture.workspace(
     serverConfig(
       fixture.server.url,
-      `  session-server:\n    headersTimeoutMs: 1000\n${extra}consoleLogLevel: off\n${dataDir ? `dataDir: ${dataDir}\n` : ''}`,
+      `  session-server:\n    headersTimeoutMs: 1000\n${extra}consoleLogLevel: off\n${dataDir ? `dataDir: ${dataDir}\n` : ''}${database ? `database: ${database}\n` : ''}`,
     ),
   );
   const process = spawnAalis({ cwd: dir, args: ['serve'], env: { AALIS_WEBUI_PORT: '0' } });
@@ -113,6 +115,12 @@ function chunkedFlood(base: string, path: string, headers: Record<string, string
       if (answer === '' && !socket.destroyed) socket.end('0\r\n\r\n');
     });
   });
+}
+
+/** The session's stored history as the export gives it (markdown), or the refusal's text. */
+async function storedText(host: Served, sessionId: string): Promise<string> {
+  const exported = await host.call('sessions.export', { sessionId, format: 'markdown' });
+  return String(exported.body.result?.content ?? JSON.stringify(exported.body));
 }
 
 describe('#25 fault injection against aalis serve', () => {
@@ -222,5 +230,101 @@ describe('#25 fault injection against aalis serve', () => {
       expect(Date.now() - started).toBeLessThan(5000);
     },
     E2E_TIMEOUT_MS,
+  );
+
+  it.skipIf(postgresBinDir() === undefined)(
+    'PostgreSQL restarted mid-turn: nothing acknowledged is lost, refusals are coded, the host recovers by itself',
+    async () => {
+      // A cluster of its own: this test stops the server.
+      const cluster = await startThrowawayPostgres();
+      cleanups.push(() => cluster.stop());
+      const host = await serve('', undefined, cluster.url);
+      const session = (await host.call('session.create', { title: 'PostgreSQL restart' })).body.result!.session!;
+      fixture.server.enqueue(textReply('first answer'));
+      expect((await host.call('send', { sessionId: session.id, text: 'before the restart' })).status).toBe(200);
+      await waitFor(async () => (await storedText(host, session.id)).includes('first answer'), {
+        what: 'the first turn stored',
+        timeoutMs: 20_000,
+      });
+      // The next turn's model call is held open while PostgreSQL goes away under it.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const calls = fixture.server.chatBodies().length;
+      fixture.server.enqueue({
+        type: 'stream',
+        steps: [
+          { role: 'assistant' },
+          { text: 'answered ' },
+          { until: held },
+          { text: 'across the restart' },
+          { finish: 'stop' },
+          { usage: { promptTokens: 10, completionTokens: 4 } },
+          { done: true },
+        ],
+      });
+      expect((await host.call('send', { sessionId: session.id, text: 'mid-turn input' })).status).toBe(200);
+      await waitFor(() => fixture.server.chatBodies().length > calls, {
+        what: 'the held model call',
+        timeoutMs: 20_000,
+      });
+      cluster.stopServer();
+      // While the database is gone: every send is either acknowledged (then kept) or refused with a code, never a 500.
+      const acknowledged = ['before the restart', 'mid-turn input'];
+      const refusals: string[] = [];
+      for (let index = 0; index < 3; index++) {
+        const text = `while down ${index}`;
+        const answer = await host.call('send', { sessionId: session.id, text });
+        if (answer.status === 200) acknowledged.push(text);
+        else {
+          expect(answer.status, JSON.stringify(answer.body)).toBe(503);
+          refusals.push(answer.body.error?.code ?? JSON.stringify(answer.body));
+        }
+      }
+      expect(new Set(refusals)).toEqual(new Set(refusals.length > 0 ? ['AALIS_WEBUI_NOT_STORED'] : []));
+      // Other requests are served or refused with a code that says why (never a 500).
+      const listWhileDown = await host.call('sessions.list');
+      if (listWhileDown.status !== 200) {
+        expect(listWhileDown.status, JSON.stringify(listWhileDown.body)).toBe(503);
+        expect(listWhileDown.body.error?.code).toBe('AALIS_WEBUI_STORAGE_UNAVAILABLE');
+      }
+      // The turn's answer comes while the database is still down.
+      const heldCall = fixture.server.requests.filter((request) => request.path.endsWith('/chat/completions')).at(-1)!;
+      release();
+      await heldCall.closed;
+      cluster.restartServer();
+      // Back without a restart of the host: every acknowledged input is stored…
+      await waitFor(
+        async () => {
+          const text = await storedText(host, session.id);
+          return acknowledged.every((part) => text.includes(part));
+        },
+        { what: () => `every acknowledged input stored (${acknowledged.join(', ')})`, timeoutMs: 40_000 },
+      );
+      // …and a new input is acknowledged and answered.
+      fixture.server.enqueue(textReply('after the restart, answered'));
+      await waitFor(
+        async () => (await host.call('send', { sessionId: session.id, text: 'after the restart' })).status === 200,
+        {
+          what: 'a send acknowledged after the restart',
+          timeoutMs: 20_000,
+        },
+      );
+      await waitFor(async () => (await storedText(host, session.id)).includes('after the restart, answered'), {
+        what: 'the turn after the restart stored',
+        timeoutMs: 20_000,
+      });
+      // The turn that was running when the database went away has ended (the list does not show it running).
+      const list = await host.call('sessions.list');
+      expect(list.status).toBe(200);
+      const sessions = (list.body.result as { sessions: { id: string; running: boolean }[] }).sessions;
+      expect(sessions.find((row) => row.id === session.id)?.running).toBe(false);
+      expect(host.process.child.exitCode).toBeNull();
+      // Nothing was stored twice: each acknowledged input is in the history once.
+      const text = await storedText(host, session.id);
+      for (const sent of acknowledged) expect(text.split(sent).length - 1, sent).toBe(1);
+    },
+    E2E_TIMEOUT_MS * 2,
   );
 });

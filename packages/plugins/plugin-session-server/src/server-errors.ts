@@ -3,6 +3,7 @@
 import { AalisError, defineErrors, type Locale, translate } from '@aalis/core';
 import type { ProtocolError } from '@aalis/session-client';
 import './server-texts.js';
+import { storageFailure } from './storage-failure.js';
 
 export const serverErrors = defineErrors({
   AALIS_WEBUI_LOGIN_REQUIRED: {
@@ -154,6 +155,12 @@ export const serverErrors = defineErrors({
     'zh-CN':
       '会话服务器无法在 {host}:{port} 上监听（{reason}）：「{host}」不是本机的地址。请把 AALIS_WEBUI_HOST（或 webui.host）设成 127.0.0.1、0.0.0.0 或本机的某个地址。',
   },
+  AALIS_WEBUI_STORAGE_UNAVAILABLE: {
+    statusCode: 503,
+    en: 'The database cannot be used right now ({reason}), so this was not done. Try again in a moment: the host reconnects by itself; if it lasts, the host log says why (a database server that is down, a full disk).',
+    'zh-CN':
+      '数据库现在用不了（{reason}），这次操作没有完成。请稍后再试：宿主会自己重新连上；如果一直这样，原因见宿主日志（数据库服务器停了，或磁盘满了）。',
+  },
   AALIS_WEBUI_INTERNAL: {
     statusCode: 500,
     en: 'The server failed unexpectedly; the log has the details.',
@@ -200,6 +207,15 @@ export function toProtocolError(error: unknown, locale: Locale): { error: Protoc
         ...(details ? { details } : {}),
       },
       status: error.statusCode ?? 400,
+    };
+  }
+  // The database gone or full is not a bug: the client is told to try again, with what went wrong (a code only).
+  const reason = storageFailure(error);
+  if (reason !== undefined) {
+    const unavailable = serverErrors.AALIS_WEBUI_STORAGE_UNAVAILABLE({ reason });
+    return {
+      error: { code: unavailable.code, message: unavailable.localized(locale), details: { reason } },
+      status: 503,
     };
   }
   const internal = serverErrors.AALIS_WEBUI_INTERNAL();

@@ -4,12 +4,14 @@ import { randomBytes } from 'node:crypto';
 import type { EventMap } from '@aalis/core';
 import type { Account, ParamsOf, ResultOf } from '@aalis/session-client';
 import { deliverInput } from './input-delivery.js';
+import { limitErrors } from './limit-errors.js';
 import type { Subscriber } from './live-session.js';
 import { checkAttachments, checkText } from './message-checks.js';
 import { badParam, optionalString, requireString } from './params.js';
 import { identityOf, type Peer, type ServerDeps, WEBUI_PLATFORM } from './server-deps.js';
 import { serverErrors } from './server-errors.js';
 import { accessibleSession, listSessions, ownSessionPrefix, summaryFor } from './session-access.js';
+import { storageFailure } from './storage-failure.js';
 import { prepareTimeline } from './timeline-snapshot.js';
 
 export async function listRequest(deps: ServerDeps, account: Account, params: Record<string, unknown>) {
@@ -95,6 +97,23 @@ export function unsubscribeRequest(deps: ServerDeps, peer: Peer | undefined, par
 }
 
 export async function sendRequest(
+  deps: ServerDeps,
+  account: Account,
+  params: Record<string, unknown>,
+): Promise<ResultOf<'send'>> {
+  try {
+    return await sendChecked(deps, account, params);
+  } catch (error) {
+    // Whatever step found the database unusable (reading the session, storing the input), the input was not
+    // stored: the one answer a sender acts on (send it again later), with the cause in the log.
+    const reason = storageFailure(error);
+    if (reason === undefined) throw error;
+    deps.log.warn('an input was not stored: the database cannot be used', { reason });
+    throw limitErrors.AALIS_WEBUI_NOT_STORED();
+  }
+}
+
+async function sendChecked(
   deps: ServerDeps,
   account: Account,
   params: Record<string, unknown>,

@@ -38,6 +38,7 @@ export const ERROR_CODES = [
   'AALIS_WEBUI_TOO_MANY_REQUESTS',
   'AALIS_WEBUI_QUEUE_FULL',
   'AALIS_WEBUI_NOT_STORED',
+  'AALIS_WEBUI_STORAGE_UNAVAILABLE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
