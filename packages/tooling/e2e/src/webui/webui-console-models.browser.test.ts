@@ -1,14 +1,18 @@
 // The console's 模型/Models, 平台/Platforms and 人格/Personas sections in Debian Chromium against a real `aalis serve`
 // started with NO configuration (the offline demo model): the model server is added from the page alone (its base
 // URL, tested, saved), made the default, and a chat is answered by it — no file opened, no restart. A Telegram token
-// the Bot API refuses shows in the page naming the key; a persona is created and edited. zh-CN and en, desktop and
-// phone; screenshots in docs/screenshots/webui/.
+// the Bot API refuses shows in the page naming the key; a OneBot implementation and an MCP server (stdio) are added
+// from the page and show connected, the MCP server is edited; a persona is created and edited. zh-CN and en, desktop
+// and phone; screenshots in docs/screenshots/webui/.
 import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import {
   type BotApiServer,
+  type OneBotImplementation,
   type OpenAiTestServer,
   startBotApiServer,
+  startOneBotImplementation,
   startOpenAiTestServer,
   textReply,
 } from '@aalis/testing';
@@ -28,6 +32,11 @@ const LINK = /https?:\/\/127\.0\.0\.1:\d+\/\?token=[^\s"'<>]+/;
 
 let model: OpenAiTestServer;
 let botApi: BotApiServer;
+let onebot: OneBotImplementation;
+const everything = join(
+  dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/package.json')),
+  'dist/index.js',
+);
 let workspace: { dir: string; remove(): void };
 let serve: AalisProcess;
 let browser: Browser;
@@ -37,6 +46,7 @@ let page: Page;
 beforeAll(async () => {
   model = await startOpenAiTestServer({ models: ['scripted-model'] });
   botApi = await startBotApiServer({ token: '777:the-right-token' });
+  onebot = await startOneBotImplementation({ selfId: 10001, accessToken: 'onebot-secret' });
   // No aalis.config.yaml: the first start writes the defaults and answers with the offline demo model.
   workspace = temporaryWorkspace();
   serve = spawnAalis({ cwd: workspace.dir, args: ['serve'], env: { AALIS_WEBUI_PORT: '0' } });
@@ -62,6 +72,7 @@ afterAll(async () => {
   if (serve) await Promise.race([serve.exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
   await model?.close();
   await botApi?.close();
+  await onebot?.close();
   workspace?.remove();
 }, TIMEOUT);
 
@@ -131,6 +142,42 @@ describe('the console from an unconfigured start', () => {
   );
 
   it(
+    'adds OneBot and an MCP server from the page: each shows connected; the MCP server is edited',
+    async () => {
+      if (!(await page.getByTestId('platforms-section').isVisible())) await openAdmin();
+      const platforms = page.getByTestId('platforms-section');
+      const form = platforms.getByTestId('onebot-form');
+      await form.getByLabel('WebSocket URL (forward), e.g. ws://127.0.0.1:3001').fill(onebot.url);
+      await form.getByLabel('Access token').fill('onebot-secret');
+      await form.getByRole('button', { name: 'Save' }).click();
+      const row = platforms.getByTestId('platform-onebot');
+      await expect.poll(() => row.getAttribute('data-status').catch(() => null), SLOW).toBe('connected');
+      // Once saved, the form shows the token only as the mask (the page never gets it back in clear).
+      await expect.poll(() => form.getByLabel('Access token').inputValue(), SLOW).toBe('••••••••');
+      expect(await page.content()).not.toContain('onebot-secret');
+      expect(readFileSync(join(workspace.dir, 'aalis.config.yaml'), 'utf8')).toContain(onebot.url);
+
+      const mcp = platforms.getByTestId('mcp-form');
+      await mcp.getByLabel('Name').fill('everything');
+      await mcp.getByLabel(/^Command \(stdio\)/).fill(`${process.execPath} ${everything} stdio`);
+      await mcp.getByRole('button', { name: 'Add MCP server' }).click();
+      const list = mcp.getByTestId('mcp-list');
+      await expect.poll(() => list.textContent(), { timeout: 60_000 }).toContain('Connected');
+      expect(await list.textContent()).toMatch(/everything Connected \d+ tools/);
+      // Edit: the form shows the stored command line; saved under the same name it replaces the entry.
+      await mcp.getByRole('button', { name: 'Edit: everything' }).click();
+      expect(await mcp.getByLabel(/^Command \(stdio\)/).inputValue()).toBe(`${process.execPath} ${everything} stdio`);
+      await mcp.getByLabel(/^Command \(stdio\)/).fill('/nonexistent/mcp-server');
+      await mcp.getByRole('button', { name: 'Add MCP server' }).click();
+      await expect.poll(() => list.textContent(), { timeout: 30_000 }).not.toContain('Connected');
+      expect(readFileSync(join(workspace.dir, 'aalis.config.yaml'), 'utf8')).toContain('/nonexistent/mcp-server');
+      await platforms.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, 'console-platforms-en.png'), fullPage: true });
+    },
+    TIMEOUT,
+  );
+
+  it(
     'creates and edits a persona; zh-CN and a phone',
     async () => {
       const personas = page.getByTestId('personas-section');
@@ -153,7 +200,9 @@ describe('the console from an unconfigured start', () => {
       const cookies = await context.cookies();
       await phone.addCookies(cookies);
       await small.goto(new URL('/', page.url()).toString());
-      await small.getByTestId('open-admin').click();
+      // On a phone the admin area is in the drawer behind the menu button.
+      await small.getByTestId('menu').click();
+      await small.locator('[data-testid="open-admin"]:visible').click();
       await small.getByTestId('models-section').waitFor();
       await expect.poll(() => small.getByTestId('models-section').textContent(), SLOW).toContain('模型');
       await expect.poll(() => small.getByTestId('platforms-section').textContent(), SLOW).toContain('被拒绝');

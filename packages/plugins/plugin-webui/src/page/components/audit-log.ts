@@ -41,7 +41,7 @@ export const AuditLog = defineComponent({
         problem.value ? h('p', { class: 'setting-error', role: 'alert' }, problem.value) : null,
         entries.value.length === 0
           ? h('p', { class: 'placeholder' }, tc('webui-console.audit.empty'))
-          : h('table', { class: 'plugins audit' }, [
+          : h('table', { class: 'plugins audit stacked-table' }, [
               h(
                 'thead',
                 h('tr', [
@@ -65,11 +65,19 @@ export const AuditLog = defineComponent({
                         new Date(entry.at).toLocaleString(preferences.locale),
                       ),
                     ),
-                    h('td', entry.actor.userId),
-                    h('td', h('code', entry.action)),
-                    h('td', h('code', entry.key)),
-                    h('td', { class: 'audit-value' }, shown(entry.old, 'old' in entry)),
-                    h('td', { class: 'audit-value' }, shown(entry.new, 'new' in entry)),
+                    h('td', { 'data-label': tc('webui-console.audit.actor') }, entry.actor.userId),
+                    h('td', { 'data-label': tc('webui-console.audit.action') }, h('code', entry.action)),
+                    h('td', { 'data-label': tc('webui-console.audit.key') }, h('code', entry.key)),
+                    h(
+                      'td',
+                      { class: 'audit-value', 'data-label': tc('webui-console.audit.old') },
+                      shown(entry.old, 'old' in entry),
+                    ),
+                    h(
+                      'td',
+                      { class: 'audit-value', 'data-label': tc('webui-console.audit.new') },
+                      shown(entry.new, 'new' in entry),
+                    ),
                   ]),
                 ),
               ),

@@ -13,6 +13,7 @@ import {
   type ProviderForm,
 } from '../model/models-model.js';
 import { useStore } from '../use-store.js';
+import { stateText } from './state-text.js';
 import '../console-models.css';
 
 const KINDS: ProviderKind[] = ['openai', 'anthropic'];
@@ -109,7 +110,7 @@ export const ModelsView = defineComponent({
                   provider.state === 'active' ? 'state-active' : provider.configured ? 'state-error' : 'state-pending',
                 ],
               },
-              provider.configured ? (provider.state ?? '') : tm('console-models.provider.notConfigured'),
+              provider.configured ? stateText(provider.state ?? '') : tm('console-models.provider.notConfigured'),
             ),
           ]),
           provider.error ? h('p', { class: 'setting-error' }, provider.error) : null,
@@ -258,7 +259,7 @@ export const ModelsView = defineComponent({
       provider.models.length === 0
         ? null
         : h('div', { class: 'table-scroll' }, [
-            h('table', { class: 'plugins', 'data-testid': `models-${provider.kind}` }, [
+            h('table', { class: 'plugins stacked-table', 'data-testid': `models-${provider.kind}` }, [
               h(
                 'caption',
                 { class: 'muted' },
@@ -279,10 +280,15 @@ export const ModelsView = defineComponent({
                 provider.models.map((entry) =>
                   h('tr', { key: entry.id }, [
                     h('td', [h('div', entry.name), h('code', { class: 'muted' }, entry.id)]),
-                    h('td', String(entry.contextWindow)),
-                    h('td', tm(entry.vision ? 'console-models.yes' : 'console-models.no')),
+                    h('td', { 'data-label': tm('console-models.contextWindow') }, String(entry.contextWindow)),
                     h(
                       'td',
+                      { 'data-label': tm('console-models.vision') },
+                      tm(entry.vision ? 'console-models.yes' : 'console-models.no'),
+                    ),
+                    h(
+                      'td',
+                      { 'data-label': tm('console-models.prices') },
                       entry.prices
                         ? `${entry.prices.promptPerMillion} / ${entry.prices.completionPerMillion} ${entry.prices.currency ?? ''}`
                         : '—',

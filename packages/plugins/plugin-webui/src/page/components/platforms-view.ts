@@ -4,8 +4,9 @@
 import type { PlatformStateView, SessionClient } from '@aalis/session-client';
 import { defineComponent, h, onMounted, onUnmounted, type PropType, reactive } from 'vue';
 import { type ConsoleModelsTextKey, tm } from '../console-models-texts.js';
-import { mcpServerOf, PlatformsModel } from '../model/platforms-model.js';
-import { preferences } from '../page-preferences.js';
+import { mcpFormOf, mcpServerOf, PlatformsModel } from '../model/platforms-model.js';
+import { preferences, t } from '../page-preferences.js';
+import type { PageTextKey } from '../texts.js';
 import { useStore } from '../use-store.js';
 import '../console-models.css';
 
@@ -62,6 +63,7 @@ export const PlatformsView = defineComponent({
         h('td', [h('div', entry.id), entry.endpoint ? h('code', { class: 'muted' }, entry.endpoint) : null]),
         h(
           'td',
+          { 'data-label': tm('console-models.status') },
           h(
             'span',
             {
@@ -77,7 +79,7 @@ export const PlatformsView = defineComponent({
             tm(`console-models.status.${entry.status}` as ConsoleModelsTextKey),
           ),
         ),
-        h('td', [
+        h('td', { 'data-label': tm('console-models.detail') }, [
           entry.configKey
             ? h('div', { class: 'setting-error' }, tm('console-models.fixKey', { key: entry.configKey }))
             : null,
@@ -113,7 +115,7 @@ export const PlatformsView = defineComponent({
           platforms.length === 0
             ? h('p', { class: 'muted' }, tm('console-models.platforms.empty'))
             : h('div', { class: 'table-scroll' }, [
-                h('table', { class: 'plugins', 'data-testid': 'platform-states' }, [
+                h('table', { class: 'plugins stacked-table', 'data-testid': 'platform-states' }, [
                   h(
                     'thead',
                     h('tr', [
@@ -208,8 +210,23 @@ export const PlatformsView = defineComponent({
                     event.preventDefault();
                     const server = mcpServerOf(mcp.command, mcp.url);
                     if (!server || mcp.name.trim() === '') return;
+                    const name = mcp.name.trim();
+                    const before = mcpServers[name];
+                    // An edited server keeps what the form does not show (env, headers, timeouts); its transport is
+                    // the one the form says.
+                    const kept =
+                      before && typeof before === 'object'
+                        ? Object.fromEntries(
+                            Object.entries(before as Record<string, unknown>).filter(
+                              ([key]) => !['command', 'args', 'url'].includes(key),
+                            ),
+                          )
+                        : {};
                     void model
-                      .save('mcp', { ...sections.mcp!.values, servers: { ...mcpServers, [mcp.name.trim()]: server } })
+                      .save('mcp', {
+                        ...sections.mcp!.values,
+                        servers: { ...mcpServers, [name]: { ...kept, ...server } },
+                      })
                       .then((ok) => {
                         if (ok) Object.assign(mcp, { name: '', command: '', url: '' });
                       });
@@ -229,7 +246,7 @@ export const PlatformsView = defineComponent({
                           ? h(
                               'span',
                               { class: ['state', live.status === 'connected' ? 'state-active' : 'state-pending'] },
-                              live.status,
+                              t(`webui-page.admin.mcp.status.${live.status}` as PageTextKey),
                             )
                           : null,
                         live
@@ -240,6 +257,17 @@ export const PlatformsView = defineComponent({
                             )
                           : null,
                         live?.error ? h('div', { class: 'setting-error' }, live.error) : null,
+                        h(
+                          'button',
+                          {
+                            type: 'button',
+                            class: 'button',
+                            'aria-label': `${tm('console-models.mcp.edit')}: ${name}`,
+                            // Saving under the same name replaces the server's entry (its other keys kept).
+                            onClick: () => Object.assign(mcp, { name, ...mcpFormOf(mcpServers[name]) }),
+                          },
+                          tm('console-models.mcp.edit'),
+                        ),
                         h(
                           'button',
                           {

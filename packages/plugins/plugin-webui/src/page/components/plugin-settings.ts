@@ -3,26 +3,11 @@
 // result — running, waiting, or the coded error with the previous settings kept — is said under the form.
 import type { PluginView, SessionClient } from '@aalis/session-client';
 import { defineComponent, h, onBeforeUnmount, onMounted, type PropType, ref } from 'vue';
-import { type ConsoleTextKey, tc } from '../console-texts.js';
+import { tc } from '../console-texts.js';
 import { t } from '../page-preferences.js';
-import type { PageTextKey } from '../texts.js';
 import { icon } from './icons.js';
 import { PluginSettingsForm, stateSentence } from './plugin-settings-form.js';
-
-const STATE_TEXT: Record<string, PageTextKey | ConsoleTextKey> = {
-  active: 'webui-page.admin.state.active',
-  pending: 'webui-page.admin.state.pending',
-  error: 'webui-page.admin.state.error',
-  failed: 'webui-page.admin.state.error',
-  disabled: 'webui-console.state.disabled',
-  unconfigured: 'webui-console.state.unconfigured',
-};
-
-function stateText(state: string): string {
-  const key = STATE_TEXT[state];
-  if (!key) return state;
-  return key.startsWith('webui-console.') ? tc(key as ConsoleTextKey) : t(key as PageTextKey);
-}
+import { stateText } from './state-text.js';
 
 export const PluginSettings = defineComponent({
   name: 'PluginSettings',

@@ -37,6 +37,20 @@ export function mcpServerOf(command: string, url: string): Record<string, unknow
   return { command: parts[0], ...(parts.length > 1 ? { args: parts.slice(1) } : {}) };
 }
 
+/** The form's command line and URL of a stored MCP server entry (the reverse of mcpServerOf). */
+export function mcpFormOf(entry: unknown): { command: string; url: string } {
+  const server = (entry && typeof entry === 'object' ? entry : {}) as {
+    command?: unknown;
+    args?: unknown;
+    url?: unknown;
+  };
+  const args = Array.isArray(server.args) ? server.args.filter((arg) => typeof arg === 'string') : [];
+  return {
+    command: typeof server.command === 'string' ? [server.command, ...args].join(' ') : '',
+    url: typeof server.url === 'string' ? server.url : '',
+  };
+}
+
 export class PlatformsModel extends Store<PlatformsSnapshot> {
   private state: PlatformsSnapshot = { platforms: [], mcp: [], sections: {}, busy: false };
 
