@@ -12,7 +12,7 @@ export function agentCommands(deps: AgentDeps, orchestrator: Orchestrator): Comm
     {
       name: 'model',
       description: textRef('agent.command.model'),
-      usage: '[关键词] [-p <n>]',
+      usage: textRef('agent.command.searchUsage'),
       async handler({ args, flags, t, sessionId, platform, message }) {
         const keyword = args.join(' ').trim().toLowerCase();
         const models = listModels({ providers: deps.services.providers(llm) }).filter(
@@ -40,7 +40,7 @@ export function agentCommands(deps: AgentDeps, orchestrator: Orchestrator): Comm
     {
       name: 'persona',
       description: textRef('agent.command.persona'),
-      usage: '[关键词] [-p <n>]',
+      usage: textRef('agent.command.searchUsage'),
       handler({ args, flags, t }) {
         if (!deps.persona.available) return textRef('agent.command.persona.unavailable');
         const keyword = args.join(' ').trim();

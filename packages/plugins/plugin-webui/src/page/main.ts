@@ -3,12 +3,13 @@ import { SessionClient } from '@aalis/session-client';
 import { createApp, h } from 'vue';
 import { AppShell } from './components/app-shell.js';
 import { AppModel } from './model/app-model.js';
-import { preferences } from './page-preferences.js';
+import { browserLanguage, preferences } from './page-preferences.js';
 import './styles.css';
 
 // The server writes its texts (errors, setting names, usage rows, notices) in the page's language: the one the
-// reader picked, else the host's (which the page then follows, see hostLocale).
-const client = new SessionClient(preferences.chosenLocale ? { locale: preferences.locale } : {});
+// reader picked, else the browser's, else the host's (the page follows the server's answer, see hostLocale).
+const asked = preferences.chosenLocale ? preferences.locale : browserLanguage;
+const client = new SessionClient(asked ? { locale: asked } : {});
 const app = new AppModel(client, {
   search: () => location.search,
   replace: (search) =>

@@ -1,7 +1,8 @@
-// The reader's own choices, kept in localStorage: language (zh-CN / en; the host's locale until one is picked)
-// and appearance (system / light / dark). Reactive, so a change re-renders every text at once.
+// The reader's own choices, kept in localStorage: language (zh-CN / en; until one is picked, the browser's
+// language, else the host's locale) and appearance (system / light / dark). Reactive, so a change re-renders every text at once.
 import type { Locale } from '@aalis/core';
 import { reactive } from 'vue';
+import { browserLocale } from './browser-locale.js';
 import { type PageTextKey, translator } from './texts.js';
 
 export type Theme = 'auto' | 'light' | 'dark';
@@ -28,13 +29,17 @@ function store(key: string, value: string): void {
 const savedLocale = stored(LOCALE_KEY);
 const savedTheme = stored(THEME_KEY);
 
+/** What the browser asks for (undefined: neither zh nor en, or no browser), read once at load. */
+export const browserLanguage: Locale | undefined =
+  typeof navigator === 'undefined' ? undefined : browserLocale(navigator.languages ?? [navigator.language]);
+
 export const preferences = reactive<{ locale: Locale; theme: Theme; chosenLocale: boolean }>({
-  locale: savedLocale === 'en' || savedLocale === 'zh-CN' ? savedLocale : 'zh-CN',
+  locale: savedLocale === 'en' || savedLocale === 'zh-CN' ? savedLocale : (browserLanguage ?? 'zh-CN'),
   chosenLocale: savedLocale === 'en' || savedLocale === 'zh-CN',
   theme: savedTheme === 'light' || savedTheme === 'dark' ? savedTheme : 'auto',
 });
 
-/** The host's locale applies until the reader picks one. */
+/** The server's answer to the language asked for (the browser's) applies until the reader picks one. */
 export function hostLocale(locale: Locale | undefined): void {
   if (locale && !preferences.chosenLocale) preferences.locale = locale;
 }

@@ -102,7 +102,9 @@ export const AppShell = defineComponent({
       document.documentElement.dataset.theme = preferences.theme;
       document.title = t('webui-page.title');
     });
-    const usage = computed(() => (snapshot.value.usage ? usageView(snapshot.value.usage) : undefined));
+    const usage = computed(() =>
+      snapshot.value.usage ? usageView(snapshot.value.usage, preferences.locale) : undefined,
+    );
     const settingActions: SettingActions = {
       set: (key, value) => void app.settings?.set(key, value),
       reset: (key) => void app.settings?.reset(key),

@@ -42,6 +42,22 @@ describe('usageView', () => {
     });
   });
 
+  it('names each part in the page’s language when the server sent both, else as sent', () => {
+    const both: UsageEntry = {
+      ...entry,
+      parts: [
+        { label: '历史消息', labels: { 'zh-CN': '历史消息', en: 'History' }, tokens: 5000 },
+        { label: 'A part nobody planned for', tokens: 1200 },
+      ],
+    };
+    expect(usageView(both, 'en').segments.map((segment) => segment.label)).toEqual([
+      'History',
+      'A part nobody planned for',
+    ]);
+    expect(usageView(both, 'zh-CN').segments[0]!.label).toBe('历史消息');
+    expect(usageView(both).segments[0]!.label).toBe('历史消息');
+  });
+
   it('levels follow the budget tool thresholds; a snapshot is an estimate; colours cycle', () => {
     expect(usageView({ ...entry, usageRatio: 0.49 }).level).toBe('ok');
     expect(usageView({ ...entry, usageRatio: 0.5 }).level).toBe('info');

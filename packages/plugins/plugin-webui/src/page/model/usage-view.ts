@@ -1,6 +1,7 @@
 // The usage panel's figures from a `usage` entry: the parts as a stacked bar over the context window and as rows,
 // drawn in the order given and coloured by position — the page never looks at a part's label or key, so a part a
 // plugin adds later is drawn like the others. Pure.
+import type { Locale } from '@aalis/core';
 import type { UsageEntry } from '@aalis/session-client';
 
 /** How many distinct colours the bar cycles through (the stylesheet defines --usage-0 … --usage-9). */
@@ -55,7 +56,8 @@ function share(part: number, whole: number): number {
   return whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0;
 }
 
-export function usageView(entry: UsageEntry): UsageView {
+/** `locale` is the page's: a part's label in it when the server sent both (`labels`), else as sent. */
+export function usageView(entry: UsageEntry, locale?: Locale): UsageView {
   // An entry of a real call says so (measured); an older server only by naming the turn.
   const estimate = entry.measured === undefined ? entry.turnId === undefined : !entry.measured;
   const partsTotal = entry.partsTotal ?? entry.parts.reduce((sum, part) => sum + Math.max(0, part.tokens), 0);
@@ -71,7 +73,7 @@ export function usageView(entry: UsageEntry): UsageView {
     segments: entry.parts
       .filter((part) => part.tokens > 0)
       .map((part, index) => ({
-        label: part.label,
+        label: (locale && part.labels?.[locale]) || part.label,
         tokens: part.tokens,
         percent: share(part.tokens, entry.contextWindow),
         colour: index % USAGE_COLOURS,
