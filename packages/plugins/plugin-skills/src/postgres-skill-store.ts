@@ -3,7 +3,7 @@
 import type { Skill, SkillHit } from '@aalis/api-skills';
 import type { PostgresDatabase, PostgresMigration } from '@aalis/postgres';
 import { searchTerms } from '@aalis/util-text-search';
-import { SKILLS_NAMESPACE, type SkillStore, searchedText } from './skill-store.js';
+import { SKILLS_NAMESPACE, type SkillStore, searchedText, skillFromRow } from './skill-store.js';
 
 const MIGRATIONS: readonly PostgresMigration[] = [
   {
@@ -38,18 +38,6 @@ interface Row {
   updated_at: string;
 }
 
-function fromRow(row: Row): Skill {
-  return {
-    id: row.id,
-    name: row.name,
-    content: row.content,
-    scope: row.scope,
-    ...(row.by_person === null ? {} : { by: row.by_person }),
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-  };
-}
-
 /** PostgreSQL text cannot hold NUL: it is stored as U+FFFD. */
 function storable(value: string): string {
   return value.replaceAll('\u0000', '\uFFFD');
@@ -79,7 +67,7 @@ export async function postgresSkillStore(database: PostgresDatabase): Promise<Sk
           [stored.scope, stored.name, stored.content, stored.by ?? null, stored.updatedAt, termsOf(stored)],
         );
         const row = updated.rows[0];
-        if (row) return fromRow(row);
+        if (row) return skillFromRow(row);
         const counted = await client.query<{ n: string }>('SELECT count(*) AS n FROM skills');
         if (Number(counted.rows[0]?.n ?? 0) >= maxSkills) return 'full' as const;
         await client.query(
@@ -116,7 +104,7 @@ export async function postgresSkillStore(database: PostgresDatabase): Promise<Sk
           [stored.id, stored.name, stored.content, stored.updatedAt, termsOf(stored)],
         );
         const row = rows.rows[0];
-        return row ? fromRow(row) : undefined;
+        return row ? skillFromRow(row) : undefined;
       });
     },
     async search({ terms, scopes, limit }) {
@@ -127,7 +115,7 @@ export async function postgresSkillStore(database: PostgresDatabase): Promise<Sk
          ORDER BY score DESC, updated_at DESC LIMIT $3`,
         [anyOf(terms), scopes === undefined ? null : [...scopes], limit],
       );
-      return rows.map((row): SkillHit => ({ ...fromRow(row), score: Number(row.score) }));
+      return rows.map((row): SkillHit => ({ ...skillFromRow(row), score: Number(row.score) }));
     },
     async list({ scopes, limit }) {
       const rows = await database.query<Row>(
@@ -135,11 +123,11 @@ export async function postgresSkillStore(database: PostgresDatabase): Promise<Sk
          ORDER BY updated_at DESC, seq DESC LIMIT $2`,
         [scopes === undefined ? null : [...scopes], limit],
       );
-      return rows.map(fromRow);
+      return rows.map(skillFromRow);
     },
     async get(id) {
       const row = (await database.query<Row>(`SELECT ${COLUMNS} FROM skills WHERE id = $1`, [id]))[0];
-      return row ? fromRow(row) : undefined;
+      return row ? skillFromRow(row) : undefined;
     },
     async delete(id) {
       return (await database.query('DELETE FROM skills WHERE id = $1 RETURNING 1', [id])).length > 0;

@@ -4,6 +4,29 @@ import type { Skill, SkillHit, SkillScope } from '@aalis/api-skills';
 
 export const SKILLS_NAMESPACE = 'skills';
 
+/** A skill's row as either database returns it (PostgreSQL gives BIGINT as text). */
+export interface SkillRowFields {
+  id: string;
+  name: string;
+  content: string;
+  scope: string;
+  by_person: string | null;
+  created_at: number | string;
+  updated_at: number | string;
+}
+
+export function skillFromRow(row: SkillRowFields): Skill {
+  return {
+    id: row.id,
+    name: row.name,
+    content: row.content,
+    scope: row.scope,
+    ...(row.by_person === null ? {} : { by: row.by_person }),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
 export interface SkillStore {
   /**
    * Saves a skill: the same name in the same scope replaces the procedure (the stored id and createdAt stay).

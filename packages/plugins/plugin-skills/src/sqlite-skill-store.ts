@@ -2,10 +2,10 @@
 // a contentless FTS5 table whose second column holds the scope as a token, so a search ranks (BM25) only what the
 // scopes may see.
 import { createHash } from 'node:crypto';
-import type { Skill, SkillHit, SkillScope } from '@aalis/api-skills';
+import type { SkillHit, SkillScope } from '@aalis/api-skills';
 import type { Migration, SqliteDatabase } from '@aalis/sqlite';
 import { fts5AnyOf, indexText } from '@aalis/util-text-search';
-import { SKILLS_NAMESPACE, type SkillStore, searchedText } from './skill-store.js';
+import { SKILLS_NAMESPACE, type SkillStore, searchedText, skillFromRow } from './skill-store.js';
 
 const MIGRATIONS: readonly Migration[] = [
   {
@@ -41,18 +41,6 @@ interface Row {
   updated_at: number;
 }
 
-function fromRow(row: Row): Skill {
-  return {
-    id: row.id,
-    name: row.name,
-    content: row.content,
-    scope: row.scope,
-    ...(row.by_person === null ? {} : { by: row.by_person }),
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-  };
-}
-
 /** A scope as one FTS token: letters and digits only, never a word anyone writes. */
 function scopeToken(scope: SkillScope): string {
   return `zzs${createHash('sha1').update(scope).digest('hex').slice(0, 16)}`;
@@ -83,7 +71,7 @@ export function sqliteSkillStore(database: SqliteDatabase): SkillStore {
           connection
             .prepare('INSERT INTO skills_fts (rowid, terms, scope) VALUES (?, ?, ?)')
             .run(existing.seq, terms, scopeToken(skill.scope));
-          return fromRow({
+          return skillFromRow({
             ...existing,
             content: skill.content,
             by_person: skill.by ?? existing.by_person,
@@ -119,7 +107,7 @@ export function sqliteSkillStore(database: SqliteDatabase): SkillStore {
         connection
           .prepare('INSERT INTO skills_fts (rowid, terms, scope) VALUES (?, ?, ?)')
           .run(row.seq, terms, scopeToken(row.scope));
-        return fromRow({ ...row, name: skill.name, content: skill.content, updated_at: skill.updatedAt });
+        return skillFromRow({ ...row, name: skill.name, content: skill.content, updated_at: skill.updatedAt });
       });
     },
     async search({ terms, scopes, limit }) {
@@ -133,18 +121,18 @@ export function sqliteSkillStore(database: SqliteDatabase): SkillStore {
            ) AS hits JOIN skills ON skills.seq = hits.rowid ORDER BY hits.rank, skills.updated_at DESC`,
         )
         .all(`terms : (${fts5AnyOf(terms)})${scopePart}`, limit) as (Row & { rank: number })[];
-      return rows.map((row): SkillHit => ({ ...fromRow(row), score: -row.rank }));
+      return rows.map((row): SkillHit => ({ ...skillFromRow(row), score: -row.rank }));
     },
     async list({ scopes, limit }) {
       const filter = scopeFilter(scopes);
       const rows = database
         .statement(`SELECT ${COLUMNS} FROM skills${filter.sql} ORDER BY updated_at DESC, seq DESC LIMIT ?`)
         .all(...filter.params, limit) as Row[];
-      return rows.map(fromRow);
+      return rows.map(skillFromRow);
     },
     async get(id) {
       const row = byId(id);
-      return row ? fromRow(row) : undefined;
+      return row ? skillFromRow(row) : undefined;
     },
     async delete(id) {
       return database.write((connection) => {

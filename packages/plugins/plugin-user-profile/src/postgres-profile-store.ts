@@ -4,10 +4,12 @@ import {
   contains,
   likePattern,
   MAX_FACTS_PER_PERSON,
+  PROFILE_COLUMNS,
   PROFILE_NAMESPACE,
-  type ProfileFact,
   type ProfilePerson,
+  type ProfileRow,
   type ProfileStore,
+  profileFactFromRow,
 } from './profile-store.js';
 
 const MIGRATIONS: readonly PostgresMigration[] = [
@@ -21,26 +23,6 @@ const MIGRATIONS: readonly PostgresMigration[] = [
   { version: 2, name: 'how a fact came', up: 'ALTER TABLE profile_facts ADD COLUMN source TEXT;' },
 ];
 
-const COLUMNS = 'id, person, fact, at, source';
-
-interface Row {
-  id: string;
-  person: string;
-  fact: string;
-  at: string;
-  source: string | null;
-}
-
-function fromRow(row: Row): ProfileFact {
-  return {
-    id: row.id,
-    person: row.person,
-    fact: row.fact,
-    at: Number(row.at),
-    ...(row.source === 'tool' || row.source === 'extraction' || row.source === 'page' ? { source: row.source } : {}),
-  };
-}
-
 /** PostgreSQL text cannot hold NUL: it is stored as U+FFFD. */
 function storable(text: string): string {
   return text.replaceAll('\u0000', '\uFFFD');
@@ -49,17 +31,21 @@ function storable(text: string): string {
 export async function postgresProfileStore(database: PostgresDatabase): Promise<ProfileStore> {
   await database.migrate(PROFILE_NAMESPACE, MIGRATIONS);
   const facts = async (person: string) =>
-    (await database.query<Row>(`SELECT ${COLUMNS} FROM profile_facts WHERE person = $1 ORDER BY at, id`, [person])).map(
-      fromRow,
-    );
+    (
+      await database.query<ProfileRow>(
+        `SELECT ${PROFILE_COLUMNS} FROM profile_facts WHERE person = $1 ORDER BY at, id`,
+        [person],
+      )
+    ).map(profileFactFromRow);
   const removeIds = async (ids: readonly string[]) =>
     ids.length === 0
       ? []
       : (
-          await database.query<Row>(`DELETE FROM profile_facts WHERE id = ANY($1::text[]) RETURNING ${COLUMNS}`, [
-            [...ids],
-          ])
-        ).map(fromRow);
+          await database.query<ProfileRow>(
+            `DELETE FROM profile_facts WHERE id = ANY($1::text[]) RETURNING ${PROFILE_COLUMNS}`,
+            [[...ids]],
+          )
+        ).map(profileFactFromRow);
   return {
     async remember(fact) {
       const text = storable(fact.fact);
@@ -74,12 +60,12 @@ export async function postgresProfileStore(database: PostgresDatabase): Promise<
           [fact.person, MAX_FACTS_PER_PERSON],
         );
         const kept = (
-          await client.query<Row>(`SELECT ${COLUMNS} FROM profile_facts WHERE person = $1 AND fact = $2`, [
-            fact.person,
-            text,
-          ])
+          await client.query<ProfileRow>(
+            `SELECT ${PROFILE_COLUMNS} FROM profile_facts WHERE person = $1 AND fact = $2`,
+            [fact.person, text],
+          )
         ).rows[0];
-        return kept ? fromRow(kept) : { ...fact, fact: text };
+        return kept ? profileFactFromRow(kept) : { ...fact, fact: text };
       });
     },
     facts,
@@ -88,32 +74,34 @@ export async function postgresProfileStore(database: PostgresDatabase): Promise<
     },
     forgetIds: removeIds,
     async get(id) {
-      const row = (await database.query<Row>(`SELECT ${COLUMNS} FROM profile_facts WHERE id = $1`, [id]))[0];
-      return row ? fromRow(row) : undefined;
+      const row = (
+        await database.query<ProfileRow>(`SELECT ${PROFILE_COLUMNS} FROM profile_facts WHERE id = $1`, [id])
+      )[0];
+      return row ? profileFactFromRow(row) : undefined;
     },
     async update(id, fact, at) {
       const text = storable(fact);
       return database.transaction(async (client) => {
-        const row = (await client.query<Row>(`SELECT ${COLUMNS} FROM profile_facts WHERE id = $1 FOR UPDATE`, [id]))
-          .rows[0];
+        const row = (
+          await client.query<ProfileRow>(`SELECT ${PROFILE_COLUMNS} FROM profile_facts WHERE id = $1 FOR UPDATE`, [id])
+        ).rows[0];
         if (!row) return undefined;
         const same = (
-          await client.query<Row>(`SELECT ${COLUMNS} FROM profile_facts WHERE person = $1 AND fact = $2 AND id <> $3`, [
-            row.person,
-            text,
-            id,
-          ])
+          await client.query<ProfileRow>(
+            `SELECT ${PROFILE_COLUMNS} FROM profile_facts WHERE person = $1 AND fact = $2 AND id <> $3`,
+            [row.person, text, id],
+          )
         ).rows[0];
         if (same) {
           await client.query('DELETE FROM profile_facts WHERE id = $1', [id]);
-          return fromRow(same);
+          return profileFactFromRow(same);
         }
         await client.query("UPDATE profile_facts SET fact = $2, at = $3, source = 'page' WHERE id = $1", [
           id,
           text,
           at,
         ]);
-        return fromRow({ ...row, fact: text, at: String(at), source: 'page' });
+        return profileFactFromRow({ ...row, fact: text, at: String(at), source: 'page' });
       });
     },
     async people(limit) {
@@ -128,13 +116,13 @@ export async function postgresProfileStore(database: PostgresDatabase): Promise<
     async search({ text, persons, limit }) {
       if (persons?.length === 0) return [];
       return (
-        await database.query<Row>(
-          `SELECT ${COLUMNS} FROM profile_facts WHERE lower(fact) LIKE $1 ESCAPE '\\'
+        await database.query<ProfileRow>(
+          `SELECT ${PROFILE_COLUMNS} FROM profile_facts WHERE lower(fact) LIKE $1 ESCAPE '\\'
              AND ($2::text[] IS NULL OR person = ANY($2::text[]))
            ORDER BY at DESC, id DESC LIMIT $3`,
           [likePattern(storable(text)), persons === undefined ? null : [...persons], limit],
         )
-      ).map(fromRow);
+      ).map(profileFactFromRow);
     },
   };
 }

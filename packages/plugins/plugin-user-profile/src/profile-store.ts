@@ -24,6 +24,28 @@ export interface ProfileStore {
 
 export const PROFILE_NAMESPACE = 'user-profile';
 
+/** The columns both stores read, in the order of ProfileRow. */
+export const PROFILE_COLUMNS = 'id, person, fact, at, source';
+
+/** A fact's row as either database returns it (PostgreSQL gives BIGINT as text). */
+export interface ProfileRow {
+  id: string;
+  person: string;
+  fact: string;
+  at: number | string;
+  source: string | null;
+}
+
+export function profileFactFromRow(row: ProfileRow): ProfileFact {
+  return {
+    id: row.id,
+    person: row.person,
+    fact: row.fact,
+    at: Number(row.at),
+    ...(row.source === 'tool' || row.source === 'extraction' || row.source === 'page' ? { source: row.source } : {}),
+  };
+}
+
 export function contains(fact: string, matching: string | undefined): boolean {
   return matching === undefined || fact.toLowerCase().includes(matching.toLowerCase());
 }

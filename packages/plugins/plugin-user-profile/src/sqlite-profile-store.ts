@@ -4,10 +4,12 @@ import {
   contains,
   likePattern,
   MAX_FACTS_PER_PERSON,
+  PROFILE_COLUMNS,
   PROFILE_NAMESPACE,
-  type ProfileFact,
   type ProfilePerson,
+  type ProfileRow,
   type ProfileStore,
+  profileFactFromRow,
 } from './profile-store.js';
 
 const MIGRATIONS: readonly Migration[] = [
@@ -21,35 +23,19 @@ const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'how a fact came', up: 'ALTER TABLE profile_facts ADD COLUMN source TEXT;' },
 ];
 
-const COLUMNS = 'id, person, fact, at, source';
-
-interface Row {
-  id: string;
-  person: string;
-  fact: string;
-  at: number;
-  source: string | null;
-}
-
-function fromRow(row: Row): ProfileFact {
-  return {
-    id: row.id,
-    person: row.person,
-    fact: row.fact,
-    at: Number(row.at),
-    ...(row.source === 'tool' || row.source === 'extraction' || row.source === 'page' ? { source: row.source } : {}),
-  };
-}
-
 export function sqliteProfileStore(database: SqliteDatabase): ProfileStore {
   database.migrate(PROFILE_NAMESPACE, MIGRATIONS);
   const facts = (person: string) =>
     (
-      database.statement(`SELECT ${COLUMNS} FROM profile_facts WHERE person = ? ORDER BY at, id`).all(person) as Row[]
-    ).map(fromRow);
+      database
+        .statement(`SELECT ${PROFILE_COLUMNS} FROM profile_facts WHERE person = ? ORDER BY at, id`)
+        .all(person) as ProfileRow[]
+    ).map(profileFactFromRow);
   const get = (id: string) => {
-    const row = database.statement(`SELECT ${COLUMNS} FROM profile_facts WHERE id = ?`).get(id) as Row | undefined;
-    return row ? fromRow(row) : undefined;
+    const row = database.statement(`SELECT ${PROFILE_COLUMNS} FROM profile_facts WHERE id = ?`).get(id) as
+      | ProfileRow
+      | undefined;
+    return row ? profileFactFromRow(row) : undefined;
   };
   const removeIds = (ids: readonly string[]) => {
     const gone = ids.flatMap((id) => {
@@ -77,9 +63,9 @@ export function sqliteProfileStore(database: SqliteDatabase): ProfileStore {
           )
           .run(fact.person, fact.person, MAX_FACTS_PER_PERSON);
         const kept = connection
-          .prepare(`SELECT ${COLUMNS} FROM profile_facts WHERE person = ? AND fact = ?`)
-          .get(fact.person, fact.fact) as Row | undefined;
-        return kept ? fromRow(kept) : fact;
+          .prepare(`SELECT ${PROFILE_COLUMNS} FROM profile_facts WHERE person = ? AND fact = ?`)
+          .get(fact.person, fact.fact) as ProfileRow | undefined;
+        return kept ? profileFactFromRow(kept) : fact;
       });
     },
     async facts(person) {
@@ -100,17 +86,19 @@ export function sqliteProfileStore(database: SqliteDatabase): ProfileStore {
     },
     async update(id, fact, at) {
       return database.write((connection) => {
-        const row = connection.prepare(`SELECT ${COLUMNS} FROM profile_facts WHERE id = ?`).get(id) as Row | undefined;
+        const row = connection.prepare(`SELECT ${PROFILE_COLUMNS} FROM profile_facts WHERE id = ?`).get(id) as
+          | ProfileRow
+          | undefined;
         if (!row) return undefined;
         const same = connection
-          .prepare(`SELECT ${COLUMNS} FROM profile_facts WHERE person = ? AND fact = ? AND id <> ?`)
-          .get(row.person, fact, id) as Row | undefined;
+          .prepare(`SELECT ${PROFILE_COLUMNS} FROM profile_facts WHERE person = ? AND fact = ? AND id <> ?`)
+          .get(row.person, fact, id) as ProfileRow | undefined;
         if (same) {
           connection.prepare('DELETE FROM profile_facts WHERE id = ?').run(id);
-          return fromRow(same);
+          return profileFactFromRow(same);
         }
         connection.prepare("UPDATE profile_facts SET fact = ?, at = ?, source = 'page' WHERE id = ?").run(fact, at, id);
-        return fromRow({ ...row, fact, at, source: 'page' });
+        return profileFactFromRow({ ...row, fact, at, source: 'page' });
       });
     },
     async people(limit) {
@@ -129,11 +117,11 @@ export function sqliteProfileStore(database: SqliteDatabase): ProfileStore {
       return (
         database
           .statement(
-            `SELECT ${COLUMNS} FROM profile_facts WHERE lower(fact) LIKE ? ESCAPE '\\'${filter}
+            `SELECT ${PROFILE_COLUMNS} FROM profile_facts WHERE lower(fact) LIKE ? ESCAPE '\\'${filter}
              ORDER BY at DESC, id DESC LIMIT ?`,
           )
-          .all(likePattern(text), ...(persons ?? []), limit) as Row[]
-      ).map(fromRow);
+          .all(likePattern(text), ...(persons ?? []), limit) as ProfileRow[]
+      ).map(profileFactFromRow);
     },
   };
 }
