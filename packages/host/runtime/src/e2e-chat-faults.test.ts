@@ -5,7 +5,7 @@ import { type AddressInfo, connect, createServer } from 'node:net';
 import { textReply } from '@aalis/testing';
 import { describe, expect, it } from 'vitest';
 import { E2E_TIMEOUT_MS, runAalis, serverConfig, spawnAalis, waitFor } from './spawn-aalis.case.js';
-import { useSpawnFixture } from './spawn-fixture.case.js';
+import { expectDrainOnSignal, useSpawnFixture } from './spawn-fixture.case.js';
 
 type ChatBody = { messages: Array<{ role: string; content: string | null }> };
 
@@ -96,36 +96,7 @@ describe('aalis chat under faults', () => {
 
   it(
     'drains on SIGHUP like SIGTERM: the running turn stops cleanly, exit 0, the history intact',
-    async () => {
-      const cwd = workspace(serverConfig(fixture.server.url));
-      fixture.server.enqueue({
-        type: 'stream',
-        steps: [
-          { text: 'Once upon a time' },
-          { flush: true },
-          { delayMs: 60_000 },
-          { text: ' THE END' },
-          { done: true },
-        ],
-      });
-      const run = spawnAalis({ cwd, args: ['chat'] });
-      run.child.stdin!.write('Tell me a long story.\n');
-      await waitFor(() => chatRequests().length > 0, { what: 'the model request' });
-      run.child.kill('SIGHUP');
-      expect(await run.exited).toBe(0);
-      expect(run.stderr()).toContain('Received SIGHUP');
-      expect(run.stdout()).toBe('');
-      await chatRequests()[0]!.closed;
-      expect(chatRequests()[0]!.abortedByClient).toBe(true);
-
-      fixture.server.enqueue(textReply('Sorry, where were we?'));
-      const again = await runAalis({ cwd, args: ['chat'], input: 'Are you there?\n' });
-      expect(again.code).toBe(0);
-      const next = transcript(bodies()[1]!);
-      expect(next).toContain('Tell me a long story.');
-      expect(next).toContain('[Stopped] The previous turn was stopped before it finished');
-      expect(next).not.toContain('Once upon a time');
-    },
+    () => expectDrainOnSignal(fixture, 'SIGHUP'),
     E2E_TIMEOUT_MS,
   );
 

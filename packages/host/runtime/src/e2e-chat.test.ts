@@ -1,8 +1,8 @@
 // End to end: the real `aalis chat` process against the scripted OpenAI-compatible test fixture.server.
 import { textReply, toolCallReply } from '@aalis/testing';
 import { describe, expect, it } from 'vitest';
-import { E2E_TIMEOUT_MS, runAalis, serverConfig, spawnAalis, waitFor } from './spawn-aalis.case.js';
-import { useSpawnFixture } from './spawn-fixture.case.js';
+import { E2E_TIMEOUT_MS, runAalis, serverConfig } from './spawn-aalis.case.js';
+import { expectDrainOnSignal, useSpawnFixture } from './spawn-fixture.case.js';
 
 type ChatBody = {
   messages: Array<{ role: string; content: string | null; tool_calls?: unknown[] }>;
@@ -65,41 +65,7 @@ describe('aalis chat', () => {
 
   it(
     'drains on SIGTERM: the running turn stops cleanly, nothing half-written, the history intact',
-    async () => {
-      const cwd = workspace(serverConfig(fixture.server.url));
-      fixture.server.enqueue({
-        type: 'stream',
-        steps: [
-          { text: 'Once upon a time' },
-          { flush: true },
-          { delayMs: 60_000 },
-          { text: ' THE END' },
-          { done: true },
-        ],
-      });
-      const run = spawnAalis({ cwd, args: ['chat'] });
-      run.child.stdin!.write('Tell me a long story.\n');
-      await waitFor(() => fixture.server.requests.some((request) => request.path === '/v1/chat/completions'), {
-        what: 'the model request',
-      });
-      run.child.kill('SIGTERM');
-      expect(await run.exited).toBe(0);
-      expect(run.stderr()).toContain('Received SIGTERM');
-      expect(run.stdout()).toBe('');
-      const request = fixture.server.requests.find((candidate) => candidate.path === '/v1/chat/completions')!;
-      await request.closed;
-      expect(request.abortedByClient).toBe(true);
-
-      fixture.server.enqueue(textReply('Sorry, where were we?'));
-      const again = await runAalis({ cwd, args: ['chat'], input: 'Are you there?\n' });
-      expect(again.code).toBe(0);
-      const next = bodies()[1]!
-        .messages.map((message) => message.content ?? '')
-        .join('\n');
-      expect(next).toContain('Tell me a long story.');
-      expect(next).toContain('[Stopped] The previous turn was stopped before it finished');
-      expect(next).not.toContain('Once upon a time');
-    },
+    () => expectDrainOnSignal(fixture, 'SIGTERM'),
     E2E_TIMEOUT_MS,
   );
 

@@ -13,6 +13,7 @@ import {
   runAalis,
   serverConfig,
   temporaryWorkspace,
+  unfinishedAnswer,
   waitFor,
 } from './spawn-aalis.case.js';
 
@@ -51,16 +52,7 @@ describe.skipIf(!tmuxFound)('aalis start when its terminal is closed', () => {
       const command = `trap '' HUP; ${JSON.stringify(process.execPath)} ${JSON.stringify(AALIS_BIN)} start 2>${JSON.stringify(errors)}; echo $? >${JSON.stringify(status)}`;
       tmux('new-session', '-d', '-s', 'hangup', '-x', '100', '-y', '30', '-c', workspace.dir, 'bash', '-c', command);
       await waitFor(() => screen().includes('Type a message'), { timeoutMs: 30_000, what: () => screen() });
-      server.enqueue({
-        type: 'stream',
-        steps: [
-          { text: 'Once upon a time' },
-          { flush: true },
-          { delayMs: 60_000 },
-          { text: ' THE END' },
-          { done: true },
-        ],
-      });
+      server.enqueue(unfinishedAnswer('Once upon a time'));
       tmux('send-keys', '-t', 'hangup', '-l', 'Tell me a long story.');
       tmux('send-keys', '-t', 'hangup', 'Enter');
       await waitFor(() => screen().includes('Once upon a time'), { what: () => screen() });

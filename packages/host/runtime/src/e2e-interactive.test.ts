@@ -3,7 +3,15 @@
 import { spawnSync } from 'node:child_process';
 import { type OpenAiTestServer, startOpenAiTestServer, textReply } from '@aalis/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AALIS_BIN, childEnv, E2E_TIMEOUT_MS, serverConfig, temporaryWorkspace, waitFor } from './spawn-aalis.case.js';
+import {
+  AALIS_BIN,
+  childEnv,
+  E2E_TIMEOUT_MS,
+  serverConfig,
+  temporaryWorkspace,
+  unfinishedAnswer,
+  waitFor,
+} from './spawn-aalis.case.js';
 
 const tmuxFound = spawnSync('tmux', ['-V'], { encoding: 'utf8' }).status === 0;
 if (!tmuxFound) {
@@ -31,18 +39,6 @@ const until = (text: string, target = 'aalis') =>
 const aalisCommand = () =>
   `${JSON.stringify(process.execPath)} ${JSON.stringify(AALIS_BIN)} start; echo "AALIS-EXIT=$?"; sleep 600`;
 
-/** A streamed answer that sends its first words, then hangs until the client gives up. */
-const slowAnswer = (words: string) => ({
-  type: 'stream' as const,
-  steps: [
-    { text: words },
-    { flush: true as const },
-    { delayMs: 60_000 },
-    { text: ' NEVER SHOWN' },
-    { done: true as const },
-  ],
-});
-
 let server: OpenAiTestServer;
 let workspace: { dir: string; remove(): void };
 beforeAll(async () => {
@@ -63,7 +59,7 @@ describe.skipIf(!tmuxFound)('aalis start in a terminal', () => {
       await until('Type a message');
 
       // A message, answered in a streamed reply that stalls; /stop stops it mid-turn.
-      server.enqueue(slowAnswer('The first part of a slow answer'));
+      server.enqueue(unfinishedAnswer('The first part of a slow answer'));
       type('Hello there');
       await until('The first part of a slow answer');
       type('/stop');
@@ -78,7 +74,7 @@ describe.skipIf(!tmuxFound)('aalis start in a terminal', () => {
       await until('Here is the second answer.');
 
       // Ctrl-C once stops the running turn, like /stop.
-      server.enqueue(slowAnswer('Another slow start'));
+      server.enqueue(unfinishedAnswer('Another slow start'));
       type('One more');
       await until('Another slow start');
       tmux('send-keys', '-t', 'aalis', 'C-c');

@@ -116,5 +116,19 @@ plugins:
 ${extra}`;
 }
 
+/** A streamed answer that sends its first words, then hangs until the client gives up (a turn to stop mid-way). */
+export function unfinishedAnswer(words: string) {
+  return {
+    type: 'stream' as const,
+    steps: [
+      { text: words },
+      { flush: true as const },
+      { delayMs: 60_000 },
+      { text: ' NEVER SHOWN' },
+      { done: true as const },
+    ],
+  };
+}
+
 /** Time limit of one end-to-end test (each starts real processes; generous for a loaded CI machine). */
 export const E2E_TIMEOUT_MS = 60_000;
