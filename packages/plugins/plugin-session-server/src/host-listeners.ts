@@ -262,7 +262,9 @@ async function announce(deps: ServerDeps, session: SessionInfo): Promise<void> {
       const mark = deps.logins.readMark(userId, session.id);
       const marks = new Map(mark === undefined ? [] : [[session.id, mark]]);
       const summary = summaryOf(deps, session, childIds, marks, peers[0]!.account);
-      const text = JSON.stringify({ type: 'sessions', change: 'upsert', sessionId: session.id, session: summary });
+      const text = Buffer.from(
+        JSON.stringify({ type: 'sessions', change: 'upsert', sessionId: session.id, session: summary }),
+      );
       for (const peer of peers) peer.sendText(text);
     }
   } catch (error) {

@@ -37,9 +37,9 @@ export type RelayNote =
 export interface Subscriber {
   /**
    * Delivers one sequenced event (only called once the subscriber's timeline or replay went out). `frame()` is the
-   * event frame as JSON, serialised once for every subscriber.
+   * event frame as JSON in UTF-8, serialised and encoded once for every subscriber.
    */
-  deliver(sessionId: string, seq: number, event: SessionEvent, frame: () => string): void;
+  deliver(sessionId: string, seq: number, event: SessionEvent, frame: () => Buffer): void;
 }
 
 export interface LiveTurn {
@@ -138,7 +138,11 @@ export class LiveSession {
     const seq = this.seq;
     // Serialised once: its size bounds the replay buffer, and every subscriber gets this same text.
     const text = JSON.stringify({ type: 'event', sessionId: this.sessionId, seq, event });
-    const frame = () => text;
+    let bytes: Buffer | undefined;
+    const frame = () => {
+      bytes ??= Buffer.from(text);
+      return bytes;
+    };
     this.buffer.push({ seq, event, bytes: text.length });
     this.bufferBytes += text.length;
     let drop = 0;

@@ -35,8 +35,8 @@ export interface Peer {
   /** The login this socket belongs to (cookie hash). */
   readonly loginKey: string;
   send(frame: ServerFrame): void;
-  /** Sends a frame already serialised (one serialisation for every subscriber of an event). */
-  sendText(text: string): void;
+  /** Sends a frame already serialised (one serialisation, and one UTF-8 encoding, for every socket it goes to). */
+  sendText(text: string | Buffer): void;
   /** Sessions this socket subscribed to (active once their timeline or replay went out). */
   readonly subscriptions: Set<string>;
   logLevel: LogRecord['level'] | undefined;

@@ -136,7 +136,8 @@ export function attachSocketServer(server: Server, options: SocketServerOptions)
           socket.cork();
           setImmediate(uncork);
         }
-        ws.send(text);
+        // A text frame whatever the type: a Buffer is the frame's JSON already encoded, shared by its sockets.
+        ws.send(text, { binary: false });
       },
       close(code, reason) {
         ws.close(code, reason);
