@@ -3,6 +3,7 @@
 // see is spoken — never a text the client sends — so the endpoint cannot be used to read out anything else.
 import { media } from '@aalis/api-media';
 import { defineErrors } from '@aalis/core';
+import { WellKnownMetadataKeys } from '@aalis/schema-message';
 import type { Account, ResultOf } from '@aalis/session-client';
 import { badParam } from './params.js';
 import type { ServerDeps } from './server-deps.js';
@@ -17,8 +18,10 @@ export const speechErrors = defineErrors({
   },
 });
 
-/** The longest message id taken (storage ids are far shorter). */
+/** The longest message or turn id taken (real ids are far shorter). */
 const MAX_ID_CHARS = 200;
+/** More model calls than any turn makes. */
+const MAX_SEGMENT = 10_000;
 
 export async function messageSpeech(
   deps: ServerDeps,
@@ -26,16 +29,30 @@ export async function messageSpeech(
   params: Record<string, unknown>,
 ): Promise<ResultOf<'message.speech'>> {
   const session = await accessibleSession(deps, account, params.sessionId, 'message.speech');
-  const { messageId } = params;
-  if (typeof messageId !== 'string' || messageId === '' || messageId.length > MAX_ID_CHARS)
+  const { messageId, turnId, segment } = params;
+  // A reply is named by its storage id, or — while the page has not had it back from the archive yet — by its turn
+  // and segment (the nth model call of the turn: its nth assistant message), as the timeline numbers them.
+  const byTurn = messageId === undefined;
+  if (!byTurn && (typeof messageId !== 'string' || messageId === '' || messageId.length > MAX_ID_CHARS))
     badParam('message.speech', 'messageId', 'string', messageId, { max: String(MAX_ID_CHARS) });
+  if (byTurn && (typeof turnId !== 'string' || turnId === '' || turnId.length > MAX_ID_CHARS))
+    badParam('message.speech', 'turnId', 'string', turnId, { max: String(MAX_ID_CHARS) });
+  if (byTurn && (typeof segment !== 'number' || !Number.isInteger(segment) || segment < 0 || segment > MAX_SEGMENT))
+    badParam('message.speech', 'segment', 'integer', segment, { min: '0', max: String(MAX_SEGMENT) });
   const service = deps.services.selected(media)?.impl;
   if (!service?.speak || service.speaks?.() !== true)
     throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'media.speech' });
   const messages = deps.memory.available ? await deps.memory.use.readAll(session.id) : [];
-  const reply = messages.find((message) => message.id === messageId && message.role === 'assistant');
-  if (!reply || typeof reply.content !== 'string' || reply.content.trim() === '')
-    throw speechErrors.AALIS_WEBUI_REPLY_UNKNOWN({ messageId });
-  const voice = await service.speak(reply.content, { sessionId: session.id });
+  const reply = byTurn
+    ? messages.filter(
+        (message) => message.role === 'assistant' && message.metadata?.[WellKnownMetadataKeys.TurnId] === turnId,
+      )[segment as number]
+    : messages.find((message) => message.id === messageId && message.role === 'assistant');
+  // What the person saw, when the stored content differs from it (the timeline shows the same).
+  const visible = reply?.metadata?.[WellKnownMetadataKeys.VisibleContent];
+  const text = typeof visible === 'string' ? visible : reply?.content;
+  if (typeof text !== 'string' || text.trim() === '')
+    throw speechErrors.AALIS_WEBUI_REPLY_UNKNOWN({ messageId: String(byTurn ? `${turnId}#${segment}` : messageId) });
+  const voice = await service.speak(text, { sessionId: session.id });
   return { mimeType: voice.mimeType ?? 'audio/ogg', data: voice.data ?? '' };
 }

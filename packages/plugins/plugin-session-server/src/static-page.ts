@@ -17,9 +17,12 @@ export interface PageServer {
 
 const WEBUI_PACKAGE = '@aalis/plugin-webui';
 
-/** The page's own scripts only; inline styles for Vue's style bindings; images from itself, data: and blob:. */
+/**
+ * The page's own scripts only; inline styles for Vue's style bindings; images from itself, data: and blob:; audio
+ * from itself and blob: (a reply's voice, made into an object URL by the Play button).
+ */
 export const PAGE_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
 
 /** The built page of @aalis/plugin-webui, when that package is installed and can produce it. */
 async function webuiPackageDir(

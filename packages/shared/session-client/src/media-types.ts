@@ -3,11 +3,12 @@
 
 export interface MediaRequests {
   /**
-   * Whoever may see the session: the stored reply `messageId` (an assistant message of the session) spoken, as
-   * Ogg/Opus bytes in base64. Refused when the host has no text-to-speech endpoint (hello.features.voiceOutput).
+   * Whoever may see the session: one of her stored replies spoken, as Ogg/Opus bytes in base64 — named by its storage
+   * id (`messageId`, a timeline text's id), or by `turnId` and `segment` (the timeline's numbering) while the page has
+   * only the live text. Refused when the host has no text-to-speech endpoint (hello.features.voiceOutput).
    */
   'message.speech': {
-    params: { sessionId: string; messageId: string };
+    params: { sessionId: string } & ({ messageId: string } | { turnId: string; segment: number });
     result: { mimeType: string; data: string };
   };
 }

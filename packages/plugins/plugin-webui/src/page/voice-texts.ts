@@ -1,4 +1,5 @@
-// Texts of recording a voice message in the composer, in zh-CN and en, beside the page's other texts.
+// Texts of recording a voice message in the composer and of playing a reply aloud, in zh-CN and en, beside the
+// page's other texts.
 import { defineCatalogue, translate } from '@aalis/core';
 import { preferences } from './page-preferences.js';
 
@@ -12,6 +13,10 @@ export const VOICE_TEXTS = defineCatalogue({
     'webui-page.voice.failed': '录音失败：{reason}',
     'webui-page.voice.empty': '没有录到声音，再试一次。',
     'webui-page.voice.fileName': '语音-{time}.webm',
+    'webui-page.voice.play': '播放',
+    'webui-page.voice.playing': '正在播放',
+    'webui-page.voice.loading': '正在生成语音',
+    'webui-page.voice.playFailed': '没能朗读：{reason}',
   },
   en: {
     'webui-page.voice.record': 'Voice input',
@@ -23,6 +28,10 @@ export const VOICE_TEXTS = defineCatalogue({
     'webui-page.voice.failed': 'Recording failed: {reason}',
     'webui-page.voice.empty': 'Nothing was recorded; try again.',
     'webui-page.voice.fileName': 'voice-{time}.webm',
+    'webui-page.voice.play': 'Play',
+    'webui-page.voice.playing': 'Playing',
+    'webui-page.voice.loading': 'Making the voice',
+    'webui-page.voice.playFailed': 'Could not read it aloud: {reason}',
   },
 });
 

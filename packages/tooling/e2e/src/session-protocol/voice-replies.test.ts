@@ -64,14 +64,23 @@ async function turn(client: SessionClient, reply: string) {
   const entry = again.latest!.entries.find((candidate) => candidate.kind === 'turn');
   if (entry?.kind !== 'turn') throw new Error('no turn in the timeline');
   const text = entry.items.find((item): item is TimelineText => item.kind === 'text' && item.final)!;
-  return { sessionId: session.id, replyId: text.id, inputId: entry.inputs[0]!.id };
+  return {
+    sessionId: session.id,
+    replyId: text.id,
+    inputId: entry.inputs[0]!.id,
+    turnId: entry.turnId!,
+    segment: text.segment,
+  };
 }
 
 describe('voice replies', () => {
   it('hello says voiceOutput; message.speech speaks a stored reply as Ogg/Opus', async () => {
     const owner = await connect();
     expect(owner.current?.features).toMatchObject({ voiceOutput: true });
-    const { sessionId, replyId } = await turn(owner, '**Sunny** today, see [the forecast](https://example.com/f).');
+    const { sessionId, replyId, turnId, segment } = await turn(
+      owner,
+      '**Sunny** today, see [the forecast](https://example.com/f).',
+    );
     const voice = await owner.request('message.speech', { sessionId, messageId: replyId });
     expect(voice.mimeType).toBe('audio/ogg');
     const bytes = Buffer.from(voice.data, 'base64');
@@ -81,13 +90,19 @@ describe('voice replies', () => {
     expect(request.input).toBe('Sunny today, see the forecast.');
     expect(request.voice).toBe('nova');
     expect(request.headers.authorization).toBe(`Bearer ${API_KEY}`);
+    // The same reply named by its turn and segment (what a page has while the reply is only live there).
+    const again = await owner.request('message.speech', { sessionId, turnId, segment });
+    expect(Buffer.from(again.data, 'base64').subarray(0, 4).toString('ascii')).toBe('OggS');
+    expect(tts.requests.at(-1)!.input).toBe('Sunny today, see the forecast.');
   });
 
   it('bad input, a message that is not a stored reply, and a failing endpoint are refused with their codes', async () => {
     const owner = await connect();
     const { sessionId, inputId, replyId } = await turn(owner, 'A reply.');
     const requests = tts.requests.length;
-    expect((await failure(owner.request('message.speech', { sessionId } as never))).code).toBe('AALIS_WEBUI_BAD_REQUEST');
+    expect((await failure(owner.request('message.speech', { sessionId } as never))).code).toBe(
+      'AALIS_WEBUI_BAD_REQUEST',
+    );
     expect((await failure(owner.request('message.speech', { sessionId: 'webui:none', messageId: replyId }))).code).toBe(
       'AALIS_WEBUI_SESSION_UNKNOWN',
     );
@@ -98,6 +113,20 @@ describe('voice replies', () => {
     expect((await failure(owner.request('message.speech', { sessionId, messageId: inputId }))).code).toBe(
       'AALIS_WEBUI_REPLY_UNKNOWN',
     );
+    const other = await turn(owner, 'Another reply.');
+    const requests2 = tts.requests.length;
+    // A segment the turn does not have, and a turn of another session named with this one, are not replies here.
+    expect(
+      (await failure(owner.request('message.speech', { sessionId: other.sessionId, turnId: other.turnId, segment: 1 })))
+        .code,
+    ).toBe('AALIS_WEBUI_REPLY_UNKNOWN');
+    expect((await failure(owner.request('message.speech', { sessionId, turnId: other.turnId, segment: 0 }))).code).toBe(
+      'AALIS_WEBUI_REPLY_UNKNOWN',
+    );
+    expect(
+      (await failure(owner.request('message.speech', { sessionId, turnId: other.turnId, segment: -1 }))).code,
+    ).toBe('AALIS_WEBUI_BAD_REQUEST');
+    expect(tts.requests.length).toBe(requests2);
     expect(tts.requests.length).toBe(requests);
     tts.enqueue({ status: 401, message: `Incorrect API key provided: ${API_KEY}` });
     const refused = await failure(owner.request('message.speech', { sessionId, messageId: replyId }));

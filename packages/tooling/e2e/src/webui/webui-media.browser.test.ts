@@ -1,8 +1,15 @@
 // Files and voice through the page, in Debian Chromium against a real `aalis serve` with the media plugin's
 // speech-to-text pointed at a local /audio/transcriptions server: a Chinese GBK text file, a PDF and a DOCX picked
 // in the composer reach the model as their text; the microphone (Chromium's fake capture device) records a voice
-// message that is sent as its transcript, the recording kept as an attachment.
-import { startTranscriptionTestServer, type TranscriptionTestServer, textReply } from '@aalis/testing';
+// message that is sent as its transcript, the recording kept as an attachment; her reply's Play button (播放) plays
+// the reply spoken by a local /audio/speech server (message.speech), and a second play costs the host nothing.
+import {
+  type SpeechTestServer,
+  startSpeechTestServer,
+  startTranscriptionTestServer,
+  type TranscriptionTestServer,
+  textReply,
+} from '@aalis/testing';
 import type { BrowserContext, Page } from '@plingjs/browser-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docx, GBK_TEXT, gbkText, textPdf } from '../../../../plugins/plugin-file-reader/src/test-files.case.js';
@@ -12,6 +19,7 @@ const TIMEOUT = 90_000;
 const SLOW = { timeout: 20_000 };
 let served: ServedWebui;
 let speech: TranscriptionTestServer;
+let tts: SpeechTestServer;
 let context: BrowserContext;
 let page: Page;
 
@@ -19,8 +27,9 @@ beforeAll(async () => {
   speech = await startTranscriptionTestServer({
     fallback: (request) => ({ text: `明天早上八点提醒我开会（${request.file?.bytes.length ?? 0} 字节）` }),
   });
+  tts = await startSpeechTestServer({ answerFormat: 'mp3' });
   served = await serveWebui({
-    extraConfig: `  media:\n    transcription: { baseUrl: ${speech.url}, model: whisper-test }\n`,
+    extraConfig: `  media:\n    transcription: { baseUrl: ${speech.url}, model: whisper-test }\n    speech: { baseUrl: ${tts.url}, voice: nova }\n`,
     chromiumArgs: ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'],
   });
   context = await served.browser.newContext({ viewport: { width: 1280, height: 860 } });
@@ -34,6 +43,7 @@ afterAll(async () => {
   await context?.close();
   await served?.stop();
   await speech?.close();
+  await tts?.close();
 }, TIMEOUT);
 
 /** What the model was sent as the last user message of its latest call. */
@@ -94,6 +104,33 @@ describe('files and voice from the WebUI', () => {
       expect(file.bytes.length).toBeGreaterThan(1_000);
       expect(speech.requests[0]!.model).toBe('whisper-test');
       expect(lastUserText()).toContain('明天早上八点提醒我开会');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'her reply has a Play button that plays the reply spoken by the host',
+    async () => {
+      const reply = page.getByTestId('turn').last().getByTestId('reply').last();
+      const play = reply.getByRole('button', { name: 'Play' });
+      await play.waitFor(SLOW);
+      expect(await play.getAttribute('aria-pressed')).toBe('false');
+      await play.click();
+      // Playing (the Ogg/Opus decoded by Chromium), then back to idle when the voice has ended; a failure says why.
+      const state = async () =>
+        `${await play.getAttribute('data-state')} ${await reply.locator('.play-reply [role="status"]').textContent()}`;
+      await expect.poll(state, SLOW).toMatch(/^playing /);
+      expect(await play.getAttribute('aria-pressed')).toBe('true');
+      await expect.poll(() => play.getAttribute('data-state'), SLOW).toBe('idle');
+      expect(tts.requests).toHaveLength(1);
+      expect(tts.requests[0]!.input).toBe('好的，明天早上八点提醒你。');
+      expect(tts.requests[0]!.voice).toBe('nova');
+      // Played again from the page's copy: no second request.
+      await play.click();
+      await expect.poll(() => play.getAttribute('data-state'), SLOW).toBe('playing');
+      await play.click();
+      expect(await play.getAttribute('data-state')).toBe('idle');
+      expect(tts.requests).toHaveLength(1);
     },
     TIMEOUT,
   );

@@ -35,6 +35,7 @@ import { icon } from './icons.js';
 import { LoginForm } from './login-form.js';
 import { MemoryView } from './memory-view.js';
 import { NewChat } from './new-chat.js';
+import { replySpeech } from './play-button.js';
 import { renderPreferenceControls } from './preference-controls.js';
 import { SessionList, type SessionListActions, sessionTitle } from './session-list.js';
 import type { SettingActions } from './setting-control.js';
@@ -89,6 +90,13 @@ export const AppShell = defineComponent({
       });
     });
     watchEffect(() => hostLocale(snapshot.value.hostLocale));
+    // Her replies get a Play button when the host can speak them (hello.features.voiceOutput).
+    watchEffect(() => {
+      replySpeech.value =
+        snapshot.value.features?.voiceOutput === true
+          ? (reply) => app.client.request('message.speech', { sessionId: snapshot.value.selectedId ?? '', ...reply })
+          : undefined;
+    });
     // A language picked on the page goes to the server too, so what it writes follows (docs/session-protocol.md
     // 「Locale」).
     watch(

@@ -25,8 +25,8 @@ export interface ConversationHandlers {
 /** Distance from the bottom (px) within which the reader counts as being at the latest message. */
 const BOTTOM_SLACK = 48;
 
-function renderItem(item: TurnItemView, selfId: string | undefined): VNode | null {
-  if (item.kind === 'text') return renderText(item);
+function renderItem(item: TurnItemView, selfId: string | undefined, turnId?: string): VNode | null {
+  if (item.kind === 'text') return renderText(item, turnId);
   if (item.kind === 'tool') return renderTool(item);
   if (item.kind === 'input') return renderInput(item.input, selfId, t('webui-page.joined'));
   return renderNotice(item);
@@ -263,7 +263,7 @@ export const ConversationView = defineComponent({
               editor: index === 0 && isEditing && editing ? editor(editing.turnId, editing.text) : undefined,
             }),
           ),
-          ...(isEditing ? [] : turn.items.map((item) => renderItem(item, selfId))),
+          ...(isEditing ? [] : turn.items.map((item) => renderItem(item, selfId, turn.turnId))),
           turn.running && !isEditing
             ? h('div', { class: 'typing', 'aria-hidden': 'true' }, [h('span'), h('span'), h('span')])
             : null,

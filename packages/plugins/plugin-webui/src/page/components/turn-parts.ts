@@ -14,6 +14,7 @@ import { preferences, t } from '../page-preferences.js';
 import { CopyButton } from './copy-button.js';
 import { icon } from './icons.js';
 import { MarkdownText } from './markdown-text.js';
+import { PlayButton, replySpeech } from './play-button.js';
 
 export function personName(person: PersonView | undefined, selfId: string | undefined): string {
   if (!person) return '';
@@ -110,7 +111,8 @@ export function renderInput(
   );
 }
 
-export function renderText(item: TextItemView): VNode | null {
+/** `turnId`: the turn it belongs to, so a reply the page has only live can be named to the host (its Play button). */
+export function renderText(item: TextItemView, turnId?: string): VNode | null {
   if (item.text === '' && item.reasoning === '') return null;
   return h(
     'div',
@@ -131,7 +133,17 @@ export function renderText(item: TextItemView): VNode | null {
       item.text === '' ? null : h(MarkdownText, { text: item.text }),
       item.unsent ? h('span', { class: 'tag tag-unsent', 'data-testid': 'unsent' }, t('webui-page.unsent')) : null,
       item.stopped ? h('span', { class: 'tag tag-stopped', 'data-testid': 'stopped' }, t('webui-page.stopped')) : null,
-      item.text === '' ? null : messageActions([h(CopyButton, { text: item.text })]),
+      item.text === ''
+        ? null
+        : messageActions([
+            h(CopyButton, { text: item.text }),
+            // Her stored words only (by id, or by turn and segment while live): never a text the page sends.
+            replySpeech.value && (item.storageId !== undefined || turnId !== undefined)
+              ? h(PlayButton, {
+                  ...(item.storageId !== undefined ? { messageId: item.storageId } : { turnId, segment: item.segment }),
+                })
+              : null,
+          ]),
     ],
   );
 }
