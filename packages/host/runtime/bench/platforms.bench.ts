@@ -2,7 +2,8 @@
 // the default plugin set, the scripted model server) against its local protocol server: every adapter with a
 // conformance driver (packages/host/runtime/src/platform-<x>-driver.case.ts) is picked up.
 //   in:  from the moment the server writes the event to the moment the adapter calls the gateway's receive
-//        (handleMessage) — against the baseline of one JSON frame over a loopback WebSocket in the same process;
+//        (handleMessage) — against the baseline of one JSON frame over a loopback WebSocket in the same process
+//        (of the HTTP POST below for a platform whose events are HTTP requests to her: WeCom);
 //   out: from the moment the reply is dispatched (outbound:dispatch) to the moment the server has read the send
 //        request — against the baseline of a plain HTTP POST of a reply-sized JSON body to a local server.
 // Both baselines are sampled once per round, between the platform's own, in the same run. Goal: added p99 ≤ 2 ms.
@@ -139,7 +140,14 @@ async function measure(driver: PlatformConformanceDriver): Promise<Row> {
   const output = new PassThrough();
   output.resume();
   let aalis: RunningAalis | undefined;
-  const row: Row = { name: driver.name, inbound: [], outbound: [], floorIn: floors.inbound, floorOut: floors.outbound };
+  // An event that reaches her as an HTTP request (a webhook) is compared with the HTTP POST baseline.
+  const row: Row = {
+    name: driver.name,
+    inbound: [],
+    outbound: [],
+    floorIn: server.inbound === 'http' ? floors.outbound : floors.inbound,
+    floorOut: floors.outbound,
+  };
   try {
     const before = server.connections();
     aalis = await startAalis({ env: {}, mode: 'none', cwd: dir, output, errorOutput: output, plugins: [plugin] });

@@ -74,6 +74,11 @@ export interface ConformanceServer {
   sessionId(chat: ConformanceChat): string;
   /** How many times the adapter has connected so far (identified, began polling …): it grows after a start or a drop. */
   connections(): number;
+  /**
+   * How events reach her: as frames on her connection (default) or as HTTP requests to her (webhooks, callbacks) —
+   * the bench compares the inbound way with the matching baseline.
+   */
+  readonly inbound?: 'frames' | 'http';
   /** Whether events sent while she is disconnected reach her once she is back (replay, resume, a queue). */
   readonly replaysMissedEvents: boolean;
   /** Delivers one event on the wire; the platform message id and performance.now() right before it was written. */

@@ -70,17 +70,17 @@ export const conformanceDriver: PlatformConformanceDriver<WecomConformanceServer
       sessionId: (chat) =>
         chat.kind === 'group' ? `wecom:group:${chatIdOf(chat.group)}` : `wecom:private:${chat.user}`,
       connections: () => wecom.callbackStarts(),
+      inbound: 'http',
       replaysMissedEvents: false,
       async deliver(message) {
-        const at = performance.now();
-        const { msgId, status } = await wecom.message({
+        const { msgId, status, postedAt } = await wecom.message({
           ...(message.chat.kind === 'group' ? { chatId: chatIdOf(message.chat.group) } : {}),
           userId: message.from,
           text: message.text,
           mention: message.mention === true,
         });
         if (status !== 200) throw new Error(`WeCom: her callback answered ${status}`);
-        return { id: msgId, at };
+        return { id: msgId, at: postedAt };
       },
       sent: () =>
         wecom.sent.map((sent, index) => {

@@ -40,8 +40,13 @@ export interface WecomBotServer {
   setCallback(url: string): void;
   /** WeCom's URL check: the status and the body the bot answered. */
   verifyUrl(): Promise<{ status: number; body: string; echo: string }>;
-  /** Delivers a message; resolves with its msgid and the HTTP status once the bot answered the callback. */
-  message(options: WecomMessageOptions): Promise<{ msgId: string; status: number; streamId?: string }>;
+  /**
+   * Delivers a message; resolves with its msgid and the HTTP status once the bot answered the callback, and
+   * `postedAt`: performance.now() right before the sealed callback was posted.
+   */
+  message(
+    options: WecomMessageOptions,
+  ): Promise<{ msgId: string; status: number; streamId?: string; postedAt: number }>;
   /** POSTs a raw body to the callback with the given query (bad input). */
   post(body: string, query?: Record<string, string>): Promise<number>;
   /** Encrypts and signs a plaintext as WeCom would (for hand-made callbacks). */
@@ -305,11 +310,12 @@ export async function startWecomBotServer({
         message.text = { content: mention ? `@Aalis ${options.text ?? ''}` : (options.text ?? '') };
       }
       const sealed = seal(JSON.stringify(message));
+      const postedAt = performance.now();
       const answer = await post(sealed.body, sealed.query);
       const opened = answer.status === 200 ? open(answer.text) : undefined;
       const streamId = opened?.msgtype === 'stream' ? opened.stream?.id : undefined;
       if (streamId) poll(streamId, chat, msgId);
-      return { msgId, status: answer.status, ...(streamId ? { streamId } : {}) };
+      return { msgId, status: answer.status, ...(streamId ? { streamId } : {}), postedAt };
     },
     async post(body, query = {}) {
       return (await post(body, query)).status;
