@@ -12,6 +12,8 @@ export const CONSOLE_MODELS_TEXTS = defineCatalogue({
     'console-models.provider.notConfigured': '未配置',
     'console-models.baseUrl': '接口地址（Base URL）',
     'console-models.baseUrl.hint': '例如 http://127.0.0.1:11434/v1 或 https://api.openai.com/v1',
+    'console-models.baseUrl.hint.anthropic':
+      '留空即官方的 https://api.anthropic.com；代理或网关填它的根地址（不带 /v1）',
     'console-models.apiKey': 'API 密钥',
     'console-models.apiKey.kept': '已保存（留空保持不变）',
     'console-models.headers': '额外请求头（每行一个「名称：值」）',
@@ -96,6 +98,8 @@ export const CONSOLE_MODELS_TEXTS = defineCatalogue({
     'console-models.provider.notConfigured': 'Not configured',
     'console-models.baseUrl': 'Base URL',
     'console-models.baseUrl.hint': 'e.g. http://127.0.0.1:11434/v1 or https://api.openai.com/v1',
+    'console-models.baseUrl.hint.anthropic':
+      'Empty: the official https://api.anthropic.com; for a proxy or gateway, its root (without /v1)',
     'console-models.apiKey': 'API key',
     'console-models.apiKey.kept': 'Saved (leave empty to keep it)',
     'console-models.headers': 'Extra headers (one "Name: value" per line)',

@@ -3,7 +3,7 @@
 // model call carries and that is written back to aalis.config.yaml with its comment; an invalid value is refused
 // with the schema's message under the field; a plugin is turned off (its dependants wait) and on again; the audit
 // log shows each change. zh-CN and en, desktop and phone; screenshots in docs/screenshots/webui/.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { textReply } from '@aalis/testing';
 import type { BrowserContext, Page } from '@plingjs/browser-testing';
@@ -112,12 +112,53 @@ describe('the console’s plugin settings', () => {
   );
 
   it(
+    'refuses to overwrite a file edited by hand meanwhile, and keeps a plugin running that fails to start',
+    async () => {
+      const agent = row('@aalis/plugin-agent');
+      await agent.getByRole('button', { name: 'Settings' }).click();
+      const form = page.getByRole('form', { name: 'Settings of @aalis/plugin-agent' });
+      const prompt = form.getByLabel('systemPrompt', { exact: true });
+      await expect.poll(() => prompt.inputValue(), SLOW).toBe('Always answer in French.');
+      // Someone edits the file by hand while the form is open: the save is refused, the hand edit stays.
+      const edited = configText().replace('# house rules', '# house rules, edited by hand');
+      writeFileSync(join(served.dir, 'aalis.config.yaml'), edited);
+      await prompt.fill('Answer in Latin.');
+      await form.getByRole('button', { name: 'Save' }).click();
+      await expect
+        .poll(() => form.getByTestId('settings-outcome').textContent(), SLOW)
+        .toContain('AALIS_HOST_CONFIG_CHANGED');
+      expect(configText()).toBe(edited);
+      await agent.getByRole('button', { name: 'Close' }).click();
+
+      // A value the plugin cannot start with: its coded error, the previous settings running, nothing written.
+      const media = row('@aalis/plugin-media');
+      await media.getByRole('button', { name: 'Settings' }).click();
+      const mediaForm = page.getByRole('form', { name: 'Settings of @aalis/plugin-media' });
+      await mediaForm.locator('[name="transcription.baseUrl"]').fill('ftp://127.0.0.1/whisper');
+      await mediaForm.getByRole('button', { name: 'Save' }).click();
+      const outcome = mediaForm.getByTestId('settings-outcome');
+      await expect.poll(() => outcome.textContent(), SLOW).toContain('AALIS_HOST_CONFIG_START_FAILED');
+      // The plugin's own reason, naming the key and what it should be.
+      expect(await outcome.textContent()).toContain('plugins.media.transcription.baseUrl');
+      expect(await outcome.textContent()).toContain('the previous settings are running again');
+      expect(configText()).toBe(edited);
+      expect(await media.getAttribute('data-state')).toBe('active');
+      await mediaForm.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, 'console-settings-refused-en.png') });
+      await media.getByRole('button', { name: 'Close' }).click();
+    },
+    TIMEOUT,
+  );
+
+  it(
     'works in Chinese on a phone: 设置, 保存, 停用 and 启用',
     async () => {
       await page.evaluate(() => localStorage.setItem('aalis.webui.locale', 'zh-CN'));
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`${served.origin}/`);
-      await page.getByTestId('open-admin').click();
+      // On a phone the admin area is in the drawer behind the menu button.
+      await page.getByTestId('menu').click();
+      await page.locator('[data-testid="open-admin"]:visible').click();
       const agent = row('@aalis/plugin-agent');
       await expect
         .poll(() => agent.locator('.plugin-description').textContent(), SLOW)

@@ -124,7 +124,7 @@ export const ModelsView = defineComponent({
               placeholder: kind === 'openai' ? 'http://127.0.0.1:11434/v1' : 'https://api.anthropic.com',
               onInput: (event: Event) => (form.baseUrl = (event.target as HTMLInputElement).value),
             }),
-            tm('console-models.baseUrl.hint'),
+            tm(kind === 'openai' ? 'console-models.baseUrl.hint' : 'console-models.baseUrl.hint.anthropic'),
           ),
           field(
             `${kind}-api-key`,
