@@ -1,6 +1,7 @@
-// The console's 模型/Models, 平台/Platforms and 人格/Personas sections in Debian Chromium against a real `aalis serve`
-// started with NO configuration (the offline demo model): the model server is added from the page alone (its base
-// URL, tested, saved), made the default, and a chat is answered by it — no file opened, no restart. A Telegram token
+// The console's 模型/Models, 平台/Platforms and 人格/Personas sections in Debian Chromium against a real `aalis start`
+// (what `npm start` runs) started with NO configuration (the offline demo model): the model server is added from the
+// page alone (its base URL, tested, saved), made the default, and a chat is answered by it — no file opened, no
+// restart. A Telegram token
 // the Bot API refuses shows in the page naming the key; a OneBot implementation and an MCP server (stdio) are added
 // from the page and show connected, the MCP server is edited; a persona is created and edited. zh-CN and en, desktop
 // and phone; screenshots in docs/screenshots/webui/.
@@ -47,10 +48,11 @@ beforeAll(async () => {
   model = await startOpenAiTestServer({ models: ['scripted-model'] });
   botApi = await startBotApiServer({ token: '777:the-right-token' });
   onebot = await startOneBotImplementation({ selfId: 10001, accessToken: 'onebot-secret' });
-  // No aalis.config.yaml: the first start writes the defaults and answers with the offline demo model.
+  // No aalis.config.yaml: the first start writes the defaults and answers with the offline demo model. `aalis start`
+  // is what `npm start` runs (the terminal chat, which prints the WebUI's login link too); its input stays open, as
+  // a terminal's would, until the end.
   workspace = temporaryWorkspace();
-  serve = spawnAalis({ cwd: workspace.dir, args: ['serve'], env: { AALIS_WEBUI_PORT: '0' } });
-  serve.child.stdin!.end();
+  serve = spawnAalis({ cwd: workspace.dir, args: ['start'], env: { AALIS_WEBUI_PORT: '0' } });
   const link = await waitFor(() => LINK.exec(serve.stdout())?.[0], {
     timeoutMs: 60_000,
     what: () => `the login link\nstdout: ${serve.stdout()}\nstderr: ${serve.stderr()}`,
@@ -70,6 +72,7 @@ afterAll(async () => {
   await browser?.close().catch(() => undefined);
   if (serve && serve.child.exitCode === null) serve.child.kill('SIGTERM');
   if (serve) await Promise.race([serve.exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  if (serve && serve.child.exitCode === null) serve.child.kill('SIGKILL');
   await model?.close();
   await botApi?.close();
   await onebot?.close();
