@@ -6,11 +6,16 @@
 //   - the history window alone (what the product sent before long-term memory),
 //   - plain BM25 top-10 over the conversation's messages (FTS5 porter/unicode61, the question's words OR'ed),
 //   - long-term memory's full text (the embedded default), share of evidence messages reaching the prompt, and the
-//     recalled tokens per turn.
+//     recalled tokens per turn,
+//   - the same with an embedding endpoint wired in (plugins.embedding-openai against @aalis/testing's local server,
+//     whose vectors are hashed bags of words, not a real model): it shows the dense path and the rank fusion work end
+//     to end, not what a real embedding model would add. BENCH_EMBEDDING=off leaves it out.
 // Without BENCH_LOCOMO it runs on the small fixture of the tests (figures then say little).
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import embeddingOpenAiPlugin from '@aalis/plugin-embedding-openai';
+import { startOpenAiTestServer } from '@aalis/testing';
 import Database from 'better-sqlite3';
 import { type Conversation, readLocomo, replayConversation, spokenText } from '../src/conversation-replay.case.js';
 import memoryVectorPlugin from '../src/index.js';
@@ -75,10 +80,14 @@ const list = conversations();
 console.log(
   `${list.length} conversation(s), ${list.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0)} messages, ${list.reduce((n, c) => n + c.questions.length, 0)} questions (adversarial category 5 left out); historyLimit ${HISTORY_LIMIT}, maxTokens ${MAX_TOKENS}`,
 );
+const WITH_EMBEDDING = process.env.BENCH_EMBEDDING !== 'off';
+const embeddingServer = WITH_EMBEDDING ? await startOpenAiTestServer({ embeddingDimensions: 256 }) : undefined;
 const totals = {
   evidence: 0,
   window: 0,
   memory: 0,
+  dense: 0,
+  denseTokens: [] as number[],
   memoryInRecall: 0,
   bm25: 0,
   bm25Evidence: 0,
@@ -96,6 +105,17 @@ for (const conversation of list) {
       if (shownMisses++ < Number(process.env.BENCH_MISSES ?? 0)) console.log('MISS', miss);
     },
   });
+  if (embeddingServer) {
+    const dense = await replayConversation(conversation, {
+      historyLimit: HISTORY_LIMIT,
+      extra: [
+        [embeddingOpenAiPlugin, { baseUrl: embeddingServer.url, model: 'hashed-bag-of-words', batchSize: 128 }],
+        [memoryVectorPlugin, { maxTokens: MAX_TOKENS, ...JSON.parse(process.env.BENCH_CONFIG ?? '{}') }],
+      ],
+    });
+    totals.dense += dense.inPrompt;
+    totals.denseTokens.push(...dense.recalledTokens);
+  }
   totals.evidence += result.evidence;
   totals.window += result.inHistory;
   totals.memory += result.inPrompt;
@@ -107,12 +127,19 @@ for (const conversation of list) {
   );
 }
 const mean = totals.tokens.reduce((a, b) => a + b, 0) / Math.max(1, totals.tokens.length);
+await embeddingServer?.close();
 console.log(`evidence messages reaching the prompt (${totals.evidence}):`);
 console.log(`  history window alone (historyLimit ${HISTORY_LIMIT})   ${percent(totals.window, totals.evidence)}`);
 console.log(`  plain BM25 top-10 (baseline, same data)      ${percent(totals.bm25, totals.bm25Evidence)}`);
 console.log(
   `  long-term memory, full text (default)        ${percent(totals.memory, totals.evidence)}   (goal ≥ 75 %)`,
 );
+if (WITH_EMBEDDING) {
+  const denseMean = totals.denseTokens.reduce((a, b) => a + b, 0) / Math.max(1, totals.denseTokens.length);
+  console.log(
+    `  + a (fake) embedding endpoint, fused by rank ${percent(totals.dense, totals.evidence)}   (hashed bag-of-words vectors; mean ${denseMean.toFixed(0)}, max ${Math.max(...totals.denseTokens)} tokens)`,
+  );
+}
 console.log(
   `recalled tokens per turn (estimated): mean ${mean.toFixed(0)}, p50 ${quantile(totals.tokens, 0.5)}, p99 ${quantile(totals.tokens, 0.99)}, max ${Math.max(...totals.tokens)} (goal ≤ 2,000)`,
 );

@@ -180,10 +180,10 @@ const settings = {
   maxHits: 20,
   neighbours: 2,
   itemMaxChars: 400,
+  neighbourMaxChars: 200,
   recencyHalfLifeDays: 90,
   recencyWeight: 0.2,
 };
-const costs = blockCosts({ locale: 'zh-CN', itemMaxChars: 400 });
 const recallMs: number[] = [];
 const plainQueryMs: number[] = [];
 const plainSearch = database.statement(
@@ -205,6 +205,13 @@ for (let i = -WARM_UP; i < QUERIES; i += 1) {
     audiences: [sample.audience],
     persons: sample.person ? [sample.person, `qq:${Math.floor(random() * PEOPLE)}`] : [],
   };
+  const costs = blockCosts({
+    sessionId: sample.sessionId,
+    locale: 'zh-CN',
+    timeZone: undefined,
+    itemMaxChars: settings.itemMaxChars,
+    neighbourMaxChars: settings.neighbourMaxChars,
+  });
   let began = performance.now();
   const excerpts = await recall({
     store,

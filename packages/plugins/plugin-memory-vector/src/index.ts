@@ -128,7 +128,13 @@ export const memoryVectorPlugin = definePlugin({
               }),
             ),
           find: async ({ text, terms, scope, exclude, signal }) => {
-            const costs = blockCosts({ locale: handles.i18n.use.locale, itemMaxChars: settings.itemMaxChars });
+            const costs = blockCosts({
+              sessionId: scope.sessionId,
+              locale: handles.i18n.use.locale,
+              timeZone: settings.timeZone,
+              itemMaxChars: settings.itemMaxChars,
+              neighbourMaxChars: settings.neighbourMaxChars,
+            });
             const now = Date.now();
             const excerpts = await recall({
               store,
@@ -151,6 +157,7 @@ export const memoryVectorPlugin = definePlugin({
               locale: handles.i18n.use.locale,
               timeZone: settings.timeZone,
               itemMaxChars: settings.itemMaxChars,
+              neighbourMaxChars: settings.neighbourMaxChars,
             }),
         }),
       );

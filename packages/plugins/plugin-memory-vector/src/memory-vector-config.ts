@@ -12,14 +12,16 @@ export const memoryVectorConfigSchema = s
       .describe(
         'Most tokens of recalled past messages one turn carries (estimated). The agent’s memoryTokenBudget still applies when a request must be cut (trim step 4).',
       ),
-    maxHits: s.number().integer().min(1).max(50).default(20).describe('Most past messages found per turn.'),
+    maxHits: s.number().integer().min(1).max(50).default(35).describe('Most past messages found per turn.'),
     neighbours: s
       .number()
       .integer()
       .min(0)
       .max(5)
       .default(2)
-      .describe('Messages said just before and after each found message, recalled with it so it keeps its context.'),
+      .describe(
+        'Messages said just before and after each of the ten best found messages, recalled with it so it keeps its context.',
+      ),
     itemMaxChars: s
       .number()
       .integer()
@@ -27,6 +29,15 @@ export const memoryVectorConfigSchema = s
       .max(10_000)
       .default(400)
       .describe('Longest text one recalled message contributes; longer ones are cut.'),
+    neighbourMaxChars: s
+      .number()
+      .integer()
+      .min(50)
+      .max(10_000)
+      .default(120)
+      .describe(
+        'Longest text a neighbour (a message recalled as context around a found one) contributes; longer ones are cut.',
+      ),
     recencyHalfLifeDays: s
       .number()
       .min(1)

@@ -4,7 +4,7 @@
 // archive is the record, the index can always be rebuilt from it.
 import type { Logger } from '@aalis/core';
 import type { Message } from '@aalis/schema-message';
-import type { RecallEntry, RecallStore } from './recall-store.js';
+import { contextText, type RecallEntry, type RecallStore } from './recall-store.js';
 
 type Operation =
   | { kind: 'add'; sessionId: string; messages: readonly Message[] }
@@ -12,6 +12,8 @@ type Operation =
   | { kind: 'clear'; sessionIds: readonly string[] | undefined }
   | { kind: 'catchUp'; sessionId: string };
 
+/** Sessions whose last words are kept for the context of their next message. */
+const REMEMBERED_SESSIONS = 10_000;
 /** Messages indexed per write. */
 export const INDEX_BATCH = 500;
 /** Appended messages waiting at most; past it a session is read again from the archive later instead. */
@@ -30,6 +32,8 @@ export interface MessageIndexerOptions {
 
 export class MessageIndexer {
   private readonly operations: Operation[] = [];
+  /** The last indexed words of recently active sessions: the context of their next message. */
+  private readonly lastWords = new Map<string, string>();
   private waitingMessages = 0;
   private running: Promise<void> | undefined;
   private stopped = false;
@@ -108,7 +112,7 @@ export class MessageIndexer {
       taken += operation.messages.length;
       for (const message of operation.messages) {
         const entry = await this.safeEntry(operation.sessionId, message);
-        if (entry) entries.push(entry);
+        if (entry) entries.push(this.withContext(entry));
       }
     }
     this.waitingMessages -= taken;
@@ -131,14 +135,25 @@ export class MessageIndexer {
 
   private async readAgain(sessionId: string): Promise<void> {
     const messages = await this.options.readAll(sessionId);
+    // Read from its start: each message's context is the one before it in the archive.
+    this.lastWords.delete(sessionId);
     for (let start = 0; start < messages.length && !this.stopped; start += INDEX_BATCH) {
       const entries: RecallEntry[] = [];
       for (const message of messages.slice(start, start + INDEX_BATCH)) {
         const entry = await this.safeEntry(sessionId, message);
-        if (entry) entries.push(entry);
+        if (entry) entries.push(this.withContext(entry));
       }
       await this.write(entries);
     }
+  }
+
+  /** Gives an entry the words said before it in its session (what this indexer saw last there). */
+  private withContext(entry: RecallEntry): RecallEntry {
+    const before = this.lastWords.get(entry.sessionId);
+    this.lastWords.delete(entry.sessionId);
+    this.lastWords.set(entry.sessionId, contextText(entry.text));
+    if (this.lastWords.size > REMEMBERED_SESSIONS) this.lastWords.delete(this.lastWords.keys().next().value!);
+    return before === undefined ? entry : { ...entry, context: before };
   }
 
   private async safeEntry(sessionId: string, message: Message): Promise<RecallEntry | undefined> {

@@ -1,11 +1,14 @@
 // The recall store on PostgreSQL (shared by every process of a deployment): entries with their terms as a tsvector
 // built by array_to_tsvector (the shared tokeniser's terms taken as they are, no parser or dictionary between), a
-// GIN index, and the scope as plain columns.
+// GIN index, the terms of the words said just before each entry in a tsvector of their own (a turn's recall finds
+// by them at a lower weight), and the scope as plain columns.
 import type { PostgresDatabase, PostgresMigration } from '@aalis/postgres';
 import { searchTerms } from '@aalis/util-text-search';
 import { MAX_CHOSEN_TERMS } from './choose-terms.js';
 import { contentHash } from './content-hash.js';
 import {
+  CONTEXT_WEIGHT,
+  contextText,
   embeddedText,
   RECALL_NAMESPACE,
   type RecallEntry,
@@ -48,6 +51,13 @@ const MIGRATIONS: readonly PostgresMigration[] = [
     up: `ALTER TABLE recall_entries ADD COLUMN embedding REAL[];
     CREATE INDEX recall_entries_unembedded ON recall_entries(seq) WHERE embedding IS NULL;
     CREATE TABLE recall_vector_cache (hash TEXT PRIMARY KEY, vector REAL[] NOT NULL);`,
+  },
+  {
+    version: 3,
+    name: 'the terms of the words said before each entry',
+    // Entries stored before have none (NULL): they are found by their own words as before.
+    up: `ALTER TABLE recall_entries ADD COLUMN context_terms TSVECTOR;
+    CREATE INDEX recall_entries_context_terms ON recall_entries USING GIN (context_terms);`,
   },
 ];
 
@@ -102,11 +112,12 @@ export async function postgresRecallStore(database: PostgresDatabase): Promise<R
       const column = <T>(pick: (entry: RecallEntry) => T) => entries.map(pick);
       const rows = await database.query<{ n: string }>(
         `WITH added AS (
-           INSERT INTO recall_entries (${COLUMNS}, terms)
-           SELECT m, s, a, p, sp, r, t, at, tx, array_to_tsvector(te)
+           INSERT INTO recall_entries (${COLUMNS}, terms, context_terms)
+           SELECT m, s, a, p, sp, r, t, at, tx, array_to_tsvector(te), array_to_tsvector(ce)
            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
                        $8::bigint[], $9::text[]) WITH ORDINALITY AS v(m, s, a, p, sp, r, t, at, tx, i)
-           CROSS JOIN LATERAL (SELECT coalesce(string_to_array(($10::text[])[i], ' '), '{}') AS te) AS split
+           CROSS JOIN LATERAL (SELECT coalesce(string_to_array(($10::text[])[i], ' '), '{}') AS te,
+                                      coalesce(string_to_array(($11::text[])[i], ' '), '{}') AS ce) AS split
            ON CONFLICT (message_id) DO NOTHING RETURNING 1)
          SELECT count(*) AS n FROM added`,
         [
@@ -120,16 +131,23 @@ export async function postgresRecallStore(database: PostgresDatabase): Promise<R
           column((entry) => entry.at),
           column((entry) => storable(entry.text)),
           column((entry) => [...new Set(searchTerms(searchedText(entry)))].join(' ')),
+          column((entry) =>
+            entry.context === undefined ? '' : [...new Set(searchTerms(contextText(entry.context)))].join(' '),
+          ),
         ],
       );
       return Number(rows[0]?.n ?? 0);
     },
-    async search({ terms, scope, limit }) {
+    async search({ terms, scope, limit, context = false }) {
       if (terms.length === 0 || limit <= 0) return [];
+      const found = context ? '(terms @@ q OR context_terms @@ q)' : 'terms @@ q';
+      const score = context
+        ? `ts_rank(terms, q) + ${CONTEXT_WEIGHT} * coalesce(ts_rank(context_terms, q), 0)`
+        : 'ts_rank(terms, q)';
       const rows = await database.query<Row & { score: number }>(
-        `SELECT ${COLUMNS}, ts_rank(terms, q) AS score
+        `SELECT ${COLUMNS}, ${score} AS score
          FROM recall_entries, CAST($1 AS tsquery) AS q
-         WHERE terms @@ q AND (session_id = $2 OR audience = ANY($3::text[]) OR person = ANY($4::text[]))
+         WHERE ${found} AND (session_id = $2 OR audience = ANY($3::text[]) OR person = ANY($4::text[]))
          ORDER BY score DESC, at DESC LIMIT $5`,
         [anyOf(terms.slice(0, MAX_CHOSEN_TERMS)), scope.sessionId, scope.audiences, scope.persons, limit],
       );

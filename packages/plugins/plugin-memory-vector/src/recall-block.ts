@@ -13,7 +13,10 @@ export interface BlockOptions {
   sessionId: string;
   locale: Locale;
   timeZone: string | undefined;
+  /** Longest text of a message that matched. */
   itemMaxChars: number;
+  /** Longest text of a neighbour (context around a match: its gist is enough, and the budget goes further). */
+  neighbourMaxChars: number;
 }
 
 function whereOf(entry: RecallEntry, { sessionId, locale }: BlockOptions): string {
@@ -31,10 +34,10 @@ function whoOf(entry: RecallEntry, locale: Locale): string {
     : (entry.speaker ?? translate(textRef('memoryVector.someone'), locale));
 }
 
-/** One message: who, then the words as a JSON string (cut at itemMaxChars). */
-export function entryLine(entry: RecallEntry, options: Pick<BlockOptions, 'locale' | 'itemMaxChars'>): string {
-  const cut = entry.text.length > options.itemMaxChars;
-  const text = JSON.stringify(cut ? entry.text.slice(0, options.itemMaxChars) : entry.text);
+/** One message: who, then the words as a JSON string (cut at maxChars). */
+export function entryLine(entry: RecallEntry, options: { locale: Locale; maxChars: number }): string {
+  const cut = entry.text.length > options.maxChars;
+  const text = JSON.stringify(cut ? entry.text.slice(0, options.maxChars) : entry.text);
   const tail = cut ? translate(textRef('memoryVector.cut'), options.locale) : '';
   return `${whoOf(entry, options.locale)}: ${text}${tail}`;
 }
@@ -49,12 +52,15 @@ export function excerptLabel(first: RecallEntry, options: BlockOptions): string 
   return `${when} ${whereOf(first, options)}:`;
 }
 
-/** What one message's line costs (estimated), and the most an excerpt's label costs. */
-export function blockCosts(options: Pick<BlockOptions, 'locale' | 'itemMaxChars'>) {
+const maxCharsOf = (matched: boolean, options: Pick<BlockOptions, 'itemMaxChars' | 'neighbourMaxChars'>) =>
+  matched ? options.itemMaxChars : Math.min(options.neighbourMaxChars, options.itemMaxChars);
+
+/** What one message's line costs (estimated), as a match or as a neighbour, and an excerpt's label. */
+export function blockCosts(options: BlockOptions) {
   return {
-    line: (entry: RecallEntry) => estimateTextTokens(entryLine(entry, options)) + 1,
-    // A label is a time stamp and a place: its longest form, a room with a long id, stays under this.
-    excerpt: 24,
+    line: (entry: RecallEntry, matched: boolean) =>
+      estimateTextTokens(entryLine(entry, { locale: options.locale, maxChars: maxCharsOf(matched, options) })) + 1,
+    excerpt: (first: RecallEntry) => estimateTextTokens(excerptLabel(first, options)) + 2,
   };
 }
 
@@ -72,7 +78,9 @@ export function recallBlock(excerpts: readonly Excerpt[], options: BlockOptions)
   const inTimeOrder = [...excerpts].sort((a, b) => (a.entries[0]?.at ?? 0) - (b.entries[0]?.at ?? 0));
   const parts = inTimeOrder.map((excerpt) => {
     const first = excerpt.entries[0];
-    const lines = excerpt.entries.map((entry) => entryLine(entry, options));
+    const lines = excerpt.entries.map((entry) =>
+      entryLine(entry, { locale: options.locale, maxChars: maxCharsOf(excerpt.matched.has(entry.messageId), options) }),
+    );
     return [first ? excerptLabel(first, options) : '', ...lines].join('\n');
   });
   return [

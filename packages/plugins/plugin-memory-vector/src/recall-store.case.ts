@@ -53,6 +53,33 @@ export function describeRecallStoreConformance(name: string, create: () => Promi
       expect(await ids(store, 'nothing matches quantum chromodynamics')).toEqual([]);
     });
 
+    it('finds an entry by the words said before it only when asked to, and below one holding them', async () => {
+      const { store } = fixture;
+      await store.add([
+        entry('m1', 'where did you leave the spare key?'),
+        entry('m2', 'under the blue flowerpot', { context: 'where did you leave the spare key?' }),
+        entry('m3', 'the spare key of the shed is lost'),
+      ]);
+      // A plain search (the Memory page, forgetting) finds what was said, never the entry after it.
+      expect((await ids(store, 'spare key')).sort()).toEqual(['m1', 'm3']);
+      const withContext = (
+        await store.search({ terms: queryTerms('spare key'), scope: GROUP_SCOPE, limit: 20, context: true })
+      ).map((hit) => hit.messageId);
+      expect(withContext.sort()).toEqual(['m1', 'm2', 'm3']);
+      const ranked = await store.search({
+        terms: queryTerms('spare key'),
+        scope: GROUP_SCOPE,
+        limit: 20,
+        context: true,
+      });
+      expect(ranked.at(-1)?.messageId).toBe('m2');
+      expect(
+        (await store.search({ terms: queryTerms('flowerpot'), scope: GROUP_SCOPE, limit: 20, context: true })).map(
+          (hit) => hit.messageId,
+        ),
+      ).toEqual(['m2']);
+    });
+
     it('adds each message once and counts what it holds', async () => {
       const { store } = fixture;
       expect(await store.add([entry('m1', 'alpha beta'), entry('m2', 'gamma')])).toBe(2);

@@ -27,6 +27,11 @@ export interface RecallEntry {
   at: number;
   /** The words as recalled (without the archive's time prefix). */
   text: string;
+  /**
+   * The words said just before it in its session: indexed with it (not stored), so a question finds its answer and
+   * an answer the question it answers.
+   */
+  context?: string;
 }
 
 /** What a recall may draw from: the session itself, whole audiences, and people's own words in rooms. */
@@ -42,6 +47,11 @@ export interface RecallQuery {
   scope: RecallScope;
   /** At most this many hits, best first. */
   limit: number;
+  /**
+   * Also find entries by the words said just before them (at CONTEXT_WEIGHT): a turn's recall does, so a question
+   * finds its answer; a search for what was said (the Memory page, forgetting) does not.
+   */
+  context?: boolean;
 }
 
 export interface RecallHit extends RecallEntry {
@@ -123,4 +133,19 @@ export const RECALL_NAMESPACE = 'memory-vector';
 /** What an entry is found by: its words and who said them ("what did Ann say about…" names the speaker). */
 export function searchedText(entry: Pick<RecallEntry, 'speaker' | 'text'>): string {
   return entry.speaker === undefined ? entry.text : `${entry.speaker}\n${entry.text}`;
+}
+
+/** The most characters of the previous message indexed with an entry. */
+export const CONTEXT_CHARS = 300;
+
+/**
+ * How much a query word found only in the words said before an entry counts against one found in the entry itself:
+ * enough to bring up an answer whose question held the words, too little for a bare "ok" after them to outrank
+ * what was said about them.
+ */
+export const CONTEXT_WEIGHT = 0.6;
+
+/** The part of the previous message indexed with an entry. */
+export function contextText(before: string): string {
+  return before.slice(0, CONTEXT_CHARS);
 }

@@ -1,12 +1,16 @@
 // The recall store on SQLite: entries in a plain table, their terms in a contentless FTS5 table whose second
-// column holds scope tokens, so a query ranks (BM25) only what its scope may see, and the rarest query terms are
-// chosen from the index's own document counts before the query runs (fewer, more telling terms: faster and better).
+// column holds scope tokens, so a query ranks (BM25) only what its scope may see, and whose third holds the terms of
+// the words said just before (found by a turn's recall at a lower weight, never by a plain search); the rarest query
+// terms are chosen from the index's own document counts before the query runs (fewer, more telling terms: faster
+// and better).
 import { createHash } from 'node:crypto';
 import type { Migration, SqliteDatabase } from '@aalis/sqlite';
 import { fts5AnyOf, indexText } from '@aalis/util-text-search';
 import { chooseTerms } from './choose-terms.js';
 import { contentHash } from './content-hash.js';
 import {
+  CONTEXT_WEIGHT,
+  contextText,
   embeddedText,
   RECALL_NAMESPACE,
   type RecallEntry,
@@ -17,7 +21,12 @@ import {
 } from './recall-store.js';
 import { SqliteVectors } from './sqlite-vectors.js';
 
-const MIGRATIONS: readonly Migration[] = [
+/** The full-text index: an entry's own terms, its scope tokens, the terms of the words said just before it. */
+const FTS_TABLE = `CREATE VIRTUAL TABLE recall_fts USING fts5(terms, scope, context, content='', contentless_delete=1,
+    detail=full, tokenize='unicode61 remove_diacritics 0');
+  CREATE VIRTUAL TABLE recall_vocab USING fts5vocab(recall_fts, 'col');`;
+
+export const SQLITE_RECALL_MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'recall entries and their full-text index',
@@ -47,6 +56,40 @@ const MIGRATIONS: readonly Migration[] = [
     // part of its definition): sqlite-vectors.ts.
     up: `ALTER TABLE recall_entries ADD COLUMN embedded INTEGER NOT NULL DEFAULT 0;
     CREATE TABLE recall_vector_cache (hash TEXT PRIMARY KEY, vector BLOB NOT NULL);`,
+  },
+  {
+    version: 3,
+    name: 'full-text index with the words said before each entry (a column of their own)',
+    // A contentless table cannot take a column: it is made again and filled from the entries (their terms are not
+    // stored anywhere else), each with the words said before it in its session.
+    up: (connection) => {
+      connection.exec(`DROP TABLE recall_vocab; DROP TABLE recall_fts;
+        ${FTS_TABLE}`);
+      const insert = connection.prepare('INSERT INTO recall_fts (rowid, terms, scope, context) VALUES (?, ?, ?, ?)');
+      // Read in pages (a statement cannot write while another iterates), in each session's order.
+      const page = connection.prepare(
+        `SELECT seq, ${COLUMNS} FROM recall_entries WHERE (session_id, at, seq) > (?, ?, ?)
+         ORDER BY session_id, at, seq LIMIT 2000`,
+      );
+      let previous: (Row & { seq: number }) | undefined;
+      for (;;) {
+        const rows = page.all(previous?.session_id ?? '', previous?.at ?? 0, previous?.seq ?? 0) as (Row & {
+          seq: number;
+        })[];
+        if (rows.length === 0) break;
+        for (const row of rows) {
+          const entry = fromRow(row);
+          const before = previous?.session_id === row.session_id ? previous.text : undefined;
+          insert.run(
+            row.seq,
+            indexText(searchedText(entry)),
+            scopeTokens(entry),
+            before === undefined ? '' : indexText(contextText(before)),
+          );
+          previous = row;
+        }
+      }
+    },
   },
 ];
 
@@ -103,13 +146,14 @@ function scopeMatch(scope: RecallScope): string {
 }
 
 export function sqliteRecallStore(database: SqliteDatabase): RecallStore {
-  database.migrate(RECALL_NAMESPACE, MIGRATIONS);
+  database.migrate(RECALL_NAMESPACE, SQLITE_RECALL_MIGRATIONS);
   let total = (database.statement('SELECT count(*) AS n FROM recall_entries').get() as { n: number }).n;
   // How many entries hold a term: fts5vocab reads the term's whole list, which for a common term at a million
   // entries costs up to a few hundred milliseconds; a common term's count is kept until the index has grown by a
   // tenth (it changes little, and only the choice of terms depends on it).
   const counted = new Map<string, { count: number; atTotal: number }>();
-  const vocabulary = database.statement('SELECT doc FROM recall_vocab WHERE term = ?');
+  // Counted in the entries' own terms: context repeats the words of the entry before.
+  const vocabulary = database.statement("SELECT doc FROM recall_vocab WHERE term = ? AND col = 'terms'");
   const documentCount = (term: string): number => {
     const known = counted.get(term);
     if (known && total <= known.atTotal * 1.1 + 100) return known.count;
@@ -155,14 +199,17 @@ export function sqliteRecallStore(database: SqliteDatabase): RecallStore {
         entry,
         terms: indexText(searchedText(entry)),
         scope: scopeTokens(entry),
+        context: entry.context === undefined ? '' : indexText(contextText(entry.context)),
       }));
       const added = database.write((connection) => {
         const insert = connection.prepare(
           `INSERT INTO recall_entries (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(message_id) DO NOTHING`,
         );
-        const insertFts = connection.prepare('INSERT INTO recall_fts (rowid, terms, scope) VALUES (?, ?, ?)');
+        const insertFts = connection.prepare(
+          'INSERT INTO recall_fts (rowid, terms, scope, context) VALUES (?, ?, ?, ?)',
+        );
         let count = 0;
-        for (const { entry, terms, scope } of prepared) {
+        for (const { entry, terms, scope, context } of prepared) {
           const result = insert.run(
             entry.messageId,
             entry.sessionId,
@@ -175,7 +222,7 @@ export function sqliteRecallStore(database: SqliteDatabase): RecallStore {
             entry.text,
           );
           if (result.changes === 0) continue;
-          insertFts.run(result.lastInsertRowid, terms, scope);
+          insertFts.run(result.lastInsertRowid, terms, scope, context);
           count += 1;
         }
         return count;
@@ -183,17 +230,18 @@ export function sqliteRecallStore(database: SqliteDatabase): RecallStore {
       total += added;
       return added;
     },
-    async search({ terms, scope, limit }) {
+    async search({ terms, scope, limit, context = false }) {
       if (terms.length === 0 || limit <= 0) return [];
       const counts = new Map<string, number>();
       for (const term of terms) counts.set(term, documentCount(term));
       const chosen = chooseTerms(terms, counts, total);
       if (chosen.length === 0) return [];
-      const match = `terms : (${fts5AnyOf(chosen)}) AND scope : (${scopeMatch(scope)})`;
+      const columns = context ? '{terms context}' : 'terms';
+      const match = `${columns} : (${fts5AnyOf(chosen)}) AND scope : (${scopeMatch(scope)})`;
       const rows = database
         .statement(
           `SELECT ${COLUMNS}, hits.rank AS rank FROM (
-             SELECT rowid, bm25(recall_fts, 1.0, 0.0) AS rank FROM recall_fts WHERE recall_fts MATCH ?
+             SELECT rowid, bm25(recall_fts, 1.0, 0.0, ${CONTEXT_WEIGHT}) AS rank FROM recall_fts WHERE recall_fts MATCH ?
              ORDER BY rank LIMIT ?
            ) AS hits JOIN recall_entries ON recall_entries.seq = hits.rowid ORDER BY hits.rank`,
         )
