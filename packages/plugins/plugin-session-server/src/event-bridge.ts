@@ -72,6 +72,10 @@ export function onTurnEnded(
     turnId,
     outcome,
     ...(error !== undefined ? { error: context.translate(error) } : {}),
+    // A coded error in both languages, as usage labels: each page shows its own.
+    ...(error !== undefined && typeof error !== 'string'
+      ? { errors: { 'zh-CN': translate(error, 'zh-CN'), en: translate(error, 'en') } }
+      : {}),
     ...(stoppedBy ? { stoppedBy: { platform: stoppedBy.platform, userId: stoppedBy.userId } } : {}),
     unsentSegments,
   });

@@ -1,3 +1,4 @@
+import { defineCatalogue } from '@aalis/core';
 import { WellKnownMetadataKeys as Keys, type Message } from '@aalis/schema-message';
 import type { TimelineEntry, TimelineTurn } from '@aalis/session-client';
 import { describe, expect, it } from 'vitest';
@@ -55,6 +56,40 @@ describe('buildTimelineEntries', () => {
       { kind: 'divider', summary: 'sum' },
     ]);
     expect((entries[0] as { inputs: { text: string }[] }).inputs[0]!.text).toBe('hello');
+  });
+
+  it('gives a failed turn’s coded reason in both languages, so each page shows its own', () => {
+    defineCatalogue({
+      'zh-CN': { 'timeline-test.failed': '{model} 出错了（HTTP {status}）。' },
+      en: { 'timeline-test.failed': '{model} failed (HTTP {status}).' },
+    });
+    const failed = (extra: Record<string, unknown>): Message => ({
+      id: 'e',
+      role: 'system',
+      kind: 'event-marker',
+      content: '',
+      metadata: { [Keys.TurnId]: 't1', [Keys.TurnRecord]: record('error', extra) },
+    });
+    const coded = firstTurn(
+      buildTimelineEntries(
+        [
+          failed({
+            error: 'm 出错了（HTTP 500）。',
+            errorText: { key: 'timeline-test.failed', params: { model: 'm', status: 500 } },
+          }),
+        ],
+        sources,
+      ),
+    );
+    expect(coded).toMatchObject({
+      outcome: 'error',
+      error: 'm 出错了（HTTP 500）。',
+      errors: { 'zh-CN': 'm 出错了（HTTP 500）。', en: 'm failed (HTTP 500).' },
+    });
+    // A reason that is no catalogue text (an unexpected exception) is shown as stored.
+    const plain = firstTurn(buildTimelineEntries([failed({ error: 'TypeError: x is undefined' })], sources));
+    expect(plain.error).toBe('TypeError: x is undefined');
+    expect(plain.errors).toBeUndefined();
   });
 
   it('marks a reply whose delivery failed 「未发出」 and shows the failure as a notice of its turn', () => {

@@ -1,6 +1,7 @@
 // Rebuilds a session's timeline from its archive (api-agent.zh.md 「落库与外发的约定」): messages grouped into turns by
 // TurnId, inputs placed by TurnEntry, each turn's outcome from its TurnRecord, stop markers hidden, tool cards from
 // the stored groups with their callId, and in rooms the words that were never sent marked unsent (「未发出」).
+import { translate } from '@aalis/core';
 import { type Identity, WellKnownMetadataKeys as Keys, type Message, type TurnRecord } from '@aalis/schema-message';
 import type {
   AttachmentRef,
@@ -230,6 +231,9 @@ function commandEntry(message: Message, sources: Pick<TimelineSources, 'clientId
 function applyRecord(turn: TimelineTurn, record: TurnRecord): void {
   turn.outcome = record.outcome;
   if (record.error !== undefined) turn.error = record.error;
+  if (record.errorText !== undefined) {
+    turn.errors = { 'zh-CN': translate(record.errorText, 'zh-CN'), en: translate(record.errorText, 'en') };
+  }
   if (record.stoppedBy) turn.stoppedBy = person(record.stoppedBy);
   if (record.origin?.source !== undefined) turn.source = record.origin.source;
 }

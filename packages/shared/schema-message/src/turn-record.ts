@@ -16,6 +16,11 @@ export interface TurnRecord {
   };
   /** On `error`: the one-sentence reason that was shown. */
   error?: string;
+  /**
+   * On `error`, when the reason is a catalogue text (a coded error): its key and parameters, so a reader in another
+   * language is shown it in theirs (the WebUI in English on a zh-CN host).
+   */
+  errorText?: { key: string; params?: Readonly<Record<string, string | number>> };
   /** On `aborted`: who stopped it, when a person did. */
   stoppedBy?: Identity;
 }

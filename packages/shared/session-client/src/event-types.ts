@@ -118,6 +118,8 @@ export type SessionEvent =
       turnId: string;
       outcome: TurnOutcome;
       error?: string;
+      /** As `TimelineTurn.errors`: the reason in each locale, when it is a coded error. */
+      errors?: { 'zh-CN': string; en: string };
       stoppedBy?: PersonRef;
       /** Segments whose text was never sent (rooms: everything but the last reply). */
       unsentSegments: number[];

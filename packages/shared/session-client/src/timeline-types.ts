@@ -99,8 +99,10 @@ export interface TimelineTurn {
   items: TurnItem[];
   /** Absent while the turn runs. */
   outcome?: TurnOutcome;
-  /** On `error`: the one-sentence reason that was shown. */
+  /** On `error`: the one-sentence reason that was shown (the host's locale). */
   error?: string;
+  /** On `error`, when the reason is a coded error: it in each locale a page may have; show `errors[pageLocale]`. */
+  errors?: { 'zh-CN': string; en: string };
   /** On `aborted`: who stopped it, when a person did. */
   stoppedBy?: PersonRef;
   running: boolean;

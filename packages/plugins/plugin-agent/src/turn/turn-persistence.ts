@@ -184,7 +184,10 @@ export function turnRecordOf(deps: AgentDeps, state: TurnOpening, progress: Turn
   if (opener.source !== undefined) record.origin.source = opener.source;
   if (opener.triggerType !== undefined) record.origin.triggerType = opener.triggerType;
   if (opener.fromTurn?.turnId !== undefined) record.origin.fromTurn = opener.fromTurn.turnId;
-  if (progress.outcome === 'error' && progress.error !== undefined) record.error = deps.i18n.t(progress.error);
+  if (progress.outcome === 'error' && progress.error !== undefined) {
+    record.error = deps.i18n.t(progress.error);
+    if (typeof progress.error !== 'string') record.errorText = progress.error;
+  }
   if (progress.outcome === 'aborted' && state.running.stoppedBy) record.stoppedBy = state.running.stoppedBy;
   return record;
 }

@@ -153,12 +153,13 @@ async function turnBody({
     if (running.controller.signal.aborted) progress.outcome = 'aborted';
     else {
       progress.outcome = 'error';
-      // The session sees a coded error in its reader's locale (its catalogue has both); the log keeps English.
-      progress.error = AalisError.isInstance(error) ? error.localized(deps.i18n.locale) : describe(error);
+      // The session sees a coded error in its reader's locale (its catalogue has both: the record keeps the text's
+      // key for readers of another language); the log keeps English.
+      progress.error = AalisError.isInstance(error) ? error.text : describe(error);
       deps.log.error('turn failed', { sessionId: opening.sessionId, turnId: opening.turnId, error: describe(error) });
       await sendTurnMessage(deps, opening, {
         kind: 'error',
-        content: deps.i18n.t(textRef('agent.notice.error', { reason: progress.error })),
+        content: deps.i18n.t(textRef('agent.notice.error', { reason: deps.i18n.t(progress.error) })),
       });
     }
   } finally {

@@ -1,7 +1,7 @@
 // A long history in Debian Chromium against a real `aalis serve` whose session server sends only the latest two
 // timeline entries (`historyEntries: 2`): the page says that earlier ones are not shown. The host speaks zh-CN
 // (`locale: zh-CN`) and the browser English: everything the server writes for this page is English.
-import { textReply } from '@aalis/testing';
+import { errorReply, textReply } from '@aalis/testing';
 import type { Locator, Page } from '@plingjs/browser-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServedWebui, serveWebui } from './serve-webui.case.js';
@@ -61,7 +61,7 @@ describe('a history longer than the server sends', () => {
   );
 
   it(
-    'writes English for an English page although the host speaks zh-CN: settings, usage, commands, refusals, admin',
+    'writes English for an English page although the host speaks zh-CN: settings, usage, commands, errors, admin',
     async () => {
       const context = await served.browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US' });
       const page = await context.newPage();
@@ -90,10 +90,16 @@ describe('a history longer than the server sends', () => {
       await expect.poll(() => page.getByTestId('command').count(), SLOW).toBe(2);
       const refused = page.getByTestId('command').last().getByTestId('command-reply');
       await expect.poll(() => refused.textContent(), SLOW).toContain('historyLimit');
+      // A failed turn: the host's coded reason around the model server's words, live and after the reload.
+      served.model.enqueue(errorReply(500, 'the upstream exploded'));
+      await send(page, 'This will fail');
+      const outcome = page.getByTestId('turn').last().getByTestId('outcome');
+      await expect.poll(() => outcome.textContent(), SLOW).toContain('the upstream exploded');
       expect(await chineseIn(page.getByTestId('conversation'))).toEqual([]);
       await page.reload();
       await page.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
-      await expect.poll(() => page.getByTestId('command-reply').count(), SLOW).toBe(2);
+      await expect.poll(() => page.getByTestId('turn').count(), SLOW).toBe(1);
+      expect(await page.getByTestId('outcome').textContent()).toContain('the upstream exploded');
       expect(await chineseIn(page.getByTestId('conversation'))).toEqual([]);
       // The admin area: plugin states and descriptions.
       await page.getByTestId('open-admin').click();

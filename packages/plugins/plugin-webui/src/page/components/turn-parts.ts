@@ -227,6 +227,6 @@ export function outcomeText(turn: TurnView, selfId: string | undefined): string 
         ? t('webui-page.outcome.abortedBy', { who: personName(turn.stoppedBy, selfId) })
         : t('webui-page.outcome.aborted');
     case 'error':
-      return t('webui-page.outcome.error', { reason: turn.error ?? '' });
+      return t('webui-page.outcome.error', { reason: turn.errors?.[preferences.locale] ?? turn.error ?? '' });
   }
 }

@@ -213,6 +213,7 @@ export class ConversationModel extends Store<ConversationSnapshot> {
             running: false,
             outcome: event.outcome,
             error: event.error,
+            errors: event.errors,
             stoppedBy: event.stoppedBy ? personView(event.stoppedBy) : undefined,
           };
         });

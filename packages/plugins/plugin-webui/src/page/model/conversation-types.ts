@@ -81,6 +81,8 @@ export interface TurnView {
   /** Undefined while the turn runs. */
   outcome?: TurnOutcome;
   error?: string;
+  /** The reason in each locale, when the host sent both (a coded error): shown in the page's language. */
+  errors?: { 'zh-CN': string; en: string };
   stoppedBy?: PersonView;
   running: boolean;
   /** Set on a turn an edit, regenerate or retry took out of the conversation (never sent to a model again). */

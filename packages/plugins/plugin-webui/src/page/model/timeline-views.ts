@@ -128,6 +128,7 @@ export function turnView(entry: TimelineTurn): TurnView {
     items: entry.items.map(turnItemView),
     outcome: entry.outcome,
     error: entry.error,
+    errors: entry.errors,
     stoppedBy: entry.stoppedBy ? personView(entry.stoppedBy) : undefined,
     running: entry.running,
     ...(entry.superseded
