@@ -4,6 +4,9 @@
 // 2. A described image seen again — goal 0 model calls; baseline: its first description (one model call).
 // 3. Transcription adds only the provider's time: a voice input through the real agent to its model request, minus
 //    the same input as text (baseline), against the provider's own time measured at the local speech-to-text server.
+// 4. Voice replies (no goal in the issue; measured the same way): a turn whose reply leaves with its voice, minus the
+//    same turn with voiceReply off, against the local /audio/speech server's own time — answering Ogg/Opus (sent as
+//    it is) and WAV (converted to Ogg/Opus by ffmpeg here).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +18,14 @@ import { textPdf } from '@aalis/plugin-file-reader/testing';
 import hooksPlugin from '@aalis/plugin-hooks';
 import openaiPlugin from '@aalis/plugin-llm-openai';
 import storagePlugin from '@aalis/plugin-storage';
-import { bootApp, startOpenAiTestServer, startTranscriptionTestServer, textReply } from '@aalis/testing';
+import {
+  bootApp,
+  type SpeechFormat,
+  startOpenAiTestServer,
+  startSpeechTestServer,
+  startTranscriptionTestServer,
+  textReply,
+} from '@aalis/testing';
 import { encode as encodeSilk } from 'silk-wasm';
 import { wavFromPcm } from '../src/audio-for-transcription.js';
 import mediaPlugin from '../src/index.js';
@@ -186,6 +196,48 @@ async function transcriptionGoal(): Promise<void> {
   await stt.close();
 }
 
+async function voiceOutGoal(): Promise<void> {
+  const rounds = 15;
+  const reply = '好的，明天早上八点叫你起床，记得早点睡。';
+  console.log(
+    `4. Voice replies: what a spoken reply adds beyond the speech server's own time (a turn through the real agent and gateway, voiceReply on vs off; medians of ${rounds})`,
+  );
+  for (const answer of ['opus', 'wav'] as SpeechFormat[]) {
+    const chat = await startOpenAiTestServer();
+    const tts = await startSpeechTestServer({ answerFormat: answer });
+    const speech = { speech: { baseUrl: tts.url, responseFormat: answer === 'wav' ? 'wav' : 'opus' } };
+    const spoken = await startHarness({ server: chat, extra: [[mediaPlugin, speech]] as never });
+    const silent = await startHarness({ server: chat, extra: [[mediaPlugin, speech]] as never });
+    await spoken.command('/session.set voiceReply on');
+    const times = { on: [] as number[], off: [] as number[], provider: [] as number[] };
+    for (let round = 0; round < rounds + 2; round++) {
+      for (const [key, harness] of [
+        ['off', silent],
+        ['on', spoken],
+      ] as const) {
+        chat.enqueue(textReply(reply));
+        const before = tts.requests.length;
+        const at = performance.now();
+        await harness.say('明早叫我');
+        const took = performance.now() - at;
+        if (round < 2) continue;
+        times[key].push(took);
+        if (key === 'on') times.provider.push(tts.requests[before]!.serverMs!);
+      }
+    }
+    const added = median(times.on) - median(times.off);
+    const provider = median(times.provider);
+    console.log(
+      `   server answers ${answer === 'opus' ? 'Ogg/Opus (sent as it is)' : 'WAV (converted by ffmpeg)'}: voiceReply off ${ms(median(times.off))} (baseline); on ${ms(median(times.on))}; added ${ms(added)}, of which the server ${ms(provider)}, ours ${ms(added - provider)} (added/server ${(added / provider).toFixed(2)}×)`,
+    );
+    await spoken.close();
+    await silent.close();
+    await chat.close();
+    await tts.close();
+  }
+}
+
 await pdfGoal();
 await imageGoal();
 await transcriptionGoal();
+await voiceOutGoal();

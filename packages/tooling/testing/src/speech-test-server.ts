@@ -16,6 +16,8 @@ export interface SpeechRequest {
   input: string | undefined;
   voice: string | undefined;
   responseFormat: string | undefined;
+  /** Milliseconds from the request's arrival to the audio being sent (the provider's time, encoding included). */
+  serverMs?: number;
 }
 
 export type SpeechReply =
@@ -116,6 +118,7 @@ export async function startSpeechTestServer({
   const queue: SpeechReply[] = [];
   const requests: SpeechRequest[] = [];
   const server = createServer(async (req, res) => {
+    const arrived = performance.now();
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
@@ -160,6 +163,7 @@ export async function startSpeechTestServer({
     const format = answerFormat ?? asked;
     const audio = reply ? { bytes: reply.bytes, contentType: reply.contentType } : undefined;
     const bytes = audio?.bytes ?? (await speechAudio(request.input, format));
+    request.serverMs = performance.now() - arrived;
     res.writeHead(200, { 'content-type': audio?.contentType ?? CONTENT_TYPES[format] });
     res.end(Buffer.from(bytes));
   });
