@@ -10,7 +10,7 @@ import {
   textReply,
 } from '@aalis/testing';
 import { describe, expect, it } from 'vitest';
-import { productWorkspace, startProduct, useProductFixture } from './product-host.case.js';
+import { startLeaseHost, useProductFixture } from './product-host.case.js';
 import { waitFor } from './spawn-aalis.case.js';
 
 const TOKEN = 'onebot-lease-secret';
@@ -18,24 +18,16 @@ const fixture = useProductFixture();
 const { cleanups } = fixture;
 
 async function host(database: string, onebot: string, apiKey = 'test-key') {
-  const dir = productWorkspace(
-    fixture,
-    `locale: en
-consoleLogLevel: info
-llm: { baseUrl: ${fixture.model.url}, model: test-model, apiKey: ${apiKey} }
-plugins:
-  llm-openai: { fetchModels: false, retry: { maxRetries: 0 } }
-  memory-summary: false
-  storage: { leaseTtlMs: 1000 }
-  session-server: false
-  platform-onebot:
+  return startLeaseHost(fixture, {
+    database,
+    platforms: `  platform-onebot:
     accessToken: ${TOKEN}
     reconnect: { initialMs: 50, maxMs: 200 }
-${onebot}
-`,
-    'aalis-onebot-lease-',
-  );
-  return startProduct(fixture, dir, { env: { AALIS_DATABASE_URL: database } });
+${onebot}`,
+    prefix: 'aalis-onebot-lease-',
+    consoleLogLevel: 'info',
+    apiKey,
+  });
 }
 
 const sends = (implementation: OneBotImplementation) =>

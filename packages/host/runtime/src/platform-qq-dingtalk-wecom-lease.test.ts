@@ -8,7 +8,7 @@ import { startWecomBotServer, textReply } from '@aalis/testing';
 import { describe, expect, it } from 'vitest';
 import { conformanceDriver as dingtalkDriver } from './platform-dingtalk-driver.case.js';
 import { conformanceDriver as qqDriver } from './platform-qq-driver.case.js';
-import { type ProductHost, productWorkspace, startProduct, useProductFixture } from './product-host.case.js';
+import { type ProductHost, startLeaseHost, useProductFixture } from './product-host.case.js';
 import { waitFor } from './spawn-aalis.case.js';
 
 const fixture = useProductFixture();
@@ -50,25 +50,14 @@ describe('QQ, DingTalk and WeCom across two hosts on one PostgreSQL', () => {
     const port = await freePort();
     wecom.setCallback(`http://127.0.0.1:${port}/wecom/callback`);
     const wecomSettings = { token: wecom.token, encodingAESKey: wecom.encodingAESKey, port };
-    const host = async () => {
-      const dir = productWorkspace(
-        fixture,
-        `locale: en
-consoleLogLevel: off
-llm: { baseUrl: ${fixture.model.url}, model: test-model }
-plugins:
-  llm-openai: { fetchModels: false, retry: { maxRetries: 0 } }
-  memory-summary: false
-  storage: { leaseTtlMs: 1000 }
-  session-server: false
-  ${qq.section}: ${JSON.stringify(qq.settings())}
+    const host = () =>
+      startLeaseHost(fixture, {
+        database,
+        platforms: `  ${qq.section}: ${JSON.stringify(qq.settings())}
   ${dingtalk.section}: ${JSON.stringify(dingtalk.settings())}
-  platform-wecom: ${JSON.stringify(wecomSettings)}
-`,
-        'aalis-qq-dingtalk-wecom-lease-',
-      );
-      return startProduct(fixture, dir, { env: { AALIS_DATABASE_URL: database } });
-    };
+  platform-wecom: ${JSON.stringify(wecomSettings)}`,
+        prefix: 'aalis-qq-dingtalk-wecom-lease-',
+      });
     const first = await host();
     await until(
       () => qq.connections() === 1 && dingtalk.connections() === 1 && statusOf(first, 'wecom') === 'connected',

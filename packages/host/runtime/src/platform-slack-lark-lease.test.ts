@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { conformanceDriver as discordDriver } from './platform-discord-driver.case.js';
 import { conformanceDriver as larkDriver } from './platform-lark-driver.case.js';
 import { conformanceDriver as slackDriver } from './platform-slack-driver.case.js';
-import { type ProductHost, productWorkspace, startProduct, useProductFixture } from './product-host.case.js';
+import { type ProductHost, startLeaseHost, useProductFixture } from './product-host.case.js';
 import { waitFor } from './spawn-aalis.case.js';
 
 const fixture = useProductFixture();
@@ -34,25 +34,14 @@ describe('Slack, Feishu/Lark and Discord across two hosts on one PostgreSQL', ()
       () => lark.close(),
       () => discord.close(),
     );
-    const host = async () => {
-      const dir = productWorkspace(
-        fixture,
-        `locale: en
-consoleLogLevel: off
-llm: { baseUrl: ${fixture.model.url}, model: test-model }
-plugins:
-  llm-openai: { fetchModels: false, retry: { maxRetries: 0 } }
-  memory-summary: false
-  storage: { leaseTtlMs: 1000 }
-  session-server: false
-  ${slack.section}: ${JSON.stringify(slack.settings())}
+    const host = () =>
+      startLeaseHost(fixture, {
+        database,
+        platforms: `  ${slack.section}: ${JSON.stringify(slack.settings())}
   ${lark.section}: ${JSON.stringify(lark.settings())}
-  ${discord.section}: ${JSON.stringify(discord.settings())}
-`,
-        'aalis-slack-lark-lease-',
-      );
-      return startProduct(fixture, dir, { env: { AALIS_DATABASE_URL: database } });
-    };
+  ${discord.section}: ${JSON.stringify(discord.settings())}`,
+        prefix: 'aalis-slack-lark-lease-',
+      });
     const first = await host();
     await until(
       () => slack.connections() === 1 && lark.connections() === 1 && discord.connections() === 1,

@@ -1,7 +1,7 @@
 import { throwawayDatabase } from '@aalis/postgres/throwaway';
 import { type BotApiServer, startBotApiServer, telegramMessage, textReply } from '@aalis/testing';
 import { describe, expect, it } from 'vitest';
-import { productWorkspace, startProduct, useProductFixture } from './product-host.case.js';
+import { startLeaseHost, useProductFixture } from './product-host.case.js';
 import { waitFor } from './spawn-aalis.case.js';
 
 const TOKEN = '123456:telegram-secret-token';
@@ -12,25 +12,15 @@ const fixture = useProductFixture();
 const { cleanups } = fixture;
 
 async function host(api: BotApiServer, database: string) {
-  const dir = productWorkspace(
-    fixture,
-    `locale: en
-consoleLogLevel: off
-llm: { baseUrl: ${fixture.model.url}, model: test-model }
-plugins:
-  llm-openai: { fetchModels: false, retry: { maxRetries: 0 } }
-  memory-summary: false
-  storage: { leaseTtlMs: 1000 }
-  session-server: false
-  platform-telegram:
+  const { stop } = await startLeaseHost(fixture, {
+    database,
+    platforms: `  platform-telegram:
     token: "${TOKEN}"
     apiRoot: ${api.url}
     pollTimeoutSeconds: 1
-    retryDelayMs: 50
-`,
-    'aalis-telegram-lease-',
-  );
-  const { stop } = await startProduct(fixture, dir, { env: { AALIS_DATABASE_URL: database } });
+    retryDelayMs: 50`,
+    prefix: 'aalis-telegram-lease-',
+  });
   return { stop };
 }
 

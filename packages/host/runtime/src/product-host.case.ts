@@ -77,3 +77,36 @@ export async function startProduct(
   fixture.cleanups.push(stop);
   return { aalis, dir, stop, logs: () => text };
 }
+
+/**
+ * A host sharing `database` (PostgreSQL) with the other hosts of a test of who holds a platform connection: leases
+ * expire 1 s after the last heartbeat, no session server, no summaries. `platforms`: the YAML lines of the platform
+ * sections under `plugins:`, each indented by two spaces.
+ */
+export function startLeaseHost(
+  fixture: ProductFixture,
+  {
+    database,
+    platforms,
+    prefix,
+    consoleLogLevel = 'off',
+    apiKey,
+  }: { database: string; platforms: string; prefix: string; consoleLogLevel?: 'off' | 'info'; apiKey?: string },
+): Promise<ProductHost> {
+  const key = apiKey === undefined ? '' : `, apiKey: ${apiKey}`;
+  const dir = productWorkspace(
+    fixture,
+    `locale: en
+consoleLogLevel: ${consoleLogLevel}
+llm: { baseUrl: ${fixture.model.url}, model: test-model${key} }
+plugins:
+  llm-openai: { fetchModels: false, retry: { maxRetries: 0 } }
+  memory-summary: false
+  storage: { leaseTtlMs: 1000 }
+  session-server: false
+${platforms}
+`,
+    prefix,
+  );
+  return startProduct(fixture, dir, { env: { AALIS_DATABASE_URL: database } });
+}
