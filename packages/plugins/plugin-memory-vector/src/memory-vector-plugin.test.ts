@@ -186,6 +186,29 @@ describe('forgetting what a person said', () => {
   });
 });
 
+describe('bad input', () => {
+  it('a huge message and binary junk are archived, indexed and recalled cut to size, and the next turn goes on', async () => {
+    const huge = `the zeppelin hangar plans ${'and more plans '.repeat(40_000)}`;
+    const junk = `quasar ${String.fromCharCode(...Array.from({ length: 3000 }, (_, i) => (i * 7919) % 0xd7ff))}\u0000\uFFFF`;
+    await say('qq:group:600', B, huge);
+    await say('qq:group:600', B, junk);
+    await say('qq:group:600', B, 'the tram leaves at noon');
+    await memory.settled();
+    for (const word of ['zeppelin', 'quasar', 'tram']) {
+      expect(await memory.search({ text: word, sessionId: 'qq:group:600' })).toHaveLength(1);
+    }
+    // Asked elsewhere: in its own room the history window still holds them (never repeated).
+    const block = await ask('qq:group:700', B, 'zeppelin hangar? quasar? tram?');
+    expect(block).toContain('the zeppelin hangar plans');
+    expect(block).toContain('"the tram leaves at noon"');
+    expect(block).toContain('quasar');
+    // Cut to itemMaxChars (400) and marked as cut: a 600 KB message costs the block no more than any other.
+    expect(block!.length).toBeLessThan(4_000);
+    const [found] = await memory.search({ text: 'quasar', sessionId: 'qq:group:600' });
+    expect(found?.text.startsWith('quasar')).toBe(true);
+  });
+});
+
 describe('catching up', () => {
   it('indexes on start what the archive stored while the plugin was not running', async () => {
     const later = await startHarness();
