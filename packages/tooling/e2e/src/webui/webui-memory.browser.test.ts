@@ -126,6 +126,8 @@ describe('the memory page', () => {
             arguments: { name: '整理周报', content: '1. 收集本周合并的拉取请求\n2. 按标签分组\n3. 写成周报' },
           },
         ]);
+        // On a phone the other pages are in the session drawer.
+        await small.getByTestId('menu').click();
         await small.getByRole('button', { name: '记忆' }).click();
         await small.getByTestId('memory').waitFor();
         await small.getByRole('heading', { name: '她记得的事' }).waitFor();

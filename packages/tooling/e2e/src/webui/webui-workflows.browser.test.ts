@@ -107,6 +107,8 @@ describe('the workflows page', () => {
       await page.evaluate(() => localStorage.setItem('aalis.webui.locale', 'zh-CN'));
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`${new URL(served.link).origin}/`);
+      // On a phone the other pages are in the session drawer.
+      await page.getByTestId('menu').click();
       await page.getByTestId('open-workflows').click();
       await newWorkflow('waits', WAITS);
       await expect.poll(() => page.getByTestId('workflow-save').isDisabled(), SLOW).toBe(false);
