@@ -64,7 +64,7 @@ describe('timeline restoration', () => {
     expect(next!.items.at(-1)).toMatchObject({ kind: 'text', text: 'Next answer.', final: true });
   });
 
-  it('an errored turn carries its reason; a silent one has outcome silent', async () => {
+  it('an errored turn carries its reason, a coded one in both languages; a silent one has outcome silent', async () => {
     const client = await connected();
     const { id, recorder } = await session(client);
     host.model.enqueue(errorReply(400, 'the model refused this request'));
@@ -73,12 +73,17 @@ describe('timeline restoration', () => {
     const ended = recorder.of('turn.ended')[0]!;
     expect(ended.outcome).toBe('error');
     expect(ended.error).toBeTruthy();
+    // The provider's coded error: each page shows errors[its locale]; both keep the model server's own words.
+    expect(ended.errors?.en).toContain('the model refused this request');
+    expect(ended.errors?.['zh-CN']).toContain('the model refused this request');
+    expect(ended.errors?.en).not.toBe(ended.errors?.['zh-CN']);
+    expect([ended.errors?.en, ended.errors?.['zh-CN']]).toContain(ended.error);
     host.model.enqueue(textReply(''));
     await client.send({ sessionId: id, text: 'say nothing' });
     await recorder.until(() => recorder.of('turn.ended').length === 2);
 
     const [errored, silent] = turns(await freshTimeline(id));
-    expect(errored).toMatchObject({ outcome: 'error', error: ended.error });
+    expect(errored).toMatchObject({ outcome: 'error', error: ended.error, errors: ended.errors });
     expect(silent).toMatchObject({ outcome: 'silent', items: [] });
   });
 
