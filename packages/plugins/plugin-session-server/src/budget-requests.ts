@@ -105,6 +105,7 @@ export async function sessionBudget(
     enabled: true,
     unit: overview.unit,
     currency: overview.currency,
+    warnAt: overview.warnAt,
     lines: lines.map(({ kind, period, used, limit }) => ({ kind, period, used, limit })),
   };
 }

@@ -59,7 +59,14 @@ export interface BudgetRequests {
   /** Anyone who may see the session: the budgets that count for it (and for this account in its own chats). */
   'session.budget': {
     params: { sessionId: string };
-    result: { enabled: boolean; unit?: 'tokens' | 'money'; currency?: string; lines: BudgetLineView[] };
+    result: {
+      enabled: boolean;
+      unit?: 'tokens' | 'money';
+      currency?: string;
+      /** The share of a budget at which the owners are told (0–1). */
+      warnAt?: number;
+      lines: BudgetLineView[];
+    };
   };
 }
 

@@ -8,6 +8,7 @@ import { t } from '../page-preferences.js';
 import type { PageTextKey } from '../texts.js';
 import { AccountsSection } from './accounts-section.js';
 import { AuditLog } from './audit-log.js';
+import { BudgetsSection } from './budgets-section.js';
 import { LogsSection } from './logs-section.js';
 import { ModelsView } from './models-view.js';
 import { PersonasView } from './personas-view.js';
@@ -114,6 +115,7 @@ export const AdminView = defineComponent({
         h(AuditLog, { client: props.client, describeError: props.describeError }),
         h(AccountsSection, { client: props.client, describeError: props.describeError }),
         h(UsageSection, { client: props.client, describeError: props.describeError }),
+        h(BudgetsSection, { client: props.client, describeError: props.describeError }),
         h(LogsSection, { client: props.client, describeError: props.describeError }),
       ]);
     };

@@ -1,7 +1,7 @@
 // The side panel of a session: its settings, generated from the session fields (composer / common / advanced),
 // and its usage (the latest `usage` entry: parts as a stacked bar and rows, the context window, cached tokens);
 // plus clear and compact.
-import type { ModelView } from '@aalis/session-client';
+import type { ModelView, ResultOf } from '@aalis/session-client';
 import { defineComponent, h, nextTick, type PropType, ref } from 'vue';
 import type { SettingsModel } from '../model/settings-model.js';
 import type { UsageView } from '../model/usage-view.js';
@@ -11,6 +11,7 @@ import { type BackgroundActions, BackgroundPanel } from './background-panel.js';
 import { codedErrorNodes } from './coded-error.js';
 import { icon } from './icons.js';
 import { renderSettingRow, type SettingActions } from './setting-control.js';
+import { SessionBudget } from './session-budget.js';
 import { renderUsage } from './usage-panel.js';
 
 type Tab = 'settings' | 'usage' | 'background';
@@ -26,6 +27,8 @@ export const SidePanel = defineComponent({
     onClear: { type: Function as PropType<() => void>, required: true },
     onCompact: { type: Function as PropType<() => void>, required: true },
     background: { type: Object as PropType<BackgroundActions>, required: false },
+    /** The budgets that count for this session (session.budget), when the host has any. */
+    budget: { type: Function as PropType<() => Promise<ResultOf<'session.budget'>>>, required: false },
   },
   setup(props) {
     const tab = ref<Tab>('settings');
@@ -135,6 +138,7 @@ export const SidePanel = defineComponent({
                   section(t('webui-page.settings.composer'), composer),
                   section(t('webui-page.settings.common'), common),
                   section(t('webui-page.settings.advanced'), advanced, false),
+                  props.budget ? h(SessionBudget, { load: props.budget, refresh: props.usage }) : null,
                   props.writable
                     ? h('div', { class: 'panel-actions' }, [
                         h(
