@@ -10,8 +10,8 @@ import { useStore } from '../use-store.js';
 import { type BackgroundActions, BackgroundPanel } from './background-panel.js';
 import { codedErrorNodes } from './coded-error.js';
 import { icon } from './icons.js';
-import { renderSettingRow, type SettingActions } from './setting-control.js';
 import { SessionBudget } from './session-budget.js';
+import { renderSettingRow, type SettingActions } from './setting-control.js';
 import { renderUsage } from './usage-panel.js';
 
 type Tab = 'settings' | 'usage' | 'background';
