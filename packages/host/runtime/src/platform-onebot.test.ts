@@ -2,7 +2,7 @@
 // implementation of our own (a real universal WebSocket) and the scripted model server: the platform conformance
 // suite and OneBot's own cases on one product, then the cases that need other settings, each on a product of its own.
 import { createServer as createHttpServer } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
+import { connect, createServer as createNetServer } from 'node:net';
 import { sessionManager } from '@aalis/api-session-manager';
 import { tools } from '@aalis/api-tools';
 import { definePlugin } from '@aalis/core';
@@ -240,6 +240,7 @@ ${extra}`,
     const dir = productWorkspace(
       fixture,
       `locale: en
+consoleLogLevel: warn
 llm: { baseUrl: ${fixture.model.url}, model: test-model }
 plugins:
   llm-openai: { fetchModels: false, retry: { maxRetries: 0 } }
@@ -251,10 +252,13 @@ plugins:
 `,
       'aalis-onebot-',
     );
-    await startProduct(fixture, dir);
+    const { logs } = await startProduct(fixture, dir);
+    // The reverse server listens once this process holds the connection's lease (after the start returned).
+    await until(() => accepting(port), 'the reverse server listening');
     await expect(
       connectOneBotImplementation(`ws://127.0.0.1:${port}/onebot/v11/ws`, { selfId: SELF }),
     ).rejects.toThrow();
+    await until(() => logs().includes('AALIS_ONEBOT_CLIENT_TOKEN_REFUSED'), 'the refusal logged with its code');
     // Any path is accepted unless reverse.path names one (implementations are configured with all sorts).
     const implementation = await connectOneBotImplementation(`ws://127.0.0.1:${port}/ws`, {
       selfId: SELF,
@@ -299,6 +303,17 @@ function gate() {
     },
   });
   return { plugin, release, started, aborted: () => abortSeen };
+}
+
+function accepting(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 function freePort(): Promise<number> {

@@ -156,12 +156,10 @@ export class OneBotConnection {
     const query = new URL(request.url ?? '/', 'http://localhost').searchParams.get('access_token');
     const ok = header === `Bearer ${token}` || header === `Token ${token}` || query === token;
     if (!ok) {
-      this.options.logger.warn('OneBot: refused a connection with a wrong or missing access token');
+      const refused = onebotErrors.AALIS_ONEBOT_CLIENT_TOKEN_REFUSED({ endpoint: this.endpoint });
+      this.options.logger.warn(refused.message, { code: refused.code });
       if (!this.connected) {
-        this.setState('refused', {
-          configKey: ONEBOT_TOKEN_KEY,
-          error: stateError(onebotErrors.AALIS_ONEBOT_CLIENT_TOKEN_REFUSED({ endpoint: this.endpoint })),
-        });
+        this.setState('refused', { configKey: ONEBOT_TOKEN_KEY, error: stateError(refused) });
       }
     }
     return ok;
