@@ -195,7 +195,7 @@ describe('FileReader', () => {
     expect(attachment.description).toContain('1 more images were not described (at most 2 per document');
   });
 
-  it('describes the pictures inside a PDF through media, bounded per document, marks and repeats left out', async () => {
+  it('describes the pictures inside a PDF through media, bounded per document, marks left out', async () => {
     const described: { name: string; colour: number[] }[] = [];
     const { reader } = readerWith(
       { maxImagesPerDocument: 2 },
