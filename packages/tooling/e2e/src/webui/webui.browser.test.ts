@@ -93,12 +93,21 @@ describe('the WebUI against aalis serve', () => {
       await page.goto(served.link);
       await page.getByTestId('sessions').waitFor();
       expect(page.url()).not.toContain('token=');
-      // The link is single-use: a second browser cannot log in with it and is told how to get a fresh one.
-      const stranger = await served.browser.newContext();
-      const other = await stranger.newPage();
-      await other.goto(served.link);
-      expect(await other.content()).toMatch(/AALIS_WEBUI_LINK_USED|webui-link/);
-      await stranger.close();
+      // The link is single-use: a second browser cannot log in with it and is told how to get a fresh one — a
+      // sentence as the heading, in the browser's language, the code in small print.
+      for (const [locale, heading] of [
+        ['en-US', 'This login link was used already'],
+        ['zh-CN', '这个登录链接已经用过了'],
+      ] as const) {
+        const stranger = await served.browser.newContext({ locale });
+        const other = await stranger.newPage();
+        await other.goto(served.link);
+        expect(await other.locator('h1').textContent()).toContain(heading);
+        expect(await other.locator('h1').textContent()).not.toContain('AALIS_');
+        expect(await other.locator('small code').textContent()).toBe('AALIS_WEBUI_LINK_USED');
+        expect(await other.locator('body').textContent()).toContain('aalis webui-link');
+        await stranger.close();
+      }
     },
     TIMEOUT,
   );
