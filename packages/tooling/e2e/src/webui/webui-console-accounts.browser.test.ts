@@ -23,6 +23,8 @@ const SLOW = { timeout: 20_000 };
 const SHOTS = join(import.meta.dirname, '..', '..', '..', '..', '..', 'docs', 'screenshots', 'webui');
 const LINK = /https?:\/\/127\.0\.0\.1:\d+\/\?token=[^\s"'<>]+/;
 const PASSWORD = 'carol-first-secret-4';
+const NEW_PASSWORD = 'carol-second-secret-8';
+const OWNER_PASSWORD = 'owner-phone-secret-6';
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } as const;
 const DESKTOP = { viewport: { width: 1280, height: 900 } } as const;
 
@@ -275,6 +277,55 @@ describe('in Chinese and on a phone', () => {
       await small.screenshot({ path: join(SHOTS, 'console-login-password-phone-zh-CN.png') });
       await passwordLogin(small, 'carol', PASSWORD);
       await small.getByTestId('new-chat').waitFor(SLOW);
+
+      // She changes her own password from her menu (the current one needed; a mismatch caught on the page).
+      await small.getByTestId('menu').click();
+      await small.locator('[data-testid="account-menu"]:visible').click();
+      const mine = small.getByTestId('account-dialog');
+      await mine.getByLabel('当前密码').fill('a-wrong-current-one');
+      await mine.getByLabel('新密码', { exact: true }).fill(NEW_PASSWORD);
+      await mine.getByLabel('再输一次新密码').fill(NEW_PASSWORD);
+      await mine.getByRole('button', { name: '修改密码' }).click();
+      await expect.poll(() => mine.getByRole('alert').textContent(), SLOW).toContain('AALIS_WEBUI_PASSWORD_WRONG');
+      await mine.getByLabel('当前密码').fill(PASSWORD);
+      await mine.getByLabel('新密码', { exact: true }).fill(NEW_PASSWORD);
+      await mine.getByLabel('再输一次新密码').fill(NEW_PASSWORD);
+      await mine.getByRole('button', { name: '修改密码' }).click();
+      await expect.poll(() => mine.getByRole('status').textContent(), SLOW).toBe('密码已保存。');
+      await small.screenshot({ path: join(SHOTS, 'console-my-account-phone-zh-CN.png') });
+      const logins = await small.evaluate(
+        async (pair) => {
+          const statuses: number[] = [];
+          for (const password of pair) {
+            const response = await fetch('/api/v1/login', {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ account: 'carol', password }),
+            });
+            statuses.push(response.status);
+          }
+          return statuses;
+        },
+        [PASSWORD, NEW_PASSWORD],
+      );
+      expect(logins).toEqual([401, 200]);
+
+      // The owner, logged in by the start link, sets a first password (none asked before it) and a phone logs in
+      // with it later, no shell needed.
+      await page.locator('[data-testid="account-menu"]:visible').click();
+      const ownerMenu = page.getByTestId('account-dialog');
+      expect(await ownerMenu.getByLabel('Current password').count()).toBe(0);
+      await ownerMenu.getByLabel('New password', { exact: true }).fill(OWNER_PASSWORD);
+      await ownerMenu.getByLabel('New password again').fill(OWNER_PASSWORD);
+      await ownerMenu.getByRole('button', { name: 'Set a password' }).click();
+      await expect.poll(() => ownerMenu.getByRole('status').textContent(), SLOW).toBe('Password saved.');
+      await ownerMenu.getByRole('button', { name: 'Close' }).click();
+      const ownerPhone = await (await context('zh-CN', PHONE)).newPage();
+      await ownerPhone.goto(origin);
+      await passwordLogin(ownerPhone, 'owner', OWNER_PASSWORD);
+      await ownerPhone.getByTestId('new-chat').waitFor(SLOW);
+      await ownerPhone.getByTestId('menu').click();
+      expect(await ownerPhone.locator('[data-testid="open-admin"]:visible').count()).toBe(1);
 
       // The owner's sections in Chinese, on a phone and on a desktop.
       const cookies = await owner.cookies();

@@ -192,7 +192,7 @@ export const AccountMenu = defineComponent({
                         h('div', { class: 'login-device' }, device),
                         h('div', { class: 'muted' }, [
                           login.method ? `${ta(`webui-page.me.method.${login.method}`)} · ` : '',
-                          `${ta('webui-page.me.lastUsed')}: ${when(login.lastUsedAt)}`,
+                          ta('webui-page.me.lastUsedAt', { time: when(login.lastUsedAt) }),
                         ]),
                       ]),
                       login.current

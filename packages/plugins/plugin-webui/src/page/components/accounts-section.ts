@@ -96,7 +96,9 @@ export const AccountsSection = defineComponent({
                     h('div', { class: 'login-device' }, device),
                     h('div', { class: 'muted' }, [
                       login.method ? `${ta(`webui-page.me.method.${login.method}`)} · ` : '',
-                      `${ta('webui-page.me.lastUsed')}: ${new Date(login.lastUsedAt).toLocaleString(preferences.locale)}`,
+                      ta('webui-page.me.lastUsedAt', {
+                        time: new Date(login.lastUsedAt).toLocaleString(preferences.locale),
+                      }),
                     ]),
                   ]),
                   h(
@@ -238,7 +240,7 @@ export const AccountsSection = defineComponent({
                   account.owner ? h('span', { class: 'tag' }, ta('webui-page.accounts.owner')) : null,
                 ]),
                 h('div', { class: 'muted account-facts' }, [
-                  `${ta('webui-page.accounts.level')}: ${account.owner ? '∞' : account.level}`,
+                  ta('webui-page.accounts.levelIs', { level: account.owner ? '∞' : account.level }),
                   ' · ',
                   ta(`webui-page.accounts.source.${account.source}`),
                   ' · ',
