@@ -2,17 +2,11 @@
 // model (after the model or its dimension changed), showing progress. It starts only the plugins the index needs
 // (storage, memory, the embedding provider, long-term memory) with the deployment's configuration — no platform, no
 // session server — so it can run beside a stopped or a running deployment.
-import { dirname, resolve } from 'node:path';
 import { memoryVector } from '@aalis/api-memory-vector';
-import { AalisError, App, memorySink, textRef, translate } from '@aalis/core';
+import { AalisError, App, memorySink } from '@aalis/core';
 import { memoryVectorErrors } from '@aalis/plugin-memory-vector';
 import { processAlive, readServerAddress } from '@aalis/plugin-session-server';
-import { systemTimeZone } from './basic-tools.js';
-import { formatConfigProblems } from './config-problems.js';
-import { CONFIG_FILE_NAME } from './default-config-file.js';
-import { installedPluginSlots } from './installed-plugins.js';
-import { loadConfig } from './load-config.js';
-import { pluginSlots } from './plugin-set.js';
+import { loadCommandConfig } from './command-config.js';
 import './memory-command-texts.js';
 
 /** The plugins a re-index starts, by their key under `plugins:` (the session manager lets it catch up first). */
@@ -28,22 +22,10 @@ export interface MemoryCommandOptions {
 
 /** Runs `aalis memory reindex`; resolves with the exit code. */
 export async function runMemoryCommand(options: MemoryCommandOptions): Promise<number> {
-  const file = resolve(options.cwd, options.configFile ?? CONFIG_FILE_NAME);
-  const loaded = loadConfig({
-    file,
-    env: options.env,
-    slots: [...pluginSlots(), ...installedPluginSlots(dirname(file))],
-    createIfMissing: false,
-    requireFile: options.configFile !== undefined,
-    systemTimeZone,
-  });
-  if (!loaded.ok) {
-    options.stderr.write(`${formatConfigProblems(loaded.problems, loaded.locale)}\n`);
-    return 2;
-  }
-  const { config } = loaded;
+  const loaded = loadCommandConfig(options);
+  if (loaded === 2) return 2;
+  const { config, t } = loaded;
   const locale = config.host.locale;
-  const t = (key: string, params?: Record<string, string | number>) => translate(textRef(key, params), locale);
   const planned = config.plugins.filter(({ slot }) => NEEDED.includes(slot.alias));
   if (!planned.some(({ slot }) => slot.alias === 'memory-vector')) {
     options.stderr.write(`${t('runtime.memory.disabled')}\n`);

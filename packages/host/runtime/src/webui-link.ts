@@ -1,8 +1,6 @@
 // `aalis webui-link [--account <id>]`: prints a fresh one-time WebUI login link from another process. The link is
 // signed with the login secret in <dataDir>/webui/login-secret (the running server checks it), and addressed to the
 // running server as it recorded itself in <dataDir>/webui/server.json (else to the configured address).
-import { dirname, resolve } from 'node:path';
-import { textRef, translate } from '@aalis/core';
 import {
   loadOrCreateSecret,
   loginLink,
@@ -11,12 +9,7 @@ import {
   readServerAddress,
   serverConfigSchema,
 } from '@aalis/plugin-session-server';
-import { systemTimeZone } from './basic-tools.js';
-import { formatConfigProblems } from './config-problems.js';
-import { CONFIG_FILE_NAME } from './default-config-file.js';
-import { installedPluginSlots } from './installed-plugins.js';
-import { loadConfig } from './load-config.js';
-import { pluginSlots } from './plugin-set.js';
+import { loadCommandConfig } from './command-config.js';
 import './runtime-texts.js';
 
 export interface WebuiLinkOptions {
@@ -30,24 +23,9 @@ export interface WebuiLinkOptions {
 
 /** Prints the link on standard output (notes on standard error); resolves with the exit code. */
 export function printWebuiLink(options: WebuiLinkOptions): number {
-  const file = resolve(options.cwd, options.configFile ?? CONFIG_FILE_NAME);
-  const loaded = loadConfig({
-    file,
-    env: options.env,
-    // Sections of installed plugins are valid keys here too.
-    slots: [...pluginSlots(), ...installedPluginSlots(dirname(file))],
-    createIfMissing: false,
-    // A file named with --config must exist, as for every other command.
-    requireFile: options.configFile !== undefined,
-    systemTimeZone,
-  });
-  if (!loaded.ok) {
-    options.stderr.write(`${formatConfigProblems(loaded.problems, loaded.locale)}\n`);
-    return 2;
-  }
-  const { config } = loaded;
-  const locale = config.host.locale;
-  const t = (key: string, params?: Record<string, string | number>) => translate(textRef(key, params), locale);
+  const loaded = loadCommandConfig(options);
+  if (loaded === 2) return 2;
+  const { config, t } = loaded;
   const planned = config.plugins.find((plugin) => plugin.slot.alias === 'session-server');
   if (!planned) {
     options.stderr.write(`${t('runtime.webuiLink.disabled')}\n`);
