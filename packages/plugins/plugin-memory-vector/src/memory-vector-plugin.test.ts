@@ -1,5 +1,5 @@
-// Long-term memory through the real agent: what a turn recalls, where the block sits, and the scope rules tried
-// from every side (private → group, person A → person B, child session → elsewhere); forgetting and clearing.
+// Long-term memory through the real agent: what a turn recalls, where the block sits, forgetting and clearing, bad
+// input. The scope rules are tried from every side in scope-leaks.case.ts, on SQLite and PostgreSQL.
 import { type MemoryVectorService, memoryVector } from '@aalis/api-memory-vector';
 import { sessionManager } from '@aalis/api-session-manager';
 import { sessionFields } from '@aalis/api-session-settings';
@@ -77,41 +77,9 @@ afterAll(async () => {
   await harness?.close();
 });
 
-const PROBE = 'purple elephant? greyhound Biscuit? walnut vault? cello?';
-
-describe('who may see what', () => {
-  it('a group hears nothing said in private, in a child session of a private chat, or by someone not speaking', async () => {
-    const block = await ask('qq:group:100', B, PROBE);
-    expect(block).toContain('I play the cello');
-    expect(block).not.toContain('password hint');
-    expect(block).not.toContain('vault code is walnut');
-    expect(block).not.toContain('adopted a greyhound');
-  });
-
-  it('person B’s private chat gets nothing of person A’s, private or said in rooms', async () => {
-    const block = await ask(`qq:private:${B}`, B, PROBE);
-    expect(block).toContain('I play the cello');
-    expect(block).not.toContain('password hint');
-    expect(block).not.toContain('vault code is walnut');
-    expect(block).not.toContain('adopted a greyhound');
-  });
-
-  it('a person’s own private chat recalls their private words, their child sessions and their own words in rooms', async () => {
-    const block = await ask(`qq:private:${A}`, A, 'greyhound Biscuit? walnut vault? cello?');
-    expect(block).toContain('adopted a greyhound');
-    expect(block).toContain('vault code is walnut');
-    expect(block).not.toContain('play the cello');
-  });
-
-  it('a person’s own words from another room follow them into a group, without that room’s other talk', async () => {
-    const block = await ask('qq:group:100', A, 'how is the greyhound Biscuit? and the cello?');
-    expect(block).toContain('"I adopted a greyhound named Biscuit"');
-    expect(block).not.toContain('play the cello');
-  });
-});
-
 describe('the recalled block', () => {
   it('labels each excerpt with when and where and each message with who, quotes it as data, after all history, counted as memoryVector', async () => {
+    await say('qq:group:100', A, 'how is the greyhound Biscuit?');
     const usage = harness.booted.capture('token:usage');
     await memory.settled();
     await say('qq:group:100', B, 'remind me about the cello');
