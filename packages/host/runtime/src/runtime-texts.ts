@@ -5,7 +5,7 @@ export const runtimeTexts = defineCatalogue({
   'zh-CN': {
     'runtime.banner.title': 'Aalis {version} · 模型：{model} · 数据目录：{dataDir} · 会话：{session}',
     'runtime.banner.offline':
-      '⚠ 没有配置模型服务：回复来自离线演示模型（offline）。要接真正的模型，设置环境变量 AALIS_LLM_BASE_URL（以及 AALIS_LLM_API_KEY、AALIS_LLM_MODEL），或在 {file} 里填写 llm.baseUrl。任何 OpenAI 兼容接口都可以（托管 API、Ollama、vLLM、llama.cpp server）。',
+      '⚠ 没有配置模型服务：回复来自离线演示模型（offline）。要接真正的模型，设置环境变量 AALIS_LLM_BASE_URL（以及 AALIS_LLM_API_KEY、AALIS_LLM_MODEL），或在 {file} 里填写 llm.baseUrl，也可以在 WebUI 的「管理 → 模型」里接入，不用改文件。任何 OpenAI 兼容接口都可以（托管 API、Ollama、vLLM、llama.cpp server）。',
     'runtime.banner.offlineTools':
       '  离线模型也能调用工具：输入 call: current_time 或 call: calculator {"expression":"2*(3+4)"}。',
     'runtime.banner.hint': '直接输入消息；/help 看指令；Ctrl-C 停下在跑的一轮，两秒内按两次退出。',
@@ -65,7 +65,7 @@ export const runtimeTexts = defineCatalogue({
   en: {
     'runtime.banner.title': 'Aalis {version} · model: {model} · data: {dataDir} · session: {session}',
     'runtime.banner.offline':
-      '⚠ No model endpoint is configured: replies come from the offline demo model. To talk to a real model, set AALIS_LLM_BASE_URL (and AALIS_LLM_API_KEY, AALIS_LLM_MODEL), or llm.baseUrl in {file}. Any OpenAI-compatible endpoint works (hosted APIs, Ollama, vLLM, llama.cpp server).',
+      '⚠ No model endpoint is configured: replies come from the offline demo model. To talk to a real model, set AALIS_LLM_BASE_URL (and AALIS_LLM_API_KEY, AALIS_LLM_MODEL), or llm.baseUrl in {file}, or connect one in the WebUI under Admin → Models without editing a file. Any OpenAI-compatible endpoint works (hosted APIs, Ollama, vLLM, llama.cpp server).',
     'runtime.banner.noModelAtAll':
       '⚠ No model is available: no model endpoint is configured and the offline demo model is turned off (plugins.llm-offline: false), so messages get no reply. To talk to a real model, set AALIS_LLM_BASE_URL (and AALIS_LLM_API_KEY, AALIS_LLM_MODEL), or llm.baseUrl in {file}.',
     'runtime.banner.offlineTools':
