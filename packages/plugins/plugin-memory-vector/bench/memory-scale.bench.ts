@@ -11,7 +11,7 @@ import { SqliteDatabase } from '@aalis/sqlite';
 import { queryTerms } from '@aalis/util-text-search';
 import { recall } from '../src/recall.js';
 import { blockCosts } from '../src/recall-block.js';
-import type { RecallEntry } from '../src/recall-store.js';
+import { contextText, type RecallEntry } from '../src/recall-store.js';
 import { sqliteRecallStore } from '../src/sqlite-recall-store.js';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1_000_000);
@@ -130,11 +130,18 @@ plain.migrate('plain', [
 
 console.log(`${MESSAGES.toLocaleString('en')} messages in ${dir}`);
 const samples: RecallEntry[] = [];
+const lastWords = new Map<string, string>();
 let indexMs = 0;
 let plainMs = 0;
 let plainRows = 0;
 for (let start = await store.count(); start < MESSAGES; start += BATCH) {
-  const batch = Array.from({ length: Math.min(BATCH, MESSAGES - start) }, (_, i) => message(start + i));
+  // Each message is indexed with the words said before it in its chat, as the plugin's indexer gives them.
+  const batch = Array.from({ length: Math.min(BATCH, MESSAGES - start) }, (_, i) => {
+    const entry = message(start + i);
+    const before = lastWords.get(entry.sessionId);
+    lastWords.set(entry.sessionId, contextText(entry.text));
+    return before === undefined ? entry : { ...entry, context: before };
+  });
   samples.push(pick(batch));
   let began = performance.now();
   await store.add(batch);
