@@ -14,6 +14,13 @@ export interface FlowRules {
 
 export type HoldRule = 'quiet' | 'cooldown.room' | 'cooldown.person' | 'rate.person' | 'rate.room' | 'rate.platform';
 
+/** What a room's settings layers may change for it (platform type, platform, venue, session): the rest is global. */
+export interface RoomRules {
+  cooldown: { roomSeconds: number; personSeconds: number };
+  roomRate: BucketRule;
+  quietHours: QuietHours;
+}
+
 export type FlowVerdict = { pass: true } | { pass: false; rule: HoldRule; retryAfterMs: number; notice: boolean };
 
 export interface FlowInput {
@@ -49,15 +56,20 @@ export class FlowControl {
     this.platform = new TokenBuckets(rules.rateLimit.platform, MAX_KEYS);
   }
 
-  judge(input: FlowInput, now: number): FlowVerdict {
-    const held = this.hold(input, now);
+  /** The rules of a room when its layers set none: the configuration's. */
+  get defaults(): RoomRules {
+    return { cooldown: this.rules.cooldown, roomRate: this.rules.rateLimit.room, quietHours: this.rules.quietHours };
+  }
+
+  judge(input: FlowInput, now: number, room: RoomRules = this.defaults): FlowVerdict {
+    const held = this.hold(input, now, room);
     if (!held) {
       remember(this.roomPassed, input.sessionId, now);
       if (input.person) {
         remember(this.personPassed, `${input.sessionId}|${input.person}`, now);
         this.person.take(input.person, now);
       }
-      this.room.take(input.sessionId, now);
+      this.room.take(input.sessionId, now, room.roomRate);
       this.platform.take(input.platform, now);
       return { pass: true };
     }
@@ -69,9 +81,9 @@ export class FlowControl {
     return { pass: false, ...held, notice };
   }
 
-  private hold(input: FlowInput, now: number): { rule: HoldRule; retryAfterMs: number } | undefined {
-    if (inQuietHours(now, this.rules.quietHours)) return { rule: 'quiet', retryAfterMs: 0 };
-    const { roomSeconds, personSeconds } = this.rules.cooldown;
+  private hold(input: FlowInput, now: number, room: RoomRules): { rule: HoldRule; retryAfterMs: number } | undefined {
+    if (inQuietHours(now, room.quietHours)) return { rule: 'quiet', retryAfterMs: 0 };
+    const { roomSeconds, personSeconds } = room.cooldown;
     const roomAt = this.roomPassed.get(input.sessionId);
     if (roomSeconds > 0 && roomAt !== undefined && now - roomAt < roomSeconds * 1000) {
       return { rule: 'cooldown.room', retryAfterMs: roomAt + roomSeconds * 1000 - now };
@@ -82,7 +94,7 @@ export class FlowControl {
     }
     const personWait = input.person ? this.person.waitFor(input.person, now) : 0;
     if (personWait > 0) return { rule: 'rate.person', retryAfterMs: personWait };
-    const roomWait = this.room.waitFor(input.sessionId, now);
+    const roomWait = this.room.waitFor(input.sessionId, now, room.roomRate);
     if (roomWait > 0) return { rule: 'rate.room', retryAfterMs: roomWait };
     const platformWait = this.platform.waitFor(input.platform, now);
     if (platformWait > 0) return { rule: 'rate.platform', retryAfterMs: platformWait };

@@ -7,10 +7,12 @@ import { join } from 'node:path';
 import { type AgentService, agent } from '@aalis/api-agent';
 import { type GatewayService, gateway } from '@aalis/api-gateway';
 import { type SessionManagerService, sessionManager } from '@aalis/api-session-manager';
-import { App, definePlugin, events, type LogRecord, memorySink, provide } from '@aalis/core';
+import { type SessionFieldsService, sessionFields, venueTarget } from '@aalis/api-session-settings';
+import { App, definePlugin, events, type LogRecord, memorySink, optional, provide } from '@aalis/core';
 import authorityPlugin from '@aalis/plugin-authority';
 import gatewayPlugin from '@aalis/plugin-gateway';
 import hooksPlugin from '@aalis/plugin-hooks';
+import sessionSettingsPlugin from '@aalis/plugin-session-settings';
 import storagePlugin from '@aalis/plugin-storage';
 import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -21,7 +23,7 @@ afterEach(async () => {
   for (const stop of stops.splice(0).reverse()) await stop();
 });
 
-async function boot(flow: Record<string, unknown>) {
+async function boot(flow: Record<string, unknown>, { layers = false }: { layers?: boolean } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'aalis-flow-'));
   stops.push(() => rm(dataDir, { recursive: true, force: true }));
   const clock = { now: Date.parse('2026-12-07T12:00:00Z') };
@@ -34,13 +36,16 @@ async function boot(flow: Record<string, unknown>) {
   app.plugin(hooksPlugin);
   app.plugin(authorityPlugin, { owners: [{ platform: 'qq', userId: 'boss' }] });
   app.plugin(gatewayPlugin, { trigger: { names: ['Aalis'] } });
+  if (layers) app.plugin(sessionSettingsPlugin);
+  let fields: SessionFieldsService | undefined;
   app.plugin(createFlowControlPlugin({ now: () => clock.now }), flow);
   app.plugin(
     definePlugin({
       name: 'probe',
-      uses: { gateway, provide, events },
+      uses: { gateway, provide, events, sessionFields: optional(sessionFields) },
       apply(handles) {
         gw = handles.gateway.use;
+        if (handles.sessionFields.available) fields = handles.sessionFields.use;
         handles.events.use.on('outbound:message', (message) => {
           outbound.push(message);
         });
@@ -85,10 +90,53 @@ async function boot(flow: Record<string, unknown>) {
     (sink as unknown as { records: LogRecord[] }).records
       .map((record) => record.message)
       .filter((line) => line.startsWith('flow: held'));
-  return { clock, say, inject, handled, outbound, triggers, held };
+  return { clock, say, inject, handled, outbound, triggers, held, fields: () => fields };
 }
 
 describe('plugin-flow-control', () => {
+  it('takes each room’s cooldown, rate and quiet hours from its settings layers over the configuration', async () => {
+    const { clock, say, triggers, outbound, fields } = await boot({ cooldown: { roomSeconds: 0 } }, { layers: true });
+    const service = fields()!;
+    const host = { via: 'host' as const };
+    // Group 1 (its venue layer) cools down for a minute; group 2 is rate-limited per session; group 3 is quiet now.
+    await service.set({
+      layer: 'venue',
+      target: venueTarget({ platform: 'qq', venue: '1' }),
+      key: 'flowRoomCooldownSeconds',
+      value: 60,
+      caller: host,
+    });
+    await service.set({ layer: 'session', target: 'qq:group:2', key: 'flowRoomPerMinute', value: 1, caller: host });
+    await service.set({ layer: 'session', target: 'qq:group:3', key: 'flowQuietFrom', value: '11:00', caller: host });
+    await service.set({ layer: 'session', target: 'qq:group:3', key: 'flowQuietTo', value: '13:00', caller: host });
+    await expect(
+      service.set({ layer: 'session', target: 'qq:group:3', key: 'flowQuietTo', value: '25:00', caller: host }),
+    ).rejects.toMatchObject({ code: 'AALIS_SETTINGS_INVALID_VALUE' });
+    expect(service.field('flowPersonCooldownSeconds')?.field).toMatchObject({ level: 1, default: 0 });
+    await say('alice', 'Aalis 1');
+    await say('bob', 'Aalis 2');
+    await say('alice', 'Aalis 3', 'qq:group:2');
+    await say('bob', 'Aalis 4', 'qq:group:2');
+    await say('alice', 'Aalis 5', 'qq:group:3');
+    await say('alice', 'Aalis 6', 'qq:group:4');
+    await say('bob', 'Aalis 7', 'qq:group:4');
+    expect(triggers()).toEqual([
+      'alice:direct',
+      'bob:ambient',
+      'alice:direct',
+      'bob:ambient',
+      'alice:ambient',
+      'alice:direct',
+      'bob:direct',
+    ]);
+    expect(outbound.map((message) => message.content)).toContain(
+      "It's quiet hours (11:00–13:00); I'm not speaking now. I saw this one and kept it.",
+    );
+    clock.now += 60_000;
+    await say('bob', 'Aalis 8');
+    expect(triggers().at(-1)).toBe('bob:direct');
+  });
+
   it('cools a room down after an addressed input; held inputs go on as context with one notice per person', async () => {
     const { clock, say, outbound, triggers, held } = await boot({ cooldown: { roomSeconds: 30 } });
     await say('alice', 'Aalis, hi');

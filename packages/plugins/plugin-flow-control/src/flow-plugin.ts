@@ -4,14 +4,19 @@ import '@aalis/api-agent';
 import { authorisedIdentityOf, authority } from '@aalis/api-authority';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
-import { config, definePlugin, type Infer, i18n, logger, optional, s, textRef } from '@aalis/core';
+import { sessionFields } from '@aalis/api-session-settings';
+import { config, definePlugin, events, type Infer, i18n, logger, optional, s, textRef } from '@aalis/core';
 import type { OutgoingMessage } from '@aalis/schema-message';
 import { CallGate } from './call-gate.js';
-import { FlowControl, type FlowRules, type HoldRule } from './flow-control.js';
+import { FlowControl, type FlowRules, type HoldRule, type RoomRules } from './flow-control.js';
+import { FLOW_FIELD, flowFields, roomRulesFor } from './flow-fields.js';
 import { flowErrors } from './flow-texts.js';
 import { isClock } from './quiet-hours.js';
 
 export const FLOW_CONTROL_PLUGIN = '@aalis/plugin-flow-control';
+
+/** How long a room's rules read from its settings layers are used before they are read again. */
+const RULES_TTL_MS = 30_000;
 
 const bucket = (what: string) =>
   s
@@ -93,6 +98,8 @@ export function createFlowControlPlugin({ now = Date.now }: { now?: () => number
       i18n,
       gateway: optional(gateway),
       authority: optional(authority),
+      sessionFields: optional(sessionFields),
+      events: optional(events),
     },
     config: flowControlConfigSchema,
     apply(handles) {
@@ -111,6 +118,38 @@ export function createFlowControlPlugin({ now = Date.now }: { now?: () => number
         noticeWindowSeconds: settings.noticeWindowSeconds,
       };
       const flow = new FlowControl(rules);
+      // Each room's cooldowns, rate and quiet hours on the settings layers (/session, the WebUI's settings panel).
+      if (handles.sessionFields.available) {
+        for (const field of flowFields(flow.defaults)) handles.sessionFields.use.register(field);
+      }
+      // A room's rules, read from its layers at most every RULES_TTL_MS (the flow phase stays a map lookup; another
+      // process's change is seen within that time), and at once after a change here.
+      const roomRules = new Map<string, { rules: RoomRules; at: number }>();
+      const flowKeys = new Set<string>(Object.values(FLOW_FIELD));
+      if (handles.events.available) {
+        handles.events.use.on('settings:changed', (change) => {
+          if (flowKeys.has(change.key)) roomRules.clear();
+        });
+      }
+      const rulesOf = async (message: { sessionId: string; platform: string; venue?: string }): Promise<RoomRules> => {
+        if (!handles.sessionFields.available) return flow.defaults;
+        const cached = roomRules.get(message.sessionId);
+        const at = Date.now();
+        if (cached && at - cached.at < RULES_TTL_MS) return cached.rules;
+        const rules = await roomRulesFor(
+          handles.sessionFields.use,
+          {
+            sessionId: message.sessionId,
+            platform: message.platform,
+            ...(message.venue ? { venue: message.venue } : {}),
+          },
+          flow.defaults,
+        );
+        roomRules.delete(message.sessionId);
+        roomRules.set(message.sessionId, { rules, at });
+        if (roomRules.size > 10_000) roomRules.delete(roomRules.keys().next().value as string);
+        return rules;
+      };
 
       handles.hooks.use.middleware('inbound:flow', async (context, next) => {
         const { message } = context;
@@ -123,6 +162,7 @@ export function createFlowControlPlugin({ now = Date.now }: { now?: () => number
         if (settings.exemptOwners && handles.authority.available && handles.authority.use.isOwner(identity)) {
           return next();
         }
+        const room = await rulesOf(message);
         const at = now();
         const verdict = flow.judge(
           {
@@ -131,6 +171,7 @@ export function createFlowControlPlugin({ now = Date.now }: { now?: () => number
             person: identity ? `${identity.platform}:${identity.userId}` : undefined,
           },
           at,
+          room,
         );
         if (verdict.pass) return next();
         // Held back, not lost: it goes on as room context (archived; a running turn still takes it in).
@@ -141,7 +182,7 @@ export function createFlowControlPlugin({ now = Date.now }: { now?: () => number
         if (verdict.notice && settings.notices && handles.gateway.available) {
           const seconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
           const text = handles.i18n.use.t(
-            textRef(NOTICE_KEY[verdict.rule], { seconds, from: rules.quietHours.from, to: rules.quietHours.to }),
+            textRef(NOTICE_KEY[verdict.rule], { seconds, from: room.quietHours.from, to: room.quietHours.to }),
           );
           const notice: OutgoingMessage = {
             sessionId: message.sessionId,

@@ -15,31 +15,28 @@ interface Bucket {
 
 export class TokenBuckets {
   private readonly buckets = new Map<string, Bucket>();
-  private readonly capacity: number;
 
   constructor(
     private readonly rule: BucketRule,
     private readonly maxKeys = 50_000,
-  ) {
-    this.capacity = rule.burst > 0 ? rule.burst : rule.perMinute;
-  }
+  ) {}
 
   get enabled(): boolean {
     return this.rule.perMinute > 0;
   }
 
-  /** Milliseconds until `key` has a token (0 = it has one now). */
-  waitFor(key: string, now: number): number {
-    if (!this.enabled) return 0;
-    const tokens = this.level(key, now);
+  /** Milliseconds until `key` has a token (0 = it has one now); `rule` overrides the default one for this key. */
+  waitFor(key: string, now: number, rule: BucketRule = this.rule): number {
+    if (!(rule.perMinute > 0)) return 0;
+    const tokens = this.level(key, now, rule);
     if (tokens >= 1) return 0;
-    return Math.ceil(((1 - tokens) * 60_000) / this.rule.perMinute);
+    return Math.ceil(((1 - tokens) * 60_000) / rule.perMinute);
   }
 
   /** Takes one token (call after waitFor said 0). */
-  take(key: string, now: number): void {
-    if (!this.enabled) return;
-    const tokens = this.level(key, now);
+  take(key: string, now: number, rule: BucketRule = this.rule): void {
+    if (!(rule.perMinute > 0)) return;
+    const tokens = this.level(key, now, rule);
     this.buckets.delete(key);
     this.buckets.set(key, { tokens: tokens - 1, at: now });
     if (this.buckets.size > this.maxKeys) {
@@ -48,10 +45,11 @@ export class TokenBuckets {
     }
   }
 
-  private level(key: string, now: number): number {
+  private level(key: string, now: number, rule: BucketRule): number {
+    const capacity = rule.burst > 0 ? rule.burst : rule.perMinute;
     const bucket = this.buckets.get(key);
-    if (!bucket) return this.capacity;
-    const refill = ((now - bucket.at) / 60_000) * this.rule.perMinute;
-    return Math.min(this.capacity, bucket.tokens + Math.max(0, refill));
+    if (!bucket) return capacity;
+    const refill = ((now - bucket.at) / 60_000) * rule.perMinute;
+    return Math.min(capacity, bucket.tokens + Math.max(0, refill));
   }
 }
