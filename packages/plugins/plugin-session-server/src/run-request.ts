@@ -202,6 +202,10 @@ export async function runRequest(
       return accountsUpdate(deps, account, params);
     case 'admin.accounts.delete':
       return accountsDelete(deps, account, params);
+    case 'admin.accounts.logins':
+      return accountLogins(deps, params);
+    case 'admin.accounts.logins.revoke':
+      return accountLoginRevoke(deps, account, params);
     case 'account.sessions.list':
       return loginSessionsList(deps, account, peer?.loginKey ?? origin.loginKey);
     case 'account.sessions.revoke':
@@ -209,10 +213,6 @@ export async function runRequest(
     case 'account.password.set':
       return passwordSet(deps, account, params, origin.address ?? '');
     case 'admin.usage':
-    case 'admin.accounts.logins':
-      return accountLogins(deps, params);
-    case 'admin.accounts.logins.revoke':
-      return accountLoginRevoke(deps, account, params);
       return usageReport(deps.usageStore, params);
     case 'logs.unsubscribe':
       if (peer) peer.logLevel = undefined;
