@@ -1,5 +1,16 @@
 // @aalis/session-client: the browser-safe client of the session protocol (docs/session-protocol.md) — frame types,
 // timeline and event types, and SessionClient (WebSocket + fetch, reconnect and resume without duplicates).
+
+export {
+  BUDGET_OWNER_REQUESTS,
+  BUDGET_REQUESTS,
+  type BudgetKindView,
+  type BudgetLimitView,
+  type BudgetLineView,
+  type BudgetOverviewView,
+  type BudgetRequests,
+  type BudgetSpendView,
+} from './budget-types.js';
 export type {
   AccountRequests,
   AccountView,
@@ -60,16 +71,6 @@ export {
   type SessionsFrame,
   type TimelineFrame,
 } from './frame-types.js';
-export {
-  BUDGET_OWNER_REQUESTS,
-  BUDGET_REQUESTS,
-  type BudgetKindView,
-  type BudgetLimitView,
-  type BudgetLineView,
-  type BudgetOverviewView,
-  type BudgetRequests,
-  type BudgetSpendView,
-} from './budget-types.js';
 export { MEDIA_REQUESTS, type MediaRequests } from './media-types.js';
 export {
   MEMORY_REQUESTS,
