@@ -10,7 +10,7 @@ import type { BrowserContext, Page } from '@plingjs/browser-testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServedWebui, serveWebui } from './serve-webui.case.js';
 
-const TIMEOUT = 90_000;
+const TIMEOUT = 150_000;
 const SLOW = { timeout: 15_000 };
 const SHOTS = join(import.meta.dirname, '..', '..', '..', '..', '..', 'docs', 'screenshots', 'webui');
 let served: ServedWebui;
