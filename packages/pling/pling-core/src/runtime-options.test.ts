@@ -168,7 +168,7 @@ describe('toRuntimeOptions: arguments are checked against the declared schema', 
     page.register(action('open_order', { parameters: withId }));
     const [tool] = toRuntimeOptions(page).tools();
     await expect(Promise.resolve().then(() => tool!.execute({}, context()))).rejects.toThrow(
-      /^INVALID_ARGUMENTS: 动作 open_order 的参数不符合它的 JSON Schema[\s\S]*\n- \$\.id:缺少必填字段「id」$/,
+      /^INVALID_ARGUMENTS: 动作 open_order 的参数不符合它的 JSON Schema[\s\S]*\n- \$\.id：缺少必填字段「id」$/,
     );
   });
 

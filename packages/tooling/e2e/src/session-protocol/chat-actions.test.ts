@@ -242,7 +242,8 @@ describe('session list actions, export, palette and usage', () => {
     expect(await ids({ search: 'second' })).toContain(second.id);
     await client.request('sessions.archive', { sessionId: second.id, archived: false });
     expect(await ids({})).toContain(second.id);
-    expect(upserts).toContain(first.id);
+    // List rows go out together at most every 50 ms (docs/session-protocol.md), so the other tab hears it shortly.
+    await expect.poll(() => upserts).toContain(first.id);
 
     const bad = await client.request('sessions.rename', { sessionId: first.id, title: '   ' }).catch((error) => error);
     expect(bad.code).toBe('AALIS_WEBUI_BAD_REQUEST');
