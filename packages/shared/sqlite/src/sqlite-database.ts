@@ -232,14 +232,21 @@ export class SqliteDatabase {
     const applied: number[] = [];
     for (const migration of sorted) {
       if (migration.version <= current) continue;
-      this.write((connection) => {
+      // Another process opening the same data directory may have applied it since the read above: look again inside
+      // the write lock (BEGIN IMMEDIATE), so two processes starting together never run one migration twice.
+      const ran = this.write((connection) => {
+        const done = connection
+          .prepare('SELECT 1 FROM schema_migrations WHERE namespace = ? AND version = ?')
+          .get(namespace, migration.version);
+        if (done !== undefined) return false;
         if (typeof migration.up === 'string') connection.exec(migration.up);
         else migration.up(connection);
         connection
           .prepare('INSERT INTO schema_migrations (namespace, version, name, applied_at) VALUES (?, ?, ?, ?)')
           .run(namespace, migration.version, migration.name, Date.now());
+        return true;
       });
-      applied.push(migration.version);
+      if (ran) applied.push(migration.version);
     }
     return applied;
   }
