@@ -135,6 +135,9 @@ describe('aalis serve: subtasks and scheduled tasks', () => {
     );
     const north = tasks.find((task) => task.title === 'survey the north')!;
     const south = tasks.find((task) => task.title === 'survey the south')!;
+    // A subtask reads as running before its first model call is sent: stop the north only once its call is out, so
+    // the four calls counted below (the parent's two, one per child) all happen on a loaded machine too.
+    await waitFor(() => model.chatBodies().some(isChild('survey the north')), { what: 'the north’s model call' });
     // Stopped from the 后台 tab's button.
     expect(await api.call('background.stop', { sessionId: session.id, taskId: north.id })).toEqual({ stopped: true });
     // /stop stops the parent's waiting turn only.

@@ -314,6 +314,8 @@ describe('in Chinese and on a phone', () => {
       // with it later, no shell needed.
       await page.locator('[data-testid="account-menu"]:visible').click();
       const ownerMenu = page.getByTestId('account-dialog');
+      // The dialog opens once the account's logins and password state are read: count its fields only then.
+      await ownerMenu.waitFor();
       expect(await ownerMenu.getByLabel('Current password').count()).toBe(0);
       await ownerMenu.getByLabel('New password', { exact: true }).fill(OWNER_PASSWORD);
       await ownerMenu.getByLabel('New password again').fill(OWNER_PASSWORD);
