@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Benchmark runner: `npm run bench` lists the benchmarks, `npm run bench <name> [...]` runs them.
+// Benchmark runner: `npm run bench` lists the benchmarks, `npm run bench <name> [args…] [<name> [args…]]` runs them;
+// words after a benchmark's name that are not benchmark names are that benchmark's arguments (`platforms wecom`).
 // A benchmark is a file packages/<role>/<dir>/bench/<name>.bench.ts that prints its figures and ratios.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -22,15 +23,19 @@ if (wanted.length === 0) {
   process.exit(0);
 }
 let failed = false;
-for (const name of wanted) {
-  const file = benches.get(name);
-  if (!file) {
-    console.error(`Unknown benchmark "${name}". Known: ${[...benches.keys()].sort().join(', ') || '(none)'}`);
+const runs = [];
+for (const word of wanted) {
+  if (benches.has(word)) runs.push({ name: word, args: [] });
+  else if (runs.length > 0) runs[runs.length - 1].args.push(word);
+  else {
+    console.error(`Unknown benchmark "${word}". Known: ${[...benches.keys()].sort().join(', ') || '(none)'}`);
     failed = true;
-    continue;
   }
-  console.log(`\n=== bench ${name} ===`);
-  const run = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', file], {
+}
+for (const { name, args } of runs) {
+  const file = benches.get(name);
+  console.log(`\n=== bench ${[name, ...args].join(' ')} ===`);
+  const run = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', file, ...args], {
     stdio: 'inherit',
     cwd: root,
   });
