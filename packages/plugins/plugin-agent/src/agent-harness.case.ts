@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agent, type BoundAgent } from '@aalis/api-agent';
 import { gateway } from '@aalis/api-gateway';
+import { storage } from '@aalis/api-storage';
 import { type Tool, type ToolCallContext, tools } from '@aalis/api-tools';
 import { type AnyPluginDefinition, definePlugin } from '@aalis/core';
 import authorityPlugin from '@aalis/plugin-authority';
@@ -17,7 +18,7 @@ import memoryPlugin from '@aalis/plugin-memory-sqlite';
 import archivePlugin from '@aalis/plugin-message-archive';
 import sessionManagerPlugin from '@aalis/plugin-session-manager';
 import sessionSettingsPlugin from '@aalis/plugin-session-settings';
-import storagePlugin from '@aalis/plugin-storage';
+import storagePlugin, { Leases } from '@aalis/plugin-storage';
 import toolsPlugin from '@aalis/plugin-tools';
 import type { IncomingMessage, Message } from '@aalis/schema-message';
 import {
@@ -28,6 +29,7 @@ import {
   type ScriptedReply,
   startOpenAiTestServer,
 } from '@aalis/testing';
+import { Orchestrator } from './channel/orchestrator.js';
 import agentPlugin from './index.js';
 
 export const OWNER = { platform: 'cli', userId: 'owner' };
@@ -36,6 +38,8 @@ export interface Harness {
   booted: BootedApp;
   server: OpenAiTestServer;
   agent: BoundAgent;
+  /** The same service as its implementation, for tests that reach its placement or running turns. */
+  orchestrator: Orchestrator;
   dataDir: string;
   /** The chat requests the server received, as sent (messages in wire form). */
   requests(): Array<{ messages: Array<Record<string, unknown>>; tools?: unknown[] }>;
@@ -60,6 +64,13 @@ export interface HarnessOptions {
   storage?: Record<string, unknown>;
   /** A model server shared with other harnesses (not closed by this one). */
   server?: OpenAiTestServer;
+}
+
+/** A harness's leases as plugin-storage's implementation: a test makes a host stall by pausing its heartbeat. */
+export function leasesOf(harness: Harness): Leases {
+  const leases = harness.booted.app.services.selected(storage)!.impl.leases();
+  if (!(leases instanceof Leases)) throw new Error('the storage service’s leases are not plugin-storage’s');
+  return leases;
 }
 
 export function toolPlugin(list: Tool[]): AnyPluginDefinition {
@@ -116,10 +127,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const states = booted.app.states().filter((state) => state.state !== 'active');
   if (states.length > 0) throw new Error(`plugins not active: ${JSON.stringify(states)}`);
   const service = booted.app.services.selected(agent)!.impl as BoundAgent;
+  if (!(service instanceof Orchestrator)) throw new Error('the agent service is not the orchestrator');
   return {
     booted,
     server,
     agent: service,
+    orchestrator: service,
     dataDir,
     requests: () => server.chatBodies() as Array<{ messages: Array<Record<string, unknown>>; tools?: unknown[] }>,
     say: (content, extra = {}) =>

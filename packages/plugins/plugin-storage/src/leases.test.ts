@@ -147,13 +147,19 @@ describe.each(Object.keys(engines))('leases on %s', (engineName) => {
     // Now b stalls past its ttl (its heartbeat is stopped) and another holder takes the lease: b is told.
     const stalled = await start(300);
     const stalledLease = (await stalled.acquire('session:s3'))!;
-    clearInterval((stalled as unknown as { heartbeat: ReturnType<typeof setInterval> }).heartbeat);
+    stalled.pauseHeartbeat();
     await sleep(400);
     const c = await start(1000);
     const taken = (await c.acquire('session:s3'))!;
     expect(taken.takenOver).toEqual({ note: undefined });
-    await (stalled as unknown as { renew(): Promise<void> }).renew();
+    await stalled.resumeHeartbeat();
     expect(stalledLease.lost.aborted).toBe(true);
+    // Awake again, it renews what it takes from now on: a lease it holds past its ttl is still its own.
+    const after = (await stalled.acquire('session:s4'))!;
+    await sleep(400);
+    expect(after.lost.aborted).toBe(false);
+    expect(await c.tryAcquire('session:s4')).toBeUndefined();
+    await after.release();
     await lease.release();
     await taken.release();
   });
@@ -165,7 +171,7 @@ describe.each(Object.keys(engines))('leases on %s', (engineName) => {
     expect(held).toBeDefined();
     expect(tried).toBeDefined();
     // The holder dies (its heartbeat stops) without noting anything more: the next holder learns the claims' notes.
-    clearInterval((dying as unknown as { heartbeat: ReturnType<typeof setInterval> }).heartbeat);
+    dying.pauseHeartbeat();
     await sleep(400);
     const next = await start(1000);
     expect((await next.acquire('session:n1'))!.takenOver).toEqual({ note: 'turn_a' });

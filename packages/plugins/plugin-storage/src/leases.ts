@@ -23,7 +23,7 @@ export class Leases implements LeasesService {
   /** Per name: the tail of this process's local queue (each acquirer waits for the one before it). */
   private readonly tails = new Map<string, Promise<void>>();
   private readonly wakers = new Map<string, Set<() => void>>();
-  private readonly heartbeat: ReturnType<typeof setInterval>;
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
   private closed = false;
 
   constructor(
@@ -31,8 +31,7 @@ export class Leases implements LeasesService {
     private readonly options: LeasesOptions = {},
   ) {
     this.ttlMs = options.ttlMs ?? 4000;
-    this.heartbeat = setInterval(() => void this.renew(), Math.max(50, Math.floor(this.ttlMs / 4)));
-    this.heartbeat.unref();
+    this.startHeartbeat();
     void backend.onReleased?.((name) => this.wake(name)).catch(() => {});
   }
 
@@ -165,10 +164,35 @@ export class Leases implements LeasesService {
     }
   }
 
+  private startHeartbeat(): void {
+    this.heartbeat = setInterval(() => void this.renew(), Math.max(50, Math.floor(this.ttlMs / 4)));
+    this.heartbeat.unref();
+  }
+
+  /**
+   * Stops renewing without giving anything back, as a process that hangs (or died without closing) does: its leases
+   * expire after the ttl and another process may take them over. The seam for tests of takeovers; a running host
+   * has no reason to call it.
+   */
+  pauseHeartbeat(): void {
+    clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+  }
+
+  /**
+   * The paused process wakes up: one renewal now (a lease taken over meanwhile is found lost, its signal aborted),
+   * then the heartbeat goes on. Resolves after that renewal.
+   */
+  async resumeHeartbeat(): Promise<void> {
+    if (this.closed || this.heartbeat !== undefined) return;
+    await this.renew();
+    if (!this.closed && this.heartbeat === undefined) this.startHeartbeat();
+  }
+
   /** Stops the heartbeat and gives back every lease still held. */
   async close(): Promise<void> {
     this.closed = true;
-    clearInterval(this.heartbeat);
+    this.pauseHeartbeat();
     for (const name of this.wakers.keys()) this.wake(name);
     const names = [...this.held.keys()];
     this.held.clear();

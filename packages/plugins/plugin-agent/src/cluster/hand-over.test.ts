@@ -15,7 +15,7 @@ import {
   toolCallReply,
 } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { gatedTool, type Harness, heldText, startHarness } from '../agent-harness.case.js';
+import { gatedTool, type Harness, heldText, leasesOf, startHarness } from '../agent-harness.case.js';
 import { SessionOwners } from './session-owners.js';
 
 const open: Harness[] = [];
@@ -134,9 +134,8 @@ describe('inputs handed to the session owner', () => {
     void a.say('scheduled check', { source: 'scheduler', triggerType: 'scheduled' });
     await waitFor(() => queueOnA.some((event) => event.dispositions.length === 2), 'the injection queued on A');
     // A dies: its heartbeat stops, it takes nothing more, its turn never goes on.
-    const aStorage = a.booted.app.services.selected(storage)!.impl;
-    clearInterval((aStorage.leases() as unknown as { heartbeat: ReturnType<typeof setInterval> }).heartbeat);
-    const owners = (a.agent as unknown as { placement: unknown }).placement;
+    leasesOf(a).pauseHeartbeat();
+    const owners = a.orchestrator.placement;
     if (!(owners instanceof SessionOwners))
       throw new Error('the agent on PostgreSQL hands inputs over (owners expected)');
     owners.close();
@@ -184,9 +183,7 @@ describe('inputs handed to the session owner', () => {
     server!.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]), textReply('never asked for'));
     const first = a.say('first question');
     await slow.started;
-    const aborted = (
-      a.agent as unknown as { runningTurn(id: string): { controller: AbortController } | undefined }
-    ).runningTurn('cli:owner')!.controller.signal;
+    const aborted = a.orchestrator.runningTurn('cli:owner')!.controller.signal;
     b.agent.abort('cli:owner', { reason: 'webui stop' });
     await waitFor(() => aborted.aborted, 'the turn on A to be stopped');
     slow.release();
@@ -204,9 +201,7 @@ describe('inputs handed to the session owner', () => {
     server!.enqueue(toolCallReply([{ id: 'c1', name: 'slow', arguments: {} }]), textReply('never asked for'));
     const first = a.say('first question');
     await slow.started;
-    const running = (
-      a.agent as unknown as { runningTurn(id: string): { controller: AbortController } | undefined }
-    ).runningTurn('cli:owner')!;
+    const running = a.orchestrator.runningTurn('cli:owner')!;
     // A stranger may not stop it from B either.
     const stranger = { sessionId: 'cli:owner', platform: 'cli', sender: { userId: 'stranger' }, content: '/stop' };
     const { gateway } = await import('@aalis/api-gateway');
@@ -310,15 +305,12 @@ describe('inputs handed to the session owner', () => {
     const second = b.say('second thought');
     await waitFor(() => queueOnA.some((event) => event.dispositions.includes('join')), 'the join on A');
     // A stalls: no heartbeat. B takes the session over once A's lease expired and runs its input.
-    const aLeases = a.booted.app.services.selected(storage)!.impl.leases() as unknown as {
-      heartbeat: ReturnType<typeof setInterval>;
-      renew(): Promise<void>;
-    };
-    clearInterval(aLeases.heartbeat);
+    const aLeases = leasesOf(a);
+    aLeases.pauseHeartbeat();
     server!.enqueue(textReply('answered by B'));
     await second;
     // A wakes up: it learns it lost the lease, and its turn (its tool returns now) stores nothing.
-    await aLeases.renew();
+    await aLeases.resumeHeartbeat();
     slow.release();
     await first;
     const history = await b.history();

@@ -10,7 +10,7 @@ import { throwawayDatabase } from '@aalis/postgres/throwaway';
 import { type Message, WellKnownMetadataKeys } from '@aalis/schema-message';
 import { type OpenAiTestServer, startOpenAiTestServer, toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { gatedTool, type Harness, heldText, startHarness } from '../agent-harness.case.js';
+import { gatedTool, type Harness, heldText, leasesOf, startHarness } from '../agent-harness.case.js';
 
 const open = new Set<Harness>();
 let server: OpenAiTestServer | undefined;
@@ -174,9 +174,8 @@ describe('a graceful stop of the session owner hands other processes’ inputs b
     one.release();
     await two.started;
     // B's input joined A's turn at the insertion point after the first tool; A dies in the second.
-    const aStorage = a.booted.app.services.selected(storage)!.impl;
-    clearInterval((aStorage.leases() as unknown as { heartbeat: ReturnType<typeof setInterval> }).heartbeat);
-    (a.agent as unknown as { placement: { close(): void } }).placement.close();
+    leasesOf(a).pauseHeartbeat();
+    a.orchestrator.placement.close();
     await joining;
     expect(stoppedOnB.map((event) => event.message.content)).toEqual(['joins on A']);
     const history = await b.history();
