@@ -11,6 +11,22 @@ export interface DescribeOptions {
   question?: string;
 }
 
+/** Encodings platforms take for a voice message. */
+export type VoiceFormat = 'ogg-opus' | 'silk';
+
+/** A voice ready for a platform's voice message. */
+export interface PlatformVoice {
+  bytes: Uint8Array;
+  /** 'audio/ogg' or 'audio/silk'. */
+  mimeType: string;
+  /** The file name extension without the dot: 'ogg', 'silk'. */
+  extension: string;
+  /** How long it plays, in milliseconds. */
+  durationMs: number;
+  /** Loudness over time: at most 256 values from 0 (silent) to 255, one per 100 ms or more (Discord's waveform). */
+  waveform: Uint8Array;
+}
+
 export interface MediaService {
   /**
    * A text description of an attachment (an image; cached by content by the implementation, so the same image
@@ -32,6 +48,12 @@ export interface MediaService {
    * bytes in `data`. Rejects with a coded error: none configured, nothing speakable, the endpoint failed or timed out.
    */
   speak?(text: string, options?: { sessionId?: string }): Promise<Attachment>;
+  /**
+   * A voice (an `audio` attachment, such as `speak` makes) in the form a platform's voice message takes: `ogg-opus`
+   * (Discord, Slack, Lark, DingTalk, Satori) or `silk` (QQ's official bots), with its length and a waveform, which
+   * several platforms' voice messages require. Rejects with a coded error (not audio, cannot be converted, too large).
+   */
+  voiceAs?(attachment: Attachment, format: VoiceFormat, options?: { signal?: AbortSignal }): Promise<PlatformVoice>;
 }
 
 export const media: ServiceDescriptor<MediaService> = defineService<MediaService>('media');

@@ -26,6 +26,9 @@ export const MEDIA_PLUGIN = '@aalis/plugin-media';
 
 /** Sessions whose notes are remembered (told once); the oldest are forgotten past this. */
 const TOLD_LIMIT = 10_000;
+/** Bounds of a voice made ready for a platform when no speech endpoint is configured (its defaults otherwise). */
+const VOICE_TIMEOUT_MS = 60_000;
+const VOICE_MAX_BYTES = 10 * 1024 * 1024;
 
 export default definePlugin({
   name: MEDIA_PLUGIN,
@@ -165,6 +168,15 @@ export default definePlugin({
         const voice = await voiceOut.speak(text, options.sessionId);
         if (!voice) throw mediaErrors.AALIS_MEDIA_SPEECH_NOTHING_TO_SAY();
         return voice;
+      },
+      async voiceAs(attachment, format, options = {}) {
+        const { voiceAs } = await import('./voice-formats.js');
+        const signals = [AbortSignal.timeout(speechConfig?.timeoutMs ?? VOICE_TIMEOUT_MS)];
+        if (options.signal) signals.push(options.signal);
+        return voiceAs(attachment, format, {
+          signal: AbortSignal.any(signals),
+          maxBytes: speechConfig?.maxAudioBytes ?? VOICE_MAX_BYTES,
+        });
       },
     });
     handles.hooks.use.middleware('agent:input:before', async ({ message }, next) => {

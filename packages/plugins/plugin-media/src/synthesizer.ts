@@ -20,7 +20,8 @@ export interface SpokenVoice {
   spokenChars: number;
 }
 
-const OGG_OPUS = ['-vn', '-ac', '1', '-c:a', 'libopus', '-b:a', '32k', '-f', 'ogg'];
+/** ffmpeg's output arguments for a mono Ogg/Opus voice. */
+export const OGG_OPUS = ['-vn', '-ac', '1', '-c:a', 'libopus', '-b:a', '32k', '-f', 'ogg'];
 
 export class Synthesizer {
   private readonly endpoint: AudioEndpoint;
