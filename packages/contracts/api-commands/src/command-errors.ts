@@ -1,5 +1,5 @@
 // Coded errors and fixed texts of the commands service. Codes are never reused.
-import { AalisError, defineCatalogue, defineErrors, type Locale, textRef } from '@aalis/core';
+import { AalisError, defineCatalogue, defineErrors, type Locale, textRef, withErrorCode } from '@aalis/core';
 
 export const commandErrors = defineErrors({
   AALIS_COMMAND_UNKNOWN: {
@@ -67,7 +67,7 @@ export function isCommandParseError(value: unknown): value is AalisError {
   return AalisError.hasCode(value, COMMAND_PARSE_CODE);
 }
 
-/** How an error is shown as a command reply: the localized message followed by its code. */
+/** How an error is shown as a command reply: the localized message followed by its code, in the locale's brackets. */
 export function formatCommandError(error: AalisError, locale: Locale): string {
-  return `${error.localized(locale)} (${error.code})`;
+  return withErrorCode(error.localized(locale), error.code, locale);
 }

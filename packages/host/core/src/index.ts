@@ -82,3 +82,4 @@ export {
   UnknownSchema,
 } from './schema.js';
 export type { ServiceHandle, SwitchReport } from './service-handle.js';
+export { withErrorCode } from './with-error-code.js';

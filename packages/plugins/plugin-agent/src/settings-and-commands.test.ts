@@ -38,7 +38,7 @@ describe('会话设置项', () => {
   it('a value its validation refuses reads 应为 <what the field expects>, once', async () => {
     harness = await startHarness();
     expect(await harness.command('/session.set maxToolIterations 0')).toEqual([
-      '会话设置项「maxToolIterations」应为 不小于 1 的整数，实际为 0。没有做任何改动。 (AALIS_SETTINGS_INVALID_VALUE)',
+      '会话设置项「maxToolIterations」应为 不小于 1 的整数，实际为 0。没有做任何改动。（AALIS_SETTINGS_INVALID_VALUE）',
     ]);
     expect((await harness.command('/session.set historyLimit 1.5'))[0]).toContain('应为 不小于 0 的整数，实际为 1.5');
   });

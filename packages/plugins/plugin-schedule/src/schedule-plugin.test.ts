@@ -152,10 +152,10 @@ describe('plugin-schedule', () => {
     const [cron] = await harness.command('/schedule.cron "0 9 * * 1-5" stand-up notes --tz Europe/Paris');
     expect(cron).toContain('（Europe/Paris）');
     expect(await harness.command('/schedule.cron "0 0 30 2 *" never')).toEqual([
-      'cron 表达式 0 0 30 2 * 永远不会触发（如 2 月 30 日）。请换一个会到来的时间。 (AALIS_SCHEDULE_NEVER_FIRES)',
+      'cron 表达式 0 0 30 2 * 永远不会触发（如 2 月 30 日）。请换一个会到来的时间。（AALIS_SCHEDULE_NEVER_FIRES）',
     ]);
     expect(await harness.command('/remind soon-ish tea')).toEqual([
-      '时间 soon-ish 看不懂：请写 ISO 8601 时刻（如 2026-12-02T09:00）或时长（如 10m、2h、1d）。 (AALIS_SCHEDULE_TIME_INVALID)',
+      '时间 soon-ish 看不懂：请写 ISO 8601 时刻（如 2026-12-02T09:00）或时长（如 10m、2h、1d）。（AALIS_SCHEDULE_TIME_INVALID）',
     ]);
     const [listed] = await harness.command('/schedules');
     const lines = listed!.split('\n');

@@ -78,7 +78,7 @@ describe('subtask limits', () => {
   it('a limit its validation refuses reads 应为 <what the setting expects>, once', async () => {
     harness = await startSubtaskHarness();
     expect(await harness.command('/session.set subtaskMaxDepth 0')).toEqual([
-      '会话设置项「subtaskMaxDepth」应为 不小于 1 的整数，实际为 0。没有做任何改动。 (AALIS_SETTINGS_INVALID_VALUE)',
+      '会话设置项「subtaskMaxDepth」应为 不小于 1 的整数，实际为 0。没有做任何改动。（AALIS_SETTINGS_INVALID_VALUE）',
     ]);
     expect((await harness.command('/session.set subtaskCostBudget -1'))[0]).toContain('应为 不小于 0 的数，实际为 -1');
   });

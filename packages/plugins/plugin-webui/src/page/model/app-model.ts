@@ -2,6 +2,7 @@
 // from the address), the connection, the session list, the selected session (its conversation, settings and
 // usage models, one subscription), the models list, and the owner's admin data. Components render snapshots and
 // call these methods; everything goes through SessionClient (docs/session-protocol.md).
+import { type Locale, withErrorCode } from '@aalis/core';
 import type {
   Account,
   CommandView,
@@ -111,6 +112,8 @@ export class AppModel extends Store<AppSnapshot> {
   };
   private noticeCounter = 0;
   private commandsAsked = false;
+  /** The language the server writes this connection's errors in (hello.locale, then locale.set's answer). */
+  private serverLocale: Locale = 'zh-CN';
   /** Tells this page's sends apart from another tab's (clientMessageId). */
   private readonly pageId = Math.random().toString(36).slice(2, 10);
   private readonly disposers: Array<() => void> = [];
@@ -145,17 +148,19 @@ export class AppModel extends Store<AppSnapshot> {
       }),
       this.client.on('sessions', ({ change, sessionId, session }) => this.sessionChanged(change, sessionId, session)),
       this.client.on('log', (record) => this.logRecord(record)),
-      this.client.on('hello', (hello) =>
+      this.client.on('hello', (hello) => {
+        this.serverLocale = hello.locale;
         this.update({
           account: hello.account,
           limits: hello.limits,
           features: hello.features,
           hostLocale: hello.locale,
-        }),
-      ),
+        });
+      }),
     );
     try {
       const hello = await this.client.connect();
+      this.serverLocale = hello.locale;
       this.update({
         phase: 'ready',
         account: hello.account,
@@ -222,6 +227,7 @@ export class AppModel extends Store<AppSnapshot> {
   async useLocale(locale: string): Promise<void> {
     const chosen = await this.guard(() => this.client.setLocale(locale));
     if (chosen === undefined) return;
+    this.serverLocale = chosen;
     this.update({ hostLocale: undefined, commands: undefined });
     this.commandsAsked = false;
     await Promise.all([this.refreshModels(), this.settings?.load()]);
@@ -478,10 +484,13 @@ export class AppModel extends Store<AppSnapshot> {
     this.update({ view: 'chat' });
   }
 
-  /** An error as the page says it: the sentence, the code in small print after it. */
+  /**
+   * An error as one line of text, for the places that show a string: the sentence, then the code in the brackets of
+   * the sentence's language (the server wrote it in this connection's locale).
+   */
   describeError(error: unknown): string {
     const { code, message } = codedError(error);
-    return code ? `${message} (${code})` : message;
+    return code ? withErrorCode(message, code, this.serverLocale) : message;
   }
 
   async closeAdmin(): Promise<void> {
