@@ -81,7 +81,7 @@ export async function startProduct(
 /**
  * A host sharing `database` (PostgreSQL) with the other hosts of a test of who holds a platform connection: leases
  * expire 1 s after the last heartbeat, no session server, no summaries. `platforms`: the YAML lines of the platform
- * sections under `plugins:`, each indented by two spaces.
+ * sections under `plugins:`, each indented by two spaces; `settings`: top-level YAML lines (owners …).
  */
 export function startLeaseHost(
   fixture: ProductFixture,
@@ -91,14 +91,22 @@ export function startLeaseHost(
     prefix,
     consoleLogLevel = 'off',
     apiKey,
-  }: { database: string; platforms: string; prefix: string; consoleLogLevel?: 'off' | 'info'; apiKey?: string },
+    settings = '',
+  }: {
+    database: string;
+    platforms: string;
+    prefix: string;
+    consoleLogLevel?: 'off' | 'info';
+    apiKey?: string;
+    settings?: string;
+  },
 ): Promise<ProductHost> {
   const key = apiKey === undefined ? '' : `, apiKey: ${apiKey}`;
   const dir = productWorkspace(
     fixture,
     `locale: en
 consoleLogLevel: ${consoleLogLevel}
-llm: { baseUrl: ${fixture.model.url}, model: test-model${key} }
+${settings}llm: { baseUrl: ${fixture.model.url}, model: test-model${key} }
 plugins:
   llm-openai: { fetchModels: false, retry: { maxRetries: 0 } }
   memory-summary: false

@@ -18,9 +18,9 @@ export const onebotErrors = defineErrors({
     'zh-CN': 'OneBot 接口调用 {action} 失败：status {status}，retcode {retcode}{detail}。',
   },
   AALIS_ONEBOT_FORWARD_TIMEOUT: {
-    en: 'A reply was handed to the process running the OneBot connection ({name}), but no outcome came within {timeoutMs} ms. Check that one process logs "this process runs the connection" and can reach the database.',
+    en: 'A reply or an API call was handed to the process running the OneBot connection ({name}), but no outcome came within {timeoutMs} ms. Check that one process logs "this process runs the connection" and can reach the database.',
     'zh-CN':
-      '回复已交给运行 OneBot 连接的进程（{name}），但 {timeoutMs} 毫秒内没有结果。请确认有一个进程的日志写着 "this process runs the connection"，并且它连得上数据库。',
+      '回复或接口调用已交给运行 OneBot 连接的进程（{name}），但 {timeoutMs} 毫秒内没有结果。请确认有一个进程的日志写着 "this process runs the connection"，并且它连得上数据库。',
     isRetryable: true,
   },
   AALIS_ONEBOT_TOKEN_REFUSED: {

@@ -111,7 +111,15 @@ export default definePlugin({
     const leaseName = onebotLeaseName(onebotInstanceId(settings));
     const leases = storage.available ? storage.use.leases() : undefined;
     const forwarding = storage.available
-      ? new OneBotForwarding({ queue: storage.use.handOver(), name: leaseName, sendHere, logger: log })
+      ? new OneBotForwarding({
+          queue: storage.use.handOver(),
+          name: leaseName,
+          sendHere,
+          callHere: async ({ action, params }) => {
+            await connection.call(action, params);
+          },
+          logger: log,
+        })
       : undefined;
 
     const connection = new OneBotConnection({
@@ -162,7 +170,14 @@ export default definePlugin({
     const requests = new OneBotRequests({
       rules: settings.requests,
       platform: ONEBOT_PLATFORM,
-      call: (action, params) => connection.call(action, params),
+      // An owner's answer may be heard by a process that does not run the connection: the holder settles it.
+      call: async (action, params) => {
+        if (forwarding && !runner.holding) {
+          await forwarding.forward({ action, params }, settings.apiTimeoutMs + 2 * (leases?.ttlMs ?? 0));
+          return undefined;
+        }
+        return connection.call(action, params);
+      },
       owners: () => (authority.available ? authority.use.owners() : []),
       ownerSession: (userId) =>
         ensureRoomSession({
