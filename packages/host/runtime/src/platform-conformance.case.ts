@@ -7,14 +7,24 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { VOICE_REPLY_SETTING } from '@aalis/api-media';
 import { memory } from '@aalis/api-memory';
-import { type OpenAiTestServer, startOpenAiTestServer, textReply, toolCallReply } from '@aalis/testing';
+import { sessionFields } from '@aalis/api-session-settings';
+import {
+  type OpenAiTestServer,
+  type SpeechTestServer,
+  startOpenAiTestServer,
+  startSpeechTestServer,
+  textReply,
+  toolCallReply,
+} from '@aalis/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ConformanceCase,
   type ConformanceChat,
   type ConformanceSent,
   type ConformanceServer,
+  type ConformanceVoice,
   conformanceConfig,
   type PlatformConformanceDriver,
 } from './platform-driver.case.js';
@@ -23,6 +33,14 @@ import { type RunningAalis, startAalis } from './start-aalis.js';
 
 const until = (check: () => boolean | Promise<boolean>, what: string | (() => string), timeoutMs = 10_000) =>
   waitFor(check, { what, timeoutMs });
+
+/** Whether the bytes are what the voice says they are: Ogg with an Opus stream, or Tencent's SILK. */
+const isVoice = ({ format, bytes }: ConformanceVoice) => {
+  const head = Buffer.from(bytes.subarray(0, 200));
+  return format === 'silk'
+    ? head.subarray(0, 10).toString('latin1') === '\u0002#!SILK_V3'
+    : head.subarray(0, 4).toString('latin1') === 'OggS' && head.includes('OpusHead');
+};
 
 const sameChat = (a: ConformanceChat, b: ConformanceChat) =>
   a.kind === 'group' ? b.kind === 'group' && a.group === b.group : b.kind === 'private' && a.user === b.user;
@@ -61,6 +79,7 @@ export function describePlatformConformance<S extends ConformanceServer>(
 ): void {
   describe(`platform conformance: ${driver.name}`, () => {
     let model: OpenAiTestServer;
+    let speech: SpeechTestServer;
     let server: S;
     let dir: string;
     let aalis: RunningAalis | undefined;
@@ -124,9 +143,10 @@ export function describePlatformConformance<S extends ConformanceServer>(
 
     beforeAll(async () => {
       model = await startOpenAiTestServer({ models: ['test-model'] });
+      speech = await startSpeechTestServer();
       server = await driver.start();
       dir = mkdtempSync(join(tmpdir(), `aalis-conformance-${driver.name}-`));
-      writeFileSync(join(dir, 'aalis.config.yaml'), conformanceConfig(server, model.url));
+      writeFileSync(join(dir, 'aalis.config.yaml'), conformanceConfig(server, model.url, speech.url));
       await start();
     }, 30_000);
 
@@ -134,6 +154,7 @@ export function describePlatformConformance<S extends ConformanceServer>(
       await stop();
       await server?.close();
       await model?.close();
+      await speech?.close();
       if (dir) rmSync(dir, { recursive: true, force: true });
     }, 30_000);
 
@@ -276,6 +297,46 @@ export function describePlatformConformance<S extends ConformanceServer>(
       expect(last).toContain(`${label('bob')}: I am the one with the red hat`);
       expect(last).toContain('what is my name?');
     });
+
+    test(
+      'voice',
+      'with voiceReply on, a reply leaves as text and as a voice message; a failing speech server leaves the text alone',
+      async () => {
+        // INTERIM until every driver reports its voices: a driver without voices() does not take the case yet.
+        if (!server.voices) return;
+        const group: ConformanceChat = { kind: 'group', group: 'voice' };
+        const voices = () => server.voices?.() ?? [];
+        const voicesIn = () => voices().filter((voice) => sameChat(voice.chat, group));
+        // The session's own layer, as /session.set voiceReply on writes it (mentions before a command differ by platform).
+        await running()
+          .app.services.selected(sessionFields)!
+          .impl.set({
+            layer: 'session',
+            target: server.sessionId(group),
+            key: VOICE_REPLY_SETTING,
+            value: true,
+            caller: { via: 'host' },
+          });
+        model.enqueue(textReply('Sunny **all** day.'));
+        await server.deliver({ chat: group, from: 'alice', text: 'weather?', mention: true });
+        await reply(group, 'Sunny');
+        await until(
+          () => voicesIn().length === 1,
+          () => `${driver.name}: the voice message; ${logTail()}`,
+        );
+        expect(speech.requests.at(-1)?.input).toBe('Sunny all day.');
+        expect(isVoice(voicesIn()[0]!)).toBe(true);
+        // The chats that did not ask got no voice.
+        expect(voices()).toHaveLength(1);
+
+        speech.enqueue({ status: 500, message: 'the speech engine is down' });
+        model.enqueue(textReply('Rain later.'));
+        await server.deliver({ chat: group, from: 'alice', text: 'and tonight?', mention: true });
+        await reply(group, 'Rain later.');
+        await reply(group, 'could not be given a voice');
+        expect(voicesIn()).toHaveLength(1);
+      },
+    );
 
     test('secrets', 'never logs a credential (console and log file, both runs)', () => {
       expect(server.secrets.length).toBeGreaterThan(0);

@@ -97,6 +97,10 @@ export const conformanceDriver: PlatformConformanceDriver<DiscordConformanceServ
           ...(sent.replyTo ? { quote: sent.replyTo } : {}),
           at: sent.at,
         })),
+      voices: () =>
+        discord.sent
+          .filter((sent) => sent.flags !== undefined && (sent.flags & (1 << 13)) !== 0 && sent.files?.length === 1)
+          .map((sent) => ({ chat: chatOf(sent.channelId), format: 'ogg-opus' as const, bytes: sent.files![0]!.bytes })),
       dropConnection: () => discord.dropSockets(),
       refuseConnections: (status, times) => discord.refuseSockets(status, times),
       failNextSend: (kind) =>

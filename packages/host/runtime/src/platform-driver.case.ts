@@ -41,7 +41,16 @@ export type ConformanceCase =
   | 'malformed'
   | 'reconnect'
   | 'restart'
+  | 'voice'
   | 'secrets';
+
+/** A voice message she sent: the audio her server received for it (the upload) and how it was encoded. */
+export interface ConformanceVoice {
+  chat: ConformanceChat;
+  /** 'ogg-opus' (OggS with an OpusHead) or 'silk' (Tencent's #!SILK_V3). */
+  format: 'ogg-opus' | 'silk';
+  bytes: Uint8Array;
+}
 
 /** `S` is the driver's own server type, for a platform's own cases run beside the suite's (its raw server in it). */
 export interface PlatformConformanceDriver<S extends ConformanceServer = ConformanceServer> {
@@ -85,6 +94,11 @@ export interface ConformanceServer {
   deliver(message: ConformanceInbound): Promise<{ id: string; at: number }>;
   /** Every message she sent so far, in order. */
   sent(): readonly ConformanceSent[];
+  /**
+   * Every voice message she sent so far (the platform's voice message, its audio uploaded where the platform
+   * uploads first), in order. Absent: the platform carries no voice, said in `cannot.voice`.
+   */
+  voices?(): readonly ConformanceVoice[];
   /** Cuts her live connection at once (a socket terminated, a held long poll destroyed). */
   dropConnection(): void;
   /** The next `times` attempts to (re)connect are answered with HTTP `status` (a 5xx). */
@@ -105,8 +119,11 @@ export interface ConformanceServer {
   close(): Promise<void>;
 }
 
-/** The product's configuration for a driver's server and the scripted model server at `modelUrl`. */
-export function conformanceConfig(server: ConformanceServer, modelUrl: string): string {
+/**
+ * The product's configuration for a driver's server and the scripted model server at `modelUrl`; with `speechUrl`, a
+ * text-to-speech endpoint for voice replies (plugins.media.speech, no retries).
+ */
+export function conformanceConfig(server: ConformanceServer, modelUrl: string, speechUrl?: string): string {
   // YAML reads JSON: the driver's values go in as they are, quoted where they need it.
   return `locale: en
 logLevel: debug
@@ -116,6 +133,6 @@ llm: { baseUrl: ${JSON.stringify(modelUrl)}, model: test-model }
 plugins:
   llm-openai: { fetchModels: false, retry: { maxRetries: 0 }, modelDefaults: { vision: true } }
   memory-summary: false
-  ${server.section}: ${JSON.stringify(server.settings())}
+${speechUrl ? `  media: { speech: { baseUrl: ${JSON.stringify(speechUrl)}, retry: { maxRetries: 0 } } }\n` : ''}  ${server.section}: ${JSON.stringify(server.settings())}
 `;
 }

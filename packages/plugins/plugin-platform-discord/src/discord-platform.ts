@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { commands } from '@aalis/api-commands';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
+import { media } from '@aalis/api-media';
 import { type PlatformState, platform } from '@aalis/api-platform';
 import { sessionManager } from '@aalis/api-session-manager';
 import { storage } from '@aalis/api-storage';
@@ -48,6 +49,13 @@ const MAX_RETRY_MS = 60_000;
 const TYPING_RENEW_MS = 8_000;
 /** The largest file uploaded with a message (Discord's limit for a bot in a server without boosts). */
 const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** MessageFlags.IsVoiceMessage. */
+const IS_VOICE_MESSAGE = 1 << 13;
+/** "Cannot send voice messages in this channel". */
+const VOICE_MESSAGES_REFUSED = 50173;
+/** A voice to send as a voice message: audio whose bytes travel with it (a voice reply). */
+const isVoice = (attachment: Attachment) =>
+  attachment.type === 'audio' && (attachment.data !== undefined || attachment.url?.startsWith('data:') === true);
 /** An interaction token is valid for 15 minutes. */
 const INTERACTION_TTL_MS = 15 * 60_000;
 /** Close codes after which the gateway client does not reconnect by itself. */
@@ -130,9 +138,23 @@ export default definePlugin({
     sessionManager: optional(sessionManager),
     platform: optional(platform),
     storage: optional(storage),
+    media: optional(media),
   },
   config: discordConfigSchema,
-  apply({ config, logger, events, i18n, lifecycle, gateway, hooks, commands, sessionManager, platform, storage }) {
+  apply({
+    config,
+    logger,
+    events,
+    i18n,
+    lifecycle,
+    gateway,
+    hooks,
+    commands,
+    sessionManager,
+    platform,
+    storage,
+    media,
+  }) {
     const settings = config.use;
     const log = logger.use;
     const apiBase = settings.apiBase.replace(/\/+$/, '');
@@ -472,7 +494,11 @@ export default definePlugin({
             (message.turnId !== undefined ? turnInteractions.get(message.turnId) : undefined) ??
             (message.replyTo !== undefined && interactions.has(message.replyTo) ? message.replyTo : undefined);
           const pieces = splitMessage(toDiscordMarkdown(message.content), settings.maxMessageLength);
-          const { embeds, files, links } = outboundAttachments(message.attachments ?? []);
+          // A voice (a voice reply) goes after the text as a voice message of its own: Discord takes nothing else in one.
+          const voices = (message.attachments ?? []).filter(isVoice);
+          const { embeds, files, links } = outboundAttachments(
+            (message.attachments ?? []).filter((attachment) => !isVoice(attachment)),
+          );
           if (links.length > 0) pieces.push(...splitMessage(links.join('\n'), settings.maxMessageLength));
           for (const [index, piece] of pieces.entries()) {
             const last = index === pieces.length - 1;
@@ -486,8 +512,63 @@ export default definePlugin({
           if (pieces.length === 0 && (embeds.length > 0 || files.length > 0)) {
             await sendPiece(target.chatId, '', { replyTo: undefined, interactionId, embeds, files });
           }
+          for (const voice of voices) await sendVoice(target.chatId, voice);
         },
       });
+    }
+
+    /**
+     * A voice message (flags IS_VOICE_MESSAGE, one Ogg/Opus attachment with its duration_secs and waveform, no content),
+     * the form Discord's clients show with a play button and a waveform. Where Discord refuses one (a channel without
+     * voice messages, code 50173) or the voice cannot be measured (no media service), the audio goes as a plain file.
+     * The text has left already: a voice that cannot go is logged, never a failed delivery.
+     */
+    async function sendVoice(chatId: string, attachment: Attachment): Promise<void> {
+      const plain = async () => {
+        const { files } = outboundAttachments([attachment]);
+        if (files.length > 0)
+          await sendPiece(chatId, '', { replyTo: undefined, interactionId: undefined, embeds: [], files });
+      };
+      try {
+        const ready = media.available ? await media.use.voiceAs?.(attachment, 'ogg-opus') : undefined;
+        if (!ready) return await plain();
+        if (ready.bytes.byteLength > MAX_UPLOAD_BYTES) {
+          log.warn(
+            `Discord: a voice of ${ready.bytes.byteLength} bytes was not uploaded (at most ${MAX_UPLOAD_BYTES})`,
+          );
+          return;
+        }
+        const name = 'voice-message.ogg';
+        let created: { id?: string } | undefined;
+        try {
+          created = (await rest.post(Routes.channelMessages(chatId), {
+            body: {
+              flags: IS_VOICE_MESSAGE,
+              attachments: [
+                {
+                  id: '0',
+                  filename: name,
+                  duration_secs: ready.durationMs / 1000,
+                  waveform: Buffer.from(ready.waveform).toString('base64'),
+                },
+              ],
+            },
+            files: [{ name, data: Buffer.from(ready.bytes), contentType: ready.mimeType }],
+          })) as { id?: string } | undefined;
+        } catch (error) {
+          if (error instanceof DiscordAPIError && error.code === VOICE_MESSAGES_REFUSED) {
+            log.info('Discord: voice messages are not allowed in this channel; the voice goes as a file', { chatId });
+            return await plain();
+          }
+          throw apiError('POST /channels/{id}/messages (voice message)', error);
+        }
+        if (typeof created?.id === 'string') memory.sent(chatId, created.id);
+      } catch (error) {
+        log.warn('Discord: a voice reply was not sent (the text was)', {
+          chatId,
+          error: AalisError.isInstance(error) ? `${error.code}: ${error.message}` : String(error),
+        });
+      }
     }
 
     /**

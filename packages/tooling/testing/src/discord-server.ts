@@ -3,7 +3,8 @@
 // checked against the bot token, READY (session id, resume URL, application, guilds unavailable) followed by each
 // guild's GUILD_CREATE, HEARTBEAT_ACK for each HEARTBEAT, RESUME replaying the dispatches after the given sequence
 // (INVALID_SESSION for an unknown session), dispatches with increasing sequence numbers. REST at http://…/api/v10:
-// GET /gateway/bot, POST /channels/{id}/messages (what she sent, with the ids the server gave them), POST
+// GET /gateway/bot, POST /channels/{id}/messages (what she sent, with the ids the server gave them; a voice message
+// checked as Discord checks it: flags 8192, one audio file with duration_secs and waveform, no content), POST
 // /channels/{id}/typing, PUT /applications/{id}/commands, POST /users/@me/channels, POST
 // /interactions/{id}/{token}/callback and the interaction webhooks; failures on demand (a 429 with retry_after, 5xx,
 // Discord's JSON error bodies), a refused socket upgrade, dropped sockets, raw frames.
@@ -53,7 +54,11 @@ export interface DiscordSentMessage {
   allowedMentions?: unknown;
   embeds?: unknown[];
   /** Files uploaded with it (multipart/form-data: payload_json and files[n]). */
-  files?: { name: string; size: number; contentType: string }[];
+  files?: { name: string; size: number; contentType: string; bytes: Buffer }[];
+  /** The message's flags (IS_VOICE_MESSAGE = 8192). */
+  flags?: number;
+  /** The attachments' metadata in payload_json (a voice message's duration_secs and waveform). */
+  attachments?: Record<string, unknown>[];
   /** performance.now() when the request arrived. */
   at: number;
 }
@@ -139,6 +144,9 @@ export interface DiscordServer {
 }
 
 let nextSnowflake = 1_300_000_000_000_000_000n;
+/** MessageFlags.IsVoiceMessage. */
+const VOICE_MESSAGE = 1 << 13;
+
 const snowflake = () => {
   nextSnowflake += 1n;
   return String(nextSnowflake);
@@ -222,7 +230,7 @@ export async function startDiscordServer(options: DiscordServerOptions): Promise
       return;
     }
     let body: unknown;
-    const files: { name: string; size: number; contentType: string }[] = [];
+    const files: { name: string; size: number; contentType: string; bytes: Buffer }[] = [];
     const text = raw.toString('utf8');
     const contentType = String(request.headers['content-type'] ?? '');
     if (contentType.startsWith('multipart/form-data')) {
@@ -235,7 +243,12 @@ export async function startDiscordServer(options: DiscordServerOptions): Promise
       body = typeof payload === 'string' ? JSON.parse(payload) : {};
       for (const [key, value] of form) {
         if (key.startsWith('files[') && typeof value !== 'string') {
-          files.push({ name: value.name, size: value.size, contentType: value.type });
+          files.push({
+            name: value.name,
+            size: value.size,
+            contentType: value.type,
+            bytes: Buffer.from(await value.arrayBuffer()),
+          });
         }
       }
     } else if (text !== '' && contentType.includes('application/json')) {
@@ -300,6 +313,17 @@ export async function startDiscordServer(options: DiscordServerOptions): Promise
           },
         });
       }
+      // A voice message, as Discord checks it: one audio file with its duration and waveform, nothing else.
+      const flags = typeof record.flags === 'number' ? record.flags : 0;
+      const metadata = Array.isArray(record.attachments) ? (record.attachments as Record<string, unknown>[]) : [];
+      if (flags & VOICE_MESSAGE) {
+        if (content !== '' || (Array.isArray(record.embeds) && record.embeds.length > 0))
+          return reply(400, { message: 'Voice messages do not support additional content.', code: 50159 });
+        if (files.length !== 1 || !files[0]!.contentType.startsWith('audio/'))
+          return reply(400, { message: 'Voice messages must have a single audio attachment.', code: 50160 });
+        if (typeof metadata[0]?.duration_secs !== 'number' || typeof metadata[0]?.waveform !== 'string')
+          return reply(400, { message: 'Voice messages must have supporting metadata.', code: 50161 });
+      }
       const reference = record.message_reference as { message_id?: string } | undefined;
       const id = snowflake();
       const located = channelOf(channelId);
@@ -332,6 +356,8 @@ export async function startDiscordServer(options: DiscordServerOptions): Promise
         ...(record.allowed_mentions !== undefined ? { allowedMentions: record.allowed_mentions } : {}),
         ...(Array.isArray(record.embeds) ? { embeds: record.embeds } : {}),
         ...(files.length > 0 ? { files } : {}),
+        ...(flags !== 0 ? { flags } : {}),
+        ...(metadata.length > 0 ? { attachments: metadata } : {}),
         at: performance.now(),
       });
       return reply(200, stored);
