@@ -82,6 +82,12 @@ export const conformanceDriver: PlatformConformanceDriver<SlackConformanceServer
           ...(posted.broadcast && posted.threadTs ? { quote: posted.threadTs } : {}),
           at: posted.at,
         })),
+      voices: () =>
+        slack.uploads.map((upload) => ({
+          chat: chatOf(upload.channel),
+          format: 'ogg-opus' as const,
+          bytes: upload.bytes,
+        })),
       dropConnection: () => slack.dropSockets(),
       refuseConnections: (status, times) => slack.failNext('apps.connections.open', status, times),
       failNextSend: (kind) =>

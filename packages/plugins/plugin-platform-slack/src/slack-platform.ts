@@ -22,7 +22,7 @@ import {
   inboundContent,
   RoomMemory,
 } from '@aalis/platform-room';
-import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
+import type { Attachment, IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
 import { SocketModeClient } from '@slack/socket-mode';
 import { LogLevel, type Logger as SlackLogger, WebAPIPlatformError, WebClient } from '@slack/web-api';
@@ -467,6 +467,28 @@ export default definePlugin({
       return typeof sent.ts === 'string' ? sent.ts : undefined;
     }
 
+    /**
+     * A voice (a voice reply) shared as an audio file where the text went (the thread too): Slack's external upload
+     * (files.getUploadURLExternal, the bytes to its upload_url, files.completeUploadExternal), which Slack's clients
+     * play inline. Bots cannot post Slack's own voice clips. The text has left already: a voice that cannot go is
+     * logged, never a failed delivery.
+     */
+    async function sendVoice(channel: string, threadTs: string | undefined, attachment: Attachment): Promise<void> {
+      const file = Buffer.from(attachment.data ?? '', 'base64');
+      const extension = attachment.mimeType === 'audio/ogg' ? 'ogg' : (attachment.mimeType?.split('/')[1] ?? 'bin');
+      try {
+        await web.filesUploadV2({
+          channel_id: channel,
+          ...(threadTs ? { thread_ts: threadTs } : {}),
+          file,
+          filename: attachment.name ?? `voice.${extension}`,
+          title: attachment.name ?? `voice.${extension}`,
+        });
+      } catch (error) {
+        log.warn('Slack: a voice reply was not uploaded (the text was sent)', { channel, error: slackError(error) });
+      }
+    }
+
     async function deliver(message: OutgoingMessage): Promise<void> {
       await deliverToRoom({
         platform: SLACK_PLATFORM,
@@ -497,6 +519,8 @@ export default definePlugin({
                   blocks: [{ type: 'image', image_url: attachment.url, alt_text: attachment.name ?? 'image' }],
                   ...(threadTs ? { thread_ts: threadTs } : {}),
                 });
+              } else if (attachment.type === 'audio' && attachment.data) {
+                await sendVoice(channel, thread, attachment);
               }
             }
           } catch (error) {

@@ -1,7 +1,8 @@
 // Test-only: Slack's Socket Mode and Web API over real HTTP and a real WebSocket, as slack.com speaks them. The Web API
 // at <base>/api/<method> (form-encoded or JSON bodies, the token as Bearer or `token`, answers {ok, …} with HTTP 200,
 // {ok:false,error:'invalid_auth'} for a wrong token, 429 with Retry-After when asked to): apps.connections.open (the
-// app token) answers a one-time socket URL; auth.test, chat.postMessage and users.info take the bot token. The socket
+// app token) answers a one-time socket URL; auth.test, chat.postMessage, users.info and the file upload
+// (files.getUploadURLExternal, the bytes to its upload_url, files.completeUploadExternal) take the bot token. The socket
 // (<base>/link/?ticket=…) says hello, sends events_api envelopes, records the acks, and sends again on the next
 // connection what was not acknowledged (with retry_attempt), as Slack redelivers; it pings when asked to.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -27,6 +28,18 @@ export interface SlackPosted {
   at: number;
 }
 
+/** A file she uploaded (files.getUploadURLExternal, the bytes to its upload_url, files.completeUploadExternal). */
+export interface SlackUpload {
+  fileId: string;
+  filename: string;
+  title?: string;
+  channel: string;
+  threadTs?: string;
+  bytes: Buffer;
+  /** performance.now() when the upload was completed. */
+  at: number;
+}
+
 export interface SlackMessageOptions {
   channel: string;
   /** 'channel' (default), 'group', 'im' or 'mpim'. */
@@ -48,6 +61,8 @@ export interface SlackServer {
   readonly calls: SlackCall[];
   /** What she posted with chat.postMessage. */
   readonly posted: SlackPosted[];
+  /** Files she shared in a channel (uploads completed with files.completeUploadExternal). */
+  readonly uploads: SlackUpload[];
   /** Envelope ids the adapter acknowledged. */
   readonly acks: string[];
   /** Her account: user id, bot id, name, team. */
@@ -95,6 +110,10 @@ export async function startSlackServer({
   const bot = { userId: 'U0AALIS01', botId: 'B0AALIS01', name: 'aalis', teamId: 'T0TEAM001' };
   const calls: SlackCall[] = [];
   const posted: SlackPosted[] = [];
+  const uploads: SlackUpload[] = [];
+  /** Upload URLs given out: file id → the file's name, its announced length and the bytes once they came. */
+  const pending = new Map<string, { filename: string; length: number; bytes?: Buffer }>();
+  let nextFile = 0;
   const acks: string[] = [];
   const failures = new Map<string, { status: number; times: number; retryAfter: number }>();
   const refusals = new Map<string, string>();
@@ -114,6 +133,34 @@ export async function startSlackServer({
         response.end(JSON.stringify(value));
       };
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+      const upload = request.method === 'POST' ? /^\/upload\/([^/]+)$/.exec(url.pathname) : null;
+      if (upload) {
+        // The upload URL takes the bytes raw or as a multipart form's file, as files.slack.com does.
+        const file = pending.get(upload[1]!);
+        if (!file) return void response.writeHead(404).end();
+        void (async () => {
+          let bytes = Buffer.concat(chunks);
+          const type = String(request.headers['content-type'] ?? '');
+          if (type.startsWith('multipart/form-data')) {
+            const form = await new Request('http://slack.test/', {
+              method: 'POST',
+              headers: { 'content-type': type },
+              body: new Uint8Array(bytes),
+            }).formData();
+            const part = [...form.values()].find((value) => typeof value !== 'string');
+            bytes = part && typeof part !== 'string' ? Buffer.from(await part.arrayBuffer()) : Buffer.alloc(0);
+          }
+          if (bytes.length !== file.length) {
+            response
+              .writeHead(400, { 'content-type': 'text/plain' })
+              .end(`length ${bytes.length} is not ${file.length}`);
+            return;
+          }
+          file.bytes = bytes;
+          response.writeHead(200, { 'content-type': 'text/plain' }).end(`OK - ${bytes.length}`);
+        })();
+        return;
+      }
       if (!url.pathname.startsWith('/api/')) {
         response.writeHead(404).end();
         return;
@@ -178,6 +225,46 @@ export async function startSlackServer({
           ok: true,
           user: { id, name: name.toLowerCase(), real_name: name, profile: { display_name: name, real_name: name } },
         });
+      }
+      if (method === 'files.getUploadURLExternal') {
+        const filename = String(body.filename ?? '');
+        const length = Number(body.length);
+        if (filename === '' || !Number.isInteger(length) || length < 1)
+          return reply(200, { ok: false, error: 'invalid_arguments' });
+        nextFile += 1;
+        const fileId = `F0VOICE${String(nextFile).padStart(3, '0')}`;
+        pending.set(fileId, { filename, length });
+        const { port } = server.address() as AddressInfo;
+        return reply(200, { ok: true, upload_url: `http://127.0.0.1:${port}/upload/${fileId}`, file_id: fileId });
+      }
+      if (method === 'files.completeUploadExternal') {
+        let files: { id?: string; title?: string }[];
+        try {
+          files = typeof body.files === 'string' ? JSON.parse(body.files) : (body.files as typeof files);
+        } catch {
+          return reply(200, { ok: false, error: 'invalid_arguments' });
+        }
+        if (!Array.isArray(files) || files.length === 0) return reply(200, { ok: false, error: 'invalid_arguments' });
+        const channel = String(body.channel_id ?? '');
+        const threadTs = typeof body.thread_ts === 'string' && body.thread_ts !== '' ? body.thread_ts : undefined;
+        const done = [];
+        for (const entry of files) {
+          const file = pending.get(String(entry.id ?? ''));
+          if (!file?.bytes) return reply(200, { ok: false, error: 'file_not_found' });
+          pending.delete(String(entry.id));
+          if (channel !== '')
+            uploads.push({
+              fileId: String(entry.id),
+              filename: file.filename,
+              ...(entry.title ? { title: entry.title } : {}),
+              channel,
+              ...(threadTs ? { threadTs } : {}),
+              bytes: file.bytes,
+              at: performance.now(),
+            });
+          done.push({ id: entry.id, name: file.filename, title: entry.title ?? file.filename });
+        }
+        return reply(200, { ok: true, files: done });
       }
       if (method === 'chat.postMessage') {
         const channel = String(body.channel ?? '');
@@ -288,6 +375,7 @@ export async function startSlackServer({
     apiUrl: `http://127.0.0.1:${port}/api/`,
     calls,
     posted,
+    uploads,
     acks,
     bot,
     connections: () => connected,
