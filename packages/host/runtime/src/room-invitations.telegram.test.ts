@@ -1,6 +1,7 @@
 // Telegram's counterpart of a group invitation (my_chat_member: she was added to a group), through the product
 // against our Bot API server over real HTTP and the scripted model server: refused at once by policy, and put to
-// the owner, whose "no" makes her leave the group.
+// the owner, whose "no" makes her leave the group; and put to the owner before a restart, whose answers after it are
+// honoured (the invitations wait in the product's database).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,15 +51,23 @@ plugins:
   );
   const logs = new PassThrough();
   logs.resume();
-  const aalis = await startAalis({ cwd: dir, env: {}, mode: 'none', output: logs, errorOutput: logs });
+  const start = () => startAalis({ cwd: dir, env: {}, mode: 'none', output: logs, errorOutput: logs });
+  let aalis = await start();
   cleanups.push(() => aalis.stop());
   await api.waitForCalls((calls) => calls.some((call) => call.method === 'getUpdates'));
-  return { api, model };
+  /** Stops the product and starts it again on the same data directory, polling again. */
+  const restart = async () => {
+    await aalis.stop();
+    const polls = api.calls.filter((call) => call.method === 'getUpdates').length;
+    aalis = await start();
+    await api.waitForCalls((calls) => calls.filter((call) => call.method === 'getUpdates').length > polls);
+  };
+  return { api, model, restart };
 }
 
-const added = (by: { id: number; first_name: string }) => ({
+const added = (by: { id: number; first_name: string }, chat = { id: -100777, title: 'Strangers' }) => ({
   my_chat_member: {
-    chat: { id: -100777, type: 'supergroup', title: 'Strangers' },
+    chat: { ...chat, type: 'supergroup' },
     from: by,
     date: Math.floor(Date.now() / 1000),
     old_chat_member: { status: 'left', user: BOT },
@@ -103,5 +112,51 @@ describe('Telegram group invitations', () => {
     });
     await until(() => api.calls.some((call) => call.method === 'leaveChat'), 'leaveChat');
     expect(api.calls.find((call) => call.method === 'leaveChat')?.params).toEqual({ chat_id: -100777 });
+  });
+
+  it("keeps the owner's question across a restart: the answers after it are honoured (leave one group, stay in the other)", async () => {
+    const { api, model, restart } = await boot('ask');
+    const idOf = (title: string) =>
+      new RegExp(`${title}\\W+\\(chat -?\\d+\\) by Stranger \\(account 99, request id (r[0-9a-f]+)`).exec(
+        JSON.stringify(model.chatBodies()),
+      )?.[1];
+    model.enqueue(textReply('Added to "Strangers". Stay?'), textReply('Added to "Friends". Stay?'));
+    api.push(added({ id: 99, first_name: 'Stranger' }));
+    await until(() => api.sent.length === 1, 'the first question to the owner');
+    api.push(added({ id: 99, first_name: 'Stranger' }, { id: -100888, title: 'Friends' }));
+    await until(() => api.sent.length === 2, 'the second question to the owner');
+    const [leave, stay] = [idOf('Strangers'), idOf('Friends')];
+    expect(leave).toBeDefined();
+    expect(stay).toBeDefined();
+
+    // The product restarts before the owner answers; the invitations wait in its database.
+    await restart();
+    model.enqueue(
+      toolCallReply([
+        { id: 'c1', name: 'telegram_invitation_answer', arguments: JSON.stringify({ id: leave, approve: false }) },
+        { id: 'c2', name: 'telegram_invitation_answer', arguments: JSON.stringify({ id: stay, approve: true }) },
+      ]),
+      textReply('Left "Strangers", staying in "Friends".'),
+    );
+    api.push({
+      message: {
+        message_id: 6,
+        date: Math.floor(Date.now() / 1000),
+        chat: { id: OWNER.id, type: 'private', first_name: OWNER.first_name },
+        from: OWNER,
+        text: 'leave Strangers, stay in Friends',
+      },
+    });
+    await until(() => api.sent.length === 3, "her reply to the owner's answers");
+    expect(api.calls.filter((call) => call.method === 'leaveChat').map((call) => call.params)).toEqual([
+      { chat_id: -100777 },
+    ]);
+    const results = ((model.chatBodies().at(-1)?.messages ?? []) as { role: string; content: unknown }[])
+      .filter((message) => message.role === 'tool')
+      .map((message) => message.content);
+    expect(results).toEqual(['Left chat -100777.', 'Staying in chat -100888.']);
+    // Neither question was asked again after the restart (the updates were not read twice).
+    expect(api.sent.filter((sent) => sent.chat_id === OWNER.id)).toHaveLength(3);
+    expect(model.chatBodies()).toHaveLength(4);
   });
 });
