@@ -1,5 +1,6 @@
 // @aalis/api-gateway: the gateway contract: inbound phases (command → flow → trigger → dispatch) with arrival
 // numbers, the outbound:dispatch chain, and the outbound:message / outbound:stream / outbound:failed events.
+export { deliveryFailureNote, deliveryFailureReason } from './delivery-failure-note.js';
 export { gatewayErrors } from './gateway-errors.js';
 export {
   type DeliveryFailure,

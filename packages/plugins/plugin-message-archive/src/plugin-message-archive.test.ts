@@ -200,6 +200,11 @@ describe('plugin-message-archive records failed deliveries', () => {
             platform: 'onebot',
             code: 'AALIS_ONEBOT_API_FAILED',
             reason: 'status failed, retcode 1200',
+            // Its catalogue text, so a reader in another language is shown the note in theirs.
+            text: {
+              key: 'gateway.deliveryFailed',
+              params: { platform: 'onebot', reason: 'status failed, retcode 1200' },
+            },
           },
         },
       });

@@ -4,7 +4,7 @@
 // (agent:queue), usage after every model call (token:usage with llm:usage's cached tokens), delivery failures.
 // What the running turn streamed is tracked by the live session from the events themselves (LiveSession.track).
 import type { AgentQueueEvent, TokenUsageEvent } from '@aalis/api-agent';
-import type { DeliveryFailure, OutboundStreamFragment } from '@aalis/api-gateway';
+import { type DeliveryFailure, deliveryFailureNote, type OutboundStreamFragment } from '@aalis/api-gateway';
 import type { LlmUsageEvent } from '@aalis/api-llm';
 import type { ToolExecuteEvent } from '@aalis/api-tools';
 import { type TextRef, translate } from '@aalis/core';
@@ -19,6 +19,7 @@ import {
 import { queueChange, type UsageEntry, type WaitingInput } from '@aalis/session-client';
 import { lastCallOf, rememberLastCall } from './last-calls.js';
 import type { LiveSession } from './live-session.js';
+import { noticeTexts } from './notice-texts.js';
 import { timelineInput } from './timeline-builder.js';
 
 export interface BridgeContext {
@@ -105,10 +106,12 @@ export function onAppended(context: BridgeContext, sessionId: string, messages: 
 /** A platform could not deliver a message of the session (outbound:failed). */
 export function onDeliveryFailed(context: BridgeContext, failure: DeliveryFailure): void {
   const { message } = failure;
+  const texts = noticeTexts(deliveryFailureNote(failure));
   context.live(message.sessionId).emit({
     type: 'delivery.failed',
     ...(message.turnId ? { turnId: message.turnId } : {}),
     text: failure.reason,
+    ...(texts ? { texts } : {}),
     at: Date.now(),
   });
 }
@@ -167,11 +170,14 @@ export function onToolExecute(context: BridgeContext, event: ToolExecuteEvent): 
 }
 
 export function onOutbound(context: BridgeContext, message: OutgoingMessage): void {
+  const texts = message.kind === 'reply' ? undefined : noticeTexts(message.text);
   context.live(message.sessionId).emit({
     type: 'message',
     ...(message.turnId ? { turnId: message.turnId } : {}),
     kind: message.kind,
     text: message.content,
+    // A notice's catalogue text, in each language: the page shows its own (terminals and platforms got `content`).
+    ...(texts ? { texts } : {}),
     // A command's answer names the command's message (the page shows it under the command, not again).
     ...(message.replyTo !== undefined ? { replyTo: message.replyTo } : {}),
   });

@@ -1,3 +1,4 @@
+import { deliveryFailureNote } from '@aalis/api-gateway';
 import { defineCatalogue } from '@aalis/core';
 import { WellKnownMetadataKeys as Keys, type Message } from '@aalis/schema-message';
 import type { TimelineEntry, TimelineTurn } from '@aalis/session-client';
@@ -113,6 +114,40 @@ describe('buildTimelineEntries', () => {
       { kind: 'text', text: 'a', final: true, unsent: true },
       { kind: 'notice', tone: 'delivery-failure' },
     ]);
+  });
+
+  it('gives a delivery failure kept with its catalogue text in both languages; an older row only its stored text', () => {
+    const failure = { platform: 'onebot', code: 'AALIS_ONEBOT_API_FAILED', reason: 'retcode 1200' };
+    const stored = (id: string, turnId: string | undefined, extra: Record<string, unknown>): Message => ({
+      id,
+      role: 'system',
+      kind: 'delivery-failure',
+      content: '[投递失败] 上面那条回复没有送到 onebot：retcode 1200',
+      metadata: { ...(turnId ? { [Keys.TurnId]: turnId } : {}), [Keys.DeliveryFailure]: { ...failure, ...extra } },
+      timestamp: 5,
+    });
+    const entries = buildTimelineEntries(
+      [
+        stored('1', 't', { text: deliveryFailureNote(failure) }),
+        stored('2', undefined, { text: deliveryFailureNote(failure) }),
+        stored('3', 't2', {}),
+        // A text whose key no loaded catalogue has: the stored text stands.
+        stored('4', 't3', { text: { key: 'nobody.knows', params: { a: 1 } } }),
+      ],
+      sources,
+    );
+    const texts = {
+      'zh-CN': '[投递失败] 上面那条回复没有送到 onebot：retcode 1200',
+      en: '[Delivery failed] The reply above did not reach onebot: retcode 1200',
+    };
+    expect(entries).toMatchObject([
+      { kind: 'turn', items: [{ kind: 'notice', tone: 'delivery-failure', text: texts['zh-CN'], texts }] },
+      { kind: 'note', tone: 'delivery-failure', text: texts['zh-CN'], texts },
+      { kind: 'turn', items: [{ kind: 'notice', text: texts['zh-CN'] }] },
+      { kind: 'turn', items: [{ kind: 'notice', text: texts['zh-CN'] }] },
+    ]);
+    const older = entries.slice(2).map((entry) => (entry.kind === 'turn' ? entry.items[0] : undefined));
+    expect(older.map((item) => (item && 'texts' in item ? item.texts : undefined))).toEqual([undefined, undefined]);
   });
 
   it('matches tool results to their cards and takes the callId, error state and duration', () => {

@@ -15,6 +15,7 @@ import type {
   TurnSupersession,
 } from '@aalis/session-client';
 import { inputText } from './input-text.js';
+import { noticeTexts } from './notice-texts.js';
 
 export interface TimelineSources {
   /** The session is a room: only a turn's last reply was sent. */
@@ -88,13 +89,17 @@ export function buildTimelineEntries(messages: readonly Message[], sources: Time
       (message.role === 'system' && metadata[Keys.DeliveryFailure] !== undefined)
     ) {
       const id = message.id ?? `failure-${at}`;
+      // The note in each language when its catalogue text was kept; an older row has only the host's text.
+      const failure = metadata[Keys.DeliveryFailure] as { text?: unknown } | undefined;
+      const texts = noticeTexts(failure?.text);
+      const shown = { text: message.content, ...(texts ? { texts } : {}), at };
       if (turnId) {
         const turn = turnFor(turnId, at);
         // The reply that did not arrive is 「未发出」 too.
         for (const item of turn.items) if (item.kind === 'text' && item.final) item.unsent = true;
-        turn.items.push({ kind: 'notice', id, tone: 'delivery-failure', text: message.content, at });
+        turn.items.push({ kind: 'notice', id, tone: 'delivery-failure', ...shown });
       } else {
-        entries.push({ kind: 'note', id, tone: 'delivery-failure', text: message.content, at });
+        entries.push({ kind: 'note', id, tone: 'delivery-failure', ...shown });
       }
       continue;
     }

@@ -1,5 +1,6 @@
 // Inbound and outbound message shapes exchanged between platforms, the gateway and the agent.
 import type { Attachment } from './message.js';
+import type { NoticeText } from './notice-text.js';
 
 /** A platform account: the shape of IncomingMessage.actor and of participants. */
 export interface Identity {
@@ -66,6 +67,11 @@ export interface OutgoingMessage {
   venue?: string;
   content: string;
   kind: OutgoingKind;
+  /**
+   * A notice's catalogue text (`content` is it in the host's language): a reader whose language is known (the WebUI's
+   * connections) is shown it in theirs. Terminal and chat platforms send `content`.
+   */
+  text?: NoticeText;
   turnId?: string;
   /** Set when replying to a host notice: only its kind and id. */
   hostNotice?: Pick<HostNotice, 'kind' | 'id'>;

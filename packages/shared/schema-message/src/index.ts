@@ -39,6 +39,7 @@ export type {
   StreamDelta,
   ToolChoice,
 } from './model-output.js';
+export { type FlatText, isNoticeText, type NoticeText, renderNoticeText } from './notice-text.js';
 export { type SequenceProblem, validateProviderSequence } from './provider-sequence.js';
 export {
   SCHEMA_VIOLATION_TEXTS,

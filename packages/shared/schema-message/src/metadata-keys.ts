@@ -47,7 +47,10 @@ export const WellKnownMetadataKeys = {
   ToolError: 'toolError',
   /** Summary text carried by a compression divider. */
   Summary: 'summary',
-  /** On a delivery-failure record: `{ platform, code, reason }` of a reply the platform could not deliver. */
+  /**
+   * On a delivery-failure record: `{ platform, code, reason, text? }` of a reply the platform could not deliver;
+   * `text` is the note's catalogue text (NoticeText), so each reader is shown it in their language.
+   */
   DeliveryFailure: 'deliveryFailure',
   /**
    * On a message an edit, regenerate or retry took out of the active history: `{ id, at, action }` (the rollback).

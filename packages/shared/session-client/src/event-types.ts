@@ -101,8 +101,18 @@ export type SessionEvent =
       isError: boolean;
       durationMs: number;
     }
-  /** Text that went out to the platform (a reply) or a [错误]/[系统] notice of the turn. */
-  | { type: 'message'; turnId?: string; kind: 'reply' | 'error' | 'system'; text: string; replyTo?: string }
+  /**
+   * Text that went out to the platform (a reply) or a [错误]/[系统] notice: `text` in the host's language, `texts` in
+   * each language a page may have when the notice is a catalogue text (show `texts[pageLocale]`).
+   */
+  | {
+      type: 'message';
+      turnId?: string;
+      kind: 'reply' | 'error' | 'system';
+      text: string;
+      texts?: { 'zh-CN': string; en: string };
+      replyTo?: string;
+    }
   /**
    * The waiting list changed: the inputs that left it (by key), new dispositions of those still waiting, and the
    * inputs added at its end (queue-changes.ts applies it).
@@ -125,7 +135,8 @@ export type SessionEvent =
       unsentSegments: number[];
     }
   | { type: 'usage'; usage: UsageEntry }
-  | { type: 'delivery.failed'; turnId?: string; text: string; at: number }
+  /** `text` is the platform's reason; `texts` the whole note in each language, as the history shows it. */
+  | { type: 'delivery.failed'; turnId?: string; text: string; texts?: { 'zh-CN': string; en: string }; at: number }
   | { type: 'session.updated'; session: SessionSummary }
   /** The session was deleted; the subscription ends with this event. */
   | { type: 'session.deleted'; sessionId: string }

@@ -84,7 +84,10 @@ export interface TimelineNotice {
   kind: 'notice';
   id: string;
   tone: 'error' | 'info' | 'delivery-failure';
+  /** In the host's language (all an older stored row has). */
   text: string;
+  /** In each language a page may have, when the host kept its catalogue text: show `texts[pageLocale]`. */
+  texts?: { 'zh-CN': string; en: string };
   at: number;
 }
 
@@ -155,7 +158,10 @@ export interface TimelineNote {
   kind: 'note';
   id: string;
   tone: 'info' | 'delivery-failure';
+  /** In the host's language (all an older stored row has). */
   text: string;
+  /** As `TimelineNotice.texts`. */
+  texts?: { 'zh-CN': string; en: string };
   at: number;
 }
 

@@ -13,7 +13,7 @@ import { useStore } from '../use-store.js';
 import { CopyButton } from './copy-button.js';
 import { icon } from './icons.js';
 import { MarkdownText } from './markdown-text.js';
-import { outcomeText, renderInput, renderNotice, renderText, renderTool } from './turn-parts.js';
+import { noticeText, outcomeText, renderInput, renderNotice, renderText, renderTool } from './turn-parts.js';
 
 /** What the conversation asks the page to do (rollbacks go through the session protocol). */
 export interface ConversationHandlers {
@@ -299,7 +299,16 @@ export const ConversationView = defineComponent({
         case 'released':
           return renderInput(entry.input, selfId, t('webui-page.released'));
         case 'note':
-          return h('p', { key: entry.key, class: ['notice', `notice-${entry.tone}`] }, entry.text);
+          return h(
+            'p',
+            {
+              key: entry.key,
+              class: ['notice', `notice-${entry.tone}`],
+              'data-testid': 'notice',
+              'data-tone': entry.tone,
+            },
+            noticeText(entry),
+          );
         case 'command':
           return h(
             'article',

@@ -4,6 +4,7 @@
 import { h, type VNode } from 'vue';
 import type {
   InputView,
+  LocaleTexts,
   NoticeItemView,
   PersonView,
   TextItemView,
@@ -210,9 +211,20 @@ export function renderTool(card: ToolCardView): VNode {
 export function renderNotice(item: NoticeItemView): VNode {
   return h(
     'p',
-    { key: item.key, class: ['notice', `notice-${item.tone}`], role: item.tone === 'info' ? undefined : 'status' },
-    item.text,
+    {
+      key: item.key,
+      class: ['notice', `notice-${item.tone}`],
+      role: item.tone === 'info' ? undefined : 'status',
+      'data-testid': 'notice',
+      'data-tone': item.tone,
+    },
+    noticeText(item),
   );
+}
+
+/** A notice in the page's language when the host sent it in each (an older stored one is in the host's). */
+export function noticeText(notice: { text: string; texts?: LocaleTexts }): string {
+  return notice.texts?.[preferences.locale] ?? notice.text;
 }
 
 export function outcomeText(turn: TurnView, selfId: string | undefined): string | undefined {

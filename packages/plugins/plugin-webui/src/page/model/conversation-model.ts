@@ -16,6 +16,7 @@ import type {
   ConversationSnapshot,
   EntryView,
   InputView,
+  LocaleTexts,
   ToolCardView,
   TurnItemView,
   TurnView,
@@ -219,14 +220,17 @@ export class ConversationModel extends Store<ConversationSnapshot> {
         });
         break;
       case 'delivery.failed': {
-        const text = event.text;
-        if (event.turnId === undefined) this.entries = [...this.entries, note(event.at, text)];
+        // The whole note in each language when the server sent it (as the history shows it), else the reason.
+        const { text, texts } = event;
+        if (event.turnId === undefined)
+          this.entries = [...this.entries, note(event.at, text, 'delivery-failure', texts)];
         else
           this.appendItem(event.turnId, {
             kind: 'notice',
             key: `delivery-${event.at}`,
             tone: 'delivery-failure',
             text,
+            ...(texts ? { texts } : {}),
           });
         break;
       }
@@ -301,7 +305,7 @@ export class ConversationModel extends Store<ConversationSnapshot> {
           entry.kind === 'command' &&
           ((replyTo !== undefined && entry.input.messageId === replyTo) || entry.reply === text),
       );
-      if (!answered) this.entries = [...this.entries, note(Date.now(), text, 'info')];
+      if (!answered) this.entries = [...this.entries, note(Date.now(), text, 'info', event.texts)];
       return;
     }
     if (kind === 'reply') {
@@ -319,7 +323,13 @@ export class ConversationModel extends Store<ConversationSnapshot> {
       );
     } else {
       const tone = kind === 'error' ? 'error' : 'info';
-      this.appendItem(turnId, { kind: 'notice', key: `notice-${turnItemsCount(this.entries, turnId)}`, tone, text });
+      this.appendItem(turnId, {
+        kind: 'notice',
+        key: `notice-${turnItemsCount(this.entries, turnId)}`,
+        tone,
+        text,
+        ...(event.texts ? { texts: event.texts } : {}),
+      });
     }
   }
 
@@ -428,8 +438,13 @@ function sameCommand(
   return clientMessageId !== undefined && known.key.startsWith('command-local-') && known.input.text === input.text;
 }
 
-function note(at: number, text: string, tone: 'info' | 'delivery-failure' = 'delivery-failure'): EntryView {
-  return { kind: 'note', key: `note-${at}-${text.length}`, tone, text };
+function note(
+  at: number,
+  text: string,
+  tone: 'info' | 'delivery-failure' = 'delivery-failure',
+  texts?: LocaleTexts,
+): EntryView {
+  return { kind: 'note', key: `note-${at}-${text.length}`, tone, text, ...(texts ? { texts } : {}) };
 }
 
 function isUnfinishedTool(item: TurnItemView): boolean {

@@ -67,8 +67,14 @@ export interface NoticeItemView {
   kind: 'notice';
   key: string;
   tone: 'error' | 'info' | 'delivery-failure';
+  /** The host's text (an older stored notice has only this). */
   text: string;
+  /** The notice in each language, when the host kept its catalogue text: shown in the page's language. */
+  texts?: LocaleTexts;
 }
+
+/** A text the host sent in each language a page may have. */
+export type LocaleTexts = { 'zh-CN': string; en: string };
 
 export type TurnItemView = TextItemView | ToolCardView | JoinedInputView | NoticeItemView;
 
@@ -106,7 +112,7 @@ export type LooseEntryView =
   | CommandEntryView
   | { kind: 'divider'; key: string; summary?: string }
   | { kind: 'released'; key: string; input: InputView }
-  | { kind: 'note'; key: string; tone: 'info' | 'delivery-failure'; text: string };
+  | { kind: 'note'; key: string; tone: 'info' | 'delivery-failure'; text: string; texts?: LocaleTexts };
 
 export type EntryView = TurnView | LooseEntryView;
 

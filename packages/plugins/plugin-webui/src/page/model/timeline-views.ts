@@ -68,7 +68,13 @@ export function turnItemView(item: TurnItem): TurnItemView {
     case 'input':
       return { kind: 'input', key: `joined-${item.input.id}`, input: inputView(item.input) };
     case 'notice':
-      return { kind: 'notice', key: `notice-${item.id}`, tone: item.tone, text: item.text };
+      return {
+        kind: 'notice',
+        key: `notice-${item.id}`,
+        tone: item.tone,
+        text: item.text,
+        ...(item.texts ? { texts: item.texts } : {}),
+      };
   }
 }
 
@@ -94,7 +100,13 @@ export function entryView(entry: TimelineEntry): EntryView {
     case 'released':
       return { kind: 'released', key: `released-${entry.input.id}`, input: inputView(entry.input) };
     case 'note':
-      return { kind: 'note', key: `note-${entry.id}`, tone: entry.tone, text: entry.text };
+      return {
+        kind: 'note',
+        key: `note-${entry.id}`,
+        tone: entry.tone,
+        text: entry.text,
+        ...(entry.texts ? { texts: entry.texts } : {}),
+      };
     case 'command':
       return commandView(entry);
   }
