@@ -83,6 +83,14 @@ export const conformanceDriver: PlatformConformanceDriver<LarkConformanceServer>
           ...(sent.parentId ? { quote: sent.parentId } : {}),
           at: sent.at,
         })),
+      voices: () =>
+        lark.sent
+          .filter((sent) => sent.msgType === 'audio')
+          .map((sent) => ({
+            chat: chatOf(sent.chatId),
+            format: 'ogg-opus' as const,
+            bytes: lark.files.get(String(JSON.parse(sent.content).file_key))?.bytes ?? Buffer.alloc(0),
+          })),
       dropConnection: () => lark.dropSockets(),
       refuseConnections: (status, times) => lark.refuseConnections(status, times),
       failNextSend: (kind) =>

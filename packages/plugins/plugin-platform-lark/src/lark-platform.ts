@@ -12,6 +12,7 @@ import { setTimeout as pause } from 'node:timers/promises';
 import '@aalis/api-agent';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
+import { media } from '@aalis/api-media';
 import { type PlatformState, platform } from '@aalis/api-platform';
 import { sessionManager } from '@aalis/api-session-manager';
 import { storage } from '@aalis/api-storage';
@@ -24,7 +25,7 @@ import {
   inboundContent,
   RoomMemory,
 } from '@aalis/platform-room';
-import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
+import type { Attachment, IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
 import * as lark from '@larksuiteoapi/node-sdk';
 import { larkConfigSchema } from './lark-config.js';
@@ -131,9 +132,10 @@ export default definePlugin({
     sessionManager: optional(sessionManager),
     platform: optional(platform),
     storage: optional(storage),
+    media: optional(media),
   },
   config: larkConfigSchema,
-  apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage }) {
+  apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage, media }) {
     const settings = config.use;
     const log = logger.use;
     const base = baseUrl(settings.domain);
@@ -581,6 +583,54 @@ export default definePlugin({
       }
     }
 
+    /**
+     * A voice (a voice reply) as Lark's audio message, after the text and in its thread: the Ogg/Opus uploaded with
+     * im/v1/files (file_type opus, its duration so the client shows the length), then a message of msg_type audio
+     * naming its file_key. The text has left already: a voice that cannot go is logged, never a failed delivery.
+     */
+    async function sendVoice(
+      chatId: string,
+      threadId: string | undefined,
+      attachment: Attachment,
+      replyTo: string | undefined,
+    ): Promise<string | undefined> {
+      try {
+        const ready = media.available ? await media.use.voiceAs?.(attachment, 'ogg-opus') : undefined;
+        if (!ready && attachment.mimeType !== 'audio/ogg') return undefined;
+        const file = ready ? Buffer.from(ready.bytes) : Buffer.from(attachment.data ?? '', 'base64');
+        const uploaded = await api('im/v1/files', () =>
+          client.im.file.create({
+            data: {
+              file_type: 'opus',
+              file_name: 'voice.opus',
+              ...(ready ? { duration: ready.durationMs } : {}),
+              file,
+            },
+          }),
+        );
+        const fileKey = uploaded?.file_key;
+        if (!fileKey) throw new Error('im/v1/files answered without a file_key');
+        const content = JSON.stringify({ file_key: fileKey });
+        const answer = replyTo
+          ? await api('im/v1/messages/reply', () =>
+              client.im.message.reply({
+                path: { message_id: replyTo },
+                data: { msg_type: 'audio', content, ...(threadId ? { reply_in_thread: true } : {}) },
+              }),
+            )
+          : await api('im/v1/messages', () =>
+              client.im.message.create({
+                params: { receive_id_type: 'chat_id' },
+                data: { receive_id: chatId, msg_type: 'audio', content },
+              }),
+            );
+        return answer.data?.message_id;
+      } catch (error) {
+        log.warn('Feishu/Lark: a voice reply was not sent (the text was)', { chatId, error: describe(error) });
+        return undefined;
+      }
+    }
+
     async function deliver(message: OutgoingMessage): Promise<void> {
       await deliverToRoom({
         platform: LARK_PLATFORM,
@@ -600,6 +650,10 @@ export default definePlugin({
             if (attachment.type === 'image' && attachment.url) {
               // Lark shows images by image_key only (an upload); a link to it is what can be sent without one.
               const id = await sendPiece(chatId, threadId, attachment.url, undefined);
+              if (id) memory.sent(chatId, id);
+            } else if (attachment.type === 'audio' && attachment.data) {
+              // In a thread the voice replies into it; elsewhere it follows the text (which quoted the message).
+              const id = await sendVoice(chatId, threadId, attachment, threadId ? replyTo : undefined);
               if (id) memory.sent(chatId, id);
             }
           }

@@ -1,12 +1,13 @@
 // Test-only: Feishu/Lark's OpenAPI and long connection over real HTTP and a real WebSocket, as open.feishu.cn speaks
 // them. HTTP: the tenant_access_token (app_id + app_secret), the long connection's endpoint (POST /callback/ws/endpoint
 // with AppID + AppSecret: a one-time URL and the ClientConfig the client must follow), bot/v3/info, contact/v3/users,
-// im/v1/messages create and reply (the tenant token as Bearer; business errors as {code, msg}; 429 with
-// x-ogw-ratelimit-reset when asked to). The socket speaks the pbbp2 Frame of the SDK's ws client (protobuf, encoded
-// here with protobufjs from the field numbers): a ping (control frame) is answered with a pong carrying ClientConfig,
-// events go out as data frames (type=event, message_id, sum/seq — split into several when large — trace_id) and the
-// client's answer frame (same headers, payload {code}) acknowledges them; what was not acknowledged is sent again on
-// the next connection, as Lark redelivers.
+// im/v1/files uploads, im/v1/messages create and reply (an audio message names an uploaded opus file; the tenant
+// token as Bearer; business errors as {code, msg}; 429 with x-ogw-ratelimit-reset when asked to). The socket speaks
+// the pbbp2 Frame of the SDK's ws client (protobuf, encoded here with protobufjs from the field numbers): a ping
+// (control frame) is answered with a pong carrying ClientConfig, events go out as data frames (type=event,
+// message_id, sum/seq — split into several when large — trace_id) and the client's answer frame (same headers,
+// payload {code}) acknowledges them; what was not acknowledged is sent again on the next connection, as Lark
+// redelivers.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -80,6 +81,15 @@ export interface LarkSent {
   at: number;
 }
 
+/** A file she uploaded with im/v1/files (an audio message names it by file_key). */
+export interface LarkFile {
+  fileKey: string;
+  fileType: string;
+  fileName: string;
+  durationMs?: number;
+  bytes: Buffer;
+}
+
 export interface LarkMessageOptions {
   chatId: string;
   chatType: 'group' | 'p2p';
@@ -100,6 +110,8 @@ export interface LarkServer {
   readonly appId: string;
   readonly calls: LarkCall[];
   readonly sent: LarkSent[];
+  /** Files she uploaded (im/v1/files), by file_key. */
+  readonly files: ReadonlyMap<string, LarkFile>;
   /** Event ids the client answered (with their answer's code). */
   readonly acks: { eventId: string; code: number }[];
   readonly bot: { openId: string; name: string };
@@ -155,6 +167,7 @@ export async function startLarkServer({
   const serviceId = 33554678;
   const calls: LarkCall[] = [];
   const sent: LarkSent[] = [];
+  const files = new Map<string, LarkFile>();
   const acks: { eventId: string; code: number }[] = [];
   const tickets = new Set<string>();
   const unacked = new Map<string, Uint8Array[]>();
@@ -178,11 +191,23 @@ export async function startLarkServer({
       };
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
       let body: Record<string, unknown> = {};
-      try {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        body = raw === '' ? {} : JSON.parse(raw);
-      } catch {
-        return reply(400, { code: 9499, msg: 'Bad Request: body is not JSON' });
+      /** The multipart upload's file (im/v1/files). */
+      let upload: { name: string; bytes: Buffer } | undefined;
+      const type = String(request.headers['content-type'] ?? '');
+      if (type.startsWith('multipart/form-data')) {
+        // Parts read as bytes: the SDK sends the file as a part without a filename, which a FormData reader takes
+        // for text.
+        for (const part of multipartParts(Buffer.concat(chunks), type)) {
+          if (part.name === 'file') upload = { name: part.filename ?? 'file', bytes: part.bytes };
+          else body[part.name] = part.bytes.toString('utf8');
+        }
+      } else {
+        try {
+          const raw = Buffer.concat(chunks).toString('utf8');
+          body = raw === '' ? {} : JSON.parse(raw);
+        } catch {
+          return reply(400, { code: 9499, msg: 'Bad Request: body is not JSON' });
+        }
       }
       const authorized = request.headers.authorization === `Bearer ${tenantToken}`;
       const path = url.pathname;
@@ -264,6 +289,22 @@ export async function startLarkServer({
           data: { items: [{ message_id: id, chat_id: message.chatId, sender: message.sender, deleted: false }] },
         });
       }
+      if (route === 'im.file.create') {
+        const fileType = String(body.file_type ?? '');
+        if (!['opus', 'mp4', 'pdf', 'doc', 'xls', 'ppt', 'stream'].includes(fileType))
+          return reply(400, { code: 234001, msg: `Invalid request param: file_type ${fileType}` });
+        if (!upload || upload.bytes.length === 0) return reply(400, { code: 234006, msg: 'The file is empty.' });
+        if (upload.bytes.length > 30 * 1024 * 1024) return reply(400, { code: 234006, msg: 'The file exceeds 30 MB.' });
+        const fileKey = newId('file_v3');
+        files.set(fileKey, {
+          fileKey,
+          fileType,
+          fileName: String(body.file_name ?? upload.name),
+          ...(body.duration !== undefined ? { durationMs: Number(body.duration) } : {}),
+          bytes: upload.bytes,
+        });
+        return reply(200, { code: 0, msg: 'success', data: { file_key: fileKey } });
+      }
       if (route === 'im.message.create' || route === 'im.message.reply') {
         const parentId = route === 'im.message.reply' ? decodeURIComponent(path.split('/')[5] ?? '') : undefined;
         const parent = parentId ? known.get(parentId) : undefined;
@@ -277,8 +318,14 @@ export async function startLarkServer({
         } catch {
           return reply(400, { code: 230001, msg: 'Your request contains an invalid request parameter: content' });
         }
-        if (!['text', 'post', 'interactive', 'image'].includes(msgType)) {
+        if (!['text', 'post', 'interactive', 'image', 'audio'].includes(msgType)) {
           return reply(400, { code: 230001, msg: `invalid msg_type ${msgType}` });
+        }
+        if (msgType === 'audio') {
+          // An audio message names an opus file uploaded by this app.
+          const key = String((JSON.parse(content) as { file_key?: unknown }).file_key ?? '');
+          if (files.get(key)?.fileType !== 'opus')
+            return reply(400, { code: 230055, msg: `file_key ${key} is not an uploaded opus file` });
         }
         if (Buffer.byteLength(content) > 150 * 1024) return reply(400, { code: 230025, msg: 'message too long' });
         const messageId = newId('om');
@@ -404,6 +451,7 @@ export async function startLarkServer({
     appId,
     calls,
     sent,
+    files,
     acks,
     bot,
     connections: () => opened,
@@ -490,11 +538,36 @@ export async function startLarkServer({
   };
 }
 
+/** The parts of a multipart/form-data body, their content as bytes. */
+function multipartParts(raw: Buffer, contentType: string): { name: string; filename?: string; bytes: Buffer }[] {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(contentType);
+  if (!boundary) return [];
+  const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
+  const parts: { name: string; filename?: string; bytes: Buffer }[] = [];
+  let at = raw.indexOf(delimiter);
+  while (at !== -1) {
+    const start = at + delimiter.length;
+    if (raw.subarray(start, start + 2).toString() === '--') break;
+    const next = raw.indexOf(delimiter, start);
+    if (next === -1) break;
+    const part = raw.subarray(start + 2, next - 2);
+    const split = part.indexOf('\r\n\r\n');
+    const head = part.subarray(0, split).toString('utf8');
+    const name = /name="([^"]*)"/.exec(head)?.[1];
+    const filename = /filename="([^"]*)"/.exec(head)?.[1];
+    if (name !== undefined)
+      parts.push({ name, ...(filename !== undefined ? { filename } : {}), bytes: part.subarray(split + 4) });
+    at = next;
+  }
+  return parts;
+}
+
 /** A request's route name, after the SDK method that calls it. */
 function routeOf(method: string, path: string): string {
   if (path === '/open-apis/bot/v3/info') return 'bot.info';
   if (/^\/open-apis\/contact\/v3\/users\/[^/]+$/.test(path)) return 'contact.user.get';
   if (method === 'POST' && path === '/open-apis/im/v1/messages') return 'im.message.create';
+  if (method === 'POST' && path === '/open-apis/im/v1/files') return 'im.file.create';
   if (method === 'GET' && /^\/open-apis\/im\/v1\/messages\/[^/]+$/.test(path)) return 'im.message.get';
   if (method === 'POST' && /^\/open-apis\/im\/v1\/messages\/[^/]+\/reply$/.test(path)) return 'im.message.reply';
   return `${method} ${path}`;
