@@ -17,6 +17,7 @@ import { storage } from '@aalis/api-storage';
 import { config, definePlugin, events, i18n, lifecycle, logger, optional, provide } from '@aalis/core';
 import type { Identity } from '@aalis/schema-message';
 import { queryTerms } from '@aalis/util-text-search';
+import { backfill } from './backfill.js';
 import { catchUp } from './catch-up.js';
 import { memoryVectorConfigSchema } from './memory-vector-config.js';
 import { MessageIndexer } from './message-indexer.js';
@@ -164,6 +165,8 @@ export const memoryVectorPlugin = definePlugin({
     }
 
     let catchingUp: Promise<void> | undefined;
+    // Started after the service is provided (below): the start does not wait for it.
+    let backfilling: Promise<void> | undefined;
     const service: MemoryVectorService = {
       async search({ text, sessionId, speakers = [], limit = 10 }) {
         const hits = await store.search({
@@ -200,6 +203,7 @@ export const memoryVectorPlugin = definePlugin({
       },
       count: () => store.count(),
       async settled() {
+        await backfilling;
         await catchingUp;
         await indexer.settled();
         await vectors.settled();
@@ -231,12 +235,14 @@ export const memoryVectorPlugin = definePlugin({
     };
     handles.provide.use.service(memoryVector, service);
 
+    backfilling = backfill({ store, log, stopped: () => indexer.isStopped });
     if (settings.catchUp && handles.sessionManager.available) {
       const manager = handles.sessionManager.use;
       catchingUp = catchUp({ store, indexer, sessions: (filter) => manager.list(filter), log });
     }
     handles.lifecycle.use.onDispose(async () => {
       await indexer.stop();
+      await backfilling;
       await vectors.stop();
     });
     // Vectors still missing from an earlier run (or never made: the endpoint was just configured) are made now.

@@ -3,18 +3,16 @@
 // GIN index, the terms of the words said just before each entry in a tsvector of their own (a turn's recall finds
 // by them at a lower weight), and the scope as plain columns.
 import type { PostgresDatabase, PostgresMigration } from '@aalis/postgres';
-import { searchTerms } from '@aalis/util-text-search';
 import { MAX_CHOSEN_TERMS } from './choose-terms.js';
 import { contentHash } from './content-hash.js';
+import { EntryTerms } from './entry-terms.js';
 import {
   CONTEXT_WEIGHT,
-  contextText,
   embeddedText,
   RECALL_NAMESPACE,
   type RecallEntry,
   type RecallHit,
   type RecallStore,
-  searchedText,
   type VectorModel,
 } from './recall-store.js';
 import { fromRow } from './sqlite-recall-store.js';
@@ -106,10 +104,12 @@ export async function postgresRecallStore(database: PostgresDatabase): Promise<R
     return rows.length;
   };
   let model = await readModel(database);
+  const tokeniser = new EntryTerms();
   return {
     async add(entries) {
       if (entries.length === 0) return 0;
       const column = <T>(pick: (entry: RecallEntry) => T) => entries.map(pick);
+      const tokenised = entries.map((entry) => tokeniser.of(entry));
       const rows = await database.query<{ n: string }>(
         `WITH added AS (
            INSERT INTO recall_entries (${COLUMNS}, terms, context_terms)
@@ -130,10 +130,8 @@ export async function postgresRecallStore(database: PostgresDatabase): Promise<R
           column((entry) => storable(entry.turnId)),
           column((entry) => entry.at),
           column((entry) => storable(entry.text)),
-          column((entry) => [...new Set(searchTerms(searchedText(entry)))].join(' ')),
-          column((entry) =>
-            entry.context === undefined ? '' : [...new Set(searchTerms(contextText(entry.context)))].join(' '),
-          ),
+          tokenised.map(({ terms }) => [...new Set(terms)].join(' ')),
+          tokenised.map(({ context }) => [...new Set(context)].join(' ')),
         ],
       );
       return Number(rows[0]?.n ?? 0);

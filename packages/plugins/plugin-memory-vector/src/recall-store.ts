@@ -76,6 +76,12 @@ export interface RecallStore {
   deleteMessages(messageIds: readonly string[]): Promise<number>;
   /** How many entries are stored. */
   count(): Promise<number>;
+  /**
+   * Indexes up to `limit` stored entries a migration left out of the full-text index (SQLite's migration 3 rebuilt
+   * it: the plugin fills it again in the background after start, oldest first); undefined when none is left. Stores
+   * that never leave entries out do not have it.
+   */
+  backfill?(limit: number): Promise<{ indexed: number; left: number } | undefined>;
   /** The embedding model the stored vectors belong to; undefined while none was set. */
   vectorModel(): Promise<VectorModel | undefined>;
   /** Forgets every stored vector (and the cache) and sets the model they will belong to: a re-index. */
@@ -147,5 +153,18 @@ export const CONTEXT_WEIGHT = 0.6;
 
 /** The part of the previous message indexed with an entry. */
 export function contextText(before: string): string {
-  return before.slice(0, CONTEXT_CHARS);
+  return before.slice(0, contextCut(before));
+}
+
+/** A space or punctuation mark: ICU breaks words after it. */
+const WORD_BREAK = /[\s\p{P}]/u;
+
+/**
+ * Where contextText cuts a long message: after the last space or punctuation mark within CONTEXT_CHARS (its terms are
+ * then the start of the whole text's: entry-terms.ts tokenises each text once), else at CONTEXT_CHARS.
+ */
+export function contextCut(text: string): number {
+  if (text.length <= CONTEXT_CHARS) return text.length;
+  for (let i = CONTEXT_CHARS; i > CONTEXT_CHARS / 2; i -= 1) if (WORD_BREAK.test(text.charAt(i - 1))) return i;
+  return CONTEXT_CHARS;
 }

@@ -5,9 +5,10 @@
 // and better).
 import { createHash } from 'node:crypto';
 import type { Migration, SqliteDatabase } from '@aalis/sqlite';
-import { fts5AnyOf, indexText } from '@aalis/util-text-search';
+import { fts5AnyOf } from '@aalis/util-text-search';
 import { chooseTerms } from './choose-terms.js';
 import { contentHash } from './content-hash.js';
+import { EntryTerms } from './entry-terms.js';
 import {
   CONTEXT_WEIGHT,
   contextText,
@@ -17,7 +18,6 @@ import {
   type RecallHit,
   type RecallScope,
   type RecallStore,
-  searchedText,
 } from './recall-store.js';
 import { SqliteVectors } from './sqlite-vectors.js';
 
@@ -60,36 +60,13 @@ export const SQLITE_RECALL_MIGRATIONS: readonly Migration[] = [
   {
     version: 3,
     name: 'full-text index with the words said before each entry (a column of their own)',
-    // A contentless table cannot take a column: it is made again and filled from the entries (their terms are not
-    // stored anywhere else), each with the words said before it in its session.
-    up: (connection) => {
-      connection.exec(`DROP TABLE recall_vocab; DROP TABLE recall_fts;
-        ${FTS_TABLE}`);
-      const insert = connection.prepare('INSERT INTO recall_fts (rowid, terms, scope, context) VALUES (?, ?, ?, ?)');
-      // Read in pages (a statement cannot write while another iterates), in each session's order.
-      const page = connection.prepare(
-        `SELECT seq, ${COLUMNS} FROM recall_entries WHERE (session_id, at, seq) > (?, ?, ?)
-         ORDER BY session_id, at, seq LIMIT 2000`,
-      );
-      let previous: (Row & { seq: number }) | undefined;
-      for (;;) {
-        const rows = page.all(previous?.session_id ?? '', previous?.at ?? 0, previous?.seq ?? 0) as (Row & {
-          seq: number;
-        })[];
-        if (rows.length === 0) break;
-        for (const row of rows) {
-          const entry = fromRow(row);
-          const before = previous?.session_id === row.session_id ? previous.text : undefined;
-          insert.run(
-            row.seq,
-            indexText(searchedText(entry)),
-            scopeTokens(entry),
-            before === undefined ? '' : indexText(contextText(before)),
-          );
-          previous = row;
-        }
-      }
-    },
+    // A contentless table cannot take a column: it is made again, and the entries stored so far are listed to be
+    // indexed again in the background after start (backfill below): re-tokenising a million of them here held the
+    // start for half an hour.
+    up: `DROP TABLE recall_vocab; DROP TABLE recall_fts;
+      ${FTS_TABLE}
+      CREATE TABLE recall_unindexed (seq INTEGER PRIMARY KEY);
+      INSERT INTO recall_unindexed (seq) SELECT seq FROM recall_entries;`,
   },
 ];
 
@@ -126,9 +103,20 @@ export function fromRow(row: Row): RecallEntry {
   };
 }
 
+/** Scope tokens of recent keys: every entry needs two or three, hashing them was a twentieth of indexing. */
+const scopeTokenCache = new Map<string, string>();
+const MAX_CACHED_SCOPE_TOKENS = 20_000;
+
 /** A scope key as one FTS token: letters and digits only, never a word anyone writes. */
 function scopeToken(kind: 's' | 'a' | 'p', key: string): string {
-  return `zz${kind}${createHash('sha1').update(key).digest('hex').slice(0, 16)}`;
+  const cacheKey = `${kind}${key}`;
+  let token = scopeTokenCache.get(cacheKey);
+  if (token === undefined) {
+    token = `zz${kind}${createHash('sha1').update(key).digest('hex').slice(0, 16)}`;
+    if (scopeTokenCache.size >= MAX_CACHED_SCOPE_TOKENS) scopeTokenCache.clear();
+    scopeTokenCache.set(cacheKey, token);
+  }
+  return token;
 }
 
 function scopeTokens(entry: RecallEntry): string {
@@ -165,6 +153,9 @@ export function sqliteRecallStore(database: SqliteDatabase): RecallStore {
     return count;
   };
   const vectors = new SqliteVectors(database);
+  const tokeniser = new EntryTerms();
+  /** Entries still to be backfilled, once counted. */
+  let unindexed: number | undefined;
   const removeWhere = (where: string, params: unknown[]): number =>
     database.write((connection) => {
       const rows = connection
@@ -172,9 +163,11 @@ export function sqliteRecallStore(database: SqliteDatabase): RecallStore {
         .all(...params) as { seq: number; speaker: string | null; text: string }[];
       const deleteFts = connection.prepare('DELETE FROM recall_fts WHERE rowid = ?');
       const deleteEntry = connection.prepare('DELETE FROM recall_entries WHERE seq = ?');
+      const deleteUnindexed = connection.prepare('DELETE FROM recall_unindexed WHERE seq = ?');
       for (const { seq } of rows) {
         deleteFts.run(seq);
         deleteEntry.run(seq);
+        if (deleteUnindexed.run(seq).changes > 0 && unindexed !== undefined) unindexed -= 1;
       }
       // Forgotten means gone from every index: the vector and its cached copy too.
       vectors.remove(
@@ -195,12 +188,10 @@ export function sqliteRecallStore(database: SqliteDatabase): RecallStore {
     async add(entries) {
       if (entries.length === 0) return 0;
       // Tokenising is the costly part: done before the write lock is taken.
-      const prepared = entries.map((entry) => ({
-        entry,
-        terms: indexText(searchedText(entry)),
-        scope: scopeTokens(entry),
-        context: entry.context === undefined ? '' : indexText(contextText(entry.context)),
-      }));
+      const prepared = entries.map((entry) => {
+        const { terms, context } = tokeniser.of(entry);
+        return { entry, terms: terms.join(' '), scope: scopeTokens(entry), context: context.join(' ') };
+      });
       const added = database.write((connection) => {
         const insert = connection.prepare(
           `INSERT INTO recall_entries (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(message_id) DO NOTHING`,
@@ -290,6 +281,37 @@ export function sqliteRecallStore(database: SqliteDatabase): RecallStore {
     },
     async count() {
       return total;
+    },
+    async backfill(limit) {
+      // Entries listed by migration 3, oldest first, each with the words said before it in its session.
+      return database.write((connection) => {
+        const rows = connection
+          .prepare(
+            `SELECT recall_entries.seq AS seq, ${COLUMNS} FROM recall_unindexed
+             JOIN recall_entries ON recall_entries.seq = recall_unindexed.seq ORDER BY recall_unindexed.seq LIMIT ?`,
+          )
+          .all(limit) as (Row & { seq: number })[];
+        if (rows.length === 0) return undefined;
+        // Counted once (a count reads the whole list), then kept.
+        unindexed ??= (connection.prepare('SELECT count(*) AS n FROM recall_unindexed').get() as { n: number }).n;
+        const before = connection.prepare(
+          `SELECT text FROM recall_entries WHERE session_id = ? AND (at < ? OR (at = ? AND seq < ?))
+           ORDER BY at DESC, seq DESC LIMIT 1`,
+        );
+        const insert = connection.prepare('INSERT INTO recall_fts (rowid, terms, scope, context) VALUES (?, ?, ?, ?)');
+        const done = connection.prepare('DELETE FROM recall_unindexed WHERE seq = ?');
+        for (const row of rows) {
+          const entry = fromRow(row);
+          const previous = before.get(row.session_id, row.at, row.at, row.seq) as { text: string } | undefined;
+          const { terms, context } = tokeniser.of(
+            previous === undefined ? entry : { ...entry, context: contextText(previous.text) },
+          );
+          insert.run(row.seq, terms.join(' '), scopeTokens(entry), context.join(' '));
+          done.run(row.seq);
+        }
+        unindexed = Math.max(0, (unindexed ?? 0) - rows.length);
+        return { indexed: rows.length, left: unindexed };
+      });
     },
     async vectorModel() {
       return vectors.current();
