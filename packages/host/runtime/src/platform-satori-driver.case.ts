@@ -66,6 +66,19 @@ export const conformanceDriver: PlatformConformanceDriver<SatoriConformanceServe
         });
         return { id, at };
       },
+      voices: () =>
+        satori.created.flatMap((created) => {
+          const audio = /^<audio src="data:audio\/ogg;base64,([^"]*)"\/>$/.exec(created.content);
+          return audio
+            ? [
+                {
+                  chat: chatOf(created.channelId),
+                  format: 'ogg-opus' as const,
+                  bytes: Buffer.from(audio[1]!, 'base64'),
+                },
+              ]
+            : [];
+        }),
       sent: () =>
         satori.created.map((created) => {
           const quote = /^<quote id="([^"]*)"\/>/.exec(created.content);
