@@ -3,6 +3,7 @@ export { deliverToRoom, type RoomTarget } from './deliver-to-room.js';
 export { type FetchAttachmentOptions, fetchFileAttachment, fetchImageAttachment } from './fetch-attachment.js';
 export { type InboundContentOptions, type InboundFile, inboundContent } from './inbound-content.js';
 export { InboundOrder } from './inbound-order.js';
+export { pause } from './pause.js';
 export {
   MAX_PENDING,
   memoryPendingRequests,
@@ -12,7 +13,15 @@ export {
   postgresPendingRequests,
   sqlitePendingRequests,
 } from './pending-requests.js';
+export {
+  type PlatformStateReport,
+  type PlatformStateReportOptions,
+  type PlatformStateUpdate,
+  reportPlatformState,
+  stateError,
+} from './platform-state-report.js';
 export { roomErrors } from './room-errors.js';
 export { roomLimitsShape } from './room-limits-schema.js';
 export { RoomMemory } from './room-memory.js';
 export { type ChatType, ensureRoomSession, parseRoomSessionId, roomSessionId } from './room-session.js';
+export { type RoomTurnsOptions, wireRoomTurns } from './room-turns.js';

@@ -7,7 +7,7 @@
 import '@aalis/api-agent';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
-import { type PlatformState, platform } from '@aalis/api-platform';
+import { platform } from '@aalis/api-platform';
 import { sessionManager } from '@aalis/api-session-manager';
 import { storage } from '@aalis/api-storage';
 import { AalisError, config, definePlugin, events, i18n, lifecycle, logger, optional } from '@aalis/core';
@@ -17,7 +17,10 @@ import {
   type InboundFile,
   InboundOrder,
   inboundContent,
+  pause,
   RoomMemory,
+  reportPlatformState,
+  wireRoomTurns,
 } from '@aalis/platform-room';
 import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
@@ -85,21 +88,14 @@ export default definePlugin({
   apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage }) {
     const settings = config.use;
     const log = logger.use;
-    let state: PlatformState = { status: 'connecting', since: Date.now() };
-    const setState = (next: Omit<PlatformState, 'since'>) => {
-      state = { ...next, since: next.status === state.status ? state.since : Date.now() };
-    };
-    if (platform.available) {
-      platform.use.reportState({
-        id: DINGTALK_PLATFORM,
-        type: DINGTALK_PLATFORM,
-        plugin: PLUGIN_NAME,
-        current: () => state,
-      });
-    }
+    // The live state the console lists (admin.platforms); `since` moves only when the status does.
+    const state = reportPlatformState(platform, {
+      id: DINGTALK_PLATFORM,
+      plugin: PLUGIN_NAME,
+    });
     if (settings.clientId === '' || settings.clientSecret === '') {
       const key = settings.clientId === '' ? 'clientId' : 'clientSecret';
-      setState({ status: 'stopped', configKey: `plugins.platform-dingtalk.${key}` });
+      state.set({ status: 'stopped', configKey: `plugins.platform-dingtalk.${key}` });
       log.warn(`DingTalk: plugins.platform-dingtalk.${key} is not set; not connecting`);
       return;
     }
@@ -118,7 +114,7 @@ export default definePlugin({
         return '(invalid URL)';
       }
     })();
-    setState({ status: 'connecting', endpoint });
+    state.set({ status: 'connecting', endpoint });
     const memory = new RoomMemory(DINGTALK_PLATFORM);
     const inbound = new InboundOrder();
     const stopping = new AbortController();
@@ -267,7 +263,7 @@ export default definePlugin({
       } catch (error) {
         if (dingtalkErrors.AALIS_DINGTALK_CREDENTIALS_REJECTED.is(error)) {
           logCoded(error, 'error');
-          setState({
+          state.set({
             status: 'refused',
             endpoint,
             configKey: 'plugins.platform-dingtalk.clientSecret',
@@ -277,7 +273,7 @@ export default definePlugin({
         }
         const coded = AalisError.isInstance(error) ? error : undefined;
         log.warn(`DingTalk: the Stream connection could not be opened: ${describe(error)}`, { code: coded?.code });
-        if (coded) setState({ status: 'reconnecting', endpoint, error: { code: coded.code, text: coded.text } });
+        if (coded) state.set({ status: 'reconnecting', endpoint, error: { code: coded.code, text: coded.text } });
         return 'failed';
       }
       endpoint = connection.shownEndpoint() ?? endpoint;
@@ -299,7 +295,7 @@ export default definePlugin({
         socket.on('open', () => {
           outcome = 'ready';
           answered = Date.now();
-          setState({ status: 'connected', endpoint });
+          state.set({ status: 'connected', endpoint });
           log.info(`DingTalk: connected (Stream mode, ${endpoint})`);
         });
         socket.on('pong', () => {
@@ -321,26 +317,26 @@ export default definePlugin({
       const leases = storage.available ? storage.use.leases() : undefined;
       let failures = 0;
       while (!stopping.signal.aborted) {
-        if (leases) setState({ status: 'standby', endpoint });
+        if (leases) state.set({ status: 'standby', endpoint });
         const lease = leases
           ? await leases.acquire(`platform:dingtalk:${settings.clientId}`, { signal: stopping.signal })
           : undefined;
         if (leases && !lease) return;
         const held = lease ? AbortSignal.any([stopping.signal, lease.lost]) : stopping.signal;
-        setState({ status: 'connecting', endpoint });
+        state.set({ status: 'connecting', endpoint });
         try {
           while (!held.aborted) {
             const outcome = await connectOnce(held);
             if (held.aborted) break;
             failures = outcome === 'ready' ? 0 : failures + 1;
             const delay = Math.min(MAX_RETRY_MS, settings.retryDelayMs * 2 ** failures);
-            if (outcome === 'refused') setState({ ...state, nextAttemptAt: Date.now() + delay });
+            if (outcome === 'refused') state.set({ ...state.current(), nextAttemptAt: Date.now() + delay });
             else {
-              setState({
+              state.set({
                 status: 'reconnecting',
                 endpoint,
                 nextAttemptAt: Date.now() + delay,
-                ...(outcome === 'failed' && state.error ? { error: state.error } : {}),
+                ...(outcome === 'failed' && state.current().error ? { error: state.current().error } : {}),
               });
             }
             log.info(`DingTalk: the Stream socket closed; reconnecting in ${delay} ms`);
@@ -421,45 +417,16 @@ export default definePlugin({
       });
     }
 
-    events.use.on('outbound:message', (message) => {
-      if (message.platform !== DINGTALK_PLATFORM) return;
-      return deliver(message);
-    });
-    hooks.use.middleware('agent:turn:before', async (context, next) => {
-      memory.turnStarted(context.turnId, context.inputs);
-      await next();
-    });
-    hooks.use.middleware('agent:turn:after', async (context, next) => {
-      try {
-        await next();
-      } finally {
-        memory.turnEnded(context.turnId);
-      }
-    });
+    wireRoomTurns({ platform: DINGTALK_PLATFORM, events: events.use, hooks: hooks.use, memory, deliver });
     const connecting = connectLoop().catch((error: unknown) => {
       if (!stopping.signal.aborted) log.error('DingTalk: stopped', { error: describe(error) });
     });
     lifecycle.use.onDispose(async () => {
       stopping.abort();
-      setState({ status: 'stopped', endpoint });
+      state.set({ status: 'stopped', endpoint });
       unregister?.();
       await connecting;
       connection.removeAllListeners();
     });
   },
 });
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
-}

@@ -10,7 +10,7 @@ import { commands } from '@aalis/api-commands';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
 import { media } from '@aalis/api-media';
-import { type PlatformState, platform } from '@aalis/api-platform';
+import { platform } from '@aalis/api-platform';
 import { sessionManager } from '@aalis/api-session-manager';
 import { storage } from '@aalis/api-storage';
 import { AalisError, config, definePlugin, events, i18n, lifecycle, logger, optional, translate } from '@aalis/core';
@@ -21,7 +21,11 @@ import {
   InboundOrder,
   inboundContent,
   parseRoomSessionId,
+  pause,
   RoomMemory,
+  reportPlatformState,
+  stateError,
+  wireRoomTurns,
 } from '@aalis/platform-room';
 import type { Attachment, IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
@@ -159,21 +163,14 @@ export default definePlugin({
     const log = logger.use;
     const apiBase = settings.apiBase.replace(/\/+$/, '');
     // The live state the console lists (admin.platforms); `since` moves only when the status does.
-    let state: PlatformState = { status: 'connecting', since: Date.now(), endpoint: apiBase };
-    const setState = (next: Omit<PlatformState, 'since' | 'endpoint'>) => {
-      state = { ...next, since: next.status === state.status ? state.since : Date.now(), endpoint: apiBase };
-    };
-    if (platform.available) {
-      platform.use.reportState({
-        id: DISCORD_PLATFORM,
-        type: DISCORD_PLATFORM,
-        plugin: PLUGIN_NAME,
-        current: () => state,
-      });
-    }
+    const state = reportPlatformState(platform, {
+      id: DISCORD_PLATFORM,
+      plugin: PLUGIN_NAME,
+      endpoint: apiBase,
+    });
     if (settings.token === '') {
       log.warn('Discord: no token configured (plugins.platform-discord.token); not connecting');
-      setState({
+      state.set({
         status: 'stopped',
         configKey: 'plugins.platform-discord.token',
         error: stateError(discordErrors.AALIS_DISCORD_TOKEN_MISSING()),
@@ -235,7 +232,7 @@ export default definePlugin({
         case GatewayDispatchEvents.Ready:
           return onReady(d);
         case GatewayDispatchEvents.Resumed:
-          setState({ status: 'connected' });
+          state.set({ status: 'connected' });
           log.info('Discord: resumed the gateway session');
           return;
         case GatewayDispatchEvents.GuildCreate:
@@ -298,7 +295,7 @@ export default definePlugin({
       me = { id: user.id, username: user.username ?? user.id };
       const application = d.application as { id?: string } | undefined;
       applicationId = typeof application?.id === 'string' ? application.id : me.id;
-      setState({ status: 'connected' });
+      state.set({ status: 'connected' });
       log.info(`Discord: connected as ${me.username} (${me.id})`);
       if (!unregister && platform.available) {
         unregister = platform.use.register({
@@ -739,7 +736,7 @@ export default definePlugin({
             return;
           }
           log.info(`Discord: the gateway connection closed (${code}); resuming`);
-          setState({
+          state.set({
             status: 'reconnecting',
             error: stateError(discordErrors.AALIS_DISCORD_CONNECTION_LOST({ code })),
             nextAttemptAt: Date.now(),
@@ -770,7 +767,7 @@ export default definePlugin({
       while (!stopping.signal.aborted) {
         let lease = leases ? await leases.tryAcquire(key) : undefined;
         if (leases && !lease) {
-          setState({ status: 'standby' });
+          state.set({ status: 'standby' });
           lease = await leases.acquire(key, { signal: stopping.signal });
         }
         if (leases && !lease) return;
@@ -806,7 +803,7 @@ export default definePlugin({
             const delay = Math.min(MAX_RETRY_MS, settings.retryDelayMs * 2 ** (failures - 1));
             const error = failure ?? discordErrors.AALIS_DISCORD_CONNECTION_LOST({ code: 0 });
             log[refused ? 'error' : 'warn'](`${error.message} (next try in ${delay} ms)`, { code: error.code });
-            setState({
+            state.set({
               status: refused ? 'refused' : 'reconnecting',
               ...(refused ? { configKey: 'plugins.platform-discord.token' } : {}),
               error: stateError(error),
@@ -820,34 +817,28 @@ export default definePlugin({
       }
     }
 
-    events.use.on('outbound:message', (message) => {
-      if (message.platform !== DISCORD_PLATFORM) return;
-      return deliver(message);
-    });
-    hooks.use.middleware('agent:turn:before', async (context, next) => {
-      memory.turnStarted(context.turnId, context.inputs);
-      const mine = context.inputs.filter((input) => input.message.platform === DISCORD_PLATFORM);
-      for (const input of mine) {
-        const id = input.message.messageId;
-        if (id !== undefined && interactions.has(id)) turnInteractions.set(context.turnId, id);
-      }
-      if (mine.length > 0) startTyping(context.sessionId);
-      await next();
-    });
-    hooks.use.middleware('agent:turn:after', async (context, next) => {
-      stopTyping(context.sessionId);
-      try {
-        await next();
-      } finally {
-        memory.turnEnded(context.turnId);
-        turnInteractions.delete(context.turnId);
-      }
+    wireRoomTurns({
+      platform: DISCORD_PLATFORM,
+      events: events.use,
+      hooks: hooks.use,
+      memory,
+      deliver,
+      turnStarted: (context) => {
+        const mine = context.inputs.filter((input) => input.message.platform === DISCORD_PLATFORM);
+        for (const input of mine) {
+          const id = input.message.messageId;
+          if (id !== undefined && interactions.has(id)) turnInteractions.set(context.turnId, id);
+        }
+        if (mine.length > 0) startTyping(context.sessionId);
+      },
+      turnEnding: (context) => stopTyping(context.sessionId),
+      turnEnded: (context) => turnInteractions.delete(context.turnId),
     });
     const connecting = connectLoop().catch((error: unknown) => {
       if (!stopping.signal.aborted) log.error('Discord: stopped', { error: describe(error) });
     });
     lifecycle.use.onDispose(async () => {
-      setState({ status: 'stopped' });
+      state.set({ status: 'stopped' });
       stopping.abort();
       for (const sessionId of [...typing.keys()]) stopTyping(sessionId);
       unregister?.();
@@ -884,23 +875,4 @@ class BoundedNames {
   get(key: string): string | undefined {
     return this.entries.get(key);
   }
-}
-
-function stateError(error: AalisError): { code: string; text: AalisError['text'] } {
-  return { code: error.code, text: error.text };
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
 }

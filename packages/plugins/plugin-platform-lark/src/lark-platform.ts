@@ -13,7 +13,7 @@ import '@aalis/api-agent';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
 import { media } from '@aalis/api-media';
-import { type PlatformState, platform } from '@aalis/api-platform';
+import { platform } from '@aalis/api-platform';
 import { sessionManager } from '@aalis/api-session-manager';
 import { storage } from '@aalis/api-storage';
 import { AalisError, config, definePlugin, events, i18n, type Logger, lifecycle, logger, optional } from '@aalis/core';
@@ -24,6 +24,8 @@ import {
   InboundOrder,
   inboundContent,
   RoomMemory,
+  reportPlatformState,
+  wireRoomTurns,
 } from '@aalis/platform-room';
 import type { Attachment, IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
@@ -139,20 +141,14 @@ export default definePlugin({
     const settings = config.use;
     const log = logger.use;
     const base = baseUrl(settings.domain);
-    let state: PlatformState = { status: 'connecting', since: Date.now(), endpoint: base };
-    const setState = (next: Omit<PlatformState, 'since' | 'endpoint'>) => {
-      state = { ...next, since: next.status === state.status ? state.since : Date.now(), endpoint: base };
-    };
-    if (platform.available) {
-      platform.use.reportState({
-        id: LARK_PLATFORM,
-        type: LARK_PLATFORM,
-        plugin: '@aalis/plugin-platform-lark',
-        current: () => state,
-      });
-    }
+    // The live state the console lists (admin.platforms); `since` moves only when the status does.
+    const state = reportPlatformState(platform, {
+      id: LARK_PLATFORM,
+      plugin: '@aalis/plugin-platform-lark',
+      endpoint: base,
+    });
     if (settings.appId === '' || settings.appSecret === '') {
-      setState({
+      state.set({
         status: 'stopped',
         configKey: `plugins.platform-lark.${settings.appId === '' ? 'appId' : 'appSecret'}`,
       });
@@ -161,7 +157,7 @@ export default definePlugin({
     }
     if (!/^cli_[0-9a-fA-F]{16}$/.test(settings.appId)) {
       const error = larkErrors.AALIS_LARK_APP_ID_INVALID({ appId: settings.appId });
-      setState({
+      state.set({
         status: 'stopped',
         configKey: 'plugins.platform-lark.appId',
         error: { code: error.code, text: error.text },
@@ -277,7 +273,7 @@ export default definePlugin({
           failures++;
           const delay = Math.min(MAX_RETRY_MS, 1_000 * 2 ** failures);
           const refused = coded.code === 'AALIS_LARK_CREDENTIALS_REJECTED';
-          setState({
+          state.set({
             status: refused ? 'refused' : 'reconnecting',
             nextAttemptAt: Date.now() + delay,
             error: { code: coded.code, text: coded.text },
@@ -477,16 +473,16 @@ export default definePlugin({
           wsConfig: { pingTimeout: settings.pingTimeoutSeconds },
           onReady: () => {
             failures = 0;
-            setState({ status: 'connected' });
+            state.set({ status: 'connected' });
             log.info(`Feishu/Lark: connected as ${self?.name ?? '?'} (${self?.openId ?? '?'})`);
           },
           onReconnecting: () => {
             const next = ws.getReconnectInfo().nextConnectTime;
-            setState({ status: 'reconnecting', ...(next ? { nextAttemptAt: next } : {}) });
+            state.set({ status: 'reconnecting', ...(next ? { nextAttemptAt: next } : {}) });
             log.info('Feishu/Lark: the long connection closed; reconnecting');
           },
           onReconnected: () => {
-            setState({ status: 'connected' });
+            state.set({ status: 'connected' });
             log.info('Feishu/Lark: reconnected');
           },
           onError: (error: Error) => {
@@ -508,7 +504,7 @@ export default definePlugin({
           ? larkErrors.AALIS_LARK_CREDENTIALS_REJECTED({ reason: describe(failed) })
           : larkErrors.AALIS_LARK_API_FAILED({ method: 'callback/ws/endpoint', reason: describe(failed) });
         log.error(coded.message, { code: coded.code });
-        setState({
+        state.set({
           status: refusedCredentials ? 'refused' : 'reconnecting',
           nextAttemptAt: Date.now() + delay,
           error: { code: coded.code, text: coded.text },
@@ -526,7 +522,7 @@ export default definePlugin({
         let lease: Awaited<ReturnType<NonNullable<typeof leases>['acquire']>> | undefined;
         if (leases) {
           // Another process of the deployment holding the connection shows as standby until this one takes over.
-          const standby = setTimeout(() => setState({ status: 'standby' }), 500);
+          const standby = setTimeout(() => state.set({ status: 'standby' }), 500);
           try {
             lease = await leases.acquire(`platform:lark:${settings.appId}`, { signal: stopping.signal });
           } finally {
@@ -661,27 +657,13 @@ export default definePlugin({
       });
     }
 
-    events.use.on('outbound:message', (message) => {
-      if (message.platform !== LARK_PLATFORM) return;
-      return deliver(message);
-    });
-    hooks.use.middleware('agent:turn:before', async (context, next) => {
-      memory.turnStarted(context.turnId, context.inputs);
-      await next();
-    });
-    hooks.use.middleware('agent:turn:after', async (context, next) => {
-      try {
-        await next();
-      } finally {
-        memory.turnEnded(context.turnId);
-      }
-    });
+    wireRoomTurns({ platform: LARK_PLATFORM, events: events.use, hooks: hooks.use, memory, deliver });
     const connecting = connectLoop().catch((error: unknown) => {
       if (!stopping.signal.aborted) log.error('Feishu/Lark: stopped', { error: describe(error) });
     });
     lifecycle.use.onDispose(async () => {
       stopping.abort();
-      setState({ status: 'stopped' });
+      state.set({ status: 'stopped' });
       unregister?.();
       await connecting;
     });

@@ -20,6 +20,7 @@ import {
   type PendingRequestStore,
   pendingRequestsOf,
   RoomMemory,
+  wireRoomTurns,
 } from '@aalis/platform-room';
 import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
@@ -411,21 +412,7 @@ export default definePlugin({
       });
     }
 
-    events.use.on('outbound:message', (message) => {
-      if (message.platform !== ONEBOT_PLATFORM) return;
-      return deliver(message);
-    });
-    hooks.use.middleware('agent:turn:before', async (context, next) => {
-      memory.turnStarted(context.turnId, context.inputs);
-      await next();
-    });
-    hooks.use.middleware('agent:turn:after', async (context, next) => {
-      try {
-        await next();
-      } finally {
-        memory.turnEnded(context.turnId);
-      }
-    });
+    wireRoomTurns({ platform: ONEBOT_PLATFORM, events: events.use, hooks: hooks.use, memory, deliver });
     const runner = new OneBotLeaseRunner({
       leases,
       name: leaseName,

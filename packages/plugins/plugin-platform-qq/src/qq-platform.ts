@@ -10,11 +10,20 @@ import { createServer, type IncomingMessage as HttpRequest, type ServerResponse 
 import type { AddressInfo } from 'node:net';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
-import { type PlatformState, platform } from '@aalis/api-platform';
+import { platform } from '@aalis/api-platform';
 import { sessionManager } from '@aalis/api-session-manager';
 import { storage } from '@aalis/api-storage';
 import { AalisError, config, definePlugin, events, i18n, lifecycle, logger, optional } from '@aalis/core';
-import { deliverToRoom, ensureRoomSession, InboundOrder, inboundContent, RoomMemory } from '@aalis/platform-room';
+import {
+  deliverToRoom,
+  ensureRoomSession,
+  InboundOrder,
+  inboundContent,
+  pause,
+  RoomMemory,
+  reportPlatformState,
+  wireRoomTurns,
+} from '@aalis/platform-room';
 import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
 import { WebSocket } from 'ws';
@@ -115,16 +124,14 @@ export default definePlugin({
   apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage }) {
     const settings = config.use;
     const log = logger.use;
-    let state: PlatformState = { status: 'connecting', since: Date.now() };
-    const setState = (next: Omit<PlatformState, 'since'>) => {
-      state = { ...next, since: next.status === state.status ? state.since : Date.now() };
-    };
-    if (platform.available) {
-      platform.use.reportState({ id: QQ_PLATFORM, type: QQ_PLATFORM, plugin: PLUGIN_NAME, current: () => state });
-    }
+    // The live state the console lists (admin.platforms); `since` moves only when the status does.
+    const state = reportPlatformState(platform, {
+      id: QQ_PLATFORM,
+      plugin: PLUGIN_NAME,
+    });
     if (settings.appId === '' || settings.clientSecret === '') {
       const key = settings.appId === '' ? 'appId' : 'clientSecret';
-      setState({ status: 'stopped', configKey: `plugins.platform-qq.${key}` });
+      state.set({ status: 'stopped', configKey: `plugins.platform-qq.${key}` });
       log.warn(`QQ: plugins.platform-qq.${key} is not set; not connecting`);
       return;
     }
@@ -137,7 +144,7 @@ export default definePlugin({
       timeoutMs: settings.apiTimeoutMs,
     });
     const endpoint = shown(apiBase);
-    setState({ status: 'connecting', endpoint });
+    state.set({ status: 'connecting', endpoint });
     const memory = new RoomMemory(QQ_PLATFORM);
     const passive = new PassiveReplies();
     const inbound = new InboundOrder();
@@ -242,7 +249,7 @@ export default definePlugin({
       } catch (error) {
         if (qqErrors.AALIS_QQ_CREDENTIALS_REJECTED.is(error)) {
           logCoded(error, 'error');
-          setState({
+          state.set({
             status: 'refused',
             endpoint,
             configKey: 'plugins.platform-qq.clientSecret',
@@ -252,7 +259,7 @@ export default definePlugin({
         }
         const coded = AalisError.isInstance(error) ? error : undefined;
         log.warn(`QQ: the gateway address could not be fetched: ${describe(error)}`, { code: coded?.code });
-        if (coded) setState({ status: 'reconnecting', endpoint, error: { code: coded.code, text: coded.text } });
+        if (coded) state.set({ status: 'reconnecting', endpoint, error: { code: coded.code, text: coded.text } });
         return 'failed';
       }
       return new Promise((resolve) => {
@@ -342,7 +349,7 @@ export default definePlugin({
                 session = { id: ready.session_id, seq: payload.s };
                 selfId = ready.user?.id ?? selfId;
                 outcome = 'ready';
-                setState({ status: 'connected', endpoint });
+                state.set({ status: 'connected', endpoint });
                 if (!unregister && platform.available) {
                   unregister = platform.use.register({
                     id: QQ_PLATFORM,
@@ -354,7 +361,7 @@ export default definePlugin({
                 log.info(`QQ: connected as ${ready.user?.username ?? '?'} (${selfId ?? '?'})`);
               } else if (payload.t === 'RESUMED') {
                 outcome = 'ready';
-                setState({ status: 'connected', endpoint });
+                state.set({ status: 'connected', endpoint });
                 log.info('QQ: the gateway session resumed');
               }
               onDispatch(payload.t, payload.d);
@@ -383,7 +390,7 @@ export default definePlugin({
               reason: `the gateway closed with ${code} (the bot is offline or banned)`,
             });
             logCoded(error, 'error');
-            setState({
+            state.set({
               status: 'refused',
               endpoint,
               configKey: 'plugins.platform-qq.appId',
@@ -401,13 +408,13 @@ export default definePlugin({
       const leases = storage.available ? storage.use.leases() : undefined;
       let failures = 0;
       while (!stopping.signal.aborted) {
-        if (leases) setState({ status: 'standby', endpoint });
+        if (leases) state.set({ status: 'standby', endpoint });
         const lease = leases
           ? await leases.acquire(`platform:qq:${settings.appId}`, { signal: stopping.signal })
           : undefined;
         if (leases && !lease) return;
         const held = lease ? AbortSignal.any([stopping.signal, lease.lost]) : stopping.signal;
-        setState({ status: 'connecting', endpoint });
+        state.set({ status: 'connecting', endpoint });
         try {
           while (!held.aborted) {
             const outcome = await connectOnce(held);
@@ -415,13 +422,13 @@ export default definePlugin({
             failures = outcome === 'ready' ? 0 : failures + 1;
             const delay = Math.min(MAX_RETRY_MS, settings.retryDelayMs * 2 ** failures);
             if (outcome === 'refused') {
-              setState({ ...state, nextAttemptAt: Date.now() + delay });
-            } else if (state.status !== 'reconnecting' || state.nextAttemptAt === undefined) {
-              setState({
+              state.set({ ...state.current(), nextAttemptAt: Date.now() + delay });
+            } else if (state.current().status !== 'reconnecting' || state.current().nextAttemptAt === undefined) {
+              state.set({
                 status: 'reconnecting',
                 endpoint,
                 nextAttemptAt: Date.now() + delay,
-                ...(state.error ? { error: state.error } : {}),
+                ...(state.current().error ? { error: state.current().error } : {}),
               });
             }
             log.info(`QQ: the gateway closed; reconnecting in ${delay} ms`);
@@ -504,7 +511,7 @@ export default definePlugin({
             reason: describe(error),
           });
           logCoded(failure, 'error');
-          setState({
+          state.set({
             status: 'reconnecting',
             configKey: 'plugins.platform-qq.webhook.port',
             error: { code: failure.code, text: failure.text },
@@ -516,7 +523,7 @@ export default definePlugin({
         server.listen(settings.webhook.port, settings.webhook.host, () => {
           const { port } = server.address() as AddressInfo;
           const address = `http://${settings.webhook.host}:${port}${webhookPath}`;
-          setState({ status: 'connected', endpoint: address });
+          state.set({ status: 'connected', endpoint: address });
           if (!unregister && platform.available) {
             unregister = platform.use.register({
               id: QQ_PLATFORM,
@@ -534,7 +541,7 @@ export default definePlugin({
     async function webhookLoop(): Promise<void> {
       const leases = storage.available ? storage.use.leases() : undefined;
       while (!stopping.signal.aborted) {
-        if (leases) setState({ status: 'standby', endpoint });
+        if (leases) state.set({ status: 'standby', endpoint });
         const lease = leases
           ? await leases.acquire(`platform:qq:${settings.appId}`, { signal: stopping.signal })
           : undefined;
@@ -622,27 +629,13 @@ export default definePlugin({
       });
     }
 
-    events.use.on('outbound:message', (message) => {
-      if (message.platform !== QQ_PLATFORM) return;
-      return deliver(message);
-    });
-    hooks.use.middleware('agent:turn:before', async (context, next) => {
-      memory.turnStarted(context.turnId, context.inputs);
-      await next();
-    });
-    hooks.use.middleware('agent:turn:after', async (context, next) => {
-      try {
-        await next();
-      } finally {
-        memory.turnEnded(context.turnId);
-      }
-    });
+    wireRoomTurns({ platform: QQ_PLATFORM, events: events.use, hooks: hooks.use, memory, deliver });
     const connecting = (settings.mode === 'webhook' ? webhookLoop() : connectLoop()).catch((error: unknown) => {
       if (!stopping.signal.aborted) log.error('QQ: stopped', { error: describe(error) });
     });
     lifecycle.use.onDispose(async () => {
       stopping.abort();
-      setState({ status: 'stopped', endpoint });
+      state.set({ status: 'stopped', endpoint });
       unregister?.();
       await connecting;
     });
@@ -660,20 +653,5 @@ function readBody(request: HttpRequest, limit: number): Promise<string | undefin
     });
     request.on('end', () => resolve(size > limit ? undefined : Buffer.concat(chunks).toString('utf8')));
     request.on('error', reject);
-  });
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
   });
 }

@@ -7,7 +7,7 @@
 import '@aalis/api-agent';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
-import { type PlatformState, platform } from '@aalis/api-platform';
+import { platform } from '@aalis/api-platform';
 import { sessionManager } from '@aalis/api-session-manager';
 import { storage } from '@aalis/api-storage';
 import { AalisError, config, definePlugin, events, i18n, lifecycle, logger, optional } from '@aalis/core';
@@ -17,9 +17,13 @@ import {
   ensureRoomSession,
   InboundOrder,
   inboundContent,
+  pause,
   RoomMemory,
+  reportPlatformState,
+  stateError,
+  wireRoomTurns,
 } from '@aalis/platform-room';
-import type { Attachment, IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
+import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
 import { WebSocket } from 'ws';
 import { SatoriApi, type SatoriLogin } from './satori-api.js';
@@ -100,14 +104,14 @@ export default definePlugin({
     const log = logger.use;
     const endpoint = settings.endpoint.replace(/\/+$/, '');
     // The live state the console lists (admin.platforms); `since` moves only when the status does.
-    let state: PlatformState = { status: 'connecting', since: Date.now(), endpoint };
-    const setState = (next: Omit<PlatformState, 'since' | 'endpoint'>) => {
-      state = { ...next, since: next.status === state.status ? state.since : Date.now(), endpoint };
-    };
-    platform.use.reportState({ id: SATORI_PLATFORM, type: SATORI_PLATFORM, plugin: PLUGIN_NAME, current: () => state });
+    const state = reportPlatformState(platform, {
+      id: SATORI_PLATFORM,
+      plugin: PLUGIN_NAME,
+      endpoint,
+    });
     if (settings.endpoint === '') {
       log.warn('Satori: no endpoint configured (plugins.platform-satori.endpoint); not connecting');
-      setState({
+      state.set({
         status: 'stopped',
         configKey: 'plugins.platform-satori.endpoint',
         error: stateError(satoriErrors.AALIS_SATORI_ENDPOINT_MISSING()),
@@ -267,7 +271,7 @@ export default definePlugin({
           }
           if (payload.op === Opcode.READY) {
             ready = true;
-            setState({ status: 'connected' });
+            state.set({ status: 'connected' });
             const logins = (payload.body as { logins?: WireLogin[] } | undefined)?.logins ?? [];
             for (const wire of logins) remember(wire);
             log.info(
@@ -323,7 +327,7 @@ export default definePlugin({
       while (!stopping.signal.aborted) {
         let lease = leases ? await leases.tryAcquire(`platform:satori:${endpoint}`) : undefined;
         if (leases && !lease) {
-          setState({ status: 'standby' });
+          state.set({ status: 'standby' });
           lease = await leases.acquire(`platform:satori:${endpoint}`, { signal: stopping.signal });
         }
         if (leases && !lease) return;
@@ -337,7 +341,7 @@ export default definePlugin({
             log.info(`Satori: the event socket closed; reconnecting in ${delay} ms`);
             const nextAttemptAt = Date.now() + delay;
             if (lastFailure?.refused) {
-              setState({
+              state.set({
                 status: 'refused',
                 configKey: 'plugins.platform-satori.token',
                 error: stateError(lastFailure.error),
@@ -345,35 +349,13 @@ export default definePlugin({
               });
             } else {
               const error = lastFailure?.error ?? satoriErrors.AALIS_SATORI_CONNECTION_LOST({ endpoint });
-              setState({ status: 'reconnecting', error: stateError(error), nextAttemptAt });
+              state.set({ status: 'reconnecting', error: stateError(error), nextAttemptAt });
             }
             await pause(delay, held).catch(() => {});
           }
         } finally {
           await lease?.release().catch(() => {});
         }
-      }
-    }
-
-    /** The voice as a data: URL in an <audio> element; a voice that cannot go is logged, the text has left. */
-    async function sendVoice(
-      channelId: string,
-      login: SatoriLogin,
-      attachment: Attachment,
-      chatId: string,
-    ): Promise<void> {
-      const src = `data:${attachment.mimeType ?? 'audio/ogg'};base64,${attachment.data}`;
-      try {
-        const sent = await api.call<{ id?: string }[]>(
-          'message.create',
-          { channel_id: channelId, content: `<audio src="${src}"/>` },
-          login,
-        );
-        for (const created of Array.isArray(sent) ? sent : []) {
-          if (created?.id !== undefined) memory.sent(chatId, String(created.id));
-        }
-      } catch (error) {
-        log.warn('Satori: a voice reply was not sent (the text was)', { channelId, error: describe(error) });
       }
     }
 
@@ -414,31 +396,13 @@ export default definePlugin({
                 { channel_id: where.channelId, content: `<img src="${attachment.url.replace(/"/g, '&quot;')}"/>` },
                 login,
               );
-            } else if (attachment.type === 'audio' && attachment.data) {
-              // A voice (a voice reply) as Satori's audio element, alone in its message after the text: the bridges
-              // send it as the platform's voice message (QQ's record, Telegram's voice …), converting as they need.
-              await sendVoice(where.channelId, login, attachment, target.chatId);
             }
           }
         },
       });
     }
 
-    events.use.on('outbound:message', (message) => {
-      if (message.platform !== SATORI_PLATFORM) return;
-      return deliver(message);
-    });
-    hooks.use.middleware('agent:turn:before', async (context, next) => {
-      memory.turnStarted(context.turnId, context.inputs);
-      await next();
-    });
-    hooks.use.middleware('agent:turn:after', async (context, next) => {
-      try {
-        await next();
-      } finally {
-        memory.turnEnded(context.turnId);
-      }
-    });
+    wireRoomTurns({ platform: SATORI_PLATFORM, events: events.use, hooks: hooks.use, memory, deliver });
     const connecting = connectLoop().catch((error: unknown) => {
       if (!stopping.signal.aborted && !AalisError.isInstance(error))
         log.error('Satori: stopped', { error: describe(error) });
@@ -452,22 +416,3 @@ export default definePlugin({
 });
 
 const PLUGIN_NAME = '@aalis/plugin-platform-satori';
-
-function stateError(error: AalisError): { code: string; text: AalisError['text'] } {
-  return { code: error.code, text: error.text };
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
-}

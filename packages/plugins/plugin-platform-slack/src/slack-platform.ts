@@ -10,7 +10,7 @@ import { setTimeout as pause } from 'node:timers/promises';
 import '@aalis/api-agent';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
-import { type PlatformState, platform } from '@aalis/api-platform';
+import { platform } from '@aalis/api-platform';
 import { sessionManager } from '@aalis/api-session-manager';
 import { storage } from '@aalis/api-storage';
 import { AalisError, config, definePlugin, events, i18n, type Logger, lifecycle, logger, optional } from '@aalis/core';
@@ -21,6 +21,8 @@ import {
   InboundOrder,
   inboundContent,
   RoomMemory,
+  reportPlatformState,
+  wireRoomTurns,
 } from '@aalis/platform-room';
 import type { Attachment, IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
@@ -135,21 +137,15 @@ export default definePlugin({
     const settings = config.use;
     const log = logger.use;
     const endpoint = redactUrl(settings.apiUrl);
-    let state: PlatformState = { status: 'connecting', since: Date.now(), endpoint };
-    const setState = (next: Omit<PlatformState, 'since' | 'endpoint'>) => {
-      state = { ...next, since: next.status === state.status ? state.since : Date.now(), endpoint };
-    };
-    if (platform.available) {
-      platform.use.reportState({
-        id: SLACK_PLATFORM,
-        type: SLACK_PLATFORM,
-        plugin: '@aalis/plugin-platform-slack',
-        current: () => state,
-      });
-    }
+    // The live state the console lists (admin.platforms); `since` moves only when the status does.
+    const state = reportPlatformState(platform, {
+      id: SLACK_PLATFORM,
+      plugin: '@aalis/plugin-platform-slack',
+      endpoint,
+    });
     if (settings.botToken === '' || settings.appToken === '') {
       const missing = settings.botToken === '' ? 'botToken' : 'appToken';
-      setState({ status: 'stopped', configKey: `plugins.platform-slack.${missing}` });
+      state.set({ status: 'stopped', configKey: `plugins.platform-slack.${missing}` });
       log.warn('Slack: botToken and appToken are needed (plugins.platform-slack); not connecting');
       return;
     }
@@ -201,7 +197,7 @@ export default definePlugin({
           if (failures === 0) log.error(coded.message, { code: coded.code });
           failures++;
           const delay = Math.min(MAX_RETRY_MS, settings.retryDelayMs * 2 ** failures);
-          setState({
+          state.set({
             status: refused ? 'refused' : 'reconnecting',
             nextAttemptAt: Date.now() + delay,
             error: { code: coded.code, text: coded.text },
@@ -369,7 +365,7 @@ export default definePlugin({
         held.addEventListener('abort', stop, { once: true });
         client.on('connected', () => {
           connected = true;
-          setState({ status: 'connected' });
+          state.set({ status: 'connected' });
           log.info(`Slack: connected as ${self?.name ?? self?.userId ?? '?'} (${self?.userId ?? '?'})`);
         });
         client.on('disconnected', finish);
@@ -413,7 +409,7 @@ export default definePlugin({
         let lease: Awaited<ReturnType<NonNullable<typeof leases>['acquire']>> | undefined;
         if (leases) {
           // Another process of the deployment holding the socket shows as standby until this one takes over.
-          const standby = setTimeout(() => setState({ status: 'standby' }), 500);
+          const standby = setTimeout(() => state.set({ status: 'standby' }), 500);
           try {
             lease = await leases.acquire(`platform:slack:${me.teamId ?? ''}:${me.userId}`, {
               signal: stopping.signal,
@@ -433,7 +429,7 @@ export default definePlugin({
             const failure = lastFailure;
             lastFailure = undefined;
             const refused = failure?.code === 'AALIS_SLACK_TOKEN_REJECTED';
-            setState({
+            state.set({
               status: refused ? 'refused' : 'reconnecting',
               nextAttemptAt: Date.now() + delay,
               ...(failure ? { error: { code: failure.code, text: failure.text } } : {}),
@@ -531,27 +527,13 @@ export default definePlugin({
       });
     }
 
-    events.use.on('outbound:message', (message) => {
-      if (message.platform !== SLACK_PLATFORM) return;
-      return deliver(message);
-    });
-    hooks.use.middleware('agent:turn:before', async (context, next) => {
-      memory.turnStarted(context.turnId, context.inputs);
-      await next();
-    });
-    hooks.use.middleware('agent:turn:after', async (context, next) => {
-      try {
-        await next();
-      } finally {
-        memory.turnEnded(context.turnId);
-      }
-    });
+    wireRoomTurns({ platform: SLACK_PLATFORM, events: events.use, hooks: hooks.use, memory, deliver });
     const connecting = connectLoop().catch((error: unknown) => {
       if (!stopping.signal.aborted) log.error('Slack: stopped', { error: describe(error) });
     });
     lifecycle.use.onDispose(async () => {
       stopping.abort();
-      setState({ status: 'stopped' });
+      state.set({ status: 'stopped' });
       unregister?.();
       await connecting;
     });

@@ -35,8 +35,12 @@ import {
   inboundContent,
   type PendingRequestStore,
   parseRoomSessionId,
+  pause,
   pendingRequestsOf,
   RoomMemory,
+  reportPlatformState,
+  stateError,
+  wireRoomTurns,
 } from '@aalis/platform-room';
 import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
@@ -114,21 +118,15 @@ export default definePlugin({
     const settings = config.use;
     const log = logger.use;
     const t = (key: string, params?: Record<string, string | number>) => i18n.use.t(textRef(key, params));
-    // The live state the console lists (admin.platforms); `since` moves only when the status does.
-    let state: PlatformState = { status: 'connecting', since: Date.now(), endpoint: settings.apiRoot };
-    const setState = (next: Omit<PlatformState, 'since' | 'endpoint'>) => {
-      if (next.status === state.status && next.status === 'connected') return;
-      state = { ...next, since: Date.now(), endpoint: settings.apiRoot };
-    };
-    platform.use.reportState({
+    // The live state the console lists (admin.platforms).
+    const state = reportPlatformState(platform, {
       id: TELEGRAM_PLATFORM,
-      type: TELEGRAM_PLATFORM,
       plugin: '@aalis/plugin-platform-telegram',
-      current: () => state,
+      endpoint: settings.apiRoot,
     });
     if (settings.token === '') {
       log.warn('Telegram: no token configured (plugins.platform-telegram.token); not polling');
-      setState({
+      state.set({
         status: 'stopped',
         configKey: TOKEN_KEY,
         error: stateError(telegramErrors.AALIS_TELEGRAM_TOKEN_MISSING()),
@@ -165,7 +163,7 @@ export default definePlugin({
       if (refusals === 0) log.error(error.message, { code: error.code, method });
       else log.debug(`Telegram: ${method}: the token is still refused; trying again in ${delay} ms`);
       refusals += 1;
-      setState({
+      state.set({
         status: 'refused',
         configKey: TOKEN_KEY,
         error: stateError(error),
@@ -192,7 +190,7 @@ export default definePlugin({
             continue;
           }
           log.warn(`Telegram: getMe failed; retrying in ${settings.retryDelayMs} ms`, { error: describe(error) });
-          setState(retrying(error, 'getMe'));
+          state.set(retrying(error, 'getMe'));
           await pause(settings.retryDelayMs, stopping.signal);
         }
       }
@@ -239,7 +237,7 @@ export default definePlugin({
       while (!stopping.signal.aborted) {
         let lease = leases ? await leases.tryAcquire(`platform:telegram:${botId}`) : undefined;
         if (leases && !lease) {
-          setState({ status: 'standby' });
+          state.set({ status: 'standby' });
           lease = await leases.acquire(`platform:telegram:${botId}`, { signal: stopping.signal });
         }
         if (leases && !lease) return;
@@ -295,7 +293,7 @@ export default definePlugin({
             { signal: held, extraTimeoutMs: settings.pollTimeoutSeconds * 1000 },
           );
           accepted();
-          setState({ status: 'connected' });
+          state.set({ status: 'connected' });
         } catch (error) {
           if (held.aborted) return;
           if (isTokenRefusal(error)) {
@@ -305,7 +303,7 @@ export default definePlugin({
           log.warn(`Telegram: getUpdates failed; polling again in ${settings.retryDelayMs} ms`, {
             error: describe(error),
           });
-          setState(retrying(error, 'getUpdates'));
+          state.set(retrying(error, 'getUpdates'));
           await pause(settings.retryDelayMs, held).catch(() => {});
           continue;
         }
@@ -546,22 +544,17 @@ export default definePlugin({
       typing.delete(sessionId);
     }
 
-    events.use.on('outbound:message', (message) => {
-      if (message.platform !== TELEGRAM_PLATFORM) return;
-      return deliver(message);
-    });
-    hooks.use.middleware('agent:turn:before', async (context, next) => {
-      memory.turnStarted(context.turnId, context.inputs);
-      if (context.inputs.some((input) => input.message.platform === TELEGRAM_PLATFORM)) startTyping(context.sessionId);
-      await next();
-    });
-    hooks.use.middleware('agent:turn:after', async (context, next) => {
-      stopTyping(context.sessionId);
-      try {
-        await next();
-      } finally {
-        memory.turnEnded(context.turnId);
-      }
+    wireRoomTurns({
+      platform: TELEGRAM_PLATFORM,
+      events: events.use,
+      hooks: hooks.use,
+      memory,
+      deliver,
+      turnStarted: (context) => {
+        if (context.inputs.some((input) => input.message.platform === TELEGRAM_PLATFORM))
+          startTyping(context.sessionId);
+      },
+      turnEnding: (context) => stopTyping(context.sessionId),
     });
     const polling = poll().catch((error: unknown) => {
       if (!stopping.signal.aborted) log.error('Telegram: polling stopped', { error: describe(error) });
@@ -575,7 +568,7 @@ export default definePlugin({
     }
 
     lifecycle.use.onDispose(async () => {
-      setState({ status: 'stopped' });
+      state.set({ status: 'stopped' });
       stopping.abort();
       for (const sessionId of [...typing.keys()]) stopTyping(sessionId);
       unregister?.();
@@ -587,29 +580,10 @@ export default definePlugin({
 /** The key a refused or missing token is fixed at. */
 const TOKEN_KEY = 'plugins.platform-telegram.token';
 
-function stateError(error: AalisError): { code: string; text: AalisError['text'] } {
-  return { code: error.code, text: error.text };
-}
-
 function isTokenRefusal(error: unknown): error is AalisError {
   return AalisError.isInstance(error) && error.code === 'AALIS_TELEGRAM_TOKEN_REJECTED';
 }
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
 }

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import '@aalis/api-agent';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
-import { type PlatformState, platform } from '@aalis/api-platform';
+import { platform } from '@aalis/api-platform';
 import { sessionManager } from '@aalis/api-session-manager';
 import { storage } from '@aalis/api-storage';
 import { config, definePlugin, events, i18n, lifecycle, logger, optional } from '@aalis/core';
@@ -20,7 +20,10 @@ import {
   type InboundFile,
   InboundOrder,
   inboundContent,
+  pause,
   RoomMemory,
+  reportPlatformState,
+  wireRoomTurns,
 } from '@aalis/platform-room';
 import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
@@ -77,16 +80,14 @@ export default definePlugin({
   apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage }) {
     const settings = config.use;
     const log = logger.use;
-    let state: PlatformState = { status: 'connecting', since: Date.now() };
-    const setState = (next: Omit<PlatformState, 'since'>) => {
-      state = { ...next, since: next.status === state.status ? state.since : Date.now() };
-    };
-    if (platform.available) {
-      platform.use.reportState({ id: WECOM_PLATFORM, type: WECOM_PLATFORM, plugin: PLUGIN_NAME, current: () => state });
-    }
+    // The live state the console lists (admin.platforms); `since` moves only when the status does.
+    const state = reportPlatformState(platform, {
+      id: WECOM_PLATFORM,
+      plugin: PLUGIN_NAME,
+    });
     if (settings.token === '' || settings.encodingAESKey.length !== 43) {
       const key = settings.token === '' ? 'token' : 'encodingAESKey';
-      setState({ status: 'stopped', configKey: `plugins.platform-wecom.${key}` });
+      state.set({ status: 'stopped', configKey: `plugins.platform-wecom.${key}` });
       log.warn(
         settings.token === ''
           ? 'WeCom: plugins.platform-wecom.token is not set; not listening'
@@ -104,7 +105,6 @@ export default definePlugin({
     const turnMessages = new Map<string, string[]>();
     /** Messages already read (WeCom delivers one again when the answer was slow). */
     const seen = new Set<string>();
-    let endpoint: string | undefined;
     let unregister: (() => void) | undefined;
 
     const logCoded = (error: Error & { code: string }) => log.warn(error.message, { code: error.code });
@@ -315,7 +315,7 @@ export default definePlugin({
             reason: describe(error),
           });
           log.error(failure.message, { code: failure.code });
-          setState({
+          state.set({
             status: 'reconnecting',
             configKey: 'plugins.platform-wecom.port',
             error: { code: failure.code, text: failure.text },
@@ -326,8 +326,8 @@ export default definePlugin({
         });
         server.listen(settings.port, settings.host, () => {
           const { port } = server.address() as AddressInfo;
-          endpoint = `http://${settings.host}:${port}${path}`;
-          setState({ status: 'connected', endpoint });
+          state.endpoint = `http://${settings.host}:${port}${path}`;
+          state.set({ status: 'connected' });
           if (!unregister && platform.available) {
             unregister = platform.use.register({
               id: WECOM_PLATFORM,
@@ -335,7 +335,7 @@ export default definePlugin({
               capabilities: { streaming: false, quoting: false, rooms: true },
             });
           }
-          log.info(`WeCom: listening for callbacks on ${endpoint}`);
+          log.info(`WeCom: listening for callbacks on ${state.endpoint}`);
         });
         if (held.aborted) close();
         else held.addEventListener('abort', close, { once: true });
@@ -345,7 +345,7 @@ export default definePlugin({
     async function listenLoop(): Promise<void> {
       const leases = storage.available ? storage.use.leases() : undefined;
       while (!stopping.signal.aborted) {
-        if (leases) setState({ status: 'standby', ...(endpoint ? { endpoint } : {}) });
+        if (leases) state.set({ status: 'standby' });
         const lease = leases
           ? await leases.acquire(`platform:wecom:${settings.path}:${settings.port}`, { signal: stopping.signal })
           : undefined;
@@ -431,55 +431,36 @@ export default definePlugin({
       });
     }
 
-    events.use.on('outbound:message', (message) => {
-      if (message.platform !== WECOM_PLATFORM) return;
-      return deliver(message);
-    });
-    hooks.use.middleware('agent:turn:before', async (context, next) => {
-      memory.turnStarted(context.turnId, context.inputs);
-      const ids = context.inputs
-        .map((input) => input.message)
-        .filter((message) => message?.platform === WECOM_PLATFORM && message.messageId !== undefined)
-        .map((message) => message?.messageId as string);
-      if (ids.length > 0) turnMessages.set(context.turnId, ids);
-      await next();
-    });
-    hooks.use.middleware('agent:turn:after', async (context, next) => {
-      try {
-        await next();
-      } finally {
-        memory.turnEnded(context.turnId);
+    wireRoomTurns({
+      platform: WECOM_PLATFORM,
+      events: events.use,
+      hooks: hooks.use,
+      memory,
+      deliver,
+      turnStarted: (context) => {
+        const ids = context.inputs
+          .map((input) => input.message)
+          .filter((message) => message?.platform === WECOM_PLATFORM && message.messageId !== undefined)
+          .map((message) => message?.messageId as string);
+        if (ids.length > 0) turnMessages.set(context.turnId, ids);
+      },
+      turnEnded: (context) => {
         // Streams of the turn's messages that got no reply are closed, so WeCom stops showing her thinking.
         for (const msgId of turnMessages.get(context.turnId) ?? []) {
           const stream = streams.forMessage(msgId);
           if (stream && !stream.finished) streams.finish(stream, '');
         }
         turnMessages.delete(context.turnId);
-      }
+      },
     });
     const listening = listenLoop().catch((error: unknown) => {
       if (!stopping.signal.aborted) log.error('WeCom: stopped', { error: describe(error) });
     });
     lifecycle.use.onDispose(async () => {
       stopping.abort();
-      setState({ status: 'stopped', ...(endpoint ? { endpoint } : {}) });
+      state.set({ status: 'stopped' });
       unregister?.();
       await listening;
     });
   },
 });
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
-}
