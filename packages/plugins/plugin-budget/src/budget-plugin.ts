@@ -25,7 +25,7 @@ import {
   textRef,
 } from '@aalis/core';
 import { roomSessionId } from '@aalis/platform-room';
-import type { Identity, OutgoingMessage } from '@aalis/schema-message';
+import { type Identity, type NoticeText, type OutgoingMessage, renderNoticeText } from '@aalis/schema-message';
 import { type BudgetStore, postgresBudgetStore, sqliteBudgetStore } from './budget-store.js';
 import { budgetErrors } from './budget-texts.js';
 import { BUDGET_KINDS, type BudgetKind, type BudgetLine, Budgets, type Subject } from './budgets.js';
@@ -123,6 +123,13 @@ export function createBudgetPlugin({ now = Date.now }: { now?: () => number } = 
       };
       handles.provide.use.service(budgetsService, service);
       const formatLimit = (limit: number) => (limit > 0 ? format(limit) : t(textRef('budget.unlimited')));
+      // The same amounts as catalogue texts, for a notice each reader is shown in their language.
+      const amountText = (amount: number): NoticeText | string =>
+        settings.unit === 'money'
+          ? `${amount.toFixed(4)} ${settings.currency}`
+          : { key: 'budget.amount.tokens', params: { amount: Math.round(amount) } };
+      const limitText = (limit: number) => (limit > 0 ? amountText(limit) : { key: 'budget.unlimited' });
+      const notice = (text: NoticeText) => ({ content: renderNoticeText(text, (flat) => t(flat)), text });
       const isOwner = (identity: Identity | undefined) =>
         handles.authority.available && handles.authority.use.isOwner(identity);
 
@@ -187,13 +194,14 @@ export function createBudgetPlugin({ now = Date.now }: { now?: () => number } = 
           sessionId: call.sessionId,
           platform: subject.platform,
           ...(subject.venue !== undefined ? { venue: subject.venue } : {}),
-          content: t(
-            textRef('budget.over', {
-              scope: t(textRef(`budget.scope.${over.kind}`)),
-              used: format(over.used),
-              limit: formatLimit(over.limit),
-            }),
-          ),
+          ...notice({
+            key: 'budget.over',
+            params: {
+              scope: { key: `budget.scope.${over.kind}` },
+              used: amountText(over.used),
+              limit: limitText(over.limit),
+            },
+          }),
           kind: 'system',
         });
       });

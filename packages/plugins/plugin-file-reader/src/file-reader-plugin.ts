@@ -54,6 +54,9 @@ export default definePlugin({
           ...(message.venue !== undefined ? { venue: message.venue } : {}),
           ...(message.messageId !== undefined ? { replyTo: message.messageId } : {}),
           content,
+          // One failure's catalogue text goes with it (a reader in another language is shown it in theirs); several
+          // are one text of the host's language.
+          ...(failures.length === 1 ? { text: failures[0] } : {}),
           kind: 'system',
         })
         .catch((error: unknown) =>

@@ -181,13 +181,17 @@ export function createFlowControlPlugin({ now = Date.now }: { now?: () => number
         );
         if (verdict.notice && settings.notices && handles.gateway.available) {
           const seconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
-          const text = handles.i18n.use.t(
-            textRef(NOTICE_KEY[verdict.rule], { seconds, from: room.quietHours.from, to: room.quietHours.to }),
-          );
+          // Its catalogue text goes with it: a reader in another language (the WebUI) is shown it in theirs.
+          const text = textRef(NOTICE_KEY[verdict.rule], {
+            seconds,
+            from: room.quietHours.from,
+            to: room.quietHours.to,
+          });
           const notice: OutgoingMessage = {
             sessionId: message.sessionId,
             platform: message.platform,
-            content: text,
+            content: handles.i18n.use.t(text),
+            text,
             kind: 'system',
             ...(message.venue !== undefined ? { venue: message.venue } : {}),
             ...(message.messageId !== undefined ? { replyTo: message.messageId } : {}),

@@ -86,6 +86,8 @@ export default definePlugin({
           ...(origin ? { platform: origin.platform } : {}),
           ...(origin?.venue !== undefined ? { venue: origin.venue } : {}),
           content,
+          // Its catalogue text: a reader in another language (the WebUI) is shown it in theirs.
+          text: notice,
           kind: 'system',
         })
         .catch((error: unknown) => log.warn('media note not delivered', { sessionId, error: String(error) }));

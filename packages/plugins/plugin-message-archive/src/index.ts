@@ -8,9 +8,11 @@ import '@aalis/api-gateway';
 import { config, definePlugin, events, i18n, logger, optional, provide, s } from '@aalis/core';
 import { createMessageArchive } from './create-message-archive.js';
 import { deliveryFailureRecord } from './delivery-failure-record.js';
+import { noticeRecord } from './notice-record.js';
 
 export { createMessageArchive, type MessageArchiveOptions } from './create-message-archive.js';
 export { deliveryFailureRecord } from './delivery-failure-record.js';
+export { noticeRecord } from './notice-record.js';
 
 export const messageArchiveConfig = s.object({
   timeZone: s
@@ -58,6 +60,16 @@ export default definePlugin({
           sessionId: failure.message.sessionId,
           error: String(error),
         });
+      }
+    });
+    // A notice sent outside a turn is recorded, so the conversation shows it after a reload.
+    events.use.on('outbound:message', async (message) => {
+      const record = noticeRecord(message, Date.now());
+      if (!record) return;
+      try {
+        await archive.saveMessage(message.sessionId, record);
+      } catch (error) {
+        logger.use.warn('recording a notice failed', { sessionId: message.sessionId, error: String(error) });
       }
     });
   },

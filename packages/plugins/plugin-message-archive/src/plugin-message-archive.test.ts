@@ -171,6 +171,38 @@ describe('plugin-message-archive with session manager and authority', () => {
   });
 });
 
+describe('plugin-message-archive records notices sent outside a turn', () => {
+  it('stores a notice with its catalogue text as an event marker; command answers and turn notices are not stored', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'aalis-archive-'));
+    const { app, memory } = await boot({ dataDir });
+    try {
+      const text = { key: 'budget.over', params: { scope: { key: 'budget.scope.person' }, used: 3, limit: 2 } };
+      const sent = [
+        { sessionId: 'g', platform: 'onebot', kind: 'system' as const, content: '额度用完了', text, replyTo: 'm1' },
+        // A command's answer (no catalogue text): its command entry keeps it.
+        { sessionId: 'g', platform: 'onebot', kind: 'system' as const, content: '/help …', replyTo: 'm2' },
+        // A turn's notice: its turn record keeps the reason.
+        { sessionId: 'g', platform: 'onebot', kind: 'error' as const, content: '[错误] x', text, turnId: 't1' },
+        { sessionId: 'g', platform: 'onebot', kind: 'reply' as const, content: 'hi', text, turnId: 't1' },
+      ];
+      for (const message of sent) await app.events.emitAsync('outbound:message', message);
+      const history = await memory!.readAll('g');
+      expect(history).toHaveLength(1);
+      expect(history[0]).toMatchObject({
+        role: 'system',
+        kind: 'event-marker',
+        content: '额度用完了',
+        metadata: { platform: 'onebot', notice: { kind: 'system', text } },
+      });
+      // Never part of what a model is sent or counted.
+      expect(await memory!.countHistory('g')).toBe(0);
+    } finally {
+      await app.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('plugin-message-archive records failed deliveries', () => {
   it('stores a turn reply that a platform could not deliver as a system record with the turn id', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'aalis-archive-'));

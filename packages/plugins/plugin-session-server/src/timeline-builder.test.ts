@@ -150,6 +150,32 @@ describe('buildTimelineEntries', () => {
     expect(older.map((item) => (item && 'texts' in item ? item.texts : undefined))).toEqual([undefined, undefined]);
   });
 
+  it('shows a notice recorded outside a turn as a note, in both languages when its text is known', () => {
+    const marker = (id: string, text: unknown): Message => ({
+      id,
+      role: 'system',
+      kind: 'event-marker',
+      content: '[投递失败] 上面那条回复没有送到 qq：x',
+      metadata: { [Keys.Notice]: { kind: 'system', text } },
+      timestamp: 9,
+    });
+    const note = deliveryFailureNote({ platform: 'qq', reason: 'x' });
+    expect(buildTimelineEntries([marker('1', note), marker('2', undefined)], sources)).toEqual([
+      {
+        kind: 'note',
+        id: '1',
+        tone: 'info',
+        text: '[投递失败] 上面那条回复没有送到 qq：x',
+        texts: {
+          'zh-CN': '[投递失败] 上面那条回复没有送到 qq：x',
+          en: '[Delivery failed] The reply above did not reach qq: x',
+        },
+        at: 9,
+      },
+      { kind: 'note', id: '2', tone: 'info', text: '[投递失败] 上面那条回复没有送到 qq：x', at: 9 },
+    ]);
+  });
+
   it('matches tool results to their cards and takes the callId, error state and duration', () => {
     const messages: Message[] = [
       {

@@ -105,6 +105,13 @@ export function buildTimelineEntries(messages: readonly Message[], sources: Time
     }
     if (message.kind === 'event-marker') {
       if (turnId && record) applyRecord(turnFor(turnId, at), record);
+      const notice = metadata[Keys.Notice] as { text?: unknown } | undefined;
+      if (notice !== undefined) {
+        // A notice sent outside a turn (budget, flow, attachments), in each language when its text is known.
+        const texts = noticeTexts(notice.text);
+        const id = message.id ?? `notice-${at}`;
+        entries.push({ kind: 'note', id, tone: 'info', text: message.content, ...(texts ? { texts } : {}), at });
+      }
       continue;
     }
 

@@ -53,6 +53,12 @@ export const WellKnownMetadataKeys = {
    */
   DeliveryFailure: 'deliveryFailure',
   /**
+   * On an event marker that records a notice sent outside a turn (a budget, flow or attachment notice):
+   * `{ kind: 'system' | 'error', text }`, `text` its catalogue text (NoticeText); the marker's content is the notice in
+   * the host's language. A turn's own [错误]/[系统] notice is its TurnRecord's error.
+   */
+  Notice: 'notice',
+  /**
    * On a message an edit, regenerate or retry took out of the active history: `{ id, at, action }` (the rollback).
    * It stays in the archive (timeline, exports, search) and is never sent to a model or counted.
    */
