@@ -61,7 +61,7 @@ describe('npm create aalis, non-interactive', () => {
       const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
       expect(manifest.name).toBe('my-bot');
       expect(manifest.scripts.start).toBe('aalis start');
-      expect(manifest.allowScripts).toEqual({ 'better-sqlite3': true, esbuild: true });
+      expect(manifest.allowScripts).toEqual({ 'better-sqlite3': true, esbuild: true, protobufjs: false });
       expect(manifest.dependencies).toEqual({
         '@aalis/runtime': `^${ownVersion()}`,
         '@aalis/plugin-webui': `^${ownVersion()}`,

@@ -95,8 +95,9 @@ export function manifest(options: ProjectOptions): Record<string, unknown> {
     },
     dependencies: { '@aalis/runtime': range, '@aalis/plugin-webui': range },
     // npm 11 asks a project to allow its dependencies' install scripts: better-sqlite3 unpacks or builds its addon,
-    // esbuild (the runtime's, for a checkout's start build) fetches its binary package.
-    allowScripts: { 'better-sqlite3': true, esbuild: true },
+    // esbuild (the runtime's, for a checkout's start build) fetches its binary package; protobufjs's postinstall (a
+    // version check of its CLI, pulled in by the Lark SDK) is reviewed and not needed, so npm has nothing to warn about.
+    allowScripts: { 'better-sqlite3': true, esbuild: true, protobufjs: false },
   };
 }
 

@@ -62,6 +62,13 @@ describe('the publish fields of every public package', () => {
       expect(manifest.files, 'files').toEqual(expect.arrayContaining([expect.stringMatching(/^(dist|bin)/)]));
       expect(manifest.engines?.node, 'engines.node').toBe(NODE_RANGE);
       expect(existsSync(join(dir, 'README.md')), 'README.md').toBe(true);
+      // As npm writes a command's path (`bin/x.mjs`, not `./bin/x.mjs`): else `npm publish` "corrects" the manifest
+      // with a warning that says the command was removed.
+      for (const target of Object.values(
+        typeof manifest.bin === 'string' ? { bin: manifest.bin } : (manifest.bin ?? {}),
+      )) {
+        expect(target, 'bin path').toMatch(/^(?!\.\/)[\w./-]+$/);
+      }
     },
   );
 
