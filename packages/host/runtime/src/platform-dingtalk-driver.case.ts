@@ -37,6 +37,7 @@ export const conformanceDriver: PlatformConformanceDriver<DingtalkConformanceSer
         clientSecret: DINGTALK_SECRET,
         gatewayUrl: dingtalk.gatewayUrl,
         apiBase: dingtalk.apiBase,
+        oapiBase: dingtalk.apiBase,
         retryDelayMs: 20,
         pingIntervalMs: 1000,
       }),
@@ -70,6 +71,10 @@ export const conformanceDriver: PlatformConformanceDriver<DingtalkConformanceSer
             at: entry.at,
           };
         }),
+      voices: () =>
+        dingtalk.sent.flatMap((entry) =>
+          entry.audio ? [{ chat: chatOf(entry.chat), format: 'ogg-opus' as const, bytes: entry.audio.bytes }] : [],
+        ),
       dropConnection: () => dingtalk.dropSockets(),
       refuseConnections: (status, times) => dingtalk.failNext('/gateway/connections/open', status, times),
       failNextSend: (kind) =>

@@ -1,7 +1,8 @@
 // Sending to DingTalk: through a chat's session webhook (the URL each robot message carries, valid until its
 // expiry) or, when that has expired, the robot API (`/v1.0/robot/groupMessages/send`, `/oToMessages/batchSend`)
-// with an access token from `/v1.0/oauth2/accessToken`, kept until a minute before it expires. A 429 (or the
-// webhook's "too fast" errcode) is waited out once; other failures are coded errors that never carry a secret.
+// with an access token from `/v1.0/oauth2/accessToken`, kept until a minute before it expires (it also uploads
+// voices to oapi's `/media/upload`). A 429 (or the webhook's "too fast" errcode) is waited out once; other failures
+// are coded errors that never carry a secret.
 import { dingtalkErrors } from './dingtalk-errors.js';
 
 export interface DingtalkApiOptions {
@@ -9,6 +10,8 @@ export interface DingtalkApiOptions {
   clientSecret: string;
   robotCode: string;
   apiBase: string;
+  /** The older API (oapi), where media are uploaded. */
+  oapiBase: string;
   timeoutMs: number;
 }
 
@@ -89,6 +92,51 @@ export class DingtalkApi {
     const msgParam = JSON.stringify(
       content.kind === 'text' ? { content: content.text } : { title: content.title, text: content.text },
     );
+    await this.sendRobotMessage(target, msgKey, msgParam);
+  }
+
+  /** A voice message (sampleAudio) through the robot API: an uploaded voice's media id and its length. */
+  async sendAudioByApi(target: { group: string } | { userId: string }, mediaId: string, durationMs: number) {
+    await this.sendRobotMessage(target, 'sampleAudio', JSON.stringify({ mediaId, duration: String(durationMs) }));
+  }
+
+  /**
+   * Uploads a file to oapi's media/upload (multipart `media`; the app's access token works there too) and answers
+   * its media_id. oapi answers its refusals as errcode/errmsg with HTTP 200.
+   */
+  async uploadMedia(type: 'voice' | 'image' | 'file', bytes: Uint8Array, filename: string, mimeType: string) {
+    const what = 'media/upload';
+    const token = await this.accessToken();
+    const url = new URL(`${this.options.oapiBase.replace(/\/+$/, '')}/media/upload`);
+    url.searchParams.set('access_token', token);
+    url.searchParams.set('type', type);
+    const form = new FormData();
+    form.append('media', new Blob([Buffer.from(bytes)], { type: mimeType }), filename);
+    let response: Response;
+    try {
+      response = await fetch(url, { method: 'POST', body: form, signal: AbortSignal.timeout(this.options.timeoutMs) });
+    } catch (error) {
+      throw dingtalkErrors.AALIS_DINGTALK_UNREACHABLE({
+        what,
+        reason: error instanceof Error ? error.message : String(error),
+      });
+    }
+    const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+    const errcode = Number(body.errcode ?? 0);
+    if (response.status >= 400 || errcode !== 0 || typeof body.media_id !== 'string') {
+      throw dingtalkErrors.AALIS_DINGTALK_API_FAILED(
+        { what, status: response.status, reason: `${errcode} ${String(body.errmsg ?? 'no media_id')}`.trim() },
+        { statusCode: response.status, isRetryable: response.status >= 500 },
+      );
+    }
+    return body.media_id;
+  }
+
+  private async sendRobotMessage(
+    target: { group: string } | { userId: string },
+    msgKey: string,
+    msgParam: string,
+  ): Promise<void> {
     const path = 'group' in target ? '/v1.0/robot/groupMessages/send' : '/v1.0/robot/oToMessages/batchSend';
     const payload =
       'group' in target

@@ -27,6 +27,10 @@ export const dingtalkConfigSchema = s.object({
     .string()
     .default('https://api.dingtalk.com')
     .describe('The DingTalk OpenAPI (access tokens, sending when a session webhook has expired, file downloads).'),
+  oapiBase: s
+    .string()
+    .default('https://oapi.dingtalk.com')
+    .describe('DingTalk’s older API, where voice replies are uploaded (media/upload) before they are sent.'),
   retryDelayMs: s
     .number()
     .integer()

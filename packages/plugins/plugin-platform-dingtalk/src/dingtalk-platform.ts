@@ -7,6 +7,7 @@
 import '@aalis/api-agent';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
+import { media } from '@aalis/api-media';
 import { platform } from '@aalis/api-platform';
 import { sessionManager } from '@aalis/api-session-manager';
 import { storage } from '@aalis/api-storage';
@@ -22,7 +23,7 @@ import {
   reportPlatformState,
   wireRoomTurns,
 } from '@aalis/platform-room';
-import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
+import type { Attachment, IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
 import type { DWClientDownStream } from 'dingtalk-stream';
 import { WebSocket } from 'ws';
@@ -39,6 +40,8 @@ const PLUGIN_NAME = '@aalis/plugin-platform-dingtalk';
 const MAX_RETRY_MS = 60_000;
 /** A session webhook this close to its expiry is not used any more. */
 const WEBHOOK_MARGIN_MS = 5_000;
+/** DingTalk plays voice messages of at most a minute. */
+const MAX_VOICE_MS = 60_000;
 const MAX_REMEMBERED = 5_000;
 
 interface ChatInfo {
@@ -83,9 +86,10 @@ export default definePlugin({
     sessionManager: optional(sessionManager),
     platform: optional(platform),
     storage: optional(storage),
+    media: optional(media),
   },
   config: dingtalkConfigSchema,
-  apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage }) {
+  apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage, media }) {
     const settings = config.use;
     const log = logger.use;
     // The live state the console lists (admin.platforms); `since` moves only when the status does.
@@ -104,6 +108,7 @@ export default definePlugin({
       clientSecret: settings.clientSecret,
       robotCode: settings.robotCode || settings.clientId,
       apiBase: settings.apiBase,
+      oapiBase: settings.oapiBase,
       timeoutMs: settings.apiTimeoutMs,
     });
     let endpoint = (() => {
@@ -389,6 +394,31 @@ export default definePlugin({
       await send({ kind: 'text', text });
     }
 
+    /**
+     * A voice (a voice reply) as DingTalk's voice message, after the text: session webhooks carry no audio, so the
+     * Ogg/Opus is uploaded to media/upload (type voice) and sent through the robot API as sampleAudio with its length
+     * (media.voiceAs measures it; without the media service there is no length and no voice). DingTalk plays voices
+     * of at most 60 s. The text has left already: a voice that cannot go is logged, never a failed delivery.
+     */
+    async function sendVoice(chatId: string, chat: ChatInfo | undefined, attachment: Attachment): Promise<void> {
+      try {
+        const ready = media.available ? await media.use.voiceAs?.(attachment, 'ogg-opus') : undefined;
+        if (!ready) return;
+        if (ready.durationMs > MAX_VOICE_MS) {
+          log.info(
+            `DingTalk: a voice of ${Math.round(ready.durationMs / 1000)} s is longer than DingTalk plays; not sent`,
+          );
+          return;
+        }
+        const private_ = (chat?.chatType ?? 'group') === 'private';
+        if (private_ && !chat?.userId) return;
+        const mediaId = await api.uploadMedia('voice', ready.bytes, 'voice.ogg', ready.mimeType);
+        await api.sendAudioByApi(private_ ? { userId: chat!.userId! } : { group: chatId }, mediaId, ready.durationMs);
+      } catch (error) {
+        log.warn('DingTalk: a voice reply was not sent (the text was)', { chatId, error: describe(error) });
+      }
+    }
+
     async function deliver(message: OutgoingMessage): Promise<void> {
       await deliverToRoom({
         platform: DINGTALK_PLATFORM,
@@ -411,6 +441,8 @@ export default definePlugin({
           for (const attachment of message.attachments ?? []) {
             if (attachment.type === 'image' && attachment.url && /^https?:/.test(attachment.url)) {
               await sendPiece(target.chatId, chat, `![image](${attachment.url})`, replyTo, undefined);
+            } else if (attachment.type === 'audio' && attachment.data) {
+              await sendVoice(target.chatId, chat, attachment);
             }
           }
         },

@@ -472,14 +472,13 @@ export default definePlugin({
     async function sendVoice(channel: string, threadTs: string | undefined, attachment: Attachment): Promise<void> {
       const file = Buffer.from(attachment.data ?? '', 'base64');
       const extension = attachment.mimeType === 'audio/ogg' ? 'ogg' : (attachment.mimeType?.split('/')[1] ?? 'bin');
+      const name = attachment.name ?? `voice.${extension}`;
       try {
-        await web.filesUploadV2({
-          channel_id: channel,
-          ...(threadTs ? { thread_ts: threadTs } : {}),
-          file,
-          filename: attachment.name ?? `voice.${extension}`,
-          title: attachment.name ?? `voice.${extension}`,
-        });
+        await web.filesUploadV2(
+          threadTs
+            ? { channel_id: channel, thread_ts: threadTs, file, filename: name, title: name }
+            : { channel_id: channel, file, filename: name, title: name },
+        );
       } catch (error) {
         log.warn('Slack: a voice reply was not uploaded (the text was sent)', { channel, error: slackError(error) });
       }

@@ -3,11 +3,14 @@
 // socket at /connect?ticket=… (one use per ticket; SYSTEM ping frames to be answered with their data; CALLBACK
 // frames of the robot topic, delivered again on the next connection until acknowledged), the session webhooks the
 // messages carry (text and markdown, `at`), POST /v1.0/oauth2/accessToken, the robot API
-// (groupMessages/send, oToMessages/batchSend, messageFiles/download) and the files behind the download codes.
+// (groupMessages/send, oToMessages/batchSend with sampleText, sampleMarkdown and sampleAudio naming an uploaded
+// voice, messageFiles/download), the files behind the download codes, and oapi's POST /media/upload (the same
+// access token as access_token; a voice is Ogg or AMR of at most 2 MB).
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { multipartParts } from './multipart-parts.js';
 
 const TOPIC_ROBOT = '/v1.0/im/bot/messages/get';
 
@@ -21,8 +24,11 @@ export interface DingtalkSent {
   chat: string;
   /** Sent through the session webhook of this message (webhooks are per message). */
   answering?: string;
-  msgtype: 'text' | 'markdown';
+  msgtype: 'text' | 'markdown' | 'audio';
+  /** The text ('' for audio). */
   text: string;
+  /** sampleAudio: the uploaded voice it names and the duration it gives (milliseconds). */
+  audio?: { mediaId: string; durationMs: number; bytes: Buffer };
   title?: string;
   atUserIds?: string[];
 }
@@ -52,6 +58,8 @@ export interface DingtalkStreamServer {
   readonly apiBase: string;
   readonly botId: string;
   readonly sent: DingtalkSent[];
+  /** Files uploaded with oapi's media/upload, by media_id. */
+  readonly media: ReadonlyMap<string, { type: string; filename: string; bytes: Buffer }>;
   /** Connections opened (reconnects count). */
   connections(): number;
   /** Callbacks acknowledged, by their frame message id. */
@@ -84,6 +92,7 @@ export async function startDingtalkStreamServer({
   const tickets = new Set<string>();
   const tokens = new Set<string>();
   const files = new Map<string, Buffer>();
+  const media = new Map<string, { type: string; filename: string; bytes: Buffer }>();
   const webhooks = new Map<string, { conversationId: string; msgId: string }>();
   const pending = new Map<string, string>();
   const acks: string[] = [];
@@ -107,6 +116,27 @@ export async function startDingtalkStreamServer({
         if (!file) return reply(404, { message: 'gone' });
         response.writeHead(200, { 'content-type': 'image/png' });
         return response.end(file);
+      }
+      if (request.method === 'POST' && url.pathname === '/media/upload') {
+        // oapi answers errcode/errmsg with HTTP 200.
+        if (!tokens.has(url.searchParams.get('access_token') ?? ''))
+          return reply(200, { errcode: 40014, errmsg: '不合法的access_token' });
+        const type = url.searchParams.get('type') ?? '';
+        if (!['image', 'voice', 'video', 'file'].includes(type))
+          return reply(200, { errcode: 40004, errmsg: '不合法的媒体文件类型' });
+        const part = multipartParts(Buffer.concat(chunks), String(request.headers['content-type'] ?? '')).find(
+          (entry) => entry.name === 'media',
+        );
+        if (!part || part.bytes.length === 0) return reply(200, { errcode: 41001, errmsg: '缺少media参数' });
+        if (type === 'voice') {
+          const head = part.bytes.subarray(0, 6).toString('latin1');
+          if (!head.startsWith('OggS') && head !== '#!AMR\n')
+            return reply(200, { errcode: 40005, errmsg: '不支持的文件格式' });
+          if (part.bytes.length > 2 * 1024 * 1024) return reply(200, { errcode: 40006, errmsg: '不合法的文件大小' });
+        }
+        const mediaId = `@lA${randomUUID().replace(/-/g, '')}`;
+        media.set(mediaId, { type, filename: part.filename ?? '', bytes: part.bytes });
+        return reply(200, { errcode: 0, errmsg: 'ok', type, media_id: mediaId, created_at: Date.now() });
       }
       let body: Record<string, unknown> = {};
       try {
@@ -192,7 +222,7 @@ export async function startDingtalkStreamServer({
       if (url.pathname === '/v1.0/robot/groupMessages/send' || url.pathname === '/v1.0/robot/oToMessages/batchSend') {
         if (body.robotCode !== clientId) return reply(400, { code: 'InvalidParameter', message: 'robotCode' });
         const msgKey = body.msgKey;
-        let param: { content?: string; title?: string; text?: string };
+        let param: { content?: string; title?: string; text?: string; mediaId?: string; duration?: string };
         try {
           param = JSON.parse(String(body.msgParam));
         } catch {
@@ -206,6 +236,22 @@ export async function startDingtalkStreamServer({
           sent.push({ ...stamp(), via: 'api', chat, msgtype: 'text', text: param.content });
         else if (msgKey === 'sampleMarkdown' && param.title && param.text) {
           sent.push({ ...stamp(), via: 'api', chat, msgtype: 'markdown', text: param.text, title: param.title });
+        } else if (msgKey === 'sampleAudio') {
+          const voice = media.get(String(param.mediaId ?? ''));
+          const durationMs = Number(param.duration);
+          if (voice?.type !== 'voice' || typeof param.duration !== 'string' || !(durationMs > 0))
+            return reply(400, {
+              code: 'InvalidParameter',
+              message: 'sampleAudio needs an uploaded voice mediaId and a duration',
+            });
+          sent.push({
+            ...stamp(),
+            via: 'api',
+            chat,
+            msgtype: 'audio',
+            text: '',
+            audio: { mediaId: String(param.mediaId), durationMs, bytes: voice.bytes },
+          });
         } else return reply(400, { code: 'InvalidParameter', message: 'msgKey or msgParam' });
         return reply(200, { processQueryKey: `pq-${++nextId}` });
       }
@@ -252,6 +298,7 @@ export async function startDingtalkStreamServer({
     apiBase: base,
     botId,
     sent,
+    media,
     connections: () => opened,
     acknowledged: () => [...acks],
     pingAnswers: () => [...pings],

@@ -13,6 +13,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import protobuf from 'protobufjs';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { multipartParts } from './multipart-parts.js';
 
 const root = protobuf.Root.fromJSON({
   nested: {
@@ -536,30 +537,6 @@ export async function startLarkServer({
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/** The parts of a multipart/form-data body, their content as bytes. */
-function multipartParts(raw: Buffer, contentType: string): { name: string; filename?: string; bytes: Buffer }[] {
-  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(contentType);
-  if (!boundary) return [];
-  const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
-  const parts: { name: string; filename?: string; bytes: Buffer }[] = [];
-  let at = raw.indexOf(delimiter);
-  while (at !== -1) {
-    const start = at + delimiter.length;
-    if (raw.subarray(start, start + 2).toString() === '--') break;
-    const next = raw.indexOf(delimiter, start);
-    if (next === -1) break;
-    const part = raw.subarray(start + 2, next - 2);
-    const split = part.indexOf('\r\n\r\n');
-    const head = part.subarray(0, split).toString('utf8');
-    const name = /name="([^"]*)"/.exec(head)?.[1];
-    const filename = /filename="([^"]*)"/.exec(head)?.[1];
-    if (name !== undefined)
-      parts.push({ name, ...(filename !== undefined ? { filename } : {}), bytes: part.subarray(split + 4) });
-    at = next;
-  }
-  return parts;
 }
 
 /** A request's route name, after the SDK method that calls it. */
