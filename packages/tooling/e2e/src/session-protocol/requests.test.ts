@@ -137,14 +137,23 @@ describe('delivery failures', () => {
       reason: 'the test platform is unreachable',
     });
     await recorder.until(() => recorder.of('delivery.failed').length === 1);
-    expect(recorder.of('delivery.failed')[0]).toMatchObject({ turnId, text: 'the test platform is unreachable' });
+    // The note in both languages for the page (「Locale」); `text` stays the platform's reason.
+    const texts = {
+      'zh-CN': '[投递失败] 上面那条回复没有送到 webui：the test platform is unreachable',
+      en: '[Delivery failed] The reply above did not reach webui: the test platform is unreachable',
+    };
+    expect(recorder.of('delivery.failed')[0]).toMatchObject({
+      turnId,
+      text: 'the test platform is unreachable',
+      texts,
+    });
     const later = await connected();
     const timeline = new Recorder();
     await later.subscribe(session.id, timeline.handlers).ready;
     const turn = timeline.latest!.entries.find((entry) => entry.kind === 'turn');
     expect(turn?.kind === 'turn' && turn.items).toMatchObject([
       { kind: 'text', text: 'lost on the way', final: true, unsent: true },
-      { kind: 'notice', tone: 'delivery-failure' },
+      { kind: 'notice', tone: 'delivery-failure', texts },
     ]);
   });
 });
