@@ -17,4 +17,19 @@ export const agentErrors = defineErrors({
     'zh-CN':
       '发往会话 {sessionId} 的消息没能存下（{reason}），所以没有收下，也不会有回复。等主机能写数据库后（腾出磁盘空间，或让数据库服务器恢复）再发一次。',
   },
+  AALIS_AGENT_TURN_NOT_STORED: {
+    en: 'Turn {turnId} of session {sessionId} ended, but its reply or its record could not be stored: the database refused every write for {seconds} s of retries ({reason}). Nothing of it was sent. Make the database writable again (free disk space, or bring the database server back) and ask again.',
+    'zh-CN':
+      '会话 {sessionId} 的轮次 {turnId} 已结束，但它的回复或记录没能存下：重试了 {seconds} 秒，数据库一直写不进去（{reason}）。它没有发出去。请让数据库恢复可写（腾出磁盘空间，或让数据库服务器恢复）后再问一次。',
+  },
+  AALIS_AGENT_TURN_NOT_HELD: {
+    en: 'Turn {turnId} of session {sessionId} ended while the database refused writes ({reason}), and the replies already waiting to be stored fill the {limit} bytes kept for them, so this one ({bytes} bytes) was not kept. Nothing of it was sent. Make the database writable again (free disk space, or bring the database server back) and ask again.',
+    'zh-CN':
+      '会话 {sessionId} 的轮次 {turnId} 结束时数据库写不进去（{reason}），而等着存下的回复已占满为它们留的 {limit} 字节，所以这一条（{bytes} 字节）没有留住。它没有发出去。请让数据库恢复可写（腾出磁盘空间，或让数据库服务器恢复）后再问一次。',
+  },
+  AALIS_AGENT_TURN_NOT_STORED_AT_STOP: {
+    en: 'The host stopped while turn {turnId} of session {sessionId} waited for the database to store its reply or its record ({reason}); nothing of it was stored or sent. Ask again once the host is back.',
+    'zh-CN':
+      '主机停止时，会话 {sessionId} 的轮次 {turnId} 还在等数据库存下它的回复或记录（{reason}）；它什么也没存下，也没有发出去。主机恢复后请再问一次。',
+  },
 });

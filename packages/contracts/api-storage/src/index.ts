@@ -138,3 +138,5 @@ export interface HandOverService {
   /** Sends a short signal for a name to every process (e.g. "stop the running turn" to the session's owner). */
   signal(name: string, text: string): Promise<void>;
 }
+
+export { storageFailure } from './storage-failure.js';

@@ -302,6 +302,11 @@ describe('#25 fault injection against aalis serve', () => {
         },
         { what: () => `every acknowledged input stored (${acknowledged.join(', ')})`, timeoutMs: 40_000 },
       );
+      // …and so is the reply of the turn that was running, once (it finished while the database was down).
+      await waitFor(async () => (await storedText(host, session.id)).includes('answered across the restart'), {
+        what: 'the reply that finished while the database was down, stored once it is back',
+        timeoutMs: 40_000,
+      });
       // …and a new input is acknowledged and answered.
       fixture.server.enqueue(textReply('after the restart, answered'));
       await waitFor(
@@ -323,7 +328,9 @@ describe('#25 fault injection against aalis serve', () => {
       expect(host.process.child.exitCode).toBeNull();
       // Nothing was stored twice: each acknowledged input is in the history once.
       const text = await storedText(host, session.id);
-      for (const sent of acknowledged) expect(text.split(sent).length - 1, sent).toBe(1);
+      for (const sent of [...acknowledged, 'answered across the restart']) {
+        expect(text.split(sent).length - 1, sent).toBe(1);
+      }
     },
     E2E_TIMEOUT_MS * 2,
   );

@@ -17,6 +17,7 @@ import type { ToolsService } from '@aalis/api-tools';
 import type { Events, I18n, Logger, ServiceHandle, Services } from '@aalis/core';
 import type { AgentConfig } from './agent-config.js';
 import type { HistoryCache } from './turn/history-cache.js';
+import type { StorageRetry } from './turn/storage-retry.js';
 
 export interface AgentDeps {
   instanceId: string;
@@ -46,6 +47,8 @@ export interface AgentDeps {
   handOver(): HandOverService | undefined;
   /** The sessions' active histories, kept current by memory events. */
   historyCache: HistoryCache;
+  /** Holds a turn's reply or record while the database cannot be written, and writes it again (bounded). */
+  storageRetry: StorageRetry;
   /** Warns once per (preference, actual model). */
   fallbacks: FallbackReporter;
   /** Warns (once per activation) that the archive is absent and inputs are not stored. */

@@ -36,6 +36,7 @@ import type { AgentDeps } from './agent-deps.js';
 import { agentFields, THINKING_SOURCE, thinkingOptions } from './agent-fields.js';
 import { Orchestrator } from './channel/orchestrator.js';
 import { HistoryCache } from './turn/history-cache.js';
+import { StorageRetry } from './turn/storage-retry.js';
 import { answerTokenRequest } from './turn/token-snapshot.js';
 import './agent-catalogue.js';
 
@@ -114,6 +115,7 @@ export default definePlugin({
       // PostgreSQL: an acknowledged input outlives a full disk, a crash or a restart (docs/decisions/durable-acknowledgement.md).
       handOver: () => (handles.storage.available ? handles.storage.use.handOver() : undefined),
       historyCache,
+      storageRetry: new StorageRetry(log),
       fallbacks: createFallbackReporter({ warn: (text) => log.warn(translate(text, handles.services.use.locale)) }),
       warnArchiveAbsent() {
         if (archiveWarned) return;
@@ -134,7 +136,11 @@ export default definePlugin({
         log.warn('token:request snapshot failed', { sessionId: request.sessionId, error: String(error) }),
       ),
     );
-    handles.lifecycle.use.onDrain(() => orchestrator.drain());
+    handles.lifecycle.use.onDrain(() => {
+      // A reply held for a database that is gone is given up (logged): the drain does not wait minutes for it.
+      deps.storageRetry.stop();
+      return orchestrator.drain();
+    });
     // Sessions whose process died mid-turn are recovered by any live process.
     handles.lifecycle.use.onDispose(orchestrator.placement.startRecovery());
   },

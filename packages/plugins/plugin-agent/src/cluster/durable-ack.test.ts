@@ -91,7 +91,11 @@ describe('durable acknowledgement on SQLite', () => {
     // The disk fills while the first turn runs: the second input is acknowledged and must not be lost.
     const free = fillDisk(database.connection);
     slow.release();
-    await Promise.all([first, second]);
+    // The first turn failed on the full disk; its record is held until it can be written (storage-retry.ts).
+    await waitFor(
+      () => harness.booted.logs.some((record) => record.message.includes('the end of the turn is held')),
+      'the first turn holding its record',
+    );
     const storedWhileFull = await harness.history();
     expect(storedWhileFull.some((message) => String(message.content).includes('second question'))).toBe(false);
     const pending = database.connection.prepare('SELECT payload FROM aalis_hand_over WHERE outcome IS NULL').all() as {
@@ -100,6 +104,7 @@ describe('durable acknowledgement on SQLite', () => {
     // The first input's item could not be finished either (a write too); it is in history already.
     expect(pending.map((row) => JSON.parse(row.payload).content)).toContain('second question');
     free();
+    await Promise.all([first, second]);
     // Nobody sends anything again: the sweep takes the kept item and runs its turn.
     await waitFor(async () => {
       const history = await harness.history();

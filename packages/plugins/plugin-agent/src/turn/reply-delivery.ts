@@ -1,11 +1,12 @@
 // The final reply (plugin-agent.zh.md 「核心流程」 agent:reply:before, 「保存」, 「发送」): empty replies are not saved;
 // the stored reply carries the turn id, model and tokens, platform, her identity there, room and session kind, the
 // visible text of a structured envelope, and the turn record; then it is dispatched. Storing it is the turn's one
-// commit point: a stop that lands before it wins (nothing stored or sent), one after it stops nothing.
+// commit point: a stop that lands before it wins (nothing stored or sent), one after it stops nothing. A database that
+// cannot be written at that moment holds the reply (storage-retry.ts) until it is stored, then it is sent.
 import { type ModelUsage, WellKnownMetadataKeys } from '@aalis/schema-message';
 import type { AgentDeps } from '../agent-deps.js';
 import { commitReply } from '../channel/session-channel.js';
-import { deletionBegun, saveAgentMessage, sendTurnMessage, turnRecordOf } from './turn-persistence.js';
+import { deletionBegun, heldWrite, saveAgentMessage, sendTurnMessage, turnRecordOf } from './turn-persistence.js';
 import type { TurnContext, TurnProgress } from './turn-state.js';
 
 export async function deliverReply(
@@ -55,10 +56,10 @@ export async function deliverReply(
   progress.reply = context.content;
   progress.outcome = 'replied';
   metadata[WellKnownMetadataKeys.TurnRecord] = turnRecordOf(deps, state, progress);
-  progress.storedReply = await saveAgentMessage(deps, state, progress, {
-    role: 'assistant',
-    content: context.archiveContent ?? context.content,
-    metadata,
-  });
+  const reply = { role: 'assistant' as const, content: context.archiveContent ?? context.content, metadata };
+  // Stored before it is sent; a database that cannot be written now holds it (bounded) until it can.
+  progress.storedReply = await heldWrite(deps, state, progress, Buffer.byteLength(JSON.stringify(reply)), () =>
+    saveAgentMessage(deps, state, progress, reply),
+  );
   await sendTurnMessage(deps, state, { kind: 'reply', content: context.visibleContent ?? context.content });
 }

@@ -235,6 +235,32 @@ export async function finishTurn(
   );
 }
 
+/**
+ * A write of the turn's end through the agent's StorageRetry: held and written again while the database cannot be
+ * used. Once one of the turn's held writes gave up, its later ones are tried once (the turn does not wait twice).
+ */
+export async function heldWrite<T>(
+  deps: AgentDeps,
+  state: Pick<TurnOpening, 'sessionId' | 'turnId'>,
+  progress: TurnProgress,
+  bytes: number,
+  write: () => Promise<T>,
+): Promise<T> {
+  if (progress.heldWriteGaveUp) return write();
+  try {
+    return await deps.storageRetry.write({ sessionId: state.sessionId, turnId: state.turnId, bytes }, write);
+  } catch (error) {
+    if (HELD_WRITE_GAVE_UP.has(AalisError.isInstance(error) ? error.code : '')) progress.heldWriteGaveUp = true;
+    throw error;
+  }
+}
+
+const HELD_WRITE_GAVE_UP = new Set([
+  'AALIS_AGENT_TURN_NOT_STORED',
+  'AALIS_AGENT_TURN_NOT_HELD',
+  'AALIS_AGENT_TURN_NOT_STORED_AT_STOP',
+]);
+
 /** The stop marker (a stopped turn that left something in history) and, without a stored reply, the event marker. */
 async function saveTurnEnd(
   deps: AgentDeps,
@@ -246,33 +272,44 @@ async function saveTurnEnd(
   const record = turnRecordOf(deps, state, progress);
   if (progress.outcome === 'aborted' && progress.leftInHistory && state.facts) {
     const by = state.running.stoppedBy;
-    await saveAgentMessage(deps, state, progress, {
-      role: 'system',
-      kind: 'turn-stopped',
-      content: stopMarkerText({
-        i18n: deps.i18n,
-        by,
-        facts: state.facts,
-        platform: state.platform,
-        isOwner: by !== undefined && deps.authority.available && deps.authority.use.isOwner(by),
-        ownerAccountOn: ownerAccountOn(deps),
+    const facts = state.facts;
+    await heldWrite(deps, state, progress, MARKER_BYTES, () =>
+      saveAgentMessage(deps, state, progress, {
+        role: 'system',
+        kind: 'turn-stopped',
+        content: stopMarkerText({
+          i18n: deps.i18n,
+          by,
+          facts,
+          platform: state.platform,
+          isOwner: by !== undefined && deps.authority.available && deps.authority.use.isOwner(by),
+          ownerAccountOn: ownerAccountOn(deps),
+        }),
+        metadata: {
+          [WellKnownMetadataKeys.TurnId]: state.turnId,
+          ...(by ? { [WellKnownMetadataKeys.StoppedBy]: by } : {}),
+        },
       }),
-      metadata: {
-        [WellKnownMetadataKeys.TurnId]: state.turnId,
-        ...(by ? { [WellKnownMetadataKeys.StoppedBy]: by } : {}),
-      },
-    });
+    );
   }
   // A turn that stored a reply carries its record on that reply; any other gets an event marker.
   if (progress.outcome === 'replied' && progress.storedReply) return;
   if (!deps.messageArchive.available) return;
-  await deps.messageArchive.use.saveMessage(state.sessionId, {
-    role: 'system',
-    kind: 'event-marker',
-    content: '',
-    metadata: { [WellKnownMetadataKeys.TurnId]: state.turnId, [WellKnownMetadataKeys.TurnRecord]: record },
+  const archive = deps.messageArchive.use;
+  // Written again while the database cannot be used; not once the session's deletion began meanwhile.
+  await heldWrite(deps, state, progress, MARKER_BYTES, async () => {
+    if (deletionBegun(deps, state)) return;
+    await archive.saveMessage(state.sessionId, {
+      role: 'system',
+      kind: 'event-marker',
+      content: '',
+      metadata: { [WellKnownMetadataKeys.TurnId]: state.turnId, [WellKnownMetadataKeys.TurnRecord]: record },
+    });
   });
 }
+
+/** What a held marker or record is counted as (its record and a short text; never near a reply's size). */
+const MARKER_BYTES = 4096;
 
 function ownerAccountOn(deps: AgentDeps): ((platform: string) => string | undefined) | undefined {
   if (!deps.authority.available) return undefined;

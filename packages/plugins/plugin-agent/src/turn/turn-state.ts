@@ -88,6 +88,8 @@ export interface TurnProgress {
   trimmedOnce: boolean;
   /** Something of this turn is in history (inputs archived or a tool group saved). */
   leftInHistory: boolean;
+  /** A held write of this turn gave up (storage-retry.ts): its last writes are tried once, not held again. */
+  heldWriteGaveUp: boolean;
 }
 
 export function newTurnProgress(): TurnProgress {
@@ -100,5 +102,6 @@ export function newTurnProgress(): TurnProgress {
     appended: 0,
     trimmedOnce: false,
     leftInHistory: false,
+    heldWriteGaveUp: false,
   };
 }
