@@ -68,6 +68,13 @@ export const conformanceDriver: PlatformConformanceDriver<QqConformanceServer> =
             at: entry.at,
           };
         }),
+      voices: () =>
+        qq.sent.flatMap((entry) => {
+          const file = qq.files.get(String((entry.body.media as { file_info?: unknown } | undefined)?.file_info));
+          return entry.body.msg_type === 7 && file?.fileType === 3 && file.bytes
+            ? [{ chat: chatOf(entry.chat), format: 'silk' as const, bytes: file.bytes }]
+            : [];
+        }),
       dropConnection: () => qq.dropSockets(),
       refuseConnections: (status, times) => qq.failNext('/gateway', status, times),
       failNextSend: (kind) => qq.failNext('/messages', kind === 'refused' ? 403 : 500),

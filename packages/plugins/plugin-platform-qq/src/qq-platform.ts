@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage as HttpRequest, type ServerResponse 
 import type { AddressInfo } from 'node:net';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
+import { media } from '@aalis/api-media';
 import { platform } from '@aalis/api-platform';
 import { sessionManager } from '@aalis/api-session-manager';
 import { storage } from '@aalis/api-storage';
@@ -24,7 +25,7 @@ import {
   reportPlatformState,
   wireRoomTurns,
 } from '@aalis/platform-room';
-import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
+import type { Attachment, IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
 import { WebSocket } from 'ws';
 import { QqApi } from './qq-api.js';
@@ -119,9 +120,10 @@ export default definePlugin({
     sessionManager: optional(sessionManager),
     platform: optional(platform),
     storage: optional(storage),
+    media: optional(media),
   },
   config: qqConfigSchema,
-  apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage }) {
+  apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage, media }) {
     const settings = config.use;
     const log = logger.use;
     // The live state the console lists (admin.platforms); `since` moves only when the status does.
@@ -606,6 +608,35 @@ export default definePlugin({
       await post(chatType, chatId, { msg_type: 7, content: ' ', media: { file_info: uploaded.file_info } }, replyTo);
     }
 
+    /**
+     * A voice (a voice reply) as QQ's voice message, after the text: QQ takes voices in SILK only, so media.voiceAs
+     * encodes the Ogg/Opus (silk-wasm), which is uploaded as rich media (file_type 3, file_data) and sent as msg_type 7
+     * naming its file_info, passive like the text. Without the media service nothing can encode it: no voice. The
+     * text has left already: a voice that cannot go is logged, never a failed delivery.
+     */
+    async function sendVoice(
+      chatType: 'group' | 'private',
+      chatId: string,
+      attachment: Attachment,
+      replyTo: string | undefined,
+    ) {
+      try {
+        const silk = media.available ? await media.use.voiceAs?.(attachment, 'silk') : undefined;
+        if (!silk) return;
+        const base =
+          chatType === 'group' ? `/v2/groups/${encodeURIComponent(chatId)}` : `/v2/users/${encodeURIComponent(chatId)}`;
+        const uploaded = await api.call<{ file_info?: string }>('POST', `${base}/files`, {
+          file_type: 3,
+          file_data: Buffer.from(silk.bytes).toString('base64'),
+          srv_send_msg: false,
+        });
+        if (!uploaded?.file_info) throw new Error('the upload answered no file_info');
+        await post(chatType, chatId, { msg_type: 7, content: ' ', media: { file_info: uploaded.file_info } }, replyTo);
+      } catch (error) {
+        log.warn('QQ: a voice reply was not sent (the text was)', { chatId, error: describe(error) });
+      }
+    }
+
     async function deliver(message: OutgoingMessage): Promise<void> {
       await deliverToRoom({
         platform: QQ_PLATFORM,
@@ -623,6 +654,8 @@ export default definePlugin({
           for (const attachment of message.attachments ?? []) {
             if (attachment.type === 'image' && (attachment.url || attachment.data)) {
               await sendImage(target.chatType, target.chatId, attachment, replyTo);
+            } else if (attachment.type === 'audio' && attachment.data) {
+              await sendVoice(target.chatType, target.chatId, attachment, replyTo);
             }
           }
         },

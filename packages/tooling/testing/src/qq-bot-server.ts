@@ -3,8 +3,9 @@
 // gateway at /websocket (op 10 Hello with the heartbeat interval, op 2 Identify checked against the token and the
 // GROUP_AND_C2C_EVENT intent, READY, op 1 heartbeats answered by op 11, op 0 dispatches with growing `s`, op 6 Resume
 // replaying what was missed then RESUMED, op 7 Reconnect on request), and the v2 message API
-// (POST /v2/groups/{group_openid}/messages, /v2/users/{openid}/messages, …/files) with its passive-reply rules: a
-// msg_id must be a message the bot received, each msg_seq used once, at most 5 replies per message.
+// (POST /v2/groups/{group_openid}/messages, /v2/users/{openid}/messages, …/files: file_type 1 image, 3 voice in SILK;
+// a msg_type 7 message names an uploaded file_info) with its passive-reply rules: a msg_id must be a message the bot
+// received, each msg_seq used once, at most 5 replies per message.
 import { createPrivateKey, createPublicKey, randomBytes, sign, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,6 +27,12 @@ export interface QqBotSent {
   at: number;
 }
 
+/** A rich-media file she uploaded (…/files): 1 image, 3 voice; the bytes when it came as file_data. */
+export interface QqBotFile {
+  fileType: number;
+  bytes?: Buffer;
+}
+
 export interface QqMessageOptions {
   userId: string;
   /** The sender's name (author.username). */
@@ -45,6 +52,8 @@ export interface QqBotServer {
   readonly calls: QqBotCall[];
   /** The messages she sent, in order, with the ids the server gave them. */
   readonly sent: QqBotSent[];
+  /** Her uploads (…/files), by the file_info a msg_type 7 message names. */
+  readonly files: ReadonlyMap<string, QqBotFile>;
   /** How many Identify (new sessions) and Resume the gateway accepted. */
   identified(): number;
   resumed(): number;
@@ -78,6 +87,11 @@ export interface QqBotServer {
   close(): Promise<void>;
 }
 
+/** Tencent's SILK ("#!SILK_V3", QQ's behind a 0x02 byte). */
+const isSilk = (bytes: Buffer) =>
+  bytes.subarray(0, 9).toString('latin1') === '#!SILK_V3' ||
+  bytes.subarray(0, 10).toString('latin1') === '\u0002#!SILK_V3';
+
 let nextId = 5_000;
 
 export async function startQqBotServer({
@@ -95,6 +109,7 @@ export async function startQqBotServer({
 }): Promise<QqBotServer> {
   const calls: QqBotCall[] = [];
   const sent: QqBotSent[] = [];
+  const files = new Map<string, QqBotFile>();
   const tokens = new Set<string>();
   const events: { s: number; t: string; d: unknown }[] = [];
   const received = new Map<string, { chat: string; seqs: Set<number> }>();
@@ -155,16 +170,27 @@ export async function startQqBotServer({
       }
       if (request.method !== 'POST' || !chatMatch || !chat) return reply(404, { code: 404, message: 'not found' });
       if (chatMatch[3] === 'files') {
-        if (body.file_type !== 1 || (typeof body.url !== 'string' && typeof body.file_data !== 'string')) {
+        // 1 image, 3 voice (SILK only, as QQ takes it).
+        if (
+          (body.file_type !== 1 && body.file_type !== 3) ||
+          (typeof body.url !== 'string' && typeof body.file_data !== 'string')
+        ) {
           return reply(400, { code: 40034, message: 'file_type or url missing' });
         }
-        return reply(200, { file_uuid: `f-${++nextId}`, file_info: `info-${nextId}`, ttl: 3600 });
+        const bytes = typeof body.file_data === 'string' ? Buffer.from(body.file_data, 'base64') : undefined;
+        if (body.file_type === 3 && bytes && !isSilk(bytes))
+          return reply(400, { code: 850026, message: 'voice must be silk' });
+        const fileInfo = `info-${++nextId}`;
+        files.set(fileInfo, { fileType: body.file_type, ...(bytes ? { bytes } : {}) });
+        return reply(200, { file_uuid: `f-${nextId}`, file_info: fileInfo, ttl: 3600 });
       }
       const msgType = Number(body.msg_type ?? 0);
       if (msgType === 0 && (typeof body.content !== 'string' || body.content === '')) {
         return reply(400, { code: 40034, message: 'content empty' });
       }
       if (msgType === 2) return reply(400, { code: 304003, message: 'markdown not allowed' });
+      if (msgType === 7 && !files.has(String((body.media as { file_info?: unknown } | undefined)?.file_info)))
+        return reply(400, { code: 40034, message: 'media.file_info invalid' });
       if (body.msg_id !== undefined) {
         const original = received.get(String(body.msg_id));
         if (!original || original.chat !== chat) return reply(400, { code: 40034006, message: 'msg_id invalid' });
@@ -297,6 +323,7 @@ export async function startQqBotServer({
     apiBase: base,
     calls,
     sent,
+    files,
     identified: () => identifications,
     resumed: () => resumes,
     heartbeats: () => heartbeatCount,
