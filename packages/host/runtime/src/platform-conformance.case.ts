@@ -302,8 +302,6 @@ export function describePlatformConformance<S extends ConformanceServer>(
       'voice',
       'with voiceReply on, a reply leaves as text and as a voice message; a failing speech server leaves the text alone',
       async () => {
-        // INTERIM until every driver reports its voices: a driver without voices() does not take the case yet.
-        if (!server.voices) return;
         const group: ConformanceChat = { kind: 'group', group: 'voice' };
         const voices = () => server.voices?.() ?? [];
         const voicesIn = () => voices().filter((voice) => sameChat(voice.chat, group));

@@ -83,6 +83,17 @@ export const conformanceDriver: PlatformConformanceDriver<OneBotConformanceServe
         implementation.push(event);
         return { id: String(event.message_id), at };
       },
+      voices: () =>
+        implementation.sent.flatMap((sent) => {
+          const segments = Array.isArray(sent.message) ? (sent.message as Segment[]) : [];
+          return segments
+            .filter((segment) => segment.type === 'record' && String(segment.data.file).startsWith('base64://'))
+            .map((segment) => ({
+              chat: chatOf(sent),
+              format: 'ogg-opus' as const,
+              bytes: Buffer.from(String(segment.data.file).slice('base64://'.length), 'base64'),
+            }));
+        }),
       sent: () =>
         implementation.sent.map((sent) => {
           const segments = Array.isArray(sent.message) ? (sent.message as Segment[]) : [];

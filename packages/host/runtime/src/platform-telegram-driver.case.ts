@@ -102,6 +102,13 @@ export const conformanceDriver: PlatformConformanceDriver<TelegramConformanceSer
           ...(sent.reply_to !== undefined ? { quote: String(sent.reply_to) } : {}),
           at: sent.at,
         })),
+      voices: () =>
+        api.calls.flatMap((call) => {
+          const voice = call.params.voice as { bytes?: Buffer } | undefined;
+          return call.method === 'sendVoice' && !call.failed && voice?.bytes
+            ? [{ chat: chatOf(Number(call.params.chat_id)), format: 'ogg-opus' as const, bytes: voice.bytes }]
+            : [];
+        }),
       dropConnection: () => api.dropPolls(),
       refuseConnections: (status, times) => api.failNext('getUpdates', { status, description: 'Bad Gateway' }, times),
       failNextSend: (kind) =>

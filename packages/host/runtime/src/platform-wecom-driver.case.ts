@@ -38,6 +38,8 @@ export const conformanceDriver: PlatformConformanceDriver<WecomConformanceServer
       'her reply is collected by WeCom from the stream it asks for (no send request of hers that WeCom could refuse); a late reply’s refused response_url is covered in platform-wecom.test.ts',
     reconnect:
       'WeCom calls her callback URL: there is no connection of hers to drop or refuse (a restart of her callback server is covered by the restart case)',
+    voice:
+      'an intelligent bot answers with stream, Markdown and template-card messages only: WeCom gives it no voice message (docs/decisions/voice-replies-platforms.md)',
   },
   async start() {
     const wecom = await startWecomBotServer({ pollMs: 10 });
