@@ -103,7 +103,7 @@ export const speechConfigSchema = s
   })
   .optional()
   .describe(
-    'Text to speech for voice replies: with it, the session setting voiceReply (语音回复) makes her replies come with a voice message on platforms that carry one (QQ through OneBot, Telegram), and the WebUI shows a play button on replies. Unset: no voice out.',
+    'Text to speech for voice replies: with it, the session setting voiceReply (语音回复) makes her replies come with a voice message on platforms that carry one (QQ through OneBot or its official bots, Telegram, Discord, Slack, Feishu/Lark, DingTalk, Satori; not WeCom), and the WebUI shows a play button on replies. Unset: no voice out.',
   );
 
 export const mediaConfigSchema = s

@@ -28,7 +28,7 @@ export const mediaTexts = defineCatalogue({
     'media.notice.speechFailed': '这条回复没能配上语音：{reason} 文字回复照常发出。',
     'media.field.voiceReply': '语音回复',
     'media.field.voiceReply.description':
-      '打开后，她的每条回复在能发语音的平台（QQ、Telegram）上另附一条语音；网页里每条回复都有播放按钮。',
+      '打开后，她的每条回复在能发语音的平台（QQ、Telegram、Discord、Slack、飞书、钉钉、Satori；企业微信智能机器人不能）上另附一条语音；网页里每条回复都有播放按钮。',
   },
   en: {
     'media.describe.prompt':
@@ -61,7 +61,7 @@ export const mediaTexts = defineCatalogue({
     'media.notice.speechFailed': 'This reply could not be given a voice: {reason} The text reply was sent as usual.',
     'media.field.voiceReply': 'Voice replies',
     'media.field.voiceReply.description':
-      'When on, each of her replies comes with a voice message on platforms that carry one (QQ, Telegram); in the WebUI every reply has a play button.',
+      'When on, each of her replies comes with a voice message on platforms that carry one (QQ, Telegram, Discord, Slack, Feishu/Lark, DingTalk, Satori; not WeCom’s intelligent bots); in the WebUI every reply has a play button.',
   },
 });
 
