@@ -1,8 +1,10 @@
 // Continuity across documents (see checkpoint.ts): what a session's state is written as, and how a run a checkpoint
 // restored carries on in the new document — or is settled when it never resumes.
 import { CHECKPOINT_VERSION, type SessionCheckpoint } from './checkpoint.js';
+import type { Checkpoints, SaveOutcome } from './checkpoint-store.js';
 import { continuityTexts } from './checkpoint-texts.js';
 import { type ConversationState, currentTools, unfinishedCalls } from './conversation-state.js';
+import type { SessionEventBody } from './session-events.js';
 import type { Locale } from './texts.js';
 import { TEXTS } from './texts.js';
 import { cancelledResult, type ToolSource } from './tool.js';
@@ -109,4 +111,57 @@ export function settleUnfinished(
   if (!unfinished) return;
   const errors = TEXTS[locale].errors;
   for (const call of unfinished.calls) pushResult(call.id, call.function.name, cancelledResult(errors));
+}
+
+/**
+ * Puts the conversation a previous document of this tab left into `state` (its events without older "restored"
+ * lines, the sequence carried on) and says so, or says why it was discarded. Whether a run it left is to carry on.
+ */
+export function restoreConversation({
+  loaded,
+  state,
+  locale,
+  setSequence,
+  emit,
+}: {
+  loaded: ReturnType<Checkpoints['load']>;
+  state: ConversationState;
+  locale: Locale;
+  setSequence: (sequence: number) => void;
+  emit: (body: SessionEventBody) => void;
+}): boolean {
+  const texts = continuityTexts(locale);
+  if (loaded.kind === 'none') return false;
+  if (loaded.kind === 'discarded') {
+    const message = texts.discarded(loaded.problem);
+    emit({ type: 'continuity', outcome: 'discarded', problem: loaded.problem, message });
+    return false;
+  }
+  const { checkpoint } = loaded;
+  state.messages = checkpoint.messages;
+  state.summary = checkpoint.summary;
+  // One "restored" line, the latest: a conversation carried through many pages would otherwise list one per page.
+  state.events = checkpoint.events.filter((event) => event.type !== 'continuity' || event.outcome !== 'restored');
+  setSequence(checkpoint.sequence);
+  const message = texts.restored(checkpoint.messages.filter((item) => item.role !== 'tool').length);
+  emit({ type: 'continuity', outcome: 'restored', message });
+  if (!checkpoint.run) return false;
+  state.turnsInRun = checkpoint.run.turns;
+  state.checkpoint.interrupted = { awaitingConfirmation: new Set(checkpoint.run.awaitingConfirmation) };
+  return true;
+}
+
+/** The notice of a checkpoint write's problem when it starts (once); a successful write ends it. */
+export function saveProblemNotice(
+  state: ConversationState,
+  outcome: SaveOutcome,
+  locale: Locale,
+  maxBytes: number,
+): SessionEventBody | undefined {
+  const problem = outcome.ok ? undefined : outcome.problem;
+  if (problem === state.checkpoint.problem) return undefined;
+  state.checkpoint.problem = problem;
+  if (!problem) return undefined;
+  const message = continuityTexts(locale).notSaved(problem, maxBytes);
+  return { type: 'continuity', outcome: 'not-saved', problem, message };
 }
