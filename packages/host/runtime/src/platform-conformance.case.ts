@@ -56,6 +56,8 @@ export interface StoredMessage {
 export interface ConformanceContext<S extends ConformanceServer> {
   readonly server: S;
   readonly model: OpenAiTestServer;
+  /** The text-to-speech server the product's plugins.media.speech points at. */
+  readonly speech: SpeechTestServer;
   readonly aalis: RunningAalis;
   /** The product's workspace (aalis.config.yaml, data/). */
   readonly dir: string;
@@ -349,6 +351,9 @@ export function describePlatformConformance<S extends ConformanceServer>(
       },
       get model() {
         return model;
+      },
+      get speech() {
+        return speech;
       },
       get aalis() {
         return running();

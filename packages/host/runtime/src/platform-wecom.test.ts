@@ -5,7 +5,9 @@
 // on the same product: a stream only for what addresses her, encrypted images, the URL check; and with a short stream
 // window of its own, late replies through the response_url (a refused one recorded), bad input refused with coded
 // errors while she keeps answering.
+import { VOICE_REPLY_SETTING } from '@aalis/api-media';
 import { memory } from '@aalis/api-memory';
+import { sessionFields } from '@aalis/api-session-settings';
 import { startWecomBotServer, textReply, type WecomBotServer } from '@aalis/testing';
 import { describe, expect, it } from 'vitest';
 import { describePlatformConformance } from './platform-conformance.case.js';
@@ -39,6 +41,22 @@ describePlatformConformance(conformanceDriver, (context) => {
     const request = JSON.stringify(context.model.chatBodies().at(-1));
     expect(request).toContain('data:image/png;base64');
     expect(request).not.toContain('just chatting');
+  });
+
+  it('with voiceReply on, answers in text and asks the speech server for nothing (no voice message on WeCom)', async () => {
+    const chat = { kind: 'private', user: 'alice' } as const;
+    await context.aalis.app.services.selected(sessionFields)!.impl.set({
+      layer: 'session',
+      target: context.server.sessionId(chat),
+      key: VOICE_REPLY_SETTING,
+      value: true,
+      caller: { via: 'host' },
+    });
+    const spoken = context.speech.requests.length;
+    context.model.enqueue(textReply('Only words here.'));
+    await context.server.deliver({ chat, from: 'alice', text: 'say it aloud' });
+    await context.reply(chat, 'Only words here.');
+    expect(context.speech.requests).toHaveLength(spoken);
   });
 });
 

@@ -10,6 +10,8 @@ import type { VoiceNote } from './voice-input.js';
 
 /** Platforms that play a reply on demand (the WebUI's play button), so no voice is made ahead for them. */
 const ON_DEMAND_PLATFORMS = new Set(['webui']);
+/** Platforms whose bots have no voice message (WeCom's intelligent bots): a voice made for them would go nowhere. */
+const VOICELESS_PLATFORMS = new Set(['wecom']);
 
 export class VoiceOutput {
   constructor(
@@ -26,7 +28,11 @@ export class VoiceOutput {
   /** Attaches the spoken reply to a reply message of a session that wants voice. */
   async apply(message: OutgoingMessage): Promise<void> {
     if (message.kind !== 'reply' || message.content.trim() === '') return;
-    if (message.platform !== undefined && ON_DEMAND_PLATFORMS.has(message.platform)) return;
+    if (
+      message.platform !== undefined &&
+      (ON_DEMAND_PLATFORMS.has(message.platform) || VOICELESS_PLATFORMS.has(message.platform))
+    )
+      return;
     if (message.attachments?.some((attachment) => attachment.type === 'audio')) return;
     if (!(await this.deps.wantsVoice(message))) return;
     try {
