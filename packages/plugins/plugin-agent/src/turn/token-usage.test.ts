@@ -1,6 +1,8 @@
 // plugin-agent.zh.md 「Token 预算追踪与日志」 and api-agent.zh.md 「用量(token:usage)」.
 
 import type { TokenUsageEvent } from '@aalis/api-agent';
+import { translate } from '@aalis/core';
+import { renderNoticeText } from '@aalis/schema-message';
 import { textReply, toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../agent-harness.case.js';
@@ -67,6 +69,11 @@ describe('token:usage', () => {
     expect(replies[0]!.kind).toBe('error');
     expect(replies[0]!.content.startsWith('[错误]')).toBe(true);
     expect(replies[0]!.turnId).toBeDefined();
+    // Its catalogue text goes with it: a reader in English is shown the same notice in English.
+    const text = replies[0]!.text!;
+    expect(text.key).toBe('agent.notice.error');
+    expect(renderNoticeText(text, (flat) => translate(flat, 'zh-CN'))).toBe(replies[0]!.content);
+    expect(renderNoticeText(text, (flat) => translate(flat, 'en'))).toMatch(/^\[Error\] .*bad request from test/);
   });
 
   it('answers token:request with a snapshot: estimate only, no turn id, active history count', async () => {

@@ -6,6 +6,7 @@ import { AalisError } from '@aalis/core';
 import {
   type IncomingMessage,
   type Message,
+  type NoticeText,
   type OutgoingKind,
   type OutgoingMessage,
   type TurnEntry,
@@ -119,7 +120,7 @@ export async function saveAgentMessages(
 export async function sendTurnMessage(
   deps: AgentDeps,
   state: TurnOpening,
-  { kind, content }: { kind: OutgoingKind; content: string },
+  { kind, content, text }: { kind: OutgoingKind; content: string; text?: NoticeText },
 ): Promise<boolean> {
   if (state.running.controller.signal.aborted || deletionBegun(deps, state)) return false;
   const opener = state.messages[0]!;
@@ -130,6 +131,8 @@ export async function sendTurnMessage(
     kind,
     turnId: state.turnId,
   };
+  // A notice's catalogue text: a reader in another language (the WebUI) is shown it in theirs.
+  if (text !== undefined) outgoing.text = text;
   if (opener.venue !== undefined) outgoing.venue = opener.venue;
   if (opener.hostNotice) {
     outgoing.hostNotice = { kind: opener.hostNotice.kind, id: opener.hostNotice.id };

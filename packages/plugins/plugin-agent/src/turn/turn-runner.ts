@@ -3,6 +3,7 @@
 // token:usage and the tool loop, the reply, saving, sending and turn:after.
 import { agentErrors, type TurnInput } from '@aalis/api-agent';
 import { AalisError, textRef } from '@aalis/core';
+import { type NoticeText, renderNoticeText } from '@aalis/schema-message';
 import type { AgentDeps } from '../agent-deps.js';
 import type { PendingInput, RunningTurn, SessionChannel } from '../channel/session-channel.js';
 import { describe, routeLine } from '../log-format.js';
@@ -116,9 +117,12 @@ async function turnBody({
     if (!settings) {
       progress.outcome = 'error';
       progress.error = textRef('agent.error.noModel');
+      // Sent in the host's language; its catalogue text goes with it, so a reader in another language gets it in theirs.
+      const text: NoticeText = { key: 'agent.notice.system', params: { text: progress.error } };
       await sendTurnMessage(deps, opening, {
         kind: 'system',
-        content: deps.i18n.t(textRef('agent.notice.system', { text: deps.i18n.t(progress.error) })),
+        content: renderNoticeText(text, (flat) => deps.i18n.t(flat)),
+        text,
       });
       return;
     }
@@ -157,9 +161,11 @@ async function turnBody({
       // key for readers of another language); the log keeps English.
       progress.error = AalisError.isInstance(error) ? error.text : describe(error);
       deps.log.error('turn failed', { sessionId: opening.sessionId, turnId: opening.turnId, error: describe(error) });
+      const text: NoticeText = { key: 'agent.notice.error', params: { reason: progress.error } };
       await sendTurnMessage(deps, opening, {
         kind: 'error',
-        content: deps.i18n.t(textRef('agent.notice.error', { reason: deps.i18n.t(progress.error) })),
+        content: renderNoticeText(text, (flat) => deps.i18n.t(flat)),
+        text,
       });
     }
   } finally {
