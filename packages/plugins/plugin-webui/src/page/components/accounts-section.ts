@@ -8,6 +8,7 @@ import { ta } from '../console-accounts-texts.js';
 import { preferences } from '../page-preferences.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import '../console-accounts.css';
+import { codedErrorLine } from './coded-error.js';
 
 interface Draft {
   userId: string;
@@ -226,7 +227,7 @@ export const AccountsSection = defineComponent({
     return () =>
       h('section', { class: 'console-section', 'aria-labelledby': 'accounts-title', 'data-testid': 'accounts' }, [
         h('h2', { id: 'accounts-title' }, ta('webui-page.accounts')),
-        problem.value ? h('p', { class: 'setting-error', role: 'alert' }, problem.value) : null,
+        problem.value ? h('p', { class: 'setting-error', role: 'alert' }, codedErrorLine(problem.value)) : null,
         notice.value ? h('p', { class: 'muted', role: 'status' }, notice.value) : null,
         h(
           'ul',

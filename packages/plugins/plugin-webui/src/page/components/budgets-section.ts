@@ -14,6 +14,7 @@ import {
 } from '../model/budget-view.js';
 import { preferences } from '../page-preferences.js';
 import '../budget.css';
+import { codedErrorLine } from './coded-error.js';
 
 const KINDS: BudgetKindView[] = ['person', 'room', 'deployment'];
 
@@ -139,7 +140,7 @@ export const BudgetsSection = defineComponent({
     return () => {
       const current = overview.value;
       const body = [];
-      if (problem.value) body.push(h('p', { class: 'setting-error', role: 'alert' }, problem.value));
+      if (problem.value) body.push(h('p', { class: 'setting-error', role: 'alert' }, codedErrorLine(problem.value)));
       if (enabled.value === false)
         body.push(h('p', { class: 'muted', 'data-testid': 'budgets-disabled' }, tb('budget-page.disabled')));
       if (current) {
@@ -224,7 +225,9 @@ export const BudgetsSection = defineComponent({
                     ' · ',
                     tb('budget-page.limitHint'),
                   ]),
-                  problems[kind] ? h('p', { class: 'setting-error', role: 'alert' }, problems[kind]) : null,
+                  problems[kind]
+                    ? h('p', { class: 'setting-error', role: 'alert' }, codedErrorLine(problems[kind]))
+                    : null,
                 ],
               );
             }),

@@ -1,6 +1,7 @@
 // A coded error as the reader sees it: the sentence (what happened and how to fix it, in the page's language),
 // then the code in small print for a bug report — never the bare code as the message.
 import { h, type VNode } from 'vue';
+import { splitErrorCode } from '../model/error-line.js';
 import { t } from '../page-preferences.js';
 
 export function codedErrorNodes(message: string, code: string | undefined): (VNode | string)[] {
@@ -12,4 +13,10 @@ export function codedErrorNodes(message: string, code: string | undefined): (VNo
         h('small', { class: 'error-code', 'data-testid': 'error-code' }, t('webui-page.errorCode', { code })),
       ]
     : [sentence];
+}
+
+/** An error that came as one line of text (the sentence, then its code in brackets): the same, code in small print. */
+export function codedErrorLine(text: string): (VNode | string)[] {
+  const { message, code } = splitErrorCode(text);
+  return codedErrorNodes(message, code);
 }

@@ -7,6 +7,7 @@
 import { defineComponent, h, nextTick, onMounted, type PropType, reactive, ref, type VNode, watch } from 'vue';
 import type { ConversationModel } from '../model/conversation-model.js';
 import type { EntryView, TurnItemView, TurnView } from '../model/conversation-types.js';
+import { splitErrorCode } from '../model/error-line.js';
 import { type TurnActions, turnActions } from '../model/message-actions.js';
 import { t } from '../page-preferences.js';
 import { useStore } from '../use-store.js';
@@ -30,6 +31,16 @@ function renderItem(item: TurnItemView, selfId: string | undefined, turnId?: str
   if (item.kind === 'tool') return renderTool(item);
   if (item.kind === 'input') return renderInput(item.input, selfId, t('webui-page.joined'));
   return renderNotice(item);
+}
+
+/** A command's answer; a refusal (a coded error) shows its code in small print under the sentence. */
+function commandReply(reply: string): VNode[] {
+  const { message, code } = splitErrorCode(reply);
+  if (code === undefined) return [h(MarkdownText, { text: reply })];
+  return [
+    h(MarkdownText, { text: message }),
+    h('small', { class: 'error-code', 'data-testid': 'error-code' }, t('webui-page.errorCode', { code })),
+  ];
 }
 
 function turnHolds(turn: TurnView, storageId: string): boolean {
@@ -323,7 +334,7 @@ export const ConversationView = defineComponent({
               entry.reply === undefined || entry.reply === ''
                 ? null
                 : h('div', { class: 'reply command-reply', 'data-testid': 'command-reply' }, [
-                    h(MarkdownText, { text: entry.reply }),
+                    ...commandReply(entry.reply),
                     h('div', { class: 'message-actions' }, [h(CopyButton, { text: entry.reply })]),
                   ]),
             ],

@@ -7,6 +7,7 @@ import { ta } from '../console-accounts-texts.js';
 import { logFileName, logText } from '../model/log-lines.js';
 import { preferences } from '../page-preferences.js';
 import '../console-accounts.css';
+import { codedErrorLine } from './coded-error.js';
 
 const LEVELS: LogView['level'][] = ['trace', 'debug', 'info', 'warn', 'error'];
 /** Records kept on the page while following. */
@@ -164,7 +165,7 @@ export const LogsSection = defineComponent({
               ),
             ],
           ),
-          problem.value ? h('p', { class: 'setting-error', role: 'alert' }, problem.value) : null,
+          problem.value ? h('p', { class: 'setting-error', role: 'alert' }, codedErrorLine(problem.value)) : null,
           truncated.value ? h('p', { class: 'muted' }, ta('webui-page.logs.truncated', { count: QUERY_LIMIT })) : null,
           oldest.value !== undefined
             ? h(

@@ -15,6 +15,7 @@ import {
 import { useStore } from '../use-store.js';
 import { stateText } from './state-text.js';
 import '../console-models.css';
+import { codedErrorLine } from './coded-error.js';
 
 const KINDS: ProviderKind[] = ['openai', 'anthropic'];
 
@@ -338,7 +339,7 @@ export const ModelsView = defineComponent({
         [
           h('h2', { id: 'admin-models' }, tm('console-models.models')),
           h('p', { class: 'muted' }, tm('console-models.models.intro')),
-          error ? h('p', { class: 'setting-error', role: 'alert' }, error) : null,
+          error ? h('p', { class: 'setting-error', role: 'alert' }, codedErrorLine(error)) : null,
           h('div', { class: 'setting' }, [
             h('label', { for: 'console-default-model', class: 'setting-label' }, tm('console-models.defaultModel')),
             h('div', { class: 'setting-control' }, [

@@ -6,6 +6,7 @@ import { tm } from '../console-models-texts.js';
 import { type PersonaDraft, PersonasModel } from '../model/personas-model.js';
 import { useStore } from '../use-store.js';
 import '../console-models.css';
+import { codedErrorLine, codedErrorNodes } from './coded-error.js';
 
 export const PersonasView = defineComponent({
   name: 'PersonasView',
@@ -87,10 +88,10 @@ export const PersonasView = defineComponent({
           problems.length > 0
             ? h('div', { class: 'setting-error', role: 'alert' }, [
                 h('p', tm('console-models.persona.problems')),
-                ...problems.map((problem) => h('p', [h('code', problem.code), ' ', problem.message])),
+                ...problems.map((problem) => h('p', codedErrorNodes(problem.message, problem.code))),
               ])
             : null,
-          error ? h('p', { class: 'setting-error', role: 'alert' }, error) : null,
+          error ? h('p', { class: 'setting-error', role: 'alert' }, codedErrorLine(error)) : null,
           editing
             ? h(
                 'form',

@@ -9,6 +9,7 @@ import { preferences, t } from '../page-preferences.js';
 import type { PageTextKey } from '../texts.js';
 import { useStore } from '../use-store.js';
 import '../console-models.css';
+import { codedErrorLine, codedErrorNodes } from './coded-error.js';
 
 /** How often the live states are asked again while the section is shown. */
 const REFRESH_MS = 3_000;
@@ -83,7 +84,7 @@ export const PlatformsView = defineComponent({
           entry.configKey
             ? h('div', { class: 'setting-error' }, tm('console-models.fixKey', { key: entry.configKey }))
             : null,
-          entry.error ? h('div', { class: 'muted' }, [h('code', entry.error.code), ' ', entry.error.message]) : null,
+          entry.error ? h('div', { class: 'muted' }, codedErrorNodes(entry.error.message, entry.error.code)) : null,
           entry.nextAttemptAt
             ? h('div', { class: 'muted' }, tm('console-models.nextAttempt', { time: time(entry.nextAttemptAt) }))
             : null,
@@ -111,7 +112,7 @@ export const PlatformsView = defineComponent({
             ),
           ]),
           h('p', { class: 'muted' }, tm('console-models.platforms.intro')),
-          error ? h('p', { class: 'setting-error', role: 'alert' }, error) : null,
+          error ? h('p', { class: 'setting-error', role: 'alert' }, codedErrorLine(error)) : null,
           platforms.length === 0
             ? h('p', { class: 'muted' }, tm('console-models.platforms.empty'))
             : h('div', { class: 'table-scroll' }, [

@@ -15,6 +15,7 @@ import {
 } from '../model/usage-report-view.js';
 import { preferences } from '../page-preferences.js';
 import '../console-accounts.css';
+import { codedErrorLine } from './coded-error.js';
 
 const GROUPS: UsageGroupBy[] = ['day', 'model', 'account', 'session', 'platform'];
 const PERIODS = [7, 30, 90];
@@ -160,7 +161,7 @@ export const UsageSection = defineComponent({
             ),
           ]),
         ]),
-        problem.value ? h('p', { class: 'setting-error', role: 'alert' }, problem.value) : null,
+        problem.value ? h('p', { class: 'setting-error', role: 'alert' }, codedErrorLine(problem.value)) : null,
         current
           ? [
               h('dl', { class: 'usage-totals', 'data-testid': 'usage-total' }, [

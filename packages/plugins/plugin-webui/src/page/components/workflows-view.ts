@@ -7,6 +7,7 @@ import { type PlacedNode, WorkflowsModel } from '../model/workflows-model.js';
 import { preferences } from '../page-preferences.js';
 import { useStore } from '../use-store.js';
 import { tw, type WorkflowTextKey } from '../workflow-texts.js';
+import { codedErrorLine } from './coded-error.js';
 
 const NODE_WIDTH = 150;
 const NODE_HEIGHT = 44;
@@ -240,7 +241,11 @@ export const WorkflowsView = defineComponent({
           ),
         ]),
         state.error
-          ? h('p', { class: 'workflow-error', role: 'alert', 'data-testid': 'workflow-error' }, state.error)
+          ? h(
+              'p',
+              { class: 'workflow-error', role: 'alert', 'data-testid': 'workflow-error' },
+              codedErrorLine(state.error),
+            )
           : null,
         h('div', { class: 'workflows-layout' }, [
           h('nav', { class: 'workflows-list', 'aria-label': tw('webui-page.workflows.list') }, [
