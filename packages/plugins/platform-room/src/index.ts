@@ -20,6 +20,7 @@ export {
   reportPlatformState,
   stateError,
 } from './platform-state-report.js';
+export { roomAdapterUses } from './room-adapter-uses.js';
 export { roomErrors } from './room-errors.js';
 export { roomLimitsShape } from './room-limits-schema.js';
 export { RoomMemory } from './room-memory.js';

@@ -5,13 +5,8 @@
 // organisation (`owners: [{ platform: dingtalk, userId: <staff id> }]`). One process per deployment holds the socket
 // (a database lease); every process can send.
 import '@aalis/api-agent';
-import { gateway } from '@aalis/api-gateway';
-import { hooks } from '@aalis/api-hooks';
 import { media } from '@aalis/api-media';
-import { platform } from '@aalis/api-platform';
-import { sessionManager } from '@aalis/api-session-manager';
-import { storage } from '@aalis/api-storage';
-import { AalisError, config, definePlugin, events, i18n, lifecycle, logger, optional } from '@aalis/core';
+import { AalisError, definePlugin, optional } from '@aalis/core';
 import {
   deliverToRoom,
   ensureRoomSession,
@@ -21,6 +16,7 @@ import {
   pause,
   RoomMemory,
   reportPlatformState,
+  roomAdapterUses,
   wireRoomTurns,
 } from '@aalis/platform-room';
 import type { Attachment, IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
@@ -76,16 +72,7 @@ export function markdownTitle(text: string): string {
 export default definePlugin({
   name: PLUGIN_NAME,
   uses: {
-    config,
-    logger,
-    events,
-    i18n,
-    lifecycle,
-    gateway,
-    hooks,
-    sessionManager: optional(sessionManager),
-    platform: optional(platform),
-    storage: optional(storage),
+    ...roomAdapterUses,
     media: optional(media),
   },
   config: dingtalkConfigSchema,

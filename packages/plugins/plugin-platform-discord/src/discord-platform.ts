@@ -7,13 +7,8 @@
 import '@aalis/api-agent';
 import { createHash } from 'node:crypto';
 import { commands } from '@aalis/api-commands';
-import { gateway } from '@aalis/api-gateway';
-import { hooks } from '@aalis/api-hooks';
 import { media } from '@aalis/api-media';
-import { platform } from '@aalis/api-platform';
-import { sessionManager } from '@aalis/api-session-manager';
-import { storage } from '@aalis/api-storage';
-import { AalisError, config, definePlugin, events, i18n, lifecycle, logger, optional, translate } from '@aalis/core';
+import { AalisError, definePlugin, optional, translate } from '@aalis/core';
 import {
   type ChatType,
   deliverToRoom,
@@ -24,6 +19,7 @@ import {
   pause,
   RoomMemory,
   reportPlatformState,
+  roomAdapterUses,
   stateError,
   wireRoomTurns,
 } from '@aalis/platform-room';
@@ -131,17 +127,8 @@ function apiError(route: string, error: unknown): AalisError {
 export default definePlugin({
   name: PLUGIN_NAME,
   uses: {
-    config,
-    logger,
-    events,
-    i18n,
-    lifecycle,
-    gateway,
-    hooks,
+    ...roomAdapterUses,
     commands: optional(commands),
-    sessionManager: optional(sessionManager),
-    platform: optional(platform),
-    storage: optional(storage),
     media: optional(media),
   },
   config: discordConfigSchema,

@@ -10,13 +10,8 @@
 // holds the long connection (a database lease); every process can send.
 import { setTimeout as pause } from 'node:timers/promises';
 import '@aalis/api-agent';
-import { gateway } from '@aalis/api-gateway';
-import { hooks } from '@aalis/api-hooks';
 import { media } from '@aalis/api-media';
-import { platform } from '@aalis/api-platform';
-import { sessionManager } from '@aalis/api-session-manager';
-import { storage } from '@aalis/api-storage';
-import { AalisError, config, definePlugin, events, i18n, type Logger, lifecycle, logger, optional } from '@aalis/core';
+import { AalisError, definePlugin, type Logger, optional } from '@aalis/core';
 import {
   type ChatType,
   deliverToRoom,
@@ -25,6 +20,7 @@ import {
   inboundContent,
   RoomMemory,
   reportPlatformState,
+  roomAdapterUses,
   wireRoomTurns,
 } from '@aalis/platform-room';
 import type { Attachment, IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
@@ -124,16 +120,7 @@ class RecentKeys {
 export default definePlugin({
   name: '@aalis/plugin-platform-lark',
   uses: {
-    config,
-    logger,
-    events,
-    i18n,
-    lifecycle,
-    gateway,
-    hooks,
-    sessionManager: optional(sessionManager),
-    platform: optional(platform),
-    storage: optional(storage),
+    ...roomAdapterUses,
     media: optional(media),
   },
   config: larkConfigSchema,

@@ -4,13 +4,9 @@
 // message that addressed her, long ones split at the platform's limit.
 import '@aalis/api-agent';
 import { authority } from '@aalis/api-authority';
-import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
-import { platform } from '@aalis/api-platform';
-import { sessionManager } from '@aalis/api-session-manager';
-import { storage } from '@aalis/api-storage';
 import { tools } from '@aalis/api-tools';
-import { config, type Disposer, definePlugin, events, i18n, lifecycle, logger, optional, textRef } from '@aalis/core';
+import { type Disposer, definePlugin, type i18n, optional, textRef } from '@aalis/core';
 import {
   type ChatType,
   deliverToRoom,
@@ -20,6 +16,7 @@ import {
   type PendingRequestStore,
   pendingRequestsOf,
   RoomMemory,
+  roomAdapterUses,
   wireRoomTurns,
 } from '@aalis/platform-room';
 import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
@@ -43,16 +40,8 @@ const LOOKUP_TIMEOUT_MS = 5_000;
 export default definePlugin({
   name: '@aalis/plugin-platform-onebot',
   uses: {
-    config,
-    logger,
-    events,
-    i18n,
-    lifecycle,
-    gateway,
+    ...roomAdapterUses,
     hooks: optional(hooks),
-    sessionManager: optional(sessionManager),
-    platform: optional(platform),
-    storage: optional(storage),
     authority: optional(authority),
     tools: optional(tools),
   },

@@ -8,13 +8,8 @@
 import '@aalis/api-agent';
 import { createServer, type IncomingMessage as HttpRequest, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gateway } from '@aalis/api-gateway';
-import { hooks } from '@aalis/api-hooks';
 import { media } from '@aalis/api-media';
-import { platform } from '@aalis/api-platform';
-import { sessionManager } from '@aalis/api-session-manager';
-import { storage } from '@aalis/api-storage';
-import { AalisError, config, definePlugin, events, i18n, lifecycle, logger, optional } from '@aalis/core';
+import { AalisError, definePlugin, optional } from '@aalis/core';
 import {
   deliverToRoom,
   ensureRoomSession,
@@ -23,6 +18,7 @@ import {
   pause,
   RoomMemory,
   reportPlatformState,
+  roomAdapterUses,
   wireRoomTurns,
 } from '@aalis/platform-room';
 import type { Attachment, IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
@@ -110,16 +106,7 @@ function shown(url: string): string {
 export default definePlugin({
   name: PLUGIN_NAME,
   uses: {
-    config,
-    logger,
-    events,
-    i18n,
-    lifecycle,
-    gateway,
-    hooks,
-    sessionManager: optional(sessionManager),
-    platform: optional(platform),
-    storage: optional(storage),
+    ...roomAdapterUses,
     media: optional(media),
   },
   config: qqConfigSchema,

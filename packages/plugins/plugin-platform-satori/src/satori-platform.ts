@@ -5,12 +5,7 @@
 // message or her name addresses her. People are `<platform>:<user id>` on platform `satori` (owners too). One process
 // per deployment holds the socket (a database lease); every process can send.
 import '@aalis/api-agent';
-import { gateway } from '@aalis/api-gateway';
-import { hooks } from '@aalis/api-hooks';
-import { platform } from '@aalis/api-platform';
-import { sessionManager } from '@aalis/api-session-manager';
-import { storage } from '@aalis/api-storage';
-import { AalisError, config, definePlugin, events, i18n, lifecycle, logger, optional } from '@aalis/core';
+import { AalisError, definePlugin } from '@aalis/core';
 import {
   type ChatType,
   deliverToRoom,
@@ -20,6 +15,7 @@ import {
   pause,
   RoomMemory,
   reportPlatformState,
+  roomAdapterUses,
   stateError,
   wireRoomTurns,
 } from '@aalis/platform-room';
@@ -87,16 +83,7 @@ function describe(error: unknown): string {
 export default definePlugin({
   name: '@aalis/plugin-platform-satori',
   uses: {
-    config,
-    logger,
-    events,
-    i18n,
-    lifecycle,
-    gateway,
-    hooks,
-    sessionManager: optional(sessionManager),
-    platform: optional(platform),
-    storage: optional(storage),
+    ...roomAdapterUses,
   },
   config: satoriConfigSchema,
   apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage }) {

@@ -8,12 +8,7 @@
 // database lease); every process can send.
 import { setTimeout as pause } from 'node:timers/promises';
 import '@aalis/api-agent';
-import { gateway } from '@aalis/api-gateway';
-import { hooks } from '@aalis/api-hooks';
-import { platform } from '@aalis/api-platform';
-import { sessionManager } from '@aalis/api-session-manager';
-import { storage } from '@aalis/api-storage';
-import { AalisError, config, definePlugin, events, i18n, type Logger, lifecycle, logger, optional } from '@aalis/core';
+import { AalisError, definePlugin, type Logger } from '@aalis/core';
 import {
   type ChatType,
   deliverToRoom,
@@ -22,6 +17,7 @@ import {
   inboundContent,
   RoomMemory,
   reportPlatformState,
+  roomAdapterUses,
   wireRoomTurns,
 } from '@aalis/platform-room';
 import type { Attachment, IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
@@ -121,16 +117,7 @@ function slackError(error: unknown): string {
 export default definePlugin({
   name: '@aalis/plugin-platform-slack',
   uses: {
-    config,
-    logger,
-    events,
-    i18n,
-    lifecycle,
-    gateway,
-    hooks,
-    sessionManager: optional(sessionManager),
-    platform: optional(platform),
-    storage: optional(storage),
+    ...roomAdapterUses,
   },
   config: slackConfigSchema,
   apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage }) {

@@ -7,25 +7,10 @@
 import '@aalis/api-agent';
 import { authority } from '@aalis/api-authority';
 import { commands } from '@aalis/api-commands';
-import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
-import { type PlatformState, platform } from '@aalis/api-platform';
-import { sessionManager } from '@aalis/api-session-manager';
-import { storage } from '@aalis/api-storage';
+import type { PlatformState } from '@aalis/api-platform';
 import { tools } from '@aalis/api-tools';
-import {
-  AalisError,
-  config,
-  type Disposer,
-  definePlugin,
-  events,
-  i18n,
-  lifecycle,
-  logger,
-  optional,
-  textRef,
-  translate,
-} from '@aalis/core';
+import { AalisError, type Disposer, definePlugin, optional, textRef, translate } from '@aalis/core';
 import {
   type ChatType,
   deliverToRoom,
@@ -39,6 +24,7 @@ import {
   pendingRequestsOf,
   RoomMemory,
   reportPlatformState,
+  roomAdapterUses,
   stateError,
   wireRoomTurns,
 } from '@aalis/platform-room';
@@ -85,17 +71,9 @@ interface Update {
 export default definePlugin({
   name: '@aalis/plugin-platform-telegram',
   uses: {
-    config,
-    logger,
-    events,
-    i18n,
-    lifecycle,
-    gateway,
+    ...roomAdapterUses,
     hooks: optional(hooks),
     commands: optional(commands),
-    sessionManager: optional(sessionManager),
-    platform: optional(platform),
-    storage: optional(storage),
     authority: optional(authority),
     tools: optional(tools),
   },

@@ -7,12 +7,7 @@
 import { createServer, type IncomingMessage as HttpRequest, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import '@aalis/api-agent';
-import { gateway } from '@aalis/api-gateway';
-import { hooks } from '@aalis/api-hooks';
-import { platform } from '@aalis/api-platform';
-import { sessionManager } from '@aalis/api-session-manager';
-import { storage } from '@aalis/api-storage';
-import { config, definePlugin, events, i18n, lifecycle, logger, optional } from '@aalis/core';
+import { definePlugin } from '@aalis/core';
 import {
   deliverToRoom,
   ensureRoomSession,
@@ -23,6 +18,7 @@ import {
   pause,
   RoomMemory,
   reportPlatformState,
+  roomAdapterUses,
   wireRoomTurns,
 } from '@aalis/platform-room';
 import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
@@ -65,16 +61,7 @@ function readBody(request: HttpRequest, limit: number): Promise<string | undefin
 export default definePlugin({
   name: PLUGIN_NAME,
   uses: {
-    config,
-    logger,
-    events,
-    i18n,
-    lifecycle,
-    gateway,
-    hooks,
-    sessionManager: optional(sessionManager),
-    platform: optional(platform),
-    storage: optional(storage),
+    ...roomAdapterUses,
   },
   config: wecomConfigSchema,
   apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage }) {
