@@ -16,3 +16,4 @@ export {
   type OutboundStreamFragment,
   type TriggerJudgement,
 } from './gateway-service.js';
+export { type Receipt, receiveStored, StoredReceipts, type StoredReceiptsOptions } from './stored-receipts.js';

@@ -8,6 +8,7 @@ import { describePlatformConformance } from './platform-conformance.case.js';
 import { conformanceDriver } from './platform-qq-driver.case.js';
 import { productWorkspace, startProduct, useProductFixture } from './product-host.case.js';
 import { waitFor } from './spawn-aalis.case.js';
+import { failInputStores, storedInputs } from './storage-faults.case.js';
 
 const until = (check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) =>
   waitFor(check, { what, timeoutMs });
@@ -61,7 +62,7 @@ plugins:
 
 describe('plugin-platform-qq: webhook mode', () => {
   const fixture = useProductFixture();
-  it('passes the URL check, answers signed events, refuses unsigned, malformed and oversized callbacks and keeps answering', async () => {
+  it('passes the URL check, answers signed events once stored (503 when not: redelivered, stored once), refuses unsigned, malformed and oversized callbacks', async () => {
     const qq = await startQqBotServer({ appId: '2', clientSecret: 'webhook-secret-of-two' });
     fixture.cleanups.push(() => qq.close());
     const dir = productWorkspace(
@@ -76,7 +77,7 @@ plugins:
 `,
       'aalis-qq-webhook-',
     );
-    const { logs } = await startProduct(fixture, dir);
+    const { logs, aalis } = await startProduct(fixture, dir);
     const listening = /listening for webhook callbacks on (\S+)/;
     await until(() => listening.test(logs()), 'the webhook server');
     qq.useWebhook(listening.exec(logs())![1]!);
@@ -97,6 +98,20 @@ plugins:
     expect(await qq.postWebhook('x'.repeat(2 * 1024 * 1024))).toBe(413);
     qq.c2c({ userId: 'alice', content: 'still there?' });
     await until(() => qq.sent.some((entry) => entry.body.content === 'Still here.'), 'the next reply');
+    // Acknowledged only once stored: the store failing once is answered 503; QQ's redelivery is stored once.
+    const fault = failInputStores(aalis);
+    fixture.model.enqueue(textReply('Stored after all.'));
+    const answered = qq.webhookStatuses().length;
+    qq.c2c({ userId: 'alice', content: 'the store fails once' });
+    await until(
+      () => qq.sent.some((entry) => entry.body.content === 'Stored after all.'),
+      'the redelivered event answered',
+    );
+    fault.restore();
+    expect(fault.failed()).toBe(1);
+    expect(qq.webhookStatuses().slice(answered)).toEqual([503, 200]);
+    expect(storedInputs(aalis, 'the store fails once')).toBe(1);
+    expect(qq.sent.filter((entry) => entry.body.content === 'Stored after all.')).toHaveLength(1);
     for (const code of ['AALIS_QQ_SIGNATURE_INVALID', 'AALIS_QQ_EVENT_MALFORMED', 'AALIS_QQ_MESSAGE_TOO_LARGE']) {
       expect(logs()).toContain(code);
     }

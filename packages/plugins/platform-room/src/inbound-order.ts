@@ -6,8 +6,8 @@
 export class InboundOrder {
   private readonly tails = new Map<string, Promise<void>>();
 
-  /** Runs `read` after every earlier one of the same chat has finished (failed ones included). */
-  run(chat: string, read: () => Promise<void>): Promise<void> {
+  /** Runs `read` after every earlier one of the same chat has finished (failed ones included); resolves with it. */
+  run<T>(chat: string, read: () => Promise<T>): Promise<T> {
     const previous = this.tails.get(chat) ?? Promise.resolve();
     const next = previous.then(read, read);
     const tail = next.then(

@@ -8,15 +8,18 @@
 import '@aalis/api-agent';
 import { createServer, type IncomingMessage as HttpRequest, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type Receipt, receiveStored, StoredReceipts } from '@aalis/api-gateway';
 import { media } from '@aalis/api-media';
 import { AalisError, definePlugin, optional } from '@aalis/core';
 import {
   deliverToRoom,
   ensureRoomSession,
+  holdConnection,
   InboundOrder,
   inboundContent,
   pause,
   RoomMemory,
+  reconnectWhile,
   reportPlatformState,
   roomAdapterUses,
   wireRoomTurns,
@@ -137,6 +140,8 @@ export default definePlugin({
     const memory = new RoomMemory(QQ_PLATFORM);
     const passive = new PassiveReplies();
     const inbound = new InboundOrder();
+    // Webhook deliveries are answered once stored; QQ's redelivery of one already stored is not stored again.
+    const receipts = new StoredReceipts();
     const stopping = new AbortController();
     let selfId: string | undefined;
     const signature = new QqWebhookSignature(settings.clientSecret);
@@ -149,13 +154,14 @@ export default definePlugin({
       log[level](error.message, { code: error.code });
     }
 
-    async function receive(type: string, event: QqMessageEvent): Promise<void> {
+    /** Reads a message event and hands it to the gateway; resolves once it is stored (or needs no storing). */
+    async function receive(type: string, event: QqMessageEvent): Promise<Receipt> {
       const read = readQqMessage(type, event, selfId);
       if (!read) {
         logCoded(qqErrors.AALIS_QQ_EVENT_MALFORMED({ reason: `${type} without id, chat, author or content` }));
-        return;
+        return 'handled';
       }
-      if (read.userId === selfId) return;
+      if (read.userId === selfId) return 'handled';
       passive.receivedMessage(read.chatType, read.chatId, read.messageId);
       const addressed =
         read.chatType === 'private' ||
@@ -192,36 +198,39 @@ export default definePlugin({
         ...(addressed ? { triggerType: 'direct' } : {}),
         timestamp: read.timestamp,
       };
-      // Handed over, not awaited: the chat's next message must reach the gateway before this turn ends (to join it).
-      void gateway.use
-        .receive(incoming)
-        .catch((error: unknown) =>
-          log.error('QQ: an event could not be handed to the gateway', { error: describe(error) }),
-        );
+      // Resolves once stored, not when its turn ends: the chat's next message must reach the gateway before this
+      // turn ends (to join it).
+      return receiveStored(gateway.use, events.use, incoming, (error) =>
+        log.error('QQ: an event could not be handed to the gateway', { error: describe(error) }),
+      );
     }
 
-    function onDispatch(type: string | undefined, data: unknown): void {
+    /** One dispatch; resolves with whether its input was stored (`failed`: QQ must deliver it again). */
+    function onDispatch(type: string | undefined, data: unknown): Promise<Receipt> {
       if (type === undefined) {
         logCoded(qqErrors.AALIS_QQ_EVENT_MALFORMED({ reason: 'a dispatch without a type' }));
-        return;
+        return Promise.resolve('handled');
       }
       if (MESSAGE_EVENTS.has(type)) {
         if (typeof data !== 'object' || data === null) {
           logCoded(qqErrors.AALIS_QQ_EVENT_MALFORMED({ reason: `${type} without data` }));
-          return;
+          return Promise.resolve('handled');
         }
         const event = data as QqMessageEvent;
         const chat = type === 'C2C_MESSAGE_CREATE' ? event.author?.user_openid : event.group_openid;
-        void inbound
-          .run(`${type === 'C2C_MESSAGE_CREATE' ? 'private' : 'group'}:${chat ?? ''}`, () => receive(type, event))
-          .catch((error: unknown) => log.error('QQ: an event failed', { error: describe(error) }));
-        return;
+        const key = `${type === 'C2C_MESSAGE_CREATE' ? 'private' : 'group'}:${chat ?? ''}`;
+        return receipts.once(
+          typeof event.id === 'string' ? event.id : undefined,
+          () => inbound.run(key, () => receive(type, event)),
+          (error) => log.error('QQ: an event failed', { error: describe(error) }),
+        );
       }
       if (QUIET_EVENTS.has(type)) {
         log.debug(`QQ: ${type}`);
-        return;
+        return Promise.resolve('handled');
       }
       logCoded(qqErrors.AALIS_QQ_EVENT_UNKNOWN({ type: type.slice(0, 80) }));
+      return Promise.resolve('handled');
     }
 
     type Outcome = 'ready' | 'failed' | 'refused';
@@ -353,7 +362,7 @@ export default definePlugin({
                 state.set({ status: 'connected', endpoint });
                 log.info('QQ: the gateway session resumed');
               }
-              onDispatch(payload.t, payload.d);
+              void onDispatch(payload.t, payload.d);
               break;
             }
             default:
@@ -393,40 +402,35 @@ export default definePlugin({
       });
     }
 
-    async function connectLoop(): Promise<void> {
-      const leases = storage.available ? storage.use.leases() : undefined;
-      let failures = 0;
-      while (!stopping.signal.aborted) {
-        if (leases) state.set({ status: 'standby', endpoint });
-        const lease = leases
-          ? await leases.acquire(`platform:qq:${settings.appId}`, { signal: stopping.signal })
-          : undefined;
-        if (leases && !lease) return;
-        const held = lease ? AbortSignal.any([stopping.signal, lease.lost]) : stopping.signal;
-        state.set({ status: 'connecting', endpoint });
-        try {
-          while (!held.aborted) {
-            const outcome = await connectOnce(held);
-            if (held.aborted) break;
-            failures = outcome === 'ready' ? 0 : failures + 1;
-            const delay = Math.min(MAX_RETRY_MS, settings.retryDelayMs * 2 ** failures);
-            if (outcome === 'refused') {
-              state.set({ ...state.current(), nextAttemptAt: Date.now() + delay });
-            } else if (state.current().status !== 'reconnecting' || state.current().nextAttemptAt === undefined) {
-              state.set({
-                status: 'reconnecting',
-                endpoint,
-                nextAttemptAt: Date.now() + delay,
-                ...(state.current().error ? { error: state.current().error } : {}),
-              });
-            }
-            log.info(`QQ: the gateway closed; reconnecting in ${delay} ms`);
-            await pause(delay, held).catch(() => {});
-          }
-        } finally {
-          await lease?.release().catch(() => {});
-        }
-      }
+    function connectLoop(): Promise<void> {
+      return holdConnection({
+        leases: storage.available ? storage.use.leases() : undefined,
+        name: `platform:qq:${settings.appId}`,
+        stopping: stopping.signal,
+        standby: () => state.set({ status: 'standby', endpoint }),
+        hold: (held) => {
+          state.set({ status: 'connecting', endpoint });
+          return reconnectWhile(held, {
+            attempt: connectOnce,
+            healthy: (outcome) => outcome === 'ready',
+            baseMs: settings.retryDelayMs,
+            maxMs: MAX_RETRY_MS,
+            closed: (outcome, delay) => {
+              if (outcome === 'refused') {
+                state.set({ ...state.current(), nextAttemptAt: Date.now() + delay });
+              } else if (state.current().status !== 'reconnecting' || state.current().nextAttemptAt === undefined) {
+                state.set({
+                  status: 'reconnecting',
+                  endpoint,
+                  nextAttemptAt: Date.now() + delay,
+                  ...(state.current().error ? { error: state.current().error } : {}),
+                });
+              }
+              log.info(`QQ: the gateway closed; reconnecting in ${delay} ms`);
+            },
+          });
+        },
+      });
     }
 
     /** Webhook mode: one callback (op 13 the URL check, op 0 a dispatch), answered as QQ expects. */
@@ -474,8 +478,15 @@ export default definePlugin({
         logCoded(qqErrors.AALIS_QQ_SIGNATURE_INVALID());
         return reply(401);
       }
-      if (payload.op === QqOpcode.DISPATCH) onDispatch(payload.t, payload.d);
-      else logCoded(qqErrors.AALIS_QQ_EVENT_MALFORMED({ reason: `unknown op ${String(payload.op)}` }));
+      if (payload.op !== QqOpcode.DISPATCH) {
+        logCoded(qqErrors.AALIS_QQ_EVENT_MALFORMED({ reason: `unknown op ${String(payload.op)}` }));
+        return reply(200, { op: 12 });
+      }
+      // Acknowledged only once stored: an input that could not be stored is answered 503, so QQ delivers it again.
+      if ((await onDispatch(payload.t, payload.d)) === 'failed') {
+        log.warn('QQ: an event could not be stored; answered 503 so that QQ delivers it again');
+        return reply(503);
+      }
       // op 12: the HTTP callback's acknowledgement.
       return reply(200, { op: 12 });
     }
@@ -527,24 +538,19 @@ export default definePlugin({
       });
     }
 
-    async function webhookLoop(): Promise<void> {
-      const leases = storage.available ? storage.use.leases() : undefined;
-      while (!stopping.signal.aborted) {
-        if (leases) state.set({ status: 'standby', endpoint });
-        const lease = leases
-          ? await leases.acquire(`platform:qq:${settings.appId}`, { signal: stopping.signal })
-          : undefined;
-        if (leases && !lease) return;
-        const held = lease ? AbortSignal.any([stopping.signal, lease.lost]) : stopping.signal;
-        try {
+    function webhookLoop(): Promise<void> {
+      return holdConnection({
+        leases: storage.available ? storage.use.leases() : undefined,
+        name: `platform:qq:${settings.appId}`,
+        stopping: stopping.signal,
+        standby: () => state.set({ status: 'standby', endpoint }),
+        hold: async (held) => {
           while (!held.aborted) {
             await listenWebhook(held);
             if (!held.aborted) await pause(MAX_RETRY_MS / 60, held).catch(() => {});
           }
-        } finally {
-          await lease?.release().catch(() => {});
-        }
-      }
+        },
+      });
     }
 
     /** Sends one message to the chat, passive when a received message can still be answered. */

@@ -79,13 +79,16 @@ export interface QqBotServer {
   checkWebhook(): Promise<boolean>;
   /** POSTs a raw body to the webhook with these headers (bad input); resolves with the status. */
   postWebhook(body: string, headers?: Record<string, string>): Promise<number>;
-  /** The HTTP statuses the bot answered webhook events with, in order. */
+  /** The HTTP statuses the bot answered webhook events with, in order (an event not answered 2xx is POSTed again). */
   webhookStatuses(): number[];
   /** The next `times` calls whose path ends with `pathSuffix` answer with this status. */
   failNext(pathSuffix: string, status: number, times?: number, headers?: Record<string, string>): void;
   waitFor<T>(check: () => T | undefined | false, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
 }
+
+/** How many times an event is POSTed to a webhook that does not answer 2xx (the first delivery included). */
+const WEBHOOK_ATTEMPTS = 4;
 
 /** Tencent's SILK ("#!SILK_V3", QQ's behind a 0x02 byte). */
 const isSilk = (bytes: Buffer) =>
@@ -289,10 +292,17 @@ export async function startQqBotServer({
     events.push({ s: seq, t: type, d: data });
     const payload = JSON.stringify({ op: 0, s: seq, t: type, d: data, id: `${type}:${seq}` });
     if (webhook) {
-      void postWebhook(payload, signed(payload)).then(
-        (status) => statuses.push(status),
-        () => statuses.push(0),
-      );
+      // As QQ does: an event not answered 2xx is delivered again (a few times, shortly after).
+      const deliver = (attempt: number) =>
+        void postWebhook(payload, signed(payload)).then(
+          (status) => {
+            statuses.push(status);
+            if ((status < 200 || status > 299) && attempt < WEBHOOK_ATTEMPTS)
+              setTimeout(() => deliver(attempt + 1), 50);
+          },
+          () => statuses.push(0),
+        );
+      deliver(1);
       return;
     }
     for (const socket of live) socket.send(payload);
