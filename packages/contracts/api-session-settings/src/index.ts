@@ -32,4 +32,4 @@ export {
   type SettingWrite,
   sessionFields,
 } from './session-fields-service.js';
-export { settingsErrors } from './settings-errors.js';
+export { invalidValueError, settingsErrors } from './settings-errors.js';

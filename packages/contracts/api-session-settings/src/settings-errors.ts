@@ -1,5 +1,5 @@
 // Coded errors of the session settings service. Codes are never reused.
-import { defineErrors } from '@aalis/core';
+import { type AalisError, defineErrors, type TextRef, translate } from '@aalis/core';
 
 export const settingsErrors = defineErrors({
   AALIS_SETTINGS_UNKNOWN_FIELD: {
@@ -8,7 +8,8 @@ export const settingsErrors = defineErrors({
   },
   AALIS_SETTINGS_INVALID_VALUE: {
     en: 'Session setting "{key}" expects {expected}, received {received}. Nothing was changed.',
-    'zh-CN': '会话设置项「{key}」应为 {expected}，实际为 {received}。没有做任何改动。',
+    // {expectedZh}: what was expected, in Chinese (a parameter is one string; see invalidValueError).
+    'zh-CN': '会话设置项「{key}」应为 {expectedZh}，实际为 {received}。没有做任何改动。',
   },
   AALIS_SETTINGS_FORBIDDEN: {
     en: 'Changing session setting "{key}" needs authority level {required}; yours is {level}. Nothing was changed.',
@@ -31,3 +32,17 @@ export const settingsErrors = defineErrors({
     'zh-CN': '会话设置项定义「{key}」不合法：{problem}。',
   },
 });
+
+/**
+ * AALIS_SETTINGS_INVALID_VALUE, saying what was expected in the reader's language whichever it is: the error is
+ * rendered where it is read (a WebUI page in Chinese, a command in English), long after it was made, and a parameter
+ * is one string, so it carries both renderings and each language's template names its own.
+ */
+export function invalidValueError(key: string, expected: TextRef | string, received: string): AalisError {
+  return settingsErrors.AALIS_SETTINGS_INVALID_VALUE({
+    key,
+    expected: translate(expected, 'en'),
+    expectedZh: translate(expected, 'zh-CN'),
+    received,
+  });
+}

@@ -4,7 +4,7 @@ import { commands } from '@aalis/api-commands';
 import { sessionManager } from '@aalis/api-session-manager';
 import { type SettingsScope, sessionFields } from '@aalis/api-session-settings';
 import { storage } from '@aalis/api-storage';
-import { config, definePlugin, events, i18n, logger, optional, provide, s } from '@aalis/core';
+import { config, definePlugin, events, logger, optional, provide, s } from '@aalis/core';
 import { sessionCommands } from './session-commands.js';
 import { SessionSettings } from './session-settings.js';
 import { settingsBackendOf } from './settings-backends.js';
@@ -30,7 +30,6 @@ export default definePlugin({
   uses: {
     config,
     events,
-    i18n,
     logger,
     provide,
     storage,
@@ -39,11 +38,10 @@ export default definePlugin({
     sessionManager: optional(sessionManager),
   },
   config: sessionSettingsConfig,
-  async apply({ config, events, i18n, logger, provide, storage, authority, commands, sessionManager }) {
+  async apply({ config, events, logger, provide, storage, authority, commands, sessionManager }) {
     const store = new SettingsStore(await settingsBackendOf(storage.use));
     const settings = new SessionSettings({
       store,
-      locale: i18n.use.locale,
       platformTypes: config.use.platformTypes,
       authority: () => (authority.available ? authority.use : undefined),
       async completeScope(scope) {

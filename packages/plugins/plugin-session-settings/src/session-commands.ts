@@ -6,6 +6,7 @@ import {
   type EffectiveValue,
   expectedOf,
   formatSettingValue,
+  invalidValueError,
   parseSettingText,
   type SettingsScope,
   settingsErrors,
@@ -95,11 +96,7 @@ export function sessionCommands(settings: SessionSettings): CommandDefinition[] 
         const field = settings.field(key)?.field ?? settingsUnknown(settings, key);
         const parsed = parseSettingText(field.type, text);
         if (!parsed.ok) {
-          throw settingsErrors.AALIS_SETTINGS_INVALID_VALUE({
-            key,
-            expected: t(expectedOf(field)),
-            received: describeValue(text),
-          });
+          throw invalidValueError(key, expectedOf(field), describeValue(text));
         }
         const write = { layer: 'session' as const, target: sessionId, key, value: parsed.value };
         await settings.set({ ...write, caller: withIdentity(caller.identity) });

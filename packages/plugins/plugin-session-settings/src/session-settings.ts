@@ -9,6 +9,7 @@ import {
   type FieldInfo,
   type FieldOption,
   type GlobalValue,
+  invalidValueError,
   isLayer,
   layerTargetsOf,
   matchesFieldType,
@@ -21,8 +22,7 @@ import {
   type SettingWrite,
   settingsErrors,
 } from '@aalis/api-session-settings';
-import type { Disposer, Events, Locale, Logger, RegistrationOwner, TextRef } from '@aalis/core';
-import { translate } from '@aalis/core';
+import type { Disposer, Events, Logger, RegistrationOwner, TextRef } from '@aalis/core';
 import { FieldRegistry } from './field-registry.js';
 import { frozenCopy } from './frozen-value.js';
 import { GlobalValues } from './global-values.js';
@@ -33,7 +33,6 @@ const NOBODY: Caller = Object.freeze({ isOwner: false, level: 0 });
 
 export interface SessionSettingsOptions {
   store: SettingsStore;
-  locale: Locale;
   /** Platform id → platform type (config `platformTypes`); unmapped platforms have no platform-type layer. */
   platformTypes?: Readonly<Record<string, string>>;
   /** The authority service now, if any. */
@@ -250,11 +249,7 @@ export class SessionSettings implements SessionFieldsService {
   }
 
   private invalid(field: AnySessionField, expected: TextRef | string, value: unknown): never {
-    throw settingsErrors.AALIS_SETTINGS_INVALID_VALUE({
-      key: field.key,
-      expected: translate(expected, this.config.locale),
-      received: describeValue(value),
-    });
+    throw invalidValueError(field.key, expected, describeValue(value));
   }
 
   private resolve(
