@@ -2,6 +2,11 @@
 // WebSocket) and the scripted model server; a group message addressed to her opens a turn whose first words
 // (written beside a tool call) were never sent to the group. The owner's page lists the room and marks those
 // words 「未发出」/"Not sent", live and after a reload; the room's composer is off (its history is read-only here).
+// Then the owner sets the group's flow rules (cooldowns, rate limit, quiet hours) in the settings panel on the venue
+// layer: stored (a reload shows them), obeyed by the group (a second message inside the cooldown is held back with
+// a notice, no model call), and a bad clock refused with a clear error that changes nothing; in English and 中文.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 
 import {
   type OneBotImplementation,
@@ -15,8 +20,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServedWebui, serveWebui } from './serve-webui.case.js';
 
 const TIMEOUT = 90_000;
+const SLOW = { timeout: 15_000 };
 const SELF = 10_000;
 const GROUP = 555;
+const SHOTS = join(import.meta.dirname, '..', '..', '..', '..', '..', 'docs', 'screenshots', 'webui');
 let onebot: OneBotImplementation;
 let served: ServedWebui;
 let context: BrowserContext;
@@ -24,7 +31,7 @@ let page: Page;
 
 beforeAll(async () => {
   onebot = await startOneBotImplementation({ selfId: SELF });
-  served = await serveWebui({ extraConfig: `  platform-onebot: { url: ${onebot.url} }\n` });
+  served = await serveWebui({ extraConfig: `  platform-onebot: { url: ${onebot.url} }\n  flow-control: {}\n` });
   await onebot.connected();
   context = await served.browser.newContext({ viewport: { width: 1280, height: 860 } });
   page = await context.newPage();
@@ -89,6 +96,130 @@ describe('a room in the WebUI', () => {
       await page.reload();
       await page.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
       await check();
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "sets the group's flow rules in the settings panel: stored, obeyed, a bad clock refused (English and 中文)",
+    async () => {
+      const LABELS = {
+        en: {
+          roomCooldown: 'Cooldown per chat (seconds, 0 = off)',
+          personCooldown: 'Cooldown per person (seconds, 0 = off)',
+          roomPerMinute: 'Rate limit per chat per minute (0 = none)',
+          quietFrom: 'Quiet hours from (HH:MM, empty = none)',
+          quietTo: 'Quiet hours to (HH:MM)',
+          advanced: 'Advanced',
+        },
+        'zh-CN': {
+          roomCooldown: '冷却：会话（秒，0 为关闭）',
+          personCooldown: '冷却：每人（秒，0 为关闭）',
+          roomPerMinute: '限速：会话每分钟（0 为不限）',
+          quietFrom: '安静时段开始（时：分，留空为没有）',
+          quietTo: '安静时段结束（时：分）',
+          advanced: '高级',
+        },
+      } as const;
+      type Locale = keyof typeof LABELS;
+      const row = (key: string) => page.locator(`[data-testid="setting"][data-key="${key}"]`);
+      /** The settings panel of the open room, its advanced part unfolded. */
+      const openSettings = async (locale: Locale) => {
+        await page.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
+        if ((await page.getByTestId('side-panel').count()) === 0) await page.getByTestId('panel-toggle').click();
+        await page.getByTestId('tab-settings').click();
+        const advanced = page.locator('details.settings-group').filter({
+          has: page.locator('summary', { hasText: LABELS[locale].advanced }),
+        });
+        if ((await advanced.getAttribute('open')) === null) await advanced.locator('summary').click();
+        await row('flowQuietTo').waitFor();
+      };
+      /** Types into a field and commits it (the panel saves on change), then waits for the save to end. */
+      const write = async (locale: Locale, field: keyof (typeof LABELS)['en'], value: string) => {
+        const input = page.getByLabel(LABELS[locale][field], { exact: true });
+        await input.fill(value);
+        await input.press('Tab');
+        await expect.poll(() => input.isDisabled(), SLOW).toBe(false);
+      };
+      const values = () =>
+        Promise.all(
+          [
+            'flowRoomCooldownSeconds',
+            'flowPersonCooldownSeconds',
+            'flowRoomPerMinute',
+            'flowQuietFrom',
+            'flowQuietTo',
+          ].map((key) => row(key).locator('input').inputValue()),
+        );
+
+      // The group's own layer: every session of group 555 follows it.
+      await openSettings('en');
+      await page.getByTestId('write-layer').selectOption('venue');
+      await write('en', 'personCooldown', '10');
+      await expect.poll(() => row('flowPersonCooldownSeconds').getAttribute('data-source'), SLOW).toBe('venue');
+
+      // The group obeys it: a person who has not spoken yet is answered, their second message inside the cooldown is
+      // held back (a notice, no model call).
+      const calls = served.model.chatBodies().length;
+      const sent = onebot.sent.length;
+      served.model.enqueue(textReply('Noted.'));
+      const ask = (text: string) =>
+        onebot.push(
+          onebotGroupMessage({
+            groupId: GROUP,
+            userId: 77,
+            card: 'Ada',
+            message: [
+              { type: 'at', data: { qq: String(SELF) } },
+              { type: 'text', data: { text } },
+            ],
+          }),
+        );
+      ask(' first');
+      await expect.poll(() => onebot.sent.length, SLOW).toBe(sent + 1);
+      ask(' second');
+      await expect.poll(() => onebot.sent.length, SLOW).toBe(sent + 2);
+      expect(JSON.stringify(onebot.sent.at(-1)?.message)).toContain('I just answered; ask me again in');
+      expect(served.model.chatBodies().length).toBe(calls + 1);
+
+      await write('en', 'roomCooldown', '30');
+      await write('en', 'roomPerMinute', '6');
+      await expect.poll(() => row('flowRoomPerMinute').getAttribute('data-source'), SLOW).toBe('venue');
+      await write('en', 'quietFrom', '23:00');
+      await write('en', 'quietTo', '07:00');
+      await expect.poll(() => row('flowQuietTo').getAttribute('data-source'), SLOW).toBe('venue');
+      // A clock that does not exist: refused beside the field, in words that say what to write.
+      await write('en', 'quietFrom', '25:00');
+      await expect
+        .poll(() => row('flowQuietFrom').getByRole('alert').textContent(), SLOW)
+        .toContain("'HH:MM' (24-hour, e.g. 23:00) or empty");
+      await row('flowQuietFrom').scrollIntoViewIfNeeded();
+      mkdirSync(SHOTS, { recursive: true });
+      await page.screenshot({ path: join(SHOTS, 'room-flow-settings-en.png') });
+
+      // Stored: a reload shows what was saved, the refused clock changed nothing.
+      await page.reload();
+      await openSettings('en');
+      expect(await values()).toEqual(['30', '10', '6', '23:00', '07:00']);
+      expect(await row('flowQuietFrom').getAttribute('data-source')).toBe('venue');
+
+      // 中文: the same fields in Chinese, a bad clock refused in Chinese, a good one stored.
+      await page.evaluate(() => localStorage.setItem('aalis.webui.locale', 'zh-CN'));
+      await page.reload();
+      await openSettings('zh-CN');
+      expect(await values()).toEqual(['30', '10', '6', '23:00', '07:00']);
+      await page.getByTestId('write-layer').selectOption('venue');
+      await write('zh-CN', 'quietTo', '7:60');
+      await expect
+        .poll(() => row('flowQuietTo').getByRole('alert').textContent(), SLOW)
+        .toContain('「时：分」（24 小时制，如 23:00）或空');
+      await row('flowQuietTo').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SHOTS, 'room-flow-settings-zh-CN.png') });
+      await write('zh-CN', 'quietTo', '06:30');
+      await expect.poll(() => row('flowQuietTo').getByRole('alert').count(), SLOW).toBe(0);
+      await page.reload();
+      await openSettings('zh-CN');
+      expect(await values()).toEqual(['30', '10', '6', '23:00', '06:30']);
     },
     TIMEOUT,
   );
