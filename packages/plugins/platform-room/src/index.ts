@@ -1,4 +1,10 @@
 // @aalis/platform-room: what every chat-room platform adapter (OneBot v11, Telegram …) does the same way.
+export {
+  type HoldConnectionOptions,
+  holdConnection,
+  type ReconnectOptions,
+  reconnectWhile,
+} from './connection-lease.js';
 export { deliverToRoom, type RoomTarget } from './deliver-to-room.js';
 export { type FetchAttachmentOptions, fetchFileAttachment, fetchImageAttachment } from './fetch-attachment.js';
 export { type InboundContentOptions, type InboundFile, inboundContent } from './inbound-content.js';

@@ -10,11 +10,12 @@ import { AalisError, definePlugin, optional } from '@aalis/core';
 import {
   deliverToRoom,
   ensureRoomSession,
+  holdConnection,
   type InboundFile,
   InboundOrder,
   inboundContent,
-  pause,
   RoomMemory,
+  reconnectWhile,
   reportPlatformState,
   roomAdapterUses,
   wireRoomTurns,
@@ -305,39 +306,34 @@ export default definePlugin({
       });
     }
 
-    async function connectLoop(): Promise<void> {
-      const leases = storage.available ? storage.use.leases() : undefined;
-      let failures = 0;
-      while (!stopping.signal.aborted) {
-        if (leases) state.set({ status: 'standby', endpoint });
-        const lease = leases
-          ? await leases.acquire(`platform:dingtalk:${settings.clientId}`, { signal: stopping.signal })
-          : undefined;
-        if (leases && !lease) return;
-        const held = lease ? AbortSignal.any([stopping.signal, lease.lost]) : stopping.signal;
-        state.set({ status: 'connecting', endpoint });
-        try {
-          while (!held.aborted) {
-            const outcome = await connectOnce(held);
-            if (held.aborted) break;
-            failures = outcome === 'ready' ? 0 : failures + 1;
-            const delay = Math.min(MAX_RETRY_MS, settings.retryDelayMs * 2 ** failures);
-            if (outcome === 'refused') state.set({ ...state.current(), nextAttemptAt: Date.now() + delay });
-            else {
-              state.set({
-                status: 'reconnecting',
-                endpoint,
-                nextAttemptAt: Date.now() + delay,
-                ...(outcome === 'failed' && state.current().error ? { error: state.current().error } : {}),
-              });
-            }
-            log.info(`DingTalk: the Stream socket closed; reconnecting in ${delay} ms`);
-            await pause(delay, held).catch(() => {});
-          }
-        } finally {
-          await lease?.release().catch(() => {});
-        }
-      }
+    function connectLoop(): Promise<void> {
+      return holdConnection({
+        leases: storage.available ? storage.use.leases() : undefined,
+        name: `platform:dingtalk:${settings.clientId}`,
+        stopping: stopping.signal,
+        standby: () => state.set({ status: 'standby', endpoint }),
+        hold: (held) => {
+          state.set({ status: 'connecting', endpoint });
+          return reconnectWhile(held, {
+            attempt: connectOnce,
+            healthy: (outcome) => outcome === 'ready',
+            baseMs: settings.retryDelayMs,
+            maxMs: MAX_RETRY_MS,
+            closed: (outcome, delay) => {
+              if (outcome === 'refused') state.set({ ...state.current(), nextAttemptAt: Date.now() + delay });
+              else {
+                state.set({
+                  status: 'reconnecting',
+                  endpoint,
+                  nextAttemptAt: Date.now() + delay,
+                  ...(outcome === 'failed' && state.current().error ? { error: state.current().error } : {}),
+                });
+              }
+              log.info(`DingTalk: the Stream socket closed; reconnecting in ${delay} ms`);
+            },
+          });
+        },
+      });
     }
 
     const usable = (webhook: { url: string; expiresAt: number } | undefined) =>

@@ -16,6 +16,7 @@ import {
   type ChatType,
   deliverToRoom,
   ensureRoomSession,
+  holdConnection,
   InboundOrder,
   inboundContent,
   RoomMemory,
@@ -504,26 +505,14 @@ export default definePlugin({
     async function connectLoop(): Promise<void> {
       const me = await whoAmI();
       if (!me) return;
-      const leases = storage.available ? storage.use.leases() : undefined;
-      while (!stopping.signal.aborted) {
-        let lease: Awaited<ReturnType<NonNullable<typeof leases>['acquire']>> | undefined;
-        if (leases) {
-          // Another process of the deployment holding the connection shows as standby until this one takes over.
-          const standby = setTimeout(() => state.set({ status: 'standby' }), 500);
-          try {
-            lease = await leases.acquire(`platform:lark:${settings.appId}`, { signal: stopping.signal });
-          } finally {
-            clearTimeout(standby);
-          }
-          if (!lease) return;
-        }
-        const held = lease ? AbortSignal.any([stopping.signal, lease.lost]) : stopping.signal;
-        try {
-          await connectWhile(held);
-        } finally {
-          await lease?.release().catch(() => {});
-        }
-      }
+      await holdConnection({
+        leases: storage.available ? storage.use.leases() : undefined,
+        name: `platform:lark:${settings.appId}`,
+        stopping: stopping.signal,
+        // Another process of the deployment holding the connection shows as standby until this one takes over.
+        standby: () => state.set({ status: 'standby' }),
+        hold: connectWhile,
+      });
     }
 
     /** Sends one piece: a reply (quoting) or a new message, in the rich form and as plain text when that is refused. */

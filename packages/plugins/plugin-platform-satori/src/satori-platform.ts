@@ -10,10 +10,11 @@ import {
   type ChatType,
   deliverToRoom,
   ensureRoomSession,
+  holdConnection,
   InboundOrder,
   inboundContent,
-  pause,
   RoomMemory,
+  reconnectWhile,
   reportPlatformState,
   roomAdapterUses,
   stateError,
@@ -308,42 +309,35 @@ export default definePlugin({
     /** Why the last connection ended before READY (undefined: it was healthy, or it closed after READY). */
     let lastFailure: { refused: boolean; error: AalisError } | undefined;
 
-    async function connectLoop(): Promise<void> {
-      const leases = storage.available ? storage.use.leases() : undefined;
-      let failures = 0;
-      while (!stopping.signal.aborted) {
-        let lease = leases ? await leases.tryAcquire(`platform:satori:${endpoint}`) : undefined;
-        if (leases && !lease) {
-          state.set({ status: 'standby' });
-          lease = await leases.acquire(`platform:satori:${endpoint}`, { signal: stopping.signal });
-        }
-        if (leases && !lease) return;
-        const held = lease ? AbortSignal.any([stopping.signal, lease.lost]) : stopping.signal;
-        try {
-          while (!held.aborted) {
-            const healthy = await connectOnce(held);
-            if (held.aborted) break;
-            failures = healthy ? 0 : failures + 1;
-            const delay = Math.min(MAX_RETRY_MS, settings.retryDelayMs * 2 ** failures);
-            log.info(`Satori: the event socket closed; reconnecting in ${delay} ms`);
-            const nextAttemptAt = Date.now() + delay;
-            if (lastFailure?.refused) {
-              state.set({
-                status: 'refused',
-                configKey: 'plugins.platform-satori.token',
-                error: stateError(lastFailure.error),
-                nextAttemptAt,
-              });
-            } else {
-              const error = lastFailure?.error ?? satoriErrors.AALIS_SATORI_CONNECTION_LOST({ endpoint });
-              state.set({ status: 'reconnecting', error: stateError(error), nextAttemptAt });
-            }
-            await pause(delay, held).catch(() => {});
-          }
-        } finally {
-          await lease?.release().catch(() => {});
-        }
-      }
+    function connectLoop(): Promise<void> {
+      return holdConnection({
+        leases: storage.available ? storage.use.leases() : undefined,
+        name: `platform:satori:${endpoint}`,
+        stopping: stopping.signal,
+        standby: () => state.set({ status: 'standby' }),
+        hold: (held) =>
+          reconnectWhile(held, {
+            attempt: connectOnce,
+            healthy: (healthy) => healthy,
+            baseMs: settings.retryDelayMs,
+            maxMs: MAX_RETRY_MS,
+            closed: (_healthy, delay) => {
+              log.info(`Satori: the event socket closed; reconnecting in ${delay} ms`);
+              const nextAttemptAt = Date.now() + delay;
+              if (lastFailure?.refused) {
+                state.set({
+                  status: 'refused',
+                  configKey: 'plugins.platform-satori.token',
+                  error: stateError(lastFailure.error),
+                  nextAttemptAt,
+                });
+              } else {
+                const error = lastFailure?.error ?? satoriErrors.AALIS_SATORI_CONNECTION_LOST({ endpoint });
+                state.set({ status: 'reconnecting', error: stateError(error), nextAttemptAt });
+              }
+            },
+          }),
+      });
     }
 
     async function deliver(message: OutgoingMessage): Promise<void> {

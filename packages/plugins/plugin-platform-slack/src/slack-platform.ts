@@ -13,9 +13,11 @@ import {
   type ChatType,
   deliverToRoom,
   ensureRoomSession,
+  holdConnection,
   InboundOrder,
   inboundContent,
   RoomMemory,
+  reconnectWhile,
   reportPlatformState,
   roomAdapterUses,
   wireRoomTurns,
@@ -390,45 +392,32 @@ export default definePlugin({
     async function connectLoop(): Promise<void> {
       const me = await whoAmI();
       if (!me) return;
-      const leases = storage.available ? storage.use.leases() : undefined;
-      let failures = 0;
-      while (!stopping.signal.aborted) {
-        let lease: Awaited<ReturnType<NonNullable<typeof leases>['acquire']>> | undefined;
-        if (leases) {
-          // Another process of the deployment holding the socket shows as standby until this one takes over.
-          const standby = setTimeout(() => state.set({ status: 'standby' }), 500);
-          try {
-            lease = await leases.acquire(`platform:slack:${me.teamId ?? ''}:${me.userId}`, {
-              signal: stopping.signal,
-            });
-          } finally {
-            clearTimeout(standby);
-          }
-        }
-        if (leases && !lease) return;
-        const held = lease ? AbortSignal.any([stopping.signal, lease.lost]) : stopping.signal;
-        try {
-          while (!held.aborted) {
-            const healthy = await connectOnce(held);
-            if (held.aborted) break;
-            failures = healthy ? 0 : failures + 1;
-            const delay = Math.min(MAX_RETRY_MS, settings.retryDelayMs * 2 ** failures);
-            const failure = lastFailure;
-            lastFailure = undefined;
-            const refused = failure?.code === 'AALIS_SLACK_TOKEN_REJECTED';
-            state.set({
-              status: refused ? 'refused' : 'reconnecting',
-              nextAttemptAt: Date.now() + delay,
-              ...(failure ? { error: { code: failure.code, text: failure.text } } : {}),
-              ...(refused ? { configKey: 'plugins.platform-slack.appToken' } : {}),
-            });
-            log.info(`Slack: the socket closed; reconnecting in ${delay} ms`);
-            await pause(delay, undefined, { signal: held }).catch(() => {});
-          }
-        } finally {
-          await lease?.release().catch(() => {});
-        }
-      }
+      await holdConnection({
+        leases: storage.available ? storage.use.leases() : undefined,
+        name: `platform:slack:${me.teamId ?? ''}:${me.userId}`,
+        stopping: stopping.signal,
+        // Another process of the deployment holding the socket shows as standby until this one takes over.
+        standby: () => state.set({ status: 'standby' }),
+        hold: (held) =>
+          reconnectWhile(held, {
+            attempt: connectOnce,
+            healthy: (healthy) => healthy,
+            baseMs: settings.retryDelayMs,
+            maxMs: MAX_RETRY_MS,
+            closed: (_healthy, delay) => {
+              const failure = lastFailure;
+              lastFailure = undefined;
+              const refused = failure?.code === 'AALIS_SLACK_TOKEN_REJECTED';
+              state.set({
+                status: refused ? 'refused' : 'reconnecting',
+                nextAttemptAt: Date.now() + delay,
+                ...(failure ? { error: { code: failure.code, text: failure.text } } : {}),
+                ...(refused ? { configKey: 'plugins.platform-slack.appToken' } : {}),
+              });
+              log.info(`Slack: the socket closed; reconnecting in ${delay} ms`);
+            },
+          }),
+      });
     }
 
     async function post(

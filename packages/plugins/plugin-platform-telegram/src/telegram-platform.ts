@@ -15,6 +15,7 @@ import {
   type ChatType,
   deliverToRoom,
   ensureRoomSession,
+  holdConnection,
   type InboundFile,
   InboundOrder,
   inboundContent,
@@ -211,21 +212,16 @@ export default definePlugin({
       const botId = String(me.id);
       // Every process may send (replies go out from whichever process runs the turn), but one process per deployment
       // polls: the database's lease decides which; another takes over if it dies.
-      const leases = storage.available ? storage.use.leases() : undefined;
-      while (!stopping.signal.aborted) {
-        let lease = leases ? await leases.tryAcquire(`platform:telegram:${botId}`) : undefined;
-        if (leases && !lease) {
-          state.set({ status: 'standby' });
-          lease = await leases.acquire(`platform:telegram:${botId}`, { signal: stopping.signal });
-        }
-        if (leases && !lease) return;
-        try {
-          await pollWhile(botId, lease ? AbortSignal.any([stopping.signal, lease.lost]) : stopping.signal);
-        } finally {
-          await lease?.release().catch(() => {});
-        }
-        if (!stopping.signal.aborted) log.warn('Telegram: lost the polling lease; waiting to take it again');
-      }
+      await holdConnection({
+        leases: storage.available ? storage.use.leases() : undefined,
+        name: `platform:telegram:${botId}`,
+        stopping: stopping.signal,
+        standby: () => state.set({ status: 'standby' }),
+        hold: async (held) => {
+          await pollWhile(botId, held);
+          if (!stopping.signal.aborted) log.warn('Telegram: lost the polling lease; waiting to take it again');
+        },
+      });
     }
 
     let pendingStore: Promise<PendingRequestStore> | undefined;

@@ -12,6 +12,7 @@ import {
   deliverToRoom,
   ensureRoomSession,
   fetchFileAttachment,
+  holdConnection,
   type InboundFile,
   InboundOrder,
   inboundContent,
@@ -329,24 +330,19 @@ export default definePlugin({
       });
     }
 
-    async function listenLoop(): Promise<void> {
-      const leases = storage.available ? storage.use.leases() : undefined;
-      while (!stopping.signal.aborted) {
-        if (leases) state.set({ status: 'standby' });
-        const lease = leases
-          ? await leases.acquire(`platform:wecom:${settings.path}:${settings.port}`, { signal: stopping.signal })
-          : undefined;
-        if (leases && !lease) return;
-        const held = lease ? AbortSignal.any([stopping.signal, lease.lost]) : stopping.signal;
-        try {
+    function listenLoop(): Promise<void> {
+      return holdConnection({
+        leases: storage.available ? storage.use.leases() : undefined,
+        name: `platform:wecom:${settings.path}:${settings.port}`,
+        stopping: stopping.signal,
+        standby: () => state.set({ status: 'standby' }),
+        hold: async (held) => {
           while (!held.aborted) {
             await listen(held);
             if (!held.aborted) await pause(RETRY_MS, held).catch(() => {});
           }
-        } finally {
-          await lease?.release().catch(() => {});
-        }
-      }
+        },
+      });
     }
 
     async function postResponseUrl(url: string, content: string): Promise<void> {
