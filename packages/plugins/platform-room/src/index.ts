@@ -27,6 +27,7 @@ export {
   stateError,
 } from './platform-state-report.js';
 export { roomAdapterUses } from './room-adapter-uses.js';
+export { sectionHasText } from './room-config.js';
 export { roomErrors } from './room-errors.js';
 export { roomLimitsShape } from './room-limits-schema.js';
 export { RoomMemory } from './room-memory.js';

@@ -8,14 +8,11 @@ import { sessionManager } from '@aalis/api-session-manager';
 import { storage } from '@aalis/api-storage';
 import { config, events, i18n, lifecycle, logger, optional } from '@aalis/core';
 
+/** The services every adapter needs. */
+const required = { config, logger, events, i18n, lifecycle, gateway, hooks };
+
 export const roomAdapterUses = {
-  config,
-  logger,
-  events,
-  i18n,
-  lifecycle,
-  gateway,
-  hooks,
+  ...required,
   sessionManager: optional(sessionManager),
   platform: optional(platform),
   storage: optional(storage),

@@ -1,6 +1,7 @@
 // The config section `plugins.platform-dingtalk`: a light module (the runtime validates and documents it without
 // loading the plugin).
 import { type Infer, s } from '@aalis/core';
+import { sectionHasText } from '@aalis/platform-room/room-config';
 import { roomLimitsShape } from '@aalis/platform-room/room-limits-schema';
 
 export const dingtalkConfigSchema = s.object({
@@ -62,7 +63,5 @@ export type DingtalkConfig = Infer<typeof dingtalkConfigSchema>;
 
 /** Whether the section names an app (the runtime enables the plugin only then). */
 export function dingtalkConfigured(section: unknown): boolean {
-  if (typeof section !== 'object' || section === null) return false;
-  const clientId = (section as Record<string, unknown>).clientId;
-  return typeof clientId === 'string' && clientId !== '';
+  return sectionHasText(section, 'clientId');
 }

@@ -1,6 +1,7 @@
 // The config section `plugins.platform-discord`: a light module (the runtime validates and documents it without
 // loading the plugin or discord's packages).
 import { type Infer, s } from '@aalis/core';
+import { sectionHasText } from '@aalis/platform-room/room-config';
 import { roomLimitsShape } from '@aalis/platform-room/room-limits-schema';
 
 export const discordConfigSchema = s.object({
@@ -49,10 +50,5 @@ export type DiscordConfig = Infer<typeof discordConfigSchema>;
 
 /** Whether the section configures a bot (the runtime enables the plugin only then). */
 export function discordConfigured(section: unknown): boolean {
-  return (
-    typeof section === 'object' &&
-    section !== null &&
-    typeof (section as Record<string, unknown>).token === 'string' &&
-    (section as Record<string, unknown>).token !== ''
-  );
+  return sectionHasText(section, 'token');
 }

@@ -1,6 +1,7 @@
 // The config section `plugins.platform-lark`: a light module (the runtime validates and documents it without loading
 // the plugin or the Feishu/Lark SDK).
 import { type Infer, s } from '@aalis/core';
+import { sectionHasText } from '@aalis/platform-room/room-config';
 import { roomLimitsShape } from '@aalis/platform-room/room-limits-schema';
 
 export const larkConfigSchema = s.object({
@@ -64,7 +65,5 @@ export type LarkConfig = Infer<typeof larkConfigSchema>;
 
 /** Whether the section names an app (the runtime enables the plugin only then). */
 export function larkConfigured(section: unknown): boolean {
-  if (typeof section !== 'object' || section === null) return false;
-  const { appId, appSecret } = section as Record<string, unknown>;
-  return typeof appId === 'string' && appId !== '' && typeof appSecret === 'string' && appSecret !== '';
+  return sectionHasText(section, 'appId', 'appSecret');
 }

@@ -1,6 +1,7 @@
 // The config section `plugins.platform-qq`: a light module (the runtime validates and documents it without loading
 // the plugin).
 import { type Infer, s } from '@aalis/core';
+import { sectionHasText } from '@aalis/platform-room/room-config';
 import { roomLimitsShape } from '@aalis/platform-room/room-limits-schema';
 
 export const qqConfigSchema = s.object({
@@ -74,7 +75,5 @@ export type QqConfig = Infer<typeof qqConfigSchema>;
 
 /** Whether the section names a bot (the runtime enables the plugin only then). */
 export function qqConfigured(section: unknown): boolean {
-  if (typeof section !== 'object' || section === null) return false;
-  const appId = (section as Record<string, unknown>).appId;
-  return typeof appId === 'string' && appId !== '';
+  return sectionHasText(section, 'appId');
 }

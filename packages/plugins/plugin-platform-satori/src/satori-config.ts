@@ -1,6 +1,7 @@
 // The config section `plugins.platform-satori`: a light module (the runtime validates and documents it without
 // loading the plugin).
 import { type Infer, s } from '@aalis/core';
+import { sectionHasText } from '@aalis/platform-room/room-config';
 import { roomLimitsShape } from '@aalis/platform-room/room-limits-schema';
 
 export const satoriConfigSchema = s.object({
@@ -40,10 +41,5 @@ export type SatoriConfig = Infer<typeof satoriConfigSchema>;
 
 /** Whether the section names a Satori server (the runtime enables the plugin only then). */
 export function satoriConfigured(section: unknown): boolean {
-  return (
-    typeof section === 'object' &&
-    section !== null &&
-    typeof (section as Record<string, unknown>).endpoint === 'string' &&
-    (section as Record<string, unknown>).endpoint !== ''
-  );
+  return sectionHasText(section, 'endpoint');
 }

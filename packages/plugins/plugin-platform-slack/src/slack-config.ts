@@ -1,6 +1,7 @@
 // The config section `plugins.platform-slack`: a light module (the runtime validates and documents it without
 // loading the plugin or the Slack SDK).
 import { type Infer, s } from '@aalis/core';
+import { sectionHasText } from '@aalis/platform-room/room-config';
 import { roomLimitsShape } from '@aalis/platform-room/room-limits-schema';
 
 export const slackConfigSchema = s.object({
@@ -69,7 +70,5 @@ export type SlackConfig = Infer<typeof slackConfigSchema>;
 
 /** Whether the section holds both tokens (the runtime enables the plugin only then). */
 export function slackConfigured(section: unknown): boolean {
-  if (typeof section !== 'object' || section === null) return false;
-  const { botToken, appToken } = section as Record<string, unknown>;
-  return typeof botToken === 'string' && botToken !== '' && typeof appToken === 'string' && appToken !== '';
+  return sectionHasText(section, 'botToken', 'appToken');
 }

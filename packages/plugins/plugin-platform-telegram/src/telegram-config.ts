@@ -1,5 +1,6 @@
 // The config section `plugins.platform-telegram`.
 import { type Infer, s } from '@aalis/core';
+import { sectionHasText } from '@aalis/platform-room/room-config';
 import { roomLimitsShape } from '@aalis/platform-room/room-limits-schema';
 
 export const telegramConfigSchema = s.object({
@@ -62,10 +63,5 @@ export type TelegramConfig = Infer<typeof telegramConfigSchema>;
 
 /** Whether the section configures a bot (the runtime enables the plugin only then). */
 export function telegramConfigured(section: unknown): boolean {
-  return (
-    typeof section === 'object' &&
-    section !== null &&
-    typeof (section as Record<string, unknown>).token === 'string' &&
-    (section as Record<string, unknown>).token !== ''
-  );
+  return sectionHasText(section, 'token');
 }

@@ -1,6 +1,7 @@
 // The config section `plugins.platform-wecom`: a light module (the runtime validates and documents it without
 // loading the plugin).
 import { type Infer, s } from '@aalis/core';
+import { sectionHasText } from '@aalis/platform-room/room-config';
 import { roomLimitsShape } from '@aalis/platform-room/room-limits-schema';
 
 export const wecomConfigSchema = s.object({
@@ -54,7 +55,5 @@ export type WecomConfig = Infer<typeof wecomConfigSchema>;
 
 /** Whether the section names a bot (the runtime enables the plugin only then). */
 export function wecomConfigured(section: unknown): boolean {
-  if (typeof section !== 'object' || section === null) return false;
-  const token = (section as Record<string, unknown>).token;
-  return typeof token === 'string' && token !== '';
+  return sectionHasText(section, 'token');
 }
