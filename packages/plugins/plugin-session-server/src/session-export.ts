@@ -113,10 +113,13 @@ function markdownOf(session: SessionSummary, entries: readonly TimelineEntry[], 
         out.push(`${t('toolCall', { name: item.name })}`, '', fence(item.arguments), '');
         if (item.result !== undefined) out.push(`${t('toolResult')}`, '', fence(item.result), '');
       } else if (item.kind === 'input') out.push(...input(item.input), '');
-      else out.push(`_${item.text}_`, '');
+      else out.push(`_${item.texts?.[locale] ?? item.text}_`, '');
     }
     if (entry.outcome && entry.outcome !== 'replied') {
-      out.push(`_${t(`outcome.${entry.outcome}`)}${entry.error ? `: ${entry.error}` : ''}_`, '');
+      // The reason in the reader's language when the host kept it in both (a coded error).
+      const reason = entry.errors?.[locale] ?? entry.error;
+      const colon = locale === 'zh-CN' ? '：' : ': ';
+      out.push(`_${t(`outcome.${entry.outcome}`)}${reason ? `${colon}${reason}` : ''}_`, '');
     }
     return out;
   };
@@ -137,7 +140,7 @@ function markdownOf(session: SessionSummary, entries: readonly TimelineEntry[], 
     } else if (entry.kind === 'released') {
       lines.push(...input(entry.input), '', `_${t('released')}_`, '', '---', '');
     } else {
-      lines.push(`_${entry.text}_`, '');
+      lines.push(`_${entry.texts?.[locale] ?? entry.text}_`, '');
     }
   }
   return `${lines.join('\n').trimEnd()}\n`;

@@ -155,6 +155,12 @@ describe('delivery failures', () => {
       { kind: 'text', text: 'lost on the way', final: true, unsent: true },
       { kind: 'notice', tone: 'delivery-failure', texts },
     ]);
+    // An export is in the connection's locale, the note too.
+    for (const locale of ['en', 'zh-CN'] as const) {
+      await later.setLocale(locale);
+      const { content } = await later.request('sessions.export', { sessionId: session.id, format: 'markdown' });
+      expect(content).toContain(`_${texts[locale]}_`);
+    }
   });
 });
 
