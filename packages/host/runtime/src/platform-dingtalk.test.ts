@@ -7,6 +7,7 @@ import { expect, it } from 'vitest';
 import { describePlatformConformance } from './platform-conformance.case.js';
 import { conformanceDriver } from './platform-dingtalk-driver.case.js';
 import { waitFor } from './spawn-aalis.case.js';
+import { failInputStores, storedInputs } from './storage-faults.case.js';
 
 const until = (check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000) =>
   waitFor(check, { what, timeoutMs });
@@ -54,6 +55,30 @@ describePlatformConformance(conformanceDriver, (context) => {
     dingtalk.message({ conversationId: 'dm-carol', single: true, userId: 'carol', nick: 'Carol', text: 'and now?' });
     await until(() => dingtalk.sent.some((entry) => entry.text === 'Once.'), 'the next reply to carol');
     expect(JSON.stringify(model.chatBodies().at(-1)).split('hello-once')).toHaveLength(2);
+  });
+
+  it('acknowledges a callback only once its input is stored; one left unacknowledged is stored once when redelivered', async () => {
+    const { server, model } = context;
+    const dingtalk = server.dingtalk;
+    const fault = failInputStores(context.aalis);
+    model.enqueue(textReply('Kept in DingTalk.'));
+    dingtalk.message({
+      conversationId: 'dm-dave',
+      single: true,
+      userId: 'dave',
+      nick: 'Dave',
+      text: 'the store fails once',
+    });
+    await until(() => context.logs().includes('DingTalk: a message could not be stored'), 'the refused store');
+    fault.restore();
+    expect(fault.failed()).toBe(1);
+    const waiting = dingtalk.unacknowledged();
+    expect(waiting).toHaveLength(1);
+    expect(dingtalk.redeliver()).toEqual(waiting);
+    await until(() => dingtalk.sent.some((entry) => entry.text === 'Kept in DingTalk.'), 'the reply to dave');
+    await until(() => dingtalk.acknowledged().includes(waiting[0]!), 'the redelivery acknowledged');
+    expect(storedInputs(context.aalis, 'the store fails once')).toBe(1);
+    expect(dingtalk.sent.filter((entry) => entry.text === 'Kept in DingTalk.')).toHaveLength(1);
   });
 
   it('sends through the robot API once the session webhook expired, in plain text when Markdown is refused; reads a picture', async () => {

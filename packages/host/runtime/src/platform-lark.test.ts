@@ -8,6 +8,7 @@ import { describePlatformConformance } from './platform-conformance.case.js';
 import { conformanceDriver, LARK_APP_ID, LARK_APP_SECRET, larkText } from './platform-lark-driver.case.js';
 import { productWorkspace, startProduct, useProductFixture } from './product-host.case.js';
 import { waitFor } from './spawn-aalis.case.js';
+import { failInputStores, storedInputs } from './storage-faults.case.js';
 
 describePlatformConformance(conformanceDriver, (context) => {
   it('reads a rich-text post with an @ of her, answers with a post whose Markdown element holds the reply, and acknowledges the frames', async () => {
@@ -40,6 +41,29 @@ describePlatformConformance(conformanceDriver, (context) => {
     expect(request).toContain('where are the docs (https://example.com)');
     await lark.waitFor(() => lark.acks.length > 0);
     expect(lark.acks.every((ack) => ack.code === 200)).toBe(true);
+  });
+
+  it('answers an event 200 only once its input is stored; one answered 500 is stored once when delivered again', async () => {
+    const { server, model } = context;
+    const { lark } = server;
+    const fault = failInputStores(context.aalis);
+    model.enqueue(textReply('Kept in Lark.'));
+    lark.message({
+      chatId: 'oc_larkfault',
+      chatType: 'group',
+      openId: 'ou_bob0000000001',
+      content: { text: '@_user_1 the store fails once' },
+      mentions: [{ key: '@_user_1', openId: lark.bot.openId, name: 'Aalis' }],
+    });
+    await lark.waitFor(() => lark.acks.find((ack) => ack.code === 500));
+    fault.restore();
+    expect(fault.failed()).toBe(1);
+    const waiting = lark.redeliver();
+    expect(waiting).toHaveLength(1);
+    await context.reply({ kind: 'group', group: 'larkfault' }, 'Kept in Lark.');
+    await lark.waitFor(() => lark.acks.find((ack) => ack.eventId === waiting[0] && ack.code === 200));
+    expect(lark.acks.filter((ack) => ack.eventId === waiting[0]).map((ack) => ack.code)).toEqual([500, 200]);
+    expect(storedInputs(context.aalis, 'the store fails once')).toBe(1);
   });
 
   it('after a restart, a reply to one of her earlier messages still addresses her (whose it is, asked of the API)', async () => {

@@ -8,6 +8,7 @@ import { describePlatformConformance } from './platform-conformance.case.js';
 import { conformanceDriver, SLACK_APP_TOKEN, SLACK_BOT_TOKEN } from './platform-slack-driver.case.js';
 import { productWorkspace, startProduct, useProductFixture } from './product-host.case.js';
 import { waitFor } from './spawn-aalis.case.js';
+import { failInputStores, storedInputs } from './storage-faults.case.js';
 
 describePlatformConformance(conformanceDriver, (context) => {
   it('acknowledges every envelope, reads a mention once though Slack sends it twice, and answers in mrkdwn', async () => {
@@ -28,6 +29,29 @@ describePlatformConformance(conformanceDriver, (context) => {
     const request = JSON.stringify(model.chatBodies().at(-1));
     expect(request).toContain('check #general & this (https://example.com)');
     expect(model.chatBodies().filter((body) => JSON.stringify(body).includes('check #general'))).toHaveLength(1);
+  });
+
+  it('acknowledges an envelope only once its input is stored; one left unacknowledged is stored once when redelivered', async () => {
+    const { server, model } = context;
+    const { slack } = server;
+    const fault = failInputStores(context.aalis);
+    model.enqueue(textReply('Kept in Slack.'));
+    const sent = slack.message({
+      channel: 'CSLACK3',
+      user: 'U0BOB',
+      text: `<@${slack.bot.userId}> the store fails once`,
+    });
+    await waitFor(() => context.logs().includes('Slack: an event could not be stored'), {
+      what: 'the refused store',
+      timeoutMs: 10_000,
+    });
+    fault.restore();
+    expect(fault.failed()).toBe(1);
+    expect(sent.envelopeIds.some((id) => slack.acks.includes(id))).toBe(false);
+    expect(slack.redeliver()).toEqual(sent.envelopeIds);
+    await context.reply({ kind: 'group', group: 'slack3' }, 'Kept in Slack.');
+    await slack.waitFor(() => sent.envelopeIds.every((id) => slack.acks.includes(id)));
+    expect(storedInputs(context.aalis, 'the store fails once')).toBe(1);
   });
 
   it('a thread is a session of its own, answered in the thread; a 429 is waited out (Retry-After)', async () => {

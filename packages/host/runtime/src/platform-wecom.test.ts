@@ -14,6 +14,7 @@ import { describePlatformConformance } from './platform-conformance.case.js';
 import { conformanceDriver } from './platform-wecom-driver.case.js';
 import { productWorkspace, startProduct, useProductFixture } from './product-host.case.js';
 import { waitFor } from './spawn-aalis.case.js';
+import { failInputStores, storedInputs } from './storage-faults.case.js';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
@@ -41,6 +42,19 @@ describePlatformConformance(conformanceDriver, (context) => {
     const request = JSON.stringify(context.model.chatBodies().at(-1));
     expect(request).toContain('data:image/png;base64');
     expect(request).not.toContain('just chatting');
+  });
+
+  it('answers a callback only once its input is stored: 503 when the store fails, the redelivery stored once', async () => {
+    const { wecom } = context.server;
+    const fault = failInputStores(context.aalis);
+    context.model.enqueue(textReply('Kept after all.'));
+    const answer = await wecom.message({ userId: 'alice', text: 'the store fails once' });
+    fault.restore();
+    expect(fault.failed()).toBe(1);
+    expect(answer.statuses).toEqual([503, 200]);
+    expect(answer.streamId).toBeTruthy();
+    await context.reply({ kind: 'private', user: 'alice' }, 'Kept after all.');
+    expect(storedInputs(context.aalis, 'the store fails once')).toBe(1);
   });
 
   it('with voiceReply on, answers in text and asks the speech server for nothing (no voice message on WeCom)', async () => {

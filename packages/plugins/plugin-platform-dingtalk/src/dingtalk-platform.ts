@@ -5,6 +5,7 @@
 // organisation (`owners: [{ platform: dingtalk, userId: <staff id> }]`). One process per deployment holds the socket
 // (a database lease); every process can send.
 import '@aalis/api-agent';
+import { type Receipt, receiveStored, StoredReceipts } from '@aalis/api-gateway';
 import { media } from '@aalis/api-media';
 import { AalisError, definePlugin, optional } from '@aalis/core';
 import {
@@ -114,8 +115,11 @@ export default definePlugin({
     const chats = new Map<string, ChatInfo>();
     /** Who sent each message (a group reply @-mentions the person it answers) and its session webhook. */
     const senders = new Map<string, { userId: string; webhook?: { url: string; expiresAt: number } }>();
-    /** Messages already read: DingTalk delivers again what it thinks was not acknowledged. */
-    const seen = new Map<string, true>();
+    /**
+     * Messages already read, by msgId: DingTalk delivers again what was not acknowledged (a callback is acknowledged
+     * only once its input is stored), and a message stored once is not stored again.
+     */
+    const receipts = new StoredReceipts();
     let selfId: string | undefined;
     let unregister: (() => void) | undefined;
 
@@ -153,7 +157,8 @@ export default definePlugin({
       return { images, files };
     }
 
-    async function receive(message: DingtalkRobotMessage): Promise<void> {
+    /** Reads a robot message and hands it to the gateway; resolves once it is stored (or needs no storing). */
+    async function receive(message: DingtalkRobotMessage): Promise<Receipt> {
       const read = readDingtalkMessage(message);
       if (!read) {
         logCoded(
@@ -161,7 +166,7 @@ export default definePlugin({
             reason: `a robot message without conversation, sender, msgId or a readable ${String(message.msgtype ?? 'msgtype')}`,
           }),
         );
-        return;
+        return 'handled';
       }
       if (message.chatbotUserId) selfId = message.chatbotUserId;
       if (!unregister && platform.available) {
@@ -217,17 +222,18 @@ export default definePlugin({
         ...(addressed ? { triggerType: 'direct' } : {}),
         timestamp: read.timestamp,
       };
-      // Handed over, not awaited: the chat's next message must reach the gateway before this turn ends (to join it).
-      void gateway.use
-        .receive(incoming)
-        .catch((error: unknown) =>
-          log.error('DingTalk: a message could not be handed to the gateway', { error: describe(error) }),
-        );
+      // Resolves once stored, not when its turn ends: the chat's next message must reach the gateway before this
+      // turn ends (to join it).
+      return receiveStored(gateway.use, events.use, incoming, (error) =>
+        log.error('DingTalk: a message could not be handed to the gateway', { error: describe(error) }),
+      );
     }
 
     connection.on(TOPIC_ROBOT, (downstream: DWClientDownStream) => {
       const messageId = downstream.headers?.messageId;
-      if (messageId) connection.acknowledge(messageId);
+      const acknowledge = () => {
+        if (messageId) connection.acknowledge(messageId);
+      };
       let message: DingtalkRobotMessage;
       try {
         const parsed: unknown = JSON.parse(String(downstream.data));
@@ -237,15 +243,22 @@ export default definePlugin({
         logCoded(
           dingtalkErrors.AALIS_DINGTALK_EVENT_MALFORMED({ reason: 'the robot message data is not a JSON object' }),
         );
+        acknowledge();
         return;
       }
-      if (message.msgId) {
-        if (seen.has(message.msgId)) return;
-        remember(seen, message.msgId, true);
-      }
-      void inbound
-        .run(String(message.conversationId ?? ''), () => receive(message))
-        .catch((error: unknown) => log.error('DingTalk: a message failed', { error: describe(error) }));
+      // Acknowledged once its input is stored; one that could not be stored is left unacknowledged, so DingTalk
+      // delivers it again.
+      void receipts
+        .once(
+          typeof message.msgId === 'string' ? message.msgId : undefined,
+          () => inbound.run(String(message.conversationId ?? ''), () => receive(message)),
+          (error) => log.error('DingTalk: a message failed', { error: describe(error) }),
+        )
+        .then((receipt) => {
+          if (receipt !== 'failed') acknowledge();
+          else
+            log.warn('DingTalk: a message could not be stored; not acknowledged, so that DingTalk delivers it again');
+        });
     });
 
     type Outcome = 'ready' | 'failed' | 'refused';

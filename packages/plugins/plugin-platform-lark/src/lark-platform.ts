@@ -10,6 +10,7 @@
 // holds the long connection (a database lease); every process can send.
 import { setTimeout as pause } from 'node:timers/promises';
 import '@aalis/api-agent';
+import { type Receipt, receiveStored, StoredReceipts } from '@aalis/api-gateway';
 import { media } from '@aalis/api-media';
 import { AalisError, definePlugin, type Logger, optional } from '@aalis/core';
 import {
@@ -106,18 +107,6 @@ function failureOf(error: unknown): { status?: number; code?: number; reason: st
   };
 }
 
-/** A bounded set of recent keys: an event delivered twice (a retry of an unanswered frame) is read once. */
-class RecentKeys {
-  private readonly keys = new Set<string>();
-  constructor(private readonly capacity: number) {}
-  add(key: string): boolean {
-    if (this.keys.has(key)) return false;
-    this.keys.add(key);
-    if (this.keys.size > this.capacity) this.keys.delete(this.keys.values().next().value as string);
-    return true;
-  }
-}
-
 export default definePlugin({
   name: '@aalis/plugin-platform-lark',
   uses: {
@@ -163,7 +152,9 @@ export default definePlugin({
     });
     const memory = new RoomMemory(LARK_PLATFORM);
     const inbound = new InboundOrder();
-    const seen = new RecentKeys(5_000);
+    // An event delivered again (a frame answered late or with a failure) is read once; one that could not be stored
+    // is read again when Lark delivers it again.
+    const receipts = new StoredReceipts({ limit: 5_000 });
     const names = new Map<string, string>();
     /** Whether a replied-to message is hers, as asked of the API. */
     const senders = new Map<string, boolean>();
@@ -321,7 +312,8 @@ export default definePlugin({
       return String(await client.tokenManager.getTenantAccessToken());
     }
 
-    async function receive(event: LarkMessageEvent, me: NonNullable<typeof self>): Promise<void> {
+    /** Reads a message event and hands it to the gateway; resolves once it is stored (or needs no storing). */
+    async function receive(event: LarkMessageEvent, me: NonNullable<typeof self>): Promise<Receipt> {
       const message = event.message!;
       const openId = event.sender!.sender_id!.open_id!;
       const messageId = message.message_id!;
@@ -330,7 +322,7 @@ export default definePlugin({
         read = readLarkContent(message.message_type!, message.content!, message.mentions ?? [], me.openId);
       } catch (error) {
         malformed(`${message.message_type} content: ${describe(error)}`);
-        return;
+        return 'handled';
       }
       const privateChat = message.chat_type === 'p2p';
       const chatType: ChatType = privateChat ? 'private' : 'group';
@@ -394,17 +386,17 @@ export default definePlugin({
         ...(addressed ? { triggerType: 'direct' } : {}),
         timestamp: Number.isFinite(created) && created > 0 ? created : Date.now(),
       };
-      // Handed over, not awaited: the chat's next message must reach the gateway before this turn ends (to join it).
-      void gateway.use
-        .receive(incoming)
-        .catch((error: unknown) =>
-          log.error('Feishu/Lark: an event could not be handed to the gateway', { error: describe(error) }),
-        );
+      // Resolves once stored, not when its turn ends: the chat's next message must reach the gateway before this
+      // turn ends (to join it).
+      return receiveStored(gateway.use, events.use, incoming, (error) =>
+        log.error('Feishu/Lark: an event could not be handed to the gateway', { error: describe(error) }),
+      );
     }
 
-    function onMessage(event: LarkMessageEvent): void {
+    /** One message event; resolves with whether its input was stored (`failed`: answered 500, delivered again). */
+    async function onMessage(event: LarkMessageEvent): Promise<Receipt> {
       const me = self;
-      if (!me) return;
+      if (!me) return 'failed';
       const message = event?.message;
       const openId = event?.sender?.sender_id?.open_id;
       if (
@@ -416,13 +408,15 @@ export default definePlugin({
         typeof openId !== 'string'
       ) {
         malformed('an im.message.receive_v1 event without message_id, chat_id, message_type, content or sender');
-        return;
+        return 'handled';
       }
-      if (event.sender?.sender_type === 'app' || openId === me.openId) return;
-      if (!seen.add(message.message_id)) return;
-      void inbound
-        .run(message.chat_id, () => receive(event, me))
-        .catch((error: unknown) => log.error('Feishu/Lark: an event failed', { error: describe(error) }));
+      if (event.sender?.sender_type === 'app' || openId === me.openId) return 'handled';
+      const chat = message.chat_id;
+      return receipts.once(
+        message.message_id,
+        () => inbound.run(chat, () => receive(event, me)),
+        (error) => log.error('Feishu/Lark: an event failed', { error: describe(error) }),
+      );
     }
 
     /** The SDK's dispatcher, with every event type it is not told about logged as a coded error. */
@@ -441,8 +435,12 @@ export default definePlugin({
       }
     }
     const dispatcher = new Dispatcher({ logger: sdkLogger, loggerLevel: lark.LoggerLevel.info }).register({
+      // Answered once its input is stored; a throw answers the frame with code 500, and Lark delivers it again.
       'im.message.receive_v1': async (data) => {
-        onMessage(data as unknown as LarkMessageEvent);
+        if ((await onMessage(data as unknown as LarkMessageEvent)) === 'failed') {
+          log.warn('Feishu/Lark: an event could not be stored; answered 500, so that Lark delivers it again');
+          throw new Error('the event could not be stored');
+        }
       },
     });
 

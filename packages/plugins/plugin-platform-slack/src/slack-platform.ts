@@ -1,5 +1,5 @@
 // @aalis/plugin-platform-slack: Slack through Socket Mode (@slack/socket-mode: apps.connections.open with the app
-// token, the socket's hello, events_api envelopes acknowledged at once, pings both ways) and the Web API
+// token, the socket's hello, events_api envelopes acknowledged once their input is stored, pings both ways) and the Web API
 // (@slack/web-api with the bot token: auth.test, chat.postMessage, users.info). Channels, group DMs and DMs are rooms
 // with the behaviour every room adapter has (@aalis/platform-room); a thread is its own session and is answered in
 // the thread. In a channel an <@her> mention, an app_mention, a message in a thread she started or her name addresses
@@ -8,6 +8,7 @@
 // database lease); every process can send.
 import { setTimeout as pause } from 'node:timers/promises';
 import '@aalis/api-agent';
+import { type Receipt, receiveStored, StoredReceipts } from '@aalis/api-gateway';
 import { AalisError, definePlugin, type Logger } from '@aalis/core';
 import {
   type ChatType,
@@ -77,19 +78,6 @@ export function splitSlackChatId(chatId: string): { channel: string; threadTs?: 
   return slash === -1 ? { channel: chatId } : { channel: chatId.slice(0, slash), threadTs: chatId.slice(slash + 1) };
 }
 
-/** A bounded set of recent keys: an event Slack delivers twice (message and app_mention, or a retry) is read once. */
-class RecentKeys {
-  private readonly keys = new Set<string>();
-  constructor(private readonly capacity: number) {}
-  /** True when the key is new (and remembers it). */
-  add(key: string): boolean {
-    if (this.keys.has(key)) return false;
-    this.keys.add(key);
-    if (this.keys.size > this.capacity) this.keys.delete(this.keys.values().next().value as string);
-    return true;
-  }
-}
-
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -147,7 +135,9 @@ export default definePlugin({
     });
     const memory = new RoomMemory(SLACK_PLATFORM);
     const inbound = new InboundOrder();
-    const seen = new RecentKeys(5_000);
+    // An event Slack delivers twice (message and app_mention, or a redelivery of one not acknowledged) is read once;
+    // one that could not be stored is read again when Slack delivers it again.
+    const receipts = new StoredReceipts({ limit: 5_000 });
     const names = new Map<string, string>();
     const stopping = new AbortController();
     let self: { userId: string; botId?: string; name?: string; teamId?: string } | undefined;
@@ -230,7 +220,8 @@ export default definePlugin({
       log.warn(error.message, { code: error.code });
     }
 
-    async function receive(event: SlackMessageEvent, me: NonNullable<typeof self>): Promise<void> {
+    /** Reads a message event and hands it to the gateway; resolves once it is stored (or needs no storing). */
+    async function receive(event: SlackMessageEvent, me: NonNullable<typeof self>): Promise<Receipt> {
       const channel = event.channel as string;
       const ts = event.ts as string;
       const userId = event.user as string;
@@ -292,41 +283,42 @@ export default definePlugin({
         ...(addressed ? { triggerType: 'direct' } : {}),
         timestamp: Number.isFinite(Number(ts)) ? Math.round(Number(ts) * 1000) : Date.now(),
       };
-      // Handed over, not awaited: the chat's next message must reach the gateway before this turn ends (to join it).
-      void gateway.use
-        .receive(incoming)
-        .catch((error: unknown) =>
-          log.error('Slack: an event could not be handed to the gateway', { error: describe(error) }),
-        );
+      // Resolves once stored, not when its turn ends: the chat's next message must reach the gateway before this
+      // turn ends (to join it).
+      return receiveStored(gateway.use, events.use, incoming, (error) =>
+        log.error('Slack: an event could not be handed to the gateway', { error: describe(error) }),
+      );
     }
 
-    function onEvent(event: SlackMessageEvent | undefined): void {
+    /** One events_api event; resolves with whether its input was stored (`failed`: left unacknowledged). */
+    async function onEvent(event: SlackMessageEvent | undefined): Promise<Receipt> {
       const me = self;
-      if (!me) return;
+      if (!me) return 'failed';
       if (!event || typeof event !== 'object' || typeof event.type !== 'string') {
         malformed('an events_api envelope without an event type');
-        return;
+        return 'handled';
       }
       if (event.type !== 'message' && event.type !== 'app_mention') {
         log.debug(`Slack: a ${event.type} event is not read`);
-        return;
+        return 'handled';
       }
-      if (!SAID_SUBTYPES.has(event.subtype)) return;
-      if (event.user === me.userId || (me.botId !== undefined && event.bot_id === me.botId)) return;
-      if (event.bot_id !== undefined && event.user === undefined) return; // another app's post
+      if (!SAID_SUBTYPES.has(event.subtype)) return 'handled';
+      if (event.user === me.userId || (me.botId !== undefined && event.bot_id === me.botId)) return 'handled';
+      if (event.bot_id !== undefined && event.user === undefined) return 'handled'; // another app's post
       if (typeof event.channel !== 'string' || typeof event.user !== 'string' || typeof event.ts !== 'string') {
         malformed(`a ${event.type} event without channel, user or ts`);
-        return;
+        return 'handled';
       }
       if (event.text !== undefined && typeof event.text !== 'string') {
         malformed(`a ${event.type} event whose text is not a string`);
-        return;
+        return 'handled';
       }
-      // A mention arrives twice (message and app_mention); Slack redelivers an envelope acknowledged late.
-      if (!seen.add(`${event.channel}\u0000${event.ts}`)) return;
-      void inbound
-        .run(event.channel, () => receive(event, me))
-        .catch((error: unknown) => log.error('Slack: an event failed', { error: describe(error) }));
+      // A mention arrives twice (message and app_mention): both get the one receipt of the message.
+      return receipts.once(
+        `${event.channel}\u0000${event.ts}`,
+        () => inbound.run(event.channel as string, () => receive(event, me)),
+        (error) => log.error('Slack: an event failed', { error: describe(error) }),
+      );
     }
 
     /** One Socket Mode connection, until it closes. Resolves true when hello came (a healthy session). */
@@ -367,13 +359,21 @@ export default definePlugin({
           }
         });
         client.on('slack_event', (envelope: { ack: () => Promise<void>; type?: string; body?: unknown }) => {
-          // Acknowledged at once: Slack redelivers what is not acknowledged within three seconds.
-          void envelope.ack().catch((error: unknown) => log.debug('Slack: ack failed', { error: describe(error) }));
-          if (envelope.type === 'events_api') {
-            onEvent((envelope.body as { event?: SlackMessageEvent } | undefined)?.event);
-          } else if (envelope.type !== 'slash_commands' && envelope.type !== 'interactive') {
-            malformed(`an envelope of type ${String(envelope.type)}`);
+          const ack = () =>
+            void envelope.ack().catch((error: unknown) => log.debug('Slack: ack failed', { error: describe(error) }));
+          if (envelope.type !== 'events_api') {
+            ack();
+            if (envelope.type !== 'slash_commands' && envelope.type !== 'interactive') {
+              malformed(`an envelope of type ${String(envelope.type)}`);
+            }
+            return;
           }
+          // Acknowledged once its input is stored (within Slack's three seconds: a store takes milliseconds); one
+          // that could not be stored is left unacknowledged, so Slack delivers it again.
+          void onEvent((envelope.body as { event?: SlackMessageEvent } | undefined)?.event).then((receipt) => {
+            if (receipt !== 'failed') ack();
+            else log.warn('Slack: an event could not be stored; not acknowledged, so that Slack delivers it again');
+          });
         });
         client.start().catch((error: unknown) => {
           if (settled) return; // the socket opened and closed again before hello: already counted

@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage as HttpRequest, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import '@aalis/api-agent';
+import { type Receipt, receiveStored, StoredReceipts } from '@aalis/api-gateway';
 import { definePlugin } from '@aalis/core';
 import {
   deliverToRoom,
@@ -35,6 +36,8 @@ export const WECOM_PLATFORM = 'wecom';
 
 const PLUGIN_NAME = '@aalis/plugin-platform-wecom';
 const RETRY_MS = 1_000;
+/** What onCallback answers for a message whose input could not be stored. */
+const NOT_STORED = Symbol('not stored');
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -91,8 +94,11 @@ export default definePlugin({
     const stopping = new AbortController();
     /** The messages each turn answers (its streams are closed when it ends without a reply). */
     const turnMessages = new Map<string, string[]>();
-    /** Messages already read (WeCom delivers one again when the answer was slow). */
-    const seen = new Set<string>();
+    /**
+     * Messages already read, by msgid: WeCom delivers one again when the answer was slow or not 200 (a callback is
+     * answered only once its input is stored, else 503 so that WeCom delivers it again).
+     */
+    const receipts = new StoredReceipts();
     let unregister: (() => void) | undefined;
 
     const logCoded = (error: Error & { code: string }) => log.warn(error.message, { code: error.code });
@@ -102,7 +108,8 @@ export default definePlugin({
       return crypto.openFile(Buffer.from(attachment.data ?? '', 'base64'));
     }
 
-    async function receive(read: NonNullable<ReturnType<typeof readWecomMessage>>): Promise<void> {
+    /** Reads a message and hands it to the gateway; resolves once it is stored (or needs no storing). */
+    async function receive(read: NonNullable<ReturnType<typeof readWecomMessage>>): Promise<Receipt> {
       const images: ({ url: string; shownUrl: string } | { unavailable: string })[] = [];
       for (const url of read.imageUrls) {
         try {
@@ -156,11 +163,10 @@ export default definePlugin({
         ...(read.addressed ? { triggerType: 'direct' } : {}),
         timestamp: Date.now(),
       };
-      void gateway.use
-        .receive(incoming)
-        .catch((error: unknown) =>
-          log.error('WeCom: a message could not be handed to the gateway', { error: describe(error) }),
-        );
+      // Resolves once stored, not when its turn ends (the chat's next message may join the turn).
+      return receiveStored(gateway.use, events.use, incoming, (error) =>
+        log.error('WeCom: a message could not be handed to the gateway', { error: describe(error) }),
+      );
     }
 
     const streamReply = (stream: { id: string; finished: boolean; content: string }) =>
@@ -169,8 +175,11 @@ export default definePlugin({
         stream: { id: stream.id, finish: stream.finished, content: stream.content },
       });
 
-    /** Handles one decrypted callback; returns the plaintext reply (undefined: an empty answer). */
-    function onCallback(message: WecomMessage): string | undefined {
+    /**
+     * Handles one decrypted callback; resolves with the plaintext reply (undefined: an empty answer), or NOT_STORED
+     * when the message's input could not be stored (answered 503: WeCom delivers it again).
+     */
+    async function onCallback(message: WecomMessage): Promise<string | typeof NOT_STORED | undefined> {
       if (message.msgtype === 'stream') {
         const stream = message.stream?.id ? streams.get(message.stream.id) : undefined;
         if (!stream) {
@@ -200,14 +209,23 @@ export default definePlugin({
       const again = streams.forMessage(read.messageId);
       // WeCom delivers a message again when the answer was slow: the same stream answers it, read once.
       if (again) return streamReply(again);
-      if (seen.has(read.messageId)) return undefined;
-      seen.add(read.messageId);
-      if (seen.size > 5_000) seen.delete(seen.values().next().value as string);
-      // Only a message that addresses her gets a stream (her thinking); room context gets an empty answer.
+      let first = false;
+      const receipt = await receipts.once(
+        read.messageId,
+        () => {
+          first = true;
+          return inbound.run(`${read.chatType}:${read.chatId}`, () => receive(read));
+        },
+        (error) => log.error('WeCom: a message failed', { error: describe(error) }),
+      );
+      if (receipt === 'failed') return NOT_STORED;
+      // A delivery again of one being read meanwhile answers with the stream the first one opened.
+      const opened = streams.forMessage(read.messageId);
+      if (opened) return streamReply(opened);
+      if (!first) return undefined;
+      // Only a message that addresses her gets a stream (her thinking); room context gets an empty answer. Opened
+      // once stored: the turn's first words come after a model call, long after this.
       const stream = read.addressed ? streams.open(read.chatId, read.messageId, read.responseUrl) : undefined;
-      void inbound
-        .run(`${read.chatType}:${read.chatId}`, () => receive(read))
-        .catch((error: unknown) => log.error('WeCom: a message failed', { error: describe(error) }));
       return stream ? streamReply(stream) : undefined;
     }
 
@@ -275,7 +293,12 @@ export default definePlugin({
         response.writeHead(400).end();
         return;
       }
-      const reply = onCallback(message);
+      const reply = await onCallback(message);
+      if (reply === NOT_STORED) {
+        log.warn('WeCom: a message could not be stored; answered 503 so that WeCom delivers it again');
+        response.writeHead(503).end();
+        return;
+      }
       if (reply === undefined) {
         response.writeHead(200).end();
         return;

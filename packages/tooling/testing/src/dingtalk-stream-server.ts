@@ -64,6 +64,13 @@ export interface DingtalkStreamServer {
   connections(): number;
   /** Callbacks acknowledged, by their frame message id. */
   acknowledged(): string[];
+  /** Callbacks not acknowledged yet, by their frame message id. */
+  unacknowledged(): string[];
+  /**
+   * Sends every callback not acknowledged yet again on the live sockets, as DingTalk retries one the bot did not
+   * acknowledge; returns their frame message ids.
+   */
+  redeliver(): string[];
   /** Answers to SYSTEM pings (their data). */
   pingAnswers(): string[];
   /** A robot message; returns its msgId. */
@@ -301,6 +308,11 @@ export async function startDingtalkStreamServer({
     media,
     connections: () => opened,
     acknowledged: () => [...acks],
+    unacknowledged: () => [...pending.keys()],
+    redeliver() {
+      for (const frame of pending.values()) for (const socket of live) socket.send(frame);
+      return [...pending.keys()];
+    },
     pingAnswers: () => [...pings],
     message(options) {
       nextId += 1;

@@ -126,6 +126,11 @@ export interface LarkServer {
   raw(bytes: Uint8Array): void;
   /** Terminates every live connection at once. */
   dropSockets(): void;
+  /**
+   * Sends every event not answered with code 200 yet again on the live connections, as Lark retries; returns their
+   * event ids.
+   */
+  redeliver(): string[];
   /** The next `times` endpoint requests (POST /callback/ws/endpoint) answer with HTTP `status`. */
   refuseConnections(status: number, times: number): void;
   /**
@@ -407,7 +412,11 @@ export async function startLarkServer({
         try {
           code = Number(JSON.parse(new TextDecoder().decode(frame.payload ?? new Uint8Array())).code ?? 0);
         } catch {}
-        if (unacked.delete(messageId)) acks.push({ eventId: messageId, code });
+        // An answer with another code than 200 (the SDK's 500 when its handler threw) is not an acknowledgement:
+        // the event stays to be delivered again, as Lark retries it.
+        if (!unacked.has(messageId)) return;
+        acks.push({ eventId: messageId, code });
+        if (code === 200) unacked.delete(messageId);
       }
     });
     socket.on('close', () => live.delete(socket));
@@ -504,6 +513,10 @@ export async function startLarkServer({
     event: deliver,
     raw(bytes) {
       for (const socket of live) socket.send(bytes);
+    },
+    redeliver() {
+      for (const frames of unacked.values()) for (const frame of frames) for (const socket of live) socket.send(frame);
+      return [...unacked.keys()];
     },
     dropSockets() {
       for (const socket of live) socket.terminate();

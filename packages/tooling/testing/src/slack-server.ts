@@ -77,6 +77,11 @@ export interface SlackServer {
   event(event: Record<string, unknown>): string;
   /** Terminates every live socket at once (the adapter should open a new one). */
   dropSockets(): void;
+  /**
+   * Sends every envelope not acknowledged yet again on the live sockets (retry_attempt counted up), as Slack retries
+   * an unacknowledged event; returns their envelope ids.
+   */
+  redeliver(): string[];
   /** Sends Slack's `disconnect` message (refresh_requested), as before Slack recycles a socket. */
   requestRefresh(): void;
   /** The next `times` calls of `method` answer with HTTP `status` (429 comes with Retry-After: retryAfter). */
@@ -303,6 +308,16 @@ export async function startSlackServer({
     });
   });
 
+  const sendAgain = (to: Iterable<WebSocket>): string[] => {
+    const targets = [...to];
+    for (const envelope of unacked.values()) {
+      envelope.retry_attempt = Number(envelope.retry_attempt ?? 0) + 1;
+      envelope.retry_reason = 'timeout';
+      for (const socket of targets) socket.send(JSON.stringify(envelope));
+    }
+    return [...unacked.keys()];
+  };
+
   const sockets = new WebSocketServer({ noServer: true });
   server.on('upgrade', (request, socket, head) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
@@ -325,11 +340,7 @@ export async function startSlackServer({
       }),
     );
     // What was not acknowledged is delivered again, as Slack retries.
-    for (const envelope of unacked.values()) {
-      envelope.retry_attempt = Number(envelope.retry_attempt ?? 0) + 1;
-      envelope.retry_reason = 'timeout';
-      socket.send(JSON.stringify(envelope));
-    }
+    sendAgain([socket]);
     socket.on('message', (data) => {
       try {
         const ack = JSON.parse(String(data)) as { envelope_id?: string };
@@ -411,6 +422,7 @@ export async function startSlackServer({
       for (const socket of live) socket.terminate();
       live.clear();
     },
+    redeliver: () => sendAgain(live),
     requestRefresh() {
       for (const socket of live) {
         socket.send(

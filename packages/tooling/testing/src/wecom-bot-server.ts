@@ -20,6 +20,9 @@ export interface WecomSent {
   at: number;
 }
 
+/** How many times a message callback is POSTed when the bot does not answer 200 (the first delivery included). */
+const CALLBACK_ATTEMPTS = 4;
+
 export interface WecomMessageOptions {
   /** A group chat id; a single chat with `userId` otherwise. */
   chatId?: string;
@@ -42,11 +45,12 @@ export interface WecomBotServer {
   verifyUrl(): Promise<{ status: number; body: string; echo: string }>;
   /**
    * Delivers a message; resolves with its msgid and the HTTP status once the bot answered the callback, and
-   * `postedAt`: performance.now() right before the sealed callback was posted.
+   * `postedAt`: performance.now() right before the sealed callback was posted. As WeCom does, a callback not answered
+   * 200 is delivered again (a few times, shortly after): `statuses` has every answer, `status` the last.
    */
   message(
     options: WecomMessageOptions,
-  ): Promise<{ msgId: string; status: number; streamId?: string; postedAt: number }>;
+  ): Promise<{ msgId: string; status: number; statuses: number[]; streamId?: string; postedAt: number }>;
   /** POSTs a raw body to the callback with the given query (bad input). */
   post(body: string, query?: Record<string, string>): Promise<number>;
   /** Encrypts and signs a plaintext as WeCom would (for hand-made callbacks). */
@@ -311,11 +315,17 @@ export async function startWecomBotServer({
       }
       const sealed = seal(JSON.stringify(message));
       const postedAt = performance.now();
-      const answer = await post(sealed.body, sealed.query);
+      let answer = await post(sealed.body, sealed.query);
+      const statuses = [answer.status];
+      for (let attempt = 1; answer.status !== 200 && attempt < CALLBACK_ATTEMPTS; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        answer = await post(sealed.body, sealed.query);
+        statuses.push(answer.status);
+      }
       const opened = answer.status === 200 ? open(answer.text) : undefined;
       const streamId = opened?.msgtype === 'stream' ? opened.stream?.id : undefined;
       if (streamId) poll(streamId, chat, msgId);
-      return { msgId, status: answer.status, ...(streamId ? { streamId } : {}), postedAt };
+      return { msgId, status: answer.status, statuses, ...(streamId ? { streamId } : {}), postedAt };
     },
     async post(body, query = {}) {
       return (await post(body, query)).status;
