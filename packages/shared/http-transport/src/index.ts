@@ -13,6 +13,7 @@ export { linkSignals, SignalLinker } from './link-signals.js';
 export { logProxyInUse } from './log-proxy.js';
 export { abortedError, backOff, openWithRetries, type RetryReport } from './open-with-retries.js';
 export { OutputBudget } from './output-budget.js';
+export { type ProbeProvider, probeSettings } from './probe-settings.js';
 export { type ErrorContext, providerFailure } from './provider-errors.js';
 export { type ProxySettings, resolveProxy } from './proxy-settings.js';
 export { retryDelay } from './retry-delay.js';
