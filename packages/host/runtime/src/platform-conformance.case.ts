@@ -42,6 +42,9 @@ const isVoice = ({ format, bytes }: ConformanceVoice) => {
     : head.subarray(0, 4).toString('latin1') === 'OggS' && head.includes('OpusHead');
 };
 
+/** How long the voice case waits for each step. */
+const VOICE_WAIT_MS = 20_000;
+
 const sameChat = (a: ConformanceChat, b: ConformanceChat) =>
   a.kind === 'group' ? b.kind === 'group' && a.group === b.group : b.kind === 'private' && a.user === b.user;
 
@@ -68,8 +71,8 @@ export interface ConformanceContext<S extends ConformanceServer> {
    * runs in between (say something while she is away).
    */
   restart(whileStopped?: () => unknown): Promise<void>;
-  /** Waits for a message of hers in `chat` whose text contains `text`. */
-  reply(chat: ConformanceChat, text: string): Promise<ConformanceSent>;
+  /** Waits (10 s unless told) for a message of hers in `chat` whose text contains `text`. */
+  reply(chat: ConformanceChat, text: string, timeoutMs?: number): Promise<ConformanceSent>;
   /** The stored history of the chat's session. */
   history(chat: ConformanceChat): Promise<StoredMessage[]>;
 }
@@ -122,7 +125,7 @@ export function describePlatformConformance<S extends ConformanceServer>(
     const history = async (chat: ConformanceChat): Promise<StoredMessage[]> =>
       (await running().app.services.selected(memory)!.impl.readAll(server.sessionId(chat))) as StoredMessage[];
     /** Waits for a message of hers in `chat` whose text contains `text`. */
-    const reply = async (chat: ConformanceChat, text: string): Promise<ConformanceSent> => {
+    const reply = async (chat: ConformanceChat, text: string, timeoutMs?: number): Promise<ConformanceSent> => {
       let found: ConformanceSent | undefined;
       await until(
         () => {
@@ -130,6 +133,7 @@ export function describePlatformConformance<S extends ConformanceServer>(
           return found !== undefined;
         },
         () => `${driver.name}: '${text}' in ${JSON.stringify(chat)}; sent so far: ${describeSent()}`,
+        timeoutMs,
       );
       return found!;
     };
@@ -137,9 +141,9 @@ export function describePlatformConformance<S extends ConformanceServer>(
     const label = (user: 'alice' | 'bob') =>
       server.senderLabel?.(user) ?? `${user === 'alice' ? 'Alice' : 'Bob'} (${server.account(user)})`;
     /** A case, or its skip with the reason where the platform's protocol cannot take part in it. */
-    const test = (key: ConformanceCase, title: string, body: () => Promise<void> | void) => {
+    const test = (key: ConformanceCase, title: string, body: () => Promise<void> | void, timeoutMs?: number) => {
       const reason = driver.cannot?.[key];
-      if (reason === undefined) it(title, body);
+      if (reason === undefined) it(title, body, timeoutMs);
       else it.skip(`${title} — not on ${driver.name}: ${reason}`, body);
     };
 
@@ -319,10 +323,12 @@ export function describePlatformConformance<S extends ConformanceServer>(
           });
         model.enqueue(textReply('Sunny **all** day.'));
         await server.deliver({ chat: group, from: 'alice', text: 'weather?', mention: true });
-        await reply(group, 'Sunny');
+        // Speaking, converting (ffmpeg; SILK for QQ) and uploading take CPU: a loaded machine gets more time.
+        await reply(group, 'Sunny', VOICE_WAIT_MS);
         await until(
           () => voicesIn().length === 1,
           () => `${driver.name}: the voice message; ${logTail()}`,
+          VOICE_WAIT_MS,
         );
         expect(speech.requests.at(-1)?.input).toBe('Sunny all day.');
         expect(isVoice(voicesIn()[0]!)).toBe(true);
@@ -332,10 +338,11 @@ export function describePlatformConformance<S extends ConformanceServer>(
         speech.enqueue({ status: 500, message: 'the speech engine is down' });
         model.enqueue(textReply('Rain later.'));
         await server.deliver({ chat: group, from: 'alice', text: 'and tonight?', mention: true });
-        await reply(group, 'Rain later.');
-        await reply(group, 'could not be given a voice');
+        await reply(group, 'Rain later.', VOICE_WAIT_MS);
+        await reply(group, 'could not be given a voice', VOICE_WAIT_MS);
         expect(voicesIn()).toHaveLength(1);
       },
+      3 * VOICE_WAIT_MS,
     );
 
     test('secrets', 'never logs a credential (console and log file, both runs)', () => {

@@ -6,8 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { gateway } from '@aalis/api-gateway';
+import { VOICE_REPLY_SETTING } from '@aalis/api-media';
 import { platform } from '@aalis/api-platform';
 import { sessionManager } from '@aalis/api-session-manager';
+import { sessionFields } from '@aalis/api-session-settings';
 import { textReply } from '@aalis/testing';
 import { expect, it } from 'vitest';
 import { describePlatformConformance } from './platform-conformance.case.js';
@@ -19,6 +21,32 @@ const until = (check: () => boolean | Promise<boolean>, what: string, timeoutMs 
   waitFor(check, { what, timeoutMs });
 
 describePlatformConformance(conformanceDriver, (context) => {
+  it('sends a voice reply as a plain audio file where the channel refuses voice messages', async () => {
+    const { discord, channelOf } = context.server;
+    const group = { kind: 'group', group: 'no-voice-messages' } as const;
+    discord.refuseVoiceMessages(channelOf(group.group));
+    await context.aalis.app.services
+      .selected(sessionFields)!
+      .impl.set({
+        layer: 'session',
+        target: context.server.sessionId(group),
+        key: VOICE_REPLY_SETTING,
+        value: true,
+        caller: { via: 'host' },
+      });
+    context.model.enqueue(textReply('Listen to this.'));
+    await context.server.deliver({ chat: group, from: 'alice', text: 'talk to me', mention: true });
+    await context.reply(group, 'Listen to this.');
+    const channel = channelOf(group.group);
+    const isFile = (sent: (typeof discord.sent)[number]) => sent.channelId === channel && sent.files?.length === 1;
+    await until(() => discord.sent.some(isFile), 'the voice as a file');
+    const file = discord.sent.find(isFile)!;
+    expect(file.flags).toBeUndefined();
+    expect(file.content).toBe('');
+    expect(file.files![0]).toMatchObject({ name: 'voice.ogg', contentType: 'audio/ogg' });
+    expect(file.files![0]!.bytes.subarray(0, 4).toString('latin1')).toBe('OggS');
+  });
+
   it('resumed the gateway session after the drop: one IDENTIFY per start, nothing said meanwhile lost', async () => {
     const { discord } = context.server;
     expect(discord.resumed()).toBeGreaterThanOrEqual(1);

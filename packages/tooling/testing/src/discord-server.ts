@@ -139,6 +139,8 @@ export interface DiscordServer {
   refuseSockets(status: number, times: number): void;
   /** The next `times` REST requests whose `METHOD /path` matches fail with `failure`. */
   failNext(route: RegExp, failure: DiscordFailure, times?: number): void;
+  /** Voice messages to this channel are refused (403, code 50173), as in a channel without the permission. */
+  refuseVoiceMessages(channelId: string): void;
   waitFor<T>(check: () => T | undefined | false, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
 }
@@ -173,6 +175,7 @@ export async function startDiscordServer(options: DiscordServerOptions): Promise
   const dms = new Map<string, string>();
   const dmChannels = new Set<string>();
   const failures: { route: RegExp; failure: DiscordFailure; times: number }[] = [];
+  const voiceless = new Set<string>();
   const attachments = new Map<string, { bytes: Uint8Array; contentType: string }>();
   const live = new Set<WebSocket>();
   let commandList: Record<string, unknown>[] | undefined;
@@ -323,6 +326,8 @@ export async function startDiscordServer(options: DiscordServerOptions): Promise
           return reply(400, { message: 'Voice messages must have a single audio attachment.', code: 50160 });
         if (typeof metadata[0]?.duration_secs !== 'number' || typeof metadata[0]?.waveform !== 'string')
           return reply(400, { message: 'Voice messages must have supporting metadata.', code: 50161 });
+        if (voiceless.has(channelId))
+          return reply(403, { message: 'You cannot send voice messages in this channel.', code: 50173 });
       }
       const reference = record.message_reference as { message_id?: string } | undefined;
       const id = snowflake();
@@ -633,6 +638,9 @@ export async function startDiscordServer(options: DiscordServerOptions): Promise
     },
     refuseSockets(status, times) {
       refusals = { status, times };
+    },
+    refuseVoiceMessages(channelId) {
+      voiceless.add(channelId);
     },
     failNext(route, failure, times = 1) {
       failures.push({ route, failure, times });
