@@ -1,9 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { defineConfig, type Plugin } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { packageDirs } from './scripts/package-dirs.mjs';
+import { committedDurations, longestFirst } from './scripts/test-order.mjs';
 
 /**
  * Tests run against the workspace packages' TypeScript sources: their exports' "source" condition. It is applied
@@ -101,26 +102,33 @@ const globalSetup = ['packages/shared/postgres/src/throwaway-global-setup.ts'];
 const maxWorkers = Number(process.env.AALIS_TEST_WORKERS) || Math.max(2, availableParallelism());
 
 /**
- * Vitest's order (unknown and larger files first), with the projects of one group taken in turn instead of one
- * after the other: a worker on a file that waits for its processes runs beside one on a pure file using the CPU.
+ * The longest files first (scripts/test-order.mjs), in each group (`alone` after the others): with two workers the
+ * run ends when its last long file does, so a long file started late, beside a worker with nothing left to do, is
+ * time lost. A file's duration is the committed one (scripts/test-durations.json, a whole run), else the one Vitest
+ * cached from an earlier run on this machine; files of neither (new ones) come first. Vitest's own order knows only
+ * its cache, which a clean clone lacks: it then orders by file size, which put e.g. the 30-second multi-process
+ * tests after hundreds of small files.
  */
-class InterleavedSequencer extends BaseSequencer {
+const durations = committedDurations();
+
+class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const groups = new Map<number, Map<string, TestSpecification[]>>();
-    for (const spec of await super.sort(files)) {
+    const keyOf = (spec: TestSpecification) => `${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`;
+    const durationOf = (spec: TestSpecification) =>
+      durations.get(
+        relative(import.meta.dirname, spec.moduleId)
+          .split(sep)
+          .join('/'),
+      ) ?? this.ctx.cache.getFileTestResults(keyOf(spec))?.duration;
+    const sizeOf = (spec: TestSpecification) => this.ctx.cache.getFileStats(keyOf(spec))?.size ?? 0;
+    const groups = new Map<number, TestSpecification[]>();
+    for (const spec of files) {
       const order = spec.project.config.sequence.groupOrder;
-      const group = groups.get(order) ?? new Map<string, TestSpecification[]>();
-      groups.set(order, group);
-      group.set(spec.project.name, [...(group.get(spec.project.name) ?? []), spec]);
+      groups.set(order, [...(groups.get(order) ?? []), spec]);
     }
-    const sorted: TestSpecification[] = [];
-    for (const order of [...groups.keys()].sort((a, b) => a - b)) {
-      const queues = [...groups.get(order)!.values()];
-      while (queues.some((queue) => queue.length > 0)) {
-        for (const queue of queues) if (queue.length > 0) sorted.push(queue.shift()!);
-      }
-    }
-    return sorted;
+    return [...groups.keys()]
+      .sort((a, b) => a - b)
+      .flatMap((order) => longestFirst(groups.get(order)!, durationOf, sizeOf));
   }
 }
 
@@ -130,7 +138,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     maxWorkers,
-    sequence: { sequencer: InterleavedSequencer },
+    sequence: { sequencer: LongestFirstSequencer },
     reporters: ['default', './scripts/summary-reporter.mjs'],
     projects: [
       {
