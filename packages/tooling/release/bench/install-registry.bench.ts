@@ -1,4 +1,4 @@
-// npm run bench install-registry [minimal|standard|full …] [--plugin <dir>] [--cold] — Aalis installed from a
+// npm run bench install-registry [minimal|standard|full …] [--plugin <dir>] [--cold] [--parallel] — Aalis installed from a
 // registry exactly as a user installs it: a local registry (Verdaccio on 127.0.0.1, storage in a temp directory,
 // everything not ours through its uplink to npm's registry), every public package of this repository published to it
 // (`npm publish` of the built dist/: run `npm run build` first) by a throwaway user, then in a clean directory whose
@@ -14,8 +14,9 @@
 // Each check that fails ends the run with exit status 1 (CI runs it: see docs/decisions/install-from-registry.md).
 // `--plugin <dir>` adds and removes that plugin package too (published from <dir>); `--cold` gives npm an empty cache
 // (every third-party package downloaded through the registry, as on a new machine; better-sqlite3's build is still
-// taken from prebuild-install's cache when there is one). BENCH_TEMPLATES=minimal,full is the same as naming them.
-import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
+// taken from prebuild-install's cache when there is one); `--parallel` runs the templates' creates at the same time.
+// BENCH_TEMPLATES=minimal,full is the same as naming them.
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -34,7 +35,11 @@ const named = args.filter((arg) => (TEMPLATES as readonly string[]).includes(arg
 const templates = named.length > 0 ? named : (process.env.BENCH_TEMPLATES ?? TEMPLATES.join(',')).split(',');
 const pluginIndex = args.indexOf('--plugin');
 const ownPlugin = pluginIndex >= 0 ? resolve(args[pluginIndex + 1] ?? '') : undefined;
+const ownPluginNames = ownPlugin
+  ? [(JSON.parse(readFileSync(join(ownPlugin, 'package.json'), 'utf8')) as { name: string }).name]
+  : [];
 const cold = args.includes('--cold');
+const parallel = args.includes('--parallel');
 
 for (const file of ['host/runtime/dist/cli.js', 'host/create-aalis/dist/index.js', 'plugins/plugin-webui/dist']) {
   if (!existsSync(join(root, 'packages', file))) {
@@ -46,22 +51,37 @@ for (const file of ['host/runtime/dist/cli.js', 'host/create-aalis/dist/index.js
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const work = mkdtempSync(join(scratchDirectory(), 'aalis-install-registry-'));
 const failures: string[] = [];
+let passed = 0;
 function check(ok: boolean, what: string, detail = ''): void {
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+  if (ok) passed++;
   if (!ok) failures.push(`${what}${detail ? `\n${detail.slice(-4000)}` : ''}`);
 }
 
-/** A command to its end; its output kept (bounded by spawnSync's buffer). */
+/** A command to its end, its output kept (bounded: the last 4 MiB). */
 function run(command: string, argv: string[], cwd: string, env: NodeJS.ProcessEnv, input?: string) {
-  const result: SpawnSyncReturns<string> = spawnSync(command, argv, {
-    cwd,
-    env,
-    input,
-    encoding: 'utf8',
-    timeout: 10 * 60_000,
-    maxBuffer: 64 * 1024 * 1024,
+  return new Promise<{ code: number | null; output: string; stdout: string }>((resolvePromise) => {
+    const child = spawn(command, argv, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let output = '';
+    const limit = 4 * 1024 * 1024;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout = (stdout + chunk.toString()).slice(-limit);
+      output = (output + chunk.toString()).slice(-limit);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-limit);
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10 * 60_000);
+    child.on('error', (error) => {
+      output += `\n${error.message}`;
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, output, stdout });
+    });
+    child.stdin.end(input ?? '');
   });
-  return { code: result.status, output: `${result.stdout}\n${result.stderr}`, stdout: result.stdout };
 }
 
 /** The hashes of the files that decide what a deployment runs. */
@@ -75,8 +95,13 @@ function hashes(dir: string): string {
 }
 
 /** `npm start` until the banner gives the login link; resolves with the time it took, then stops the bot. */
-function startUntilLoginLink(dir: string, env: NodeJS.ProcessEnv): Promise<{ ok: boolean; output: string }> {
+function startUntilLoginLink(
+  dir: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ ok: boolean; output: string; page: { status: number; html: string } }> {
   return new Promise((resolvePromise) => {
+    let page: Promise<void> | undefined;
+    let pageResult = { status: 0, html: 'no login link' };
     // Its own process group: npm, the shell and the bot are stopped together.
     const child = spawn('npm', ['start'], { cwd: dir, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     let output = '';
@@ -99,13 +124,23 @@ function startUntilLoginLink(dir: string, env: NodeJS.ProcessEnv): Promise<{ ok:
       }, 10_000);
       child.once('close', () => {
         clearTimeout(killer);
-        resolvePromise({ ok, output });
+        resolvePromise({ ok, output, page: pageResult });
       });
     };
     const timer = setTimeout(() => finish(false), 120_000);
     const read = (chunk: Buffer) => {
       output += chunk.toString();
-      if (/WebUI login link[^\n]*http:\/\/\S+/.test(output)) finish(true);
+      const link = /WebUI login link[^\n]*?(http:\/\/\S+)/.exec(output)?.[1];
+      if (link && !page) {
+        // The page the link opens, served by the installed WebUI package (its built page is in the tarball).
+        page = fetch(new URL('/', link))
+          .then(async (response) => ({ status: response.status, html: await response.text() }))
+          .catch((error: Error) => ({ status: 0, html: error.message }))
+          .then((result) => {
+            pageResult = result;
+            finish(true);
+          });
+      }
     };
     child.stdout.on('data', read);
     child.stderr.on('data', read);
@@ -113,14 +148,14 @@ function startUntilLoginLink(dir: string, env: NodeJS.ProcessEnv): Promise<{ ok:
       if (!done) {
         done = true;
         clearTimeout(timer);
-        resolvePromise({ ok: false, output });
+        resolvePromise({ ok: false, output, page: pageResult });
       }
     });
   });
 }
 
 /** A plugin package's sources, written and published by the throwaway user. */
-function publishPlugin(dir: string, env: NodeJS.ProcessEnv): { code: number | null; output: string } {
+function publishPlugin(dir: string, env: NodeJS.ProcessEnv) {
   return run('npm', ['publish', '--ignore-scripts'], dir, env);
 }
 
@@ -146,7 +181,8 @@ let registryStop: (() => Promise<void>) | undefined;
 try {
   let started = Date.now();
   const registry = await startLocalRegistry(join(work, 'registry'), {
-    local: ['@aalis/*', '@plingjs/*', 'create-aalis', 'create-aalis-plugin', 'aalis-plugin-e2e-*'],
+    // --plugin's package is served from here too, never mixed with a package of that name on npm's registry.
+    local: ['@aalis/*', '@plingjs/*', 'create-aalis', 'create-aalis-plugin', 'aalis-plugin-e2e-*', ...ownPluginNames],
   });
   registryStop = registry.stop;
   console.log(`local registry ${registry.url} answered in ${seconds(Date.now() - started)}`);
@@ -173,7 +209,7 @@ try {
   console.log(`published ${published.packages.length} packages in ${seconds(publishMs)}`);
   check(published.packages.length > 50, `every public package published (${published.packages.length})`);
   check(published.warnings.length === 0, 'npm publish corrected nothing', published.warnings.join('\n'));
-  const view = run('npm', ['view', 'create-aalis@latest', 'version'], work, env);
+  const view = await run('npm', ['view', 'create-aalis@latest', 'version'], work, env);
   const ownVersion = (
     JSON.parse(readFileSync(join(root, 'packages/host/create-aalis/package.json'), 'utf8')) as {
       version: string;
@@ -186,10 +222,10 @@ try {
   mkdirSync(clean);
   writeFileSync(join(clean, '.npmrc'), `registry=${registry.url}\n`);
 
-  for (const template of templates) {
+  const deploy = async (template: string) => {
     const dir = join(clean, `bot-${template}`);
-    started = Date.now();
-    const create = run(
+    const started = Date.now();
+    const create = await run(
       'npm',
       ['create', 'aalis@latest', `bot-${template}`, '--', '--template', template, '--yes', '--lang', 'en'],
       clean,
@@ -198,7 +234,7 @@ try {
     );
     const createMs = Date.now() - started;
     check(create.code === 0, `${template}: npm create aalis@latest exits 0 (${seconds(createMs)})`, create.output);
-    if (create.code !== 0) continue;
+    if (create.code !== 0) return;
     check(!/npm warn/i.test(create.output), `${template}: the install printed no npm warning`, create.output);
     const runtime = join(dir, 'node_modules', '@aalis', 'runtime');
     const installed = existsSync(join(runtime, 'package.json'))
@@ -212,8 +248,13 @@ try {
     const start = await startUntilLoginLink(dir, env);
     const runningMs = Date.now() - started;
     check(start.ok, `${template}: npm start runs the bot and prints the WebUI login link`, start.output);
+    check(
+      start.page.status === 200 && /<script[^>]+src=/.test(start.page.html),
+      `${template}: the login link's server answers with the WebUI page`,
+      `${start.page.status}: ${start.page.html.slice(0, 2000)}`,
+    );
 
-    const chat = run(
+    const chat = await run(
       join(dir, 'node_modules', '.bin', 'aalis'),
       ['chat'],
       dir,
@@ -226,40 +267,43 @@ try {
       chat.output,
     );
     rows.push({ template, create: createMs, running: runningMs, reply: Date.now() - started });
-  }
+  };
+  // --parallel: the templates' creates at the same time (one npx cache: npm serialises its own writes to it).
+  if (parallel) await Promise.all(templates.map(deploy));
+  else for (const template of templates) await deploy(template);
 
   const deployment = join(clean, `bot-${templates[0]}`);
   if (existsSync(join(deployment, 'node_modules'))) {
     // A third-party plugin as its author makes it: the template, its own test harness, npm publish.
     started = Date.now();
-    const made = run('npm', ['create', 'aalis-plugin@latest', PLUGIN, '--', '--lang', 'en'], clean, {
+    const made = await run('npm', ['create', 'aalis-plugin@latest', PLUGIN, '--', '--lang', 'en'], clean, {
       ...env,
       npm_config_yes: 'true',
     });
     check(made.code === 0, 'npm create aalis-plugin@latest writes a plugin package', made.output);
     const pluginDir = join(clean, PLUGIN);
-    const tested = run('npm', ['install'], pluginDir, env);
-    const harness = tested.code === 0 ? run('npm', ['test'], pluginDir, env) : tested;
+    const tested = await run('npm', ['install'], pluginDir, env);
+    const harness = tested.code === 0 ? await run('npm', ['test'], pluginDir, env) : tested;
     check(
       harness.code === 0,
       "the plugin's own test harness passes against the registry's @aalis/core",
       harness.output,
     );
     rmSync(join(pluginDir, 'node_modules'), { recursive: true, force: true });
-    const pluginPublished = publishPlugin(pluginDir, env);
+    const pluginPublished = await publishPlugin(pluginDir, env);
     check(pluginPublished.code === 0, `${PLUGIN} published to the local registry`, pluginPublished.output);
     const pluginMs = Date.now() - started;
 
     const aalis = join(deployment, 'node_modules', '.bin', 'aalis');
     const plugins = [PLUGIN];
     if (ownPlugin) {
-      const own = publishPlugin(ownPlugin, env);
+      const own = await publishPlugin(ownPlugin, env);
       check(own.code === 0, `the plugin in ${ownPlugin} published to the local registry`, own.output);
-      plugins.push((JSON.parse(readFileSync(join(ownPlugin, 'package.json'), 'utf8')) as { name: string }).name);
+      plugins.push(...ownPluginNames);
     }
     started = Date.now();
     for (const name of plugins) {
-      const added = run(aalis, ['plugin', 'add', name], deployment, env);
+      const added = await run(aalis, ['plugin', 'add', name], deployment, env);
       const manifest = JSON.parse(readFileSync(join(deployment, 'package.json'), 'utf8')) as {
         dependencies: Record<string, string>;
       };
@@ -272,7 +316,7 @@ try {
     const addMs = Date.now() - started;
     // The next start runs it: the plugin template logs "<name> is running" when it starts.
     rmSync(join(deployment, 'data', 'logs'), { recursive: true, force: true });
-    const withPlugin = run(aalis, ['chat'], deployment, { ...env, AALIS_LOG_LEVEL: 'info' }, 'hello plugin\n');
+    const withPlugin = await run(aalis, ['chat'], deployment, { ...env, AALIS_LOG_LEVEL: 'info' }, 'hello plugin\n');
     const logDir = join(deployment, 'data', 'logs');
     const logs = existsSync(logDir)
       ? readdirSync(logDir)
@@ -303,10 +347,10 @@ try {
       ['broken-range', 'aalis-plugin-e2e-wrong-core', 'needs @aalis/core ^99.0.0'],
       ['broken-load', 'aalis-plugin-e2e-throws', 'throws when loaded'],
     ] as const) {
-      const publishedBroken = publishPlugin(join(work, source), env);
+      const publishedBroken = await publishPlugin(join(work, source), env);
       check(publishedBroken.code === 0, `${name} published`, publishedBroken.output);
       const before = hashes(deployment);
-      const failed = run(aalis, ['plugin', 'add', name], deployment, env);
+      const failed = await run(aalis, ['plugin', 'add', name], deployment, env);
       const after = hashes(deployment);
       check(failed.code === 1, `aalis plugin add ${name} (${reason}) fails with exit status 1`, failed.output);
       check(
@@ -320,7 +364,7 @@ try {
 
     started = Date.now();
     for (const name of plugins) {
-      const removed = run(aalis, ['plugin', 'remove', name], deployment, env);
+      const removed = await run(aalis, ['plugin', 'remove', name], deployment, env);
       const manifest = JSON.parse(readFileSync(join(deployment, 'package.json'), 'utf8')) as {
         dependencies: Record<string, string>;
       };
@@ -344,6 +388,7 @@ try {
     '| template | npm create aalis@latest (files + install) | + npm start → login link | first reply (aalis chat) | running × minimal | of the 3-minute goal |',
   );
   console.log('| --- | --- | --- | --- | --- | --- |');
+  rows.sort((a, b) => templates.indexOf(a.template) - templates.indexOf(b.template));
   for (const row of rows) {
     console.log(
       `| ${row.template} | ${seconds(row.create)} | ${seconds(row.running)} | ${seconds(row.reply)} | ${baseline ? (row.running / baseline.running).toFixed(2) : '—'}× | ${((row.running / GOAL_MS) * 100).toFixed(0)} % |`,
@@ -355,8 +400,7 @@ try {
   await registryStop?.();
   rmSync(work, { recursive: true, force: true });
 }
-if (failures.length > 0) {
-  console.error(`\n${failures.length} check(s) failed:\n\n${failures.join('\n\n')}`);
-  process.exit(1);
-}
-console.log('\nall checks passed');
+if (failures.length > 0) console.error(`\n${failures.length} check(s) failed:\n\n${failures.join('\n\n')}`);
+// The closing line a CI log is read for.
+console.log(`\ninstall-registry: ${passed} passed, ${failures.length} failed`);
+process.exit(failures.length > 0 ? 1 : 0);

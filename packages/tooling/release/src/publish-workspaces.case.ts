@@ -2,31 +2,7 @@
 // check) to a registry, as a release would: one `npm publish` per group of workspaces, prerelease versions under their
 // prerelease name as the dist-tag (npm refuses a prerelease without --tag, and `latest` stays the release's).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { packageDirs } from '../../../../scripts/package-dirs.mjs';
-
-export interface PublishedPackage {
-  name: string;
-  version: string;
-  tag: string;
-}
-
-/** The public workspace packages, each with the dist-tag it is published under. */
-export function publicWorkspaces(root: string): PublishedPackage[] {
-  const found: PublishedPackage[] = [];
-  for (const { path } of packageDirs(root)) {
-    const manifest = JSON.parse(readFileSync(join(path, 'package.json'), 'utf8')) as {
-      name: string;
-      version: string;
-      private?: boolean;
-    };
-    if (manifest.private) continue;
-    const prerelease = /^\d+\.\d+\.\d+-([a-z]+)/i.exec(manifest.version);
-    found.push({ name: manifest.name, version: manifest.version, tag: prerelease ? prerelease[1]! : 'latest' });
-  }
-  return found;
-}
+import { type PublishedPackage, publicWorkspaces } from './public-workspaces.case.js';
 
 export interface PublishResult {
   packages: PublishedPackage[];
