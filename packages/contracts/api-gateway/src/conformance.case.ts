@@ -275,6 +275,15 @@ export function describeGatewayConformance(
       await expect(gw.dispatchOutbound({ sessionId: 's', content: 'x', kind: 'loud' } as never)).rejects.toMatchObject({
         code: 'AALIS_GATEWAY_OUTBOUND_INVALID',
       });
+      // A notice's catalogue text must be one (a key, parameters that are strings, numbers or texts).
+      await expect(
+        gw.dispatchOutbound({
+          sessionId: 's',
+          content: 'x',
+          kind: 'system',
+          text: { key: 'a', params: { b: null } },
+        } as never),
+      ).rejects.toMatchObject({ code: 'AALIS_GATEWAY_OUTBOUND_INVALID', details: { field: 'text' } });
       expect(handled).toEqual([]);
       expect(outbound).toEqual([]);
     });

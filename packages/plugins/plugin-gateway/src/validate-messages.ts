@@ -1,7 +1,7 @@
 // Checks of what platforms hand to receive() and what the agent hands to dispatchOutbound().
 import { gatewayErrors } from '@aalis/api-gateway';
 import { describeReceived } from '@aalis/core';
-import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
+import { type IncomingMessage, isNoticeText, type OutgoingMessage } from '@aalis/schema-message';
 
 const OUTGOING_KINDS = ['reply', 'error', 'system'];
 
@@ -30,4 +30,7 @@ export function assertOutgoing(message: OutgoingMessage): void {
   }
   if (typeof message.content !== 'string') fail('content', 'a string', message.content);
   if (!OUTGOING_KINDS.includes(message.kind)) fail('kind', OUTGOING_KINDS.join(' | '), message.kind);
+  if (message.text !== undefined && !isNoticeText(message.text)) {
+    fail('text', 'a catalogue text { key, params? } (params: strings, numbers or catalogue texts)', message.text);
+  }
 }
