@@ -7,6 +7,8 @@
 // 4. Voice replies (no goal in the issue; measured the same way): a turn whose reply leaves with its voice, minus the
 //    same turn with voiceReply off, against the local /audio/speech server's own time — answering Ogg/Opus (sent as
 //    it is) and WAV (converted to Ogg/Opus by ffmpeg here).
+// 5. A voice made ready for a platform's voice message (media.voiceAs: its length and waveform for Discord, Lark and
+//    DingTalk, SILK for QQ's official bots), against the local speech server making the same voice (baseline).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +31,7 @@ import {
 import { encode as encodeSilk } from 'silk-wasm';
 import { wavFromPcm } from '../src/audio-for-transcription.js';
 import mediaPlugin from '../src/index.js';
+import { voiceAs } from '../src/voice-formats.js';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
@@ -237,7 +240,47 @@ async function voiceOutGoal(): Promise<void> {
   }
 }
 
+async function platformVoiceGoal(): Promise<void> {
+  const rounds = 15;
+  const reply = '好的，明天早上八点叫你起床，记得早点睡。今天的天气不错，适合出门走走。';
+  const tts = await startSpeechTestServer();
+  const fetchVoice = async () => {
+    const response = await fetch(`${tts.url}/audio/speech`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'tts-1', input: reply, voice: 'alloy', response_format: 'opus' }),
+    });
+    return Buffer.from(await response.arrayBuffer());
+  };
+  const voice = await fetchVoice();
+  const attachment = { type: 'audio' as const, mimeType: 'audio/ogg', data: voice.toString('base64') };
+  const limits = () => ({ signal: AbortSignal.timeout(30_000), maxBytes: 10 * 1024 * 1024 });
+  const times = { server: [] as number[], ogg: [] as number[], silk: [] as number[] };
+  let seconds = 0;
+  for (let round = 0; round < rounds + 2; round++) {
+    let at = performance.now();
+    await fetchVoice();
+    const server = performance.now() - at;
+    at = performance.now();
+    seconds = (await voiceAs(attachment, 'ogg-opus', limits())).durationMs / 1000;
+    const ogg = performance.now() - at;
+    at = performance.now();
+    await voiceAs(attachment, 'silk', limits());
+    const silk = performance.now() - at;
+    if (round < 2) continue;
+    times.server.push(server);
+    times.ogg.push(ogg);
+    times.silk.push(silk);
+  }
+  const server = median(times.server);
+  console.log(
+    `5. A voice made ready for a platform (media.voiceAs, a ${seconds.toFixed(1)} s reply; medians of ${rounds}): the speech server making it ${ms(server)} (baseline); Ogg/Opus measured (length, waveform) ${ms(median(times.ogg))} (${(median(times.ogg) / server).toFixed(2)}×); SILK for QQ ${ms(median(times.silk))} (${(median(times.silk) / server).toFixed(2)}×)`,
+  );
+  await tts.close();
+}
+
 await pdfGoal();
 await imageGoal();
 await transcriptionGoal();
 await voiceOutGoal();
+await platformVoiceGoal();
