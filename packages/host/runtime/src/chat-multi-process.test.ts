@@ -77,6 +77,18 @@ function startChat(name: 'A' | 'B', env: Record<string, string>): AalisProcess {
   return chat;
 }
 
+/**
+ * Waits until both terminals have started: `aalis chat` prints its banner (naming its session) on standard error once
+ * its plugins run. A fixed wait was either too long or, on a loaded machine or while the command's bundle is being
+ * rebuilt, too short.
+ */
+function bothStarted(...chats: AalisProcess[]): Promise<true> {
+  return waitFor(() => chats.every((chat) => /session: cli:/.test(chat.stderr())), {
+    timeoutMs: 60_000,
+    what: () => `both terminals' banners (stderr: ${chats.map((chat) => JSON.stringify(chat.stderr())).join(', ')})`,
+  });
+}
+
 /** The reply lines a terminal printed and the tags each names. */
 function replies(stdout: string): string[][] {
   return stdout
@@ -114,7 +126,7 @@ describe('terminal replies across processes (PostgreSQL)', () => {
       };
       // Both processes up (each has run its startup) before the lines: a line written during another's turn is
       // handed to the session's owner.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await bothStarted(a, b);
       for (let index = 1; index <= 3; index++) {
         write(a, 'A', index);
         await new Promise((resolve) => setTimeout(resolve, 200));
@@ -170,7 +182,7 @@ describe('terminal replies across processes (PostgreSQL)', () => {
       });
       const a = startChat('A', env);
       const b = startChat('B', env);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await bothStarted(a, b);
       a.child.stdin!.write('hello [A m1]\n');
       await waitFor(() => crossRuns().length === 0 && server.requests.length > 0, { what: 'A’s first call' });
       b.child.stdin!.write('hello [B m1]\n');
