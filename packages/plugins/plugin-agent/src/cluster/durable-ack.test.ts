@@ -4,7 +4,7 @@
 // stays queued and is answered once the database takes writes again, without being sent again.
 import { type StorageService, storage } from '@aalis/api-storage';
 import { AalisError } from '@aalis/core';
-import { toolCallReply } from '@aalis/testing';
+import { type ScriptedReply, toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gatedTool, type Harness, startHarness } from '../agent-harness.case.js';
 
@@ -129,5 +129,75 @@ describe('durable acknowledgement on SQLite', () => {
       .prepare('SELECT count(*) AS n FROM aalis_hand_over WHERE outcome IS NULL')
       .get();
     expect(unfinished).toEqual({ n: 0 });
+  });
+});
+
+/** A streamed answer that stops before its text until `release()`: the model call is out, its answer not back. */
+function heldAnswer(text: string): { reply: ScriptedReply; release: () => void } {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return {
+    release,
+    reply: {
+      type: 'stream',
+      steps: [
+        { role: 'assistant' },
+        { until: held },
+        { text },
+        { finish: 'stop' },
+        { usage: { promptTokens: 10, completionTokens: 3 } },
+        { done: true },
+      ],
+    },
+  };
+}
+
+describe('a reply held while the database cannot be written (docs/decisions/held-replies.md)', () => {
+  const heldLine = (harness: Harness) =>
+    harness.booted.logs.some((record) => record.message.includes('the end of the turn is held'));
+
+  it('is stored once the disk has room again, and only then sent; stored and sent once', async () => {
+    const harness = await startHarness();
+    open.push(harness);
+    const database = harness.booted.app.services.selected(storage)!.impl.database();
+    const answer = heldAnswer('the held answer');
+    harness.server.enqueue(answer.reply);
+    const sent = harness.booted.capture('outbound:message');
+    const asked = harness.say('a question');
+    await waitFor(() => harness.server.chatBodies().length === 1, 'the model call');
+    const free = fillDisk(database.connection);
+    answer.release();
+    await waitFor(() => heldLine(harness), 'the reply held');
+    expect(sent.filter((message) => message.kind === 'reply')).toEqual([]);
+    expect((await harness.history()).some((message) => message.role === 'assistant')).toBe(false);
+    free();
+    await asked;
+    const assistant = (await harness.history()).filter((message) => message.role === 'assistant');
+    expect(assistant.map((message) => message.content)).toEqual(['the held answer']);
+    expect(sent.filter((message) => message.kind === 'reply').map((message) => message.content)).toEqual([
+      'the held answer',
+    ]);
+  });
+
+  it('a host stopping meanwhile gives it up at once, logged with its code: nothing stored half, nothing sent', async () => {
+    const harness = await startHarness();
+    const database = harness.booted.app.services.selected(storage)!.impl.database();
+    const answer = heldAnswer('never stored');
+    harness.server.enqueue(answer.reply);
+    const sent = harness.booted.capture('outbound:message');
+    const asked = harness.say('a question before the stop').catch(() => {});
+    await waitFor(() => harness.server.chatBodies().length === 1, 'the model call');
+    fillDisk(database.connection);
+    answer.release();
+    await waitFor(() => heldLine(harness), 'the reply held');
+    // The drain does not wait the ten minutes a reply may be held (the test's own timeout is far below them).
+    await harness.close();
+    await asked;
+    expect(
+      harness.booted.logs.filter((record) => record.fields?.code === 'AALIS_AGENT_TURN_NOT_STORED_AT_STOP'),
+    ).toHaveLength(1);
+    expect(sent.filter((message) => message.kind === 'reply')).toEqual([]);
   });
 });
