@@ -106,8 +106,8 @@ const maxWorkers = Number(process.env.AALIS_TEST_WORKERS) || Math.max(2, availab
  * run ends when its last long file does, so a long file started late, beside a worker with nothing left to do, is
  * time lost. A file's duration is the committed one (scripts/test-durations.json, a whole run), else the one Vitest
  * cached from an earlier run on this machine; files of neither (new ones) come first. Vitest's own order knows only
- * its cache, which a clean clone lacks: it then orders by file size, which put e.g. the 30-second multi-process
- * tests after hundreds of small files.
+ * its cache, which a clean clone lacks: it then orders by file size, which put the fresh-clone test (a short file,
+ * the longest run) 272nd of 459 (docs/decisions/test-suite-time.md).
  */
 const durations = committedDurations();
 
