@@ -122,6 +122,14 @@ describe('a room in the WebUI', () => {
         },
       } as const;
       type Locale = keyof typeof LABELS;
+      const KEYS = {
+        roomCooldown: 'flowRoomCooldownSeconds',
+        personCooldown: 'flowPersonCooldownSeconds',
+        roomPerMinute: 'flowRoomPerMinute',
+        quietFrom: 'flowQuietFrom',
+        quietTo: 'flowQuietTo',
+      } as const;
+      type Field = keyof typeof KEYS;
       const row = (key: string) => page.locator(`[data-testid="setting"][data-key="${key}"]`);
       /** The settings panel of the open room, its advanced part unfolded. */
       const openSettings = async (locale: Locale) => {
@@ -134,32 +142,59 @@ describe('a room in the WebUI', () => {
         if ((await advanced.getAttribute('open')) === null) await advanced.locator('summary').click();
         await row('flowQuietTo').waitFor();
       };
-      /** Types into a field and commits it (the panel saves on change), then waits for the save to end. */
-      const write = async (locale: Locale, field: keyof (typeof LABELS)['en'], value: string) => {
+      /**
+       * Types into a field and commits it (the panel saves on change); unless it is to be refused, waits until the
+       * field shows the value stored on the venue layer.
+       */
+      const write = async (locale: Locale, field: Field, value: string, refused = false) => {
         const input = page.getByLabel(LABELS[locale][field], { exact: true });
         await input.fill(value);
         await input.press('Tab');
-        await expect.poll(() => input.isDisabled(), SLOW).toBe(false);
+        if (refused) return;
+        await stored(field, value);
       };
-      const values = () =>
-        Promise.all(
-          [
-            'flowRoomCooldownSeconds',
-            'flowPersonCooldownSeconds',
-            'flowRoomPerMinute',
-            'flowQuietFrom',
-            'flowQuietTo',
-          ].map((key) => row(key).locator('input').inputValue()),
-        );
+      const stored = async (field: Field, value: string) => {
+        const input = row(KEYS[field]).locator('input');
+        await expect
+          .poll(
+            async () => [
+              await input.isDisabled(),
+              await input.inputValue(),
+              await row(KEYS[field]).getAttribute('data-source'),
+            ],
+            SLOW,
+          )
+          .toEqual([false, value, 'venue']);
+      };
+      const values = () => Promise.all(Object.values(KEYS).map((key) => row(key).locator('input').inputValue()));
 
       // The group's own layer: every session of group 555 follows it.
       await openSettings('en');
       await page.getByTestId('write-layer').selectOption('venue');
       await write('en', 'personCooldown', '10');
-      await expect.poll(() => row('flowPersonCooldownSeconds').getAttribute('data-source'), SLOW).toBe('venue');
 
-      // The group obeys it: a person who has not spoken yet is answered, their second message inside the cooldown is
-      // held back (a notice, no model call).
+      // The owner starts typing the room's cooldown; meanwhile the settings change elsewhere (another tab raises the
+      // person's cooldown to 12 s) and the panel is redrawn with them: what is typed stays.
+      const typing = page.getByLabel(LABELS.en.roomCooldown, { exact: true });
+      await typing.fill('30');
+      const other = await context.newPage();
+      try {
+        await other.goto(page.url());
+        const panel = other.getByTestId('side-panel');
+        if ((await panel.count()) === 0) await other.getByTestId('panel-toggle').click();
+        await other.getByTestId('write-layer').selectOption('venue');
+        await other.locator('details.settings-group summary', { hasText: LABELS.en.advanced }).click();
+        const person = other.locator('[data-testid="setting"][data-key="flowPersonCooldownSeconds"] input');
+        await person.fill('12');
+        await person.press('Tab');
+        await expect.poll(() => row(KEYS.personCooldown).locator('input').inputValue(), SLOW).toBe('12');
+      } finally {
+        await other.close();
+      }
+      expect(await typing.inputValue()).toBe('30');
+
+      // The group obeys the person's cooldown: someone who has not spoken yet is answered, their second message inside
+      // it is held back (a notice, no model call).
       const calls = served.model.chatBodies().length;
       const sent = onebot.sent.length;
       served.model.enqueue(textReply('Noted.'));
@@ -181,15 +216,18 @@ describe('a room in the WebUI', () => {
       await expect.poll(() => onebot.sent.length, SLOW).toBe(sent + 2);
       expect(JSON.stringify(onebot.sent.at(-1)?.message)).toContain('I just answered; ask me again in');
       expect(served.model.chatBodies().length).toBe(calls + 1);
+      await expect
+        .poll(() => page.getByTestId('conversation').textContent(), SLOW)
+        .toContain('I just answered; ask me again in');
+      expect(await typing.inputValue()).toBe('30');
+      await typing.press('Tab');
+      await stored('roomCooldown', '30');
 
-      await write('en', 'roomCooldown', '30');
       await write('en', 'roomPerMinute', '6');
-      await expect.poll(() => row('flowRoomPerMinute').getAttribute('data-source'), SLOW).toBe('venue');
       await write('en', 'quietFrom', '23:00');
       await write('en', 'quietTo', '07:00');
-      await expect.poll(() => row('flowQuietTo').getAttribute('data-source'), SLOW).toBe('venue');
       // A clock that does not exist: refused beside the field, in words that say what to write.
-      await write('en', 'quietFrom', '25:00');
+      await write('en', 'quietFrom', '25:00', true);
       await expect
         .poll(() => row('flowQuietFrom').getByRole('alert').textContent(), SLOW)
         .toContain("'HH:MM' (24-hour, e.g. 23:00) or empty");
@@ -200,16 +238,16 @@ describe('a room in the WebUI', () => {
       // Stored: a reload shows what was saved, the refused clock changed nothing.
       await page.reload();
       await openSettings('en');
-      expect(await values()).toEqual(['30', '10', '6', '23:00', '07:00']);
+      expect(await values()).toEqual(['30', '12', '6', '23:00', '07:00']);
       expect(await row('flowQuietFrom').getAttribute('data-source')).toBe('venue');
 
       // 中文: the same fields in Chinese, a bad clock refused in Chinese, a good one stored.
       await page.evaluate(() => localStorage.setItem('aalis.webui.locale', 'zh-CN'));
       await page.reload();
       await openSettings('zh-CN');
-      expect(await values()).toEqual(['30', '10', '6', '23:00', '07:00']);
+      expect(await values()).toEqual(['30', '12', '6', '23:00', '07:00']);
       await page.getByTestId('write-layer').selectOption('venue');
-      await write('zh-CN', 'quietTo', '7:60');
+      await write('zh-CN', 'quietTo', '7:60', true);
       await expect
         .poll(() => row('flowQuietTo').getByRole('alert').textContent(), SLOW)
         .toContain('「时：分」（24 小时制，如 23:00）或空');
@@ -219,7 +257,7 @@ describe('a room in the WebUI', () => {
       await expect.poll(() => row('flowQuietTo').getByRole('alert').count(), SLOW).toBe(0);
       await page.reload();
       await openSettings('zh-CN');
-      expect(await values()).toEqual(['30', '10', '6', '23:00', '06:30']);
+      expect(await values()).toEqual(['30', '12', '6', '23:00', '06:30']);
     },
     TIMEOUT,
   );

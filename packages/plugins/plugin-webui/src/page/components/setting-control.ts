@@ -41,6 +41,14 @@ function choices(state: SettingState, models: readonly ModelView[]): SettingOpti
   return list;
 }
 
+/**
+ * What is typed into a text or number field and not yet committed, by input id. The panel re-renders whenever
+ * something of the session changes (a turn's usage, another field saved, in a busy room every few seconds), and a
+ * re-render writes each input's value again: without this, what a person is typing would be put back to the stored
+ * value before they commit it. Kept from the first keystroke until the field is committed or left.
+ */
+const drafts = new Map<string, string>();
+
 export function levelText(level: number | 'owner'): string {
   return level === 'owner' ? t('webui-page.settings.levelOwner') : t('webui-page.settings.level', { level });
 }
@@ -86,6 +94,7 @@ function control(state: SettingState, models: readonly ModelView[], actions: Set
     case 'string[]': {
       const commit = (event: Event) => {
         const raw = (event.target as HTMLInputElement).value;
+        drafts.delete(id);
         if (raw.trim() === '') return actions.reset(setting.key);
         if (setting.type === 'number') return actions.set(setting.key, Number(raw));
         if (setting.type === 'string[]')
@@ -102,7 +111,9 @@ function control(state: SettingState, models: readonly ModelView[], actions: Set
         ...common,
         type: setting.type === 'number' ? 'number' : 'text',
         inputmode: setting.type === 'number' ? 'numeric' : undefined,
-        value: valueText(setting.value),
+        value: drafts.get(id) ?? valueText(setting.value),
+        onInput: (event: Event) => drafts.set(id, (event.target as HTMLInputElement).value),
+        onBlur: () => drafts.delete(id),
         placeholder:
           setting.source === 'unset'
             ? (setting.note ?? '')
