@@ -9,6 +9,12 @@ export { deliverToRoom, type RoomTarget } from './deliver-to-room.js';
 export { type FetchAttachmentOptions, fetchFileAttachment, fetchImageAttachment } from './fetch-attachment.js';
 export { type InboundContentOptions, type InboundFile, inboundContent } from './inbound-content.js';
 export { InboundOrder } from './inbound-order.js';
+export {
+  type AnswerToolOptions,
+  newRequestId,
+  OwnerRequests,
+  type OwnerRequestsOptions,
+} from './owner-requests.js';
 export { pause } from './pause.js';
 export {
   MAX_PENDING,

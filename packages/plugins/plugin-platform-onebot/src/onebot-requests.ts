@@ -3,11 +3,10 @@
 // answer the model settles with the onebot_request_answer tool (owners only). Requests waiting for an answer are
 // kept in the storage engine's database (platform-room's pending-request store, bounded): a restart keeps them, and on
 // PostgreSQL the process that hears the owner's answer settles a request another process received.
-import { randomBytes } from 'node:crypto';
 import type { Tool } from '@aalis/api-tools';
 import type { Logger, TextRef } from '@aalis/core';
 import { textRef } from '@aalis/core';
-import type { PendingRequestStore } from '@aalis/platform-room';
+import { newRequestId, OwnerRequests, type PendingRequestStore } from '@aalis/platform-room';
 import type { Identity, IncomingMessage } from '@aalis/schema-message';
 import './onebot-request-texts.js';
 
@@ -46,11 +45,12 @@ export interface OneBotRequestsOptions {
   store(): Promise<PendingRequestStore>;
 }
 
-/** A request id the model copies: random, so an id in an old conversation never names a later request. */
-const newRequestId = () => `r${randomBytes(4).toString('hex')}`;
-
 export class OneBotRequests {
-  constructor(private readonly options: OneBotRequestsOptions) {}
+  private readonly requests: OwnerRequests;
+
+  constructor(private readonly options: OneBotRequestsOptions) {
+    this.requests = new OwnerRequests(options);
+  }
 
   /** Handles one `request` event; other events are not its business. */
   async handle(event: Record<string, unknown>): Promise<void> {
@@ -76,24 +76,13 @@ export class OneBotRequests {
       return;
     }
     const { rules } = this.options;
-    const fromOwner = this.options
-      .owners()
-      .some((owner) => owner.platform === this.options.platform && owner.userId === userId);
-    const policy: RequestPolicy = fromOwner || rules.allow.includes(userId) ? 'accept' : rules[request.kind];
+    const policy: RequestPolicy = this.requests.trusted(userId, rules.allow) ? 'accept' : rules[request.kind];
     this.options.logger.info(`OneBot: ${request.kind} request ${request.id} from ${userId} → ${policy}`);
     if (policy !== 'ask') {
       await this.settle(request, policy === 'accept');
       return;
     }
-    await this.remember(request);
     const comment = typeof event.comment === 'string' ? event.comment.trim() : '';
-    const owners = this.options.owners().filter((owner) => owner.platform === this.options.platform);
-    if (owners.length === 0) {
-      this.options.logger.warn(
-        `OneBot: ${request.kind} request ${request.id} waits for an owner's answer, but no owner has a ${this.options.platform} account (owners: [{ platform: ${this.options.platform}, userId }])`,
-      );
-      return;
-    }
     const content = this.options.t(
       textRef(request.kind === 'friend' ? 'onebot.request.friend' : 'onebot.request.groupInvite', {
         id: request.id,
@@ -102,59 +91,44 @@ export class OneBotRequests {
         tool: REQUEST_ANSWER_TOOL,
       }),
     );
-    for (const owner of owners) {
-      const sessionId = await this.options.ownerSession(owner.userId);
-      await this.options.deliver({
-        sessionId,
-        platform: this.options.platform,
-        venue: owner.userId,
-        sender: {},
+    const { id, kind, ...rest } = request;
+    const data: Record<string, string> = {};
+    for (const [key, value] of Object.entries(rest)) if (value !== undefined) data[key] = value;
+    const told = await this.requests.ask(
+      { id, kind, data },
+      {
         content,
         source: 'onebot-request',
         hostNotice: {
           kind: REQUEST_NOTICE_KIND,
-          id: request.id,
+          id,
           ...(comment !== '' ? { untrusted: this.options.t(textRef('onebot.request.comment', { comment })) } : {}),
         },
-        timestamp: Date.now(),
-      });
+      },
+    );
+    if (told === 0) {
+      this.options.logger.warn(
+        `OneBot: ${kind} request ${id} waits for an owner's answer, but no owner has a ${this.options.platform} account (owners: [{ platform: ${this.options.platform}, userId }])`,
+      );
     }
   }
 
   /** The owners-only tool that settles a waiting request with the owner's answer. */
   tool(): Tool<{ id: string; approve: boolean }> {
-    return {
+    const t = this.options.t;
+    return this.requests.answerTool({
       name: REQUEST_ANSWER_TOOL,
-      description: this.options.t(textRef('onebot.request.tool')),
-      parameters: {
-        type: 'object',
-        properties: { id: { type: 'string' }, approve: { type: 'boolean' } },
-        required: ['id', 'approve'],
-        additionalProperties: false,
+      description: t(textRef('onebot.request.tool')),
+      read: (taken) => pendingOf(taken.id, taken.kind, taken.data),
+      settle: async (request, approve) => {
+        await this.settle(request, approve);
+        const verdict = t(textRef(approve ? 'onebot.request.approve' : 'onebot.request.refuse'));
+        return t(textRef('onebot.request.answered', { id: request.id, verdict }));
       },
-      level: 'owner',
-      handler: async ({ id, approve }) => {
-        // Claimed first, so an answer heard by two processes settles it once; put back when settling fails.
-        const store = await this.options.store();
-        const taken = typeof id === 'string' ? await store.take(this.options.platform, id) : undefined;
-        const request = taken ? pendingOf(taken.id, taken.kind, taken.data) : undefined;
-        if (!taken || !request) return this.options.t(textRef('onebot.request.unknown', { id }));
-        try {
-          await this.settle(request, approve);
-        } catch (error) {
-          await store.put(taken);
-          return this.options.t(
-            textRef('onebot.request.failed', { id, reason: error instanceof Error ? error.message : String(error) }),
-          );
-        }
-        return this.options.t(
-          textRef('onebot.request.answered', {
-            id,
-            verdict: this.options.t(textRef(approve ? 'onebot.request.approve' : 'onebot.request.refuse')),
-          }),
-        );
-      },
-    };
+      unknown: (id) => t(textRef('onebot.request.unknown', { id })),
+      failed: (id, error) =>
+        t(textRef('onebot.request.failed', { id, reason: error instanceof Error ? error.message : String(error) })),
+    });
   }
 
   private async settle(request: PendingRequest, approve: boolean): Promise<void> {
@@ -169,13 +143,6 @@ export class OneBotRequests {
       });
     }
     this.options.logger.info(`OneBot: ${request.kind} request ${request.id} ${approve ? 'accepted' : 'refused'}`);
-  }
-
-  private async remember(request: PendingRequest): Promise<void> {
-    const { id, kind, ...rest } = request;
-    const data: Record<string, string> = {};
-    for (const [key, value] of Object.entries(rest)) if (value !== undefined) data[key] = value;
-    await (await this.options.store()).put({ id, platform: this.options.platform, kind, data, createdAt: Date.now() });
   }
 }
 

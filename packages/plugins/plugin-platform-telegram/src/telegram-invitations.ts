@@ -5,10 +5,9 @@
 // owners-only tool telegram_invitation_answer leaves the group on a refusal. Waiting invitations are kept in the
 // storage engine's database (platform-room's pending-request store, bounded): a restart keeps them, and on
 // PostgreSQL any process settles them.
-import { randomBytes } from 'node:crypto';
 import type { Tool } from '@aalis/api-tools';
 import { defineCatalogue, type Logger, type TextRef, textRef } from '@aalis/core';
-import type { PendingRequestStore } from '@aalis/platform-room';
+import { newRequestId, OwnerRequests, type PendingRequestStore } from '@aalis/platform-room';
 import type { Identity, IncomingMessage } from '@aalis/schema-message';
 
 export const INVITATION_ANSWER_TOOL = 'telegram_invitation_answer';
@@ -61,7 +60,11 @@ export interface TelegramInvitationsOptions {
 }
 
 export class TelegramInvitations {
-  constructor(private readonly options: TelegramInvitationsOptions) {}
+  private readonly requests: OwnerRequests;
+
+  constructor(private readonly options: TelegramInvitationsOptions) {
+    this.requests = new OwnerRequests(options);
+  }
 
   async handle(update: ChatMemberUpdate): Promise<void> {
     const chatId = update.chat?.id;
@@ -71,25 +74,14 @@ export class TelegramInvitations {
     const joined = (before === 'left' || before === 'kicked') && (after === 'member' || after === 'administrator');
     if (typeof chatId !== 'number' || (type !== 'group' && type !== 'supergroup') || !joined) return;
     const userId = update.from?.id === undefined ? '' : String(update.from.id);
-    const fromOwner = this.options
-      .owners()
-      .some((owner) => owner.platform === this.options.platform && owner.userId === userId);
-    const policy = fromOwner || this.options.rules.allow.includes(userId) ? 'accept' : this.options.rules.policy;
+    const policy = this.requests.trusted(userId, this.options.rules.allow) ? 'accept' : this.options.rules.policy;
     this.options.logger.info(`Telegram: added to chat ${chatId} by ${userId || 'someone'} → ${policy}`);
     if (policy === 'accept') return;
     if (policy === 'refuse') {
       await this.leave(chatId);
       return;
     }
-    const id = `r${randomBytes(4).toString('hex')}`;
-    await (await this.options.store()).put({
-      id,
-      platform: this.options.platform,
-      kind: 'invitation',
-      data: { chatId: String(chatId) },
-      createdAt: Date.now(),
-    });
-    const owners = this.options.owners().filter((owner) => owner.platform === this.options.platform);
+    const id = newRequestId();
     const who = update.from?.username ? `@${update.from.username}` : (update.from?.first_name ?? userId);
     const content = this.options.t(
       textRef('telegram.invitation.notice', {
@@ -101,49 +93,28 @@ export class TelegramInvitations {
         tool: INVITATION_ANSWER_TOOL,
       }),
     );
-    for (const owner of owners) {
-      await this.options.deliver({
-        sessionId: await this.options.ownerSession(owner.userId),
-        platform: this.options.platform,
-        venue: owner.userId,
-        sender: {},
-        content,
-        source: 'telegram-invitation',
-        hostNotice: { kind: 'telegram-invitation', id },
-        timestamp: Date.now(),
-      });
-    }
+    await this.requests.ask(
+      { id, kind: 'invitation', data: { chatId: String(chatId) } },
+      { content, source: 'telegram-invitation', hostNotice: { kind: 'telegram-invitation', id } },
+    );
   }
 
   tool(): Tool<{ id: string; approve: boolean }> {
-    return {
+    const t = this.options.t;
+    return this.requests.answerTool({
       name: INVITATION_ANSWER_TOOL,
-      description: this.options.t(textRef('telegram.invitation.tool')),
-      parameters: {
-        type: 'object',
-        properties: { id: { type: 'string' }, approve: { type: 'boolean' } },
-        required: ['id', 'approve'],
-        additionalProperties: false,
+      description: t(textRef('telegram.invitation.tool')),
+      read: (taken) => {
+        const chatId = taken.kind === 'invitation' ? Number(taken.data.chatId) : Number.NaN;
+        return Number.isSafeInteger(chatId) ? chatId : undefined;
       },
-      level: 'owner',
-      handler: async ({ id, approve }) => {
-        // Claimed first, so an answer heard by two processes settles it once; put back when leaving fails.
-        const store = await this.options.store();
-        const taken = typeof id === 'string' ? await store.take(this.options.platform, id) : undefined;
-        const chatId = taken?.kind === 'invitation' ? Number(taken.data.chatId) : Number.NaN;
-        if (!taken || !Number.isSafeInteger(chatId)) {
-          return this.options.t(textRef('telegram.invitation.unknown', { id }));
-        }
-        if (approve) return this.options.t(textRef('telegram.invitation.stay', { chatId }));
-        try {
-          await this.leave(chatId);
-        } catch (error) {
-          await store.put(taken);
-          throw error;
-        }
-        return this.options.t(textRef('telegram.invitation.left', { chatId }));
+      settle: async (chatId, approve) => {
+        if (approve) return t(textRef('telegram.invitation.stay', { chatId }));
+        await this.leave(chatId);
+        return t(textRef('telegram.invitation.left', { chatId }));
       },
-    };
+      unknown: (id) => t(textRef('telegram.invitation.unknown', { id })),
+    });
   }
 
   private async leave(chatId: number): Promise<void> {
