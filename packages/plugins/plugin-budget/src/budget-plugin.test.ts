@@ -3,8 +3,10 @@
 // is replaced by a notice), the owner is warned once at 80 %, owners are exempt, /budget shows and adjusts, and two
 // processes on one PostgreSQL count against the same budget.
 import type { Tool } from '@aalis/api-tools';
+import { translate } from '@aalis/core';
 import { type Harness, startHarness } from '@aalis/plugin-agent/testing';
 import { throwawayDatabase } from '@aalis/postgres/throwaway';
+import { renderNoticeText } from '@aalis/schema-message';
 import { textReply, toolCallReply } from '@aalis/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import budgetPlugin from './index.js';
@@ -65,6 +67,13 @@ for (const engine of ['sqlite', 'postgres'] as const) {
         kind: 'system',
         content: '你今天的额度用完了（已用 115 token，上限 100 token），这次先不回答了。额度重置后再来吧。',
       });
+      // Its catalogue text goes with it: a reader in English (the WebUI) is shown the same notice in English.
+      const over = sent.at(-1)!.text!;
+      expect(renderNoticeText(over, (flat) => translate(flat, 'zh-CN'))).toBe(sent.at(-1)!.content);
+      expect(renderNoticeText(over, (flat) => translate(flat, 'en'))).toBe(
+        'Your daily budget is used up (115 tokens of 100 tokens), so I am not answering this time. Try again once it resets.',
+      );
+      expect(renderNoticeText(warnings()[0]!.text!, (flat) => translate(flat, 'zh-CN'))).toBe(warnings()[0]!.content);
       expect(warnings()).toHaveLength(1);
       // Nothing lost: both inputs are in the history.
       const contents = (await harness.history('cli:alice')).map((message) => message.content);

@@ -226,15 +226,16 @@ export function createBudgetPlugin({ now = Date.now }: { now?: () => number } = 
       /** Tells every owner once, in their private chat on their platform (and the log says so). */
       async function warnOwners(line: BudgetLine): Promise<void> {
         const who = line.scope.slice(line.scope.indexOf(':') + 1);
-        const text = t(
-          textRef('budget.warning', {
-            scope: t(textRef(`budget.warning.${line.kind}`, { who })),
+        const warning = notice({
+          key: 'budget.warning',
+          params: {
+            scope: { key: `budget.warning.${line.kind}`, params: { who } },
             percent: Math.floor((line.used / line.limit) * 100),
-            used: format(line.used),
-            limit: formatLimit(line.limit),
+            used: amountText(line.used),
+            limit: limitText(line.limit),
             target: line.period,
-          }),
-        );
+          },
+        });
         log.warn(`budget: ${line.kind} budget at ${Math.floor((line.used / line.limit) * 100)}% (${line.period})`);
         const owners = handles.authority.available ? handles.authority.use.owners() : [];
         for (const owner of owners) {
@@ -242,7 +243,7 @@ export function createBudgetPlugin({ now = Date.now }: { now?: () => number } = 
             sessionId: roomSessionId(owner.platform, 'private', owner.userId),
             platform: owner.platform,
             venue: owner.userId,
-            content: text,
+            ...warning,
             kind: 'system',
           });
         }
