@@ -73,7 +73,16 @@ export const conformanceDriver: PlatformConformanceDriver<DingtalkConformanceSer
         }),
       voices: () =>
         dingtalk.sent.flatMap((entry) =>
-          entry.audio ? [{ chat: chatOf(entry.chat), format: 'ogg-opus' as const, bytes: entry.audio.bytes }] : [],
+          entry.audio
+            ? [
+                {
+                  chat: chatOf(entry.chat),
+                  format: 'ogg-opus' as const,
+                  bytes: entry.audio.bytes,
+                  durationMs: entry.audio.durationMs,
+                },
+              ]
+            : [],
         ),
       dropConnection: () => dingtalk.dropSockets(),
       refuseConnections: (status, times) => dingtalk.failNext('/gateway/connections/open', status, times),

@@ -100,7 +100,12 @@ export const conformanceDriver: PlatformConformanceDriver<DiscordConformanceServ
       voices: () =>
         discord.sent
           .filter((sent) => sent.flags !== undefined && (sent.flags & (1 << 13)) !== 0 && sent.files?.length === 1)
-          .map((sent) => ({ chat: chatOf(sent.channelId), format: 'ogg-opus' as const, bytes: sent.files![0]!.bytes })),
+          .map((sent) => ({
+            chat: chatOf(sent.channelId),
+            format: 'ogg-opus' as const,
+            bytes: sent.files![0]!.bytes,
+            durationMs: Number(sent.attachments?.[0]?.duration_secs) * 1000,
+          })),
       dropConnection: () => discord.dropSockets(),
       refuseConnections: (status, times) => discord.refuseSockets(status, times),
       failNextSend: (kind) =>

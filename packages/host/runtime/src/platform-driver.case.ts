@@ -50,6 +50,8 @@ export interface ConformanceVoice {
   /** 'ogg-opus' (OggS with an OpusHead) or 'silk' (Tencent's #!SILK_V3). */
   format: 'ogg-opus' | 'silk';
   bytes: Uint8Array;
+  /** The length the platform was told (milliseconds), where its voice message carries one. */
+  durationMs?: number;
 }
 
 /** `S` is the driver's own server type, for a platform's own cases run beside the suite's (its raw server in it). */

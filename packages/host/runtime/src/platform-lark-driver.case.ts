@@ -86,11 +86,16 @@ export const conformanceDriver: PlatformConformanceDriver<LarkConformanceServer>
       voices: () =>
         lark.sent
           .filter((sent) => sent.msgType === 'audio')
-          .map((sent) => ({
-            chat: chatOf(sent.chatId),
-            format: 'ogg-opus' as const,
-            bytes: lark.files.get(String(JSON.parse(sent.content).file_key))?.bytes ?? Buffer.alloc(0),
-          })),
+          .map((sent) => {
+            const file = lark.files.get(String(JSON.parse(sent.content).file_key));
+            return {
+              chat: chatOf(sent.chatId),
+              format: 'ogg-opus' as const,
+              bytes: file?.bytes ?? Buffer.alloc(0),
+              // Her upload gives the duration (Lark shows it); -1 when it did not, which the suite refuses.
+              durationMs: file?.durationMs ?? -1,
+            };
+          }),
       dropConnection: () => lark.dropSockets(),
       refuseConnections: (status, times) => lark.refuseConnections(status, times),
       failNextSend: (kind) =>
