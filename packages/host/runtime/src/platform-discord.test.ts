@@ -25,15 +25,13 @@ describePlatformConformance(conformanceDriver, (context) => {
     const { discord, channelOf } = context.server;
     const group = { kind: 'group', group: 'no-voice-messages' } as const;
     discord.refuseVoiceMessages(channelOf(group.group));
-    await context.aalis.app.services
-      .selected(sessionFields)!
-      .impl.set({
-        layer: 'session',
-        target: context.server.sessionId(group),
-        key: VOICE_REPLY_SETTING,
-        value: true,
-        caller: { via: 'host' },
-      });
+    await context.aalis.app.services.selected(sessionFields)!.impl.set({
+      layer: 'session',
+      target: context.server.sessionId(group),
+      key: VOICE_REPLY_SETTING,
+      value: true,
+      caller: { via: 'host' },
+    });
     context.model.enqueue(textReply('Listen to this.'));
     await context.server.deliver({ chat: group, from: 'alice', text: 'talk to me', mention: true });
     await context.reply(group, 'Listen to this.');
