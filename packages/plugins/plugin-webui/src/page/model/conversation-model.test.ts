@@ -287,6 +287,46 @@ describe('ConversationModel', () => {
     expect(model.getSnapshot()).toMatchObject({ deleted: true, runningTurnId: undefined });
   });
 
+  it('keeps a notice in both languages when the server sent them, live and from the timeline', () => {
+    const texts = (word: string) => ({ 'zh-CN': `[系统] ${word}`, en: `[System] ${word}` });
+    const model = new ConversationModel('s');
+    model.load({
+      sessionId: 's',
+      truncated: false,
+      waiting: [],
+      entries: [
+        turn('t0', {
+          items: [
+            { kind: 'notice', id: 'n0', tone: 'delivery-failure', text: '[系统] old', texts: texts('old'), at: 1 },
+          ],
+        }),
+        { kind: 'note', id: 'n1', tone: 'info', text: '[系统] stored', texts: texts('stored'), at: 2 },
+        // A row stored before texts were kept.
+        { kind: 'note', id: 'n2', tone: 'info', text: '[系统] older', at: 3 },
+      ],
+    });
+    model.apply({ type: 'turn.started', turnId: 't1', at: 4 });
+    model.apply({ type: 'message', turnId: 't1', kind: 'system', text: '[系统] live', texts: texts('live') });
+    model.apply({ type: 'delivery.failed', turnId: 't1', text: 'reason', texts: texts('failed'), at: 5 });
+    model.apply({ type: 'message', kind: 'system', text: '[系统] outside', texts: texts('outside') });
+    const entries = model.getSnapshot().entries;
+    const shown = entries.flatMap((entry) =>
+      entry.kind === 'turn'
+        ? entry.items.flatMap((item) => (item.kind === 'notice' ? [item.texts?.en ?? item.text] : []))
+        : entry.kind === 'note'
+          ? [entry.texts?.en ?? entry.text]
+          : [],
+    );
+    expect(shown).toEqual([
+      '[System] old',
+      '[System] stored',
+      '[系统] older',
+      '[System] live',
+      '[System] failed',
+      '[System] outside',
+    ]);
+  });
+
   it('a command settles at once with its answer, and the stored command event replaces it without a duplicate', () => {
     const model = new ConversationModel('s');
     model.sending('k1', { text: '/help', attachments: [] }, 'page-k1');
