@@ -93,7 +93,7 @@ describe('durable acknowledgement on SQLite', () => {
     slow.release();
     // The first turn failed on the full disk; its record is held until it can be written (storage-retry.ts).
     await waitFor(
-      () => harness.booted.logs.some((record) => record.message.includes('the end of the turn is held')),
+      () => harness.booted.logs.some((record) => record.message.includes('what the turn wrote is held')),
       'the first turn holding its record',
     );
     const storedWhileFull = await harness.history();
@@ -156,7 +156,7 @@ function heldAnswer(text: string): { reply: ScriptedReply; release: () => void }
 
 describe('a reply held while the database cannot be written (docs/decisions/held-replies.md)', () => {
   const heldLine = (harness: Harness) =>
-    harness.booted.logs.some((record) => record.message.includes('the end of the turn is held'));
+    harness.booted.logs.some((record) => record.message.includes('what the turn wrote is held'));
 
   it('is stored once the disk has room again, and only then sent; stored and sent once', async () => {
     const harness = await startHarness();

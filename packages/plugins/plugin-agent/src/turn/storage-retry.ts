@@ -1,9 +1,10 @@
-// The end of a turn outlives a database that is briefly gone (docs/decisions/held-replies.md): a reply (or the record
-// of a turn that failed) whose write fails because the database cannot be used right now — PostgreSQL restarting or
-// unreachable, the disk full, SQLite locked past its busy timeout — is held in memory and written again with backoff
-// until it is stored, then sent. Held for at most `maxMs`, with at most `maxBytes` held by all turns at once; past
-// either bound, or when the host stops, the turn gives up with a coded error in the log and nothing of it is written
-// or sent. Any other error (a constraint violation, a bug) is thrown at once: retrying cannot cure it.
+// A turn outlives a database that is briefly gone (docs/decisions/held-replies.md): a reply, a tool-call group (its
+// tools have run) or the record of a turn that failed, whose write fails because the database cannot be used right
+// now — PostgreSQL restarting or unreachable, the disk full, SQLite locked past its busy timeout — is held in memory
+// and written again with backoff until it is stored (a reply is sent only then). Held for at most `maxMs`, with at
+// most `maxBytes` held by all turns at once; past either bound, or when the host stops, the turn gives up with a coded
+// error in the log and nothing of it is written or sent. Any other error (a constraint violation, a bug) is thrown at
+// once: retrying cannot cure it.
 import { agentErrors } from '@aalis/api-agent';
 import { storageFailure } from '@aalis/api-storage';
 import type { AalisError, Logger } from '@aalis/core';
@@ -70,7 +71,7 @@ export class StorageRetry {
       );
     }
     this.held += what.bytes;
-    this.log.warn('the database cannot be written now; the end of the turn is held and written again', {
+    this.log.warn('the database cannot be written now; what the turn wrote is held and written again', {
       ...base,
       reason,
       bytes: what.bytes,
@@ -94,7 +95,7 @@ export class StorageRetry {
         }
         try {
           const result = await write();
-          this.log.info('the held end of the turn is stored', { ...base, attempts: attempt + 1 });
+          this.log.info('what the turn wrote is stored after being held', { ...base, attempts: attempt + 1 });
           return result;
         } catch (error) {
           const failure = storageFailure(error);

@@ -10,7 +10,7 @@ import { type Message, type ToolCall, WellKnownMetadataKeys } from '@aalis/schem
 import type { AgentDeps } from '../agent-deps.js';
 import type { ModelCallResult } from './model-call.js';
 import { parseToolArguments } from './tool-arguments.js';
-import { saveAgentMessages, sendTurnMessage } from './turn-persistence.js';
+import { heldWrite, saveAgentMessages, sendTurnMessage } from './turn-persistence.js';
 import type { TurnContext, TurnProgress } from './turn-state.js';
 
 /** Runs the calls, stores and appends the group; resolves how many messages it appended. */
@@ -92,7 +92,11 @@ export async function runToolBatch(
     metadata: { [WellKnownMetadataKeys.TurnId]: state.turnId, [WellKnownMetadataKeys.Model]: response.model },
   };
   if (response.reasoningContent) assistant.reasoningContent = response.reasoningContent;
-  await saveAgentMessages(deps, state, progress, [assistant, ...results]);
+  const group = [assistant, ...results];
+  // The tools have run (their effects are done): the group is held while the database cannot be written, as a reply.
+  await heldWrite(deps, state, progress, Buffer.byteLength(JSON.stringify(group)), () =>
+    saveAgentMessages(deps, state, progress, group),
+  );
   state.parts.turn.push(assistant, ...results);
   return 1 + results.length;
 }

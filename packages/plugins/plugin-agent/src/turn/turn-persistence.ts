@@ -239,8 +239,9 @@ export async function finishTurn(
 }
 
 /**
- * A write of the turn's end through the agent's StorageRetry: held and written again while the database cannot be
- * used. Once one of the turn's held writes gave up, its later ones are tried once (the turn does not wait twice).
+ * A write of the turn (its reply, a tool-call group, its end) through the agent's StorageRetry: held and written
+ * again while the database cannot be used. Once one of the turn's held writes gave up, its later ones are tried once
+ * (the turn does not wait twice).
  */
 export async function heldWrite<T>(
   deps: AgentDeps,
