@@ -3,7 +3,7 @@
 // in the same statement or transaction (NOTIFY aalis_sessions), so the other processes' copies of rows stay current.
 import type { LastTurn, SessionFilter, SessionInfo } from '@aalis/api-session-manager';
 import type { PostgresDatabase, PostgresMigration } from '@aalis/postgres';
-import { SESSION_NAMESPACE } from './session-migrations.js';
+import { SESSION_NAMESPACE, sessionTableMigrations } from './session-migrations.js';
 import { fromRow, type SessionRow, toRow } from './session-row.js';
 import { type DeletionNotice, type SessionRowChange, type SessionStore, subtreeDeepestFirst } from './session-store.js';
 
@@ -15,39 +15,10 @@ const NOTIFY_LIMIT = 7900;
 const COLUMNS =
   'id, kind, platform, venue, parent_id, origin_platform, origin_multi_party, title, created_at, updated_at, last_turn, pinned_at, archived_at';
 
-export const postgresSessionMigrations: readonly PostgresMigration[] = [
-  {
-    version: 1,
-    name: 'sessions',
-    up: `
-      CREATE TABLE sessions (
-        position BIGSERIAL UNIQUE,
-        id TEXT PRIMARY KEY,
-        kind TEXT NOT NULL,
-        platform TEXT NOT NULL,
-        venue TEXT,
-        parent_id TEXT REFERENCES sessions(id),
-        origin_platform TEXT,
-        origin_multi_party INTEGER,
-        title TEXT,
-        created_at BIGINT NOT NULL,
-        updated_at BIGINT NOT NULL,
-        last_turn TEXT
-      );
-      CREATE INDEX sessions_parent ON sessions(parent_id, created_at);
-      CREATE INDEX sessions_platform_venue ON sessions(platform, venue);
-      CREATE INDEX sessions_updated ON sessions(updated_at);
-    `,
-  },
-  {
-    version: 2,
-    name: 'pinned and archived',
-    up: `
-      ALTER TABLE sessions ADD COLUMN pinned_at BIGINT;
-      ALTER TABLE sessions ADD COLUMN archived_at BIGINT;
-    `,
-  },
-];
+export const postgresSessionMigrations: readonly PostgresMigration[] = sessionTableMigrations(
+  'BIGINT',
+  '\n        position BIGSERIAL UNIQUE,',
+);
 
 const VALUES = (row: SessionRow) => [
   row.id,
