@@ -20,7 +20,7 @@ import {
   stateError,
   wireRoomTurns,
 } from '@aalis/platform-room';
-import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
+import type { Attachment, IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
 import { WebSocket } from 'ws';
 import { SatoriApi, type SatoriLogin } from './satori-api.js';
@@ -340,6 +340,28 @@ export default definePlugin({
       });
     }
 
+    /** The voice as a data: URL in an <audio> element; a voice that cannot go is logged, the text has left. */
+    async function sendVoice(
+      channelId: string,
+      login: SatoriLogin,
+      attachment: Attachment,
+      chatId: string,
+    ): Promise<void> {
+      const src = `data:${attachment.mimeType ?? 'audio/ogg'};base64,${attachment.data}`;
+      try {
+        const sent = await api.call<{ id?: string }[]>(
+          'message.create',
+          { channel_id: channelId, content: `<audio src="${src}"/>` },
+          login,
+        );
+        for (const created of Array.isArray(sent) ? sent : []) {
+          if (created?.id !== undefined) memory.sent(chatId, String(created.id));
+        }
+      } catch (error) {
+        log.warn('Satori: a voice reply was not sent (the text was)', { channelId, error: describe(error) });
+      }
+    }
+
     async function deliver(message: OutgoingMessage): Promise<void> {
       await deliverToRoom({
         platform: SATORI_PLATFORM,
@@ -377,6 +399,10 @@ export default definePlugin({
                 { channel_id: where.channelId, content: `<img src="${attachment.url.replace(/"/g, '&quot;')}"/>` },
                 login,
               );
+            } else if (attachment.type === 'audio' && attachment.data) {
+              // A voice (a voice reply) as Satori's audio element, alone in its message after the text: the bridges
+              // send it as the platform's voice message (QQ's record, Telegram's voice …), converting as they need.
+              await sendVoice(where.channelId, login, attachment, target.chatId);
             }
           }
         },
