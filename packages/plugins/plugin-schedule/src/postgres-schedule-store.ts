@@ -8,32 +8,9 @@ import {
   type StoredRow,
   toValues,
 } from './schedule-store.js';
-import { SCHEDULE_NAMESPACE } from './sqlite-schedule-store.js';
+import { SCHEDULE_NAMESPACE, scheduleMigrations } from './sqlite-schedule-store.js';
 
-const MIGRATIONS: readonly PostgresMigration[] = [
-  {
-    version: 1,
-    name: 'scheduled tasks',
-    up: `CREATE TABLE schedules (
-      id TEXT PRIMARY KEY,
-      session_id TEXT NOT NULL,
-      platform TEXT NOT NULL,
-      venue TEXT,
-      kind TEXT NOT NULL,
-      cron TEXT,
-      time_zone TEXT NOT NULL,
-      next_at BIGINT,
-      prompt TEXT NOT NULL,
-      created_by TEXT,
-      created_at BIGINT NOT NULL,
-      status TEXT NOT NULL,
-      last_fired_at BIGINT,
-      fires INTEGER NOT NULL
-    );
-    CREATE INDEX schedules_due ON schedules(status, next_at);
-    CREATE INDEX schedules_session ON schedules(session_id, created_at);`,
-  },
-];
+const MIGRATIONS: readonly PostgresMigration[] = scheduleMigrations('BIGINT');
 
 export async function postgresScheduleStore(database: PostgresDatabase): Promise<ScheduleStore> {
   await database.migrate(SCHEDULE_NAMESPACE, MIGRATIONS);

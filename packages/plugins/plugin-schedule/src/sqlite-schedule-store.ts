@@ -12,11 +12,13 @@ import {
 
 export const SCHEDULE_NAMESPACE = 'schedule';
 
-const MIGRATIONS: readonly Migration[] = [
-  {
-    version: 1,
-    name: 'scheduled tasks',
-    up: `CREATE TABLE schedules (
+/** The schedules table in a dialect (`time`: the integer type of its times), one schema for both engines. */
+export function scheduleMigrations(time: 'INTEGER' | 'BIGINT') {
+  return [
+    {
+      version: 1,
+      name: 'scheduled tasks',
+      up: `CREATE TABLE schedules (
       id TEXT PRIMARY KEY,
       session_id TEXT NOT NULL,
       platform TEXT NOT NULL,
@@ -24,18 +26,21 @@ const MIGRATIONS: readonly Migration[] = [
       kind TEXT NOT NULL,
       cron TEXT,
       time_zone TEXT NOT NULL,
-      next_at INTEGER,
+      next_at ${time},
       prompt TEXT NOT NULL,
       created_by TEXT,
-      created_at INTEGER NOT NULL,
+      created_at ${time} NOT NULL,
       status TEXT NOT NULL,
-      last_fired_at INTEGER,
+      last_fired_at ${time},
       fires INTEGER NOT NULL
     );
     CREATE INDEX schedules_due ON schedules(status, next_at);
     CREATE INDEX schedules_session ON schedules(session_id, created_at);`,
-  },
-];
+    },
+  ];
+}
+
+const MIGRATIONS: readonly Migration[] = scheduleMigrations('INTEGER');
 
 export function sqliteScheduleStore(database: SqliteDatabase): ScheduleStore {
   database.migrate(SCHEDULE_NAMESPACE, MIGRATIONS);

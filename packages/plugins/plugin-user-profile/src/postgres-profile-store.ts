@@ -10,18 +10,10 @@ import {
   type ProfileRow,
   type ProfileStore,
   profileFactFromRow,
+  profileMigrations,
 } from './profile-store.js';
 
-const MIGRATIONS: readonly PostgresMigration[] = [
-  {
-    version: 1,
-    name: 'profile facts',
-    up: `CREATE TABLE profile_facts (id TEXT PRIMARY KEY, person TEXT NOT NULL, fact TEXT NOT NULL, at BIGINT NOT NULL,
-      UNIQUE (person, fact));
-    CREATE INDEX profile_facts_person ON profile_facts(person, at);`,
-  },
-  { version: 2, name: 'how a fact came', up: 'ALTER TABLE profile_facts ADD COLUMN source TEXT;' },
-];
+const MIGRATIONS: readonly PostgresMigration[] = profileMigrations('BIGINT');
 
 /** PostgreSQL text cannot hold NUL: it is stored as U+FFFD. */
 function storable(text: string): string {

@@ -54,3 +54,17 @@ export function contains(fact: string, matching: string | undefined): boolean {
 export function likePattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
+
+/** The profile facts table in a dialect (`time`: the integer type of its times), one schema for both engines. */
+export function profileMigrations(time: 'INTEGER' | 'BIGINT') {
+  return [
+    {
+      version: 1,
+      name: 'profile facts',
+      up: `CREATE TABLE profile_facts (id TEXT PRIMARY KEY, person TEXT NOT NULL, fact TEXT NOT NULL, at ${time} NOT NULL,
+      UNIQUE (person, fact));
+    CREATE INDEX profile_facts_person ON profile_facts(person, at);`,
+    },
+    { version: 2, name: 'how a fact came', up: 'ALTER TABLE profile_facts ADD COLUMN source TEXT;' },
+  ];
+}
