@@ -59,6 +59,20 @@ function machineNpmSettings(): string {
     .join('');
 }
 
+/**
+ * The registry this machine's npm uses (npm run passes it as npm_config_registry), so the uplink goes where a user's
+ * npm would (a mirror on a CI machine), and the proxy npm is told to use, if any.
+ */
+function uplinkSettings(): string[] {
+  const configured = process.env.npm_config_registry;
+  const url = configured && /^https?:\/\//.test(configured) ? configured : 'https://registry.npmjs.org/';
+  const proxy = process.env.npm_config_https_proxy || process.env.HTTPS_PROXY || process.env.https_proxy;
+  return [
+    `    url: ${JSON.stringify(url.endsWith('/') ? url : `${url}/`)}`,
+    ...(proxy ? [`    https_proxy: ${JSON.stringify(proxy)}`] : []),
+  ];
+}
+
 export async function startLocalRegistry(dir: string, options: LocalRegistryOptions): Promise<LocalRegistry> {
   mkdirSync(join(dir, 'storage'), { recursive: true });
   const port = await freePort();
@@ -81,7 +95,7 @@ export async function startLocalRegistry(dir: string, options: LocalRegistryOpti
     '        expiresIn: 1d',
     'uplinks:',
     '  npmjs:',
-    '    url: https://registry.npmjs.org/',
+    ...uplinkSettings(),
     '    timeout: 60s',
     '    maxage: 30m',
     'packages:',
