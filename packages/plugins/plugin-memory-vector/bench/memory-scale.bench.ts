@@ -9,6 +9,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteDatabase } from '@aalis/sqlite';
 import { queryTerms } from '@aalis/util-text-search';
+import { memoryVectorConfigSchema } from '../src/memory-vector-config.js';
 import { recall } from '../src/recall.js';
 import { blockCosts } from '../src/recall-block.js';
 import { contextText, type RecallEntry } from '../src/recall-store.js';
@@ -197,14 +198,16 @@ if (samples.length === 0) {
   const ids = Array.from({ length: 2_000 }, () => `m${Math.floor(random() * MESSAGES)}`);
   samples.push(...(await store.get(ids)));
 }
+// The plugin's defaults (its config schema), as a turn recalls.
+const defaults = memoryVectorConfigSchema.validate({}).value;
 const settings = {
-  maxTokens: 2000,
-  maxHits: 20,
-  neighbours: 2,
-  itemMaxChars: 400,
-  neighbourMaxChars: 200,
-  recencyHalfLifeDays: 90,
-  recencyWeight: 0.2,
+  maxTokens: defaults.maxTokens,
+  maxHits: defaults.maxHits,
+  neighbours: defaults.neighbours,
+  itemMaxChars: defaults.itemMaxChars,
+  neighbourMaxChars: defaults.neighbourMaxChars,
+  recencyHalfLifeDays: defaults.recencyHalfLifeDays,
+  recencyWeight: defaults.recencyWeight,
 };
 const recallMs: number[] = [];
 const recallCpuMs: number[] = [];

@@ -34,7 +34,7 @@ export const memoryVectorConfigSchema = s
       .integer()
       .min(50)
       .max(10_000)
-      .default(120)
+      .default(90)
       .describe(
         'Longest text a neighbour (a message recalled as context around a found one) contributes; longer ones are cut.',
       ),

@@ -1,0 +1,65 @@
+import { SqliteDatabase } from '@aalis/sqlite';
+import { queryTerms } from '@aalis/util-text-search';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { recall } from './recall.js';
+import type { RecallEntry, RecallStore } from './recall-store.js';
+import { sqliteRecallStore } from './sqlite-recall-store.js';
+
+const T0 = Date.UTC(2026, 0, 1);
+const SCOPE = { sessionId: 'qq:group:1', audiences: ['room:qq:1'], persons: [] };
+const SETTINGS = {
+  maxTokens: 2000,
+  maxHits: 35,
+  neighbours: 0,
+  itemMaxChars: 400,
+  neighbourMaxChars: 90,
+  recencyHalfLifeDays: 90,
+  recencyWeight: 0,
+};
+
+let clock = 0;
+function entry(id: string, text: string): RecallEntry {
+  clock += 60_000;
+  return { messageId: id, sessionId: 'qq:group:1', audience: 'room:qq:1', role: 'user', at: T0 + clock, text };
+}
+
+describe('recall ranking', () => {
+  let database: SqliteDatabase;
+  let store: RecallStore;
+  beforeEach(() => {
+    database = new SqliteDatabase(':memory:');
+    store = sqliteRecallStore(database);
+  });
+  afterEach(() => database.close());
+
+  const matched = async (question: string) =>
+    (
+      await recall({
+        store,
+        terms: queryTerms(question),
+        scope: SCOPE,
+        exclude: new Set(),
+        now: T0 + 86_400_000,
+        settings: SETTINGS,
+        cost: () => 10,
+        excerptCost: () => 5,
+      })
+    ).flatMap((excerpt) => [...excerpt.matched]);
+
+  it('puts a match that adds to the question before a short echo of its words', async () => {
+    await store.add([
+      entry('echo', 'the support group, wow!'),
+      entry('fact', 'I went to the LGBTQ support group yesterday, met brave people and felt accepted there at last'),
+      entry('other', 'the weather was lovely'),
+    ]);
+    const question = 'When did you go to the support group?';
+    // BM25 alone ranks the short echo first (fewer words, the same matches).
+    expect((await store.search({ terms: queryTerms(question), scope: SCOPE, limit: 5 }))[0]?.messageId).toBe('echo');
+    expect(await matched(question)).toEqual(['fact', 'echo']);
+  });
+
+  it('still recalls a short fact that alone matches', async () => {
+    await store.add([entry('code', 'my locker code is walnut'), entry('other', 'the weather was lovely')]);
+    expect(await matched('what is my locker code?')).toEqual(['code']);
+  });
+});
