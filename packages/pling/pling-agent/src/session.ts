@@ -3,8 +3,7 @@
 // next safe point. A reply's tool calls run in tool-round.ts, compaction in session-compaction.ts, checkpoints and
 // resumed runs in session-continuity.ts.
 import type { Message } from '@aalis/schema-message';
-import type { SessionCheckpoint } from './checkpoint.js';
-import type { Checkpoints, SaveOutcome } from './checkpoint-store.js';
+import type { Checkpoints } from './checkpoint-store.js';
 import { cancelled } from './clock.js';
 import type { ResolvedAgentConfig } from './config.js';
 import { type ConversationState, freshState, lastUserMessage } from './conversation-state.js';
@@ -284,32 +283,27 @@ export class AgentSession extends Observable<SessionSnapshot> {
     this.queue = resumed.catch(() => undefined);
   }
 
-  /** Schedules a checkpoint write (coalesced: one per task). */
+  /** Schedules a checkpoint write (coalesced: one per task); a write's problem is said once, when it starts. */
   private persist(): void {
     const checkpoints = this.options.checkpoints;
     if (!checkpoints) return;
+    const { id, options } = this;
     checkpoints.save(
-      this.id,
-      () => this.checkpoint(),
-      (outcome) => this.reportSave(outcome),
+      id,
+      () =>
+        buildCheckpoint({
+          state: this.state,
+          sessionId: id,
+          savedAt: options.clock.now(),
+          sequence: this.sequence,
+          running: this.currentStatus === 'running',
+          awaitingConfirmation: (callId) => checkpoints.awaitingConfirmation(id, callId),
+        }),
+      (outcome) => {
+        const state = this.state;
+        const notice = saveProblemNotice(state, outcome, options.config.locale, checkpoints.maxBytes);
+        if (notice) this.emit(state, notice);
+      },
     );
-  }
-
-  private checkpoint(): SessionCheckpoint | undefined {
-    return buildCheckpoint({
-      state: this.state,
-      sessionId: this.id,
-      savedAt: this.options.clock.now(),
-      sequence: this.sequence,
-      running: this.currentStatus === 'running',
-      awaitingConfirmation: (callId) => this.options.checkpoints!.awaitingConfirmation(this.id, callId),
-    });
-  }
-
-  /** A problem is reported once, when it starts; a later successful write ends it. */
-  private reportSave(outcome: SaveOutcome): void {
-    const state = this.state;
-    const notice = saveProblemNotice(state, outcome, this.options.config.locale, this.options.checkpoints!.maxBytes);
-    if (notice) this.emit(state, notice);
   }
 }
