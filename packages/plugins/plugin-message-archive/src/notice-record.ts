@@ -13,6 +13,8 @@ export function noticeRecord(message: OutgoingMessage, now: number): Message | u
     content: message.content,
     metadata: {
       ...(message.platform !== undefined ? { [WellKnownMetadataKeys.Platform]: message.platform } : {}),
+      // The input it answers (a held-back message): the timeline shows the notice after it.
+      ...(message.replyTo !== undefined ? { [WellKnownMetadataKeys.ReplyTo]: message.replyTo } : {}),
       [WellKnownMetadataKeys.Notice]: { kind: message.kind, text: message.text },
     },
     timestamp: now,

@@ -176,6 +176,32 @@ describe('buildTimelineEntries', () => {
     ]);
   });
 
+  it('places a notice after the held-back input it answers, stored after it; one whose input never came stays', () => {
+    const notice = (id: string, replyTo: string): Message => ({
+      id,
+      role: 'system',
+      kind: 'event-marker',
+      content: `notice ${id}`,
+      metadata: { [Keys.Notice]: { kind: 'system' }, [Keys.ReplyTo]: replyTo },
+      timestamp: 1,
+    });
+    const held = (id: string, messageId: string): Message => ({
+      id,
+      role: 'user',
+      content: `[2026-12-01 10:00] held ${id}`,
+      metadata: { [Keys.MessageId]: messageId },
+      timestamp: 2,
+    });
+    const entries = buildTimelineEntries(
+      [notice('n1', 'm-1'), notice('n2', 'm-lost'), held('i1', 'm-1'), notice('n3', 'm-1'), held('i2', 'm-2')],
+      sources,
+    );
+    expect(
+      entries.map((entry) => (entry.kind === 'note' ? entry.id : entry.kind === 'released' ? entry.input.id : '?')),
+    ).toEqual(['n2', 'i1', 'n1', 'n3', 'i2']);
+    expect(entries[2]).toMatchObject({ kind: 'note', replyTo: 'm-1' });
+  });
+
   it('matches tool results to their cards and takes the callId, error state and duration', () => {
     const messages: Message[] = [
       {

@@ -38,6 +38,19 @@ export function buildTimelineEntries(messages: readonly Message[], sources: Time
   const segments = new Map<string, number>();
   // Command lines by their message id, for their answers.
   const commands = new Map<string, TimelineCommand>();
+  // Notes answering an input not placed yet (a notice goes out before its held-back input is stored), and the
+  // platform message ids of the inputs placed so far.
+  const answers = new Map<string, { note: TimelineEntry; position: number }[]>();
+  const placed = new Set<string>();
+  const place = (messageId: string | undefined) => {
+    if (messageId === undefined) return;
+    placed.add(messageId);
+    const waiting = answers.get(messageId);
+    if (waiting) {
+      answers.delete(messageId);
+      entries.push(...waiting.map(({ note }) => note));
+    }
+  };
 
   let metadata: Record<string, unknown> = {};
   const turnFor = (turnId: string, at: number): TimelineTurn => {
@@ -110,7 +123,19 @@ export function buildTimelineEntries(messages: readonly Message[], sources: Time
         // A notice sent outside a turn (budget, flow, attachments), in each language when its text is known.
         const texts = noticeTexts(notice.text);
         const id = message.id ?? `notice-${at}`;
-        entries.push({ kind: 'note', id, tone: 'info', text: message.content, ...(texts ? { texts } : {}), at });
+        const replyTo = typeof metadata[Keys.ReplyTo] === 'string' ? (metadata[Keys.ReplyTo] as string) : undefined;
+        const note: TimelineEntry = {
+          kind: 'note',
+          id,
+          tone: 'info',
+          text: message.content,
+          ...(texts ? { texts } : {}),
+          ...(replyTo !== undefined ? { replyTo } : {}),
+          at,
+        };
+        if (replyTo !== undefined && !placed.has(replyTo)) {
+          answers.set(replyTo, [...(answers.get(replyTo) ?? []), { note, position: entries.length }]);
+        } else entries.push(note);
       }
       continue;
     }
@@ -119,12 +144,14 @@ export function buildTimelineEntries(messages: readonly Message[], sources: Time
       const input = timelineInput(message, sources);
       if (!turnId) {
         entries.push({ kind: 'released', input });
+        place(input.messageId);
         continue;
       }
       const turn = turnFor(turnId, at);
       if (input.entry === 'joined') turn.items.push({ kind: 'input', input });
       else turn.inputs.push(input);
       if (turn.inputs.length === 1 && input.source !== undefined) turn.source = input.source;
+      place(input.messageId);
       continue;
     }
 
@@ -177,6 +204,9 @@ export function buildTimelineEntries(messages: readonly Message[], sources: Time
     }
     // Other system messages (summaries, contribution blocks) are not part of what a person sees.
   }
+  // Notes whose input never came (it was not stored) stay where they were, the later ones first.
+  const unplaced = [...answers.values()].flat().sort((a, b) => a.position - b.position);
+  for (const { note, position } of unplaced.reverse()) entries.splice(position, 0, note);
   return entries;
 }
 

@@ -162,6 +162,8 @@ export interface TimelineNote {
   text: string;
   /** As `TimelineNotice.texts`. */
   texts?: { 'zh-CN': string; en: string };
+  /** The platform message id of the input the notice answers (a held-back message); it is placed after that input. */
+  replyTo?: string;
   at: number;
 }
 

@@ -74,6 +74,16 @@ function askInGroup(text: string): void {
   );
 }
 
+/** Whether the info notice of the conversation comes after the input saying `text`. */
+function noticeAfterInput(page: Page, text: string): Promise<boolean> {
+  return page.evaluate((said) => {
+    const notice = document.querySelector('[data-testid="conversation"] [data-testid="notice"][data-tone="info"]');
+    const inputs = Array.from(document.querySelectorAll('[data-testid="conversation"] [data-testid="input"]'));
+    const input = inputs.find((node) => node.textContent?.includes(said));
+    return Boolean(notice && input && input.compareDocumentPosition(notice) & Node.DOCUMENT_POSITION_FOLLOWING);
+  }, text);
+}
+
 /** The session events of kind `type` the page received on its socket (frames `{ type: 'event', event }`). */
 function socketEvents(page: Page): { of(type: string): Record<string, unknown>[] } {
   const events: Record<string, unknown>[] = [];
@@ -205,6 +215,8 @@ describe('a history longer than the server sends', () => {
         expect(await failed.textContent()).toMatch(/^\[Delivery failed\] The reply above did not reach onebot: /);
         expect(await held.textContent()).toMatch(/^I just answered; ask me again in \d+ s\./);
         expect(await chineseIn(conversation)).toEqual([]);
+        // The notice answers the held-back message: shown after it, though it went out first.
+        await expect.poll(() => noticeAfterInput(page, 'hello again?'), SLOW).toBe(true);
       };
       await english();
       expect(served.model.chatBodies().length).toBe(calls);
@@ -242,6 +254,7 @@ describe('a history longer than the server sends', () => {
       const zhFailed = zh.locator('[data-testid="notice"][data-tone="delivery-failure"]');
       await expect.poll(() => zhFailed.textContent(), SLOW).toMatch(/^\[投递失败\] 上面那条回复没有送到 onebot：/);
       expect(await zh.locator('[data-testid="notice"][data-tone="info"]').textContent()).toMatch(/^我刚回过话，/);
+      expect(await noticeAfterInput(zh, 'hello again?')).toBe(true);
       await zh.screenshot({ path: join(SHOTS, 'notices-zh-CN.png') });
       await chinese.close();
     },

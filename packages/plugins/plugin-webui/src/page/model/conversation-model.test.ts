@@ -327,6 +327,19 @@ describe('ConversationModel', () => {
     ]);
   });
 
+  it('shows a notice that answers a held-back input after that input, though it arrived first', () => {
+    const model = new ConversationModel('s');
+    model.apply({ type: 'message', kind: 'system', text: 'held back', replyTo: 'm-7' });
+    model.apply({ type: 'message', kind: 'system', text: 'something else' });
+    model.apply({ type: 'input', input: input('7', 'hello again?', { messageId: 'm-7' }) });
+    const order = model
+      .getSnapshot()
+      .entries.map((entry) =>
+        entry.kind === 'note' ? entry.text : entry.kind === 'released' ? entry.input.text : '?',
+      );
+    expect(order).toEqual(['something else', 'hello again?', 'held back']);
+  });
+
   it('a command settles at once with its answer, and the stored command event replaces it without a duplicate', () => {
     const model = new ConversationModel('s');
     model.sending('k1', { text: '/help', attachments: [] }, 'page-k1');

@@ -276,6 +276,7 @@ export class ConversationModel extends Store<ConversationSnapshot> {
         turn.inputs.some((known) => known.key === view.key) ? turn : { ...turn, inputs: [...turn.inputs, view] },
       );
     }
+    this.entries = answersAfter(this.entries, input.messageId);
     this.dropPlaced();
   }
 
@@ -305,7 +306,7 @@ export class ConversationModel extends Store<ConversationSnapshot> {
           entry.kind === 'command' &&
           ((replyTo !== undefined && entry.input.messageId === replyTo) || entry.reply === text),
       );
-      if (!answered) this.entries = [...this.entries, note(Date.now(), text, 'info', event.texts)];
+      if (!answered) this.entries = [...this.entries, note(Date.now(), text, 'info', event.texts, replyTo)];
       return;
     }
     if (kind === 'reply') {
@@ -443,8 +444,41 @@ function note(
   text: string,
   tone: 'info' | 'delivery-failure' = 'delivery-failure',
   texts?: LocaleTexts,
+  replyTo?: string,
 ): EntryView {
-  return { kind: 'note', key: `note-${at}-${text.length}`, tone, text, ...(texts ? { texts } : {}) };
+  return {
+    kind: 'note',
+    key: `note-${at}-${text.length}`,
+    tone,
+    text,
+    ...(texts ? { texts } : {}),
+    ...(replyTo !== undefined ? { replyTo } : {}),
+  };
+}
+
+/**
+ * A notice answering an input (a held-back message) goes out before that input is stored, so it arrives first: it
+ * moves to just after the entry that holds the input, as the timeline has it after a reload.
+ */
+function answersAfter(entries: EntryView[], messageId: string | undefined): EntryView[] {
+  if (messageId === undefined) return entries;
+  const holder = entries.findIndex((entry) => holdsInput(entry, messageId));
+  const early = entries.filter(
+    (entry, index) => index < holder && entry.kind === 'note' && entry.replyTo === messageId,
+  );
+  if (early.length === 0) return entries;
+  const rest = entries.filter((entry) => !early.includes(entry));
+  const at = rest.indexOf(entries[holder]!) + 1;
+  return [...rest.slice(0, at), ...early, ...rest.slice(at)];
+}
+
+function holdsInput(entry: EntryView, messageId: string): boolean {
+  if (entry.kind === 'released' || entry.kind === 'command') return entry.input.messageId === messageId;
+  if (entry.kind !== 'turn') return false;
+  return (
+    entry.inputs.some((input) => input.messageId === messageId) ||
+    entry.items.some((item) => item.kind === 'input' && item.input.messageId === messageId)
+  );
 }
 
 function isUnfinishedTool(item: TurnItemView): boolean {

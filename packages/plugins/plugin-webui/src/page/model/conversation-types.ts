@@ -112,7 +112,15 @@ export type LooseEntryView =
   | CommandEntryView
   | { kind: 'divider'; key: string; summary?: string }
   | { kind: 'released'; key: string; input: InputView }
-  | { kind: 'note'; key: string; tone: 'info' | 'delivery-failure'; text: string; texts?: LocaleTexts };
+  | {
+      kind: 'note';
+      key: string;
+      tone: 'info' | 'delivery-failure';
+      text: string;
+      texts?: LocaleTexts;
+      /** The message id of the input it answers (a held-back message): shown after that input. */
+      replyTo?: string;
+    };
 
 export type EntryView = TurnView | LooseEntryView;
 

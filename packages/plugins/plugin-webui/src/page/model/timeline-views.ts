@@ -106,6 +106,7 @@ export function entryView(entry: TimelineEntry): EntryView {
         tone: entry.tone,
         text: entry.text,
         ...(entry.texts ? { texts: entry.texts } : {}),
+        ...(entry.replyTo !== undefined ? { replyTo: entry.replyTo } : {}),
       };
     case 'command':
       return commandView(entry);
