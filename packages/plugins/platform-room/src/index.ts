@@ -14,6 +14,7 @@ export {
   newRequestId,
   OwnerRequests,
   type OwnerRequestsOptions,
+  ownerRequestsOptions,
 } from './owner-requests.js';
 export { pause } from './pause.js';
 export {

@@ -3,9 +3,14 @@
 // notice in her private chat with her; the owners-only answer tool settles one, claimed first so an answer heard by
 // two processes settles it once, and put back when settling it fails.
 import { randomBytes } from 'node:crypto';
+import type { GatewayService } from '@aalis/api-gateway';
+import type { SessionManagerService } from '@aalis/api-session-manager';
+import type { StorageService } from '@aalis/api-storage';
 import type { Tool } from '@aalis/api-tools';
+import type { Logger, ServiceHandle } from '@aalis/core';
 import type { HostNotice, Identity, IncomingMessage } from '@aalis/schema-message';
-import type { PendingRequest, PendingRequestStore } from './pending-requests.js';
+import { type PendingRequest, type PendingRequestStore, pendingRequestsOf } from './pending-requests.js';
+import { ensureRoomSession } from './room-session.js';
 
 export interface OwnerRequestsOptions {
   /** The platform instance id ('onebot', 'telegram'). */
@@ -30,6 +35,48 @@ export interface AnswerToolOptions<T> {
   unknown(id: string): string;
   /** The answer when settling failed (the request is back); without it the error is thrown on. */
   failed?(id: string, error: unknown): string;
+}
+
+/**
+ * An adapter's OwnerRequestsOptions from what it has: each owner's private chat with her registered as a room session
+ * (with a session manager), notices handed to the gateway, the storage engine's pending-request store (in memory
+ * without one) opened on first use.
+ */
+export function ownerRequestsOptions({
+  platform,
+  owners,
+  sessionManager,
+  gateway,
+  storage,
+  logger,
+}: {
+  platform: string;
+  owners(): Identity[];
+  sessionManager: ServiceHandle<SessionManagerService>;
+  gateway: ServiceHandle<GatewayService>;
+  storage: ServiceHandle<StorageService>;
+  logger: Logger;
+}): OwnerRequestsOptions {
+  let store: Promise<PendingRequestStore> | undefined;
+  return {
+    platform,
+    owners,
+    ownerSession: (userId) =>
+      ensureRoomSession({
+        sessionManager: sessionManager.available ? sessionManager.use : undefined,
+        platform,
+        chatType: 'private',
+        chatId: userId,
+        logger,
+      }),
+    deliver: async (notice) => {
+      await gateway.use.receive(notice);
+    },
+    store: () => {
+      store ??= pendingRequestsOf(storage.available ? storage.use : undefined);
+      return store;
+    },
+  };
 }
 
 /** A request id the model copies: random, so an id in an old conversation never names a later request. */

@@ -13,8 +13,7 @@ import {
   ensureRoomSession,
   InboundOrder,
   inboundContent,
-  type PendingRequestStore,
-  pendingRequestsOf,
+  ownerRequestsOptions,
   RoomMemory,
   roomAdapterUses,
   wireRoomTurns,
@@ -156,10 +155,16 @@ export default definePlugin({
       },
     });
 
-    let pendingStore: Promise<PendingRequestStore> | undefined;
     const requests = new OneBotRequests({
+      ...ownerRequestsOptions({
+        platform: ONEBOT_PLATFORM,
+        owners: () => (authority.available ? authority.use.owners() : []),
+        sessionManager,
+        gateway,
+        storage,
+        logger: log,
+      }),
       rules: settings.requests,
-      platform: ONEBOT_PLATFORM,
       // An owner's answer may be heard by a process that does not run the connection: the holder settles it.
       call: async (action, params) => {
         if (forwarding && !runner.holding) {
@@ -168,24 +173,8 @@ export default definePlugin({
         }
         return connection.call(action, params);
       },
-      owners: () => (authority.available ? authority.use.owners() : []),
-      ownerSession: (userId) =>
-        ensureRoomSession({
-          sessionManager: sessionManager.available ? sessionManager.use : undefined,
-          platform: ONEBOT_PLATFORM,
-          chatType: 'private',
-          chatId: userId,
-          logger: log,
-        }),
-      deliver: async (notice) => {
-        await gateway.use.receive(notice);
-      },
       t,
       logger: log,
-      store: () => {
-        pendingStore ??= pendingRequestsOf(storage.available ? storage.use : undefined);
-        return pendingStore;
-      },
     });
     if (tools.available) tools.use.register(requests.tool());
 

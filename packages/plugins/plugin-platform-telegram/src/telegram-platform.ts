@@ -19,10 +19,9 @@ import {
   type InboundFile,
   InboundOrder,
   inboundContent,
-  type PendingRequestStore,
+  ownerRequestsOptions,
   parseRoomSessionId,
   pause,
-  pendingRequestsOf,
   RoomMemory,
   reportPlatformState,
   roomAdapterUses,
@@ -224,29 +223,19 @@ export default definePlugin({
       });
     }
 
-    let pendingStore: Promise<PendingRequestStore> | undefined;
     const invitations = new TelegramInvitations({
+      ...ownerRequestsOptions({
+        platform: TELEGRAM_PLATFORM,
+        owners: () => (authority.available ? authority.use.owners() : []),
+        sessionManager,
+        gateway,
+        storage,
+        logger: log,
+      }),
       rules: settings.invitations,
-      platform: TELEGRAM_PLATFORM,
       call: (method, params) => api.call(method, params, { signal: stopping.signal }),
-      owners: () => (authority.available ? authority.use.owners() : []),
-      ownerSession: (userId) =>
-        ensureRoomSession({
-          sessionManager: sessionManager.available ? sessionManager.use : undefined,
-          platform: TELEGRAM_PLATFORM,
-          chatType: 'private',
-          chatId: userId,
-          logger: log,
-        }),
-      deliver: async (notice) => {
-        await gateway.use.receive(notice);
-      },
       t: (text) => i18n.use.t(text),
       logger: log,
-      store: () => {
-        pendingStore ??= pendingRequestsOf(storage.available ? storage.use : undefined);
-        return pendingStore;
-      },
     });
     if (tools.available) tools.use.register(invitations.tool());
 
