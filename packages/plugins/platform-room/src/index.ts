@@ -31,6 +31,7 @@ export {
   type PlatformStateReportOptions,
   type PlatformStateUpdate,
   reportPlatformState,
+  shownEndpoint,
   stateError,
 } from './platform-state-report.js';
 export { roomAdapterUses } from './room-adapter-uses.js';

@@ -48,3 +48,13 @@ export function reportPlatformState(
 export function stateError(error: AalisError): { code: string; text: AalisError['text'] } {
   return { code: error.code, text: error.text };
 }
+
+/** A URL as a state's endpoint or a log line shows it: scheme, host and path (no credentials, query or fragment). */
+export function shownEndpoint(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return undefined;
+  }
+}

@@ -19,6 +19,7 @@ import {
   reconnectWhile,
   reportPlatformState,
   roomAdapterUses,
+  shownEndpoint,
   wireRoomTurns,
 } from '@aalis/platform-room';
 import type { Attachment, IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
@@ -100,14 +101,7 @@ export default definePlugin({
       oapiBase: settings.oapiBase,
       timeoutMs: settings.apiTimeoutMs,
     });
-    let endpoint = (() => {
-      try {
-        const url = new URL(settings.gatewayUrl);
-        return `${url.protocol}//${url.host}${url.pathname}`;
-      } catch {
-        return '(invalid URL)';
-      }
-    })();
+    let endpoint = shownEndpoint(settings.gatewayUrl) ?? '(invalid URL)';
     state.set({ status: 'connecting', endpoint });
     const memory = new RoomMemory(DINGTALK_PLATFORM);
     const inbound = new InboundOrder();

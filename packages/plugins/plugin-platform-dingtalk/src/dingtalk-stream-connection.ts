@@ -4,6 +4,8 @@
 // constant, so a local server could not be reached) with `fetch`, and the socket is made here with a size limit and
 // handed to the SDK, without its own fixed one-second reconnect and console output — the adapter reconnects with
 // backoff under the deployment's lease (docs/decisions/platform-dingtalk.md).
+
+import { shownEndpoint } from '@aalis/platform-room';
 import { DWClient, type DWClientDownStream } from 'dingtalk-stream';
 import { WebSocket } from 'ws';
 import { dingtalkErrors } from './dingtalk-errors.js';
@@ -77,9 +79,7 @@ export class StreamConnection extends DWClient {
 
   /** Where the socket goes, without its ticket (for logs and the console). */
   shownEndpoint(): string | undefined {
-    if (!this.endpointUrl) return undefined;
-    const url = new URL(this.endpointUrl);
-    return `${url.protocol}//${url.host}${url.pathname}`;
+    return this.endpointUrl ? shownEndpoint(this.endpointUrl) : undefined;
   }
 
   /** Opens the socket at the endpoint getEndpoint found and hands its frames to the SDK. */

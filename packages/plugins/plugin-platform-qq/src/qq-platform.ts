@@ -22,6 +22,7 @@ import {
   reconnectWhile,
   reportPlatformState,
   roomAdapterUses,
+  shownEndpoint,
   wireRoomTurns,
 } from '@aalis/platform-room';
 import type { Attachment, IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
@@ -96,16 +97,6 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** The address without query or credentials (what the console shows). */
-function shown(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
-  } catch {
-    return '(invalid URL)';
-  }
-}
-
 export default definePlugin({
   name: PLUGIN_NAME,
   uses: {
@@ -135,7 +126,7 @@ export default definePlugin({
       apiBase,
       timeoutMs: settings.apiTimeoutMs,
     });
-    const endpoint = shown(apiBase);
+    const endpoint = shownEndpoint(apiBase) ?? '(invalid URL)';
     state.set({ status: 'connecting', endpoint });
     const memory = new RoomMemory(QQ_PLATFORM);
     const passive = new PassiveReplies();

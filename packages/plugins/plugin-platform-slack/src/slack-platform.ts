@@ -21,6 +21,7 @@ import {
   reconnectWhile,
   reportPlatformState,
   roomAdapterUses,
+  shownEndpoint,
   wireRoomTurns,
 } from '@aalis/platform-room';
 import type { Attachment, IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
@@ -38,16 +39,6 @@ const MAX_RETRY_MS = 60_000;
 
 /** Slack's answers that mean the token itself is refused. */
 const TOKEN_REFUSALS = /invalid_auth|not_authed|account_inactive|token_revoked|token_expired|not_allowed_token_type/;
-
-/** A URL for people: no credentials, no query. */
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
-  } catch {
-    return '';
-  }
-}
 
 /** Message subtypes that are something someone said (the rest are edits, joins, bots' posts …). */
 const SAID_SUBTYPES = new Set([undefined, 'file_share', 'thread_broadcast', 'me_message']);
@@ -113,7 +104,7 @@ export default definePlugin({
   apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage }) {
     const settings = config.use;
     const log = logger.use;
-    const endpoint = redactUrl(settings.apiUrl);
+    const endpoint = shownEndpoint(settings.apiUrl);
     // The live state the console lists (admin.platforms); `since` moves only when the status does.
     const state = reportPlatformState(platform, {
       id: SLACK_PLATFORM,
