@@ -160,6 +160,9 @@ describe('a history longer than the server sends', () => {
       expect(await refused.getByTestId('error-code').textContent()).toBe('code AALIS_SETTINGS_INVALID_VALUE');
       const answer = received.of('command').at(-1)?.entry as { reply?: string } | undefined;
       expect(answer?.reply).toMatch(/\. \(AALIS_SETTINGS_INVALID_VALUE\)$/);
+      expect(await page.locator('[data-testid="notice"]', { hasText: 'historyLimit' }).count()).toBe(0);
+      mkdirSync(SHOTS, { recursive: true });
+      await page.screenshot({ path: join(SHOTS, 'coded-error-en.png') });
       // A failed turn: the host's coded reason around the model server's words, live and after the reload.
       served.model.enqueue(errorReply(500, 'the upstream exploded'));
       await send(page, 'This will fail');
@@ -249,6 +252,9 @@ describe('a history longer than the server sends', () => {
       // As sent (and copied): the code in full-width brackets right after the sentence.
       const answer = zhReceived.of('command').at(-1)?.entry as { reply?: string } | undefined;
       expect(answer?.reply).toMatch(/没有做任何改动。（AALIS_SETTINGS_INVALID_VALUE）$/);
+      // Shown once: under its command, not again as a note.
+      expect(await zh.locator('[data-testid="notice"]', { hasText: 'historyLimit' }).count()).toBe(0);
+      await zh.screenshot({ path: join(SHOTS, 'coded-error-zh-CN.png') });
       await zh.locator(`[data-testid="session-row"][data-session-id="${ROOM}"] .session-open`).click();
       await zh.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
       const zhFailed = zh.locator('[data-testid="notice"][data-tone="delivery-failure"]');

@@ -340,6 +340,16 @@ describe('ConversationModel', () => {
     expect(order).toEqual(['something else', 'hello again?', 'held back']);
   });
 
+  it('drops the note of a command answer that came before the command was shown (no answer twice)', () => {
+    const model = new ConversationModel('s');
+    model.sending('k1', { text: '/session.set historyLimit many', attachments: [] }, 'page-k1');
+    model.apply({ type: 'message', kind: 'system', text: 'Nothing was changed. (AALIS_X)', replyTo: 'm-set' });
+    model.apply({ type: 'message', kind: 'system', text: 'a notice of its own' });
+    model.sendAccepted('k1', 'm-set', { routed: 'command', reply: 'Nothing was changed. (AALIS_X)' });
+    expect(model.getSnapshot().entries.map((entry) => entry.kind)).toEqual(['note', 'command']);
+    expect(model.getSnapshot().entries[0]).toMatchObject({ text: 'a notice of its own' });
+  });
+
   it('a command settles at once with its answer, and the stored command event replaces it without a duplicate', () => {
     const model = new ConversationModel('s');
     model.sending('k1', { text: '/help', attachments: [] }, 'page-k1');

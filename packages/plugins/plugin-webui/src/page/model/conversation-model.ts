@@ -88,6 +88,7 @@ export class ConversationModel extends Store<ConversationSnapshot> {
             ...(routing.reply ? { reply: routing.reply, replyAt: Date.now() } : {}),
           },
         ];
+      if (routing.routed === 'command') this.entries = withoutEchoes(this.entries, messageId, routing.reply);
       this.changed();
       return;
     }
@@ -289,6 +290,7 @@ export class ConversationModel extends Store<ConversationSnapshot> {
         (known.key === view.key || sameCommand(known, entry.messageId, view.input, entry.clientMessageId)),
     );
     this.entries = index >= 0 ? this.entries.with(index, view) : [...this.entries, view];
+    this.entries = withoutEchoes(this.entries, entry.messageId, entry.reply);
     this.pending = this.pending.filter(
       (pending) =>
         (entry.clientMessageId === undefined || pending.clientMessageId !== entry.clientMessageId) &&
@@ -470,6 +472,18 @@ function answersAfter(entries: EntryView[], messageId: string | undefined): Entr
   const rest = entries.filter((entry) => !early.includes(entry));
   const at = rest.indexOf(entries[holder]!) + 1;
   return [...rest.slice(0, at), ...early, ...rest.slice(at)];
+}
+
+/**
+ * A command's answer also goes out as a message; one that came before its command entry was shown as a note. The
+ * command entry shows the answer: the note goes.
+ */
+function withoutEchoes(entries: EntryView[], messageId: string | undefined, reply: string | undefined): EntryView[] {
+  const echo = (entry: EntryView) =>
+    entry.kind === 'note' &&
+    entry.tone === 'info' &&
+    ((messageId !== undefined && entry.replyTo === messageId) || (reply !== undefined && entry.text === reply));
+  return entries.some(echo) ? entries.filter((entry) => !echo(entry)) : entries;
 }
 
 function holdsInput(entry: EntryView, messageId: string): boolean {
