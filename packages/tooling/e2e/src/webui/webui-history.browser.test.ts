@@ -263,6 +263,25 @@ describe('a history longer than the server sends', () => {
       expect(await noticeAfterInput(zh, 'hello again?')).toBe(true);
       await zh.screenshot({ path: join(SHOTS, 'notices-zh-CN.png') });
       await chinese.close();
+
+      // On a phone, opened by its address: the same notes, nothing wider than the screen.
+      const phone = await served.browser.newContext({
+        viewport: { width: 390, height: 844 },
+        hasTouch: true,
+        isMobile: true,
+        locale: 'zh-CN',
+      });
+      const small = await phone.newPage();
+      await small.goto(await served.freshLink());
+      await small.getByTestId('new-chat').waitFor();
+      await small.goto(`${served.origin}/?session=${encodeURIComponent(ROOM)}`);
+      await small.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
+      const smallFailed = small.locator('[data-testid="notice"][data-tone="delivery-failure"]');
+      await expect.poll(() => smallFailed.textContent(), SLOW).toMatch(/^\[投递失败\] /);
+      expect(await small.locator('[data-testid="notice"][data-tone="info"]').textContent()).toMatch(/^我刚回过话，/);
+      expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await small.screenshot({ path: join(SHOTS, 'notices-phone-zh-CN.png') });
+      await phone.close();
     },
     TIMEOUT,
   );
