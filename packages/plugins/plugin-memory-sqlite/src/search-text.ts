@@ -18,7 +18,7 @@ export function searchableText(row: {
   if (row.role === 'user') return row.kind === null || row.kind === 'command' ? row.content : undefined;
   if (row.role === 'system') return row.kind === 'command-reply' ? row.content : undefined;
   if (row.role !== 'assistant') return undefined;
-  if (row.extra !== null && row.extra.includes(`"${Keys.VisibleContent}"`)) {
+  if (row.extra?.includes(`"${Keys.VisibleContent}"`)) {
     const visible = (JSON.parse(row.extra) as { metadata?: Record<string, unknown> }).metadata?.[Keys.VisibleContent];
     if (typeof visible === 'string') return visible;
   }
