@@ -23,6 +23,8 @@ export interface PromptContributionView {
   signal: AbortSignal;
   /** True when building for a token:request snapshot (no model call follows). */
   dryRun: boolean;
+  /** The context window (tokens) of the model this turn calls: a block sizes itself to it (a small model, less). */
+  contextWindow: number;
   /** A snapshot of the message list assembled so far. */
   messages: readonly Message[];
 }

@@ -27,6 +27,7 @@ import { blockCosts, headerTokens, recallBlock } from './recall-block.js';
 import { recallContribution } from './recall-contribution.js';
 import { recallEntry } from './recall-entry.js';
 import { identityOfInput, identityOfStored, personOf, turnScope } from './recall-scope.js';
+import { recallTokens } from './recall-tokens.js';
 import { RecentRecalls } from './recent-recalls.js';
 import { SessionAudiences } from './session-audiences.js';
 import { sqliteRecallStore } from './sqlite-recall-store.js';
@@ -128,7 +129,7 @@ export const memoryVectorPlugin = definePlugin({
                 return identity ? [identity] : [];
               }),
             ),
-          find: async ({ text, terms, scope, exclude, signal }) => {
+          find: async ({ text, terms, scope, exclude, signal, contextWindow }) => {
             const costs = blockCosts({
               sessionId: scope.sessionId,
               locale: handles.i18n.use.locale,
@@ -145,7 +146,10 @@ export const memoryVectorPlugin = definePlugin({
               now,
               dense: (limit) => vectors.nearest(text, scope, limit, signal),
               // The block's header and preamble are paid first, from the same budget.
-              settings: { ...settings, maxTokens: settings.maxTokens - headerTokens(handles.i18n.use.locale) },
+              settings: {
+                ...settings,
+                maxTokens: recallTokens(settings.maxTokens, contextWindow) - headerTokens(handles.i18n.use.locale),
+              },
               cost: costs.line,
               excerptCost: costs.excerpt,
             });

@@ -10,7 +10,7 @@ export const memoryVectorConfigSchema = s
       .max(16_000)
       .default(2000)
       .describe(
-        'Most tokens of recalled past messages one turn carries (estimated). The agent’s memoryTokenBudget still applies when a request must be cut (trim step 4).',
+        'Most tokens of recalled past messages one turn carries (estimated), and never more than a tenth of the turn model’s context window. The agent’s memoryTokenBudget still applies when a request must be cut (trim step 4).',
       ),
     maxHits: s.number().integer().min(1).max(50).default(35).describe('Most past messages found per turn.'),
     neighbours: s

@@ -14,6 +14,8 @@ export interface TurnRecall {
   scope: RecallScope;
   exclude: Set<string>;
   signal: AbortSignal;
+  /** The context window of the turn's model (the block is bounded to a share of it). */
+  contextWindow: number;
 }
 
 /** The words this turn searches with: its inputs, as archived when they were. */
@@ -55,6 +57,7 @@ export function recallContribution({
         scope: await scopeOf(view),
         exclude: carriedIds(view),
         signal: view.signal,
+        contextWindow: view.contextWindow,
       });
       return render(excerpts, view.sessionId);
     },

@@ -62,6 +62,7 @@ export async function buildTurnMaterial(
       inputs,
       signal,
       dryRun,
+      contextWindow: settings.model.contextWindow,
       get messages() {
         snapshot ??= [system].concat(history.segment.toArray());
         return snapshot;
