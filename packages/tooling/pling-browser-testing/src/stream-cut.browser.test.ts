@@ -18,11 +18,19 @@ describe('a reply cut mid-stream, in every dock', { timeout: 120_000 }, () => {
   for (const [name, entry] of Object.entries(DOCKS)) {
     it(`${name}: the partial reply stays visible and marked, with MODEL_STREAM_ERROR`, async () => {
       const { page, modelServer } = await chromium.openFixture({ entry });
+      // The stream is cut once the page shows its first words: a fixed pause let a loaded machine read the words and
+      // the cut together, and a cut before anything was shown is (rightly) retried instead.
+      let shown = () => {};
+      const onScreen = new Promise<void>((resolve) => {
+        shown = resolve;
+      });
       modelServer.enqueue({
         type: 'stream',
-        steps: [{ role: 'assistant' }, { text: '已经写出的半句' }, { flush: true }, { delayMs: 100 }, { cut: true }],
+        steps: [{ role: 'assistant' }, { text: '已经写出的半句' }, { until: onScreen }, { cut: true }],
       });
       const dock = await sendInDock(page, '写点什么');
+      await dock.locator('[data-pling="message"]', { hasText: '已经写出的半句' }).waitFor();
+      shown();
       const cut = dock.locator('[data-pling="message"][data-interrupted="true"]');
       await cut.waitFor();
       expect(await cut.textContent()).toContain('已经写出的半句');
