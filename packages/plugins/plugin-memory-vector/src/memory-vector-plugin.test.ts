@@ -5,27 +5,15 @@ import { sessionManager } from '@aalis/api-session-manager';
 import { sessionFields } from '@aalis/api-session-settings';
 import { type Harness, startHarness } from '@aalis/plugin-agent/testing';
 import type { IncomingMessage } from '@aalis/schema-message';
-import { textReply } from '@aalis/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import memoryVectorPlugin from './index.js';
+import { A, B, sayIn, seedScopeChats } from './scope-leaks.case.js';
 
 let harness: Harness;
 let memory: MemoryVectorService;
 
-const A = '111';
-const B = '222';
-
 function say(sessionId: string, userId: string, content: string, extra: Partial<IncomingMessage> = {}) {
-  const [platform = 'qq', , venue] = sessionId.split(':');
-  return harness.agent.handleMessage({
-    sessionId,
-    platform,
-    venue,
-    sender: { userId, displayName: userId === A ? 'Ann' : 'Bob' },
-    content,
-    triggerType: 'direct',
-    ...extra,
-  });
+  return sayIn(harness, sessionId, userId, content, extra);
 }
 
 /** The recalled block of the last request, or undefined when it had none. */
@@ -44,33 +32,7 @@ async function ask(sessionId: string, userId: string, content: string): Promise<
 beforeAll(async () => {
   harness = await startHarness({ extra: [memoryVectorPlugin] });
   memory = harness.booted.app.services.selected(memoryVector)!.impl;
-  const sessions = harness.booted.app.services.selected(sessionManager)!.impl;
-  for (const [chat, id] of [
-    ['group', '100'],
-    ['group', '200'],
-    ['private', A],
-    ['private', B],
-  ] as const) {
-    await sessions.ensure({
-      id: `qq:${chat}:${id}`,
-      kind: 'room',
-      platform: 'qq',
-      venue: id,
-      originChat: { multiParty: chat === 'group' },
-    });
-  }
-  await sessions.ensure({ id: 'qq:private:111/task', kind: 'child', platform: 'qq', parentId: `qq:private:${A}` });
-  await say(`qq:private:${A}`, A, 'my password hint is purple elephant');
-  await say('qq:group:200', A, 'I adopted a greyhound named Biscuit');
-  await say('qq:group:200', B, 'I play the cello on weekends');
-  harness.server.enqueue(textReply('the vault code is walnut'));
-  await harness.agent.handleMessage({
-    sessionId: 'qq:private:111/task',
-    platform: 'qq',
-    sender: {},
-    source: 'subtask',
-    content: 'look up the vault code',
-  });
+  await seedScopeChats(harness);
 });
 
 afterAll(async () => {

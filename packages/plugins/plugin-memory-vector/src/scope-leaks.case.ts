@@ -3,30 +3,75 @@
 import { type MemoryVectorService, memoryVector } from '@aalis/api-memory-vector';
 import { sessionManager } from '@aalis/api-session-manager';
 import { type Harness, startHarness } from '@aalis/plugin-agent/testing';
+import type { IncomingMessage } from '@aalis/schema-message';
 import { textReply } from '@aalis/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import memoryVectorPlugin from './index.js';
 
-const A = '111';
-const B = '222';
+export const A = '111';
+export const B = '222';
 const PROBE = 'purple elephant? greyhound Biscuit? walnut vault? cello?';
+
+/** A message from Ann (A) or Bob (B) in a `qq:<chat>:<id>` session, addressing her. */
+export function sayIn(
+  harness: Harness,
+  sessionId: string,
+  userId: string,
+  content: string,
+  extra: Partial<IncomingMessage> = {},
+) {
+  const [platform = 'qq', , venue] = sessionId.split(':');
+  return harness.agent.handleMessage({
+    sessionId,
+    platform,
+    venue,
+    sender: { userId, displayName: userId === A ? 'Ann' : 'Bob' },
+    content,
+    triggerType: 'direct',
+    ...extra,
+  });
+}
+
+/**
+ * Two groups, Ann's and Bob's private chats and a child session of Ann's, with one thing said in each scope: a hint in
+ * Ann's private chat, a dog by Ann and a cello by Bob in group 200, a vault code answered in the child session.
+ */
+export async function seedScopeChats(harness: Harness): Promise<void> {
+  const sessions = harness.booted.app.services.selected(sessionManager)!.impl;
+  for (const [chat, id] of [
+    ['group', '100'],
+    ['group', '200'],
+    ['private', A],
+    ['private', B],
+  ] as const) {
+    await sessions.ensure({
+      id: `qq:${chat}:${id}`,
+      kind: 'room',
+      platform: 'qq',
+      venue: id,
+      originChat: { multiParty: chat === 'group' },
+    });
+  }
+  await sessions.ensure({ id: 'qq:private:111/task', kind: 'child', platform: 'qq', parentId: `qq:private:${A}` });
+  await sayIn(harness, `qq:private:${A}`, A, 'my password hint is purple elephant');
+  await sayIn(harness, 'qq:group:200', A, 'I adopted a greyhound named Biscuit');
+  await sayIn(harness, 'qq:group:200', B, 'I play the cello on weekends');
+  harness.server.enqueue(textReply('the vault code is walnut'));
+  await harness.agent.handleMessage({
+    sessionId: 'qq:private:111/task',
+    platform: 'qq',
+    sender: {},
+    source: 'subtask',
+    content: 'look up the vault code',
+  });
+}
 
 export function describeScopeLeaks(engine: string, storage: () => Promise<Record<string, unknown> | undefined>) {
   describe(`who may see what (${engine})`, () => {
     let harness: Harness;
     let memory: MemoryVectorService;
 
-    const say = (sessionId: string, userId: string, content: string) => {
-      const [platform = 'qq', , venue] = sessionId.split(':');
-      return harness.agent.handleMessage({
-        sessionId,
-        platform,
-        venue,
-        sender: { userId, displayName: userId === A ? 'Ann' : 'Bob' },
-        content,
-        triggerType: 'direct',
-      });
-    };
+    const say = (sessionId: string, userId: string, content: string) => sayIn(harness, sessionId, userId, content);
     /** The recalled block of the turn, or undefined when it had none. */
     const ask = async (sessionId: string, userId: string, content: string) => {
       await memory.settled();
@@ -42,33 +87,7 @@ export function describeScopeLeaks(engine: string, storage: () => Promise<Record
       const given = await storage();
       harness = await startHarness({ extra: [memoryVectorPlugin], ...(given ? { storage: given } : {}) });
       memory = harness.booted.app.services.selected(memoryVector)!.impl;
-      const sessions = harness.booted.app.services.selected(sessionManager)!.impl;
-      for (const [chat, id] of [
-        ['group', '100'],
-        ['group', '200'],
-        ['private', A],
-        ['private', B],
-      ] as const) {
-        await sessions.ensure({
-          id: `qq:${chat}:${id}`,
-          kind: 'room',
-          platform: 'qq',
-          venue: id,
-          originChat: { multiParty: chat === 'group' },
-        });
-      }
-      await sessions.ensure({ id: 'qq:private:111/task', kind: 'child', platform: 'qq', parentId: `qq:private:${A}` });
-      await say(`qq:private:${A}`, A, 'my password hint is purple elephant');
-      await say('qq:group:200', A, 'I adopted a greyhound named Biscuit');
-      await say('qq:group:200', B, 'I play the cello on weekends');
-      harness.server.enqueue(textReply('the vault code is walnut'));
-      await harness.agent.handleMessage({
-        sessionId: 'qq:private:111/task',
-        platform: 'qq',
-        sender: {},
-        source: 'subtask',
-        content: 'look up the vault code',
-      });
+      await seedScopeChats(harness);
     });
 
     afterAll(async () => {
