@@ -1,7 +1,7 @@
 // plugins.embedding-openai: where the OpenAI-compatible /embeddings endpoint is, which model, how many texts a call
 // carries, and the transport settings every provider shares.
 import { type Infer, s } from '@aalis/core';
-import { caFileSchema, proxySchema, retrySchema } from '@aalis/http-transport/config-schema';
+import { bearerKeySchema, caFileSchema, proxySchema, retrySchema } from '@aalis/http-transport/config-schema';
 
 export const embeddingOpenAiConfigSchema = s
   .object({
@@ -11,10 +11,7 @@ export const embeddingOpenAiConfigSchema = s
       .describe(
         'Base URL of an OpenAI-compatible embeddings API; /embeddings is appended (https://api.openai.com/v1, or http://127.0.0.1:11434/v1 for Ollama).',
       ),
-    apiKey: s
-      .string()
-      .optional()
-      .describe('Sent as Authorization: Bearer; a secret, never logged. Omit for a local server.'),
+    apiKey: bearerKeySchema,
     model: s
       .string()
       .nonEmpty()

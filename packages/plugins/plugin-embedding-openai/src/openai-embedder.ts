@@ -4,16 +4,7 @@
 // scaled to unit length. Failures reject with the embedding contract's coded errors; secrets never leave in a text.
 import { type EmbeddingService, type EmbedOptions, embeddingErrors, normalizeVector } from '@aalis/api-embedding';
 import { AalisError, type I18n, type Logger } from '@aalis/core';
-import {
-  createAgents,
-  type ErrorContext,
-  type HttpAgents,
-  loadTrustedCertificates,
-  maskUrlCredentials,
-  openWithRetries,
-  parseBaseUrl,
-  resolveProxy,
-} from '@aalis/http-transport';
+import { ModelEndpoint, maskUrlCredentials } from '@aalis/http-transport';
 import type { EmbeddingOpenAiConfig } from './embedding-openai-config.js';
 
 /** Largest answer read: 2,048 vectors of 8,192 floats as JSON stay below this. */
@@ -23,50 +14,24 @@ export class OpenAiEmbedder implements EmbeddingService {
   readonly model: string;
   readonly batchSize: number;
   private learnedDimensions: number | undefined;
-  private readonly url: URL;
+  /** The endpoint's URL as errors show it (no credentials). */
   private readonly endpoint: string;
-  private readonly headers: Record<string, string> = {};
-  private readonly agents: HttpAgents;
-  private readonly secrets: string[];
-  private readonly context: ErrorContext;
+  private readonly client: ModelEndpoint;
 
   constructor(
     private readonly config: EmbeddingOpenAiConfig,
     private readonly options: { i18n: I18n; logger: Logger; plugin: string; instance: string },
   ) {
-    const parsed = parseBaseUrl(config.baseUrl);
-    if (!parsed.ok)
-      throw embeddingErrors.AALIS_EMBEDDING_URL_INVALID({
-        key: `plugins.${options.instance}.baseUrl`,
-        baseUrl: maskUrlCredentials(config.baseUrl),
-        problem: parsed.problem,
-      });
-    const root = parsed.endpoint.root;
-    this.url = new URL(`${root}/embeddings`);
-    this.endpoint = maskUrlCredentials(this.url.href);
+    this.client = new ModelEndpoint(config, {
+      ...options,
+      path: '/embeddings',
+      invalidUrl: ({ baseUrl, problem }) =>
+        embeddingErrors.AALIS_EMBEDDING_URL_INVALID({ key: `plugins.${options.instance}.baseUrl`, baseUrl, problem }),
+      retryLog: 'embedding request retried',
+    });
+    this.endpoint = maskUrlCredentials(this.client.url.href);
     this.model = `${options.instance}/${config.model}${config.dimensions === undefined ? '' : `@${config.dimensions}`}`;
     this.batchSize = config.batchSize;
-    if (config.apiKey) this.headers.authorization = `Bearer ${config.apiKey}`;
-    else if (parsed.endpoint.basicAuthorization) this.headers.authorization = parsed.endpoint.basicAuthorization;
-    const proxy = resolveProxy({ baseUrl: root, configured: config.proxy, env: process.env, plugin: options.plugin });
-    this.agents = createAgents({
-      proxy,
-      ca: loadTrustedCertificates({ caFile: config.caFile, plugin: options.plugin }),
-    });
-    this.secrets = [
-      config.apiKey,
-      proxy?.password,
-      proxy?.authorization?.slice('Basic '.length),
-      ...parsed.endpoint.secrets,
-    ].filter((secret): secret is string => Boolean(secret));
-    this.context = {
-      provider: options.plugin,
-      baseUrl: root,
-      model: config.model,
-      redact: (text) => this.redact(text),
-      timeouts: { connectMs: 15_000, headersMs: config.timeoutMs, idleMs: config.timeoutMs },
-      t: (text) => options.i18n.t(text),
-    };
   }
 
   get dimensions(): number | undefined {
@@ -74,7 +39,7 @@ export class OpenAiEmbedder implements EmbeddingService {
   }
 
   redact(text: string): string {
-    return this.secrets.reduce((redacted, secret) => redacted.split(secret).join('***'), text);
+    return this.client.redact(text);
   }
 
   async embed(texts: readonly string[], { signal }: EmbedOptions = {}): Promise<Float32Array[]> {
@@ -96,18 +61,11 @@ export class OpenAiEmbedder implements EmbeddingService {
     });
     let answer: string;
     try {
-      const { exchange } = await openWithRetries({
-        url: this.url,
-        headers: { ...this.headers, 'content-type': 'application/json', accept: 'application/json' },
+      const exchange = await this.client.post(
         body,
+        { 'content-type': 'application/json', accept: 'application/json' },
         signal,
-        context: this.context,
-        timeouts: this.context.timeouts,
-        retry: this.config.retry,
-        agents: this.agents,
-        available: async () => [],
-        onRetry: (report) => this.options.logger.info('embedding request retried', { ...report }),
-      });
+      );
       try {
         answer = await exchange.text(MAX_RESPONSE_BYTES);
       } finally {
@@ -168,7 +126,6 @@ export class OpenAiEmbedder implements EmbeddingService {
   }
 
   close(): void {
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    this.client.close();
   }
 }

@@ -16,27 +16,19 @@ import {
 import { coreErrors, type Events, type I18n, type Logger } from '@aalis/core';
 import {
   abortedError,
-  backOff,
-  createAgents,
+  backOffBodyFailure,
   type ErrorContext,
-  type HttpAgents,
   headerSecrets,
   linkSignals,
-  loadTrustedCertificates,
-  logProxyInUse,
   maskUrlCredentials,
   OutputBudget,
   openWithRetries,
+  ProviderConnection,
   parseBaseUrl,
-  providerFailure,
   type RetryReport,
-  resolveProxy,
-  retryDelay,
   type Timeouts,
-  TransportError,
 } from '@aalis/http-transport';
 import type { Attachment } from '@aalis/schema-message';
-import { WireStreamError } from '@aalis/wire-openai';
 import { buildMessagesRequest } from './build-messages-request.js';
 import type { AnthropicConfig } from './config-schema.js';
 import { MessagesStreamDecoder } from './messages-stream-decoder.js';
@@ -59,9 +51,8 @@ export class AnthropicProvider implements LlmService {
   private readonly messagesUrl: URL;
   private readonly table: AnthropicModelEntry[];
   private readonly modelList: readonly ModelInfo[];
-  private readonly agents: HttpAgents;
+  private readonly connection: ProviderConnection;
   private readonly headers: Record<string, string>;
-  private readonly secrets: string[];
   private readonly options: AnthropicProviderOptions;
 
   constructor(options: AnthropicProviderOptions) {
@@ -86,21 +77,15 @@ export class AnthropicProvider implements LlmService {
     };
     this.table = buildModelTable({ instanceId, config, t: (text) => i18n.t(text) });
     this.modelList = this.table.map((entry) => entry.info);
-    const proxy = resolveProxy({
-      baseUrl: this.baseUrl,
-      configured: config.proxy,
-      env: options.env ?? process.env,
+    this.connection = new ProviderConnection({
       plugin: instanceId,
+      baseUrl: this.baseUrl,
+      proxy: config.proxy,
+      caFile: config.caFile,
+      secrets: [apiKey, ...parsed.endpoint.secrets, ...headerSecrets(config.headers)],
+      env: options.env,
+      announce: { logger: options.logger, i18n },
     });
-    this.agents = createAgents({ proxy, ca: loadTrustedCertificates({ caFile: config.caFile, plugin: instanceId }) });
-    this.secrets = [
-      apiKey,
-      proxy?.password,
-      proxy?.authorization?.slice('Basic '.length),
-      ...parsed.endpoint.secrets,
-      ...headerSecrets(config.headers),
-    ].filter((secret): secret is string => Boolean(secret));
-    if (proxy) logProxyInUse({ proxy, baseUrl: this.baseUrl, provider: instanceId, logger: options.logger, i18n });
   }
 
   models(): readonly ModelInfo[] {
@@ -118,8 +103,7 @@ export class AnthropicProvider implements LlmService {
   }
 
   destroy(): void {
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    this.connection.destroy();
   }
 
   private async *call(request: ChatRequest, options: ChatOptions): AsyncGenerator<ChatStreamEvent> {
@@ -157,7 +141,7 @@ export class AnthropicProvider implements LlmService {
           context,
           timeouts: entry.timeouts,
           retry: this.options.config.retry,
-          agents: this.agents,
+          agents: this.connection.agents,
           attempt,
           available: async () => this.table.map((candidate) => candidate.info.model),
           onRetry: (report) => this.logRetry(report),
@@ -179,15 +163,17 @@ export class AnthropicProvider implements LlmService {
           }
           assembled = decoder.end();
         } catch (error) {
-          const failure = providerFailure({ error, context, outputStarted, signal });
-          const retryable = !outputStarted && !signal?.aborted && isRetryableBodyFailure(error);
-          const delay = retryable ? retryDelay({ attempt, settings: this.options.config.retry }) : undefined;
-          if (delay === undefined) throw failure;
-          await backOff({
+          // `overloaded_error` is Anthropic's 529 sent as a stream event: retried like a cut stream.
+          await backOffBodyFailure({
+            error,
             context,
-            report: { model: entry.info.id, attempt: attempt + 1, delayMs: delay, reason: failure.code },
+            outputStarted,
             signal,
+            attempt,
+            retry: this.options.config.retry,
             onRetry: (report) => this.logRetry(report),
+            retryStreamError: (streamError) =>
+              streamError.kind === 'truncated' || streamError.error?.type === 'overloaded_error',
           });
         } finally {
           opened.exchange.close();
@@ -232,23 +218,10 @@ export class AnthropicProvider implements LlmService {
   }
 
   private context(model: string, timeouts: Timeouts): ErrorContext {
-    return {
-      timeouts,
-      provider: this.options.instanceId,
-      baseUrl: this.baseUrl,
-      model,
-      redact: (text) => this.secrets.reduce((redacted, secret) => redacted.split(secret).join('***'), text),
-      t: (text) => this.options.i18n.t(text),
-    };
+    return this.connection.errorContext({ model, timeouts, t: (text) => this.options.i18n.t(text) });
   }
 
   private logRetry(report: RetryReport): void {
     this.options.logger.debug('retrying the call', { provider: this.options.instanceId, ...report });
   }
-}
-
-/** As the OpenAI provider: a body that broke before its first delta is retried, a stall is not. */
-function isRetryableBodyFailure(error: unknown): boolean {
-  if (error instanceof TransportError) return error.kind !== 'aborted' && error.kind !== 'idle-timeout';
-  return error instanceof WireStreamError && (error.kind === 'truncated' || error.error?.type === 'overloaded_error');
 }

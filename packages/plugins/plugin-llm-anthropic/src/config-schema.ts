@@ -1,14 +1,6 @@
 // The config section of one Anthropic Messages API provider instance (`plugins.llm-anthropic`).
 import { type Infer, s } from '@aalis/core';
-import {
-  caFileSchema,
-  headersSchema,
-  modelTimeoutsSchema,
-  pricesSchema,
-  proxySchema,
-  retrySchema,
-  timeoutsSchema,
-} from '@aalis/http-transport/config-schema';
+import { connectionFields, modelTimeoutsSchema, pricesSchema } from '@aalis/http-transport/config-schema';
 
 const DEFAULT_MODELS = [
   { id: 'claude-sonnet-4-5', contextWindow: 200_000, maxOutputTokens: 64_000 },
@@ -58,11 +50,7 @@ export const anthropicConfigSchema = s
       .describe(
         'cache_control breakpoints at the end of the head (tools and system prompt), the end of the history and the last message, so requests between two trims read the cache.',
       ),
-    headers: headersSchema,
-    proxy: proxySchema,
-    caFile: caFileSchema,
-    timeouts: timeoutsSchema,
-    retry: retrySchema,
+    ...connectionFields,
   })
   .describe('The Anthropic Messages API (Claude).');
 

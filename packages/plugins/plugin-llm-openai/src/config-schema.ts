@@ -1,14 +1,6 @@
 // The config section of one OpenAI-compatible provider instance.
 import { type Infer, s } from '@aalis/core';
-import {
-  caFileSchema,
-  headersSchema,
-  modelTimeoutsSchema,
-  pricesSchema,
-  proxySchema,
-  retrySchema,
-  timeoutsSchema,
-} from '@aalis/http-transport/config-schema';
+import { connectionFields, modelTimeoutsSchema, pricesSchema } from '@aalis/http-transport/config-schema';
 
 const thinkingSchema = s
   .object({
@@ -55,11 +47,7 @@ export const openAiConfigSchema = s.object({
     vision: s.boolean().default(false),
   }),
   streamUsage: s.boolean().default(true).describe('Ask for usage in the stream (stream_options.include_usage).'),
-  headers: headersSchema,
-  proxy: proxySchema,
-  caFile: caFileSchema,
-  timeouts: timeoutsSchema,
-  retry: retrySchema,
+  ...connectionFields,
 });
 
 export type OpenAiConfig = Infer<typeof openAiConfigSchema>;

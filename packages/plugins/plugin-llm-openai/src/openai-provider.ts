@@ -16,34 +16,22 @@ import {
 import { coreErrors, type Events, type I18n, type Logger } from '@aalis/core';
 import {
   abortedError,
-  backOff,
-  createAgents,
+  backOffBodyFailure,
   type ErrorContext,
-  type HttpAgents,
   type HttpExchange,
   headerSecrets,
-  loadTrustedCertificates,
-  logProxyInUse,
   maskUrlCredentials,
   OutputBudget,
   openWithRetries,
+  ProviderConnection,
   parseBaseUrl,
   providerFailure,
   type RetryReport,
-  resolveProxy,
-  retryDelay,
   SignalLinker,
   type Timeouts,
-  TransportError,
 } from '@aalis/http-transport';
 import type { Attachment } from '@aalis/schema-message';
-import {
-  type AssembledResponse,
-  encodeChatRequest,
-  thinkingFields,
-  type WireModelList,
-  WireStreamError,
-} from '@aalis/wire-openai';
+import { type AssembledResponse, encodeChatRequest, thinkingFields, type WireModelList } from '@aalis/wire-openai';
 import type { OpenAiConfig } from './config-schema.js';
 import { ModelDiscovery } from './model-discovery.js';
 import { buildModelTable, type ModelEntry } from './model-table.js';
@@ -65,9 +53,8 @@ export interface OpenAiProviderOptions {
 export class OpenAiProvider implements LlmService {
   private table: ModelEntry[];
   private modelList: readonly ModelInfo[];
-  private readonly agents: HttpAgents;
-  /** Secrets removed from every text that leaves the provider: the API key and the proxy password. */
-  private readonly secrets: string[];
+  /** Proxy, CAs and the secrets removed from every text that leaves the provider (the API key, the proxy password). */
+  private readonly connection: ProviderConnection;
   /** The API root without the credentials a baseUrl may carry: what requests use and what errors and logs show. */
   readonly baseUrl: string;
   private readonly headers: Record<string, string>;
@@ -107,22 +94,14 @@ export class OpenAiProvider implements LlmService {
     else if (endpoint.basicAuthorization && !hasAuthorization) this.headers.authorization = endpoint.basicAuthorization;
     this.table = buildModelTable({ instanceId, config });
     this.modelList = this.table.map((entry) => entry.info);
-    const proxy = resolveProxy({
-      baseUrl: this.baseUrl,
-      configured: config.proxy,
-      env: process.env,
+    this.connection = new ProviderConnection({
       plugin: instanceId,
+      baseUrl: this.baseUrl,
+      proxy: config.proxy,
+      caFile: config.caFile,
+      secrets: [config.apiKey, ...endpoint.secrets, ...headerSecrets(config.headers)],
+      announce: { logger, i18n },
     });
-    const ca = loadTrustedCertificates({ caFile: config.caFile, plugin: instanceId });
-    this.agents = createAgents({ proxy, ca });
-    this.secrets = [
-      config.apiKey,
-      proxy?.password,
-      proxy?.authorization?.slice('Basic '.length),
-      ...endpoint.secrets,
-      ...headerSecrets(config.headers),
-    ].filter((secret): secret is string => Boolean(secret));
-    if (proxy) logProxyInUse({ proxy, baseUrl: this.baseUrl, provider: this.instanceId, logger: this.logger, i18n });
     this.discovery = new ModelDiscovery({
       refresh: () => this.refreshModels(),
       onFound: () =>
@@ -171,8 +150,7 @@ export class OpenAiProvider implements LlmService {
   /** Closes idle keep-alive connections. */
   destroy(): void {
     this.discovery.stop();
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    this.connection.destroy();
   }
 
   // --- one call ----------------------------------------------------------------------------------------------
@@ -220,15 +198,14 @@ export class OpenAiProvider implements LlmService {
             if (assembled === undefined) await reader.return(undefined as unknown as AssembledResponse).catch(() => {});
           }
         } catch (error) {
-          const failure = providerFailure({ error, context, outputStarted: progress.outputStarted, signal });
           // Nothing reached the caller yet (the body broke before its first event): a retry is invisible.
-          const retryable = !progress.outputStarted && !signal?.aborted && isRetryableBodyFailure(error);
-          const delay = retryable ? retryDelay({ attempt, settings: this.config.retry }) : undefined;
-          if (delay === undefined) throw failure;
-          await backOff({
+          await backOffBodyFailure({
+            error,
             context,
-            report: { model: entry.info.id, attempt: attempt + 1, delayMs: delay, reason: failure.code },
+            outputStarted: progress.outputStarted,
             signal,
+            attempt,
+            retry: this.config.retry,
             onRetry: (report) => this.logRetry(report),
           });
         } finally {
@@ -314,7 +291,7 @@ export class OpenAiProvider implements LlmService {
       context,
       timeouts: context.timeouts,
       retry,
-      agents: this.agents,
+      agents: this.connection.agents,
       attempt,
       available,
       onRetry: (report) => this.logRetry(report),
@@ -395,22 +372,6 @@ export class OpenAiProvider implements LlmService {
   }
 
   private context(model: string, timeouts: Timeouts): ErrorContext {
-    return {
-      timeouts,
-      provider: this.instanceId,
-      baseUrl: this.baseUrl,
-      model,
-      redact: (text) => this.secrets.reduce((redacted, secret) => redacted.split(secret).join('***'), text),
-      t: (text) => this.i18n.t(text),
-    };
+    return this.connection.errorContext({ model, timeouts, t: (text) => this.i18n.t(text) });
   }
-}
-
-/**
- * Failures of a body that may be retried when no event has come out of it yet: a connection that broke. A stall
- * (idle timeout) is not: the server took the request and went silent, and waiting for it again doubles the stall.
- */
-function isRetryableBodyFailure(error: unknown): boolean {
-  if (error instanceof TransportError) return error.kind !== 'aborted' && error.kind !== 'idle-timeout';
-  return error instanceof WireStreamError && error.kind === 'truncated';
 }

@@ -1,6 +1,6 @@
 // plugins.media: which model describes images, and the bounds on what it is given and what it writes.
 import { type Infer, s } from '@aalis/core';
-import { caFileSchema, proxySchema, retrySchema } from '@aalis/http-transport/config-schema';
+import { bearerKeySchema, caFileSchema, proxySchema, retrySchema } from '@aalis/http-transport/config-schema';
 
 /** Speech to text: an OpenAI-compatible POST <baseUrl>/audio/transcriptions (OpenAI, Groq, whisper.cpp's server …). */
 export const transcriptionConfigSchema = s
@@ -11,10 +11,7 @@ export const transcriptionConfigSchema = s
       .describe(
         'Base URL of an OpenAI-compatible speech-to-text API; /audio/transcriptions is appended (e.g. https://api.openai.com/v1, or http://127.0.0.1:8080/v1 for a local whisper server).',
       ),
-    apiKey: s
-      .string()
-      .optional()
-      .describe('Sent as Authorization: Bearer; a secret, never logged. Omit for a local server.'),
+    apiKey: bearerKeySchema,
     model: s
       .string()
       .nonEmpty()
@@ -60,10 +57,7 @@ export const speechConfigSchema = s
       .describe(
         'Base URL of an OpenAI-compatible text-to-speech API; /audio/speech is appended (e.g. https://api.openai.com/v1, or http://127.0.0.1:8880/v1 for a local Kokoro server).',
       ),
-    apiKey: s
-      .string()
-      .optional()
-      .describe('Sent as Authorization: Bearer; a secret, never logged. Omit for a local server.'),
+    apiKey: bearerKeySchema,
     model: s.string().nonEmpty().default('tts-1').describe('The speech model (tts-1, gpt-4o-mini-tts, kokoro …).'),
     voice: s.string().nonEmpty().default('alloy').describe('The voice (alloy, nova … or a local server’s voice name).'),
     responseFormat: s

@@ -3,8 +3,8 @@
 // Telegram's sendVoice and every browser play: the answer's type is sniffed from its bytes, and anything else
 // (a server that answers WAV or MP3 whatever is asked) is converted by Debian's ffmpeg.
 import type { I18n, Logger } from '@aalis/core';
+import { ModelEndpoint } from '@aalis/http-transport';
 import { fileTypeFromBuffer } from 'file-type';
-import { AudioEndpoint } from './audio-endpoint.js';
 import { runFfmpeg } from './ffmpeg.js';
 import type { MediaConfig } from './media-config.js';
 import { mediaErrors } from './media-texts.js';
@@ -24,14 +24,15 @@ export interface SpokenVoice {
 export const OGG_OPUS = ['-vn', '-ac', '1', '-c:a', 'libopus', '-b:a', '32k', '-f', 'ogg'];
 
 export class Synthesizer {
-  private readonly endpoint: AudioEndpoint;
+  private readonly endpoint: ModelEndpoint;
 
   constructor(
     readonly config: SpeechConfig,
     options: { i18n: I18n; logger: Logger; plugin: string },
   ) {
-    this.endpoint = new AudioEndpoint(config, {
+    this.endpoint = new ModelEndpoint(config, {
       ...options,
+      retryLog: `${options.plugin} retried`,
       path: '/audio/speech',
       invalidUrl: (params) => mediaErrors.AALIS_MEDIA_SPEECH_URL_INVALID(params),
     });

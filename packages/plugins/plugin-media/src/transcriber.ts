@@ -1,8 +1,8 @@
 // Speech to text through an OpenAI-compatible POST <baseUrl>/audio/transcriptions: a multipart form (file, model,
-// language, response_format=json) through the shared audio endpoint client.
+// language, response_format=json) through the shared model endpoint client (@aalis/http-transport).
 
 import type { I18n, Logger } from '@aalis/core';
-import { AudioEndpoint } from './audio-endpoint.js';
+import { ModelEndpoint } from '@aalis/http-transport';
 import type { MediaConfig } from './media-config.js';
 import { mediaErrors } from './media-texts.js';
 
@@ -18,14 +18,15 @@ export interface AudioFile {
 }
 
 export class Transcriber {
-  private readonly endpoint: AudioEndpoint;
+  private readonly endpoint: ModelEndpoint;
 
   constructor(
     readonly config: TranscriptionConfig,
     options: { i18n: I18n; logger: Logger; plugin: string },
   ) {
-    this.endpoint = new AudioEndpoint(config, {
+    this.endpoint = new ModelEndpoint(config, {
       ...options,
+      retryLog: `${options.plugin} retried`,
       path: '/audio/transcriptions',
       invalidUrl: (params) => mediaErrors.AALIS_MEDIA_TRANSCRIPTION_URL_INVALID(params),
     });

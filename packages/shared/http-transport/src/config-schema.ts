@@ -89,3 +89,18 @@ export const retrySchema = s.object({
 });
 
 export type Timeouts = Infer<typeof timeoutsSchema>;
+
+/** The keys every chat provider's section ends with, in this order: extra headers, proxy, CA file, timeouts, retries. */
+export const connectionFields = {
+  headers: headersSchema,
+  proxy: proxySchema,
+  caFile: caFileSchema,
+  timeouts: timeoutsSchema,
+  retry: retrySchema,
+};
+
+/** The key of an OpenAI-compatible endpoint (embeddings, transcription, speech) that a local server does without. */
+export const bearerKeySchema = s
+  .string()
+  .optional()
+  .describe('Sent as Authorization: Bearer; a secret, never logged. Omit for a local server.');

@@ -5,10 +5,10 @@
 // (docs/decisions/provider-stall-timeouts.md).
 import { llmErrors } from '@aalis/api-llm';
 import { AalisError } from '@aalis/core';
-import { isRetryableStatus } from '@aalis/wire-openai';
+import { isRetryableStatus, WireStreamError } from '@aalis/wire-openai';
 import type { Timeouts } from './config-schema.js';
 import { type HttpAgents, HttpExchange, TransportError } from './http-exchange.js';
-import { type ErrorContext, httpError, transportError } from './provider-errors.js';
+import { type ErrorContext, httpError, providerFailure, transportError } from './provider-errors.js';
 import { parseRetryAfter, type RetrySettings, retryDelay, sleep } from './retry-delay.js';
 
 export interface RetryReport {
@@ -124,6 +124,50 @@ export async function backOff({
   } catch {
     throw abortedError(context, false);
   }
+}
+
+/**
+ * A response body failed after its 2xx headers: throws the coded failure, or waits out the backoff and returns (the
+ * caller opens again) when a retry is invisible and allowed: nothing of the body reached the caller, the call was not
+ * aborted, a retry is left, and the connection broke rather than stalled. A stall (idle timeout) is not retried: the
+ * server took the request and went silent, and waiting for it again doubles the stall. A stream error is retried when
+ * `retryStreamError` says so (default: a stream cut before its end).
+ */
+export async function backOffBodyFailure({
+  error,
+  context,
+  outputStarted,
+  signal,
+  attempt,
+  retry,
+  onRetry,
+  retryStreamError = (streamError) => streamError.kind === 'truncated',
+}: {
+  error: unknown;
+  context: ErrorContext;
+  outputStarted: boolean;
+  signal: AbortSignal | undefined;
+  /** Retries this call has spent so far. */
+  attempt: number;
+  retry: RetrySettings;
+  onRetry: (report: RetryReport) => void;
+  retryStreamError?: (error: WireStreamError) => boolean;
+}): Promise<void> {
+  const failure = providerFailure({ error, context, outputStarted, signal });
+  const retryable =
+    !outputStarted &&
+    !signal?.aborted &&
+    (error instanceof TransportError
+      ? error.kind !== 'aborted' && error.kind !== 'idle-timeout'
+      : error instanceof WireStreamError && retryStreamError(error));
+  const delay = retryable ? retryDelay({ attempt, settings: retry }) : undefined;
+  if (delay === undefined) throw failure;
+  await backOff({
+    context,
+    report: { model: context.model, attempt: attempt + 1, delayMs: delay, reason: failure.code },
+    signal,
+    onRetry,
+  });
 }
 
 export function abortedError(context: ErrorContext, outputStarted: boolean): AalisError {

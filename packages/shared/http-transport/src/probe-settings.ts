@@ -2,7 +2,7 @@
 // would be saved, with no retries and short waits, so a test says within seconds what is wrong. Each provider plugin
 // builds its probe from these settings; it emits no usage events (a test is no conversation) and is closed after.
 import type { LlmService } from '@aalis/api-llm';
-import { coreErrors, type Locale, type Schema } from '@aalis/core';
+import { coreErrors, type I18n, type Locale, type Logger, type Schema } from '@aalis/core';
 
 /** A test waits this long at most for each phase (connect, headers, silence). */
 export const PROBE_TIMEOUTS = { connectMs: 5_000, headersMs: 15_000, idleMs: 15_000 } as const;
@@ -12,6 +12,13 @@ export interface ProbeProvider {
   /** The model ids the section offers (listed by the server, or configured); rejects with the llm coded errors. */
   listModels(): Promise<string[]>;
   close(): void;
+}
+
+/** What each provider plugin's `openProbeProvider` is given: the section as it would be saved. */
+export interface ProbeRequest {
+  section: Record<string, unknown>;
+  logger: Logger;
+  i18n: I18n;
 }
 
 /**
