@@ -5,6 +5,21 @@ import type { Migration } from '@aalis/sqlite';
 
 export const MEMORY_NAMESPACE = 'memory';
 
+/** The indexes of memory_messages, the same on both engines (so both answer window reads with the same seeks). */
+export const MESSAGE_INDEXES = `CREATE INDEX memory_messages_conversation ON memory_messages (session_id, conversation_index)
+        WHERE conversation_index IS NOT NULL;
+      CREATE INDEX memory_messages_turn ON memory_messages (session_id, turn_id) WHERE turn_id IS NOT NULL;
+      CREATE INDEX memory_messages_dividers ON memory_messages (session_id, seq)
+        WHERE kind = 'compression-divider';`;
+
+/** Version 2 on both engines. */
+export const SUPERSEDED_MIGRATION = {
+  version: 2,
+  name: 'superseded messages',
+  // 1: an edit, regenerate or retry took the row out of the active history; it stays for the archive.
+  up: 'ALTER TABLE memory_messages ADD COLUMN superseded INTEGER NOT NULL DEFAULT 0;',
+} as const;
+
 export const memoryMigrations: readonly Migration[] = [
   {
     version: 1,
@@ -43,19 +58,10 @@ export const memoryMigrations: readonly Migration[] = [
         PRIMARY KEY (session_id, seq)
       ) WITHOUT ROWID;
 
-      CREATE INDEX memory_messages_conversation ON memory_messages (session_id, conversation_index)
-        WHERE conversation_index IS NOT NULL;
-      CREATE INDEX memory_messages_turn ON memory_messages (session_id, turn_id) WHERE turn_id IS NOT NULL;
-      CREATE INDEX memory_messages_dividers ON memory_messages (session_id, seq)
-        WHERE kind = 'compression-divider';
+      ${MESSAGE_INDEXES}
     `,
   },
-  {
-    version: 2,
-    name: 'superseded messages',
-    // 1: an edit, regenerate or retry took the row out of the active history; it stays for the archive.
-    up: 'ALTER TABLE memory_messages ADD COLUMN superseded INTEGER NOT NULL DEFAULT 0;',
-  },
+  SUPERSEDED_MIGRATION,
   {
     version: 3,
     name: 'session search',

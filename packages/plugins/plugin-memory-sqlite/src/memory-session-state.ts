@@ -35,3 +35,84 @@ export function advanceOnAppend(
   state.row_count++;
   return { seq, conversationIndex };
 }
+
+/** A stored row as renumbering reads it. */
+export interface TailRow {
+  seq: number;
+  kind: string | null;
+  epoch: number;
+  conversation_index: number | null;
+  superseded: number;
+}
+
+/** A row whose epoch or conversation index is no longer what it was. */
+export interface Renumbered {
+  seq: number;
+  epoch: number;
+  conversationIndex: number | null;
+}
+
+/**
+ * After rows were deleted or superseded: epoch and conversation index of the rows from the first changed one on
+ * (`tail`, in seq order), counted on from the last row before them (`epoch`, `conversation`), and the session's
+ * counters (`rowCount` rows remain). A divider in the tail moves the active history's start into `state`; when none
+ * is in it and the start was inside it, the caller looks for the divider before (`dividerSeen` false). Returns the
+ * rows to update, so each engine writes them its own way.
+ */
+export function renumberTail({
+  state,
+  tail,
+  epoch,
+  conversation,
+  rowCount,
+}: {
+  state: SessionState;
+  tail: readonly TailRow[];
+  epoch: number;
+  conversation: number;
+  rowCount: number;
+}): { changed: Renumbered[]; dividerSeen: boolean } {
+  const tailStart = rowCount - tail.length;
+  const changed: Renumbered[] = [];
+  let dividerSeen = false;
+  for (const [offset, row] of tail.entries()) {
+    let index: number | null = null;
+    if (row.kind === DIVIDER) {
+      epoch++;
+      dividerSeen = true;
+      state.active_seq_start = row.seq + 1;
+      state.active_conversation_start = conversation;
+      state.active_row_start = tailStart + offset + 1;
+    } else if (row.superseded === 0 && !isControlMessage({ kind: row.kind ?? undefined })) {
+      index = conversation++;
+    }
+    if (index !== row.conversation_index || epoch !== row.epoch) {
+      changed.push({ seq: row.seq, epoch, conversationIndex: index });
+    }
+  }
+  state.epoch = epoch;
+  state.row_count = rowCount;
+  state.conversation_count = conversation;
+  return { changed, dividerSeen };
+}
+
+/** No divider is left before the active history: it is the whole session again. */
+export function startActiveAtBeginning(state: SessionState): void {
+  state.active_seq_start = 0;
+  state.active_conversation_start = 0;
+  state.active_row_start = 0;
+}
+
+/** A session with no rows. */
+export function emptyState(sessionId: string): SessionState {
+  return {
+    session_id: sessionId,
+    next_seq: 0,
+    epoch: 0,
+    row_count: 0,
+    conversation_count: 0,
+    active_seq_start: 0,
+    active_conversation_start: 0,
+    active_row_start: 0,
+  };
+}

@@ -4,7 +4,7 @@
 // gives the counters as they were before it; the rows take their seq, epoch and conversation index as offsets from
 // those. The offsets are what advanceOnAppend gives from a session with no rows, so both engines still count alike.
 import type { Message } from '@aalis/schema-message';
-import { advanceOnAppend, DIVIDER, type SessionState } from './memory-session-state.js';
+import { advanceOnAppend, DIVIDER, emptyState } from './memory-session-state.js';
 import { newMessageId } from './message-id.js';
 import { encodeMessage, storedMessage } from './message-row.js';
 
@@ -19,16 +19,7 @@ export interface AppendStatement {
 }
 
 export function appendStatement(sessionId: string, messages: readonly Message[], now: number): AppendStatement {
-  const moved: SessionState = {
-    session_id: sessionId,
-    next_seq: 0,
-    epoch: 0,
-    row_count: 0,
-    conversation_count: 0,
-    active_seq_start: 0,
-    active_conversation_start: 0,
-    active_row_start: 0,
-  };
+  const moved = emptyState(sessionId);
   let divider = false;
   const stored: Message[] = [];
   const params: unknown[] = [];

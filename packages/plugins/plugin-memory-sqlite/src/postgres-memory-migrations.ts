@@ -1,6 +1,7 @@
 // Schema of the memory tables on PostgreSQL (namespace 'memory'): the same tables, columns and indexes as the
 // SQLite schema (memory-migrations.ts), so both engines answer window reads with the same index seeks.
 import type { PostgresMigration } from '@aalis/postgres';
+import { MESSAGE_INDEXES, SUPERSEDED_MIGRATION } from './memory-migrations.js';
 
 export const postgresMemoryMigrations: readonly PostgresMigration[] = [
   {
@@ -31,18 +32,10 @@ export const postgresMemoryMigrations: readonly PostgresMigration[] = [
         extra TEXT,
         PRIMARY KEY (session_id, seq)
       );
-      CREATE INDEX memory_messages_conversation ON memory_messages (session_id, conversation_index)
-        WHERE conversation_index IS NOT NULL;
-      CREATE INDEX memory_messages_turn ON memory_messages (session_id, turn_id) WHERE turn_id IS NOT NULL;
-      CREATE INDEX memory_messages_dividers ON memory_messages (session_id, seq)
-        WHERE kind = 'compression-divider';
+      ${MESSAGE_INDEXES}
     `,
   },
-  {
-    version: 2,
-    name: 'superseded messages',
-    up: 'ALTER TABLE memory_messages ADD COLUMN superseded INTEGER NOT NULL DEFAULT 0;',
-  },
+  SUPERSEDED_MIGRATION,
   {
     version: 3,
     name: 'session search',

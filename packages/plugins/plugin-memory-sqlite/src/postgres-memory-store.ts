@@ -4,8 +4,15 @@
 // its transaction), so writes from several processes never share a seq.
 import type { MemoryReadOptions, MemorySearchHit, MemorySearchOptions, Supersession } from '@aalis/api-memory';
 import type { PostgresDatabase, Queryable } from '@aalis/postgres';
-import { isControlMessage, type Message } from '@aalis/schema-message';
-import { COLUMNS, DIVIDER, type SessionState } from './memory-session-state.js';
+import type { Message } from '@aalis/schema-message';
+import {
+  COLUMNS,
+  DIVIDER,
+  renumberTail,
+  type SessionState,
+  startActiveAtBeginning,
+  type TailRow,
+} from './memory-session-state.js';
 import type { MemoryStore } from './memory-store.js';
 import { decodeMessage, type MessageRow } from './message-row.js';
 import { appendStatement } from './postgres-append.js';
@@ -176,44 +183,22 @@ export class PostgresMemoryStore implements MemoryStore {
       [sessionId, fromSeq],
     );
     const conversationBefore = await this.lastConversationBefore(client, sessionId, fromSeq);
-    let epoch = before?.epoch ?? 0;
-    let conversation = conversationBefore === undefined ? 0 : conversationBefore + 1;
-    const tail = await all<{
-      seq: number;
-      kind: string | null;
-      epoch: number;
-      conversation_index: number | null;
-      superseded: number;
-    }>(
+    const epoch = before?.epoch ?? 0;
+    const conversation = conversationBefore === undefined ? 0 : conversationBefore + 1;
+    const tail = await all<TailRow>(
       client,
       'SELECT seq, kind, epoch, conversation_index, superseded FROM memory_messages WHERE session_id = $1 AND seq >= $2 ORDER BY seq',
       [sessionId, fromSeq],
     );
     const rowCount = state.row_count - deleted;
-    const tailStart = rowCount - tail.length;
-    let dividerSeen = false;
-    for (const [offset, row] of tail.entries()) {
-      let index: number | null = null;
-      if (row.kind === DIVIDER) {
-        epoch++;
-        dividerSeen = true;
-        state.active_seq_start = row.seq + 1;
-        state.active_conversation_start = conversation;
-        state.active_row_start = tailStart + offset + 1;
-      } else if (row.superseded === 0 && !isControlMessage({ kind: row.kind ?? undefined })) {
-        index = conversation++;
-      }
-      if (index !== row.conversation_index || epoch !== row.epoch) {
-        await client.query(
-          'UPDATE memory_messages SET epoch = $1, conversation_index = $2 WHERE session_id = $3 AND seq = $4',
-          [epoch, index, sessionId, row.seq],
-        );
-      }
+    const { changed, dividerSeen } = renumberTail({ state, tail, epoch, conversation, rowCount });
+    for (const row of changed) {
+      await client.query(
+        'UPDATE memory_messages SET epoch = $1, conversation_index = $2 WHERE session_id = $3 AND seq = $4',
+        [row.epoch, row.conversationIndex, sessionId, row.seq],
+      );
     }
     if (!dividerSeen && fromSeq < state.active_seq_start) await this.findActiveDivider(client, state, fromSeq);
-    state.epoch = epoch;
-    state.row_count = rowCount;
-    state.conversation_count = conversation;
     await this.saveState(client, state);
   }
 
@@ -236,9 +221,7 @@ export class PostgresMemoryStore implements MemoryStore {
       [sessionId, fromSeq],
     );
     if (!divider) {
-      state.active_seq_start = 0;
-      state.active_conversation_start = 0;
-      state.active_row_start = 0;
+      startActiveAtBeginning(state);
       return;
     }
     const conversationBefore = await this.lastConversationBefore(client, sessionId, divider.seq);

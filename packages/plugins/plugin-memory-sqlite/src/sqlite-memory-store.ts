@@ -3,26 +3,24 @@
 // read through the connection's row cache: a turn asked for them five times, and the cache holds them for as long
 // as no other connection committed and no write of this one rolled back (RowCache).
 import type { MemoryReadOptions, MemorySearchHit, MemorySearchOptions, Supersession } from '@aalis/api-memory';
-import { isControlMessage, type Message } from '@aalis/schema-message';
+import type { Message } from '@aalis/schema-message';
 import type { Connection, RowCache, SqliteDatabase } from '@aalis/sqlite';
 import { MEMORY_NAMESPACE, memoryMigrations } from './memory-migrations.js';
-import { advanceOnAppend, COLUMNS, DIVIDER, type SessionState } from './memory-session-state.js';
+import {
+  advanceOnAppend,
+  COLUMNS,
+  DIVIDER,
+  emptyState,
+  renumberTail,
+  type SessionState,
+  startActiveAtBeginning,
+  type TailRow,
+} from './memory-session-state.js';
 import type { MemoryStore } from './memory-store.js';
 import { newMessageId } from './message-id.js';
 import { decodeMessage, encodeMessage, type MessageRow, storedMessage } from './message-row.js';
 import { SqliteSessionSearch } from './sqlite-session-search.js';
 import { supersededExtra } from './superseded-extra.js';
-
-const emptyState = (sessionId: string): SessionState => ({
-  session_id: sessionId,
-  next_seq: 0,
-  epoch: 0,
-  row_count: 0,
-  conversation_count: 0,
-  active_seq_start: 0,
-  active_conversation_start: 0,
-  active_row_start: 0,
-});
 
 export class SqliteMemoryStore implements MemoryStore {
   private readonly connection: Connection;
@@ -234,37 +232,13 @@ export class SqliteMemoryStore implements MemoryStore {
     const conversationBefore = this.statements.lastConversationBefore.get(sessionId, fromSeq) as
       | { conversation_index: number }
       | undefined;
-    let epoch = before?.epoch ?? 0;
-    let conversation = conversationBefore ? conversationBefore.conversation_index + 1 : 0;
-    const tail = this.statements.tail.all(sessionId, fromSeq) as {
-      seq: number;
-      kind: string | null;
-      epoch: number;
-      conversation_index: number | null;
-      superseded: number;
-    }[];
+    const epoch = before?.epoch ?? 0;
+    const conversation = conversationBefore ? conversationBefore.conversation_index + 1 : 0;
+    const tail = this.statements.tail.all(sessionId, fromSeq) as TailRow[];
     const rowCount = state.row_count - deleted;
-    const tailStart = rowCount - tail.length;
-    let dividerSeen = false;
-    tail.forEach((row, offset) => {
-      let index: number | null = null;
-      if (row.kind === DIVIDER) {
-        epoch++;
-        dividerSeen = true;
-        state.active_seq_start = row.seq + 1;
-        state.active_conversation_start = conversation;
-        state.active_row_start = tailStart + offset + 1;
-      } else if (row.superseded === 0 && !isControlMessage({ kind: row.kind ?? undefined })) {
-        index = conversation++;
-      }
-      if (index !== row.conversation_index || epoch !== row.epoch) {
-        this.statements.renumber.run(epoch, index, sessionId, row.seq);
-      }
-    });
+    const { changed, dividerSeen } = renumberTail({ state, tail, epoch, conversation, rowCount });
+    for (const row of changed) this.statements.renumber.run(row.epoch, row.conversationIndex, sessionId, row.seq);
     if (!dividerSeen && fromSeq < state.active_seq_start) this.findActiveDivider(state, fromSeq);
-    state.epoch = epoch;
-    state.row_count = rowCount;
-    state.conversation_count = conversation;
     this.saveState(state);
   }
 
@@ -273,9 +247,7 @@ export class SqliteMemoryStore implements MemoryStore {
     const sessionId = state.session_id;
     const divider = this.statements.lastDividerBefore.get(sessionId, fromSeq) as { seq: number } | undefined;
     if (!divider) {
-      state.active_seq_start = 0;
-      state.active_conversation_start = 0;
-      state.active_row_start = 0;
+      startActiveAtBeginning(state);
       return;
     }
     const conversationBefore = this.statements.lastConversationBefore.get(sessionId, divider.seq) as
