@@ -13,3 +13,19 @@ export interface DescriptionStore {
 }
 
 export const MEDIA_NAMESPACE = 'media';
+
+/** The cache's table; the integer type is the engine's (INTEGER on SQLite, BIGINT on PostgreSQL). */
+export function descriptionMigrations(integer: 'INTEGER' | 'BIGINT') {
+  return [
+    {
+      version: 1,
+      name: 'image descriptions',
+      up: `CREATE TABLE media_descriptions (
+      key TEXT PRIMARY KEY,
+      description TEXT NOT NULL,
+      model TEXT NOT NULL,
+      created_at ${integer} NOT NULL
+    );`,
+    },
+  ];
+}

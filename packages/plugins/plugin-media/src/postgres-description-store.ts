@@ -1,19 +1,8 @@
 // The description cache on PostgreSQL (shared by every process of a deployment).
 import type { PostgresDatabase, PostgresMigration } from '@aalis/postgres';
-import { type DescriptionStore, MEDIA_NAMESPACE } from './description-store.js';
+import { type DescriptionStore, descriptionMigrations, MEDIA_NAMESPACE } from './description-store.js';
 
-const MIGRATIONS: readonly PostgresMigration[] = [
-  {
-    version: 1,
-    name: 'image descriptions',
-    up: `CREATE TABLE media_descriptions (
-      key TEXT PRIMARY KEY,
-      description TEXT NOT NULL,
-      model TEXT NOT NULL,
-      created_at BIGINT NOT NULL
-    );`,
-  },
-];
+const MIGRATIONS: readonly PostgresMigration[] = descriptionMigrations('BIGINT');
 
 export async function postgresDescriptionStore(database: PostgresDatabase): Promise<DescriptionStore> {
   await database.migrate(MEDIA_NAMESPACE, MIGRATIONS);

@@ -1,19 +1,13 @@
 // The description cache on SQLite (the data directory's database).
 import type { Migration, SqliteDatabase } from '@aalis/sqlite';
-import { type DescriptionStore, MEDIA_NAMESPACE, type StoredDescription } from './description-store.js';
+import {
+  type DescriptionStore,
+  descriptionMigrations,
+  MEDIA_NAMESPACE,
+  type StoredDescription,
+} from './description-store.js';
 
-const MIGRATIONS: readonly Migration[] = [
-  {
-    version: 1,
-    name: 'image descriptions',
-    up: `CREATE TABLE media_descriptions (
-      key TEXT PRIMARY KEY,
-      description TEXT NOT NULL,
-      model TEXT NOT NULL,
-      created_at INTEGER NOT NULL
-    );`,
-  },
-];
+const MIGRATIONS: readonly Migration[] = descriptionMigrations('INTEGER');
 
 export function sqliteDescriptionStore(database: SqliteDatabase): DescriptionStore {
   database.migrate(MEDIA_NAMESPACE, MIGRATIONS);

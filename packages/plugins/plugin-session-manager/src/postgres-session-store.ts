@@ -144,11 +144,7 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   subtreeDeepestFirst(id: string): Promise<SessionInfo[]> {
-    return subtreeDeepestFirst(
-      id,
-      (key) => this.get(key),
-      (key) => this.children(key),
-    );
+    return subtreeDeepestFirst(id, this);
   }
 
   async announceDeletion(notice: DeletionNotice): Promise<void> {

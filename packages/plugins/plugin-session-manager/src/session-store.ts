@@ -61,17 +61,16 @@ export interface SessionStore {
 /** The subtree walk of both engines: levels of children, deepest first, each session once. */
 export async function subtreeDeepestFirst(
   id: string,
-  get: (id: string) => Awaitable<SessionInfo | undefined>,
-  children: (id: string) => Awaitable<SessionInfo[]>,
+  store: Pick<SessionStore, 'get' | 'children'>,
 ): Promise<SessionInfo[]> {
-  const root = await get(id);
+  const root = await store.get(id);
   if (!root) return [];
   const levels: SessionInfo[][] = [[root]];
   const seen = new Set([root.id]);
   for (;;) {
     const next: SessionInfo[] = [];
     for (const session of levels[levels.length - 1]!) {
-      for (const child of await children(session.id)) if (!seen.has(child.id)) next.push(child);
+      for (const child of await store.children(session.id)) if (!seen.has(child.id)) next.push(child);
     }
     if (next.length === 0) break;
     for (const child of next) seen.add(child.id);

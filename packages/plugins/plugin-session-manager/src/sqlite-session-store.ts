@@ -138,11 +138,7 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   subtreeDeepestFirst(id: string): Promise<SessionInfo[]> {
-    return subtreeDeepestFirst(
-      id,
-      (key) => this.get(key),
-      (key) => this.children(key),
-    );
+    return subtreeDeepestFirst(id, this);
   }
 
   /** Deletes rows in the given order (children before parents) in one transaction. */
