@@ -122,19 +122,26 @@ export interface ConformanceServer {
 }
 
 /**
- * The product's configuration for a driver's server and the scripted model server at `modelUrl`; with `speechUrl`, a
- * text-to-speech endpoint for voice replies (plugins.media.speech, no retries).
+ * The product's configuration for a driver's server (or several: one product serving each platform, every owner
+ * named) and the scripted model server at `modelUrl`; with `speechUrl`, a text-to-speech endpoint for voice replies
+ * (plugins.media.speech, no retries).
  */
-export function conformanceConfig(server: ConformanceServer, modelUrl: string, speechUrl?: string): string {
+export function conformanceConfig(
+  servers: ConformanceServer | readonly ConformanceServer[],
+  modelUrl: string,
+  speechUrl?: string,
+): string {
+  const all: readonly ConformanceServer[] = Array.isArray(servers) ? servers : [servers as ConformanceServer];
   // YAML reads JSON: the driver's values go in as they are, quoted where they need it.
   return `locale: en
 logLevel: debug
 consoleLogLevel: info
-owners: [${JSON.stringify(server.owner())}]
+owners: [${all.map((server) => JSON.stringify(server.owner())).join(', ')}]
 llm: { baseUrl: ${JSON.stringify(modelUrl)}, model: test-model }
 plugins:
   llm-openai: { fetchModels: false, retry: { maxRetries: 0 }, modelDefaults: { vision: true } }
   memory-summary: false
-${speechUrl ? `  media: { speech: { baseUrl: ${JSON.stringify(speechUrl)}, retry: { maxRetries: 0 } } }\n` : ''}  ${server.section}: ${JSON.stringify(server.settings())}
-`;
+${speechUrl ? `  media: { speech: { baseUrl: ${JSON.stringify(speechUrl)}, retry: { maxRetries: 0 } } }\n` : ''}${all
+  .map((server) => `  ${server.section}: ${JSON.stringify(server.settings())}\n`)
+  .join('')}`;
 }

@@ -206,27 +206,30 @@ export default definePlugin({
         );
         return undefined;
       }
+      // WeCom delivers a message again when the answer was slow: the same stream answers it, read once (a stream
+      // whose reading failed is discarded, so one that is there was stored or is being stored).
       const again = streams.forMessage(read.messageId);
-      // WeCom delivers a message again when the answer was slow: the same stream answers it, read once.
-      if (again) return streamReply(again);
+      if (again && !receipts.has(read.messageId)) return streamReply(again);
       let first = false;
       const receipt = await receipts.once(
         read.messageId,
         () => {
           first = true;
+          // Opened before the gateway runs: an answer given while the input is being stored (a command's, a
+          // flow-control notice) goes into this message's stream, or its response_url, not another message's.
+          // Only a message that addresses her gets a stream (her thinking).
+          if (read.addressed) streams.open(read.chatId, read.messageId, read.responseUrl);
+          else if (read.responseUrl) streams.keepResponseUrl(read.chatId, read.messageId, read.responseUrl);
           return inbound.run(`${read.chatType}:${read.chatId}`, () => receive(read));
         },
         (error) => log.error('WeCom: a message failed', { error: describe(error) }),
       );
-      if (receipt === 'failed') return NOT_STORED;
-      // A delivery again of one being read meanwhile answers with the stream the first one opened.
+      if (receipt === 'failed') {
+        if (first) streams.discard(read.messageId);
+        return NOT_STORED;
+      }
       const opened = streams.forMessage(read.messageId);
-      if (opened) return streamReply(opened);
-      if (!first) return undefined;
-      // Only a message that addresses her gets a stream (her thinking); room context gets an empty answer. Opened
-      // once stored: the turn's first words come after a model call, long after this.
-      const stream = read.addressed ? streams.open(read.chatId, read.messageId, read.responseUrl) : undefined;
-      return stream ? streamReply(stream) : undefined;
+      return opened ? streamReply(opened) : undefined;
     }
 
     async function handle(request: HttpRequest, response: ServerResponse): Promise<void> {

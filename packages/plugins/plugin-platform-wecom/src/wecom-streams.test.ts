@@ -25,4 +25,17 @@ describe('WecomStreams', () => {
     expect(streams.takeResponseUrl('chat', 'm1')).toBe('https://r/2');
     expect(streams.takeResponseUrl('chat')).toBeUndefined();
   });
+
+  it('keeps the response_url of a message without a stream, and forgets a discarded message entirely', () => {
+    const streams = new WecomStreams(1_000);
+    streams.keepResponseUrl('chat', 'm1', 'https://r/1');
+    expect(streams.forMessage('m1')).toBeUndefined();
+    const second = streams.open('chat', 'm2', 'https://r/2');
+    streams.discard('m2');
+    expect(streams.forMessage('m2')).toBeUndefined();
+    expect(streams.get(second.id)).toBeUndefined();
+    expect(streams.target('chat')).toBeUndefined();
+    expect(streams.takeResponseUrl('chat', 'm2')).toBe('https://r/1');
+    expect(streams.takeResponseUrl('chat')).toBeUndefined();
+  });
 });

@@ -53,6 +53,19 @@ export class WecomStreams {
     return stream;
   }
 
+  /** Keeps the response_url of a message that gets no stream (room context): a later reply may still use it. */
+  keepResponseUrl(chatId: string, msgId: string, responseUrl: string): void {
+    bounded(this.responseUrls, msgId, { chatId, url: responseUrl });
+  }
+
+  /** Forgets a message's stream and response_url (its input was not stored: WeCom delivers it again). */
+  discard(msgId: string): void {
+    const stream = this.byMessage.get(msgId);
+    if (stream) this.streams.delete(stream.id);
+    this.byMessage.delete(msgId);
+    this.responseUrls.delete(msgId);
+  }
+
   get(id: string): WecomStream | undefined {
     return this.streams.get(id);
   }

@@ -324,7 +324,11 @@ export async function startWecomBotServer({
       }
       const opened = answer.status === 200 ? open(answer.text) : undefined;
       const streamId = opened?.msgtype === 'stream' ? opened.stream?.id : undefined;
-      if (streamId) poll(streamId, chat, msgId);
+      // A stream already finished in the first answer (a command's answer) is shown as it is; WeCom asks no more.
+      if (streamId && opened?.stream?.finish) {
+        const text = opened.stream.content ?? '';
+        if (text !== '') sent.push({ via: 'stream', chat, answering: msgId, text, at: performance.now() });
+      } else if (streamId) poll(streamId, chat, msgId);
       return { msgId, status: answer.status, statuses, ...(streamId ? { streamId } : {}), postedAt };
     },
     async post(body, query = {}) {
