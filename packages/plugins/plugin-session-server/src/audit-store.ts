@@ -12,14 +12,8 @@ export const AUDIT_KEEP = 10_000;
 /** A value longer than this (as JSON) is stored cut, with an ellipsis. */
 export const AUDIT_VALUE_CHARS = 2000;
 
-export interface AuditRecord {
-  actor: { platform: string; userId: string };
-  action: string;
-  key: string;
-  old?: unknown;
-  new?: unknown;
-  secret: boolean;
-}
+/** One change to record: an entry as `admin.audit.list` shows it, before it has its id and time. */
+export type AuditRecord = Omit<AuditEntryView, 'id' | 'at'>;
 
 export interface AuditStore {
   append(records: readonly AuditRecord[], at: number): Promise<void>;

@@ -4,12 +4,12 @@
 import type { ResultOf, UsageGroupBy, UsageRow } from '@aalis/session-client';
 import { integerParam } from '../accounts/account-params.js';
 import { badParam } from '../params.js';
-import type { UsageStore, UsageSum } from './usage-store.js';
+import type { UsageStore } from './usage-store.js';
 
 const GROUPS: readonly UsageGroupBy[] = ['day', 'model', 'account', 'session', 'platform'];
 const DAY_MS = 86_400_000;
 
-function rowOf(sum: UsageSum): UsageRow {
+function rowOf(sum: UsageRow): UsageRow {
   return { ...sum };
 }
 

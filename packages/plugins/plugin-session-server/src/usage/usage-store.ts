@@ -2,6 +2,7 @@
 // and model, the tokens and the cost. In the storage engine's database (SQLite or PostgreSQL, shared by every
 // process, each recording the calls it made). Rows older than the longest period asked for are pruned.
 import type { StorageService } from '@aalis/api-storage';
+import type { UsageGroupBy, UsageRow } from '@aalis/session-client';
 import type { SqliteDatabase } from '@aalis/sqlite';
 
 type PostgresDatabase = ReturnType<StorageService['postgres']>;
@@ -22,21 +23,6 @@ export interface UsageCall {
   currency?: string;
 }
 
-export type UsageGroup = 'day' | 'model' | 'account' | 'session' | 'platform';
-
-export interface UsageSum {
-  key: string;
-  calls: number;
-  promptTokens: number;
-  completionTokens: number;
-  cachedPromptTokens: number;
-  /** Of the calls that had a price. */
-  cost: number;
-  /** Calls without a price (their cost is unknown, not 0). */
-  unpriced: number;
-  currency?: string;
-}
-
 export interface UsageStore {
   record(call: UsageCall): Promise<void>;
   /**
@@ -44,7 +30,13 @@ export interface UsageStore {
    * most `limit` groups, the largest first (days: in order). `currency`: when calls of one group carried several,
    * the first one's (mixed currencies are the owner's to sort out; the page says which).
    */
-  sums(query: { from: number; to: number; groupBy: UsageGroup; offsetMs: number; limit: number }): Promise<UsageSum[]>;
+  sums(query: {
+    from: number;
+    to: number;
+    groupBy: UsageGroupBy;
+    offsetMs: number;
+    limit: number;
+  }): Promise<UsageRow[]>;
   /** Deletes rows before `before`; returns how many. */
   prune(before: number): Promise<number>;
 }
@@ -84,7 +76,7 @@ const valuesOf = (call: UsageCall) => [
 ];
 
 /** The grouping expression per engine; the day is computed from milliseconds the same way in both. */
-function keyOf(groupBy: UsageGroup, engine: 'sqlite' | 'postgres'): string {
+function keyOf(groupBy: UsageGroupBy, engine: 'sqlite' | 'postgres'): string {
   switch (groupBy) {
     case 'day':
       return engine === 'sqlite'
@@ -101,7 +93,7 @@ function keyOf(groupBy: UsageGroup, engine: 'sqlite' | 'postgres'): string {
   }
 }
 
-function sumsSql(groupBy: UsageGroup, engine: 'sqlite' | 'postgres'): string {
+function sumsSql(groupBy: UsageGroupBy, engine: 'sqlite' | 'postgres'): string {
   const key = keyOf(groupBy, engine);
   const order = groupBy === 'day' ? '1' : 'SUM(prompt_tokens) + SUM(completion_tokens) DESC, 1';
   // The day's offset is a parameter of the key only; other groupings take a dummy one, so the parameters line up.
@@ -124,8 +116,8 @@ interface SumRow {
   currency: string | null;
 }
 
-function sumOf(row: SumRow): UsageSum {
-  const sum: UsageSum = {
+function sumOf(row: SumRow): UsageRow {
+  const sum: UsageRow = {
     key: row.key,
     calls: Number(row.calls),
     promptTokens: Number(row.prompt_tokens),
