@@ -8,6 +8,7 @@ import { expect, it } from 'vitest';
 import { describePlatformConformance } from './platform-conformance.case.js';
 import { conformanceDriver, TELEGRAM_BOT, TELEGRAM_TOKEN, TELEGRAM_USERS } from './platform-telegram-driver.case.js';
 import { waitFor } from './spawn-aalis.case.js';
+import { failInputStores, storedInputs } from './storage-faults.case.js';
 
 const alice = TELEGRAM_USERS.alice;
 const bob = TELEGRAM_USERS.bob;
@@ -98,6 +99,37 @@ describePlatformConformance(conformanceDriver, (context) => {
     expect(sentTo(carol.id).map((message) => message.text)).toEqual(['One.', 'Two.']);
     expect(context.model.chatBodies()).toHaveLength(calls + 1);
     expect(JSON.stringify(context.model.chatBodies().at(-1))).toContain('first');
+  });
+
+  it('confirms an update only once its message is stored: one that could not be is fetched again and stored once', async () => {
+    const { api } = context.server;
+    const dave = { id: 14, first_name: 'Dave' };
+    const fault = failInputStores(context.aalis);
+    context.model.enqueue(textReply('Kept in Telegram.'));
+    // From the poll held open now (it fetches the update).
+    const polls = Math.max(
+      0,
+      api.calls.findLastIndex((call) => call.method === 'getUpdates'),
+    );
+    const id = api.push({ message: telegramMessage({ chatId: dave.id, from: dave, text: 'the store fails once' }) });
+    await until(() => sentTo(dave.id).length === 1, 'the reply to dave');
+    fault.restore();
+    expect(fault.failed()).toBe(1);
+    expect(context.logs()).toContain('a message could not be stored; its update is not confirmed');
+    // The poll that fetched it and the one after the refused store both asked from at most its id (not confirmed);
+    // only then did the offset move past it.
+    const offsets = api.calls
+      .slice(polls)
+      .filter((call) => call.method === 'getUpdates')
+      // No offset at all confirms nothing either.
+      .map((call) => (call.params.offset === undefined ? 0 : Number(call.params.offset)));
+    expect(offsets.filter((offset) => offset <= id).length).toBeGreaterThanOrEqual(2);
+    await until(
+      () => api.calls.some((call) => call.method === 'getUpdates' && Number(call.params.offset) > id),
+      'the offset past the stored update',
+    );
+    expect(storedInputs(context.aalis, 'the store fails once')).toBe(1);
+    expect(sentTo(dave.id).map((message) => message.text)).toEqual(['Kept in Telegram.']);
   });
 
   it('/stop in a group: refused to someone not in the turn, honoured for the one who started it', async () => {

@@ -22,6 +22,11 @@ export const telegramErrors = defineErrors({
     'zh-CN':
       '没有设置 Telegram 机器人令牌，不会收消息。请把 plugins.platform-telegram.token 设成 @BotFather 给的令牌。',
   },
+  AALIS_TELEGRAM_UPDATE_NOT_STORED: {
+    en: 'A Telegram message (update {updateId}, chat {chat}) could not be stored for {minutes} minutes and is given up: the poller confirms it to Telegram and goes on with the later ones. Check the database (disk space, PostgreSQL) and the log lines before this one.',
+    'zh-CN':
+      '一条 Telegram 消息（更新 {updateId}，聊天 {chat}）{minutes} 分钟内都没能存下，已放弃：向 Telegram 确认它并继续处理之后的消息。请检查数据库（磁盘空间、PostgreSQL）和此前的日志。',
+  },
   AALIS_TELEGRAM_UPDATE_MALFORMED: {
     en: 'A Telegram update was malformed and was skipped: {reason}',
     'zh-CN': '一条 Telegram 更新格式不对，已跳过：{reason}',

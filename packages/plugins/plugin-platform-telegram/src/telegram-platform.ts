@@ -1,12 +1,13 @@
 // @aalis/plugin-platform-telegram: Telegram through the Bot API. Long polling with getUpdates (the offset kept in
-// the database, so a restart neither answers twice nor skips), getMe for her username, the host's commands
-// registered with setMyCommands. Groups are multi-party rooms, private chats direct rooms; a mention of her, a
+// the database, so a restart neither answers twice nor skips; it moves only past updates whose input is stored),
+// getMe for her username, the host's commands registered with setMyCommands. Groups are multi-party rooms, private chats direct rooms; a mention of her, a
 // command aimed at her or a reply to her message addresses her. Replies go out as Telegram HTML (plain text when
 // Telegram rejects the markup), quoting the message that addressed her in groups, split at the limit; a typing
 // indicator runs while a turn does; 429s are waited out.
 import '@aalis/api-agent';
 import { authority } from '@aalis/api-authority';
 import { commands } from '@aalis/api-commands';
+import { type Receipt, receiveStored } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
 import type { PlatformState } from '@aalis/api-platform';
 import { tools } from '@aalis/api-tools';
@@ -49,6 +50,7 @@ import { type ChatMemberUpdate, TelegramInvitations } from './telegram-invitatio
 import { markdownToTelegramHtml } from './telegram-markdown.js';
 import { memoryOffsetStore, type OffsetStore, offsetStoreOf } from './telegram-offset-store.js';
 import './telegram-texts.js';
+import { UpdateOffset } from './telegram-update-offset.js';
 
 /** The platform id (IncomingMessage.platform, owners' `platform`) and settings-layer type. */
 export const TELEGRAM_PLATFORM = 'telegram';
@@ -61,6 +63,16 @@ const TOKEN_RETRY_MAX_MS = 10 * 60_000;
 
 /** The shortest time between two getUpdates calls that brought nothing. */
 const MIN_POLL_INTERVAL_MS = 1_000;
+
+/** The longest pause before fetching again an update whose input could not be stored (from retryDelayMs, doubling). */
+const UNSTORED_RETRY_MAX_MS = 30_000;
+
+/**
+ * How long the offset waits at an update whose input cannot be stored before it moves past it (logged as
+ * AALIS_TELEGRAM_UPDATE_NOT_STORED): the database is usually back within minutes; one that never accepts the input
+ * must not hold every later message back (held-replies.md holds a reply as long).
+ */
+const UNSTORED_GIVE_UP_MS = 10 * 60_000;
 
 interface Update {
   update_id: number;
@@ -241,7 +253,9 @@ export default definePlugin({
 
     async function pollWhile(botId: string, held: AbortSignal): Promise<void> {
       const store = await offsets;
-      let offset = await store.load(botId);
+      const offset = new UpdateOffset(await store.load(botId));
+      /** The update the offset is held at because its input could not be stored: since when, how often. */
+      let unstored: { updateId: number; since: number; tries: number } | undefined;
       while (!held.aborted) {
         let updates: Update[];
         const asked = Date.now();
@@ -249,7 +263,7 @@ export default definePlugin({
           updates = await api.call<Update[]>(
             'getUpdates',
             {
-              ...(offset !== undefined ? { offset } : {}),
+              ...(offset.next !== undefined ? { offset: offset.next } : {}),
               timeout: settings.pollTimeoutSeconds,
               allowed_updates: ['message', 'my_chat_member'],
             },
@@ -277,18 +291,20 @@ export default definePlugin({
           await pause(early, held).catch(() => {});
           continue;
         }
+        // Every update is read (a chat's in order, chats side by side) and the offset moves only past those whose
+        // input is stored: the batch's receipts come at the agent's acknowledgement, not at the end of the turns.
+        const batch: { updateId: number; receipt: Promise<Receipt>; chat?: string }[] = [];
         for (const update of Array.isArray(updates) ? updates : []) {
           if (typeof update?.update_id !== 'number') {
             malformed('an update without update_id');
             continue;
           }
+          if (offset.isStored(update.update_id)) continue;
           if (!update.message && !update.my_chat_member) {
             // Only message and my_chat_member are asked for (allowed_updates): anything else is unexpected.
             const kinds = Object.keys(update).filter((key) => key !== 'update_id');
             malformed(`an update of an unexpected kind (${kinds.join(', ').slice(0, 80) || 'empty'})`, 'debug');
           }
-          // Handed over first, then the offset moves on and is kept: a crash after this point does not answer
-          // the update again.
           if (update.my_chat_member) {
             void invitations
               .handle(update.my_chat_member)
@@ -297,15 +313,56 @@ export default definePlugin({
               );
           }
           const message = update.message;
-          if (message) {
-            void inbound
-              .run(String(message.chat?.id), () => receive(message))
-              .catch((error: unknown) =>
-                log.error('Telegram: an update could not be handed to the gateway', { error: describe(error) }),
-              );
+          const chat = String(message?.chat?.id);
+          const receipt: Promise<Receipt> = message
+            ? inbound
+                .run(chat, () => receive(message))
+                .catch((error: unknown) => {
+                  log.error('Telegram: an update could not be handed to the gateway', { error: describe(error) });
+                  return 'failed' as const;
+                })
+            : Promise.resolve('handled');
+          batch.push({ updateId: update.update_id, receipt, ...(message ? { chat } : {}) });
+        }
+        const settled = offset.settle(
+          await Promise.all(batch.map(async ({ updateId, receipt }) => ({ updateId, receipt: await receipt }))),
+        );
+        if (settled.unstored === undefined) unstored = undefined;
+        else {
+          if (unstored?.updateId !== settled.unstored) {
+            unstored = { updateId: settled.unstored, since: Date.now(), tries: 0 };
           }
-          offset = update.update_id + 1;
-          await store.save(botId, offset);
+          unstored.tries += 1;
+          const chat = batch.find((entry) => entry.updateId === unstored?.updateId)?.chat ?? '?';
+          if (Date.now() - unstored.since >= UNSTORED_GIVE_UP_MS) {
+            // Bounded: an input that cannot be stored for this long (or never can) no longer holds every chat back.
+            const error = telegramErrors.AALIS_TELEGRAM_UPDATE_NOT_STORED({
+              updateId: unstored.updateId,
+              chat,
+              minutes: Math.round(UNSTORED_GIVE_UP_MS / 60_000),
+            });
+            log.error(error.message, { code: error.code });
+            offset.skip(unstored.updateId);
+            unstored = undefined;
+          } else {
+            log.warn('Telegram: a message could not be stored; its update is not confirmed and is fetched again', {
+              updateId: unstored.updateId,
+              chat,
+              tries: unstored.tries,
+            });
+          }
+        }
+        if (settled.changed) {
+          try {
+            if (offset.next !== undefined) await store.save(botId, offset.next, offset.storedAbove);
+          } catch (error) {
+            // The offset Telegram is asked from is the one in memory; the kept one catches up at the next save.
+            log.warn('Telegram: the update offset could not be kept', { error: describe(error) });
+          }
+        }
+        if (unstored) {
+          const delay = Math.min(UNSTORED_RETRY_MAX_MS, settings.retryDelayMs * 2 ** (unstored.tries - 1));
+          await pause(delay, held).catch(() => {});
         }
       }
     }
@@ -315,22 +372,23 @@ export default definePlugin({
       log[level](error.message, { code: error.code });
     }
 
-    async function receive(received: TelegramMessage): Promise<void> {
+    /** Reads a message and hands it to the gateway; resolves once it is stored (or needs no storing). */
+    async function receive(received: TelegramMessage): Promise<Receipt> {
       if (typeof received?.chat?.id !== 'number' || typeof received.from?.id !== 'number') {
         malformed('a message without chat.id or from.id');
-        return;
+        return 'handled';
       }
-      if (!me || received.from.id === me.id) return;
+      if (!me || received.from.id === me.id) return 'handled';
       const chatType: ChatType | undefined =
         received.chat.type === 'private'
           ? 'private'
           : received.chat.type === 'group' || received.chat.type === 'supergroup'
             ? 'group'
             : undefined;
-      if (!chatType) return; // channels are not conversations
+      if (!chatType) return 'handled'; // channels are not conversations
       // Each topic of a forum supergroup is its own room: its own session, venue and replies in the topic.
       const { threadId, topicName, message } = chatType === 'group' ? topicOf(received) : { message: received };
-      if (!message.from) return;
+      if (!message.from) return 'handled';
       const chatId = roomKeyOf(received.chat.id, threadId);
       const read = readMessage(message, me, labels);
       // Telegram's /start is a greeting, not one of the host's commands (unless a plugin registers one named so):
@@ -422,13 +480,11 @@ export default definePlugin({
         ...(addressed ? { triggerType: 'direct' } : {}),
         timestamp: typeof message.date === 'number' ? message.date * 1000 : Date.now(),
       };
-      // Handed over, not awaited: the gateway settles an input only when its turn has ended, and the chat's next
-      // message must reach it before that (to join the turn).
-      void gateway.use
-        .receive(incoming)
-        .catch((error: unknown) =>
-          log.error('Telegram: an update could not be handed to the gateway', { error: describe(error) }),
-        );
+      // Resolves once stored, not when its turn ends: the chat's next message must reach the gateway before this
+      // turn ends (to join it).
+      return receiveStored(gateway.use, events.use, incoming, (error) =>
+        log.error('Telegram: an update could not be handed to the gateway', { error: describe(error) }),
+      );
     }
 
     async function send(chatId: string, text: string, replyTo: string | undefined): Promise<void> {
