@@ -2,7 +2,14 @@
 // behind the page's relative /v1. The fixture is the spec's mounting example in StrictMode (fixtures/todo-app).
 import { type ScriptedReply, textReply, toolCallReply } from '@aalis/testing';
 import { TEXTS } from '@plingjs/agent';
-import { type Browser, launchChromium, type OpenedFixture, openFixture, type Page } from '@plingjs/browser-testing';
+import {
+  type Browser,
+  fixtureBuilds,
+  launchChromium,
+  type OpenedFixture,
+  openFixture,
+  type Page,
+} from '@plingjs/browser-testing';
 import { DOCK_CSS, DOCK_TEXTS } from '@plingjs/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
@@ -57,9 +64,33 @@ function slowReply(first: string, rest: string, pauseMs: number): ScriptedReply 
   };
 }
 
+/** A streamed reply that holds after `first` until the test calls `release()`, then sends the rest. */
+function gatedReply(first: string, rest: string): { reply: ScriptedReply; release: () => void } {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return {
+    reply: {
+      type: 'stream',
+      steps: [
+        { role: 'assistant' },
+        { text: first },
+        { until: released },
+        { text: rest },
+        { finish: 'stop' },
+        { done: true },
+      ],
+    },
+    release,
+  };
+}
+
 describe('AgentDock (React) in Chromium', { timeout: 60_000 }, () => {
   let browser: Browser;
   let fixture: OpenedFixture | undefined;
+  // Every test opens the same page afresh (its own model server and browser context): built once for all of them.
+  const builds = fixtureBuilds();
 
   beforeAll(async () => {
     browser = await launchChromium();
@@ -72,6 +103,7 @@ describe('AgentDock (React) in Chromium', { timeout: 60_000 }, () => {
 
   afterAll(async () => {
     await browser?.close();
+    await builds.cleanup();
   });
 
   const open = async (): Promise<OpenedFixture> => {
@@ -80,6 +112,7 @@ describe('AgentDock (React) in Chromium', { timeout: 60_000 }, () => {
     fixture = await openFixture({
       entry,
       browser,
+      builds,
       title: 'React todo',
       define: { 'process.env.NODE_ENV': '"development"' },
     });
@@ -95,7 +128,8 @@ describe('AgentDock (React) in Chromium', { timeout: 60_000 }, () => {
     expect(await page.locator('[data-pling="send"]').isDisabled()).toBe(true);
     // Mounting the dock created the runtime; Diagnostics (rendered before the dock) followed it without creating it.
     expect(await page.locator('#session').textContent()).toBe('idle 0');
-    modelServer.enqueue(slowReply('你好，', '有什么要做的？', 1500));
+    const hello = gatedReply('你好，', '有什么要做的？');
+    modelServer.enqueue(hello.reply);
 
     const input = page.locator('[data-pling="input"]');
     await input.fill('你好');
@@ -111,6 +145,7 @@ describe('AgentDock (React) in Chromium', { timeout: 60_000 }, () => {
     ]);
     expect(await input.inputValue()).toBe('');
     expect(await page.locator('[data-pling="stop"]').isVisible()).toBe(true);
+    hello.release();
     await expectMessages(page, [
       ['user', '你好\n在吗'],
       ['assistant', '你好，有什么要做的？'],

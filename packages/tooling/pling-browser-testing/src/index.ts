@@ -9,6 +9,7 @@ export {
   FIXTURE_DEFINES,
   type FixturePage,
 } from './build-fixture-page.js';
+export { type FixtureBuilds, fixtureBuilds } from './fixture-builds.js';
 export {
   CHROMIUM_ARGS,
   chromiumExecutablePath,

@@ -3,6 +3,7 @@
 import { type OpenAiTestServer, type OpenAiTestServerOptions, startOpenAiTestServer } from '@aalis/testing';
 import type { Browser, Page } from 'playwright-core';
 import { type BuildFixturePageOptions, buildFixturePage } from './build-fixture-page.js';
+import type { FixtureBuilds } from './fixture-builds.js';
 import { openRecordedPage } from './open-page.js';
 import { serveFixture } from './serve-fixture.js';
 
@@ -14,6 +15,11 @@ export interface OpenFixtureOptions extends BuildFixturePageOptions {
   browser?: Browser;
   /** Options for the scripted model server (`models`, `apiKey`). */
   modelServer?: OpenAiTestServerOptions;
+  /**
+   * The file's kept builds (`fixtureBuilds()`), when its tests open the same page again: the page is built once and
+   * left to `builds.cleanup()`. Default: built for this fixture and deleted by `close()`.
+   */
+  builds?: FixtureBuilds;
 }
 
 export interface OpenedFixture {
@@ -37,6 +43,7 @@ export interface OpenedFixture {
 export async function openFixture({
   browser,
   modelServer: modelServerOptions,
+  builds,
   ...build
 }: OpenFixtureOptions): Promise<OpenedFixture> {
   const teardown: Array<() => Promise<unknown>> = [];
@@ -54,8 +61,8 @@ export async function openFixture({
   try {
     const modelServer = await startOpenAiTestServer(modelServerOptions);
     teardown.push(() => modelServer.close());
-    const site = await buildFixturePage(build);
-    teardown.push(() => site.cleanup());
+    const site = builds ? await builds.build(build) : await buildFixturePage(build);
+    if (!builds) teardown.push(() => site.cleanup());
     const server = await serveFixture({ dir: site.dir, modelServerUrl: modelServer.url });
     teardown.push(() => server.close());
     const { page, errors } = await openRecordedPage({ browser, url: server.url, teardown });

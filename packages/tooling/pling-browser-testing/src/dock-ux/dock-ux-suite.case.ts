@@ -34,6 +34,32 @@ export function slowReply(first: string, rest: string, pauseMs: number): Scripte
   };
 }
 
+/**
+ * A streamed reply that holds after `first` until the test calls `release()`, then sends the rest: the reply is
+ * streaming for exactly as long as the test looks at it (a fixed pause outlasted the checks, or on a loaded machine
+ * ran out before them).
+ */
+function gatedReply(first: string, rest: string): { reply: ScriptedReply; release: () => void } {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return {
+    reply: {
+      type: 'stream',
+      steps: [
+        { role: 'assistant' },
+        { text: first },
+        { until: released },
+        { text: rest },
+        { finish: 'stop' },
+        { done: true },
+      ],
+    },
+    release,
+  };
+}
+
 const dock = (page: Page) => page.locator('[data-pling="dock"]');
 
 async function send(page: Page, text: string): Promise<void> {
@@ -82,7 +108,8 @@ export function describeDockUx(adapter: DockAdapterName, entry: URL): void {
       fixture.modelServer.enqueue(textReply(longReply, { chunkSize: 200 }));
       await send(page, 'show my order history');
       await expect.poll(() => replies(page), SETTLE).toHaveLength(1);
-      fixture.modelServer.enqueue(slowReply('Second ', 'reply, done.', 1_500));
+      const second = gatedReply('Second ', 'reply, done.');
+      fixture.modelServer.enqueue(second.reply);
       await send(page, 'and now?');
       const messages = page.locator('[data-pling="messages"]');
       await page.locator('[data-pling="message"][data-streaming="true"]').waitFor();
@@ -95,6 +122,8 @@ export function describeDockUx(adapter: DockAdapterName, entry: URL): void {
         element.scrollTop = 0;
       });
       await page.waitForTimeout(150); // the scroll event
+      // The rest streams in while the person is scrolled up.
+      second.release();
       await expect.poll(() => replies(page), SETTLE).toHaveLength(2);
       expect(await messages.evaluate((element) => element.scrollTop)).toBeLessThan(10);
       await expect.poll(() => dock(page).getAttribute('aria-busy')).toBe('false');
@@ -116,13 +145,15 @@ export function describeDockUx(adapter: DockAdapterName, entry: URL): void {
         '',
         '[Tracking](https://example.com/track?id=1007) and [bad](javascript:alert(1)) <img src="x" onerror="globalThis.injected = true">',
       ].join('\n');
-      fixture.modelServer.enqueue(slowReply('First paragraph.\n\n**Order #1007', rest, 1_000));
+      const order = gatedReply('First paragraph.\n\n**Order #1007', rest);
+      fixture.modelServer.enqueue(order.reply);
       await send(page, 'where is my order?');
       const streaming = page.locator('[data-pling="message"][data-streaming="true"] [data-pling="text"]');
       await expect.poll(() => streaming.locator('p').count()).toBeGreaterThan(0);
       await streaming.evaluate((element) => {
         (globalThis as { firstParagraph?: Element }).firstParagraph = element.querySelector('p')!;
       });
+      order.release();
       await expect.poll(() => replies(page), SETTLE).toHaveLength(1);
       const text = page.locator('[data-pling="message"][data-role="assistant"] [data-pling="text"]');
       expect(await text.locator('strong').textContent()).toBe('Order #1007');
