@@ -57,6 +57,29 @@ describePlatformConformance(conformanceDriver, (context) => {
     expect(storedInputs(context.aalis, 'the store fails once')).toBe(1);
   });
 
+  it('answers a group command in its message’s own stream; a message kept as context (muted) stops showing her thinking', async () => {
+    const { wecom } = context.server;
+    const chatId = 'wrk-commands';
+    const before = wecom.sent.length;
+    const mute = await wecom.message({ chatId, userId: 'alice', text: '/mute' });
+    await until(
+      () => wecom.sent.slice(before).some((s) => s.answering === mute.msgId && s.text.includes('keep quiet')),
+      'the mute reply, answering /mute',
+    );
+    const calls = context.model.chatBodies().length;
+    const muted = await wecom.message({ chatId, userId: 'bob', text: 'anyone there?' });
+    expect(muted.streamId).toBeTruthy();
+    // Within half of WeCom's 10 s window here: closed by her, not by the window running out.
+    await until(() => wecom.openStreams() === 0, 'the kept message’s stream closed', 5_000);
+    expect(context.model.chatBodies()).toHaveLength(calls);
+    expect(wecom.sent.slice(before).map((s) => s.text)).toEqual([expect.stringContaining('keep quiet')]);
+    const unmute = await wecom.message({ chatId, userId: 'alice', text: '/unmute' });
+    await until(
+      () => wecom.sent.some((s) => s.answering === unmute.msgId && s.text.includes('mute is lifted')),
+      'the unmute reply, answering /unmute',
+    );
+  });
+
   it('with voiceReply on, answers in text and asks the speech server for nothing (no voice message on WeCom)', async () => {
     const chat = { kind: 'private', user: 'alice' } as const;
     await context.aalis.app.services.selected(sessionFields)!.impl.set({

@@ -164,9 +164,15 @@ export default definePlugin({
         timestamp: Date.now(),
       };
       // Resolves once stored, not when its turn ends (the chat's next message may join the turn).
-      return receiveStored(gateway.use, events.use, incoming, (error) =>
+      const receipt = await receiveStored(gateway.use, events.use, incoming, (error) =>
         log.error('WeCom: a message could not be handed to the gateway', { error: describe(error) }),
       );
+      // Kept as room context (held back, muted) or handled without a turn (a command): no turn of its own will
+      // answer it, so its stream stops showing her thinking once a notice or an answer had its chance.
+      if (receipt === 'handled' || (receipt === 'stored' && incoming.triggerType === 'ambient')) {
+        streams.idle(read.messageId);
+      }
+      return receipt;
     }
 
     const streamReply = (stream: { id: string; finished: boolean; content: string }) =>
@@ -186,7 +192,8 @@ export default definePlugin({
           logCoded(wecomErrors.AALIS_WECOM_EVENT_MALFORMED({ reason: 'a stream refresh for an unknown stream' }));
           return undefined;
         }
-        if (stream.finished) memory.sent(stream.chatId, stream.msgId);
+        if (stream.idle && !stream.finished) streams.finish(stream, '');
+        if (stream.finished && stream.content !== '') memory.sent(stream.chatId, stream.msgId);
         return streamReply(stream);
       }
       if (message.msgtype === 'event') {

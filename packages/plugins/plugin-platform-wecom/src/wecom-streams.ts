@@ -11,6 +11,8 @@ export interface WecomStream {
   openedAt: number;
   content: string;
   finished: boolean;
+  /** No turn of its own answers the message (kept as room context, a command): closed when WeCom next asks. */
+  idle: boolean;
 }
 
 const CAPACITY = 2_000;
@@ -46,6 +48,7 @@ export class WecomStreams {
       openedAt: this.now(),
       content: '',
       finished: false,
+      idle: false,
     };
     bounded(this.streams, stream.id, stream);
     bounded(this.byMessage, msgId, stream);
@@ -89,6 +92,12 @@ export class WecomStreams {
       if (stream.chatId === chatId && this.live(stream)) return stream;
     }
     return undefined;
+  }
+
+  /** The message gets no turn of its own: its stream, unless something answers it first, closes empty. */
+  idle(msgId: string): void {
+    const stream = this.byMessage.get(msgId);
+    if (stream) stream.idle = true;
   }
 
   finish(stream: WecomStream, content: string): void {

@@ -63,6 +63,8 @@ export interface WecomBotServer {
   watchCallback(intervalMs?: number): void;
   /** How many times the watched callback came up and passed the URL check. */
   callbackStarts(): number;
+  /** Streams WeCom still asks for (not finished, within the window): each one shows her as thinking. */
+  openStreams(): number;
   waitFor<T>(check: () => T | undefined | false, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
 }
@@ -288,6 +290,7 @@ export async function startWecomBotServer({
       void tick();
     },
     callbackStarts: () => starts,
+    openStreams: () => polling.size,
     verifyUrl,
     async message(options) {
       nextId += 1;
