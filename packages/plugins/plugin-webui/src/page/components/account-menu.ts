@@ -184,7 +184,7 @@ export const AccountMenu = defineComponent({
                 h('h3', { id: 'login-sessions-title' }, ta('webui-page.me.sessions')),
                 h(
                   'ul',
-                  { class: 'login-sessions', 'data-testid': 'login-sessions' },
+                  { class: 'login-sessions plain-list', 'data-testid': 'login-sessions' },
                   sessions.value.map((login) => {
                     const device = login.device ?? ta('webui-page.me.unknownDevice');
                     return h('li', { key: login.id, class: 'login-session', 'data-current': String(login.current) }, [

@@ -89,7 +89,7 @@ export const AccountsSection = defineComponent({
           ? h('p', { class: 'muted' }, ta('webui-page.accounts.noLogins'))
           : h(
               'ul',
-              { class: 'login-sessions' },
+              { class: 'login-sessions plain-list' },
               logins.value!.sessions.map((login) => {
                 const device = login.device ?? ta('webui-page.me.unknownDevice');
                 return h('li', { key: login.id, class: 'login-session' }, [
@@ -231,7 +231,7 @@ export const AccountsSection = defineComponent({
         notice.value ? h('p', { class: 'muted', role: 'status' }, notice.value) : null,
         h(
           'ul',
-          { class: 'account-list', 'aria-label': ta('webui-page.accounts.list') },
+          { class: 'account-list plain-list', 'aria-label': ta('webui-page.accounts.list') },
           accounts.value.map((account) =>
             h('li', { key: account.userId, class: 'account-row', 'data-account': account.userId }, [
               h('div', { class: 'account-main' }, [

@@ -112,7 +112,7 @@ export const BackgroundPanel = defineComponent({
         error.value ? h('p', { class: 'setting-error', role: 'alert' }, error.value) : null,
         loaded.value && tasks.value.length === 0
           ? h('p', { class: 'placeholder' }, t('webui-page.background.empty'))
-          : h('ul', { class: 'background-list' }, tasks.value.map(row)),
+          : h('ul', { class: 'background-list plain-list' }, tasks.value.map(row)),
       ]);
     };
   },

@@ -71,40 +71,47 @@ export function memoryItems(model: MemoryModel, snapshot: Readonly<ShallowRef<Me
       ),
     ]);
 
+  /** A one-line field of the item being edited, bound to its draft. */
+  const textField = (label: string, testId: string, draft: Ref<string>, maxlength: number) =>
+    h('label', { class: 'memory-field' }, [
+      h('span', label),
+      h('input', {
+        type: 'text',
+        'data-testid': testId,
+        value: draft.value,
+        maxlength,
+        onInput: (event: Event) => {
+          draft.value = (event.target as HTMLInputElement).value;
+        },
+      }),
+    ]);
+  /** Save (disabled while a change is on its way) and cancel, under the item being edited. */
+  const saveButtons = (save: () => void) =>
+    h('div', { class: 'memory-actions' }, [
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'button primary',
+          'data-testid': 'memory-save',
+          disabled: snapshot.value.busy,
+          onClick: save,
+        },
+        tm('webui-page.memory.save'),
+      ),
+      h(
+        'button',
+        { type: 'button', class: 'button', onClick: () => model.cancelEdit() },
+        tm('webui-page.memory.cancel'),
+      ),
+    ]);
+
   const factItem = (fact: MemoryFactView, editable: boolean) => {
     const editing = snapshot.value.editing;
     if (editable && editing?.kind === 'fact' && editing.itemId === fact.id) {
       return h('li', { key: fact.id, class: 'memory-item', 'data-testid': 'memory-fact' }, [
-        h('label', { class: 'memory-field' }, [
-          h('span', tm('webui-page.memory.factText')),
-          h('input', {
-            type: 'text',
-            'data-testid': 'memory-fact-input',
-            value: draftFact.value,
-            maxlength: 500,
-            onInput: (event: Event) => {
-              draftFact.value = (event.target as HTMLInputElement).value;
-            },
-          }),
-        ]),
-        h('div', { class: 'memory-actions' }, [
-          h(
-            'button',
-            {
-              type: 'button',
-              class: 'button primary',
-              'data-testid': 'memory-save',
-              disabled: snapshot.value.busy,
-              onClick: () => void model.saveFact(fact.id, draftFact.value),
-            },
-            tm('webui-page.memory.save'),
-          ),
-          h(
-            'button',
-            { type: 'button', class: 'button', onClick: () => model.cancelEdit() },
-            tm('webui-page.memory.cancel'),
-          ),
-        ]),
+        textField(tm('webui-page.memory.factText'), 'memory-fact-input', draftFact, 500),
+        saveButtons(() => void model.saveFact(fact.id, draftFact.value)),
       ]);
     }
     return h('li', { key: fact.id, class: 'memory-item', 'data-testid': 'memory-fact' }, [
@@ -122,18 +129,7 @@ export function memoryItems(model: MemoryModel, snapshot: Readonly<ShallowRef<Me
     const editing = snapshot.value.editing;
     if (editable && editing?.kind === 'skill' && editing.itemId === skill.id) {
       return h('li', { key: skill.id, class: 'memory-item', 'data-testid': 'memory-skill' }, [
-        h('label', { class: 'memory-field' }, [
-          h('span', tm('webui-page.memory.skillName')),
-          h('input', {
-            type: 'text',
-            'data-testid': 'memory-skill-name',
-            value: draftName.value,
-            maxlength: 80,
-            onInput: (event: Event) => {
-              draftName.value = (event.target as HTMLInputElement).value;
-            },
-          }),
-        ]),
+        textField(tm('webui-page.memory.skillName'), 'memory-skill-name', draftName, 80),
         h('label', { class: 'memory-field' }, [
           h('span', tm('webui-page.memory.skillContent')),
           h('textarea', {
@@ -145,24 +141,7 @@ export function memoryItems(model: MemoryModel, snapshot: Readonly<ShallowRef<Me
             },
           }),
         ]),
-        h('div', { class: 'memory-actions' }, [
-          h(
-            'button',
-            {
-              type: 'button',
-              class: 'button primary',
-              'data-testid': 'memory-save',
-              disabled: snapshot.value.busy,
-              onClick: () => void model.saveSkill(skill.id, draftName.value, draftContent.value),
-            },
-            tm('webui-page.memory.save'),
-          ),
-          h(
-            'button',
-            { type: 'button', class: 'button', onClick: () => model.cancelEdit() },
-            tm('webui-page.memory.cancel'),
-          ),
-        ]),
+        saveButtons(() => void model.saveSkill(skill.id, draftName.value, draftContent.value)),
       ]);
     }
     return h('li', { key: skill.id, class: 'memory-item', 'data-testid': 'memory-skill' }, [

@@ -64,14 +64,14 @@ export const MemoryView = defineComponent({
           found.facts.length > 0
             ? h(
                 'ul',
-                { class: 'memory-list' },
+                { class: 'memory-list plain-list' },
                 found.facts.map((fact) => factItem(fact, false)),
               )
             : null,
           found.skills.length > 0
             ? h(
                 'ul',
-                { class: 'memory-list' },
+                { class: 'memory-list plain-list' },
                 found.skills.map((skill) => skillItem(skill, false)),
               )
             : null,
@@ -80,7 +80,7 @@ export const MemoryView = defineComponent({
                 h('h3', tm('webui-page.memory.messages')),
                 h(
                   'ul',
-                  { class: 'memory-list' },
+                  { class: 'memory-list plain-list' },
                   found.messages.map((message) => messageItem(message)),
                 ),
               ]
@@ -217,7 +217,7 @@ export const MemoryView = defineComponent({
                     list.facts.length === 0 ? h('p', { class: 'muted' }, tm('webui-page.memory.noFacts')) : null,
                     h(
                       'ul',
-                      { class: 'memory-list' },
+                      { class: 'memory-list plain-list' },
                       list.facts.map((fact) => factItem(fact, true)),
                     ),
                   ],
@@ -240,7 +240,7 @@ export const MemoryView = defineComponent({
                         h('h3', scopeLabel(group.scope)),
                         h(
                           'ul',
-                          { class: 'memory-list' },
+                          { class: 'memory-list plain-list' },
                           group.skills.map((skill) => skillItem(skill, true)),
                         ),
                       ]),
@@ -273,7 +273,7 @@ export const MemoryView = defineComponent({
                         ]),
                         h(
                           'ul',
-                          { class: 'memory-list' },
+                          { class: 'memory-list plain-list' },
                           record.items.map((item) => messageItem(item, item.matched)),
                         ),
                       ]),

@@ -16,6 +16,7 @@ import { useStore } from '../use-store.js';
 import { stateText } from './state-text.js';
 import '../console-models.css';
 import { codedErrorLine } from './coded-error.js';
+import { deleteButton } from './delete-button.js';
 
 const KINDS: ProviderKind[] = ['openai', 'anthropic'];
 
@@ -157,24 +158,12 @@ export const ModelsView = defineComponent({
             ),
             h('button', { type: 'submit', class: 'button primary', disabled: busy }, tm('console-models.save')),
             provider.configured
-              ? h(
-                  'button',
-                  {
-                    type: 'button',
-                    class: 'button danger',
-                    disabled: busy,
-                    onClick: () => {
-                      if (
-                        window.confirm(
-                          tm('console-models.deleteConfirm', { name: tm(`console-models.provider.${kind}`) }),
-                        )
-                      ) {
-                        void changed(model.remove(kind));
-                      }
-                    },
-                  },
-                  tm('console-models.delete'),
-                )
+              ? deleteButton({
+                  label: tm('console-models.delete'),
+                  question: tm('console-models.deleteConfirm', { name: tm(`console-models.provider.${kind}`) }),
+                  busy,
+                  remove: () => void changed(model.remove(kind)),
+                })
               : null,
           ]),
           testResult(kind),

@@ -7,6 +7,7 @@ import { type PersonaDraft, PersonasModel } from '../model/personas-model.js';
 import { useStore } from '../use-store.js';
 import '../console-models.css';
 import { codedErrorLine, codedErrorNodes } from './coded-error.js';
+import { deleteButton } from './delete-button.js';
 
 export const PersonasView = defineComponent({
   name: 'PersonasView',
@@ -111,19 +112,12 @@ export const PersonasView = defineComponent({
                   h('div', { class: 'console-actions' }, [
                     h('button', { type: 'submit', class: 'button primary', disabled: busy }, tm('console-models.save')),
                     current && !current.isDefault
-                      ? h(
-                          'button',
-                          {
-                            type: 'button',
-                            class: 'button danger',
-                            disabled: busy,
-                            onClick: () => {
-                              if (window.confirm(tm('console-models.persona.deleteConfirm', { name: current.name })))
-                                void model.remove(current);
-                            },
-                          },
-                          tm('console-models.delete'),
-                        )
+                      ? deleteButton({
+                          label: tm('console-models.delete'),
+                          question: tm('console-models.persona.deleteConfirm', { name: current.name }),
+                          busy,
+                          remove: () => void model.remove(current),
+                        })
                       : null,
                     h(
                       'button',

@@ -35,7 +35,7 @@ export const SessionBudget = defineComponent({
         h('summary', tb('budget-page.session')),
         h(
           'ul',
-          { class: 'budget-lines' },
+          { class: 'budget-lines plain-list' },
           current.lines.map((line) => {
             const label = tb(`budget-page.session.${line.kind}` as BudgetTextKey);
             return h('li', { key: line.kind }, [

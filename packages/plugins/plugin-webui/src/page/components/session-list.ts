@@ -304,7 +304,7 @@ export const SessionList = defineComponent({
             ? null
             : h(
                 'ul',
-                { class: 'search-hit-list', role: 'list' },
+                { class: 'search-hit-list plain-list', role: 'list' },
                 hits.map((hit) =>
                   h('li', { key: `${hit.sessionId}/${hit.messageId}` }, [
                     h(

@@ -8,6 +8,7 @@ import { preferences } from '../page-preferences.js';
 import { useStore } from '../use-store.js';
 import { tw, type WorkflowTextKey } from '../workflow-texts.js';
 import { codedErrorLine } from './coded-error.js';
+import { deleteButton } from './delete-button.js';
 
 const NODE_WIDTH = 150;
 const NODE_HEIGHT = 44;
@@ -308,20 +309,11 @@ export const WorkflowsView = defineComponent({
                       tw('webui-page.workflows.save'),
                     ),
                     state.workflow
-                      ? h(
-                          'button',
-                          {
-                            type: 'button',
-                            class: 'button danger',
-                            onClick: () => {
-                              if (
-                                window.confirm(tw('webui-page.workflows.deleteConfirm', { name: state.selected ?? '' }))
-                              )
-                                void model.remove();
-                            },
-                          },
-                          tw('webui-page.workflows.delete'),
-                        )
+                      ? deleteButton({
+                          label: tw('webui-page.workflows.delete'),
+                          question: tw('webui-page.workflows.deleteConfirm', { name: state.selected ?? '' }),
+                          remove: () => void model.remove(),
+                        })
                       : null,
                   ]),
                   h('textarea', {

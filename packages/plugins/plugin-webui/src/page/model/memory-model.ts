@@ -8,7 +8,7 @@ import type {
   MemorySkillView,
   SessionClient,
 } from '@aalis/session-client';
-import { Store } from './store.js';
+import { StateStore } from './store.js';
 
 export interface MemorySearchResults {
   query: string;
@@ -65,33 +65,22 @@ export function scopeParts(
   return { kind: 'global' };
 }
 
-export class MemoryModel extends Store<MemorySnapshot> {
-  private state: MemorySnapshot = { busy: false };
-
+export class MemoryModel extends StateStore<MemorySnapshot> {
   constructor(
     private readonly client: SessionClient,
     private readonly describe: (error: unknown) => string,
   ) {
-    super();
-  }
-
-  protected buildSnapshot(): MemorySnapshot {
-    return this.state;
-  }
-
-  private update(patch: Partial<MemorySnapshot>): void {
-    this.state = { ...this.state, ...patch };
-    this.changed();
+    super({ busy: false });
   }
 
   private async attempt(work: () => Promise<void>): Promise<void> {
-    this.update({ busy: true, error: undefined });
+    this.set({ busy: true, error: undefined });
     try {
       await work();
     } catch (error) {
-      this.update({ error: this.describe(error) });
+      this.set({ error: this.describe(error) });
     } finally {
-      this.update({ busy: false });
+      this.set({ busy: false });
     }
   }
 
@@ -99,35 +88,35 @@ export class MemoryModel extends Store<MemorySnapshot> {
   async load(person = this.state.person): Promise<void> {
     await this.attempt(async () => {
       const list = await this.client.request('memory.list', person === undefined ? {} : { person });
-      this.update({ list, person: list.person });
+      this.set({ list, person: list.person });
     });
   }
 
   async search(query: string): Promise<void> {
     const text = query.trim();
-    if (text === '') return this.update({ search: undefined });
+    if (text === '') return this.set({ search: undefined });
     await this.attempt(async () => {
       const found = await this.client.request('memory.search', { query: text });
-      this.update({ search: { query: text, ...found } });
+      this.set({ search: { query: text, ...found } });
     });
   }
 
   clearSearch(): void {
-    this.update({ search: undefined });
+    this.set({ search: undefined });
   }
 
   startEdit(kind: MemoryItemKind, itemId: string): void {
-    this.update({ editing: { kind, itemId }, notice: undefined });
+    this.set({ editing: { kind, itemId }, notice: undefined });
   }
 
   cancelEdit(): void {
-    this.update({ editing: undefined });
+    this.set({ editing: undefined });
   }
 
   async saveFact(itemId: string, text: string): Promise<void> {
     await this.attempt(async () => {
       await this.client.request('memory.update', { kind: 'fact', itemId, text });
-      this.update({ editing: undefined });
+      this.set({ editing: undefined });
       await this.refresh();
     });
   }
@@ -135,26 +124,26 @@ export class MemoryModel extends Store<MemorySnapshot> {
   async saveSkill(itemId: string, name: string, text: string): Promise<void> {
     await this.attempt(async () => {
       await this.client.request('memory.update', { kind: 'skill', itemId, name, text });
-      this.update({ editing: undefined });
+      this.set({ editing: undefined });
       await this.refresh();
     });
   }
 
   askDelete(deletion: PendingDeletion): void {
-    this.update({ deleting: deletion, notice: undefined });
+    this.set({ deleting: deletion, notice: undefined });
   }
 
   /** The person's answer to the confirmation: deletes only on yes. */
   async answerDelete(confirmed: boolean): Promise<void> {
     const deletion = this.state.deleting;
-    this.update({ deleting: undefined });
+    this.set({ deleting: undefined });
     if (!confirmed || !deletion) return;
     await this.attempt(async () => {
       const { messages } = await this.client.request('memory.delete', {
         kind: deletion.kind,
         itemId: deletion.itemId,
       });
-      this.update({ notice: messages > 0 ? { kind: 'forgot', count: messages } : { kind: 'deleted', count: 0 } });
+      this.set({ notice: messages > 0 ? { kind: 'forgot', count: messages } : { kind: 'deleted', count: 0 } });
       await this.refresh();
     });
   }
@@ -165,11 +154,11 @@ export class MemoryModel extends Store<MemorySnapshot> {
       'memory.list',
       this.state.person === undefined ? {} : { person: this.state.person },
     );
-    this.update({ list });
+    this.set({ list });
     const query = this.state.search?.query;
     if (query !== undefined) {
       const found = await this.client.request('memory.search', { query });
-      this.update({ search: { query, ...found } });
+      this.set({ search: { query, ...found } });
     }
   }
 }

@@ -9,7 +9,7 @@ import type {
   ProviderView,
   SessionClient,
 } from '@aalis/session-client';
-import { Store } from './store.js';
+import { StateStore } from './store.js';
 
 /** What the connection form holds. An API key left empty keeps the stored one. */
 export interface ProviderForm {
@@ -113,23 +113,12 @@ export function factsOf(form: FactsForm): ModelFactsView {
   };
 }
 
-export class ModelsModel extends Store<ModelsSnapshot> {
-  private state: ModelsSnapshot = { providers: [], revision: '', defaultModel: '', busy: false };
-
+export class ModelsModel extends StateStore<ModelsSnapshot> {
   constructor(
     private readonly client: SessionClient,
     private readonly describeError: (error: unknown) => string,
   ) {
-    super();
-  }
-
-  protected buildSnapshot(): ModelsSnapshot {
-    return this.state;
-  }
-
-  private set(patch: Partial<ModelsSnapshot>): void {
-    this.state = { ...this.state, ...patch };
-    this.changed();
+    super({ providers: [], revision: '', defaultModel: '', busy: false });
   }
 
   async load(): Promise<void> {

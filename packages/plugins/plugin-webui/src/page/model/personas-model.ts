@@ -1,7 +1,7 @@
 // The 人格/Personas section's state: the personas (with the files that could not be loaded), the one being edited
 // or created, and the actions that save and delete them (each checked against the file's revision by the host).
 import type { PersonaProblemView, PersonaView, SessionClient } from '@aalis/session-client';
-import { Store } from './store.js';
+import { StateStore } from './store.js';
 
 export interface PersonaDraft {
   /** Present when editing a saved persona (its revision); absent for a new one. */
@@ -45,23 +45,12 @@ export function draftOf(persona: PersonaView): PersonaDraft {
   };
 }
 
-export class PersonasModel extends Store<PersonasSnapshot> {
-  private state: PersonasSnapshot = { personas: [], problems: [], busy: false, saved: false };
-
+export class PersonasModel extends StateStore<PersonasSnapshot> {
   constructor(
     private readonly client: SessionClient,
     private readonly describeError: (error: unknown) => string,
   ) {
-    super();
-  }
-
-  protected buildSnapshot(): PersonasSnapshot {
-    return this.state;
-  }
-
-  private set(patch: Partial<PersonasSnapshot>): void {
-    this.state = { ...this.state, ...patch };
-    this.changed();
+    super({ personas: [], problems: [], busy: false, saved: false });
   }
 
   async load(): Promise<void> {

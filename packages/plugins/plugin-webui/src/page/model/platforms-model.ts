@@ -2,7 +2,7 @@
 // (admin.mcp), refreshed every few seconds while shown, and the Telegram, OneBot and MCP sections as stored
 // (admin.config.get, secrets masked) with the actions that save them (admin.config.set: applied live, audited).
 import type { McpServerView, PlatformStateView, SessionClient } from '@aalis/session-client';
-import { Store } from './store.js';
+import { StateStore } from './store.js';
 
 /** The adapters the section has forms for, by their plugin instance id. */
 export const PLATFORM_PLUGINS = {
@@ -51,23 +51,12 @@ export function mcpFormOf(entry: unknown): { command: string; url: string } {
   };
 }
 
-export class PlatformsModel extends Store<PlatformsSnapshot> {
-  private state: PlatformsSnapshot = { platforms: [], mcp: [], sections: {}, busy: false };
-
+export class PlatformsModel extends StateStore<PlatformsSnapshot> {
   constructor(
     private readonly client: SessionClient,
     private readonly describeError: (error: unknown) => string,
   ) {
-    super();
-  }
-
-  protected buildSnapshot(): PlatformsSnapshot {
-    return this.state;
-  }
-
-  private set(patch: Partial<PlatformsSnapshot>): void {
-    this.state = { ...this.state, ...patch };
-    this.changed();
+    super({ platforms: [], mcp: [], sections: {}, busy: false });
   }
 
   /** The live states only (cheap; polled while the section is shown). */

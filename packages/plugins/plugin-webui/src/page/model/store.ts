@@ -28,3 +28,23 @@ export abstract class Store<Snapshot> {
     for (const listener of [...this.listeners]) listener();
   }
 }
+
+/** A store whose snapshot is its whole state, replaced (never changed in place) by patches. */
+export abstract class StateStore<Snapshot extends object> extends Store<Snapshot> {
+  protected state: Snapshot;
+
+  protected constructor(initial: Snapshot) {
+    super();
+    this.state = initial;
+  }
+
+  protected buildSnapshot(): Snapshot {
+    return this.state;
+  }
+
+  /** The state with `patch` over it; listeners are told. */
+  protected set(patch: Partial<Snapshot>): void {
+    this.state = { ...this.state, ...patch };
+    this.changed();
+  }
+}

@@ -10,7 +10,7 @@ import type {
   WorkflowSummaryView,
   WorkflowView,
 } from '@aalis/session-client';
-import { Store } from './store.js';
+import { StateStore } from './store.js';
 
 /** A node placed for the read-only graph: its layer (longest path from a root) and row within the layer. */
 export interface PlacedNode extends WorkflowNodeView {
@@ -67,16 +67,7 @@ nodes:
     duration: 1s
 `;
 
-export class WorkflowsModel extends Store<WorkflowsSnapshot> {
-  private state: WorkflowsSnapshot = {
-    workflows: [],
-    draft: '',
-    problems: [],
-    dirty: false,
-    graph: [],
-    runs: [],
-    busy: false,
-  };
+export class WorkflowsModel extends StateStore<WorkflowsSnapshot> {
   private checkTimer: ReturnType<typeof setTimeout> | undefined;
   private pollTimer: ReturnType<typeof setTimeout> | undefined;
   private checkSeq = 0;
@@ -87,34 +78,33 @@ export class WorkflowsModel extends Store<WorkflowsSnapshot> {
     private readonly checkDelayMs = 300,
     private readonly pollMs = 1000,
   ) {
-    super();
-  }
-
-  protected buildSnapshot(): WorkflowsSnapshot {
-    return this.state;
-  }
-
-  private update(patch: Partial<WorkflowsSnapshot>): void {
-    this.state = { ...this.state, ...patch };
-    this.changed();
+    super({
+      workflows: [],
+      draft: '',
+      problems: [],
+      dirty: false,
+      graph: [],
+      runs: [],
+      busy: false,
+    });
   }
 
   private async attempt<T>(work: () => Promise<T>): Promise<T | undefined> {
-    this.update({ busy: true, error: undefined });
+    this.set({ busy: true, error: undefined });
     try {
       return await work();
     } catch (error) {
-      this.update({ error: this.describe(error) });
+      this.set({ error: this.describe(error) });
       return undefined;
     } finally {
-      this.update({ busy: false });
+      this.set({ busy: false });
     }
   }
 
   async load(): Promise<void> {
     await this.attempt(async () => {
       const { workflows } = await this.client.request('workflows.list', {});
-      this.update({ workflows });
+      this.set({ workflows });
       const first = this.state.selected ?? workflows[0]?.name;
       if (first) await this.select(first);
     });
@@ -124,7 +114,7 @@ export class WorkflowsModel extends Store<WorkflowsSnapshot> {
     await this.attempt(async () => {
       const { workflow } = await this.client.request('workflows.get', { name });
       const { runs } = await this.client.request('runs.list', { workflow: name, limit: 20 });
-      this.update({
+      this.set({
         selected: name,
         workflow,
         draft: workflow.source,
@@ -140,7 +130,7 @@ export class WorkflowsModel extends Store<WorkflowsSnapshot> {
 
   /** A new, unsaved workflow with a starting text. */
   create(name: string): void {
-    this.update({
+    this.set({
       selected: name,
       workflow: undefined,
       draft: NEW_WORKFLOW,
@@ -155,7 +145,7 @@ export class WorkflowsModel extends Store<WorkflowsSnapshot> {
 
   /** The editor's text changed: checked once typing pauses. */
   edit(draft: string): void {
-    this.update({ draft, dirty: draft !== this.state.workflow?.source });
+    this.set({ draft, dirty: draft !== this.state.workflow?.source });
     clearTimeout(this.checkTimer);
     const name = this.state.selected;
     if (!name) return;
@@ -164,9 +154,9 @@ export class WorkflowsModel extends Store<WorkflowsSnapshot> {
       void this.client
         .request('workflows.validate', { name, source: draft })
         .then(({ problems }) => {
-          if (seq === this.checkSeq) this.update({ problems });
+          if (seq === this.checkSeq) this.set({ problems });
         })
-        .catch((error: unknown) => this.update({ error: this.describe(error) }));
+        .catch((error: unknown) => this.set({ error: this.describe(error) }));
     }, this.checkDelayMs);
   }
 
@@ -176,7 +166,7 @@ export class WorkflowsModel extends Store<WorkflowsSnapshot> {
     const saved = await this.attempt(() => this.client.request('workflows.save', { name, source: this.state.draft }));
     if (!saved) return false;
     const { workflows } = await this.client.request('workflows.list', {});
-    this.update({
+    this.set({
       workflows,
       workflow: saved.workflow,
       problems: [],
@@ -192,7 +182,7 @@ export class WorkflowsModel extends Store<WorkflowsSnapshot> {
     await this.attempt(async () => {
       await this.client.request('workflows.delete', { name });
       const { workflows } = await this.client.request('workflows.list', {});
-      this.update({
+      this.set({
         workflows,
         selected: undefined,
         workflow: undefined,
@@ -209,7 +199,7 @@ export class WorkflowsModel extends Store<WorkflowsSnapshot> {
     if (!name) return;
     await this.attempt(async () => {
       const { run } = await this.client.request('workflows.run', { name, inputs });
-      this.update({ runs: [run, ...this.state.runs] });
+      this.set({ runs: [run, ...this.state.runs] });
       await this.showRun(run.id);
     });
   }
@@ -220,7 +210,7 @@ export class WorkflowsModel extends Store<WorkflowsSnapshot> {
 
   async showRun(runId: string): Promise<void> {
     const detail = await this.attempt(() => this.client.request('runs.get', { runId }));
-    if (detail) this.update({ run: detail.run });
+    if (detail) this.set({ run: detail.run });
     this.schedulePoll();
   }
 
@@ -237,9 +227,9 @@ export class WorkflowsModel extends Store<WorkflowsSnapshot> {
       const shown = this.state.run
         ? (await this.client.request('runs.get', { runId: this.state.run.id })).run
         : undefined;
-      this.update({ runs, ...(shown ? { run: shown } : {}) });
+      this.set({ runs, ...(shown ? { run: shown } : {}) });
     } catch (error) {
-      this.update({ error: this.describe(error) });
+      this.set({ error: this.describe(error) });
     }
     this.schedulePoll();
   }
