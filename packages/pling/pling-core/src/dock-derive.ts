@@ -51,6 +51,9 @@ export function deriveDockEvents(
     derived.operations.push(op);
     return op;
   };
+  /** A line of its own in the recent operations, for an event that belongs to no call. */
+  const note = (event: { seq: number; at: number }, text: string) =>
+    operation({ key: `e${event.seq}`, status: 'info', text, at: event.at });
   /** A call's outcome: replaces its running line, or adds one when the call was never announced. */
   const settle = (op: DockOperation) => {
     const running = byCall.get(op.key);
@@ -105,24 +108,14 @@ export function deriveDockEvents(
         });
         break;
       case 'retry':
-        operation({
-          key: `e${event.seq}`,
-          status: 'info',
-          text: texts.retry(event.retry, event.delayMs),
-          at: event.at,
-        });
+        note(event, texts.retry(event.retry, event.delayMs));
         break;
       case 'compacted':
-        operation({
-          key: `e${event.seq}`,
-          status: 'info',
-          text: texts.compacted(event.tokensBefore, event.tokensAfter),
-          at: event.at,
-        });
+        note(event, texts.compacted(event.tokensBefore, event.tokensAfter));
         break;
       case 'continuity':
-        // Restored from the previous page, discarded (with why), or not saved: a line in the recent operations.
-        operation({ key: `e${event.seq}`, status: 'info', text: event.message, at: event.at });
+        // Restored from the previous page, discarded (with why), or not saved.
+        note(event, event.message);
         break;
       case 'notice':
         derived.notice = event.message;

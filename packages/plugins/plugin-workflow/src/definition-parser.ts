@@ -18,7 +18,13 @@ import {
 import { Cron } from 'croner';
 import { LineCounter, parseDocument } from 'yaml';
 import { durationMs } from './durations.js';
-import { checkExpression, checkTemplateText, inputsReadBy, nodesReadBy } from './expressions.js';
+import {
+  checkExpression,
+  checkTemplateText,
+  type ExpressionProblem,
+  inputsReadBy,
+  nodesReadBy,
+} from './expressions.js';
 import type { WorkflowTextKey } from './workflow-texts.js';
 
 type Path = (string | number)[];
@@ -138,21 +144,22 @@ export function parseWorkflow(name: string, text: string, context: ParseContext)
 
   function checkText(value: Template | undefined, path: Path, needs: ReadonlySet<string> | undefined) {
     if (typeof value === 'string') {
-      const problem = checkTemplateText(value);
-      if (problem)
-        at(
-          path,
-          t('workflow.problem.expression', { offset: problem.offset + 1, reason: problem.message }),
-          problem.offset,
-        );
-      checkReads(value, path, needs);
+      checkParsed(checkTemplateText(value), value, path, needs);
     } else if (Array.isArray(value)) {
       for (const [index, entry] of value.entries()) checkText(entry, [...path, index], needs);
     } else if (isRecord(value))
       for (const [key, entry] of Object.entries(value)) checkText(entry as Template, [...path, key], needs);
   }
   function checkBare(value: string, path: Path, needs: ReadonlySet<string> | undefined) {
-    const problem = checkExpression(value);
+    checkParsed(checkExpression(value), value, path, needs);
+  }
+  /** A template or bare expression: its syntax problem if any, then what it reads. */
+  function checkParsed(
+    problem: ExpressionProblem | undefined,
+    value: string,
+    path: Path,
+    needs: ReadonlySet<string> | undefined,
+  ) {
     if (problem)
       at(
         path,
