@@ -5,6 +5,7 @@ import { defineService, type ServiceDescriptor } from '@aalis/core';
 export * from './host-config-errors.js';
 export * from './host-config-service.js';
 export * from './mask-secrets.js';
+export * from './plugin-installer-service.js';
 
 export interface OwnHostConfig {
   /** The calling plugin instance's section as written in the document (before defaults). */

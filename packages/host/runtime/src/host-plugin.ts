@@ -1,7 +1,12 @@
 // The runtime's own plugin: the platform registry (platform service), the plugin list for admin surfaces
 // (plugins service), and persistence of service preferences changed at run time (preferences.json, or PostgreSQL
 // shared by every process: other processes' changes are applied here too).
-import { type HostConfigService, hostConfig } from '@aalis/api-host-config';
+import {
+  type HostConfigService,
+  hostConfig,
+  type PluginInstallerService,
+  pluginInstaller,
+} from '@aalis/api-host-config';
 import { type PlatformInfo, type PlatformService, type PlatformStateSource, platform } from '@aalis/api-platform';
 import { type PluginsService, pluginsService } from '@aalis/api-plugins';
 import { type App, definePlugin, events, lifecycle, logger, provide, services } from '@aalis/core';
@@ -41,15 +46,23 @@ export function createHostPlugin({
   app,
   preferences,
   configuration,
+  installer,
 }: {
   app: App;
   preferences?: PreferencePersistence;
   /** The console's configuration changes (live-configuration.ts), set before the App starts. */
   configuration?: () => HostConfigService | undefined;
+  /** Plugins added from the registry while running (plugin-installer.ts), when the host runs from a deployment. */
+  installer?: () => PluginInstallerService | undefined;
 }) {
   return definePlugin({
     name: HOST_PLUGIN_NAME,
-    provides: [platform, pluginsService, ...(configuration ? [hostConfig] : [])],
+    provides: [
+      platform,
+      pluginsService,
+      ...(configuration ? [hostConfig] : []),
+      ...(installer ? [pluginInstaller] : []),
+    ],
     uses: { provide, events, logger, services, lifecycle },
     apply({ provide, events, logger, services, lifecycle }) {
       provide.use.service(platform, platformRegistry());
@@ -60,6 +73,8 @@ export function createHostPlugin({
       provide.use.service(pluginsService, plugins);
       const console = configuration?.();
       if (console) provide.use.service(hostConfig, console);
+      const installs = installer?.();
+      if (installs) provide.use.service(pluginInstaller, installs);
       if (preferences) {
         const detach = preferences.attach?.({ services: services.use, logger: logger.use });
         if (detach) lifecycle.use.onDispose(detach);

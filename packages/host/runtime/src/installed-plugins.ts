@@ -67,16 +67,19 @@ export function installedPluginSlots(dir: string): PluginSlot[] {
   for (const name of Object.keys(dependencies).sort()) {
     const installed = findInstalled(dir, name);
     if (!installed || !isThirdPartyPlugin(installed.manifest)) continue;
-    slots.push({
+    const slot: PluginSlot = {
       alias: name,
       name,
       summary: installed.manifest.description ?? name,
       load: async () => {
         const module = (await import(pathToFileURL(entryFile(installed)).href)) as { default?: AnyPluginDefinition };
         if (!module.default) throw new Error(`${name} has no default export (its plugin definition)`);
+        // Known once loaded (an installed plugin always is): the console's settings form and its checks use it.
+        if (module.default.config) slot.schema = module.default.config;
         return module.default;
       },
-    });
+    };
+    slots.push(slot);
   }
   return slots;
 }

@@ -62,9 +62,12 @@ export class LiveConfiguration implements HostConfigService {
   /** Definitions of plugins stopped from the console, to start them again without importing anew. */
   private readonly definitions = new Map<string, AnyPluginDefinition>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** The plugins the host knows: the runtime's own, then those installed into the deployment (they change live). */
+  private slots: readonly PluginSlot[];
 
   constructor(private readonly options: LiveConfigurationOptions) {
     this.loaded = options.loaded;
+    this.slots = options.slots;
     this.registered = new Map([...options.registered].map(([alias, { id }]) => [alias, id]));
     for (const [alias, { definition }] of options.registered) this.definitions.set(alias, definition);
   }
@@ -78,7 +81,7 @@ export class LiveConfiguration implements HostConfigService {
     const root = valueAt(text, []);
     return {
       value: valueAt(text, path),
-      secrets: secretsUnder(secretPaths(root, this.options.slots), path),
+      secrets: secretsUnder(secretPaths(root, this.slots), path),
       revision: revisionOf(text),
       source: this.source,
     };
@@ -134,6 +137,57 @@ export class LiveConfiguration implements HostConfigService {
   }
 
   /**
+   * Plugins installed into or removed from the deployment while the host runs (the console's plugin page): the known
+   * plugins become `slots`; one added starts (as its section says), one dropped stops. Checked like a change of the
+   * file: a problem throws and changes nothing. Resolves with the states of the plugins that started.
+   */
+  setSlots(slots: readonly PluginSlot[]): Promise<PluginStateInfo[]> {
+    const run = this.queue.then(async () => {
+      const locale = this.locale();
+      const { store } = this.options;
+      const text = await store.read();
+      const aliases = new Set(slots.map((slot) => slot.alias));
+      const dropped = this.slots.filter((slot) => !aliases.has(slot.alias));
+      // A removed plugin's section goes with it: a section nothing reads would stop the next start.
+      let candidate = text;
+      const removed: ConfigPath[] = [];
+      for (const slot of dropped) {
+        const path = ['plugins', this.keyOf(slot, candidate)];
+        if (valueAt(candidate, path) === undefined) continue;
+        candidate = setInText(candidate, path, undefined);
+        removed.push(path);
+      }
+      const checked = loadConfig({
+        file: this.loaded.file,
+        env: this.options.env,
+        slots,
+        text: candidate,
+        createIfMissing: false,
+        systemTimeZone: this.options.systemTimeZone,
+        wording: locale,
+      });
+      if (!checked.ok) throw invalid(checked.problems, locale);
+      const actions = await this.plan(checked.config, locale, [...slots, ...dropped]);
+      const applied = await this.apply(actions, locale);
+      if (removed.length > 0) {
+        try {
+          await store.write(candidate, revisionOf(text), { path: removed[0]!, value: undefined });
+        } catch (error) {
+          await this.undo(actions);
+          throw error;
+        }
+      }
+      this.slots = slots;
+      for (const slot of dropped) this.definitions.delete(slot.alias);
+      this.loaded = checked.config;
+      this.remember(checked.config.secrets);
+      return applied;
+    });
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  /**
    * Another process changed the configuration (a database store): the plugins whose sections differ now are
    * configured, started or stopped here too. What cannot be applied here is logged and left as it runs.
    */
@@ -146,7 +200,7 @@ export class LiveConfiguration implements HostConfigService {
         const checked = loadConfig({
           file: this.loaded.file,
           env: this.options.env,
-          slots: this.options.slots,
+          slots: this.slots,
           text,
           createIfMissing: false,
           systemTimeZone: this.options.systemTimeZone,
@@ -178,7 +232,7 @@ export class LiveConfiguration implements HostConfigService {
 
   plugins(locale: Locale): ConsolePlugin[] {
     const text = this.options.store.readSync();
-    return this.options.slots.map((slot) => this.describe(slot, text, locale));
+    return this.slots.map((slot) => this.describe(slot, text, locale));
   }
 
   pluginSchema(id: string, locale: Locale) {
@@ -215,7 +269,7 @@ export class LiveConfiguration implements HostConfigService {
     const checked = loadConfig({
       file: this.loaded.file,
       env: this.options.env,
-      slots: this.options.slots,
+      slots: this.slots,
       text: candidate,
       createIfMissing: false,
       systemTimeZone: this.options.systemTimeZone,
@@ -238,18 +292,18 @@ export class LiveConfiguration implements HostConfigService {
     this.loaded = next;
     this.remember(next.secrets);
     const secrets = new Set([
-      ...secretPaths(valueAt(text, []), this.options.slots),
-      ...secretPaths(valueAt(candidate, []), this.options.slots),
+      ...secretPaths(valueAt(text, []), this.slots),
+      ...secretPaths(valueAt(candidate, []), this.slots),
     ]);
     return { revision: revisionOf(candidate), changes: leafChanges(path.join('.'), stored, wanted, secrets), applied };
   }
 
   /** What the change does to the running plugins: which to configure again, start or stop. */
-  private async plan(next: LoadedConfig, locale: Locale): Promise<Action[]> {
+  private async plan(next: LoadedConfig, locale: Locale, slots = this.slots): Promise<Action[]> {
     const before = new Map(this.loaded.plugins.map((planned) => [planned.slot.alias, planned]));
     const after = new Map(next.plugins.map((planned) => [planned.slot.alias, planned]));
     const actions: Action[] = [];
-    for (const slot of this.options.slots) {
+    for (const slot of slots) {
       const old = before.get(slot.alias);
       const now = after.get(slot.alias);
       if (!old && !now) continue;
@@ -357,7 +411,7 @@ export class LiveConfiguration implements HostConfigService {
   }
 
   private findSlot(id: string): PluginSlot | undefined {
-    return this.options.slots.find(
+    return this.slots.find(
       (slot) =>
         this.registered.get(slot.alias) === id ||
         (slot.id ?? slot.name) === id ||
@@ -371,7 +425,7 @@ export class LiveConfiguration implements HostConfigService {
     if (slot) return slot;
     throw hostConfigErrors.AALIS_HOST_CONFIG_UNKNOWN_PLUGIN({
       plugin: id.slice(0, 100),
-      known: this.options.slots.map((candidate) => candidate.alias).join(', '),
+      known: this.slots.map((candidate) => candidate.alias).join(', '),
     });
   }
 }

@@ -28,6 +28,7 @@ import { LiveConfiguration } from './live-configuration.js';
 import { type LoadedConfig, loadConfig } from './load-config.js';
 import { type FileLogSink, fileLogSink, lineLogSink } from './log-sinks.js';
 import { PersistedPreferences } from './persisted-preferences.js';
+import { createPluginInstaller } from './plugin-installer.js';
 import { pluginSlots } from './plugin-set.js';
 import type { PreferencePersistence } from './preference-persistence.js';
 import { runtimeErrors } from './runtime-errors.js';
@@ -242,7 +243,14 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
   const registered = new Map<string, { id: string; definition: AnyPluginDefinition }>();
   for (const [index, { slot, section }] of config.plugins.entries()) {
     let definition = definitions[index];
-    if (slot.alias === 'host') definition = createHostPlugin({ app, preferences, configuration: () => configuration });
+    if (slot.alias === 'host') {
+      definition = createHostPlugin({
+        app,
+        preferences,
+        configuration: () => configuration,
+        installer: () => installer,
+      });
+    }
     if (slot.alias === 'cli') definition = cli?.plugin;
     if (slot.alias === 'session-server') definition = webui?.plugin;
     if (!definition) continue;
@@ -263,6 +271,16 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
     secrets: config.secrets,
   });
   const live = configuration;
+  // Plugins from the registry added and removed from the console, loaded and stopped live.
+  const installer = createPluginInstaller({
+    dir: dirname(configFile),
+    // npm needs the process's own environment (PATH, HOME, its npm_config_*) whatever overrides the start was given.
+    env: { ...process.env, ...env },
+    locale: () => app.locale,
+    slots: async () => [...(await pluginSlots()), ...installedPluginSlots(dirname(configFile))],
+    setSlots: () => (slots) => live.setSlots(slots),
+    log: app.log,
+  });
   // Another process's change is applied here as it is made.
   const stopListening = sharedConfig ? await sharedConfig.onChanged(() => void live.reload()) : undefined;
   for (const entry of options.plugins ?? []) {

@@ -26,6 +26,7 @@ import { logsQuery } from './logs/logs-query.js';
 import { memoryRequest } from './memory-requests.js';
 import { messageSpeech } from './message-speech.js';
 import { badParam } from './params.js';
+import { isPluginInstallRequest, pluginInstallRequest } from './plugin-install-requests.js';
 import { searchRequest } from './search-request.js';
 import type { Peer, ServerDeps } from './server-deps.js';
 import { frameMalformed, serverErrors } from './server-errors.js';
@@ -94,6 +95,7 @@ export async function runRequest(
     throw serverErrors.AALIS_WEBUI_FORBIDDEN({ reason: deps.translate({ key: 'sessionServer.forbidden.owner' }) });
   }
   if (isConsoleModelsRequest(type)) return consoleModelsRequest(deps, account, type, params);
+  if (isPluginInstallRequest(type)) return pluginInstallRequest(deps, account, type, params);
   switch (type) {
     case 'ping':
       return { at: Date.now() };

@@ -1,5 +1,6 @@
 // Socket frames (docs/session-protocol.md 「Frames」) and the error codes every reply may carry.
 import type { SessionEvent, SessionSummary } from './event-types.js';
+import type { PluginInstallFrame } from './plugin-install-types.js';
 import type { Account, Limits, LogView, PluginView, PreferencesView, RequestType } from './request-types.js';
 import type { Timeline } from './timeline-types.js';
 
@@ -117,7 +118,8 @@ export interface LogFrame {
 /** To owners: a plugin changed state, or the service preferences changed (no need to poll the admin data). */
 export type AdminFrame =
   | { type: 'admin'; change: 'plugin'; plugin: PluginView }
-  | { type: 'admin'; change: 'preferences'; preferences: PreferencesView };
+  | { type: 'admin'; change: 'preferences'; preferences: PreferencesView }
+  | PluginInstallFrame;
 
 /** Sent before the server closes the socket: logged out, login expired, shutting down. */
 export interface GoodbyeFrame {

@@ -85,6 +85,14 @@ export {
   type MemoryRequests,
   type MemorySkillView,
 } from './memory-types.js';
+export {
+  type InstalledPluginView,
+  PLUGIN_INSTALL_REQUESTS,
+  type PluginInstallFrame,
+  type PluginInstallPhaseView,
+  type PluginInstallRequests,
+  type PluginInstallView,
+} from './plugin-install-types.js';
 export { applyQueueChange, type QueueEntries, type QueueEvent, queueChange, WAITING_INPUTS } from './queue-changes.js';
 export {
   type Account,

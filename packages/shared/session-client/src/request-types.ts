@@ -7,6 +7,7 @@ import { CONSOLE_MODELS_REQUESTS, type ConsoleModelsRequests } from './console-m
 import type { LastCallUsage, SessionSummary } from './event-types.js';
 import { MEDIA_REQUESTS, type MediaRequests } from './media-types.js';
 import { MEMORY_REQUESTS, type MemoryRequests } from './memory-types.js';
+import { PLUGIN_INSTALL_REQUESTS, type PluginInstallRequests } from './plugin-install-types.js';
 import type { TimelineEntry } from './timeline-types.js';
 import type {
   RunDetailView,
@@ -227,7 +228,8 @@ export interface RequestMap
     ConfigRequests,
     ConsoleModelsRequests,
     MediaRequests,
-    MemoryRequests {
+    MemoryRequests,
+    PluginInstallRequests {
   ping: { params: Record<string, never>; result: { at: number } };
   'sessions.list': { params: { search?: string; archived?: boolean }; result: { sessions: SessionSummary[] } };
   'session.create': { params: { title?: string }; result: { session: SessionSummary } };
@@ -325,6 +327,7 @@ export const OWNER_REQUESTS: readonly RequestType[] = [
   ...BUDGET_OWNER_REQUESTS,
   ...CONFIG_REQUESTS,
   ...CONSOLE_MODELS_REQUESTS,
+  ...PLUGIN_INSTALL_REQUESTS,
   'logs.subscribe',
   'logs.unsubscribe',
   'logs.query',

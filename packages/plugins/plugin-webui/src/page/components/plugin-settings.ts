@@ -6,6 +6,7 @@ import { defineComponent, h, onBeforeUnmount, onMounted, type PropType, ref } fr
 import { tc } from '../console-texts.js';
 import { t } from '../page-preferences.js';
 import { icon } from './icons.js';
+import { PluginInstall } from './plugin-install.js';
 import { PluginSettingsForm, stateSentence } from './plugin-settings-form.js';
 import { stateText } from './state-text.js';
 
@@ -168,6 +169,7 @@ export const PluginSettings = defineComponent({
           ),
           h('tbody', plugins.value.flatMap(row)),
         ]),
+        h(PluginInstall, { client: props.client, describeError: props.describeError, onChanged: () => void load() }),
       ]);
   },
 });
