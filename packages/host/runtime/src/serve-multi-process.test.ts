@@ -118,6 +118,30 @@ function slowReply(pieces: string[], delayMs: number): ScriptedReply {
   };
 }
 
+/**
+ * A streamed reply that sends `first`, then holds until the test calls `release()` and sends `rest`: the turn stays
+ * open exactly as long as the test needs it to.
+ */
+function gatedReply(first: string, rest: string) {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const reply: ScriptedReply = {
+    type: 'stream',
+    steps: [
+      { role: 'assistant' },
+      { text: first },
+      { until: released },
+      { text: rest },
+      { finish: 'stop' },
+      { usage: { promptTokens: 10, completionTokens: 5 } },
+      { done: true },
+    ],
+  };
+  return { reply, release };
+}
+
 const until = (check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000) =>
   waitFor(check, { what, timeoutMs });
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -314,7 +338,9 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     b.client.on('sessions', (frame) => {
       if (frame.change === 'removed') removed.push(frame.sessionId);
     });
-    fixture.model.enqueue(slowReply(['Thinking ', 'very ', 'slowly.'], 1500), textReply('second turn'));
+    const thinking = gatedReply('Thinking ', 'very slowly.');
+    cleanups.push(thinking.release);
+    fixture.model.enqueue(thinking.reply, textReply('second turn'));
     await b.client.send({ sessionId: session.id, text: 'first, on B' });
     await until(() => onB.of('text.delta').length >= 1, 'the turn streaming on B');
     // Collected on B while its turn runs: waits to join it.
@@ -325,8 +351,10 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     await until(() => onB.of('turn.ended').length === 1, 'the turn on B ending');
     expect(onB.of('turn.ended')[0]!.outcome).toBe('aborted');
     await until(() => removed.includes(session.id), 'B’s list dropping the session');
-    // Long enough for the stream to have finished and the waiting input to open a turn, had B not stopped.
-    await pause(2500);
+    // The rest of the reply is free to come now: had B not stopped, the stream would end at once and the waiting
+    // input open a turn well within this pause.
+    thinking.release();
+    await pause(1500);
     const asked = fixture.model.chatBodies().map((body) => JSON.stringify(body));
     expect(asked).toHaveLength(1);
     expect(asked.some((body) => body.includes('second, on B'))).toBe(false);

@@ -9,12 +9,14 @@ import type { Logger } from '@aalis/core';
 import { PostgresDatabase } from '@aalis/postgres';
 import { startThrowawayPostgres } from '@aalis/postgres/throwaway';
 import type { SessionEvent } from '@aalis/session-client';
-import { LIVE_CHANNEL, LiveRelay } from '../src/live-relay.js';
+import { LIVE_CHANNEL, LiveRelay, relayHeartbeatMs } from '../src/live-relay.js';
 import type { RelayNote } from '../src/live-session.js';
 
 const SESSIONS = Number(process.env.RELAY_SESSIONS ?? 100);
 const DELTAS = Number(process.env.RELAY_DELTAS ?? 20);
 const RUNS = 3;
+/** The default lease time's heartbeat, as a deployment's session server has. */
+const heartbeatMs = relayHeartbeatMs(4000);
 
 function turnEvents(session: number): SessionEvent[] {
   const turnId = `turn-${session}`;
@@ -102,6 +104,7 @@ async function relayRun(paced: boolean): Promise<Figures> {
     database: dbB,
     origin: 'b',
     log,
+    heartbeatMs,
     listener: {
       apply(_origin, sessionId, note) {
         // Joined deltas count as the events they joined (their text says how many).
@@ -119,7 +122,7 @@ async function relayRun(paced: boolean): Promise<Figures> {
       gone() {},
     },
   });
-  const a = await LiveRelay.open({ database: dbA, origin: 'a', log, listener: { apply() {}, gone() {} } });
+  const a = await LiveRelay.open({ database: dbA, origin: 'a', log, heartbeatMs, listener: { apply() {}, gone() {} } });
   const turns = Array.from({ length: SESSIONS }, (_, session) => turnEvents(session));
   const started = performance.now();
   const publish = (session: number, index: number) => {

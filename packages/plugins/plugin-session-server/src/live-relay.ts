@@ -14,8 +14,15 @@ export const LIVE_CHANNEL = 'aalis_live';
 const NOTIFY_LIMIT = 7900;
 /** Oversized changes are kept this long for the processes to read them. */
 const STORED_FOR_MS = 10 * 60_000;
-/** Every process says it is alive this often; a process silent for HEARTBEATS_MISSED of them is gone. */
-export const HEARTBEAT_MS = 2000;
+/**
+ * Every process says it is alive every half lease time (`plugins.storage.leaseTtlMs`; 2 s by default); a process
+ * silent for HEARTBEATS_MISSED of them is gone (6 s by default). Tied to the lease because the lease time is how long
+ * a deployment waits for a silent process anyway (its sessions are taken over then): a deployment that shortens it
+ * for a faster fail-over sees a dead process's turns end sooner too.
+ */
+export function relayHeartbeatMs(leaseTtlMs: number): number {
+  return Math.max(100, Math.round(leaseTtlMs / 2));
+}
 const HEARTBEATS_MISSED = 3;
 const NAMESPACE = 'session-server-relay';
 
@@ -63,6 +70,7 @@ export class LiveRelay {
     private readonly origin: string,
     private readonly listener: RelayListener,
     private readonly log: Logger,
+    private readonly heartbeatMs: number,
   ) {}
 
   static async open(options: {
@@ -70,11 +78,13 @@ export class LiveRelay {
     origin: string;
     listener: RelayListener;
     log: Logger;
+    /** How often this process says it is alive (relayHeartbeatMs of the lease time). */
+    heartbeatMs: number;
   }): Promise<LiveRelay> {
     await options.database.migrate(NAMESPACE, relayMigrations);
-    const relay = new LiveRelay(options.database, options.origin, options.listener, options.log);
+    const relay = new LiveRelay(options.database, options.origin, options.listener, options.log, options.heartbeatMs);
     relay.unlisten = await options.database.listen(LIVE_CHANNEL, (payload) => relay.receive(payload));
-    relay.timer = setInterval(() => relay.beat(), HEARTBEAT_MS);
+    relay.timer = setInterval(() => relay.beat(), options.heartbeatMs);
     relay.timer.unref();
     return relay;
   }
@@ -164,7 +174,7 @@ export class LiveRelay {
 
   private beat(): void {
     this.publish('', { t: 'alive' });
-    const cutoff = Date.now() - HEARTBEAT_MS * HEARTBEATS_MISSED;
+    const cutoff = Date.now() - this.heartbeatMs * HEARTBEATS_MISSED;
     for (const [origin, at] of this.seen) {
       if (at >= cutoff) continue;
       this.seen.delete(origin);

@@ -25,6 +25,7 @@ import {
   lifecycle,
   logger,
   optional,
+  redactor,
   services,
   translate,
 } from '@aalis/core';
@@ -36,7 +37,7 @@ import { type AuditStore, postgresAuditStore, sqliteAuditStore } from './audit-s
 import { ConnectionLimits } from './connection-limits.js';
 import { listenToHost } from './host-listeners.js';
 import { createHttpApp } from './http-app.js';
-import { LiveRelay } from './live-relay.js';
+import { LiveRelay, relayHeartbeatMs } from './live-relay.js';
 import { dropIdle, LiveSession, type RelayNote } from './live-session.js';
 import { acceptedHosts } from './login-checks.js';
 import { loadOrCreateSecret, loginLink, mintLinkToken, removeServerAddress, writeServerAddress } from './login-link.js';
@@ -189,6 +190,7 @@ export function createSessionServerPlugin(options: SessionServerOptions = {}) {
           origin: deps.serverId,
           listener: relayListener(deps),
           log,
+          heartbeatMs: relayHeartbeatMs(handles.storage.use.leases().ttlMs),
         });
         relay = opened;
         handles.lifecycle.use.onDispose(() => opened.close());
@@ -295,17 +297,4 @@ function listen(server: Server, host: string, port: number): Promise<number> {
       resolve(typeof address === 'object' && address ? address.port : port);
     });
   });
-}
-
-function redactor(secrets: readonly string[]): (text: string) => string {
-  // The list may grow while the host runs (a key entered through the console): read again when it does.
-  let values = secrets.filter((secret) => secret.length >= 4);
-  let known = secrets.length;
-  return (text) => {
-    if (secrets.length !== known) {
-      values = secrets.filter((secret) => secret.length >= 4);
-      known = secrets.length;
-    }
-    return values.reduce((result, secret) => result.split(secret).join('***'), text);
-  };
 }
