@@ -198,15 +198,15 @@ describe('Telegram with a refused token through aalis serve', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise((resolve) => server.close(resolve)));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const serve = serveIn(telegramConfig('83:wrong-token-4711', url, ', retryDelayMs: 100'));
+    const serve = serveIn(telegramConfig('83:wrong-token-4711', url, ', retryDelayMs: 50'));
     await waitFor(() => asked.length > 0, { timeoutMs: 30_000, what: 'the first getMe' });
-    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
     const log = serve.stderr();
     expect(log).toContain('AALIS_TELEGRAM_TOKEN_REJECTED');
     expect(log).toContain('plugins.platform-telegram.token');
     expect(log).not.toContain('wrong-token-4711');
     expect(refusalLines(log)).toHaveLength(1);
-    // 100, 200, 400, 800, 1600 ms … apart: a handful of tries in four seconds (every 100 ms would be about 40).
+    // 50, 100, 200, 400, 800 ms … apart: a handful of tries in two seconds (every 50 ms would be about 40).
     expect(asked.length).toBeGreaterThanOrEqual(3);
     expect(asked.length).toBeLessThanOrEqual(8);
     expect(gapsGrow(asked)).toBe(true);
@@ -215,9 +215,9 @@ describe('Telegram with a refused token through aalis serve', () => {
   it('a token refused while polling (getUpdates 401) is said once and polled again at doubling pauses', async () => {
     const api = await botApi('84:revoked');
     api.failNext('getUpdates', { status: 401, description: 'Unauthorized' }, 1_000);
-    const serve = serveIn(telegramConfig('84:revoked', api.url, ', retryDelayMs: 100'));
+    const serve = serveIn(telegramConfig('84:revoked', api.url, ', retryDelayMs: 50'));
     await api.waitForCalls((calls) => calls.some((call) => call.method === 'getUpdates'), 30_000);
-    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
     const polls = api.calls.filter((call) => call.method === 'getUpdates').map((call) => call.at);
     expect(serve.stderr()).toContain('AALIS_TELEGRAM_TOKEN_REJECTED');
     expect(refusalLines(serve.stderr())).toHaveLength(1);

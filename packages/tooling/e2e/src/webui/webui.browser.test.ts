@@ -75,6 +75,31 @@ async function send(text: string): Promise<void> {
 
 const lastTurn = () => page.getByTestId('turn').last();
 
+/**
+ * A reply that streams `first`, then holds until the test calls `release()` and streams `rest`: the test checks the
+ * running turn for as long as it needs, and no longer (a fixed delay either outlasted the checks or, on a loaded
+ * machine, ran out before them).
+ */
+function gatedReply(first: string, rest: string) {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const reply = {
+    type: 'stream' as const,
+    steps: [
+      { role: 'assistant' as const },
+      { text: first },
+      { until: released },
+      { text: rest },
+      { finish: 'stop' },
+      { usage: { promptTokens: 30, completionTokens: 5, cachedTokens: 16 } },
+      { done: true as const },
+    ],
+  };
+  return { reply, release };
+}
+
 beforeAll(async () => {
   served = await serveWebui({ extraConfig: GUEST_ACCOUNT });
   context = await served.browser.newContext({ viewport: { width: 1280, height: 860 } });
@@ -123,7 +148,8 @@ describe('the WebUI against aalis serve', () => {
         expect.arrayContaining(['Default (Test Model)', 'Vision Model (openai/vision-model)']),
       );
       const sessionsBefore = await page.getByTestId('session-row').count();
-      served.model.enqueue(slowReply('Hello ', 'world, **nice** to meet you.', 3000));
+      const hello = gatedReply('Hello ', 'world, **nice** to meet you.');
+      served.model.enqueue(hello.reply);
       const box = page.getByTestId('composer-text');
       await box.fill('first line');
       await box.press('Shift+Enter');
@@ -136,6 +162,7 @@ describe('the WebUI against aalis serve', () => {
       // Mid-stream: the rest has not come, the turn runs and Stop is offered.
       expect(await reply.textContent()).not.toContain('world');
       await page.getByRole('button', { name: 'Stop' }).waitFor();
+      hello.release();
       await expect.poll(() => reply.textContent(), { timeout: 10_000 }).toContain('world, nice to meet you.');
       expect(await reply.locator('strong').textContent()).toBe('nice');
       await expect.poll(() => page.getByTestId('stop').count(), SLOW).toBe(0);
@@ -239,7 +266,8 @@ describe('the WebUI against aalis serve', () => {
   it(
     'shows a message typed during a turn as joining or queued, then answers it',
     async () => {
-      served.model.enqueue(slowReply('Thinking about ', 'the first question.', 6000), textReply('And the second one.'));
+      const first = gatedReply('Thinking about ', 'the first question.');
+      served.model.enqueue(first.reply, textReply('And the second one.'));
       await send('First question');
       await expect.poll(() => lastTurn().getByTestId('reply').textContent(), { timeout: 10_000 }).toContain('Thinking');
       await send('Second question');
@@ -251,6 +279,7 @@ describe('the WebUI against aalis serve', () => {
       await expect
         .poll(() => page.getByTestId('conversation').getByText('Second question', { exact: true }).count(), SLOW)
         .toBe(1);
+      first.release();
       await expect.poll(() => page.getByText('And the second one.').count(), { timeout: 20_000 }).toBe(1);
       await expect.poll(() => waiting.count(), SLOW).toBe(0);
     },
