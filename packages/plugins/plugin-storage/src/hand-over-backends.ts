@@ -77,39 +77,44 @@ export function sqliteHandOver(database: SqliteDatabase): HandOverBackend {
     },
   ]);
   const now = '?';
+  const open = `SELECT id, name, payload, note, taker AS previous FROM aalis_hand_over q
+    WHERE name = ? AND outcome IS NULL AND (taker IS NULL OR (taker <> ? AND ${orphanedSql(now)}))
+    ORDER BY id LIMIT ?`;
+  const takeable = (name: string, taker: string, limit: number) =>
+    database.statement(open).all(name, taker, Date.now(), limit) as Row[];
+  // Writes commit at once (not through the group commit): an input is acknowledged, taken and placed — or joins a
+  // running turn — without waiting for the next turn of the event loop.
   return {
     pollMs: 25,
     async put(name, payload) {
       return database.write(
-        (connection) =>
-          connection
-            .prepare('INSERT INTO aalis_hand_over (name, payload, put_at) VALUES (?, ?, ?) RETURNING id')
+        () =>
+          database
+            .statement('INSERT INTO aalis_hand_over (name, payload, put_at) VALUES (?, ?, ?) RETURNING id')
             .get(name, payload, Date.now()) as { id: number },
       ).id;
     },
     async take(name, taker, limit) {
-      return database.write((connection) => {
-        const rows = connection
-          .prepare(
-            `SELECT id, name, payload, note, taker AS previous FROM aalis_hand_over q
-             WHERE name = ? AND outcome IS NULL AND (taker IS NULL OR (taker <> ? AND ${orphanedSql(now)}))
-             ORDER BY id LIMIT ?`,
-          )
-          .all(name, taker, Date.now(), limit) as Row[];
-        const mark = connection.prepare('UPDATE aalis_hand_over SET taker = ? WHERE id = ?');
+      // A read first (WAL readers take no lock): a take finding nothing — the owner looking again after each of its
+      // takes, and before it gives the lease back — costs no write transaction. What it found is read again under
+      // the write lock, where another process may have taken it meanwhile.
+      if (takeable(name, taker, 1).length === 0) return [];
+      return database.write(() => {
+        const rows = takeable(name, taker, limit);
+        const mark = database.statement('UPDATE aalis_hand_over SET taker = ? WHERE id = ?');
         for (const row of rows) mark.run(taker, row.id);
         return rows.map((row) => item(row, taker));
       });
     },
     async note(id, note) {
-      database.write((connection) =>
-        connection.prepare('UPDATE aalis_hand_over SET note = ? WHERE id = ?').run(note ?? null, id),
+      database.write(() =>
+        database.statement('UPDATE aalis_hand_over SET note = ? WHERE id = ?').run(note ?? null, id),
       );
     },
     async finish(id, outcome) {
-      const result = database.write((connection) =>
-        connection
-          .prepare('UPDATE aalis_hand_over SET outcome = ?, finished_at = ? WHERE id = ? AND outcome IS NULL')
+      const result = database.write(() =>
+        database
+          .statement('UPDATE aalis_hand_over SET outcome = ?, finished_at = ? WHERE id = ? AND outcome IS NULL')
           .run(outcome, Date.now(), id),
       );
       return result.changes === 1;
@@ -117,9 +122,12 @@ export function sqliteHandOver(database: SqliteDatabase): HandOverBackend {
     async outcomes(ids) {
       const found = new Map<number, string>();
       if (ids.length === 0) return found;
-      const rows = database.connection
-        .prepare(`SELECT id, outcome FROM aalis_hand_over WHERE id IN (${ids.map(() => '?').join(', ')})`)
-        .all(...ids) as { id: number; outcome: string | null }[];
+      // One waited id is the usual case: its statement is kept; a longer list is compiled for its length.
+      const sql = `SELECT id, outcome FROM aalis_hand_over WHERE id IN (${ids.map(() => '?').join(', ')})`;
+      const rows = (ids.length === 1 ? database.statement(sql) : database.connection.prepare(sql)).all(...ids) as {
+        id: number;
+        outcome: string | null;
+      }[];
       const known = new Set<number>();
       for (const row of rows) {
         known.add(row.id);
@@ -129,13 +137,13 @@ export function sqliteHandOver(database: SqliteDatabase): HandOverBackend {
       return found;
     },
     async putSince(after) {
-      return database.connection
-        .prepare('SELECT id, name FROM aalis_hand_over WHERE id > ? AND outcome IS NULL ORDER BY id')
+      return database
+        .statement('SELECT id, name FROM aalis_hand_over WHERE id > ? AND outcome IS NULL ORDER BY id')
         .all(after) as { id: number; name: string }[];
     },
     async waiting(prefix, olderThanMs) {
-      const rows = database.connection
-        .prepare(
+      const rows = database
+        .statement(
           `SELECT DISTINCT name FROM aalis_hand_over q WHERE outcome IS NULL AND substr(name, 1, ?) = ?
            AND ((taker IS NULL AND put_at <= ?) OR (taker IS NOT NULL AND ${orphanedSql(now)})) ORDER BY name`,
         )
