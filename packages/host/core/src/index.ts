@@ -55,6 +55,7 @@ export {
   memorySink,
 } from './logger.js';
 export { type AnyPluginDefinition, definePlugin, type Handles, type PluginDefinition } from './plugin.js';
+export { redactor } from './redact-secrets.js';
 export {
   type EffectivePreference,
   type PreferenceSnapshot,

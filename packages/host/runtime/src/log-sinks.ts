@@ -2,26 +2,12 @@
 // fields named like a credential, and the literal values of the configured secrets (the API key) anywhere.
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { LOG_LEVELS, type LogLevel, type LogRecord, type LogSink } from '@aalis/core';
+import { LOG_LEVELS, type LogLevel, type LogRecord, type LogSink, redactor } from '@aalis/core';
+
+/** The core's secret redaction, which both sinks apply to every line (re-exported for the runtime's users). */
+export { redactor };
 
 const SECRET_FIELD = /^(api[-_]?key|authorization|password|secret|access[-_]?token|bearer)$/i;
-
-/** Replaces secret values: credential-named fields anywhere in the fields, and each secret string in the text. */
-export function redactor(secrets: readonly string[]): (text: string) => string {
-  // The list may grow while the host runs (a key entered through the console): read again when it does.
-  let values = secrets.filter((secret) => secret.length >= 4);
-  let known = secrets.length;
-  return (text) => {
-    if (secrets.length !== known) {
-      values = secrets.filter((secret) => secret.length >= 4);
-      known = secrets.length;
-    }
-    let result = text;
-    // Most lines hold no secret: looked for first, split only where one is.
-    for (const secret of values) if (result.includes(secret)) result = result.split(secret).join('***');
-    return result;
-  };
-}
 
 /** Whether an object has an own enumerable key (what `Object.keys(…).length > 0` says, without the array). */
 function hasOwnKey(fields: Record<string, unknown>): boolean {
