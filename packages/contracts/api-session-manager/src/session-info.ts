@@ -51,19 +51,14 @@ export interface SessionInfo {
   lastTurn?: LastTurn;
 }
 
-/** What ensure() needs to create a session. */
-export interface SessionInit {
-  /** 1–512 characters. */
-  id: string;
-  kind: SessionKind;
-  platform: string;
-  venue?: string;
-  /** Required for (and only for) `child` sessions; the parent must exist. */
-  parentId?: string;
-  originPlatform?: string;
-  originChat?: { multiParty: boolean };
-  title?: string;
-}
+/**
+ * What ensure() needs to create a session: its `id` (1–512 characters), kind and platform, and what it was born
+ * with. `parentId` is required for (and only for) `child` sessions; the parent must exist.
+ */
+export type SessionInit = Pick<
+  SessionInfo,
+  'id' | 'kind' | 'platform' | 'venue' | 'parentId' | 'originPlatform' | 'originChat' | 'title'
+>;
 
 /** What update() may change. `null` removes an optional field. */
 export interface SessionPatch {
