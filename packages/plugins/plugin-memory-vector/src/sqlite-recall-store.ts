@@ -2,12 +2,13 @@
 // column holds scope tokens, so a query ranks (BM25) only what its scope may see, and whose third holds the terms of
 // the words said just before (found by a turn's recall at a lower weight, never by a plain search); the rarest query
 // terms are chosen from the index's own document counts before the query runs (fewer, more telling terms: faster
-// and better).
+// and better), kept in memory between recalls (document-counts.ts).
 import { createHash } from 'node:crypto';
 import type { Migration, SqliteDatabase } from '@aalis/sqlite';
 import { fts5AnyOf } from '@aalis/util-text-search';
 import { chooseTerms } from './choose-terms.js';
 import { contentHash } from './content-hash.js';
+import { DocumentCounts } from './document-counts.js';
 import { EntryTerms } from './entry-terms.js';
 import {
   CONTEXT_WEIGHT,
@@ -70,11 +71,6 @@ export const SQLITE_RECALL_MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-/** Terms whose document count is kept in memory at most. */
-const MAX_COUNTED_TERMS = 50_000;
-/** Terms held by fewer entries are counted again at every query. */
-const COUNT_WORTH_KEEPING = 1_000;
-
 const COLUMNS = 'message_id, session_id, audience, person, speaker, role, turn_id, at, text';
 
 interface Row {
@@ -136,22 +132,14 @@ function scopeMatch(scope: RecallScope): string {
 export function sqliteRecallStore(database: SqliteDatabase): RecallStore {
   database.migrate(RECALL_NAMESPACE, SQLITE_RECALL_MIGRATIONS);
   let total = (database.statement('SELECT count(*) AS n FROM recall_entries').get() as { n: number }).n;
-  // How many entries hold a term: fts5vocab reads the term's whole list, which for a common term at a million
-  // entries costs up to a few hundred milliseconds; a common term's count is kept until the index has grown by a
-  // tenth (it changes little, and only the choice of terms depends on it).
-  const counted = new Map<string, { count: number; atTotal: number }>();
-  // Counted in the entries' own terms: context repeats the words of the entry before.
+  // How many entries hold a term: fts5vocab reads the term's whole list (for a common term at a million entries up
+  // to a few hundred milliseconds), so each count is read once and kept exact (document-counts.ts). Counted in the
+  // entries' own terms: context repeats the words of the entry before.
   const vocabulary = database.statement("SELECT doc FROM recall_vocab WHERE term = ? AND col = 'terms'");
-  const documentCount = (term: string): number => {
-    const known = counted.get(term);
-    if (known && total <= known.atTotal * 1.1 + 100) return known.count;
-    const count = (vocabulary.get(term) as { doc: number } | undefined)?.doc ?? 0;
-    // Only a common term's count is worth keeping (a rare one is read at once, and must not go stale at 0).
-    if (count < COUNT_WORTH_KEEPING) return count;
-    if (counted.size >= MAX_COUNTED_TERMS) counted.clear();
-    counted.set(term, { count, atTotal: total });
-    return count;
-  };
+  const documentCounts = new DocumentCounts(
+    database,
+    (term) => (vocabulary.get(term) as { doc: number } | undefined)?.doc ?? 0,
+  );
   const vectors = new SqliteVectors(database);
   const tokeniser = new EntryTerms();
   /** Entries still to be backfilled, once counted. */
@@ -174,6 +162,7 @@ export function sqliteRecallStore(database: SqliteDatabase): RecallStore {
         rows.map((row) => row.seq),
         rows.map((row) => contentHash(embeddedText({ speaker: row.speaker ?? undefined, text: row.text }))),
       );
+      if (rows.length > 0) documentCounts.removed();
       total -= rows.length;
       return rows.length;
     });
@@ -190,13 +179,13 @@ export function sqliteRecallStore(database: SqliteDatabase): RecallStore {
       // Tokenising is the costly part: done before the write lock is taken.
       const prepared = entries.map((entry) => {
         const { terms, context } = tokeniser.of(entry);
-        return { entry, terms: terms.join(' '), scope: scopeTokens(entry), context: context.join(' ') };
+        return { entry, terms, scope: scopeTokens(entry), context: context.join(' ') };
       });
-      const added = database.write((connection) => {
-        const insert = connection.prepare(
+      const added = database.write(() => {
+        const insert = database.statement(
           `INSERT INTO recall_entries (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(message_id) DO NOTHING`,
         );
-        const insertFts = connection.prepare(
+        const insertFts = database.statement(
           'INSERT INTO recall_fts (rowid, terms, scope, context) VALUES (?, ?, ?, ?)',
         );
         let count = 0;
@@ -213,7 +202,8 @@ export function sqliteRecallStore(database: SqliteDatabase): RecallStore {
             entry.text,
           );
           if (result.changes === 0) continue;
-          insertFts.run(result.lastInsertRowid, terms, scope, context);
+          insertFts.run(result.lastInsertRowid, terms.join(' '), scope, context);
+          documentCounts.added(terms);
           count += 1;
         }
         return count;
@@ -223,9 +213,7 @@ export function sqliteRecallStore(database: SqliteDatabase): RecallStore {
     },
     async search({ terms, scope, limit, context = false }) {
       if (terms.length === 0 || limit <= 0) return [];
-      const counts = new Map<string, number>();
-      for (const term of terms) counts.set(term, documentCount(term));
-      const chosen = chooseTerms(terms, counts, total);
+      const chosen = chooseTerms(terms, documentCounts.of(terms, total), total);
       if (chosen.length === 0) return [];
       const columns = context ? '{terms context}' : 'terms';
       const match = `${columns} : (${fts5AnyOf(chosen)}) AND scope : (${scopeMatch(scope)})`;
@@ -307,6 +295,7 @@ export function sqliteRecallStore(database: SqliteDatabase): RecallStore {
             previous === undefined ? entry : { ...entry, context: contextText(previous.text) },
           );
           insert.run(row.seq, terms.join(' '), scopeTokens(entry), context.join(' '));
+          documentCounts.added(terms);
           done.run(row.seq);
         }
         unindexed = Math.max(0, (unindexed ?? 0) - rows.length);
