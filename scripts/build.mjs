@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Builds every workspace package to dist/ (JavaScript, declarations and their maps) as its tsconfig.build.json says,
-// in one TypeScript program over all of them, and the WebUI page (its package's `build:page`, Vite) beside it.
+// in one TypeScript program over all of them, and the WebUI page (its package's `build:page`, Vite) and the `aalis`
+// command's bundle beside it.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -97,10 +98,9 @@ const writeFile = (name, text) => {
   written++;
 };
 
-// The WebUI page (Vite, from sources) builds while the program checks and emits.
-const pages = packages
-  .filter(({ manifest }) => manifest.scripts['build:page'])
-  .map(({ path }) => run('npm', ['run', '--silent', 'build:page'], { cwd: path }));
+// The WebUI page (Vite, from sources), then the bundle the `aalis` command runs, build while the program checks and
+// emits (scripts/build-page-and-bundle.mjs).
+const pages = [run(process.execPath, [join(import.meta.dirname, 'build-page-and-bundle.mjs')], { cwd: root })];
 
 // What `tsc --noEmit` reports; declaration diagnostics (a declaration that cannot be written) come from the emit,
 // for the files built only, as from each package's own tsc before.
