@@ -1,6 +1,12 @@
 // The conformance driver for plugin-platform-discord over the Discord gateway and REST server of @aalis/testing: each
 // group is a text channel of one guild, a private chat the DM channel between her and the person.
-import { type DiscordChannelFixture, type DiscordServer, type DiscordUser, startDiscordServer } from '@aalis/testing';
+import {
+  DISCORD_RATE_LIMITS,
+  type DiscordChannelFixture,
+  type DiscordServer,
+  type DiscordUser,
+  startDiscordServer,
+} from '@aalis/testing';
 import type {
   ConformanceChat,
   ConformanceServer,
@@ -28,6 +34,13 @@ export interface DiscordConformanceServer extends ConformanceServer {
 
 export const conformanceDriver: PlatformConformanceDriver<DiscordConformanceServer> = {
   name: 'discord',
+  // Each turn makes two requests (typing, the message): 25 turns a second keep to the global 50, and 30 channels
+  // in turn give each one send every 1.2 s, within its 5 per 5 s.
+  sendLimits: {
+    text: `Discord: ${DISCORD_RATE_LIMITS.perChannel.limit} messages per channel per ${DISCORD_RATE_LIMITS.perChannel.windowMs / 1000} s, ${DISCORD_RATE_LIMITS.globalPerSecond} requests per second per bot (a turn: typing + message)`,
+    channels: 30,
+    minRoundMs: 40,
+  },
   async start() {
     const channels: DiscordChannelFixture[] = [];
     const discord = await startDiscordServer({

@@ -63,6 +63,13 @@ export interface PlatformConformanceDriver<S extends ConformanceServer = Conform
    * for what the protocol lacks (no live connection to drop, no reply ids on the wire), never for an adapter's gap.
    */
   readonly cannot?: Partial<Record<ConformanceCase, string>>;
+  /**
+   * The platform's documented send limits, for the bench (npm run bench platforms): one that sends faster than the
+   * platform lets a bot send measures the SDK's limiter holding sends back, not the adapter. The bench then spreads
+   * its rounds over `channels` group chats (she is mentioned) and starts a round at most every `minRoundMs`; `text`
+   * says which limits, for the bench's output.
+   */
+  readonly sendLimits?: { text: string; channels: number; minRoundMs: number };
   /** Starts the local protocol server(s); closed by the caller. */
   start(): Promise<S>;
 }
@@ -90,6 +97,12 @@ export interface ConformanceServer {
    * the bench compares the inbound way with the matching baseline.
    */
   readonly inbound?: 'frames' | 'http';
+  /**
+   * How her replies reach the platform: she sends them (default), or the platform collects them by asking again and
+   * again (WeCom's stream refreshes) — the bench then measures the reply dispatched → available to the next ask,
+   * what she adds, and leaves the platform's asking interval out.
+   */
+  readonly outbound?: 'requests' | 'polled';
   /** Whether events sent while she is disconnected reach her once she is back (replay, resume, a queue). */
   readonly replaysMissedEvents: boolean;
   /** Delivers one event on the wire; the platform message id and performance.now() right before it was written. */

@@ -73,6 +73,8 @@ export const conformanceDriver: PlatformConformanceDriver<WecomConformanceServer
         chat.kind === 'group' ? `wecom:group:${chatIdOf(chat.group)}` : `wecom:private:${chat.user}`,
       connections: () => wecom.callbackStarts(),
       inbound: 'http',
+      // WeCom asks for her stream again and again (every 10 ms here, about every second on WeCom).
+      outbound: 'polled',
       replaysMissedEvents: false,
       async deliver(message) {
         const { msgId, status, postedAt } = await wecom.message({

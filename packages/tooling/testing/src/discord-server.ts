@@ -86,7 +86,17 @@ export interface DiscordServerOptions {
   applicationId?: string;
   guilds?: DiscordGuildFixture[];
   heartbeatIntervalMs?: number;
+  /**
+   * Discord's rate limits, answered as Discord answers them (X-RateLimit-* headers on every message send, a 429 with
+   * retry_after and X-RateLimit-Scope when one is exceeded). Default: what Discord gives a bot today — 5 message
+   * sends per channel per 5 s (the bucket of POST /channels/{id}/messages) and 50 requests per second in all (the
+   * global limit).
+   */
+  rateLimits?: { perChannel: { limit: number; windowMs: number }; globalPerSecond: number };
 }
+
+/** Discord's limits for a bot (docs: Rate Limits; the per-channel message bucket as Discord's headers announce it). */
+export const DISCORD_RATE_LIMITS = { perChannel: { limit: 5, windowMs: 5_000 }, globalPerSecond: 50 } as const;
 
 export interface DiscordServer {
   /** The REST base to configure (without the version): http://127.0.0.1:<port>/api */
@@ -137,6 +147,8 @@ export interface DiscordServer {
   dropSockets(): void;
   /** The next `times` socket upgrades are answered with HTTP `status`. */
   refuseSockets(status: number, times: number): void;
+  /** Requests answered 429 because a rate limit was exceeded (the client did not keep to the headers). */
+  rateLimited(): number;
   /** The next `times` REST requests whose `METHOD /path` matches fail with `failure`. */
   failNext(route: RegExp, failure: DiscordFailure, times?: number): void;
   /** Voice messages to this channel are refused (403, code 50173), as in a channel without the permission. */
@@ -178,6 +190,12 @@ export async function startDiscordServer(options: DiscordServerOptions): Promise
   const voiceless = new Set<string>();
   const attachments = new Map<string, { bytes: Uint8Array; contentType: string }>();
   const live = new Set<WebSocket>();
+  const limits = options.rateLimits ?? DISCORD_RATE_LIMITS;
+  /** Per channel: when its message bucket's window began and the sends in it. */
+  const buckets = new Map<string, { startedAt: number; used: number }>();
+  /** The global limit: the requests of the current second. */
+  let globalWindow = { startedAt: 0, used: 0 };
+  let limited = 0;
   let commandList: Record<string, unknown>[] | undefined;
   let identifications = 0;
   let resumes = 0;
@@ -266,6 +284,21 @@ export async function startDiscordServer(options: DiscordServerOptions): Promise
     if (!interactionRoute && request.headers.authorization !== `Bot ${options.token}`) {
       return reply(401, { message: '401: Unauthorized', code: 0 });
     }
+    // The global limit: every authorised request counts (interaction callbacks are outside it, as on Discord).
+    if (!interactionRoute) {
+      const now = Date.now();
+      if (now - globalWindow.startedAt >= 1_000) globalWindow = { startedAt: now, used: 0 };
+      globalWindow.used += 1;
+      if (globalWindow.used > limits.globalPerSecond) {
+        limited += 1;
+        const seconds = (globalWindow.startedAt + 1_000 - now) / 1000;
+        return reply(
+          429,
+          { message: 'You are being rate limited.', retry_after: seconds, global: true },
+          { 'retry-after': String(Math.ceil(seconds)), 'x-ratelimit-global': 'true', 'x-ratelimit-scope': 'global' },
+        );
+      }
+    }
     const failure = failures.find((entry) => entry.times > 0 && entry.route.test(`${method} ${path}`));
     if (failure) {
       failure.times -= 1;
@@ -306,6 +339,33 @@ export async function startDiscordServer(options: DiscordServerOptions): Promise
       const channelId = channelMessages[1]!;
       if (!channelOf(channelId) && !dmChannels.has(channelId))
         return reply(404, { message: 'Unknown Channel', code: 10003 });
+      // The channel's message bucket: announced on every answer, a 429 once it is spent.
+      const now = Date.now();
+      let bucket = buckets.get(channelId);
+      if (!bucket || now - bucket.startedAt >= limits.perChannel.windowMs) {
+        bucket = { startedAt: now, used: 0 };
+        buckets.set(channelId, bucket);
+      }
+      const resetAt = bucket.startedAt + limits.perChannel.windowMs;
+      const spent = bucket.used >= limits.perChannel.limit;
+      if (!spent) bucket.used += 1;
+      const limitHeaders = {
+        'x-ratelimit-limit': String(limits.perChannel.limit),
+        'x-ratelimit-remaining': String(limits.perChannel.limit - bucket.used),
+        'x-ratelimit-reset': (resetAt / 1000).toFixed(3),
+        'x-ratelimit-reset-after': ((resetAt - now) / 1000).toFixed(3),
+        'x-ratelimit-bucket': 'channel-messages',
+      };
+      if (spent) {
+        limited += 1;
+        const seconds = (resetAt - now) / 1000;
+        return reply(
+          429,
+          { message: 'You are being rate limited.', retry_after: seconds, global: false },
+          { ...limitHeaders, 'retry-after': String(Math.ceil(seconds)), 'x-ratelimit-scope': 'user' },
+        );
+      }
+      for (const [name, value] of Object.entries(limitHeaders)) response.setHeader(name, value);
       const content = typeof record.content === 'string' ? record.content : '';
       if (content.length > 2000) {
         return reply(400, {
@@ -540,6 +600,7 @@ export async function startDiscordServer(options: DiscordServerOptions): Promise
     interactionCalls,
     commands: () => commandList,
     identified: () => identifications,
+    rateLimited: () => limited,
     resumed: () => resumes,
     heartbeats: () => heartbeatCount,
     silentSockets: () => silent,

@@ -29,6 +29,7 @@ export {
   startDingtalkStreamServer,
 } from './dingtalk-stream-server.js';
 export {
+  DISCORD_RATE_LIMITS,
   type DiscordChannelFixture,
   type DiscordFailure,
   type DiscordGuildFixture,
