@@ -24,6 +24,17 @@ export interface StorageService {
   handOver(): HandOverService;
 }
 
+/**
+ * A store plugin's store on the engine the stores are in: `postgres` is given the PostgreSQL database, `sqlite` the
+ * data directory's SQLite database. One place that picks, so no store opens the other engine's database.
+ */
+export async function openStore<Store>(
+  storage: Pick<StorageService, 'engine' | 'database' | 'postgres'>,
+  open: { sqlite: (database: SqliteDatabase) => Store; postgres: (database: PostgresDatabase) => Promise<Store> },
+): Promise<Store> {
+  return storage.engine === 'postgres' ? await open.postgres(storage.postgres()) : open.sqlite(storage.database());
+}
+
 export const storageErrors = defineErrors({
   AALIS_STORAGE_WRONG_ENGINE: {
     en: 'The {wanted} database was asked for, but the stores are in {engine}. A store must use storage.engine to pick its implementation.',

@@ -9,7 +9,7 @@ import { commands } from '@aalis/api-commands';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
 import '@aalis/api-llm';
-import { storage } from '@aalis/api-storage';
+import { openStore, storage } from '@aalis/api-storage';
 import {
   config,
   definePlugin,
@@ -89,10 +89,10 @@ export function createBudgetPlugin({ now = Date.now }: { now?: () => number } = 
       const settings = handles.config.use;
       const log = handles.logger.use;
       const t = (text: string | TextRef) => handles.i18n.use.t(text);
-      const store: BudgetStore =
-        handles.storage.use.engine === 'postgres'
-          ? await postgresBudgetStore(handles.storage.use.postgres())
-          : sqliteBudgetStore(handles.storage.use.database());
+      const store: BudgetStore = await openStore(handles.storage.use, {
+        sqlite: sqliteBudgetStore,
+        postgres: postgresBudgetStore,
+      });
       const budgets = new Budgets(store, {
         unit: settings.unit,
         person: settings.personPerDay,

@@ -8,7 +8,7 @@ import { llm } from '@aalis/api-llm';
 import { media, VOICE_REPLY_SETTING } from '@aalis/api-media';
 import { memory } from '@aalis/api-memory';
 import { sessionFields } from '@aalis/api-session-settings';
-import { storage } from '@aalis/api-storage';
+import { openStore, storage } from '@aalis/api-storage';
 import { tools } from '@aalis/api-tools';
 import { config, definePlugin, i18n, lifecycle, logger, optional, provide, services, textRef } from '@aalis/core';
 import { describeImageTool } from './describe-image-tool.js';
@@ -51,10 +51,10 @@ export default definePlugin({
   config: mediaConfigSchema,
   async apply(handles) {
     const log = handles.logger.use;
-    const store =
-      handles.storage.use.engine === 'postgres'
-        ? await postgresDescriptionStore(handles.storage.use.postgres())
-        : sqliteDescriptionStore(handles.storage.use.database());
+    const store = await openStore(handles.storage.use, {
+      sqlite: sqliteDescriptionStore,
+      postgres: postgresDescriptionStore,
+    });
     let fallbackLogged = false;
     const describer = new ImageDescriber({
       store,

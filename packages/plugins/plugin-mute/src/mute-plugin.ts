@@ -7,7 +7,7 @@ import { authorisedIdentityOf, authority } from '@aalis/api-authority';
 import { commands } from '@aalis/api-commands';
 import { hooks } from '@aalis/api-hooks';
 import '@aalis/api-gateway';
-import { storage } from '@aalis/api-storage';
+import { openStore, storage } from '@aalis/api-storage';
 import { config, definePlugin, i18n, lifecycle, logger, optional, s, textRef } from '@aalis/core';
 import { wasAddressed } from '@aalis/schema-message';
 import { type MuteStore, postgresMuteStore, sqliteMuteStore } from './mute-store.js';
@@ -68,10 +68,10 @@ export default definePlugin({
   async apply(handles) {
     const settings = handles.config.use;
     const log = handles.logger.use;
-    const store: MuteStore =
-      handles.storage.use.engine === 'postgres'
-        ? await postgresMuteStore(handles.storage.use.postgres())
-        : sqliteMuteStore(handles.storage.use.database());
+    const store: MuteStore = await openStore(handles.storage.use, {
+      sqlite: sqliteMuteStore,
+      postgres: postgresMuteStore,
+    });
     const mutes = new Mutes({ store, signals: handles.storage.use.handOver(), cacheMs: settings.cacheMs });
     handles.lifecycle.use.onDispose(() => mutes.close());
     const keywords = settings.keywords.map((word) => word.trim().toLowerCase()).filter((word) => word !== '');

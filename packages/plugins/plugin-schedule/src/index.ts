@@ -8,7 +8,7 @@ import { commands } from '@aalis/api-commands';
 import { hooks } from '@aalis/api-hooks';
 import { sessionManager } from '@aalis/api-session-manager';
 import { sessionFields } from '@aalis/api-session-settings';
-import { storage } from '@aalis/api-storage';
+import { openStore, storage } from '@aalis/api-storage';
 import { tools } from '@aalis/api-tools';
 import { config, definePlugin, events, i18n, lifecycle, logger, optional, provide, s } from '@aalis/core';
 import { IdlePrompts, idleFields } from './idle-prompts.js';
@@ -59,10 +59,10 @@ export default definePlugin({
   config: scheduleConfigSchema,
   async apply(handles) {
     const settings = handles.config.use;
-    const store =
-      handles.storage.use.engine === 'postgres'
-        ? await postgresScheduleStore(handles.storage.use.postgres())
-        : sqliteScheduleStore(handles.storage.use.database());
+    const store = await openStore(handles.storage.use, {
+      sqlite: sqliteScheduleStore,
+      postgres: postgresScheduleStore,
+    });
     const handleMessage = (message: Parameters<typeof handles.agent.use.handleMessage>[0]) =>
       handles.agent.use.handleMessage(message);
     const idle = new IdlePrompts({

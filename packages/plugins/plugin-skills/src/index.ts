@@ -8,7 +8,7 @@ import { contributions } from '@aalis/api-contributions';
 import { personKeyOf } from '@aalis/api-memory-vector';
 import { sessionManager } from '@aalis/api-session-manager';
 import { skills } from '@aalis/api-skills';
-import { storage } from '@aalis/api-storage';
+import { openStore, storage } from '@aalis/api-storage';
 import { tools } from '@aalis/api-tools';
 import { config, definePlugin, i18n, optional, provide, textRef } from '@aalis/core';
 import type { Identity } from '@aalis/schema-message';
@@ -46,10 +46,7 @@ export const skillsPlugin = definePlugin({
   config: skillsConfigSchema,
   async apply(handles) {
     const settings = handles.config.use;
-    const store =
-      handles.storage.use.engine === 'postgres'
-        ? await postgresSkillStore(handles.storage.use.postgres())
-        : sqliteSkillStore(handles.storage.use.database());
+    const store = await openStore(handles.storage.use, { sqlite: sqliteSkillStore, postgres: postgresSkillStore });
     const service = skillsServiceOf({ store, config: settings, newId: randomUUID });
     handles.provide.use.service(skills, service);
 

@@ -9,7 +9,7 @@ import { contributions } from '@aalis/api-contributions';
 import { hooks } from '@aalis/api-hooks';
 import { llm } from '@aalis/api-llm';
 import { memoryVector, OWNER_PERSON, personKeyOf } from '@aalis/api-memory-vector';
-import { storage } from '@aalis/api-storage';
+import { openStore, storage } from '@aalis/api-storage';
 import { tools } from '@aalis/api-tools';
 import { type ProfileFact, userProfile } from '@aalis/api-user-profile';
 import { config, definePlugin, i18n, lifecycle, logger, optional, provide, textRef } from '@aalis/core';
@@ -46,10 +46,7 @@ export const userProfilePlugin = definePlugin({
   },
   config: userProfileConfigSchema,
   async apply(handles) {
-    const store =
-      handles.storage.use.engine === 'postgres'
-        ? await postgresProfileStore(handles.storage.use.postgres())
-        : sqliteProfileStore(handles.storage.use.database());
+    const store = await openStore(handles.storage.use, { sqlite: sqliteProfileStore, postgres: postgresProfileStore });
     const isOwner = (candidate: Identity) => handles.authority.available && handles.authority.use.isOwner(candidate);
     const personOf = (identity: Identity) => personKeyOf(identity, isOwner);
     /** An account that is this person, for long-term memory's forgetting (the owner: any of the owner's accounts). */

@@ -6,7 +6,7 @@ import { commands } from '@aalis/api-commands';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
 import { sessionManager } from '@aalis/api-session-manager';
-import { storage } from '@aalis/api-storage';
+import { openStore, storage } from '@aalis/api-storage';
 import { tools } from '@aalis/api-tools';
 import { type WorkflowService, workflow } from '@aalis/api-workflow';
 import { config, definePlugin, i18n, lifecycle, logger, optional, provide, textRef } from '@aalis/core';
@@ -49,10 +49,7 @@ export default definePlugin({
     const log = handles.logger.use;
     const t: Translate = (key, params) => handles.i18n.use.t(textRef(key, params));
     const storageUse = handles.storage.use;
-    const store =
-      storageUse.engine === 'postgres'
-        ? await postgresRunStore(storageUse.postgres())
-        : sqliteRunStore(storageUse.database());
+    const store = await openStore(storageUse, { sqlite: sqliteRunStore, postgres: postgresRunStore });
     const leases = storageUse.leases();
     const handOver = storageUse.handOver();
     const turns = new AgentNodeTurns();
