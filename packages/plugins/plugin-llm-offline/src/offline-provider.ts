@@ -110,22 +110,11 @@ export class OfflineProvider implements LlmService {
       for (const [index, call] of reply.calls.entries()) {
         const args = call.function.arguments;
         const half = Math.ceil(args.length / 2);
-        await step();
-        yield {
-          type: 'tool-call-delta',
-          index,
-          id: call.id,
-          name: call.function.name,
-          argumentsDelta: args.slice(0, half),
-        };
-        await step();
-        yield {
-          type: 'tool-call-delta',
-          index,
-          id: call.id,
-          name: call.function.name,
-          argumentsDelta: args.slice(half),
-        };
+        // In two deltas, as a streaming server splits arguments.
+        for (const argumentsDelta of [args.slice(0, half), args.slice(half)]) {
+          await step();
+          yield { type: 'tool-call-delta', index, id: call.id, name: call.function.name, argumentsDelta };
+        }
       }
       response.toolCalls = reply.calls;
       response.finishReason = 'tool-calls';
