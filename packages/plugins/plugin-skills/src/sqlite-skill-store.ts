@@ -41,9 +41,19 @@ interface Row {
   updated_at: number;
 }
 
+/** Tokens of recent scopes: every search hashes each scope the turn may use (a fifth of a search's cost). */
+const scopeTokens = new Map<string, string>();
+const MAX_CACHED_SCOPE_TOKENS = 10_000;
+
 /** A scope as one FTS token: letters and digits only, never a word anyone writes. */
 function scopeToken(scope: SkillScope): string {
-  return `zzs${createHash('sha1').update(scope).digest('hex').slice(0, 16)}`;
+  let token = scopeTokens.get(scope);
+  if (token === undefined) {
+    token = `zzs${createHash('sha1').update(scope).digest('hex').slice(0, 16)}`;
+    if (scopeTokens.size >= MAX_CACHED_SCOPE_TOKENS) scopeTokens.clear();
+    scopeTokens.set(scope, token);
+  }
+  return token;
 }
 
 function scopeFilter(scopes: readonly SkillScope[] | undefined): { sql: string; params: string[] } {
@@ -112,6 +122,8 @@ export function sqliteSkillStore(database: SqliteDatabase): SkillStore {
     },
     async search({ terms, scopes, limit }) {
       if (terms.length === 0 || limit <= 0 || scopes?.length === 0) return [];
+      // Most hosts hold no skill at all, and each turn searches: a full-text query costs many times this look.
+      if (database.statement('SELECT 1 FROM skills LIMIT 1').get() === undefined) return [];
       const scopePart = scopes === undefined ? '' : ` AND scope : (${fts5AnyOf(scopes.map(scopeToken))})`;
       const rows = database
         .statement(
