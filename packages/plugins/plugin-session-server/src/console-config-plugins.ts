@@ -1,5 +1,6 @@
 // The admin area's plugin list: every plugin the host knows — running or not — with its state, what it is for (in
 // the connection's locale), whether it has a settings form and whether it can be turned off.
+import { pluginInstaller } from '@aalis/api-host-config';
 import type { PluginStateInfo } from '@aalis/core';
 import type { PluginView } from '@aalis/session-client';
 import type { ServerDeps } from './server-deps.js';
@@ -7,6 +8,13 @@ import type { ServerDeps } from './server-deps.js';
 export function consolePluginViews(deps: ServerDeps, states: readonly PluginStateInfo[]): PluginView[] {
   const running = new Map(states.map((state) => [state.id, state]));
   const views: PluginView[] = [];
+  // Plugins installed from the registry can be removed from the page (admin.plugins.remove).
+  const removable = new Set(
+    deps.services
+      .selected(pluginInstaller)
+      ?.impl.installed()
+      .map((plugin) => plugin.name),
+  );
   if (deps.hostConfig.available) {
     for (const plugin of deps.hostConfig.use.plugins(deps.locale)) {
       const state = running.get(plugin.id);
@@ -20,6 +28,7 @@ export function consolePluginViews(deps: ServerDeps, states: readonly PluginStat
         configurable: plugin.configurable,
         enabled: plugin.enabled,
         canDisable: plugin.canDisable,
+        ...(removable.has(plugin.name) ? { removable: true } : {}),
       });
     }
   }

@@ -117,6 +117,8 @@ export interface PluginView {
   enabled?: boolean;
   /** It can be turned off from the console. */
   canDisable?: boolean;
+  /** Installed from the registry into the deployment: admin.plugins.remove takes it out. */
+  removable?: boolean;
 }
 
 /** A configured MCP server as the admin area shows it (@aalis/api-mcp's McpServerState). */

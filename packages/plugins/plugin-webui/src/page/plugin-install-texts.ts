@@ -1,5 +1,5 @@
-// Texts of the console's plugins from the registry (the 添加插件/Add plugin form, the installed list with 移除/Remove,
-// an add's or a remove's progress and outcome), in zh-CN and en, beside the page's other texts.
+// Texts of the console's plugins from the registry (the 添加插件/Add plugin form, 移除/Remove on an installed plugin's
+// row, an add's or a remove's progress and outcome), in zh-CN and en, beside the page's other texts.
 import { defineCatalogue, translate } from '@aalis/core';
 import { preferences } from './page-preferences.js';
 
@@ -12,10 +12,6 @@ export const PLUGIN_INSTALL_TEXTS = defineCatalogue({
     'webui-install.spec': 'npm 包名',
     'webui-install.placeholder': '例如 aalis-plugin-weather 或 @scope/name@^1.2.0',
     'webui-install.remove': '移除',
-    'webui-install.installed': '已安装的插件',
-    'webui-install.none': '还没有从注册表安装的插件。',
-    'webui-install.package': '包',
-    'webui-install.version': '版本',
     'webui-install.unavailable': '这里不能添加插件：',
     'webui-install.phase.resolving': '正在解析依赖树（npm）…',
     'webui-install.phase.fetching': '正在下载并解包（npm）：已解包 {count} 个包…',
@@ -43,10 +39,6 @@ export const PLUGIN_INSTALL_TEXTS = defineCatalogue({
     'webui-install.spec': 'npm package name',
     'webui-install.placeholder': 'e.g. aalis-plugin-weather or @scope/name@^1.2.0',
     'webui-install.remove': 'Remove',
-    'webui-install.installed': 'Installed plugins',
-    'webui-install.none': 'No plugin has been installed from the registry yet.',
-    'webui-install.package': 'Package',
-    'webui-install.version': 'Version',
     'webui-install.unavailable': 'Plugins cannot be added here: ',
     'webui-install.phase.resolving': 'Resolving the dependency tree (npm)…',
     'webui-install.phase.fetching': 'Downloading and unpacking (npm): {count} packages unpacked…',

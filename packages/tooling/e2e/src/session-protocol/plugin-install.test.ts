@@ -126,7 +126,9 @@ describe('plugins from the registry', () => {
         configurable: true,
         enabled: true,
         description: 'aalis-plugin-greeter (a test plugin)',
+        removable: true,
       });
+      expect(plugins.filter((plugin) => plugin.removable).map((plugin) => plugin.id)).toEqual(['aalis-plugin-greeter']);
       const config = await client.request('admin.config.get', { plugin: 'aalis-plugin-greeter' });
       expect(config.key).toBe('plugins.aalis-plugin-greeter');
       expect(config.schema.fields?.greeting).toMatchObject({ type: 'string', default: 'hello' });

@@ -1,8 +1,8 @@
-// The console's plugins from the registry, under the plugin list: the 添加插件/Add plugin form (an npm name), the
-// plugins installed from the registry each with 移除/Remove, and the operation that runs — npm's phases as they come
-// (admin frames, change `install`), then its outcome: running now, or the coded reason with the deployment unchanged.
-// One operation at a time: the form and the buttons wait while one runs.
-import type { InstalledPluginView, PluginInstallView, SessionClient } from '@aalis/session-client';
+// The console's plugins from the registry, under the plugin list: the 添加插件/Add plugin form (an npm name) and the
+// operation that runs — an add, or a remove started by a plugin row's 移除/Remove (plugin-settings.ts) — with npm's
+// phases as they come (admin frames, change `install`), then its outcome: running now, or the coded reason with the
+// deployment unchanged. One operation at a time: the form waits while one runs.
+import type { PluginInstallView, SessionClient } from '@aalis/session-client';
 import { defineComponent, h, onBeforeUnmount, onMounted, type PropType, ref } from 'vue';
 import { operationTitle, outcomeLine, phaseSentence, progressShare, sentenceGap } from '../model/plugin-install.js';
 import { ti } from '../plugin-install-texts.js';
@@ -18,7 +18,6 @@ export const PluginInstall = defineComponent({
     onChanged: { type: Function as PropType<() => void>, required: true },
   },
   setup(props) {
-    const installed = ref<InstalledPluginView[]>([]);
     const available = ref(true);
     const unavailable = ref<{ code: string; message: string } | undefined>();
     const operation = ref<PluginInstallView | undefined>();
@@ -28,7 +27,6 @@ export const PluginInstall = defineComponent({
     const load = async () => {
       try {
         const result = await props.client.request('admin.plugins.installed', {});
-        installed.value = result.plugins;
         available.value = result.available;
         unavailable.value = result.unavailable;
         if (result.operation && (!operation.value || operation.value.id === result.operation.id)) {
@@ -170,38 +168,6 @@ export const PluginInstall = defineComponent({
             ? h('p', { class: 'setting-error', role: 'alert', 'data-testid': 'install-refusal' }, refusal.value)
             : null,
           operation.value ? progress(operation.value) : null,
-          h('h4', ti('webui-install.installed')),
-          installed.value.length === 0
-            ? h('p', { class: 'muted', 'data-testid': 'installed-none' }, ti('webui-install.none'))
-            : h('table', { class: 'plugins installed-plugins', 'data-testid': 'installed-plugins' }, [
-                h(
-                  'thead',
-                  h('tr', [h('th', ti('webui-install.package')), h('th', ti('webui-install.version')), h('th', '')]),
-                ),
-                h(
-                  'tbody',
-                  installed.value.map((plugin) =>
-                    h('tr', { key: plugin.name, 'data-installed': plugin.name }, [
-                      h('td', h('code', plugin.name)),
-                      h('td', plugin.version ?? plugin.spec),
-                      h(
-                        'td',
-                        h(
-                          'button',
-                          {
-                            type: 'button',
-                            class: 'button',
-                            disabled: running(),
-                            onClick: () =>
-                              void start(() => props.client.request('admin.plugins.remove', { name: plugin.name })),
-                          },
-                          ti('webui-install.remove'),
-                        ),
-                      ),
-                    ]),
-                  ),
-                ),
-              ]),
         ],
       );
   },

@@ -5,6 +5,7 @@ import type { PluginView, SessionClient } from '@aalis/session-client';
 import { defineComponent, h, onBeforeUnmount, onMounted, type PropType, ref } from 'vue';
 import { tc } from '../console-texts.js';
 import { t } from '../page-preferences.js';
+import { ti } from '../plugin-install-texts.js';
 import { icon } from './icons.js';
 import { PluginInstall } from './plugin-install.js';
 import { PluginSettingsForm, stateSentence } from './plugin-settings-form.js';
@@ -63,6 +64,19 @@ export const PluginSettings = defineComponent({
       }
     };
 
+    // Removing runs as an operation; its progress and outcome show in the section below (plugin-install.ts).
+    const remove = async (plugin: PluginView) => {
+      busy.value = plugin.id;
+      notice.value = undefined;
+      try {
+        await props.client.request('admin.plugins.remove', { name: plugin.name });
+      } catch (error) {
+        notice.value = { text: props.describeError(error), error: true };
+      } finally {
+        busy.value = undefined;
+      }
+    };
+
     const row = (plugin: PluginView) => {
       const expanded = open.value === plugin.id;
       const formId = `plugin-form-${plugin.id.replace(/[^a-zA-Z0-9_-]/g, '-')}`;
@@ -109,6 +123,19 @@ export const PluginSettings = defineComponent({
                       onClick: () => void toggle(plugin),
                     },
                     plugin.enabled === false ? tc('webui-console.enable') : tc('webui-console.disable'),
+                  )
+                : null,
+              plugin.removable
+                ? h(
+                    'button',
+                    {
+                      type: 'button',
+                      class: 'button',
+                      disabled: busy.value === plugin.id,
+                      'data-testid': 'plugin-remove',
+                      onClick: () => void remove(plugin),
+                    },
+                    ti('webui-install.remove'),
                   )
                 : null,
             ]),
