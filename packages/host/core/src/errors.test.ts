@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AalisError, defineErrors } from './errors.js';
+import { AalisError, defineErrors, reasonOf } from './errors.js';
 
 const errors = defineErrors({
   AALIS_TEST_BROKEN: { en: 'The {thing} is broken; replace it.', 'zh-CN': '{thing} 坏了,请更换。', isRetryable: true },
@@ -21,5 +21,14 @@ describe('AalisError', () => {
     const foreign = Object.assign(new Error('x'), { [Symbol.for('aalis.error')]: true, code: 'AALIS_TEST_BROKEN' });
     expect(AalisError.isInstance(foreign)).toBe(true);
     expect(AalisError.isInstance(new Error('plain'))).toBe(false);
+  });
+});
+
+describe('reasonOf', () => {
+  it("says a coded error in the reader's language and any other error by its message", () => {
+    expect(reasonOf(errors.AALIS_TEST_BROKEN({ thing: 'pump' }), 'zh-CN')).toBe('pump 坏了,请更换。');
+    expect(reasonOf(errors.AALIS_TEST_BROKEN({ thing: 'pump' }), 'en')).toBe('The pump is broken; replace it.');
+    expect(reasonOf(new Error('disk full'), 'zh-CN')).toBe('disk full');
+    expect(reasonOf('just a string', 'en')).toBe('just a string');
   });
 });

@@ -80,3 +80,9 @@ export function defineErrors<Code extends string>(
   }
   return factories;
 }
+
+/** What went wrong, for a person: a coded error in the reader's language, any other error's own message. */
+export function reasonOf(error: unknown, locale: Locale): string {
+  if (AalisError.isInstance(error)) return error.localized(locale);
+  return error instanceof Error ? error.message : String(error);
+}

@@ -27,7 +27,7 @@ export {
   type ServiceDescriptor,
   type ServiceType,
 } from './descriptor.js';
-export { AalisError, type AalisErrorOptions, defineErrors, type ErrorFactory } from './errors.js';
+export { AalisError, type AalisErrorOptions, defineErrors, type ErrorFactory, reasonOf } from './errors.js';
 export { EventBus, type EventListener, type EventMap, type EventName, type Events } from './events.js';
 export {
   DEFAULT_LOCALE,

@@ -3,7 +3,7 @@
 // (storage, memory, the embedding provider, long-term memory) with the deployment's configuration — no platform, no
 // session server — so it can run beside a stopped or a running deployment.
 import { memoryVector } from '@aalis/api-memory-vector';
-import { AalisError, App, memorySink } from '@aalis/core';
+import { App, memorySink, reasonOf } from '@aalis/core';
 import { memoryVectorErrors } from '@aalis/plugin-memory-vector';
 import { processAlive, readServerAddress } from '@aalis/plugin-session-server';
 import { loadCommandConfig } from './command-config.js';
@@ -22,7 +22,7 @@ export interface MemoryCommandOptions {
 
 /** Runs `aalis memory reindex`; resolves with the exit code. */
 export async function runMemoryCommand(options: MemoryCommandOptions): Promise<number> {
-  const loaded = loadCommandConfig(options);
+  const loaded = await loadCommandConfig(options);
   if (loaded === 2) return 2;
   const { config, t } = loaded;
   const locale = config.host.locale;
@@ -87,11 +87,7 @@ export async function runMemoryCommand(options: MemoryCommandOptions): Promise<n
     );
     return 0;
   } catch (error) {
-    const reason = AalisError.isInstance(error)
-      ? error.localized(locale)
-      : error instanceof Error
-        ? error.message
-        : String(error);
+    const reason = reasonOf(error, locale);
     options.stderr.write(`\n${t('runtime.memory.failed', { reason })}\n`);
     return 1;
   } finally {

@@ -23,7 +23,7 @@ import {
   validateJsonSchema,
 } from '@aalis/api-tools';
 import type { Disposer, Events, Locale, Logger, RegistrationOwner } from '@aalis/core';
-import { AalisError } from '@aalis/core';
+import { AalisError, reasonOf } from '@aalis/core';
 import { checkLevel } from './check-level.js';
 import { parseArguments } from './parse-arguments.js';
 
@@ -181,11 +181,7 @@ export class ToolRegistry implements ToolsService {
     try {
       return toToolResult(await tool.handler(parsed.value, context));
     } catch (error) {
-      const reason = AalisError.isInstance(error)
-        ? error.localized(locale)
-        : error instanceof Error
-          ? error.message
-          : String(error);
+      const reason = reasonOf(error, locale);
       this.options.logger.warn('tool handler failed', { tool: name, sessionId: context.sessionId, error: reason });
       const failure = toolsErrors.AALIS_TOOLS_HANDLER_FAILED({ name, reason });
       return {
