@@ -58,8 +58,20 @@ export async function deliverReply(
   metadata[WellKnownMetadataKeys.TurnRecord] = turnRecordOf(deps, state, progress);
   const reply = { role: 'assistant' as const, content: context.archiveContent ?? context.content, metadata };
   // Stored before it is sent; a database that cannot be written now holds it (bounded) until it can.
-  progress.storedReply = await heldWrite(deps, state, progress, Buffer.byteLength(JSON.stringify(reply)), () =>
-    saveAgentMessage(deps, state, progress, reply),
+  // A retry after a lost answer to its COMMIT finds the reply stored and does not store it again.
+  progress.storedReply = await heldWrite(
+    deps,
+    state,
+    progress,
+    Buffer.byteLength(JSON.stringify(reply)),
+    () => saveAgentMessage(deps, state, progress, reply),
+    {
+      message: reply,
+      result: (stored) => {
+        progress.leftInHistory = true;
+        return stored;
+      },
+    },
   );
   await sendTurnMessage(deps, state, { kind: 'reply', content: context.visibleContent ?? context.content });
 }

@@ -4,7 +4,8 @@
 // and written again with backoff until it is stored (a reply is sent only then). Held for at most `maxMs`, with at
 // most `maxBytes` held by all turns at once; past either bound, or when the host stops, the turn gives up with a coded
 // error in the log and nothing of it is written or sent. Any other error (a constraint violation, a bug) is thrown at
-// once: retrying cannot cure it.
+// once: retrying cannot cure it. A failure may also have hidden a write that landed (the connection cut while its
+// COMMIT was answered): before each new try, `landed` looks for it, so it is never stored twice.
 import { agentErrors } from '@aalis/api-agent';
 import { storageFailure } from '@aalis/api-storage';
 import type { AalisError, Logger } from '@aalis/core';
@@ -34,6 +35,9 @@ export interface HeldWrite {
   readonly bytes: number;
 }
 
+/** What `landed` found: the earlier try's result (undefined: nothing of it is stored). */
+export type Landed<T> = { readonly result: T } | undefined;
+
 export class StorageRetry {
   private held = 0;
   private readonly stopping = new AbortController();
@@ -50,10 +54,12 @@ export class StorageRetry {
 
   /**
    * Runs `write`; while it fails because the database cannot be used, holds it and runs it again with backoff.
-   * Resolves with the write's result; rejects with the write's own error when that is not a storage failure, or
-   * with AALIS_AGENT_TURN_NOT_STORED / _NOT_HELD / _NOT_STORED_AT_STOP (logged) when it gave up.
+   * Before each new try, `landed` (when given) says whether an earlier try was stored after all (its answer lost
+   * with the connection): then that is the result and nothing is written again. Resolves with the write's result;
+   * rejects with the write's own error when that is not a storage failure, or with AALIS_AGENT_TURN_NOT_STORED /
+   * _NOT_HELD / _NOT_STORED_AT_STOP (logged) when it gave up.
    */
-  async write<T>(what: HeldWrite, write: () => Promise<T>): Promise<T> {
+  async write<T>(what: HeldWrite, write: () => Promise<T>, landed?: () => Promise<Landed<T>>): Promise<T> {
     let reason: string;
     try {
       return await write();
@@ -94,6 +100,14 @@ export class StorageRetry {
           throw this.giveUp(agentErrors.AALIS_AGENT_TURN_NOT_STORED_AT_STOP({ ...base, reason }));
         }
         try {
+          const found = landed ? await landed() : undefined;
+          if (found) {
+            this.log.info('what the turn wrote was stored although the database’s answer was lost; not written again', {
+              ...base,
+              attempts: attempt,
+            });
+            return found.result;
+          }
           const result = await write();
           this.log.info('what the turn wrote is stored after being held', { ...base, attempts: attempt + 1 });
           return result;

@@ -94,8 +94,19 @@ export async function runToolBatch(
   if (response.reasoningContent) assistant.reasoningContent = response.reasoningContent;
   const group = [assistant, ...results];
   // The tools have run (their effects are done): the group is held while the database cannot be written, as a reply.
-  await heldWrite(deps, state, progress, Buffer.byteLength(JSON.stringify(group)), () =>
-    saveAgentMessages(deps, state, progress, group),
+  await heldWrite(
+    deps,
+    state,
+    progress,
+    Buffer.byteLength(JSON.stringify(group)),
+    () => saveAgentMessages(deps, state, progress, group),
+    // The group is one write: its assistant message stored means all of it is.
+    {
+      message: assistant,
+      result: () => {
+        progress.leftInHistory = true;
+      },
+    },
   );
   state.parts.turn.push(assistant, ...results);
   return 1 + results.length;

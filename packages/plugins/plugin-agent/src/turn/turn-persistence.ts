@@ -241,7 +241,8 @@ export async function finishTurn(
 /**
  * A write of the turn (its reply, a tool-call group, its end) through the agent's StorageRetry: held and written
  * again while the database cannot be used. Once one of the turn's held writes gave up, its later ones are tried once
- * (the turn does not wait twice).
+ * (the turn does not wait twice). `landed` names the write's first message and what the write returns when that
+ * message is found stored before a new try (a connection cut while its COMMIT was answered): never stored twice.
  */
 export async function heldWrite<T>(
   deps: AgentDeps,
@@ -249,14 +250,45 @@ export async function heldWrite<T>(
   progress: TurnProgress,
   bytes: number,
   write: () => Promise<T>,
+  landed?: { readonly message: Message; result(stored: Message): T },
 ): Promise<T> {
   if (progress.heldWriteGaveUp) return write();
+  const check = landed
+    ? async () => {
+        const stored = await storedWrite(deps, state.sessionId, landed.message);
+        return stored ? { result: landed.result(stored) } : undefined;
+      }
+    : undefined;
   try {
-    return await deps.storageRetry.write({ sessionId: state.sessionId, turnId: state.turnId, bytes }, write);
+    return await deps.storageRetry.write({ sessionId: state.sessionId, turnId: state.turnId, bytes }, write, check);
   } catch (error) {
     if (HELD_WRITE_GAVE_UP.has(AalisError.isInstance(error) ? error.code : '')) progress.heldWriteGaveUp = true;
     throw error;
   }
+}
+
+/** How many of the session's latest conversation messages a retry looks through for its write (it was the latest). */
+const LANDED_TAIL = 64;
+
+/**
+ * The stored copy of `written` (same turn, role, kind, content and tool calls) among the session's latest messages,
+ * if an earlier try stored it. Read only when a held write is about to be tried again, never on the way of a turn.
+ */
+async function storedWrite(deps: AgentDeps, sessionId: string, written: Message): Promise<Message | undefined> {
+  if (!deps.memory.available) return undefined;
+  const memory = deps.memory.use;
+  const count = await memory.countHistory(sessionId);
+  const tail = await memory.read(sessionId, { from: Math.max(0, count - LANDED_TAIL), includeControl: true });
+  const turnId = written.metadata?.[WellKnownMetadataKeys.TurnId];
+  const calls = (message: Message) => (message.toolCalls ?? []).map((call) => call.id).join(' ');
+  return tail.findLast(
+    (stored) =>
+      stored.role === written.role &&
+      stored.kind === written.kind &&
+      stored.content === written.content &&
+      stored.metadata?.[WellKnownMetadataKeys.TurnId] === turnId &&
+      calls(stored) === calls(written),
+  );
 }
 
 const HELD_WRITE_GAVE_UP = new Set([
@@ -277,39 +309,49 @@ async function saveTurnEnd(
   if (progress.outcome === 'aborted' && progress.leftInHistory && state.facts) {
     const by = state.running.stoppedBy;
     const facts = state.facts;
-    await heldWrite(deps, state, progress, MARKER_BYTES, () =>
-      saveAgentMessage(deps, state, progress, {
-        role: 'system',
-        kind: 'turn-stopped',
-        content: stopMarkerText({
-          i18n: deps.i18n,
-          by,
-          facts,
-          platform: state.platform,
-          isOwner: by !== undefined && deps.authority.available && deps.authority.use.isOwner(by),
-          ownerAccountOn: ownerAccountOn(deps),
-        }),
-        metadata: {
-          [WellKnownMetadataKeys.TurnId]: state.turnId,
-          ...(by ? { [WellKnownMetadataKeys.StoppedBy]: by } : {}),
-        },
+    const marker: Message = {
+      role: 'system',
+      kind: 'turn-stopped',
+      content: stopMarkerText({
+        i18n: deps.i18n,
+        by,
+        facts,
+        platform: state.platform,
+        isOwner: by !== undefined && deps.authority.available && deps.authority.use.isOwner(by),
+        ownerAccountOn: ownerAccountOn(deps),
       }),
-    );
+      metadata: {
+        [WellKnownMetadataKeys.TurnId]: state.turnId,
+        ...(by ? { [WellKnownMetadataKeys.StoppedBy]: by } : {}),
+      },
+    };
+    await heldWrite(deps, state, progress, MARKER_BYTES, () => saveAgentMessage(deps, state, progress, marker), {
+      message: marker,
+      result: (stored) => stored,
+    });
   }
   // A turn that stored a reply carries its record on that reply; any other gets an event marker.
   if (progress.outcome === 'replied' && progress.storedReply) return;
   if (!deps.messageArchive.available) return;
   const archive = deps.messageArchive.use;
+  const marker: Message = {
+    role: 'system',
+    kind: 'event-marker',
+    content: '',
+    metadata: { [WellKnownMetadataKeys.TurnId]: state.turnId, [WellKnownMetadataKeys.TurnRecord]: record },
+  };
   // Written again while the database cannot be used; not once the session's deletion began meanwhile.
-  await heldWrite(deps, state, progress, MARKER_BYTES, async () => {
-    if (deletionBegun(deps, state)) return;
-    await archive.saveMessage(state.sessionId, {
-      role: 'system',
-      kind: 'event-marker',
-      content: '',
-      metadata: { [WellKnownMetadataKeys.TurnId]: state.turnId, [WellKnownMetadataKeys.TurnRecord]: record },
-    });
-  });
+  await heldWrite(
+    deps,
+    state,
+    progress,
+    MARKER_BYTES,
+    async () => {
+      if (deletionBegun(deps, state)) return;
+      await archive.saveMessage(state.sessionId, marker);
+    },
+    { message: marker, result: () => undefined },
+  );
 }
 
 /** What a held marker or record is counted as (its record and a short text; never near a reply's size). */
