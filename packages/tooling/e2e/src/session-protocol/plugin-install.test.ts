@@ -21,7 +21,7 @@ const tarballs = new Map<string, string>();
 
 /** Packs a plugin package as a registry would hold it. */
 function pack(name: string, source: string, range = '^0.1.0'): void {
-  const dir = join(host.dir, 'sources', name);
+  const dir = join(host.dir, 'sources', name, 'package');
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, 'package.json'),
@@ -35,12 +35,10 @@ function pack(name: string, source: string, range = '^0.1.0'): void {
     }),
   );
   writeFileSync(join(dir, 'index.js'), source);
-  const file = execFileSync('npm', ['pack', '--pack-destination', join(host.dir, 'sources')], {
-    cwd: dir,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'ignore'],
-  }).trim();
-  tarballs.set(name, join(host.dir, 'sources', file.split('\n').at(-1)!));
+  // What npm pack makes (the files under package/, gzipped tar), without starting npm for it.
+  const file = join(host.dir, 'sources', `${name}-1.0.0.tgz`);
+  execFileSync('tar', ['-czf', file, '-C', join(dir, '..'), 'package']);
+  tarballs.set(name, file);
 }
 
 const hashes = () =>

@@ -26,7 +26,7 @@ let page: Page;
 const tarballs = new Map<string, string>();
 
 function pack(name: string, source: string, range: string): void {
-  const dir = join(served.dir, 'sources', name);
+  const dir = join(served.dir, 'sources', name, 'package');
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, 'package.json'),
@@ -40,12 +40,10 @@ function pack(name: string, source: string, range: string): void {
     }),
   );
   writeFileSync(join(dir, 'index.js'), source);
-  const file = execFileSync('npm', ['pack', '--pack-destination', join(served.dir, 'sources')], {
-    cwd: dir,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'ignore'],
-  }).trim();
-  tarballs.set(name, join(served.dir, 'sources', file.split('\n').at(-1)!));
+  // What npm pack makes (the files under package/, gzipped tar), without starting npm for it.
+  const file = join(served.dir, 'sources', `${name}-1.0.0.tgz`);
+  execFileSync('tar', ['-czf', file, '-C', join(dir, '..'), 'package']);
+  tarballs.set(name, file);
 }
 
 const hashes = () =>
