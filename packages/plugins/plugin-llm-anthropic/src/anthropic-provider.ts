@@ -80,8 +80,7 @@ export class AnthropicProvider implements LlmService {
     this.connection = new ProviderConnection({
       plugin: instanceId,
       baseUrl: this.baseUrl,
-      proxy: config.proxy,
-      caFile: config.caFile,
+      config,
       secrets: [apiKey, ...parsed.endpoint.secrets, ...headerSecrets(config.headers)],
       env: options.env,
       announce: { logger: options.logger, i18n },

@@ -97,8 +97,7 @@ export class OpenAiProvider implements LlmService {
     this.connection = new ProviderConnection({
       plugin: instanceId,
       baseUrl: this.baseUrl,
-      proxy: config.proxy,
-      caFile: config.caFile,
+      config,
       secrets: [config.apiKey, ...endpoint.secrets, ...headerSecrets(config.headers)],
       announce: { logger, i18n },
     });

@@ -54,8 +54,7 @@ export class ModelEndpoint {
     this.connection = new ProviderConnection({
       plugin: options.plugin,
       baseUrl: root,
-      proxy: config.proxy,
-      caFile: config.caFile,
+      config,
       secrets: [config.apiKey, ...parsed.endpoint.secrets],
     });
     this.context = this.connection.errorContext({

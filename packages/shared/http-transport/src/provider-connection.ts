@@ -15,9 +15,8 @@ export interface ProviderConnectionOptions {
   plugin: string;
   /** The API root requests go to, without the credentials a configured URL may carry. */
   baseUrl: string;
-  /** The configured `proxy`: unset reads the environment, "" connects directly. */
-  proxy: string | undefined;
-  caFile: string | undefined;
+  /** The section's transport keys: `proxy` (unset reads the environment, "" connects directly) and `caFile`. */
+  config: { proxy?: string | undefined; caFile?: string | undefined };
   /** The caller's secrets (API key, URL credentials, header values); the proxy's are added. */
   secrets: readonly (string | undefined)[];
   env?: ProxyEnvironment;
@@ -31,11 +30,11 @@ export class ProviderConnection {
   private readonly plugin: string;
   private readonly secrets: string[];
 
-  constructor({ plugin, baseUrl, proxy: configured, caFile, secrets, env, announce }: ProviderConnectionOptions) {
+  constructor({ plugin, baseUrl, config, secrets, env, announce }: ProviderConnectionOptions) {
     this.plugin = plugin;
     this.baseUrl = baseUrl;
-    const proxy = resolveProxy({ baseUrl, configured, env: env ?? process.env, plugin });
-    this.agents = createAgents({ proxy, ca: loadTrustedCertificates({ caFile, plugin }) });
+    const proxy = resolveProxy({ baseUrl, configured: config.proxy, env: env ?? process.env, plugin });
+    this.agents = createAgents({ proxy, ca: loadTrustedCertificates({ caFile: config.caFile, plugin }) });
     this.secrets = [...secrets, proxy?.password, proxy?.authorization?.slice('Basic '.length)].filter(
       (secret): secret is string => Boolean(secret),
     );
