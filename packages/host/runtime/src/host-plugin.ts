@@ -53,7 +53,7 @@ export function createHostPlugin({
   /** The console's configuration changes (live-configuration.ts), set before the App starts. */
   configuration?: () => HostConfigService | undefined;
   /** Plugins added from the registry while running (plugin-installer.ts), when the host runs from a deployment. */
-  installer?: () => PluginInstallerService | undefined;
+  installer?: () => (PluginInstallerService & { close(): Promise<void> }) | undefined;
 }) {
   return definePlugin({
     name: HOST_PLUGIN_NAME,
@@ -74,7 +74,11 @@ export function createHostPlugin({
       const console = configuration?.();
       if (console) provide.use.service(hostConfig, console);
       const installs = installer?.();
-      if (installs) provide.use.service(pluginInstaller, installs);
+      if (installs) {
+        provide.use.service(pluginInstaller, installs);
+        // A shutdown during an add or remove rolls it back before the host is gone, never half-finished.
+        lifecycle.use.onDispose(() => installs.close());
+      }
       if (preferences) {
         const detach = preferences.attach?.({ services: services.use, logger: logger.use });
         if (detach) lifecycle.use.onDispose(detach);

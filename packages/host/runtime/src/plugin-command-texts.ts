@@ -18,6 +18,7 @@ export const pluginCommandTexts = defineCatalogue({
     'runtime.plugin.npmCode.EINTEGRITY': '下载的包与注册表给出的校验值不符。',
     'runtime.plugin.npmCode.ENOTFOUND': '连不上注册表（域名解析失败）。',
     'runtime.plugin.npmCode.ECONNREFUSED': '连不上注册表（连接被拒绝）。',
+    'runtime.plugin.aborted': 'Aalis 正在停止，npm {command} 已中止。',
     'runtime.plugin.npmTimeout': 'npm {command} 超过 {minutes} 分钟没有结束，已停止。',
     'runtime.plugin.npmOutputTooLarge': 'npm {command} 的输出超过 {kib} KiB，已停止。',
     'runtime.plugin.notPlugin':
@@ -52,6 +53,7 @@ export const pluginCommandTexts = defineCatalogue({
     'runtime.plugin.npmCode.EINTEGRITY': 'the downloaded package does not match the checksum the registry gave.',
     'runtime.plugin.npmCode.ENOTFOUND': 'the registry cannot be reached (its name does not resolve).',
     'runtime.plugin.npmCode.ECONNREFUSED': 'the registry cannot be reached (the connection was refused).',
+    'runtime.plugin.aborted': 'Aalis is shutting down: npm {command} was stopped.',
     'runtime.plugin.npmTimeout': 'npm {command} did not finish within {minutes} minutes and was stopped.',
     'runtime.plugin.npmOutputTooLarge': 'npm {command} wrote more than {kib} KiB of output and was stopped.',
     'runtime.plugin.notPlugin':

@@ -36,6 +36,8 @@ export interface PluginChangeOptions {
   timeoutMs?: number;
   /** Each npm run is stopped once it wrote this much (default 4 MiB): the change fails and is rolled back. */
   maxOutputBytes?: number;
+  /** Stops the change (the host is shutting down): npm is stopped, and what it changed rolled back. */
+  signal?: AbortSignal;
 }
 
 export type PluginChangeFailure =
@@ -48,7 +50,8 @@ export type PluginChangeFailure =
   | 'load-failed'
   | 'not-definition'
   | 'timeout'
-  | 'output-too-large';
+  | 'output-too-large'
+  | 'aborted';
 
 export type PluginChangeResult =
   | { ok: true; name: string; version?: string; message: TextRef }
@@ -80,7 +83,7 @@ class PluginCommandError extends Error {
 
 type NpmRun = {
   code: number;
-  stopped?: 'timeout' | 'output-too-large';
+  stopped?: 'timeout' | 'output-too-large' | 'aborted';
   /** npm's error code (E404, ERESOLVE …) from its `npm error code` line: says why without quoting npm. */
   npmCode?: string;
 };
@@ -114,6 +117,9 @@ function npm(args: string[], options: PluginChangeOptions, phases = false): Prom
       setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
     };
     const timer = setTimeout(() => stop('timeout'), timeoutMs);
+    const abort = () => stop('aborted');
+    if (options.signal?.aborted) abort();
+    else options.signal?.addEventListener('abort', abort, { once: true });
     const line = (text: string) => {
       const timing = /^npm timing (\S+) Completed/.exec(text);
       npmCode ??= /^npm (?:error|ERR!) code (E[A-Z0-9]{2,20})\b/.exec(text)?.[1];
@@ -141,10 +147,12 @@ function npm(args: string[], options: PluginChangeOptions, phases = false): Prom
     child.stderr.on('data', take);
     child.on('error', () => {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', abort);
       resolve({ code: 127 });
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', abort);
       if (pending) line(pending);
       resolve({ code: code ?? 1, ...(stopped ? { stopped } : {}), ...(npmCode ? { npmCode } : {}) });
     });
@@ -156,6 +164,9 @@ function npmFailure(command: string, run: NpmRun, options: PluginChangeOptions):
   if (run.stopped === 'timeout') {
     const minutes = Math.round(((options.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 60_000) * 10) / 10;
     return new PluginCommandError('timeout', textRef('runtime.plugin.npmTimeout', { command, minutes }));
+  }
+  if (run.stopped === 'aborted') {
+    return new PluginCommandError('aborted', textRef('runtime.plugin.aborted', { command }));
   }
   if (run.stopped === 'output-too-large') {
     const kib = Math.round((options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES) / 1024);
@@ -280,7 +291,9 @@ export async function changePlugin(
     restore();
     // node_modules back to what the restored lock file says (the added package and its dependencies go), then the
     // kept files again, byte for byte, whatever npm wrote meanwhile.
-    const run = await npm(['install', '--no-audit', '--no-fund'], options);
+    // Not stopped by the signal: a shutdown waits for the deployment to be whole again (bounded by the timeout).
+    const { signal: _stopping, ...rollback } = options;
+    const run = await npm(['install', '--no-audit', '--no-fund'], rollback);
     restore();
     return {
       ok: false,

@@ -8,6 +8,7 @@ export const pluginInstallerTexts = defineCatalogue({
     'runtime.pluginInstaller.checkout':
       '{dir} 是 Aalis 源代码仓库（npm workspaces），不是部署目录；在仓库里请用 npm install 添加依赖。',
     'runtime.pluginInstaller.badManifest': '{dir} 里的 package.json 不是有效的 JSON，请先修正它。',
+    'runtime.pluginInstaller.closing': 'Aalis 正在停止。',
   },
   en: {
     'runtime.pluginInstaller.noDeployment':
@@ -15,5 +16,6 @@ export const pluginInstallerTexts = defineCatalogue({
     'runtime.pluginInstaller.checkout':
       '{dir} is a checkout of the Aalis repository (npm workspaces), not a deployment; in a checkout add dependencies with npm install.',
     'runtime.pluginInstaller.badManifest': 'the package.json in {dir} is not valid JSON; correct it first.',
+    'runtime.pluginInstaller.closing': 'Aalis is shutting down.',
   },
 });

@@ -37,7 +37,12 @@ export interface PluginInstallerOptions {
 const REGISTRY_SPEC = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*(?:@[A-Za-z0-9.^~<>=|*+ -]{1,100})?$/;
 const TARBALL = /\.(?:tgz|tar\.gz)$/;
 
-export function createPluginInstaller(options: PluginInstallerOptions): PluginInstallerService {
+export interface PluginInstaller extends PluginInstallerService {
+  /** The host stops: a running operation's npm is stopped and its changes rolled back; resolves when it has ended. */
+  close(): Promise<void>;
+}
+
+export function createPluginInstaller(options: PluginInstallerOptions): PluginInstaller {
   const listeners = new Set<(operation: PluginInstallOperation) => void>();
   /** Versions of installed plugins imported by this process (by package name). */
   const imported = new Map<string, string | undefined>();
@@ -46,6 +51,9 @@ export function createPluginInstaller(options: PluginInstallerOptions): PluginIn
   }
   let current: PluginInstallOperation | undefined;
   let counter = 0;
+  /** The running operation's end, and what stops it. */
+  let running: { done: Promise<void>; stop: AbortController } | undefined;
+  let closed = false;
 
   const deployment = (): PluginInstallerService['deployment'] => {
     const file = join(options.dir, 'package.json');
@@ -97,11 +105,12 @@ export function createPluginInstaller(options: PluginInstallerOptions): PluginIn
     }
   };
 
-  const run = async (operation: PluginInstallOperation, target: string, locale: Locale) => {
+  const run = async (operation: PluginInstallOperation, target: string, locale: Locale, signal: AbortSignal) => {
     const change: PluginChangeOptions = {
       cwd: options.dir,
       env: options.env,
       locale,
+      signal,
       onProgress: ({ phase, packages }) => {
         operation.phase = phase;
         if (packages > 0) operation.packages = packages;
@@ -140,7 +149,7 @@ export function createPluginInstaller(options: PluginInstallerOptions): PluginIn
       const seen = imported.has(result.name);
       operation.restartNeeded =
         operation.action === 'add' && seen && imported.get(result.name) !== (result.version ?? undefined);
-      const setSlots = options.setSlots();
+      const setSlots = signal.aborted ? undefined : options.setSlots();
       if (setSlots && !operation.restartNeeded) {
         try {
           await setSlots(await options.slots());
@@ -184,6 +193,11 @@ export function createPluginInstaller(options: PluginInstallerOptions): PluginIn
     installed,
     start(action, target, startOptions = {}) {
       const locale = startOptions.locale ?? options.locale();
+      if (closed) {
+        throw pluginInstallErrors.AALIS_PLUGIN_INSTALL_UNAVAILABLE({
+          reason: translate(textRef('runtime.pluginInstaller.closing'), locale),
+        });
+      }
       if (current?.state === 'running' || existsSync(join(options.dir, PLUGIN_LOCK))) {
         throw pluginInstallErrors.AALIS_PLUGIN_INSTALL_BUSY({
           target: current?.state === 'running' ? current.target : 'aalis plugin',
@@ -216,10 +230,21 @@ export function createPluginInstaller(options: PluginInstallerOptions): PluginIn
       };
       current = operation;
       emit(operation);
-      void run(operation, wanted, locale);
+      const stop = new AbortController();
+      running = {
+        stop,
+        done: run(operation, wanted, locale, stop.signal).finally(() => {
+          running = undefined;
+        }),
+      };
       return operation;
     },
     current: () => current,
+    async close() {
+      closed = true;
+      running?.stop.abort();
+      await running?.done;
+    },
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
