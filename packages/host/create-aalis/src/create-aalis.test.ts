@@ -2,9 +2,13 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { loadConfig, pluginSlots } from '@aalis/runtime';
+import { loadConfig, notInstalledSlot, OPTIONAL_PLUGINS, pluginSlots } from '@aalis/runtime';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CreateIo, main, ownVersion } from './create-aalis.js';
+import { OPTIONAL_PLUGINS as TEMPLATE_OPTIONAL_PLUGINS } from './templates.js';
+
+/** The runtime's plugin slots (the optional plugins' config modules imported once). */
+const slots = await pluginSlots();
 
 const root = mkdtempSync(join(tmpdir(), 'create-aalis-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -36,11 +40,23 @@ async function run(
   return { code, out, err, cwd };
 }
 
+/**
+ * The configuration as the runtime reads it in the deployment at `dir`: the optional plugins its package.json does not
+ * list are not installed there (in this checkout every package is).
+ */
 function loaded(dir: string) {
+  const dependencies = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).dependencies as Record<
+    string,
+    string
+  >;
   const result = loadConfig({
     file: join(dir, 'aalis.config.yaml'),
     env: {},
-    slots: pluginSlots(),
+    slots: slots.map((slot) =>
+      (OPTIONAL_PLUGINS as readonly string[]).includes(slot.name) && dependencies[slot.name] === undefined
+        ? notInstalledSlot(slot)
+        : slot,
+    ),
     createIfMissing: false,
     requireFile: true,
     systemTimeZone: () => 'UTC',
@@ -50,6 +66,10 @@ function loaded(dir: string) {
 }
 
 describe('npm create aalis, non-interactive', () => {
+  it("lists the runtime's optional plugins as they are (create-aalis does not depend on the runtime)", () => {
+    expect([...TEMPLATE_OPTIONAL_PLUGINS].sort()).toEqual([...OPTIONAL_PLUGINS].sort());
+  });
+
   it.each(['minimal', 'standard', 'full'])(
     'the %s template writes a deployment the runtime accepts, with the WebUI and this release',
     async (template) => {
@@ -61,11 +81,17 @@ describe('npm create aalis, non-interactive', () => {
       const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
       expect(manifest.name).toBe('my-bot');
       expect(manifest.scripts.start).toBe('aalis start');
-      expect(manifest.allowScripts).toEqual({ 'better-sqlite3': true, esbuild: true, protobufjs: false });
-      expect(manifest.dependencies).toEqual({
-        '@aalis/runtime': `^${ownVersion()}`,
-        '@aalis/plugin-webui': `^${ownVersion()}`,
-      });
+      expect(manifest.allowScripts).toEqual({ 'better-sqlite3': true, protobufjs: false });
+      // Only the optional plugins the template uses are installed: full all of them, minimal none.
+      const optional = {
+        minimal: [],
+        standard: ['@aalis/plugin-file-reader', '@aalis/plugin-mcp', '@aalis/plugin-media'],
+        full: [...OPTIONAL_PLUGINS].sort(),
+      }[template]!;
+      const range = `^${ownVersion()}`;
+      expect(manifest.dependencies).toEqual(
+        Object.fromEntries(['@aalis/runtime', '@aalis/plugin-webui', ...optional].map((name) => [name, range])),
+      );
       const { config, enabled } = loaded(dir);
       expect(config.provider).toBe('offline');
       expect(enabled).toContain('llm-offline');
@@ -106,6 +132,9 @@ describe('npm create aalis, non-interactive', () => {
     expect(config.host.llm.model).toBe('qwen3:8b');
     expect(config.secrets).toEqual(expect.arrayContaining(['sk-create-test-key', '123456:ABCDEF']));
     expect(enabled).toEqual(expect.arrayContaining(['llm-openai', 'platform-telegram']));
+    expect(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).dependencies).toHaveProperty([
+      '@aalis/plugin-platform-telegram',
+    ]);
     expect(statSync(join(dir, 'aalis.config.yaml')).mode & 0o077).toBe(0);
     // The README is in the system's language unless told (no LANG here: Aalis's default, Chinese).
     expect(readFileSync(join(dir, 'README.md'), 'utf8')).toContain(
@@ -168,5 +197,11 @@ describe('npm create aalis at a terminal', () => {
     expect(enabled).not.toContain('schedule');
     expect(enabled).not.toContain('memory-vector');
     expect(readFileSync(join(cwd, 'asked-bot', 'aalis.config.yaml'), 'utf8')).toContain('url: "ws://127.0.0.1:3001"');
+    // The minimal template with a platform installs that platform's plugin, and no other optional one.
+    expect(Object.keys(JSON.parse(readFileSync(join(cwd, 'asked-bot', 'package.json'), 'utf8')).dependencies)).toEqual([
+      '@aalis/runtime',
+      '@aalis/plugin-webui',
+      '@aalis/plugin-platform-onebot',
+    ]);
   });
 });

@@ -19,21 +19,44 @@ export interface ProjectOptions {
 }
 
 /**
- * What each template turns on among the runtime's plugins (the runtime holds every first-party plugin it can load;
- * a section `false` turns one off). minimal: the terminal and the WebUI over SQLite, no background work, no long-term
- * memory, media or file reading. standard: the defaults — long-term memory, media, the file reader, reminders,
- * subtasks, workflows — and MCP ready to be given servers. full: also the sections of the
- * platforms and of tracing, written out (empty) so that filling one in turns it on.
+ * The optional first-party plugins (@aalis/runtime's optional peer dependencies: its OPTIONAL_PLUGINS, which
+ * create-aalis.test.ts compares with this list), installed only by the deployments that use them.
+ */
+export const OPTIONAL_PLUGINS = [
+  '@aalis/plugin-media',
+  '@aalis/plugin-file-reader',
+  '@aalis/plugin-otel',
+  '@aalis/plugin-platform-onebot',
+  '@aalis/plugin-platform-telegram',
+  '@aalis/plugin-platform-satori',
+  '@aalis/plugin-platform-discord',
+  '@aalis/plugin-platform-lark',
+  '@aalis/plugin-platform-slack',
+  '@aalis/plugin-platform-qq',
+  '@aalis/plugin-platform-dingtalk',
+  '@aalis/plugin-platform-wecom',
+  '@aalis/plugin-mcp',
+] as const;
+
+/**
+ * The optional plugins each template installs: minimal none, standard media, the file reader and MCP, full every
+ * first-party plugin. A platform chosen with --platform is installed whatever the template.
+ */
+const TEMPLATE_PLUGINS: Record<TemplateName, readonly string[]> = {
+  minimal: [],
+  standard: ['@aalis/plugin-media', '@aalis/plugin-file-reader', '@aalis/plugin-mcp'],
+  full: OPTIONAL_PLUGINS,
+};
+
+/**
+ * What each template turns on among the runtime's plugins (a section `false` turns one off). minimal: the terminal
+ * and the WebUI over SQLite, no background work, no long-term memory (media and the file reader are not installed).
+ * standard: the defaults — long-term memory, media, the file reader, reminders, subtasks, workflows — and MCP ready to
+ * be given servers. full: also the sections of the platforms and of tracing, written out (commented) so that filling
+ * one in turns it on.
  */
 const TEMPLATE_SECTIONS: Record<TemplateName, string[]> = {
-  minimal: [
-    '  schedule: false',
-    '  subtask: false',
-    '  workflow: false',
-    '  memory-vector: false',
-    '  media: false',
-    '  file-reader: false',
-  ],
+  minimal: ['  schedule: false', '  subtask: false', '  workflow: false', '  memory-vector: false'],
   standard: [
     '  # MCP servers whose tools she may call (stdio or HTTP), e.g.:',
     '  # mcp:',
@@ -49,6 +72,8 @@ const TEMPLATE_SECTIONS: Record<TemplateName, string[]> = {
     '  # platform-onebot: { url: ws://127.0.0.1:3001 }',
     '  # Telegram: enabled when token is set.',
     '  # platform-telegram: { token: "123456:ABC…" }',
+    '  # Also installed: platform-satori, platform-discord, platform-lark, platform-slack, platform-qq,',
+    '  # platform-dingtalk, platform-wecom (see docs/configuration.md for their keys).',
     '  # OpenTelemetry traces: set OTEL_EXPORTER_OTLP_ENDPOINT in the environment.',
   ],
 };
@@ -79,8 +104,19 @@ export function configText(options: ProjectOptions): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function manifest(options: ProjectOptions): Record<string, unknown> {
+/** The packages a deployment installs: the runtime, the WebUI, and the optional plugins its template and platforms use. */
+export function dependenciesOf(
+  options: Pick<ProjectOptions, 'template' | 'platforms' | 'version'>,
+): Record<string, string> {
   const range = `^${options.version}`;
+  const plugins = new Set(TEMPLATE_PLUGINS[options.template]);
+  if (options.platforms.onebot) plugins.add('@aalis/plugin-platform-onebot');
+  if (options.platforms.telegram) plugins.add('@aalis/plugin-platform-telegram');
+  const names = ['@aalis/runtime', '@aalis/plugin-webui', ...[...plugins].sort()];
+  return Object.fromEntries(names.map((name) => [name, range]));
+}
+
+export function manifest(options: ProjectOptions): Record<string, unknown> {
   return {
     name: options.name,
     version: '0.1.0',
@@ -93,11 +129,11 @@ export function manifest(options: ProjectOptions): Record<string, unknown> {
       chat: 'aalis chat',
       'webui-link': 'aalis webui-link',
     },
-    dependencies: { '@aalis/runtime': range, '@aalis/plugin-webui': range },
-    // npm 11 asks a project to allow its dependencies' install scripts: better-sqlite3 unpacks or builds its addon,
-    // esbuild (the runtime's, for a checkout's start build) fetches its binary package; protobufjs's postinstall (a
-    // version check of its CLI, pulled in by the Lark SDK) is reviewed and not needed, so npm has nothing to warn about.
-    allowScripts: { 'better-sqlite3': true, esbuild: true, protobufjs: false },
+    dependencies: dependenciesOf(options),
+    // npm 11 asks a project to allow its dependencies' install scripts: better-sqlite3 unpacks or builds its addon;
+    // protobufjs's postinstall (a version check of its CLI, pulled in by the Lark SDK) is reviewed and not needed, so
+    // npm has nothing to warn about.
+    allowScripts: { 'better-sqlite3': true, protobufjs: false },
   };
 }
 

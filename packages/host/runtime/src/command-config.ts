@@ -17,18 +17,18 @@ export interface CommandConfig {
 }
 
 /** The command's configuration, or its exit status (2) once the problems are written to `stderr`. */
-export function loadCommandConfig(options: {
+export async function loadCommandConfig(options: {
   cwd: string;
   configFile?: string;
   env: Record<string, string | undefined>;
   stderr: NodeJS.WritableStream;
-}): CommandConfig | 2 {
+}): Promise<CommandConfig | 2> {
   const file = resolve(options.cwd, options.configFile ?? CONFIG_FILE_NAME);
   const loaded = loadConfig({
     file,
     env: options.env,
     // Sections of installed plugins are valid keys here too.
-    slots: [...pluginSlots(), ...installedPluginSlots(dirname(file))],
+    slots: [...(await pluginSlots()), ...installedPluginSlots(dirname(file))],
     createIfMissing: false,
     // A file named with --config must exist, as for every other command.
     requireFile: options.configFile !== undefined,

@@ -9,6 +9,8 @@ export type ConfigProblem =
   | { kind: 'syntax'; source: ProblemSource; reason: string }
   | { kind: 'issue'; source: ProblemSource; path: string; expected: string; received: string }
   | { kind: 'unknownPlugin'; source: ProblemSource; path: string; known: string }
+  /** A section for an optional first-party plugin whose package is not installed (AALIS_RUNTIME_PLUGIN_NOT_INSTALLED). */
+  | { kind: 'pluginNotInstalled'; source: ProblemSource; path: string; name: string }
   | { kind: 'notObject'; source: ProblemSource; received: string }
   | { kind: 'unreadable'; source: ProblemSource; reason: string }
   | { kind: 'missing'; source: ProblemSource };
@@ -42,6 +44,11 @@ export function formatProblem(problem: ConfigProblem, locale: Locale): string {
     case 'unknownPlugin':
       return translate(
         textRef('runtime.config.unknownPlugin', { where: at, path: problem.path, known: problem.known }),
+        locale,
+      );
+    case 'pluginNotInstalled':
+      return translate(
+        textRef('runtime.config.pluginNotInstalled', { where: at, path: problem.path, name: problem.name }),
         locale,
       );
     case 'notObject':

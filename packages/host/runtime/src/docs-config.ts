@@ -1,10 +1,11 @@
 // `npm run docs:config`: regenerates the configuration reference in docs/configuration.md from the schemas.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { withReference } from './config-reference.js';
+import { configReference, withReference } from './config-reference.js';
+import { pluginSlots } from './plugin-set.js';
 
 const file = new URL('../../../../docs/configuration.md', import.meta.url);
 const before = readFileSync(file, 'utf8');
-const after = withReference(before);
+const after = withReference(before, configReference(await pluginSlots()));
 if (after === before) {
   console.log('docs/configuration.md is up to date.');
 } else {

@@ -18,7 +18,8 @@ export {
   type PlannedPlugin,
 } from './load-config.js';
 export { fileLogSink, formatLogLine, lineLogSink, redactor } from './log-sinks.js';
+export { isOptionalPlugin, OPTIONAL_PLUGINS } from './optional-plugins.js';
 export { PersistedPreferences } from './persisted-preferences.js';
-export { type PluginSlot, pluginSlots } from './plugin-set.js';
+export { notInstalledSlot, type PluginSlot, pluginSlots } from './plugin-set.js';
 export { runtimeErrors } from './runtime-errors.js';
 export { type RunningAalis, runtimeVersion, type StartAalisOptions, startAalis } from './start-aalis.js';

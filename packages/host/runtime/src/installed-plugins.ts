@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AnyPluginDefinition } from '@aalis/core';
+import { isOptionalPlugin } from './optional-plugins.js';
 import type { PluginSlot } from './plugin-set.js';
 
 export interface InstalledPackage {
@@ -17,6 +18,7 @@ export interface InstalledPackage {
     description?: string;
     main?: string;
     exports?: unknown;
+    dependencies?: Record<string, string>;
     peerDependencies?: Record<string, string>;
   };
 }
@@ -50,6 +52,11 @@ export function entryFile(installed: InstalledPackage): string {
 /** Whether a package is a third-party Aalis plugin (it states the core versions it works with). */
 export function isThirdPartyPlugin(manifest: InstalledPackage['manifest']): boolean {
   return manifest.peerDependencies?.['@aalis/core'] !== undefined && !manifest.name.startsWith('@aalis/');
+}
+
+/** Whether `aalis plugin add` may add the package: a third-party plugin, or an optional first-party one. */
+export function isPluginPackage(manifest: InstalledPackage['manifest']): boolean {
+  return isThirdPartyPlugin(manifest) || isOptionalPlugin(manifest.name);
 }
 
 /** The slots of the plugins installed in the deployment at `dir` (none without a package.json). */

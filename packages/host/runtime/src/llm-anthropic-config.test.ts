@@ -7,6 +7,9 @@ import { type LoadResult, loadConfig } from './load-config.js';
 import { pluginSlots } from './plugin-set.js';
 import './runtime-texts.js';
 
+/** The runtime's plugin slots (the optional plugins' config modules imported once). */
+const slots = await pluginSlots();
+
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -17,7 +20,7 @@ function load(text: string, env: Record<string, string> = {}): LoadResult {
   dirs.push(dir);
   const file = join(dir, 'aalis.config.yaml');
   writeFileSync(file, text);
-  return loadConfig({ file, env, slots: pluginSlots(), systemTimeZone: () => 'Europe/Paris' });
+  return loadConfig({ file, env, slots, systemTimeZone: () => 'Europe/Paris' });
 }
 
 function planned(result: LoadResult) {

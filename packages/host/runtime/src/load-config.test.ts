@@ -8,6 +8,9 @@ import { ENVIRONMENT_KEYS, type LoadResult, loadConfig } from './load-config.js'
 import { pluginSlots } from './plugin-set.js';
 import './runtime-texts.js';
 
+/** The runtime's plugin slots (the optional plugins' config modules imported once). */
+const slots = await pluginSlots();
+
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -18,7 +21,7 @@ function load(text: string | undefined, env: Record<string, string> = {}): LoadR
   dirs.push(dir);
   const file = join(dir, 'aalis.config.yaml');
   if (text !== undefined) writeFileSync(file, text);
-  return { ...loadConfig({ file, env, slots: pluginSlots(), systemTimeZone: () => 'Europe/Paris' }), dir };
+  return { ...loadConfig({ file, env, slots, systemTimeZone: () => 'Europe/Paris' }), dir };
 }
 
 function ok(result: LoadResult) {

@@ -168,6 +168,11 @@ export function loadConfig(options: LoadConfigOptions): LoadResult {
       });
       continue;
     }
+    // An optional plugin that is not installed: its section cannot be checked nor run, and the fix is one command.
+    if (slot.notInstalled && value !== false) {
+      problems.push({ kind: 'pluginNotInstalled', source: sourceOf(path), path: path.join('.'), name: slot.name });
+      continue;
+    }
     if (value === false && slot.essential) {
       problems.push({
         kind: 'issue',

@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Locale, type TextRef, textRef, translate } from '@aalis/core';
-import { entryFile, findInstalled, isThirdPartyPlugin } from './installed-plugins.js';
+import { entryFile, findInstalled, isPluginPackage } from './installed-plugins.js';
+import { isOptionalPlugin } from './optional-plugins.js';
 import './plugin-command-texts.js';
 
 export interface PluginCommandIo {
@@ -328,17 +329,23 @@ async function add(
   const before = dependencies(options.cwd);
   options.onText?.(textRef('runtime.plugin.installing', { spec }));
   options.onProgress?.({ phase: 'resolving', packages: 0 });
-  const run = await npm(['install', spec, '--save', '--no-audit', '--no-fund'], options, true);
+  // An optional first-party plugin named bare is the one of the deployment's own release (its registry's latest may be
+  // another): the same version as the runtime installed here.
+  const release = isOptionalPlugin(spec) ? findInstalled(options.cwd, '@aalis/runtime')?.manifest.version : undefined;
+  const wanted = release ? `${spec}@${release}` : spec;
+  const run = await npm(['install', wanted, '--save', '--no-audit', '--no-fund'], options, true);
   if (run.code !== 0 || run.stopped) throw npmFailure('install', run, options);
   options.onProgress?.({ phase: 'checking', packages: 0 });
   // The package the install added (or changed): its name, whatever form the spec had (a version, a tag, a tarball).
   const after = dependencies(options.cwd);
   const name = Object.keys(after).find((key) => before[key] !== after[key]) ?? spec;
   const installed = findInstalled(options.cwd, name);
-  if (!installed || !isThirdPartyPlugin(installed.manifest)) {
+  if (!installed || !isPluginPackage(installed.manifest)) {
     throw new PluginCommandError('not-plugin', textRef('runtime.plugin.notPlugin', { name }));
   }
-  const range = installed.manifest.peerDependencies!['@aalis/core']!;
+  // A first-party plugin depends on the core of its release; a third-party one states the range it works with.
+  const range =
+    installed.manifest.peerDependencies?.['@aalis/core'] ?? installed.manifest.dependencies?.['@aalis/core'] ?? '—';
   const core = findInstalled(installed.dir, '@aalis/core');
   // npm's own check of the peer range against the core it resolved (it refuses an unsatisfiable one on install
   // already, unless told to ignore peers): `npm ls` exits non-zero and names the problem.

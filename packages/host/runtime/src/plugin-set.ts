@@ -3,6 +3,10 @@
 // providers other than the offline one, OpenTelemetry, the room platforms, MCP, the session server) are imported only
 // when their slot is enabled: each lazy slot keeps its schema from a light module of its package, so validation and
 // the configuration reference need none of their code (docs/decisions/lazy-plugins.md).
+// The optional plugins (OPTIONAL_PLUGINS: the platforms, OpenTelemetry, MCP, media, the file reader) are not
+// dependencies of @aalis/runtime: a deployment installs those its template uses (docs/decisions/install-from-registry.md).
+// Their slots are there all the same, with the same keys; the schema module of one that is not installed cannot be
+// imported, so its slot says so, and a section for it is a configuration problem naming `aalis plugin add`.
 import type { AnyPluginDefinition, Schema } from '@aalis/core';
 import { headerSecrets } from '@aalis/http-transport/config-schema';
 import agentPlugin from '@aalis/plugin-agent';
@@ -12,31 +16,18 @@ import { cliConfigSchema } from '@aalis/plugin-cli';
 import commandsPlugin from '@aalis/plugin-commands';
 import contributionsPlugin from '@aalis/plugin-contributions';
 import { embeddingOpenAiConfigSchema } from '@aalis/plugin-embedding-openai/embedding-openai-config';
-import { fileReaderConfigSchema } from '@aalis/plugin-file-reader/file-reader-config';
 import flowControlPlugin from '@aalis/plugin-flow-control';
 import gatewayPlugin from '@aalis/plugin-gateway';
 import hooksPlugin from '@aalis/plugin-hooks';
 import { anthropicConfigSchema } from '@aalis/plugin-llm-anthropic/config-schema';
 import offlinePlugin from '@aalis/plugin-llm-offline';
 import { openAiConfigSchema } from '@aalis/plugin-llm-openai/config-schema';
-import { mcpConfigSchema } from '@aalis/plugin-mcp/mcp-config';
-import { mediaConfigSchema } from '@aalis/plugin-media/media-config';
 import memoryPlugin from '@aalis/plugin-memory-sqlite';
 import memorySummaryPlugin from '@aalis/plugin-memory-summary';
 import memoryVectorPlugin from '@aalis/plugin-memory-vector';
 import archivePlugin from '@aalis/plugin-message-archive';
 import mutePlugin from '@aalis/plugin-mute';
-import { otelConfigSchema, tracingWanted } from '@aalis/plugin-otel/otel-config';
 import personaPlugin from '@aalis/plugin-persona';
-import { dingtalkConfigSchema, dingtalkConfigured } from '@aalis/plugin-platform-dingtalk/dingtalk-config';
-import { discordConfigSchema, discordConfigured } from '@aalis/plugin-platform-discord/discord-config';
-import { larkConfigSchema, larkConfigured } from '@aalis/plugin-platform-lark/lark-config';
-import { onebotConfigSchema, onebotConfigured } from '@aalis/plugin-platform-onebot/onebot-config';
-import { qqConfigSchema, qqConfigured } from '@aalis/plugin-platform-qq/qq-config';
-import { satoriConfigSchema, satoriConfigured } from '@aalis/plugin-platform-satori/satori-config';
-import { slackConfigSchema, slackConfigured } from '@aalis/plugin-platform-slack/slack-config';
-import { telegramConfigSchema, telegramConfigured } from '@aalis/plugin-platform-telegram/telegram-config';
-import { wecomConfigSchema, wecomConfigured } from '@aalis/plugin-platform-wecom/wecom-config';
 import promptBudgetPlugin from '@aalis/plugin-prompt-budget';
 import schedulePlugin from '@aalis/plugin-schedule';
 import sessionManagerPlugin from '@aalis/plugin-session-manager';
@@ -83,6 +74,21 @@ export interface PluginSlot {
   ) => boolean;
   /** The secret values in its section (tokens, header values …), redacted from every log line. */
   secretsOf?: (section: Record<string, unknown>) => string[];
+  /**
+   * An optional first-party plugin whose package this deployment has not installed: no schema, never enabled; a
+   * section for it (anything but `false`) is the problem AALIS_RUNTIME_PLUGIN_NOT_INSTALLED (`aalis plugin add <name>`).
+   */
+  notInstalled?: boolean;
+}
+
+/** Whether an import failed because the package `name` itself is not installed (not one of its own imports). */
+export function isMissingPackage(error: unknown, name: string): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return (
+    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
+    (error.message.includes(`'${name}'`) || error.message.includes(`'${name}/`))
+  );
 }
 
 /** A plugin every run loads: its definition is imported with the runtime. */
@@ -108,9 +114,39 @@ function lazySlot(
   return { name, schema, load: async () => (await load()).default, ...rest };
 }
 
-/** Every plugin the runtime knows, in registration order. */
-export function pluginSlots(): PluginSlot[] {
-  return [
+/** The slot of an optional plugin whose package is not installed: known by its keys, never enabled, nothing to load. */
+export function notInstalledSlot({ alias, name, summary }: Pick<PluginSlot, 'alias' | 'name' | 'summary'>): PluginSlot {
+  return { alias, name, summary, notInstalled: true, enabledWhen: () => false };
+}
+
+/**
+ * An optional plugin's slot: its schema and enabling rule from its package's light config module, imported now; when
+ * the package is not installed, a slot that says so (same alias and name, so its section is recognised).
+ */
+export async function optionalSlot<Config>(
+  name: string,
+  config: () => Promise<Config>,
+  from: (module: Config) => { schema: Schema<unknown>; enabledWhen?: PluginSlot['enabledWhen'] },
+  load: () => Promise<{ default: AnyPluginDefinition }>,
+  rest: Omit<PluginSlot, 'name' | 'schema' | 'load'>,
+): Promise<PluginSlot> {
+  let module: Config;
+  try {
+    module = await config();
+  } catch (error) {
+    if (!isMissingPackage(error, name)) throw error;
+    return notInstalledSlot({ alias: rest.alias, name, summary: rest.summary });
+  }
+  const { schema, enabledWhen } = from(module);
+  return lazySlot(name, schema, load, { ...rest, ...(enabledWhen ? { enabledWhen } : {}) });
+}
+
+/**
+ * Every plugin the runtime knows, in registration order. Asynchronous: the optional plugins' config modules are
+ * imported (they are found in the deployment's node_modules, or not).
+ */
+export async function pluginSlots(): Promise<PluginSlot[]> {
+  return Promise.all([
     slot(storagePlugin, {
       alias: 'storage',
       summary: 'The stores: one SQLite database in the data directory, or PostgreSQL (database).',
@@ -244,105 +280,173 @@ export function pluginSlots(): PluginSlot[] {
       filledIn: 'timeZone ← timeZone',
       secretsOf: (section) => stringsAt(section, 'webhookSecret'),
     }),
-    lazySlot('@aalis/plugin-media', mediaConfigSchema, () => import('@aalis/plugin-media'), {
-      alias: 'media',
-      summary:
-        'Images for models that cannot see: described by a model with vision (describeModel), cached by content; describe_image. Voice messages transcribed (transcription); voice replies spoken (speech, the voiceReply setting).',
-      secretsOf: (section) =>
-        [section.transcription, section.speech].flatMap((endpoint) =>
-          typeof endpoint === 'object' && endpoint !== null
-            ? stringsAt(endpoint as Record<string, unknown>, 'apiKey')
-            : [],
-        ),
-    }),
-    lazySlot('@aalis/plugin-file-reader', fileReaderConfigSchema, () => import('@aalis/plugin-file-reader'), {
-      alias: 'file-reader',
-      summary:
-        'Files people send (text in any common encoding, Markdown, CSV, PDF, DOCX, XLSX, PPTX) read for the model; read_uploaded_file.',
-    }),
+    optionalSlot(
+      '@aalis/plugin-media',
+      () => import('@aalis/plugin-media/media-config'),
+      (module) => ({ schema: module.mediaConfigSchema }),
+      () => import('@aalis/plugin-media'),
+      {
+        alias: 'media',
+        summary:
+          'Images for models that cannot see: described by a model with vision (describeModel), cached by content; describe_image. Voice messages transcribed (transcription); voice replies spoken (speech, the voiceReply setting).',
+        secretsOf: (section) =>
+          [section.transcription, section.speech].flatMap((endpoint) =>
+            typeof endpoint === 'object' && endpoint !== null
+              ? stringsAt(endpoint as Record<string, unknown>, 'apiKey')
+              : [],
+          ),
+      },
+    ),
+    optionalSlot(
+      '@aalis/plugin-file-reader',
+      () => import('@aalis/plugin-file-reader/file-reader-config'),
+      (module) => ({ schema: module.fileReaderConfigSchema }),
+      () => import('@aalis/plugin-file-reader'),
+      {
+        alias: 'file-reader',
+        summary:
+          'Files people send (text in any common encoding, Markdown, CSV, PDF, DOCX, XLSX, PPTX) read for the model; read_uploaded_file.',
+      },
+    ),
     slot(createBasicToolsPlugin(), { alias: 'basic-tools', summary: 'The current_time and calculator tools.' }),
-    lazySlot('@aalis/plugin-otel', otelConfigSchema, () => import('@aalis/plugin-otel'), {
-      alias: 'otel',
-      summary:
-        'OpenTelemetry traces (invoke_agent, chat, execute_tool) over OTLP/HTTP; enabled only when OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_TRACES_EXPORTER=otlp) is set.',
+    optionalSlot(
+      '@aalis/plugin-otel',
+      () => import('@aalis/plugin-otel/otel-config'),
       // Without OTEL_* variables the plugin would register nothing: it is not even imported then.
-      enabledWhen: (_section, env) => tracingWanted(env),
-    }),
-    lazySlot('@aalis/plugin-platform-onebot', onebotConfigSchema, () => import('@aalis/plugin-platform-onebot'), {
-      alias: 'platform-onebot',
-      summary:
-        'QQ through a OneBot v11 implementation (NapCat, Lagrange, go-cqhttp); enabled when url is set or mode is reverse.',
-      enabledWhen: onebotConfigured,
-      secretsOf: (section) => stringsAt(section, 'accessToken'),
-    }),
-    lazySlot('@aalis/plugin-platform-telegram', telegramConfigSchema, () => import('@aalis/plugin-platform-telegram'), {
-      alias: 'platform-telegram',
-      summary: 'Telegram through the Bot API (long polling); enabled when token is set.',
-      enabledWhen: telegramConfigured,
-      secretsOf: (section) => stringsAt(section, 'token'),
-    }),
-    lazySlot('@aalis/plugin-platform-satori', satoriConfigSchema, () => import('@aalis/plugin-platform-satori'), {
-      alias: 'platform-satori',
-      summary:
-        'Every platform a Satori server bridges (Koishi’s adapters, Chronocat …) through the Satori protocol; enabled when endpoint is set.',
-      enabledWhen: satoriConfigured,
-      secretsOf: (section) => stringsAt(section, 'token'),
-    }),
-    lazySlot('@aalis/plugin-platform-discord', discordConfigSchema, () => import('@aalis/plugin-platform-discord'), {
-      alias: 'platform-discord',
-      summary:
-        'Discord through its gateway and REST API (guild channels, threads as sessions, DMs, slash commands); enabled when token is set.',
-      enabledWhen: discordConfigured,
-      secretsOf: (section) => stringsAt(section, 'token'),
-    }),
-    lazySlot('@aalis/plugin-platform-lark', larkConfigSchema, () => import('@aalis/plugin-platform-lark'), {
-      alias: 'platform-lark',
-      summary:
-        'Feishu and Lark through the long connection (group and private chats, @ mentions, rich text and cards); enabled when appId and appSecret are set.',
-      enabledWhen: larkConfigured,
-      secretsOf: (section) => stringsAt(section, 'appSecret'),
-    }),
-    lazySlot('@aalis/plugin-platform-slack', slackConfigSchema, () => import('@aalis/plugin-platform-slack'), {
-      alias: 'platform-slack',
-      summary:
-        'Slack through Socket Mode and the Web API (channels, threads as sessions, DMs); enabled when botToken and appToken are set.',
-      enabledWhen: slackConfigured,
-      secretsOf: (section) => [...stringsAt(section, 'botToken'), ...stringsAt(section, 'appToken')],
-    }),
-    lazySlot('@aalis/plugin-platform-qq', qqConfigSchema, () => import('@aalis/plugin-platform-qq'), {
-      alias: 'platform-qq',
-      summary:
-        'QQ’s official bots (QQ Open Platform bot API v2: group @ messages and C2C chats over the gateway); enabled when appId is set.',
-      enabledWhen: qqConfigured,
-      secretsOf: (section) => stringsAt(section, 'clientSecret'),
-    }),
-    lazySlot('@aalis/plugin-platform-dingtalk', dingtalkConfigSchema, () => import('@aalis/plugin-platform-dingtalk'), {
-      alias: 'platform-dingtalk',
-      summary:
-        'DingTalk robots in Stream mode (dingtalk-stream: group @ and single chats, replies through the session webhook or the API); enabled when clientId is set.',
-      enabledWhen: dingtalkConfigured,
-      secretsOf: (section) => stringsAt(section, 'clientSecret'),
-    }),
-    lazySlot('@aalis/plugin-platform-wecom', wecomConfigSchema, () => import('@aalis/plugin-platform-wecom'), {
-      alias: 'platform-wecom',
-      summary:
-        'WeCom intelligent bots (企业微信智能机器人, API mode: the encrypted callback, group @ and single chats, stream replies); enabled when token is set.',
-      enabledWhen: wecomConfigured,
-      secretsOf: (section) => [...stringsAt(section, 'token'), ...stringsAt(section, 'encodingAESKey')],
-    }),
-    lazySlot('@aalis/plugin-mcp', mcpConfigSchema, () => import('@aalis/plugin-mcp'), {
-      alias: 'mcp',
-      summary:
-        'MCP servers’ tools (stdio or HTTP), offered as mcp__<server>__<tool>; enabled when servers are configured.',
-      enabledWhen: (section) => Object.keys((section?.servers as object | undefined) ?? {}).length > 0,
-      secretsOf: (section) =>
-        Object.values((section.servers as Record<string, Record<string, unknown>> | undefined) ?? {})
-          .flatMap((server) => [
-            ...Object.values((server.headers as Record<string, unknown> | undefined) ?? {}),
-            ...Object.values((server.env as Record<string, unknown> | undefined) ?? {}),
-          ])
-          .filter((value): value is string => typeof value === 'string' && value.length >= 8),
-    }),
+      (module) => ({ schema: module.otelConfigSchema, enabledWhen: (_section, env) => module.tracingWanted(env) }),
+      () => import('@aalis/plugin-otel'),
+      {
+        alias: 'otel',
+        summary:
+          'OpenTelemetry traces (invoke_agent, chat, execute_tool) over OTLP/HTTP; enabled only when OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_TRACES_EXPORTER=otlp) is set.',
+      },
+    ),
+    optionalSlot(
+      '@aalis/plugin-platform-onebot',
+      () => import('@aalis/plugin-platform-onebot/onebot-config'),
+      (module) => ({ schema: module.onebotConfigSchema, enabledWhen: module.onebotConfigured }),
+      () => import('@aalis/plugin-platform-onebot'),
+      {
+        alias: 'platform-onebot',
+        summary:
+          'QQ through a OneBot v11 implementation (NapCat, Lagrange, go-cqhttp); enabled when url is set or mode is reverse.',
+        secretsOf: (section) => stringsAt(section, 'accessToken'),
+      },
+    ),
+    optionalSlot(
+      '@aalis/plugin-platform-telegram',
+      () => import('@aalis/plugin-platform-telegram/telegram-config'),
+      (module) => ({ schema: module.telegramConfigSchema, enabledWhen: module.telegramConfigured }),
+      () => import('@aalis/plugin-platform-telegram'),
+      {
+        alias: 'platform-telegram',
+        summary: 'Telegram through the Bot API (long polling); enabled when token is set.',
+        secretsOf: (section) => stringsAt(section, 'token'),
+      },
+    ),
+    optionalSlot(
+      '@aalis/plugin-platform-satori',
+      () => import('@aalis/plugin-platform-satori/satori-config'),
+      (module) => ({ schema: module.satoriConfigSchema, enabledWhen: module.satoriConfigured }),
+      () => import('@aalis/plugin-platform-satori'),
+      {
+        alias: 'platform-satori',
+        summary:
+          'Every platform a Satori server bridges (Koishi’s adapters, Chronocat …) through the Satori protocol; enabled when endpoint is set.',
+        secretsOf: (section) => stringsAt(section, 'token'),
+      },
+    ),
+    optionalSlot(
+      '@aalis/plugin-platform-discord',
+      () => import('@aalis/plugin-platform-discord/discord-config'),
+      (module) => ({ schema: module.discordConfigSchema, enabledWhen: module.discordConfigured }),
+      () => import('@aalis/plugin-platform-discord'),
+      {
+        alias: 'platform-discord',
+        summary:
+          'Discord through its gateway and REST API (guild channels, threads as sessions, DMs, slash commands); enabled when token is set.',
+        secretsOf: (section) => stringsAt(section, 'token'),
+      },
+    ),
+    optionalSlot(
+      '@aalis/plugin-platform-lark',
+      () => import('@aalis/plugin-platform-lark/lark-config'),
+      (module) => ({ schema: module.larkConfigSchema, enabledWhen: module.larkConfigured }),
+      () => import('@aalis/plugin-platform-lark'),
+      {
+        alias: 'platform-lark',
+        summary:
+          'Feishu and Lark through the long connection (group and private chats, @ mentions, rich text and cards); enabled when appId and appSecret are set.',
+        secretsOf: (section) => stringsAt(section, 'appSecret'),
+      },
+    ),
+    optionalSlot(
+      '@aalis/plugin-platform-slack',
+      () => import('@aalis/plugin-platform-slack/slack-config'),
+      (module) => ({ schema: module.slackConfigSchema, enabledWhen: module.slackConfigured }),
+      () => import('@aalis/plugin-platform-slack'),
+      {
+        alias: 'platform-slack',
+        summary:
+          'Slack through Socket Mode and the Web API (channels, threads as sessions, DMs); enabled when botToken and appToken are set.',
+        secretsOf: (section) => [...stringsAt(section, 'botToken'), ...stringsAt(section, 'appToken')],
+      },
+    ),
+    optionalSlot(
+      '@aalis/plugin-platform-qq',
+      () => import('@aalis/plugin-platform-qq/qq-config'),
+      (module) => ({ schema: module.qqConfigSchema, enabledWhen: module.qqConfigured }),
+      () => import('@aalis/plugin-platform-qq'),
+      {
+        alias: 'platform-qq',
+        summary:
+          'QQ’s official bots (QQ Open Platform bot API v2: group @ messages and C2C chats over the gateway); enabled when appId is set.',
+        secretsOf: (section) => stringsAt(section, 'clientSecret'),
+      },
+    ),
+    optionalSlot(
+      '@aalis/plugin-platform-dingtalk',
+      () => import('@aalis/plugin-platform-dingtalk/dingtalk-config'),
+      (module) => ({ schema: module.dingtalkConfigSchema, enabledWhen: module.dingtalkConfigured }),
+      () => import('@aalis/plugin-platform-dingtalk'),
+      {
+        alias: 'platform-dingtalk',
+        summary:
+          'DingTalk robots in Stream mode (dingtalk-stream: group @ and single chats, replies through the session webhook or the API); enabled when clientId is set.',
+        secretsOf: (section) => stringsAt(section, 'clientSecret'),
+      },
+    ),
+    optionalSlot(
+      '@aalis/plugin-platform-wecom',
+      () => import('@aalis/plugin-platform-wecom/wecom-config'),
+      (module) => ({ schema: module.wecomConfigSchema, enabledWhen: module.wecomConfigured }),
+      () => import('@aalis/plugin-platform-wecom'),
+      {
+        alias: 'platform-wecom',
+        summary:
+          'WeCom intelligent bots (企业微信智能机器人, API mode: the encrypted callback, group @ and single chats, stream replies); enabled when token is set.',
+        secretsOf: (section) => [...stringsAt(section, 'token'), ...stringsAt(section, 'encodingAESKey')],
+      },
+    ),
+    optionalSlot(
+      '@aalis/plugin-mcp',
+      () => import('@aalis/plugin-mcp/mcp-config'),
+      (module) => ({ schema: module.mcpConfigSchema }),
+      () => import('@aalis/plugin-mcp'),
+      {
+        alias: 'mcp',
+        summary:
+          'MCP servers’ tools (stdio or HTTP), offered as mcp__<server>__<tool>; enabled when servers are configured.',
+        enabledWhen: (section) => Object.keys((section?.servers as object | undefined) ?? {}).length > 0,
+        secretsOf: (section) =>
+          Object.values((section.servers as Record<string, Record<string, unknown>> | undefined) ?? {})
+            .flatMap((server) => [
+              ...Object.values((server.headers as Record<string, unknown> | undefined) ?? {}),
+              ...Object.values((server.env as Record<string, unknown> | undefined) ?? {}),
+            ])
+            .filter((value): value is string => typeof value === 'string' && value.length >= 8),
+      },
+    ),
     {
       alias: 'session-server',
       // SESSION_SERVER_PLUGIN, not imported from the plugin's module (plugin-set.test.ts checks it is the same).
@@ -359,7 +463,7 @@ export function pluginSlots(): PluginSlot[] {
       summary: 'The terminal platform (`aalis start`, `aalis chat`).',
       essential: true,
     },
-  ];
+  ]);
 }
 
 /** The string at `key` of a section, as a list (empty when unset). */

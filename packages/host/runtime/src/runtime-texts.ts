@@ -30,6 +30,8 @@ export const runtimeTexts = defineCatalogue({
     'runtime.config.syntax': '{where}：YAML 语法错误：{reason}',
     'runtime.config.issue': '{where}：{path} 应为 {expected}，实际为 {received}',
     'runtime.config.unknownPlugin': '{where}：{path} 不是已知的插件（已知：{known}）',
+    'runtime.config.pluginNotInstalled':
+      '{where}：{path} 是可选插件 {name} 的配置，但这个部署没有安装它（AALIS_RUNTIME_PLUGIN_NOT_INSTALLED）。在部署目录里运行 aalis plugin add {name} 再重新启动；不用它就删掉这一段，或写成 false。',
     'runtime.config.pluginSection': '一个对象（插件的配置段）、true 或 false',
     'runtime.config.listedTwice': '每个插件一段（{alias} 与 {name} 是同一个插件，写了两次）',
     'runtime.config.required': '一个配置段或 true（没有这个插件 Aalis 无法运行）',
@@ -91,6 +93,8 @@ export const runtimeTexts = defineCatalogue({
     'runtime.config.syntax': '{where}: YAML syntax error: {reason}',
     'runtime.config.issue': '{where}: {path} expected {expected}, received {received}',
     'runtime.config.unknownPlugin': '{where}: {path} is not a known plugin (known: {known})',
+    'runtime.config.pluginNotInstalled':
+      "{where}: {path} configures the optional plugin {name}, which this deployment has not installed (AALIS_RUNTIME_PLUGIN_NOT_INSTALLED). Run aalis plugin add {name} in the deployment's directory and start again; to go without it, delete the section or write false.",
     'runtime.config.pluginSection': "an object (the plugin's section), true or false",
     'runtime.config.listedTwice': 'one section per plugin ({alias} and {name} are the same plugin, listed twice)',
     'runtime.config.required': 'a section or true (Aalis cannot run without this plugin)',

@@ -116,7 +116,7 @@ export async function startAalis(options: StartAalisOptions = {}): Promise<Runni
   const errorOutput = options.errorOutput ?? process.stderr;
   const configFile = resolve(cwd, options.configFile ?? CONFIG_FILE_NAME);
   // The runtime's own plugins, then those installed into the deployment (aalis plugin add).
-  const slots = [...pluginSlots(), ...installedPluginSlots(dirname(configFile))];
+  const slots = [...(await pluginSlots()), ...installedPluginSlots(dirname(configFile))];
 
   const loaded = loadConfig({
     file: configFile,

@@ -22,8 +22,8 @@ export interface WebuiLinkOptions {
 }
 
 /** Prints the link on standard output (notes on standard error); resolves with the exit code. */
-export function printWebuiLink(options: WebuiLinkOptions): number {
-  const loaded = loadCommandConfig(options);
+export async function printWebuiLink(options: WebuiLinkOptions): Promise<number> {
+  const loaded = await loadCommandConfig(options);
   if (loaded === 2) return 2;
   const { config, t } = loaded;
   const planned = config.plugins.find((plugin) => plugin.slot.alias === 'session-server');

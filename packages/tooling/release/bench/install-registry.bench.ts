@@ -12,13 +12,24 @@
 //     when loaded), each leaving package.json, package-lock.json and node_modules/.package-lock.json byte for byte as
 //     before (hashed), and `aalis plugin remove`.
 // Each check that fails ends the run with exit status 1 (CI runs it: see docs/decisions/install-from-registry.md).
-// `--plugin <dir>` adds and removes that plugin package too (published from <dir>); `--cold` gives npm an empty cache
-// (every third-party package downloaded through the registry, as on a new machine; better-sqlite3's build is still
-// taken from prebuild-install's cache when there is one); `--parallel` runs the templates' creates at the same time.
+// `--plugin <dir>` adds and removes that plugin package too (published from <dir>); `--cold` gives each template's
+// create an empty npm cache of its own (every third-party package downloaded through the registry, as on a new
+// machine; better-sqlite3's build is still taken from prebuild-install's cache when there is one); `--parallel` runs
+// the templates' creates at the same time. Each template's row says how many packages its deployment installed.
 // BENCH_TEMPLATES=minimal,full is the same as naming them.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -176,7 +187,33 @@ function writePlugin(dir: string, name: string, range: string, body: string): vo
   writeFileSync(join(dir, 'index.js'), body);
 }
 
-const rows: Array<{ template: string; create: number; running: number; reply: number }> = [];
+/** How many packages a deployment's install put in node_modules (npm's hidden lockfile), and their size on disk. */
+function installedSize(dir: string): { packages: number; megabytes: number } {
+  const hidden = join(dir, 'node_modules', '.package-lock.json');
+  const entries = existsSync(hidden)
+    ? Object.entries(
+        (JSON.parse(readFileSync(hidden, 'utf8')) as { packages?: Record<string, { link?: boolean }> }).packages ?? {},
+      )
+    : [];
+  const sizeOf = (path: string): number =>
+    readdirSync(path, { withFileTypes: true }).reduce((total, entry) => {
+      const child = join(path, entry.name);
+      return total + (entry.isDirectory() ? sizeOf(child) : entry.isFile() ? statSync(child).size : 0);
+    }, 0);
+  return {
+    packages: entries.filter(([path, entry]) => path !== '' && !entry.link).length,
+    megabytes: sizeOf(join(dir, 'node_modules')) / 1e6,
+  };
+}
+
+const rows: Array<{
+  template: string;
+  create: number;
+  running: number;
+  reply: number;
+  packages: number;
+  megabytes: number;
+}> = [];
 let registryStop: (() => Promise<void>) | undefined;
 try {
   let started = Date.now();
@@ -195,13 +232,15 @@ try {
     AALIS_WEBUI_PORT: '0',
     AALIS_LOCALE: 'en',
   };
-  if (cold) {
-    const cache = join(work, 'npm-cache');
+  const prebuilds = join(process.env.npm_config_cache ?? join(homedir(), '.npm'), '_prebuilds');
+  /** An empty npm cache (but prebuild-install's downloads, which a real first install makes from GitHub). */
+  const emptyCache = (name: string) => {
+    const cache = join(work, name);
     mkdirSync(cache);
-    const prebuilds = join(process.env.npm_config_cache ?? join(homedir(), '.npm'), '_prebuilds');
     if (existsSync(prebuilds)) cpSync(prebuilds, join(cache, '_prebuilds'), { recursive: true });
-    env.npm_config_cache = cache;
-  }
+    return cache;
+  };
+  if (cold) env.npm_config_cache = emptyCache('npm-cache');
 
   started = Date.now();
   const published = await publishWorkspaces(root, env);
@@ -236,13 +275,15 @@ try {
 
   const deploy = async (template: string) => {
     const dir = join(clean, `bot-${template}`);
+    // --cold: every template's create starts from an empty cache, not from what the one before downloaded.
+    const createEnv = { ...env, ...(cold ? { npm_config_cache: emptyCache(`npm-cache-${template}`) } : {}) };
     const started = Date.now();
     const create = await run(
       'npm',
       ['create', 'aalis@latest', `bot-${template}`, '--', '--template', template, '--yes', '--lang', 'en'],
       clean,
       // npm's own --yes: install create-aalis without asking (a script has no one to answer).
-      { ...env, npm_config_yes: 'true' },
+      { ...createEnv, npm_config_yes: 'true' },
     );
     const createMs = Date.now() - started;
     check(create.code === 0, `${template}: npm create aalis@latest exits 0 (${seconds(createMs)})`, create.output);
@@ -278,7 +319,7 @@ try {
       `${template}: aalis chat answers with the offline demo model`,
       chat.output,
     );
-    rows.push({ template, create: createMs, running: runningMs, reply: Date.now() - started });
+    rows.push({ template, create: createMs, running: runningMs, reply: Date.now() - started, ...installedSize(dir) });
   };
   // --parallel: the templates' creates at the same time (one npx cache: npm serialises its own writes to it).
   if (parallel) await Promise.all(templates.map(deploy));
@@ -389,6 +430,52 @@ try {
       );
     }
     const removeMs = Date.now() - started;
+
+    // A first-party optional plugin the template did not install (minimal has no media plugin): a section for it is
+    // a coded configuration error naming the command, `aalis plugin add` installs the release's own version, the bot
+    // then runs with it, and `aalis plugin remove` takes it out again.
+    started = Date.now();
+    const optional = '@aalis/plugin-media';
+    const configFile = join(deployment, 'aalis.config.yaml');
+    const configBefore = readFileSync(configFile, 'utf8');
+    const installedBefore = (
+      JSON.parse(readFileSync(join(deployment, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }
+    ).dependencies;
+    if (installedBefore[optional] === undefined) {
+      writeFileSync(configFile, configBefore.replace(/^plugins:.*$/m, 'plugins:\n  media: {}'));
+      const refused = await run(aalis, ['chat'], deployment, env, 'hello media\n');
+      check(
+        refused.code === 2 &&
+          refused.output.includes('AALIS_RUNTIME_PLUGIN_NOT_INSTALLED') &&
+          refused.output.includes(`aalis plugin add ${optional}`),
+        `a media section without ${optional} installed: exit 2, AALIS_RUNTIME_PLUGIN_NOT_INSTALLED and the command`,
+        refused.output,
+      );
+      const added = await run(aalis, ['plugin', 'add', optional], deployment, env);
+      const manifest = JSON.parse(readFileSync(join(deployment, 'package.json'), 'utf8')) as {
+        dependencies: Record<string, string>;
+      };
+      check(
+        added.code === 0 && manifest.dependencies[optional] === `^${ownVersion}`,
+        `aalis plugin add ${optional} installs the release's own version (${ownVersion})`,
+        `${JSON.stringify(manifest.dependencies)}\n${added.output}`,
+      );
+      const withMedia = await run(aalis, ['chat'], deployment, env, 'hello media\n');
+      check(
+        withMedia.code === 0 && withMedia.stdout.includes('hello media'),
+        `the bot runs with its media section once ${optional} is added`,
+        withMedia.output,
+      );
+      const removed = await run(aalis, ['plugin', 'remove', optional], deployment, env);
+      check(
+        removed.code === 0 && !existsSync(join(deployment, 'node_modules', ...optional.split('/'))),
+        `aalis plugin remove ${optional} takes it out of node_modules`,
+        removed.output,
+      );
+      writeFileSync(configFile, configBefore);
+    }
+    const optionalMs = Date.now() - started;
+    console.log(`first-party optional plugin refused, added, run and removed ${seconds(optionalMs)}`);
     console.log(
       `plugin: made, tested and published ${seconds(pluginMs)}; added ${seconds(addMs)}; two failed adds rolled back ${seconds(failMs)}; removed ${seconds(removeMs)}`,
     );
@@ -397,13 +484,13 @@ try {
   const baseline = rows.find((row) => row.template === 'minimal') ?? rows[0];
   console.log(`\nnpm's cache: ${cold ? 'empty (--cold)' : 'this machine’s'}; published in ${seconds(publishMs)}`);
   console.log(
-    '| template | npm create aalis@latest (files + install) | + npm start → login link | first reply (aalis chat) | running × minimal | of the 3-minute goal |',
+    '| template | packages installed | node_modules | npm create aalis@latest (files + install) | + npm start → login link | first reply (aalis chat) | running × minimal | of the 3-minute goal |',
   );
-  console.log('| --- | --- | --- | --- | --- | --- |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
   rows.sort((a, b) => templates.indexOf(a.template) - templates.indexOf(b.template));
   for (const row of rows) {
     console.log(
-      `| ${row.template} | ${seconds(row.create)} | ${seconds(row.running)} | ${seconds(row.reply)} | ${baseline ? (row.running / baseline.running).toFixed(2) : '—'}× | ${((row.running / GOAL_MS) * 100).toFixed(0)} % |`,
+      `| ${row.template} | ${row.packages} | ${row.megabytes.toFixed(0)} MB | ${seconds(row.create)} | ${seconds(row.running)} | ${seconds(row.reply)} | ${baseline ? (row.running / baseline.running).toFixed(2) : '—'}× | ${((row.running / GOAL_MS) * 100).toFixed(0)} % |`,
     );
   }
   console.log(
