@@ -110,6 +110,54 @@ function crossRuns(): Array<{ by: string; tags: string[] }> {
 
 const TIMEOUT = 120_000;
 
+/**
+ * A first turn that streams 'answers', then holds until the test calls `release()` and names `tags`: the other
+ * terminal's line reaches the session's owner meanwhile, on a loaded machine too, and the test goes on as soon as it
+ * has (a fixed length kept every run waiting for seconds, or on a loaded machine ended before the line came).
+ */
+function heldTurn(tags: string): { reply: ScriptedReply; release: () => void } {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  cleanups.push(release);
+  return {
+    reply: {
+      type: 'stream',
+      steps: [
+        { role: 'assistant' },
+        { text: 'answers' },
+        { until: released },
+        { text: ` ${tags}` },
+        { finish: 'stop' },
+        { usage: { promptTokens: 10, completionTokens: 4 } },
+        { done: true },
+      ],
+    },
+    release,
+  };
+}
+
+/** Waits until the line tagged `tag` waits at the session's owner: taken from the session's hand-over queue, unfinished. */
+async function waitingAtOwner(url: string, tag: string): Promise<void> {
+  const database = new PostgresDatabase(url);
+  try {
+    await waitFor(
+      async () => {
+        const [row] = await database.query<{ n: string }>(
+          `SELECT count(*) AS n FROM aalis_hand_over
+           WHERE name LIKE 'session:cli:%' AND taker IS NOT NULL AND outcome IS NULL AND strpos(payload, $1) > 0`,
+          [tag],
+        );
+        return Number(row?.n) === 1;
+      },
+      { timeoutMs: 30_000, what: `${tag} waiting at the session’s owner` },
+    );
+  } finally {
+    await database.close();
+  }
+}
+
 describe('terminal replies across processes (PostgreSQL)', () => {
   it(
     'two aalis chat processes in one session: each prints the replies to its own lines, wherever they ran, and not the replies to the other terminal’s lines',
@@ -167,25 +215,17 @@ describe('terminal replies across processes (PostgreSQL)', () => {
     async () => {
       const url = await throwawayDatabase();
       const env = { AALIS_DATABASE_URL: url };
-      // A's first turn is long: B's line, written meanwhile, is handed to A, the session's owner.
-      server.enqueue({
-        type: 'stream',
-        steps: [
-          { role: 'assistant' },
-          { text: 'answers' },
-          { delayMs: 4000 },
-          { text: ' [A m1]' },
-          { finish: 'stop' },
-          { usage: { promptTokens: 10, completionTokens: 4 } },
-          { done: true },
-        ],
-      });
+      // A's first turn lasts until B's line, written meanwhile, was handed to A, the session's owner.
+      const first = heldTurn('[A m1]');
+      server.enqueue(first.reply);
       const a = startChat('A', env);
       const b = startChat('B', env);
       await bothStarted(a, b);
       a.child.stdin!.write('hello [A m1]\n');
       await waitFor(() => crossRuns().length === 0 && server.requests.length > 0, { what: 'A’s first call' });
       b.child.stdin!.write('hello [B m1]\n');
+      await waitingAtOwner(url, '[B m1]');
+      first.release();
       // B's line is being answered by A (A owns the session): B dies now.
       await waitFor(() => crossRuns().find((run) => run.by === 'A'), {
         timeoutMs: 30_000,
@@ -220,19 +260,9 @@ describe('terminal replies across processes (PostgreSQL)', () => {
     async () => {
       const url = await throwawayDatabase();
       const env = { AALIS_DATABASE_URL: url };
-      // B's turn writes its final reply slowly: A's line, written meanwhile, queues behind it on B (joins closed).
-      server.enqueue({
-        type: 'stream',
-        steps: [
-          { role: 'assistant' },
-          { text: 'answers' },
-          { delayMs: 2500 },
-          { text: ' [B m1]' },
-          { finish: 'stop' },
-          { usage: { promptTokens: 10, completionTokens: 4 } },
-          { done: true },
-        ],
-      });
+      // B's turn writes its final reply until A's line, written meanwhile, queued behind it on B (joins closed).
+      const first = heldTurn('[B m1]');
+      server.enqueue(first.reply);
       const a = startChat('A', env);
       const b = startChat('B', env);
       b.child.stdin!.end('hello [B m1]\n');
@@ -242,6 +272,8 @@ describe('terminal replies across processes (PostgreSQL)', () => {
       });
       await new Promise((resolve) => setTimeout(resolve, 500));
       a.child.stdin!.write('hello [A m1]\n');
+      await waitingAtOwner(url, '[A m1]');
+      first.release();
       expect(await b.exited, b.stderr()).toBe(0);
       // B ran A's line before it left (it owned the session), and A printed the answer.
       expect(crossRuns().map((run) => [run.by, run.tags])).toEqual([['B', ['[A m1]']]]);

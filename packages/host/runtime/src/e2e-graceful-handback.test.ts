@@ -7,7 +7,7 @@
 // three processes, twenty sessions, one SIGTERMed mid-run, every accepted input answered or stopped.
 import { PostgresDatabase } from '@aalis/postgres';
 import { throwawayDatabase } from '@aalis/postgres/throwaway';
-import { type OpenAiTestServer, startOpenAiTestServer, textReply } from '@aalis/testing';
+import { type OpenAiTestServer, type ScriptedReply, startOpenAiTestServer, textReply } from '@aalis/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   describeOverlaps,
@@ -102,10 +102,32 @@ const answeredTurns = (rows: readonly Row[]) =>
 const stoppedTurns = (rows: readonly Row[]) =>
   rows.filter((row) => row.kind === 'turn-stopped').map((row) => row.turn_id);
 /**
- * How long the owner's own first turn streams: the terminal's line must reach it meanwhile (so it waits there, on a
- * loaded machine too) — after it the owner is idle, gives the session back, and the terminal's process runs it.
+ * The owner's own first turn: it streams until the test has seen the terminal's line waiting at the owner (taken
+ * from the session's hand-over queue), then ends — the owner runs the line next. A fixed length either kept every
+ * run waiting for seconds or, on a loaded machine, ended before the line arrived.
  */
-const FIRST_TURN_MS = 4000;
+function firstTurn(): { reply: ScriptedReply; release: () => void } {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  cleanups.push(release);
+  return {
+    reply: {
+      type: 'stream',
+      steps: [
+        { role: 'assistant' },
+        { text: 'ok' },
+        { until: released },
+        { text: ' done' },
+        { finish: 'stop' },
+        { usage: { promptTokens: 10, completionTokens: 2 } },
+        { done: true },
+      ],
+    },
+    release,
+  };
+}
 
 /** The chat printed its banner: it is started and reads its input. */
 const chatReady = (chat: AalisProcess) =>
@@ -203,7 +225,8 @@ describe('SIGTERM of a session’s owner: the inputs other processes accepted ar
     calls = stampCalls(model);
     // A's own turn answers after a moment; the terminal's line queues behind it and opens A's next turn, which
     // streams until A's drain stops it.
-    model.enqueueWhen((body) => tagsOf(body).at(-1) === '[s1 p1 m1]', slowReply(FIRST_TURN_MS));
+    const first = firstTurn();
+    model.enqueueWhen((body) => tagsOf(body).at(-1) === '[s1 p1 m1]', first.reply);
     model.enqueueWhen((body) => tagsOf(body).at(-1) === '[s1 p2 m1]', slowReply(60_000));
     const a = await serve('p1');
     const { session } = await a.client.request('session.create', { title: 'terminal' });
@@ -212,6 +235,8 @@ describe('SIGTERM of a session’s owner: the inputs other processes accepted ar
     await waitFor(() => calls.some((call) => sentBy(call) === 'key-p1'), { what: 'A’s turn streaming' });
     chat.child.stdin!.write('hello [s1 p2 m1]\n');
     chat.child.stdin!.end();
+    await waitFor(() => taken(session.id, '[s1 p2 m1]', 1), { what: 'the terminal’s line waiting at A' });
+    first.release();
     await waitFor(
       () =>
         calls.some(
@@ -233,7 +258,8 @@ describe('SIGTERM of a session’s owner: the inputs other processes accepted ar
   it('an `aalis serve` that runs a terminal’s line hands the reply to that terminal, which prints it', async () => {
     calls = stampCalls(model);
     // The serve process owns the session (its own turn runs a moment), so the terminal's line runs there after it.
-    model.enqueueWhen((body) => tagsOf(body).at(-1) === '[s1 p1 m1]', slowReply(FIRST_TURN_MS));
+    const first = firstTurn();
+    model.enqueueWhen((body) => tagsOf(body).at(-1) === '[s1 p1 m1]', first.reply);
     model.enqueueWhen((body) => tagsOf(body).at(-1) === '[s1 p2 m1]', textReply('answered by the serve process'));
     const a = await serve('p1');
     const { session } = await a.client.request('session.create', { title: 'served terminal' });
@@ -242,6 +268,8 @@ describe('SIGTERM of a session’s owner: the inputs other processes accepted ar
     await waitFor(() => calls.some((call) => sentBy(call) === 'key-p1'), { what: 'A’s turn streaming' });
     chat.child.stdin!.write('hello [s1 p2 m1]\n');
     chat.child.stdin!.end();
+    await waitFor(() => taken(session.id, '[s1 p2 m1]', 1), { what: 'the terminal’s line waiting at A' });
+    first.release();
     expect(await chat.exited).toBe(0);
     // The serve process ran it (its key in the model's log) and the terminal printed the reply.
     const runs = calls.filter((call) => tagsOf(call.request.body).at(-1) === '[s1 p2 m1]');
