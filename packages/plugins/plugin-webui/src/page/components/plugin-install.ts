@@ -134,7 +134,7 @@ export const PluginInstall = defineComponent({
           h('p', { class: 'muted' }, ti('webui-install.intro')),
           available.value
             ? null
-            : h('p', { class: 'setting-error', 'data-testid': 'install-unavailable' }, [
+            : h('p', { class: 'setting-note', 'data-testid': 'install-unavailable' }, [
                 ti('webui-install.unavailable'),
                 ...(unavailable.value ? codedErrorNodes(unavailable.value.message, unavailable.value.code) : []),
               ]),
