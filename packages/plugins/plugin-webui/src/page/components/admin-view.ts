@@ -14,6 +14,7 @@ import { ModelsView } from './models-view.js';
 import { PersonasView } from './personas-view.js';
 import { PlatformsView } from './platforms-view.js';
 import { PluginSettings } from './plugin-settings.js';
+import { tableHead } from './table-head.js';
 import { UsageSection } from './usage-section.js';
 
 export const AdminView = defineComponent({
@@ -44,14 +45,7 @@ export const AdminView = defineComponent({
           ? h('section', { 'aria-labelledby': 'admin-mcp' }, [
               h('h2', { id: 'admin-mcp' }, t('webui-page.admin.mcp')),
               h('table', { class: 'plugins', 'data-testid': 'mcp-servers' }, [
-                h(
-                  'thead',
-                  h('tr', [
-                    h('th', t('webui-page.admin.mcp.server')),
-                    h('th', t('webui-page.admin.state')),
-                    h('th', t('webui-page.admin.detail')),
-                  ]),
-                ),
+                tableHead(t('webui-page.admin.mcp.server'), t('webui-page.admin.state'), t('webui-page.admin.detail')),
                 h(
                   'tbody',
                   mcp.map((server) =>

@@ -5,6 +5,7 @@ import { defineComponent, h, onMounted, type PropType, ref } from 'vue';
 import { tc } from '../console-texts.js';
 import { preferences } from '../page-preferences.js';
 import { codedErrorLine } from './coded-error.js';
+import { tableHead } from './table-head.js';
 
 const PAGE = 50;
 
@@ -43,16 +44,13 @@ export const AuditLog = defineComponent({
         entries.value.length === 0
           ? h('p', { class: 'placeholder' }, tc('webui-console.audit.empty'))
           : h('table', { class: 'plugins audit stacked-table' }, [
-              h(
-                'thead',
-                h('tr', [
-                  h('th', tc('webui-console.audit.time')),
-                  h('th', tc('webui-console.audit.actor')),
-                  h('th', tc('webui-console.audit.action')),
-                  h('th', tc('webui-console.audit.key')),
-                  h('th', tc('webui-console.audit.old')),
-                  h('th', tc('webui-console.audit.new')),
-                ]),
+              tableHead(
+                tc('webui-console.audit.time'),
+                tc('webui-console.audit.actor'),
+                tc('webui-console.audit.action'),
+                tc('webui-console.audit.key'),
+                tc('webui-console.audit.old'),
+                tc('webui-console.audit.new'),
               ),
               h(
                 'tbody',

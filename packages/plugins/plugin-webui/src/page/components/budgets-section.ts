@@ -15,6 +15,7 @@ import {
 import { preferences } from '../page-preferences.js';
 import '../budget.css';
 import { codedErrorLine } from './coded-error.js';
+import { tableHead } from './table-head.js';
 
 const KINDS: BudgetKindView[] = ['person', 'room', 'deployment'];
 
@@ -119,7 +120,7 @@ export const BudgetsSection = defineComponent({
         rows.length === 0
           ? h('p', { class: 'muted' }, tb('budget-page.none'))
           : h('table', { class: 'plugins', 'data-testid': testId }, [
-              h('thead', h('tr', [h('th', head), h('th', tb('budget-page.used')), h('th', tb('budget-page.share'))])),
+              tableHead(head, tb('budget-page.used'), tb('budget-page.share')),
               h(
                 'tbody',
                 rows.map((row) =>

@@ -17,6 +17,7 @@ import { stateText } from './state-text.js';
 import '../console-models.css';
 import { codedErrorLine } from './coded-error.js';
 import { deleteButton } from './delete-button.js';
+import { tableHead } from './table-head.js';
 
 const KINDS: ProviderKind[] = ['openai', 'anthropic'];
 
@@ -255,15 +256,12 @@ export const ModelsView = defineComponent({
                 { class: 'muted' },
                 tm('console-models.modelList', { name: tm(`console-models.provider.${provider.kind}`) }),
               ),
-              h(
-                'thead',
-                h('tr', [
-                  h('th', tm('console-models.model')),
-                  h('th', tm('console-models.contextWindow')),
-                  h('th', tm('console-models.vision')),
-                  h('th', tm('console-models.prices')),
-                  h('th', ''),
-                ]),
+              tableHead(
+                tm('console-models.model'),
+                tm('console-models.contextWindow'),
+                tm('console-models.vision'),
+                tm('console-models.prices'),
+                '',
               ),
               h(
                 'tbody',

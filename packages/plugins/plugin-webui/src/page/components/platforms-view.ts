@@ -10,6 +10,7 @@ import type { PageTextKey } from '../texts.js';
 import { useStore } from '../use-store.js';
 import '../console-models.css';
 import { codedErrorLine, codedErrorNodes } from './coded-error.js';
+import { tableHead } from './table-head.js';
 
 /** How often the live states are asked again while the section is shown. */
 const REFRESH_MS = 3_000;
@@ -117,14 +118,7 @@ export const PlatformsView = defineComponent({
             ? h('p', { class: 'muted' }, tm('console-models.platforms.empty'))
             : h('div', { class: 'table-scroll' }, [
                 h('table', { class: 'plugins stacked-table', 'data-testid': 'platform-states' }, [
-                  h(
-                    'thead',
-                    h('tr', [
-                      h('th', tm('console-models.platform')),
-                      h('th', tm('console-models.status')),
-                      h('th', tm('console-models.detail')),
-                    ]),
-                  ),
+                  tableHead(tm('console-models.platform'), tm('console-models.status'), tm('console-models.detail')),
                   h('tbody', platforms.map(stateRow)),
                 ]),
               ]),

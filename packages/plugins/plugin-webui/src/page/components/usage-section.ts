@@ -16,6 +16,7 @@ import {
 import { preferences } from '../page-preferences.js';
 import '../console-accounts.css';
 import { codedErrorLine } from './coded-error.js';
+import { tableHead } from './table-head.js';
 
 const GROUPS: UsageGroupBy[] = ['day', 'model', 'account', 'session', 'platform'];
 const PERIODS = [7, 30, 90];
@@ -202,16 +203,13 @@ export const UsageSection = defineComponent({
                 ? h('p', { class: 'placeholder' }, ta('webui-page.usage.empty'))
                 : h('div', { class: 'table-scroll' }, [
                     h('table', { class: 'plugins usage-table', 'data-testid': 'usage-table' }, [
-                      h(
-                        'thead',
-                        h('tr', [
-                          h('th', ta(`webui-page.usage.group.${current.groupBy}` as ConsoleAccountsTextKey)),
-                          h('th', ta('webui-page.usage.calls')),
-                          h('th', ta('webui-page.usage.prompt')),
-                          h('th', ta('webui-page.usage.cachedShare')),
-                          h('th', ta('webui-page.usage.completion')),
-                          h('th', ta('webui-page.usage.cost')),
-                        ]),
+                      tableHead(
+                        ta(`webui-page.usage.group.${current.groupBy}` as ConsoleAccountsTextKey),
+                        ta('webui-page.usage.calls'),
+                        ta('webui-page.usage.prompt'),
+                        ta('webui-page.usage.cachedShare'),
+                        ta('webui-page.usage.completion'),
+                        ta('webui-page.usage.cost'),
                       ),
                       h(
                         'tbody',

@@ -9,6 +9,7 @@ import { useStore } from '../use-store.js';
 import { tw, type WorkflowTextKey } from '../workflow-texts.js';
 import { codedErrorLine } from './coded-error.js';
 import { deleteButton } from './delete-button.js';
+import { tableHead } from './table-head.js';
 
 const NODE_WIDTH = 150;
 const NODE_HEIGHT = 44;
@@ -117,17 +118,14 @@ function runDetail(run: RunDetailView) {
       'div',
       { class: 'table-scroll' },
       h('table', { class: 'workflow-steps', 'data-testid': 'workflow-steps' }, [
-        h(
-          'thead',
-          h('tr', [
-            h('th', tw('webui-page.workflows.step')),
-            h('th', tw('webui-page.workflows.kind')),
-            h('th', tw('webui-page.workflows.status')),
-            h('th', tw('webui-page.workflows.attempts')),
-            h('th', tw('webui-page.workflows.duration')),
-            h('th', tw('webui-page.workflows.input')),
-            h('th', tw('webui-page.workflows.output')),
-          ]),
+        tableHead(
+          tw('webui-page.workflows.step'),
+          tw('webui-page.workflows.kind'),
+          tw('webui-page.workflows.status'),
+          tw('webui-page.workflows.attempts'),
+          tw('webui-page.workflows.duration'),
+          tw('webui-page.workflows.input'),
+          tw('webui-page.workflows.output'),
         ),
         h(
           'tbody',
@@ -395,16 +393,13 @@ export const WorkflowsView = defineComponent({
                         'div',
                         { class: 'table-scroll' },
                         h('table', { class: 'workflow-run-list', 'data-testid': 'workflow-runs' }, [
-                          h(
-                            'thead',
-                            h('tr', [
-                              h('th', 'id'),
-                              h('th', tw('webui-page.workflows.status')),
-                              h('th', tw('webui-page.workflows.trigger')),
-                              h('th', tw('webui-page.workflows.started')),
-                              h('th', tw('webui-page.workflows.duration')),
-                              h('th', ''),
-                            ]),
+                          tableHead(
+                            'id',
+                            tw('webui-page.workflows.status'),
+                            tw('webui-page.workflows.trigger'),
+                            tw('webui-page.workflows.started'),
+                            tw('webui-page.workflows.duration'),
+                            '',
                           ),
                           h('tbody', state.runs.map(runRow)),
                         ]),
