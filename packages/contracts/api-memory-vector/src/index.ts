@@ -88,6 +88,8 @@ export interface RecallRecord {
   /** The query terms the turn searched with. */
   terms: string[];
   items: RecalledItem[];
+  /** How long the turn's recall took (search, neighbours, ranking, the block), in milliseconds. */
+  ms?: number;
 }
 
 export interface RecalledItem {

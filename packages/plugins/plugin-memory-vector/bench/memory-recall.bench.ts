@@ -10,6 +10,9 @@
 //   - the same with an embedding endpoint wired in (plugins.embedding-openai against @aalis/testing's local server,
 //     whose vectors are hashed bags of words, not a real model): it shows the dense path and the rank fusion work end
 //     to end, not what a real embedding model would add. BENCH_EMBEDDING=off leaves it out.
+//   - each question's time to first token with long-term memory and without (the same questions replayed again
+//     without the plugin), next to the recall time the plugin measured: what memory adds to a turn's latency.
+//     BENCH_TTFT=off leaves it out.
 // Without BENCH_LOCOMO it runs on the small fixture of the tests (figures then say little).
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -81,6 +84,7 @@ console.log(
   `${list.length} conversation(s), ${list.reduce((n, c) => n + c.sessions.reduce((m, s) => m + s.turns.length, 0), 0)} messages, ${list.reduce((n, c) => n + c.questions.length, 0)} questions (adversarial category 5 left out); historyLimit ${HISTORY_LIMIT}, maxTokens ${MAX_TOKENS}`,
 );
 const WITH_EMBEDDING = process.env.BENCH_EMBEDDING !== 'off';
+const WITH_TTFT = process.env.BENCH_TTFT !== 'off';
 const embeddingServer = WITH_EMBEDDING ? await startOpenAiTestServer({ embeddingDimensions: 256 }) : undefined;
 const totals = {
   evidence: 0,
@@ -92,6 +96,9 @@ const totals = {
   bm25: 0,
   bm25Evidence: 0,
   tokens: [] as number[],
+  ttftOn: [] as number[],
+  ttftOff: [] as number[],
+  recallMs: [] as number[],
 };
 const started = performance.now();
 let shownMisses = 0;
@@ -105,6 +112,13 @@ for (const conversation of list) {
       if (shownMisses++ < Number(process.env.BENCH_MISSES ?? 0)) console.log('MISS', miss);
     },
   });
+  // The same questions without long-term memory, for the time to first token it adds (BENCH_TTFT=off skips it).
+  if (WITH_TTFT) {
+    const off = await replayConversation(conversation, { historyLimit: HISTORY_LIMIT, extra: [] });
+    totals.ttftOff.push(...off.ttftMs);
+  }
+  totals.ttftOn.push(...result.ttftMs);
+  totals.recallMs.push(...result.recallMs);
   if (embeddingServer) {
     const dense = await replayConversation(conversation, {
       historyLimit: HISTORY_LIMIT,
@@ -143,4 +157,16 @@ if (WITH_EMBEDDING) {
 console.log(
   `recalled tokens per turn (estimated): mean ${mean.toFixed(0)}, p50 ${quantile(totals.tokens, 0.5)}, p99 ${quantile(totals.tokens, 0.99)}, max ${Math.max(...totals.tokens)} (goal ≤ 2,000)`,
 );
+if (WITH_TTFT) {
+  const ms = (values: number[], q: number) => `${quantile(values, q).toFixed(1)} ms`;
+  const grows = (q: number) => quantile(totals.ttftOn, q) - quantile(totals.ttftOff, q);
+  console.log(
+    `time to first token per question (the scripted model answers at once; ${totals.ttftOn.length} questions with memory, ${totals.ttftOff.length} without, same run):`,
+  );
+  console.log(`  without long-term memory   p50 ${ms(totals.ttftOff, 0.5)}, p99 ${ms(totals.ttftOff, 0.99)}`);
+  console.log(`  with long-term memory      p50 ${ms(totals.ttftOn, 0.5)}, p99 ${ms(totals.ttftOn, 0.99)}`);
+  console.log(
+    `  grows by                   p50 ${grows(0.5).toFixed(1)} ms, p99 ${grows(0.99).toFixed(1)} ms; the recall itself (${totals.recallMs.length} turns with a block) p50 ${ms(totals.recallMs, 0.5)}, p99 ${ms(totals.recallMs, 0.99)} (goal: growth ≤ recall time)`,
+  );
+}
 console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);

@@ -105,6 +105,10 @@ export interface ReplayResult {
   inPrompt: number;
   /** Estimated tokens of each question's recalled block (0 when it had none). */
   recalledTokens: number[];
+  /** Each question's time to first token: from handing the message in to the reply's first streamed words (ms). */
+  ttftMs: number[];
+  /** How long each question's recall took, as the plugin measured it (ms; questions with a recalled block only). */
+  recallMs: number[];
 }
 
 export async function replayConversation(
@@ -159,10 +163,27 @@ export async function replayConversation(
     }
     const memory = harness.booted.app.services.selected(memoryVector)?.impl;
     await memory?.settled();
-    const result: ReplayResult = { questions: 0, evidence: 0, inHistory: 0, inPrompt: 0, recalledTokens: [] };
+    const result: ReplayResult = {
+      questions: 0,
+      evidence: 0,
+      inHistory: 0,
+      inPrompt: 0,
+      recalledTokens: [],
+      ttftMs: [],
+      recallMs: [],
+    };
     const asker = conversation.speakers[0];
+    let firstToken: number | undefined;
+    const events = harness.booted.app.events;
+    events.on('outbound:stream', (fragment) => {
+      if (fragment.sessionId === sessionId && fragment.delta && firstToken === undefined)
+        firstToken = performance.now();
+    });
     for (const question of conversation.questions) {
       const before = harness.requests().length;
+      const askedAt = Date.now();
+      firstToken = undefined;
+      const started = performance.now();
       await harness.agent.handleMessage({
         sessionId,
         platform: 'qq',
@@ -174,6 +195,9 @@ export async function replayConversation(
       });
       const request = harness.requests()[before];
       if (!request) throw new Error('the question made no model request');
+      if (firstToken !== undefined) result.ttftMs.push(firstToken - started);
+      const [record] = (await memory?.recentRecalls({ sessionIds: [sessionId], limit: 1 })) ?? [];
+      if (record?.ms !== undefined && record.at >= askedAt) result.recallMs.push(record.ms);
       const contents = request.messages.map((message) => String(message.content ?? ''));
       const recalled = contents.filter(
         (content) => content.startsWith('[长期记忆]') || content.startsWith('[Long-term memory]'),

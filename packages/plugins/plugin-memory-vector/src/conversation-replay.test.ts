@@ -1,5 +1,6 @@
 // The recall bench's replay on a small conversation of our own: with a history window of 4 messages, the window
-// alone holds none of the evidence and long-term memory brings it into the prompt, within its token budget.
+// alone holds none of the evidence and long-term memory brings it into the prompt, within its token budget; the
+// replay measures each question's time to first token and recall time.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readLocomo, replayConversation } from './conversation-replay.case.js';
@@ -30,5 +31,12 @@ describe('conversation replay (memory-recall bench)', () => {
     });
     expect(withMemory.inPrompt).toBe(7);
     expect(Math.max(...withMemory.recalledTokens)).toBeLessThanOrEqual(400);
+    // The latency figures of the bench: a first token for every question either way, and each recall's own time
+    // (every question here recalls something).
+    expect(without.ttftMs).toHaveLength(without.questions);
+    expect(without.recallMs).toEqual([]);
+    expect(withMemory.ttftMs).toHaveLength(withMemory.questions);
+    expect(withMemory.recallMs).toHaveLength(withMemory.questions);
+    for (const ms of [...withMemory.ttftMs, ...withMemory.recallMs]) expect(ms).toBeGreaterThan(0);
   });
 });

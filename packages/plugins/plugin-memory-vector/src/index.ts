@@ -137,13 +137,12 @@ export const memoryVectorPlugin = definePlugin({
               itemMaxChars: settings.itemMaxChars,
               neighbourMaxChars: settings.neighbourMaxChars,
             });
-            const now = Date.now();
             const excerpts = await recall({
               store,
               terms,
               scope,
               exclude,
-              now,
+              now: Date.now(),
               dense: (limit) => vectors.nearest(text, scope, limit, signal),
               // The block's header and preamble are paid first, from the same budget.
               settings: {
@@ -153,9 +152,9 @@ export const memoryVectorPlugin = definePlugin({
               cost: costs.line,
               excerptCost: costs.excerpt,
             });
-            recent.add({ sessionId: scope.sessionId, terms, excerpts, at: now });
             return excerpts;
           },
+          done: (recall) => recent.add(recall),
           render: (excerpts, sessionId) =>
             recallBlock(excerpts, {
               sessionId,

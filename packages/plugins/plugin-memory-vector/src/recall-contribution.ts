@@ -33,14 +33,27 @@ export function carriedIds(view: Pick<PromptContributionView, 'inputs' | 'messag
   return ids;
 }
 
+/** What one turn's recall found, and how long it took (its share of the turn's time to first token). */
+export interface RecallDone {
+  sessionId: string;
+  terms: string[];
+  excerpts: Excerpt[];
+  /** When it began, milliseconds since the epoch. */
+  at: number;
+  /** From the build's start to the rendered block, milliseconds. */
+  ms: number;
+}
+
 export function recallContribution({
   scopeOf,
   find,
   render,
+  done,
 }: {
   scopeOf(view: PromptContributionView): Promise<RecallScope>;
   find(request: TurnRecall): Promise<Excerpt[]>;
   render(excerpts: Excerpt[], sessionId: string): string | undefined;
+  done?(recall: RecallDone): void;
 }): PromptContributionSpec {
   return {
     id: 'recall',
@@ -50,6 +63,8 @@ export function recallContribution({
       if (view.dryRun || view.inputs.length === 0) return undefined;
       const text = turnText(view);
       if (text.trim() === '') return undefined;
+      const at = Date.now();
+      const started = performance.now();
       const terms = queryTerms(text);
       const excerpts = await find({
         text,
@@ -59,7 +74,9 @@ export function recallContribution({
         signal: view.signal,
         contextWindow: view.contextWindow,
       });
-      return render(excerpts, view.sessionId);
+      const block = render(excerpts, view.sessionId);
+      done?.({ sessionId: view.sessionId, terms, excerpts, at, ms: performance.now() - started });
+      return block;
     },
   };
 }

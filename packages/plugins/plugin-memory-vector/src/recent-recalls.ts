@@ -16,11 +16,13 @@ export class RecentRecalls {
     terms,
     excerpts,
     at,
+    ms,
   }: {
     sessionId: string;
     terms: readonly string[];
     excerpts: readonly Excerpt[];
     at: number;
+    ms?: number;
   }): void {
     if (excerpts.length === 0) return;
     const asked = new Set(terms);
@@ -43,7 +45,7 @@ export class RecentRecalls {
         };
       }),
     );
-    this.records.unshift({ sessionId, at, terms: [...terms], items });
+    this.records.unshift({ sessionId, at, terms: [...terms], items, ...(ms === undefined ? {} : { ms }) });
     if (this.records.length > RECENT_RECALLS) this.records.length = RECENT_RECALLS;
   }
 
