@@ -12,7 +12,8 @@
 // from) are computed in cache-share.ts. Goal: a gap ≤ 3 points for every shape and budget
 // (docs/decisions/prompt-cache-share.md).
 // Knobs: BENCH_TURNS (default the shapes' 300), BENCH_BUDGETS (4096,8192), BENCH_SHAPES (all), BENCH_SUMMARY_TOKENS
-// (300), BENCH_DEBUG=1 (each break), BENCH_VOLATILE=last (a what-if layout, see volatileLast), BENCH_KEEP=1 and
+// (300), BENCH_DEBUG=1 (each break), BENCH_VOLATILE=last (a what-if layout, see volatileLast), BENCH_RECALL=keep (a
+// what-if: recalled blocks kept with their turns, see recallKeep), BENCH_MEMORY_VECTOR_CONFIG, BENCH_KEEP=1 and
 // BENCH_LOG_LEVEL (keep the data directory and its log), BENCH_MEMORY_VECTOR=off.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,6 +43,8 @@ const MAX_OUTPUT_TOKENS = 1024;
 const GOAL_POINTS = 3;
 /** BENCH_MEMORY_VECTOR=off runs without long-term memory (its recalled block sits after the history). */
 const MEMORY_VECTOR_OFF = process.env.BENCH_MEMORY_VECTOR === 'off';
+/** BENCH_MEMORY_VECTOR_CONFIG: long-term memory's plugin config as a JSON object (e.g. '{"minTermShare":0.34}'). */
+const MEMORY_VECTOR_CONFIG = process.env.BENCH_MEMORY_VECTOR_CONFIG;
 /** BENCH_DEBUG=1 prints, per request that loses more than its new material, where its prefix broke. */
 const DEBUG = process.env.BENCH_DEBUG === '1';
 /**
@@ -104,6 +107,81 @@ const volatileLast = definePlugin({
   },
 });
 
+/**
+ * BENCH_RECALL=keep: a what-if, not the product's layout. Each turn's recalled block (long-term memory, at
+ * turn-context) stays in the following requests where it stood, just before that turn's first input, as if it were
+ * stored with the turn and trimmed or compacted with it; a later block carries only the lines no kept block in the
+ * request already holds, and one left with none is not sent. It shows what keeping the block would give the share
+ * and cost in history tokens (docs/decisions/long-term-memory.md). The product would fill a shortened block up with
+ * other matches; this one only drops lines, so its blocks are a little smaller than the product's would be.
+ */
+const RECALL_KEEP = process.env.BENCH_RECALL === 'keep';
+const RECALL_HEADER = '[Long-term memory]';
+/** Per session: the input that followed a block when it was first sent (its JSON) → the block as sent ('' none). */
+const keptBlocks = new Map<string, Map<string, string>>();
+/** Tokens of kept blocks the requests carried, for the what-if's cost line. */
+const keptTally = { requests: 0, tokens: 0 };
+
+const isRecallBlock = (message: Message) =>
+  message.role === 'system' && typeof message.content === 'string' && message.content.startsWith(RECALL_HEADER);
+
+/** The block without the lines already sent (a part whose lines all are goes); '' when nothing is left. */
+function withoutKept(block: string, sent: ReadonlySet<string>): string {
+  const [head, ...rest] = block.split('\n\n');
+  const parts = rest
+    .join('\n\n')
+    .split('\n\n')
+    .map((part) => {
+      const [label, ...lines] = part.split('\n');
+      const fresh = lines.filter((line) => !sent.has(line));
+      return fresh.length === 0 ? undefined : [label, ...fresh].join('\n');
+    })
+    .filter((part) => part !== undefined);
+  return parts.length === 0 ? '' : [head, ...parts].join('\n\n');
+}
+
+const recallKeep = definePlugin({
+  name: 'bench/recall-keep',
+  uses: { hooks },
+  apply({ hooks }) {
+    hooks.use.middleware('agent:llm:before', async (context, next) => {
+      const kept = keptBlocks.get(context.sessionId) ?? new Map<string, string>();
+      keptBlocks.set(context.sessionId, kept);
+      const list = context.messages;
+      const out: Message[] = [];
+      const sent = new Set<string>();
+      const keep = (block: string) => {
+        out.push({ role: 'system', content: block });
+        for (const line of block.split('\n')) sent.add(line);
+      };
+      const nextInput = (from: number) => list.slice(from).find((message) => message.role === 'user');
+      list.forEach((message, index) => {
+        if (isRecallBlock(message)) {
+          // This turn's own block: as first sent (later calls of the turn send the same), without what is kept.
+          const input = nextInput(index + 1);
+          const key = input ? JSON.stringify(input.content) : '';
+          const block = kept.get(key) ?? withoutKept(String(message.content), sent);
+          if (input) kept.set(key, block);
+          if (block !== '') keep(block);
+          return;
+        }
+        if (message.role === 'user') {
+          const block = kept.get(JSON.stringify(message.content));
+          const own = out.findLast((earlier) => earlier.role !== 'system' || isRecallBlock(earlier));
+          if (block && !(own && isRecallBlock(own) && own.content === block)) {
+            keep(block);
+            keptTally.tokens += encode(block).length;
+          }
+        }
+        out.push(message);
+      });
+      keptTally.requests++;
+      context.messages = out;
+      await next();
+    });
+  },
+});
+
 const isConversation = (body: Body) =>
   body.tool_choice !== 'none' &&
   Array.isArray(body.tools) &&
@@ -152,7 +230,7 @@ async function runBudget(server: OpenAiTestServer, budget: number): Promise<Map<
   const contextWindow = budget + MAX_OUTPUT_TOKENS + 512;
   writeFileSync(
     join(dir, 'aalis.config.yaml'),
-    `locale: en\nllm:\n  baseUrl: ${server.url}\n  model: test-model\n  contextWindow: ${contextWindow}\n  maxOutputTokens: ${MAX_OUTPUT_TOKENS}\nplugins:\n  llm-openai:\n    fetchModels: false\n    retry: { maxRetries: 0 }\n${MEMORY_VECTOR_OFF ? '  memory-vector: false\n' : ''}`,
+    `locale: en\nllm:\n  baseUrl: ${server.url}\n  model: test-model\n  contextWindow: ${contextWindow}\n  maxOutputTokens: ${MAX_OUTPUT_TOKENS}\nplugins:\n  llm-openai:\n    fetchModels: false\n    retry: { maxRetries: 0 }\n${MEMORY_VECTOR_OFF ? '  memory-vector: false\n' : MEMORY_VECTOR_CONFIG ? `  memory-vector: ${MEMORY_VECTOR_CONFIG}\n` : ''}`,
   );
   const running = await startAalis({
     cwd: dir,
@@ -160,7 +238,7 @@ async function runBudget(server: OpenAiTestServer, budget: number): Promise<Map<
     banner: false,
     createConfigIfMissing: false,
     env: { AALIS_DATA_DIR: dir, AALIS_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn' },
-    plugins: VOLATILE_LAST ? [shapeTools, volatileLast] : [shapeTools],
+    plugins: [shapeTools, ...(VOLATILE_LAST ? [volatileLast] : []), ...(RECALL_KEEP ? [recallKeep] : [])],
   });
   const service = running.app.services.selected(agent)!.impl;
   const manager = running.app.services.selected(sessionManager)?.impl;
@@ -315,7 +393,7 @@ const header = [
 const widths = header.map((title, index) => Math.max(title.length, ...rows.map((cells) => cells[index]!.length)));
 const line = (cells: string[]) => cells.map((cell, index) => cell.padStart(widths[index]!)).join('  ');
 console.log(
-  `${TURN_COUNT}-turn conversations through the product (startAalis, default plugin set, memory summary on${VOLATILE_LAST ? '; WHAT-IF: volatile context moved to the end' : ''}); o200k tokens, conversation requests 2…n`,
+  `${TURN_COUNT}-turn conversations through the product (startAalis, default plugin set, memory summary on${VOLATILE_LAST ? '; WHAT-IF: volatile context moved to the end' : ''}${RECALL_KEEP ? '; WHAT-IF: recalled blocks kept with their turns' : ''}); o200k tokens, conversation requests 2…n`,
 );
 console.log(line(header));
 for (const cells of rows) console.log(line(cells));
@@ -328,4 +406,4 @@ head / history / layout: the gap by where the prefix broke (points): in the head
   turn blocks (the volatile context and the other blocks ahead of its input are not kept in the history)
 compactions: dividers the memory summary wrote (its calls are not in the shares); in brackets those it wrote because
   the turn had been hard-trimmed first (trigger 'trimmed'), not before
-goal met for ${met} of ${rows.length}; ${((performance.now() - started) / 1000).toFixed(1)} s`);
+${RECALL_KEEP ? `kept recalled blocks (what-if): ${(keptTally.tokens / Math.max(1, keptTally.requests)).toFixed(0)} tokens per model call on average, in the history part\n` : ''}goal met for ${met} of ${rows.length}; ${((performance.now() - started) / 1000).toFixed(1)} s`);
