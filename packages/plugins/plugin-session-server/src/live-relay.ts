@@ -15,13 +15,14 @@ const NOTIFY_LIMIT = 7900;
 /** Oversized changes are kept this long for the processes to read them. */
 const STORED_FOR_MS = 10 * 60_000;
 /**
- * Every process says it is alive every half lease time (`plugins.storage.leaseTtlMs`; 2 s by default); a process
- * silent for HEARTBEATS_MISSED of them is gone (6 s by default). Tied to the lease because the lease time is how long
- * a deployment waits for a silent process anyway (its sessions are taken over then): a deployment that shortens it
- * for a faster fail-over sees a dead process's turns end sooner too.
+ * Every process says it is alive every half lease time (`plugins.storage.leaseTtlMs`), at most every 2 s (the default
+ * 4 s lease); a process silent for HEARTBEATS_MISSED of them is gone (6 s by default). A shorter lease shortens it
+ * because the lease time is how long a deployment waits for a silent process anyway (its sessions are taken over
+ * then): a deployment that shortens it for a faster fail-over sees a dead process's turns end sooner too. A longer
+ * lease (tolerating longer stalls) does not lengthen it: its clients see a dead process's turns end as soon as before.
  */
 export function relayHeartbeatMs(leaseTtlMs: number): number {
-  return Math.max(100, Math.round(leaseTtlMs / 2));
+  return Math.min(2000, Math.max(100, Math.round(leaseTtlMs / 2)));
 }
 const HEARTBEATS_MISSED = 3;
 const NAMESPACE = 'session-server-relay';
