@@ -27,6 +27,13 @@ export {
   sqlitePendingRequests,
 } from './pending-requests.js';
 export {
+  MAX_ANSWER_BYTES,
+  type PlatformAnswer,
+  type PlatformRequest,
+  PlatformTimeoutError,
+  platformRequest,
+} from './platform-request.js';
+export {
   type PlatformStateReport,
   type PlatformStateReportOptions,
   type PlatformStateUpdate,
@@ -39,5 +46,12 @@ export { sectionHasText } from './room-config.js';
 export { roomErrors } from './room-errors.js';
 export { roomLimitsShape } from './room-limits-schema.js';
 export { RoomMemory } from './room-memory.js';
-export { type ChatType, ensureRoomSession, parseRoomSessionId, roomSessionId } from './room-session.js';
+export {
+  type ChatType,
+  ensureRoomSession,
+  parseRoomSessionId,
+  type RoomInbound,
+  roomIncoming,
+  roomSessionId,
+} from './room-session.js';
 export { type RoomTurnsOptions, wireRoomTurns } from './room-turns.js';

@@ -2,6 +2,7 @@
 // manager so rooms are multi-party (originChat) and the WebUI lists them.
 import type { SessionManagerService } from '@aalis/api-session-manager';
 import type { Logger } from '@aalis/core';
+import type { Attachment, IncomingMessage } from '@aalis/schema-message';
 
 export type ChatType = 'group' | 'private';
 
@@ -64,4 +65,56 @@ export async function ensureRoomSession({
     logger.warn('could not register the room session', { sessionId: id, error: String(error) });
   }
   return id;
+}
+
+/** What an adapter read from one platform message, for roomIncoming. */
+export interface RoomInbound {
+  platform: string;
+  chatType: ChatType;
+  chatId: string;
+  /** The session's title when the chat has one (a private chat: the person's name; a group: its name). */
+  title?: string;
+  /** The sender's account, as owners and the sender prefix name it. */
+  userId: string;
+  displayName?: string;
+  content: string;
+  attachments: readonly Attachment[];
+  messageId: string;
+  /** The platform id of the message it replies to (quotes). */
+  replyTo?: string;
+  /** Addressed to her by the platform's own means (a mention, a private chat): a direct trigger. */
+  addressed: boolean;
+  timestamp: number;
+}
+
+/**
+ * The chat's room session (ensured as ensureRoomSession does) and the IncomingMessage every room adapter hands to
+ * the gateway: the sender is the actor on this platform, the chat is the venue.
+ */
+export async function roomIncoming(
+  inbound: RoomInbound,
+  { sessionManager, logger }: { sessionManager: SessionManagerService | undefined; logger: Logger },
+): Promise<IncomingMessage> {
+  const { platform, chatType, chatId, title, userId, displayName, attachments, replyTo } = inbound;
+  const sessionId = await ensureRoomSession({
+    sessionManager,
+    platform,
+    chatType,
+    chatId,
+    ...(title ? { title } : {}),
+    logger,
+  });
+  return {
+    sessionId,
+    platform,
+    venue: chatId,
+    sender: { userId, ...(displayName ? { displayName } : {}) },
+    actor: { platform, userId },
+    content: inbound.content,
+    ...(attachments.length > 0 ? { attachments: [...attachments] } : {}),
+    messageId: inbound.messageId,
+    ...(replyTo !== undefined ? { replyTo } : {}),
+    ...(inbound.addressed ? { triggerType: 'direct' } : {}),
+    timestamp: inbound.timestamp,
+  };
 }

@@ -3,6 +3,7 @@
 // with an access token from `/v1.0/oauth2/accessToken`, kept until a minute before it expires (it also uploads
 // voices to oapi's `/media/upload`). A 429 (or the webhook's "too fast" errcode) is waited out once; other failures
 // are coded errors that never carry a secret.
+import { type PlatformAnswer, platformRequest } from '@aalis/platform-room';
 import { dingtalkErrors } from './dingtalk-errors.js';
 
 export interface DingtalkApiOptions {
@@ -194,13 +195,12 @@ export class DingtalkApi {
     payload: Record<string, unknown>,
     headers: Record<string, string> = {},
   ): Promise<{ status: number; body: Record<string, unknown>; retryAfterS?: number }> {
-    let response: Response;
+    let answer: PlatformAnswer;
     try {
-      response = await fetch(url, {
-        method: 'POST',
+      answer = await platformRequest(url, {
         headers: { 'content-type': 'application/json', ...headers },
         body: JSON.stringify(payload),
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        timeoutMs: this.options.timeoutMs,
       });
     } catch (error) {
       throw dingtalkErrors.AALIS_DINGTALK_UNREACHABLE({
@@ -208,7 +208,7 @@ export class DingtalkApi {
         reason: error instanceof Error ? error.message : String(error),
       });
     }
-    const text = await response.text();
+    const text = answer.text;
     let body: Record<string, unknown> = {};
     try {
       const parsed: unknown = text === '' ? {} : JSON.parse(text);
@@ -216,9 +216,9 @@ export class DingtalkApi {
     } catch {
       body = { message: text.slice(0, 200) };
     }
-    const retryAfter = Number(response.headers.get('retry-after'));
+    const retryAfter = Number(answer.header('retry-after'));
     return {
-      status: response.status,
+      status: answer.status,
       body,
       ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retryAfterS: retryAfter } : {}),
     };

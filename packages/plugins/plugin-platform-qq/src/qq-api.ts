@@ -1,6 +1,7 @@
 // The QQ bot OpenAPI (v2): an access token from the token URL (AppID + AppSecret, kept until a minute before it
 // expires), then `Authorization: QQBot <token>` on every call. A 429 is waited out once (Retry-After); a 401 drops
 // the token and tries once with a fresh one; other failures are coded errors that never carry a secret.
+import { type PlatformAnswer, platformRequest } from '@aalis/platform-room';
 import { qqErrors } from './qq-errors.js';
 
 export interface QqApiOptions {
@@ -72,9 +73,9 @@ export class QqApi {
 
   async call<T>(method: 'GET' | 'POST', path: string, body?: Record<string, unknown>, attempt = 0): Promise<T> {
     const token = await this.accessToken();
-    let response: Response;
+    let response: PlatformAnswer;
     try {
-      response = await fetch(`${this.apiBase}${path}`, {
+      response = await platformRequest(`${this.apiBase}${path}`, {
         method,
         headers: {
           authorization: `QQBot ${token}`,
@@ -82,14 +83,15 @@ export class QqApi {
           ...(body ? { 'content-type': 'application/json' } : {}),
         },
         ...(body ? { body: JSON.stringify(body) } : {}),
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        timeoutMs: this.options.timeoutMs,
       });
     } catch (error) {
       throw qqErrors.AALIS_QQ_UNREACHABLE({ what: `${method} ${path}`, reason: describe(error) });
     }
-    const text = await response.text();
+    const { text } = response;
+    const ok = response.status >= 200 && response.status < 300;
     if (response.status === 429 && attempt === 0) {
-      const seconds = Math.min(MAX_RETRY_AFTER_S, Math.max(0.05, Number(response.headers.get('retry-after')) || 1));
+      const seconds = Math.min(MAX_RETRY_AFTER_S, Math.max(0.05, Number(response.header('retry-after')) || 1));
       await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
       return this.call(method, path, body, attempt + 1);
     }
@@ -97,8 +99,8 @@ export class QqApi {
       this.dropToken();
       return this.call(method, path, body, attempt + 1);
     }
-    if (!response.ok) {
-      let reason = text.slice(0, 200) || response.statusText;
+    if (!ok) {
+      let reason = text.slice(0, 200) || `HTTP ${response.status}`;
       try {
         const parsed = JSON.parse(text) as QqErrorBody;
         if (parsed.message) reason = `${parsed.message}${parsed.code ? ` (code ${parsed.code})` : ''}`;

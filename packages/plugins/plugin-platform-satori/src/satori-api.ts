@@ -1,6 +1,7 @@
 // The Satori HTTP API: POST <endpoint>/<method> with a JSON body, the token and the login it acts as (the
 // Satori-Platform and Satori-User-ID headers; the older X-Platform and X-Self-ID too, which earlier servers read).
 // A 429 is waited out once (Retry-After); other failures are coded errors without the token.
+import { platformRequest } from '@aalis/platform-room';
 import { satoriErrors } from './satori-texts.js';
 
 export interface SatoriLogin {
@@ -12,8 +13,7 @@ export class SatoriApi {
   constructor(private readonly options: { endpoint: string; token: string; timeoutMs: number }) {}
 
   async call<T>(method: string, body: Record<string, unknown>, login: SatoriLogin, retried = false): Promise<T> {
-    const response = await fetch(`${this.options.endpoint.replace(/\/+$/, '')}/${method}`, {
-      method: 'POST',
+    const response = await platformRequest(`${this.options.endpoint.replace(/\/+$/, '')}/${method}`, {
       headers: {
         'content-type': 'application/json',
         ...(this.options.token ? { authorization: `Bearer ${this.options.token}` } : {}),
@@ -23,11 +23,11 @@ export class SatoriApi {
         'x-self-id': login.userId,
       },
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(this.options.timeoutMs),
+      timeoutMs: this.options.timeoutMs,
     });
-    const text = await response.text();
+    const { text } = response;
     if (response.status === 429 && !retried) {
-      const seconds = Math.min(60, Number(response.headers.get('retry-after') ?? 1) || 1);
+      const seconds = Math.min(60, Number(response.header('retry-after') ?? 1) || 1);
       await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
       return this.call(method, body, login, true);
     }
@@ -37,9 +37,9 @@ export class SatoriApi {
         { statusCode: response.status },
       );
     }
-    if (!response.ok) {
+    if (response.status < 200 || response.status >= 300) {
       throw satoriErrors.AALIS_SATORI_API_FAILED(
-        { method, status: response.status, reason: text.slice(0, 200) || response.statusText },
+        { method, status: response.status, reason: text.slice(0, 200) || `HTTP ${response.status}` },
         { statusCode: response.status, isRetryable: response.status >= 500 },
       );
     }

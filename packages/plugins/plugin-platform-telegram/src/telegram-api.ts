@@ -1,5 +1,6 @@
 // The Bot API over HTTP: `POST <apiRoot>/bot<token>/<method>` with a JSON body, `{ ok, result }` answers. A 429
 // is waited out (its `retry_after`) and retried; other failures are coded errors that never contain the token.
+import { platformRequest } from '@aalis/platform-room';
 import { telegramErrors } from './telegram-errors.js';
 
 export interface TelegramApiOptions {
@@ -36,24 +37,35 @@ export class TelegramApi {
   ): Promise<T> {
     const maxRetries = this.options.maxRateLimitRetries ?? 5;
     for (let attempt = 0; ; attempt++) {
-      const timeout = AbortSignal.timeout(this.options.timeoutMs + extraTimeoutMs);
-      const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-      let response: Response;
+      const timeoutMs = this.options.timeoutMs + extraTimeoutMs;
+      // A file to upload (a voice) goes as multipart/form-data through fetch, the other fields JSON-serialised as
+      // Telegram reads them; everything else is a JSON body through the adapters' shared exchange (platformRequest).
+      const upload = Object.values(params).some((value) => value instanceof Blob);
+      let status: number;
+      let text: string;
       try {
-        // A file to upload (a voice) goes as multipart/form-data, the other fields JSON-serialised as Telegram
-        // reads them; everything else is a JSON body.
-        const upload = Object.values(params).some((value) => value instanceof Blob);
-        response = await fetch(`${this.root}/bot${this.options.token}/${method}`, {
-          method: 'POST',
-          ...(upload ? {} : { headers: { 'content-type': 'application/json' } }),
-          body: upload ? formOf(params) : JSON.stringify(params),
-          signal: combined,
-        });
+        if (upload) {
+          const timeout = AbortSignal.timeout(timeoutMs);
+          const response = await fetch(`${this.root}/bot${this.options.token}/${method}`, {
+            method: 'POST',
+            body: formOf(params),
+            signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+          });
+          status = response.status;
+          text = await response.text();
+        } else {
+          const answer = await platformRequest(`${this.root}/bot${this.options.token}/${method}`, {
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(params),
+            timeoutMs,
+            ...(signal ? { signal } : {}),
+          });
+          status = answer.status;
+          text = answer.text;
+        }
       } catch (error) {
         if (signal?.aborted) throw signal.reason ?? error;
-        const reason = timeout.aborted
-          ? `no answer within ${this.options.timeoutMs + extraTimeoutMs} ms`
-          : describe(error);
+        const reason = timedOut(error) ? `no answer within ${timeoutMs} ms` : describe(error);
         throw telegramErrors.AALIS_TELEGRAM_UNREACHABLE({ method, apiRoot: this.root, reason: this.scrub(reason) });
       }
       let body: {
@@ -64,22 +76,22 @@ export class TelegramApi {
         parameters?: { retry_after?: number };
       };
       try {
-        body = (await response.json()) as typeof body;
+        body = JSON.parse(text) as typeof body;
       } catch {
-        body = { ok: false, description: `a ${response.status} answer that is not JSON` };
+        body = { ok: false, description: `a ${status} answer that is not JSON` };
       }
-      if (response.ok && body.ok === true) return body.result as T;
-      const status = body.error_code ?? response.status;
-      if (status === 429 && attempt < maxRetries) {
+      if (status >= 200 && status < 300 && body.ok === true) return body.result as T;
+      const code = body.error_code ?? status;
+      if (code === 429 && attempt < maxRetries) {
         const retryAfter = Math.max(1, Number(body.parameters?.retry_after ?? 1));
         this.options.onRateLimited?.(method, retryAfter);
         await sleep(retryAfter * 1000, signal);
         continue;
       }
-      if (status === 401) throw telegramErrors.AALIS_TELEGRAM_TOKEN_REJECTED();
+      if (code === 401) throw telegramErrors.AALIS_TELEGRAM_TOKEN_REJECTED();
       throw telegramErrors.AALIS_TELEGRAM_API_FAILED(
-        { method, status, description: this.scrub(body.description ?? '') },
-        { statusCode: status },
+        { method, status: code, description: this.scrub(body.description ?? '') },
+        { statusCode: code },
       );
     }
   }
@@ -99,6 +111,11 @@ function formOf(params: Record<string, unknown>): FormData {
     else form.append(name, typeof value === 'object' ? JSON.stringify(value) : String(value));
   }
   return form;
+}
+
+/** A timeout of fetch (its AbortSignal.timeout) or of platformRequest: both are named TimeoutError. */
+function timedOut(error: unknown): boolean {
+  return (error as { name?: unknown } | undefined)?.name === 'TimeoutError';
 }
 
 function describe(error: unknown): string {
