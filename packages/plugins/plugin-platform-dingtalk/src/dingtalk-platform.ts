@@ -10,7 +10,6 @@ import { media } from '@aalis/api-media';
 import { AalisError, definePlugin, optional } from '@aalis/core';
 import {
   deliverToRoom,
-  ensureRoomSession,
   holdConnection,
   type InboundFile,
   InboundOrder,
@@ -19,10 +18,11 @@ import {
   reconnectWhile,
   reportPlatformState,
   roomAdapterUses,
+  roomIncoming,
   shownEndpoint,
   wireRoomTurns,
 } from '@aalis/platform-room';
-import type { Attachment, IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
+import type { Attachment, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
 import type { DWClientDownStream } from 'dingtalk-stream';
 import { WebSocket } from 'ws';
@@ -195,27 +195,23 @@ export default definePlugin({
         logger: log,
       });
       const title = read.chatType === 'private' ? read.displayName : read.title;
-      const sessionId = await ensureRoomSession({
-        sessionManager: sessionManager.available ? sessionManager.use : undefined,
-        platform: DINGTALK_PLATFORM,
-        chatType: read.chatType,
-        chatId: read.chatId,
-        ...(title ? { title } : {}),
-        logger: log,
-      });
-      const incoming: IncomingMessage = {
-        sessionId,
-        platform: DINGTALK_PLATFORM,
-        venue: read.chatId,
-        sender: { userId: read.userId, ...(read.displayName ? { displayName: read.displayName } : {}) },
-        actor: { platform: DINGTALK_PLATFORM, userId: read.userId },
-        content,
-        ...(attachments.length > 0 ? { attachments } : {}),
-        messageId: read.messageId,
-        ...(read.quoteId !== undefined ? { replyTo: read.quoteId } : {}),
-        ...(addressed ? { triggerType: 'direct' } : {}),
-        timestamp: read.timestamp,
-      };
+      const incoming = await roomIncoming(
+        {
+          platform: DINGTALK_PLATFORM,
+          chatType: read.chatType,
+          chatId: read.chatId,
+          title,
+          userId: read.userId,
+          displayName: read.displayName,
+          content,
+          attachments,
+          messageId: read.messageId,
+          replyTo: read.quoteId,
+          addressed,
+          timestamp: read.timestamp,
+        },
+        { sessionManager: sessionManager.available ? sessionManager.use : undefined, logger: log },
+      );
       // Resolves once stored, not when its turn ends: the chat's next message must reach the gateway before this
       // turn ends (to join it).
       return receiveStored(gateway.use, events.use, incoming, (error) =>

@@ -20,10 +20,11 @@ import {
   RoomMemory,
   reportPlatformState,
   roomAdapterUses,
+  roomIncoming,
   stateError,
   wireRoomTurns,
 } from '@aalis/platform-room';
-import type { Attachment, IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
+import type { Attachment, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
 import { DiscordAPIError, HTTPError, type RawFile, REST, RESTEvents } from '@discordjs/rest';
 import { type SessionInfo, WebSocketManager, WebSocketShardEvents } from '@discordjs/ws';
@@ -354,28 +355,24 @@ export default definePlugin({
         logger: log,
       });
       const displayName = message.member?.nick || author.global_name || author.username || undefined;
-      const sessionId = await ensureRoomSession({
-        sessionManager: sessionManager.available ? sessionManager.use : undefined,
-        platform: DISCORD_PLATFORM,
-        chatType,
-        chatId,
-        ...titleOf(chatType, chatId, message.guild_id, displayName),
-        logger: log,
-      });
       const parsedTime = message.timestamp ? Date.parse(message.timestamp) : Number.NaN;
-      const incoming: IncomingMessage = {
-        sessionId,
-        platform: DISCORD_PLATFORM,
-        venue: chatId,
-        sender: { userId: author.id!, ...(displayName ? { displayName } : {}) },
-        actor: { platform: DISCORD_PLATFORM, userId: author.id! },
-        content,
-        ...(attachments.length > 0 ? { attachments } : {}),
-        messageId: message.id!,
-        ...(quoteId !== undefined ? { replyTo: quoteId } : {}),
-        ...(addressed ? { triggerType: 'direct' } : {}),
-        timestamp: Number.isFinite(parsedTime) ? parsedTime : Date.now(),
-      };
+      const incoming = await roomIncoming(
+        {
+          platform: DISCORD_PLATFORM,
+          chatType,
+          chatId,
+          ...titleOf(chatType, chatId, message.guild_id, displayName),
+          userId: author.id!,
+          displayName,
+          content,
+          attachments,
+          messageId: message.id!,
+          replyTo: quoteId,
+          addressed,
+          timestamp: Number.isFinite(parsedTime) ? parsedTime : Date.now(),
+        },
+        { sessionManager: sessionManager.available ? sessionManager.use : undefined, logger: log },
+      );
       // Handed over, not awaited: the chat's next message must reach the gateway before this turn ends (to join it).
       void gateway.use
         .receive(incoming)

@@ -16,16 +16,16 @@ import { AalisError, definePlugin, type Logger, optional } from '@aalis/core';
 import {
   type ChatType,
   deliverToRoom,
-  ensureRoomSession,
   holdConnection,
   InboundOrder,
   inboundContent,
   RoomMemory,
   reportPlatformState,
   roomAdapterUses,
+  roomIncoming,
   wireRoomTurns,
 } from '@aalis/platform-room';
-import type { Attachment, IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
+import type { Attachment, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
 import * as lark from '@larksuiteoapi/node-sdk';
 import { larkConfigSchema } from './lark-config.js';
@@ -364,28 +364,24 @@ export default definePlugin({
         logger: log,
       });
       const name = await displayName(openId);
-      const sessionId = await ensureRoomSession({
-        sessionManager: sessionManager.available ? sessionManager.use : undefined,
-        platform: LARK_PLATFORM,
-        chatType,
-        chatId,
-        ...(privateChat && name ? { title: name } : {}),
-        logger: log,
-      });
       const created = Number(message.create_time);
-      const incoming: IncomingMessage = {
-        sessionId,
-        platform: LARK_PLATFORM,
-        venue: chatId,
-        sender: { userId: openId, ...(name ? { displayName: name } : {}) },
-        actor: { platform: LARK_PLATFORM, userId: openId },
-        content,
-        ...(attachments.length > 0 ? { attachments } : {}),
-        messageId,
-        ...(parentId !== undefined ? { replyTo: parentId } : {}),
-        ...(addressed ? { triggerType: 'direct' } : {}),
-        timestamp: Number.isFinite(created) && created > 0 ? created : Date.now(),
-      };
+      const incoming = await roomIncoming(
+        {
+          platform: LARK_PLATFORM,
+          chatType,
+          chatId,
+          title: privateChat ? name : undefined,
+          userId: openId,
+          displayName: name,
+          content,
+          attachments,
+          messageId,
+          replyTo: parentId,
+          addressed,
+          timestamp: Number.isFinite(created) && created > 0 ? created : Date.now(),
+        },
+        { sessionManager: sessionManager.available ? sessionManager.use : undefined, logger: log },
+      );
       // Resolves once stored, not when its turn ends: the chat's next message must reach the gateway before this
       // turn ends (to join it).
       return receiveStored(gateway.use, events.use, incoming, (error) =>

@@ -13,7 +13,6 @@ import { media } from '@aalis/api-media';
 import { AalisError, definePlugin, optional } from '@aalis/core';
 import {
   deliverToRoom,
-  ensureRoomSession,
   holdConnection,
   InboundOrder,
   inboundContent,
@@ -22,10 +21,11 @@ import {
   reconnectWhile,
   reportPlatformState,
   roomAdapterUses,
+  roomIncoming,
   shownEndpoint,
   wireRoomTurns,
 } from '@aalis/platform-room';
-import type { Attachment, IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
+import type { Attachment, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
 import { WebSocket } from 'ws';
 import { QqApi } from './qq-api.js';
@@ -168,27 +168,23 @@ export default definePlugin({
         t: (text) => i18n.use.t(text),
         logger: log,
       });
-      const sessionId = await ensureRoomSession({
-        sessionManager: sessionManager.available ? sessionManager.use : undefined,
-        platform: QQ_PLATFORM,
-        chatType: read.chatType,
-        chatId: read.chatId,
-        ...(read.chatType === 'private' && read.displayName ? { title: read.displayName } : {}),
-        logger: log,
-      });
-      const incoming: IncomingMessage = {
-        sessionId,
-        platform: QQ_PLATFORM,
-        venue: read.chatId,
-        sender: { userId: read.userId, ...(read.displayName ? { displayName: read.displayName } : {}) },
-        actor: { platform: QQ_PLATFORM, userId: read.userId },
-        content,
-        ...(attachments.length > 0 ? { attachments } : {}),
-        messageId: read.messageId,
-        ...(read.quoteId !== undefined ? { replyTo: read.quoteId } : {}),
-        ...(addressed ? { triggerType: 'direct' } : {}),
-        timestamp: read.timestamp,
-      };
+      const incoming = await roomIncoming(
+        {
+          platform: QQ_PLATFORM,
+          chatType: read.chatType,
+          chatId: read.chatId,
+          title: read.chatType === 'private' ? read.displayName : undefined,
+          userId: read.userId,
+          displayName: read.displayName,
+          content,
+          attachments,
+          messageId: read.messageId,
+          replyTo: read.quoteId,
+          addressed,
+          timestamp: read.timestamp,
+        },
+        { sessionManager: sessionManager.available ? sessionManager.use : undefined, logger: log },
+      );
       // Resolves once stored, not when its turn ends: the chat's next message must reach the gateway before this
       // turn ends (to join it).
       return receiveStored(gateway.use, events.use, incoming, (error) =>

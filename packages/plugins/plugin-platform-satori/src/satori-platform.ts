@@ -9,7 +9,6 @@ import { AalisError, definePlugin } from '@aalis/core';
 import {
   type ChatType,
   deliverToRoom,
-  ensureRoomSession,
   holdConnection,
   InboundOrder,
   inboundContent,
@@ -17,10 +16,11 @@ import {
   reconnectWhile,
   reportPlatformState,
   roomAdapterUses,
+  roomIncoming,
   stateError,
   wireRoomTurns,
 } from '@aalis/platform-room';
-import type { Attachment, IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
+import type { Attachment, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
 import { WebSocket } from 'ws';
 import { SatoriApi, type SatoriLogin } from './satori-api.js';
@@ -175,28 +175,24 @@ export default definePlugin({
       });
       const displayName = event.member?.nick || event.user?.nick || event.user?.name;
       const title = chatType === 'private' ? displayName : (event.guild?.name ?? event.channel?.name);
-      const sessionId = await ensureRoomSession({
-        sessionManager: sessionManager.available ? sessionManager.use : undefined,
-        platform: SATORI_PLATFORM,
-        chatType,
-        chatId,
-        ...(title ? { title } : {}),
-        logger: log,
-      });
       const person = `${login.platform}:${userId}`;
-      const incoming: IncomingMessage = {
-        sessionId,
-        platform: SATORI_PLATFORM,
-        venue: chatId,
-        sender: { userId: person, ...(displayName ? { displayName } : {}) },
-        actor: { platform: SATORI_PLATFORM, userId: person },
-        content,
-        ...(attachments.length > 0 ? { attachments } : {}),
-        messageId: String(message.id),
-        ...(quoteId !== undefined ? { replyTo: String(quoteId) } : {}),
-        ...(addressed ? { triggerType: 'direct' } : {}),
-        timestamp: typeof event.timestamp === 'number' ? event.timestamp : Date.now(),
-      };
+      const incoming = await roomIncoming(
+        {
+          platform: SATORI_PLATFORM,
+          chatType,
+          chatId,
+          title,
+          userId: person,
+          displayName,
+          content,
+          attachments,
+          messageId: String(message.id),
+          replyTo: quoteId !== undefined ? String(quoteId) : undefined,
+          addressed,
+          timestamp: typeof event.timestamp === 'number' ? event.timestamp : Date.now(),
+        },
+        { sessionManager: sessionManager.available ? sessionManager.use : undefined, logger: log },
+      );
       // Handed over, not awaited: the chat's next message must reach the gateway before this turn ends (to join it).
       void gateway.use
         .receive(incoming)

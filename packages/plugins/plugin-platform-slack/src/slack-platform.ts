@@ -13,7 +13,6 @@ import { AalisError, definePlugin, type Logger } from '@aalis/core';
 import {
   type ChatType,
   deliverToRoom,
-  ensureRoomSession,
   holdConnection,
   InboundOrder,
   inboundContent,
@@ -21,10 +20,11 @@ import {
   reconnectWhile,
   reportPlatformState,
   roomAdapterUses,
+  roomIncoming,
   shownEndpoint,
   wireRoomTurns,
 } from '@aalis/platform-room';
-import type { Attachment, IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
+import type { Attachment, OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
 import { SocketModeClient } from '@slack/socket-mode';
 import { LogLevel, type Logger as SlackLogger, WebAPIPlatformError, WebClient } from '@slack/web-api';
@@ -253,27 +253,23 @@ export default definePlugin({
         logger: log,
       });
       const name = await displayName(event);
-      const sessionId = await ensureRoomSession({
-        sessionManager: sessionManager.available ? sessionManager.use : undefined,
-        platform: SLACK_PLATFORM,
-        chatType,
-        chatId,
-        ...(privateChat && name ? { title: name } : {}),
-        logger: log,
-      });
-      const incoming: IncomingMessage = {
-        sessionId,
-        platform: SLACK_PLATFORM,
-        venue: chatId,
-        sender: { userId, ...(name ? { displayName: name } : {}) },
-        actor: { platform: SLACK_PLATFORM, userId },
-        content,
-        ...(attachments.length > 0 ? { attachments } : {}),
-        messageId: ts,
-        ...(threadTs !== undefined ? { replyTo: threadTs } : {}),
-        ...(addressed ? { triggerType: 'direct' } : {}),
-        timestamp: Number.isFinite(Number(ts)) ? Math.round(Number(ts) * 1000) : Date.now(),
-      };
+      const incoming = await roomIncoming(
+        {
+          platform: SLACK_PLATFORM,
+          chatType,
+          chatId,
+          title: privateChat ? name : undefined,
+          userId,
+          displayName: name,
+          content,
+          attachments,
+          messageId: ts,
+          replyTo: threadTs,
+          addressed,
+          timestamp: Number.isFinite(Number(ts)) ? Math.round(Number(ts) * 1000) : Date.now(),
+        },
+        { sessionManager: sessionManager.available ? sessionManager.use : undefined, logger: log },
+      );
       // Resolves once stored, not when its turn ends: the chat's next message must reach the gateway before this
       // turn ends (to join it).
       return receiveStored(gateway.use, events.use, incoming, (error) =>

@@ -11,7 +11,6 @@ import { type Receipt, receiveStored, StoredReceipts } from '@aalis/api-gateway'
 import { definePlugin } from '@aalis/core';
 import {
   deliverToRoom,
-  ensureRoomSession,
   fetchFileAttachment,
   holdConnection,
   type InboundFile,
@@ -21,9 +20,10 @@ import {
   RoomMemory,
   reportPlatformState,
   roomAdapterUses,
+  roomIncoming,
   wireRoomTurns,
 } from '@aalis/platform-room';
-import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
+import type { OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
 import { wecomConfigSchema } from './wecom-config.js';
 import { WecomCrypto } from './wecom-crypto.js';
@@ -144,25 +144,20 @@ export default definePlugin({
         t: (text) => i18n.use.t(text),
         logger: log,
       });
-      const sessionId = await ensureRoomSession({
-        sessionManager: sessionManager.available ? sessionManager.use : undefined,
-        platform: WECOM_PLATFORM,
-        chatType: read.chatType,
-        chatId: read.chatId,
-        logger: log,
-      });
-      const incoming: IncomingMessage = {
-        sessionId,
-        platform: WECOM_PLATFORM,
-        venue: read.chatId,
-        sender: { userId: read.userId },
-        actor: { platform: WECOM_PLATFORM, userId: read.userId },
-        content,
-        ...(attachments.length > 0 ? { attachments } : {}),
-        messageId: read.messageId,
-        ...(read.addressed ? { triggerType: 'direct' } : {}),
-        timestamp: Date.now(),
-      };
+      const incoming = await roomIncoming(
+        {
+          platform: WECOM_PLATFORM,
+          chatType: read.chatType,
+          chatId: read.chatId,
+          userId: read.userId,
+          content,
+          attachments,
+          messageId: read.messageId,
+          addressed: read.addressed,
+          timestamp: Date.now(),
+        },
+        { sessionManager: sessionManager.available ? sessionManager.use : undefined, logger: log },
+      );
       // Resolves once stored, not when its turn ends (the chat's next message may join the turn).
       const receipt = await receiveStored(gateway.use, events.use, incoming, (error) =>
         log.error('WeCom: a message could not be handed to the gateway', { error: describe(error) }),
