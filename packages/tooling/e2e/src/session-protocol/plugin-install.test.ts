@@ -3,13 +3,14 @@
 // tarballs (what a registry serves; offline: the plugins have no dependencies besides the deployment's own core).
 // An add streams npm's phases (never npm's output) and ends with the plugin running — its settings section on the
 // config page — without a restart; a failing add changes nothing (package.json, the lock file and
-// node_modules/.package-lock.json hashed before and after); one operation at a time; a non-owner is refused.
+// node_modules/.package-lock.json hashed before and after); one operation at a time; a non-owner is refused; a host
+// that runs from no deployment says why it cannot add plugins.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type PluginInstallView, type SessionClient, SessionClientError } from '@aalis/session-client';
+import { type PluginInstallView, type ResultOf, type SessionClient, SessionClientError } from '@aalis/session-client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, hostPerFile, loginCookie, waitFor } from './harness.case.js';
 
@@ -47,7 +48,16 @@ const hashes = () =>
     return existsSync(path) ? createHash('sha256').update(readFileSync(path)).digest('hex') : 'missing';
   });
 
-beforeAll(() => {
+/** What the installer said before the host's directory was a deployment. */
+let outside: { installed: ResultOf<'admin.plugins.installed'>; add: unknown };
+
+beforeAll(async () => {
+  const early = await connected();
+  outside = {
+    installed: await early.request('admin.plugins.installed', {}),
+    add: await early.request('admin.plugins.add', { spec: 'aalis-plugin-anything' }).catch((error: unknown) => error),
+  };
+  early.close();
   // The host's directory becomes a deployment: a package.json with the core it runs on.
   writeFileSync(
     join(host.dir, 'package.json'),
@@ -93,6 +103,17 @@ async function refusal(promise: Promise<unknown>): Promise<SessionClientError> {
 }
 
 describe('plugins from the registry', () => {
+  it('outside a deployment (no package.json beside the configuration) says why plugins cannot be added', () => {
+    expect(outside.installed).toMatchObject({
+      available: false,
+      unavailable: { code: 'AALIS_PLUGIN_INSTALL_UNAVAILABLE' },
+      plugins: [],
+    });
+    expect(outside.installed.unavailable?.message).toContain('there is no package.json in');
+    expect(outside.add).toBeInstanceOf(SessionClientError);
+    expect((outside.add as SessionClientError).code).toBe('AALIS_PLUGIN_INSTALL_UNAVAILABLE');
+  });
+
   it(
     'adds a plugin: npm phases stream, then it runs without a restart and its section is on the config page',
     async () => {
