@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import runtimeManifest from '../package.json' with { type: 'json' };
 import { formatConfigProblems } from './config-problems.js';
+import { isPluginPackage } from './installed-plugins.js';
 import { loadConfig } from './load-config.js';
 import { OPTIONAL_PLUGINS } from './optional-plugins.js';
 import { isMissingPackage, optionalSlot, type PluginSlot, pluginSlots } from './plugin-set.js';
@@ -54,6 +55,16 @@ describe('optional plugins', () => {
       expect(manifest.peerDependenciesMeta[name]?.optional, name).toBe(true);
       expect(manifest.devDependencies[name], name).toBeDefined();
     }
+  });
+
+  it('aalis plugin add takes them as it takes a third-party plugin, and no other first-party package', () => {
+    expect(isPluginPackage({ name: '@aalis/plugin-platform-telegram', dependencies: { '@aalis/core': '0.1.0' } })).toBe(
+      true,
+    );
+    expect(isPluginPackage({ name: 'aalis-plugin-x', peerDependencies: { '@aalis/core': '^0.1.0' } })).toBe(true);
+    // A plugin every deployment has with the runtime, and a package that is no plugin.
+    expect(isPluginPackage({ name: '@aalis/plugin-agent', dependencies: { '@aalis/core': '0.1.0' } })).toBe(false);
+    expect(isPluginPackage({ name: 'left-pad' })).toBe(false);
   });
 
   it('an installed one is a lazy slot with its package name and schema', async () => {
