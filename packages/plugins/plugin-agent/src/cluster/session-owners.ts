@@ -25,6 +25,12 @@ type Waited = { opened: { batch: Batch; channel: SessionChannel } } | { stoppedE
 const PREFIX = sessionLeaseName('');
 const sessionOf = (name: string) => (name.startsWith(PREFIX) ? name.slice(PREFIX.length) : undefined);
 const NOOP_HOLD: SessionHold = { proceed: true, release: async () => {} };
+/**
+ * Why an input's wait for an outcome elsewhere ends: its item was placed or settled here, or the process shuts down.
+ * A reason given, so no AbortError (a DOMException with its stack) is built per input.
+ */
+const ANSWERED_HERE = 'answered here';
+const SHUTTING_DOWN = 'shutting down';
 
 export class SessionOwners implements InputPlacement {
   private readonly owned = new Map<string, Owned>();
@@ -36,7 +42,8 @@ export class SessionOwners implements InputPlacement {
   private readonly chains = new Map<string, Promise<void>>();
   /** Takes and places the items of the sessions this process holds (item-placement.ts). */
   private readonly placement: ItemPlacement;
-  private readonly stopping = new AbortController();
+  /** Each accepted input's wait for its item to be settled elsewhere: ended at shutdown (close). */
+  private readonly remoteWaits = new Set<AbortController>();
   private readonly disposers: Array<() => void> = [];
   /** Shut down: nothing more is taken; leases are given back as channels go idle. */
   private closed = false;
@@ -110,14 +117,16 @@ export class SessionOwners implements InputPlacement {
         settled: (stoppedElsewhere = false) => resolveLocal({ stoppedElsewhere }),
       });
       // The put's own notice (onPut, next turn of the event loop) takes it here or tries for the session's lease.
+      // At shutdown the wait ends (close); the item stays queued for another process.
       const remote = new AbortController();
-      // At shutdown the wait ends; the item stays queued for another process.
-      const signal = AbortSignal.any([remote.signal, this.stopping.signal]);
+      if (this.closed) remote.abort(SHUTTING_DOWN);
+      else this.remoteWaits.add(remote);
       const elsewhere = this.queue
-        .settled(id, { signal })
+        .settled(id, { signal: remote.signal })
         .then((outcome): Waited => ({ stoppedElsewhere: outcome === STOPPED }));
       const waited = await Promise.race([local, elsewhere]);
-      remote.abort();
+      this.remoteWaits.delete(remote);
+      remote.abort(ANSWERED_HERE);
       this.local.delete(id);
       // Opened here: the turn runs in this handleMessage's async context, as a local input's would.
       if ('opened' in waited) await this.turns.run(waited.opened.channel, waited.opened.batch, generation);
@@ -245,7 +254,8 @@ export class SessionOwners implements InputPlacement {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.stopping.abort();
+    for (const remote of this.remoteWaits) remote.abort(SHUTTING_DOWN);
+    this.remoteWaits.clear();
     for (const controller of this.awaiting.values()) controller.abort();
     for (const dispose of this.disposers.splice(0)) dispose();
     for (const sessionId of this.owned.keys()) {
