@@ -11,6 +11,7 @@ import {
   type OneBotImplementation,
   onebotGroupMessage,
   onebotPrivateMessage,
+  startOneBotHttpImplementation,
   startOneBotImplementation,
   textReply,
   toolCallReply,
@@ -21,6 +22,7 @@ import { conformanceDriver, ONEBOT_SELF, ONEBOT_TOKEN } from './platform-onebot-
 import { productWorkspace, startProduct, useProductFixture } from './product-host.case.js';
 import { waitFor } from './spawn-aalis.case.js';
 import type { StartAalisOptions } from './start-aalis.js';
+import { failInputStores, storedInputs } from './storage-faults.case.js';
 
 const SELF = ONEBOT_SELF;
 const GROUP = 556_000;
@@ -233,6 +235,70 @@ ${extra}`,
     await new Promise((resolve) => setTimeout(resolve, 300));
     // Stopped: no reply went out, only the refusal.
     expect(sends(implementation)).toHaveLength(1);
+  });
+
+  it('HTTP mode: an event POST is answered once its input is stored (503 when not, the redelivery stored once), a repeated message_id is not stored again, an unsigned POST is refused', async () => {
+    const port = await freePort();
+    const implementation = await startOneBotHttpImplementation({
+      selfId: SELF,
+      accessToken: 'http-token',
+      secret: 'post-secret',
+    });
+    cleanups.push(() => implementation.close());
+    const dir = productWorkspace(
+      fixture,
+      `locale: en
+consoleLogLevel: warn
+llm: { baseUrl: ${fixture.model.url}, model: test-model }
+plugins:
+  llm-openai: { fetchModels: false, retry: { maxRetries: 0 } }
+  memory-summary: false
+  platform-onebot:
+    mode: http
+    url: ${implementation.url}
+    accessToken: http-token
+    secret: post-secret
+    reverse: { port: ${port}, path: /onebot }
+`,
+      'aalis-onebot-http-',
+    );
+    const { aalis, logs } = await startProduct(fixture, dir);
+    await until(() => accepting(port), 'the event server listening');
+    implementation.postTo(`http://127.0.0.1:${port}/onebot`);
+    await implementation.waitForCalls((calls) => calls.some((call) => call.action === 'get_login_info'));
+    expect(new Set(implementation.authorizations)).toEqual(new Set(['Bearer http-token']));
+    fixture.model.enqueue(textReply('Hello over HTTP.'));
+    const first = onebotPrivateMessage({ userId: 91, message: 'hi over http' });
+    implementation.push(first);
+    await until(() => implementation.sent.length === 1, 'the reply');
+    await implementation.settled();
+    // Delivered again (same message_id): answered, not a second input.
+    implementation.push(first);
+    await implementation.settled();
+    expect(implementation.statuses()).toEqual([204, 204]);
+    expect(storedInputs(aalis, 'hi over http')).toBe(1);
+    // Not stored, not acknowledged: 503; the redelivery is stored and answered once.
+    const fault = failInputStores(aalis);
+    fixture.model.enqueue(textReply('Stored over HTTP after all.'));
+    implementation.push(onebotPrivateMessage({ userId: 91, message: 'the store fails once' }));
+    await implementation.settled();
+    expect(implementation.statuses().at(-1)).toBe(503);
+    expect(implementation.repost()).toBe(1);
+    await until(() => implementation.sent.length === 2, 'the reply to the redelivery');
+    await implementation.settled();
+    fault.restore();
+    expect(fault.failed()).toBe(1);
+    expect(implementation.statuses().slice(2)).toEqual([503, 204]);
+    expect(storedInputs(aalis, 'the store fails once')).toBe(1);
+    expect(textOf(implementation.sent[1]?.message)).toBe('Stored over HTTP after all.');
+    const unsigned = await fetch(`http://127.0.0.1:${port}/onebot`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(onebotPrivateMessage({ userId: 91, message: 'forged' })),
+    });
+    expect(unsigned.status).toBe(401);
+    expect(logs()).toContain('AALIS_ONEBOT_SIGNATURE_INVALID');
+    expect(logs()).not.toContain('post-secret');
   });
 
   it('works in reverse mode: the implementation connects to the host with its token', async () => {

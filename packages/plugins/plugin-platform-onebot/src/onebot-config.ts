@@ -4,29 +4,45 @@ import { roomLimitsShape } from '@aalis/platform-room/room-limits-schema';
 
 export const onebotConfigSchema = s.object({
   mode: s
-    .enum(['forward', 'reverse'])
+    .enum(['forward', 'reverse', 'http'])
     .default('forward')
     .describe(
-      'forward: the host connects to the implementation’s universal WebSocket (url); reverse: the implementation connects to the host (reverse.*).',
+      'forward: the host connects to the implementation’s universal WebSocket (url); reverse: the implementation connects to the host (reverse.*); http: the host calls the implementation’s HTTP API (url) and the implementation POSTs its events to the host (reverse.*), each answered only once stored.',
     ),
   url: s
     .string()
     .default('')
     .describe(
-      'Forward mode: the universal WebSocket endpoint of NapCat / Lagrange / go-cqhttp, e.g. ws://127.0.0.1:3001.',
+      'Forward mode: the universal WebSocket endpoint of NapCat / Lagrange / go-cqhttp, e.g. ws://127.0.0.1:3001. HTTP mode: its HTTP API root, e.g. http://127.0.0.1:5700.',
     ),
   accessToken: s
     .string()
     .default('')
     .describe('The access token (sent as Authorization: Bearer; checked on reverse connections). Never logged.'),
+  secret: s
+    .string()
+    .default('')
+    .describe(
+      'HTTP mode: the secret of the implementation’s HTTP POST reporting; every event POST must then carry its X-Signature (HMAC-SHA1). Never logged.',
+    ),
   reverse: s.object({
-    host: s.string().nonEmpty().default('127.0.0.1').describe('Reverse mode: the address the host listens on.'),
-    port: s.number().integer().min(0).max(65535).default(6700).describe('Reverse mode: the port (0 = any free port).'),
+    host: s
+      .string()
+      .nonEmpty()
+      .default('127.0.0.1')
+      .describe('Reverse and HTTP mode: the address the host listens on.'),
+    port: s
+      .number()
+      .integer()
+      .min(0)
+      .max(65535)
+      .default(6700)
+      .describe('Reverse and HTTP mode: the port (0 = any free port).'),
     path: s
       .string()
       .default('')
       .describe(
-        'Reverse mode: the only WebSocket path accepted (e.g. /onebot/v11/ws); empty accepts any path, as implementations are configured with all sorts.',
+        'Reverse and HTTP mode: the only WebSocket or event POST path accepted (e.g. /onebot/v11/ws); empty accepts any path, as implementations are configured with all sorts.',
       ),
   }),
   instanceId: s
@@ -88,5 +104,6 @@ export type OneBotConfig = Infer<typeof onebotConfigSchema>;
 export function onebotConfigured(section: unknown): boolean {
   if (typeof section !== 'object' || section === null) return false;
   const record = section as Record<string, unknown>;
+  // HTTP mode needs the API url, as forward mode does.
   return record.mode === 'reverse' || (typeof record.url === 'string' && record.url !== '');
 }

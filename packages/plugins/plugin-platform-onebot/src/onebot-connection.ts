@@ -19,8 +19,8 @@ export interface OneBotConnectionOptions {
   idleTimeoutMs: number;
   reconnect: { initialMs: number; maxMs: number };
   logger: Logger;
-  /** Every event (a frame with `post_type`). */
-  onEvent(event: Record<string, unknown>): void;
+  /** Every event (a frame with `post_type`). What it returns is not used: this wire has no acknowledgement. */
+  onEvent(event: Record<string, unknown>): unknown;
   /** A connection is (re)established. */
   onOpen?(): void;
 }

@@ -45,6 +45,11 @@ export const onebotErrors = defineErrors({
     'zh-CN':
       '有 OneBot 实现带着错误的或缺少的 access token 连接 {endpoint}，已拒绝。请在 NapCat/Lagrange/go-cqhttp 和 plugins.platform-onebot.accessToken 里设成同一个 token。',
   },
+  AALIS_ONEBOT_SIGNATURE_INVALID: {
+    en: 'An event POST to {endpoint} had no valid X-Signature and was refused (401). Set the same secret in the implementation’s HTTP POST settings and in plugins.platform-onebot.secret.',
+    'zh-CN':
+      '发到 {endpoint} 的事件 POST 没有正确的 X-Signature，已拒绝（401）。请在 OneBot 实现的 HTTP POST 设置和 plugins.platform-onebot.secret 里设成同一个 secret。',
+  },
   AALIS_ONEBOT_EVENT_MALFORMED: {
     en: 'A OneBot event was malformed and was skipped: {reason}',
     'zh-CN': '一条 OneBot 事件格式不对，已跳过：{reason}',

@@ -14,12 +14,13 @@ export interface LeasedConnection {
 /** The instance id a configuration names: `instanceId`, else its endpoint (identical on hosts sharing the config). */
 export function onebotInstanceId(settings: {
   instanceId: string;
-  mode: 'forward' | 'reverse';
+  mode: 'forward' | 'reverse' | 'http';
   url: string;
   reverse: { port: number; path: string };
 }): string {
   if (settings.instanceId !== '') return settings.instanceId;
   if (settings.mode === 'forward') return redactUrl(settings.url);
+  if (settings.mode === 'http') return `http:${settings.reverse.port}${settings.reverse.path || '/'}`;
   return `reverse:${settings.reverse.port}${settings.reverse.path || '/'}`;
 }
 

@@ -1,9 +1,10 @@
 // @aalis/plugin-platform-onebot: QQ through a OneBot v11 implementation (NapCat, Lagrange, go-cqhttp) over its
-// universal WebSocket. Group chats are multi-party rooms, private chats direct rooms; an @-mention of her or a
+// universal WebSocket, or over HTTP (its API, and events POSTed to the host, each answered once stored). Group chats are multi-party rooms, private chats direct rooms; an @-mention of her or a
 // reply to one of her messages addresses her; replies go back as segment arrays, a group reply quoting the
 // message that addressed her, long ones split at the platform's limit.
 import '@aalis/api-agent';
 import { authority } from '@aalis/api-authority';
+import { type Receipt, receiveStored, StoredReceipts } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
 import { tools } from '@aalis/api-tools';
 import { type Disposer, definePlugin, type i18n, optional, textRef } from '@aalis/core';
@@ -24,6 +25,7 @@ import { onebotConfigSchema } from './onebot-config.js';
 import { OneBotConnection } from './onebot-connection.js';
 import { onebotErrors } from './onebot-errors.js';
 import { type ForwardedSend, OneBotForwarding } from './onebot-forwarding.js';
+import { OneBotHttpConnection } from './onebot-http-connection.js';
 import { OneBotLeaseRunner, onebotInstanceId, onebotLeaseName } from './onebot-lease.js';
 import { onebotPoke, POKE_TRIGGER } from './onebot-poke.js';
 import { OneBotRequests } from './onebot-requests.js';
@@ -64,6 +66,8 @@ export default definePlugin({
     const t = (text: Parameters<typeof i18n.use.t>[0]) => i18n.use.t(text);
     const memory = new RoomMemory(ONEBOT_PLATFORM);
     const inbound = new InboundOrder();
+    // HTTP mode answers an event's POST once its input is stored; a redelivery of one stored is not stored again.
+    const receipts = new StoredReceipts();
     const groupNames = new Map<string, string | undefined>();
     /**
      * Temporary (group) private chats (`sub_type: group`): the group a person wrote from, by QQ number, so the reply
@@ -111,49 +115,69 @@ export default definePlugin({
         })
       : undefined;
 
-    const connection = new OneBotConnection({
-      mode: settings.mode,
-      url: settings.url,
-      reverse: settings.reverse,
-      ...(settings.accessToken ? { accessToken: settings.accessToken } : {}),
-      apiTimeoutMs: settings.apiTimeoutMs,
-      idleTimeoutMs: settings.idleTimeoutMs,
-      reconnect: settings.reconnect,
-      logger: log,
-      onOpen: () => {
-        void connection
-          .call('get_login_info')
-          .then((data) => {
-            const info = (data ?? {}) as { user_id?: unknown; nickname?: unknown };
-            if (info.user_id === undefined) throw new Error('get_login_info returned no user_id');
-            selfId = String(info.user_id);
-            log.info(`OneBot: logged in as ${selfId}`);
-            registerPlatform();
+    const onOpen = () => {
+      void connection
+        .call('get_login_info')
+        .then((data) => {
+          const info = (data ?? {}) as { user_id?: unknown; nickname?: unknown };
+          if (info.user_id === undefined) throw new Error('get_login_info returned no user_id');
+          selfId = String(info.user_id);
+          log.info(`OneBot: logged in as ${selfId}`);
+          registerPlatform();
+        })
+        .catch((error: unknown) => log.warn('OneBot: get_login_info failed', { error: String(error) }));
+    };
+    /**
+     * One event; a message's receipt says whether its input is stored (HTTP mode answers the event's POST with it;
+     * the WebSocket modes have no acknowledgement to give).
+     */
+    const onEvent = (event: Record<string, unknown>): Promise<Receipt> | undefined => {
+      if (event.post_type === 'request' || event.post_type === 'notice') {
+        void sideEvent(event).catch((error: unknown) =>
+          log.error('OneBot: a request or notice event could not be handled', { error: String(error) }),
+        );
+        return undefined;
+      }
+      if (event.post_type !== 'message') {
+        // Meta events and her own sent messages are not handled; a kind OneBot v11 does not have is noted.
+        if (event.post_type !== 'meta_event' && event.post_type !== 'message_sent') {
+          malformed(`an event of an unknown post_type ${String(event.post_type).slice(0, 40)}`, 'debug');
+        }
+        return undefined;
+      }
+      const chat = `${String(event.message_type)}:${String(event.message_type === 'group' ? event.group_id : event.user_id)}`;
+      // A redelivered message (same account and message_id) gets the first delivery's receipt, not a second input.
+      const id = event.message_id === undefined ? undefined : `${String(event.self_id)}:${String(event.message_id)}`;
+      return receipts.once(
+        id,
+        () => inbound.run(chat, () => receive(event)),
+        (error) => log.error('OneBot: an inbound message could not be handed to the gateway', { error: String(error) }),
+      );
+    };
+    const connection =
+      settings.mode === 'http'
+        ? new OneBotHttpConnection({
+            url: settings.url,
+            listen: settings.reverse,
+            ...(settings.accessToken ? { accessToken: settings.accessToken } : {}),
+            ...(settings.secret ? { secret: settings.secret } : {}),
+            apiTimeoutMs: settings.apiTimeoutMs,
+            logger: log,
+            onOpen,
+            onEvent,
           })
-          .catch((error: unknown) => log.warn('OneBot: get_login_info failed', { error: String(error) }));
-      },
-      onEvent: (event) => {
-        if (event.post_type === 'request' || event.post_type === 'notice') {
-          void sideEvent(event).catch((error: unknown) =>
-            log.error('OneBot: a request or notice event could not be handled', { error: String(error) }),
-          );
-          return;
-        }
-        if (event.post_type !== 'message') {
-          // Meta events and her own sent messages are not handled; a kind OneBot v11 does not have is noted.
-          if (event.post_type !== 'meta_event' && event.post_type !== 'message_sent') {
-            malformed(`an event of an unknown post_type ${String(event.post_type).slice(0, 40)}`, 'debug');
-          }
-          return;
-        }
-        const chat = `${String(event.message_type)}:${String(event.message_type === 'group' ? event.group_id : event.user_id)}`;
-        void inbound
-          .run(chat, () => receive(event))
-          .catch((error: unknown) =>
-            log.error('OneBot: an inbound message could not be handed to the gateway', { error: String(error) }),
-          );
-      },
-    });
+        : new OneBotConnection({
+            mode: settings.mode,
+            url: settings.url,
+            reverse: settings.reverse,
+            ...(settings.accessToken ? { accessToken: settings.accessToken } : {}),
+            apiTimeoutMs: settings.apiTimeoutMs,
+            idleTimeoutMs: settings.idleTimeoutMs,
+            reconnect: settings.reconnect,
+            logger: log,
+            onOpen,
+            onEvent,
+          });
 
     const requests = new OneBotRequests({
       ...ownerRequestsOptions({
@@ -211,20 +235,21 @@ export default definePlugin({
       log[level](error.message, { code: error.code });
     }
 
-    async function receive(event: Record<string, unknown>): Promise<void> {
+    /** Reads a message event and hands it to the gateway; resolves once it is stored (or needs no storing). */
+    async function receive(event: Record<string, unknown>): Promise<Receipt> {
       const messageType = event.message_type;
       const userId = event.user_id === undefined ? undefined : String(event.user_id);
       if ((messageType !== 'group' && messageType !== 'private') || userId === undefined) {
         malformed('a message event without message_type group/private or user_id');
-        return;
+        return 'handled';
       }
       const eventSelf = event.self_id === undefined ? selfId : String(event.self_id);
-      if (userId === eventSelf) return;
+      if (userId === eventSelf) return 'handled';
       const chatType: ChatType = messageType;
       const chatId = chatType === 'group' ? String(event.group_id ?? '') : userId;
       if (chatId === '') {
         malformed('a group message event without group_id');
-        return;
+        return 'handled';
       }
       const sender = (typeof event.sender === 'object' && event.sender !== null ? event.sender : {}) as {
         nickname?: unknown;
@@ -281,13 +306,11 @@ export default definePlugin({
         ...(addressed ? { triggerType: 'direct' } : {}),
         timestamp: typeof event.time === 'number' ? event.time * 1000 : Date.now(),
       };
-      // Handed over, not awaited: the gateway settles an input only when its turn has ended, and the chat's next
-      // message must reach it before that (to join the turn).
-      void gateway.use
-        .receive(message)
-        .catch((error: unknown) =>
-          log.error('OneBot: an inbound message could not be handed to the gateway', { error: String(error) }),
-        );
+      // Resolves once stored, not when its turn ends: the chat's next message must reach the gateway before this
+      // turn ends (to join it).
+      return receiveStored(gateway.use, events.use, message, (error) =>
+        log.error('OneBot: an inbound message could not be handed to the gateway', { error: String(error) }),
+      );
     }
 
     /** A group's name (get_group_info), asked once per group and run; undefined when the implementation cannot say. */

@@ -54,6 +54,7 @@ export {
 export {
   connectOneBotImplementation,
   type OneBotCall,
+  type OneBotHttpImplementation,
   type OneBotImplementation,
   type OneBotImplementationOptions,
   type OneBotSentMessage,
@@ -62,6 +63,7 @@ export {
   onebotGroupMessage,
   onebotPoke,
   onebotPrivateMessage,
+  startOneBotHttpImplementation,
   startOneBotImplementation,
 } from './onebot-implementation.js';
 export {

@@ -1,8 +1,10 @@
 // Test-only: a OneBot v11 implementation (what NapCat / Lagrange / go-cqhttp are to the host) over a real
-// universal WebSocket. Forward mode serves the endpoint the host dials; reverse mode dials the host. It answers
+// universal WebSocket. Forward mode serves the endpoint the host dials; reverse mode dials the host; HTTP mode serves
+// the HTTP API and POSTs events to the host. It answers
 // get_login_info, send_group_msg, send_private_msg and get_msg, records every API call, pushes events, and can be
 // told to fail calls, stay silent or drop the connection.
-import type { IncomingMessage as HttpRequest } from 'node:http';
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage as HttpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
 
@@ -271,8 +273,17 @@ class Implementation {
       string,
       unknown
     >;
-    this.calls.push({ action, params, echo: frame.echo, at: Date.now() });
-    const reply = (body: Record<string, unknown>) => socket.send(JSON.stringify({ ...body, echo: frame.echo }));
+    this.handle(action, params, frame.echo, (body) => socket.send(JSON.stringify({ ...body, echo: frame.echo })));
+  }
+
+  /** One API call, on whichever wire it came (a WebSocket frame, or an HTTP POST in HTTP mode); `reply` answers it. */
+  handle(
+    action: string,
+    params: Record<string, unknown>,
+    echo: unknown,
+    reply: (body: Record<string, unknown>) => void,
+  ) {
+    this.calls.push({ action, params, echo, at: Date.now() });
     if ((action === 'send_group_msg' || action === 'send_private_msg') && this.sendFailure) {
       const answer = this.sendFailure;
       this.sendFailure = undefined;
@@ -392,6 +403,111 @@ function handleOf(implementation: Implementation, url: string, close: () => Prom
     },
     waitForCalls: (predicate, timeoutMs) => implementation.waitForCalls(predicate, timeoutMs),
     close,
+  };
+}
+
+export interface OneBotHttpImplementation extends OneBotImplementation {
+  /** Where events are POSTed (the host's event address, known once it listens). */
+  postTo(url: string): void;
+  /** The host's answers to the event POSTs so far, in order (HTTP status; 0 when the request failed). */
+  statuses(): number[];
+  /**
+   * POSTs again every event the host did not answer 2xx, as an implementation that delivers again (or an operator
+   * replaying its log) would; returns how many.
+   */
+  repost(): number;
+  /** Resolves once every event POST made so far has its answer. */
+  settled(): Promise<void>;
+}
+
+/**
+ * HTTP mode: serves the HTTP API (POST /<action>, answered as the universal WebSocket does) on 127.0.0.1 and POSTs
+ * events to the host (X-Self-ID, and X-Signature sha1=HMAC of the body when a secret is set), recording the answers.
+ */
+export async function startOneBotHttpImplementation(
+  options: OneBotImplementationOptions & { secret?: string } = {},
+): Promise<OneBotHttpImplementation> {
+  const selfId = options.selfId ?? 10_000;
+  const implementation = new Implementation({ selfId, nickname: options.nickname ?? 'Aalis' });
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      implementation.authorizations.push(request.headers.authorization);
+      if (options.accessToken !== undefined && request.headers.authorization !== `Bearer ${options.accessToken}`) {
+        response.writeHead(401).end();
+        return;
+      }
+      let params: Record<string, unknown> = {};
+      try {
+        const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+        if (typeof parsed === 'object' && parsed !== null) params = parsed as Record<string, unknown>;
+      } catch {
+        response.writeHead(400).end();
+        return;
+      }
+      const action = new URL(request.url ?? '/', 'http://api').pathname.slice(1);
+      implementation.handle(action, params, undefined, (body) =>
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body)),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  let target: string | undefined;
+  const statuses: number[] = [];
+  const pending = new Set<Promise<void>>();
+  const unanswered: string[] = [];
+  const post = (body: string) => {
+    if (!target) throw new Error('OneBot HTTP test implementation: postTo() was not called');
+    const signature: Record<string, string> = options.secret
+      ? { 'x-signature': `sha1=${createHmac('sha1', options.secret).update(body).digest('hex')}` }
+      : {};
+    const done: Promise<void> = fetch(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-self-id': String(selfId), ...signature },
+      body,
+    })
+      .then(
+        async (response) => {
+          await response.body?.cancel();
+          return response.status;
+        },
+        () => 0,
+      )
+      .then((status) => {
+        statuses.push(status);
+        if (status < 200 || status > 299) unanswered.push(body);
+        pending.delete(done);
+      });
+    pending.add(done);
+  };
+  const handle = handleOf(implementation, `http://127.0.0.1:${port}`, async () => {
+    await Promise.all(pending);
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  return {
+    ...handle,
+    connected: async () => {},
+    connections: () => 1,
+    push: (event) => {
+      if (typeof event === 'object' && typeof event.message_id === 'number')
+        implementation.pushedMessages.set(event.message_id, event);
+      post(typeof event === 'string' ? event : JSON.stringify(event));
+    },
+    postTo: (url) => {
+      target = url;
+    },
+    statuses: () => [...statuses],
+    repost: () => {
+      const again = unanswered.splice(0);
+      for (const body of again) post(body);
+      return again.length;
+    },
+    settled: async () => {
+      while (pending.size > 0) await Promise.all(pending);
+    },
   };
 }
 
