@@ -64,6 +64,7 @@ export class LiveRelay {
   private unlisten: (() => void) | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private lastPrune = 0;
+  private lastBeat = Date.now();
   private closed = false;
 
   private constructor(
@@ -175,7 +176,13 @@ export class LiveRelay {
 
   private beat(): void {
     this.publish('', { t: 'alive' });
-    const cutoff = Date.now() - this.heartbeatMs * HEARTBEATS_MISSED;
+    const now = Date.now();
+    const late = now - this.lastBeat > this.heartbeatMs * 1.5;
+    this.lastBeat = now;
+    // This process was stalled itself (its timer fired late): the others' heartbeats may be waiting unread behind
+    // this call. They are read before the next beat judges who is gone.
+    if (late) return;
+    const cutoff = now - this.heartbeatMs * HEARTBEATS_MISSED;
     for (const [origin, at] of this.seen) {
       if (at >= cutoff) continue;
       this.seen.delete(origin);
