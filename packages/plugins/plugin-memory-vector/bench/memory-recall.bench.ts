@@ -99,6 +99,7 @@ const totals = {
   ttftOn: [] as number[],
   ttftOff: [] as number[],
   recallMs: [] as number[],
+  beyondRecall: [] as number[],
 };
 const started = performance.now();
 let shownMisses = 0;
@@ -116,6 +117,12 @@ for (const conversation of list) {
   if (WITH_TTFT) {
     const off = await replayConversation(conversation, { historyLimit: HISTORY_LIMIT, extra: [] });
     totals.ttftOff.push(...off.ttftMs);
+    // Question by question (the same questions in the same order): what memory added beyond its own recall time.
+    if (off.ttftMs.length === result.ttftMs.length && result.recallMs.length === result.ttftMs.length) {
+      result.ttftMs.forEach((on, index) => {
+        totals.beyondRecall.push(on - off.ttftMs[index]! - result.recallMs[index]!);
+      });
+    }
   }
   totals.ttftOn.push(...result.ttftMs);
   totals.recallMs.push(...result.recallMs);
@@ -168,5 +175,9 @@ if (WITH_TTFT) {
   console.log(
     `  grows by                   p50 ${grows(0.5).toFixed(1)} ms, p99 ${grows(0.99).toFixed(1)} ms; the recall itself (${totals.recallMs.length} turns with a block) p50 ${ms(totals.recallMs, 0.5)}, p99 ${ms(totals.recallMs, 0.99)} (goal: growth ≤ recall time)`,
   );
+  if (totals.beyondRecall.length > 0)
+    console.log(
+      `  per question, growth minus that question's recall (${totals.beyondRecall.length} paired): p50 ${ms(totals.beyondRecall, 0.5)}, p99 ${ms(totals.beyondRecall, 0.99)} (≤ 0: the recall explains the growth)`,
+    );
 }
 console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
