@@ -20,8 +20,16 @@ afterEach(async () => {
   proxy = undefined;
 });
 
-/** PostgreSQL's ReadyForQuery at the end of what the server sent: the statement's transaction is over. */
-const READY = /Z\x00\x00\x00\x05[ITE]$/;
+/** Whether the server's answer ends with ReadyForQuery ('Z', length 5, status): the transaction is over. */
+function ready(answer: Buffer): boolean {
+  const at = answer.length - 6;
+  return (
+    at >= 0 &&
+    answer[at] === 0x5a &&
+    answer.readUInt32BE(at + 1) === 5 &&
+    'ITE'.includes(String.fromCharCode(answer[at + 5]!))
+  );
+}
 
 /**
  * A proxy to the real server that, once, forwards the client's message holding `marker`, waits until the server has
@@ -33,7 +41,7 @@ async function cutAfterCommit(target: URL, marker: string): Promise<{ url: strin
   proxy = createServer((client: Socket) => {
     const upstream = tcpConnect(Number(target.port), target.hostname);
     let swallowing = false;
-    let answer = '';
+    let answer = Buffer.alloc(0);
     const end = () => {
       client.destroy();
       upstream.destroy();
@@ -50,8 +58,8 @@ async function cutAfterCommit(target: URL, marker: string): Promise<{ url: strin
         client.write(chunk);
         return;
       }
-      answer += chunk.toString('latin1');
-      if (READY.test(answer)) {
+      answer = Buffer.concat([answer, chunk]);
+      if (ready(answer)) {
         cuts++;
         end();
       }
