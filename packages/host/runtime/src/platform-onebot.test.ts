@@ -62,10 +62,18 @@ describePlatformConformance(conformanceDriver, (context) => {
     const before = sentTo(77).length;
     context.model.enqueue(textReply(`${long}\n\n${long}`));
     implementation.push(onebotPrivateMessage({ userId: 77, message: 'long please' }));
-    await until(() => context.model.pending() === 0 && sentTo(77).length >= before + 3, 'the pieces');
-    const texts = sentTo(77)
-      .slice(before)
-      .map((sent) => textOf(sent.message));
+    // The reply goes out as several pieces (each paragraph cut at the limit): wait for every word, not a count of
+    // pieces, so a read between two sends cannot see half of it.
+    const piecesSent = () =>
+      sentTo(77)
+        .slice(before)
+        .map((sent) => textOf(sent.message));
+    await until(
+      () => context.model.pending() === 0 && piecesSent().join(' ').split(/\s+/).length >= 800,
+      'every piece of the long reply',
+    );
+    const texts = piecesSent();
+    expect(texts.length).toBeGreaterThanOrEqual(3);
     for (const text of texts) expect(text.length).toBeLessThanOrEqual(3_000);
     expect(texts.join(' ').split(/\s+/)).toEqual(`${long} ${long}`.split(' '));
   });
