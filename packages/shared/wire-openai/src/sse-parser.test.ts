@@ -25,6 +25,15 @@ describe('SseParser', () => {
     expect(events).toEqual([{ data: 'hello', event: undefined }]);
   });
 
+  it('reads a long line that arrives in many pieces without a line end once its end comes, or at the end of the body', () => {
+    const pieces = ['data: ', ...Array.from({ length: 1_000 }, (_, index) => `${index % 10}`.repeat(100))];
+    const value = pieces.slice(1).join('');
+    expect(parseAll([...pieces, '\n', '\n'], false).events).toEqual([{ data: value, event: undefined }]);
+    expect(parseAll([...pieces, '\r', '\n', '\r\n']).events).toEqual([{ data: value, event: undefined }]);
+    expect(parseAll(pieces).events).toEqual([{ data: value, event: undefined }]);
+    expect(parseAll(['data: x\r', '\n']).events).toEqual([{ data: 'x', event: undefined }]);
+  });
+
   it('joins multi-line data with LF and reads the event name', () => {
     const { events } = parseAll(['event: error\ndata: one\ndata: two\n\n']);
     expect(events).toEqual([{ data: 'one\ntwo', event: 'error' }]);

@@ -13,7 +13,11 @@ const SPACE = 32;
 const COLON = 58;
 
 export class SseParser {
-  private rest = '';
+  /**
+   * The pieces of a line whose end has not arrived (none holds a CR or LF). Kept as pieces and joined once its end
+   * comes: one long line fed in many pieces would otherwise be copied and scanned again with every piece.
+   */
+  private rest: string[] = [];
   private data = '';
   private hasData = false;
   private event: string | undefined;
@@ -32,8 +36,13 @@ export class SseParser {
     if (this.skipLeadingLf) {
       this.skipLeadingLf = false;
       if (text.charCodeAt(0) === LF) text = text.slice(1);
+      if (text.length === 0) return;
     }
-    const buffer = this.rest.length > 0 ? this.rest + text : text;
+    if (text.indexOf('\n') === -1 && text.indexOf('\r') === -1) {
+      this.rest.push(text);
+      return;
+    }
+    const buffer = this.rest.length > 0 ? this.rest.join('') + text : text;
     let start = 0;
     let nextCr = buffer.indexOf('\r');
     if (nextCr === -1) {
@@ -61,14 +70,14 @@ export class SseParser {
         }
       }
     }
-    this.rest = start === 0 ? buffer : buffer.slice(start);
+    this.rest = start === buffer.length ? [] : [start === 0 ? buffer : buffer.slice(start)];
   }
 
   /** The body ended: a last line without its line end, and an event without its blank line, still count. */
   end(): void {
     if (this.rest.length > 0) {
-      const last = this.rest;
-      this.rest = '';
+      const last = this.rest.join('');
+      this.rest = [];
       this.line(last, 0, last.length);
     }
     this.dispatch();
