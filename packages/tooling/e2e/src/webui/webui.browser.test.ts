@@ -418,7 +418,7 @@ describe('the WebUI against aalis serve', () => {
       await plugins.locator('tbody tr').first().waitFor();
       expect(await plugins.locator('tr[data-state="active"]', { hasText: '@aalis/plugin-agent' }).count()).toBe(1);
       await page.getByTestId('default-model').selectOption('openai/vision-model');
-      await expect.poll(() => page.locator('.admin .setting-note').textContent(), SLOW).toContain('Vision Model');
+      await expect.poll(() => page.getByTestId('default-model-now').textContent(), SLOW).toContain('Vision Model');
       await page.getByRole('button', { name: 'Back to the conversation' }).click();
       await newChat();
       served.model.enqueue(textReply('Default model here.'));
@@ -430,7 +430,7 @@ describe('the WebUI against aalis serve', () => {
       await page.getByTestId('open-admin').click();
       await expect.poll(() => page.getByTestId('logs').locator('.log').count(), { timeout: 10_000 }).toBeGreaterThan(0);
       await page.getByTestId('default-model').selectOption('');
-      await expect.poll(() => page.locator('.admin .setting-note').textContent(), SLOW).toContain('Test Model');
+      await expect.poll(() => page.getByTestId('default-model-now').textContent(), SLOW).toContain('Test Model');
       await page.getByRole('button', { name: 'Back to the conversation' }).click();
     },
     TIMEOUT,

@@ -100,7 +100,7 @@ export const AdminView = defineComponent({
             preferences?.defaultModel
               ? h(
                   'p',
-                  { class: 'setting-note' },
+                  { class: 'setting-note', 'data-testid': 'default-model-now' },
                   t('webui-page.admin.defaultModelNow', { name: preferences.defaultModel.name }),
                 )
               : null,
