@@ -101,7 +101,10 @@ function npm(args: string[], options: PluginChangeOptions, phases = false): Prom
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   return new Promise((resolve) => {
-    const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', phases ? [...args, '--timing'] : args, {
+    // The loglevel is named: started under `npm run --silent` (or any npm_config_loglevel), npm would inherit it and
+    // print neither its timing lines nor its `npm error code` line, and the progress and the reason would be lost.
+    const flags = phases ? ['--loglevel=notice', '--timing'] : ['--loglevel=notice'];
+    const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', [...args, ...flags], {
       cwd: options.cwd,
       env: options.env as NodeJS.ProcessEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
