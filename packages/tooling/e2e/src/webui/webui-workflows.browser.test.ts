@@ -126,6 +126,9 @@ describe('the workflows page', () => {
       await page.screenshot({ path: join(SHOTS, 'workflows-phone-zh-CN.png'), fullPage: true });
       await page.setViewportSize({ width: 1280, height: 900 });
       await page.getByTestId('workflow-item').filter({ hasText: 'report' }).click();
+      // Selecting loads the workflow and its runs, then shows them with no run open: a run clicked in the list
+      // before that (still the other workflow's) would be closed again by it.
+      await page.locator('[data-testid="workflow-item"].selected', { hasText: 'report' }).waitFor();
       await page.locator('[data-testid="workflow-run-row"] .link-button').first().click();
       await page.getByTestId('workflow-run').waitFor();
       await page.screenshot({ path: join(SHOTS, 'workflows-zh-CN.png'), fullPage: true });
