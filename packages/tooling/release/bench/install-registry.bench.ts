@@ -14,7 +14,9 @@
 // Each check that fails ends the run with exit status 1 (CI runs it: see docs/decisions/install-from-registry.md).
 // `--plugin <dir>` adds and removes that plugin package too (published from <dir>); `--cold` gives each template's
 // create an empty npm cache of its own (every third-party package downloaded through the registry, as on a new
-// machine; better-sqlite3's build is still taken from prebuild-install's cache when there is one); `--parallel` runs
+// machine; better-sqlite3's build is still taken from prebuild-install's cache when there is one); `--compile` (with
+// --cold) leaves prebuild-install's downloads out too, so better-sqlite3 is compiled from source, as on a machine where
+// no prebuilt binary downloads (this one: they come from GitHub); `--parallel` runs
 // the templates' creates at the same time. Each template's row says how many packages its deployment installed.
 // BENCH_TEMPLATES=minimal,full is the same as naming them.
 import { spawn } from 'node:child_process';
@@ -50,6 +52,7 @@ const ownPluginNames = ownPlugin
   ? [(JSON.parse(readFileSync(join(ownPlugin, 'package.json'), 'utf8')) as { name: string }).name]
   : [];
 const cold = args.includes('--cold');
+const compile = cold && args.includes('--compile');
 const parallel = args.includes('--parallel');
 
 for (const file of ['host/runtime/dist/cli.js', 'host/create-aalis/dist/index.js', 'plugins/plugin-webui/dist']) {
@@ -233,11 +236,14 @@ try {
     AALIS_LOCALE: 'en',
   };
   const prebuilds = join(process.env.npm_config_cache ?? join(homedir(), '.npm'), '_prebuilds');
-  /** An empty npm cache (but prebuild-install's downloads, which a real first install makes from GitHub). */
+  /**
+   * An empty npm cache, but for prebuild-install's downloads (which a real first install makes from GitHub) unless
+   * --compile: then better-sqlite3 is built from its sources.
+   */
   const emptyCache = (name: string) => {
     const cache = join(work, name);
     mkdirSync(cache);
-    if (existsSync(prebuilds)) cpSync(prebuilds, join(cache, '_prebuilds'), { recursive: true });
+    if (!compile && existsSync(prebuilds)) cpSync(prebuilds, join(cache, '_prebuilds'), { recursive: true });
     return cache;
   };
   if (cold) env.npm_config_cache = emptyCache('npm-cache');
@@ -482,7 +488,12 @@ try {
   }
 
   const baseline = rows.find((row) => row.template === 'minimal') ?? rows[0];
-  console.log(`\nnpm's cache: ${cold ? 'empty (--cold)' : 'this machine’s'}; published in ${seconds(publishMs)}`);
+  const cache = compile
+    ? 'empty, better-sqlite3 compiled from source (--cold --compile)'
+    : cold
+      ? 'empty but for prebuild-install’s downloads (--cold)'
+      : 'this machine’s';
+  console.log(`\nnpm's cache: ${cache}; published in ${seconds(publishMs)}`);
   console.log(
     '| template | packages installed | node_modules | npm create aalis@latest (files + install) | + npm start → login link | first reply (aalis chat) | running × minimal | of the 3-minute goal |',
   );
