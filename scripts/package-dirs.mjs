@@ -15,6 +15,7 @@ const SHARED = new Set([
   'sqlite',
   'postgres',
   'http-transport',
+  'optional-plugins',
 ]);
 const TOOLING = new Set(['testing', 'release', 'pling-browser-testing']);
 const HOST = new Set(['core', 'runtime', 'create-aalis', 'create-aalis-plugin']);

@@ -1,5 +1,6 @@
 // The templates and what a new deployment's files say: its package.json, aalis.config.yaml and README.md.
 import { type Locale, translate } from '@aalis/core';
+import { OPTIONAL_PLUGINS } from '@aalis/optional-plugins';
 import './create-texts.js';
 
 export const TEMPLATE_NAMES = ['minimal', 'standard', 'full'] as const;
@@ -17,26 +18,6 @@ export interface ProjectOptions {
   /** The Aalis version the deployment installs (this package's own: the packages are released together). */
   version: string;
 }
-
-/**
- * The optional first-party plugins (@aalis/runtime's optional peer dependencies: its OPTIONAL_PLUGINS, which
- * create-aalis.test.ts compares with this list), installed only by the deployments that use them.
- */
-export const OPTIONAL_PLUGINS = [
-  '@aalis/plugin-media',
-  '@aalis/plugin-file-reader',
-  '@aalis/plugin-otel',
-  '@aalis/plugin-platform-onebot',
-  '@aalis/plugin-platform-telegram',
-  '@aalis/plugin-platform-satori',
-  '@aalis/plugin-platform-discord',
-  '@aalis/plugin-platform-lark',
-  '@aalis/plugin-platform-slack',
-  '@aalis/plugin-platform-qq',
-  '@aalis/plugin-platform-dingtalk',
-  '@aalis/plugin-platform-wecom',
-  '@aalis/plugin-mcp',
-] as const;
 
 /**
  * The optional plugins each template installs: minimal none, standard media, the file reader and MCP, full every

@@ -1,5 +1,7 @@
 // @aalis/runtime: the host runtime and the `aalis` command — configuration file and environment overrides, the
 // default plugin set, logging, drain on signals — plus the built-in tools and the configuration reference.
+
+export { isOptionalPlugin, OPTIONAL_PLUGINS } from '@aalis/optional-plugins';
 export { bannerLines } from './banner.js';
 export { createBasicToolsPlugin, describeTime, isTimeZone, systemTimeZone } from './basic-tools.js';
 export { calculate, formatNumber } from './calculator.js';
@@ -18,7 +20,6 @@ export {
   type PlannedPlugin,
 } from './load-config.js';
 export { fileLogSink, formatLogLine, lineLogSink, redactor } from './log-sinks.js';
-export { isOptionalPlugin, OPTIONAL_PLUGINS } from './optional-plugins.js';
 export { PersistedPreferences } from './persisted-preferences.js';
 export { notInstalledSlot, type PluginSlot, pluginSlots } from './plugin-set.js';
 export { runtimeErrors } from './runtime-errors.js';

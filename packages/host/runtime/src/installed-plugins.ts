@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AnyPluginDefinition } from '@aalis/core';
-import { isOptionalPlugin } from './optional-plugins.js';
+import { isOptionalPlugin } from '@aalis/optional-plugins';
 import type { PluginSlot } from './plugin-set.js';
 
 export interface InstalledPackage {

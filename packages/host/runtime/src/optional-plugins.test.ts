@@ -3,12 +3,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { OPTIONAL_PLUGINS } from '@aalis/optional-plugins';
 import { afterEach, describe, expect, it } from 'vitest';
 import runtimeManifest from '../package.json' with { type: 'json' };
 import { formatConfigProblems } from './config-problems.js';
 import { isPluginPackage } from './installed-plugins.js';
 import { loadConfig } from './load-config.js';
-import { OPTIONAL_PLUGINS } from './optional-plugins.js';
 import { isMissingPackage, optionalSlot, type PluginSlot, pluginSlots } from './plugin-set.js';
 
 const dirs: string[] = [];

@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Locale, type TextRef, textRef, translate } from '@aalis/core';
+import { isOptionalPlugin } from '@aalis/optional-plugins';
 import { entryFile, findInstalled, isPluginPackage } from './installed-plugins.js';
-import { isOptionalPlugin } from './optional-plugins.js';
 import './plugin-command-texts.js';
 
 export interface PluginCommandIo {

@@ -1,5 +1,5 @@
-// The optional first-party plugins, apart from the plugin set so that `aalis plugin add` (and create-aalis's test)
-// can tell them without loading any plugin.
+// The optional first-party plugins, in a package of their own so that `aalis plugin add` can tell them without
+// loading any plugin, and create-aalis can list them without installing the runtime.
 
 /**
  * The first-party plugins a deployment installs only when it uses them: optional peer dependencies of @aalis/runtime
