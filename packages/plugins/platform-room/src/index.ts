@@ -29,8 +29,10 @@ export {
 export {
   MAX_ANSWER_BYTES,
   type PlatformAnswer,
+  PlatformAnswerTooLargeError,
   type PlatformRequest,
   PlatformTimeoutError,
+  platformAgents,
   platformRequest,
 } from './platform-request.js';
 export {

@@ -10,7 +10,7 @@ import type { Tool } from '@aalis/api-tools';
 import type { Logger, ServiceHandle } from '@aalis/core';
 import type { HostNotice, Identity, IncomingMessage } from '@aalis/schema-message';
 import { type PendingRequest, type PendingRequestStore, pendingRequestsOf } from './pending-requests.js';
-import { ensureRoomSession } from './room-session.js';
+import { ensureRoomSession, parseRoomSessionId } from './room-session.js';
 
 export interface OwnerRequestsOptions {
   /** The platform instance id ('onebot', 'telegram'). */
@@ -104,10 +104,12 @@ export class OwnerRequests {
     await (await this.options.store()).put({ ...request, platform, createdAt: Date.now() });
     const owners = this.owners();
     for (const owner of owners) {
+      // The chat's id is the venue: a private chat's id need not be the person's (Satori's direct channel).
+      const sessionId = await this.options.ownerSession(owner.userId);
       await this.options.deliver({
-        sessionId: await this.options.ownerSession(owner.userId),
+        sessionId,
         platform,
-        venue: owner.userId,
+        venue: parseRoomSessionId(platform, sessionId)?.chatId ?? owner.userId,
         sender: {},
         content: notice.content,
         source: notice.source,

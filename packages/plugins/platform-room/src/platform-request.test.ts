@@ -1,10 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createAgents } from '@aalis/http-transport';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { platformRequest } from './platform-request.js';
 
 let server: Server;
 let base = '';
+/** A forward proxy that answers itself: it records the absolute URL each request asked it for. */
+let proxy: Server;
+let proxyPort = 0;
+const proxied: string[] = [];
 const seen: { method: string; body: string; type: string | undefined }[] = [];
 
 beforeAll(async () => {
@@ -35,11 +40,23 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  proxy = createServer((request, response) => {
+    proxied.push(`${request.method} ${request.url}`);
+    request.resume();
+    request.on('end', () => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{"via":"proxy"}');
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  proxyPort = (proxy.address() as AddressInfo).port;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  for (const each of [server, proxy]) {
+    each.closeAllConnections();
+    await new Promise<void>((resolve) => each.close(() => resolve()));
+  }
 });
 
 describe('platformRequest', () => {
@@ -70,5 +87,38 @@ describe('platformRequest', () => {
       name: 'TimeoutError',
       message: 'no answer within 100 ms',
     });
+  });
+
+  it('goes through the proxy the environment names, never for a loopback address', async () => {
+    const saved = process.env.HTTP_PROXY;
+    process.env.HTTP_PROXY = `http://127.0.0.1:${proxyPort}`;
+    try {
+      const answer = await platformRequest('http://api.platform.test/send', { body: '{}', timeoutMs: 5_000 });
+      expect(JSON.parse(answer.text)).toEqual({ via: 'proxy' });
+      expect(proxied).toEqual(['POST http://api.platform.test/send']);
+      // A local server (a test server, a bridge on this machine) is reached directly.
+      const direct = await platformRequest(`${base}/direct`, { body: '{"n":1}', timeoutMs: 5_000 });
+      expect(JSON.parse(direct.text)).toEqual({ echoed: '{"n":1}' });
+      expect(proxied).toHaveLength(1);
+    } finally {
+      if (saved === undefined) delete process.env.HTTP_PROXY;
+      else process.env.HTTP_PROXY = saved;
+    }
+  });
+
+  it("uses an adapter's own agents (its configured proxy), and an abort ends the call with the signal's reason", async () => {
+    const agents = createAgents({ proxy: { host: '127.0.0.1', port: proxyPort, source: 'config', display: 'proxy' } });
+    try {
+      const answer = await platformRequest('http://chat.example.test/api', { method: 'GET', timeoutMs: 5_000, agents });
+      expect(JSON.parse(answer.text)).toEqual({ via: 'proxy' });
+      expect(proxied.at(-1)).toBe('GET http://chat.example.test/api');
+    } finally {
+      agents.http.destroy();
+      agents.https.destroy();
+    }
+    const controller = new AbortController();
+    const call = platformRequest(`${base}/silent`, { body: '{}', timeoutMs: 5_000, signal: controller.signal });
+    controller.abort(new Error('stopping'));
+    await expect(call).rejects.toThrow('stopping');
   });
 });

@@ -1,35 +1,31 @@
-// The HTTP exchange the room adapters' API clients share for their calls (DingTalk, QQ, Satori, Telegram): node:http
-// and node:https over keep-alive agents, instead of the global fetch. A send is on the wire after a fraction of fetch's
-// work — no WHATWG Request, Response and stream objects, no AbortSignal.timeout timer per call (about a sixth of the
-// CPU per call, docs/decisions/platform-send-path.md) — and that work was most of what an adapter added to a reply's
-// way out (npm run bench platforms). Not the npm undici: loading it installs its own agent as the process's global
-// dispatcher, which every other fetch and undici copy (discord.js's) would then go through. Bounded: sockets per
-// origin, the silence allowed on the socket (connecting, waiting for the answer, within its body), the answer's size.
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+// The adapters' API calls to their platforms (DingTalk, QQ, Satori, Telegram; Lark's SDK through larkHttpInstance): a
+// thin JSON call over the exchange the model providers use (@aalis/http-transport's HttpExchange over keep-alive
+// agents), so a platform API is reached the same way as a model endpoint — through the proxy the environment names
+// (https_proxy/HTTPS_PROXY, http_proxy/HTTP_PROXY, NO_PROXY, loopback never proxied), trusting what the agents trust
+// (NODE_EXTRA_CA_CERTS, or an adapter's own `agents` made with createAgents({ ca })), and aborted at once. Not the
+// global fetch: its WHATWG objects, web streams and per-call AbortSignal.timeout were most of what an adapter added to
+// a reply's way out (docs/decisions/platform-send-path.md). Bounded: sockets per origin, the silence allowed (until
+// the request is sent, until the answer's headers, between the parts of its body), the answer's size.
+import { createAgents, type HttpAgents, HttpExchange, resolveProxy, TransportError } from '@aalis/http-transport';
 
 /** Sockets per platform origin: sends to one chat go one after another, chats in parallel. */
 const SOCKETS_PER_ORIGIN = 32;
 /** A platform API's answer to a call is a small JSON document; anything larger is cut and refused. */
 export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
-
-let agents: { http: HttpAgent; https: HttpsAgent } | undefined;
-/** Created on first use: a host without an HTTP platform keeps none. */
-const agentFor = (secure: boolean) => {
-  const options = { keepAlive: true, maxSockets: SOCKETS_PER_ORIGIN, maxFreeSockets: SOCKETS_PER_ORIGIN };
-  agents ??= { http: new HttpAgent(options), https: new HttpsAgent(options) };
-  return secure ? agents.https : agents.http;
-};
+/** Origins whose agents are kept: an adapter calls one or two; more than this is a misuse, and the oldest go. */
+const MAX_ORIGINS = 64;
 
 export interface PlatformRequest {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   headers?: Record<string, string>;
-  /** A JSON (or other text) body. */
-  body?: string;
-  /** The longest silence on the socket: connecting, waiting for the answer, between the parts of its body. */
+  /** A JSON (or other text) body; bytes are sent as they are. */
+  body?: string | Uint8Array;
+  /** The longest silence: until the request is sent, until the answer's headers, between the parts of its body. */
   timeoutMs: number;
   signal?: AbortSignal;
   maxAnswerBytes?: number;
+  /** The adapter's own agents (a configured proxy or CA file); else shared ones, with the environment's proxy. */
+  agents?: HttpAgents;
 }
 
 export interface PlatformAnswer {
@@ -48,60 +44,85 @@ export class PlatformTimeoutError extends Error {
   }
 }
 
+/** Thrown when the answer is larger than `maxAnswerBytes` (its rest is not read). */
+export class PlatformAnswerTooLargeError extends Error {
+  override readonly name = 'PlatformAnswerTooLargeError';
+  constructor(limit: number, size: number) {
+    super(`the answer is larger than ${limit} bytes (${size})`);
+  }
+}
+
+const shared = new Map<string, HttpAgents>();
+
+/**
+ * The shared agents for an origin, made on first use (a host without an HTTP platform keeps none) with the proxy the
+ * environment names for it, read then: a proxy variable that is not an http URL fails every call to that origin with
+ * the transport's coded error, rather than being ignored.
+ */
+export function platformAgents(target: URL): HttpAgents {
+  const known = shared.get(target.origin);
+  if (known) return known;
+  const proxy = resolveProxy({ baseUrl: target.href, configured: undefined, env: process.env, plugin: 'platform' });
+  const agents = createAgents(proxy ? { proxy } : {});
+  for (const agent of [agents.http, agents.https]) {
+    agent.maxSockets = SOCKETS_PER_ORIGIN;
+    agent.maxFreeSockets = SOCKETS_PER_ORIGIN;
+  }
+  if (shared.size >= MAX_ORIGINS) {
+    const [oldest, old] = shared.entries().next().value!;
+    shared.delete(oldest);
+    old.http.destroy();
+    old.https.destroy();
+  }
+  shared.set(target.origin, agents);
+  return agents;
+}
+
 /** One HTTP call to a platform API. Rejects on a network failure, a timeout, an abort or an oversized answer. */
-export function platformRequest(url: string | URL, options: PlatformRequest): Promise<PlatformAnswer> {
+export async function platformRequest(url: string | URL, options: PlatformRequest): Promise<PlatformAnswer> {
   const target = typeof url === 'string' ? new URL(url) : url;
-  const secure = target.protocol === 'https:';
-  const body = options.body === undefined ? undefined : Buffer.from(options.body, 'utf8');
   const limit = options.maxAnswerBytes ?? MAX_ANSWER_BYTES;
-  return new Promise<PlatformAnswer>((resolve, reject) => {
-    let settled = false;
-    const fail = (error: unknown) => {
-      if (settled) return;
-      settled = true;
-      reject(error);
-    };
-    const request = (secure ? httpsRequest : httpRequest)(target, {
+  let exchange: HttpExchange | undefined;
+  try {
+    exchange = await HttpExchange.open({
+      url: target,
       method: options.method ?? 'POST',
-      headers: { ...options.headers, ...(body ? { 'content-length': String(body.byteLength) } : {}) },
-      agent: agentFor(secure),
-      timeout: options.timeoutMs,
+      headers: options.headers ?? {},
+      ...(options.body === undefined ? {} : { body: options.body }),
       ...(options.signal ? { signal: options.signal } : {}),
+      connectMs: options.timeoutMs,
+      headersMs: options.timeoutMs,
+      idleMs: options.timeoutMs,
+      agents: options.agents ?? platformAgents(target),
     });
-    request.on('timeout', () => request.destroy(new PlatformTimeoutError(options.timeoutMs)));
-    request.on('error', fail);
-    request.on('response', (response: IncomingMessage) => {
-      const tooLarge = (size: number) => {
-        fail(new Error(`the answer is larger than ${limit} bytes (${size})`));
-        request.destroy();
-      };
-      const declared = Number(response.headers['content-length']);
-      if (Number.isFinite(declared) && declared > limit) {
-        tooLarge(declared);
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > limit) tooLarge(size);
-        else chunks.push(chunk);
-      });
-      response.on('error', fail);
-      response.on('end', () => {
-        if (settled) return;
-        settled = true;
-        const headers = response.headers;
-        resolve({
-          status: response.statusCode ?? 0,
-          header: (name) => {
-            const value = headers[name];
-            return Array.isArray(value) ? value[0] : value;
-          },
-          text: chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'),
-        });
-      });
-    });
-    request.end(body);
-  });
+    const declared = Number(exchange.header('content-length'));
+    if (declared > limit) throw new PlatformAnswerTooLargeError(limit, declared);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of exchange.chunks()) {
+      size += chunk.length;
+      if (size > limit) throw new PlatformAnswerTooLargeError(limit, size);
+      chunks.push(chunk);
+    }
+    const answer = exchange;
+    return {
+      status: answer.status,
+      header: (name) => answer.header(name),
+      text: chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'),
+    };
+  } catch (error) {
+    throw platformFailure(error, options);
+  } finally {
+    exchange?.close();
+  }
+}
+
+/** The transport's failures as the adapters map them: a silence is a TimeoutError, an abort the signal's reason. */
+function platformFailure(error: unknown, options: PlatformRequest): unknown {
+  if (!(error instanceof TransportError)) return error;
+  if (error.kind === 'connect-timeout' || error.kind === 'headers-timeout' || error.kind === 'idle-timeout') {
+    return new PlatformTimeoutError(options.timeoutMs);
+  }
+  if (error.kind === 'aborted' && options.signal?.aborted) return options.signal.reason;
+  return error;
 }

@@ -88,7 +88,7 @@ export function createAgents({ proxy, ca }: { proxy?: ProxySettings; ca?: string
 
 export interface OpenExchangeOptions {
   url: URL;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   headers: Record<string, string>;
   /** A string is sent as UTF-8; bytes as they are (openWithRetries encodes a body once for all its attempts). */
   body?: string | Uint8Array;
