@@ -37,22 +37,25 @@ const DIGIT = 2;
 const PUNCT = 3;
 const SPACE = 4;
 
-// ASCII classes.
-const A_LOWER = 0;
-const A_UPPER = 1;
-const A_DIGIT = 2;
-const A_SPACE = 3;
-const A_NEWLINE = 4;
-const A_PUNCT = 5;
+// Character classes: what a char does to the run it meets. ASCII ones come from a table.
+const C_LOWER = 0;
+const C_UPPER = 1;
+const C_DIGIT = 2;
+const C_SPACE = 3;
+const C_NEWLINE = 4;
+const C_PUNCT = 5;
+const C_LETTER = 6; // a non-ASCII letter
+/** The run each class belongs to, by class. */
+const RUN_OF = Uint8Array.of(LETTER, LETTER, DIGIT, SPACE, SPACE, PUNCT, LETTER);
 
-const ASCII_CLASS = new Uint8Array(128).fill(A_PUNCT);
-for (let code = 97; code <= 122; code++) ASCII_CLASS[code] = A_LOWER;
-for (let code = 65; code <= 90; code++) ASCII_CLASS[code] = A_UPPER;
-for (let code = 48; code <= 57; code++) ASCII_CLASS[code] = A_DIGIT;
-ASCII_CLASS[32] = A_SPACE;
-ASCII_CLASS[9] = A_SPACE;
-ASCII_CLASS[10] = A_NEWLINE;
-ASCII_CLASS[13] = A_NEWLINE;
+const ASCII_CLASS = new Uint8Array(128).fill(C_PUNCT);
+for (let code = 97; code <= 122; code++) ASCII_CLASS[code] = C_LOWER;
+for (let code = 65; code <= 90; code++) ASCII_CLASS[code] = C_UPPER;
+for (let code = 48; code <= 57; code++) ASCII_CLASS[code] = C_DIGIT;
+ASCII_CLASS[32] = C_SPACE;
+ASCII_CLASS[9] = C_SPACE;
+ASCII_CLASS[10] = C_NEWLINE;
+ASCII_CLASS[13] = C_NEWLINE;
 
 /**
  * Adds the features of `text` to `counts` (length FEATURE_COUNT). A single pass, no allocation.
@@ -68,67 +71,9 @@ export function countTextFeatures(text: string, counts: Float64Array): void {
   const end = text.length;
   for (let index = 0; index < end; index++) {
     const code = text.charCodeAt(index);
-    if (code < 128) {
-      switch (ASCII_CLASS[code]) {
-        case A_LOWER:
-          if (run !== LETTER) {
-            flush(counts, run, length, newline, indent);
-            run = LETTER;
-            length = 0;
-          }
-          length++;
-          previousLower = true;
-          continue;
-        case A_UPPER:
-          // A capital after a lower-case letter starts a new piece (camelCase), as in o200k's pattern.
-          if (run !== LETTER || previousLower) {
-            flush(counts, run, length, newline, indent);
-            run = LETTER;
-            length = 0;
-          }
-          length++;
-          previousLower = false;
-          continue;
-        case A_DIGIT:
-          if (run !== DIGIT) {
-            flush(counts, run, length, newline, indent);
-            run = DIGIT;
-            length = 0;
-          }
-          length++;
-          continue;
-        case A_SPACE:
-          if (run !== SPACE) {
-            flush(counts, run, length, newline, indent);
-            run = SPACE;
-            length = 0;
-            newline = false;
-            indent = 0;
-          }
-          length++;
-          indent++;
-          continue;
-        case A_NEWLINE:
-          if (run !== SPACE) {
-            flush(counts, run, length, newline, indent);
-            run = SPACE;
-            length = 0;
-          }
-          newline = true;
-          indent = 0;
-          length++;
-          continue;
-        default:
-          if (run !== PUNCT) {
-            flush(counts, run, length, newline, indent);
-            run = PUNCT;
-            length = 0;
-          }
-          length++;
-          continue;
-      }
-    }
-    if (code >= 0x4e00 && code <= 0x9fff) {
+    let kind: number;
+    if (code < 128) kind = ASCII_CLASS[code]!;
+    else if (code >= 0x4e00 && code <= 0x9fff) {
       // CJK unified ideographs: counted per char, plus one per run (a run is one pre-token).
       if (run !== NONE) {
         flush(counts, run, length, newline, indent);
@@ -139,52 +84,71 @@ export function countTextFeatures(text: string, counts: Float64Array): void {
       }
       counts[FEATURE.cjkChar]!++;
       continue;
-    }
-    if (isNonAsciiLetter(code)) {
-      if (run !== LETTER) {
-        flush(counts, run, length, newline, indent);
-        run = LETTER;
-        length = 0;
-      }
-      length++;
-      previousLower = true;
-      counts[FEATURE.nonAsciiLetter]!++;
+    } else if (isNonAsciiLetter(code)) kind = C_LETTER;
+    else if (code === 0xa0) kind = C_SPACE;
+    else {
+      flush(counts, run, length, newline, indent);
+      run = NONE;
+      countOther(code, counts);
+      // A surrogate pair is one char here: its low half is skipped.
+      if (code >= 0xd800 && code <= 0xdbff && isLowSurrogate(text.charCodeAt(index + 1))) index++;
       continue;
     }
-    if (code === 0xa0) {
-      if (run !== SPACE) {
-        flush(counts, run, length, newline, indent);
-        run = SPACE;
-        length = 0;
-        newline = false;
+    const next = RUN_OF[kind]!;
+    // A capital after a lower-case letter starts a new piece (camelCase), as in o200k's pattern.
+    if (run !== next || (kind === C_UPPER && previousLower)) {
+      flush(counts, run, length, newline, indent);
+      run = next;
+      length = 0;
+      newline = false;
+      indent = 0;
+    }
+    length++;
+    switch (kind) {
+      case C_LOWER:
+        previousLower = true;
+        break;
+      case C_UPPER:
+        previousLower = false;
+        break;
+      case C_SPACE:
+        indent++;
+        break;
+      case C_NEWLINE:
+        newline = true;
         indent = 0;
-      }
-      length++;
-      indent++;
-      continue;
-    }
-    flush(counts, run, length, newline, indent);
-    run = NONE;
-    if (code >= 0xd800 && code <= 0xdbff) {
-      counts[FEATURE.astral]!++;
-      const next = text.charCodeAt(index + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) index++;
-    } else if ((code >= 0x3400 && code <= 0x4dbf) || (code >= 0xf900 && code <= 0xfaff)) {
-      counts[FEATURE.cjkChar]!++;
-      counts[FEATURE.cjkRun]!++;
-    } else if ((code >= 0x3000 && code <= 0x303f) || (code >= 0xff00 && code <= 0xffef)) {
-      counts[FEATURE.cjkPunct]!++;
-    } else if (code >= 0x3040 && code <= 0x30ff) {
-      counts[FEATURE.kana]!++;
-    } else if (code >= 0xac00 && code <= 0xd7af) {
-      counts[FEATURE.hangul]!++;
-    } else if (code >= 0x2000 && code <= 0x206f) {
-      counts[FEATURE.generalPunct]!++;
-    } else {
-      counts[FEATURE.symbol]!++;
+        break;
+      case C_LETTER:
+        previousLower = true;
+        counts[FEATURE.nonAsciiLetter]!++;
+        break;
     }
   }
   flush(counts, run, length, newline, indent);
+}
+
+/** Counts a char that is none of letter, digit, space, ASCII punctuation or CJK ideograph, by its block. */
+function countOther(code: number, counts: Float64Array): void {
+  if (code >= 0xd800 && code <= 0xdbff) {
+    counts[FEATURE.astral]!++;
+  } else if ((code >= 0x3400 && code <= 0x4dbf) || (code >= 0xf900 && code <= 0xfaff)) {
+    counts[FEATURE.cjkChar]!++;
+    counts[FEATURE.cjkRun]!++;
+  } else if ((code >= 0x3000 && code <= 0x303f) || (code >= 0xff00 && code <= 0xffef)) {
+    counts[FEATURE.cjkPunct]!++;
+  } else if (code >= 0x3040 && code <= 0x30ff) {
+    counts[FEATURE.kana]!++;
+  } else if (code >= 0xac00 && code <= 0xd7af) {
+    counts[FEATURE.hangul]!++;
+  } else if (code >= 0x2000 && code <= 0x206f) {
+    counts[FEATURE.generalPunct]!++;
+  } else {
+    counts[FEATURE.symbol]!++;
+  }
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }
 
 function flush(counts: Float64Array, run: number, length: number, newline: boolean, indent: number): void {
