@@ -34,6 +34,30 @@ export const satoriConfigSchema = s.object({
     .max(20_000)
     .default(2_000)
     .describe('Longer replies are sent as several messages (2000 suits the strictest bridged platforms).'),
+  requests: s.object({
+    friend: s
+      .enum(['ask', 'accept', 'refuse'])
+      .default('ask')
+      .describe(
+        "Friend requests (friend-request): 'ask' the owners (a host notice in each owner's private chat with her; she settles it with their answer), 'accept' or 'refuse' at once. Owners' and allow-listed requests are always accepted.",
+      ),
+    guildInvite: s
+      .enum(['ask', 'accept', 'refuse'])
+      .default('ask')
+      .describe("Invitations into a group (guild-request): 'ask' the owners, 'accept' or 'refuse' at once."),
+    guildMember: s
+      .enum(['ignore', 'ask', 'accept', 'refuse'])
+      .default('ignore')
+      .describe(
+        "Requests to join a group she administers (guild-member-request): 'ignore' (the group's admins decide), 'ask' the owners, 'accept' or 'refuse' at once.",
+      ),
+    allow: s
+      .array(s.string())
+      .default([])
+      .describe(
+        "Accounts as '<platform>:<user id>' (e.g. 'onebot:12345') whose requests and invitations are accepted without asking.",
+      ),
+  }),
   ...roomLimitsShape(),
 });
 

@@ -5,13 +5,17 @@
 // message or her name addresses her. People are `<platform>:<user id>` on platform `satori` (owners too). One process
 // per deployment holds the socket (a database lease); every process can send.
 import '@aalis/api-agent';
-import { AalisError, definePlugin } from '@aalis/core';
+import { authority } from '@aalis/api-authority';
+import { tools } from '@aalis/api-tools';
+import { AalisError, definePlugin, optional } from '@aalis/core';
 import {
   type ChatType,
   deliverToRoom,
+  ensureRoomSession,
   holdConnection,
   InboundOrder,
   inboundContent,
+  ownerRequestsOptions,
   RoomMemory,
   reconnectWhile,
   reportPlatformState,
@@ -26,6 +30,7 @@ import { WebSocket } from 'ws';
 import { SatoriApi, type SatoriLogin } from './satori-api.js';
 import { satoriConfigSchema } from './satori-config.js';
 import { readContent, writeContent } from './satori-elements.js';
+import { SatoriRequests } from './satori-requests.js';
 import { satoriErrors } from './satori-texts.js';
 
 /** The platform id of every bridged chat (IncomingMessage.platform, owners' `platform`). */
@@ -85,9 +90,24 @@ export default definePlugin({
   name: '@aalis/plugin-platform-satori',
   uses: {
     ...roomAdapterUses,
+    authority: optional(authority),
+    tools: optional(tools),
   },
   config: satoriConfigSchema,
-  apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage }) {
+  apply({
+    config,
+    logger,
+    events,
+    i18n,
+    lifecycle,
+    gateway,
+    hooks,
+    sessionManager,
+    platform,
+    storage,
+    authority,
+    tools,
+  }) {
     const settings = config.use;
     const log = logger.use;
     const endpoint = settings.endpoint.replace(/\/+$/, '');
@@ -141,6 +161,42 @@ export default definePlugin({
       }
       return logins.get(platformName);
     }
+
+    /** Friend requests and invitations, put to the owners in their private chats with her. */
+    const requests = new SatoriRequests({
+      ...ownerRequestsOptions({
+        platform: SATORI_PLATFORM,
+        owners: () => (authority.available ? authority.use.owners() : []),
+        sessionManager,
+        gateway,
+        storage,
+        logger: log,
+      }),
+      // An owner is '<platform>:<user id>'; her private chat with them is a direct channel of its own id.
+      ownerSession: async (owner) => {
+        const where = splitChatId(owner);
+        const login = where ? await loginFor(where.platform) : undefined;
+        let channelId = where?.channelId;
+        if (where && login) {
+          const channel = await api
+            .call<{ id?: string }>('user.channel.create', { user_id: where.channelId }, login)
+            .catch((error: unknown) => log.warn('Satori: no direct channel with an owner', { error: describe(error) }));
+          if (channel?.id) channelId = String(channel.id);
+        }
+        return ensureRoomSession({
+          sessionManager: sessionManager.available ? sessionManager.use : undefined,
+          platform: SATORI_PLATFORM,
+          chatType: 'private',
+          chatId: where ? chatIdOf(where.platform, channelId ?? where.channelId) : owner,
+          logger: log,
+        });
+      },
+      rules: settings.requests,
+      call: (method, body, login) => api.call(method, body, login),
+      t: (text) => i18n.use.t(text),
+      logger: log,
+    });
+    if (tools.available) tools.use.register(requests.tool());
 
     async function receive(event: WireEvent): Promise<void> {
       const login =
@@ -204,6 +260,21 @@ export default definePlugin({
     function onEvent(event: WireEvent): void {
       if (typeof event.sn === 'number') lastSn = event.sn;
       if (event.login && (event.type === 'login-added' || event.type === 'login-updated')) remember(event.login);
+      if (SatoriRequests.handles(event.type)) {
+        const login =
+          loginOf(event.login) ??
+          (event.platform && event.self_id ? { platform: event.platform, userId: event.self_id } : undefined);
+        void (login ? requests.handle(event, login) : Promise.resolve(false))
+          .then((handled) => {
+            if (handled) return;
+            const error = satoriErrors.AALIS_SATORI_EVENT_MALFORMED({
+              reason: `a ${event.type} event without login, user, guild or message id`,
+            });
+            log.warn(error.message, { code: error.code });
+          })
+          .catch((error: unknown) => log.error('Satori: a request could not be handled', { error: describe(error) }));
+        return;
+      }
       if (event.type !== 'message-created') return;
       const chat = event.login?.platform ?? event.platform ?? '';
       void inbound

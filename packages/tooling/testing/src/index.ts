@@ -86,6 +86,7 @@ export {
   startQqBotServer,
 } from './qq-bot-server.js';
 export {
+  type SatoriApproval,
   type SatoriCall,
   type SatoriLoginInfo,
   type SatoriServer,

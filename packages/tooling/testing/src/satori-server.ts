@@ -1,7 +1,9 @@
 // Test-only: a Satori server over a real WebSocket and real HTTP, as Koishi's server-satori would be: the event
 // socket at <base>/v1/events (IDENTIFY checked against the token, READY with the logins, PONG for each PING, EVENTs
 // with increasing sn, replayed after an IDENTIFY carrying an older sn) and the API at <base>/v1/<method>
-// (message.create records what she sent and answers the created messages; meta lists the logins).
+// (message.create records what she sent and answers the created messages; meta lists the logins;
+// user.channel.create answers the direct channel 'dm-<user id>'; friend.approve, guild.approve and
+// guild.member.approve settle a request sent with request(), each answered 404 for an unknown or settled request).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -38,6 +40,22 @@ export interface SatoriServer {
     quoteId?: string;
     guildName?: string;
   }): number;
+  /**
+   * Sends a friend-request, guild-request or guild-member-request event (kept for replay); the request is named by
+   * the event's message id, as the approve calls take it. Returns that id.
+   */
+  request(event: {
+    type: 'friend-request' | 'guild-request' | 'guild-member-request';
+    platform?: string;
+    userId: string;
+    name?: string;
+    /** The requester's note (message content). */
+    comment?: string;
+    guildId?: string;
+    guildName?: string;
+  }): string;
+  /** The approve calls that settled a request, in order. */
+  approvals(): readonly SatoriApproval[];
   /** Sends a raw frame on every live socket (malformed input). */
   raw(text: string): void;
   /** Closes every live event socket (the adapter should reconnect). */
@@ -48,6 +66,13 @@ export interface SatoriServer {
   failNext(method: string, status: number, times?: number): void;
   waitFor<T>(check: () => T | undefined | false, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
+}
+
+export interface SatoriApproval {
+  method: 'friend.approve' | 'guild.approve' | 'guild.member.approve';
+  messageId: string;
+  approve: boolean;
+  comment?: string;
 }
 
 export interface SatoriCreated {
@@ -72,6 +97,9 @@ export async function startSatoriServer({
   const events: { sn: number; body: Record<string, unknown> }[] = [];
   const failures = new Map<string, { status: number; times: number }>();
   const live = new Set<WebSocket>();
+  /** Requests waiting to be settled: message id → the approve method that settles it. */
+  const pending = new Map<string, SatoriApproval['method']>();
+  const approvals: SatoriApproval[] = [];
   let identifications = 0;
   let sn = 0;
   const wireLogin = (login: SatoriLoginInfo, index: number) => ({
@@ -122,6 +150,26 @@ export async function startSatoriServer({
           at: performance.now(),
         });
         return reply(200, [{ id: String(nextMessage), content: body.content }]);
+      }
+      if (method === 'user.channel.create') {
+        if (typeof body.user_id !== 'string' || body.user_id === '') return reply(400, { message: 'user_id missing' });
+        return reply(200, { id: `dm-${body.user_id}`, type: 1 });
+      }
+      if (method === 'friend.approve' || method === 'guild.approve' || method === 'guild.member.approve') {
+        const messageId = typeof body.message_id === 'string' ? body.message_id : '';
+        if (typeof body.approve !== 'boolean') return reply(400, { message: 'approve missing' });
+        if (pending.get(messageId) !== method) return reply(404, { message: `no request ${messageId}` });
+        pending.delete(messageId);
+        approvals.push({
+          method,
+          messageId,
+          approve: body.approve,
+          ...(typeof body.comment === 'string' ? { comment: body.comment } : {}),
+        });
+        // Koishi's server answers a call without a result with an empty body.
+        response.writeHead(200);
+        response.end();
+        return;
       }
       reply(404, { message: `no method ${method}` });
     });
@@ -195,6 +243,34 @@ export async function startSatoriServer({
       broadcast(JSON.stringify({ op: 0, body }));
       return sn;
     },
+    request(event) {
+      sn += 1;
+      const login = logins.find((entry) => entry.platform === (event.platform ?? logins[0]!.platform)) ?? logins[0]!;
+      nextMessage += 1;
+      const messageId = `req-${nextMessage}`;
+      pending.set(
+        messageId,
+        event.type === 'friend-request'
+          ? 'friend.approve'
+          : event.type === 'guild-request'
+            ? 'guild.approve'
+            : 'guild.member.approve',
+      );
+      const body = {
+        sn,
+        type: event.type,
+        timestamp: Date.now(),
+        login: wireLogin(login, logins.indexOf(login)),
+        user: { id: event.userId, name: event.name ?? event.userId },
+        ...(event.guildId ? { guild: { id: event.guildId, name: event.guildName ?? 'A group' } } : {}),
+        ...(event.type === 'guild-member-request' ? { member: { nick: event.name ?? event.userId } } : {}),
+        message: { id: messageId, content: event.comment ?? '' },
+      };
+      events.push({ sn, body });
+      broadcast(JSON.stringify({ op: 0, body }));
+      return messageId;
+    },
+    approvals: () => approvals,
     raw: broadcast,
     dropSockets() {
       // Gone at once: what is sent from now until the adapter identifies again is only kept for replay.
