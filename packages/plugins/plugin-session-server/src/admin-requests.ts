@@ -2,8 +2,8 @@
 // default model) read and written, and live logs (records from the host's log hub, secrets redacted).
 
 import { resolveModelFor } from '@aalis/api-llm';
-import type { LogRecord, PluginStateInfo } from '@aalis/core';
-import type { LogView, PluginView, PreferencesView, ResultOf } from '@aalis/session-client';
+import type { LogRecord } from '@aalis/core';
+import type { LogView, PreferencesView, ResultOf } from '@aalis/session-client';
 import { consolePluginViews } from './console-config-plugins.js';
 import { matchesLogFilter, readLogFilter } from './logs/log-filter.js';
 import { badParam, optionalString, requireString } from './params.js';
@@ -11,16 +11,6 @@ import type { Peer, ServerDeps } from './server-deps.js';
 import { serverErrors } from './server-errors.js';
 
 export const RECENT_LOGS = 200;
-
-export function pluginView(deps: ServerDeps, state: PluginStateInfo): PluginView {
-  return {
-    id: state.id,
-    name: state.name,
-    state: state.state,
-    missing: [...state.missing],
-    ...(state.error ? { error: state.error.localized(deps.locale) } : {}),
-  };
-}
 
 export function adminPlugins(deps: ServerDeps): ResultOf<'admin.plugins'> {
   if (!deps.plugins.available) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'plugins' });

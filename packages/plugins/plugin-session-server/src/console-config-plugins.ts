@@ -37,6 +37,7 @@ export function consolePluginViews(deps: ServerDeps, states: readonly PluginStat
   return views;
 }
 
+/** A plugin's state as the console shows it (the list, and each change pushed to the owner's pages). */
 export function stateView(deps: ServerDeps, state: PluginStateInfo): PluginView {
   return {
     id: state.id,

@@ -6,7 +6,8 @@ import type { SessionInfo } from '@aalis/api-session-manager';
 import { type LogRecord, levelAtLeast } from '@aalis/core';
 import type { Message } from '@aalis/schema-message';
 import type { SessionSummary } from '@aalis/session-client';
-import { logView, pluginView, preferencesView, RECENT_LOGS } from './admin-requests.js';
+import { logView, preferencesView, RECENT_LOGS } from './admin-requests.js';
+import { stateView } from './console-config-plugins.js';
 import * as bridge from './event-bridge.js';
 import { matchesLogFilter } from './logs/log-filter.js';
 import type { Handle, Peer, ServerDeps } from './server-deps.js';
@@ -102,7 +103,7 @@ export function listenToHost(deps: ServerDeps, hooks: Handle<HooksService>, reda
   });
   on('plugin:state', (state) => {
     for (const peer of deps.peers) {
-      if (peer.account.owner) peer.send({ type: 'admin', change: 'plugin', plugin: pluginView(deps, state) });
+      if (peer.account.owner) peer.send({ type: 'admin', change: 'plugin', plugin: stateView(deps, state) });
     }
   });
   on('preferences:changed', () => {
