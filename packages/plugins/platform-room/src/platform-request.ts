@@ -32,6 +32,8 @@ export interface PlatformAnswer {
   status: number;
   /** A response header (lower-case name), its first value. */
   header(name: string): string | undefined;
+  /** All response headers, by lower-case name (as node:http gives them). */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The body as text (UTF-8). */
   text: string;
 }
@@ -108,6 +110,7 @@ export async function platformRequest(url: string | URL, options: PlatformReques
     return {
       status: answer.status,
       header: (name) => answer.header(name),
+      headers: answer.response.headers,
       text: chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'),
     };
   } catch (error) {

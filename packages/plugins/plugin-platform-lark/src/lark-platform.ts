@@ -31,6 +31,7 @@ import * as lark from '@larksuiteoapi/node-sdk';
 import { larkConfigSchema } from './lark-config.js';
 import { type LarkMention, readLarkContent, writeLarkContent } from './lark-content.js';
 import { larkErrors } from './lark-errors.js';
+import { larkHttpInstance } from './lark-http-instance.js';
 
 /** IncomingMessage.platform and the owners' `platform`. */
 export const LARK_PLATFORM = 'lark';
@@ -149,6 +150,7 @@ export default definePlugin({
       domain: larkDomain(settings.domain),
       logger: sdkLogger,
       loggerLevel: lark.LoggerLevel.info,
+      httpInstance: larkHttpInstance(lark.defaultHttpInstance),
     });
     const memory = new RoomMemory(LARK_PLATFORM);
     const inbound = new InboundOrder();
