@@ -20,6 +20,9 @@ export interface DingtalkConformanceServer extends ConformanceServer {
 
 export const conformanceDriver: PlatformConformanceDriver<DingtalkConformanceServer> = {
   name: 'dingtalk',
+  cannot: {
+    'owner-request': "DingTalk robots have no friends; a group's admins add her, no request she answers",
+  },
   async start() {
     const dingtalk = await startDingtalkStreamServer({ clientId: DINGTALK_CLIENT_ID, clientSecret: DINGTALK_SECRET });
     const conversationOf = (chat: ConformanceChat) => (chat.kind === 'group' ? chat.group : `dm-${chat.user}`);

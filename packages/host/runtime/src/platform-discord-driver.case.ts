@@ -34,6 +34,10 @@ export interface DiscordConformanceServer extends ConformanceServer {
 
 export const conformanceDriver: PlatformConformanceDriver<DiscordConformanceServer> = {
   name: 'discord',
+  cannot: {
+    'owner-request':
+      'Discord bots have no friends (the API has no friend requests for bots); a server adds her by the OAuth2 install, no request she answers',
+  },
   // Each turn makes two requests (typing, the message): 20 turns a second keep under the global 50 with a margin
   // (at exactly 25 a second, a second's window now and then held its 51st request until the next), and 30 channels
   // in turn give each one send every 1.5 s, within its 5 per 5 s.

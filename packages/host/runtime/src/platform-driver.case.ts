@@ -42,7 +42,9 @@ export type ConformanceCase =
   | 'reconnect'
   | 'restart'
   | 'voice'
-  | 'secrets';
+  | 'secrets'
+  /** room-flow-platforms.test.ts: a request of bob's she may approve, put to the owner (`ConformanceServer.ownerRequest`). */
+  | 'owner-request';
 
 /** A voice message she sent: the audio her server received for it (the upload) and how it was encoded. */
 export interface ConformanceVoice {
@@ -131,7 +133,23 @@ export interface ConformanceServer {
   readonly badInputCodes?: readonly string[];
   /** The credentials in the settings (at least one): none may appear in a log line. */
   readonly secrets: readonly string[];
+  /**
+   * A request from bob that she may approve and that waits for the owner's answer (a friend request; Telegram, which
+   * has none: being added to a group). Absent: the platform has none a bot answers, said in `cannot['owner-request']`.
+   */
+  readonly ownerRequest?: ConformanceOwnerRequest;
   close(): Promise<void>;
+}
+
+export interface ConformanceOwnerRequest {
+  /** The owners-only tool settling it ('onebot_request_answer'). */
+  readonly tool: string;
+  /** The answer whose effect shows on the wire: true (approved) for a friend request; false for Telegram (she leaves). */
+  readonly approve: boolean;
+  /** bob's request arrives on the wire; `key` names it for `settled`. */
+  send(key: string): Promise<void>;
+  /** Whether the server got the call settling request `key` with `approve`. */
+  settled(key: string): boolean;
 }
 
 /**

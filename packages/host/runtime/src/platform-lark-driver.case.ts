@@ -36,6 +36,10 @@ export interface LarkConformanceServer extends ConformanceServer {
 
 export const conformanceDriver: PlatformConformanceDriver<LarkConformanceServer> = {
   name: 'lark',
+  cannot: {
+    'owner-request':
+      'Lark bots have no friends; a member adds her to a group (an event after the fact, not a request she answers)',
+  },
   async start() {
     const lark = await startLarkServer({
       appId: LARK_APP_ID,

@@ -3,6 +3,7 @@
 // away, so nothing said during a drop reaches her.
 import {
   type OneBotImplementation,
+  onebotFriendRequest,
   onebotGroupMessage,
   onebotPrivateMessage,
   startOneBotImplementation,
@@ -132,6 +133,28 @@ export const conformanceDriver: PlatformConformanceDriver<OneBotConformanceServe
       },
       malformedCode: 'AALIS_ONEBOT_EVENT_MALFORMED',
       secrets: [ONEBOT_TOKEN],
+      // A QQ friend request (request_type friend), settled with set_friend_add_request.
+      ownerRequest: {
+        tool: 'onebot_request_answer',
+        approve: true,
+        async send(key) {
+          implementation.push(
+            onebotFriendRequest({
+              selfId: ONEBOT_SELF,
+              userId: ONEBOT_USERS.bob.id,
+              comment: 'hi, I am Bob',
+              flag: `f-${key}`,
+            }),
+          );
+        },
+        settled: (key) =>
+          implementation.calls.some(
+            (call) =>
+              call.action === 'set_friend_add_request' &&
+              call.params.flag === `f-${key}` &&
+              call.params.approve === true,
+          ),
+      },
       close: () => implementation.close(),
     };
   },

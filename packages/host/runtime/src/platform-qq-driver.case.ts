@@ -20,6 +20,10 @@ export interface QqConformanceServer extends ConformanceServer {
 
 export const conformanceDriver: PlatformConformanceDriver<QqConformanceServer> = {
   name: 'qq',
+  cannot: {
+    'owner-request':
+      'QQ official bots get no request they answer: a user adding her or a group adding her is reported after the fact (FRIEND_ADD, GROUP_ADD_ROBOT)',
+  },
   async start() {
     const qq = await startQqBotServer({ appId: QQ_APP_ID, clientSecret: QQ_SECRET, heartbeatIntervalMs: 500 });
     const chatOf = (chat: string): ConformanceChat =>

@@ -33,6 +33,8 @@ export const conformanceDriver: PlatformConformanceDriver<SatoriConformanceServe
   name: 'satori',
   async start() {
     const satori = await startSatoriServer({ token: TOKEN, logins: [LOGIN] });
+    /** The request ids the server gave the friend requests sent, by the suite's key. */
+    const requests = new Map<string, string>();
     const channelOf = (chat: ConformanceChat) => (chat.kind === 'group' ? chat.group : `dm-${chat.user}`);
     const chatOf = (channelId: string): ConformanceChat =>
       channelId.startsWith('dm-')
@@ -102,6 +104,24 @@ export const conformanceDriver: PlatformConformanceDriver<SatoriConformanceServe
       },
       malformedCode: 'AALIS_SATORI_EVENT_MALFORMED',
       secrets: [TOKEN],
+      // Satori's friend-request event, settled with friend.approve naming the event's message id.
+      ownerRequest: {
+        tool: 'satori_request_answer',
+        approve: true,
+        async send(key) {
+          requests.set(
+            key,
+            satori.request({ type: 'friend-request', userId: 'bob', name: NAMES.bob, comment: 'hi, I am Bob' }),
+          );
+        },
+        settled: (key) =>
+          satori
+            .approvals()
+            .some(
+              (approval) =>
+                approval.method === 'friend.approve' && approval.messageId === requests.get(key) && approval.approve,
+            ),
+      },
       close: () => satori.close(),
     };
   },

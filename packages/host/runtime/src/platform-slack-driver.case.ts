@@ -25,6 +25,10 @@ export interface SlackConformanceServer extends ConformanceServer {
 
 export const conformanceDriver: PlatformConformanceDriver<SlackConformanceServer> = {
   name: 'slack',
+  cannot: {
+    'owner-request':
+      "Slack apps have no friends; a workspace's admins install her and members add her to channels, no request she answers",
+  },
   async start() {
     const slack = await startSlackServer({
       botToken: SLACK_BOT_TOKEN,

@@ -132,6 +132,25 @@ export const conformanceDriver: PlatformConformanceDriver<TelegramConformanceSer
       },
       malformedCode: 'AALIS_TELEGRAM_UPDATE_MALFORMED',
       secrets: [TELEGRAM_TOKEN],
+      // Telegram has no friend requests; its counterpart is being added to a group (my_chat_member), and the
+      // answer that shows on the wire is a refusal: she leaves the group (leaveChat).
+      ownerRequest: {
+        tool: 'telegram_invitation_answer',
+        approve: false,
+        async send(key) {
+          api.push({
+            my_chat_member: {
+              chat: { id: groupId(`invite-${key}`), type: 'supergroup', title: `Invitation ${key}` },
+              from: TELEGRAM_USERS.bob,
+              date: Math.floor(Date.now() / 1000),
+              old_chat_member: { status: 'left', user: TELEGRAM_BOT },
+              new_chat_member: { status: 'member', user: TELEGRAM_BOT },
+            },
+          });
+        },
+        settled: (key) =>
+          api.calls.some((call) => call.method === 'leaveChat' && call.params.chat_id === groupId(`invite-${key}`)),
+      },
       close: () => api.close(),
     };
   },

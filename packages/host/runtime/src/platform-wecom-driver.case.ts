@@ -32,6 +32,7 @@ async function freePort(): Promise<number> {
 export const conformanceDriver: PlatformConformanceDriver<WecomConformanceServer> = {
   name: 'wecom',
   cannot: {
+    'owner-request': 'WeCom intelligent bots have no friends; members add her to chats, no request she answers',
     'reply-addresses':
       'WeCom hands an intelligent bot a group message only when it @-mentions her, and a quote carries the quoted text without a message id',
     'failed-send':

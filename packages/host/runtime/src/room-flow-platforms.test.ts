@@ -1,11 +1,18 @@
-// Rooms that behave, the same case for every platform driver (the nine adapters): through the platform's own
+// Rooms that behave, the same cases for every platform driver (the nine adapters): through the platform's own
 // protocol server and the product, a flooded group is cooled down by its own settings layer (one answer, one
 // notice), an owner's /mute stops her running turn (its reply never sent) and silences her while she keeps reading,
-// /unmute lets her answer, and a chat over its budget gets the notice instead of a model call. One product per
-// platform, one `it`. The fair queue, the rate limit and the friend request run over OneBot (room-flow.onebot.test.ts).
+// /unmute lets her answer, a chat over its budget gets the notice instead of a model call, and under a cap of one
+// model call a quiet group waiting is served before a busy group's next call. A request she may approve (a friend
+// request; Telegram: being added to a group) is put to the owner; the product then restarts with a rate limit per
+// person, the owner's answer settles the request kept across the restart, and a person over the rate limit is held
+// back across groups (one notice) while another is answered. ONE product serves all nine platforms (one boot and
+// one restart for the file).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import '@aalis/api-agent';
 import { memory } from '@aalis/api-memory';
 import { sessionFields } from '@aalis/api-session-settings';
-import { textReply } from '@aalis/testing';
+import { textReply, toolCallReply } from '@aalis/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conformanceDriver as dingtalk } from './platform-dingtalk-driver.case.js';
 import { conformanceDriver as discord } from './platform-discord-driver.case.js';
@@ -46,6 +53,10 @@ function heldReply(text: string) {
 
 const GROUP: ConformanceChat = { kind: 'group', group: 'g1' };
 const QUIET: ConformanceChat = { kind: 'group', group: 'g2' };
+const OWNER_CHAT: ConformanceChat = { kind: 'private', user: 'alice' };
+const sameChat = (a: ConformanceChat, b: ConformanceChat) =>
+  a.kind === 'group' ? b.kind === 'group' && a.group === b.group : b.kind === 'private' && a.user === b.user;
+const TINY = { usage: { promptTokens: 1, completionTokens: 1 } };
 
 const DRIVERS = [onebot, telegram, discord, slack, lark, dingtalk, qq, wecom, satori] as PlatformConformanceDriver[];
 
@@ -53,18 +64,24 @@ const DRIVERS = [onebot, telegram, discord, slack, lark, dingtalk, qq, wecom, sa
 let servers: ConformanceServer[] = [];
 let host: ProductHost | undefined;
 const shared: Cleanup[] = [];
+/** The request ids she told the owners, by platform (asked before the restart, answered after it). */
+const asked = new Map<string, string>();
 
-beforeAll(async () => {
-  servers = await Promise.all(DRIVERS.map((driver) => driver.start()));
-  shared.push(() => Promise.all(servers.map((server) => server.close())));
-  const config = `${conformanceConfig(servers, fixture.model.url)}  flow-control: { noticeWindowSeconds: 60 }
+/**
+ * The configuration: a cap of one model call at a time throughout; after the restart also a rate limit per person
+ * (two at once, then one a minute, across rooms) that owners are not exempt from (so alice is a second person).
+ */
+const configOf = (rateLimited: boolean) =>
+  `${conformanceConfig(servers, fixture.model.url)}  flow-control: { noticeWindowSeconds: 60, maxConcurrentCalls: 1${
+    rateLimited ? ', exemptOwners: false, rateLimit: { person: { perMinute: 1, burst: 2 } }' : ''
+  } }
   budget: { roomPerDay: 30 }
 `;
+
+/** Starts the product in `dir` and waits until every platform connected. */
+async function serve(dir: string): Promise<ProductHost> {
   const before = servers.map((server) => server.connections());
-  host = await startProduct(
-    { model: fixture.model, cleanups: shared },
-    productWorkspace({ model: fixture.model, cleanups: shared }, config, 'aalis-room-flow-platforms-'),
-  );
+  const started = await startProduct({ model: fixture.model, cleanups: shared }, dir);
   await waitFor(() => servers.every((server, index) => server.connections() > before[index]!), {
     what: () =>
       `every platform connecting: ${DRIVERS.filter((_, index) => servers[index]!.connections() <= before[index]!)
@@ -72,7 +89,51 @@ beforeAll(async () => {
         .join(', ')} not yet`,
     timeoutMs: 20_000,
   });
+  return started;
+}
+
+beforeAll(async () => {
+  servers = await Promise.all(DRIVERS.map((driver) => driver.start()));
+  shared.push(() => Promise.all(servers.map((server) => server.close())));
+  host = await serve(
+    productWorkspace({ model: fixture.model, cleanups: shared }, configOf(false), 'aalis-room-flow-platforms-'),
+  );
 }, 60_000);
+
+/** The debug lines of the product's log file written since the last call (read on from where it stopped). */
+function logFileReader() {
+  let read = 0;
+  let text = '';
+  return () => {
+    try {
+      const all = readFileSync(join(host!.dir, 'data', 'logs', 'aalis.log'));
+      if (all.length > read) {
+        text += all.subarray(read).toString('utf8');
+        read = all.length;
+      }
+    } catch {}
+    return text;
+  };
+}
+
+/** What each case uses: the platform's server, its messages in a chat, a chat's history, what a failed wait says. */
+function caseTools(index: number) {
+  const server = servers[index]!;
+  const product = host!;
+  return {
+    server,
+    product,
+    sentIn: (chat: ConformanceChat) => server.sent().filter((message) => sameChat(message.chat, chat)),
+    history: async (chat: ConformanceChat) =>
+      (await product.aalis.app.services.selected(memory)!.impl.readAll(server.sessionId(chat))).map((m) => m.content),
+    seen: () =>
+      `sent: ${JSON.stringify(server.sent().map(({ chat, text }) => ({ chat, text })))}\nthe log ends with:\n${product
+        .logs()
+        .split('\n')
+        .slice(-25)
+        .join('\n')}`,
+  };
+}
 
 afterAll(async () => {
   for (const cleanup of shared.splice(0).reverse()) await cleanup();
@@ -177,6 +238,148 @@ function roomFlowCase(driver: PlatformConformanceDriver, index: number) {
   }, 60_000);
 }
 
+/** A quiet group waiting for the one call slot is served before the busy group's next call. */
+function fairQueueCase(driver: PlatformConformanceDriver, index: number) {
+  it(`${driver.name}: the fair queue under a cap of one model call`, async () => {
+    const { server, product, sentIn, seen } = caseTools(index);
+    // What the agent took in (a message for a running turn is taken in, not yet stored, until the turn takes it).
+    const accepted: string[] = [];
+    const off = product.aalis.app.events.on('agent:accepted', ({ message }) => void accepted.push(message.content));
+    fixture.cleanups.push(off);
+    const busyRoom: ConformanceChat = { kind: 'group', group: 'g4' };
+    const quietRoom: ConformanceChat = { kind: 'group', group: 'g5' };
+    const log = logFileReader();
+    const said = (body: Record<string, unknown>, text: string) => JSON.stringify(body.messages).includes(text);
+    const busy = heldReply('Busy one answered.');
+    fixture.cleanups.push(() => busy.release());
+    fixture.model.enqueueWhen((body) => said(body, 'busy one') && !said(body, 'busy two'), busy.reply);
+    fixture.model.enqueueWhen((body) => said(body, 'quiet one'), textReply('Quiet one answered.', TINY));
+    fixture.model.enqueueWhen((body) => said(body, 'busy two'), textReply('Busy two answered.', TINY));
+    await server.deliver({ chat: busyRoom, from: 'bob', text: 'busy one', mention: true });
+    await waitFor(() => fixture.model.requests.length === 1, { what: () => `the busy call; ${seen()}` });
+    await server.deliver({ chat: quietRoom, from: 'alice', text: 'quiet one', mention: true });
+    // The quiet group's call waits for the slot the busy group's running call holds.
+    const quietSession = server.sessionId(quietRoom);
+    await waitFor(() => log().includes(`session=${quietSession} waits for a slot`), {
+      what: () => `the quiet call waiting for a slot; ${seen()}`,
+    });
+    await server.deliver({ chat: busyRoom, from: 'bob', text: 'busy two', mention: true });
+    await waitFor(() => accepted.some((text) => text.includes('busy two')), {
+      what: 'the busy group’s second message taken in',
+    });
+    // The cap holds: nothing else reached the model while the busy group's call runs.
+    expect(fixture.model.requests.length).toBe(1);
+    busy.release();
+    await waitFor(() => sentIn(busyRoom).some((message) => message.text.includes('Busy two answered.')), {
+      what: () => `the busy group’s second answer; ${seen()}`,
+    });
+    expect(sentIn(quietRoom).map((message) => message.text)).toEqual([expect.stringContaining('Quiet one answered.')]);
+    expect(
+      fixture.model
+        .chatBodies()
+        .map((body) => (said(body, 'quiet one') ? 'quiet' : said(body, 'busy two') ? 'busy two' : 'busy one')),
+    ).toEqual(['busy one', 'quiet', 'busy two']);
+  }, 60_000);
+}
+
+/** A request case, or its skip with the reason where the platform has no request a bot answers. */
+function requestCase(driver: PlatformConformanceDriver, title: string, body: () => Promise<void>) {
+  const reason = driver.cannot?.['owner-request'];
+  if (reason === undefined) it(title, body, 60_000);
+  else it.skip(`${title} — not on ${driver.name}: ${reason}`, body);
+}
+
+/** bob's request (a friend request; Telegram: being added to a group) is put to the owner in her private chat. */
+function requestAskedCase(driver: PlatformConformanceDriver, index: number) {
+  requestCase(driver, `${driver.name}: a request from bob is put to the owner`, async () => {
+    const { server, sentIn, seen } = caseTools(index);
+    const ownerRequest = server.ownerRequest!;
+    fixture.model.enqueue(textReply(`Bob asks on ${driver.name}. Accept?`, TINY));
+    await ownerRequest.send(driver.name);
+    await waitFor(() => sentIn(OWNER_CHAT).some((message) => message.text.includes(`Bob asks on ${driver.name}.`)), {
+      what: () => `the question to the owner; ${seen()}`,
+    });
+    const notice = JSON.stringify(fixture.model.chatBodies().at(-1));
+    const id = /request id (r[0-9a-f]+)/.exec(notice)?.[1];
+    expect(id).toBeDefined();
+    asked.set(driver.name, id!);
+    expect(ownerRequest.settled(driver.name)).toBe(false);
+  });
+}
+
+/** After the restart: the owner's answer settles the request the product kept. */
+function requestSettledCase(driver: PlatformConformanceDriver, index: number) {
+  requestCase(driver, `${driver.name}: the owner's answer after a restart settles it`, async () => {
+    const { server, sentIn, seen } = caseTools(index);
+    const ownerRequest = server.ownerRequest!;
+    const id = asked.get(driver.name);
+    expect(id).toBeDefined();
+    fixture.model.enqueue(
+      toolCallReply(
+        [{ id: 'c1', name: ownerRequest.tool, arguments: JSON.stringify({ id, approve: ownerRequest.approve }) }],
+        TINY,
+      ),
+      textReply(`Done on ${driver.name}.`, TINY),
+    );
+    await server.deliver({ chat: OWNER_CHAT, from: 'alice', text: ownerRequest.approve ? 'yes, accept' : 'no' });
+    await waitFor(() => ownerRequest.settled(driver.name), { what: () => `the request settled; ${seen()}` });
+    // Her turn ends with her reply to the owner (its last model call must not take the next case's reply).
+    await waitFor(() => sentIn(OWNER_CHAT).some((message) => message.text.includes(`Done on ${driver.name}.`)), {
+      what: () => `her reply to the owner; ${seen()}`,
+    });
+  });
+}
+
+/** bob over his rate limit (two, then one a minute, across rooms) is held back with one notice; alice is answered. */
+function rateLimitCase(driver: PlatformConformanceDriver, index: number) {
+  it(`${driver.name}: a rate limit per person across groups, others answered`, async () => {
+    const { server, product, sentIn, history, seen } = caseTools(index);
+    const first: ConformanceChat = { kind: 'group', group: 'g6' };
+    const second: ConformanceChat = { kind: 'group', group: 'g7' };
+    fixture.model.enqueue(
+      textReply('For Bob, one.', TINY),
+      textReply('For Bob, two.', TINY),
+      textReply('For Alice.', TINY),
+    );
+    await server.deliver({ chat: first, from: 'bob', text: 'one', mention: true });
+    await waitFor(() => sentIn(first).some((message) => message.text.includes('For Bob, one.')), {
+      what: () => `bob's first answer; ${seen()}`,
+    });
+    await server.deliver({ chat: first, from: 'bob', text: 'two', mention: true });
+    await waitFor(() => sentIn(first).some((message) => message.text.includes('For Bob, two.')), {
+      what: () => `bob's second answer; ${seen()}`,
+    });
+    // His third, in another group: over his limit there, one notice, kept as context.
+    await server.deliver({ chat: second, from: 'bob', text: 'three, elsewhere', mention: true });
+    await waitFor(() => sentIn(second).some((message) => message.text.includes("That's a lot of messages")), {
+      what: () => `the rate notice; ${seen()}`,
+    });
+    await waitFor(async () => (await history(second)).some((text) => text.includes('three, elsewhere')), {
+      what: 'the held message kept as context',
+    });
+    await server.deliver({ chat: second, from: 'alice', text: 'mine', mention: true });
+    await waitFor(() => sentIn(second).some((message) => message.text.includes('For Alice.')), {
+      what: () => `alice's answer; ${seen()}`,
+    });
+    expect(fixture.model.requests.length).toBe(3);
+    expect(sentIn(second).map((message) => message.text)).toEqual([
+      expect.stringContaining("That's a lot of messages"),
+      expect.stringContaining('For Alice.'),
+    ]);
+    const held = new RegExp(`flow: held #\\d+ session=${server.sessionId(second)} rule=rate\\.person`, 'g');
+    expect(product.logs().match(held)).toHaveLength(1);
+  }, 60_000);
+}
+
 describe('rooms that behave, on every platform', () => {
   DRIVERS.forEach(roomFlowCase);
+  DRIVERS.forEach(fairQueueCase);
+  DRIVERS.forEach(requestAskedCase);
+  it('restarts with a rate limit per person', async () => {
+    writeFileSync(join(host!.dir, 'aalis.config.yaml'), configOf(true));
+    await host!.stop();
+    host = await serve(host!.dir);
+  }, 60_000);
+  DRIVERS.forEach(requestSettledCase);
+  DRIVERS.forEach(rateLimitCase);
 });
