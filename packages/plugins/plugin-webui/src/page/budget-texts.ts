@@ -1,7 +1,7 @@
 // Texts of the budget views: the admin area's 预算/Budgets section and the session panel's budget lines, in zh-CN
 // and en, beside the page's other texts.
-import { defineCatalogue, translate } from '@aalis/core';
-import { preferences } from './page-preferences.js';
+import { defineCatalogue } from '@aalis/core';
+import { pageTranslator } from './page-translator.js';
 
 export const BUDGET_TEXTS = defineCatalogue({
   'zh-CN': {
@@ -91,6 +91,4 @@ export const BUDGET_TEXTS = defineCatalogue({
 export type BudgetTextKey = keyof (typeof BUDGET_TEXTS)['en'];
 
 /** A text of the budget views in the page's language. */
-export function tb(key: BudgetTextKey, params?: Record<string, string | number>): string {
-  return translate(params ? { key, params } : { key }, preferences.locale);
-}
+export const tb = pageTranslator<BudgetTextKey>();

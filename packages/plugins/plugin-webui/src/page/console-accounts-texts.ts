@@ -1,7 +1,7 @@
 // Texts of the console's 账号/Accounts, 用量/Usage and 日志/Logs sections, the password login and the reader's own
 // menu (change password, login sessions), in zh-CN and en, beside the page's other texts.
-import { defineCatalogue, translate } from '@aalis/core';
-import { preferences } from './page-preferences.js';
+import { defineCatalogue } from '@aalis/core';
+import { pageTranslator } from './page-translator.js';
 
 export const CONSOLE_ACCOUNTS_TEXTS = defineCatalogue({
   'zh-CN': {
@@ -211,6 +211,4 @@ export const CONSOLE_ACCOUNTS_TEXTS = defineCatalogue({
 export type ConsoleAccountsTextKey = keyof (typeof CONSOLE_ACCOUNTS_TEXTS)['en'];
 
 /** A text of the accounts, usage and logs sections in the page's language. */
-export function ta(key: ConsoleAccountsTextKey, params?: Record<string, string | number>): string {
-  return translate(params ? { key, params } : { key }, preferences.locale);
-}
+export const ta = pageTranslator<ConsoleAccountsTextKey>();

@@ -1,6 +1,6 @@
 // Texts of the admin area's 模型/Models, 平台/Platforms and 人格/Personas sections, in zh-CN and en.
-import { defineCatalogue, translate } from '@aalis/core';
-import { preferences } from './page-preferences.js';
+import { defineCatalogue } from '@aalis/core';
+import { pageTranslator } from './page-translator.js';
 
 export const CONSOLE_MODELS_TEXTS = defineCatalogue({
   'zh-CN': {
@@ -182,6 +182,4 @@ export const CONSOLE_MODELS_TEXTS = defineCatalogue({
 export type ConsoleModelsTextKey = keyof (typeof CONSOLE_MODELS_TEXTS)['en'];
 
 /** A text of the models, platforms and personas sections in the page's language. */
-export function tm(key: ConsoleModelsTextKey, params?: Record<string, string | number>): string {
-  return translate(params ? { key, params } : { key }, preferences.locale);
-}
+export const tm = pageTranslator<ConsoleModelsTextKey>();

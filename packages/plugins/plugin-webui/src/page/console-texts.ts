@@ -1,7 +1,7 @@
 // Texts of the console's plugin settings (the admin area's plugin list, each plugin's settings form, the on/off
 // switches) and of its audit log, in zh-CN and en, beside the page's other texts.
-import { defineCatalogue, translate } from '@aalis/core';
-import { preferences } from './page-preferences.js';
+import { defineCatalogue } from '@aalis/core';
+import { pageTranslator } from './page-translator.js';
 
 export const CONSOLE_PAGE_TEXTS = defineCatalogue({
   'zh-CN': {
@@ -107,6 +107,4 @@ export const CONSOLE_PAGE_TEXTS = defineCatalogue({
 export type ConsoleTextKey = keyof (typeof CONSOLE_PAGE_TEXTS)['en'];
 
 /** A text of the console's settings pages in the page's language. */
-export function tc(key: ConsoleTextKey, params?: Record<string, string | number>): string {
-  return translate(params ? { key, params } : { key }, preferences.locale);
-}
+export const tc = pageTranslator<ConsoleTextKey>();

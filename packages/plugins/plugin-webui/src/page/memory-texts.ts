@@ -1,6 +1,6 @@
 // Texts of the 记忆 page (Memory), in zh-CN and en, beside the page's other texts.
-import { defineCatalogue, translate } from '@aalis/core';
-import { preferences } from './page-preferences.js';
+import { defineCatalogue } from '@aalis/core';
+import { pageTranslator } from './page-translator.js';
 
 export const MEMORY_PAGE_TEXTS = defineCatalogue({
   'zh-CN': {
@@ -129,6 +129,4 @@ export const MEMORY_PAGE_TEXTS = defineCatalogue({
 export type MemoryTextKey = keyof (typeof MEMORY_PAGE_TEXTS)['en'];
 
 /** A text of the memory page in the page's language. */
-export function tm(key: MemoryTextKey, params?: Record<string, string | number>): string {
-  return translate(params ? { key, params } : { key }, preferences.locale);
-}
+export const tm = pageTranslator<MemoryTextKey>();

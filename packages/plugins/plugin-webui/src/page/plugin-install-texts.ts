@@ -1,7 +1,7 @@
 // Texts of the console's plugins from the registry (the 添加插件/Add plugin form, 移除/Remove on an installed plugin's
 // row, an add's or a remove's progress and outcome), in zh-CN and en, beside the page's other texts.
-import { defineCatalogue, translate } from '@aalis/core';
-import { preferences } from './page-preferences.js';
+import { defineCatalogue } from '@aalis/core';
+import { pageTranslator } from './page-translator.js';
 
 export const PLUGIN_INSTALL_TEXTS = defineCatalogue({
   'zh-CN': {
@@ -63,6 +63,4 @@ export const PLUGIN_INSTALL_TEXTS = defineCatalogue({
 export type PluginInstallTextKey = keyof (typeof PLUGIN_INSTALL_TEXTS)['en'];
 
 /** A text of the plugins-from-the-registry section in the page's language. */
-export function ti(key: PluginInstallTextKey, params?: Record<string, string | number>): string {
-  return translate(params ? { key, params } : { key }, preferences.locale);
-}
+export const ti = pageTranslator<PluginInstallTextKey>();

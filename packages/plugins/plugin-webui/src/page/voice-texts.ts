@@ -1,7 +1,7 @@
 // Texts of recording a voice message in the composer and of playing a reply aloud, in zh-CN and en, beside the
 // page's other texts.
-import { defineCatalogue, translate } from '@aalis/core';
-import { preferences } from './page-preferences.js';
+import { defineCatalogue } from '@aalis/core';
+import { pageTranslator } from './page-translator.js';
 
 export const VOICE_TEXTS = defineCatalogue({
   'zh-CN': {
@@ -38,6 +38,4 @@ export const VOICE_TEXTS = defineCatalogue({
 export type VoiceTextKey = keyof (typeof VOICE_TEXTS)['en'];
 
 /** A text of voice recording in the page's language. */
-export function tv(key: VoiceTextKey, params?: Record<string, string | number>): string {
-  return translate(params ? { key, params } : { key }, preferences.locale);
-}
+export const tv = pageTranslator<VoiceTextKey>();

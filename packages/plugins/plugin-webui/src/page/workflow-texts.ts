@@ -1,6 +1,6 @@
 // Texts of the 工作流 page (workflows), in zh-CN and en, beside the page's other texts.
-import { defineCatalogue, translate } from '@aalis/core';
-import { preferences } from './page-preferences.js';
+import { defineCatalogue } from '@aalis/core';
+import { pageTranslator } from './page-translator.js';
 
 export const WORKFLOW_PAGE_TEXTS = defineCatalogue({
   'zh-CN': {
@@ -109,6 +109,4 @@ export const WORKFLOW_PAGE_TEXTS = defineCatalogue({
 export type WorkflowTextKey = keyof (typeof WORKFLOW_PAGE_TEXTS)['en'];
 
 /** A text of the workflows page in the page's language. */
-export function tw(key: WorkflowTextKey, params?: Record<string, string | number>): string {
-  return translate(params ? { key, params } : { key }, preferences.locale);
-}
+export const tw = pageTranslator<WorkflowTextKey>();

@@ -2,13 +2,14 @@
 // deletable; the ones made here), with its level, whether it has a password and its logins; a form to create
 // one (id, display name, level, password), and per account an editor (level, password; display name for the
 // ones made here), its logins (device, last use; each revocable) and delete (confirmed).
-import type { AccountView, LoginSessionView, ParamsOf, SessionClient } from '@aalis/session-client';
-import { defineComponent, h, onMounted, type PropType, ref } from 'vue';
+import type { AccountView, LoginSessionView, ParamsOf } from '@aalis/session-client';
+import { defineComponent, h, onMounted, ref } from 'vue';
 import { ta } from '../console-accounts-texts.js';
 import { preferences } from '../page-preferences.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import '../console-accounts.css';
 import { codedErrorLine } from './coded-error.js';
+import { consoleProps } from './console-props.js';
 
 interface Draft {
   userId: string;
@@ -21,10 +22,7 @@ const emptyDraft = (): Draft => ({ userId: '', displayName: '', level: '0', pass
 
 export const AccountsSection = defineComponent({
   name: 'AccountsSection',
-  props: {
-    client: { type: Object as PropType<SessionClient>, required: true },
-    describeError: { type: Function as PropType<(error: unknown) => string>, required: true },
-  },
+  props: consoleProps,
   setup(props) {
     const accounts = ref<AccountView[]>([]);
     const draft = ref<Draft>(emptyDraft());

@@ -1,7 +1,7 @@
 // The owner's admin area: plugins with their states, descriptions, on/off switches and settings forms
 // (plugin-settings.ts), the MCP servers, service preferences (the default model: the llm service's global
 // preference), the console's audit log, and the accounts, usage and logs sections (their own files).
-import type { ModelView, SessionClient } from '@aalis/session-client';
+import type { ModelView } from '@aalis/session-client';
 import { defineComponent, h, type PropType } from 'vue';
 import type { AdminSnapshot } from '../model/app-model.js';
 import { t } from '../page-preferences.js';
@@ -9,6 +9,7 @@ import type { PageTextKey } from '../texts.js';
 import { AccountsSection } from './accounts-section.js';
 import { AuditLog } from './audit-log.js';
 import { BudgetsSection } from './budgets-section.js';
+import { consoleProps } from './console-props.js';
 import { LogsSection } from './logs-section.js';
 import { ModelsView } from './models-view.js';
 import { PersonasView } from './personas-view.js';
@@ -20,9 +21,8 @@ import { UsageSection } from './usage-section.js';
 export const AdminView = defineComponent({
   name: 'AdminView',
   props: {
+    ...consoleProps,
     admin: { type: Object as PropType<AdminSnapshot>, required: true },
-    client: { type: Object as PropType<SessionClient>, required: true },
-    describeError: { type: Function as PropType<(error: unknown) => string>, required: true },
     models: { type: Array as PropType<readonly ModelView[]>, required: true },
     onBack: { type: Function as PropType<() => void>, required: true },
     onRefresh: { type: Function as PropType<() => void>, required: true },

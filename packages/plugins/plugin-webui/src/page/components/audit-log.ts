@@ -1,10 +1,11 @@
 // The console's audit log (审计): every change made through the console, newest first — when, who, what, which key,
 // the old and the new value (secrets only as the mask) — with older entries on request.
-import type { AuditEntryView, SessionClient } from '@aalis/session-client';
-import { defineComponent, h, onMounted, type PropType, ref } from 'vue';
+import type { AuditEntryView } from '@aalis/session-client';
+import { defineComponent, h, onMounted, ref } from 'vue';
 import { tc } from '../console-texts.js';
 import { preferences } from '../page-preferences.js';
 import { codedErrorLine } from './coded-error.js';
+import { consoleProps } from './console-props.js';
 import { tableHead } from './table-head.js';
 
 const PAGE = 50;
@@ -16,10 +17,7 @@ function shown(value: unknown, present: boolean): string {
 
 export const AuditLog = defineComponent({
   name: 'AuditLog',
-  props: {
-    client: { type: Object as PropType<SessionClient>, required: true },
-    describeError: { type: Function as PropType<(error: unknown) => string>, required: true },
-  },
+  props: consoleProps,
   setup(props, { expose }) {
     const entries = ref<AuditEntryView[]>([]);
     const more = ref(false);

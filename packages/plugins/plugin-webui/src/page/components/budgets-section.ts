@@ -1,8 +1,8 @@
 // The owner's 预算/Budgets section: each kind's limit (a person per day, a chat per day, the deployment per month),
 // where it comes from (configured or adjusted) with a form to adjust it or go back to the configured value, what the
 // deployment used this month, and today's chats and people that used the most, each against its limit.
-import type { BudgetKindView, BudgetOverviewView, SessionClient } from '@aalis/session-client';
-import { defineComponent, h, onMounted, type PropType, reactive, ref } from 'vue';
+import type { BudgetKindView, BudgetOverviewView } from '@aalis/session-client';
+import { defineComponent, h, onMounted, reactive, ref } from 'vue';
 import { type BudgetTextKey, tb } from '../budget-texts.js';
 import {
   type AmountFormat,
@@ -15,6 +15,7 @@ import {
 import { preferences } from '../page-preferences.js';
 import '../budget.css';
 import { codedErrorLine } from './coded-error.js';
+import { consoleProps } from './console-props.js';
 import { tableHead } from './table-head.js';
 
 const KINDS: BudgetKindView[] = ['person', 'room', 'deployment'];
@@ -52,10 +53,7 @@ export function budgetBar(used: number, limit: number, warnAt: number, format: A
 
 export const BudgetsSection = defineComponent({
   name: 'BudgetsSection',
-  props: {
-    client: { type: Object as PropType<SessionClient>, required: true },
-    describeError: { type: Function as PropType<(error: unknown) => string>, required: true },
-  },
+  props: consoleProps,
   setup(props) {
     const enabled = ref<boolean | undefined>();
     const overview = ref<BudgetOverviewView | undefined>();

@@ -1,13 +1,14 @@
 // The owner's 日志/Logs section: records filtered by level, plugin, session id and turn id within a time range
 // (logs.query), followed live with the same filter (logs.subscribe), and the shown range downloaded as a text
 // file in the file log's line format.
-import type { LogFilter, LogView, SessionClient } from '@aalis/session-client';
-import { defineComponent, h, nextTick, onMounted, onUnmounted, type PropType, ref } from 'vue';
+import type { LogFilter, LogView } from '@aalis/session-client';
+import { defineComponent, h, nextTick, onMounted, onUnmounted, ref } from 'vue';
 import { ta } from '../console-accounts-texts.js';
 import { logFileName, logText } from '../model/log-lines.js';
 import { preferences } from '../page-preferences.js';
 import '../console-accounts.css';
 import { codedErrorLine } from './coded-error.js';
+import { consoleProps } from './console-props.js';
 
 const LEVELS: LogView['level'][] = ['trace', 'debug', 'info', 'warn', 'error'];
 /** Records kept on the page while following. */
@@ -23,10 +24,7 @@ function timeOf(value: string): number | undefined {
 
 export const LogsSection = defineComponent({
   name: 'LogsSection',
-  props: {
-    client: { type: Object as PropType<SessionClient>, required: true },
-    describeError: { type: Function as PropType<(error: unknown) => string>, required: true },
-  },
+  props: consoleProps,
   setup(props) {
     const level = ref<LogView['level']>('info');
     const plugin = ref('');

@@ -1,19 +1,15 @@
-// The 记忆 page (Memory): what she remembers — the profile facts of each person (the owner: everyone's; others: their
-// own), the skills of each place, the latest recalls with why each message came — searched, edited and deleted
-// (deleting after a confirmation; a forgotten fact takes what its person said about it out of long-term memory).
-import type { SessionClient } from '@aalis/session-client';
 import { defineComponent, h, onMounted, type PropType, ref } from 'vue';
 import { type MemoryTextKey, tm } from '../memory-texts.js';
 import { MemoryModel, skillsByScope } from '../model/memory-model.js';
 import { useStore } from '../use-store.js';
 import { ConfirmDialog } from './confirm-dialog.js';
+import { consoleProps } from './console-props.js';
 import { memoryItems, personLabel, scopeLabel, when } from './memory-items.js';
 
 export const MemoryView = defineComponent({
   name: 'MemoryView',
   props: {
-    client: { type: Object as PropType<SessionClient>, required: true },
-    describeError: { type: Function as PropType<(error: unknown) => string>, required: true },
+    ...consoleProps,
     onBack: { type: Function as PropType<() => void>, required: true },
   },
   setup(props) {

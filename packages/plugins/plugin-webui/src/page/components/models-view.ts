@@ -1,7 +1,7 @@
 // The admin area's 模型/Models section: a form per provider (an OpenAI-compatible base URL, key and headers; an
 // Anthropic key) with 测试连接/Test connection and 保存/Save (applied live), each provider's models with their facts
 // (edit: name, context window, max output, vision, thinking levels, prices), and the default model.
-import type { ProviderKind, ProviderView, SessionClient } from '@aalis/session-client';
+import type { ProviderKind, ProviderView } from '@aalis/session-client';
 import { defineComponent, h, onMounted, type PropType, reactive, ref } from 'vue';
 import { type ConsoleModelsTextKey, tm } from '../console-models-texts.js';
 import {
@@ -16,6 +16,7 @@ import { useStore } from '../use-store.js';
 import { stateText } from './state-text.js';
 import '../console-models.css';
 import { codedErrorLine } from './coded-error.js';
+import { consoleProps } from './console-props.js';
 import { deleteButton } from './delete-button.js';
 import { tableHead } from './table-head.js';
 
@@ -24,8 +25,7 @@ const KINDS: ProviderKind[] = ['openai', 'anthropic'];
 export const ModelsView = defineComponent({
   name: 'ModelsView',
   props: {
-    client: { type: Object as PropType<SessionClient>, required: true },
-    describeError: { type: Function as PropType<(error: unknown) => string>, required: true },
+    ...consoleProps,
     /** Called after a change that adds or removes models (the page's model lists follow). */
     onChanged: { type: Function as PropType<() => void>, default: undefined },
   },

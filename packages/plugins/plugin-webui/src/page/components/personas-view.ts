@@ -1,20 +1,15 @@
-// The admin area's 人格/Personas section: the personas (the default marked, files that could not be loaded with
-// their problem), and a form to create, edit and delete one (id, name, prompt, optional structured output).
-import type { SessionClient } from '@aalis/session-client';
-import { defineComponent, h, onMounted, type PropType } from 'vue';
+import { defineComponent, h, onMounted } from 'vue';
 import { tm } from '../console-models-texts.js';
 import { type PersonaDraft, PersonasModel } from '../model/personas-model.js';
 import { useStore } from '../use-store.js';
 import '../console-models.css';
 import { codedErrorLine, codedErrorNodes } from './coded-error.js';
+import { consoleProps } from './console-props.js';
 import { deleteButton } from './delete-button.js';
 
 export const PersonasView = defineComponent({
   name: 'PersonasView',
-  props: {
-    client: { type: Object as PropType<SessionClient>, required: true },
-    describeError: { type: Function as PropType<(error: unknown) => string>, required: true },
-  },
+  props: consoleProps,
   setup(props) {
     const model = new PersonasModel(props.client, props.describeError);
     const snapshot = useStore(model);

@@ -1,8 +1,8 @@
 // The admin area's 平台/Platforms section: each platform adapter's live state (connected; reconnecting with the next
 // attempt's time; refused naming the key to fix; stopped) and each MCP server's, refreshed while shown, with forms
 // for the Telegram and OneBot connections and the MCP servers, saved through the configuration (applied live).
-import type { PlatformStateView, SessionClient } from '@aalis/session-client';
-import { defineComponent, h, onMounted, onUnmounted, type PropType, reactive } from 'vue';
+import type { PlatformStateView } from '@aalis/session-client';
+import { defineComponent, h, onMounted, onUnmounted, reactive } from 'vue';
 import { type ConsoleModelsTextKey, tm } from '../console-models-texts.js';
 import { mcpFormOf, mcpServerOf, PlatformsModel } from '../model/platforms-model.js';
 import { preferences, t } from '../page-preferences.js';
@@ -10,6 +10,7 @@ import type { PageTextKey } from '../texts.js';
 import { useStore } from '../use-store.js';
 import '../console-models.css';
 import { codedErrorLine, codedErrorNodes } from './coded-error.js';
+import { consoleProps } from './console-props.js';
 import { tableHead } from './table-head.js';
 
 /** How often the live states are asked again while the section is shown. */
@@ -21,10 +22,7 @@ function text(value: unknown): string {
 
 export const PlatformsView = defineComponent({
   name: 'PlatformsView',
-  props: {
-    client: { type: Object as PropType<SessionClient>, required: true },
-    describeError: { type: Function as PropType<(error: unknown) => string>, required: true },
-  },
+  props: consoleProps,
   setup(props) {
     const model = new PlatformsModel(props.client, props.describeError);
     const snapshot = useStore(model);

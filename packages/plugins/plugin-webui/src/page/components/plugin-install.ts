@@ -2,18 +2,18 @@
 // operation that runs — an add, or a remove started by a plugin row's 移除/Remove (plugin-settings.ts) — with npm's
 // phases as they come (admin frames, change `install`), then its outcome: running now, or the coded reason with the
 // deployment unchanged. One operation at a time: the form waits while one runs.
-import type { PluginInstallView, SessionClient } from '@aalis/session-client';
+import type { PluginInstallView } from '@aalis/session-client';
 import { defineComponent, h, onBeforeUnmount, onMounted, type PropType, ref } from 'vue';
 import { operationTitle, outcomeLine, phaseSentence, progressShare, sentenceGap } from '../model/plugin-install.js';
 import { ti } from '../plugin-install-texts.js';
 import { codedErrorNodes } from './coded-error.js';
 import '../plugin-install.css';
+import { consoleProps } from './console-props.js';
 
 export const PluginInstall = defineComponent({
   name: 'PluginInstall',
   props: {
-    client: { type: Object as PropType<SessionClient>, required: true },
-    describeError: { type: Function as PropType<(error: unknown) => string>, required: true },
+    ...consoleProps,
     /** A plugin was added or removed: the plugin list above reads itself again. */
     onChanged: { type: Function as PropType<() => void>, required: true },
   },

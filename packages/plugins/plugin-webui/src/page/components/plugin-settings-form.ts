@@ -1,7 +1,7 @@
 // One plugin's settings form, generated from its schema (model/plugin-settings.ts): each field labelled by its key,
 // its help and default beside it, secrets masked, the server's validation messages under the field in the page's
 // language. 保存/Save sends the section; the server applies it live and says how the plugin runs now.
-import type { ConfigIssueView, PluginConfigView, PluginView, SessionClient } from '@aalis/session-client';
+import type { ConfigIssueView, PluginConfigView, PluginView } from '@aalis/session-client';
 import { defineComponent, h, onMounted, type PropType, ref, shallowRef, type VNode } from 'vue';
 import { tc } from '../console-texts.js';
 import {
@@ -15,6 +15,7 @@ import {
   valueAt,
   withValue,
 } from '../model/plugin-settings.js';
+import { consoleProps } from './console-props.js';
 
 /** How a plugin runs after a change, as one phrase ("running", "waiting for llm", "failing: …"). */
 export function stateSentence(plugin: { state: string; missing: string[]; error?: string }): string {
@@ -34,9 +35,8 @@ interface Outcome {
 export const PluginSettingsForm = defineComponent({
   name: 'PluginSettingsForm',
   props: {
-    client: { type: Object as PropType<SessionClient>, required: true },
+    ...consoleProps,
     plugin: { type: Object as PropType<PluginView>, required: true },
-    describeError: { type: Function as PropType<(error: unknown) => string>, required: true },
     onSaved: { type: Function as PropType<() => void>, required: true },
   },
   setup(props) {

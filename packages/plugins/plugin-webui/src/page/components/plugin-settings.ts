@@ -1,11 +1,12 @@
 // The admin area's plugin list: every plugin with its state and what it is for, an on/off switch (启用/停用), and
 // for a plugin with a schema its settings form (plugin-settings-form.ts). Saving applies live on the server; the
 // result — running, waiting, or the coded error with the previous settings kept — is said under the form.
-import type { PluginView, SessionClient } from '@aalis/session-client';
-import { defineComponent, h, onBeforeUnmount, onMounted, type PropType, ref } from 'vue';
+import type { PluginView } from '@aalis/session-client';
+import { defineComponent, h, onBeforeUnmount, onMounted, ref } from 'vue';
 import { tc } from '../console-texts.js';
 import { t } from '../page-preferences.js';
 import { ti } from '../plugin-install-texts.js';
+import { consoleProps } from './console-props.js';
 import { icon } from './icons.js';
 import { PluginInstall } from './plugin-install.js';
 import { PluginSettingsForm, stateSentence } from './plugin-settings-form.js';
@@ -13,10 +14,7 @@ import { stateText } from './state-text.js';
 
 export const PluginSettings = defineComponent({
   name: 'PluginSettings',
-  props: {
-    client: { type: Object as PropType<SessionClient>, required: true },
-    describeError: { type: Function as PropType<(error: unknown) => string>, required: true },
-  },
+  props: consoleProps,
   setup(props) {
     const plugins = ref<PluginView[]>([]);
     const open = ref<string | undefined>();

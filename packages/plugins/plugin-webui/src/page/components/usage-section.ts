@@ -1,8 +1,8 @@
 // The owner's 用量/Usage section: the last 7/30/90 days of model calls (admin.usage) as two charts per day (tokens
 // stacked as uncached prompt, cached prompt and completion; cost), the total with the cached share and cost, a
 // table grouped by day, model, account, session or platform, and a CSV export of that table.
-import type { SessionClient, UsageGroupBy, UsageReport } from '@aalis/session-client';
-import { defineComponent, h, onMounted, type PropType, ref } from 'vue';
+import type { UsageGroupBy, UsageReport } from '@aalis/session-client';
+import { defineComponent, h, onMounted, ref } from 'vue';
 import { type ConsoleAccountsTextKey, ta } from '../console-accounts-texts.js';
 import {
   type ChartBar,
@@ -16,6 +16,7 @@ import {
 import { preferences } from '../page-preferences.js';
 import '../console-accounts.css';
 import { codedErrorLine } from './coded-error.js';
+import { consoleProps } from './console-props.js';
 import { tableHead } from './table-head.js';
 
 const GROUPS: UsageGroupBy[] = ['day', 'model', 'account', 'session', 'platform'];
@@ -69,10 +70,7 @@ function download(filename: string, content: string, type: string) {
 
 export const UsageSection = defineComponent({
   name: 'UsageSection',
-  props: {
-    client: { type: Object as PropType<SessionClient>, required: true },
-    describeError: { type: Function as PropType<(error: unknown) => string>, required: true },
-  },
+  props: consoleProps,
   setup(props) {
     const days = ref(30);
     const groupBy = ref<UsageGroupBy>('day');

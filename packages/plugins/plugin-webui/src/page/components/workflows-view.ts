@@ -1,13 +1,14 @@
 // The 工作流 page (owners): the workflow files, the selected one's YAML checked as it is typed (each problem with its
 // line), a read-only graph of its nodes, and 「最近运行」 — every run with its steps' state, input, output, timing
 // and error, cancel and run again.
-import type { RunDetailView, RunView, SessionClient, StepView } from '@aalis/session-client';
+import type { RunDetailView, RunView, StepView } from '@aalis/session-client';
 import { defineComponent, h, onMounted, onUnmounted, type PropType, ref } from 'vue';
 import { type PlacedNode, WorkflowsModel } from '../model/workflows-model.js';
 import { preferences } from '../page-preferences.js';
 import { useStore } from '../use-store.js';
 import { tw, type WorkflowTextKey } from '../workflow-texts.js';
 import { codedErrorLine } from './coded-error.js';
+import { consoleProps } from './console-props.js';
 import { deleteButton } from './delete-button.js';
 import { tableHead } from './table-head.js';
 
@@ -158,8 +159,7 @@ function runDetail(run: RunDetailView) {
 export const WorkflowsView = defineComponent({
   name: 'WorkflowsView',
   props: {
-    client: { type: Object as PropType<SessionClient>, required: true },
-    describeError: { type: Function as PropType<(error: unknown) => string>, required: true },
+    ...consoleProps,
     onBack: { type: Function as PropType<() => void>, required: true },
   },
   setup(props) {
