@@ -7,8 +7,8 @@ import type { Account, ConfigSetResult, PluginView, ResultOf, SchemaView } from 
 import { auditChanges, recordAudit } from './audit.js';
 import { stateView } from './console-config-plugins.js';
 import { badParam, optionalString, requireString } from './params.js';
+import { hostConfigOf } from './providers-config.js';
 import type { ServerDeps } from './server-deps.js';
-import { serverErrors } from './server-errors.js';
 
 const EMPTY_SCHEMA: SchemaView = { type: 'object', fields: {} };
 
@@ -97,11 +97,6 @@ function outcome(
     })),
     plugin: { id: view.id, state: view.state, missing: view.missing, ...(view.error ? { error: view.error } : {}) },
   };
-}
-
-function hostConfigOf(deps: ServerDeps): HostConfigService {
-  if (!deps.hostConfig.available) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'hostConfig' });
-  return deps.hostConfig.use;
 }
 
 function pluginOf(deps: ServerDeps, service: HostConfigService, id: string) {

@@ -1,6 +1,7 @@
-// Small pieces the provider requests share: the configuration service, reading plain records, and a model's
-// facts (from the console's form) as an entry of its provider's `models` list.
-import type { HostConfigService } from '@aalis/api-host-config';
+// Small pieces the provider requests share: the configuration service and writes one after another, reading plain
+// records, and a model's facts (from the console's form) as an entry of its provider's `models` list.
+import type { ConfigChange, ConfigPath, HostConfigService } from '@aalis/api-host-config';
+import type { Locale } from '@aalis/core';
 import type { ProviderKind } from '@aalis/session-client';
 import type { ServerDeps } from './server-deps.js';
 import { serverErrors } from './server-errors.js';
@@ -8,6 +9,26 @@ import { serverErrors } from './server-errors.js';
 export function hostConfigOf(deps: ServerDeps): HostConfigService {
   if (!deps.hostConfig.available) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'hostConfig' });
   return deps.hostConfig.use;
+}
+
+/**
+ * Writes made one after another, each against the revision the one before left, their changes gathered for the
+ * audit: a provider request may change the `llm` short form and the provider's section at once.
+ */
+export class ConfigWrites {
+  readonly changes: ConfigChange[] = [];
+
+  constructor(
+    private readonly service: HostConfigService,
+    public revision: string,
+    private readonly locale: Locale,
+  ) {}
+
+  async write(path: ConfigPath, value: unknown): Promise<void> {
+    const written = await this.service.write(path, value, this.revision, { locale: this.locale });
+    this.changes.push(...written.changes);
+    this.revision = written.revision;
+  }
 }
 
 export function recordOf(value: unknown): Record<string, unknown> | undefined {

@@ -9,7 +9,7 @@ import { llm } from '@aalis/api-llm';
 import type { Account, ProviderKind, ProviderModelView, ProviderView, ResultOf } from '@aalis/session-client';
 import { auditChanges, recordAudit } from './audit.js';
 import { badParam, optionalString, requireString } from './params.js';
-import { hostConfigOf, modelFactsEntry, recordOf, stringRecord } from './providers-config.js';
+import { ConfigWrites, hostConfigOf, modelFactsEntry, recordOf, stringRecord } from './providers-config.js';
 import type { ServerDeps } from './server-deps.js';
 
 /** Where each provider kind lives in the configuration and which plugin instance runs it. */
@@ -127,8 +127,7 @@ export async function providersSave(
   const service = hostConfigOf(deps);
   const stored = await readStored(service);
   const slot = PROVIDER_SLOTS[kind];
-  const changes = [];
-  let next = revision;
+  const writes = new ConfigWrites(service, revision, deps.locale);
   const apply = (target: Record<string, unknown>) => {
     if (baseUrl !== undefined) target.baseUrl = baseUrl;
     // '' removes the key; the mask keeps the stored one (the configuration service restores it).
@@ -141,24 +140,14 @@ export async function providersSave(
   const section = { ...(stored.sections[kind] || {}) };
   if (kind === 'openai' && nonEmpty(stored.llm.baseUrl) !== undefined) {
     // The endpoint is written in the `llm` short form: it is changed there (the short form wins over the section).
-    const written = await service.write(['llm'], apply({ ...stored.llm }), next, { locale: deps.locale });
-    changes.push(...written.changes);
-    next = written.revision;
-    if (headers !== undefined) {
-      const withHeaders = await service.write(['plugins', slot.alias], { ...section, headers }, next, {
-        locale: deps.locale,
-      });
-      changes.push(...withHeaders.changes);
-      next = withHeaders.revision;
-    }
+    await writes.write(['llm'], apply({ ...stored.llm }));
+    if (headers !== undefined) await writes.write(['plugins', slot.alias], { ...section, headers });
   } else {
     const value = apply(section);
     if (headers !== undefined) value.headers = headers;
-    const written = await service.write(['plugins', slot.alias], value, next, { locale: deps.locale });
-    changes.push(...written.changes);
-    next = written.revision;
+    await writes.write(['plugins', slot.alias], value);
   }
-  await recordAudit(deps, account, auditChanges(type, changes));
+  await recordAudit(deps, account, auditChanges(type, writes.changes));
   const now = await readStored(service);
   return { provider: providerView(deps, now, kind), revision: now.revision };
 }
@@ -170,41 +159,30 @@ export async function providersDelete(
 ): Promise<ResultOf<'admin.providers.delete'>> {
   const type = 'admin.providers.delete';
   const kind = readKind(type, params);
-  let next = requireString(type, params, 'revision', 200);
+  const revision = requireString(type, params, 'revision', 200);
   const service = hostConfigOf(deps);
   const stored = await readStored(service);
   const slot = PROVIDER_SLOTS[kind];
-  const changes = [];
+  const writes = new ConfigWrites(service, revision, deps.locale);
   if (kind === 'openai') {
     // The endpoint goes, the models' facts stay (they come back with the endpoint).
     if (nonEmpty(stored.llm.baseUrl) !== undefined || nonEmpty(stored.llm.apiKey) !== undefined) {
       const { baseUrl: _url, apiKey: _key, ...rest } = stored.llm;
-      const written = await service.write(['llm'], rest, next, { locale: deps.locale });
-      changes.push(...written.changes);
-      next = written.revision;
+      await writes.write(['llm'], rest);
     }
     const section = stored.sections.openai;
     if (section) {
       const { baseUrl: _url, apiKey: _key, headers: _headers, ...rest } = section;
-      const written = await service.write(
-        ['plugins', slot.alias],
-        Object.keys(rest).length > 0 ? rest : undefined,
-        next,
-        { locale: deps.locale },
-      );
-      changes.push(...written.changes);
-      next = written.revision;
+      await writes.write(['plugins', slot.alias], Object.keys(rest).length > 0 ? rest : undefined);
     }
   } else if (stored.sections.anthropic !== undefined) {
-    const written = await service.write(['plugins', slot.alias], undefined, next, { locale: deps.locale });
-    changes.push(...written.changes);
-    next = written.revision;
+    await writes.write(['plugins', slot.alias], undefined);
   }
   // A default model of the provider that went would name nothing: the preference goes with it.
   const preferred = deps.services.preferences().global.llm;
   if (preferred?.startsWith(`${slot.instance}/`)) deps.services.setGlobalPreference('llm', undefined);
-  await recordAudit(deps, account, auditChanges(type, changes));
-  return { revision: next };
+  await recordAudit(deps, account, auditChanges(type, writes.changes));
+  return { revision: writes.revision };
 }
 
 export async function modelsSave(
