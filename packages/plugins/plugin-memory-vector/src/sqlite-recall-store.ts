@@ -99,18 +99,21 @@ export function fromRow(row: Row): RecallEntry {
   };
 }
 
-/** Scope tokens of recent keys: every entry needs two or three, hashing them was a twentieth of indexing. */
-const scopeTokenCache = new Map<string, string>();
+/**
+ * Scope tokens of recent keys, one map per kind: every entry needs two or three, hashing them was a twentieth of
+ * indexing, and a key joined to its kind would be a new string to hash on every lookup.
+ */
+const scopeTokenCache = { s: new Map<string, string>(), a: new Map<string, string>(), p: new Map<string, string>() };
 const MAX_CACHED_SCOPE_TOKENS = 20_000;
 
 /** A scope key as one FTS token: letters and digits only, never a word anyone writes. */
 function scopeToken(kind: 's' | 'a' | 'p', key: string): string {
-  const cacheKey = `${kind}${key}`;
-  let token = scopeTokenCache.get(cacheKey);
+  const cache = scopeTokenCache[kind];
+  let token = cache.get(key);
   if (token === undefined) {
     token = `zz${kind}${createHash('sha1').update(key).digest('hex').slice(0, 16)}`;
-    if (scopeTokenCache.size >= MAX_CACHED_SCOPE_TOKENS) scopeTokenCache.clear();
-    scopeTokenCache.set(cacheKey, token);
+    if (cache.size >= MAX_CACHED_SCOPE_TOKENS) cache.clear();
+    cache.set(key, token);
   }
   return token;
 }
