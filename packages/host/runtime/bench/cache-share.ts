@@ -73,6 +73,13 @@ export function newMessages(messages: readonly WireMessage[], material: NewMater
   return found;
 }
 
+/** Long-term memory's recalled block as sent (its header in either locale). */
+export function isRecallBlock(message: WireMessage): boolean {
+  if (message.role !== 'system') return false;
+  const text = textOf(message.content);
+  return text.startsWith('[Long-term memory]') || text.startsWith('[长期记忆]');
+}
+
 /** Where a request's reusable prefix ended, for the loss breakdown. */
 export type BreakKind = 'head' | 'layout' | 'history';
 
@@ -84,6 +91,12 @@ export function tally(requests: Array<{ body: Body; material: NewMaterial }>, { 
     limit: 0,
     fresh: 0,
     lost: { head: 0, layout: 0, history: 0 } as Record<BreakKind, number>,
+    /**
+     * Long-term memory's recalled blocks: their tokens in all requests (2…n); of those past the reused prefix, the
+     * ones whose exact text the previous request did not carry (new recalled text: no prefix cache can hold it)
+     * and the ones it did carry (the same block sent again after a break: a loss some other layout could avoid).
+     */
+    recall: { tokens: 0, uncachedNew: 0, uncachedRepeated: 0 },
   };
   let previous: { units: string[]; messages: WireMessage[] } | undefined;
   for (const { body, material } of requests) {
@@ -101,6 +114,14 @@ export function tally(requests: Array<{ body: Body; material: NewMaterial }>, { 
       result.fresh += fresh;
       result.limit += prompt - fresh;
       const lost = prompt - fresh - cached;
+      const before = new Set(previous.units);
+      units.forEach((unit, at) => {
+        if (at === 0 || !isRecallBlock(messages[at - 1]!)) return;
+        result.recall.tokens += unitTokens[at]!;
+        if (at < same) return;
+        if (before.has(unit)) result.recall.uncachedRepeated += unitTokens[at]!;
+        else result.recall.uncachedNew += unitTokens[at]!;
+      });
       if (lost > 0) {
         // Units count the tools first: message index = unit index − 1.
         const headEnd = messages.findIndex((message) => message.role !== 'system') + 1;

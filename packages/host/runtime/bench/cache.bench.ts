@@ -346,6 +346,8 @@ server.enqueueWhen(
 );
 const started = performance.now();
 const rows: string[][] = [];
+/** Long-term memory's part, per row: what its recalled blocks cost the share. */
+const recallRows: string[] = [];
 let met = 0;
 try {
   for (const budget of BUDGETS) {
@@ -355,6 +357,14 @@ try {
       const limit = row.limit / row.prompt;
       const gap = (limit - share) * 100;
       if (gap <= GOAL_POINTS) met++;
+      const { recall } = row;
+      if (recall.tokens > 0) {
+        // The share with the new recalled text taken out of the requests (numerator unchanged: it was never cached).
+        const withoutNew = row.cached / (row.prompt - recall.uncachedNew);
+        recallRows.push(
+          `  ${shape} ${budget / 1024}k: blocks ${(recall.tokens / (row.requests - 1)).toFixed(0)} tokens/request (${((100 * recall.tokens) / row.prompt).toFixed(1)} % of prompt tokens); past the reused prefix: new text ${((100 * recall.uncachedNew) / row.prompt).toFixed(1)} %, a block sent before ${((100 * recall.uncachedRepeated) / row.prompt).toFixed(1)} %; share without the new text ${(withoutNew * 100).toFixed(1)}% (+${((withoutNew - share) * 100).toFixed(1)} points)`,
+        );
+      }
       rows.push([
         shape,
         `${budget / 1024}k`,
@@ -406,4 +416,11 @@ head / history / layout: the gap by where the prefix broke (points): in the head
   turn blocks (the volatile context and the other blocks ahead of its input are not kept in the history)
 compactions: dividers the memory summary wrote (its calls are not in the shares); in brackets those it wrote because
   the turn had been hard-trimmed first (trigger 'trimmed'), not before
-${RECALL_KEEP ? `kept recalled blocks (what-if): ${(keptTally.tokens / Math.max(1, keptTally.requests)).toFixed(0)} tokens per model call on average, in the history part\n` : ''}goal met for ${met} of ${rows.length}; ${((performance.now() - started) / 1000).toFixed(1)} s`);
+${
+  recallRows.length > 0
+    ? `long-term memory's recalled blocks (the share points they take: new recalled text each turn, which no prefix cache
+  can hold, vs the same block re-sent after a break, which a layout could avoid):
+${recallRows.join('\n')}
+`
+    : ''
+}${RECALL_KEEP ? `kept recalled blocks (what-if): ${(keptTally.tokens / Math.max(1, keptTally.requests)).toFixed(0)} tokens per model call on average, in the history part\n` : ''}goal met for ${met} of ${rows.length}; ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -111,22 +111,44 @@ export interface ReplayResult {
   recallMs: number[];
 }
 
-export async function replayConversation(
+/** One question asked of a replayed conversation: what reached its prompt and how long it took. */
+export interface Asked {
+  evidence: number;
+  inHistory: number;
+  inPrompt: number;
+  recalledTokens: number;
+  /** Undefined when no words were streamed. */
+  ttftMs: number | undefined;
+  /** Undefined when the turn recalled nothing (or memory is off). */
+  recallMs: number | undefined;
+}
+
+/** A conversation archived in a harness, ready for its questions one at a time. */
+export interface PreparedReplay {
+  ask(question: Question): Promise<Asked>;
+  close(): Promise<void>;
+}
+
+type MissHandler = (miss: { question: string; evidence: string; recalled: string }) => void;
+
+/**
+ * Archives the conversation in a harness (its own unless one is given) and returns a function that asks one
+ * question: two harnesses (with and without long-term memory) can then be asked the same questions in turns, so
+ * the machine's load weighs on both alike.
+ */
+export async function prepareReplay(
   conversation: Conversation,
   {
     historyLimit,
     extra,
     harness: given,
     onMiss,
-  }: {
-    historyLimit: number;
-    extra: PluginEntry[];
-    harness?: Harness;
-    /** Called for each evidence message that did not reach the prompt (diagnostics). */
-    onMiss?: (miss: { question: string; evidence: string; recalled: string }) => void;
-  },
-): Promise<ReplayResult> {
+  }: { historyLimit: number; extra: PluginEntry[]; harness?: Harness; onMiss?: MissHandler },
+): Promise<PreparedReplay> {
   const harness = given ?? (await startHarness({ extra }));
+  const close = async () => {
+    if (!given) await harness.close();
+  };
   try {
     const sessionId = `qq:group:${conversation.id}`;
     const venue = conversation.id;
@@ -163,23 +185,13 @@ export async function replayConversation(
     }
     const memory = harness.booted.app.services.selected(memoryVector)?.impl;
     await memory?.settled();
-    const result: ReplayResult = {
-      questions: 0,
-      evidence: 0,
-      inHistory: 0,
-      inPrompt: 0,
-      recalledTokens: [],
-      ttftMs: [],
-      recallMs: [],
-    };
     const asker = conversation.speakers[0];
     let firstToken: number | undefined;
-    const events = harness.booted.app.events;
-    events.on('outbound:stream', (fragment) => {
+    harness.booted.app.events.on('outbound:stream', (fragment) => {
       if (fragment.sessionId === sessionId && fragment.delta && firstToken === undefined)
         firstToken = performance.now();
     });
-    for (const question of conversation.questions) {
+    const ask = async (question: Question): Promise<Asked> => {
       const before = harness.requests().length;
       const askedAt = Date.now();
       firstToken = undefined;
@@ -195,32 +207,81 @@ export async function replayConversation(
       });
       const request = harness.requests()[before];
       if (!request) throw new Error('the question made no model request');
-      if (firstToken !== undefined) result.ttftMs.push(firstToken - started);
+      const ttftMs = firstToken === undefined ? undefined : firstToken - started;
       const [record] = (await memory?.recentRecalls({ sessionIds: [sessionId], limit: 1 })) ?? [];
-      if (record?.ms !== undefined && record.at >= askedAt) result.recallMs.push(record.ms);
+      const recallMs = record?.ms !== undefined && record.at >= askedAt ? record.ms : undefined;
       const contents = request.messages.map((message) => String(message.content ?? ''));
       const recalled = contents.filter(
         (content) => content.startsWith('[长期记忆]') || content.startsWith('[Long-term memory]'),
       );
       const history = contents.filter((content) => !recalled.includes(content));
-      result.recalledTokens.push(recalled.reduce((sum, content) => sum + estimateTextTokens(content), 0));
-      result.questions += 1;
+      const asked: Asked = {
+        evidence: 0,
+        inHistory: 0,
+        inPrompt: 0,
+        recalledTokens: recalled.reduce((sum, content) => sum + estimateTextTokens(content), 0),
+        ttftMs,
+        recallMs,
+      };
       for (const id of question.evidence) {
         const text = texts.get(id);
         if (text === undefined) continue;
-        result.evidence += 1;
+        asked.evidence += 1;
         const probe = text.slice(0, 80);
         const quoted = JSON.stringify(probe).slice(1, -1);
         if (history.some((content) => content.includes(probe))) {
-          result.inHistory += 1;
-          result.inPrompt += 1;
-        } else if (recalled.some((content) => content.includes(quoted))) result.inPrompt += 1;
+          asked.inHistory += 1;
+          asked.inPrompt += 1;
+        } else if (recalled.some((content) => content.includes(quoted))) asked.inPrompt += 1;
         else onMiss?.({ question: question.question, evidence: text, recalled: recalled.join('\n') });
       }
       await memory?.settled();
-    }
+      return asked;
+    };
+    return { ask, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Adds one question's figures to a conversation's. */
+export function addAsked(result: ReplayResult, asked: Asked): void {
+  result.questions += 1;
+  result.evidence += asked.evidence;
+  result.inHistory += asked.inHistory;
+  result.inPrompt += asked.inPrompt;
+  result.recalledTokens.push(asked.recalledTokens);
+  if (asked.ttftMs !== undefined) result.ttftMs.push(asked.ttftMs);
+  if (asked.recallMs !== undefined) result.recallMs.push(asked.recallMs);
+}
+
+export const emptyResult = (): ReplayResult => ({
+  questions: 0,
+  evidence: 0,
+  inHistory: 0,
+  inPrompt: 0,
+  recalledTokens: [],
+  ttftMs: [],
+  recallMs: [],
+});
+
+export async function replayConversation(
+  conversation: Conversation,
+  options: {
+    historyLimit: number;
+    extra: PluginEntry[];
+    harness?: Harness;
+    /** Called for each evidence message that did not reach the prompt (diagnostics). */
+    onMiss?: MissHandler;
+  },
+): Promise<ReplayResult> {
+  const replay = await prepareReplay(conversation, options);
+  try {
+    const result = emptyResult();
+    for (const question of conversation.questions) addAsked(result, await replay.ask(question));
     return result;
   } finally {
-    if (!given) await harness.close();
+    await replay.close();
   }
 }

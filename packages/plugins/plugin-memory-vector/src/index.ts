@@ -44,6 +44,20 @@ export { recallBlock } from './recall-block.js';
 export type { Audience, RecallEntry, RecallHit, RecallQuery, RecallScope, RecallStore } from './recall-store.js';
 export { sqliteRecallStore } from './sqlite-recall-store.js';
 
+/** How long a search waits at most for the indexer to apply what waits (a catch-up after start can take longer). */
+const SEARCH_WAIT_MS = 2_000;
+
+async function settledWithin(indexer: MessageIndexer, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    indexer.settled(),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
 export const memoryVectorPlugin = definePlugin({
   name: '@aalis/plugin-memory-vector',
   provides: [memoryVector],
@@ -111,6 +125,8 @@ export const memoryVectorPlugin = definePlugin({
       vectors.rewind();
     });
     const forget = async (messageIds: readonly string[]) => {
+      // Appends wait a moment before they are indexed: one still waiting would come back after the removal.
+      await indexer.settled();
       const removed = await store.deleteMessages(messageIds);
       recent.forget(new Set(messageIds));
       vectors.rewind();
@@ -172,6 +188,9 @@ export const memoryVectorPlugin = definePlugin({
     let backfilling: Promise<void> | undefined;
     const service: MemoryVectorService = {
       async search({ text, sessionId, speakers = [], limit = 10 }) {
+        // What was said a moment ago (still in the indexer's short wait) is found too; a long catch-up is not
+        // waited for beyond SEARCH_WAIT_MS.
+        await settledWithin(indexer, SEARCH_WAIT_MS);
         const hits = await store.search({
           terms: queryTerms(text),
           scope: await scopeFor(sessionId, speakers),
@@ -196,6 +215,8 @@ export const memoryVectorPlugin = definePlugin({
         const own = `private:${person}`;
         const terms = queryTerms(text);
         if (terms.length === 0) return 0;
+        // What was said a moment ago is indexed first, so it is found (and removed) too.
+        await indexer.settled();
         const hits = await store.search({
           terms,
           scope: { sessionId, audiences: [own], persons: [person] },

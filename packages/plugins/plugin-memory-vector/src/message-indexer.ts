@@ -18,6 +18,8 @@ const REMEMBERED_SESSIONS = 10_000;
 export const INDEX_BATCH = 500;
 /** Appended messages waiting at most; past it a session is read again from the archive later instead. */
 export const MAX_WAITING_MESSAGES = 20_000;
+/** How long the first waiting change waits before the queue is applied (the changes that follow gather with it). */
+export const INDEX_DELAY_MS = 200;
 
 export interface MessageIndexerOptions {
   store: RecallStore;
@@ -36,6 +38,8 @@ export class MessageIndexer {
   private readonly lastWords = new Map<string, string>();
   private waitingMessages = 0;
   private running: Promise<void> | undefined;
+  /** Ends the quiet period now (set while a drain waits for it). */
+  private wake: (() => void) | undefined;
   private stopped = false;
   /** Writes and reads that failed so far (a catch-up that met one does not count as done). */
   failures = 0;
@@ -52,6 +56,8 @@ export class MessageIndexer {
     }
     this.waitingMessages += messages.length;
     this.push({ kind: 'add', sessionId, messages });
+    // A full batch is written at once: the wait only gathers a turn's few messages, it never holds a burst back.
+    if (this.waitingMessages >= INDEX_BATCH) this.wake?.();
   }
 
   deletedTurn(sessionId: string, turnId: string): void {
@@ -69,7 +75,10 @@ export class MessageIndexer {
 
   /** Resolves when everything handed in so far is applied. */
   async settled(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running) {
+      this.wake?.();
+      await this.running;
+    }
   }
 
   get isStopped(): boolean {
@@ -80,6 +89,7 @@ export class MessageIndexer {
   async stop(): Promise<void> {
     this.stopped = true;
     this.operations.length = 0;
+    this.waitingMessages = 0;
     await this.settled();
   }
 
@@ -92,8 +102,14 @@ export class MessageIndexer {
   }
 
   private async drain(): Promise<void> {
-    // A turn's appends arrive one after another: a tick lets them gather into one batch.
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.wake?.(), INDEX_DELAY_MS);
+      this.wake = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+    });
     while (this.operations.length > 0 && !this.stopped) {
       const next = this.operations[0];
       if (next?.kind === 'add') await this.addBatch();

@@ -8,9 +8,20 @@ import type { Excerpt } from './recall.js';
 /** Records kept in all. */
 export const RECENT_RECALLS = 200;
 
-export class RecentRecalls {
-  private readonly records: RecallRecord[] = [];
+/** A turn's recall as the turn left it: its items are described only when someone reads them (not in the turn). */
+interface Kept {
+  record: Omit<RecallRecord, 'items'>;
+  excerpts: readonly Excerpt[] | undefined;
+  items: RecallRecord['items'] | undefined;
+}
 
+export class RecentRecalls {
+  private readonly kept: Kept[] = [];
+
+  /**
+   * Called in the turn before its model request: it only keeps what the recall found. Which query words each item
+   * holds (its tokenising) is worked out when the records are read, so it costs the turn nothing.
+   */
   add({
     sessionId,
     terms,
@@ -25,54 +36,66 @@ export class RecentRecalls {
     ms?: number;
   }): void {
     if (excerpts.length === 0) return;
-    const asked = new Set(terms);
-    const items = excerpts.flatMap((excerpt) =>
-      excerpt.entries.map((entry) => {
-        const matched: string[] = [];
-        if (excerpt.matched.has(entry.messageId)) {
-          for (const term of new Set(searchTerms(entry.text))) if (asked.has(term)) matched.push(term);
-          if (excerpt.dense.has(entry.messageId)) matched.push('vector');
-        } else matched.push('neighbour');
-        return {
-          messageId: entry.messageId,
-          sessionId: entry.sessionId,
-          audience: entry.audience,
-          ...(entry.speaker === undefined ? {} : { speaker: entry.speaker }),
-          at: entry.at,
-          text: entry.text,
-          score: excerpt.score,
-          matched,
-        };
-      }),
-    );
-    this.records.unshift({ sessionId, at, terms: [...terms], items, ...(ms === undefined ? {} : { ms }) });
-    if (this.records.length > RECENT_RECALLS) this.records.length = RECENT_RECALLS;
+    this.kept.unshift({
+      record: { sessionId, at, terms: [...terms], ...(ms === undefined ? {} : { ms }) },
+      excerpts,
+      items: undefined,
+    });
+    if (this.kept.length > RECENT_RECALLS) this.kept.length = RECENT_RECALLS;
   }
 
   list({ sessionIds, limit = 50 }: { sessionIds?: readonly string[]; limit?: number }): RecallRecord[] {
     const wanted = sessionIds ? new Set(sessionIds) : undefined;
-    return this.records
-      .filter((record) => !wanted || wanted.has(record.sessionId))
+    return this.kept
+      .filter((kept) => !wanted || wanted.has(kept.record.sessionId))
       .slice(0, Math.min(Math.max(1, limit), RECENT_RECALLS))
-      .map((record) => structuredClone(record));
+      .map((kept) => structuredClone({ ...kept.record, items: itemsOf(kept) }));
   }
 
   /** Forgotten messages leave the records too. */
   forget(messageIds: ReadonlySet<string>): void {
-    for (const record of this.records) record.items = record.items.filter((item) => !messageIds.has(item.messageId));
+    for (const kept of this.kept) kept.items = itemsOf(kept).filter((item) => !messageIds.has(item.messageId));
   }
 
   /** Cleared sessions' records go, and what they said leaves the others. */
   clear(sessionIds: readonly string[] | undefined): void {
     if (sessionIds === undefined) {
-      this.records.length = 0;
+      this.kept.length = 0;
       return;
     }
     const gone = new Set(sessionIds);
-    for (let index = this.records.length - 1; index >= 0; index -= 1) {
-      const record = this.records[index]!;
-      record.items = record.items.filter((item) => !gone.has(item.sessionId));
-      if (gone.has(record.sessionId)) this.records.splice(index, 1);
+    for (let index = this.kept.length - 1; index >= 0; index -= 1) {
+      const kept = this.kept[index]!;
+      if (gone.has(kept.record.sessionId)) this.kept.splice(index, 1);
+      else kept.items = itemsOf(kept).filter((item) => !gone.has(item.sessionId));
     }
   }
+}
+
+/** A record's items, described once: what each excerpt line is and why it came (its query words, vector, neighbour). */
+function itemsOf(kept: Kept): RecallRecord['items'] {
+  if (kept.items) return kept.items;
+  const asked = new Set(kept.record.terms);
+  const items = (kept.excerpts ?? []).flatMap((excerpt) =>
+    excerpt.entries.map((entry) => {
+      const matched: string[] = [];
+      if (excerpt.matched.has(entry.messageId)) {
+        for (const term of new Set(searchTerms(entry.text))) if (asked.has(term)) matched.push(term);
+        if (excerpt.dense.has(entry.messageId)) matched.push('vector');
+      } else matched.push('neighbour');
+      return {
+        messageId: entry.messageId,
+        sessionId: entry.sessionId,
+        audience: entry.audience,
+        ...(entry.speaker === undefined ? {} : { speaker: entry.speaker }),
+        at: entry.at,
+        text: entry.text,
+        score: excerpt.score,
+        matched,
+      };
+    }),
+  );
+  kept.items = items;
+  kept.excerpts = undefined;
+  return items;
 }
