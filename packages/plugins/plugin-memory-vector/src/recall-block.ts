@@ -42,14 +42,24 @@ export function entryLine(entry: RecallEntry, options: { locale: Locale; maxChar
   return `${whoOf(entry, options.locale)}: ${text}${tail}`;
 }
 
+/** Formatted minutes: a turn prices each excerpt's label, then renders it, and old messages come back turn after turn. */
+const formattedMinutes = new Map<string, string>();
+const FORMATTED_MINUTES = 4_096;
+
+function whenOf(at: number, { locale, timeZone }: Pick<BlockOptions, 'locale' | 'timeZone'>): string {
+  const key = `${locale}\u0000${timeZone ?? ''}\u0000${Math.floor(at / 60_000)}`;
+  let when = formattedMinutes.get(key);
+  if (when === undefined) {
+    when = formatArchiveTime({ time: at, locale, ...(timeZone ? { timeZone } : {}) });
+    if (formattedMinutes.size >= FORMATTED_MINUTES) formattedMinutes.clear();
+    formattedMinutes.set(key, when);
+  }
+  return when;
+}
+
 /** An excerpt's label: when its first message was said and where. */
 export function excerptLabel(first: RecallEntry, options: BlockOptions): string {
-  const when = formatArchiveTime({
-    time: first.at,
-    locale: options.locale,
-    ...(options.timeZone ? { timeZone: options.timeZone } : {}),
-  });
-  return `${when} ${whereOf(first, options)}:`;
+  return `${whenOf(first.at, options)} ${whereOf(first, options)}:`;
 }
 
 const maxCharsOf = (matched: boolean, options: Pick<BlockOptions, 'itemMaxChars' | 'neighbourMaxChars'>) =>
@@ -64,13 +74,20 @@ export function blockCosts(options: BlockOptions) {
   };
 }
 
+/** Per locale: the header's cost never changes, and every turn's recall pays it first. */
+const headerCosts = new Map<Locale, number>();
+
 /** What the block's header and preamble cost (estimated), before any recalled message. */
 export function headerTokens(locale: Locale): number {
-  return (
-    estimateTextTokens(translate(textRef('memoryVector.header'), locale)) +
-    estimateTextTokens(translate(textRef('memoryVector.preamble'), locale)) +
-    4
-  );
+  let tokens = headerCosts.get(locale);
+  if (tokens === undefined) {
+    tokens =
+      estimateTextTokens(translate(textRef('memoryVector.header'), locale)) +
+      estimateTextTokens(translate(textRef('memoryVector.preamble'), locale)) +
+      4;
+    headerCosts.set(locale, tokens);
+  }
+  return tokens;
 }
 
 export function recallBlock(excerpts: readonly Excerpt[], options: BlockOptions): string | undefined {
