@@ -4,6 +4,7 @@ import { type ScriptedReply, textReply, toolCallReply } from '@aalis/testing';
 import { TEXTS } from '@plingjs/agent';
 import {
   type Browser,
+  type BrowserContext,
   fixtureBuilds,
   launchChromium,
   type OpenedFixture,
@@ -88,12 +89,15 @@ function gatedReply(first: string, rest: string): { reply: ScriptedReply; releas
 
 describe('AgentDock (React) in Chromium', { timeout: 60_000 }, () => {
   let browser: Browser;
+  let context: BrowserContext;
   let fixture: OpenedFixture | undefined;
-  // Every test opens the same page afresh (its own model server and browser context): built once for all of them.
+  // Every test opens the same page afresh (its own model server, its own server and so its own origin, a page of its
+  // own in the file's browser context): built once for all of them.
   const builds = fixtureBuilds();
 
   beforeAll(async () => {
     browser = await launchChromium();
+    context = await browser.newContext();
   }, 60_000);
 
   afterEach(async () => {
@@ -102,6 +106,7 @@ describe('AgentDock (React) in Chromium', { timeout: 60_000 }, () => {
   });
 
   afterAll(async () => {
+    await context?.close();
     await browser?.close();
     await builds.cleanup();
   });
@@ -111,7 +116,7 @@ describe('AgentDock (React) in Chromium', { timeout: 60_000 }, () => {
     // (keys, effects, hooks) as console errors, which the tests assert away.
     fixture = await openFixture({
       entry,
-      browser,
+      context,
       builds,
       title: 'React todo',
       define: { 'process.env.NODE_ENV': '"development"' },

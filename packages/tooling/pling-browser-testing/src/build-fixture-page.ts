@@ -5,7 +5,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, defaultClientConditions } from 'vite';
 
 /**
  * Compile-time constants every fixture build gets unless `define` overrides them: React and Vue read
@@ -65,6 +64,8 @@ export async function buildFixturePage({
     // compiles JSX to jsxDEV (undefined in React's production runtime) and picks 'development' exports. The page's
     // own NODE_ENV decides instead.
     const production = defines['process.env.NODE_ENV'] !== '"development"';
+    // Vite is loaded when a page is first built, not with this package: the WebUI tests use only its Chromium.
+    const { build, defaultClientConditions } = await import('vite');
     await build({
       configFile: false,
       envDir: false,

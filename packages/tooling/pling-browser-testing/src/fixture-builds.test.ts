@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixtureBuilds } from './fixture-builds.js';
 
@@ -17,6 +18,21 @@ describe('fixtureBuilds', { timeout: 60_000 }, () => {
     await builds.cleanup();
     expect(existsSync(first.dir)).toBe(false);
     expect(existsSync(titled.dir)).toBe(false);
+  });
+
+  it("keeps a Vite app's production build per .env.local, as it is built from it", async () => {
+    const builds = fixtureBuilds();
+    const env = { VITE_AGENT_BASE_URL: '/v1', VITE_AGENT_MODEL: 'env-model' };
+    const first = await builds.buildViteApp({ entry, envLocal: env });
+    expect(await builds.buildViteApp({ entry: entry.pathname, envLocal: { ...env } })).toBe(first);
+    // A fixture page of the same entry is another build (no .env.local, the fixture defines).
+    expect((await builds.build({ entry })).dir).not.toBe(first.dir);
+    const without = await builds.buildViteApp({ entry, envLocal: {} });
+    expect(without.dir).not.toBe(first.dir);
+    expect(existsSync(join(first.dir, 'index.html'))).toBe(true);
+    await builds.cleanup();
+    expect(existsSync(first.dir)).toBe(false);
+    expect(existsSync(without.dir)).toBe(false);
   });
 
   it('keeps no failed build: the next call builds again and fails again', async () => {

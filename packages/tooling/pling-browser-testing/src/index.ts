@@ -20,9 +20,11 @@ export {
 export { type OpenedFixture, type OpenFixtureOptions, openFixture } from './open-fixture.js';
 export { type FixtureServer, type ServeFixtureOptions, serveFixture } from './serve-fixture.js';
 export {
+  buildViteApp,
   type OpenViteAppOptions,
   openViteApp,
   startViteApp,
   type ViteApp,
+  type ViteAppBuildOptions,
   type ViteAppOptions,
 } from './vite-app.js';

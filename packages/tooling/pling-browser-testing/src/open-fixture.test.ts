@@ -71,4 +71,32 @@ describe('openFixture (a fixture page in Chromium, /v1 proxied to the scripted m
     expect(ownBrowser.isConnected()).toBe(false);
     expect(browser.isConnected()).toBe(true);
   });
+
+  it('in a given context: a page of its own there, closed by close() with its localStorage, the context left open', async () => {
+    const context = await browser.newContext();
+    try {
+      fixture = await openFixture({ entry: smoke, context });
+      const { page, url } = fixture;
+      expect(page.context()).toBe(context);
+      await page.evaluate(() => localStorage.setItem('left', 'behind'));
+      // Another fixture in the same context is another server, so another origin with a storage of its own.
+      const other = await openFixture({ entry: smoke, context });
+      expect(new URL(other.url).origin).not.toBe(new URL(url).origin);
+      expect(await other.page.evaluate(() => localStorage.getItem('left'))).toBe(null);
+      await other.close();
+      // Closing empties the page's origin: a page opened there later (a server given the same port) finds nothing.
+      const origin = new URL(url).origin;
+      await fixture.close();
+      fixture = undefined;
+      expect(page.isClosed()).toBe(true);
+      expect(context.pages()).toEqual([]);
+      const later = await context.newPage();
+      await later.route(`${origin}/`, (route) => route.fulfill({ contentType: 'text/html', body: '<p>later</p>' }));
+      await later.goto(`${origin}/`);
+      expect(await later.evaluate(() => localStorage.getItem('left'))).toBe(null);
+      await later.close();
+    } finally {
+      await context.close();
+    }
+  });
 });

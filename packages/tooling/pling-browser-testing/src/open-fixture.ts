@@ -1,7 +1,7 @@
 // The one call a browser test needs: a scripted model server, the fixture page built and served with /v1 proxied
 // to it, and a Chromium page on it that records console errors and uncaught exceptions.
 import { type OpenAiTestServer, type OpenAiTestServerOptions, startOpenAiTestServer } from '@aalis/testing';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { type BuildFixturePageOptions, buildFixturePage } from './build-fixture-page.js';
 import type { FixtureBuilds } from './fixture-builds.js';
 import { openRecordedPage } from './open-page.js';
@@ -13,6 +13,12 @@ export interface OpenFixtureOptions extends BuildFixturePageOptions {
    * gets its own context in it and leaves the browser open. Default: a fresh Chromium, closed by `close()`.
    */
   browser?: Browser;
+  /**
+   * A context to open the page in (e.g. one per test file): the fixture gets a page of its own in it, closed by
+   * `close()`, and leaves the context open. Each fixture is served on a port of its own, so its page is an origin
+   * of its own too: storage is not shared with the other fixtures' pages. Default: a context of its own.
+   */
+  context?: BrowserContext;
   /** Options for the scripted model server (`models`, `apiKey`). */
   modelServer?: OpenAiTestServerOptions;
   /**
@@ -42,6 +48,7 @@ export interface OpenedFixture {
 /** Opens a fixture page in Chromium; always `close()` it (in `afterEach`/`finally`), even when the test fails. */
 export async function openFixture({
   browser,
+  context,
   modelServer: modelServerOptions,
   builds,
   ...build
@@ -65,7 +72,7 @@ export async function openFixture({
     if (!builds) teardown.push(() => site.cleanup());
     const server = await serveFixture({ dir: site.dir, modelServerUrl: modelServer.url });
     teardown.push(() => server.close());
-    const { page, errors } = await openRecordedPage({ browser, url: server.url, teardown });
+    const { page, errors } = await openRecordedPage({ browser, context, url: server.url, teardown });
     return { page, modelServer, url: server.url, errors, close };
   } catch (error) {
     await close().catch(() => {});

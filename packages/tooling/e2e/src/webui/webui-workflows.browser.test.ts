@@ -110,6 +110,11 @@ describe('the workflows page', () => {
       // On a phone the other pages are in the session drawer.
       await page.getByTestId('menu').click();
       await page.getByTestId('open-workflows').click();
+      // The page opens on the saved workflow once it has loaded: a new one typed before that was replaced by it (its
+      // text gone, Save off for good), as a run on a loaded machine showed.
+      await page
+        .locator('[data-testid="workflow-item"].selected', { hasText: 'report' })
+        .waitFor({ state: 'attached' });
       await newWorkflow('waits', WAITS);
       await expect.poll(() => page.getByTestId('workflow-save').isDisabled(), SLOW).toBe(false);
       await page.getByTestId('workflow-save').click();
