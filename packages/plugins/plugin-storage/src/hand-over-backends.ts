@@ -10,7 +10,11 @@ import { postgresLeases, sqliteLeases } from './lease-backends.js';
 export interface HandOverBackend {
   /** `from`: the putting process's holder id (PostgreSQL's NOTIFY carries it, so a process can skip its own). */
   put(name: string, payload: string, from: string): Promise<number>;
-  take(name: string, taker: string, limit: number): Promise<HandOverItem[]>;
+  /**
+   * `expected`: this process put an item under the name since it last took from it (its own input, most often taken
+   * here next), so a read to spare an empty take its write transaction would only cost a statement.
+   */
+  take(name: string, taker: string, limit: number, expected?: boolean): Promise<HandOverItem[]>;
   note(id: number, note: string | undefined): Promise<void>;
   /** True when this call finished the item (false: already finished, or no such item). */
   finish(id: number, outcome: string): Promise<boolean>;
@@ -94,11 +98,12 @@ export function sqliteHandOver(database: SqliteDatabase): HandOverBackend {
             .get(name, payload, Date.now()) as { id: number },
       ).id;
     },
-    async take(name, taker, limit) {
+    async take(name, taker, limit, expected = false) {
       // A read first (WAL readers take no lock): a take finding nothing — the owner looking again after each of its
       // takes, and before it gives the lease back — costs no write transaction. What it found is read again under
-      // the write lock, where another process may have taken it meanwhile.
-      if (takeable(name, taker, 1).length === 0) return [];
+      // the write lock, where another process may have taken it meanwhile. Skipped when an item is expected: the
+      // read under the lock decides alone, as it always did.
+      if (!expected && takeable(name, taker, 1).length === 0) return [];
       return database.write(() => {
         const rows = takeable(name, taker, limit);
         const mark = database.statement('UPDATE aalis_hand_over SET taker = ? WHERE id = ?');

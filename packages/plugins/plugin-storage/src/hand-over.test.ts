@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { PostgresDatabase } from '@aalis/postgres';
 import { throwawayDatabase } from '@aalis/postgres/throwaway';
 import { SqliteDatabase } from '@aalis/sqlite';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HandOver } from './hand-over.js';
 import { type HandOverBackend, postgresHandOver, sqliteHandOver } from './hand-over-backends.js';
 import { type LeaseBackend, postgresLeases, sqliteLeases } from './lease-backends.js';
@@ -235,4 +235,52 @@ describe.each(Object.keys(engines))('hand-over on %s', (engineName) => {
       expect(heard).toContain('session:cut');
     },
   );
+});
+
+describe('hand-over on sqlite: what a take reads and writes', () => {
+  it('looks first whether anything waits, except right after this process put under the name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aalis-hand-over-reads-'));
+    const here = new SqliteDatabase(join(dir, 'aalis.db'));
+    const there = new SqliteDatabase(join(dir, 'aalis.db'));
+    const leases = new Leases(sqliteLeases(here), { ttlMs: 1000 });
+    const queue = new HandOver(sqliteHandOver(here), { holder: leases.holder });
+    const other = new HandOver(sqliteHandOver(there), { holder: 'another-process' });
+    try {
+      const lease = (await leases.acquire('session:s'))!;
+      const statements = vi.spyOn(here, 'statement');
+      const writes = vi.spyOn(here, 'write');
+      const lookups = () => statements.mock.calls.filter(([sql]) => sql.includes('taker AS previous')).length;
+      const takeCounting = async () => {
+        statements.mockClear();
+        writes.mockClear();
+        const payloads = (await queue.take('session:s')).map((item) => item.payload);
+        return { payloads, lookups: lookups(), writes: writes.mock.calls.length };
+      };
+      // Its own put: straight to the write, whose read under the lock decides what is taken.
+      await queue.put('session:s', 'mine');
+      expect(await takeCounting()).toEqual({ payloads: ['mine'], lookups: 1, writes: 1 });
+      // Nothing waits: one read, no write transaction.
+      expect(await takeCounting()).toEqual({ payloads: [], lookups: 1, writes: 0 });
+      // Another process's put: found by the read, taken under the lock.
+      await other.put('session:s', 'theirs');
+      expect(await takeCounting()).toEqual({ payloads: ['theirs'], lookups: 2, writes: 1 });
+      // Several puts, one take, in order.
+      await queue.put('session:s', 'twice');
+      await queue.put('session:s', 'thrice');
+      expect((await takeCounting()).payloads).toEqual(['twice', 'thrice']);
+      // Its own put finished before the take (the put is only a hint): the write finds nothing and takes nothing.
+      const { id } = await queue.put('session:s', 'done');
+      await queue.finish(id, 'settled');
+      expect(await takeCounting()).toEqual({ payloads: [], lookups: 1, writes: 1 });
+      expect(await takeCounting()).toEqual({ payloads: [], lookups: 1, writes: 0 });
+      await lease.release();
+    } finally {
+      queue.close();
+      other.close();
+      await leases.close();
+      here.close();
+      there.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

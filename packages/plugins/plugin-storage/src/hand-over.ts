@@ -11,6 +11,9 @@ export interface HandOverOptions {
   keepFinishedMs?: number;
 }
 
+/** Names remembered as just put (sessions another process owns are never taken here, so the set is bounded). */
+const MAX_PUT_NAMES = 10_000;
+
 export class HandOver implements HandOverService {
   private readonly waiters = new Map<number, Set<(outcome: string) => void>>();
   private readonly putListeners = new Set<(name: string, mine: boolean) => void>();
@@ -20,6 +23,11 @@ export class HandOver implements HandOverService {
   private readonly purge: ReturnType<typeof setInterval>;
   private polling = false;
   private lastPut = 0;
+  /**
+   * Names this process put an item under since it last took from them: the take that follows (this process placing
+   * its own input) need not first look whether anything waits. Only a hint: forgetting it costs one read.
+   */
+  private readonly putNames = new Set<string>();
   /** SQLite: ids this process put that the put poll has not passed yet. */
   private readonly mine = new Set<number>();
   private closed = false;
@@ -59,6 +67,8 @@ export class HandOver implements HandOverService {
   async put(name: string, payload: string): Promise<{ id: number }> {
     this.used = true;
     const id = await this.backend.put(name, payload, this.options.holder);
+    if (this.putNames.size >= MAX_PUT_NAMES) this.putNames.clear();
+    this.putNames.add(name);
     // A process hears of its own puts itself, not by the NOTIFY's echo (skipped) or the SQLite poll: on the next
     // turn of the event loop, so the caller has the id (and can register what waits for it) before listeners act.
     if (this.backend.putSince && this.putListeners.size > 0) this.mine.add(id);
@@ -67,7 +77,7 @@ export class HandOver implements HandOverService {
   }
 
   take(name: string, { limit = 100 }: { limit?: number } = {}): Promise<HandOverItem[]> {
-    return this.backend.take(name, this.options.holder, limit);
+    return this.backend.take(name, this.options.holder, limit, this.putNames.delete(name));
   }
 
   note(id: number, note: string | undefined): Promise<void> {
