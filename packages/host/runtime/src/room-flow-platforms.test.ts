@@ -68,7 +68,8 @@ const shared: Cleanup[] = [];
 const asked = new Map<string, string>();
 
 /**
- * The configuration: a cap of one model call at a time throughout; after the restart also a rate limit per person
+ * The configuration: the log file never rotated while the file runs (a case reads its debug lines); a cap of one
+ * model call at a time throughout; after the restart also a rate limit per person
  * (two at once, then one a minute, across rooms) that owners are not exempt from (so alice is a second person).
  */
 const configOf = (rateLimited: boolean) =>
@@ -76,6 +77,7 @@ const configOf = (rateLimited: boolean) =>
     rateLimited ? ', exemptOwners: false, rateLimit: { person: { perMinute: 1, burst: 2 } }' : ''
   } }
   budget: { roomPerDay: 30 }
+log: { maxFileBytes: 268435456 }
 `;
 
 /** Starts the product in `dir` and waits until every platform connected. */
