@@ -1,10 +1,23 @@
-import { defineComponent, h, onMounted, type PropType, ref } from 'vue';
+import { defineComponent, h, onMounted, type PropType, ref, type VNodeArrayChildren } from 'vue';
 import { type MemoryTextKey, tm } from '../memory-texts.js';
 import { MemoryModel, skillsByScope } from '../model/memory-model.js';
 import { useStore } from '../use-store.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { consoleProps } from './console-props.js';
 import { memoryItems, personLabel, scopeLabel, when } from './memory-items.js';
+import { pickItem } from './pick-item.js';
+
+/**
+ * One box of the selected person's memory: its heading, a note when that part of memory does not run here (`missing`
+ * names it), then what it holds. `id` is the heading's id and the box's test id.
+ */
+function memoryBox(id: string, title: string, missing: string | undefined, content: VNodeArrayChildren) {
+  return h('section', { class: 'memory-box', 'aria-labelledby': id, 'data-testid': id }, [
+    h('h2', { id, class: 'memory-heading' }, title),
+    missing === undefined ? null : h('p', { class: 'muted' }, tm('webui-page.memory.unavailable', { part: missing })),
+    ...content,
+  ]);
+}
 
 export const MemoryView = defineComponent({
   name: 'MemoryView',
@@ -173,43 +186,28 @@ export const MemoryView = defineComponent({
                   h(
                     'ul',
                     list.people.map((entry) =>
-                      h('li', { key: entry.person }, [
-                        h(
-                          'button',
-                          {
-                            type: 'button',
-                            class: ['workflow-item', entry.person === state.person ? 'selected' : ''],
-                            'aria-current': entry.person === state.person ? 'true' : undefined,
-                            'data-testid': 'memory-person',
-                            onClick: () => void model.load(entry.person),
-                          },
-                          [
-                            h('span', { class: 'workflow-name' }, personLabel(entry.person)),
-                            h('span', { class: 'muted' }, tm('webui-page.memory.factCount', { count: entry.facts })),
-                          ],
-                        ),
-                      ]),
+                      pickItem(
+                        {
+                          key: entry.person,
+                          selected: entry.person === state.person,
+                          testId: 'memory-person',
+                          onPick: () => void model.load(entry.person),
+                        },
+                        [
+                          h('span', { class: 'workflow-name' }, personLabel(entry.person)),
+                          h('span', { class: 'muted' }, tm('webui-page.memory.factCount', { count: entry.facts })),
+                        ],
+                      ),
                     ),
                   ),
                 ],
               ),
               h('div', { class: 'memory-detail' }, [
-                h(
-                  'section',
-                  { class: 'memory-box', 'aria-labelledby': 'memory-facts', 'data-testid': 'memory-facts' },
+                memoryBox(
+                  'memory-facts',
+                  tm('webui-page.memory.facts', { person: personLabel(list.person) }),
+                  list.available.profiles ? undefined : tm('webui-page.memory.part.profiles'),
                   [
-                    h(
-                      'h2',
-                      { id: 'memory-facts', class: 'memory-heading' },
-                      tm('webui-page.memory.facts', { person: personLabel(list.person) }),
-                    ),
-                    list.available.profiles
-                      ? null
-                      : h(
-                          'p',
-                          { class: 'muted' },
-                          tm('webui-page.memory.unavailable', { part: tm('webui-page.memory.part.profiles') }),
-                        ),
                     list.facts.length === 0 ? h('p', { class: 'muted' }, tm('webui-page.memory.noFacts')) : null,
                     h(
                       'ul',
@@ -218,18 +216,11 @@ export const MemoryView = defineComponent({
                     ),
                   ],
                 ),
-                h(
-                  'section',
-                  { class: 'memory-box', 'aria-labelledby': 'memory-skills', 'data-testid': 'memory-skills' },
+                memoryBox(
+                  'memory-skills',
+                  tm('webui-page.memory.skills'),
+                  list.available.skills ? undefined : tm('webui-page.memory.part.skills'),
                   [
-                    h('h2', { id: 'memory-skills', class: 'memory-heading' }, tm('webui-page.memory.skills')),
-                    list.available.skills
-                      ? null
-                      : h(
-                          'p',
-                          { class: 'muted' },
-                          tm('webui-page.memory.unavailable', { part: tm('webui-page.memory.part.skills') }),
-                        ),
                     list.skills.length === 0 ? h('p', { class: 'muted' }, tm('webui-page.memory.noSkills')) : null,
                     ...skillsByScope(list.skills).map((group) =>
                       h('div', { key: group.scope, class: 'memory-scope' }, [
@@ -243,18 +234,11 @@ export const MemoryView = defineComponent({
                     ),
                   ],
                 ),
-                h(
-                  'section',
-                  { class: 'memory-box', 'aria-labelledby': 'memory-recalls', 'data-testid': 'memory-recalls' },
+                memoryBox(
+                  'memory-recalls',
+                  tm('webui-page.memory.recalls'),
+                  list.available.recall ? undefined : tm('webui-page.memory.part.recall'),
                   [
-                    h('h2', { id: 'memory-recalls', class: 'memory-heading' }, tm('webui-page.memory.recalls')),
-                    list.available.recall
-                      ? null
-                      : h(
-                          'p',
-                          { class: 'muted' },
-                          tm('webui-page.memory.unavailable', { part: tm('webui-page.memory.part.recall') }),
-                        ),
                     (list.recalls ?? []).length === 0
                       ? h('p', { class: 'muted' }, tm('webui-page.memory.noRecalls'))
                       : null,

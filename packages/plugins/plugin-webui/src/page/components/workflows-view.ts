@@ -10,6 +10,7 @@ import { tw, type WorkflowTextKey } from '../workflow-texts.js';
 import { codedErrorLine } from './coded-error.js';
 import { consoleProps } from './console-props.js';
 import { deleteButton } from './delete-button.js';
+import { pickItem } from './pick-item.js';
 import { tableHead } from './table-head.js';
 
 const NODE_WIDTH = 150;
@@ -252,23 +253,19 @@ export const WorkflowsView = defineComponent({
             h(
               'ul',
               state.workflows.map((entry) =>
-                h('li', { key: entry.name }, [
-                  h(
-                    'button',
-                    {
-                      type: 'button',
-                      class: ['workflow-item', state.selected === entry.name ? 'selected' : ''],
-                      'aria-current': state.selected === entry.name ? 'true' : undefined,
-                      'data-testid': 'workflow-item',
-                      onClick: () => void model.select(entry.name),
-                    },
-                    [
-                      h('span', { class: 'workflow-name' }, entry.name),
-                      entry.problems ? h('span', { class: 'badge warn' }, tw('webui-page.workflows.invalid')) : null,
-                      entry.description ? h('span', { class: 'muted workflow-description' }, entry.description) : null,
-                    ],
-                  ),
-                ]),
+                pickItem(
+                  {
+                    key: entry.name,
+                    selected: state.selected === entry.name,
+                    testId: 'workflow-item',
+                    onPick: () => void model.select(entry.name),
+                  },
+                  [
+                    h('span', { class: 'workflow-name' }, entry.name),
+                    entry.problems ? h('span', { class: 'badge warn' }, tw('webui-page.workflows.invalid')) : null,
+                    entry.description ? h('span', { class: 'muted workflow-description' }, entry.description) : null,
+                  ],
+                ),
               ),
             ),
             h(
