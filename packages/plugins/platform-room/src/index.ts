@@ -1,4 +1,13 @@
 // @aalis/platform-room: what every chat-room platform adapter (OneBot v11, Telegram …) does the same way.
+
+export { CachedToken, type FetchedToken } from './cached-token.js';
+export {
+  type CallbackServerOptions,
+  callbackServer,
+  closeServer,
+  type ListenWhileHeldOptions,
+  listenWhileHeld,
+} from './callback-server.js';
 export {
   type HoldConnectionOptions,
   holdConnection,

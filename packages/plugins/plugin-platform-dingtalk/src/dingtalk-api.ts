@@ -3,7 +3,7 @@
 // with an access token from `/v1.0/oauth2/accessToken`, kept until a minute before it expires (it also uploads
 // voices to oapi's `/media/upload`). A 429 (or the webhook's "too fast" errcode) is waited out once; other failures
 // are coded errors that never carry a secret.
-import { type PlatformAnswer, platformRequest } from '@aalis/platform-room';
+import { CachedToken, type FetchedToken, type PlatformAnswer, platformRequest } from '@aalis/platform-room';
 import { dingtalkErrors } from './dingtalk-errors.js';
 
 export interface DingtalkApiOptions {
@@ -24,8 +24,7 @@ const TOO_FAST = 130101;
 const MAX_WAIT_S = 60;
 
 export class DingtalkApi {
-  private token: { value: string; expiresAt: number } | undefined;
-  private fetching: Promise<string> | undefined;
+  private readonly token = new CachedToken(() => this.fetchToken());
 
   constructor(private readonly options: DingtalkApiOptions) {}
 
@@ -34,14 +33,10 @@ export class DingtalkApi {
   }
 
   accessToken(): Promise<string> {
-    if (this.token && this.token.expiresAt > Date.now()) return Promise.resolve(this.token.value);
-    this.fetching ??= this.fetchToken().finally(() => {
-      this.fetching = undefined;
-    });
-    return this.fetching;
+    return this.token.get();
   }
 
-  private async fetchToken(): Promise<string> {
+  private async fetchToken(): Promise<FetchedToken> {
     const { status, body } = await this.request('oauth2/accessToken', `${this.base}/v1.0/oauth2/accessToken`, {
       appKey: this.options.clientId,
       appSecret: this.options.clientSecret,
@@ -52,9 +47,7 @@ export class DingtalkApi {
       if (status >= 500) throw dingtalkErrors.AALIS_DINGTALK_UNREACHABLE({ what: 'oauth2/accessToken', reason });
       throw dingtalkErrors.AALIS_DINGTALK_CREDENTIALS_REJECTED({ reason }, { statusCode: status });
     }
-    const lifetimeS = Number(body.expireIn ?? 7200) || 7200;
-    this.token = { value: token, expiresAt: Date.now() + Math.max(10, lifetimeS - 60) * 1000 };
-    return token;
+    return { value: token, lifetimeS: Number(body.expireIn ?? 7200) || 7200 };
   }
 
   /** Sends through a session webhook. */
@@ -171,7 +164,7 @@ export class DingtalkApi {
         continue;
       }
       if (answer.status === 401 && attempt === 0) {
-        this.token = undefined;
+        this.token.drop();
         continue;
       }
       if (answer.status >= 400) {

@@ -5,11 +5,12 @@
 // replaying the log) does not lose it. Bodies are bounded while they stream; with a `secret` every POST must carry
 // the implementation's X-Signature (HMAC-SHA1 of the body).
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage as HttpRequest, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage as HttpRequest, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Receipt } from '@aalis/api-gateway';
 import type { PlatformState } from '@aalis/api-platform';
 import type { AalisError, Logger } from '@aalis/core';
+import { callbackServer, closeServer } from '@aalis/platform-room';
 import { redactUrl } from './onebot-connection.js';
 import { onebotErrors } from './onebot-errors.js';
 
@@ -60,15 +61,11 @@ export class OneBotHttpConnection {
   }
 
   async start(): Promise<void> {
-    const server = createServer((request, response) => {
-      this.handle(request, response).catch((error: unknown) => {
-        this.options.logger.error('OneBot: an event POST failed', { error: String(error) });
-        if (!response.headersSent) response.writeHead(500).end();
-      });
+    const server = callbackServer({
+      handle: (request, response) => this.handle(request, response),
+      logger: this.options.logger,
+      failed: 'OneBot: an event POST failed',
     });
-    // A slow or stalled client is not kept: the implementation posts whole events at once.
-    server.requestTimeout = 30_000;
-    server.headersTimeout = 10_000;
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -88,10 +85,7 @@ export class OneBotHttpConnection {
     const server = this.server;
     this.server = undefined;
     if (!server) return;
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
+    await closeServer(server);
   }
 
   /** Calls an API action (POST <url>/<action>) and resolves with its `data`; rejects with a coded error. */

@@ -1,7 +1,7 @@
 // The QQ bot OpenAPI (v2): an access token from the token URL (AppID + AppSecret, kept until a minute before it
 // expires), then `Authorization: QQBot <token>` on every call. A 429 is waited out once (Retry-After); a 401 drops
 // the token and tries once with a fresh one; other failures are coded errors that never carry a secret.
-import { type PlatformAnswer, platformRequest } from '@aalis/platform-room';
+import { CachedToken, type FetchedToken, type PlatformAnswer, platformRequest } from '@aalis/platform-room';
 import { qqErrors } from './qq-errors.js';
 
 export interface QqApiOptions {
@@ -22,8 +22,8 @@ interface QqErrorBody {
 const MAX_RETRY_AFTER_S = 60;
 
 export class QqApi {
-  private token: { value: string; expiresAt: number } | undefined;
-  private fetching: Promise<string> | undefined;
+  /** Renewed a minute early (QQ keeps the old token valid for 60 s after a new one is issued). */
+  private readonly token = new CachedToken(() => this.fetchToken());
 
   constructor(private readonly options: QqApiOptions) {}
 
@@ -33,19 +33,15 @@ export class QqApi {
 
   /** The current access token, fetched when missing or about to expire. */
   accessToken(): Promise<string> {
-    if (this.token && this.token.expiresAt > Date.now()) return Promise.resolve(this.token.value);
-    this.fetching ??= this.fetchToken().finally(() => {
-      this.fetching = undefined;
-    });
-    return this.fetching;
+    return this.token.get();
   }
 
   /** Forgets the token (the gateway or an API call said it is no longer valid). */
   dropToken(): void {
-    this.token = undefined;
+    this.token.drop();
   }
 
-  private async fetchToken(): Promise<string> {
+  private async fetchToken(): Promise<FetchedToken> {
     let response: Response;
     try {
       response = await fetch(this.options.tokenUrl, {
@@ -65,10 +61,7 @@ export class QqApi {
       if (response.status >= 500) throw qqErrors.AALIS_QQ_UNREACHABLE({ what: 'getAppAccessToken', reason });
       throw qqErrors.AALIS_QQ_CREDENTIALS_REJECTED({ reason }, { statusCode: response.status });
     }
-    const lifetimeS = Number(body.expires_in ?? 7200) || 7200;
-    // Renewed a minute early (QQ keeps the old token valid for 60 s after a new one is issued).
-    this.token = { value: body.access_token, expiresAt: Date.now() + Math.max(10, lifetimeS - 60) * 1000 };
-    return body.access_token;
+    return { value: body.access_token, lifetimeS: Number(body.expires_in ?? 7200) || 7200 };
   }
 
   async call<T>(method: 'GET' | 'POST', path: string, body?: Record<string, unknown>, attempt = 0): Promise<T> {

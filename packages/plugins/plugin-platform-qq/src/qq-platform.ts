@@ -6,8 +6,7 @@
 // deployment holds the gateway (a database lease); every process can send. The wire is written here on `ws`
 // (docs/decisions/platform-qq.md says why no SDK).
 import '@aalis/api-agent';
-import { createServer, type IncomingMessage as HttpRequest, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage as HttpRequest, ServerResponse } from 'node:http';
 import { type Receipt, receiveStored, StoredReceipts } from '@aalis/api-gateway';
 import { media } from '@aalis/api-media';
 import { AalisError, definePlugin, optional } from '@aalis/core';
@@ -16,6 +15,7 @@ import {
   holdConnection,
   InboundOrder,
   inboundContent,
+  listenWhileHeld,
   pause,
   RoomMemory,
   reconnectWhile,
@@ -479,20 +479,14 @@ export default definePlugin({
     }
 
     function listenWebhook(held: AbortSignal): Promise<void> {
-      return new Promise((resolve) => {
-        const server = createServer((request, response) => {
-          handleCallback(request, response).catch((error: unknown) => {
-            log.error('QQ: a callback failed', { error: describe(error) });
-            if (!response.headersSent) response.writeHead(500).end();
-          });
-        });
-        server.requestTimeout = 30_000;
-        server.headersTimeout = 10_000;
-        const close = () => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        };
-        server.once('error', (error) => {
+      return listenWhileHeld({
+        host: settings.webhook.host,
+        port: settings.webhook.port,
+        held,
+        handle: handleCallback,
+        logger: log,
+        failed: 'QQ: a callback failed',
+        listenFailed: (error) => {
           const failure = qqErrors.AALIS_QQ_LISTEN_FAILED({
             address: `${settings.webhook.host}:${settings.webhook.port}`,
             reason: describe(error),
@@ -504,11 +498,8 @@ export default definePlugin({
             error: { code: failure.code, text: failure.text },
             nextAttemptAt: Date.now() + MAX_RETRY_MS / 60,
           });
-          held.removeEventListener('abort', close);
-          resolve();
-        });
-        server.listen(settings.webhook.port, settings.webhook.host, () => {
-          const { port } = server.address() as AddressInfo;
+        },
+        listening: (port) => {
           const address = `http://${settings.webhook.host}:${port}${webhookPath}`;
           state.set({ status: 'connected', endpoint: address });
           if (!unregister && platform.available) {
@@ -519,9 +510,7 @@ export default definePlugin({
             });
           }
           log.info(`QQ: listening for webhook callbacks on ${address}`);
-        });
-        if (held.aborted) close();
-        else held.addEventListener('abort', close, { once: true });
+        },
       });
     }
 

@@ -4,8 +4,7 @@
 // WeCom next asks for it (msgtype `stream` callbacks), or sent through the message's response_url once the stream's
 // window has passed. People and owners are their WeCom userid (`owners: [{ platform: wecom, userId: <userid> }]`).
 // One process per deployment listens (a database lease): the callback URL must lead to it.
-import { createServer, type IncomingMessage as HttpRequest, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage as HttpRequest, ServerResponse } from 'node:http';
 import '@aalis/api-agent';
 import { type Receipt, receiveStored, StoredReceipts } from '@aalis/api-gateway';
 import { definePlugin } from '@aalis/core';
@@ -16,6 +15,7 @@ import {
   type InboundFile,
   InboundOrder,
   inboundContent,
+  listenWhileHeld,
   pause,
   RoomMemory,
   reportPlatformState,
@@ -312,20 +312,14 @@ export default definePlugin({
     }
 
     function listen(held: AbortSignal): Promise<void> {
-      return new Promise((resolve) => {
-        const server: Server = createServer((request, response) => {
-          handle(request, response).catch((error: unknown) => {
-            log.error('WeCom: a callback failed', { error: describe(error) });
-            if (!response.headersSent) response.writeHead(500).end();
-          });
-        });
-        server.requestTimeout = 30_000;
-        server.headersTimeout = 10_000;
-        const close = () => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        };
-        server.once('error', (error) => {
+      return listenWhileHeld({
+        host: settings.host,
+        port: settings.port,
+        held,
+        handle,
+        logger: log,
+        failed: 'WeCom: a callback failed',
+        listenFailed: (error) => {
           const failure = wecomErrors.AALIS_WECOM_LISTEN_FAILED({
             address: `${settings.host}:${settings.port}`,
             reason: describe(error),
@@ -337,11 +331,8 @@ export default definePlugin({
             error: { code: failure.code, text: failure.text },
             nextAttemptAt: Date.now() + RETRY_MS,
           });
-          held.removeEventListener('abort', close);
-          resolve();
-        });
-        server.listen(settings.port, settings.host, () => {
-          const { port } = server.address() as AddressInfo;
+        },
+        listening: (port) => {
           state.endpoint = `http://${settings.host}:${port}${path}`;
           state.set({ status: 'connected' });
           if (!unregister && platform.available) {
@@ -352,9 +343,7 @@ export default definePlugin({
             });
           }
           log.info(`WeCom: listening for callbacks on ${state.endpoint}`);
-        });
-        if (held.aborted) close();
-        else held.addEventListener('abort', close, { once: true });
+        },
       });
     }
 
