@@ -63,7 +63,7 @@ describe('SatoriRequests', () => {
         type: 'guild-request',
         guild: { id: '777', name: 'Strangers' },
         user: { id: '99', name: 'Ada' },
-        message: { id: 'flag-1', content: 'join us' },
+        message: { id: 'flag-1', content: 'join us &lt;3' },
       },
       LOGIN,
     );
@@ -74,7 +74,7 @@ describe('SatoriRequests', () => {
     expect(delivered[0]!.content).toContain(
       'invites her into the group "Strangers" (group 777) on onebot: invited by Ada',
     );
-    expect(delivered[0]!.hostNotice?.untrusted).toContain('join us');
+    expect(delivered[0]!.hostNotice?.untrusted).toContain('join us <3');
     const id = /request id (r[0-9a-f]+)/.exec(delivered[0]!.content)?.[1];
     expect(id).toBeDefined();
     expect(await requests.tool().handler({ id: id!, approve: true }, context)).toBe(`Request ${id}: accepted.`);

@@ -10,6 +10,7 @@ import type { Tool } from '@aalis/api-tools';
 import { defineCatalogue, type Logger, type TextRef, textRef } from '@aalis/core';
 import { newRequestId, OwnerRequests, type OwnerRequestsOptions } from '@aalis/platform-room';
 import type { SatoriLogin } from './satori-api.js';
+import { readContent } from './satori-elements.js';
 
 export const REQUEST_ANSWER_TOOL = 'satori_request_answer';
 export const REQUEST_NOTICE_KIND = 'satori-request';
@@ -129,8 +130,10 @@ export class SatoriRequests {
       await this.settle(request, policy === 'accept');
       return true;
     }
-    const comment =
-      typeof event.message?.content === 'string' ? event.message.content.trim().slice(0, MAX_COMMENT) : '';
+    // The note is element markup like any Satori content: read as the text a person sees (escapes undone).
+    const note =
+      typeof event.message?.content === 'string' ? readContent(event.message.content, login.userId).text : '';
+    const comment = note.trim().slice(0, MAX_COMMENT);
     const content = t(
       textRef(`satori.request.${kind}`, {
         id: request.id,
