@@ -22,7 +22,7 @@ import { catchUp } from './catch-up.js';
 import { memoryVectorConfigSchema } from './memory-vector-config.js';
 import { MessageIndexer } from './message-indexer.js';
 import { postgresRecallStore } from './postgres-recall-store.js';
-import { recall } from './recall.js';
+import { CandidateTerms, recall } from './recall.js';
 import { blockCosts, headerTokens, recallBlock } from './recall-block.js';
 import { recallContribution } from './recall-contribution.js';
 import { recallEntry } from './recall-entry.js';
@@ -96,6 +96,7 @@ export const memoryVectorPlugin = definePlugin({
       queryTimeoutMs: settings.queryTimeoutMs,
     });
     const recent = new RecentRecalls();
+    const candidateTerms = new CandidateTerms();
     const indexer = new MessageIndexer({
       store,
       log,
@@ -116,12 +117,14 @@ export const memoryVectorPlugin = definePlugin({
     handles.events.use.on('memory:appended', ({ sessionId, messages }) => indexer.appended(sessionId, messages));
     handles.events.use.on('memory:deleted', ({ sessionId, turnId }) => {
       indexer.deletedTurn(sessionId, turnId);
+      candidateTerms.clear();
       vectors.rewind();
     });
     handles.events.use.on('memory:cleared', ({ sessionIds }) => {
       indexer.cleared(sessionIds);
       audiences.forget(sessionIds);
       recent.clear(sessionIds);
+      candidateTerms.clear();
       vectors.rewind();
     });
     const forget = async (messageIds: readonly string[]) => {
@@ -129,6 +132,7 @@ export const memoryVectorPlugin = definePlugin({
       await indexer.settled();
       const removed = await store.deleteMessages(messageIds);
       recent.forget(new Set(messageIds));
+      candidateTerms.forget(messageIds);
       vectors.rewind();
       return removed;
     };
@@ -167,6 +171,7 @@ export const memoryVectorPlugin = definePlugin({
               },
               cost: costs.line,
               excerptCost: costs.excerpt,
+              candidateTerms,
             });
             return excerpts;
           },

@@ -1,7 +1,7 @@
 import { SqliteDatabase } from '@aalis/sqlite';
 import { queryTerms } from '@aalis/util-text-search';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { recall } from './recall.js';
+import { CandidateTerms, recall } from './recall.js';
 import type { RecallEntry, RecallStore } from './recall-store.js';
 import { sqliteRecallStore } from './sqlite-recall-store.js';
 
@@ -32,9 +32,10 @@ describe('recall ranking', () => {
   });
   afterEach(() => database.close());
 
-  const matched = async (question: string) =>
+  const matched = async (question: string, candidateTerms?: CandidateTerms) =>
     (
       await recall({
+        ...(candidateTerms ? { candidateTerms } : {}),
         store,
         terms: queryTerms(question),
         scope: SCOPE,
@@ -61,5 +62,25 @@ describe('recall ranking', () => {
   it('still recalls a short fact that alone matches', async () => {
     await store.add([entry('code', 'my locker code is walnut'), entry('other', 'the weather was lovely')]);
     expect(await matched('what is my locker code?')).toEqual(['code']);
+  });
+
+  it("ranks the same with candidates' words kept from earlier recalls, and forgets them with their messages", async () => {
+    await store.add([
+      entry('echo', 'the support group, wow!'),
+      entry('fact', 'I went to the LGBTQ support group yesterday, met brave people and felt accepted there at last'),
+      entry('other', 'the weather was lovely'),
+    ]);
+    const kept = new CandidateTerms(2);
+    const question = 'When did you go to the support group?';
+    expect(await matched(question, kept)).toEqual(['fact', 'echo']);
+    // Kept words serve the next recall, with other words of its own.
+    expect(await matched(question, kept)).toEqual(['fact', 'echo']);
+    expect(await matched('who went to the support group yesterday?', kept)).toEqual(
+      await matched('who went to the support group yesterday?'),
+    );
+    const fact = { ...entry('fact', 'replaced words'), score: 1 };
+    expect(kept.of(fact, 400)).toContain('lgbtq');
+    kept.forget(['fact']);
+    expect(kept.of(fact, 400)).toEqual(['replac', 'word']);
   });
 });

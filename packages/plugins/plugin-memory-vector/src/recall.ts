@@ -49,12 +49,47 @@ export const INFORMATIVE_TERMS = 15;
 /** Only the best candidates by relevance are weighed so (tokenising each costs; the rest are cut anyway). */
 const INFORMATION_WEIGHED = 2;
 
-function informationWeight(hit: RecallHit, own: ReadonlySet<string>, maxChars: number): number {
-  const added = new Set<string>();
-  for (const term of searchTerms(hit.text.slice(0, maxChars))) {
-    if (!own.has(term) && !isStopWord(term)) added.add(term);
+/**
+ * Candidates' meaningful words by message: the same past messages come back as candidates turn after turn, and
+ * tokenising 70 of them was a sixth of a recall. One per plugin instance (message ids are its archive's), bounded;
+ * forgotten messages and cleared sessions leave it.
+ */
+export class CandidateTerms {
+  private readonly kept = new Map<string, readonly string[]>();
+
+  constructor(private readonly capacity = 20_000) {}
+
+  of(hit: RecallHit, maxChars: number): readonly string[] {
+    let terms = this.kept.get(hit.messageId);
+    if (terms === undefined) {
+      terms = [...new Set(searchTerms(hit.text.slice(0, maxChars)))].filter((term) => !isStopWord(term));
+      if (this.kept.size >= this.capacity) this.kept.clear();
+      this.kept.set(hit.messageId, terms);
+    }
+    return terms;
   }
-  return Math.sqrt(Math.min(1, (added.size + 1) / INFORMATIVE_TERMS));
+
+  forget(messageIds: Iterable<string>): void {
+    for (const id of messageIds) this.kept.delete(id);
+  }
+
+  clear(): void {
+    this.kept.clear();
+  }
+}
+
+function informationWeight(
+  hit: RecallHit,
+  own: ReadonlySet<string>,
+  maxChars: number,
+  candidateTerms: CandidateTerms | undefined,
+): number {
+  const terms = candidateTerms
+    ? candidateTerms.of(hit, maxChars)
+    : [...new Set(searchTerms(hit.text.slice(0, maxChars)))].filter((term) => !isStopWord(term));
+  let added = 0;
+  for (const term of terms) if (!own.has(term)) added += 1;
+  return Math.sqrt(Math.min(1, (added + 1) / INFORMATIVE_TERMS));
 }
 
 /** Rank fusion's constant (Cormack et al.): a hit ranked r in a list adds 1 / (RRF_K + r). */
@@ -121,6 +156,7 @@ export async function recall({
   cost,
   excerptCost,
   dense,
+  candidateTerms,
 }: {
   store: RecallStore;
   terms: readonly string[];
@@ -135,6 +171,8 @@ export async function recall({
   cost: (entry: RecallEntry, matched: boolean) => number;
   /** Tokens an excerpt's own label line costs (when and where), given its first message. */
   excerptCost: (first: RecallEntry) => number;
+  /** Candidates' words kept from earlier recalls (each is tokenised anew without it). */
+  candidateTerms?: CandidateTerms;
 }): Promise<Excerpt[]> {
   const limit = settings.maxHits * CANDIDATES_PER_HIT;
   const [found, near] = await Promise.all([
@@ -148,7 +186,7 @@ export async function recall({
     .slice(0, settings.maxHits * INFORMATION_WEIGHED)
     .map((candidate) => ({
       ...candidate,
-      score: candidate.score * informationWeight(candidate.hit, own, settings.itemMaxChars),
+      score: candidate.score * informationWeight(candidate.hit, own, settings.itemMaxChars, candidateTerms),
     }))
     .sort((a, b) => b.score - a.score)
     .slice(0, settings.maxHits);
