@@ -196,10 +196,15 @@ if (WITH_TTFT) {
   console.log(
     `  grows by                   p50 ${grows(0.5).toFixed(1)} ms, p99 ${grows(0.99).toFixed(1)} ms; the recall itself (${totals.recallMs.length} turns with a block) p50 ${ms(totals.recallMs, 0.5)}, p99 ${ms(totals.recallMs, 0.99)}`,
   );
-  console.log(`  goal (growth ≤ recall time): p50 ${verdict(0.5)}, p99 ${verdict(0.99)}`);
   if (totals.beyondRecall.length > 0)
     console.log(
       `  per question, growth minus that question's recall (${totals.beyondRecall.length} paired): p50 ${ms(totals.beyondRecall, 0.5)}, p99 ${ms(totals.beyondRecall, 0.99)} (≤ 0: the recall explains the growth)`,
     );
+  // Two readings of "grows by no more than the recall time": the quantiles of each side, and each turn against its
+  // own recall (a median of sums of skewed times is above the sum of their medians, so the first reads stricter).
+  const paired = (q: number) => (quantile(totals.beyondRecall, q) <= 0 ? 'met' : 'NOT met');
+  console.log(
+    `  goal (growth ≤ recall time): quantiles p50 ${verdict(0.5)}, p99 ${verdict(0.99)}; per question p50 ${totals.beyondRecall.length > 0 ? paired(0.5) : '—'}`,
+  );
 }
 console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);
