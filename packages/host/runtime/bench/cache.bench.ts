@@ -10,7 +10,10 @@
 //
 // The figures (cache share, append-only limit with "new" defined exactly, the gap in points and where it comes
 // from) are computed in cache-share.ts. Goal: a gap ≤ 3 points for every shape and budget
-// (docs/decisions/prompt-cache-share.md).
+// (docs/decisions/prompt-cache-share.md). With long-term memory on it also prints what its recalled blocks take of
+// the share: their tokens past each request's reused prefix, new recalled text (no cache can hold it) apart from a
+// block the previous request carried too (re-sent after a break elsewhere), and the share without the new text
+// (docs/decisions/long-term-memory.md).
 // Knobs: BENCH_TURNS (default the shapes' 300), BENCH_BUDGETS (4096,8192), BENCH_SHAPES (all), BENCH_SUMMARY_TOKENS
 // (300), BENCH_DEBUG=1 (each break), BENCH_VOLATILE=last (a what-if layout, see volatileLast), BENCH_RECALL=keep (a
 // what-if: recalled blocks kept with their turns, see recallKeep), BENCH_MEMORY_VECTOR_CONFIG, BENCH_KEEP=1 and
