@@ -52,7 +52,7 @@ describe('hand-over payloads', () => {
         expect(payload).toBe(referenceSerialize(input));
         expect(parseItem(item(payload))).toEqual(referenceParse(payload));
       }),
-      { numRuns: 500 },
+      { numRuns: 200 },
     );
   });
 
