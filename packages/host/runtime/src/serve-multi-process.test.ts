@@ -1,4 +1,5 @@
 import { memory } from '@aalis/api-memory';
+import { PostgresDatabase } from '@aalis/postgres';
 import { throwawayDatabase } from '@aalis/postgres/throwaway';
 import {
   SessionClient as Client,
@@ -140,6 +141,20 @@ function gatedReply(first: string, rest: string) {
     ],
   };
   return { reply, release };
+}
+
+/** The outcome of the session's hand-over item holding `text` (null while it waits or runs). */
+async function handOverOutcome(url: string, sessionId: string, text: string): Promise<string | null | undefined> {
+  const database = new PostgresDatabase(url);
+  try {
+    const [row] = await database.query<{ outcome: string | null }>(
+      'SELECT outcome FROM aalis_hand_over WHERE name = $1 AND strpos(payload, $2) > 0',
+      [`session:${sessionId}`, text],
+    );
+    return row?.outcome;
+  } finally {
+    await database.close();
+  }
 }
 
 const until = (check: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000) =>
@@ -391,8 +406,13 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     await sent;
     const deleted = await b.client.request('delete', { sessionId: session.id });
     expect(deleted).toEqual({ deleted: [session.id] });
-    // Past the lease expiry: B takes the session's queue over, with the input put before the deletion in it.
-    await pause(6000);
+    // Past the lease expiry B takes the session's queue over, with the input put before the deletion in it: the
+    // input's item is finished as dropped (never placed in a turn). Waited for, not a pause that outlasts the lease.
+    await until(
+      async () => (await handOverOutcome(database, session.id, 'second, on B')) === 'dropped',
+      'B dropping the input that waited in the queue',
+      20_000,
+    );
     const asked = fixture.model.chatBodies().map((body) => JSON.stringify(body));
     expect(asked.some((body) => body.includes('second, on B'))).toBe(false);
     const history = await b.aalis.app.services.selected(memory)!.impl.readAll(session.id);
