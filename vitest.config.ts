@@ -84,9 +84,26 @@ function testFiles(): string[] {
  * sessions) and check what happens within deadlines that a neighbour competing for the two cores could miss.
  */
 const alone = ['packages/host/runtime/src/e2e-multi-process-scale.test.ts'];
-const inThreads = testFiles()
-  .filter((file) => !needsAProcess(file))
-  .map((file) => file.slice(import.meta.dirname.length + 1));
+const inProcesses: string[] = [];
+const inThreads: string[] = [];
+for (const file of testFiles()) {
+  (needsAProcess(file) ? inProcesses : inThreads).push(file.slice(import.meta.dirname.length + 1));
+}
+/**
+ * Files that need a process share their forks (project `processes`, `isolate: false`): a fork runs one file after
+ * another and imports the product's module graph once, not once per file (its imports were about 40 % of those
+ * files' CPU, docs/decisions/test-suite-time.md). So a file there must stop all it starts and restore what it
+ * changes (environment, listeners), or the next file of its fork inherits it. These run in a fork of their own
+ * (project `isolated`): the browser tests, and files whose state outlives them in a module they do not own.
+ */
+const OWN_FORK = [
+  // The Feishu/Lark SDK keeps its tenant tokens in a module-wide cache by app id: the next file's test server (same
+  // app id, another port) was sent the previous server's token and refused it.
+  'packages/host/runtime/src/platform-lark.test.ts',
+  'packages/host/runtime/src/platform-slack-lark-lease.test.ts',
+  'packages/host/runtime/src/room-flow-platforms.test.ts',
+];
+const isolatedFiles = inProcesses.filter((file) => /\.browser\.test\.tsx?$/.test(file) || OWN_FORK.includes(file));
 
 /**
  * One throwaway PostgreSQL cluster for the run, in the projects whose files may use it (a file that needs PostgreSQL
@@ -110,6 +127,7 @@ const maxWorkers = Number(process.env.AALIS_TEST_WORKERS) || Math.max(2, availab
  * the longest run) 272nd of 459 (docs/decisions/test-suite-time.md).
  */
 const durations = committedDurations();
+const PROJECT_ORDER = ['isolated', 'processes', 'threads'];
 
 class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -126,9 +144,28 @@ class LongestFirstSequencer extends BaseSequencer {
       const order = spec.project.config.sequence.groupOrder;
       groups.set(order, [...(groups.get(order) ?? []), spec]);
     }
+    // In each group the projects' files come in blocks (PROJECT_ORDER), each block longest first: a shared fork
+    // (project `processes`) is kept for the next file only when the next file in the queue is of its project too;
+    // interleaved with the other projects' files, most forks would be ended after one file. The threads' short files
+    // come last and even out the two workers' ends.
+    const rank = (spec: TestSpecification) => {
+      const index = PROJECT_ORDER.indexOf(spec.project.name);
+      return index === -1 ? PROJECT_ORDER.length : index;
+    };
     return [...groups.keys()]
       .sort((a, b) => a - b)
-      .flatMap((order) => longestFirst(groups.get(order)!, durationOf, sizeOf));
+      .flatMap((order) => {
+        const specs = groups.get(order)!;
+        return [...new Set(specs.map(rank))]
+          .sort((a, b) => a - b)
+          .flatMap((r) =>
+            longestFirst(
+              specs.filter((spec) => rank(spec) === r),
+              durationOf,
+              sizeOf,
+            ),
+          );
+      });
   }
 }
 
@@ -143,7 +180,18 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'processes', include, exclude: [...inThreads, ...alone], pool: 'forks', globalSetup },
+        test: { name: 'isolated', include: isolatedFiles, exclude: alone, pool: 'forks', globalSetup },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'processes',
+          include,
+          exclude: [...inThreads, ...alone, ...isolatedFiles],
+          pool: 'forks',
+          isolate: false,
+          globalSetup,
+        },
       },
       {
         extends: true,
