@@ -57,6 +57,7 @@ export { sectionHasText } from './room-config.js';
 export { roomErrors } from './room-errors.js';
 export { roomLimitsShape } from './room-limits-schema.js';
 export { RoomMemory } from './room-memory.js';
+export { type RoomRegistration, roomRegistration } from './room-registration.js';
 export {
   type ChatType,
   ensureRoomSession,

@@ -19,6 +19,7 @@ import {
   reportPlatformState,
   roomAdapterUses,
   roomIncoming,
+  roomRegistration,
   shownEndpoint,
   wireRoomTurns,
 } from '@aalis/platform-room';
@@ -115,7 +116,7 @@ export default definePlugin({
      */
     const receipts = new StoredReceipts();
     let selfId: string | undefined;
-    let unregister: (() => void) | undefined;
+    const registration = roomRegistration(platform, { id: DINGTALK_PLATFORM });
 
     const logCoded = (error: AalisError, level: 'warn' | 'error' = 'warn') =>
       log[level](error.message, { code: error.code });
@@ -163,14 +164,7 @@ export default definePlugin({
         return 'handled';
       }
       if (message.chatbotUserId) selfId = message.chatbotUserId;
-      if (!unregister && platform.available) {
-        unregister = platform.use.register({
-          id: DINGTALK_PLATFORM,
-          type: DINGTALK_PLATFORM,
-          ...(selfId ? { selfId } : {}),
-          capabilities: { streaming: false, quoting: true, rooms: true },
-        });
-      }
+      registration.register(selfId);
       const previous = chats.get(read.chatId);
       remember(chats, read.chatId, {
         chatType: read.chatType,
@@ -442,7 +436,7 @@ export default definePlugin({
     lifecycle.use.onDispose(async () => {
       stopping.abort();
       state.set({ status: 'stopped', endpoint });
-      unregister?.();
+      registration.unregister();
       await connecting;
       connection.removeAllListeners();
     });

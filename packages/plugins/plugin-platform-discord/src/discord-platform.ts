@@ -21,6 +21,7 @@ import {
   reportPlatformState,
   roomAdapterUses,
   roomIncoming,
+  roomRegistration,
   stateError,
   wireRoomTurns,
 } from '@aalis/platform-room';
@@ -195,7 +196,7 @@ export default definePlugin({
     let me: { id: string; username: string } | undefined;
     let applicationId: string | undefined;
     let registeredCommands = '';
-    let unregister: (() => void) | undefined;
+    const registration = roomRegistration(platform, { id: DISCORD_PLATFORM });
     let sessionInfo: SessionInfo | null = null;
     let keptResumes = 0;
 
@@ -285,14 +286,7 @@ export default definePlugin({
       applicationId = typeof application?.id === 'string' ? application.id : me.id;
       state.set({ status: 'connected' });
       log.info(`Discord: connected as ${me.username} (${me.id})`);
-      if (!unregister && platform.available) {
-        unregister = platform.use.register({
-          id: DISCORD_PLATFORM,
-          type: DISCORD_PLATFORM,
-          selfId: me.id,
-          capabilities: { streaming: false, quoting: true, rooms: true },
-        });
-      }
+      registration.register(me.id);
       void registerCommands().catch((error: unknown) =>
         log.warn('Discord: the slash commands could not be registered', { error: apiError('commands', error).message }),
       );
@@ -825,7 +819,7 @@ export default definePlugin({
       state.set({ status: 'stopped' });
       stopping.abort();
       for (const sessionId of [...typing.keys()]) stopTyping(sessionId);
-      unregister?.();
+      registration.unregister();
       await connecting;
     });
   },

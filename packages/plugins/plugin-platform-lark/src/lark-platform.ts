@@ -23,6 +23,7 @@ import {
   reportPlatformState,
   roomAdapterUses,
   roomIncoming,
+  roomRegistration,
   wireRoomTurns,
 } from '@aalis/platform-room';
 import type { Attachment, OutgoingMessage } from '@aalis/schema-message';
@@ -162,7 +163,7 @@ export default definePlugin({
     const senders = new Map<string, boolean>();
     const stopping = new AbortController();
     let self: { openId: string; name?: string } | undefined;
-    let unregister: (() => void) | undefined;
+    const registration = roomRegistration(platform, { id: LARK_PLATFORM });
 
     function malformed(reason: string): void {
       const error = larkErrors.AALIS_LARK_EVENT_MALFORMED({ reason });
@@ -236,14 +237,7 @@ export default definePlugin({
           if (!answer.bot?.open_id)
             throw larkErrors.AALIS_LARK_API_FAILED({ method: 'bot/v3/info', reason: 'no open_id' });
           self = { openId: answer.bot.open_id, ...(answer.bot.app_name ? { name: answer.bot.app_name } : {}) };
-          if (!unregister && platform.available) {
-            unregister = platform.use.register({
-              id: LARK_PLATFORM,
-              type: LARK_PLATFORM,
-              selfId: self.openId,
-              capabilities: { streaming: false, quoting: true, rooms: true },
-            });
-          }
+          registration.register(self.openId);
           return self;
         } catch (error) {
           if (stopping.signal.aborted) return undefined;
@@ -636,7 +630,7 @@ export default definePlugin({
     lifecycle.use.onDispose(async () => {
       stopping.abort();
       state.set({ status: 'stopped' });
-      unregister?.();
+      registration.unregister();
       await connecting;
     });
   },

@@ -22,6 +22,7 @@ import {
   reportPlatformState,
   roomAdapterUses,
   roomIncoming,
+  roomRegistration,
   shownEndpoint,
   wireRoomTurns,
 } from '@aalis/platform-room';
@@ -137,7 +138,7 @@ export default definePlugin({
     let selfId: string | undefined;
     const signature = new QqWebhookSignature(settings.clientSecret);
     const webhookPath = settings.webhook.path.startsWith('/') ? settings.webhook.path : `/${settings.webhook.path}`;
-    let unregister: (() => void) | undefined;
+    const registration = roomRegistration(platform, { id: QQ_PLATFORM });
     /** What a dropped connection resumes with. */
     let session: { id: string; seq: number | undefined } | undefined;
 
@@ -335,14 +336,7 @@ export default definePlugin({
                 selfId = ready.user?.id ?? selfId;
                 outcome = 'ready';
                 state.set({ status: 'connected', endpoint });
-                if (!unregister && platform.available) {
-                  unregister = platform.use.register({
-                    id: QQ_PLATFORM,
-                    type: QQ_PLATFORM,
-                    ...(selfId ? { selfId } : {}),
-                    capabilities: { streaming: false, quoting: true, rooms: true },
-                  });
-                }
+                registration.register(selfId);
                 log.info(`QQ: connected as ${ready.user?.username ?? '?'} (${selfId ?? '?'})`);
               } else if (payload.t === 'RESUMED') {
                 outcome = 'ready';
@@ -502,13 +496,7 @@ export default definePlugin({
         listening: (port) => {
           const address = `http://${settings.webhook.host}:${port}${webhookPath}`;
           state.set({ status: 'connected', endpoint: address });
-          if (!unregister && platform.available) {
-            unregister = platform.use.register({
-              id: QQ_PLATFORM,
-              type: QQ_PLATFORM,
-              capabilities: { streaming: false, quoting: true, rooms: true },
-            });
-          }
+          registration.register();
           log.info(`QQ: listening for webhook callbacks on ${address}`);
         },
       });
@@ -638,7 +626,7 @@ export default definePlugin({
     lifecycle.use.onDispose(async () => {
       stopping.abort();
       state.set({ status: 'stopped', endpoint });
-      unregister?.();
+      registration.unregister();
       await connecting;
     });
   },

@@ -21,6 +21,7 @@ import {
   reportPlatformState,
   roomAdapterUses,
   roomIncoming,
+  roomRegistration,
   shownEndpoint,
   wireRoomTurns,
 } from '@aalis/platform-room';
@@ -132,7 +133,7 @@ export default definePlugin({
     const names = new Map<string, string>();
     const stopping = new AbortController();
     let self: { userId: string; botId?: string; name?: string; teamId?: string } | undefined;
-    let unregister: (() => void) | undefined;
+    const registration = roomRegistration(platform, { id: SLACK_PLATFORM });
     /** Why the last socket could not be opened (for the live state). */
     let lastFailure: AalisError | undefined;
 
@@ -148,14 +149,7 @@ export default definePlugin({
             ...(answer.user ? { name: String(answer.user) } : {}),
             ...(answer.team_id ? { teamId: String(answer.team_id) } : {}),
           };
-          if (!unregister && platform.available) {
-            unregister = platform.use.register({
-              id: SLACK_PLATFORM,
-              type: SLACK_PLATFORM,
-              selfId: self.userId,
-              capabilities: { streaming: false, quoting: true, rooms: true },
-            });
-          }
+          registration.register(self.userId);
           return self;
         } catch (error) {
           const reason = slackError(error);
@@ -496,7 +490,7 @@ export default definePlugin({
     lifecycle.use.onDispose(async () => {
       stopping.abort();
       state.set({ status: 'stopped' });
-      unregister?.();
+      registration.unregister();
       await connecting;
     });
   },

@@ -21,6 +21,7 @@ import {
   reportPlatformState,
   roomAdapterUses,
   roomIncoming,
+  roomRegistration,
   wireRoomTurns,
 } from '@aalis/platform-room';
 import type { OutgoingMessage } from '@aalis/schema-message';
@@ -99,7 +100,7 @@ export default definePlugin({
      * answered only once its input is stored, else 503 so that WeCom delivers it again).
      */
     const receipts = new StoredReceipts();
-    let unregister: (() => void) | undefined;
+    const registration = roomRegistration(platform, { id: WECOM_PLATFORM, quoting: false });
 
     const logCoded = (error: Error & { code: string }) => log.warn(error.message, { code: error.code });
 
@@ -335,13 +336,7 @@ export default definePlugin({
         listening: (port) => {
           state.endpoint = `http://${settings.host}:${port}${path}`;
           state.set({ status: 'connected' });
-          if (!unregister && platform.available) {
-            unregister = platform.use.register({
-              id: WECOM_PLATFORM,
-              type: WECOM_PLATFORM,
-              capabilities: { streaming: false, quoting: false, rooms: true },
-            });
-          }
+          registration.register();
           log.info(`WeCom: listening for callbacks on ${state.endpoint}`);
         },
       });
@@ -459,7 +454,7 @@ export default definePlugin({
     lifecycle.use.onDispose(async () => {
       stopping.abort();
       state.set({ status: 'stopped' });
-      unregister?.();
+      registration.unregister();
       await listening;
     });
   },
