@@ -23,7 +23,7 @@ import { memoryVectorConfigSchema } from './memory-vector-config.js';
 import { MessageIndexer } from './message-indexer.js';
 import { postgresRecallStore } from './postgres-recall-store.js';
 import { CandidateTerms, recall } from './recall.js';
-import { blockCosts, headerTokens, recallBlock } from './recall-block.js';
+import { blockCosts, headerTokens, LineCosts, recallBlock } from './recall-block.js';
 import { recallContribution } from './recall-contribution.js';
 import { recallEntry } from './recall-entry.js';
 import { identityOfInput, identityOfStored, personOf, turnScope } from './recall-scope.js';
@@ -97,6 +97,7 @@ export const memoryVectorPlugin = definePlugin({
     });
     const recent = new RecentRecalls();
     const candidateTerms = new CandidateTerms();
+    const lineCosts = new LineCosts();
     const indexer = new MessageIndexer({
       store,
       log,
@@ -118,6 +119,7 @@ export const memoryVectorPlugin = definePlugin({
     handles.events.use.on('memory:deleted', ({ sessionId, turnId }) => {
       indexer.deletedTurn(sessionId, turnId);
       candidateTerms.clear();
+      lineCosts.clear();
       vectors.rewind();
     });
     handles.events.use.on('memory:cleared', ({ sessionIds }) => {
@@ -125,6 +127,7 @@ export const memoryVectorPlugin = definePlugin({
       audiences.forget(sessionIds);
       recent.clear(sessionIds);
       candidateTerms.clear();
+      lineCosts.clear();
       vectors.rewind();
     });
     const forget = async (messageIds: readonly string[]) => {
@@ -133,6 +136,7 @@ export const memoryVectorPlugin = definePlugin({
       const removed = await store.deleteMessages(messageIds);
       recent.forget(new Set(messageIds));
       candidateTerms.forget(messageIds);
+      lineCosts.clear();
       vectors.rewind();
       return removed;
     };
@@ -150,13 +154,16 @@ export const memoryVectorPlugin = definePlugin({
               }),
             ),
           find: async ({ text, terms, scope, exclude, signal, contextWindow }) => {
-            const costs = blockCosts({
-              sessionId: scope.sessionId,
-              locale: handles.i18n.use.locale,
-              timeZone: settings.timeZone,
-              itemMaxChars: settings.itemMaxChars,
-              neighbourMaxChars: settings.neighbourMaxChars,
-            });
+            const costs = blockCosts(
+              {
+                sessionId: scope.sessionId,
+                locale: handles.i18n.use.locale,
+                timeZone: settings.timeZone,
+                itemMaxChars: settings.itemMaxChars,
+                neighbourMaxChars: settings.neighbourMaxChars,
+              },
+              lineCosts,
+            );
             const excerpts = await recall({
               store,
               terms,

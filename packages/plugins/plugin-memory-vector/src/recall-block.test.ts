@@ -1,6 +1,6 @@
 import { estimateTextTokens } from '@aalis/context-budget';
 import { describe, expect, it } from 'vitest';
-import { excerptLabel, headerTokens, recallBlock } from './recall-block.js';
+import { blockCosts, excerptLabel, headerTokens, LineCosts, recallBlock } from './recall-block.js';
 import type { RecallEntry } from './recall-store.js';
 
 const entry = (messageId: string, at: number, text: string): RecallEntry => ({
@@ -46,5 +46,28 @@ describe('recalled block labels', () => {
       expect(headerTokens(locale)).toBe(expected);
     }
     expect(headerTokens('en')).not.toBe(headerTokens('zh-CN'));
+  });
+
+  it('prices a line the same from kept costs, per locale and length, and anew once emptied', () => {
+    const long = entry('a', 0, 'word '.repeat(200));
+    const kept = new LineCosts(3);
+    for (const locale of ['en', 'zh-CN'] as const) {
+      const fresh = blockCosts(options('UTC', locale));
+      const keeping = blockCosts(options('UTC', locale), kept);
+      for (const matched of [true, false]) {
+        expect(keeping.line(long, matched)).toBe(fresh.line(long, matched));
+        expect(keeping.line(long, matched)).toBe(fresh.line(long, matched));
+      }
+    }
+    // A match is priced at its full length, a neighbour cut short.
+    const costs = blockCosts(options('UTC'), kept);
+    expect(costs.line(long, true)).toBeGreaterThan(costs.line(long, false));
+    let estimated = 0;
+    kept.of('k', () => ++estimated);
+    kept.of('k', () => ++estimated);
+    expect(estimated).toBe(1);
+    kept.clear();
+    kept.of('k', () => ++estimated);
+    expect(estimated).toBe(2);
   });
 });

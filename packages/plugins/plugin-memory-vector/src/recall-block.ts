@@ -65,11 +65,41 @@ export function excerptLabel(first: RecallEntry, options: BlockOptions): string 
 const maxCharsOf = (matched: boolean, options: Pick<BlockOptions, 'itemMaxChars' | 'neighbourMaxChars'>) =>
   matched ? options.itemMaxChars : Math.min(options.neighbourMaxChars, options.itemMaxChars);
 
+/**
+ * Lines' estimated costs by locale, length and message, kept across turns by the plugin (a message's line never
+ * changes; the same past messages are priced turn after turn). Bounded; the plugin empties it when it forgets.
+ */
+export class LineCosts {
+  private readonly kept = new Map<string, number>();
+
+  constructor(private readonly capacity = 20_000) {}
+
+  of(key: string, estimate: () => number): number {
+    let cost = this.kept.get(key);
+    if (cost === undefined) {
+      cost = estimate();
+      if (this.kept.size >= this.capacity) this.kept.clear();
+      this.kept.set(key, cost);
+    }
+    return cost;
+  }
+
+  clear(): void {
+    this.kept.clear();
+  }
+}
+
 /** What one message's line costs (estimated), as a match or as a neighbour, and an excerpt's label. */
-export function blockCosts(options: BlockOptions) {
+export function blockCosts(options: BlockOptions, lineCosts?: LineCosts) {
+  const estimate = (entry: RecallEntry, maxChars: number) =>
+    estimateTextTokens(entryLine(entry, { locale: options.locale, maxChars })) + 1;
   return {
-    line: (entry: RecallEntry, matched: boolean) =>
-      estimateTextTokens(entryLine(entry, { locale: options.locale, maxChars: maxCharsOf(matched, options) })) + 1,
+    line: (entry: RecallEntry, matched: boolean) => {
+      const maxChars = maxCharsOf(matched, options);
+      return lineCosts
+        ? lineCosts.of(`${options.locale}\u0000${maxChars}\u0000${entry.messageId}`, () => estimate(entry, maxChars))
+        : estimate(entry, maxChars);
+    },
     excerpt: (first: RecallEntry) => estimateTextTokens(excerptLabel(first, options)) + 2,
   };
 }
