@@ -180,6 +180,9 @@ describe('a room in the WebUI', () => {
       const other = await context.newPage();
       try {
         await other.goto(page.url());
+        // The panel shows once the conversation has loaded: asked before that, it was not there yet, and the toggle
+        // clicked to open it closed it (a run on a loaded machine timed out waiting for the layer picker).
+        await other.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
         const panel = other.getByTestId('side-panel');
         if ((await panel.count()) === 0) await other.getByTestId('panel-toggle').click();
         await other.getByTestId('write-layer').selectOption('venue');
