@@ -17,6 +17,7 @@ export {
 export { deliverToRoom, type RoomTarget } from './deliver-to-room.js';
 export { type FetchAttachmentOptions, fetchFileAttachment, fetchImageAttachment } from './fetch-attachment.js';
 export { type InboundContentOptions, type InboundFile, inboundContent } from './inbound-content.js';
+export { inboundLimits, type RoomLimitsSettings } from './inbound-limits.js';
 export { InboundOrder } from './inbound-order.js';
 export {
   type AnswerToolOptions,

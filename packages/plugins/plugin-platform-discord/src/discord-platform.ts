@@ -15,6 +15,7 @@ import {
   ensureRoomSession,
   InboundOrder,
   inboundContent,
+  inboundLimits,
   parseRoomSessionId,
   pause,
   RoomMemory,
@@ -342,9 +343,7 @@ export default definePlugin({
         text: [read.text, ...stickers].filter(Boolean).join(' '),
         images: read.images,
         files: read.files,
-        maxLength: settings.maxInboundLength,
-        image: { maxBytes: settings.image.maxBytes, timeoutMs: settings.image.fetchTimeoutMs },
-        file: { maxBytes: settings.file.maxBytes, timeoutMs: settings.file.fetchTimeoutMs },
+        ...inboundLimits(settings),
         t: (text) => i18n.use.t(text),
         logger: log,
       });

@@ -14,6 +14,7 @@ import {
   ensureRoomSession,
   InboundOrder,
   inboundContent,
+  inboundLimits,
   ownerRequestsOptions,
   RoomMemory,
   roomAdapterUses,
@@ -271,9 +272,7 @@ export default definePlugin({
         text: parsed.text,
         images: parsed.images.map((url) => ({ url })),
         files: parsed.files,
-        maxLength: settings.maxInboundLength,
-        image: { maxBytes: settings.image.maxBytes, timeoutMs: settings.image.fetchTimeoutMs },
-        file: { maxBytes: settings.file.maxBytes, timeoutMs: settings.file.fetchTimeoutMs },
+        ...inboundLimits(settings),
         t,
         logger: log,
       });

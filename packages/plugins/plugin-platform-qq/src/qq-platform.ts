@@ -15,6 +15,7 @@ import {
   holdConnection,
   InboundOrder,
   inboundContent,
+  inboundLimits,
   listenWhileHeld,
   pause,
   RoomMemory,
@@ -163,9 +164,7 @@ export default definePlugin({
         text: read.text,
         images: read.images,
         files: read.files,
-        maxLength: settings.maxInboundLength,
-        image: { maxBytes: settings.image.maxBytes, timeoutMs: settings.image.fetchTimeoutMs },
-        file: { maxBytes: settings.file.maxBytes, timeoutMs: settings.file.fetchTimeoutMs },
+        ...inboundLimits(settings),
         t: (text) => i18n.use.t(text),
         logger: log,
       });

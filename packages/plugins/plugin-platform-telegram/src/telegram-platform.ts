@@ -20,6 +20,7 @@ import {
   type InboundFile,
   InboundOrder,
   inboundContent,
+  inboundLimits,
   ownerRequestsOptions,
   parseRoomSessionId,
   pause,
@@ -445,9 +446,7 @@ export default definePlugin({
         text: read.text,
         images,
         files,
-        maxLength: settings.maxInboundLength,
-        image: { maxBytes: settings.image.maxBytes, timeoutMs: settings.image.fetchTimeoutMs },
-        file: { maxBytes: settings.file.maxBytes, timeoutMs: settings.file.fetchTimeoutMs },
+        ...inboundLimits(settings),
         t: (text) => i18n.use.t(text),
         logger: log,
       });

@@ -15,6 +15,7 @@ import {
   type InboundFile,
   InboundOrder,
   inboundContent,
+  inboundLimits,
   listenWhileHeld,
   pause,
   RoomMemory,
@@ -139,9 +140,7 @@ export default definePlugin({
         text: read.text,
         images,
         files,
-        maxLength: settings.maxInboundLength,
-        image: { maxBytes: settings.image.maxBytes, timeoutMs: settings.image.fetchTimeoutMs },
-        file: { maxBytes: settings.file.maxBytes, timeoutMs: settings.file.fetchTimeoutMs },
+        ...inboundLimits(settings),
         t: (text) => i18n.use.t(text),
         logger: log,
       });
