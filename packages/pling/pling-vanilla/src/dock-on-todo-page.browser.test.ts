@@ -29,6 +29,31 @@ function slowReply(first: string, rest: string, delayMs: number): ScriptedReply 
   };
 }
 
+/**
+ * A streamed reply that holds after `first` until the test calls `release()`: the test checks the streaming message
+ * for as long as it needs (a fixed pause ran out before the checks on a loaded machine, the Stop button gone).
+ */
+function gatedReply(first: string, rest: string): { reply: ScriptedReply; release: () => void } {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return {
+    reply: {
+      type: 'stream',
+      steps: [
+        { role: 'assistant' },
+        { text: first },
+        { until: released },
+        { text: rest },
+        { finish: 'stop' },
+        { done: true },
+      ],
+    },
+    release,
+  };
+}
+
 describe('the native dock on a plain-DOM todo page', { timeout: 60_000 }, () => {
   let browser: Browser;
   let fixture: OpenedFixture;
@@ -67,7 +92,8 @@ describe('the native dock on a plain-DOM todo page', { timeout: 60_000 }, () => 
     const { page, dock, modelServer, errors, say } = await open();
     await expect.poll(() => dock.getAttribute('aria-label')).toBe('订单助手');
     expect(await dock.locator('[data-pling="messages"]').textContent()).toBe(texts.empty);
-    modelServer.enqueue(slowReply('你好，', '我能帮你管理待办。', 800));
+    const held = gatedReply('你好，', '我能帮你管理待办。');
+    modelServer.enqueue(held.reply);
 
     await say('你好');
 
@@ -76,6 +102,7 @@ describe('the native dock on a plain-DOM todo page', { timeout: 60_000 }, () => 
     expect(await streaming.getAttribute('data-role')).toBe('assistant');
     expect(await streaming.textContent()).toContain('你好，');
     expect(await dock.locator('[data-pling="stop"]').isVisible()).toBe(true);
+    held.release();
     const done = dock.locator('[data-pling="message"][data-role="assistant"]:not([data-streaming])');
     await done.waitFor();
     expect(await done.textContent()).toContain('你好，我能帮你管理待办。');

@@ -55,7 +55,23 @@ describe('AgentDock (Vue 3) in Chromium', { timeout: 60_000 }, () => {
     expect(await input.inputValue()).toBe('第一行\n第二行');
     expect(fixture.modelServer.requests).toHaveLength(0);
 
-    fixture.modelServer.enqueue(streamedText(['你好，', '我是助手。'], 700));
+    // The reply holds after its first words until the test has seen them streaming and the Stop button (a fixed
+    // pause ran out before those checks on a loaded machine).
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    fixture.modelServer.enqueue({
+      type: 'stream',
+      steps: [
+        { role: 'assistant' },
+        { text: '你好，' },
+        { until: released },
+        { text: '我是助手。' },
+        { finish: 'stop' },
+        { done: true },
+      ],
+    });
     await input.fill('你好');
     await input.press('Enter');
     expect(await input.inputValue()).toBe('');
@@ -65,6 +81,7 @@ describe('AgentDock (Vue 3) in Chromium', { timeout: 60_000 }, () => {
     expect(await streaming.textContent()).toContain('你好，');
     expect(await streaming.getAttribute('data-role')).toBe('assistant');
     await dock('[data-pling="stop"]').waitFor();
+    release();
 
     const stored = dock('[data-pling="message"][data-role="assistant"]').filter({ hasText: '你好，我是助手。' });
     await stored.waitFor();
