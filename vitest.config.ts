@@ -112,7 +112,7 @@ const isolatedFiles = [...inProcesses, ...inThreads].filter(
 
 /**
  * One throwaway PostgreSQL cluster for the run, in the projects whose files may use it (a file that needs PostgreSQL
- * runs in a process of its own): started only when such a project has files to run, and shared by both.
+ * runs in a fork): started only when such a project has files to run, and shared by them.
  */
 const globalSetup = ['packages/shared/postgres/src/throwaway-global-setup.ts'];
 
