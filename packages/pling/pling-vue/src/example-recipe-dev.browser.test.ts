@@ -60,11 +60,19 @@ describe('examples/recipes/vue3 through its dev server', { timeout: 90_000 }, ()
 
   it('a reply the upstream cuts mid-stream ends as MODEL_STREAM_ERROR with the part shown kept (no hang)', async () => {
     const page = await openRecipe();
+    // The stream is cut once the page shows its first words: after a fixed pause a loaded machine could read the words
+    // and the cut together, and a cut before anything was shown is (rightly) retried instead.
+    let shown = () => {};
+    const onScreen = new Promise<void>((resolve) => {
+      shown = resolve;
+    });
     modelServer.enqueue({
       type: 'stream',
-      steps: [{ role: 'assistant' }, { text: '正在查询第一笔' }, { flush: true }, { delayMs: 100 }, { cut: true }],
+      steps: [{ role: 'assistant' }, { text: '正在查询第一笔' }, { until: onScreen }, { cut: true }],
     });
     await send(page, '查一下');
+    await page.locator('[data-pling="message"]', { hasText: '正在查询第一笔' }).waitFor();
+    shown();
     const cut = page.locator('[data-pling="message"][data-interrupted="true"]');
     await cut.waitFor({ timeout: 15_000 });
     expect(await cut.textContent()).toContain('正在查询第一笔');

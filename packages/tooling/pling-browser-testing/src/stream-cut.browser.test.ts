@@ -47,11 +47,18 @@ describe('a reply cut mid-stream, in every dock', { timeout: 120_000 }, () => {
       envLocal: { VITE_AGENT_BASE_URL: '/v1', VITE_AGENT_MODEL: 'env-model' },
       mode: 'dev',
     });
+    // Cut once the page shows the first words, as in the cases above (not after a fixed pause).
+    let shown = () => {};
+    const onScreen = new Promise<void>((resolve) => {
+      shown = resolve;
+    });
     modelServer.enqueue({
       type: 'stream',
-      steps: [{ role: 'assistant' }, { text: '代理后面的半句' }, { flush: true }, { delayMs: 100 }, { cut: true }],
+      steps: [{ role: 'assistant' }, { text: '代理后面的半句' }, { until: onScreen }, { cut: true }],
     });
     const dock = await sendInDock(page, '写点什么');
+    await dock.locator('[data-pling="message"]', { hasText: '代理后面的半句' }).waitFor();
+    shown();
     const cut = dock.locator('[data-pling="message"][data-interrupted="true"]');
     await cut.waitFor({ timeout: 15_000 });
     expect(await cut.textContent()).toContain('代理后面的半句');
