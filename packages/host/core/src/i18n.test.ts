@@ -140,7 +140,9 @@ describe('plural choices in fillPlaceholders', () => {
       '{a}',
       '{b}',
       '{a,',
-      'a',
+      // No lone word: after the unclosed choice above it would be a selector opening a nested choice, which the
+      // reference (brace-free texts only) cannot follow.
+      '-',
       ' ',
       '#',
       ',',
