@@ -196,6 +196,8 @@ export default defineConfig({
           pool: 'forks',
           isolate: false,
           globalSetup,
+          // Each file's throwaway databases dropped at its end: the fork lives on, so the run's sweeps would not.
+          setupFiles: ['packages/shared/postgres/src/throwaway-file-cleanup.case.ts'],
         },
       },
       {

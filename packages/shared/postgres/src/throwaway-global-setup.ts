@@ -26,7 +26,7 @@ function alive(pid: number): boolean {
 }
 
 /** Drops the databases of throwawayDatabase() whose process is gone (FORCE: its children's connections too). */
-export async function dropEndedDatabases(serverUrl: string): Promise<string[]> {
+export async function dropEndedDatabases(serverUrl: string, stopped: () => boolean = () => false): Promise<string[]> {
   const client = new pg.Client({ connectionString: `${serverUrl}/postgres` });
   await client.connect();
   try {
@@ -37,8 +37,14 @@ export async function dropEndedDatabases(serverUrl: string): Promise<string[]> {
         const owner = throwawayDatabaseOwner(name);
         return owner !== undefined && !alive(owner);
       });
-    for (const name of ended) await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    return ended;
+    const dropped: string[] = [];
+    for (const name of ended) {
+      // The run is over: the cluster and its directory go as a whole.
+      if (stopped()) break;
+      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      dropped.push(name);
+    }
+    return dropped;
   } finally {
     await client.end();
   }
@@ -62,14 +68,17 @@ async function start(): Promise<{ server: ThrowawayPostgres; stopSweeping: () =>
   if (!postgresBinDir()) return undefined;
   const server = await startThrowawayPostgres({ manyDatabases: true });
   let sweeping: Promise<unknown> = Promise.resolve();
+  let stopped = false;
   const timer = setInterval(() => {
     // One sweep at a time; a failed one (the server busy or stopping) is retried by the next.
-    sweeping = sweeping.then(() => dropEndedDatabases(server.serverUrl)).catch(() => undefined);
+    sweeping = sweeping.then(() => dropEndedDatabases(server.serverUrl, () => stopped)).catch(() => undefined);
   }, SWEEP_MS);
   timer.unref();
   return {
     server,
+    // The drop under way ends; none follows (each drops and checkpoints a database the cluster's removal deletes).
     stopSweeping: async () => {
+      stopped = true;
       clearInterval(timer);
       await sweeping;
     },

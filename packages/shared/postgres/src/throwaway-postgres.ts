@@ -183,6 +183,8 @@ export const SHARED_POSTGRES_ENV = 'AALIS_TEST_POSTGRES_URL';
 
 let own: Promise<ThrowawayPostgres> | undefined;
 let databases = 0;
+/** The databases this process made on the run's cluster and has not dropped yet (dropMyDatabases). */
+const made: string[] = [];
 
 /** The id of the process that made a database of throwawayDatabase(), from its name (t<pid>_<n>_<random>). */
 export function throwawayDatabaseOwner(name: string): number | undefined {
@@ -212,5 +214,23 @@ export async function throwawayDatabase(): Promise<string> {
   } finally {
     await client.end();
   }
+  made.push(name);
   return `${server}/${name}`;
+}
+
+/**
+ * Drops the databases this process made on the run's cluster so far (FORCE: connections left open too). A test
+ * worker that runs one file after another (a shared fork) calls it after each file: the run's sweeps drop only the
+ * databases of ended processes, and this one lives until the run's end.
+ */
+export async function dropMyDatabases(): Promise<void> {
+  const server = process.env[SHARED_POSTGRES_ENV];
+  if (!server || made.length === 0) return;
+  const client = new pg.Client({ connectionString: `${server}/postgres` });
+  await client.connect();
+  try {
+    for (const name of made.splice(0)) await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
 }
