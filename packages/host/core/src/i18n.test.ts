@@ -60,6 +60,7 @@ describe('plural choices in fillPlaceholders', () => {
     expect(fillPlaceholders(facts, { count: 2 }, 'en')).toBe('2 facts');
     expect(fillPlaceholders(facts, { count: 21 }, 'en')).toBe('21 facts');
     expect(fillPlaceholders(facts, { count: '1' }, 'en')).toBe('1 fact');
+    expect(fillPlaceholders(facts, { count: '1,001' }, 'en')).toBe('1,001 facts');
   });
 
   it('prefers an exact =N match, and falls back to other for a category the choice does not name', () => {
@@ -117,7 +118,7 @@ describe('plural choices in fillPlaceholders', () => {
         }));
         if (!branches.some((branch) => branch.selector === 'other')) return whole;
         if (value === undefined) return whole;
-        const count = typeof value === 'number' ? value : Number.parseFloat(value);
+        const count = typeof value === 'number' ? value : /^\s*$/.test(value) ? Number.NaN : Number(value);
         const category = Number.isFinite(count) ? new Intl.PluralRules(locale).select(count) : 'other';
         const chosen =
           branches.find((branch) => branch.selector === `=${count}`) ??
@@ -150,7 +151,11 @@ describe('plural choices in fillPlaceholders', () => {
       '名',
     );
     const template = fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join(''));
-    const value = fc.oneof(fc.integer({ min: -3, max: 30 }), fc.string({ maxLength: 3 }), fc.constantFrom('1', '2.5'));
+    const value = fc.oneof(
+      fc.integer({ min: -3, max: 30 }),
+      fc.string({ maxLength: 3 }),
+      fc.constantFrom('1', '2.5', '1,234', ' 1 '),
+    );
     const params = fc.dictionary(fc.constantFrom('a', 'b', 'c'), value);
     const locale = fc.constantFrom<'en' | 'zh-CN'>('en', 'zh-CN');
     fc.assert(

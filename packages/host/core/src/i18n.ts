@@ -162,7 +162,8 @@ function renderPluralChoice(
   params: Readonly<Record<string, string | number>>,
   locale: Locale,
 ): string {
-  const count = typeof value === 'number' ? value : Number.parseFloat(value);
+  // A string counts only when it is wholly a number: '1,234' (a number formatted for reading) takes `other`.
+  const count = typeof value === 'number' ? value : value.trim() === '' ? Number.NaN : Number(value);
   const exact = `=${count}`;
   const category = Number.isFinite(count) ? pluralRules(locale).select(count) : 'other';
   const branch =
