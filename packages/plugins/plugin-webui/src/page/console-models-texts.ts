@@ -109,7 +109,7 @@ export const CONSOLE_MODELS_TEXTS = defineCatalogue({
     'console-models.delete': 'Delete',
     'console-models.deleteConfirm': 'Delete the connection of "{name}"? Its models go offline at once.',
     'console-models.saved': 'Saved and applied.',
-    'console-models.test.ok': 'Connected: {count} models, {model} answered "{reply}" ({ms} ms).',
+    'console-models.test.ok': 'Connected: {count, plural, one {# model} other {# models}}, {model} answered "{reply}" ({ms} ms).',
     'console-models.test.failed': 'The test did not pass ({step}):',
     'console-models.step.address': 'address',
     'console-models.step.models': 'listing the models',
@@ -163,7 +163,7 @@ export const CONSOLE_MODELS_TEXTS = defineCatalogue({
     'console-models.mcp.add': 'Add MCP server',
     'console-models.mcp.remove': 'Remove',
     'console-models.mcp.edit': 'Edit',
-    'console-models.mcp.tools': '{count} tools',
+    'console-models.mcp.tools': '{count, plural, one {# tool} other {# tools}}',
     'console-models.personas': 'Personas',
     'console-models.personas.intro':
       'A persona is who she is in a session; each one is a YAML file in the personas directory.',

@@ -79,7 +79,7 @@ export const MEMORY_PAGE_TEXTS = defineCatalogue({
     'webui-page.memory.people': 'People',
     'webui-page.memory.noPeople': 'Nothing is remembered about anyone yet.',
     'webui-page.memory.owner': 'owner',
-    'webui-page.memory.factCount': '{count} facts',
+    'webui-page.memory.factCount': '{count, plural, one {# fact} other {# facts}}',
     'webui-page.memory.facts': 'Profile of {person}',
     'webui-page.memory.noFacts': 'Nothing is remembered about this person.',
     'webui-page.memory.source.tool': 'remembered in a chat',
@@ -99,7 +99,7 @@ export const MEMORY_PAGE_TEXTS = defineCatalogue({
     'webui-page.memory.why.neighbour': 'context',
     'webui-page.memory.messages': 'Messages in long-term memory',
     'webui-page.memory.her': 'she',
-    'webui-page.memory.index': 'Long-term memory holds {count} messages; vectors: {state}',
+    'webui-page.memory.index': 'Long-term memory holds {count, plural, one {# message} other {# messages}}; vectors: {state}',
     'webui-page.memory.vectors.off': 'off',
     'webui-page.memory.vectors.indexing': 'indexing',
     'webui-page.memory.vectors.ready': 'ready',
@@ -122,7 +122,7 @@ export const MEMORY_PAGE_TEXTS = defineCatalogue({
     'webui-page.memory.deleteSkill': 'Delete the skill "{name}"?',
     'webui-page.memory.deleteSkillDetail': 'She will not use this procedure any more.',
     'webui-page.memory.deleted': 'Deleted.',
-    'webui-page.memory.forgotMessages': 'Deleted; {count} related messages left long-term memory too.',
+    'webui-page.memory.forgotMessages': 'Deleted; {count, plural, one {# related message} other {# related messages}} left long-term memory too.',
   },
 });
 

@@ -72,7 +72,7 @@ describe('the memory page', () => {
       await dialog.getByTestId('confirm').click();
       await expect
         .poll(() => page.getByTestId('memory-notice').textContent(), SLOW)
-        .toMatch(/^Deleted; [1-9]\d* related messages left long-term memory too\.$/);
+        .toMatch(/^Deleted; (1 related message|([2-9]|[1-9]\d+) related messages) left long-term memory too\.$/);
       await expect.poll(() => facts(page).count(), SLOW).toBe(0);
       // The search shown is asked again: found nowhere, neither in the profile nor in long-term memory.
       await expect
