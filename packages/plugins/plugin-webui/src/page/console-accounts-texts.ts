@@ -165,7 +165,8 @@ export const CONSOLE_ACCOUNTS_TEXTS = defineCatalogue({
     'webui-page.usage.cost': 'Cost',
     'webui-page.usage.total': 'Total',
     'webui-page.usage.cachedShare': 'Cached share',
-    'webui-page.usage.unpriced': '{count, plural, one {# call had no price and is} other {# calls had no price and are}} not in the cost',
+    'webui-page.usage.unpriced':
+      '{count, plural, one {# call had no price and is} other {# calls had no price and are}} not in the cost',
     'webui-page.usage.empty': 'No model calls in this period.',
     'webui-page.usage.noAccount': '(no account)',
     'webui-page.logs': 'Logs',

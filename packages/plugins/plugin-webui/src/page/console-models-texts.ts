@@ -109,7 +109,8 @@ export const CONSOLE_MODELS_TEXTS = defineCatalogue({
     'console-models.delete': 'Delete',
     'console-models.deleteConfirm': 'Delete the connection of "{name}"? Its models go offline at once.',
     'console-models.saved': 'Saved and applied.',
-    'console-models.test.ok': 'Connected: {count, plural, one {# model} other {# models}}, {model} answered "{reply}" ({ms} ms).',
+    'console-models.test.ok':
+      'Connected: {count, plural, one {# model} other {# models}}, {model} answered "{reply}" ({ms} ms).',
     'console-models.test.failed': 'The test did not pass ({step}):',
     'console-models.step.address': 'address',
     'console-models.step.models': 'listing the models',

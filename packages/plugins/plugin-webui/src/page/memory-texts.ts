@@ -99,7 +99,8 @@ export const MEMORY_PAGE_TEXTS = defineCatalogue({
     'webui-page.memory.why.neighbour': 'context',
     'webui-page.memory.messages': 'Messages in long-term memory',
     'webui-page.memory.her': 'she',
-    'webui-page.memory.index': 'Long-term memory holds {count, plural, one {# message} other {# messages}}; vectors: {state}',
+    'webui-page.memory.index':
+      'Long-term memory holds {count, plural, one {# message} other {# messages}}; vectors: {state}',
     'webui-page.memory.vectors.off': 'off',
     'webui-page.memory.vectors.indexing': 'indexing',
     'webui-page.memory.vectors.ready': 'ready',
@@ -122,7 +123,8 @@ export const MEMORY_PAGE_TEXTS = defineCatalogue({
     'webui-page.memory.deleteSkill': 'Delete the skill "{name}"?',
     'webui-page.memory.deleteSkillDetail': 'She will not use this procedure any more.',
     'webui-page.memory.deleted': 'Deleted.',
-    'webui-page.memory.forgotMessages': 'Deleted; {count, plural, one {# related message} other {# related messages}} left long-term memory too.',
+    'webui-page.memory.forgotMessages':
+      'Deleted; {count, plural, one {# related message} other {# related messages}} left long-term memory too.',
   },
 });
 

@@ -41,7 +41,8 @@ export const PLUGIN_INSTALL_TEXTS = defineCatalogue({
     'webui-install.remove': 'Remove',
     'webui-install.unavailable': 'Plugins cannot be added here: ',
     'webui-install.phase.resolving': 'Resolving the dependency tree (npm)…',
-    'webui-install.phase.fetching': 'Downloading and unpacking (npm): {count, plural, one {# package} other {# packages}} unpacked…',
+    'webui-install.phase.fetching':
+      'Downloading and unpacking (npm): {count, plural, one {# package} other {# packages}} unpacked…',
     'webui-install.phase.building': 'Running install scripts (npm)…',
     'webui-install.phase.checking': 'Checking the @aalis/core range and a test load…',
     'webui-install.phase.loading': 'Starting it…',

@@ -260,7 +260,8 @@ export const PAGE_TEXTS = defineCatalogue({
     'webui-page.sessions.unread': 'New reply',
     'webui-page.sessions.delete': 'Delete session',
     'webui-page.sessions.deleteConfirm': 'Delete the session “{title}”? Its history is erased and cannot be restored.',
-    'webui-page.sessions.deleteChildren': '{count, plural, one {Its # child session is} other {Its # child sessions are}} deleted with it.',
+    'webui-page.sessions.deleteChildren':
+      '{count, plural, one {Its # child session is} other {Its # child sessions are}} deleted with it.',
     'webui-page.sessions.deleteRunning': 'It is replying: that turn stops at once.',
     'webui-page.kind.room': 'Room',
     'webui-page.kind.direct': 'Direct',
@@ -402,7 +403,8 @@ export const PAGE_TEXTS = defineCatalogue({
     'webui-page.usage.reserved': 'Reserved for the reply',
     'webui-page.usage.trimmed': 'The context was trimmed in this turn',
     'webui-page.usage.history': '{count, plural, one {# history message} other {# history messages}}',
-    'webui-page.usage.historyLimit': '{count, plural, one {# history message} other {# history messages}} (limit {limit})',
+    'webui-page.usage.historyLimit':
+      '{count, plural, one {# history message} other {# history messages}} (limit {limit})',
     'webui-page.usage.budget': 'Trim budget {tokens}',
     'webui-page.usage.model': 'Model {model}',
     'webui-page.usage.bar': 'Context usage',
