@@ -17,10 +17,11 @@ export const memoryCommandTexts = defineCatalogue({
     'runtime.memory.disabled':
       'Long-term memory is turned off in the configuration (plugins.memory-vector: false): there is no index to rebuild.',
     'runtime.memory.notActive': 'Long-term memory could not start: {reason}',
-    'runtime.memory.start': 'Rebuilding long-term memory’s vectors with the embedding model {model}: {total} messages.',
+    'runtime.memory.start':
+      'Rebuilding long-term memory’s vectors with the embedding model {model}: {total, plural, one {# message} other {# messages}}.',
     'runtime.memory.progress': 'Re-indexing vectors: {embedded}/{total} ({percent} %)',
     'runtime.memory.done':
-      'Done: {embedded} messages have vectors of {model} ({dimensions} dimensions), in {seconds} s.',
+      'Done: {embedded, plural, one {# message has} other {# messages have}} vectors of {model} ({dimensions} dimensions), in {seconds} s.',
     'runtime.memory.failed':
       'Re-indexing stopped: {reason}\nThe vectors made so far are kept; once fixed, run aalis memory reindex again, or start Aalis and it goes on in the background.',
     'runtime.memory.serverRunning':

@@ -151,7 +151,7 @@ describe('TurnView', () => {
   it('shows how many inputs wait at the bottom of the live region', () => {
     const screen = view();
     screen.waiting = 2;
-    expect(screen.take().live).toEqual(['⏳ 2 message(s) waiting']);
+    expect(screen.take().live).toEqual(['⏳ 2 messages waiting']);
   });
 
   it('neutralises control sequences in replies, reasoning, tool calls and notices; only its own styling remains', () => {

@@ -56,7 +56,7 @@ export const fileReaderTexts = defineCatalogue({
     'fileReader.long':
       'File id {id}, {kind}, {units} {unit}, {chars} characters in {parts} parts: too long to come with the message. Outline:\n{outline}\nRead the text with read_uploaded_file (fileId: {id}, part: the part number).',
     'fileReader.outline.entry': 'Part {part} ({range}): {start}',
-    'fileReader.outline.more': '… and {count} more parts not listed',
+    'fileReader.outline.more': '… and {count, plural, one {# more part} other {# more parts}} not listed',
     'fileReader.range.units': '{unit} {from}–{to}',
     'fileReader.range.unit': '{unit} {from}',
     'fileReader.encoding': ' (encoding {encoding})',
@@ -65,7 +65,7 @@ export const fileReaderTexts = defineCatalogue({
     'fileReader.images': 'Images in the document (descriptions, at most {limit}):',
     'fileReader.image.entry': '{index}. {name}: {description}',
     'fileReader.images.more':
-      '{count} more images were not described (at most {limit} per document, plugins.file-reader.maxImagesPerDocument).',
+      '{count, plural, one {# more image was} other {# more images were}} not described (at most {limit} per document, plugins.file-reader.maxImagesPerDocument).',
     'fileReader.part.header': 'File {name} (id {id}), part {part}/{parts}:\n{text}',
     'fileReader.failed': 'The file {name} could not be read: {reason} The rest of the message was sent as usual.',
     'fileReader.failed.model': 'The file could not be read: {reason}',

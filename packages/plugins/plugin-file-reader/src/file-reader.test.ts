@@ -192,7 +192,7 @@ describe('FileReader', () => {
     const { attachment } = await reader.read(file(await docx(['With pictures'], { images: 3 }), 'pics.docx'), 's1');
     expect(described).toEqual(['image1.png', 'image2.png']);
     expect(attachment.description).toContain('1. image1.png: a tiny picture (image/png)');
-    expect(attachment.description).toContain('1 more images were not described (at most 2 per document');
+    expect(attachment.description).toContain('1 more image was not described (at most 2 per document');
   });
 
   it('describes the pictures inside a PDF through media, bounded per document, marks left out', async () => {
@@ -216,7 +216,7 @@ describe('FileReader', () => {
     expect(attachment.description).toContain('Figure 1 shows the red and green squares.');
     expect(attachment.description).toContain('1. page1-image1.png: a 48×48 square (image/png)');
     // The blue square of page 2 is found but over the bound; the 8 px mark is no picture.
-    expect(attachment.description).toContain('1 more images were not described (at most 2 per document');
+    expect(attachment.description).toContain('1 more image was not described (at most 2 per document');
   });
 
   it('removes files after their retention time', async () => {

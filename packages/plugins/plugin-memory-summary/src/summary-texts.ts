@@ -51,9 +51,10 @@ export const summaryTexts = defineCatalogue({
     'memorySummary.role.system': 'System',
     'memorySummary.role.tool': 'Tool {name}',
     'memorySummary.calls': 'calls {calls}',
-    'memorySummary.attachments': '{count} attachment(s)',
+    'memorySummary.attachments': '{count, plural, one {# attachment} other {# attachments}}',
     'memorySummary.command.compact': 'Compact this session’s active history into a summary now',
-    'memorySummary.command.compacted': 'Compacted {count} messages into a summary of {chars} characters.',
+    'memorySummary.command.compacted':
+      'Compacted {count, plural, one {# message} other {# messages}} into a summary of {chars, plural, one {# character} other {# characters}}.',
     'memorySummary.command.empty': 'There is nothing to compact.',
     'memorySummary.command.busy': 'A compaction of this session is already running.',
     'memorySummary.command.changed':

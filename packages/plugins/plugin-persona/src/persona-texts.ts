@@ -32,7 +32,7 @@ export const personaTexts = defineCatalogue({
     'persona.default.prompt':
       'You are Aalis, a friendly and reliable assistant. Answer concisely and accurately; say so when you are not sure; ask before acting when a request is unclear.',
     'persona.command.reload': 'Read the persona files again',
-    'persona.command.reloaded': 'Loaded {count} personas: {ids}',
+    'persona.command.reloaded': 'Loaded {count, plural, one {# persona} other {# personas}}: {ids}',
     'persona.command.problems': 'These files were not loaded:',
     'persona.field.expected': 'one of the personas there are ({known}; /persona lists them)',
   },

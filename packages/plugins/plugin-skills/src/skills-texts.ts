@@ -50,7 +50,7 @@ export const skillsTexts = defineCatalogue({
     'skills.sharedOwnerOnly':
       'Only the owner can make a skill usable in every conversation; not saved. Save it again without shared.',
     'skills.none': 'No related skill found.',
-    'skills.found': 'Found {count} skills:',
+    'skills.found': 'Found {count, plural, one {# skill} other {# skills}}:',
     'skills.unknown': 'No skill usable in this conversation is called "{skill}". Find it with skill_search first.',
     'skills.notYours':
       'The skill "{name}" was not saved by a speaker of this turn; only whoever saved it or the owner can delete it.',

@@ -29,7 +29,8 @@ export const profileTexts = defineCatalogue({
       'Forget about the current speaker, at their request: profile facts containing the text, and what they said containing it in long-term memory; without text, their whole profile.',
     'userProfile.tool.forget.about': 'A piece of text of what to forget; empty for the whole profile',
     'userProfile.remembered': 'Remembered: {fact}',
-    'userProfile.forgot': 'Forgot {facts} profile facts and {messages} messages of long-term memory.',
+    'userProfile.forgot':
+      'Forgot {facts, plural, one {# profile fact} other {# profile facts}} and {messages, plural, one {# message} other {# messages}} of long-term memory.',
     'userProfile.noSpeaker':
       'This turn has no speaker whose identity is known: nothing can be remembered or forgotten.',
     'userProfile.tooLong':
