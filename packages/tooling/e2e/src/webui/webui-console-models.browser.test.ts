@@ -205,6 +205,8 @@ describe('the console from an unconfigured start', () => {
       const cookies = await context.cookies();
       await phone.addCookies(cookies);
       await small.goto(new URL('/', page.url()).toString());
+      // The page lands in a new chat once it has loaded the sessions; a page opened before that was closed again by it.
+      await small.getByTestId('new-chat').waitFor();
       // On a phone the admin area is in the drawer behind the menu button.
       await small.getByTestId('menu').click();
       await small.locator('[data-testid="open-admin"]:visible').click();
@@ -221,6 +223,7 @@ describe('the console from an unconfigured start', () => {
       await desk.addCookies(cookies);
       const wide = await desk.newPage();
       await wide.goto(new URL('/', page.url()).toString());
+      await wide.getByTestId('new-chat').waitFor();
       await wide.getByTestId('open-admin').click();
       await wide.getByTestId('models-section').waitFor();
       await expect.poll(() => wide.getByTestId('models-section').textContent(), SLOW).toContain('测试连接');

@@ -70,6 +70,8 @@ describe('the workflows page', () => {
     'checks a workflow as it is typed, saves it, shows its graph, runs it and shows every step',
     async () => {
       await page.goto(served.link);
+      // The page lands in a new chat once it has loaded the sessions; a page opened before that was closed again by it.
+      await page.getByTestId('new-chat').waitFor();
       await page.getByTestId('open-workflows').click();
       await page.getByTestId('workflows').waitFor();
       // A problem is shown with its line while typing; Save stays off until it is fixed.
@@ -107,6 +109,7 @@ describe('the workflows page', () => {
       await page.evaluate(() => localStorage.setItem('aalis.webui.locale', 'zh-CN'));
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`${new URL(served.link).origin}/`);
+      await page.getByTestId('new-chat').waitFor();
       // On a phone the other pages are in the session drawer.
       await page.getByTestId('menu').click();
       await page.getByTestId('open-workflows').click();
