@@ -54,7 +54,8 @@ export const pluginCommandTexts = defineCatalogue({
     'runtime.plugin.npmCode.ENOTFOUND': 'the registry cannot be reached (its name does not resolve).',
     'runtime.plugin.npmCode.ECONNREFUSED': 'the registry cannot be reached (the connection was refused).',
     'runtime.plugin.aborted': 'Aalis is shutting down: npm {command} was stopped.',
-    'runtime.plugin.npmTimeout': 'npm {command} did not finish within {minutes} minutes and was stopped.',
+    'runtime.plugin.npmTimeout':
+      'npm {command} did not finish within {minutes, plural, one {# minute} other {# minutes}} and was stopped.',
     'runtime.plugin.npmOutputTooLarge': 'npm {command} wrote more than {kib} KiB of output and was stopped.',
     'runtime.plugin.notPlugin':
       '{name} is not an Aalis plugin: its package.json declares no @aalis/core range in peerDependencies.',

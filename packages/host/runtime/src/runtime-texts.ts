@@ -116,10 +116,10 @@ export const runtimeTexts = defineCatalogue({
       'Usage: aalis [start] [--session <id>] [--config <file>]   interactive chat (default)\n       aalis chat [--session <id>] [--config <file>]    one message per line of standard input, replies on standard output\n       aalis serve [--config <file>]                    headless: the session server and WebUI, the enabled platforms\n       aalis webui-link [--account <id>] [--config <file>]   prints a fresh WebUI login link\n       aalis plugin add <npm name> | aalis plugin remove <name>   installs or removes a plugin in this deployment\n       aalis memory reindex [--config <file>]           rebuilds long-term memory’s vectors with the configured model\n       aalis --help | --version\n\nConfiguration: aalis.config.yaml in the working directory (created on the first run); environment variables override it:\n  AALIS_LLM_BASE_URL  AALIS_LLM_API_KEY  AALIS_LLM_MODEL  AALIS_DATA_DIR  AALIS_LOG_LEVEL  AALIS_LOCALE\n  AALIS_DATABASE_URL  AALIS_WEBUI_HOST  AALIS_WEBUI_PORT',
     'runtime.cli.badArgument': 'Unknown argument: {argument}',
     'runtime.banner.webui':
-      'WebUI login link (valid for {minutes} minutes, once; aalis webui-link prints another): {link}',
-    'runtime.webuiLink.running': 'Login link (valid for {minutes} minutes, once):',
+      'WebUI login link (valid for {minutes, plural, one {# minute} other {# minutes}}, once; aalis webui-link prints another): {link}',
+    'runtime.webuiLink.running': 'Login link (valid for {minutes, plural, one {# minute} other {# minutes}}, once):',
     'runtime.webuiLink.notRunning':
-      'The session server is not running now (start it with aalis serve or aalis start); once it runs at {url}, this link works for {minutes} minutes:',
+      'The session server is not running now (start it with aalis serve or aalis start); once it runs at {url}, this link works for {minutes, plural, one {# minute} other {# minutes}}:',
     'runtime.webuiLink.unknownAccount':
       'There is no WebUI account "{account}". The owner\'s account is "{owner}"; other accounts are listed in plugins.session-server.accounts.',
     'runtime.webuiLink.disabled':

@@ -41,7 +41,7 @@ export const budgetTexts = defineCatalogue({
     'budget.line': '· {scope}: {used} used of {limit}',
     'budget.unlimited': 'no limit',
     'budget.unit.tokens': ' tokens',
-    'budget.amount.tokens': '{amount} tokens',
+    'budget.amount.tokens': '{amount, plural, one {# token} other {# tokens}}',
     'budget.unit.money': 'money',
     'budget.unit.tokensName': 'tokens',
     'budget.set.done': '{scope} is now {limit}.',

@@ -112,7 +112,7 @@ export const fileReaderErrors = defineErrors({
   },
   AALIS_FILE_PART_OUT_OF_RANGE: {
     'zh-CN': '文件 {id} 只有 {parts} 部分，没有第 {part} 部分。',
-    en: 'The file {id} has {parts} parts; there is no part {part}.',
+    en: 'The file {id} has {parts, plural, one {# part} other {# parts}}; there is no part {part}.',
   },
   AALIS_FILE_STORE_FAILED: {
     'zh-CN': '没能存下文件：{reason}。请检查数据目录是否可写、磁盘是否已满。',

@@ -19,7 +19,7 @@ export const offlineTexts = defineCatalogue({
   en: {
     'llm-offline.model.name': 'Offline demo model (offline)',
     'llm-offline.reply.echo':
-      '(Offline demo model) I am the offline demo model: no network, fixed rules. You said: "{excerpt}" ({chars} characters). To talk to a real model, enable and configure @aalis/plugin-llm-openai (baseUrl and apiKey) and set the llm service preference to one of its models. To try a tool call, write: call: tool_name {"arg":"value"} (or /call tool_name {…} on a line of its own inside a message)',
+      '(Offline demo model) I am the offline demo model: no network, fixed rules. You said: "{excerpt}" ({chars, plural, one {# character} other {# characters}}). To talk to a real model, enable and configure @aalis/plugin-llm-openai (baseUrl and apiKey) and set the llm service preference to one of its models. To try a tool call, write: call: tool_name {"arg":"value"} (or /call tool_name {…} on a line of its own inside a message)',
     'llm-offline.reply.empty':
       '(Offline demo model) I am the offline demo model, and I received no message this time. To talk to a real model, enable and configure @aalis/plugin-llm-openai.',
     'llm-offline.reply.tool-results': '(Offline demo model) The tools returned:\n{results}',

@@ -116,7 +116,7 @@ export const subtaskErrors = defineErrors({
   AALIS_SUBTASK_TOO_MANY: {
     'zh-CN':
       '本会话已有 {running} 个子任务在跑，达到会话设置「同时运行的子任务数」（{max}）。请先用 wait_subtasks 等其中的做完，或用 stop_subtask 停掉一个。',
-    en: 'This session already has {running} subtasks running, the session setting subtaskMaxConcurrent ({max}). Wait for one with wait_subtasks, or stop one with stop_subtask, first.',
+    en: 'This session already has {running, plural, one {# subtask} other {# subtasks}} running, the session setting subtaskMaxConcurrent ({max}). Wait for one with wait_subtasks, or stop one with stop_subtask, first.',
   },
   AALIS_SUBTASK_OVER_BUDGET: {
     'zh-CN':

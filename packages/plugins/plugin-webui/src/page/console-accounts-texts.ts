@@ -146,7 +146,7 @@ export const CONSOLE_ACCOUNTS_TEXTS = defineCatalogue({
     'webui-page.accounts.passwordHint': '8 to 256 characters; leave empty for one-time link login only',
     'webui-page.usage': 'Usage',
     'webui-page.usage.days': 'Period',
-    'webui-page.usage.lastDays': 'Last {days} days',
+    'webui-page.usage.lastDays': 'Last {days, plural, one {# day} other {# days}}',
     'webui-page.usage.groupBy': 'Group by',
     'webui-page.usage.group.day': 'Day',
     'webui-page.usage.group.model': 'Model',
