@@ -136,6 +136,9 @@ describe('budgets in the WebUI', () => {
         await phone.addCookies(await context.cookies());
         const small = await phone.newPage();
         await small.goto(new URL('/', page.url()).toString());
+        // The page lands in a new chat once it has loaded the sessions; the admin area opened before that was
+        // closed again by it.
+        await small.getByTestId('new-chat').waitFor();
         // On a phone the pages are in the session drawer.
         await small.getByTestId('menu').click();
         await small.getByTestId('open-admin').click();

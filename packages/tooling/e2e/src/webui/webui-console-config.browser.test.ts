@@ -43,6 +43,8 @@ describe('the console’s plugin settings', () => {
     'edits a plugin’s settings from its schema, applied live and written back; refuses an invalid value inline',
     async () => {
       await page.goto(served.link);
+      // The page lands in a new chat once it has loaded the sessions; a page opened before that was closed again by it.
+      await page.getByTestId('new-chat').waitFor();
       await page.getByTestId('open-admin').click();
       const agent = row('@aalis/plugin-agent');
       await expect
@@ -156,6 +158,7 @@ describe('the console’s plugin settings', () => {
       await page.evaluate(() => localStorage.setItem('aalis.webui.locale', 'zh-CN'));
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`${served.origin}/`);
+      await page.getByTestId('new-chat').waitFor();
       // On a phone the admin area is in the drawer behind the menu button.
       await page.getByTestId('menu').click();
       await page.locator('[data-testid="open-admin"]:visible').click();
