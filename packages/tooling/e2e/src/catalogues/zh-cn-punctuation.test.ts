@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 // Core's own registry module, by path: the same module the catalogues register into through `@aalis/core`.
-import { registeredTexts } from '../../../../host/core/src/i18n.js';
+import { fillPlaceholders, registeredTexts } from '../../../../host/core/src/i18n.js';
 import { halfWidthInChinese } from './half-width-in-chinese.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..', '..', '..');
@@ -70,5 +70,29 @@ describe('zh-CN catalogues', () => {
       for (const found of halfWidthInChinese(text)) offences.push(`${key}: …${found}…`);
     }
     expect(offences).toEqual([]);
+  });
+});
+
+// Checked here because this file loads every catalogue already: the plural choices of the en texts.
+describe('en plural choices', () => {
+  const CHOICE = /\{(\w+)\s*,\s*plural\s*,/g;
+
+  it('are well formed (they render for 1 and 2), and the zh-CN text keeps the plain placeholder', () => {
+    const offences: string[] = [];
+    const zh = registeredTexts('zh-CN');
+    let choices = 0;
+    for (const [key, text] of registeredTexts('en')) {
+      const names = [...text.matchAll(CHOICE)].map((match) => match[1]!);
+      choices += names.length;
+      for (const count of [1, 2]) {
+        const rendered = fillPlaceholders(text, Object.fromEntries(names.map((name) => [name, count])), 'en');
+        if (/,\s*plural\s*,/.test(rendered)) offences.push(`${key}: not a well-formed choice`);
+      }
+      for (const name of names) {
+        if (!zh.get(key)?.includes(`{${name}}`)) offences.push(`${key}: the zh-CN text has no {${name}}`);
+      }
+    }
+    expect(offences).toEqual([]);
+    expect(choices).toBeGreaterThan(30);
   });
 });
