@@ -117,6 +117,26 @@ describe('AppModel', () => {
     expect(snapshot.sessions.find((session) => session.id === 'webui:owner:a')?.unread).toBe(true);
   });
 
+  it('leaves a reader who opened another page while the list loaded where she went', async () => {
+    const { client, calls } = fakeClient();
+    let listed: () => void = () => undefined;
+    const request = client.request.bind(client);
+    const slowList = Object.assign(Object.create(client) as SessionClient, {
+      request: (async (type: string, params: Record<string, unknown>) => {
+        if (type === 'sessions.list') await new Promise<void>((resolve) => (listed = resolve));
+        return request(type as 'sessions.list', params as never);
+      }) as SessionClient['request'],
+    });
+    const app = new AppModel(slowList, pageAt(''));
+    const started = app.start();
+    await vi.waitFor(() => expect(calls).toContain('models.list'));
+    expect(app.getSnapshot().phase).toBe('ready');
+    app.openWorkflows();
+    listed();
+    await started;
+    expect(app.getSnapshot().view).toBe('workflows');
+  });
+
   it('creates the new chat’s session on its first send, with the model picked for it, and keeps the composer', async () => {
     const { client, calls } = fakeClient();
     const location = pageAt('');

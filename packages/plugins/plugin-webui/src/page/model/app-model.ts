@@ -173,6 +173,9 @@ export class AppModel extends Store<AppSnapshot> {
       return this.update({ phase: 'login-needed', loginError: LOGIN_CODES.has(refused.code) ? undefined : refused });
     }
     await Promise.all([this.refreshSessions(), this.refreshModels()]);
+    // The page is usable from 'ready' on: a reader who opened another page or a session while the list loaded is
+    // not thrown back to a new chat.
+    if (this.state.view !== 'chat' || this.state.selectedId !== undefined) return;
     const wanted = new URLSearchParams(this.location.search()).get('session');
     const asked = this.state.sessions.find((session) => session.id === wanted);
     // Without a session in the address the page lands in a new chat, ready to type (Open WebUI, LobeChat).
