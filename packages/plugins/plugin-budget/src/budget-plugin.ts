@@ -277,6 +277,9 @@ export function createBudgetPlugin({ now = Date.now }: { now?: () => number } = 
                 limit: formatLimit(limit),
               });
             }
+            // What this session's last model call used is counted before the figures are read (on PostgreSQL the
+            // count is still being written when a reply and the command that follows it come close together).
+            await counting.get(context.sessionId);
             const lines = await budgets.lines(subject, now());
             return textRef('budget.show', {
               unit: t(textRef(settings.unit === 'money' ? 'budget.unit.money' : 'budget.unit.tokensName')),
