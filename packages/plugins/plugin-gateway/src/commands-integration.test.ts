@@ -86,7 +86,7 @@ describe('plugin-gateway with plugin-commands', () => {
     expect(outbound.at(-1)?.content).not.toContain('broken.yaml');
     await gw.receive(from('root', '/persona.reload'));
     const reply = outbound.at(-1)?.content ?? '';
-    expect(reply).toContain('Loaded 1 personas: default');
+    expect(reply).toContain('Loaded 1 persona: default');
     expect(reply).toContain('broken.yaml');
     expect(handled).toEqual([]);
   });
