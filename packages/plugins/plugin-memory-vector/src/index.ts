@@ -154,6 +154,8 @@ export const memoryVectorPlugin = definePlugin({
               }),
             ),
           find: async ({ text, terms, scope, exclude, signal, contextWindow }) => {
+            // A turn just rolled back (edit, regenerate) leaves the index before this recall reads it.
+            await indexer.deletionsApplied();
             const costs = blockCosts(
               {
                 sessionId: scope.sessionId,
@@ -237,7 +239,10 @@ export const memoryVectorPlugin = definePlugin({
         const theirs = hits.filter((hit) => hit.person === person || hit.audience === own);
         return forget(theirs.map((hit) => hit.messageId));
       },
-      count: () => store.count(),
+      async count() {
+        await settledWithin(indexer, SEARCH_WAIT_MS);
+        return store.count();
+      },
       async settled() {
         await backfilling;
         await catchingUp;
@@ -245,6 +250,8 @@ export const memoryVectorPlugin = definePlugin({
         await vectors.settled();
       },
       async status(): Promise<MemoryVectorStatus> {
+        // What was said a moment ago (still in the indexer's short wait) is counted too, as a search finds it.
+        await settledWithin(indexer, SEARCH_WAIT_MS);
         const state = await vectors.status();
         return {
           indexed: await store.count(),

@@ -92,4 +92,19 @@ describe('MessageIndexer: when appends are written', () => {
     await indexer.settled();
     expect(await store.count()).toBe(1);
   });
+
+  it('applies a deletion without the quiet period, so the next recall cannot find a rolled-back turn', async () => {
+    indexer.appended('qq:group:1', [{ ...said('t1', 'a line of turn one'), metadata: { turnId: 'turn-1' } }]);
+    await vi.advanceTimersByTimeAsync(INDEX_DELAY_MS);
+    await indexer.settled();
+    expect(await store.count()).toBe(1);
+    indexer.deletedTurn('qq:group:1', 'turn-1');
+    // No timer advanced: the deletion does not wait for the quiet period; the recall waits for the deletion.
+    await indexer.deletionsApplied();
+    expect(await store.count()).toBe(0);
+    // With nothing deleted waiting, a recall does not wait for appends.
+    indexer.appended('qq:group:1', [said('t2', 'a line after it')]);
+    await indexer.deletionsApplied();
+    expect(await store.count()).toBe(0);
+  });
 });

@@ -37,6 +37,8 @@ export class MessageIndexer {
   /** The last indexed words of recently active sessions: the context of their next message. */
   private readonly lastWords = new Map<string, string>();
   private waitingMessages = 0;
+  /** Deletions and clears handed in and not applied yet (a recall must not find what they remove). */
+  private waitingDeletions = 0;
   private running: Promise<void> | undefined;
   /** Ends the quiet period now (set while a drain waits for it). */
   private wake: (() => void) | undefined;
@@ -60,12 +62,28 @@ export class MessageIndexer {
     if (this.waitingMessages >= INDEX_BATCH) this.wake?.();
   }
 
+  /** A deletion is applied at once, not after the quiet period: the next turn's recall waits for it. */
   deletedTurn(sessionId: string, turnId: string): void {
-    this.push({ kind: 'deleteTurn', sessionId, turnId });
+    this.pushDeletion({ kind: 'deleteTurn', sessionId, turnId });
   }
 
   cleared(sessionIds: readonly string[] | undefined): void {
-    this.push({ kind: 'clear', sessionIds });
+    this.pushDeletion({ kind: 'clear', sessionIds });
+  }
+
+  /**
+   * Resolves once no deletion waits (at once when none does, the usual case): a turn rolled back, or sessions
+   * cleared, leave the index before the next recall reads it.
+   */
+  async deletionsApplied(): Promise<void> {
+    while (this.waitingDeletions > 0 && this.running) await this.settled();
+  }
+
+  private pushDeletion(operation: Extract<Operation, { kind: 'deleteTurn' | 'clear' }>): void {
+    if (this.stopped) return;
+    this.waitingDeletions += 1;
+    this.push(operation);
+    this.wake?.();
   }
 
   /** Reads sessions again from the archive and adds what the index lacks. */
@@ -90,6 +108,7 @@ export class MessageIndexer {
     this.stopped = true;
     this.operations.length = 0;
     this.waitingMessages = 0;
+    this.waitingDeletions = 0;
     await this.settled();
   }
 
@@ -146,6 +165,8 @@ export class MessageIndexer {
         change: operation.kind,
         error: error instanceof Error ? error.message : String(error),
       });
+    } finally {
+      if (operation.kind !== 'catchUp') this.waitingDeletions = Math.max(0, this.waitingDeletions - 1);
     }
   }
 
