@@ -24,7 +24,8 @@ import {
   type TextRef,
   textRef,
 } from '@aalis/core';
-import { roomSessionId } from '@aalis/platform-room';
+// The subpath, not the package: the adapters' HTTP exchange (and its transport) stays unloaded where no platform runs.
+import { roomSessionId } from '@aalis/platform-room/room-session';
 import { type Identity, type NoticeText, type OutgoingMessage, renderNoticeText } from '@aalis/schema-message';
 import { type BudgetStore, postgresBudgetStore, sqliteBudgetStore } from './budget-store.js';
 import { budgetErrors } from './budget-texts.js';
