@@ -16,7 +16,7 @@ import {
 import type { HooksService } from '@aalis/api-hooks';
 import type { SessionManagerService } from '@aalis/api-session-manager';
 import type { SessionFieldsService } from '@aalis/api-session-settings';
-import type { Events, Logger } from '@aalis/core';
+import { atMost, type Events, type Logger } from '@aalis/core';
 import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { JOIN_TRIGGER, judgeTrigger } from './judge-trigger.js';
 import { type TriggerDefaults, triggerRulesFor } from './trigger-fields.js';
@@ -45,16 +45,6 @@ export interface GatewayOptions {
 
 /** The longest an input waits for the chat's earlier input to enter dispatch before it goes on regardless. */
 const DISPATCH_ORDER_WAIT_MS = 10_000;
-
-/** Resolves when `earlier` does, or after `ms` at the latest (its timer cleared either way). */
-async function atMost(earlier: Promise<void>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    await Promise.race([earlier, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Rooms whose last join is remembered; the oldest is forgotten past this (every count bounded). */
 const MAX_JOIN_ROOMS = 10_000;

@@ -14,7 +14,7 @@ import {
 } from '@aalis/api-memory-vector';
 import { sessionManager } from '@aalis/api-session-manager';
 import { storage } from '@aalis/api-storage';
-import { config, definePlugin, events, i18n, lifecycle, logger, optional, provide } from '@aalis/core';
+import { atMost, config, definePlugin, events, i18n, lifecycle, logger, optional, provide } from '@aalis/core';
 import type { Identity } from '@aalis/schema-message';
 import { queryTerms } from '@aalis/util-text-search';
 import { backfill } from './backfill.js';
@@ -46,17 +46,6 @@ export { sqliteRecallStore } from './sqlite-recall-store.js';
 
 /** How long a search waits at most for the indexer to apply what waits (a catch-up after start can take longer). */
 const SEARCH_WAIT_MS = 2_000;
-
-async function settledWithin(indexer: MessageIndexer, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    indexer.settled(),
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, ms);
-    }),
-  ]);
-  clearTimeout(timer);
-}
 
 export const memoryVectorPlugin = definePlugin({
   name: '@aalis/plugin-memory-vector',
@@ -204,7 +193,7 @@ export const memoryVectorPlugin = definePlugin({
       async search({ text, sessionId, speakers = [], limit = 10 }) {
         // What was said a moment ago (still in the indexer's short wait) is found too; a long catch-up is not
         // waited for beyond SEARCH_WAIT_MS.
-        await settledWithin(indexer, SEARCH_WAIT_MS);
+        await atMost(indexer.settled(), SEARCH_WAIT_MS);
         const hits = await store.search({
           terms: queryTerms(text),
           scope: await scopeFor(sessionId, speakers),
@@ -240,7 +229,7 @@ export const memoryVectorPlugin = definePlugin({
         return forget(theirs.map((hit) => hit.messageId));
       },
       async count() {
-        await settledWithin(indexer, SEARCH_WAIT_MS);
+        await atMost(indexer.settled(), SEARCH_WAIT_MS);
         return store.count();
       },
       async settled() {
@@ -251,7 +240,7 @@ export const memoryVectorPlugin = definePlugin({
       },
       async status(): Promise<MemoryVectorStatus> {
         // What was said a moment ago (still in the indexer's short wait) is counted too, as a search finds it.
-        await settledWithin(indexer, SEARCH_WAIT_MS);
+        await atMost(indexer.settled(), SEARCH_WAIT_MS);
         const state = await vectors.status();
         return {
           indexed: await store.count(),
