@@ -21,10 +21,12 @@ export { inboundLimits, type RoomLimitsSettings } from './inbound-limits.js';
 export { InboundOrder } from './inbound-order.js';
 export {
   type AnswerToolOptions,
+  MAX_REQUEST_NOTE_CHARS,
   newRequestId,
   OwnerRequests,
   type OwnerRequestsOptions,
   ownerRequestsOptions,
+  requestNote,
 } from './owner-requests.js';
 export { pause } from './pause.js';
 export {

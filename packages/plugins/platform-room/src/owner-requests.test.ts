@@ -1,7 +1,7 @@
 import type { Tool, ToolCallContext } from '@aalis/api-tools';
 import type { IncomingMessage } from '@aalis/schema-message';
 import { describe, expect, it } from 'vitest';
-import { OwnerRequests } from './owner-requests.js';
+import { MAX_REQUEST_NOTE_CHARS, OwnerRequests, requestNote } from './owner-requests.js';
 import { memoryPendingRequests } from './pending-requests.js';
 
 function setup() {
@@ -77,5 +77,11 @@ describe('OwnerRequests', () => {
     expect(await call(tool, { id: 'r1', approve: true })).toBe('done');
     expect(await call(tool, { id: 'r1', approve: true })).toBe('unknown r1');
     expect(settled).toEqual(['f:true']);
+  });
+
+  it('puts a requester note to the owner trimmed and cut at its bound', () => {
+    expect(requestNote('  hello there \n')).toBe('hello there');
+    const flood = 'x'.repeat(MAX_REQUEST_NOTE_CHARS * 40);
+    expect(requestNote(flood)).toHaveLength(MAX_REQUEST_NOTE_CHARS);
   });
 });

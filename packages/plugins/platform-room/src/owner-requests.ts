@@ -12,6 +12,14 @@ import type { HostNotice, Identity, IncomingMessage } from '@aalis/schema-messag
 import { type PendingRequest, type PendingRequestStore, pendingRequestsOf } from './pending-requests.js';
 import { ensureRoomSession, parseRoomSessionId } from './room-session.js';
 
+/** The longest requester's note put to an owner (untrusted text the platform lets a stranger write). */
+export const MAX_REQUEST_NOTE_CHARS = 500;
+
+/** A requester's note as it is put to the owner: trimmed, and cut at MAX_REQUEST_NOTE_CHARS. */
+export function requestNote(text: string): string {
+  return text.trim().slice(0, MAX_REQUEST_NOTE_CHARS);
+}
+
 export interface OwnerRequestsOptions {
   /** The platform instance id ('onebot', 'telegram'). */
   platform: string;

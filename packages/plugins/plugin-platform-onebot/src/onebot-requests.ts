@@ -6,7 +6,7 @@
 import type { Tool } from '@aalis/api-tools';
 import type { Logger, TextRef } from '@aalis/core';
 import { textRef } from '@aalis/core';
-import { newRequestId, OwnerRequests, type PendingRequestStore } from '@aalis/platform-room';
+import { newRequestId, OwnerRequests, type PendingRequestStore, requestNote } from '@aalis/platform-room';
 import type { Identity, IncomingMessage } from '@aalis/schema-message';
 import './onebot-request-texts.js';
 
@@ -82,7 +82,7 @@ export class OneBotRequests {
       await this.settle(request, policy === 'accept');
       return;
     }
-    const comment = typeof event.comment === 'string' ? event.comment.trim() : '';
+    const comment = typeof event.comment === 'string' ? requestNote(event.comment) : '';
     const content = this.options.t(
       textRef(request.kind === 'friend' ? 'onebot.request.friend' : 'onebot.request.groupInvite', {
         id: request.id,

@@ -8,7 +8,7 @@
 // Satori API is plain HTTP).
 import type { Tool } from '@aalis/api-tools';
 import { defineCatalogue, type Logger, type TextRef, textRef } from '@aalis/core';
-import { newRequestId, OwnerRequests, type OwnerRequestsOptions } from '@aalis/platform-room';
+import { newRequestId, OwnerRequests, type OwnerRequestsOptions, requestNote } from '@aalis/platform-room';
 import type { SatoriLogin } from './satori-api.js';
 import { readContent } from './satori-elements.js';
 
@@ -92,8 +92,6 @@ interface PendingRequest {
   login: SatoriLogin;
 }
 
-const MAX_COMMENT = 500;
-
 export interface SatoriRequestsOptions extends OwnerRequestsOptions {
   rules: SatoriRequestRules;
   call(method: string, body: Record<string, unknown>, login: SatoriLogin): Promise<unknown>;
@@ -133,7 +131,7 @@ export class SatoriRequests {
     // The note is element markup like any Satori content: read as the text a person sees (escapes undone).
     const note =
       typeof event.message?.content === 'string' ? readContent(event.message.content, login.userId).text : '';
-    const comment = note.trim().slice(0, MAX_COMMENT);
+    const comment = requestNote(note);
     const content = t(
       textRef(`satori.request.${kind}`, {
         id: request.id,
