@@ -12,7 +12,7 @@ describe('describeViolations', () => {
     expect(describeViolations({ violations, locale: 'en' })).toBe(
       [
         '- $.q: required property "q" is missing',
-        '- $.n: matches none of the 2 allowed forms:',
+        '- $.n: matches none of the allowed forms (2):',
         '  form 1:',
         '    - $.n: expected string, received number',
         '  form 2:',
@@ -38,6 +38,15 @@ describe('SCHEMA_VIOLATION_TEXTS', () => {
         if (key !== 'alternative' && key !== 'more') expect(text, key).toMatch(/^\{path\}/);
       }
     }
+  });
+
+  it('never puts an English noun after a number, so a limit of 1 reads right without plural rules', () => {
+    for (const [key, text] of Object.entries(SCHEMA_VIOLATION_TEXTS.en)) {
+      const rendered = text.replace(/\{(?!path\})\w+\}/g, '1');
+      expect(rendered, key).not.toMatch(/\b1 [a-z]+s\b/);
+    }
+    const violations = validateJsonSchema({ type: 'string', minLength: 1 }, '');
+    expect(describeViolations({ violations, locale: 'en' })).toBe('- $: too short (length at least 1, has 0)');
   });
 
   it('renders the "more" line in zh-CN too', () => {

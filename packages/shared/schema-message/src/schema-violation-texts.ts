@@ -31,7 +31,10 @@ export type SchemaTextKey =
   | 'alternative'
   | 'more';
 
-/** Templates with `{name}` placeholders: `{path}` and the violation's params. */
+/**
+ * Templates with `{name}` placeholders: `{path}` and the violation's params. The en wording never puts a noun after a
+ * number ("at least 1 characters"): this table is filled without plural rules, in Pling as in Aalis.
+ */
 export const SCHEMA_VIOLATION_TEXTS: Readonly<Record<SchemaTextLocale, Readonly<Record<SchemaTextKey, string>>>> = {
   'zh-CN': {
     type: '{path}：类型应为 {expected}，实际为 {received}',
@@ -71,20 +74,20 @@ export const SCHEMA_VIOLATION_TEXTS: Readonly<Record<SchemaTextLocale, Readonly<
     exclusiveMinimum: '{path}: must be greater than {limit}, received {received}',
     exclusiveMaximum: '{path}: must be less than {limit}, received {received}',
     multipleOf: '{path}: must be a multiple of {limit}, received {received}',
-    minLength: '{path}: must have at least {limit} characters, has {received}',
-    maxLength: '{path}: must have at most {limit} characters, has {received}',
+    minLength: '{path}: too short (length at least {limit}, has {received})',
+    maxLength: '{path}: too long (length at most {limit}, has {received})',
     pattern: '{path}: does not match the pattern {pattern}',
     patternInvalid:
       '{path}: the parameters schema has an invalid pattern {pattern} (a fault of the tool, not of the arguments)',
-    minItems: '{path}: must have at least {limit} items, has {received}',
-    maxItems: '{path}: must have at most {limit} items, has {received}',
+    minItems: '{path}: too few items (at least {limit}, has {received})',
+    maxItems: '{path}: too many items (at most {limit}, has {received})',
     uniqueItems: '{path}: duplicates item {index}',
-    anyOf: '{path}: matches none of the {count} allowed forms:',
-    oneOf: '{path}: matches none of the {count} allowed forms:',
-    oneOfMany: '{path}: matches {matched} forms, but must match exactly one',
+    anyOf: '{path}: matches none of the allowed forms ({count}):',
+    oneOf: '{path}: matches none of the allowed forms ({count}):',
+    oneOfMany: '{path}: matches several forms ({matched}), but must match exactly one',
     not: '{path}: this value is not allowed',
     $ref: '{path}: the parameters schema refers to {ref}, which does not exist (a fault of the tool, not of the arguments)',
-    depth: '{path}: nested deeper than {limit} levels',
+    depth: '{path}: nested too deeply (depth at most {limit})',
     alternative: 'form {index}:',
     more: '…and {count} more',
   },
