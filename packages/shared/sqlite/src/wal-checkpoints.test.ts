@@ -78,11 +78,15 @@ describe('WAL checkpoints off the committing thread', () => {
     expect(checkpoints.thread).toBeUndefined();
     insert.run('x');
     checkpoints.committed();
-    expect(checkpoints.thread).toBeDefined();
+    const thread = checkpoints.thread;
+    expect(thread).toBeDefined();
+    const ended = new Promise((resolve) => thread!.once('exit', resolve));
     await until(() => checkpoints.completed === 1, 'the first checkpoint');
     expect(rowsInDatabaseFile(join(dir, 'a.db'))).toBe(CHECKPOINT_EVERY);
     checkpoints.close();
     expect(checkpoints.thread).toBeUndefined();
+    // Its last database closed, the worker thread ends by itself (not only when the process ends).
+    await ended;
     connection.close();
   });
 
@@ -93,8 +97,27 @@ describe('WAL checkpoints off the committing thread', () => {
     for (const checkpoints of all) for (let index = 0; index < CHECKPOINT_EVERY; index++) checkpoints.committed();
     expect(all[0]!.thread).toBeDefined();
     expect(all[1]!.thread).toBe(all[0]!.thread);
+    const thread = all[0]!.thread!;
+    let exited = false;
+    thread.once('exit', () => {
+      exited = true;
+    });
     await until(() => all.every((checkpoints) => checkpoints.completed === 1), 'both checkpoints');
-    for (const checkpoints of all) checkpoints.close();
+    all[0]!.close();
+    // The other database still uses it: one more checkpoint runs in the same thread.
+    for (let index = 0; index < CHECKPOINT_EVERY; index++) all[1]!.committed();
+    expect(all[1]!.thread).toBe(thread);
+    await until(() => all[1]!.completed === 2, 'the second database’s next checkpoint');
+    expect(exited).toBe(false);
+    all[1]!.close();
+    await until(() => exited, 'the worker’s end after its last database');
+    // A database opened afterwards starts a worker of its own.
+    const later = new WalCheckpoints(connections[0]!, paths[0]!);
+    for (let index = 0; index < CHECKPOINT_EVERY; index++) later.committed();
+    expect(later.thread).toBeDefined();
+    expect(later.thread).not.toBe(thread);
+    await until(() => later.completed === 1, 'the new worker’s checkpoint');
+    later.close();
     for (const connection of connections) connection.close();
   });
 

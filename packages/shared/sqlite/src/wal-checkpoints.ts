@@ -5,7 +5,7 @@
 // checkpoint never blocks readers or writers); the committing connection keeps an automatic checkpoint only as a
 // backstop at BACKSTOP_PAGES (writes that bypass the counter, a worker that lags), and goes back to SQLite's default
 // if the worker fails. One worker serves the process, started on the first checkpoint due, so a short command
-// never starts one.
+// never starts one, and ended when the process's last database closes.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
@@ -23,10 +23,12 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const connections = new Map();
-parentPort.on('message', ({ id, path, type }) => {
+parentPort.on('message', ({ id, path, type, last }) => {
   if (type === 'close') {
     connections.get(id)?.close();
     connections.delete(id);
+    // The process closed its last database: the thread ends, so nothing can end it in the middle of a statement.
+    if (last) parentPort.close();
     return;
   }
   try {
@@ -103,13 +105,16 @@ export class WalCheckpoints {
     this.ask();
   }
 
-  /** Closes this database's connection in the worker. */
+  /** Closes this database's connection in the worker; the worker ends with the last one (a later one starts anew). */
   close(): void {
     if (this.closed) return;
     this.closed = true;
     if (!this.worker) return;
-    this.worker.postMessage({ id: this.id, type: 'close' });
-    shared?.users.delete(this.id);
+    const current = shared?.worker === this.worker ? shared : undefined;
+    current?.users.delete(this.id);
+    const last = current !== undefined && current.users.size === 0;
+    if (last) shared = undefined;
+    this.worker.postMessage({ id: this.id, type: 'close', last });
     this.worker = undefined;
   }
 
