@@ -1,9 +1,9 @@
 // Texts of the budget views: the admin area's 预算/Budgets section and the session panel's budget lines, in zh-CN
 // and en, beside the page's other texts.
-import { defineCatalogue } from '@aalis/core';
 import { pageTranslator } from './page-translator.js';
 
-export const BUDGET_TEXTS = defineCatalogue({
+/** A text of the budget views in the page's language. */
+export const tb = pageTranslator({
   'zh-CN': {
     'budget-page.title': '预算',
     'budget-page.intro':
@@ -87,8 +87,3 @@ export const BUDGET_TEXTS = defineCatalogue({
     'budget-page.session.line': '{label} ({period})',
   },
 });
-
-export type BudgetTextKey = keyof (typeof BUDGET_TEXTS)['en'];
-
-/** A text of the budget views in the page's language. */
-export const tb = pageTranslator<BudgetTextKey>();

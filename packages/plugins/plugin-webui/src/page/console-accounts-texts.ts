@@ -1,9 +1,9 @@
 // Texts of the console's 账号/Accounts, 用量/Usage and 日志/Logs sections, the password login and the reader's own
 // menu (change password, login sessions), in zh-CN and en, beside the page's other texts.
-import { defineCatalogue } from '@aalis/core';
 import { pageTranslator } from './page-translator.js';
 
-export const CONSOLE_ACCOUNTS_TEXTS = defineCatalogue({
+/** A text of the accounts, usage and logs sections in the page's language. */
+export const ta = pageTranslator({
   'zh-CN': {
     'webui-page.login.account': '账号',
     'webui-page.login.password': '密码',
@@ -208,8 +208,3 @@ export const CONSOLE_ACCOUNTS_TEXTS = defineCatalogue({
     'webui-page.me.close': 'Close',
   },
 });
-
-export type ConsoleAccountsTextKey = keyof (typeof CONSOLE_ACCOUNTS_TEXTS)['en'];
-
-/** A text of the accounts, usage and logs sections in the page's language. */
-export const ta = pageTranslator<ConsoleAccountsTextKey>();

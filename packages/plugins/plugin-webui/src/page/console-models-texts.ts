@@ -1,8 +1,8 @@
 // Texts of the admin area's 模型/Models, 平台/Platforms and 人格/Personas sections, in zh-CN and en.
-import { defineCatalogue } from '@aalis/core';
 import { pageTranslator } from './page-translator.js';
 
-export const CONSOLE_MODELS_TEXTS = defineCatalogue({
+/** A text of the models, platforms and personas sections in the page's language. */
+export const tm = pageTranslator({
   'zh-CN': {
     'console-models.models': '模型',
     'console-models.models.intro':
@@ -179,8 +179,3 @@ export const CONSOLE_MODELS_TEXTS = defineCatalogue({
     'console-models.persona.problems': 'Persona files that could not be loaded',
   },
 });
-
-export type ConsoleModelsTextKey = keyof (typeof CONSOLE_MODELS_TEXTS)['en'];
-
-/** A text of the models, platforms and personas sections in the page's language. */
-export const tm = pageTranslator<ConsoleModelsTextKey>();

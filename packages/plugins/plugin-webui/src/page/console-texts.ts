@@ -1,9 +1,9 @@
 // Texts of the console's plugin settings (the admin area's plugin list, each plugin's settings form, the on/off
 // switches) and of its audit log, in zh-CN and en, beside the page's other texts.
-import { defineCatalogue } from '@aalis/core';
 import { pageTranslator } from './page-translator.js';
 
-export const CONSOLE_PAGE_TEXTS = defineCatalogue({
+/** A text of the console's settings pages in the page's language. */
+export const tc = pageTranslator({
   'zh-CN': {
     'webui-console.plugins.description': '说明',
     'webui-console.plugins.actions': '操作',
@@ -103,8 +103,3 @@ export const CONSOLE_PAGE_TEXTS = defineCatalogue({
     'webui-console.audit.absent': '(none)',
   },
 });
-
-export type ConsoleTextKey = keyof (typeof CONSOLE_PAGE_TEXTS)['en'];
-
-/** A text of the console's settings pages in the page's language. */
-export const tc = pageTranslator<ConsoleTextKey>();

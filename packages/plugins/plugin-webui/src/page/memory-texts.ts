@@ -1,8 +1,8 @@
 // Texts of the 记忆 page (Memory), in zh-CN and en, beside the page's other texts.
-import { defineCatalogue } from '@aalis/core';
 import { pageTranslator } from './page-translator.js';
 
-export const MEMORY_PAGE_TEXTS = defineCatalogue({
+/** A text of the memory page in the page's language. */
+export const tm = pageTranslator({
   'zh-CN': {
     'webui-page.memory': '记忆',
     'webui-page.memory.title': '她记得的事',
@@ -127,8 +127,3 @@ export const MEMORY_PAGE_TEXTS = defineCatalogue({
       'Deleted; {count, plural, one {# related message} other {# related messages}} left long-term memory too.',
   },
 });
-
-export type MemoryTextKey = keyof (typeof MEMORY_PAGE_TEXTS)['en'];
-
-/** A text of the memory page in the page's language. */
-export const tm = pageTranslator<MemoryTextKey>();

@@ -1,9 +1,9 @@
 // Texts of the console's plugins from the registry (the 添加插件/Add plugin form, 移除/Remove on an installed plugin's
 // row, an add's or a remove's progress and outcome), in zh-CN and en, beside the page's other texts.
-import { defineCatalogue } from '@aalis/core';
 import { pageTranslator } from './page-translator.js';
 
-export const PLUGIN_INSTALL_TEXTS = defineCatalogue({
+/** A text of the plugins-from-the-registry section in the page's language. */
+export const ti = pageTranslator({
   'zh-CN': {
     'webui-install.title': '来自注册表的插件',
     'webui-install.intro':
@@ -60,8 +60,3 @@ export const PLUGIN_INSTALL_TEXTS = defineCatalogue({
     'webui-install.unchanged': 'The deployment is unchanged.',
   },
 });
-
-export type PluginInstallTextKey = keyof (typeof PLUGIN_INSTALL_TEXTS)['en'];
-
-/** A text of the plugins-from-the-registry section in the page's language. */
-export const ti = pageTranslator<PluginInstallTextKey>();

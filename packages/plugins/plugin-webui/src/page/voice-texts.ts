@@ -1,9 +1,9 @@
 // Texts of recording a voice message in the composer and of playing a reply aloud, in zh-CN and en, beside the
 // page's other texts.
-import { defineCatalogue } from '@aalis/core';
 import { pageTranslator } from './page-translator.js';
 
-export const VOICE_TEXTS = defineCatalogue({
+/** A text of voice recording in the page's language. */
+export const tv = pageTranslator({
   'zh-CN': {
     'webui-page.voice.record': '语音输入',
     'webui-page.voice.recordHint': '录一段话，转成文字发给她（录音作为附件一起发）',
@@ -34,8 +34,3 @@ export const VOICE_TEXTS = defineCatalogue({
     'webui-page.voice.playFailed': 'Could not read it aloud: {reason}',
   },
 });
-
-export type VoiceTextKey = keyof (typeof VOICE_TEXTS)['en'];
-
-/** A text of voice recording in the page's language. */
-export const tv = pageTranslator<VoiceTextKey>();

@@ -1,8 +1,8 @@
 // Texts of the 工作流 page (workflows), in zh-CN and en, beside the page's other texts.
-import { defineCatalogue } from '@aalis/core';
 import { pageTranslator } from './page-translator.js';
 
-export const WORKFLOW_PAGE_TEXTS = defineCatalogue({
+/** A text of the workflows page in the page's language. */
+export const tw = pageTranslator({
   'zh-CN': {
     'webui-page.workflows': '工作流',
     'webui-page.workflows.back': '回到对话',
@@ -105,8 +105,3 @@ export const WORKFLOW_PAGE_TEXTS = defineCatalogue({
     'webui-page.workflows.trigger.workflow': 'Parent workflow',
   },
 });
-
-export type WorkflowTextKey = keyof (typeof WORKFLOW_PAGE_TEXTS)['en'];
-
-/** A text of the workflows page in the page's language. */
-export const tw = pageTranslator<WorkflowTextKey>();

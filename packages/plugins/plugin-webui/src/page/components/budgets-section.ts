@@ -3,7 +3,7 @@
 // deployment used this month, and today's chats and people that used the most, each against its limit.
 import type { BudgetKindView, BudgetOverviewView } from '@aalis/session-client';
 import { defineComponent, h, onMounted, reactive, ref } from 'vue';
-import { type BudgetTextKey, tb } from '../budget-texts.js';
+import { tb } from '../budget-texts.js';
 import {
   type AmountFormat,
   amountText,
@@ -13,6 +13,7 @@ import {
   percentUsed,
 } from '../model/budget-view.js';
 import { preferences } from '../page-preferences.js';
+import type { TextKey } from '../page-translator.js';
 import '../budget.css';
 import { codedErrorLine } from './coded-error.js';
 import { consoleProps } from './console-props.js';
@@ -76,7 +77,7 @@ export const BudgetsSection = defineComponent({
         problem.value = props.describeError(error);
       }
     };
-    const kindText = (kind: BudgetKindView) => tb(`budget-page.kind.${kind}` as BudgetTextKey);
+    const kindText = (kind: BudgetKindView) => tb(`budget-page.kind.${kind}` as TextKey<typeof tb>);
     const write = async (kind: BudgetKindView, limit: number | null) => {
       saved.value = undefined;
       problems[kind] = undefined;

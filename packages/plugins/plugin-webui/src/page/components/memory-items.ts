@@ -2,9 +2,10 @@
 // place, with their edit and delete buttons; and how people, places, times and reasons are written.
 import type { MemoryFactView, MemoryMessageView, MemoryRecallView, MemorySkillView } from '@aalis/session-client';
 import { h, type Ref, type ShallowRef } from 'vue';
-import { type MemoryTextKey, tm } from '../memory-texts.js';
+import { tm } from '../memory-texts.js';
 import { type MemoryModel, type MemorySnapshot, scopeParts } from '../model/memory-model.js';
 import { preferences } from '../page-preferences.js';
+import type { TextKey } from '../page-translator.js';
 
 export function personLabel(person: string): string {
   return person === 'owner' ? tm('webui-page.memory.owner') : person;
@@ -117,7 +118,7 @@ export function memoryItems(model: MemoryModel, snapshot: Readonly<ShallowRef<Me
     return h('li', { key: fact.id, class: 'memory-item', 'data-testid': 'memory-fact' }, [
       h('p', { class: 'memory-text' }, fact.fact),
       h('p', { class: 'muted memory-meta' }, [
-        fact.source ? `${tm(`webui-page.memory.source.${fact.source}` as MemoryTextKey)} · ` : '',
+        fact.source ? `${tm(`webui-page.memory.source.${fact.source}` as TextKey<typeof tm>)} · ` : '',
         when(fact.at),
         editable ? '' : ` · ${personLabel(fact.person)}`,
       ]),

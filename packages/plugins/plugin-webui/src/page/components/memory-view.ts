@@ -1,6 +1,7 @@
 import { defineComponent, h, onMounted, type PropType, ref, type VNodeArrayChildren } from 'vue';
-import { type MemoryTextKey, tm } from '../memory-texts.js';
+import { tm } from '../memory-texts.js';
 import { MemoryModel, skillsByScope } from '../model/memory-model.js';
+import type { TextKey } from '../page-translator.js';
 import { useStore } from '../use-store.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { consoleProps } from './console-props.js';
@@ -121,7 +122,7 @@ export const MemoryView = defineComponent({
               [
                 tm('webui-page.memory.index', {
                   count: list.index.indexed,
-                  state: tm(`webui-page.memory.vectors.${list.index.vectors.state}` as MemoryTextKey),
+                  state: tm(`webui-page.memory.vectors.${list.index.vectors.state}` as TextKey<typeof tm>),
                 }),
                 list.index.vectors.error
                   ? ` — ${list.index.vectors.error.message} (${list.index.vectors.error.code})`

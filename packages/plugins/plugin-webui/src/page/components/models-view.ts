@@ -3,7 +3,7 @@
 // (edit: name, context window, max output, vision, thinking levels, prices), and the default model.
 import type { ProviderKind, ProviderView } from '@aalis/session-client';
 import { defineComponent, h, onMounted, type PropType, reactive, ref } from 'vue';
-import { type ConsoleModelsTextKey, tm } from '../console-models-texts.js';
+import { tm } from '../console-models-texts.js';
 import {
   type FactsForm,
   factsForm,
@@ -12,6 +12,7 @@ import {
   ModelsModel,
   type ProviderForm,
 } from '../model/models-model.js';
+import type { TextKey } from '../page-translator.js';
 import { useStore } from '../use-store.js';
 import { stateText } from './state-text.js';
 import '../console-models.css';
@@ -78,7 +79,7 @@ export const ModelsView = defineComponent({
       const problem = result.problem!;
       return h('div', { class: 'setting-error', role: 'alert', 'data-testid': `test-result-${kind}` }, [
         h('p', [
-          tm('console-models.test.failed', { step: tm(`console-models.step.${problem.step}` as ConsoleModelsTextKey) }),
+          tm('console-models.test.failed', { step: tm(`console-models.step.${problem.step}` as TextKey<typeof tm>) }),
           ' ',
           h('code', problem.code),
         ]),

@@ -3,9 +3,10 @@
 // for the Telegram and OneBot connections and the MCP servers, saved through the configuration (applied live).
 import type { PlatformStateView } from '@aalis/session-client';
 import { defineComponent, h, onMounted, onUnmounted, reactive } from 'vue';
-import { type ConsoleModelsTextKey, tm } from '../console-models-texts.js';
+import { tm } from '../console-models-texts.js';
 import { mcpFormOf, mcpServerOf, PlatformsModel } from '../model/platforms-model.js';
 import { preferences, t } from '../page-preferences.js';
+import type { TextKey } from '../page-translator.js';
 import type { PageTextKey } from '../texts.js';
 import { useStore } from '../use-store.js';
 import '../console-models.css';
@@ -76,7 +77,7 @@ export const PlatformsView = defineComponent({
                     : 'state-pending',
               ],
             },
-            tm(`console-models.status.${entry.status}` as ConsoleModelsTextKey),
+            tm(`console-models.status.${entry.status}` as TextKey<typeof tm>),
           ),
         ),
         h('td', { 'data-label': tm('console-models.detail') }, [

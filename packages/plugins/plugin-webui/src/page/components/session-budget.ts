@@ -2,7 +2,8 @@
 // your own chats), each used against its limit. Shown when a budget plugin runs; loaded when the panel opens.
 import type { ResultOf } from '@aalis/session-client';
 import { defineComponent, h, onMounted, type PropType, ref, watch } from 'vue';
-import { type BudgetTextKey, tb } from '../budget-texts.js';
+import { tb } from '../budget-texts.js';
+import type { TextKey } from '../page-translator.js';
 import { budgetBar, formatOf } from './budgets-section.js';
 
 export const SessionBudget = defineComponent({
@@ -37,7 +38,7 @@ export const SessionBudget = defineComponent({
           'ul',
           { class: 'budget-lines plain-list' },
           current.lines.map((line) => {
-            const label = tb(`budget-page.session.${line.kind}` as BudgetTextKey);
+            const label = tb(`budget-page.session.${line.kind}` as TextKey<typeof tb>);
             return h('li', { key: line.kind }, [
               h('span', { class: 'setting-label' }, tb('budget-page.session.line', { label, period: line.period })),
               budgetBar(line.used, line.limit, current.warnAt ?? 0.8, format, label),

@@ -3,7 +3,7 @@
 // table grouped by day, model, account, session or platform, and a CSV export of that table.
 import type { UsageGroupBy, UsageReport } from '@aalis/session-client';
 import { defineComponent, h, onMounted, ref } from 'vue';
-import { type ConsoleAccountsTextKey, ta } from '../console-accounts-texts.js';
+import { ta } from '../console-accounts-texts.js';
 import {
   type ChartBar,
   cachedShare,
@@ -14,6 +14,7 @@ import {
   usageCsv,
 } from '../model/usage-report-view.js';
 import { preferences } from '../page-preferences.js';
+import type { TextKey } from '../page-translator.js';
 import '../console-accounts.css';
 import { codedErrorLine } from './coded-error.js';
 import { consoleProps } from './console-props.js';
@@ -150,7 +151,7 @@ export const UsageSection = defineComponent({
               'usage-group',
               ta('webui-page.usage.groupBy'),
               groupBy.value,
-              GROUPS.map((group) => [group, ta(`webui-page.usage.group.${group}` as ConsoleAccountsTextKey)]),
+              GROUPS.map((group) => [group, ta(`webui-page.usage.group.${group}` as TextKey<typeof ta>)]),
               (value) => (groupBy.value = value as UsageGroupBy),
             ),
             h(
@@ -202,7 +203,7 @@ export const UsageSection = defineComponent({
                 : h('div', { class: 'table-scroll' }, [
                     h('table', { class: 'plugins usage-table', 'data-testid': 'usage-table' }, [
                       tableHead(
-                        ta(`webui-page.usage.group.${current.groupBy}` as ConsoleAccountsTextKey),
+                        ta(`webui-page.usage.group.${current.groupBy}` as TextKey<typeof ta>),
                         ta('webui-page.usage.calls'),
                         ta('webui-page.usage.prompt'),
                         ta('webui-page.usage.cachedShare'),

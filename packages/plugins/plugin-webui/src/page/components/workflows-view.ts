@@ -5,8 +5,9 @@ import type { RunDetailView, RunView, StepView } from '@aalis/session-client';
 import { defineComponent, h, onMounted, onUnmounted, type PropType, ref } from 'vue';
 import { type PlacedNode, WorkflowsModel } from '../model/workflows-model.js';
 import { preferences } from '../page-preferences.js';
+import type { TextKey } from '../page-translator.js';
 import { useStore } from '../use-store.js';
-import { tw, type WorkflowTextKey } from '../workflow-texts.js';
+import { tw } from '../workflow-texts.js';
 import { codedErrorLine } from './coded-error.js';
 import { consoleProps } from './console-props.js';
 import { deleteButton } from './delete-button.js';
@@ -19,11 +20,11 @@ const LAYER_GAP = 70;
 const ROW_GAP = 16;
 
 function statusText(status: string): string {
-  return tw(`webui-page.workflows.status.${status}` as WorkflowTextKey);
+  return tw(`webui-page.workflows.status.${status}` as TextKey<typeof tw>);
 }
 
 function triggerText(trigger: string): string {
-  return tw(`webui-page.workflows.trigger.${trigger}` as WorkflowTextKey);
+  return tw(`webui-page.workflows.trigger.${trigger}` as TextKey<typeof tw>);
 }
 
 function durationText(start: number, end: number | undefined): string {

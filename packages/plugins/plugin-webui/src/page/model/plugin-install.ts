@@ -3,7 +3,8 @@
 // why it failed (the deployment unchanged).
 import type { PluginInstallView } from '@aalis/session-client';
 import { preferences } from '../page-preferences.js';
-import { type PluginInstallTextKey, ti } from '../plugin-install-texts.js';
+import type { TextKey } from '../page-translator.js';
+import { ti } from '../plugin-install-texts.js';
 
 const ORDER: readonly PluginInstallView['phase'][] = ['resolving', 'fetching', 'building', 'checking', 'loading'];
 
@@ -14,7 +15,7 @@ export function sentenceGap(): string {
 
 /** The sentence of the step an operation is at. */
 export function phaseSentence(operation: PluginInstallView): string {
-  return ti(`webui-install.phase.${operation.phase}` as PluginInstallTextKey, { count: operation.packages });
+  return ti(`webui-install.phase.${operation.phase}` as TextKey<typeof ti>, { count: operation.packages });
 }
 
 /** How far along (0–1) an operation is, for a progress bar; undefined while rolling back (no way to tell). */
