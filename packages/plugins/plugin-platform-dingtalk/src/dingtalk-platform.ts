@@ -7,7 +7,7 @@
 import '@aalis/api-agent';
 import { type Receipt, receiveStored, StoredReceipts } from '@aalis/api-gateway';
 import { media } from '@aalis/api-media';
-import { AalisError, definePlugin, optional } from '@aalis/core';
+import { AalisError, definePlugin, describeError, optional } from '@aalis/core';
 import {
   deliverToRoom,
   holdConnection,
@@ -50,10 +50,6 @@ interface ChatInfo {
   webhook?: { url: string; expiresAt: number };
   /** For a single chat: the person, whom the API sends to. */
   userId?: string;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** A bounded insertion-ordered map. */
@@ -139,7 +135,7 @@ export default definePlugin({
         try {
           url = await api.downloadUrl(item.downloadCode);
         } catch (error) {
-          reason = describe(error);
+          reason = describeError(error);
         }
         const shownUrl = '(DingTalk file)';
         if (item.type === 'image') images.push(url ? { url, shownUrl } : { unavailable: reason });
@@ -208,7 +204,7 @@ export default definePlugin({
       // Resolves once stored, not when its turn ends: the chat's next message must reach the gateway before this
       // turn ends (to join it).
       return receiveStored(gateway.use, events.use, incoming, (error) =>
-        log.error('DingTalk: a message could not be handed to the gateway', { error: describe(error) }),
+        log.error('DingTalk: a message could not be handed to the gateway', { error: describeError(error) }),
       );
     }
 
@@ -235,7 +231,7 @@ export default definePlugin({
         .once(
           typeof message.msgId === 'string' ? message.msgId : undefined,
           () => inbound.run(String(message.conversationId ?? ''), () => receive(message)),
-          (error) => log.error('DingTalk: a message failed', { error: describe(error) }),
+          (error) => log.error('DingTalk: a message failed', { error: describeError(error) }),
         )
         .then((receipt) => {
           if (receipt !== 'failed') acknowledge();
@@ -261,7 +257,7 @@ export default definePlugin({
           return 'refused';
         }
         const coded = AalisError.isInstance(error) ? error : undefined;
-        log.warn(`DingTalk: the Stream connection could not be opened: ${describe(error)}`, { code: coded?.code });
+        log.warn(`DingTalk: the Stream connection could not be opened: ${describeError(error)}`, { code: coded?.code });
         if (coded) state.set({ status: 'reconnecting', endpoint, error: { code: coded.code, text: coded.text } });
         return 'failed';
       }
@@ -293,7 +289,7 @@ export default definePlugin({
         socket.on('message', () => {
           answered = Date.now();
         });
-        socket.on('error', (error) => log.debug('DingTalk: socket error', { error: describe(error) }));
+        socket.on('error', (error) => log.debug('DingTalk: socket error', { error: describeError(error) }));
         socket.on('close', () => {
           clearInterval(ping);
           held.removeEventListener('abort', stop);
@@ -367,7 +363,7 @@ export default definePlugin({
           return;
         } catch (error) {
           if (!dingtalkErrors.AALIS_DINGTALK_API_FAILED.is(error) || (error.statusCode ?? 0) >= 500) throw error;
-          log.info(`DingTalk: Markdown was refused (${describe(error)}); sending plain text`);
+          log.info(`DingTalk: Markdown was refused (${describeError(error)}); sending plain text`);
         }
       }
       await send({ kind: 'text', text });
@@ -394,7 +390,7 @@ export default definePlugin({
         const mediaId = await api.uploadMedia('voice', ready.bytes, 'voice.ogg', ready.mimeType);
         await api.sendAudioByApi(private_ ? { userId: chat!.userId! } : { group: chatId }, mediaId, ready.durationMs);
       } catch (error) {
-        log.warn('DingTalk: a voice reply was not sent (the text was)', { chatId, error: describe(error) });
+        log.warn('DingTalk: a voice reply was not sent (the text was)', { chatId, error: describeError(error) });
       }
     }
 
@@ -430,7 +426,7 @@ export default definePlugin({
 
     wireRoomTurns({ platform: DINGTALK_PLATFORM, events: events.use, hooks: hooks.use, memory, deliver });
     const connecting = connectLoop().catch((error: unknown) => {
-      if (!stopping.signal.aborted) log.error('DingTalk: stopped', { error: describe(error) });
+      if (!stopping.signal.aborted) log.error('DingTalk: stopped', { error: describeError(error) });
     });
     lifecycle.use.onDispose(async () => {
       stopping.abort();

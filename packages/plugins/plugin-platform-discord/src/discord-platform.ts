@@ -8,7 +8,7 @@ import '@aalis/api-agent';
 import { createHash } from 'node:crypto';
 import { commands } from '@aalis/api-commands';
 import { media } from '@aalis/api-media';
-import { AalisError, definePlugin, optional, translate } from '@aalis/core';
+import { AalisError, definePlugin, describeError, optional, translate } from '@aalis/core';
 import {
   type ChatType,
   deliverToRoom,
@@ -103,10 +103,6 @@ interface PendingInteraction {
   expires: number;
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** A REST failure as our coded error: status and Discord's code and message, never the URL (it can hold a token). */
 function apiError(route: string, error: unknown): AalisError {
   if (AalisError.isInstance(error)) return error;
@@ -124,7 +120,10 @@ function apiError(route: string, error: unknown): AalisError {
       { statusCode: error.status, isRetryable: error.status >= 500 },
     );
   }
-  return discordErrors.AALIS_DISCORD_API_FAILED({ route, status: 0, reason: describe(error) }, { isRetryable: true });
+  return discordErrors.AALIS_DISCORD_API_FAILED(
+    { route, status: 0, reason: describeError(error) },
+    { isRetryable: true },
+  );
 }
 
 export default definePlugin({
@@ -259,7 +258,7 @@ export default definePlugin({
           }
           void inbound
             .run(message.channel_id, () => receive(message))
-            .catch((error: unknown) => log.error('Discord: a message failed', { error: describe(error) }));
+            .catch((error: unknown) => log.error('Discord: a message failed', { error: describeError(error) }));
           return;
         }
         case GatewayDispatchEvents.InteractionCreate:
@@ -370,7 +369,7 @@ export default definePlugin({
       void gateway.use
         .receive(incoming)
         .catch((error: unknown) =>
-          log.error('Discord: a message could not be handed to the gateway', { error: describe(error) }),
+          log.error('Discord: a message could not be handed to the gateway', { error: describeError(error) }),
         );
     }
 
@@ -702,7 +701,7 @@ export default definePlugin({
           try {
             onDispatch(payload);
           } catch (error) {
-            malformed(`an event could not be read: ${describe(error)}`);
+            malformed(`an event could not be read: ${describeError(error)}`);
           }
         });
         manager.on(WebSocketShardEvents.Closed, (code) => {
@@ -721,10 +720,10 @@ export default definePlugin({
         });
         manager.on(WebSocketShardEvents.Debug, (message) => log.debug(`Discord gateway: ${message}`));
         manager.on(WebSocketShardEvents.SocketError, (error) =>
-          log.debug('Discord: gateway socket error', { error: describe(error) }),
+          log.debug('Discord: gateway socket error', { error: describeError(error) }),
         );
         manager.on(WebSocketShardEvents.Error, (error) =>
-          log.warn('Discord: gateway error', { error: describe(error) }),
+          log.warn('Discord: gateway error', { error: describeError(error) }),
         );
       });
       try {
@@ -773,7 +772,7 @@ export default definePlugin({
                 ? discordErrors.AALIS_DISCORD_TOKEN_REJECTED({ reason: 'HTTP 401 on GET /gateway/bot' })
                 : discordErrors.AALIS_DISCORD_UNREACHABLE({
                     apiBase,
-                    reason: status ? `HTTP ${status}` : describe(error),
+                    reason: status ? `HTTP ${status}` : describeError(error),
                   });
             }
             failures += 1;
@@ -812,7 +811,7 @@ export default definePlugin({
       turnEnded: (context) => turnInteractions.delete(context.turnId),
     });
     const connecting = connectLoop().catch((error: unknown) => {
-      if (!stopping.signal.aborted) log.error('Discord: stopped', { error: describe(error) });
+      if (!stopping.signal.aborted) log.error('Discord: stopped', { error: describeError(error) });
     });
     lifecycle.use.onDispose(async () => {
       state.set({ status: 'stopped' });

@@ -12,7 +12,7 @@ import { setTimeout as pause } from 'node:timers/promises';
 import '@aalis/api-agent';
 import { type Receipt, receiveStored, StoredReceipts } from '@aalis/api-gateway';
 import { media } from '@aalis/api-media';
-import { AalisError, definePlugin, type Logger, optional } from '@aalis/core';
+import { AalisError, definePlugin, describeError, type Logger, optional } from '@aalis/core';
 import {
   type ChatType,
   deliverToRoom,
@@ -86,10 +86,6 @@ function baseUrl(domain: string): string {
   return domain.replace(/\/+$/, '');
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** What an SDK call's failure says: the HTTP status, Lark's business code and message, the wait it names. */
 function failureOf(error: unknown): { status?: number; code?: number; reason: string; resetSeconds?: number } {
   const response = (error as { response?: { status?: number; headers?: Record<string, unknown>; data?: unknown } })
@@ -104,7 +100,7 @@ function failureOf(error: unknown): { status?: number; code?: number; reason: st
         ? `code ${data.code}${data.msg ? ` ${data.msg}` : ''}`
         : response?.status !== undefined
           ? `HTTP ${response.status}`
-          : describe(error),
+          : describeError(error),
     ...(Number.isFinite(reset) ? { resetSeconds: reset } : {}),
   };
 }
@@ -243,7 +239,7 @@ export default definePlugin({
           if (stopping.signal.aborted) return undefined;
           const coded = AalisError.isInstance(error)
             ? error
-            : larkErrors.AALIS_LARK_API_FAILED({ method: 'bot/v3/info', reason: describe(error) });
+            : larkErrors.AALIS_LARK_API_FAILED({ method: 'bot/v3/info', reason: describeError(error) });
           if (failures === 0) log.error(coded.message, { code: coded.code });
           failures++;
           const delay = Math.min(MAX_RETRY_MS, 1_000 * 2 ** failures);
@@ -274,7 +270,7 @@ export default definePlugin({
         }
         return name || undefined;
       } catch (error) {
-        log.debug('Feishu/Lark: contact lookup failed', { error: describe(error) });
+        log.debug('Feishu/Lark: contact lookup failed', { error: describeError(error) });
         return undefined;
       }
     }
@@ -295,7 +291,7 @@ export default definePlugin({
         const sender = answer.data?.items?.[0]?.sender;
         hers = sender?.sender_type === 'app' && sender.id === settings.appId;
       } catch (error) {
-        log.debug('Feishu/Lark: the replied-to message could not be read', { error: describe(error) });
+        log.debug('Feishu/Lark: the replied-to message could not be read', { error: describeError(error) });
         return false;
       }
       if (senders.size >= 5_000) senders.delete(senders.keys().next().value as string);
@@ -317,7 +313,7 @@ export default definePlugin({
       try {
         read = readLarkContent(message.message_type!, message.content!, message.mentions ?? [], me.openId);
       } catch (error) {
-        malformed(`${message.message_type} content: ${describe(error)}`);
+        malformed(`${message.message_type} content: ${describeError(error)}`);
         return 'handled';
       }
       const privateChat = message.chat_type === 'p2p';
@@ -334,7 +330,7 @@ export default definePlugin({
         try {
           headers = { authorization: `Bearer ${await tenantToken()}` };
         } catch (error) {
-          log.warn('Feishu/Lark: no tenant token for fetching resources', { error: describe(error) });
+          log.warn('Feishu/Lark: no tenant token for fetching resources', { error: describeError(error) });
         }
       }
       const { content, attachments } = await inboundContent({
@@ -381,7 +377,7 @@ export default definePlugin({
       // Resolves once stored, not when its turn ends: the chat's next message must reach the gateway before this
       // turn ends (to join it).
       return receiveStored(gateway.use, events.use, incoming, (error) =>
-        log.error('Feishu/Lark: an event could not be handed to the gateway', { error: describe(error) }),
+        log.error('Feishu/Lark: an event could not be handed to the gateway', { error: describeError(error) }),
       );
     }
 
@@ -407,7 +403,7 @@ export default definePlugin({
       return receipts.once(
         message.message_id,
         () => inbound.run(chat, () => receive(event, me)),
-        (error) => log.error('Feishu/Lark: an event failed', { error: describe(error) }),
+        (error) => log.error('Feishu/Lark: an event failed', { error: describeError(error) }),
       );
     }
 
@@ -477,10 +473,10 @@ export default definePlugin({
         if (held.aborted) return;
         failures++;
         const delay = Math.min(MAX_RETRY_MS, 1_000 * 2 ** failures);
-        const refusedCredentials = /code(?:=|:)\s*(514|403|10003|10014)/.test(describe(failed));
+        const refusedCredentials = /code(?:=|:)\s*(514|403|10003|10014)/.test(describeError(failed));
         const coded = refusedCredentials
-          ? larkErrors.AALIS_LARK_CREDENTIALS_REJECTED({ reason: describe(failed) })
-          : larkErrors.AALIS_LARK_API_FAILED({ method: 'callback/ws/endpoint', reason: describe(failed) });
+          ? larkErrors.AALIS_LARK_CREDENTIALS_REJECTED({ reason: describeError(failed) })
+          : larkErrors.AALIS_LARK_API_FAILED({ method: 'callback/ws/endpoint', reason: describeError(failed) });
         log.error(coded.message, { code: coded.code });
         state.set({
           status: refusedCredentials ? 'refused' : 'reconnecting',
@@ -535,7 +531,7 @@ export default definePlugin({
       } catch (error) {
         if (!larkErrors.AALIS_LARK_API_FAILED.is(error) || !CONTENT_REFUSALS.test(error.message)) throw error;
         log.debug(`Feishu/Lark: the ${settings.replyAs} reply was refused; sending it as plain text`, {
-          error: describe(error),
+          error: describeError(error),
         });
         try {
           return await attempt('text');
@@ -588,7 +584,7 @@ export default definePlugin({
             );
         return answer.data?.message_id;
       } catch (error) {
-        log.warn('Feishu/Lark: a voice reply was not sent (the text was)', { chatId, error: describe(error) });
+        log.warn('Feishu/Lark: a voice reply was not sent (the text was)', { chatId, error: describeError(error) });
         return undefined;
       }
     }
@@ -625,7 +621,7 @@ export default definePlugin({
 
     wireRoomTurns({ platform: LARK_PLATFORM, events: events.use, hooks: hooks.use, memory, deliver });
     const connecting = connectLoop().catch((error: unknown) => {
-      if (!stopping.signal.aborted) log.error('Feishu/Lark: stopped', { error: describe(error) });
+      if (!stopping.signal.aborted) log.error('Feishu/Lark: stopped', { error: describeError(error) });
     });
     lifecycle.use.onDispose(async () => {
       stopping.abort();

@@ -9,7 +9,7 @@ import '@aalis/api-agent';
 import type { IncomingMessage as HttpRequest, ServerResponse } from 'node:http';
 import { type Receipt, receiveStored, StoredReceipts } from '@aalis/api-gateway';
 import { media } from '@aalis/api-media';
-import { AalisError, definePlugin, optional } from '@aalis/core';
+import { AalisError, definePlugin, describeError, optional } from '@aalis/core';
 import {
   deliverToRoom,
   holdConnection,
@@ -93,10 +93,6 @@ interface GatewayPayload {
   s?: number;
   t?: string;
   id?: string;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 export default definePlugin({
@@ -188,7 +184,7 @@ export default definePlugin({
       // Resolves once stored, not when its turn ends: the chat's next message must reach the gateway before this
       // turn ends (to join it).
       return receiveStored(gateway.use, events.use, incoming, (error) =>
-        log.error('QQ: an event could not be handed to the gateway', { error: describe(error) }),
+        log.error('QQ: an event could not be handed to the gateway', { error: describeError(error) }),
       );
     }
 
@@ -209,7 +205,7 @@ export default definePlugin({
         return receipts.once(
           typeof event.id === 'string' ? event.id : undefined,
           () => inbound.run(key, () => receive(type, event)),
-          (error) => log.error('QQ: an event failed', { error: describe(error) }),
+          (error) => log.error('QQ: an event failed', { error: describeError(error) }),
         );
       }
       if (QUIET_EVENTS.has(type)) {
@@ -243,7 +239,7 @@ export default definePlugin({
           return 'refused';
         }
         const coded = AalisError.isInstance(error) ? error : undefined;
-        log.warn(`QQ: the gateway address could not be fetched: ${describe(error)}`, { code: coded?.code });
+        log.warn(`QQ: the gateway address could not be fetched: ${describeError(error)}`, { code: coded?.code });
         if (coded) state.set({ status: 'reconnecting', endpoint, error: { code: coded.code, text: coded.text } });
         return 'failed';
       }
@@ -350,9 +346,9 @@ export default definePlugin({
           }
         });
         socket.on('error', (error) => {
-          const tooLarge = /max payload|too big/i.test(describe(error));
+          const tooLarge = /max payload|too big/i.test(describeError(error));
           if (tooLarge) logCoded(qqErrors.AALIS_QQ_MESSAGE_TOO_LARGE({ size: '>', limit: MAX_FRAME_BYTES }));
-          else log.debug('QQ: socket error', { error: describe(error) });
+          else log.debug('QQ: socket error', { error: describeError(error) });
         });
         socket.on('close', (code) => {
           clearInterval(heartbeat);
@@ -482,7 +478,7 @@ export default definePlugin({
         listenFailed: (error) => {
           const failure = qqErrors.AALIS_QQ_LISTEN_FAILED({
             address: `${settings.webhook.host}:${settings.webhook.port}`,
-            reason: describe(error),
+            reason: describeError(error),
           });
           logCoded(failure, 'error');
           state.set({
@@ -541,7 +537,7 @@ export default definePlugin({
           return;
         } catch (error) {
           // No Markdown permission (or a text QQ's Markdown refuses): the same words as plain text.
-          log.info(`QQ: Markdown was refused (${describe(error)}); sending plain text`);
+          log.info(`QQ: Markdown was refused (${describeError(error)}); sending plain text`);
         }
       }
       await post(chatType, chatId, { msg_type: 0, content: text }, replyTo);
@@ -589,7 +585,7 @@ export default definePlugin({
         if (!uploaded?.file_info) throw new Error('the upload answered no file_info');
         await post(chatType, chatId, { msg_type: 7, content: ' ', media: { file_info: uploaded.file_info } }, replyTo);
       } catch (error) {
-        log.warn('QQ: a voice reply was not sent (the text was)', { chatId, error: describe(error) });
+        log.warn('QQ: a voice reply was not sent (the text was)', { chatId, error: describeError(error) });
       }
     }
 
@@ -620,7 +616,7 @@ export default definePlugin({
 
     wireRoomTurns({ platform: QQ_PLATFORM, events: events.use, hooks: hooks.use, memory, deliver });
     const connecting = (settings.mode === 'webhook' ? webhookLoop() : connectLoop()).catch((error: unknown) => {
-      if (!stopping.signal.aborted) log.error('QQ: stopped', { error: describe(error) });
+      if (!stopping.signal.aborted) log.error('QQ: stopped', { error: describeError(error) });
     });
     lifecycle.use.onDispose(async () => {
       stopping.abort();

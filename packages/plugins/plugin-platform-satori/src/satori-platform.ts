@@ -7,7 +7,7 @@
 import '@aalis/api-agent';
 import { authority } from '@aalis/api-authority';
 import { tools } from '@aalis/api-tools';
-import { AalisError, definePlugin, optional } from '@aalis/core';
+import { AalisError, definePlugin, describeError, optional } from '@aalis/core';
 import {
   type ChatType,
   deliverToRoom,
@@ -82,10 +82,6 @@ function splitChatId(chatId: string): { platform: string; channelId: string } | 
   return colon > 0 ? { platform: chatId.slice(0, colon), channelId: chatId.slice(colon + 1) } : undefined;
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 export default definePlugin({
   name: '@aalis/plugin-platform-satori',
   uses: {
@@ -157,7 +153,7 @@ export default definePlugin({
         const meta = await api.call<{ logins?: WireLogin[] }>('meta', {}, { platform: platformName, userId: '' });
         for (const wire of meta?.logins ?? []) remember(wire);
       } catch (error) {
-        log.debug('Satori: meta failed', { error: describe(error) });
+        log.debug('Satori: meta failed', { error: describeError(error) });
       }
       return logins.get(platformName);
     }
@@ -180,7 +176,9 @@ export default definePlugin({
         if (where && login) {
           const channel = await api
             .call<{ id?: string }>('user.channel.create', { user_id: where.channelId }, login)
-            .catch((error: unknown) => log.warn('Satori: no direct channel with an owner', { error: describe(error) }));
+            .catch((error: unknown) =>
+              log.warn('Satori: no direct channel with an owner', { error: describeError(error) }),
+            );
           if (channel?.id) channelId = String(channel.id);
         }
         return ensureRoomSession({
@@ -253,7 +251,7 @@ export default definePlugin({
       void gateway.use
         .receive(incoming)
         .catch((error: unknown) =>
-          log.error('Satori: an event could not be handed to the gateway', { error: describe(error) }),
+          log.error('Satori: an event could not be handed to the gateway', { error: describeError(error) }),
         );
     }
 
@@ -272,14 +270,16 @@ export default definePlugin({
             });
             log.warn(error.message, { code: error.code });
           })
-          .catch((error: unknown) => log.error('Satori: a request could not be handled', { error: describe(error) }));
+          .catch((error: unknown) =>
+            log.error('Satori: a request could not be handled', { error: describeError(error) }),
+          );
         return;
       }
       if (event.type !== 'message-created') return;
       const chat = event.login?.platform ?? event.platform ?? '';
       void inbound
         .run(chatIdOf(chat, String(event.channel?.id ?? '')), () => receive(event))
-        .catch((error: unknown) => log.error('Satori: an event failed', { error: describe(error) }));
+        .catch((error: unknown) => log.error('Satori: an event failed', { error: describeError(error) }));
     }
 
     /** One connection of the event socket, until it closes. Resolves true when READY came (a healthy session). */
@@ -343,7 +343,7 @@ export default definePlugin({
           }
         });
         socket.on('error', (error) => {
-          failure = describe(error);
+          failure = describeError(error);
           log.debug('Satori: socket error', { error: failure });
         });
         socket.on('close', (code, reason) => {
@@ -425,7 +425,7 @@ export default definePlugin({
           if (created?.id !== undefined) memory.sent(chatId, String(created.id));
         }
       } catch (error) {
-        log.warn('Satori: a voice reply was not sent (the text was)', { channelId, error: describe(error) });
+        log.warn('Satori: a voice reply was not sent (the text was)', { channelId, error: describeError(error) });
       }
     }
 
@@ -479,7 +479,7 @@ export default definePlugin({
     wireRoomTurns({ platform: SATORI_PLATFORM, events: events.use, hooks: hooks.use, memory, deliver });
     const connecting = connectLoop().catch((error: unknown) => {
       if (!stopping.signal.aborted && !AalisError.isInstance(error))
-        log.error('Satori: stopped', { error: describe(error) });
+        log.error('Satori: stopped', { error: describeError(error) });
     });
     lifecycle.use.onDispose(async () => {
       stopping.abort();

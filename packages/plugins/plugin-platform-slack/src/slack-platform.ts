@@ -9,7 +9,7 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import '@aalis/api-agent';
 import { type Receipt, receiveStored, StoredReceipts } from '@aalis/api-gateway';
-import { AalisError, definePlugin, type Logger } from '@aalis/core';
+import { AalisError, definePlugin, describeError, type Logger } from '@aalis/core';
 import {
   type ChatType,
   deliverToRoom,
@@ -70,10 +70,6 @@ export function splitSlackChatId(chatId: string): { channel: string; threadTs?: 
   return slash === -1 ? { channel: chatId } : { channel: chatId.slice(0, slash), threadTs: chatId.slice(slash + 1) };
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** The SDKs' own log lines go to debug (their debug lines, which echo payloads, are dropped). */
 function sdkLogger(log: Logger): SlackLogger {
   let level = LogLevel.INFO;
@@ -93,7 +89,7 @@ function sdkLogger(log: Logger): SlackLogger {
 
 function slackError(error: unknown): string {
   if (error instanceof WebAPIPlatformError) return String(error.data.error);
-  return describe(error);
+  return describeError(error);
 }
 
 export default definePlugin({
@@ -267,7 +263,7 @@ export default definePlugin({
       // Resolves once stored, not when its turn ends: the chat's next message must reach the gateway before this
       // turn ends (to join it).
       return receiveStored(gateway.use, events.use, incoming, (error) =>
-        log.error('Slack: an event could not be handed to the gateway', { error: describe(error) }),
+        log.error('Slack: an event could not be handed to the gateway', { error: describeError(error) }),
       );
     }
 
@@ -298,7 +294,7 @@ export default definePlugin({
       return receipts.once(
         `${event.channel}\u0000${event.ts}`,
         () => inbound.run(event.channel as string, () => receive(event, me)),
-        (error) => log.error('Slack: an event failed', { error: describe(error) }),
+        (error) => log.error('Slack: an event failed', { error: describeError(error) }),
       );
     }
 
@@ -341,7 +337,9 @@ export default definePlugin({
         });
         client.on('slack_event', (envelope: { ack: () => Promise<void>; type?: string; body?: unknown }) => {
           const ack = () =>
-            void envelope.ack().catch((error: unknown) => log.debug('Slack: ack failed', { error: describe(error) }));
+            void envelope
+              .ack()
+              .catch((error: unknown) => log.debug('Slack: ack failed', { error: describeError(error) }));
           if (envelope.type !== 'events_api') {
             ack();
             if (envelope.type !== 'slash_commands' && envelope.type !== 'interactive') {
@@ -411,7 +409,9 @@ export default definePlugin({
       try {
         text = markdownToMrkdwn(markdown);
       } catch (error) {
-        log.debug('Slack: the reply could not be converted to mrkdwn; sent as plain text', { error: describe(error) });
+        log.debug('Slack: the reply could not be converted to mrkdwn; sent as plain text', {
+          error: describeError(error),
+        });
         text = plainMrkdwn(markdown);
       }
       const sent = await web.chat.postMessage(
@@ -485,7 +485,7 @@ export default definePlugin({
 
     wireRoomTurns({ platform: SLACK_PLATFORM, events: events.use, hooks: hooks.use, memory, deliver });
     const connecting = connectLoop().catch((error: unknown) => {
-      if (!stopping.signal.aborted) log.error('Slack: stopped', { error: describe(error) });
+      if (!stopping.signal.aborted) log.error('Slack: stopped', { error: describeError(error) });
     });
     lifecycle.use.onDispose(async () => {
       stopping.abort();

@@ -11,7 +11,7 @@ import { type Receipt, receiveStored } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
 import type { PlatformState } from '@aalis/api-platform';
 import { tools } from '@aalis/api-tools';
-import { AalisError, type Disposer, definePlugin, optional, textRef, translate } from '@aalis/core';
+import { AalisError, type Disposer, definePlugin, describeError, optional, textRef, translate } from '@aalis/core';
 import {
   type ChatType,
   deliverToRoom,
@@ -180,7 +180,7 @@ export default definePlugin({
             await waitAfterRefusal('getMe', error, stopping.signal);
             continue;
           }
-          log.warn(`Telegram: getMe failed; retrying in ${settings.retryDelayMs} ms`, { error: describe(error) });
+          log.warn(`Telegram: getMe failed; retrying in ${settings.retryDelayMs} ms`, { error: describeError(error) });
           state.set(retrying(error, 'getMe'));
           await pause(settings.retryDelayMs, stopping.signal);
         }
@@ -208,7 +208,7 @@ export default definePlugin({
       try {
         await api.call('setMyCommands', { commands: list }, { signal: stopping.signal });
       } catch (error) {
-        log.warn('Telegram: setMyCommands failed', { error: describe(error) });
+        log.warn('Telegram: setMyCommands failed', { error: describeError(error) });
       }
     }
 
@@ -279,7 +279,7 @@ export default definePlugin({
             continue;
           }
           log.warn(`Telegram: getUpdates failed; polling again in ${settings.retryDelayMs} ms`, {
-            error: describe(error),
+            error: describeError(error),
           });
           state.set(retrying(error, 'getUpdates'));
           await pause(settings.retryDelayMs, held).catch(() => {});
@@ -310,7 +310,7 @@ export default definePlugin({
             void invitations
               .handle(update.my_chat_member)
               .catch((error: unknown) =>
-                log.error('Telegram: a membership update could not be handled', { error: describe(error) }),
+                log.error('Telegram: a membership update could not be handled', { error: describeError(error) }),
               );
           }
           const message = update.message;
@@ -319,7 +319,7 @@ export default definePlugin({
             ? inbound
                 .run(chat, () => receive(message))
                 .catch((error: unknown) => {
-                  log.error('Telegram: an update could not be handed to the gateway', { error: describe(error) });
+                  log.error('Telegram: an update could not be handed to the gateway', { error: describeError(error) });
                   return 'failed' as const;
                 })
             : Promise.resolve('handled');
@@ -358,7 +358,7 @@ export default definePlugin({
             if (offset.next !== undefined) await store.save(botId, offset.next, offset.storedAbove);
           } catch (error) {
             // The offset Telegram is asked from is the one in memory; the kept one catches up at the next save.
-            log.warn('Telegram: the update offset could not be kept', { error: describe(error) });
+            log.warn('Telegram: the update offset could not be kept', { error: describeError(error) });
           }
         }
         if (unstored) {
@@ -421,8 +421,8 @@ export default definePlugin({
                 return { ...described, url: api.fileUrl(found.file_path), shownUrl: api.shownFileUrl(found.file_path) };
               return { ...described, unavailable: 'getFile gave no file_path' };
             } catch (error) {
-              log.warn('Telegram: getFile failed for an inbound file', { error: describe(error) });
-              return { ...described, unavailable: `getFile failed: ${describe(error)}` };
+              log.warn('Telegram: getFile failed for an inbound file', { error: describeError(error) });
+              return { ...described, unavailable: `getFile failed: ${describeError(error)}` };
             }
           }),
         );
@@ -437,8 +437,8 @@ export default definePlugin({
           if (file.file_path)
             images.push({ url: api.fileUrl(file.file_path), shownUrl: api.shownFileUrl(file.file_path) });
         } catch (error) {
-          log.warn('Telegram: getFile failed for an inbound photo', { error: describe(error) });
-          images.push({ unavailable: `getFile failed: ${describe(error)}` });
+          log.warn('Telegram: getFile failed for an inbound photo', { error: describeError(error) });
+          images.push({ unavailable: `getFile failed: ${describeError(error)}` });
         }
       }
       const files = await inboundFiles(read.files ?? []);
@@ -482,7 +482,7 @@ export default definePlugin({
       // Resolves once stored, not when its turn ends: the chat's next message must reach the gateway before this
       // turn ends (to join it).
       return receiveStored(gateway.use, events.use, incoming, (error) =>
-        log.error('Telegram: an update could not be handed to the gateway', { error: describe(error) }),
+        log.error('Telegram: an update could not be handed to the gateway', { error: describeError(error) }),
       );
     }
 
@@ -499,7 +499,7 @@ export default definePlugin({
       } catch (error) {
         // Telegram refused the markup ("can't parse entities"): the same text, plain.
         if (!(AalisError.isInstance(error) && error.statusCode === 400)) throw error;
-        log.debug('Telegram: the HTML version was refused; sending plain text', { error: describe(error) });
+        log.debug('Telegram: the HTML version was refused; sending plain text', { error: describeError(error) });
         sent = await api.call('sendMessage', { ...base, text });
       }
       if (sent?.message_id !== undefined) memory.sent(chatId, String(sent.message_id));
@@ -550,7 +550,7 @@ export default definePlugin({
       const tick = () =>
         void api
           .call('sendChatAction', { ...chatOfRoomKey(target.chatId), action: 'typing' })
-          .catch((error: unknown) => log.debug('Telegram: sendChatAction failed', { error: describe(error) }));
+          .catch((error: unknown) => log.debug('Telegram: sendChatAction failed', { error: describeError(error) }));
       tick();
       const timer = setInterval(tick, TYPING_RENEW_MS);
       timer.unref?.();
@@ -575,13 +575,17 @@ export default definePlugin({
       turnEnding: (context) => stopTyping(context.sessionId),
     });
     const polling = poll().catch((error: unknown) => {
-      if (!stopping.signal.aborted) log.error('Telegram: polling stopped', { error: describe(error) });
+      if (!stopping.signal.aborted) log.error('Telegram: polling stopped', { error: describeError(error) });
     });
     /** The state while waiting out a failed call: reconnecting at the next try, with the failure in words. */
     function retrying(error: unknown, method: string): Omit<PlatformState, 'since' | 'endpoint'> {
       const coded = AalisError.isInstance(error)
         ? error
-        : telegramErrors.AALIS_TELEGRAM_UNREACHABLE({ method, apiRoot: settings.apiRoot, reason: describe(error) });
+        : telegramErrors.AALIS_TELEGRAM_UNREACHABLE({
+            method,
+            apiRoot: settings.apiRoot,
+            reason: describeError(error),
+          });
       return { status: 'reconnecting', error: stateError(coded), nextAttemptAt: Date.now() + settings.retryDelayMs };
     }
 
@@ -600,8 +604,4 @@ const TOKEN_KEY = 'plugins.platform-telegram.token';
 
 function isTokenRefusal(error: unknown): error is AalisError {
   return AalisError.isInstance(error) && error.code === 'AALIS_TELEGRAM_TOKEN_REJECTED';
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -7,7 +7,7 @@
 import type { IncomingMessage as HttpRequest, ServerResponse } from 'node:http';
 import '@aalis/api-agent';
 import { type Receipt, receiveStored, StoredReceipts } from '@aalis/api-gateway';
-import { definePlugin } from '@aalis/core';
+import { definePlugin, describeError } from '@aalis/core';
 import {
   deliverToRoom,
   fetchFileAttachment,
@@ -40,10 +40,6 @@ const PLUGIN_NAME = '@aalis/plugin-platform-wecom';
 const RETRY_MS = 1_000;
 /** What onCallback answers for a message whose input could not be stored. */
 const NOT_STORED = Symbol('not stored');
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** Reads a request body up to `limit` bytes; undefined when it is larger. */
 function readBody(request: HttpRequest, limit: number): Promise<string | undefined> {
@@ -121,7 +117,7 @@ export default definePlugin({
           });
           images.push({ url: `base64://${plain.toString('base64')}`, shownUrl: '(WeCom image)' });
         } catch (error) {
-          images.push({ unavailable: describe(error) });
+          images.push({ unavailable: describeError(error) });
         }
       }
       const files: InboundFile[] = [];
@@ -133,7 +129,7 @@ export default definePlugin({
           });
           files.push({ type: 'file', url: `base64://${plain.toString('base64')}`, shownUrl: '(WeCom file)' });
         } catch (error) {
-          files.push({ type: 'file', unavailable: describe(error) });
+          files.push({ type: 'file', unavailable: describeError(error) });
         }
       }
       const { content, attachments } = await inboundContent({
@@ -160,7 +156,7 @@ export default definePlugin({
       );
       // Resolves once stored, not when its turn ends (the chat's next message may join the turn).
       const receipt = await receiveStored(gateway.use, events.use, incoming, (error) =>
-        log.error('WeCom: a message could not be handed to the gateway', { error: describe(error) }),
+        log.error('WeCom: a message could not be handed to the gateway', { error: describeError(error) }),
       );
       // Kept as room context (held back, muted) or handled without a turn (a command): no turn of its own will
       // answer it, so its stream stops showing her thinking once a notice or an answer had its chance.
@@ -224,7 +220,7 @@ export default definePlugin({
           else if (read.responseUrl) streams.keepResponseUrl(read.chatId, read.messageId, read.responseUrl);
           return inbound.run(`${read.chatType}:${read.chatId}`, () => receive(read));
         },
-        (error) => log.error('WeCom: a message failed', { error: describe(error) }),
+        (error) => log.error('WeCom: a message failed', { error: describeError(error) }),
       );
       if (receipt === 'failed') {
         if (first) streams.discard(read.messageId);
@@ -254,7 +250,7 @@ export default definePlugin({
         try {
           plain = crypto.open(echostr);
         } catch (error) {
-          logCoded(wecomErrors.AALIS_WECOM_DECRYPT_FAILED({ reason: describe(error) }));
+          logCoded(wecomErrors.AALIS_WECOM_DECRYPT_FAILED({ reason: describeError(error) }));
           response.writeHead(400).end();
           return;
         }
@@ -294,7 +290,7 @@ export default definePlugin({
         if (typeof parsed !== 'object' || parsed === null) throw new Error('not a JSON object');
         message = parsed as WecomMessage;
       } catch (error) {
-        logCoded(wecomErrors.AALIS_WECOM_DECRYPT_FAILED({ reason: describe(error) }));
+        logCoded(wecomErrors.AALIS_WECOM_DECRYPT_FAILED({ reason: describeError(error) }));
         response.writeHead(400).end();
         return;
       }
@@ -322,7 +318,7 @@ export default definePlugin({
         listenFailed: (error) => {
           const failure = wecomErrors.AALIS_WECOM_LISTEN_FAILED({
             address: `${settings.host}:${settings.port}`,
-            reason: describe(error),
+            reason: describeError(error),
           });
           log.error(failure.message, { code: failure.code });
           state.set({
@@ -373,7 +369,7 @@ export default definePlugin({
           errcode = Number(body.errcode ?? 0);
           errmsg = String(body.errmsg ?? '');
         } catch (error) {
-          throw wecomErrors.AALIS_WECOM_SEND_FAILED({ reason: `response_url unreachable: ${describe(error)}` });
+          throw wecomErrors.AALIS_WECOM_SEND_FAILED({ reason: `response_url unreachable: ${describeError(error)}` });
         }
         // 45009: the API's rate limit; waited out once.
         if ((status === 429 || errcode === 45009) && attempt === 0) {
@@ -448,7 +444,7 @@ export default definePlugin({
       },
     });
     const listening = listenLoop().catch((error: unknown) => {
-      if (!stopping.signal.aborted) log.error('WeCom: stopped', { error: describe(error) });
+      if (!stopping.signal.aborted) log.error('WeCom: stopped', { error: describeError(error) });
     });
     lifecycle.use.onDispose(async () => {
       stopping.abort();
