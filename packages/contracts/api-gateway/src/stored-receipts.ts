@@ -5,7 +5,7 @@
 // leaves the envelope unacknowledged, so the platform delivers it again; the redelivery is recognised by the
 // platform's message id and stored once. The same point the WebUI's `send` is answered at.
 import '@aalis/api-agent';
-import type { Events } from '@aalis/core';
+import { type Events, setBounded } from '@aalis/core';
 import type { IncomingMessage } from '@aalis/schema-message';
 import type { GatewayService } from './gateway-service.js';
 
@@ -91,9 +91,7 @@ export class StoredReceipts {
     if (known && now - known.at < this.ttlMs) return known.receipt;
     const receipt = run();
     const entry = { receipt, at: now };
-    this.receipts.delete(id);
-    this.receipts.set(id, entry);
-    while (this.receipts.size > this.limit) this.receipts.delete(this.receipts.keys().next().value as string);
+    setBounded(this.receipts, id, entry, this.limit);
     // Failed: forgotten, so the platform's next delivery is a new try.
     void receipt.then((outcome) => {
       if (outcome === 'failed' && this.receipts.get(id) === entry) this.receipts.delete(id);

@@ -1,6 +1,7 @@
 // @aalis/core: the plugin host. No runtime dependencies, no Node-only imports: it runs in browsers too.
 export { App, type AppOptions, describe as describeError, type PluginState, type PluginStateInfo } from './app.js';
 export { atMost } from './at-most.js';
+export { setBounded } from './bounded-map.js';
 export {
   config,
   events,

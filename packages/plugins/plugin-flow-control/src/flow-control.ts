@@ -2,6 +2,7 @@
 // person's cooldown, then the token buckets of the person, the room and the platform. An input held back is not
 // lost: the plugin passes it on as ambient room context (archived; a running turn still takes it in), logs it, and
 // tells its sender at most once per notice window.
+import { setBounded } from '@aalis/core';
 import { inQuietHours, type QuietHours } from './quiet-hours.js';
 import { type BucketRule, TokenBuckets } from './token-buckets.js';
 
@@ -33,15 +34,6 @@ export interface FlowInput {
 /** Keys remembered per map at most (rooms, people): oldest forgotten first. */
 const MAX_KEYS = 50_000;
 
-function remember(map: Map<string, number>, key: string, value: number): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > MAX_KEYS) {
-    const oldest = map.keys().next().value;
-    if (oldest !== undefined) map.delete(oldest);
-  }
-}
-
 export class FlowControl {
   private readonly roomPassed = new Map<string, number>();
   private readonly personPassed = new Map<string, number>();
@@ -64,9 +56,9 @@ export class FlowControl {
   judge(input: FlowInput, now: number, room: RoomRules = this.defaults): FlowVerdict {
     const held = this.hold(input, now, room);
     if (!held) {
-      remember(this.roomPassed, input.sessionId, now);
+      setBounded(this.roomPassed, input.sessionId, now, MAX_KEYS);
       if (input.person) {
-        remember(this.personPassed, `${input.sessionId}|${input.person}`, now);
+        setBounded(this.personPassed, `${input.sessionId}|${input.person}`, now, MAX_KEYS);
         this.person.take(input.person, now);
       }
       this.room.take(input.sessionId, now, room.roomRate);
@@ -77,7 +69,7 @@ export class FlowControl {
     const noticeKey = `${input.sessionId}|${input.person ?? ''}`;
     const last = this.noticed.get(noticeKey);
     const notice = last === undefined || now - last >= this.rules.noticeWindowSeconds * 1000;
-    if (notice) remember(this.noticed, noticeKey, now);
+    if (notice) setBounded(this.noticed, noticeKey, now, MAX_KEYS);
     return { pass: false, ...held, notice };
   }
 

@@ -1,6 +1,7 @@
 // Token buckets by key (a person, a room, a platform): each holds up to `burst` tokens and refills `perMinute`
 // tokens a minute; an input that addresses her takes one. Keys are bounded: past `maxKeys` the bucket used least
 // recently is forgotten (a forgotten bucket comes back full — the generous side).
+import { setBounded } from '@aalis/core';
 export interface BucketRule {
   /** Tokens added per minute; 0 = no limit. */
   perMinute: number;
@@ -37,12 +38,7 @@ export class TokenBuckets {
   take(key: string, now: number, rule: BucketRule = this.rule): void {
     if (!(rule.perMinute > 0)) return;
     const tokens = this.level(key, now, rule);
-    this.buckets.delete(key);
-    this.buckets.set(key, { tokens: tokens - 1, at: now });
-    if (this.buckets.size > this.maxKeys) {
-      const oldest = this.buckets.keys().next().value;
-      if (oldest !== undefined) this.buckets.delete(oldest);
-    }
+    setBounded(this.buckets, key, { tokens: tokens - 1, at: now }, this.maxKeys);
   }
 
   private level(key: string, now: number, rule: BucketRule): number {

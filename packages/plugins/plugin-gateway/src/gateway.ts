@@ -16,7 +16,7 @@ import {
 import type { HooksService } from '@aalis/api-hooks';
 import type { SessionManagerService } from '@aalis/api-session-manager';
 import type { SessionFieldsService } from '@aalis/api-session-settings';
-import { atMost, type Events, type Logger } from '@aalis/core';
+import { atMost, type Events, type Logger, setBounded } from '@aalis/core';
 import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
 import { JOIN_TRIGGER, judgeTrigger } from './judge-trigger.js';
 import { type TriggerDefaults, triggerRulesFor } from './trigger-fields.js';
@@ -184,18 +184,9 @@ export class Gateway implements GatewayService {
     });
     if (verdict.action === 'set') {
       message.triggerType = verdict.triggerType;
-      if (verdict.triggerType === JOIN_TRIGGER) this.rememberJoin(message.sessionId, now);
+      if (verdict.triggerType === JOIN_TRIGGER) setBounded(this.lastJoins, message.sessionId, now, MAX_JOIN_ROOMS);
     }
     return verdict.action;
-  }
-
-  private rememberJoin(sessionId: string, at: number): void {
-    this.lastJoins.delete(sessionId);
-    this.lastJoins.set(sessionId, at);
-    if (this.lastJoins.size > MAX_JOIN_ROOMS) {
-      const oldest = this.lastJoins.keys().next().value;
-      if (oldest !== undefined) this.lastJoins.delete(oldest);
-    }
   }
 
   private async isMultiParty(sessionId: string): Promise<boolean> {

@@ -3,7 +3,7 @@
 // in the database and in a small in-process map, and concurrent requests for one image share one model call.
 import { createHash } from 'node:crypto';
 import { findModel, type LlmService, listModels, type ModelInfo } from '@aalis/api-llm';
-import { AalisError, type I18n, type ProviderInfo, textRef } from '@aalis/core';
+import { AalisError, type I18n, type ProviderInfo, setBounded, textRef } from '@aalis/core';
 import { type Attachment, isModelImageType } from '@aalis/schema-message';
 import { fileTypeFromBuffer } from 'file-type';
 import type { DescriptionStore } from './description-store.js';
@@ -126,9 +126,7 @@ export class ImageDescriber {
   }
 
   private remember(key: string, description: Description): Description {
-    this.recent.delete(key);
-    this.recent.set(key, description);
-    if (this.recent.size > MEMORY_ENTRIES) this.recent.delete(this.recent.keys().next().value!);
+    setBounded(this.recent, key, description, MEMORY_ENTRIES);
     return description;
   }
 

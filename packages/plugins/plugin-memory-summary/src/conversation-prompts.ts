@@ -1,8 +1,10 @@
 // The prompt of each session's latest conversation call, taken from agent:llm:after (the messages as sent, after
 // trimming, and the tool definitions as the provider received them). A compaction that starts its summary request
 // with these same bytes is served from the provider's prompt cache instead of paying for the history again.
+
 import type { LlmAfterContext } from '@aalis/api-agent';
 import type { LlmToolDefinition } from '@aalis/api-llm';
+import { setBounded } from '@aalis/core';
 import type { Message } from '@aalis/schema-message';
 
 export interface ConversationPrompt {
@@ -21,14 +23,8 @@ export class ConversationPrompts {
 
   /** agent:llm:after: the call's prompt becomes the session's latest. */
   record(context: Pick<LlmAfterContext, 'sessionId' | 'turnId' | 'model' | 'tools' | 'messages'>): void {
-    this.latest.delete(context.sessionId);
-    this.latest.set(context.sessionId, {
-      turnId: context.turnId,
-      model: context.model,
-      tools: context.tools,
-      messages: context.messages,
-    });
-    if (this.latest.size > MAX_SESSIONS) this.latest.delete(this.latest.keys().next().value!);
+    const { turnId, model, tools, messages } = context;
+    setBounded(this.latest, context.sessionId, { turnId, model, tools, messages }, MAX_SESSIONS);
   }
 
   get(sessionId: string): ConversationPrompt | undefined {

@@ -1,6 +1,8 @@
 // The last token:usage of each running turn. Snapshots (token:request answers, no turnId) are not in any turn and
 // never trigger compaction, so they are ignored here.
+
 import type { TokenUsageEvent } from '@aalis/api-agent';
+import { setBounded } from '@aalis/core';
 
 /** Turns whose end was never seen (a third-party agent, a crash) are forgotten beyond this many. */
 const MAX_TURNS = 256;
@@ -11,12 +13,7 @@ export class TurnUsageTracker {
   /** token:usage listener. */
   record(event: TokenUsageEvent): void {
     if (event.turnId === undefined) return;
-    this.lastByTurn.delete(event.turnId);
-    this.lastByTurn.set(event.turnId, event);
-    if (this.lastByTurn.size > MAX_TURNS) {
-      const oldest = this.lastByTurn.keys().next().value;
-      if (oldest !== undefined) this.lastByTurn.delete(oldest);
-    }
+    setBounded(this.lastByTurn, event.turnId, event, MAX_TURNS);
   }
 
   /** The turn's last usage, removed (called once, at the turn's end). */

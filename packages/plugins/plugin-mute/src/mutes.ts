@@ -2,7 +2,9 @@
 // a flood must not cost a database round trip each), written through the store, and every process told of a
 // change by a storage signal so its copy is dropped at once (a process that misses the signal — SQLite signals stay
 // in their process — sees the change within `cacheMs`).
+
 import type { HandOverService } from '@aalis/api-storage';
+import { setBounded } from '@aalis/core';
 import type { MuteRow, MuteStore } from './mute-store.js';
 
 /** The storage signal name a change of a session's mute is announced under. */
@@ -64,12 +66,7 @@ export class Mutes {
   }
 
   private remember(sessionId: string, entry: { row: MuteRow | undefined; readAt: number }): void {
-    this.cache.delete(sessionId);
-    this.cache.set(sessionId, entry);
-    if (this.cache.size > MAX_CACHED) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined) this.cache.delete(oldest);
-    }
+    setBounded(this.cache, sessionId, entry, MAX_CACHED);
   }
 
   private async announce(sessionId: string): Promise<void> {

@@ -1,7 +1,9 @@
 // Per-process copies of session rows and of children lists (a turn read its session's row a dozen times and the session
 // server listed its children once per client and announcement, each a round trip to PostgreSQL). Kept current by the
 // store's change notices; trusted only while those notices can arrive.
+
 import type { SessionInfo } from '@aalis/api-session-manager';
+import { setBounded } from '@aalis/core';
 
 /** Rows (and children lists) kept at most; the least recently used go first. */
 const DEFAULT_LIMIT = 10_000;
@@ -35,7 +37,7 @@ export class SessionRowCache {
     const held = this.trusted ? hit(this.rows, id) : undefined;
     if (held) return Promise.resolve(copy(held));
     return this.through(`row:${id}`, read, (row) => {
-      if (row) put(this.rows, id, copy(row), this.limit);
+      if (row) setBounded(this.rows, id, copy(row), this.limit);
     }).then((row) => row && copy(row));
   }
 
@@ -44,7 +46,7 @@ export class SessionRowCache {
     const held = this.trusted ? hit(this.lists, parentId) : undefined;
     if (held) return Promise.resolve(held.map(copy));
     return this.through(`children:${parentId}`, read, (list) =>
-      put(this.lists, parentId, list.map(copy), this.limit),
+      setBounded(this.lists, parentId, list.map(copy), this.limit),
     ).then((list) => list.map(copy));
   }
 
@@ -66,7 +68,7 @@ export class SessionRowCache {
     const fresh = this.trusted && mark === this.mark(`row:${id}`);
     this.touch(`row:${id}`);
     if (row?.parentId !== undefined) this.touch(`children:${row.parentId}`);
-    if (row && fresh) put(this.rows, id, copy(row), this.limit);
+    if (row && fresh) setBounded(this.rows, id, copy(row), this.limit);
     return row;
   }
 
@@ -136,12 +138,6 @@ function hit<T>(map: Map<string, T>, key: string): T | undefined {
   map.delete(key);
   map.set(key, value);
   return value;
-}
-
-function put<T>(map: Map<string, T>, key: string, value: T, limit: number): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > limit) map.delete(map.keys().next().value!);
 }
 
 /** Callers get their own object: a caller changing what it got must not change the cached row. */

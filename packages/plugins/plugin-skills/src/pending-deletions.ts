@@ -1,6 +1,7 @@
 // Deleting a skill needs the person's word: skill_delete first only asks (the model tells the person what would go),
 // and deletes when it is called again with confirm in a LATER turn of the same conversation that the same person
 // takes part in — a model cannot confirm its own request within one turn. Kept in this process, bounded, ten minutes.
+import { setBounded } from '@aalis/core';
 
 /** A request waits at most this long for the person's yes. */
 export const CONFIRM_WITHIN_MS = 10 * 60_000;
@@ -24,9 +25,7 @@ export class PendingDeletions {
 
   ask(sessionId: string, skillId: string, person: string, turnId: string): void {
     const key = this.key(sessionId, skillId);
-    this.pending.delete(key);
-    this.pending.set(key, { person, turnId, at: this.now() });
-    if (this.pending.size > MAX_PENDING) this.pending.delete(this.pending.keys().next().value as string);
+    setBounded(this.pending, key, { person, turnId, at: this.now() }, MAX_PENDING);
   }
 
   /**
