@@ -86,3 +86,4 @@ export {
 } from './schema.js';
 export type { ServiceHandle, SwitchReport } from './service-handle.js';
 export { withErrorCode } from './with-error-code.js';
+export { isTimeZone, type ZonedTime, zonedTime } from './zoned-time.js';

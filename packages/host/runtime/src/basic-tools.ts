@@ -1,7 +1,7 @@
 // The built-in tools of the default plugin set: current_time and calculator. Ungrouped, so every session offers
 // them, and the offline model's `/call <tool> {json}` lines exercise the agent's tool loop on a fresh install.
 import { tools } from '@aalis/api-tools';
-import { definePlugin, i18n, textRef } from '@aalis/core';
+import { definePlugin, i18n, isTimeZone, textRef, zonedTime } from '@aalis/core';
 import { calculate, formatNumber } from './calculator.js';
 import { runtimeErrors } from './runtime-errors.js';
 
@@ -9,41 +9,18 @@ export function systemTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { isTimeZone };
 
 /** The current time as ISO 8601 (UTC) and as the local date-time, weekday and offset of a time zone. */
 export function describeTime(now: Date, timeZone: string): string {
   if (!isTimeZone(timeZone)) throw runtimeErrors.AALIS_TIME_ZONE_UNKNOWN({ zone: timeZone });
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      weekday: 'long',
-      timeZoneName: 'longOffset',
-    })
-      .formatToParts(now)
-      .map((part) => [part.type, part.value]),
-  );
-  const local = `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+  const { year, month, day, hour, minute, second, weekday, offset } = zonedTime(now, timeZone);
   return JSON.stringify({
     iso: now.toISOString(),
     timeZone,
-    local,
-    weekday: parts.weekday,
-    offset: parts.timeZoneName,
+    local: `${year}-${month}-${day} ${hour}:${minute}:${second}`,
+    weekday,
+    offset,
   });
 }
 

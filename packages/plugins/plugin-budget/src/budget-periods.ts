@@ -1,13 +1,9 @@
 // The day and the month a moment falls in, in the budget's time zone ('2026-12-07', '2026-12').
-const formats = new Map<string, Intl.DateTimeFormat>();
+import { zonedTime } from '@aalis/core';
 
 export function dayOf(now: number, timeZone: string): string {
-  let format = formats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    formats.set(timeZone, format);
-  }
-  return format.format(now);
+  const { year, month, day } = zonedTime(now, timeZone);
+  return `${year}-${month}-${day}`;
 }
 
 export function monthOf(now: number, timeZone: string): string {

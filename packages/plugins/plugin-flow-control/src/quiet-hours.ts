@@ -1,4 +1,6 @@
 // Quiet hours: a daily span of local time ('23:00'–'07:00' crosses midnight) in an IANA time zone.
+import { zonedTime } from '@aalis/core';
+
 export interface QuietHours {
   /** 'HH:MM'; '' = no quiet hours. */
   from: string;
@@ -17,19 +19,10 @@ const minutesOf = (text: string): number => {
   return match ? Number(match[1]) * 60 + Number(match[2]) : Number.NaN;
 };
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
 /** Minutes since local midnight in the zone. */
 function localMinutes(now: number, timeZone: string): number {
-  let format = formatters.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-    formatters.set(timeZone, format);
-  }
-  const parts = format.formatToParts(now);
-  const hour = Number(parts.find((part) => part.type === 'hour')?.value ?? 0);
-  const minute = Number(parts.find((part) => part.type === 'minute')?.value ?? 0);
-  return hour * 60 + minute;
+  const { hour, minute } = zonedTime(now, timeZone);
+  return Number(hour) * 60 + Number(minute);
 }
 
 export function inQuietHours(now: number, quiet: QuietHours): boolean {

@@ -1,5 +1,6 @@
 // When a scheduled task fires: cron expressions and one-off moments through croner (time zones included), and
 // durations such as 10m / 2h / 1d for the /remind command.
+import { isTimeZone, zonedTime } from '@aalis/core';
 import { Cron } from 'croner';
 import type { ScheduleKind } from './schedule-store.js';
 import { scheduleErrors } from './schedule-texts.js';
@@ -17,11 +18,7 @@ export interface Timing {
 }
 
 export function assertTimeZone(zone: string): void {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-  } catch {
-    throw scheduleErrors.AALIS_SCHEDULE_TIME_ZONE_UNKNOWN({ zone });
-  }
+  if (!isTimeZone(zone)) throw scheduleErrors.AALIS_SCHEDULE_TIME_ZONE_UNKNOWN({ zone });
 }
 
 /** The next firing of a cron expression after `from`, or null when it never fires again. */
@@ -84,15 +81,6 @@ function momentOf(at: string, timeZone: string, now: number): number {
 
 /** A moment for people and models: local time in the zone with its offset. */
 export function formatMoment(ms: number, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('sv-SE', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    timeZoneName: 'longOffset',
-  }).format(new Date(ms));
-  return parts.replace(' GMT', ' UTC');
+  const { year, month, day, hour, minute, second, offset } = zonedTime(ms, timeZone);
+  return `${year}-${month}-${day} ${hour}:${minute}:${second} ${offset.replace('GMT', 'UTC')}`;
 }

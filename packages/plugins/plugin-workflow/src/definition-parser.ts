@@ -15,6 +15,7 @@ import {
   type WorkflowNodeKind,
   type WorkflowProblem,
 } from '@aalis/api-workflow';
+import { isTimeZone } from '@aalis/core';
 import { Cron } from 'croner';
 import { LineCounter, parseDocument } from 'yaml';
 import { durationMs } from './durations.js';
@@ -394,12 +395,8 @@ export function parseWorkflow(name: string, text: string, context: ParseContext)
       unknownKeys(root.triggers, ['schedule', 'timeZone', 'webhook'], ['triggers']);
       const { schedule: rawSchedule, timeZone: rawZone, webhook: rawWebhook } = root.triggers;
       if (typeof rawZone === 'string') {
-        try {
-          new Intl.DateTimeFormat('en', { timeZone: rawZone });
-          timeZone = rawZone;
-        } catch {
-          at(['triggers', 'timeZone'], t('workflow.problem.timeZone', { zone: rawZone }));
-        }
+        if (isTimeZone(rawZone)) timeZone = rawZone;
+        else at(['triggers', 'timeZone'], t('workflow.problem.timeZone', { zone: rawZone }));
       }
       const crons = rawSchedule === undefined ? [] : typeof rawSchedule === 'string' ? [rawSchedule] : rawSchedule;
       if (!Array.isArray(crons))
