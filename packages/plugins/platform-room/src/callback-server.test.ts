@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@aalis/core';
 import { describe, expect, it } from 'vitest';
-import { listenWhileHeld } from './callback-server.js';
+import { listenWhileHeld, readCallbackBody } from './callback-server.js';
 
 function recordingLogger(lines: string[]): Logger {
   const record = (message: string) => {
@@ -67,5 +67,28 @@ describe('listenWhileHeld', () => {
     });
     expect(failures).toEqual(['EADDRINUSE']);
     await new Promise<void>((resolve) => taken.close(() => resolve()));
+  });
+});
+
+describe('readCallbackBody', () => {
+  it('gives the body within its limit; past it undefined, and the client still reads the 413', async () => {
+    const read: (string | undefined)[] = [];
+    const server = createServer((request, response) => {
+      void readCallbackBody(request, 1024).then((body) => {
+        read.push(body?.toString('utf8'));
+        response.writeHead(body === undefined ? 413 : 200).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    try {
+      expect((await fetch(url, { method: 'POST', body: 'x'.repeat(1024) })).status).toBe(200);
+      expect((await fetch(url, { method: 'POST', body: 'y'.repeat(2 * 1024 * 1024) })).status).toBe(413);
+      expect((await fetch(url, { method: 'POST', body: 'small' })).status).toBe(200);
+      expect(read).toEqual(['x'.repeat(1024), undefined, 'small']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

@@ -26,6 +26,24 @@ export function callbackServer({ handle, logger, failed }: CallbackServerOptions
   return server;
 }
 
+/**
+ * A callback's body, kept up to `limit` bytes: undefined (at once) when it grows past it — the caller answers 413; the
+ * rest is not kept (Node discards what is left once the answer is sent, or the caller closes the connection).
+ */
+export function readCallbackBody(request: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) resolve(undefined);
+      else chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
 /** Closes the server and every connection it has, idle or not. */
 export function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {

@@ -7,6 +7,7 @@ export {
   closeServer,
   type ListenWhileHeldOptions,
   listenWhileHeld,
+  readCallbackBody,
 } from './callback-server.js';
 export {
   type HoldConnectionOptions,

@@ -9,8 +9,8 @@ import type { IncomingMessage as HttpRequest, Server, ServerResponse } from 'nod
 import type { AddressInfo } from 'node:net';
 import type { Receipt } from '@aalis/api-gateway';
 import type { PlatformState } from '@aalis/api-platform';
-import type { AalisError, Logger } from '@aalis/core';
-import { callbackServer, closeServer } from '@aalis/platform-room';
+import type { Logger } from '@aalis/core';
+import { callbackServer, closeServer, readCallbackBody, stateError } from '@aalis/platform-room';
 import { redactUrl } from './onebot-connection.js';
 import { onebotErrors } from './onebot-errors.js';
 
@@ -142,7 +142,7 @@ export class OneBotHttpConnection {
     if (path && new URL(request.url ?? '/', 'http://event').pathname !== path)
       return void response.writeHead(404).end();
     if (request.method !== 'POST') return void response.writeHead(405).end();
-    const body = await readBounded(request, MAX_EVENT_BYTES);
+    const body = await readCallbackBody(request, MAX_EVENT_BYTES);
     if (body === undefined) {
       this.malformed(`an event POST larger than ${MAX_EVENT_BYTES} bytes`);
       // Not read further: answered and the connection closed.
@@ -187,27 +187,4 @@ export class OneBotHttpConnection {
     if (status === this.liveState.status && extra.error === undefined) return;
     this.liveState = { status, since: Date.now(), endpoint: this.endpoint, ...extra };
   }
-}
-
-function stateError(error: AalisError): { code: string; text: AalisError['text'] } {
-  return { code: error.code, text: error.text };
-}
-
-/** The body up to `limit` bytes, cut off (undefined) as soon as it grows past it. */
-function readBounded(request: HttpRequest, limit: number): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        request.pause();
-        resolve(undefined);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
-  });
 }

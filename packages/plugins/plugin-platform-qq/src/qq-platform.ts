@@ -19,6 +19,7 @@ import {
   listenWhileHeld,
   pause,
   RoomMemory,
+  readCallbackBody,
   reconnectWhile,
   reportPlatformState,
   roomAdapterUses,
@@ -417,7 +418,7 @@ export default definePlugin({
       };
       if (new URL(request.url ?? '/', 'http://callback').pathname !== webhookPath) return reply(404);
       if (request.method !== 'POST') return reply(405);
-      const body = await readBody(request, settings.webhook.maxBodyBytes);
+      const body = await readCallbackBody(request, settings.webhook.maxBodyBytes);
       if (body === undefined) {
         logCoded(
           qqErrors.AALIS_QQ_MESSAGE_TOO_LARGE({
@@ -431,7 +432,7 @@ export default definePlugin({
       const signed = String(request.headers['x-signature-ed25519'] ?? '');
       let payload: GatewayPayload;
       try {
-        payload = JSON.parse(body) as GatewayPayload;
+        payload = JSON.parse(body.toString('utf8')) as GatewayPayload;
         if (typeof payload !== 'object' || payload === null) throw new Error('not an object');
       } catch {
         logCoded(qqErrors.AALIS_QQ_EVENT_MALFORMED({ reason: 'a callback body that is not a JSON object' }));
@@ -626,17 +627,3 @@ export default definePlugin({
     });
   },
 });
-
-/** Reads a request body up to `limit` bytes; undefined when it is larger. */
-function readBody(request: HttpRequest, limit: number): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-    });
-    request.on('end', () => resolve(size > limit ? undefined : Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-}

@@ -19,6 +19,7 @@ import {
   listenWhileHeld,
   pause,
   RoomMemory,
+  readCallbackBody,
   reportPlatformState,
   roomAdapterUses,
   roomIncoming,
@@ -40,25 +41,6 @@ const PLUGIN_NAME = '@aalis/plugin-platform-wecom';
 const RETRY_MS = 1_000;
 /** What onCallback answers for a message whose input could not be stored. */
 const NOT_STORED = Symbol('not stored');
-
-/** Reads a request body up to `limit` bytes; undefined when it is larger. */
-function readBody(request: HttpRequest, limit: number): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        over = true;
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => resolve(over ? undefined : Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-}
 
 export default definePlugin({
   name: PLUGIN_NAME,
@@ -262,7 +244,7 @@ export default definePlugin({
         response.writeHead(405).end();
         return;
       }
-      const body = await readBody(request, settings.maxBodyBytes);
+      const body = await readCallbackBody(request, settings.maxBodyBytes);
       if (body === undefined) {
         logCoded(wecomErrors.AALIS_WECOM_BODY_TOO_LARGE({ limit: settings.maxBodyBytes }));
         response.writeHead(413).end();
@@ -270,7 +252,7 @@ export default definePlugin({
       }
       let ciphertext: unknown;
       try {
-        ciphertext = (JSON.parse(body) as { encrypt?: unknown }).encrypt;
+        ciphertext = (JSON.parse(body.toString('utf8')) as { encrypt?: unknown }).encrypt;
       } catch {
         ciphertext = undefined;
       }
