@@ -418,8 +418,8 @@ export default definePlugin({
       };
       if (new URL(request.url ?? '/', 'http://callback').pathname !== webhookPath) return reply(404);
       if (request.method !== 'POST') return reply(405);
-      const body = await readCallbackBody(request, settings.webhook.maxBodyBytes);
-      if (body === undefined) {
+      const bytes = await readCallbackBody(request, settings.webhook.maxBodyBytes);
+      if (bytes === undefined) {
         logCoded(
           qqErrors.AALIS_QQ_MESSAGE_TOO_LARGE({
             size: `> ${settings.webhook.maxBodyBytes}`,
@@ -428,11 +428,12 @@ export default definePlugin({
         );
         return reply(413);
       }
+      const body = bytes.toString('utf8');
       const timestamp = String(request.headers['x-signature-timestamp'] ?? '');
       const signed = String(request.headers['x-signature-ed25519'] ?? '');
       let payload: GatewayPayload;
       try {
-        payload = JSON.parse(body.toString('utf8')) as GatewayPayload;
+        payload = JSON.parse(body) as GatewayPayload;
         if (typeof payload !== 'object' || payload === null) throw new Error('not an object');
       } catch {
         logCoded(qqErrors.AALIS_QQ_EVENT_MALFORMED({ reason: 'a callback body that is not a JSON object' }));
