@@ -6,21 +6,19 @@ import { dirname } from 'node:path';
 import type { PreferenceSnapshot } from '@aalis/core';
 import {
   applyChanges,
+  type ByPlugin,
   changesFrom,
   flatten,
   GLOBAL_PLUGIN,
   isCurrent,
   keyOf,
   type StoredChange,
-  splitKey,
   unflatten,
 } from './preference-changes.js';
 import type { PreferencePersistence } from './preference-persistence.js';
 
-interface StoredFile {
+interface StoredFile extends ByPlugin<StoredChange> {
   version: 1;
-  global: Record<string, StoredChange>;
-  plugins: Record<string, Record<string, StoredChange>>;
 }
 
 export class PersistedPreferences implements PreferencePersistence {
@@ -75,16 +73,7 @@ export class PersistedPreferences implements PreferencePersistence {
   }
 
   private write(): void {
-    const file: StoredFile = { version: 1, global: {}, plugins: {} };
-    for (const [key, change] of this.changes) {
-      const { plugin, service } = splitKey(key);
-      if (plugin === GLOBAL_PLUGIN) {
-        file.global[service] = change;
-      } else {
-        file.plugins[plugin] ??= {};
-        file.plugins[plugin][service] = change;
-      }
-    }
+    const file: StoredFile = { version: 1, ...unflatten(this.changes) };
     mkdirSync(dirname(this.path), { recursive: true });
     const temporary = `${this.path}.tmp`;
     writeFileSync(temporary, `${JSON.stringify(file, null, 2)}\n`);

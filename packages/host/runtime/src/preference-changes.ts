@@ -15,6 +15,12 @@ export interface PreferenceKey {
   service: string;
 }
 
+/** Global entries by service and plugin entries by plugin and service, as a PreferenceSnapshot holds them. */
+export interface ByPlugin<T> {
+  global: Record<string, T>;
+  plugins: Record<string, Record<string, T>>;
+}
+
 /** Preferences by key (see keyOf). */
 export type FlatPreferences = Map<string, string>;
 
@@ -36,8 +42,9 @@ export function flatten(snapshot: PreferenceSnapshot): FlatPreferences {
   return flat;
 }
 
-export function unflatten(flat: FlatPreferences): PreferenceSnapshot {
-  const snapshot: PreferenceSnapshot = { global: {}, plugins: {} };
+/** Entries by key (see keyOf) back into global and per-plugin records: preferences, or the changes stored of them. */
+export function unflatten<T = string>(flat: ReadonlyMap<string, T>): ByPlugin<T> {
+  const snapshot: ByPlugin<T> = { global: {}, plugins: {} };
   for (const [key, value] of flat) {
     const { plugin, service } = splitKey(key);
     if (plugin === GLOBAL_PLUGIN) {
