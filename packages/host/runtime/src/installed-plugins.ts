@@ -59,8 +59,11 @@ export function isPluginPackage(manifest: InstalledPackage['manifest']): boolean
   return isThirdPartyPlugin(manifest) || isOptionalPlugin(manifest.name);
 }
 
-/** The slots of the plugins installed in the deployment at `dir` (none without a package.json). */
-export function installedPluginSlots(dir: string): PluginSlot[] {
+/**
+ * The third-party plugins the deployment at `dir` depends on and has installed, by name, each with the version range
+ * its package.json gives (none without a readable package.json).
+ */
+export function installedThirdParty(dir: string): { installed: InstalledPackage; spec: string }[] {
   const file = join(dir, 'package.json');
   if (!existsSync(file)) return [];
   let dependencies: Record<string, string>;
@@ -70,10 +73,19 @@ export function installedPluginSlots(dir: string): PluginSlot[] {
   } catch {
     return [];
   }
+  return Object.keys(dependencies)
+    .sort()
+    .flatMap((name) => {
+      const installed = findInstalled(dir, name);
+      return installed && isThirdPartyPlugin(installed.manifest) ? [{ installed, spec: dependencies[name] ?? '' }] : [];
+    });
+}
+
+/** The slots of the plugins installed in the deployment at `dir` (none without a package.json). */
+export function installedPluginSlots(dir: string): PluginSlot[] {
   const slots: PluginSlot[] = [];
-  for (const name of Object.keys(dependencies).sort()) {
-    const installed = findInstalled(dir, name);
-    if (!installed || !isThirdPartyPlugin(installed.manifest)) continue;
+  for (const { installed } of installedThirdParty(dir)) {
+    const { name } = installed;
     const slot: PluginSlot = {
       alias: name,
       name,

@@ -12,7 +12,7 @@ import {
   pluginInstallErrors,
 } from '@aalis/api-host-config';
 import { AalisError, type Locale, type Logger, textRef, translate } from '@aalis/core';
-import { findInstalled, installedPluginSlots, isThirdPartyPlugin } from './installed-plugins.js';
+import { findInstalled, installedPluginSlots, installedThirdParty } from './installed-plugins.js';
 import { changePlugin, PLUGIN_LOCK, type PluginChangeOptions } from './plugin-command.js';
 import type { PluginSlot } from './plugin-set.js';
 import './plugin-installer-texts.js';
@@ -73,26 +73,11 @@ export function createPluginInstaller(options: PluginInstallerOptions): PluginIn
   };
 
   const installed = (): InstalledPluginInfo[] => {
-    const file = join(options.dir, 'package.json');
-    if (!existsSync(file)) return [];
-    let dependencies: Record<string, string> = {};
-    try {
-      dependencies =
-        (JSON.parse(readFileSync(file, 'utf8')) as { dependencies?: Record<string, string> }).dependencies ?? {};
-    } catch {
-      return [];
-    }
-    const plugins: InstalledPluginInfo[] = [];
-    for (const [name, spec] of Object.entries(dependencies).sort(([a], [b]) => a.localeCompare(b))) {
-      const found = findInstalled(options.dir, name);
-      if (!found || !isThirdPartyPlugin(found.manifest)) continue;
-      plugins.push({
-        name,
-        spec: shownSpec(spec),
-        ...(found.manifest.version ? { version: found.manifest.version } : {}),
-      });
-    }
-    return plugins;
+    return installedThirdParty(options.dir).map(({ installed, spec }) => ({
+      name: installed.name,
+      spec: shownSpec(spec),
+      ...(installed.manifest.version ? { version: installed.manifest.version } : {}),
+    }));
   };
 
   const emit = (operation: PluginInstallOperation) => {
