@@ -64,36 +64,21 @@ export async function main(argv: readonly string[], io: MainIo = processIo()): P
     io.stderr.write(`${translate(command.text, locale)}\n\n${translate(textRef('runtime.cli.usage'), locale)}\n`);
     return 2;
   }
+  // What the one-shot commands below read and write; each is loaded only for its command.
+  const commandIo = { cwd: io.cwd, env: io.env, stdout: io.stdout, stderr: io.stderr };
   if (command.kind === 'plugin') {
-    // Loaded only for this command.
     const { runPluginCommand } = await import('./plugin-command.js');
-    return runPluginCommand(command.action, command.target, {
-      cwd: io.cwd,
-      env: io.env,
-      stdout: io.stdout,
-      stderr: io.stderr,
-      locale,
-    });
+    return runPluginCommand(command.action, command.target, { ...commandIo, locale });
   }
   if (command.kind === 'memory') {
-    // Loaded only for this command.
     const { runMemoryCommand } = await import('./memory-command.js');
-    return runMemoryCommand({
-      cwd: io.cwd,
-      env: io.env,
-      stdout: io.stdout,
-      stderr: io.stderr,
-      ...(command.configFile ? { configFile: command.configFile } : {}),
-    });
+    return runMemoryCommand({ ...commandIo, ...(command.configFile ? { configFile: command.configFile } : {}) });
   }
   if (command.kind === 'webui-link') {
-    // Its module reads the session server's login helpers: loaded only for this command.
+    // Its module reads the session server's login helpers.
     const { printWebuiLink } = await import('./webui-link.js');
     return printWebuiLink({
-      cwd: io.cwd,
-      env: io.env,
-      stdout: io.stdout,
-      stderr: io.stderr,
+      ...commandIo,
       ...(command.account ? { account: command.account } : {}),
       ...(command.configFile ? { configFile: command.configFile } : {}),
     });
