@@ -261,6 +261,29 @@ describe('inputs handed to the session owner', () => {
     expect(storedAtAccept).toEqual(['hello']);
   });
 
+  it('a turn looks into its session’s queue twice: the take that places its input, the look before the lease goes back', async () => {
+    const harness = await startHarness();
+    open.push(harness);
+    const queue = harness.booted.app.services.selected(storage)!.impl.handOver();
+    const take = queue.take.bind(queue);
+    const found: number[] = [];
+    queue.take = async (name, options) => {
+      const items = await take(name, options);
+      found.push(items.length);
+      return items;
+    };
+    const database = harness.booted.app.services.selected(storage)!.impl.database();
+    const held = database.connection.prepare(
+      "SELECT count(*) AS n FROM aalis_leases WHERE name LIKE 'session:%' AND released = 0",
+    );
+    await harness.say('hello');
+    await waitFor(() => (held.get() as { n: number }).n === 0, 'the session lease given back');
+    // A take that found fewer items than it asked for found all there were: no third, empty look right after it.
+    expect(found).toEqual([1, 0]);
+    await harness.say('again');
+    expect(await harness.history()).toHaveLength(4);
+  });
+
   it('an input handed over arrives at the owner whole: attachments, metadata, Dates', async () => {
     const slow = gatedTool();
     const [a, b] = await twoHosts([slow.tool]);

@@ -36,6 +36,9 @@ interface Kept {
   pauseMs: number;
 }
 
+/** Items one take asks for: a take that returns fewer has taken all there were. */
+const TAKE_LIMIT = 100;
+
 /** The first pause before an input that could not be stored is placed again, and the longest (it doubles between). */
 const KEPT_FIRST_PAUSE_MS = 500;
 const KEPT_LONGEST_PAUSE_MS = 30_000;
@@ -143,14 +146,20 @@ export class ItemPlacement {
     return this.itemOf.get(input);
   }
 
-  /** Takes what waits in the session's queue and places it, until nothing is left (or the lease went, or closed). */
+  /**
+   * Takes what waits in the session's queue and places it, until nothing is left (or the lease went, or closed). A
+   * take that found fewer items than it could take found all there were: while this process holds the lease, an item
+   * becomes takeable only by a put (a dead holder's items are orphaned at once and were in that take), and every put
+   * pumps the session again behind this one, so it is not looked for again here.
+   */
   async takeAll(owned: Owned): Promise<void> {
     const { deps, queue, local } = this.context;
     await this.retryKept(owned);
-    for (;;) {
+    for (let more = true; more; ) {
       if (owned.lost || this.context.closed()) return;
-      const items = await queue.take(sessionLeaseName(owned.sessionId));
+      const items = await queue.take(sessionLeaseName(owned.sessionId), { limit: TAKE_LIMIT });
       if (items.length === 0) return;
+      more = items.length === TAKE_LIMIT;
       let history: Message[] | undefined;
       const cleared = lastClearing(items);
       for (const [index, item] of items.entries()) {
