@@ -12,10 +12,12 @@ import type {
   MemoryListResult,
   MemoryMessageView,
   MemoryRecallView,
+  MemoryRequests,
   MemorySkillView,
   ResultOf,
 } from '@aalis/session-client';
 import { badParam, optionalString, requireString } from './params.js';
+import type { Routes } from './request-handler.js';
 import { identityOf, type ServerDeps } from './server-deps.js';
 import { serverErrors } from './server-errors.js';
 import { canSee } from './session-access.js';
@@ -229,20 +231,9 @@ async function deleteRequest(deps: ServerDeps, account: Account, params: Record<
   return { deleted: await skillService.delete(id), messages: 0 } satisfies ResultOf<'memory.delete'>;
 }
 
-export async function memoryRequest(
-  deps: ServerDeps,
-  account: Account,
-  type: 'memory.list' | 'memory.search' | 'memory.update' | 'memory.delete',
-  params: Record<string, unknown>,
-): Promise<unknown> {
-  switch (type) {
-    case 'memory.list':
-      return listRequest(deps, account, params);
-    case 'memory.search':
-      return searchRequest(deps, account, params);
-    case 'memory.update':
-      return updateRequest(deps, account, params);
-    case 'memory.delete':
-      return deleteRequest(deps, account, params);
-  }
-}
+export const MEMORY_ROUTES: Routes<keyof MemoryRequests> = {
+  'memory.list': listRequest,
+  'memory.search': searchRequest,
+  'memory.update': updateRequest,
+  'memory.delete': deleteRequest,
+};

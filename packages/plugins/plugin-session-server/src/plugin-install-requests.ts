@@ -10,48 +10,45 @@ import type {
   PluginInstallFrame,
   PluginInstallRequests,
   PluginInstallView,
-  RequestType,
   ResultOf,
 } from '@aalis/session-client';
-import { PLUGIN_INSTALL_REQUESTS } from '@aalis/session-client';
 import { recordAudit } from './audit.js';
 import { requireString } from './params.js';
+import type { Params, Routes } from './request-handler.js';
 import type { ServerDeps } from './server-deps.js';
 import { serverErrors, toProtocolError } from './server-errors.js';
 
 /** The installers whose progress already goes to the owners' sockets (one listener per installer). */
 const relayed = new WeakSet<PluginInstallerService>();
 
-export function isPluginInstallRequest(type: RequestType): type is keyof PluginInstallRequests {
-  return (PLUGIN_INSTALL_REQUESTS as readonly string[]).includes(type);
-}
-
-export function pluginInstallRequest(
-  deps: ServerDeps,
-  account: Account,
-  type: keyof PluginInstallRequests,
-  params: Record<string, unknown>,
-): ResultOf<keyof PluginInstallRequests> {
+function pluginsInstalled(deps: ServerDeps): ResultOf<'admin.plugins.installed'> {
   const installer = deps.services.selected(pluginInstaller)?.impl;
-  if (type === 'admin.plugins.installed') {
-    if (!installer) {
-      return {
-        available: false,
-        unavailable: toProtocolError(serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'pluginInstaller' }), deps.locale)
-          .error,
-        plugins: [],
-      };
-    }
-    relay(deps, installer);
-    const where = installer.deployment;
-    const operation = installer.current();
+  if (!installer) {
     return {
-      available: where.ok,
-      ...(where.ok ? {} : { unavailable: toProtocolError(where.error, deps.locale).error }),
-      plugins: installer.installed(),
-      ...(operation ? { operation: installView(operation, deps.locale) } : {}),
+      available: false,
+      unavailable: toProtocolError(serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'pluginInstaller' }), deps.locale)
+        .error,
+      plugins: [],
     };
   }
+  relay(deps, installer);
+  const where = installer.deployment;
+  const operation = installer.current();
+  return {
+    available: where.ok,
+    ...(where.ok ? {} : { unavailable: toProtocolError(where.error, deps.locale).error }),
+    plugins: installer.installed(),
+    ...(operation ? { operation: installView(operation, deps.locale) } : {}),
+  };
+}
+
+function pluginChange(
+  deps: ServerDeps,
+  account: Account,
+  params: Params,
+  type: 'admin.plugins.add' | 'admin.plugins.remove',
+): { operation: PluginInstallView } {
+  const installer = deps.services.selected(pluginInstaller)?.impl;
   if (!installer) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'pluginInstaller' });
   relay(deps, installer);
   const target =
@@ -70,6 +67,12 @@ export function pluginInstallRequest(
   });
   return { operation: installView(operation, deps.locale) };
 }
+
+export const PLUGIN_INSTALL_ROUTES: Routes<keyof PluginInstallRequests> = {
+  'admin.plugins.installed': pluginsInstalled,
+  'admin.plugins.add': (deps, account, params, { type }) => pluginChange(deps, account, params, type),
+  'admin.plugins.remove': (deps, account, params, { type }) => pluginChange(deps, account, params, type),
+};
 
 /** Sends every step of the installer's operations to the owners' sockets, each in its connection's locale. */
 function relay(deps: ServerDeps, installer: PluginInstallerService): void {

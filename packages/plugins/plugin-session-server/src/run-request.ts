@@ -1,7 +1,7 @@
 // One entry for every request, over the socket and over HTTP: reads the frame, refuses owner-only requests for
 // other accounts, runs the handler, and answers a result or a coded error (never a stack trace).
 import { type Locale, translate } from '@aalis/core';
-import type { Account, RequestType } from '@aalis/session-client';
+import type { RequestType } from '@aalis/session-client';
 import { OWNER_REQUESTS, REQUEST_TYPES } from '@aalis/session-client';
 import {
   accountLoginRevoke,
@@ -21,14 +21,15 @@ import { budgetsGet, budgetsSet, sessionBudget } from './budget-requests.js';
 import { clientLocale } from './client-locale.js';
 import { commandsListRequest } from './commands-list-request.js';
 import { configGet, configSet, pluginSwitch } from './console-config-requests.js';
-import { consoleModelsRequest, isConsoleModelsRequest } from './console-models-requests.js';
+import { CONSOLE_MODELS_ROUTES } from './console-models-requests.js';
 import { logsQuery } from './logs/logs-query.js';
-import { memoryRequest } from './memory-requests.js';
+import { MEMORY_ROUTES } from './memory-requests.js';
 import { messageSpeech } from './message-speech.js';
 import { badParam } from './params.js';
-import { isPluginInstallRequest, pluginInstallRequest } from './plugin-install-requests.js';
+import { PLUGIN_INSTALL_ROUTES } from './plugin-install-requests.js';
+import type { Handler, RequestOrigin, Routes } from './request-handler.js';
 import { searchRequest } from './search-request.js';
-import type { Peer, ServerDeps } from './server-deps.js';
+import type { ServerDeps } from './server-deps.js';
 import { frameMalformed, serverErrors } from './server-errors.js';
 import { sessionEditRequest } from './session-edit-requests.js';
 import { exportRequest } from './session-export.js';
@@ -47,19 +48,9 @@ import { modelsList, personasList, settingsGet, settingsOptions, settingsWrite }
 import { rollbackRequest } from './turn-requests.js';
 import { usageReport } from './usage/usage-report.js';
 import { usageGetRequest } from './usage-request.js';
-import { workflowRequest } from './workflow-requests.js';
+import { WORKFLOW_ROUTES } from './workflow-requests.js';
 
-export interface RequestOrigin {
-  account: Account;
-  /** The socket, when the request came over one. */
-  peer?: Peer;
-  redact: (text: string) => string;
-  /** The connection's locale (docs/session-protocol.md 「Locale」); the host's when absent. */
-  locale?: Locale;
-  /** The login the request came with (its key) and the client's address: account.* requests need them. */
-  loginKey?: string;
-  address?: string;
-}
+export type { RequestOrigin };
 
 /** Reads `{ id?, type, ...params }`; throws AALIS_WEBUI_FRAME_MALFORMED / AALIS_WEBUI_UNKNOWN_REQUEST. */
 export function readRequestFrame(
@@ -79,6 +70,85 @@ export function readRequestFrame(
   return { ...(typeof id === 'string' ? { id } : {}), type: type as RequestType, params };
 }
 
+const ROUTES: Routes<RequestType> = {
+  ...CONSOLE_MODELS_ROUTES,
+  ...PLUGIN_INSTALL_ROUTES,
+  ...MEMORY_ROUTES,
+  ...WORKFLOW_ROUTES,
+  ping: () => ({ at: Date.now() }),
+  'sessions.list': listRequest,
+  'session.create': createRequest,
+  subscribe: (deps, account, params, { origin }) => subscribeRequest(deps, origin.peer, account, params),
+  unsubscribe: (deps, _account, params, { origin }) => unsubscribeRequest(deps, origin.peer, params),
+  send: sendRequest,
+  stop: stopRequest,
+  clear: (deps, account, params) => commandRequest(deps, account, params, 'clear'),
+  compact: (deps, account, params) => commandRequest(deps, account, params, 'compact'),
+  delete: deleteRequest,
+  read: readRequest,
+  'settings.get': settingsGet,
+  'settings.options': settingsOptions,
+  'settings.set': (deps, account, params) => settingsWrite(deps, account, params, 'set'),
+  'settings.reset': (deps, account, params) => settingsWrite(deps, account, params, 'reset'),
+  'models.list': modelsList,
+  'personas.list': personasList,
+  'background.list': backgroundList,
+  'background.stop': backgroundStop,
+  'background.stopAll': backgroundStopAll,
+  'turn.edit': (deps, account, params) => rollbackRequest(deps, account, params, 'edit'),
+  'turn.regenerate': (deps, account, params) => rollbackRequest(deps, account, params, 'regenerate'),
+  'turn.retry': (deps, account, params) => rollbackRequest(deps, account, params, 'retry'),
+  'sessions.rename': (deps, account, params, { type }) => sessionEditRequest(deps, account, params, type),
+  'sessions.pin': (deps, account, params, { type }) => sessionEditRequest(deps, account, params, type),
+  'sessions.archive': (deps, account, params, { type }) => sessionEditRequest(deps, account, params, type),
+  search: searchRequest,
+  'sessions.export': (deps, account, params) => exportRequest(deps, account, params, deps.locale),
+  'commands.list': (deps, account) => commandsListRequest(deps, account, deps.locale),
+  'locale.set': (_deps, _account, params, { origin, hostLocale }) => {
+    const chosen = clientLocale(params.locale, hostLocale);
+    if (typeof params.locale !== 'string') badParam('locale.set', 'locale', 'string', params.locale, { max: '35' });
+    if (origin.peer) origin.peer.locale = chosen;
+    return { locale: chosen };
+  },
+  'usage.get': usageGetRequest,
+  'admin.budgets.get': (deps, _account, params) => budgetsGet(deps, params),
+  'admin.budgets.set': budgetsSet,
+  'message.speech': messageSpeech,
+  'session.budget': sessionBudget,
+  'admin.plugins': adminPlugins,
+  'admin.config.get': (deps, _account, params) => configGet(deps, params),
+  'admin.config.set': configSet,
+  'admin.plugins.enable': (deps, account, params) => pluginSwitch(deps, account, params, true),
+  'admin.plugins.disable': (deps, account, params) => pluginSwitch(deps, account, params, false),
+  'admin.audit.list': (deps, _account, params) => auditList(deps, params),
+  'admin.mcp': adminMcp,
+  'admin.preferences.get': (deps) => ({ preferences: preferencesView(deps) }),
+  'admin.preferences.set': (deps, _account, params) => adminPreferencesSet(deps, params),
+  'logs.subscribe': (deps, _account, params, { origin }) => logsSubscribe(deps, origin.peer, params, origin.redact),
+  'logs.unsubscribe': (_deps, _account, _params, { origin }) => {
+    if (origin.peer) origin.peer.logLevel = undefined;
+    return {};
+  },
+  'logs.query': (deps, _account, params, { origin }) => logsQuery(deps.logArchive, params, origin.redact),
+  'admin.accounts.list': accountsList,
+  'admin.accounts.create': accountsCreate,
+  'admin.accounts.update': accountsUpdate,
+  'admin.accounts.delete': accountsDelete,
+  'admin.accounts.logins': (deps, _account, params) => accountLogins(deps, params),
+  'admin.accounts.logins.revoke': accountLoginRevoke,
+  'account.sessions.list': (deps, account, _params, { origin }) =>
+    loginSessionsList(deps, account, origin.peer?.loginKey ?? origin.loginKey),
+  'account.sessions.revoke': loginSessionRevoke,
+  'account.password.set': (deps, account, params, { origin }) =>
+    passwordSet(deps, account, params, origin.address ?? ''),
+  'admin.usage': (deps, _account, params) => usageReport(deps.usageStore, params),
+};
+
+/** The handler of one request type (the table's entry, typed by its own type). */
+function handlerOf<T extends RequestType>(type: T): Handler<T> {
+  return ROUTES[type];
+}
+
 export async function runRequest(
   hostDeps: ServerDeps,
   origin: RequestOrigin,
@@ -94,140 +164,5 @@ export async function runRequest(
   if ((OWNER_REQUESTS as readonly string[]).includes(type) && !account.owner) {
     throw serverErrors.AALIS_WEBUI_FORBIDDEN({ reason: deps.translate({ key: 'sessionServer.forbidden.owner' }) });
   }
-  if (isConsoleModelsRequest(type)) return consoleModelsRequest(deps, account, type, params);
-  if (isPluginInstallRequest(type)) return pluginInstallRequest(deps, account, type, params);
-  switch (type) {
-    case 'ping':
-      return { at: Date.now() };
-    case 'sessions.list':
-      return listRequest(deps, account, params);
-    case 'session.create':
-      return createRequest(deps, account, params);
-    case 'subscribe':
-      return subscribeRequest(deps, peer, account, params);
-    case 'unsubscribe':
-      return unsubscribeRequest(deps, peer, params);
-    case 'send':
-      return sendRequest(deps, account, params);
-    case 'stop':
-      return stopRequest(deps, account, params);
-    case 'clear':
-      return commandRequest(deps, account, params, 'clear');
-    case 'compact':
-      return commandRequest(deps, account, params, 'compact');
-    case 'delete':
-      return deleteRequest(deps, account, params);
-    case 'read':
-      return readRequest(deps, account, params);
-    case 'settings.get':
-      return settingsGet(deps, account, params);
-    case 'settings.options':
-      return settingsOptions(deps, account, params);
-    case 'settings.set':
-      return settingsWrite(deps, account, params, 'set');
-    case 'settings.reset':
-      return settingsWrite(deps, account, params, 'reset');
-    case 'models.list':
-      return modelsList(deps);
-    case 'personas.list':
-      return personasList(deps, account, params);
-    case 'background.list':
-      return backgroundList(deps, account, params);
-    case 'background.stop':
-      return backgroundStop(deps, account, params);
-    case 'background.stopAll':
-      return backgroundStopAll(deps, account, params);
-    case 'turn.edit':
-      return rollbackRequest(deps, account, params, 'edit');
-    case 'turn.regenerate':
-      return rollbackRequest(deps, account, params, 'regenerate');
-    case 'turn.retry':
-      return rollbackRequest(deps, account, params, 'retry');
-    case 'sessions.rename':
-    case 'sessions.pin':
-    case 'sessions.archive':
-      return sessionEditRequest(deps, account, params, type);
-    case 'search':
-      return searchRequest(deps, account, params);
-    case 'sessions.export':
-      return exportRequest(deps, account, params, locale);
-    case 'commands.list':
-      return commandsListRequest(deps, account, locale);
-    case 'locale.set': {
-      const chosen = clientLocale(params.locale, hostDeps.locale);
-      if (typeof params.locale !== 'string') badParam('locale.set', 'locale', 'string', params.locale, { max: '35' });
-      if (peer) peer.locale = chosen;
-      return { locale: chosen };
-    }
-    case 'memory.list':
-    case 'memory.search':
-    case 'memory.update':
-    case 'memory.delete':
-      return memoryRequest(deps, account, type, params);
-    case 'usage.get':
-      return usageGetRequest(deps, account, params);
-    case 'admin.budgets.get':
-      return budgetsGet(deps, params);
-    case 'admin.budgets.set':
-      return budgetsSet(deps, account, params);
-    case 'message.speech':
-      return messageSpeech(deps, account, params);
-    case 'session.budget':
-      return sessionBudget(deps, account, params);
-    case 'admin.plugins':
-      return adminPlugins(deps);
-    case 'admin.config.get':
-      return configGet(deps, params);
-    case 'admin.config.set':
-      return configSet(deps, account, params);
-    case 'admin.plugins.enable':
-      return pluginSwitch(deps, account, params, true);
-    case 'admin.plugins.disable':
-      return pluginSwitch(deps, account, params, false);
-    case 'admin.audit.list':
-      return auditList(deps, params);
-    case 'admin.mcp':
-      return adminMcp(deps);
-    case 'admin.preferences.get':
-      return { preferences: preferencesView(deps) };
-    case 'admin.preferences.set':
-      return adminPreferencesSet(deps, params);
-    case 'logs.subscribe':
-      return logsSubscribe(deps, peer, params, origin.redact);
-    case 'logs.query':
-      return logsQuery(deps.logArchive, params, origin.redact);
-    case 'admin.accounts.list':
-      return accountsList(deps);
-    case 'admin.accounts.create':
-      return accountsCreate(deps, account, params);
-    case 'admin.accounts.update':
-      return accountsUpdate(deps, account, params);
-    case 'admin.accounts.delete':
-      return accountsDelete(deps, account, params);
-    case 'admin.accounts.logins':
-      return accountLogins(deps, params);
-    case 'admin.accounts.logins.revoke':
-      return accountLoginRevoke(deps, account, params);
-    case 'account.sessions.list':
-      return loginSessionsList(deps, account, peer?.loginKey ?? origin.loginKey);
-    case 'account.sessions.revoke':
-      return loginSessionRevoke(deps, account, params);
-    case 'account.password.set':
-      return passwordSet(deps, account, params, origin.address ?? '');
-    case 'admin.usage':
-      return usageReport(deps.usageStore, params);
-    case 'logs.unsubscribe':
-      if (peer) peer.logLevel = undefined;
-      return {};
-    case 'workflows.list':
-    case 'workflows.get':
-    case 'workflows.validate':
-    case 'workflows.save':
-    case 'workflows.delete':
-    case 'workflows.run':
-    case 'runs.list':
-    case 'runs.get':
-    case 'runs.cancel':
-      return workflowRequest(deps, account, type, params);
-  }
+  return handlerOf(type)(deps, account, params, { type, origin, hostLocale: hostDeps.locale });
 }
