@@ -20,6 +20,7 @@ export { type FetchAttachmentOptions, fetchFileAttachment, fetchImageAttachment 
 export { type InboundContentOptions, type InboundFile, inboundContent } from './inbound-content.js';
 export { inboundLimits, type RoomLimitsSettings } from './inbound-limits.js';
 export { InboundOrder } from './inbound-order.js';
+export { type ConnectOutcome, type KeepConnectedOptions, keepConnected } from './keep-connected.js';
 export {
   type AnswerToolOptions,
   MAX_REQUEST_NOTE_CHARS,
@@ -56,6 +57,7 @@ export {
   shownEndpoint,
   stateError,
 } from './platform-state-report.js';
+export { requireSettings } from './require-settings.js';
 export { roomAdapterUses } from './room-adapter-uses.js';
 export { sectionHasText } from './room-config.js';
 export { roomErrors } from './room-errors.js';
@@ -71,3 +73,4 @@ export {
   roomSessionId,
 } from './room-session.js';
 export { type RoomTurnsOptions, wireRoomTurns } from './room-turns.js';
+export { type RunConnectionOptions, runConnection } from './run-connection.js';

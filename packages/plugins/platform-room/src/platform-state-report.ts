@@ -12,12 +12,14 @@ export interface PlatformStateReport {
   current(): PlatformState;
   /** Sets the state; `since` moves only when the status does. */
   set(next: PlatformStateUpdate): void;
+  /** A key of the adapter's config section as a state's `configKey` names it: `plugins.platform-qq.appId`. */
+  configKey(key: string): string;
 }
 
 export interface PlatformStateReportOptions {
   /** The platform id, also its type (`PlatformInfo.id`/`type`). */
   id: string;
-  /** The adapter's package name (the console links its settings). */
+  /** The adapter's package name `@aalis/plugin-<name>` (the console links its settings at `plugins.<name>`). */
   plugin: string;
   endpoint?: string;
 }
@@ -39,6 +41,7 @@ export function reportPlatformState(
         ...(shown ? { endpoint: shown } : {}),
       };
     },
+    configKey: (key) => `plugins.${plugin.replace(/^@aalis\/plugin-/, '')}.${key}`,
   };
   if (platform.available) platform.use.reportState({ id, type: id, plugin, current: () => state });
   return report;

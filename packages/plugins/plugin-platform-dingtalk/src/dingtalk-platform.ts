@@ -7,20 +7,22 @@
 import '@aalis/api-agent';
 import { type Receipt, receiveStored, StoredReceipts } from '@aalis/api-gateway';
 import { media } from '@aalis/api-media';
-import { AalisError, definePlugin, describeError, optional } from '@aalis/core';
+import { type AalisError, definePlugin, describeError, optional } from '@aalis/core';
 import {
+  type ConnectOutcome,
   deliverToRoom,
-  holdConnection,
   type InboundFile,
   InboundOrder,
   inboundContent,
   inboundLimits,
+  keepConnected,
   RoomMemory,
-  reconnectWhile,
   reportPlatformState,
+  requireSettings,
   roomAdapterUses,
   roomIncoming,
   roomRegistration,
+  runConnection,
   shownEndpoint,
   wireRoomTurns,
 } from '@aalis/platform-room';
@@ -84,13 +86,10 @@ export default definePlugin({
     const state = reportPlatformState(platform, {
       id: DINGTALK_PLATFORM,
       plugin: PLUGIN_NAME,
+      endpoint: shownEndpoint(settings.gatewayUrl) ?? '(invalid URL)',
     });
-    if (settings.clientId === '' || settings.clientSecret === '') {
-      const key = settings.clientId === '' ? 'clientId' : 'clientSecret';
-      state.set({ status: 'stopped', configKey: `plugins.platform-dingtalk.${key}` });
-      log.warn(`DingTalk: plugins.platform-dingtalk.${key} is not set; not connecting`);
-      return;
-    }
+    const required = { clientId: settings.clientId, clientSecret: settings.clientSecret };
+    if (!requireSettings(state, log, 'DingTalk', required)) return;
     const api = new DingtalkApi({
       clientId: settings.clientId,
       clientSecret: settings.clientSecret,
@@ -99,8 +98,6 @@ export default definePlugin({
       oapiBase: settings.oapiBase,
       timeoutMs: settings.apiTimeoutMs,
     });
-    let endpoint = shownEndpoint(settings.gatewayUrl) ?? '(invalid URL)';
-    state.set({ status: 'connecting', endpoint });
     const memory = new RoomMemory(DINGTALK_PLATFORM);
     const inbound = new InboundOrder();
     const stopping = new AbortController();
@@ -240,31 +237,13 @@ export default definePlugin({
         });
     });
 
-    type Outcome = 'ready' | 'failed' | 'refused';
-
-    async function connectOnce(held: AbortSignal): Promise<Outcome> {
-      try {
-        await connection.getEndpoint();
-      } catch (error) {
-        if (dingtalkErrors.AALIS_DINGTALK_CREDENTIALS_REJECTED.is(error)) {
-          logCoded(error, 'error');
-          state.set({
-            status: 'refused',
-            endpoint,
-            configKey: 'plugins.platform-dingtalk.clientSecret',
-            error: { code: error.code, text: error.text },
-          });
-          return 'refused';
-        }
-        const coded = AalisError.isInstance(error) ? error : undefined;
-        log.warn(`DingTalk: the Stream connection could not be opened: ${describeError(error)}`, { code: coded?.code });
-        if (coded) state.set({ status: 'reconnecting', endpoint, error: { code: coded.code, text: coded.text } });
-        return 'failed';
-      }
-      endpoint = connection.shownEndpoint() ?? endpoint;
+    /** One Stream connection, until it closes (a throw: it could not be opened). */
+    async function connectOnce(held: AbortSignal): Promise<ConnectOutcome> {
+      await connection.getEndpoint();
+      state.endpoint = connection.shownEndpoint() ?? state.endpoint;
       return new Promise((resolve) => {
         const socket = connection.open();
-        let outcome: Outcome = 'failed';
+        let outcome: ConnectOutcome = 'failed';
         let answered = Date.now();
         const ping = setInterval(() => {
           if (Date.now() - answered > settings.pingIntervalMs * 2) {
@@ -280,8 +259,8 @@ export default definePlugin({
         socket.on('open', () => {
           outcome = 'ready';
           answered = Date.now();
-          state.set({ status: 'connected', endpoint });
-          log.info(`DingTalk: connected (Stream mode, ${endpoint})`);
+          state.set({ status: 'connected' });
+          log.info(`DingTalk: connected (Stream mode, ${state.endpoint})`);
         });
         socket.on('pong', () => {
           answered = Date.now();
@@ -298,35 +277,21 @@ export default definePlugin({
       });
     }
 
-    function connectLoop(): Promise<void> {
-      return holdConnection({
+    const connectLoop = () =>
+      keepConnected({
+        label: 'DingTalk',
+        logger: log,
+        state,
         leases: storage.available ? storage.use.leases() : undefined,
         name: `platform:dingtalk:${settings.clientId}`,
         stopping: stopping.signal,
-        standby: () => state.set({ status: 'standby', endpoint }),
-        hold: (held) => {
-          state.set({ status: 'connecting', endpoint });
-          return reconnectWhile(held, {
-            attempt: connectOnce,
-            healthy: (outcome) => outcome === 'ready',
-            baseMs: settings.retryDelayMs,
-            maxMs: MAX_RETRY_MS,
-            closed: (outcome, delay) => {
-              if (outcome === 'refused') state.set({ ...state.current(), nextAttemptAt: Date.now() + delay });
-              else {
-                state.set({
-                  status: 'reconnecting',
-                  endpoint,
-                  nextAttemptAt: Date.now() + delay,
-                  ...(outcome === 'failed' && state.current().error ? { error: state.current().error } : {}),
-                });
-              }
-              log.info(`DingTalk: the Stream socket closed; reconnecting in ${delay} ms`);
-            },
-          });
-        },
+        baseMs: settings.retryDelayMs,
+        maxMs: MAX_RETRY_MS,
+        attempt: connectOnce,
+        refusedKey: (error) =>
+          dingtalkErrors.AALIS_DINGTALK_CREDENTIALS_REJECTED.is(error) ? 'clientSecret' : undefined,
+        what: 'the Stream connection',
       });
-    }
 
     const usable = (webhook: { url: string; expiresAt: number } | undefined) =>
       webhook && webhook.expiresAt - WEBHOOK_MARGIN_MS > Date.now() ? webhook : undefined;
@@ -425,15 +390,14 @@ export default definePlugin({
     }
 
     wireRoomTurns({ platform: DINGTALK_PLATFORM, events: events.use, hooks: hooks.use, memory, deliver });
-    const connecting = connectLoop().catch((error: unknown) => {
-      if (!stopping.signal.aborted) log.error('DingTalk: stopped', { error: describeError(error) });
-    });
-    lifecycle.use.onDispose(async () => {
-      stopping.abort();
-      state.set({ status: 'stopped', endpoint });
-      registration.unregister();
-      await connecting;
-      connection.removeAllListeners();
+    runConnection(lifecycle.use, {
+      label: 'DingTalk',
+      logger: log,
+      stopping,
+      state,
+      run: connectLoop,
+      stop: () => registration.unregister(),
+      ended: () => connection.removeAllListeners(),
     });
   },
 });

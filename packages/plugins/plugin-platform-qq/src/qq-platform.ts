@@ -9,23 +9,27 @@ import '@aalis/api-agent';
 import type { IncomingMessage as HttpRequest, ServerResponse } from 'node:http';
 import { type Receipt, receiveStored, StoredReceipts } from '@aalis/api-gateway';
 import { media } from '@aalis/api-media';
-import { AalisError, definePlugin, describeError, optional } from '@aalis/core';
+import { type AalisError, definePlugin, describeError, optional } from '@aalis/core';
 import {
+  type ConnectOutcome,
   deliverToRoom,
   holdConnection,
   InboundOrder,
   inboundContent,
   inboundLimits,
+  keepConnected,
   listenWhileHeld,
   pause,
   RoomMemory,
   readCallbackBody,
-  reconnectWhile,
   reportPlatformState,
+  requireSettings,
   roomAdapterUses,
   roomIncoming,
   roomRegistration,
+  runConnection,
   shownEndpoint,
+  stateError,
   wireRoomTurns,
 } from '@aalis/platform-room';
 import type { Attachment, OutgoingMessage } from '@aalis/schema-message';
@@ -107,17 +111,13 @@ export default definePlugin({
     const settings = config.use;
     const log = logger.use;
     // The live state the console lists (admin.platforms); `since` moves only when the status does.
+    const apiBase = (settings.apiBase || (settings.sandbox ? SANDBOX_API : DEFAULT_API)).replace(/\/+$/, '');
     const state = reportPlatformState(platform, {
       id: QQ_PLATFORM,
       plugin: PLUGIN_NAME,
+      endpoint: shownEndpoint(apiBase) ?? '(invalid URL)',
     });
-    if (settings.appId === '' || settings.clientSecret === '') {
-      const key = settings.appId === '' ? 'appId' : 'clientSecret';
-      state.set({ status: 'stopped', configKey: `plugins.platform-qq.${key}` });
-      log.warn(`QQ: plugins.platform-qq.${key} is not set; not connecting`);
-      return;
-    }
-    const apiBase = (settings.apiBase || (settings.sandbox ? SANDBOX_API : DEFAULT_API)).replace(/\/+$/, '');
+    if (!requireSettings(state, log, 'QQ', { appId: settings.appId, clientSecret: settings.clientSecret })) return;
     const api = new QqApi({
       appId: settings.appId,
       clientSecret: settings.clientSecret,
@@ -125,8 +125,6 @@ export default definePlugin({
       apiBase,
       timeoutMs: settings.apiTimeoutMs,
     });
-    const endpoint = shownEndpoint(apiBase) ?? '(invalid URL)';
-    state.set({ status: 'connecting', endpoint });
     const memory = new RoomMemory(QQ_PLATFORM);
     const passive = new PassiveReplies();
     const inbound = new InboundOrder();
@@ -217,36 +215,17 @@ export default definePlugin({
       return Promise.resolve('handled');
     }
 
-    type Outcome = 'ready' | 'failed' | 'refused';
-
-    /** One gateway connection, until it closes: whether it got READY/RESUMED, failed, or the credentials were refused. */
-    async function connectOnce(held: AbortSignal): Promise<Outcome> {
-      let url: string;
-      let token: string;
-      try {
-        token = await api.accessToken();
-        url = (await api.call<{ url?: string }>('GET', '/gateway'))?.url ?? '';
-        if (!url)
-          throw qqErrors.AALIS_QQ_API_FAILED({ method: 'GET', path: '/gateway', status: 200, reason: 'no url' });
-      } catch (error) {
-        if (qqErrors.AALIS_QQ_CREDENTIALS_REJECTED.is(error)) {
-          logCoded(error, 'error');
-          state.set({
-            status: 'refused',
-            endpoint,
-            configKey: 'plugins.platform-qq.clientSecret',
-            error: { code: error.code, text: error.text },
-          });
-          return 'refused';
-        }
-        const coded = AalisError.isInstance(error) ? error : undefined;
-        log.warn(`QQ: the gateway address could not be fetched: ${describeError(error)}`, { code: coded?.code });
-        if (coded) state.set({ status: 'reconnecting', endpoint, error: { code: coded.code, text: coded.text } });
-        return 'failed';
-      }
+    /**
+     * One gateway connection, until it closes: whether it got READY/RESUMED, failed, or the bot was refused (a throw:
+     * the gateway's address could not be fetched).
+     */
+    async function connectOnce(held: AbortSignal): Promise<ConnectOutcome> {
+      const token = await api.accessToken();
+      const url = (await api.call<{ url?: string }>('GET', '/gateway'))?.url ?? '';
+      if (!url) throw qqErrors.AALIS_QQ_API_FAILED({ method: 'GET', path: '/gateway', status: 200, reason: 'no url' });
       return new Promise((resolve) => {
         const socket = new WebSocket(url, { handshakeTimeout: settings.apiTimeoutMs, maxPayload: MAX_FRAME_BYTES });
-        let outcome: Outcome = 'failed';
+        let outcome: ConnectOutcome = 'failed';
         let heartbeat: ReturnType<typeof setInterval> | undefined;
         let acknowledged = true;
         const stop = () => socket.close(1000);
@@ -331,12 +310,12 @@ export default definePlugin({
                 session = { id: ready.session_id, seq: payload.s };
                 selfId = ready.user?.id ?? selfId;
                 outcome = 'ready';
-                state.set({ status: 'connected', endpoint });
+                state.set({ status: 'connected' });
                 registration.register(selfId);
                 log.info(`QQ: connected as ${ready.user?.username ?? '?'} (${selfId ?? '?'})`);
               } else if (payload.t === 'RESUMED') {
                 outcome = 'ready';
-                state.set({ status: 'connected', endpoint });
+                state.set({ status: 'connected' });
                 log.info('QQ: the gateway session resumed');
               }
               void onDispatch(payload.t, payload.d);
@@ -365,12 +344,7 @@ export default definePlugin({
               reason: `the gateway closed with ${code} (the bot is offline or banned)`,
             });
             logCoded(error, 'error');
-            state.set({
-              status: 'refused',
-              endpoint,
-              configKey: 'plugins.platform-qq.appId',
-              error: { code: error.code, text: error.text },
-            });
+            state.set({ status: 'refused', configKey: state.configKey('appId'), error: stateError(error) });
             resolve('refused');
             return;
           }
@@ -379,36 +353,20 @@ export default definePlugin({
       });
     }
 
-    function connectLoop(): Promise<void> {
-      return holdConnection({
+    const connectLoop = () =>
+      keepConnected({
+        label: 'QQ',
+        logger: log,
+        state,
         leases: storage.available ? storage.use.leases() : undefined,
         name: `platform:qq:${settings.appId}`,
         stopping: stopping.signal,
-        standby: () => state.set({ status: 'standby', endpoint }),
-        hold: (held) => {
-          state.set({ status: 'connecting', endpoint });
-          return reconnectWhile(held, {
-            attempt: connectOnce,
-            healthy: (outcome) => outcome === 'ready',
-            baseMs: settings.retryDelayMs,
-            maxMs: MAX_RETRY_MS,
-            closed: (outcome, delay) => {
-              if (outcome === 'refused') {
-                state.set({ ...state.current(), nextAttemptAt: Date.now() + delay });
-              } else if (state.current().status !== 'reconnecting' || state.current().nextAttemptAt === undefined) {
-                state.set({
-                  status: 'reconnecting',
-                  endpoint,
-                  nextAttemptAt: Date.now() + delay,
-                  ...(state.current().error ? { error: state.current().error } : {}),
-                });
-              }
-              log.info(`QQ: the gateway closed; reconnecting in ${delay} ms`);
-            },
-          });
-        },
+        baseMs: settings.retryDelayMs,
+        maxMs: MAX_RETRY_MS,
+        attempt: connectOnce,
+        refusedKey: (error) => (qqErrors.AALIS_QQ_CREDENTIALS_REJECTED.is(error) ? 'clientSecret' : undefined),
+        what: 'the gateway connection',
       });
-    }
 
     /** Webhook mode: one callback (op 13 the URL check, op 0 a dispatch), answered as QQ expects. */
     async function handleCallback(request: HttpRequest, response: ServerResponse): Promise<void> {
@@ -485,8 +443,8 @@ export default definePlugin({
           logCoded(failure, 'error');
           state.set({
             status: 'reconnecting',
-            configKey: 'plugins.platform-qq.webhook.port',
-            error: { code: failure.code, text: failure.text },
+            configKey: state.configKey('webhook.port'),
+            error: stateError(failure),
             nextAttemptAt: Date.now() + MAX_RETRY_MS / 60,
           });
         },
@@ -504,7 +462,7 @@ export default definePlugin({
         leases: storage.available ? storage.use.leases() : undefined,
         name: `platform:qq:${settings.appId}`,
         stopping: stopping.signal,
-        standby: () => state.set({ status: 'standby', endpoint }),
+        standby: () => state.set({ status: 'standby' }),
         hold: async (held) => {
           while (!held.aborted) {
             await listenWebhook(held);
@@ -617,14 +575,13 @@ export default definePlugin({
     }
 
     wireRoomTurns({ platform: QQ_PLATFORM, events: events.use, hooks: hooks.use, memory, deliver });
-    const connecting = (settings.mode === 'webhook' ? webhookLoop() : connectLoop()).catch((error: unknown) => {
-      if (!stopping.signal.aborted) log.error('QQ: stopped', { error: describeError(error) });
-    });
-    lifecycle.use.onDispose(async () => {
-      stopping.abort();
-      state.set({ status: 'stopped', endpoint });
-      registration.unregister();
-      await connecting;
+    runConnection(lifecycle.use, {
+      label: 'QQ',
+      logger: log,
+      stopping,
+      state,
+      run: settings.mode === 'webhook' ? webhookLoop : connectLoop,
+      stop: () => registration.unregister(),
     });
   },
 });
