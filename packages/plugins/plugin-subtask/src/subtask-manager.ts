@@ -147,27 +147,15 @@ export class SubtaskManager {
       parentId: context.sessionId,
       title: task.length > 80 ? `${task.slice(0, 80)}…` : task,
     });
-    const caller = { via: 'host' as const };
     // 「在建好之后、发首条消息之前调」: the child's model is its own session-layer value before anything runs.
     if (model) await this.deps.agent().assignModel(childSessionId, model);
-    if (request.persona !== undefined && fields.field(PERSONA_FIELD_KEY)) {
-      await fields.set({
-        layer: 'session',
-        target: childSessionId,
-        key: PERSONA_FIELD_KEY,
-        value: request.persona,
-        caller,
-      });
-    }
-    if (request.toolGroups !== undefined && fields.field(ENABLED_TOOL_GROUPS_KEY)) {
-      await fields.set({
-        layer: 'session',
-        target: childSessionId,
-        key: ENABLED_TOOL_GROUPS_KEY,
-        value: request.toolGroups,
-        caller,
-      });
-    }
+    // The child's own persona and tool groups, where asked for and where those fields exist.
+    const setForChild = async (key: string, value: unknown) => {
+      if (value === undefined || !fields.field(key)) return;
+      await fields.set({ layer: 'session', target: childSessionId, key, value, caller: { via: 'host' } });
+    };
+    await setForChild(PERSONA_FIELD_KEY, request.persona);
+    await setForChild(ENABLED_TOOL_GROUPS_KEY, request.toolGroups);
     let settle!: () => void;
     const record: SubtaskRecord = {
       id,
