@@ -56,7 +56,7 @@ const KIND_KEYS: Record<WorkflowNodeKind, string[]> = {
 };
 const INPUT_TYPES: WorkflowInputType[] = ['string', 'number', 'boolean', 'object', 'array'];
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

@@ -13,7 +13,7 @@ import type {
 } from '@aalis/api-workflow';
 import type { Logger } from '@aalis/core';
 import type { Identity } from '@aalis/schema-message';
-import type { Translate } from './definition-parser.js';
+import { isRecord, type Translate } from './definition-parser.js';
 import { durationMs } from './durations.js';
 import { type ExpressionScope, evaluateExpression, isTrue, renderTemplate } from './expressions.js';
 import type { RunEnd, RunRow, RunStore, StepRow } from './run-store.js';
@@ -470,6 +470,11 @@ export class RunEngine {
       const value = await renderTemplate(template, scope);
       return typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
     };
+    // A tool's arguments, a child workflow's inputs: a template that must render to a map ({} when it does not).
+    const map = async (template: Parameters<typeof renderTemplate>[0]) => {
+      const value = await renderTemplate(template, scope);
+      return isRecord(value) ? value : {};
+    };
     const record = async (values: Record<string, unknown>) => {
       input = { ...input, ...values, ...(isItem ? { item: scope.item } : {}) };
       await this.putStep(row, steps, { key, node, kind: spec.kind, status: 'running', attempts: attempt, input });
@@ -483,13 +488,7 @@ export class RunEngine {
         break;
       }
       case 'tool': {
-        const rendered = await renderTemplate(spec.arguments, scope);
-        const values = {
-          tool: spec.tool,
-          arguments: (rendered !== null && typeof rendered === 'object' && !Array.isArray(rendered)
-            ? rendered
-            : {}) as Record<string, unknown>,
-        };
+        const values = { tool: spec.tool, arguments: await map(spec.arguments) };
         await record(values);
         output = await this.deps.runners.tool(values, context);
         break;
@@ -525,13 +524,7 @@ export class RunEngine {
         if (isItem) await record({});
         break;
       case 'workflow': {
-        const rendered = await renderTemplate(spec.inputs, scope);
-        const values = {
-          workflow: spec.workflow,
-          inputs: (rendered !== null && typeof rendered === 'object' && !Array.isArray(rendered)
-            ? rendered
-            : {}) as Record<string, unknown>,
-        };
+        const values = { workflow: spec.workflow, inputs: await map(spec.inputs) };
         await record(values);
         output = await this.deps.runners.workflow(values, context);
         break;
