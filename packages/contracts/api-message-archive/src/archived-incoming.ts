@@ -1,6 +1,6 @@
 // Builds the stored form of an input: a role 'user' Message with the built content, the attachments, and the
 // input's facts under WellKnownMetadataKeys (never hostNotice.untrusted).
-import { describeReceived } from '@aalis/core';
+import { failedField, fieldIs } from '@aalis/core';
 import {
   type IncomingMessage,
   WellKnownMetadataKeys as Keys,
@@ -43,16 +43,12 @@ export function archivedIncoming({ message, content, turnId, entry, time }: Arch
   return stored;
 }
 
+const INPUT = { field: '(input)', expected: 'an IncomingMessage object' };
+const INPUT_FIELDS = [fieldIs.nonEmptyString('sessionId'), fieldIs.string('platform'), fieldIs.string('content')];
+
 /** Throws AALIS_ARCHIVE_INPUT_INVALID / AALIS_ARCHIVE_IDLE_INPUT for an input that must not be archived. */
 export function assertArchivableInput(message: IncomingMessage): void {
-  const fail = (field: string, expected: string, received: unknown) => {
-    throw archiveErrors.AALIS_ARCHIVE_INPUT_INVALID({ field, expected, received: describeReceived(received) });
-  };
-  if (typeof message !== 'object' || message === null) fail('(input)', 'an IncomingMessage object', message);
-  if (typeof message.sessionId !== 'string' || message.sessionId === '') {
-    fail('sessionId', 'a non-empty string', message.sessionId);
-  }
-  if (typeof message.platform !== 'string') fail('platform', 'a string', message.platform);
-  if (typeof message.content !== 'string') fail('content', 'a string', message.content);
+  const problem = failedField(message, INPUT, INPUT_FIELDS);
+  if (problem) throw archiveErrors.AALIS_ARCHIVE_INPUT_INVALID(problem);
   if (message.triggerType === 'idle') throw archiveErrors.AALIS_ARCHIVE_IDLE_INPUT({ sessionId: message.sessionId });
 }

@@ -31,6 +31,7 @@ export {
 } from './descriptor.js';
 export { AalisError, type AalisErrorOptions, defineErrors, type ErrorFactory, reasonOf } from './errors.js';
 export { EventBus, type EventListener, type EventMap, type EventName, type Events } from './events.js';
+export { type FieldCheck, type FieldProblem, failedField, fieldIs } from './field-checks.js';
 export {
   DEFAULT_LOCALE,
   defineCatalogue,
