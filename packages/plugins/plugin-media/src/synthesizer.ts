@@ -2,9 +2,8 @@
 // speed }), answered with the audio bytes. The voice always comes back as Ogg/Opus — what QQ (through OneBot),
 // Telegram's sendVoice and every browser play: the answer's type is sniffed from its bytes, and anything else
 // (a server that answers WAV or MP3 whatever is asked) is converted by Debian's ffmpeg.
-import type { I18n, Logger } from '@aalis/core';
-import { ModelEndpoint } from '@aalis/http-transport';
 import { fileTypeFromBuffer } from 'file-type';
+import { AudioClient, type AudioClientOptions } from './audio-client.js';
 import { runFfmpeg } from './ffmpeg.js';
 import type { MediaConfig } from './media-config.js';
 import { mediaErrors } from './media-texts.js';
@@ -23,23 +22,12 @@ export interface SpokenVoice {
 /** ffmpeg's output arguments for a mono Ogg/Opus voice. */
 export const OGG_OPUS = ['-vn', '-ac', '1', '-c:a', 'libopus', '-b:a', '32k', '-f', 'ogg'];
 
-export class Synthesizer {
-  private readonly endpoint: ModelEndpoint;
-
-  constructor(
-    readonly config: SpeechConfig,
-    options: { i18n: I18n; logger: Logger; plugin: string },
-  ) {
-    this.endpoint = new ModelEndpoint(config, {
-      ...options,
-      retryLog: `${options.plugin} retried`,
+export class Synthesizer extends AudioClient<SpeechConfig> {
+  constructor(config: SpeechConfig, options: AudioClientOptions) {
+    super(config, options, {
       path: '/audio/speech',
       invalidUrl: (params) => mediaErrors.AALIS_MEDIA_SPEECH_URL_INVALID(params),
     });
-  }
-
-  redact(text: string): string {
-    return this.endpoint.redact(text);
   }
 
   /**
@@ -89,10 +77,6 @@ export class Synthesizer {
       tooLarge: () => mediaErrors.AALIS_MEDIA_SPEECH_TOO_LARGE({ limit: String(max) }),
     });
     return { bytes: converted, mimeType: 'audio/ogg', spokenChars: input.length };
-  }
-
-  close(): void {
-    this.endpoint.close();
   }
 }
 

@@ -1,8 +1,7 @@
 // Speech to text through an OpenAI-compatible POST <baseUrl>/audio/transcriptions: a multipart form (file, model,
 // language, response_format=json) through the shared model endpoint client (@aalis/http-transport).
 
-import type { I18n, Logger } from '@aalis/core';
-import { ModelEndpoint } from '@aalis/http-transport';
+import { AudioClient, type AudioClientOptions } from './audio-client.js';
 import type { MediaConfig } from './media-config.js';
 import { mediaErrors } from './media-texts.js';
 
@@ -17,23 +16,12 @@ export interface AudioFile {
   name: string;
 }
 
-export class Transcriber {
-  private readonly endpoint: ModelEndpoint;
-
-  constructor(
-    readonly config: TranscriptionConfig,
-    options: { i18n: I18n; logger: Logger; plugin: string },
-  ) {
-    this.endpoint = new ModelEndpoint(config, {
-      ...options,
-      retryLog: `${options.plugin} retried`,
+export class Transcriber extends AudioClient<TranscriptionConfig> {
+  constructor(config: TranscriptionConfig, options: AudioClientOptions) {
+    super(config, options, {
       path: '/audio/transcriptions',
       invalidUrl: (params) => mediaErrors.AALIS_MEDIA_TRANSCRIPTION_URL_INVALID(params),
     });
-  }
-
-  redact(text: string): string {
-    return this.endpoint.redact(text);
   }
 
   /** The transcript (trimmed, cut to maxTranscriptChars); rejects with a coded error. */
@@ -61,10 +49,6 @@ export class Transcriber {
     if (transcript === undefined)
       throw mediaErrors.AALIS_MEDIA_TRANSCRIPTION_UNREADABLE({ answer: this.redact(text.slice(0, 200)) });
     return transcript.trim().slice(0, this.config.maxTranscriptChars);
-  }
-
-  close(): void {
-    this.endpoint.close();
   }
 }
 
