@@ -7,21 +7,22 @@ import type { LogView, PreferencesView, ResultOf } from '@aalis/session-client';
 import { consolePluginViews } from './console-config-plugins.js';
 import { matchesLogFilter, readLogFilter } from './logs/log-filter.js';
 import { badParam, optionalString, requireString } from './params.js';
+import type { Handler } from './request-handler.js';
 import type { Peer, ServerDeps } from './server-deps.js';
 import { serverErrors } from './server-errors.js';
 
 export const RECENT_LOGS = 200;
 
-export function adminPlugins(deps: ServerDeps): ResultOf<'admin.plugins'> {
+export const adminPlugins: Handler<'admin.plugins'> = (deps) => {
   if (!deps.plugins.available) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'plugins' });
   return { plugins: consolePluginViews(deps, deps.plugins.use.list()) };
-}
+};
 
 /** The MCP servers' states (none when the MCP client does not run). */
-export function adminMcp(deps: ServerDeps): ResultOf<'admin.mcp'> {
+export const adminMcp: Handler<'admin.mcp'> = (deps) => {
   if (!deps.mcp.available) return { servers: [] };
   return { servers: deps.mcp.use.servers().map((server) => ({ ...server, tools: [...server.tools] })) };
-}
+};
 
 export function preferencesView(deps: ServerDeps): PreferencesView {
   const snapshot = deps.services.preferences();
@@ -33,21 +34,18 @@ export function preferencesView(deps: ServerDeps): PreferencesView {
   };
 }
 
-export function adminPreferencesSet(
-  deps: ServerDeps,
-  params: Record<string, unknown>,
-): ResultOf<'admin.preferences.set'> {
-  const service = requireString('admin.preferences.set', params, 'service', 200);
-  const plugin = optionalString('admin.preferences.set', params, 'plugin', 200);
+export const adminPreferencesSet: Handler<'admin.preferences.set'> = (deps, _account, params, { type }) => {
+  const service = requireString(type, params, 'service', 200);
+  const plugin = optionalString(type, params, 'plugin', 200);
   const value = params.value;
   if (value !== null && (typeof value !== 'string' || value === '')) {
-    badParam('admin.preferences.set', 'value', 'preferenceValue', value);
+    badParam(type, 'value', 'preferenceValue', value);
   }
   const next = value === null ? undefined : value;
   if (plugin) deps.services.setPluginPreference(plugin, service, next);
   else deps.services.setGlobalPreference(service, next);
   return { preferences: preferencesView(deps) };
-}
+};
 
 export function logView(record: LogRecord, redact: (text: string) => string): LogView {
   const view: LogView = { time: record.time, level: record.level, name: record.name, message: redact(record.message) };

@@ -1,9 +1,10 @@
 // recordAudit: every change made through the console leaves an audit record (who, when, which key, old and new value
 // with secrets redacted). Handlers call it after the change succeeded; admin.audit.list reads the records.
 import type { ConfigChange } from '@aalis/api-host-config';
-import type { Account, ResultOf } from '@aalis/session-client';
+import type { Account } from '@aalis/session-client';
 import type { AuditRecord } from './audit-store.js';
 import { badParam } from './params.js';
+import type { Handler } from './request-handler.js';
 import { identityOf, type ServerDeps } from './server-deps.js';
 
 export interface AuditInput {
@@ -57,14 +58,11 @@ export function auditChanges(action: string, changes: readonly ConfigChange[]): 
   }));
 }
 
-export async function auditList(
-  deps: ServerDeps,
-  params: Record<string, unknown>,
-): Promise<ResultOf<'admin.audit.list'>> {
-  const limit = optionalInteger('admin.audit.list', params, 'limit', 1, 200) ?? 50;
-  const before = optionalInteger('admin.audit.list', params, 'before', 1, Number.MAX_SAFE_INTEGER);
+export const auditList: Handler<'admin.audit.list'> = async (deps, _account, params, { type }) => {
+  const limit = optionalInteger(type, params, 'limit', 1, 200) ?? 50;
+  const before = optionalInteger(type, params, 'before', 1, Number.MAX_SAFE_INTEGER);
   return deps.audit.list({ limit, ...(before === undefined ? {} : { before }) });
-}
+};
 
 function optionalInteger(
   type: string,

@@ -4,9 +4,10 @@
 // plugin's own (@aalis/api-budget): the same ones /budget shows and the model-call check uses.
 import { BUDGET_KINDS, type BudgetKind, type BudgetOverview, type BudgetService, budgets } from '@aalis/api-budget';
 import { defineCatalogue } from '@aalis/core';
-import type { Account, BudgetOverviewView, ResultOf } from '@aalis/session-client';
+import type { BudgetOverviewView } from '@aalis/session-client';
 import { recordAudit } from './audit.js';
 import { badParam } from './params.js';
+import type { Handler } from './request-handler.js';
 import { type ServerDeps, WEBUI_PLATFORM } from './server-deps.js';
 import { serverErrors } from './server-errors.js';
 import { accessibleSession, ownSessionPrefix } from './session-access.js';
@@ -48,30 +49,23 @@ async function overviewView(deps: ServerDeps, service: BudgetService, top: numbe
   };
 }
 
-export async function budgetsGet(
-  deps: ServerDeps,
-  params: Record<string, unknown>,
-): Promise<ResultOf<'admin.budgets.get'>> {
+export const budgetsGet: Handler<'admin.budgets.get'> = async (deps, _account, params, { type }) => {
   const top = params.top ?? DEFAULT_TOP;
   if (typeof top !== 'number' || !Number.isInteger(top) || top < 1 || top > MAX_TOP) {
-    badParam('admin.budgets.get', 'top', 'integer', params.top, { min: '1', max: String(MAX_TOP) });
+    badParam(type, 'top', 'integer', params.top, { min: '1', max: String(MAX_TOP) });
   }
   const service = budgetService(deps);
   if (!service) return { enabled: false };
   return { enabled: true, overview: await overviewView(deps, service, top) };
-}
+};
 
-export async function budgetsSet(
-  deps: ServerDeps,
-  account: Account,
-  params: Record<string, unknown>,
-): Promise<ResultOf<'admin.budgets.set'>> {
+export const budgetsSet: Handler<'admin.budgets.set'> = async (deps, account, params, { type }) => {
   const { kind, limit } = params;
   if (typeof kind !== 'string' || !(BUDGET_KINDS as readonly string[]).includes(kind)) {
-    badParam('admin.budgets.set', 'kind', 'oneOf', kind, { values: BUDGET_KINDS.map((k) => `"${k}"`).join(', ') });
+    badParam(type, 'kind', 'oneOf', kind, { values: BUDGET_KINDS.map((k) => `"${k}"`).join(', ') });
   }
   if (limit !== null && (typeof limit !== 'number' || !Number.isFinite(limit) || limit < 0 || limit > MAX_LIMIT)) {
-    badParam('admin.budgets.set', 'limit', 'budgetLimit', limit);
+    badParam(type, 'limit', 'budgetLimit', limit);
   }
   const service = budgetService(deps);
   if (!service) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'budgets' });
@@ -84,14 +78,10 @@ export async function budgetsSet(
     new: after.adjusted ? after.limit : null,
   });
   return { limit: { ...after }, overview: await overviewView(deps, service, DEFAULT_TOP) };
-}
+};
 
-export async function sessionBudget(
-  deps: ServerDeps,
-  account: Account,
-  params: Record<string, unknown>,
-): Promise<ResultOf<'session.budget'>> {
-  const session = await accessibleSession(deps, account, params.sessionId, 'session.budget');
+export const sessionBudget: Handler<'session.budget'> = async (deps, account, params, { type }) => {
+  const session = await accessibleSession(deps, account, params.sessionId, type);
   const service = budgetService(deps);
   if (!service) return { enabled: false, lines: [] };
   // In the account's own chats the turns it opens count against its own budget as well (webui:<userId>).
@@ -108,4 +98,4 @@ export async function sessionBudget(
     warnAt: overview.warnAt,
     lines: lines.map(({ kind, period, used, limit }) => ({ kind, period, used, limit })),
   };
-}
+};

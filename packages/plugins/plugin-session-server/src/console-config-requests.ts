@@ -8,16 +8,14 @@ import { auditChanges, recordAudit } from './audit.js';
 import { stateView } from './console-config-plugins.js';
 import { badParam, optionalString, requireString } from './params.js';
 import { hostConfigOf } from './providers-config.js';
+import type { Handler } from './request-handler.js';
 import type { ServerDeps } from './server-deps.js';
 
 const EMPTY_SCHEMA: SchemaView = { type: 'object', fields: {} };
 
-export async function configGet(
-  deps: ServerDeps,
-  params: Record<string, unknown>,
-): Promise<ResultOf<'admin.config.get'>> {
+export const configGet: Handler<'admin.config.get'> = async (deps, _account, params, { type }) => {
   const service = hostConfigOf(deps);
-  const found = pluginOf(deps, service, requireString('admin.config.get', params, 'plugin', 200));
+  const found = pluginOf(deps, service, requireString(type, params, 'plugin', 200));
   const read = await service.read(found.path);
   const values = maskSecrets(read.value, read.secrets);
   return {
@@ -32,24 +30,20 @@ export async function configGet(
     revision: read.revision,
     source: read.source,
   };
-}
+};
 
-export async function configSet(
-  deps: ServerDeps,
-  account: Account,
-  params: Record<string, unknown>,
-): Promise<ResultOf<'admin.config.set'>> {
+export const configSet: Handler<'admin.config.set'> = async (deps, account, params, { type }) => {
   const service = hostConfigOf(deps);
-  const found = pluginOf(deps, service, requireString('admin.config.set', params, 'plugin', 200));
+  const found = pluginOf(deps, service, requireString(type, params, 'plugin', 200));
   const values = params.values;
   if (typeof values !== 'object' || values === null || Array.isArray(values)) {
-    badParam('admin.config.set', 'values', 'object', values);
+    badParam(type, 'values', 'object', values);
   }
-  const revision = requireString('admin.config.set', params, 'revision', 200);
+  const revision = requireString(type, params, 'revision', 200);
   const result = await service.write(found.path, values, revision, { locale: deps.locale });
   await recordAudit(deps, account, auditChanges('config.set', result.changes));
   return outcome(deps, service, found.plugin.alias, result);
-}
+};
 
 export async function pluginSwitch(
   deps: ServerDeps,

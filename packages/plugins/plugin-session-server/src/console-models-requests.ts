@@ -8,13 +8,13 @@ import type { Routes } from './request-handler.js';
 
 export const CONSOLE_MODELS_ROUTES: Routes<keyof ConsoleModelsRequests> = {
   'admin.providers.list': providersList,
-  'admin.providers.test': (deps, _account, params) => providersTest(deps, params),
+  'admin.providers.test': providersTest,
   'admin.providers.save': providersSave,
   'admin.providers.delete': providersDelete,
   'admin.models.save': modelsSave,
   'admin.platforms': adminPlatforms,
   'admin.personas.list': personasAdminList,
-  'admin.personas.get': (deps, _account, params) => personasAdminGet(deps, params),
+  'admin.personas.get': personasAdminGet,
   'admin.personas.save': personasAdminSave,
   'admin.personas.delete': personasAdminDelete,
 };

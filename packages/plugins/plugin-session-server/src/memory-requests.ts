@@ -14,10 +14,9 @@ import type {
   MemoryRecallView,
   MemoryRequests,
   MemorySkillView,
-  ResultOf,
 } from '@aalis/session-client';
 import { badParam, optionalString, requireString } from './params.js';
-import type { Routes } from './request-handler.js';
+import type { Handler, Routes } from './request-handler.js';
 import { identityOf, type ServerDeps } from './server-deps.js';
 import { serverErrors } from './server-errors.js';
 import { canSee } from './session-access.js';
@@ -76,10 +75,10 @@ function kindParam(type: string, params: Record<string, unknown>): 'fact' | 'ski
   return kind;
 }
 
-async function listRequest(deps: ServerDeps, account: Account, params: Record<string, unknown>) {
+const listRequest: Handler<'memory.list'> = async (deps, account, params, { type }) => {
   const own = personOfAccount(deps, account);
-  const wanted = optionalString('memory.list', params, 'person', 300);
-  const scope = optionalString('memory.list', params, 'scope', 600);
+  const wanted = optionalString(type, params, 'person', 300);
+  const scope = optionalString(type, params, 'scope', 600);
   if (!account.owner && wanted !== undefined && wanted !== own) forbidden(deps);
   const person = wanted ?? own;
   const profiles = profilesOf(deps);
@@ -147,11 +146,11 @@ async function listRequest(deps: ServerDeps, account: Account, params: Record<st
       };
     }
   }
-  return result satisfies ResultOf<'memory.list'>;
-}
+  return result;
+};
 
-async function searchRequest(deps: ServerDeps, account: Account, params: Record<string, unknown>) {
-  const query = requireString('memory.search', params, 'query', MAX_QUERY_CHARS);
+const searchRequest: Handler<'memory.search'> = async (deps, account, params, { type }) => {
+  const query = requireString(type, params, 'query', MAX_QUERY_CHARS);
   const limit = typeof params.limit === 'number' && params.limit > 0 ? Math.min(Math.floor(params.limit), 100) : 20;
   const own = personOfAccount(deps, account);
   const profiles = profilesOf(deps);
@@ -180,56 +179,56 @@ async function searchRequest(deps: ServerDeps, account: Account, params: Record<
     facts: facts.map(factView),
     skills: foundSkills.slice(0, limit).map(skillView),
     messages,
-  } satisfies ResultOf<'memory.search'>;
-}
+  };
+};
 
-async function updateRequest(deps: ServerDeps, account: Account, params: Record<string, unknown>) {
-  const kind = kindParam('memory.update', params);
-  const id = requireString('memory.update', params, 'itemId', 200);
+const updateRequest: Handler<'memory.update'> = async (deps, account, params, { type }) => {
+  const kind = kindParam(type, params);
+  const id = requireString(type, params, 'itemId', 200);
   const own = personOfAccount(deps, account);
   if (kind === 'fact') {
     const profiles = profilesOf(deps);
     if (!profiles) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'userProfile' });
-    const text = requireString('memory.update', params, 'text', MAX_TEXT_CHARS);
+    const text = requireString(type, params, 'text', MAX_TEXT_CHARS);
     const current = await profiles.get(id);
     if (current && !account.owner && current.person !== own) forbidden(deps);
-    return { fact: factView(await profiles.update(id, text)) } satisfies ResultOf<'memory.update'>;
+    return { fact: factView(await profiles.update(id, text)) };
   }
   const skillService = skillsOf(deps);
   if (!skillService) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'skills' });
-  const name = optionalString('memory.update', params, 'name', 200);
-  const content = optionalString('memory.update', params, 'text', MAX_TEXT_CHARS);
+  const name = optionalString(type, params, 'name', 200);
+  const content = optionalString(type, params, 'text', MAX_TEXT_CHARS);
   if (name === undefined && content === undefined)
-    badParam('memory.update', 'text', 'nonEmptyString', params.text, { max: String(MAX_TEXT_CHARS) });
+    badParam(type, 'text', 'nonEmptyString', params.text, { max: String(MAX_TEXT_CHARS) });
   const current = await skillService.get(id);
   if (current && !mayTouchSkill(account, current, own)) forbidden(deps);
   const skill = await skillService.update(id, {
     ...(name !== undefined ? { name } : {}),
     ...(content !== undefined ? { content } : {}),
   });
-  return { skill: skillView(skill) } satisfies ResultOf<'memory.update'>;
-}
+  return { skill: skillView(skill) };
+};
 
-async function deleteRequest(deps: ServerDeps, account: Account, params: Record<string, unknown>) {
-  const kind = kindParam('memory.delete', params);
-  const id = requireString('memory.delete', params, 'itemId', 200);
+const deleteRequest: Handler<'memory.delete'> = async (deps, account, params, { type }) => {
+  const kind = kindParam(type, params);
+  const id = requireString(type, params, 'itemId', 200);
   const own = personOfAccount(deps, account);
   if (kind === 'fact') {
     const profiles = profilesOf(deps);
     if (!profiles) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'userProfile' });
     const current = await profiles.get(id);
-    if (!current) return { deleted: false, messages: 0 } satisfies ResultOf<'memory.delete'>;
+    if (!current) return { deleted: false, messages: 0 };
     if (!account.owner && current.person !== own) forbidden(deps);
     const gone = await profiles.forget([id]);
-    return { deleted: gone.facts.length > 0, messages: gone.messages } satisfies ResultOf<'memory.delete'>;
+    return { deleted: gone.facts.length > 0, messages: gone.messages };
   }
   const skillService = skillsOf(deps);
   if (!skillService) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'skills' });
   const current = await skillService.get(id);
-  if (!current) return { deleted: false, messages: 0 } satisfies ResultOf<'memory.delete'>;
+  if (!current) return { deleted: false, messages: 0 };
   if (!mayTouchSkill(account, current, own)) forbidden(deps);
-  return { deleted: await skillService.delete(id), messages: 0 } satisfies ResultOf<'memory.delete'>;
-}
+  return { deleted: await skillService.delete(id), messages: 0 };
+};
 
 export const MEMORY_ROUTES: Routes<keyof MemoryRequests> = {
   'memory.list': listRequest,

@@ -4,9 +4,8 @@
 import { media } from '@aalis/api-media';
 import { defineErrors } from '@aalis/core';
 import { WellKnownMetadataKeys } from '@aalis/schema-message';
-import type { Account, ResultOf } from '@aalis/session-client';
 import { badParam } from './params.js';
-import type { ServerDeps } from './server-deps.js';
+import type { Handler } from './request-handler.js';
 import { serverErrors } from './server-errors.js';
 import { accessibleSession } from './session-access.js';
 
@@ -23,22 +22,18 @@ const MAX_ID_CHARS = 200;
 /** More model calls than any turn makes. */
 const MAX_SEGMENT = 10_000;
 
-export async function messageSpeech(
-  deps: ServerDeps,
-  account: Account,
-  params: Record<string, unknown>,
-): Promise<ResultOf<'message.speech'>> {
-  const session = await accessibleSession(deps, account, params.sessionId, 'message.speech');
+export const messageSpeech: Handler<'message.speech'> = async (deps, account, params, { type }) => {
+  const session = await accessibleSession(deps, account, params.sessionId, type);
   const { messageId, turnId, segment } = params;
   // A reply is named by its storage id, or — while the page has not had it back from the archive yet — by its turn
   // and segment (the nth model call of the turn: its nth assistant message), as the timeline numbers them.
   const byTurn = messageId === undefined;
   if (!byTurn && (typeof messageId !== 'string' || messageId === '' || messageId.length > MAX_ID_CHARS))
-    badParam('message.speech', 'messageId', 'string', messageId, { max: String(MAX_ID_CHARS) });
+    badParam(type, 'messageId', 'string', messageId, { max: String(MAX_ID_CHARS) });
   if (byTurn && (typeof turnId !== 'string' || turnId === '' || turnId.length > MAX_ID_CHARS))
-    badParam('message.speech', 'turnId', 'string', turnId, { max: String(MAX_ID_CHARS) });
+    badParam(type, 'turnId', 'string', turnId, { max: String(MAX_ID_CHARS) });
   if (byTurn && (typeof segment !== 'number' || !Number.isInteger(segment) || segment < 0 || segment > MAX_SEGMENT))
-    badParam('message.speech', 'segment', 'integer', segment, { min: '0', max: String(MAX_SEGMENT) });
+    badParam(type, 'segment', 'integer', segment, { min: '0', max: String(MAX_SEGMENT) });
   const service = deps.services.selected(media)?.impl;
   if (!service?.speak || service.speaks?.() !== true)
     throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'media.speech' });
@@ -55,4 +50,4 @@ export async function messageSpeech(
     throw speechErrors.AALIS_WEBUI_REPLY_UNKNOWN({ messageId: String(byTurn ? `${turnId}#${segment}` : messageId) });
   const voice = await service.speak(text, { sessionId: session.id });
   return { mimeType: voice.mimeType ?? 'audio/ogg', data: voice.data ?? '' };
-}
+};

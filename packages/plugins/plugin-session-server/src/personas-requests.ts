@@ -2,10 +2,11 @@
 // could not be loaded, read one by one, created, edited and deleted through the persona service (files in
 // <dataDir>/personas, each write checked against the file's revision), every change audited.
 import { PERSONA_FIELD_KEY, type Persona, type PersonaService, persona, personaErrors } from '@aalis/api-persona';
-import type { Account, PersonaView, ResultOf } from '@aalis/session-client';
+import type { PersonaView } from '@aalis/session-client';
 import { recordAudit } from './audit.js';
 import { badParam, optionalString, requireString } from './params.js';
 import { recordOf } from './providers-config.js';
+import type { Handler } from './request-handler.js';
 import type { ServerDeps } from './server-deps.js';
 import { serverErrors } from './server-errors.js';
 
@@ -43,26 +44,21 @@ function found(service: PersonaService, id: string): Persona {
   return entry;
 }
 
-export function personasAdminList(deps: ServerDeps): ResultOf<'admin.personas.list'> {
+export const personasAdminList: Handler<'admin.personas.list'> = (deps) => {
   const service = personasOf(deps);
   return {
     personas: service.list().map((entry) => view(deps, entry)),
     problems: service.problems().map((problem) => ({ code: problem.code, message: problem.localized(deps.locale) })),
   };
-}
+};
 
-export function personasAdminGet(deps: ServerDeps, params: Record<string, unknown>): ResultOf<'admin.personas.get'> {
+export const personasAdminGet: Handler<'admin.personas.get'> = (deps, _account, params, { type }) => {
   const service = personasOf(deps);
-  const id = requireString('admin.personas.get', params, 'personaId', 64);
+  const id = requireString(type, params, 'personaId', 64);
   return { persona: view(deps, found(service, id)) };
-}
+};
 
-export async function personasAdminSave(
-  deps: ServerDeps,
-  account: Account,
-  params: Record<string, unknown>,
-): Promise<ResultOf<'admin.personas.save'>> {
-  const type = 'admin.personas.save';
+export const personasAdminSave: Handler<'admin.personas.save'> = async (deps, account, params, { type }) => {
   const service = personasOf(deps);
   if (!service.save) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'persona.save' });
   const id = requireString(type, params, 'personaId', 64);
@@ -101,14 +97,9 @@ export async function personasAdminSave(
       : []),
   ]);
   return { persona: view(deps, saved) };
-}
+};
 
-export async function personasAdminDelete(
-  deps: ServerDeps,
-  account: Account,
-  params: Record<string, unknown>,
-): Promise<ResultOf<'admin.personas.delete'>> {
-  const type = 'admin.personas.delete';
+export const personasAdminDelete: Handler<'admin.personas.delete'> = async (deps, account, params, { type }) => {
   const service = personasOf(deps);
   if (!service.delete) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'persona.delete' });
   const id = requireString(type, params, 'personaId', 64);
@@ -117,4 +108,4 @@ export async function personasAdminDelete(
   await service.delete(id, revision);
   await recordAudit(deps, account, { action: type, key: `personas.${id}`, old: before.name });
   return { deleted: true };
-}
+};

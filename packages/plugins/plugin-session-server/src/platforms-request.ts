@@ -3,13 +3,14 @@
 // running (it failed to start, or waits for a service) is listed as stopped with its plugin's error, so a refused
 // start shows as well as a refused token.
 import { type PlatformStateEntry, platform } from '@aalis/api-platform';
-import type { PlatformStateView, ResultOf } from '@aalis/session-client';
+import type { PlatformStateView } from '@aalis/session-client';
+import type { Handler } from './request-handler.js';
 import type { ServerDeps } from './server-deps.js';
 
 /** The adapter packages are named @aalis/plugin-platform-<x> (and plugins of others, …/plugin-platform-<x>). */
 const ADAPTER_NAME = /(^|\/)plugin-platform-[a-z0-9-]+$/;
 
-export function adminPlatforms(deps: ServerDeps): ResultOf<'admin.platforms'> {
+export const adminPlatforms: Handler<'admin.platforms'> = (deps) => {
   const registry = deps.services.selected(platform)?.impl;
   const reported = registry?.states?.() ?? [];
   const aliases = new Map<string, string>();
@@ -33,7 +34,7 @@ export function adminPlatforms(deps: ServerDeps): ResultOf<'admin.platforms'> {
     });
   }
   return { platforms: views.sort((a, b) => a.id.localeCompare(b.id)) };
-}
+};
 
 function stateView(deps: ServerDeps, entry: PlatformStateEntry, alias: string | undefined): PlatformStateView {
   return {

@@ -6,10 +6,11 @@
 
 import { type HostConfigService, SECRET_MASK } from '@aalis/api-host-config';
 import { llm } from '@aalis/api-llm';
-import type { Account, ProviderKind, ProviderModelView, ProviderView, ResultOf } from '@aalis/session-client';
+import type { ProviderKind, ProviderModelView, ProviderView } from '@aalis/session-client';
 import { auditChanges, recordAudit } from './audit.js';
 import { badParam, optionalString, requireString } from './params.js';
 import { ConfigWrites, hostConfigOf, modelFactsEntry, recordOf, stringRecord } from './providers-config.js';
+import type { Handler } from './request-handler.js';
 import type { ServerDeps } from './server-deps.js';
 
 /** Where each provider kind lives in the configuration and which plugin instance runs it. */
@@ -103,21 +104,16 @@ function providerView(deps: ServerDeps, stored: StoredProviders, kind: ProviderK
   };
 }
 
-export async function providersList(deps: ServerDeps): Promise<ResultOf<'admin.providers.list'>> {
+export const providersList: Handler<'admin.providers.list'> = async (deps) => {
   const stored = await readStored(hostConfigOf(deps));
   return {
     providers: KINDS.map((kind) => providerView(deps, stored, kind)),
     revision: stored.revision,
     source: stored.source,
   };
-}
+};
 
-export async function providersSave(
-  deps: ServerDeps,
-  account: Account,
-  params: Record<string, unknown>,
-): Promise<ResultOf<'admin.providers.save'>> {
-  const type = 'admin.providers.save';
+export const providersSave: Handler<'admin.providers.save'> = async (deps, account, params, { type }) => {
   const kind = readKind(type, params);
   const revision = requireString(type, params, 'revision', 200);
   const baseUrl = optionalString(type, params, 'baseUrl', 2000)?.trim();
@@ -150,14 +146,9 @@ export async function providersSave(
   await recordAudit(deps, account, auditChanges(type, writes.changes));
   const now = await readStored(service);
   return { provider: providerView(deps, now, kind), revision: now.revision };
-}
+};
 
-export async function providersDelete(
-  deps: ServerDeps,
-  account: Account,
-  params: Record<string, unknown>,
-): Promise<ResultOf<'admin.providers.delete'>> {
-  const type = 'admin.providers.delete';
+export const providersDelete: Handler<'admin.providers.delete'> = async (deps, account, params, { type }) => {
   const kind = readKind(type, params);
   const revision = requireString(type, params, 'revision', 200);
   const service = hostConfigOf(deps);
@@ -183,14 +174,9 @@ export async function providersDelete(
   if (preferred?.startsWith(`${slot.instance}/`)) deps.services.setGlobalPreference('llm', undefined);
   await recordAudit(deps, account, auditChanges(type, writes.changes));
   return { revision: writes.revision };
-}
+};
 
-export async function modelsSave(
-  deps: ServerDeps,
-  account: Account,
-  params: Record<string, unknown>,
-): Promise<ResultOf<'admin.models.save'>> {
-  const type = 'admin.models.save';
+export const modelsSave: Handler<'admin.models.save'> = async (deps, account, params, { type }) => {
   const kind = readKind(type, params);
   const model = requireString(type, params, 'model', 300);
   const revision = requireString(type, params, 'revision', 200);
@@ -214,7 +200,7 @@ export async function modelsSave(
   await recordAudit(deps, account, auditChanges(type, written.changes));
   const now = await readStored(service);
   return { provider: providerView(deps, now, kind), revision: now.revision };
-}
+};
 
 /** The models a section offers when it lists none (Anthropic's default list; none for an OpenAI endpoint). */
 async function defaultModels(kind: ProviderKind): Promise<unknown[]> {

@@ -4,11 +4,12 @@
 // fix it, in the connection's locale. Nothing is saved and the running provider is not touched.
 import type { LlmService } from '@aalis/api-llm';
 import { AalisError } from '@aalis/core';
-import type { ProviderKind, ProviderTestResult, ProviderTestStep, ResultOf } from '@aalis/session-client';
+import type { ProviderKind, ProviderTestResult, ProviderTestStep } from '@aalis/session-client';
 import { badParam, optionalString } from './params.js';
 import { hostConfigOf, recordOf } from './providers-config.js';
 import { providerTestErrors } from './providers-errors.js';
 import { PROVIDER_SLOTS, readKind } from './providers-requests.js';
+import type { Handler } from './request-handler.js';
 import type { ServerDeps } from './server-deps.js';
 
 /** Tests running at once (each holds outbound connections); more are refused until one ends. */
@@ -25,11 +26,7 @@ interface ProbeProvider {
   close(): void;
 }
 
-export async function providersTest(
-  deps: ServerDeps,
-  params: Record<string, unknown>,
-): Promise<ResultOf<'admin.providers.test'>> {
-  const type = 'admin.providers.test';
+export const providersTest: Handler<'admin.providers.test'> = async (deps, _account, params, { type }) => {
   const kind = readKind(type, params);
   const baseUrl = optionalString(type, params, 'baseUrl', 2000)?.trim();
   const apiKey = optionalString(type, params, 'apiKey', 4000);
@@ -44,7 +41,7 @@ export async function providersTest(
   } finally {
     running -= 1;
   }
-}
+};
 
 /** The stored section with the form's values over it; the mask (or nothing) keeps a stored secret. */
 async function sectionToTest(

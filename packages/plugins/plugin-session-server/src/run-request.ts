@@ -111,19 +111,19 @@ const ROUTES: Routes<RequestType> = {
     return { locale: chosen };
   },
   'usage.get': usageGetRequest,
-  'admin.budgets.get': (deps, _account, params) => budgetsGet(deps, params),
+  'admin.budgets.get': budgetsGet,
   'admin.budgets.set': budgetsSet,
   'message.speech': messageSpeech,
   'session.budget': sessionBudget,
   'admin.plugins': adminPlugins,
-  'admin.config.get': (deps, _account, params) => configGet(deps, params),
+  'admin.config.get': configGet,
   'admin.config.set': configSet,
   'admin.plugins.enable': (deps, account, params) => pluginSwitch(deps, account, params, true),
   'admin.plugins.disable': (deps, account, params) => pluginSwitch(deps, account, params, false),
-  'admin.audit.list': (deps, _account, params) => auditList(deps, params),
+  'admin.audit.list': auditList,
   'admin.mcp': adminMcp,
   'admin.preferences.get': (deps) => ({ preferences: preferencesView(deps) }),
-  'admin.preferences.set': (deps, _account, params) => adminPreferencesSet(deps, params),
+  'admin.preferences.set': adminPreferencesSet,
   'logs.subscribe': (deps, _account, params, { origin }) => logsSubscribe(deps, origin.peer, params, origin.redact),
   'logs.unsubscribe': (_deps, _account, _params, { origin }) => {
     if (origin.peer) origin.peer.logLevel = undefined;
@@ -134,13 +134,11 @@ const ROUTES: Routes<RequestType> = {
   'admin.accounts.create': accountsCreate,
   'admin.accounts.update': accountsUpdate,
   'admin.accounts.delete': accountsDelete,
-  'admin.accounts.logins': (deps, _account, params) => accountLogins(deps, params),
+  'admin.accounts.logins': accountLogins,
   'admin.accounts.logins.revoke': accountLoginRevoke,
-  'account.sessions.list': (deps, account, _params, { origin }) =>
-    loginSessionsList(deps, account, origin.peer?.loginKey ?? origin.loginKey),
+  'account.sessions.list': loginSessionsList,
   'account.sessions.revoke': loginSessionRevoke,
-  'account.password.set': (deps, account, params, { origin }) =>
-    passwordSet(deps, account, params, origin.address ?? ''),
+  'account.password.set': passwordSet,
   'admin.usage': (deps, _account, params) => usageReport(deps.usageStore, params),
 };
 

@@ -2,10 +2,10 @@
 // may see, each hit with what the page needs to open the session at that message (storage id, turn id) and a short
 // snippet with the match marked.
 import { WellKnownMetadataKeys as Keys, type Message } from '@aalis/schema-message';
-import type { Account, ResultOf, SearchHit } from '@aalis/session-client';
+import type { SearchHit } from '@aalis/session-client';
 import { inputText } from './input-text.js';
 import { badParam, requireString } from './params.js';
-import type { ServerDeps } from './server-deps.js';
+import type { Handler } from './request-handler.js';
 import { ownSessionPrefix } from './session-access.js';
 
 const SNIPPET_CHARS = 160;
@@ -47,15 +47,11 @@ export function snippetOf(text: string, query: string): string {
   return `${start > 0 ? '…' : ''}${flat.slice(start, at)}${MARK_START}${flat.slice(at, at + length)}${MARK_END}${flat.slice(at + length, end)}${end < flat.length ? '…' : ''}`;
 }
 
-export async function searchRequest(
-  deps: ServerDeps,
-  account: Account,
-  params: Record<string, unknown>,
-): Promise<ResultOf<'search'>> {
-  const query = requireString('search', params, 'query', 200);
+export const searchRequest: Handler<'search'> = async (deps, account, params, { type }) => {
+  const query = requireString(type, params, 'query', 200);
   const limit = params.limit === undefined ? 20 : params.limit;
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 100) {
-    badParam('search', 'limit', 'oneOf', limit, { values: '1–100' });
+    badParam(type, 'limit', 'oneOf', limit, { values: '1–100' });
   }
   if (!deps.memory.available || query.trim() === '') return { hits: [], truncated: false };
   const found = await deps.memory.use.search(query, {
@@ -91,4 +87,4 @@ export async function searchRequest(
     });
   }
   return { hits, truncated: found.length > limit };
-}
+};

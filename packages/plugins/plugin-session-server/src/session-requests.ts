@@ -8,6 +8,7 @@ import { limitErrors } from './limit-errors.js';
 import type { Subscriber } from './live-session.js';
 import { checkAttachments, checkText } from './message-checks.js';
 import { badParam, optionalString, requireString } from './params.js';
+import type { Handler } from './request-handler.js';
 import { identityOf, type Peer, type ServerDeps, WEBUI_PLATFORM } from './server-deps.js';
 import { serverErrors } from './server-errors.js';
 import { accessibleSession, listSessions, ownSessionPrefix, summaryFor } from './session-access.js';
@@ -96,11 +97,7 @@ export function unsubscribeRequest(deps: ServerDeps, peer: Peer | undefined, par
   return {} satisfies ResultOf<'unsubscribe'>;
 }
 
-export async function sendRequest(
-  deps: ServerDeps,
-  account: Account,
-  params: Record<string, unknown>,
-): Promise<ResultOf<'send'>> {
+export const sendRequest: Handler<'send'> = async (deps, account, params) => {
   try {
     return await sendChecked(deps, account, params);
   } catch (error) {
@@ -111,7 +108,7 @@ export async function sendRequest(
     deps.log.warn('an input was not stored: the database cannot be used', { reason });
     throw limitErrors.AALIS_WEBUI_NOT_STORED();
   }
-}
+};
 
 async function sendChecked(
   deps: ServerDeps,

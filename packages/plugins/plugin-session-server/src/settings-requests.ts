@@ -7,6 +7,7 @@ import type { SessionInfo } from '@aalis/api-session-manager';
 import { type FieldInfo, type SettingsScope, venueTarget } from '@aalis/api-session-settings';
 import type { Account, ModelView, ResultOf, SettingView } from '@aalis/session-client';
 import { badParam, optionalRecord, optionalString, requireString } from './params.js';
+import type { Handler } from './request-handler.js';
 import { identityOf, type ServerDeps } from './server-deps.js';
 import { serverErrors } from './server-errors.js';
 import { accessibleSession } from './session-access.js';
@@ -138,7 +139,7 @@ function layerTarget(
   badParam(type, 'layer', 'layer', layer);
 }
 
-export function modelsList(deps: ServerDeps): ResultOf<'models.list'> {
+export const modelsList: Handler<'models.list'> = (deps) => {
   const models: ModelView[] = listModels({ providers: deps.services.providers(llm) }).map((model) => ({
     id: model.id,
     name: model.name,
@@ -151,7 +152,7 @@ export function modelsList(deps: ServerDeps): ResultOf<'models.list'> {
   const current =
     models.length > 0 ? resolveModelFor({ services: deps.services, consumer: '@aalis/plugin-agent' }) : undefined;
   return { models, ...(current ? { defaultModel: current.model.id } : {}) };
-}
+};
 
 export async function personasList(deps: ServerDeps, account: Account, params: Record<string, unknown>) {
   const sessionId = optionalString('personas.list', params, 'sessionId');

@@ -2,8 +2,8 @@
 // its turn's reply (prompt, completion and cached tokens, model), so a reloaded page shows them, not an estimate.
 // Superseded turns do not count.
 import { WellKnownMetadataKeys as Keys, type Message } from '@aalis/schema-message';
-import type { Account, LastCallUsage, ResultOf } from '@aalis/session-client';
-import type { ServerDeps } from './server-deps.js';
+import type { LastCallUsage } from '@aalis/session-client';
+import type { Handler } from './request-handler.js';
 import { accessibleSession } from './session-access.js';
 
 export function lastCallOf(messages: readonly Message[]): LastCallUsage | undefined {
@@ -29,13 +29,9 @@ export function lastCallOf(messages: readonly Message[]): LastCallUsage | undefi
   return undefined;
 }
 
-export async function usageGetRequest(
-  deps: ServerDeps,
-  account: Account,
-  params: Record<string, unknown>,
-): Promise<ResultOf<'usage.get'>> {
-  const session = await accessibleSession(deps, account, params.sessionId, 'usage.get');
+export const usageGetRequest: Handler<'usage.get'> = async (deps, account, params, { type }) => {
+  const session = await accessibleSession(deps, account, params.sessionId, type);
   if (!deps.memory.available) return {};
   const lastCall = lastCallOf(await deps.memory.use.readAll(session.id));
   return lastCall ? { lastCall } : {};
-}
+};

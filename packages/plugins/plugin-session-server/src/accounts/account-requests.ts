@@ -3,10 +3,11 @@
 // password (account.*); the owner also lists and ends another account's logins (admin.accounts.logins*). Every
 // check runs before anything is written; a failure changes nothing; every change leaves an audit record (a password
 // only as the mask).
-import type { Account, LoginSessionView, ResultOf } from '@aalis/session-client';
+import type { Account, LoginSessionView } from '@aalis/session-client';
 import { recordAudit } from '../audit.js';
 import { loginIdOf } from '../login-store.js';
 import { badParam, requireString } from '../params.js';
+import type { Handler } from '../request-handler.js';
 import { identityOf, type ServerDeps } from '../server-deps.js';
 import { serverErrors } from '../server-errors.js';
 import { accountErrors } from './account-errors.js';
@@ -39,16 +40,11 @@ async function setLevel(deps: ServerDeps, owner: Account, userId: string, level:
   });
 }
 
-export function accountsList(deps: ServerDeps): ResultOf<'admin.accounts.list'> {
+export const accountsList: Handler<'admin.accounts.list'> = (deps) => {
   return { accounts: accountViews(deps) };
-}
+};
 
-export async function accountsCreate(
-  deps: ServerDeps,
-  owner: Account,
-  params: Record<string, unknown>,
-): Promise<ResultOf<'admin.accounts.create'>> {
-  const type = 'admin.accounts.create';
+export const accountsCreate: Handler<'admin.accounts.create'> = async (deps, owner, params, { type }) => {
   const userId = accountIdParam(type, params);
   const displayName = displayNameParam(type, params) ?? undefined;
   const level = levelParam(type, params);
@@ -80,14 +76,9 @@ export async function accountsCreate(
     ...(password !== undefined ? [{ action: type, key: `accounts.${userId}.password`, new: '', secret: true }] : []),
   ]);
   return { account: made };
-}
+};
 
-export async function accountsUpdate(
-  deps: ServerDeps,
-  owner: Account,
-  params: Record<string, unknown>,
-): Promise<ResultOf<'admin.accounts.update'>> {
-  const type = 'admin.accounts.update';
+export const accountsUpdate: Handler<'admin.accounts.update'> = async (deps, owner, params, { type }) => {
   const userId = accountIdParam(type, params);
   const displayName = displayNameParam(type, params);
   const level = levelParam(type, params);
@@ -144,14 +135,10 @@ export async function accountsUpdate(
     ],
   });
   return { account: accountView(deps, userId)! };
-}
+};
 
-export async function accountsDelete(
-  deps: ServerDeps,
-  owner: Account,
-  params: Record<string, unknown>,
-): Promise<ResultOf<'admin.accounts.delete'>> {
-  const userId = accountIdParam('admin.accounts.delete', params);
+export const accountsDelete: Handler<'admin.accounts.delete'> = async (deps, owner, params, { type }) => {
+  const userId = accountIdParam(type, params);
   if (isDeclared(deps, userId)) throw declaredError(deps, userId, 'delete');
   if (deps.accounts.get(userId)?.origin !== 'page') throw accountErrors.AALIS_WEBUI_ACCOUNT_UNKNOWN({ userId });
   const level = accountView(deps, userId)?.level ?? 0;
@@ -160,9 +147,9 @@ export async function accountsDelete(
   // Its logins end with it: the next request of any of them is refused and its sockets close now.
   for (const key of deps.logins.endAll(userId)) deps.closeLogin(key);
   deps.log.info('WebUI account deleted', { account: userId, by: owner.userId });
-  await recordAudit(deps, owner, { action: 'admin.accounts.delete', key: `accounts.${userId}`, old: { level } });
+  await recordAudit(deps, owner, { action: type, key: `accounts.${userId}`, old: { level } });
   return { deleted };
-}
+};
 
 /** The account's logins as LoginSessionViews (never the key: only its public id). */
 function loginViews(deps: ServerDeps, userId: string, currentKey: string | undefined): LoginSessionView[] {
@@ -180,14 +167,10 @@ function loginViews(deps: ServerDeps, userId: string, currentKey: string | undef
   });
 }
 
-export function loginSessionsList(
-  deps: ServerDeps,
-  account: Account,
-  currentKey: string | undefined,
-): ResultOf<'account.sessions.list'> {
-  const sessions = loginViews(deps, account.userId, currentKey);
+export const loginSessionsList: Handler<'account.sessions.list'> = (deps, account, _params, { origin }) => {
+  const sessions = loginViews(deps, account.userId, origin.peer?.loginKey ?? origin.loginKey);
   return { sessions, hasPassword: deps.accounts.get(account.userId)?.passwordHash !== undefined };
-}
+};
 
 /** Ends one login of `userId` (by its public id) and closes its sockets; `by` made the request. */
 async function revokeLogin(
@@ -207,13 +190,9 @@ async function revokeLogin(
   return { revoked: true };
 }
 
-export function loginSessionRevoke(
-  deps: ServerDeps,
-  account: Account,
-  params: Record<string, unknown>,
-): Promise<ResultOf<'account.sessions.revoke'>> {
-  return revokeLogin(deps, account, account.userId, 'account.sessions.revoke', params);
-}
+export const loginSessionRevoke: Handler<'account.sessions.revoke'> = (deps, account, params, { type }) => {
+  return revokeLogin(deps, account, account.userId, type, params);
+};
 
 /** The account must exist (declared, the owner, or made here); otherwise AALIS_WEBUI_ACCOUNT_UNKNOWN. */
 function knownAccount(deps: ServerDeps, type: string, params: Record<string, unknown>): string {
@@ -222,27 +201,17 @@ function knownAccount(deps: ServerDeps, type: string, params: Record<string, unk
   return userId;
 }
 
-export function accountLogins(deps: ServerDeps, params: Record<string, unknown>): ResultOf<'admin.accounts.logins'> {
-  const userId = knownAccount(deps, 'admin.accounts.logins', params);
+export const accountLogins: Handler<'admin.accounts.logins'> = (deps, _account, params, { type }) => {
+  const userId = knownAccount(deps, type, params);
   return { sessions: loginViews(deps, userId, undefined) };
-}
+};
 
-export function accountLoginRevoke(
-  deps: ServerDeps,
-  owner: Account,
-  params: Record<string, unknown>,
-): Promise<ResultOf<'admin.accounts.logins.revoke'>> {
-  const type = 'admin.accounts.logins.revoke';
+export const accountLoginRevoke: Handler<'admin.accounts.logins.revoke'> = (deps, owner, params, { type }) => {
   return revokeLogin(deps, owner, knownAccount(deps, type, params), type, params);
-}
+};
 
-export async function passwordSet(
-  deps: ServerDeps,
-  account: Account,
-  params: Record<string, unknown>,
-  address: string,
-): Promise<ResultOf<'account.password.set'>> {
-  const type = 'account.password.set';
+export const passwordSet: Handler<'account.password.set'> = async (deps, account, params, { type, origin }) => {
+  const address = origin.address ?? '';
   const password = passwordParam(type, params, 'password', false);
   if (typeof password !== 'string') badParam(type, 'password', 'password', params.password, undefined, true);
   const current = passwordParam(type, params, 'current', false) ?? undefined;
@@ -269,4 +238,4 @@ export async function passwordSet(
   deps.log.info('WebUI password set', { account: account.userId });
   await recordAudit(deps, account, { action: type, key: `accounts.${account.userId}.password`, new: '', secret: true });
   return { passwordSetAt: deps.accounts.get(account.userId)?.passwordSetAt ?? Date.now() };
-}
+};
