@@ -20,9 +20,11 @@ import {
   pause,
   RoomMemory,
   reportPlatformState,
+  requireSettings,
   roomAdapterUses,
   roomIncoming,
   roomRegistration,
+  runConnection,
   stateError,
   wireRoomTurns,
 } from '@aalis/platform-room';
@@ -157,15 +159,8 @@ export default definePlugin({
       plugin: PLUGIN_NAME,
       endpoint: apiBase,
     });
-    if (settings.token === '') {
-      log.warn('Discord: no token configured (plugins.platform-discord.token); not connecting');
-      state.set({
-        status: 'stopped',
-        configKey: 'plugins.platform-discord.token',
-        error: stateError(discordErrors.AALIS_DISCORD_TOKEN_MISSING()),
-      });
-      return;
-    }
+    const missingToken = () => discordErrors.AALIS_DISCORD_TOKEN_MISSING();
+    if (!requireSettings(state, log, 'Discord', { token: settings.token }, missingToken)) return;
     const rest = new REST({ api: apiBase, version: '10', timeout: settings.apiTimeoutMs, retries: 3 }).setToken(
       settings.token,
     );
@@ -781,7 +776,7 @@ export default definePlugin({
             log[refused ? 'error' : 'warn'](`${error.message} (next try in ${delay} ms)`, { code: error.code });
             state.set({
               status: refused ? 'refused' : 'reconnecting',
-              ...(refused ? { configKey: 'plugins.platform-discord.token' } : {}),
+              ...(refused ? { configKey: state.configKey('token') } : {}),
               error: stateError(error),
               nextAttemptAt: Date.now() + delay,
             });
@@ -810,15 +805,16 @@ export default definePlugin({
       turnEnding: (context) => stopTyping(context.sessionId),
       turnEnded: (context) => turnInteractions.delete(context.turnId),
     });
-    const connecting = connectLoop().catch((error: unknown) => {
-      if (!stopping.signal.aborted) log.error('Discord: stopped', { error: describeError(error) });
-    });
-    lifecycle.use.onDispose(async () => {
-      state.set({ status: 'stopped' });
-      stopping.abort();
-      for (const sessionId of [...typing.keys()]) stopTyping(sessionId);
-      registration.unregister();
-      await connecting;
+    runConnection(lifecycle.use, {
+      label: 'Discord',
+      logger: log,
+      stopping,
+      state,
+      run: connectLoop,
+      stop: () => {
+        for (const sessionId of [...typing.keys()]) stopTyping(sessionId);
+        registration.unregister();
+      },
     });
   },
 });

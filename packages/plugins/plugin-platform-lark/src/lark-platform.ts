@@ -21,9 +21,12 @@ import {
   inboundContent,
   RoomMemory,
   reportPlatformState,
+  requireSettings,
   roomAdapterUses,
   roomIncoming,
   roomRegistration,
+  runConnection,
+  stateError,
   wireRoomTurns,
 } from '@aalis/platform-room';
 import type { Attachment, OutgoingMessage } from '@aalis/schema-message';
@@ -122,20 +125,13 @@ export default definePlugin({
       plugin: '@aalis/plugin-platform-lark',
       endpoint: base,
     });
-    if (settings.appId === '' || settings.appSecret === '') {
-      state.set({
-        status: 'stopped',
-        configKey: `plugins.platform-lark.${settings.appId === '' ? 'appId' : 'appSecret'}`,
-      });
-      log.warn('Feishu/Lark: appId and appSecret are needed (plugins.platform-lark); not connecting');
-      return;
-    }
+    if (!requireSettings(state, log, 'Feishu/Lark', { appId: settings.appId, appSecret: settings.appSecret })) return;
     if (!/^cli_[0-9a-fA-F]{16}$/.test(settings.appId)) {
       const error = larkErrors.AALIS_LARK_APP_ID_INVALID({ appId: settings.appId });
       state.set({
         status: 'stopped',
-        configKey: 'plugins.platform-lark.appId',
-        error: { code: error.code, text: error.text },
+        configKey: state.configKey('appId'),
+        error: stateError(error),
       });
       log.error(error.message, { code: error.code });
       return;
@@ -247,8 +243,8 @@ export default definePlugin({
           state.set({
             status: refused ? 'refused' : 'reconnecting',
             nextAttemptAt: Date.now() + delay,
-            error: { code: coded.code, text: coded.text },
-            ...(refused ? { configKey: 'plugins.platform-lark.appSecret' } : {}),
+            error: stateError(coded),
+            ...(refused ? { configKey: state.configKey('appSecret') } : {}),
           });
           await pause(delay, undefined, { signal: stopping.signal }).catch(() => {});
         }
@@ -481,8 +477,8 @@ export default definePlugin({
         state.set({
           status: refusedCredentials ? 'refused' : 'reconnecting',
           nextAttemptAt: Date.now() + delay,
-          error: { code: coded.code, text: coded.text },
-          ...(refusedCredentials ? { configKey: 'plugins.platform-lark.appSecret' } : {}),
+          error: stateError(coded),
+          ...(refusedCredentials ? { configKey: state.configKey('appSecret') } : {}),
         });
         await pause(delay, undefined, { signal: held }).catch(() => {});
       }
@@ -620,14 +616,13 @@ export default definePlugin({
     }
 
     wireRoomTurns({ platform: LARK_PLATFORM, events: events.use, hooks: hooks.use, memory, deliver });
-    const connecting = connectLoop().catch((error: unknown) => {
-      if (!stopping.signal.aborted) log.error('Feishu/Lark: stopped', { error: describeError(error) });
-    });
-    lifecycle.use.onDispose(async () => {
-      stopping.abort();
-      state.set({ status: 'stopped' });
-      registration.unregister();
-      await connecting;
+    runConnection(lifecycle.use, {
+      label: 'Feishu/Lark',
+      logger: log,
+      stopping,
+      state,
+      run: connectLoop,
+      stop: () => registration.unregister(),
     });
   },
 });

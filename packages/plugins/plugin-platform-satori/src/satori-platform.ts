@@ -19,8 +19,10 @@ import {
   RoomMemory,
   reconnectWhile,
   reportPlatformState,
+  requireSettings,
   roomAdapterUses,
   roomIncoming,
+  roomRegistration,
   stateError,
   wireRoomTurns,
 } from '@aalis/platform-room';
@@ -113,15 +115,8 @@ export default definePlugin({
       plugin: PLUGIN_NAME,
       endpoint,
     });
-    if (settings.endpoint === '') {
-      log.warn('Satori: no endpoint configured (plugins.platform-satori.endpoint); not connecting');
-      state.set({
-        status: 'stopped',
-        configKey: 'plugins.platform-satori.endpoint',
-        error: stateError(satoriErrors.AALIS_SATORI_ENDPOINT_MISSING()),
-      });
-      return;
-    }
+    const missingEndpoint = () => satoriErrors.AALIS_SATORI_ENDPOINT_MISSING();
+    if (!requireSettings(state, log, 'Satori', { endpoint: settings.endpoint }, missingEndpoint)) return;
     const api = new SatoriApi({ endpoint, token: settings.token, timeoutMs: settings.apiTimeoutMs });
     const memory = new RoomMemory(SATORI_PLATFORM);
     const inbound = new InboundOrder();
@@ -129,20 +124,13 @@ export default definePlugin({
     /** Her account on each bridged platform, from READY (or the meta API in a process without the socket). */
     const logins = new Map<string, SatoriLogin>();
     let lastSn: number | undefined;
-    let unregister: (() => void) | undefined;
+    const registration = roomRegistration(platform, { id: SATORI_PLATFORM });
 
     function remember(wire: WireLogin | undefined): void {
       const login = loginOf(wire);
       if (!login) return;
       logins.set(login.platform, login);
-      if (!unregister && platform.available) {
-        unregister = platform.use.register({
-          id: SATORI_PLATFORM,
-          type: SATORI_PLATFORM,
-          selfId: `${login.platform}:${login.userId}`,
-          capabilities: { streaming: false, quoting: true, rooms: true },
-        });
-      }
+      registration.register(`${login.platform}:${login.userId}`);
     }
 
     async function loginFor(platformName: string): Promise<SatoriLogin | undefined> {
@@ -394,7 +382,7 @@ export default definePlugin({
               if (lastFailure?.refused) {
                 state.set({
                   status: 'refused',
-                  configKey: 'plugins.platform-satori.token',
+                  configKey: state.configKey('token'),
                   error: stateError(lastFailure.error),
                   nextAttemptAt,
                 });
@@ -483,7 +471,7 @@ export default definePlugin({
     });
     lifecycle.use.onDispose(async () => {
       stopping.abort();
-      unregister?.();
+      registration.unregister();
       await connecting;
     });
   },

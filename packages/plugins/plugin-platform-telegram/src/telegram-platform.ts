@@ -11,7 +11,7 @@ import { type Receipt, receiveStored } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
 import type { PlatformState } from '@aalis/api-platform';
 import { tools } from '@aalis/api-tools';
-import { AalisError, type Disposer, definePlugin, describeError, optional, textRef, translate } from '@aalis/core';
+import { AalisError, definePlugin, describeError, optional, textRef, translate } from '@aalis/core';
 import {
   type ChatType,
   deliverToRoom,
@@ -26,7 +26,10 @@ import {
   pause,
   RoomMemory,
   reportPlatformState,
+  requireSettings,
   roomAdapterUses,
+  roomRegistration,
+  runConnection,
   stateError,
   wireRoomTurns,
 } from '@aalis/platform-room';
@@ -115,15 +118,8 @@ export default definePlugin({
       plugin: '@aalis/plugin-platform-telegram',
       endpoint: settings.apiRoot,
     });
-    if (settings.token === '') {
-      log.warn('Telegram: no token configured (plugins.platform-telegram.token); not polling');
-      state.set({
-        status: 'stopped',
-        configKey: TOKEN_KEY,
-        error: stateError(telegramErrors.AALIS_TELEGRAM_TOKEN_MISSING()),
-      });
-      return;
-    }
+    const missingToken = () => telegramErrors.AALIS_TELEGRAM_TOKEN_MISSING();
+    if (!requireSettings(state, log, 'Telegram', { token: settings.token }, missingToken)) return;
     const api = new TelegramApi({
       apiRoot: settings.apiRoot,
       token: settings.token,
@@ -143,7 +139,7 @@ export default definePlugin({
     };
     const stopping = new AbortController();
     let me: Me | undefined;
-    let unregister: Disposer | undefined;
+    const registration = roomRegistration(platform, { id: TELEGRAM_PLATFORM });
     const typing = new Map<string, ReturnType<typeof setInterval>>();
 
     // A refused token (401) does not heal by asking again every few seconds: it is said once, as an error naming
@@ -156,7 +152,7 @@ export default definePlugin({
       refusals += 1;
       state.set({
         status: 'refused',
-        configKey: TOKEN_KEY,
+        configKey: state.configKey('token'),
         error: stateError(error),
         nextAttemptAt: Date.now() + delay,
       });
@@ -214,12 +210,7 @@ export default definePlugin({
 
     async function poll(): Promise<void> {
       me = await login();
-      unregister = platform.use.register({
-        id: TELEGRAM_PLATFORM,
-        type: TELEGRAM_PLATFORM,
-        selfId: String(me.id),
-        capabilities: { streaming: false, quoting: true, rooms: true },
-      });
+      registration.register(String(me.id));
       await registerCommands();
       const botId = String(me.id);
       // Every process may send (replies go out from whichever process runs the turn), but one process per deployment
@@ -574,9 +565,6 @@ export default definePlugin({
       },
       turnEnding: (context) => stopTyping(context.sessionId),
     });
-    const polling = poll().catch((error: unknown) => {
-      if (!stopping.signal.aborted) log.error('Telegram: polling stopped', { error: describeError(error) });
-    });
     /** The state while waiting out a failed call: reconnecting at the next try, with the failure in words. */
     function retrying(error: unknown, method: string): Omit<PlatformState, 'since' | 'endpoint'> {
       const coded = AalisError.isInstance(error)
@@ -589,18 +577,19 @@ export default definePlugin({
       return { status: 'reconnecting', error: stateError(coded), nextAttemptAt: Date.now() + settings.retryDelayMs };
     }
 
-    lifecycle.use.onDispose(async () => {
-      state.set({ status: 'stopped' });
-      stopping.abort();
-      for (const sessionId of [...typing.keys()]) stopTyping(sessionId);
-      unregister?.();
-      await polling;
+    runConnection(lifecycle.use, {
+      label: 'Telegram',
+      logger: log,
+      stopping,
+      state,
+      run: poll,
+      stop: () => {
+        for (const sessionId of [...typing.keys()]) stopTyping(sessionId);
+        registration.unregister();
+      },
     });
   },
 });
-
-/** The key a refused or missing token is fixed at. */
-const TOKEN_KEY = 'plugins.platform-telegram.token';
 
 function isTokenRefusal(error: unknown): error is AalisError {
   return AalisError.isInstance(error) && error.code === 'AALIS_TELEGRAM_TOKEN_REJECTED';

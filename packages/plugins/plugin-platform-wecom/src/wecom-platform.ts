@@ -24,6 +24,8 @@ import {
   roomAdapterUses,
   roomIncoming,
   roomRegistration,
+  runConnection,
+  stateError,
   wireRoomTurns,
 } from '@aalis/platform-room';
 import type { OutgoingMessage } from '@aalis/schema-message';
@@ -58,7 +60,7 @@ export default definePlugin({
     });
     if (settings.token === '' || settings.encodingAESKey.length !== 43) {
       const key = settings.token === '' ? 'token' : 'encodingAESKey';
-      state.set({ status: 'stopped', configKey: `plugins.platform-wecom.${key}` });
+      state.set({ status: 'stopped', configKey: state.configKey(key) });
       log.warn(
         settings.token === ''
           ? 'WeCom: plugins.platform-wecom.token is not set; not listening'
@@ -305,8 +307,8 @@ export default definePlugin({
           log.error(failure.message, { code: failure.code });
           state.set({
             status: 'reconnecting',
-            configKey: 'plugins.platform-wecom.port',
-            error: { code: failure.code, text: failure.text },
+            configKey: state.configKey('port'),
+            error: stateError(failure),
             nextAttemptAt: Date.now() + RETRY_MS,
           });
         },
@@ -425,14 +427,13 @@ export default definePlugin({
         turnMessages.delete(context.turnId);
       },
     });
-    const listening = listenLoop().catch((error: unknown) => {
-      if (!stopping.signal.aborted) log.error('WeCom: stopped', { error: describeError(error) });
-    });
-    lifecycle.use.onDispose(async () => {
-      stopping.abort();
-      state.set({ status: 'stopped' });
-      registration.unregister();
-      await listening;
+    runConnection(lifecycle.use, {
+      label: 'WeCom',
+      logger: log,
+      stopping,
+      state,
+      run: listenLoop,
+      stop: () => registration.unregister(),
     });
   },
 });
