@@ -90,12 +90,12 @@ for (const file of testFiles()) {
   (needsAProcess(file) ? inProcesses : inThreads).push(file.slice(import.meta.dirname.length + 1));
 }
 /**
- * Files share their workers (projects `processes` and `threads`, `isolate: false`): a fork or thread runs one file
- * after another and imports the module graph once, not once per file (imports were about 40 % of the process files'
- * CPU and two thirds of the pure files', docs/decisions/test-suite-time.md). So a file must stop all it starts and
- * restore what it changes (environment, listeners), or the next file of its worker inherits it. These run in a fork
- * of their own (project `isolated`): the browser tests, and files whose state outlives them in a module they do not
- * own or that check a module's state from its first import.
+ * Files share their workers (projects `browsers`, `processes` and `threads`, `isolate: false`): a fork or thread runs
+ * one file after another and imports the module graph once, not once per file (imports were about 40 % of the process
+ * files' CPU and two thirds of the pure files', docs/decisions/test-suite-time.md). So a file must stop all it starts
+ * and restore what it changes (environment, listeners), or the next file of its worker inherits it. These run in a
+ * fork of their own (project `isolated`): files whose state outlives them in a module they do not own or that check a
+ * module's state from its first import.
  */
 const OWN_FORK = [
   // The Feishu/Lark SDK keeps its tenant tokens in a module-wide cache by app id: the next file's test server (same
@@ -106,8 +106,14 @@ const OWN_FORK = [
   // Checks the token estimate's module-wide cache from empty.
   'packages/shared/context-budget/src/estimate-tokens.cache.test.ts',
 ];
-const isolatedFiles = [...inProcesses, ...inThreads].filter(
-  (file) => /\.browser\.test\.tsx?$/.test(file) || OWN_FORK.includes(file),
+const isolatedFiles = [...inProcesses, ...inThreads].filter((file) => OWN_FORK.includes(file));
+/**
+ * The browser tests (Chromium through playwright-core, each file closing its browser, products and servers in its
+ * afterAll) share forks of their own project: about 1.4 s of CPU per file was the fork and its imports
+ * (playwright-core, @aalis/testing); kept apart from `processes` so that their block runs first, longest first.
+ */
+const browserFiles = [...inProcesses, ...inThreads].filter(
+  (file) => /\.browser\.test\.tsx?$/.test(file) && !OWN_FORK.includes(file) && !alone.includes(file),
 );
 
 /**
@@ -132,7 +138,7 @@ const maxWorkers = Number(process.env.AALIS_TEST_WORKERS) || Math.max(2, availab
  * the longest run) 272nd of 459 (docs/decisions/test-suite-time.md).
  */
 const durations = committedDurations();
-const PROJECT_ORDER = ['isolated', 'processes', 'threads'];
+const PROJECT_ORDER = ['browsers', 'isolated', 'processes', 'threads'];
 
 class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -189,10 +195,14 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: { name: 'browsers', include: browserFiles, pool: 'forks', isolate: false },
+      },
+      {
+        extends: true,
         test: {
           name: 'processes',
           include,
-          exclude: [...inThreads, ...alone, ...isolatedFiles],
+          exclude: [...inThreads, ...alone, ...isolatedFiles, ...browserFiles],
           pool: 'forks',
           isolate: false,
           globalSetup,
@@ -204,7 +214,13 @@ export default defineConfig({
         extends: true,
         // Shared as the forks of `processes` are (a thread runs one file after another): 316 files took 44.5 s of
         // CPU instead of 124.5 s (imports 62 s instead of 239 s), load 13-15.
-        test: { name: 'threads', include: inThreads, exclude: isolatedFiles, pool: 'threads', isolate: false },
+        test: {
+          name: 'threads',
+          include: inThreads,
+          exclude: [...isolatedFiles, ...browserFiles],
+          pool: 'threads',
+          isolate: false,
+        },
       },
       {
         extends: true,

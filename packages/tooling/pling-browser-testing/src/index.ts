@@ -14,6 +14,7 @@ export {
   CHROMIUM_ARGS,
   chromiumExecutablePath,
   DEFAULT_CHROMIUM_PATH,
+  HEADLESS_SHELL_PATH,
   type LaunchChromiumOptions,
   launchChromium,
 } from './launch-chromium.js';
