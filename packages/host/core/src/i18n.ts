@@ -46,6 +46,13 @@ export function textRef(key: string, params?: Record<string, string | number>): 
   return params ? { key, params } : { key };
 }
 
+/** `t(key, params)` for a catalogue key through `i18n`: how a plugin's tools, replies and notices translate. */
+export function translatorOf(i18n: {
+  t(text: TextRef): string;
+}): (key: string, params?: Record<string, string | number>) => string {
+  return (key, params) => i18n.t(textRef(key, params));
+}
+
 export function isTextRef(value: unknown): value is TextRef {
   return typeof value === 'object' && value !== null && typeof (value as TextRef).key === 'string';
 }

@@ -45,6 +45,7 @@ export {
   type TextRef,
   textRef,
   translate,
+  translatorOf,
 } from './i18n.js';
 export {
   consoleSink,

@@ -3,7 +3,7 @@
 // of a short document, an outline of a long one, or the sentence saying why it could not be read. An image or a
 // voice recording sent as a file becomes an image or audio attachment for the media service.
 import type { I18n, TextRef } from '@aalis/core';
-import { AalisError, textRef } from '@aalis/core';
+import { AalisError, textRef, translatorOf } from '@aalis/core';
 import type { Attachment } from '@aalis/schema-message';
 import { cutIntoParts, partStart } from './document-parts.js';
 import { type Extraction, extractDocument } from './extract-document.js';
@@ -112,7 +112,7 @@ export class FileReader {
   }
 
   private body(id: string, document: Extraction, parts: ReturnType<typeof cutIntoParts>): string {
-    const t = (key: string, params?: Record<string, string | number>) => this.options.i18n.t(textRef(key, params));
+    const t = translatorOf(this.options.i18n);
     const unit = t(`fileReader.unit.${document.unit}`);
     const kind =
       t(`fileReader.kind.${document.kind}`) +
@@ -162,7 +162,7 @@ export class FileReader {
     const describe = this.options.describeImage;
     const limit = this.options.config.maxImagesPerDocument;
     if (!describe || document.images.length === 0) return [];
-    const t = (key: string, params?: Record<string, string | number>) => this.options.i18n.t(textRef(key, params));
+    const t = translatorOf(this.options.i18n);
     const lines = [t('fileReader.images', { limit })];
     let index = 0;
     for (const image of document.images) {

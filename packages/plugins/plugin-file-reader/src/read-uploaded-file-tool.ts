@@ -1,13 +1,13 @@
 // read_uploaded_file: one part of a file stored by the preprocessor, for the session it was sent in.
 import type { Tool } from '@aalis/api-tools';
-import { type I18n, textRef } from '@aalis/core';
+import { type I18n, translatorOf } from '@aalis/core';
 import { fileReaderErrors } from './file-reader-texts.js';
 import type { UploadStore } from './upload-store.js';
 
 export const READ_UPLOADED_FILE_TOOL = 'read_uploaded_file';
 
 export function readUploadedFileTool(store: UploadStore, i18n: I18n): Tool<{ fileId: string; part?: number }> {
-  const t = (key: string, params?: Record<string, string | number>) => i18n.t(textRef(key, params));
+  const t = translatorOf(i18n);
   return {
     name: READ_UPLOADED_FILE_TOOL,
     description: t('fileReader.tool.read'),

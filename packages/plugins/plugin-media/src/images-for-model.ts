@@ -2,7 +2,7 @@
 // one, with its id) on a copy of its message; the stored history is not touched. Sessions found without images
 // are skipped until an input or a tool result brings one, so a turn without images does not build the call's list.
 import type { LlmBeforeContext } from '@aalis/api-agent';
-import { AalisError, type I18n, type TextRef, textRef } from '@aalis/core';
+import { AalisError, type I18n, type TextRef, textRef, translatorOf } from '@aalis/core';
 import type { Attachment, Message } from '@aalis/schema-message';
 import type { ImageDescriber } from './image-describer.js';
 import { mediaErrors } from './media-texts.js';
@@ -54,7 +54,7 @@ export class ImagesForModel {
   private async described(attachment: Attachment, sessionId: string): Promise<Attachment> {
     const id = this.describer.imageId(attachment);
     const name = attachment.name ?? id;
-    const t = (key: string, params: Record<string, string>) => this.i18n.t(textRef(key, params));
+    const t = translatorOf(this.i18n);
     try {
       const description = await this.describer.describe(attachment, { sessionId });
       return {

@@ -2,7 +2,7 @@
 // into the input's content, marked as transcribed; the recording stays an attachment (its description says its words
 // are in the message, so a model is not told it missed something). Without a transcription endpoint, or when one
 // recording fails, the rest of the message goes through and the person is told why (once per session for the first).
-import { AalisError, type I18n, type Logger, type TextRef, textRef } from '@aalis/core';
+import { AalisError, type I18n, type Logger, type TextRef, textRef, translatorOf } from '@aalis/core';
 import type { Attachment, IncomingMessage } from '@aalis/schema-message';
 import { audioForTranscription, isRecording } from './audio-for-transcription.js';
 import { mediaErrors } from './media-texts.js';
@@ -37,7 +37,7 @@ export class VoiceInput {
       ),
     );
     if (!attachments.some((attachment) => attachment.type === 'audio')) return;
-    const t = (key: string, params?: Record<string, string>) => this.deps.i18n.t(textRef(key, params));
+    const t = translatorOf(this.deps.i18n);
     const { transcriber } = this.deps;
     if (!transcriber) {
       message.attachments = attachments.map((attachment) =>

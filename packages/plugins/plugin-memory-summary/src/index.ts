@@ -9,7 +9,7 @@ import { hooks } from '@aalis/api-hooks';
 import { memory } from '@aalis/api-memory';
 import { sessionManager } from '@aalis/api-session-manager';
 import { sessionFields } from '@aalis/api-session-settings';
-import { config, definePlugin, events, i18n, lifecycle, logger, optional, services, textRef } from '@aalis/core';
+import { config, definePlugin, events, i18n, lifecycle, logger, optional, services, translatorOf } from '@aalis/core';
 import { autoCompactField, readAutoCompactRatio } from './auto-compact-field.js';
 import { compactCommand } from './compact-command.js';
 import { Compactor } from './compactor.js';
@@ -59,7 +59,7 @@ export function createMemorySummaryPlugin({ schedule = defaultSchedule }: Memory
     apply(handles) {
       const cfg = handles.config.use;
       const log = handles.logger.use;
-      const t = (key: string, params?: Record<string, string | number>) => handles.i18n.use.t(textRef(key, params));
+      const t = translatorOf(handles.i18n.use);
       const activity = new SessionActivity();
       const tracker = new TurnUsageTracker();
       const store = new SummaryStore(() => handles.memory.use);

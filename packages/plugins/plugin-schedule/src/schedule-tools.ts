@@ -2,7 +2,7 @@
 // session such as a subtask's, in the session above it where a person reads the replies).
 import type { SessionInfo, SessionManagerService } from '@aalis/api-session-manager';
 import type { Tool } from '@aalis/api-tools';
-import { type I18n, textRef } from '@aalis/core';
+import { type I18n, translatorOf } from '@aalis/core';
 import type { ScheduleRow } from './schedule-store.js';
 import { formatMoment } from './schedule-times.js';
 import type { Scheduler } from './scheduler.js';
@@ -50,7 +50,7 @@ export function scheduleTools(
   i18n: I18n,
   sessions: () => SessionManagerService | undefined,
 ): Tool[] {
-  const t = (key: string, params?: Record<string, string | number>) => i18n.t(textRef(key, params));
+  const t = translatorOf(i18n);
   return [
     {
       name: SCHEDULE_CREATE_TOOL,

@@ -5,7 +5,7 @@
 import { OWNER_PERSON } from '@aalis/api-memory-vector';
 import { GLOBAL_SCOPE, type Skill, type SkillsService } from '@aalis/api-skills';
 import type { Tool, ToolCallContext, ToolResult } from '@aalis/api-tools';
-import { AalisError, type I18n, textRef } from '@aalis/core';
+import { AalisError, type I18n, translatorOf } from '@aalis/core';
 import type { Identity } from '@aalis/schema-message';
 import type { PendingDeletions } from './pending-deletions.js';
 import type { TurnScopes } from './skill-scopes.js';
@@ -30,7 +30,7 @@ export function skillTools({
   scopesOf(sessionId: string, speakers: readonly Identity[]): Promise<TurnScopes>;
   pending: PendingDeletions;
 }): Tool[] {
-  const t = (key: string, params?: Record<string, string | number>) => i18n.t(textRef(key, params));
+  const t = translatorOf(i18n);
   const refusal = (error: unknown): ToolResult => {
     if (AalisError.isInstance(error)) return { content: error.localized(i18n.locale), isError: true, code: error.code };
     throw error;

@@ -1,7 +1,7 @@
 // The model-facing tools: spawn_subtask, wait_subtasks (stops waiting at once when its turn is aborted: 已中止),
 // stop_subtask.
 import type { Tool } from '@aalis/api-tools';
-import { type I18n, textRef } from '@aalis/core';
+import { type I18n, translatorOf } from '@aalis/core';
 import type { SubtaskManager } from './subtask-manager.js';
 import type { SubtaskRecord } from './subtask-record.js';
 import { subtaskErrors } from './subtask-texts.js';
@@ -13,7 +13,7 @@ export const STOP_SUBTASK_TOOL = 'stop_subtask';
 const DEFAULT_WAIT_SECONDS = 300;
 
 export function subtaskTools(manager: SubtaskManager, i18n: I18n): Tool[] {
-  const t = (key: string, params?: Record<string, string | number>) => i18n.t(textRef(key, params));
+  const t = translatorOf(i18n);
   const own = (id: string, sessionId: string): SubtaskRecord => {
     const record = manager.get(id);
     if (!record || record.parentSessionId !== sessionId) throw subtaskErrors.AALIS_SUBTASK_UNKNOWN({ id });

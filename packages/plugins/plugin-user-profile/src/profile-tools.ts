@@ -3,7 +3,7 @@
 import type { MemoryVectorService } from '@aalis/api-memory-vector';
 import type { Tool, ToolCallContext } from '@aalis/api-tools';
 import type { UserProfileService } from '@aalis/api-user-profile';
-import { type I18n, textRef } from '@aalis/core';
+import { type I18n, translatorOf } from '@aalis/core';
 import type { Identity } from '@aalis/schema-message';
 import { cleanFact } from './profile-service-impl.js';
 import { MAX_FACT_CHARS, type ProfileStore } from './profile-store.js';
@@ -29,7 +29,7 @@ export function profileTools({
   personOf(identity: Identity): string;
   memory(): MemoryVectorService | undefined;
 }): Tool[] {
-  const t = (key: string, params?: Record<string, string | number>) => i18n.t(textRef(key, params));
+  const t = translatorOf(i18n);
   return [
     {
       name: REMEMBER_TOOL,

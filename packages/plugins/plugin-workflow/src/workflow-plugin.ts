@@ -9,7 +9,7 @@ import { sessionManager } from '@aalis/api-session-manager';
 import { openStore, storage } from '@aalis/api-storage';
 import { tools } from '@aalis/api-tools';
 import { type WorkflowService, workflow } from '@aalis/api-workflow';
-import { config, definePlugin, i18n, lifecycle, logger, optional, provide, textRef } from '@aalis/core';
+import { config, definePlugin, i18n, lifecycle, logger, optional, provide, translatorOf } from '@aalis/core';
 import { AgentNodeTurns } from './agent-node-turns.js';
 import type { Translate } from './definition-parser.js';
 import { nodeRunners } from './node-runners.js';
@@ -47,7 +47,7 @@ export default definePlugin({
   async apply(handles) {
     const settings = handles.config.use;
     const log = handles.logger.use;
-    const t: Translate = (key, params) => handles.i18n.use.t(textRef(key, params));
+    const t: Translate = translatorOf(handles.i18n.use);
     const storageUse = handles.storage.use;
     const store = await openStore(storageUse, { sqlite: sqliteRunStore, postgres: postgresRunStore });
     const leases = storageUse.leases();

@@ -3,7 +3,7 @@
 // under 「最近运行」 on the workflows page).
 import type { Tool } from '@aalis/api-tools';
 import type { WorkflowService } from '@aalis/api-workflow';
-import { AalisError, type I18n, textRef } from '@aalis/core';
+import { AalisError, type I18n, translatorOf } from '@aalis/core';
 
 export const WORKFLOW_RUN_TOOL = 'workflow_run';
 
@@ -15,7 +15,7 @@ export function workflowRunTool(
   inputs?: Record<string, unknown>;
   wait?: boolean;
 }> {
-  const t = (key: string, params?: Record<string, string | number>) => i18n.t(textRef(key, params));
+  const t = translatorOf(i18n);
   return {
     name: WORKFLOW_RUN_TOOL,
     description: t('workflow.tool.run'),
