@@ -2,6 +2,12 @@
 // loading the plugin).
 import { type Infer, s } from '@aalis/core';
 import { sectionHasText } from '@aalis/platform-room/room-config';
+import {
+  apiTimeoutField,
+  maxMessageLengthField,
+  pingIntervalField,
+  retryDelayField,
+} from '@aalis/platform-room/room-config-fields';
 import { roomLimitsShape } from '@aalis/platform-room/room-limits-schema';
 
 export const dingtalkConfigSchema = s.object({
@@ -32,26 +38,10 @@ export const dingtalkConfigSchema = s.object({
     .string()
     .default('https://oapi.dingtalk.com')
     .describe('DingTalk’s older API, where voice replies are uploaded (media/upload) before they are sent.'),
-  retryDelayMs: s
-    .number()
-    .integer()
-    .min(10)
-    .default(1_000)
-    .describe('Pause before reconnecting the Stream socket; doubles after each failed try, up to a minute.'),
-  pingIntervalMs: s
-    .number()
-    .integer()
-    .min(1_000)
-    .default(10_000)
-    .describe('How often the socket is pinged; a socket that answers no ping for twice as long is reconnected.'),
-  apiTimeoutMs: s.number().integer().min(1_000).default(15_000).describe('How long one API call may take.'),
-  maxMessageLength: s
-    .number()
-    .integer()
-    .min(100)
-    .max(20_000)
-    .default(4_000)
-    .describe('Longer replies are sent as several messages.'),
+  retryDelayMs: retryDelayField('reconnecting the Stream socket'),
+  pingIntervalMs: pingIntervalField(),
+  apiTimeoutMs: apiTimeoutField(),
+  maxMessageLength: maxMessageLengthField({ max: 20_000, byDefault: 4_000 }),
   markdown: s
     .boolean()
     .default(true)

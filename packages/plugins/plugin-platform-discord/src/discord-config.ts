@@ -2,6 +2,7 @@
 // loading the plugin or discord's packages).
 import { type Infer, s } from '@aalis/core';
 import { sectionHasText } from '@aalis/platform-room/room-config';
+import { apiTimeoutField, maxMessageLengthField, retryDelayField } from '@aalis/platform-room/room-config-fields';
 import { roomLimitsShape } from '@aalis/platform-room/room-limits-schema';
 
 export const discordConfigSchema = s.object({
@@ -27,22 +28,12 @@ export const discordConfigSchema = s.object({
     .boolean()
     .default(true)
     .describe('Register the host’s slash commands as Discord application commands, so Discord offers them.'),
-  apiTimeoutMs: s.number().integer().min(1_000).default(15_000).describe('How long one REST request may take.'),
-  retryDelayMs: s
-    .number()
-    .integer()
-    .min(10)
-    .default(1_000)
-    .describe(
-      'Pause before connecting again when the gateway could not be reached; doubles after each failed try, up to a minute. (A dropped connection is resumed by the gateway client at once.)',
-    ),
-  maxMessageLength: s
-    .number()
-    .integer()
-    .min(100)
-    .max(2_000)
-    .default(2_000)
-    .describe('Longer replies are sent as several messages (Discord allows 2000 characters).'),
+  apiTimeoutMs: apiTimeoutField('REST request'),
+  retryDelayMs: retryDelayField(
+    'connecting again when the gateway could not be reached',
+    ' (A dropped connection is resumed by the gateway client at once.)',
+  ),
+  maxMessageLength: maxMessageLengthField({ max: 2_000, byDefault: 2_000, limit: 'Discord allows 2000 characters' }),
   ...roomLimitsShape(),
 });
 

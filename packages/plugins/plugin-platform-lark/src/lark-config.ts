@@ -2,6 +2,7 @@
 // the plugin or the Feishu/Lark SDK).
 import { type Infer, s } from '@aalis/core';
 import { sectionHasText } from '@aalis/platform-room/room-config';
+import { apiTimeoutField, maxMessageLengthField } from '@aalis/platform-room/room-config-fields';
 import { roomLimitsShape } from '@aalis/platform-room/room-limits-schema';
 
 export const larkConfigSchema = s.object({
@@ -41,7 +42,7 @@ export const larkConfigSchema = s.object({
     .min(1_000)
     .default(15_000)
     .describe('How long opening the long connection may take before it is tried again.'),
-  apiTimeoutMs: s.number().integer().min(1_000).default(15_000).describe('How long one API call may take.'),
+  apiTimeoutMs: apiTimeoutField(),
   maxRateLimitRetries: s
     .number()
     .integer()
@@ -51,13 +52,11 @@ export const larkConfigSchema = s.object({
     .describe(
       'How often an API call refused for its rate (HTTP 429 or code 99991400) is tried again, after the wait the server names (x-ogw-ratelimit-reset).',
     ),
-  maxMessageLength: s
-    .number()
-    .integer()
-    .min(100)
-    .max(30_000)
-    .default(4_000)
-    .describe('Longer replies are sent as several messages (rich text messages may hold at most 30 KB).'),
+  maxMessageLength: maxMessageLengthField({
+    max: 30_000,
+    byDefault: 4_000,
+    limit: 'rich text messages may hold at most 30 KB',
+  }),
   ...roomLimitsShape(),
 });
 

@@ -2,6 +2,12 @@
 // the plugin).
 import { type Infer, s } from '@aalis/core';
 import { sectionHasText } from '@aalis/platform-room/room-config';
+import {
+  apiTimeoutField,
+  callbackBodyField,
+  maxMessageLengthField,
+  retryDelayField,
+} from '@aalis/platform-room/room-config-fields';
 import { roomLimitsShape } from '@aalis/platform-room/room-limits-schema';
 
 export const qqConfigSchema = s.object({
@@ -27,12 +33,7 @@ export const qqConfigSchema = s.object({
       .default(8_423)
       .describe('The webhook server’s port (0: any free port).'),
     path: s.string().default('/qq/callback').describe('The callback URL’s path.'),
-    maxBodyBytes: s
-      .number()
-      .integer()
-      .min(1_024)
-      .default(1024 * 1024)
-      .describe('The largest callback body accepted; larger ones are refused (413).'),
+    maxBodyBytes: callbackBodyField(),
   }),
   sandbox: s
     .boolean()
@@ -48,20 +49,13 @@ export const qqConfigSchema = s.object({
     .string()
     .default('https://bots.qq.com/app/getAppAccessToken')
     .describe('Where the access token is fetched (AppID + AppSecret).'),
-  retryDelayMs: s
-    .number()
-    .integer()
-    .min(10)
-    .default(1_000)
-    .describe('Pause before reconnecting the gateway; doubles after each failed try, up to a minute.'),
-  apiTimeoutMs: s.number().integer().min(1_000).default(15_000).describe('How long one API call may take.'),
-  maxMessageLength: s
-    .number()
-    .integer()
-    .min(100)
-    .max(5_000)
-    .default(2_000)
-    .describe('Longer replies are sent as several messages (each uses one of a message’s passive replies).'),
+  retryDelayMs: retryDelayField('reconnecting the gateway'),
+  apiTimeoutMs: apiTimeoutField(),
+  maxMessageLength: maxMessageLengthField({
+    max: 5_000,
+    byDefault: 2_000,
+    limit: 'each uses one of a message’s passive replies',
+  }),
   markdown: s
     .boolean()
     .default(false)

@@ -2,6 +2,7 @@
 // loading the plugin or the Slack SDK).
 import { type Infer, s } from '@aalis/core';
 import { sectionHasText } from '@aalis/platform-room/room-config';
+import { apiTimeoutField, maxMessageLengthField, retryDelayField } from '@aalis/platform-room/room-config-fields';
 import { roomLimitsShape } from '@aalis/platform-room/room-limits-schema';
 
 export const slackConfigSchema = s.object({
@@ -40,15 +41,8 @@ export const slackConfigSchema = s.object({
     .min(1_000)
     .default(30_000)
     .describe('After Slack’s first ping, the socket is reconnected when no further ping comes within this.'),
-  retryDelayMs: s
-    .number()
-    .integer()
-    .min(10)
-    .default(1_000)
-    .describe(
-      'Pause before opening the socket again after it closed or failed to open; doubles after each failed try, up to a minute.',
-    ),
-  apiTimeoutMs: s.number().integer().min(1_000).default(15_000).describe('How long one Web API call may take.'),
+  retryDelayMs: retryDelayField('opening the socket again after it closed or failed to open'),
+  apiTimeoutMs: apiTimeoutField('Web API call'),
   maxRateLimitRetries: s
     .number()
     .integer()
@@ -56,13 +50,11 @@ export const slackConfigSchema = s.object({
     .max(10)
     .default(3)
     .describe('How often a Web API call answered 429 is tried again after waiting the Retry-After Slack asks for.'),
-  maxMessageLength: s
-    .number()
-    .integer()
-    .min(100)
-    .max(40_000)
-    .default(4_000)
-    .describe('Longer replies are sent as several messages (Slack advises at most 4000 characters per message).'),
+  maxMessageLength: maxMessageLengthField({
+    max: 40_000,
+    byDefault: 4_000,
+    limit: 'Slack advises at most 4000 characters per message',
+  }),
   ...roomLimitsShape(),
 });
 

@@ -1,6 +1,7 @@
 // The config section `plugins.platform-telegram`.
 import { type Infer, s } from '@aalis/core';
 import { sectionHasText } from '@aalis/platform-room/room-config';
+import { maxMessageLengthField } from '@aalis/platform-room/room-config-fields';
 import { roomLimitsShape } from '@aalis/platform-room/room-limits-schema';
 
 export const telegramConfigSchema = s.object({
@@ -37,13 +38,7 @@ export const telegramConfigSchema = s.object({
     .boolean()
     .default(true)
     .describe('Register the host’s slash commands with setMyCommands, so Telegram offers them.'),
-  maxMessageLength: s
-    .number()
-    .integer()
-    .min(100)
-    .max(4096)
-    .default(4000)
-    .describe('Longer replies are sent as several messages (the Bot API allows 4096 characters).'),
+  maxMessageLength: maxMessageLengthField({ max: 4096, byDefault: 4000, limit: 'the Bot API allows 4096 characters' }),
   invitations: s.object({
     policy: s
       .enum(['ask', 'accept', 'refuse'])

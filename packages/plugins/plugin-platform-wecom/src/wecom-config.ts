@@ -2,6 +2,7 @@
 // loading the plugin).
 import { type Infer, s } from '@aalis/core';
 import { sectionHasText } from '@aalis/platform-room/room-config';
+import { apiTimeoutField, callbackBodyField } from '@aalis/platform-room/room-config-fields';
 import { roomLimitsShape } from '@aalis/platform-room/room-limits-schema';
 
 export const wecomConfigSchema = s.object({
@@ -34,7 +35,7 @@ export const wecomConfigSchema = s.object({
     .describe(
       'How long after a message WeCom keeps asking for its stream reply (about 6 minutes); a reply later than this goes through the message’s response_url.',
     ),
-  apiTimeoutMs: s.number().integer().min(1_000).default(15_000).describe('How long one response_url call may take.'),
+  apiTimeoutMs: apiTimeoutField('response_url call'),
   maxMessageLength: s
     .number()
     .integer()
@@ -42,12 +43,7 @@ export const wecomConfigSchema = s.object({
     .max(6_000)
     .default(6_000)
     .describe('The longest stream reply (WeCom takes 20480 bytes); the rest follows through the response_url.'),
-  maxBodyBytes: s
-    .number()
-    .integer()
-    .min(1_024)
-    .default(1024 * 1024)
-    .describe('The largest callback body accepted; larger ones are refused (413).'),
+  maxBodyBytes: callbackBodyField(),
   ...roomLimitsShape(),
 });
 
