@@ -154,27 +154,28 @@ function isLowSurrogate(code: number): boolean {
 function flush(counts: Float64Array, run: number, length: number, newline: boolean, indent: number): void {
   switch (run) {
     case LETTER:
-      if (length <= MAX_PIECE) counts[FEATURE.piece + length - 1]!++;
-      else {
-        counts[FEATURE.piece + MAX_PIECE - 1]!++;
-        counts[FEATURE.extraLetter]! += length - MAX_PIECE;
-      }
+      countRun(counts, length, FEATURE.piece, MAX_PIECE, FEATURE.extraLetter);
       return;
     case DIGIT:
       counts[FEATURE.digitGroup]! += Math.ceil(length / 3);
       return;
     case PUNCT:
-      if (length <= MAX_PUNCT_RUN) counts[FEATURE.punct + length - 1]!++;
-      else {
-        counts[FEATURE.punct + MAX_PUNCT_RUN - 1]!++;
-        counts[FEATURE.extraPunct]! += length - MAX_PUNCT_RUN;
-      }
+      countRun(counts, length, FEATURE.punct, MAX_PUNCT_RUN, FEATURE.extraPunct);
       return;
     case SPACE:
       if (newline) counts[FEATURE.newlineRun]!++;
       if (indent > 1) counts[FEATURE.spaceRun]!++;
       return;
   }
+}
+
+/**
+ * A run counted in the bucket of its length (`first` + length − 1; the `max`th holds the longer runs too), and each
+ * char past `max` in `extra`.
+ */
+function countRun(counts: Float64Array, length: number, first: number, max: number, extra: number): void {
+  counts[first + Math.min(length, max) - 1]!++;
+  if (length > max) counts[extra]! += length - max;
 }
 
 function isIdeograph(code: number): boolean {
