@@ -6,6 +6,7 @@ import type { HandOverItem } from '@aalis/api-storage';
 import type { PostgresDatabase } from '@aalis/postgres';
 import type { SqliteDatabase } from '@aalis/sqlite';
 import { postgresLeases, sqliteLeases } from './lease-backends.js';
+import { writeTogether } from './stretch-writes.js';
 
 export interface HandOverBackend {
   /** `from`: the putting process's holder id (PostgreSQL's NOTIFY carries it, so a process can skip its own). */
@@ -112,7 +113,8 @@ export function sqliteHandOver(database: SqliteDatabase): HandOverBackend {
       });
     },
     async note(id, note) {
-      database.write(() =>
+      // With the turn's lease note (lease-backends.ts) and its other items' notes, in one commit (stretch-writes.ts).
+      await writeTogether(database, () =>
         database.statement('UPDATE aalis_hand_over SET note = ? WHERE id = ?').run(note ?? null, id),
       );
     },

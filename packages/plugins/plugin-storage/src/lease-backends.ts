@@ -4,6 +4,7 @@
 // PostgreSQL uses the server's clock, so hosts whose clocks differ agree on expiry, and NOTIFYs releases.
 import type { PostgresDatabase } from '@aalis/postgres';
 import type { SqliteDatabase } from '@aalis/sqlite';
+import { writeTogether } from './stretch-writes.js';
 
 export interface Claim {
   acquired: boolean;
@@ -94,7 +95,8 @@ export function sqliteLeases(database: SqliteDatabase): LeaseBackend {
       return new Set(rows.map((row) => row.name));
     },
     async note(name, holder, note) {
-      database.write(() =>
+      // With the notes of the turn's items (hand-over-backends.ts), in one commit (stretch-writes.ts).
+      await writeTogether(database, () =>
         database
           .statement('UPDATE aalis_leases SET note = ? WHERE name = ? AND holder = ? AND released = 0')
           .run(note ?? null, name, holder),
