@@ -87,5 +87,6 @@ export {
   UnknownSchema,
 } from './schema.js';
 export type { ServiceHandle, SwitchReport } from './service-handle.js';
+export { type SharedLease, sharedByKey } from './shared-by-key.js';
 export { withErrorCode } from './with-error-code.js';
 export { isTimeZone, type ZonedTime, zonedTime } from './zoned-time.js';

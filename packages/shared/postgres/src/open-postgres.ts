@@ -1,12 +1,6 @@
 // Opens a database URL once per process, shared by reference count (like @aalis/sqlite's openDatabase).
+import { sharedByKey } from '@aalis/core';
 import { PostgresDatabase } from './postgres-database.js';
-
-interface Shared {
-  database: PostgresDatabase;
-  references: number;
-}
-
-const open = new Map<string, Shared>();
 
 export interface PostgresLease {
   database: PostgresDatabase;
@@ -14,25 +8,14 @@ export interface PostgresLease {
   release(): Promise<void>;
 }
 
+const share = sharedByKey((url) => new PostgresDatabase(url));
+
 export function openPostgres(url: string): PostgresLease {
-  let shared = open.get(url);
-  if (!shared?.database.isOpen) {
-    shared = { database: new PostgresDatabase(url), references: 0 };
-    open.set(url, shared);
-  }
-  shared.references++;
-  const current = shared;
-  let released = false;
+  const lease = share(url);
   return {
-    database: current.database,
+    database: lease.resource,
     async release() {
-      if (released) return;
-      released = true;
-      current.references--;
-      if (current.references === 0) {
-        if (open.get(url) === current) open.delete(url);
-        await current.database.close();
-      }
+      await lease.release()?.close();
     },
   };
 }
