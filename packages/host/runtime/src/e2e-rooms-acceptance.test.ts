@@ -1,11 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { type AalisProcess, serveWorkspace, waitFor } from './spawn-aalis.case.js';
 
+// Two `aalis serve` processes for the file, each case with a chat of its own: one with Telegram (short polling) and a
+// OneBot implementation that refuses its access token, one with a OneBot implementation that never answers
+// get_group_info. A process per case cost a start and a stop each for what one process shows as well.
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
-afterEach(async () => {
+afterAll(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
@@ -97,15 +100,65 @@ async function startOneBot({ selfId, silent }: { selfId: number; silent: string[
   };
 }
 
-describe('acceptance through aalis serve', () => {
-  it('Telegram: the messages of one getUpdates answer reach her in their order (context first, then the one naming her)', async () => {
-    const api = await startShortPollingBotApi('78:in-order');
-    serveIn(`locale: en
+const TOKEN = '78:shared';
+let api: Awaited<ReturnType<typeof startShortPollingBotApi>>;
+let telegramServe: AalisProcess;
+let onebot: Awaited<ReturnType<typeof startOneBot>>;
+let onebotServe: AalisProcess;
+/** When the first getUpdates came (the Telegram process polls from then on). */
+let firstPoll: number;
+
+beforeAll(async () => {
+  api = await startShortPollingBotApi(TOKEN);
+  // An implementation that refuses the host's access token.
+  const refusing = new WebSocketServer({
+    host: '127.0.0.1',
+    port: 0,
+    verifyClient: ({ req }: { req: { headers: Record<string, string | string[] | undefined> } }, done) =>
+      done(req.headers.authorization === 'Bearer right-token', 401),
+  });
+  await new Promise<void>((resolve) => refusing.once('listening', resolve));
+  cleanups.push(() => new Promise((resolve) => refusing.close(resolve)));
+  telegramServe = serveIn(`locale: en
 plugins:
   memory-summary: false
-  platform-telegram: { token: "78:in-order", apiRoot: ${api.url}, pollTimeoutSeconds: 0 }
+  platform-telegram: { token: "${TOKEN}", apiRoot: ${api.url}, pollTimeoutSeconds: 0 }
+  platform-onebot: { url: "ws://127.0.0.1:${(refusing.address() as AddressInfo).port}", accessToken: wrong-token-4711 }
 `);
-    await waitFor(() => api.calls.some((call) => call.method === 'getUpdates'), { timeoutMs: 30_000 });
+  onebot = await startOneBot({ selfId: 30_001, silent: ['get_group_info'] });
+  onebotServe = serveIn(`locale: en
+plugins:
+  memory-summary: false
+  platform-onebot: { url: ${onebot.url} }
+`);
+  const first = await waitFor(() => api.calls.find((call) => call.method === 'getUpdates'), {
+    timeoutMs: 30_000,
+    what: () => `the first getUpdates: ${telegramServe.stderr()}`,
+  });
+  firstPoll = first.at;
+  await waitFor(onebot.connected, {
+    timeoutMs: 30_000,
+    what: () => `the host to connect and call get_login_info: ${onebotServe.stderr()}`,
+  });
+}, 60_000);
+
+/** What she sent to one Telegram chat. */
+const sentTo = (chatId: number) =>
+  api.calls.filter((call) => call.method === 'sendMessage' && call.params.chat_id === chatId);
+
+describe('acceptance through aalis serve', () => {
+  it('Telegram short polling (pollTimeoutSeconds: 0) asks getUpdates about once a second while nothing comes, not in a tight loop', async () => {
+    // Nothing has come yet: the first case of the file.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, firstPoll + 3_000 - Date.now())));
+    const polls = api.calls.filter(
+      (call) => call.method === 'getUpdates' && call.at >= firstPoll && call.at <= firstPoll + 3_000,
+    ).length;
+    // About 3 in 3 s (one per second, plus the first); a tight loop makes hundreds.
+    expect(polls).toBeGreaterThanOrEqual(2);
+    expect(polls).toBeLessThanOrEqual(6);
+  }, 60_000);
+
+  it('Telegram: the messages of one getUpdates answer reach her in their order (context first, then the one naming her)', async () => {
     const group = { id: -1001, type: 'supergroup', title: 'Friends' };
     const from = { id: 5, first_name: 'Ann' };
     api.push({ message_id: 11, date: 1, chat: group, from, text: 'just us here' });
@@ -117,73 +170,37 @@ plugins:
       text: '@aalis_test_bot hi',
       entities: [{ type: 'mention', offset: 0, length: 15 }],
     });
-    const sent = await waitFor(() => api.calls.find((call) => call.method === 'sendMessage'), {
-      timeoutMs: 30_000,
-      what: 'the reply',
-    });
+    const sent = await waitFor(() => sentTo(group.id)[0], { timeoutMs: 30_000, what: 'the reply' });
     // The offline demo model quotes the last message it was given: the one that opened the turn, not the earlier
     // one overtaking it and joining the turn.
     expect(sent.params.reply_parameters).toMatchObject({ message_id: 12 });
     expect(String(sent.params.text), String(sent.params.text)).toContain('You said: "hi"');
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(api.calls.filter((call) => call.method === 'sendMessage')).toHaveLength(1);
+    expect(sentTo(group.id)).toHaveLength(1);
   }, 90_000);
 
   it('Telegram: a group message naming her @username, or a /command@username, addresses her also without entities', async () => {
-    const api = await startShortPollingBotApi('79:no-entities');
-    serveIn(`locale: en
-plugins:
-  memory-summary: false
-  platform-telegram: { token: "79:no-entities", apiRoot: ${api.url}, pollTimeoutSeconds: 0 }
-`);
-    await waitFor(() => api.calls.some((call) => call.method === 'getUpdates'), { timeoutMs: 30_000 });
     const group = { id: -1002, type: 'supergroup', title: 'Friends' };
     api.push({ message_id: 21, date: 1, chat: group, from: { id: 6, first_name: 'Bo' }, text: '@aalis_test_bot hi' });
-    const reply = await waitFor(() => api.calls.find((call) => call.method === 'sendMessage'), {
-      timeoutMs: 30_000,
-      what: 'the reply',
-    });
+    const reply = await waitFor(() => sentTo(group.id)[0], { timeoutMs: 30_000, what: 'the reply' });
     expect(reply.params.reply_parameters).toMatchObject({ message_id: 21 });
     expect(String(reply.params.text)).toContain('You said: "hi"');
     api.push({ message_id: 22, date: 2, chat: group, from: { id: 6, first_name: 'Bo' }, text: '/stop@aalis_test_bot' });
-    const stop = await waitFor(() => api.calls.filter((call) => call.method === 'sendMessage')[1], {
-      timeoutMs: 30_000,
-      what: 'the answer to /stop',
-    });
+    const stop = await waitFor(() => sentTo(group.id)[1], { timeoutMs: 30_000, what: 'the answer to /stop' });
     expect(stop.params.text).toBe('No turn is running');
   }, 90_000);
 
   it('OneBot: an implementation that refuses the access token is named as the reason, with what to set', async () => {
-    const server = new WebSocketServer({
-      host: '127.0.0.1',
-      port: 0,
-      verifyClient: ({ req }: { req: { headers: Record<string, string | string[] | undefined> } }, done) =>
-        done(req.headers.authorization === 'Bearer right-token', 401),
-    });
-    await new Promise<void>((resolve) => server.once('listening', resolve));
-    cleanups.push(() => new Promise((resolve) => server.close(resolve)));
-    const serve = serveIn(`locale: en
-plugins:
-  memory-summary: false
-  platform-onebot: { url: "ws://127.0.0.1:${(server.address() as AddressInfo).port}", accessToken: wrong-token-4711 }
-`);
-    await waitFor(() => serve.stderr().includes('refused the connection'), {
+    await waitFor(() => telegramServe.stderr().includes('refused the connection'), {
       timeoutMs: 30_000,
-      what: () => `the refusal in the log: ${serve.stderr()}`,
+      what: () => `the refusal in the log: ${telegramServe.stderr()}`,
     });
-    expect(serve.stderr()).toContain('(HTTP 401): the access token does not match');
-    expect(serve.stderr()).toContain('plugins.platform-onebot.accessToken');
-    expect(serve.stderr()).not.toContain('wrong-token-4711');
+    expect(telegramServe.stderr()).toContain('(HTTP 401): the access token does not match');
+    expect(telegramServe.stderr()).toContain('plugins.platform-onebot.accessToken');
+    expect(telegramServe.stderr()).not.toContain('wrong-token-4711');
   }, 90_000);
 
   it('OneBot: a group message that addresses her is answered at once even when the implementation never answers get_group_info', async () => {
-    const onebot = await startOneBot({ selfId: 30_001, silent: ['get_group_info'] });
-    serveIn(`locale: en
-plugins:
-  memory-summary: false
-  platform-onebot: { url: ${onebot.url} }
-`);
-    await waitFor(onebot.connected, { timeoutMs: 30_000, what: 'the host to connect and call get_login_info' });
     const pushed = Date.now();
     onebot.push({
       post_type: 'message',
@@ -200,13 +217,12 @@ plugins:
       font: 0,
       sender: { user_id: 600, nickname: 'Ann' },
     });
-    const sent = await waitFor(() => onebot.calls.find((call) => call.action === 'send_group_msg'), {
-      timeoutMs: 40_000,
-      what: 'the reply',
-    });
+    const sent = await waitFor(
+      () => onebot.calls.find((call) => call.action === 'send_group_msg' && call.params.group_id === 4242),
+      { timeoutMs: 40_000, what: 'the reply' },
+    );
     // The look-up waits apiTimeoutMs (30 s by default) when the message waits for it.
     expect(sent.at - pushed).toBeLessThan(10_000);
-    expect(sent.params.group_id).toBe(4242);
     expect(JSON.stringify(sent.params.message)).toContain('"type":"reply","data":{"id":"55"}');
   }, 90_000);
 
@@ -221,13 +237,6 @@ plugins:
     await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise((resolve) => pages.close(resolve)));
     const base = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
-    const onebot = await startOneBot({ selfId: 30_003, silent: [] });
-    serveIn(`locale: en
-plugins:
-  memory-summary: false
-  platform-onebot: { url: ${onebot.url} }
-`);
-    await waitFor(onebot.connected, { timeoutMs: 30_000, what: 'the host to connect and call get_login_info' });
     onebot.push({
       post_type: 'message',
       message_type: 'private',
@@ -242,10 +251,10 @@ plugins:
       font: 0,
       sender: { user_id: 602, nickname: 'Cy' },
     });
-    const sent = await waitFor(() => onebot.calls.find((call) => call.action === 'send_private_msg'), {
-      timeoutMs: 30_000,
-      what: 'the reply',
-    });
+    const sent = await waitFor(
+      () => onebot.calls.find((call) => call.action === 'send_private_msg' && call.params.user_id === 602),
+      { timeoutMs: 30_000, what: 'the reply' },
+    );
     // The offline demo model quotes what it was given: both images became notes.
     expect(JSON.stringify(sent.params.message)).toContain(
       'look [image: could not be fetched] [image: could not be fetched]',
@@ -253,13 +262,6 @@ plugins:
   }, 90_000);
 
   it('OneBot: a reply goes out as a segment array — reply, text, and an at segment for each [CQ:at,qq=…] it writes', async () => {
-    const onebot = await startOneBot({ selfId: 30_002, silent: [] });
-    serveIn(`locale: en
-plugins:
-  memory-summary: false
-  platform-onebot: { url: ${onebot.url} }
-`);
-    await waitFor(onebot.connected, { timeoutMs: 30_000, what: 'the host to connect and call get_login_info' });
     onebot.push({
       post_type: 'message',
       message_type: 'group',
@@ -269,16 +271,16 @@ plugins:
       user_id: 601,
       // The offline demo model quotes the message, so her reply carries the code; everyone else's stays text.
       message: [
-        { type: 'at', data: { qq: '30002' } },
+        { type: 'at', data: { qq: '30001' } },
         { type: 'text', data: { text: ' tell [CQ:at,qq=602] and [CQ:at,qq=all] [CQ:image,file=file:///etc/passwd]' } },
       ],
       font: 0,
       sender: { user_id: 601, nickname: 'Bo' },
     });
-    const sent = await waitFor(() => onebot.calls.find((call) => call.action === 'send_group_msg'), {
-      timeoutMs: 30_000,
-      what: 'the reply',
-    });
+    const sent = await waitFor(
+      () => onebot.calls.find((call) => call.action === 'send_group_msg' && call.params.group_id === 4343),
+      { timeoutMs: 30_000, what: 'the reply' },
+    );
     const segments = sent.params.message as { type: string; data: Record<string, unknown> }[];
     expect(segments[0]).toEqual({ type: 'reply', data: { id: '56' } });
     expect(segments.filter((segment) => segment.type === 'at')).toEqual([{ type: 'at', data: { qq: '602' } }]);
@@ -287,22 +289,4 @@ plugins:
     expect(text).toContain('[CQ:at,qq=all]');
     expect(text).toContain('[CQ:image,file=file:///etc/passwd]');
   }, 90_000);
-
-  it('Telegram short polling (pollTimeoutSeconds: 0) asks getUpdates about once a second while nothing comes, not in a tight loop', async () => {
-    const api = await startShortPollingBotApi('77:short-poll');
-    serveIn(`locale: en
-plugins:
-  memory-summary: false
-  platform-telegram: { token: "77:short-poll", apiRoot: ${api.url}, pollTimeoutSeconds: 0 }
-`);
-    const first = await waitFor(() => api.calls.find((call) => call.method === 'getUpdates'), {
-      timeoutMs: 30_000,
-      what: 'the first getUpdates',
-    });
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const polls = api.calls.filter((call) => call.method === 'getUpdates' && call.at >= first.at).length;
-    // About 3 in 3 s (one per second, plus the first); a tight loop makes hundreds.
-    expect(polls).toBeGreaterThanOrEqual(2);
-    expect(polls).toBeLessThanOrEqual(6);
-  }, 60_000);
 });
