@@ -5,7 +5,7 @@
 // organisation (`owners: [{ platform: dingtalk, userId: <staff id> }]`). One process per deployment holds the socket
 // (a database lease); every process can send.
 import '@aalis/api-agent';
-import { type Receipt, receiveStored, StoredReceipts } from '@aalis/api-gateway';
+import { type Receipt, StoredReceipts } from '@aalis/api-gateway';
 import { media } from '@aalis/api-media';
 import { type AalisError, definePlugin, describeError, optional } from '@aalis/core';
 import {
@@ -13,14 +13,12 @@ import {
   deliverToRoom,
   type InboundFile,
   InboundOrder,
-  inboundContent,
-  inboundLimits,
   keepConnected,
   RoomMemory,
   reportPlatformState,
   requireSettings,
   roomAdapterUses,
-  roomIncoming,
+  roomInbound,
   roomRegistration,
   runConnection,
   shownEndpoint,
@@ -111,6 +109,16 @@ export default definePlugin({
     const receipts = new StoredReceipts();
     let selfId: string | undefined;
     const registration = roomRegistration(platform, { id: DINGTALK_PLATFORM });
+    const room = roomInbound({
+      platform: DINGTALK_PLATFORM,
+      label: 'DingTalk',
+      settings,
+      logger: log,
+      i18n,
+      sessionManager,
+      gateway,
+      events,
+    });
 
     const logCoded = (error: AalisError, level: 'warn' | 'error' = 'warn') =>
       log[level](error.message, { code: error.code });
@@ -171,38 +179,19 @@ export default definePlugin({
         read.mentionsHer ||
         read.quotesHer ||
         (read.quoteId !== undefined && memory.isHers(read.chatId, read.quoteId));
-      const { images, files } = await downloads(read);
-      const { content, attachments } = await inboundContent({
+      return room.receive({
+        chatType: read.chatType,
+        chatId: read.chatId,
+        title: read.chatType === 'private' ? read.displayName : read.title,
+        userId: read.userId,
+        displayName: read.displayName,
         text: read.text,
-        images,
-        files,
-        ...inboundLimits(settings),
-        t: (text) => i18n.use.t(text),
-        logger: log,
+        ...(await downloads(read)),
+        messageId: read.messageId,
+        replyTo: read.quoteId,
+        addressed,
+        timestamp: read.timestamp,
       });
-      const title = read.chatType === 'private' ? read.displayName : read.title;
-      const incoming = await roomIncoming(
-        {
-          platform: DINGTALK_PLATFORM,
-          chatType: read.chatType,
-          chatId: read.chatId,
-          title,
-          userId: read.userId,
-          displayName: read.displayName,
-          content,
-          attachments,
-          messageId: read.messageId,
-          replyTo: read.quoteId,
-          addressed,
-          timestamp: read.timestamp,
-        },
-        { sessionManager: sessionManager.available ? sessionManager.use : undefined, logger: log },
-      );
-      // Resolves once stored, not when its turn ends: the chat's next message must reach the gateway before this
-      // turn ends (to join it).
-      return receiveStored(gateway.use, events.use, incoming, (error) =>
-        log.error('DingTalk: a message could not be handed to the gateway', { error: describeError(error) }),
-      );
     }
 
     connection.on(TOPIC_ROBOT, (downstream: DWClientDownStream) => {

@@ -7,7 +7,7 @@
 // (docs/decisions/platform-qq.md says why no SDK).
 import '@aalis/api-agent';
 import type { IncomingMessage as HttpRequest, ServerResponse } from 'node:http';
-import { type Receipt, receiveStored, StoredReceipts } from '@aalis/api-gateway';
+import { type Receipt, StoredReceipts } from '@aalis/api-gateway';
 import { media } from '@aalis/api-media';
 import { type AalisError, definePlugin, describeError, optional } from '@aalis/core';
 import {
@@ -15,8 +15,6 @@ import {
   deliverToRoom,
   holdConnection,
   InboundOrder,
-  inboundContent,
-  inboundLimits,
   keepConnected,
   listenWhileHeld,
   pause,
@@ -25,7 +23,7 @@ import {
   reportPlatformState,
   requireSettings,
   roomAdapterUses,
-  roomIncoming,
+  roomInbound,
   roomRegistration,
   runConnection,
   shownEndpoint,
@@ -135,6 +133,16 @@ export default definePlugin({
     const signature = new QqWebhookSignature(settings.clientSecret);
     const webhookPath = settings.webhook.path.startsWith('/') ? settings.webhook.path : `/${settings.webhook.path}`;
     const registration = roomRegistration(platform, { id: QQ_PLATFORM });
+    const room = roomInbound({
+      platform: QQ_PLATFORM,
+      label: 'QQ',
+      settings,
+      logger: log,
+      i18n,
+      sessionManager,
+      gateway,
+      events,
+    });
     /** What a dropped connection resumes with. */
     let session: { id: string; seq: number | undefined } | undefined;
 
@@ -155,36 +163,20 @@ export default definePlugin({
         read.chatType === 'private' ||
         read.mentionsHer ||
         (read.quoteId !== undefined && memory.isHers(read.chatId, read.quoteId));
-      const { content, attachments } = await inboundContent({
+      return room.receive({
+        chatType: read.chatType,
+        chatId: read.chatId,
+        title: read.chatType === 'private' ? read.displayName : undefined,
+        userId: read.userId,
+        displayName: read.displayName,
         text: read.text,
         images: read.images,
         files: read.files,
-        ...inboundLimits(settings),
-        t: (text) => i18n.use.t(text),
-        logger: log,
+        messageId: read.messageId,
+        replyTo: read.quoteId,
+        addressed,
+        timestamp: read.timestamp,
       });
-      const incoming = await roomIncoming(
-        {
-          platform: QQ_PLATFORM,
-          chatType: read.chatType,
-          chatId: read.chatId,
-          title: read.chatType === 'private' ? read.displayName : undefined,
-          userId: read.userId,
-          displayName: read.displayName,
-          content,
-          attachments,
-          messageId: read.messageId,
-          replyTo: read.quoteId,
-          addressed,
-          timestamp: read.timestamp,
-        },
-        { sessionManager: sessionManager.available ? sessionManager.use : undefined, logger: log },
-      );
-      // Resolves once stored, not when its turn ends: the chat's next message must reach the gateway before this
-      // turn ends (to join it).
-      return receiveStored(gateway.use, events.use, incoming, (error) =>
-        log.error('QQ: an event could not be handed to the gateway', { error: describeError(error) }),
-      );
     }
 
     /** One dispatch; resolves with whether its input was stored (`failed`: QQ must deliver it again). */

@@ -7,7 +7,7 @@
 import '@aalis/api-agent';
 import { authority } from '@aalis/api-authority';
 import { commands } from '@aalis/api-commands';
-import { type Receipt, receiveStored } from '@aalis/api-gateway';
+import type { Receipt } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
 import type { PlatformState } from '@aalis/api-platform';
 import { tools } from '@aalis/api-tools';
@@ -15,12 +15,9 @@ import { AalisError, definePlugin, describeError, optional, textRef, translate }
 import {
   type ChatType,
   deliverToRoom,
-  ensureRoomSession,
   holdConnection,
   type InboundFile,
   InboundOrder,
-  inboundContent,
-  inboundLimits,
   ownerRequestsOptions,
   parseRoomSessionId,
   pause,
@@ -28,12 +25,13 @@ import {
   reportPlatformState,
   requireSettings,
   roomAdapterUses,
+  roomInbound,
   roomRegistration,
   runConnection,
   stateError,
   wireRoomTurns,
 } from '@aalis/platform-room';
-import type { IncomingMessage, OutgoingMessage } from '@aalis/schema-message';
+import type { OutgoingMessage } from '@aalis/schema-message';
 import { splitMessage } from '@aalis/util-text-normalize';
 import { TelegramApi } from './telegram-api.js';
 import { telegramConfigSchema } from './telegram-config.js';
@@ -140,6 +138,16 @@ export default definePlugin({
     const stopping = new AbortController();
     let me: Me | undefined;
     const registration = roomRegistration(platform, { id: TELEGRAM_PLATFORM });
+    const room = roomInbound({
+      platform: TELEGRAM_PLATFORM,
+      label: 'Telegram',
+      settings,
+      logger: log,
+      i18n,
+      sessionManager,
+      gateway,
+      events,
+    });
     const typing = new Map<string, ReturnType<typeof setInterval>>();
 
     // A refused token (401) does not heal by asking again every few seconds: it is said once, as an error naming
@@ -433,48 +441,26 @@ export default definePlugin({
         }
       }
       const files = await inboundFiles(read.files ?? []);
-      const { content, attachments } = await inboundContent({
-        text: read.text,
-        images,
-        files,
-        ...inboundLimits(settings),
-        t: (text) => i18n.use.t(text),
-        logger: log,
-      });
       const title =
         chatType === 'private'
           ? displayNameOf(message.from)
           : threadId === undefined
             ? message.chat.title
             : topicName && `${message.chat.title ?? chatId} / ${topicName}`;
-      const sessionId = await ensureRoomSession({
-        sessionManager: sessionManager.available ? sessionManager.use : undefined,
-        platform: TELEGRAM_PLATFORM,
+      return room.receive({
         chatType,
         chatId,
         ...(title ? { title } : {}),
-        logger: log,
-      });
-      const userId = String(message.from.id);
-      const displayName = displayNameOf(message.from);
-      const incoming: IncomingMessage = {
-        sessionId,
-        platform: TELEGRAM_PLATFORM,
-        venue: chatId,
-        sender: { userId, ...(displayName ? { displayName } : {}) },
-        actor: { platform: TELEGRAM_PLATFORM, userId },
-        content,
-        ...(attachments.length > 0 ? { attachments } : {}),
+        userId: String(message.from.id),
+        displayName: displayNameOf(message.from),
+        text: read.text,
+        images,
+        files,
         messageId: String(message.message_id),
         ...(message.reply_to_message ? { replyTo: String(message.reply_to_message.message_id) } : {}),
-        ...(addressed ? { triggerType: 'direct' } : {}),
+        addressed,
         timestamp: typeof message.date === 'number' ? message.date * 1000 : Date.now(),
-      };
-      // Resolves once stored, not when its turn ends: the chat's next message must reach the gateway before this
-      // turn ends (to join it).
-      return receiveStored(gateway.use, events.use, incoming, (error) =>
-        log.error('Telegram: an update could not be handed to the gateway', { error: describeError(error) }),
-      );
+      });
     }
 
     async function send(chatId: string, text: string, replyTo: string | undefined): Promise<void> {

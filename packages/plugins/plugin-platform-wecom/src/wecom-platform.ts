@@ -6,7 +6,7 @@
 // One process per deployment listens (a database lease): the callback URL must lead to it.
 import type { IncomingMessage as HttpRequest, ServerResponse } from 'node:http';
 import '@aalis/api-agent';
-import { type Receipt, receiveStored, StoredReceipts } from '@aalis/api-gateway';
+import { type Receipt, StoredReceipts } from '@aalis/api-gateway';
 import { definePlugin, describeError } from '@aalis/core';
 import {
   deliverToRoom,
@@ -14,15 +14,13 @@ import {
   holdConnection,
   type InboundFile,
   InboundOrder,
-  inboundContent,
-  inboundLimits,
   listenWhileHeld,
   pause,
   RoomMemory,
   readCallbackBody,
   reportPlatformState,
   roomAdapterUses,
-  roomIncoming,
+  roomInbound,
   roomRegistration,
   runConnection,
   stateError,
@@ -82,6 +80,16 @@ export default definePlugin({
      */
     const receipts = new StoredReceipts();
     const registration = roomRegistration(platform, { id: WECOM_PLATFORM, quoting: false });
+    const room = roomInbound({
+      platform: WECOM_PLATFORM,
+      label: 'WeCom',
+      settings,
+      logger: log,
+      i18n,
+      sessionManager,
+      gateway,
+      events,
+    });
 
     const logCoded = (error: Error & { code: string }) => log.warn(error.message, { code: error.code });
 
@@ -116,32 +124,18 @@ export default definePlugin({
           files.push({ type: 'file', unavailable: describeError(error) });
         }
       }
-      const { content, attachments } = await inboundContent({
+      const incoming = await room.incoming({
+        chatType: read.chatType,
+        chatId: read.chatId,
+        userId: read.userId,
         text: read.text,
         images,
         files,
-        ...inboundLimits(settings),
-        t: (text) => i18n.use.t(text),
-        logger: log,
+        messageId: read.messageId,
+        addressed: read.addressed,
+        timestamp: Date.now(),
       });
-      const incoming = await roomIncoming(
-        {
-          platform: WECOM_PLATFORM,
-          chatType: read.chatType,
-          chatId: read.chatId,
-          userId: read.userId,
-          content,
-          attachments,
-          messageId: read.messageId,
-          addressed: read.addressed,
-          timestamp: Date.now(),
-        },
-        { sessionManager: sessionManager.available ? sessionManager.use : undefined, logger: log },
-      );
-      // Resolves once stored, not when its turn ends (the chat's next message may join the turn).
-      const receipt = await receiveStored(gateway.use, events.use, incoming, (error) =>
-        log.error('WeCom: a message could not be handed to the gateway', { error: describeError(error) }),
-      );
+      const receipt = await room.store(incoming);
       // Kept as room context (held back, muted) or handled without a turn (a command): no turn of its own will
       // answer it, so its stream stops showing her thinking once a notice or an answer had its chance.
       if (receipt === 'handled' || (receipt === 'stored' && incoming.triggerType === 'ambient')) {
