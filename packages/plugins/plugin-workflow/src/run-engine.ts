@@ -475,30 +475,30 @@ export class RunEngine {
       const value = await renderTemplate(template, scope);
       return isRecord(value) ? value : {};
     };
-    const record = async (values: Record<string, unknown>) => {
+    // The values a node's runner gets are stored with its step first (a resumed run reads them back).
+    const record = async <Values extends Record<string, unknown>>(values: Values): Promise<Values> => {
       input = { ...input, ...values, ...(isItem ? { item: scope.item } : {}) };
       await this.putStep(row, steps, { key, node, kind: spec.kind, status: 'running', attempts: attempt, input });
+      return values;
     };
+    const { runners } = this.deps;
     let output: unknown;
     switch (spec.kind) {
-      case 'agent': {
-        const values = { session: await text(spec.session), task: await text(spec.task) };
-        await record(values);
-        output = await this.deps.runners.agent(values, context);
+      case 'agent':
+        output = await runners.agent(
+          await record({ session: await text(spec.session), task: await text(spec.task) }),
+          context,
+        );
         break;
-      }
-      case 'tool': {
-        const values = { tool: spec.tool, arguments: await map(spec.arguments) };
-        await record(values);
-        output = await this.deps.runners.tool(values, context);
+      case 'tool':
+        output = await runners.tool(await record({ tool: spec.tool, arguments: await map(spec.arguments) }), context);
         break;
-      }
-      case 'send': {
-        const values = { session: await text(spec.session), text: await text(spec.text) };
-        await record(values);
-        output = await this.deps.runners.send(values, context);
+      case 'send':
+        output = await runners.send(
+          await record({ session: await text(spec.session), text: await text(spec.text) }),
+          context,
+        );
         break;
-      }
       case 'wait': {
         let dueAt = typeof remembered.dueAt === 'number' ? remembered.dueAt : undefined;
         if (dueAt === undefined) {
@@ -523,12 +523,12 @@ export class RunEngine {
         output = isTrue(await evaluateExpression(spec.if, scope));
         if (isItem) await record({});
         break;
-      case 'workflow': {
-        const values = { workflow: spec.workflow, inputs: await map(spec.inputs) };
-        await record(values);
-        output = await this.deps.runners.workflow(values, context);
+      case 'workflow':
+        output = await runners.workflow(
+          await record({ workflow: spec.workflow, inputs: await map(spec.inputs) }),
+          context,
+        );
         break;
-      }
     }
     if (isItem)
       await this.putStep(row, steps, { key, node, kind: spec.kind, status: 'succeeded', attempts: attempt, output });
