@@ -31,6 +31,7 @@ import { SocketModeClient } from '@slack/socket-mode';
 import { LogLevel, type Logger as SlackLogger, WebAPIPlatformError, WebClient } from '@slack/web-api';
 import { slackConfigSchema } from './slack-config.js';
 import { slackErrors } from './slack-errors.js';
+import { slackFetch } from './slack-fetch.js';
 import { markdownToMrkdwn, plainMrkdwn, readSlackText } from './slack-mrkdwn.js';
 
 /** IncomingMessage.platform and the owners' `platform`. */
@@ -115,9 +116,11 @@ export default definePlugin({
       return;
     }
     const retryConfig = { retries: settings.maxRateLimitRetries, factor: 2, minTimeout: 100, maxTimeout: 5_000 };
+    // Calls go through the adapters' shared exchange (slack-fetch.ts), which bounds each call's silence itself.
+    const fetch = slackFetch({ timeoutMs: settings.apiTimeoutMs });
     const web = new WebClient(settings.botToken, {
       slackApiUrl: settings.apiUrl,
-      timeout: settings.apiTimeoutMs,
+      fetch,
       retryConfig,
       logger: sdkLogger(log),
     });
@@ -306,7 +309,7 @@ export default definePlugin({
         clientPingTimeout: settings.pingTimeoutMs,
         serverPingTimeout: settings.serverPingTimeoutMs,
         logger: sdkLogger(log),
-        clientOptions: { slackApiUrl: settings.apiUrl, timeout: settings.apiTimeoutMs, retryConfig: { retries: 0 } },
+        clientOptions: { slackApiUrl: settings.apiUrl, fetch, retryConfig: { retries: 0 } },
       });
       return new Promise((resolve) => {
         let connected = false;
