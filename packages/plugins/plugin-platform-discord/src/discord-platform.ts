@@ -14,15 +14,13 @@ import {
   deliverToRoom,
   ensureRoomSession,
   InboundOrder,
-  inboundContent,
-  inboundLimits,
   parseRoomSessionId,
   pause,
   RoomMemory,
   reportPlatformState,
   requireSettings,
   roomAdapterUses,
-  roomIncoming,
+  roomInbound,
   roomRegistration,
   runConnection,
   stateError,
@@ -192,6 +190,16 @@ export default definePlugin({
     let applicationId: string | undefined;
     let registeredCommands = '';
     const registration = roomRegistration(platform, { id: DISCORD_PLATFORM });
+    const room = roomInbound({
+      platform: DISCORD_PLATFORM,
+      label: 'Discord',
+      settings,
+      logger: log,
+      i18n,
+      sessionManager,
+      gateway,
+      events,
+    });
     let sessionInfo: SessionInfo | null = null;
     let keptResumes = 0;
 
@@ -333,39 +341,24 @@ export default definePlugin({
         quoteId !== undefined && (memory.isHers(chatId, quoteId) || message.referenced_message?.author?.id === me.id);
       const addressed = chatType === 'private' || read.mentionsHer || quotesHer;
       const stickers = read.stickers.map((name) => i18n.use.t({ key: 'discord.sticker', params: { name } }));
-      const { content, attachments } = await inboundContent({
+      const displayName = message.member?.nick || author.global_name || author.username || undefined;
+      const parsedTime = message.timestamp ? Date.parse(message.timestamp) : Number.NaN;
+      const incoming = await room.incoming({
+        chatType,
+        chatId,
+        ...titleOf(chatType, chatId, message.guild_id, displayName),
+        userId: author.id!,
+        displayName,
         text: [read.text, ...stickers].filter(Boolean).join(' '),
         images: read.images,
         files: read.files,
-        ...inboundLimits(settings),
-        t: (text) => i18n.use.t(text),
-        logger: log,
+        messageId: message.id!,
+        replyTo: quoteId,
+        addressed,
+        timestamp: Number.isFinite(parsedTime) ? parsedTime : Date.now(),
       });
-      const displayName = message.member?.nick || author.global_name || author.username || undefined;
-      const parsedTime = message.timestamp ? Date.parse(message.timestamp) : Number.NaN;
-      const incoming = await roomIncoming(
-        {
-          platform: DISCORD_PLATFORM,
-          chatType,
-          chatId,
-          ...titleOf(chatType, chatId, message.guild_id, displayName),
-          userId: author.id!,
-          displayName,
-          content,
-          attachments,
-          messageId: message.id!,
-          replyTo: quoteId,
-          addressed,
-          timestamp: Number.isFinite(parsedTime) ? parsedTime : Date.now(),
-        },
-        { sessionManager: sessionManager.available ? sessionManager.use : undefined, logger: log },
-      );
       // Handed over, not awaited: the chat's next message must reach the gateway before this turn ends (to join it).
-      void gateway.use
-        .receive(incoming)
-        .catch((error: unknown) =>
-          log.error('Discord: a message could not be handed to the gateway', { error: describeError(error) }),
-        );
+      void room.store(incoming);
     }
 
     /** A guild room is titled '<guild> #<channel>' ('<guild> #<channel> › <thread>' for a thread). */

@@ -10,7 +10,7 @@
 // holds the long connection (a database lease); every process can send.
 import { setTimeout as pause } from 'node:timers/promises';
 import '@aalis/api-agent';
-import { type Receipt, receiveStored, StoredReceipts } from '@aalis/api-gateway';
+import { type Receipt, StoredReceipts } from '@aalis/api-gateway';
 import { media } from '@aalis/api-media';
 import { AalisError, definePlugin, describeError, type Logger, optional } from '@aalis/core';
 import {
@@ -18,12 +18,11 @@ import {
   deliverToRoom,
   holdConnection,
   InboundOrder,
-  inboundContent,
   RoomMemory,
   reportPlatformState,
   requireSettings,
   roomAdapterUses,
-  roomIncoming,
+  roomInbound,
   roomRegistration,
   runConnection,
   stateError,
@@ -156,6 +155,16 @@ export default definePlugin({
     const stopping = new AbortController();
     let self: { openId: string; name?: string } | undefined;
     const registration = roomRegistration(platform, { id: LARK_PLATFORM });
+    const room = roomInbound({
+      platform: LARK_PLATFORM,
+      label: 'Feishu/Lark',
+      settings,
+      logger: log,
+      i18n,
+      sessionManager,
+      gateway,
+      events,
+    });
 
     function malformed(reason: string): void {
       const error = larkErrors.AALIS_LARK_EVENT_MALFORMED({ reason });
@@ -329,7 +338,14 @@ export default definePlugin({
           log.warn('Feishu/Lark: no tenant token for fetching resources', { error: describeError(error) });
         }
       }
-      const { content, attachments } = await inboundContent({
+      const name = await displayName(openId);
+      const created = Number(message.create_time);
+      return room.receive({
+        chatType,
+        chatId,
+        title: privateChat ? name : undefined,
+        userId: openId,
+        displayName: name,
         text: read.text,
         images: read.resources
           .filter((resource) => resource.type === 'image')
@@ -345,36 +361,12 @@ export default definePlugin({
             shownUrl: resourceUrl(resource.key, 'file'),
             ...(resource.name ? { name: resource.name } : {}),
           })),
-        maxLength: settings.maxInboundLength,
-        image: { maxBytes: settings.image.maxBytes, timeoutMs: settings.image.fetchTimeoutMs, headers },
-        file: { maxBytes: settings.file.maxBytes, timeoutMs: settings.file.fetchTimeoutMs, headers },
-        t: (text) => i18n.use.t(text),
-        logger: log,
+        headers,
+        messageId,
+        replyTo: parentId,
+        addressed,
+        timestamp: Number.isFinite(created) && created > 0 ? created : Date.now(),
       });
-      const name = await displayName(openId);
-      const created = Number(message.create_time);
-      const incoming = await roomIncoming(
-        {
-          platform: LARK_PLATFORM,
-          chatType,
-          chatId,
-          title: privateChat ? name : undefined,
-          userId: openId,
-          displayName: name,
-          content,
-          attachments,
-          messageId,
-          replyTo: parentId,
-          addressed,
-          timestamp: Number.isFinite(created) && created > 0 ? created : Date.now(),
-        },
-        { sessionManager: sessionManager.available ? sessionManager.use : undefined, logger: log },
-      );
-      // Resolves once stored, not when its turn ends: the chat's next message must reach the gateway before this
-      // turn ends (to join it).
-      return receiveStored(gateway.use, events.use, incoming, (error) =>
-        log.error('Feishu/Lark: an event could not be handed to the gateway', { error: describeError(error) }),
-      );
     }
 
     /** One message event; resolves with whether its input was stored (`failed`: answered 500, delivered again). */

@@ -14,14 +14,13 @@ import {
   ensureRoomSession,
   holdConnection,
   InboundOrder,
-  inboundContent,
   ownerRequestsOptions,
   RoomMemory,
   reconnectWhile,
   reportPlatformState,
   requireSettings,
   roomAdapterUses,
-  roomIncoming,
+  roomInbound,
   roomRegistration,
   stateError,
   wireRoomTurns,
@@ -125,6 +124,16 @@ export default definePlugin({
     const logins = new Map<string, SatoriLogin>();
     let lastSn: number | undefined;
     const registration = roomRegistration(platform, { id: SATORI_PLATFORM });
+    const room = roomInbound({
+      platform: SATORI_PLATFORM,
+      label: 'Satori',
+      settings,
+      logger: log,
+      i18n,
+      sessionManager,
+      gateway,
+      events,
+    });
 
     function remember(wire: WireLogin | undefined): void {
       const login = loginOf(wire);
@@ -205,42 +214,23 @@ export default definePlugin({
       const quoteId = message.quote?.id ?? read.quoteId;
       const addressed =
         chatType === 'private' || read.mentionsHer || (quoteId !== undefined && memory.isHers(chatId, String(quoteId)));
-      const { content, attachments } = await inboundContent({
+      const displayName = event.member?.nick || event.user?.nick || event.user?.name;
+      const incoming = await room.incoming({
+        chatType,
+        chatId,
+        title: chatType === 'private' ? displayName : (event.guild?.name ?? event.channel?.name),
+        userId: `${login.platform}:${userId}`,
+        displayName,
         text: read.text,
         images: read.images.map((url) => ({ url })),
         files: read.files,
-        maxLength: settings.maxInboundLength,
-        image: { maxBytes: settings.image.maxBytes, timeoutMs: settings.image.fetchTimeoutMs },
-        file: { maxBytes: settings.file.maxBytes, timeoutMs: settings.file.fetchTimeoutMs },
-        t: (text) => i18n.use.t(text),
-        logger: log,
+        messageId: String(message.id),
+        replyTo: quoteId !== undefined ? String(quoteId) : undefined,
+        addressed,
+        timestamp: typeof event.timestamp === 'number' ? event.timestamp : Date.now(),
       });
-      const displayName = event.member?.nick || event.user?.nick || event.user?.name;
-      const title = chatType === 'private' ? displayName : (event.guild?.name ?? event.channel?.name);
-      const person = `${login.platform}:${userId}`;
-      const incoming = await roomIncoming(
-        {
-          platform: SATORI_PLATFORM,
-          chatType,
-          chatId,
-          title,
-          userId: person,
-          displayName,
-          content,
-          attachments,
-          messageId: String(message.id),
-          replyTo: quoteId !== undefined ? String(quoteId) : undefined,
-          addressed,
-          timestamp: typeof event.timestamp === 'number' ? event.timestamp : Date.now(),
-        },
-        { sessionManager: sessionManager.available ? sessionManager.use : undefined, logger: log },
-      );
       // Handed over, not awaited: the chat's next message must reach the gateway before this turn ends (to join it).
-      void gateway.use
-        .receive(incoming)
-        .catch((error: unknown) =>
-          log.error('Satori: an event could not be handed to the gateway', { error: describeError(error) }),
-        );
+      void room.store(incoming);
     }
 
     function onEvent(event: WireEvent): void {
