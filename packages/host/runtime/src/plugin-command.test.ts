@@ -4,7 +4,7 @@
 // node_modules/.package-lock.json byte for byte as they were (hashed before and after); one at a time.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -21,8 +21,8 @@ const tarballs = new Map<string, string>();
 const TIMEOUT = 120_000;
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** Packs a plugin package as the registry would hold it. */
-function pack(name: string, { range = '^0.1.0', source }: { range?: string | null; source: string }): void {
+/** Writes a plugin package's sources; packAll() packs them as the registry would hold them. */
+function writePlugin(name: string, { range = '^0.1.0', source }: { range?: string | null; source: string }): void {
   const dir = join(root, 'sources', name);
   mkdirSync(dir, { recursive: true });
   const manifest = {
@@ -34,8 +34,19 @@ function pack(name: string, { range = '^0.1.0', source }: { range?: string | nul
   };
   writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest));
   writeFileSync(join(dir, 'index.js'), source);
-  const file = execFileSync('npm', ['pack', '--pack-destination', root], { cwd: dir, encoding: 'utf8' }).trim();
-  tarballs.set(name, join(root, file.split('\n').at(-1)!));
+}
+
+/** `npm pack` of every package written by writePlugin(), in one npm run (an npm start costs more than packing). */
+function packAll(): void {
+  const names = readdirSync(join(root, 'sources'));
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', root, ...names.map((name) => `./${name}`)], {
+      cwd: join(root, 'sources'),
+      encoding: 'utf8',
+    }),
+  ) as { name: string; filename: string }[];
+  for (const { name, filename } of packed) tarballs.set(name, join(root, filename));
+  expect([...tarballs.keys()].sort()).toEqual(names.sort());
 }
 
 const env = {
@@ -75,14 +86,15 @@ beforeAll(() => {
     `${JSON.stringify({ name: 'deployment', private: true, dependencies: { '@aalis/core': `file:${CORE}` } }, null, 2)}\n`,
   );
   execFileSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: deployment, env, stdio: 'ignore' });
-  pack('aalis-plugin-hello', {
+  writePlugin('aalis-plugin-hello', {
     source: `import { writeFileSync } from 'node:fs';
 export default { name: 'aalis-plugin-hello', apply() { if (process.env.HELLO_MARK) writeFileSync(process.env.HELLO_MARK, 'applied'); } };`,
   });
-  pack('aalis-plugin-future', { range: '^9.0.0', source: "export default { name: 'future', apply() {} };" });
-  pack('aalis-plugin-broken', { source: "throw new Error('broken on purpose');" });
-  pack('not-a-plugin', { range: null, source: 'export default 42;' });
-  pack('aalis-plugin-no-definition', { source: 'export default { hello: true };' });
+  writePlugin('aalis-plugin-future', { range: '^9.0.0', source: "export default { name: 'future', apply() {} };" });
+  writePlugin('aalis-plugin-broken', { source: "throw new Error('broken on purpose');" });
+  writePlugin('not-a-plugin', { range: null, source: 'export default 42;' });
+  writePlugin('aalis-plugin-no-definition', { source: 'export default { hello: true };' });
+  packAll();
 }, TIMEOUT);
 
 describe('aalis plugin add / remove', () => {
