@@ -151,26 +151,30 @@ export async function postgresRecallStore(database: PostgresDatabase): Promise<R
       );
       return rows.map((row): RecallHit => ({ ...fromRow(row), score: Number(row.score) }));
     },
-    async around(messageId, before, after) {
-      const anchor = (
-        await database.query<{ seq: string; session_id: string; at: string }>(
-          'SELECT seq, session_id, at FROM recall_entries WHERE message_id = $1',
-          [messageId],
-        )
-      )[0];
-      if (!anchor) return [];
-      const params = [anchor.session_id, anchor.at, anchor.seq];
-      const earlier = await database.query<Row>(
-        `SELECT ${COLUMNS} FROM recall_entries WHERE session_id = $1 AND (at, seq) < ($2::bigint, $3::bigint)
-         ORDER BY at DESC, seq DESC LIMIT $4`,
-        [...params, before],
+    async around(messageIds, before, after) {
+      const found = new Map<string, RecallEntry[]>();
+      if (messageIds.length === 0) return found;
+      // Each anchor's nearest entries on either side, through the session index, in one statement.
+      const near = COLUMNS.split(', ')
+        .map((column) => `near.${column}`)
+        .join(', ');
+      const side = (compare: '<' | '>', order: 'ASC' | 'DESC', limit: '$2' | '$3') =>
+        `(SELECT ${COLUMNS}, seq FROM recall_entries AS near
+          WHERE near.session_id = anchor.session_id AND (near.at, near.seq) ${compare} (anchor.at, anchor.seq)
+          ORDER BY near.at ${order}, near.seq ${order} LIMIT ${limit})`;
+      const rows = await database.query<Row & { anchor_id: string }>(
+        `SELECT anchor.message_id AS anchor_id, ${near} FROM recall_entries AS anchor
+         CROSS JOIN LATERAL (${side('<', 'DESC', '$2')} UNION ALL ${side('>', 'ASC', '$3')}) AS near
+         WHERE anchor.message_id = ANY($1::text[])
+         ORDER BY anchor.message_id, near.at, near.seq`,
+        [messageIds, Math.max(0, before), Math.max(0, after)],
       );
-      const later = await database.query<Row>(
-        `SELECT ${COLUMNS} FROM recall_entries WHERE session_id = $1 AND (at, seq) > ($2::bigint, $3::bigint)
-         ORDER BY at, seq LIMIT $4`,
-        [...params, after],
-      );
-      return [...earlier.reverse(), ...later].map(fromRow);
+      for (const row of rows) {
+        const entries = found.get(row.anchor_id);
+        if (entries) entries.push(fromRow(row));
+        else found.set(row.anchor_id, [fromRow(row)]);
+      }
+      return found;
     },
     async get(messageIds) {
       if (messageIds.length === 0) return [];

@@ -129,9 +129,29 @@ export function describeRecallStoreConformance(name: string, create: () => Promi
         entry('m4', 'four'),
         entry('m5', 'elsewhere', { sessionId: 'other', at: T0 + 3500 }),
       ]);
-      expect((await store.around('m3', 1, 1)).map((found) => found.messageId)).toEqual(['m2', 'm4']);
-      expect((await store.around('m1', 2, 2)).map((found) => found.messageId)).toEqual(['m2', 'm3']);
-      expect(await store.around('missing', 1, 1)).toEqual([]);
+      const ids = (found: Map<string, RecallEntry[]>) =>
+        Object.fromEntries([...found].map(([anchor, entries]) => [anchor, entries.map((one) => one.messageId)]));
+      expect(ids(await store.around(['m3'], 1, 1))).toEqual({ m3: ['m2', 'm4'] });
+      // Several anchors in one call; an unknown id and an entry alone in its session have no neighbours.
+      expect(ids(await store.around(['m1', 'm4', 'missing', 'm5'], 2, 2))).toEqual({
+        m1: ['m2', 'm3'],
+        m4: ['m2', 'm3'],
+      });
+      expect(ids(await store.around(['m2'], 0, 5))).toEqual({ m2: ['m3', 'm4'] });
+      expect(await store.around([], 1, 1)).toEqual(new Map());
+      expect((await store.around(['m3'], 1, 1)).get('m3')?.[0]).toEqual(entry('m2', 'two'));
+    });
+
+    it('orders neighbours said at the same moment as they were added', async () => {
+      const { store } = fixture;
+      const at = T0 + 7000;
+      await store.add([entry('m1', 'before'), entry('m7', 'first', { at }), entry('m8', 'second', { at })]);
+      await store.add([entry('m9', 'third', { at }), entry('m10', 'after', { at: at + 1 })]);
+      const ids = async (anchor: string) =>
+        ((await store.around([anchor], 2, 2)).get(anchor) ?? []).map((one) => one.messageId);
+      expect(await ids('m8')).toEqual(['m1', 'm7', 'm9', 'm10']);
+      expect(await ids('m7')).toEqual(['m1', 'm8', 'm9']);
+      expect(await ids('m9')).toEqual(['m7', 'm8', 'm10']);
     });
 
     it('keeps every field of an entry', async () => {

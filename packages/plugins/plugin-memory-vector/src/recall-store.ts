@@ -64,8 +64,12 @@ export interface RecallStore {
   add(entries: readonly RecallEntry[]): Promise<number>;
   /** Entries of the scope matching any term, best first. */
   search(query: RecallQuery): Promise<RecallHit[]>;
-  /** Up to `before` entries said just before `messageId` in its session and `after` just after, in time order. */
-  around(messageId: string, before: number, after: number): Promise<RecallEntry[]>;
+  /**
+   * For each of `messageIds`: up to `before` entries said just before it in its session and `after` just after, in
+   * time order, without the entry itself (an id not stored has no key). One call for all of a turn's matches that
+   * bring their neighbours.
+   */
+  around(messageIds: readonly string[], before: number, after: number): Promise<Map<string, RecallEntry[]>>;
   /** Entries by message id (missing ids are left out). */
   get(messageIds: readonly string[]): Promise<RecallEntry[]>;
   /** Forgets sessions (every session when undefined); returns how many entries went. */

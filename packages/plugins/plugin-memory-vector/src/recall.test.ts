@@ -83,4 +83,43 @@ describe('recall ranking', () => {
     kept.forget(['fact']);
     expect(kept.of(fact, 400)).toEqual(['replac', 'word']);
   });
+
+  it('asks the store for the neighbours of all its best matches in one call', async () => {
+    // Twelve matches spread through a conversation, each between two lines of other talk.
+    const said: RecallEntry[] = [];
+    for (let n = 0; n < 12; n += 1)
+      said.push(entry(`b${n}`, `chat ${n}`), entry(`k${n}`, `kayak trip number ${n}`), entry(`a${n}`, `ok ${n}`));
+    await store.add(said);
+    const calls: string[][] = [];
+    const counted: RecallStore = {
+      ...store,
+      around: (ids, before, after) => {
+        calls.push([...ids]);
+        return store.around(ids, before, after);
+      },
+    };
+    const excerpts = await recall({
+      store: counted,
+      terms: queryTerms('the kayak trip'),
+      scope: SCOPE,
+      exclude: new Set(['a3']),
+      now: T0 + 86_400_000,
+      settings: { ...SETTINGS, neighbours: 1 },
+      cost: () => 10,
+      excerptCost: () => 5,
+    });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toHaveLength(10);
+    // The ten best matches come with the line before and after (not what the prompt carries), the rest alone.
+    const withContext = excerpts.filter((excerpt) => excerpt.entries.length > 1);
+    expect(withContext).toHaveLength(10);
+    for (const excerpt of withContext) {
+      const [match] = excerpt.matched;
+      const n = match?.slice(1);
+      expect(excerpt.entries.map((one) => one.messageId)).toEqual(
+        n === '3' ? ['b3', 'k3'] : [`b${n}`, `k${n}`, `a${n}`],
+      );
+    }
+    expect(excerpts.filter((excerpt) => excerpt.entries.length === 1)).toHaveLength(2);
+  });
 });

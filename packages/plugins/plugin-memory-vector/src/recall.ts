@@ -194,7 +194,8 @@ export async function recall({
   const taken = new Set<string>();
   let budget = settings.maxTokens;
   let neighboured = 0;
-  for (const { hit, score, dense: byVector } of hits) {
+  const neighbours = new NeighbourFetch(store, scope, settings.neighbours);
+  for (const [index, { hit, score, dense: byVector }] of hits.entries()) {
     const denseIds = new Set(byVector ? [hit.messageId] : []);
     if (taken.has(hit.messageId)) {
       // Already in as a neighbour: shown whole now that it matched (merged into its excerpt below).
@@ -204,9 +205,16 @@ export async function recall({
       excerpts.push({ entries: [hit], matched: new Set([hit.messageId]), dense: denseIds, score });
       continue;
     }
-    const neighbours = neighboured < NEIGHBOURED_HITS ? settings.neighbours : 0;
-    const entries = await withNeighbours(store, hit, scope, neighbours);
-    if (neighbours > 0) neighboured += 1;
+    let entries: RecallEntry[] = [hit];
+    if (neighboured < NEIGHBOURED_HITS) {
+      // The hits that may still bring neighbours are asked for together (one store call, usually once a turn).
+      const ahead = hits.slice(index, index + NEIGHBOURED_HITS - neighboured).map((next) => next.hit);
+      entries = await neighbours.of(
+        hit,
+        ahead.filter((next) => !taken.has(next.messageId)),
+      );
+      neighboured += 1;
+    }
     const fresh = entries.filter((entry) => !exclude.has(entry.messageId) && !taken.has(entry.messageId));
     const price =
       excerptCost(fresh[0] ?? hit) +
@@ -227,20 +235,41 @@ export async function recall({
   return mergeTouching(excerpts);
 }
 
-async function withNeighbours(
-  store: RecallStore,
-  hit: RecallHit,
-  scope: RecallScope,
-  neighbours: number,
-): Promise<RecallEntry[]> {
-  const wholeAudience = hit.sessionId === scope.sessionId || scope.audiences.includes(hit.audience);
-  if (neighbours === 0 || !wholeAudience) return [hit];
-  const around = await store.around(hit.messageId, neighbours, neighbours);
-  const before = around.filter(
-    (entry) => entry.at < hit.at || (entry.at === hit.at && entry.messageId < hit.messageId),
-  );
-  const after = around.filter((entry) => !before.includes(entry));
-  return [...before, hit, ...after];
+/**
+ * Matches with their neighbours (only for matches from the turn's own session or audience: a person's words from
+ * another room come alone), fetched for several matches in one store call.
+ */
+class NeighbourFetch {
+  private readonly fetched = new Map<string, RecallEntry[]>();
+
+  constructor(
+    private readonly store: RecallStore,
+    private readonly scope: RecallScope,
+    private readonly count: number,
+  ) {}
+
+  private wholeAudience(hit: RecallHit): boolean {
+    return hit.sessionId === this.scope.sessionId || this.scope.audiences.includes(hit.audience);
+  }
+
+  /** `hit` with its neighbours in time order; `ahead` (hit first) are the matches worth fetching with it. */
+  async of(hit: RecallHit, ahead: readonly RecallHit[]): Promise<RecallEntry[]> {
+    if (this.count === 0 || !this.wholeAudience(hit)) return [hit];
+    let around = this.fetched.get(hit.messageId);
+    if (around === undefined) {
+      const wanted = [hit, ...ahead]
+        .filter((next) => this.wholeAudience(next) && !this.fetched.has(next.messageId))
+        .map((next) => next.messageId);
+      const found = await this.store.around([...new Set(wanted)], this.count, this.count);
+      for (const id of wanted) this.fetched.set(id, found.get(id) ?? []);
+      around = this.fetched.get(hit.messageId) ?? [];
+    }
+    const before = around.filter(
+      (entry) => entry.at < hit.at || (entry.at === hit.at && entry.messageId < hit.messageId),
+    );
+    const after = around.filter((entry) => !before.includes(entry));
+    return [...before, hit, ...after];
+  }
 }
 
 /** Excerpts of one session whose messages meet become one, so no message is shown twice and context reads on. */

@@ -73,6 +73,23 @@ export const SQLITE_RECALL_MIGRATIONS: readonly Migration[] = [
 
 const COLUMNS = 'message_id, session_id, audience, person, speaker, role, turn_id, at, text';
 
+/**
+ * One side of the neighbours of each anchor (@ids, a JSON array of message ids): the `limit` entries of its session
+ * nearest to it in (at, seq) order. Row values, not `at < ? OR (at = ? AND seq < ?)`: with the OR the session index
+ * gave no range, and every lookup walked the session from its end (2.3 ms of CPU for ten in a 3,000-entry session,
+ * 0.25 ms now for the ten in one statement).
+ */
+const aroundSide = (side: '<' | '>', order: 'ASC' | 'DESC', limit: '@before' | '@after') =>
+  `SELECT anchor.message_id AS anchor_id, ${COLUMNS.split(', ')
+    .map((column) => `near.${column} AS ${column}`)
+    .join(', ')}, near.seq AS seq
+   FROM recall_entries AS anchor JOIN recall_entries AS near ON near.seq IN (
+     SELECT r.seq FROM recall_entries AS r WHERE r.session_id = anchor.session_id AND (r.at, r.seq) ${side} (anchor.at, anchor.seq)
+     ORDER BY r.at ${order}, r.seq ${order} LIMIT ${limit})
+   WHERE anchor.message_id IN (SELECT value FROM json_each(@ids))`;
+const AROUND = `${aroundSide('<', 'DESC', '@before')} UNION ALL ${aroundSide('>', 'ASC', '@after')}
+  ORDER BY anchor_id, at, seq`;
+
 interface Row {
   message_id: string;
   session_id: string;
@@ -230,24 +247,20 @@ export function sqliteRecallStore(database: SqliteDatabase): RecallStore {
         .all(match, limit) as (Row & { rank: number })[];
       return rows.map((row): RecallHit => ({ ...fromRow(row), score: -row.rank }));
     },
-    async around(messageId, before, after) {
-      const anchor = database
-        .statement('SELECT seq, session_id, at FROM recall_entries WHERE message_id = ?')
-        .get(messageId) as { seq: number; session_id: string; at: number } | undefined;
-      if (!anchor) return [];
-      const earlier = database
-        .statement(
-          `SELECT ${COLUMNS} FROM recall_entries WHERE session_id = ? AND (at < ? OR (at = ? AND seq < ?))
-           ORDER BY at DESC, seq DESC LIMIT ?`,
-        )
-        .all(anchor.session_id, anchor.at, anchor.at, anchor.seq, before) as Row[];
-      const later = database
-        .statement(
-          `SELECT ${COLUMNS} FROM recall_entries WHERE session_id = ? AND (at > ? OR (at = ? AND seq > ?))
-           ORDER BY at, seq LIMIT ?`,
-        )
-        .all(anchor.session_id, anchor.at, anchor.at, anchor.seq, after) as Row[];
-      return [...earlier.reverse(), ...later].map(fromRow);
+    async around(messageIds, before, after) {
+      const found = new Map<string, RecallEntry[]>();
+      if (messageIds.length === 0) return found;
+      const rows = database.statement(AROUND).all({
+        ids: JSON.stringify(messageIds),
+        before: Math.max(0, before),
+        after: Math.max(0, after),
+      }) as (Row & { anchor_id: string })[];
+      for (const row of rows) {
+        const entries = found.get(row.anchor_id);
+        if (entries) entries.push(fromRow(row));
+        else found.set(row.anchor_id, [fromRow(row)]);
+      }
+      return found;
     },
     async get(messageIds) {
       const lookup = database.statement(`SELECT ${COLUMNS} FROM recall_entries WHERE message_id = ?`);
@@ -286,14 +299,15 @@ export function sqliteRecallStore(database: SqliteDatabase): RecallStore {
         // Counted once (a count reads the whole list), then kept.
         unindexed ??= (connection.prepare('SELECT count(*) AS n FROM recall_unindexed').get() as { n: number }).n;
         const before = connection.prepare(
-          `SELECT text FROM recall_entries WHERE session_id = ? AND (at < ? OR (at = ? AND seq < ?))
+          // Row values: with `at < ? OR (at = ? AND …)` the index gave no range (each lookup walked the session).
+          `SELECT text FROM recall_entries WHERE session_id = ? AND (at, seq) < (?, ?)
            ORDER BY at DESC, seq DESC LIMIT 1`,
         );
         const insert = connection.prepare('INSERT INTO recall_fts (rowid, terms, scope, context) VALUES (?, ?, ?, ?)');
         const done = connection.prepare('DELETE FROM recall_unindexed WHERE seq = ?');
         for (const row of rows) {
           const entry = fromRow(row);
-          const previous = before.get(row.session_id, row.at, row.at, row.seq) as { text: string } | undefined;
+          const previous = before.get(row.session_id, row.at, row.seq) as { text: string } | undefined;
           const { terms, context } = tokeniser.of(
             previous === undefined ? entry : { ...entry, context: contextText(previous.text) },
           );
