@@ -17,8 +17,10 @@ export function stripAnsi(text: string): string {
 
 export function charWidth(codePoint: number): number {
   if (codePoint === 0 || codePoint < 32 || (codePoint >= 0x7f && codePoint < 0xa0)) return 0;
-  if (isCombining(codePoint)) return 0;
-  return isWide(codePoint) ? 2 : 1;
+  // Below U+0300 nothing is combining or wide: most text never reaches the tables.
+  if (codePoint < 0x300) return 1;
+  if (inRanges(codePoint, COMBINING)) return 0;
+  return inRanges(codePoint, WIDE) ? 2 : 1;
 }
 
 /** The width of one grapheme cluster: its widest code point, and two for an emoji sequence. */
@@ -80,68 +82,40 @@ export function truncateToWidth(text: string, columns: number): string {
   return `${result}…`;
 }
 
-function isCombining(codePoint: number): boolean {
-  return (
-    (codePoint >= 0x0300 && codePoint <= 0x036f) ||
-    (codePoint >= 0x200b && codePoint <= 0x200f) ||
-    (codePoint >= 0xfe00 && codePoint <= 0xfe0f) ||
-    (codePoint >= 0x20d0 && codePoint <= 0x20ff)
-  );
-}
+/** Ranges of code points (inclusive, ascending) that take no column: combining marks, zero widths, selectors. */
+// biome-ignore format: a few ranges a line, as the Unicode tables list them.
+const COMBINING: readonly (readonly [number, number])[] = [
+  [0x0300, 0x036f], [0x200b, 0x200f], [0x20d0, 0x20ff], [0xfe00, 0xfe0f],
+];
 
-function isWide(codePoint: number): boolean {
-  return (
-    (codePoint >= 0x1100 && codePoint <= 0x115f) ||
-    (codePoint >= 0x231a && codePoint <= 0x231b) ||
-    (codePoint >= 0x23e9 && codePoint <= 0x23ec) ||
-    codePoint === 0x23f0 ||
-    codePoint === 0x23f3 ||
-    (codePoint >= 0x23f8 && codePoint <= 0x23fa) ||
-    (codePoint >= 0x25fd && codePoint <= 0x25fe) ||
-    (codePoint >= 0x2614 && codePoint <= 0x2615) ||
-    (codePoint >= 0x2648 && codePoint <= 0x2653) ||
-    codePoint === 0x267f ||
-    codePoint === 0x2693 ||
-    codePoint === 0x26a1 ||
-    (codePoint >= 0x26aa && codePoint <= 0x26ab) ||
-    (codePoint >= 0x26bd && codePoint <= 0x26be) ||
-    (codePoint >= 0x26c4 && codePoint <= 0x26c5) ||
-    codePoint === 0x26ce ||
-    codePoint === 0x26d4 ||
-    codePoint === 0x26ea ||
-    (codePoint >= 0x26f2 && codePoint <= 0x26f3) ||
-    codePoint === 0x26f5 ||
-    codePoint === 0x26fa ||
-    codePoint === 0x26fd ||
-    codePoint === 0x2705 ||
-    (codePoint >= 0x270a && codePoint <= 0x270b) ||
-    codePoint === 0x2728 ||
-    codePoint === 0x274c ||
-    codePoint === 0x274e ||
-    (codePoint >= 0x2753 && codePoint <= 0x2755) ||
-    codePoint === 0x2757 ||
-    (codePoint >= 0x2795 && codePoint <= 0x2797) ||
-    codePoint === 0x27b0 ||
-    codePoint === 0x27bf ||
-    (codePoint >= 0x2b1b && codePoint <= 0x2b1c) ||
-    codePoint === 0x2b50 ||
-    codePoint === 0x2b55 ||
-    (codePoint >= 0x2e80 && codePoint <= 0x303e) ||
-    (codePoint >= 0x3041 && codePoint <= 0x33ff) ||
-    (codePoint >= 0x3400 && codePoint <= 0x4dbf) ||
-    (codePoint >= 0x4e00 && codePoint <= 0x9fff) ||
-    (codePoint >= 0xa000 && codePoint <= 0xa4cf) ||
-    (codePoint >= 0xa960 && codePoint <= 0xa97f) ||
-    (codePoint >= 0xac00 && codePoint <= 0xd7a3) ||
-    (codePoint >= 0xf900 && codePoint <= 0xfaff) ||
-    (codePoint >= 0xfe10 && codePoint <= 0xfe19) ||
-    (codePoint >= 0xfe30 && codePoint <= 0xfe6f) ||
-    (codePoint >= 0xff00 && codePoint <= 0xff60) ||
-    (codePoint >= 0xffe0 && codePoint <= 0xffe6) ||
-    (codePoint >= 0x1f300 && codePoint <= 0x1f64f) ||
-    (codePoint >= 0x1f680 && codePoint <= 0x1f6ff) ||
-    (codePoint >= 0x1f900 && codePoint <= 0x1f9ff) ||
-    (codePoint >= 0x1fa70 && codePoint <= 0x1faff) ||
-    (codePoint >= 0x20000 && codePoint <= 0x3fffd)
-  );
+/** Ranges of code points (inclusive, ascending) that take two columns: East Asian wide and fullwidth, emoji. */
+// biome-ignore format: a few ranges a line, as the Unicode tables list them.
+const WIDE: readonly (readonly [number, number])[] = [
+  [0x1100, 0x115f], [0x231a, 0x231b], [0x23e9, 0x23ec], [0x23f0, 0x23f0],
+  [0x23f3, 0x23f3], [0x23f8, 0x23fa], [0x25fd, 0x25fe], [0x2614, 0x2615],
+  [0x2648, 0x2653], [0x267f, 0x267f], [0x2693, 0x2693], [0x26a1, 0x26a1],
+  [0x26aa, 0x26ab], [0x26bd, 0x26be], [0x26c4, 0x26c5], [0x26ce, 0x26ce],
+  [0x26d4, 0x26d4], [0x26ea, 0x26ea], [0x26f2, 0x26f3], [0x26f5, 0x26f5],
+  [0x26fa, 0x26fa], [0x26fd, 0x26fd], [0x2705, 0x2705], [0x270a, 0x270b],
+  [0x2728, 0x2728], [0x274c, 0x274c], [0x274e, 0x274e], [0x2753, 0x2755],
+  [0x2757, 0x2757], [0x2795, 0x2797], [0x27b0, 0x27b0], [0x27bf, 0x27bf],
+  [0x2b1b, 0x2b1c], [0x2b50, 0x2b50], [0x2b55, 0x2b55], [0x2e80, 0x303e],
+  [0x3041, 0x33ff], [0x3400, 0x4dbf], [0x4e00, 0x9fff], [0xa000, 0xa4cf],
+  [0xa960, 0xa97f], [0xac00, 0xd7a3], [0xf900, 0xfaff], [0xfe10, 0xfe19],
+  [0xfe30, 0xfe6f], [0xff00, 0xff60], [0xffe0, 0xffe6], [0x1f300, 0x1f64f],
+  [0x1f680, 0x1f6ff], [0x1f900, 0x1f9ff], [0x1fa70, 0x1faff], [0x20000, 0x3fffd],
+];
+
+/** Whether `codePoint` falls in one of `ranges` (ascending, not overlapping): a binary search. */
+function inRanges(codePoint: number, ranges: readonly (readonly [number, number])[]): boolean {
+  let low = 0;
+  let high = ranges.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const [first, last] = ranges[middle]!;
+    if (codePoint < first) high = middle - 1;
+    else if (codePoint > last) low = middle + 1;
+    else return true;
+  }
+  return false;
 }
