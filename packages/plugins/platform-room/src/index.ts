@@ -61,7 +61,13 @@ export { requireSettings } from './require-settings.js';
 export { roomAdapterUses } from './room-adapter-uses.js';
 export { sectionHasText } from './room-config.js';
 export { roomErrors } from './room-errors.js';
-export { type RoomInboundOptions, type RoomInboundPort, type RoomMessage, roomInbound } from './room-inbound.js';
+export {
+  type RoomInboundContext,
+  type RoomInboundOptions,
+  type RoomInboundPort,
+  type RoomMessage,
+  roomInbound,
+} from './room-inbound.js';
 export { roomLimitsShape } from './room-limits-schema.js';
 export { RoomMemory } from './room-memory.js';
 export { type RoomRegistration, roomRegistration } from './room-registration.js';

@@ -10,18 +10,21 @@ import { type InboundContentOptions, type InboundFile, inboundContent } from './
 import { inboundLimits, type RoomLimitsSettings } from './inbound-limits.js';
 import { type RoomInbound, roomIncoming } from './room-session.js';
 
-export interface RoomInboundOptions {
-  platform: string;
-  /** The platform as log lines name it ('DingTalk'). */
-  label: string;
+/** What of an adapter's plugin context (its `apply` argument) the way in uses; a handle is read at each message. */
+export interface RoomInboundContext {
   /** The adapter's section (its room limits). */
-  settings: RoomLimitsSettings;
-  logger: Logger;
-  // The plugin's service handles, read at each message (an optional service may come and go).
+  config: { readonly use: RoomLimitsSettings };
+  logger: { readonly use: Logger };
   i18n: { readonly use: { t(text: TextRef): string } };
   sessionManager: { readonly available: boolean; readonly use: SessionManagerService };
   gateway: { readonly use: Pick<GatewayService, 'receive'> };
   events: { readonly use: Pick<Events, 'on'> };
+}
+
+export interface RoomInboundOptions {
+  platform: string;
+  /** The platform as log lines name it ('DingTalk'). */
+  label: string;
 }
 
 /** What an adapter read from one platform message. */
@@ -42,11 +45,12 @@ export interface RoomInboundPort {
   receive(message: RoomMessage): Promise<Receipt>;
 }
 
-export function roomInbound(options: RoomInboundOptions): RoomInboundPort {
-  const { platform, label, settings, logger, i18n, sessionManager, gateway, events } = options;
+export function roomInbound(context: RoomInboundContext, { platform, label }: RoomInboundOptions): RoomInboundPort {
+  const { config, i18n, sessionManager, gateway, events } = context;
+  const logger = context.logger.use;
   const port: RoomInboundPort = {
     async incoming({ text, images = [], files, headers, ...message }) {
-      const limits = inboundLimits(settings);
+      const limits = inboundLimits(config.use);
       const { content, attachments } = await inboundContent({
         text,
         images,

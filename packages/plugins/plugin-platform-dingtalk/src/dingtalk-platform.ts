@@ -77,7 +77,8 @@ export default definePlugin({
     media: optional(media),
   },
   config: dingtalkConfigSchema,
-  apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage, media }) {
+  apply(context) {
+    const { config, logger, events, lifecycle, hooks, platform, storage, media } = context;
     const settings = config.use;
     const log = logger.use;
     // The live state the console lists (admin.platforms); `since` moves only when the status does.
@@ -109,16 +110,7 @@ export default definePlugin({
     const receipts = new StoredReceipts();
     let selfId: string | undefined;
     const registration = roomRegistration(platform, { id: DINGTALK_PLATFORM });
-    const room = roomInbound({
-      platform: DINGTALK_PLATFORM,
-      label: 'DingTalk',
-      settings,
-      logger: log,
-      i18n,
-      sessionManager,
-      gateway,
-      events,
-    });
+    const room = roomInbound(context, { platform: DINGTALK_PLATFORM, label: 'DingTalk' });
 
     const logCoded = (error: AalisError, level: 'warn' | 'error' = 'warn') =>
       log[level](error.message, { code: error.code });

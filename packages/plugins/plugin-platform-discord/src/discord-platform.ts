@@ -134,20 +134,21 @@ export default definePlugin({
     media: optional(media),
   },
   config: discordConfigSchema,
-  apply({
-    config,
-    logger,
-    events,
-    i18n,
-    lifecycle,
-    gateway,
-    hooks,
-    commands,
-    sessionManager,
-    platform,
-    storage,
-    media,
-  }) {
+  apply(context) {
+    const {
+      config,
+      logger,
+      events,
+      i18n,
+      lifecycle,
+      gateway,
+      hooks,
+      commands,
+      sessionManager,
+      platform,
+      storage,
+      media,
+    } = context;
     const settings = config.use;
     const log = logger.use;
     const apiBase = settings.apiBase.replace(/\/+$/, '');
@@ -190,16 +191,7 @@ export default definePlugin({
     let applicationId: string | undefined;
     let registeredCommands = '';
     const registration = roomRegistration(platform, { id: DISCORD_PLATFORM });
-    const room = roomInbound({
-      platform: DISCORD_PLATFORM,
-      label: 'Discord',
-      settings,
-      logger: log,
-      i18n,
-      sessionManager,
-      gateway,
-      events,
-    });
+    const room = roomInbound(context, { platform: DISCORD_PLATFORM, label: 'Discord' });
     let sessionInfo: SessionInfo | null = null;
     let keptResumes = 0;
 

@@ -114,7 +114,8 @@ export default definePlugin({
     media: optional(media),
   },
   config: larkConfigSchema,
-  apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage, media }) {
+  apply(context) {
+    const { config, logger, events, lifecycle, hooks, platform, storage, media } = context;
     const settings = config.use;
     const log = logger.use;
     const base = baseUrl(settings.domain);
@@ -155,16 +156,7 @@ export default definePlugin({
     const stopping = new AbortController();
     let self: { openId: string; name?: string } | undefined;
     const registration = roomRegistration(platform, { id: LARK_PLATFORM });
-    const room = roomInbound({
-      platform: LARK_PLATFORM,
-      label: 'Feishu/Lark',
-      settings,
-      logger: log,
-      i18n,
-      sessionManager,
-      gateway,
-      events,
-    });
+    const room = roomInbound(context, { platform: LARK_PLATFORM, label: 'Feishu/Lark' });
 
     function malformed(reason: string): void {
       const error = larkErrors.AALIS_LARK_EVENT_MALFORMED({ reason });

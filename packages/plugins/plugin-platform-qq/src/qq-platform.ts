@@ -105,7 +105,8 @@ export default definePlugin({
     media: optional(media),
   },
   config: qqConfigSchema,
-  apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage, media }) {
+  apply(context) {
+    const { config, logger, events, lifecycle, hooks, platform, storage, media } = context;
     const settings = config.use;
     const log = logger.use;
     // The live state the console lists (admin.platforms); `since` moves only when the status does.
@@ -133,16 +134,7 @@ export default definePlugin({
     const signature = new QqWebhookSignature(settings.clientSecret);
     const webhookPath = settings.webhook.path.startsWith('/') ? settings.webhook.path : `/${settings.webhook.path}`;
     const registration = roomRegistration(platform, { id: QQ_PLATFORM });
-    const room = roomInbound({
-      platform: QQ_PLATFORM,
-      label: 'QQ',
-      settings,
-      logger: log,
-      i18n,
-      sessionManager,
-      gateway,
-      events,
-    });
+    const room = roomInbound(context, { platform: QQ_PLATFORM, label: 'QQ' });
     /** What a dropped connection resumes with. */
     let session: { id: string; seq: number | undefined } | undefined;
 

@@ -91,20 +91,21 @@ export default definePlugin({
     tools: optional(tools),
   },
   config: satoriConfigSchema,
-  apply({
-    config,
-    logger,
-    events,
-    i18n,
-    lifecycle,
-    gateway,
-    hooks,
-    sessionManager,
-    platform,
-    storage,
-    authority,
-    tools,
-  }) {
+  apply(context) {
+    const {
+      config,
+      logger,
+      events,
+      i18n,
+      lifecycle,
+      gateway,
+      hooks,
+      sessionManager,
+      platform,
+      storage,
+      authority,
+      tools,
+    } = context;
     const settings = config.use;
     const log = logger.use;
     const endpoint = settings.endpoint.replace(/\/+$/, '');
@@ -124,16 +125,7 @@ export default definePlugin({
     const logins = new Map<string, SatoriLogin>();
     let lastSn: number | undefined;
     const registration = roomRegistration(platform, { id: SATORI_PLATFORM });
-    const room = roomInbound({
-      platform: SATORI_PLATFORM,
-      label: 'Satori',
-      settings,
-      logger: log,
-      i18n,
-      sessionManager,
-      gateway,
-      events,
-    });
+    const room = roomInbound(context, { platform: SATORI_PLATFORM, label: 'Satori' });
 
     function remember(wire: WireLogin | undefined): void {
       const login = loginOf(wire);

@@ -92,21 +92,22 @@ export default definePlugin({
     tools: optional(tools),
   },
   config: telegramConfigSchema,
-  apply({
-    config,
-    logger,
-    events,
-    i18n,
-    lifecycle,
-    gateway,
-    hooks,
-    commands,
-    sessionManager,
-    platform,
-    storage,
-    authority,
-    tools,
-  }) {
+  apply(context) {
+    const {
+      config,
+      logger,
+      events,
+      i18n,
+      lifecycle,
+      gateway,
+      hooks,
+      commands,
+      sessionManager,
+      platform,
+      storage,
+      authority,
+      tools,
+    } = context;
     const settings = config.use;
     const log = logger.use;
     const t = (key: string, params?: Record<string, string | number>) => i18n.use.t(textRef(key, params));
@@ -138,16 +139,7 @@ export default definePlugin({
     const stopping = new AbortController();
     let me: Me | undefined;
     const registration = roomRegistration(platform, { id: TELEGRAM_PLATFORM });
-    const room = roomInbound({
-      platform: TELEGRAM_PLATFORM,
-      label: 'Telegram',
-      settings,
-      logger: log,
-      i18n,
-      sessionManager,
-      gateway,
-      events,
-    });
+    const room = roomInbound(context, { platform: TELEGRAM_PLATFORM, label: 'Telegram' });
     const typing = new Map<string, ReturnType<typeof setInterval>>();
 
     // A refused token (401) does not heal by asking again every few seconds: it is said once, as an error naming

@@ -48,7 +48,8 @@ export default definePlugin({
     ...roomAdapterUses,
   },
   config: wecomConfigSchema,
-  apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage }) {
+  apply(context) {
+    const { config, logger, events, lifecycle, hooks, platform, storage } = context;
     const settings = config.use;
     const log = logger.use;
     // The live state the console lists (admin.platforms); `since` moves only when the status does.
@@ -80,16 +81,7 @@ export default definePlugin({
      */
     const receipts = new StoredReceipts();
     const registration = roomRegistration(platform, { id: WECOM_PLATFORM, quoting: false });
-    const room = roomInbound({
-      platform: WECOM_PLATFORM,
-      label: 'WeCom',
-      settings,
-      logger: log,
-      i18n,
-      sessionManager,
-      gateway,
-      events,
-    });
+    const room = roomInbound(context, { platform: WECOM_PLATFORM, label: 'WeCom' });
 
     const logCoded = (error: Error & { code: string }) => log.warn(error.message, { code: error.code });
 
