@@ -4,6 +4,7 @@
 
 export type { JsonObjectSchema, JsonSchema, JsonSchemaType } from '@aalis/schema-message';
 export { jsonEqual, type SchemaViolation, validateJsonSchema } from '@aalis/schema-message';
+export { closedParameters } from './closed-parameters.js';
 export { describeViolations } from './describe-violations.js';
 export {
   TOOL_NAME_PATTERN,

@@ -1,6 +1,6 @@
 // The built-in tools of the default plugin set: current_time and calculator. Ungrouped, so every session offers
 // them, and the offline model's `/call <tool> {json}` lines exercise the agent's tool loop on a fresh install.
-import { tools } from '@aalis/api-tools';
+import { closedParameters, tools } from '@aalis/api-tools';
 import { definePlugin, i18n, isTimeZone, textRef, zonedTime } from '@aalis/core';
 import { calculate, formatNumber } from './calculator.js';
 import { runtimeErrors } from './runtime-errors.js';
@@ -33,22 +33,18 @@ export function createBasicToolsPlugin({ now = () => new Date() }: { now?: () =>
       tools.use.register({
         name: 'current_time',
         description: t('runtime.tools.currentTime'),
-        parameters: {
-          type: 'object',
-          properties: { timeZone: { type: 'string', description: t('runtime.tools.currentTime.timeZone') } },
-          additionalProperties: false,
-        },
+        parameters: closedParameters({
+          timeZone: { type: 'string', description: t('runtime.tools.currentTime.timeZone') },
+        }),
         handler: (args: { timeZone?: string }) => describeTime(now(), args.timeZone || systemTimeZone()),
       });
       tools.use.register({
         name: 'calculator',
         description: t('runtime.tools.calculator'),
-        parameters: {
-          type: 'object',
-          properties: { expression: { type: 'string', description: t('runtime.tools.calculator.expression') } },
-          required: ['expression'],
-          additionalProperties: false,
-        },
+        parameters: closedParameters(
+          { expression: { type: 'string', description: t('runtime.tools.calculator.expression') } },
+          ['expression'],
+        ),
         handler: (args: { expression: string }) => formatNumber(calculate(args.expression)),
       });
     },

@@ -1,5 +1,5 @@
 // read_uploaded_file: one part of a file stored by the preprocessor, for the session it was sent in.
-import type { Tool } from '@aalis/api-tools';
+import { closedParameters, type Tool } from '@aalis/api-tools';
 import { type I18n, translatorOf } from '@aalis/core';
 import { fileReaderErrors } from './file-reader-texts.js';
 import type { UploadStore } from './upload-store.js';
@@ -11,15 +11,13 @@ export function readUploadedFileTool(store: UploadStore, i18n: I18n): Tool<{ fil
   return {
     name: READ_UPLOADED_FILE_TOOL,
     description: t('fileReader.tool.read'),
-    parameters: {
-      type: 'object',
-      properties: {
+    parameters: closedParameters(
+      {
         fileId: { type: 'string', minLength: 1, maxLength: 64, description: t('fileReader.tool.read.fileId') },
         part: { type: 'integer', minimum: 1, description: t('fileReader.tool.read.part') },
       },
-      required: ['fileId'],
-      additionalProperties: false,
-    },
+      ['fileId'],
+    ),
     async handler({ fileId, part = 1 }, context) {
       const id = fileId.trim();
       const record = await store.record(id);

@@ -2,7 +2,7 @@
 // the image itself back; one that cannot gets the describing model's answer.
 import { DESCRIBE_IMAGE_TOOL } from '@aalis/api-media';
 import type { MemoryService } from '@aalis/api-memory';
-import type { Tool } from '@aalis/api-tools';
+import { closedParameters, type Tool } from '@aalis/api-tools';
 import { type I18n, textRef } from '@aalis/core';
 import type { Attachment } from '@aalis/schema-message';
 import type { ImageDescriber } from './image-describer.js';
@@ -17,15 +17,13 @@ export function describeImageTool(
   return {
     name: DESCRIBE_IMAGE_TOOL,
     description: t('media.tool.describe'),
-    parameters: {
-      type: 'object',
-      properties: {
+    parameters: closedParameters(
+      {
         imageId: { type: 'string', minLength: 1, maxLength: 64, description: t('media.tool.describe.imageId') },
         question: { type: 'string', minLength: 1, maxLength: 1_000, description: t('media.tool.describe.question') },
       },
-      required: ['imageId', 'question'],
-      additionalProperties: false,
-    },
+      ['imageId', 'question'],
+    ),
     async handler({ imageId, question }, context) {
       const id = imageId.trim();
       const image = await findImage(describer, memory(), context.sessionId, id);

@@ -3,7 +3,7 @@
 // thresholds of the agent's usage log line, and one piece of advice.
 import type {} from '@aalis/api-agent';
 import type {} from '@aalis/api-session-manager';
-import { tools } from '@aalis/api-tools';
+import { closedParameters, tools } from '@aalis/api-tools';
 import { config, definePlugin, events, i18n, s, textRef } from '@aalis/core';
 import { budgetReport } from './budget-report.js';
 import { LatestUsage } from './latest-usage.js';
@@ -37,7 +37,7 @@ export default definePlugin({
     handles.tools.use.register({
       name: PROMPT_BUDGET_TOOL,
       description: t('promptBudget.tool.description'),
-      parameters: { type: 'object', properties: {}, additionalProperties: false },
+      parameters: closedParameters({}),
       ...(group === undefined ? {} : { group }),
       handler(_args, context) {
         const event = latest.of(context.sessionId);

@@ -1,7 +1,7 @@
 // The model-facing tools: schedule_create, schedule_list, schedule_cancel (in the calling session, or for a child
 // session such as a subtask's, in the session above it where a person reads the replies).
 import type { SessionInfo, SessionManagerService } from '@aalis/api-session-manager';
-import type { Tool } from '@aalis/api-tools';
+import { closedParameters, type Tool } from '@aalis/api-tools';
 import { type I18n, translatorOf } from '@aalis/core';
 import type { ScheduleRow } from './schedule-store.js';
 import { formatMoment } from './schedule-times.js';
@@ -55,18 +55,16 @@ export function scheduleTools(
     {
       name: SCHEDULE_CREATE_TOOL,
       description: t('schedule.tool.create'),
-      parameters: {
-        type: 'object',
-        properties: {
+      parameters: closedParameters(
+        {
           prompt: { type: 'string', minLength: 1, description: t('schedule.tool.create.prompt') },
           at: { type: 'string', minLength: 1, description: t('schedule.tool.create.at') },
           inMinutes: { type: 'number', exclusiveMinimum: 0, description: t('schedule.tool.create.inMinutes') },
           cron: { type: 'string', minLength: 1, description: t('schedule.tool.create.cron') },
           timeZone: { type: 'string', minLength: 1, description: t('schedule.tool.create.timeZone') },
         },
-        required: ['prompt'],
-        additionalProperties: false,
-      },
+        ['prompt'],
+      ),
       async handler(args, context) {
         const { prompt, at, inMinutes, cron, timeZone } = args as {
           prompt: string;
@@ -99,7 +97,7 @@ export function scheduleTools(
     {
       name: SCHEDULE_LIST_TOOL,
       description: t('schedule.tool.list'),
-      parameters: { type: 'object', properties: {}, additionalProperties: false },
+      parameters: closedParameters({}),
       async handler(_args, context) {
         const rows = await scheduler.list((await taskSessionOf(sessions(), context.sessionId)).sessionId);
         if (rows.length === 0) return t('schedule.list.empty');
@@ -109,12 +107,10 @@ export function scheduleTools(
     {
       name: SCHEDULE_CANCEL_TOOL,
       description: t('schedule.tool.cancel'),
-      parameters: {
-        type: 'object',
-        properties: { id: { type: 'string', minLength: 1, description: t('schedule.tool.cancel.id') } },
-        required: ['id'],
-        additionalProperties: false,
-      },
+      parameters: closedParameters(
+        { id: { type: 'string', minLength: 1, description: t('schedule.tool.cancel.id') } },
+        ['id'],
+      ),
       async handler(args, context) {
         const { sessionId } = await taskSessionOf(sessions(), context.sessionId);
         const row = await scheduler.own(sessionId, (args as { id: string }).id);

@@ -4,7 +4,7 @@
 
 import { OWNER_PERSON } from '@aalis/api-memory-vector';
 import { GLOBAL_SCOPE, type Skill, type SkillsService } from '@aalis/api-skills';
-import type { Tool, ToolCallContext, ToolResult } from '@aalis/api-tools';
+import { closedParameters, type Tool, type ToolCallContext, type ToolResult } from '@aalis/api-tools';
 import { AalisError, type I18n, translatorOf } from '@aalis/core';
 import type { Identity } from '@aalis/schema-message';
 import type { PendingDeletions } from './pending-deletions.js';
@@ -50,16 +50,14 @@ export function skillTools({
     {
       name: SAVE_TOOL,
       description: t('skills.tool.save'),
-      parameters: {
-        type: 'object',
-        properties: {
+      parameters: closedParameters(
+        {
           name: { type: 'string', minLength: 1, description: t('skills.tool.save.name') },
           content: { type: 'string', minLength: 1, description: t('skills.tool.save.content') },
           shared: { type: 'boolean', description: t('skills.tool.save.shared') },
         },
-        required: ['name', 'content'],
-        additionalProperties: false,
-      },
+        ['name', 'content'],
+      ),
       async handler(args, context) {
         const persons = personsOf(context);
         let scope: string | undefined;
@@ -86,12 +84,10 @@ export function skillTools({
     {
       name: SEARCH_TOOL,
       description: t('skills.tool.search'),
-      parameters: {
-        type: 'object',
-        properties: { query: { type: 'string', minLength: 1, description: t('skills.tool.search.query') } },
-        required: ['query'],
-        additionalProperties: false,
-      },
+      parameters: closedParameters(
+        { query: { type: 'string', minLength: 1, description: t('skills.tool.search.query') } },
+        ['query'],
+      ),
       async handler(args, context) {
         const { visible } = await scopesOf(context.sessionId, context.participants);
         const hits = await service().search({ text: String(args.query), scopes: visible, limit: SEARCH_LIMIT });
@@ -105,15 +101,13 @@ export function skillTools({
     {
       name: DELETE_TOOL,
       description: t('skills.tool.delete'),
-      parameters: {
-        type: 'object',
-        properties: {
+      parameters: closedParameters(
+        {
           skill: { type: 'string', minLength: 1, description: t('skills.tool.delete.skill') },
           confirm: { type: 'boolean', description: t('skills.tool.delete.confirm') },
         },
-        required: ['skill'],
-        additionalProperties: false,
-      },
+        ['skill'],
+      ),
       async handler(args, context) {
         const wanted = String(args.skill);
         const { visible } = await scopesOf(context.sessionId, context.participants);

@@ -1,6 +1,6 @@
 // The model-facing tools: spawn_subtask, wait_subtasks (stops waiting at once when its turn is aborted: 已中止),
 // stop_subtask.
-import type { Tool } from '@aalis/api-tools';
+import { closedParameters, type Tool } from '@aalis/api-tools';
 import { type I18n, translatorOf } from '@aalis/core';
 import type { SubtaskManager } from './subtask-manager.js';
 import type { SubtaskRecord } from './subtask-record.js';
@@ -23,18 +23,16 @@ export function subtaskTools(manager: SubtaskManager, i18n: I18n): Tool[] {
     {
       name: SPAWN_SUBTASK_TOOL,
       description: t('subtask.tool.spawn'),
-      parameters: {
-        type: 'object',
-        properties: {
+      parameters: closedParameters(
+        {
           task: { type: 'string', minLength: 1, description: t('subtask.tool.spawn.task') },
           model: { type: 'string', minLength: 1, description: t('subtask.tool.spawn.model') },
           persona: { type: 'string', minLength: 1, description: t('subtask.tool.spawn.persona') },
           toolGroups: { type: 'array', items: { type: 'string' }, description: t('subtask.tool.spawn.toolGroups') },
           background: { type: 'boolean', description: t('subtask.tool.spawn.background') },
         },
-        required: ['task'],
-        additionalProperties: false,
-      },
+        ['task'],
+      ),
       async handler(args, context) {
         const record = await manager.spawn(
           args as { task: string; model?: string; persona?: string; toolGroups?: string[]; background?: boolean },
@@ -46,14 +44,10 @@ export function subtaskTools(manager: SubtaskManager, i18n: I18n): Tool[] {
     {
       name: WAIT_SUBTASKS_TOOL,
       description: t('subtask.tool.wait'),
-      parameters: {
-        type: 'object',
-        properties: {
-          ids: { type: 'array', items: { type: 'string' }, minItems: 1, description: t('subtask.tool.wait.ids') },
-          timeoutSeconds: { type: 'number', minimum: 1, maximum: 3600, description: t('subtask.tool.wait.timeout') },
-        },
-        additionalProperties: false,
-      },
+      parameters: closedParameters({
+        ids: { type: 'array', items: { type: 'string' }, minItems: 1, description: t('subtask.tool.wait.ids') },
+        timeoutSeconds: { type: 'number', minimum: 1, maximum: 3600, description: t('subtask.tool.wait.timeout') },
+      }),
       async handler(args, context) {
         const { ids, timeoutSeconds } = args as { ids?: string[]; timeoutSeconds?: number };
         // Without ids: the subtasks this turn spawned, else every running one of this session.
@@ -87,12 +81,9 @@ export function subtaskTools(manager: SubtaskManager, i18n: I18n): Tool[] {
     {
       name: STOP_SUBTASK_TOOL,
       description: t('subtask.tool.stop'),
-      parameters: {
-        type: 'object',
-        properties: { id: { type: 'string', minLength: 1, description: t('subtask.tool.stop.id') } },
-        required: ['id'],
-        additionalProperties: false,
-      },
+      parameters: closedParameters({ id: { type: 'string', minLength: 1, description: t('subtask.tool.stop.id') } }, [
+        'id',
+      ]),
       handler(args, context) {
         const record = own((args as { id: string }).id, context.sessionId);
         const by = context.participants[0];

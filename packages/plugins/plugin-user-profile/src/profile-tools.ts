@@ -1,7 +1,7 @@
 // memory_remember and memory_forget: facts about the speaker of the turn (never about someone else), and
 // forgetting that reaches long-term memory's index too.
 import type { MemoryVectorService } from '@aalis/api-memory-vector';
-import type { Tool, ToolCallContext } from '@aalis/api-tools';
+import { closedParameters, type Tool, type ToolCallContext } from '@aalis/api-tools';
 import type { UserProfileService } from '@aalis/api-user-profile';
 import { type I18n, translatorOf } from '@aalis/core';
 import type { Identity } from '@aalis/schema-message';
@@ -34,12 +34,10 @@ export function profileTools({
     {
       name: REMEMBER_TOOL,
       description: t('userProfile.tool.remember'),
-      parameters: {
-        type: 'object',
-        properties: { fact: { type: 'string', minLength: 1, description: t('userProfile.tool.remember.fact') } },
-        required: ['fact'],
-        additionalProperties: false,
-      },
+      parameters: closedParameters(
+        { fact: { type: 'string', minLength: 1, description: t('userProfile.tool.remember.fact') } },
+        ['fact'],
+      ),
       async handler(args, context) {
         const speaker = speakerOf(context);
         if (!speaker) return { content: t('userProfile.noSpeaker'), isError: true };
@@ -54,11 +52,7 @@ export function profileTools({
     {
       name: FORGET_TOOL,
       description: t('userProfile.tool.forget'),
-      parameters: {
-        type: 'object',
-        properties: { about: { type: 'string', description: t('userProfile.tool.forget.about') } },
-        additionalProperties: false,
-      },
+      parameters: closedParameters({ about: { type: 'string', description: t('userProfile.tool.forget.about') } }),
       async handler(args, context) {
         const speaker = speakerOf(context);
         if (!speaker) return { content: t('userProfile.noSpeaker'), isError: true };

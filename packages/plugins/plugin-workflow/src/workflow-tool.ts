@@ -1,7 +1,7 @@
 // The workflow_run tool: starts a workflow with the turn's authorised identity and waits for it; a stopped turn
 // stops the waiting, never the run (plugin-agent.zh.md: 编排运行 are not stopped with the turn; they are cancelled
 // under 「最近运行」 on the workflows page).
-import type { Tool } from '@aalis/api-tools';
+import { closedParameters, type Tool } from '@aalis/api-tools';
 import type { WorkflowService } from '@aalis/api-workflow';
 import { AalisError, type I18n, translatorOf } from '@aalis/core';
 
@@ -21,16 +21,14 @@ export function workflowRunTool(
     description: t('workflow.tool.run'),
     group: 'workflow',
     level: 'owner',
-    parameters: {
-      type: 'object',
-      properties: {
+    parameters: closedParameters(
+      {
         name: { type: 'string', description: t('workflow.tool.run.name') },
         inputs: { type: 'object', description: t('workflow.tool.run.inputs') },
         wait: { type: 'boolean', description: t('workflow.tool.run.wait') },
       },
-      required: ['name'],
-      additionalProperties: false,
-    },
+      ['name'],
+    ),
     async handler({ name, inputs, wait }, context) {
       const by = context.authorised?.find((identity) => identity !== undefined);
       try {
