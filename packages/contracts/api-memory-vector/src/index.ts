@@ -90,6 +90,11 @@ export interface RecallRecord {
   items: RecalledItem[];
   /** How long the turn's recall took (search, neighbours, ranking, the block), in milliseconds. */
   ms?: number;
+  /**
+   * The process's CPU time meanwhile (all its threads), in milliseconds: what the recall cost whatever else ran on
+   * the machine (on a shared machine `ms` is mostly the wait for a core).
+   */
+  cpuMs?: number;
 }
 
 export interface RecalledItem {

@@ -109,6 +109,8 @@ export interface ReplayResult {
   ttftMs: number[];
   /** How long each question's recall took, as the plugin measured it (ms; questions with a recalled block only). */
   recallMs: number[];
+  /** The process's CPU time during each of those recalls (ms). */
+  recallCpuMs: number[];
 }
 
 /** One question asked of a replayed conversation: what reached its prompt and how long it took. */
@@ -121,6 +123,8 @@ export interface Asked {
   ttftMs: number | undefined;
   /** Undefined when the turn recalled nothing (or memory is off). */
   recallMs: number | undefined;
+  /** The process's CPU time during the recall; undefined as recallMs is. */
+  recallCpuMs: number | undefined;
 }
 
 /** A conversation archived in a harness, ready for its questions one at a time. */
@@ -130,6 +134,12 @@ export interface PreparedReplay {
 }
 
 type MissHandler = (miss: { question: string; evidence: string; recalled: string }) => void;
+
+/** Told when a question is handed in and when its first words stream back (the bench's turn timeline). */
+export interface TurnWatcher {
+  start(): void;
+  firstToken(): void;
+}
 
 /**
  * Archives the conversation in a harness (its own unless one is given) and returns a function that asks one
@@ -143,7 +153,8 @@ export async function prepareReplay(
     extra,
     harness: given,
     onMiss,
-  }: { historyLimit: number; extra: PluginEntry[]; harness?: Harness; onMiss?: MissHandler },
+    watcher,
+  }: { historyLimit: number; extra: PluginEntry[]; harness?: Harness; onMiss?: MissHandler; watcher?: TurnWatcher },
 ): Promise<PreparedReplay> {
   const harness = given ?? (await startHarness({ extra }));
   const close = async () => {
@@ -188,13 +199,16 @@ export async function prepareReplay(
     const asker = conversation.speakers[0];
     let firstToken: number | undefined;
     harness.booted.app.events.on('outbound:stream', (fragment) => {
-      if (fragment.sessionId === sessionId && fragment.delta && firstToken === undefined)
+      if (fragment.sessionId === sessionId && fragment.delta && firstToken === undefined) {
         firstToken = performance.now();
+        watcher?.firstToken();
+      }
     });
     const ask = async (question: Question): Promise<Asked> => {
       const before = harness.requests().length;
       const askedAt = Date.now();
       firstToken = undefined;
+      watcher?.start();
       const started = performance.now();
       await harness.agent.handleMessage({
         sessionId,
@@ -209,7 +223,9 @@ export async function prepareReplay(
       if (!request) throw new Error('the question made no model request');
       const ttftMs = firstToken === undefined ? undefined : firstToken - started;
       const [record] = (await memory?.recentRecalls({ sessionIds: [sessionId], limit: 1 })) ?? [];
-      const recallMs = record?.ms !== undefined && record.at >= askedAt ? record.ms : undefined;
+      const fresh = record !== undefined && record.at >= askedAt;
+      const recallMs = fresh ? record.ms : undefined;
+      const recallCpuMs = fresh ? record.cpuMs : undefined;
       const contents = request.messages.map((message) => String(message.content ?? ''));
       const recalled = contents.filter(
         (content) => content.startsWith('[长期记忆]') || content.startsWith('[Long-term memory]'),
@@ -222,6 +238,7 @@ export async function prepareReplay(
         recalledTokens: recalled.reduce((sum, content) => sum + estimateTextTokens(content), 0),
         ttftMs,
         recallMs,
+        recallCpuMs,
       };
       for (const id of question.evidence) {
         const text = texts.get(id);
@@ -254,6 +271,7 @@ export function addAsked(result: ReplayResult, asked: Asked): void {
   result.recalledTokens.push(asked.recalledTokens);
   if (asked.ttftMs !== undefined) result.ttftMs.push(asked.ttftMs);
   if (asked.recallMs !== undefined) result.recallMs.push(asked.recallMs);
+  if (asked.recallCpuMs !== undefined) result.recallCpuMs.push(asked.recallCpuMs);
 }
 
 export const emptyResult = (): ReplayResult => ({
@@ -264,6 +282,7 @@ export const emptyResult = (): ReplayResult => ({
   recalledTokens: [],
   ttftMs: [],
   recallMs: [],
+  recallCpuMs: [],
 });
 
 export async function replayConversation(

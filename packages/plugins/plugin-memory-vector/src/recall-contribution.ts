@@ -42,6 +42,8 @@ export interface RecallDone {
   at: number;
   /** From the build's start to the rendered block, milliseconds. */
   ms: number;
+  /** The process's CPU time (user and system) over the same interval, milliseconds. */
+  cpuMs: number;
 }
 
 export function recallContribution({
@@ -65,6 +67,7 @@ export function recallContribution({
       if (text.trim() === '') return undefined;
       const at = Date.now();
       const started = performance.now();
+      const cpu = process.cpuUsage();
       const terms = queryTerms(text);
       const excerpts = await find({
         text,
@@ -75,7 +78,9 @@ export function recallContribution({
         contextWindow: view.contextWindow,
       });
       const block = render(excerpts, view.sessionId);
-      done?.({ sessionId: view.sessionId, terms, excerpts, at, ms: performance.now() - started });
+      const ms = performance.now() - started;
+      const used = process.cpuUsage(cpu);
+      done?.({ sessionId: view.sessionId, terms, excerpts, at, ms, cpuMs: (used.user + used.system) / 1000 });
       return block;
     },
   };

@@ -28,16 +28,24 @@ export class RecentRecalls {
     excerpts,
     at,
     ms,
+    cpuMs,
   }: {
     sessionId: string;
     terms: readonly string[];
     excerpts: readonly Excerpt[];
     at: number;
     ms?: number;
+    cpuMs?: number;
   }): void {
     if (excerpts.length === 0) return;
     this.kept.unshift({
-      record: { sessionId, at, terms: [...terms], ...(ms === undefined ? {} : { ms }) },
+      record: {
+        sessionId,
+        at,
+        terms: [...terms],
+        ...(ms === undefined ? {} : { ms }),
+        ...(cpuMs === undefined ? {} : { cpuMs }),
+      },
       excerpts,
       items: undefined,
     });
