@@ -227,6 +227,8 @@ function roomFlowCase(driver: PlatformConformanceDriver, index: number) {
     await waitFor(() => sentIn(QUIET).some((message) => message.text.includes('Second answer.')), {
       what: () => `the second answer; ${seen()}`,
     });
+    // What she read while muted reached her next turn as context.
+    expect(JSON.stringify(fixture.model.chatBodies().at(-1))).toContain('are you there');
     const calls = fixture.model.requests.length;
     await server.deliver({ chat: { kind: 'group', group: 'g3' }, from: 'bob', text: 'elsewhere', mention: true });
     await server.deliver({ chat: QUIET, from: 'bob', text: 'and now?', mention: true });

@@ -58,8 +58,11 @@ describe('a friend request across two hosts on one PostgreSQL', () => {
     implementation.push(onebotFriendRequest({ userId: 99, comment: 'hi, I am Ada', flag: 'f-99' }));
     await until(() => sends(implementation).length === 1, 'the question to the owner');
     expect(sends(implementation)[0]?.params.user_id).toBe(OWNER);
-    const id = /request id (r[0-9a-f]+)/.exec(JSON.stringify(fixture.model.chatBodies()[0]))?.[1];
+    const notice = JSON.stringify(fixture.model.chatBodies()[0]);
+    const id = /request id (r[0-9a-f]+)/.exec(notice)?.[1];
     expect(id).toBeDefined();
+    // The requester's note goes to the owner with the request.
+    expect(notice).toContain('hi, I am Ada');
 
     // The owner's answer reaches host 2 (as any input of the chat may reach any process): its turn calls the tool
     // there, and the approval goes out on host 1's connection, the only one.
