@@ -2,32 +2,15 @@
 // group reply quotes the message that addressed her) and which platform messages are hers (so a reply to one of
 // them addresses her). Bounded: old entries fall out first.
 import type { TurnInput } from '@aalis/api-agent';
+import { setBounded } from '@aalis/core';
 import { wasAddressed } from '@aalis/schema-message';
 
-/** A small insertion-ordered map that forgets its oldest entries past `capacity`. */
-class BoundedMap<K, V> {
-  private readonly entries = new Map<K, V>();
-  constructor(private readonly capacity: number) {}
-  set(key: K, value: V): void {
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    while (this.entries.size > this.capacity) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done) break;
-      this.entries.delete(oldest.value);
-    }
-  }
-  get(key: K): V | undefined {
-    return this.entries.get(key);
-  }
-  delete(key: K): void {
-    this.entries.delete(key);
-  }
-}
+const MAX_QUOTES = 2_000;
+const MAX_OWN = 10_000;
 
 export class RoomMemory {
-  private readonly quotes = new BoundedMap<string, string>(2_000);
-  private readonly own = new BoundedMap<string, true>(10_000);
+  private readonly quotes = new Map<string, string>();
+  private readonly own = new Map<string, true>();
 
   constructor(private readonly platform: string) {}
 
@@ -40,7 +23,7 @@ export class RoomMemory {
       const message = inputs[index]?.message;
       if (!message || message.platform !== this.platform || message.messageId === undefined) continue;
       if (!wasAddressed(message)) continue;
-      this.quotes.set(turnId, message.messageId);
+      setBounded(this.quotes, turnId, message.messageId, MAX_QUOTES);
       return;
     }
   }
@@ -56,7 +39,7 @@ export class RoomMemory {
 
   /** Remembers a message she sent (`chatId` scopes ids that are only unique per chat). */
   sent(chatId: string, messageId: string): void {
-    this.own.set(`${chatId}\u0000${messageId}`, true);
+    setBounded(this.own, `${chatId}\u0000${messageId}`, true, MAX_OWN);
   }
 
   isHers(chatId: string, messageId: string): boolean {

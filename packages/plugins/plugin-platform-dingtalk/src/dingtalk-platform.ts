@@ -7,7 +7,7 @@
 import '@aalis/api-agent';
 import { type Receipt, StoredReceipts } from '@aalis/api-gateway';
 import { media } from '@aalis/api-media';
-import { type AalisError, definePlugin, describeError, optional } from '@aalis/core';
+import { type AalisError, definePlugin, describeError, optional, setBounded } from '@aalis/core';
 import {
   type ConnectOutcome,
   deliverToRoom,
@@ -50,17 +50,6 @@ interface ChatInfo {
   webhook?: { url: string; expiresAt: number };
   /** For a single chat: the person, whom the API sends to. */
   userId?: string;
-}
-
-/** A bounded insertion-ordered map. */
-function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
-  map.delete(key);
-  map.set(key, value);
-  while (map.size > MAX_REMEMBERED) {
-    const oldest = map.keys().next();
-    if (oldest.done) break;
-    map.delete(oldest.value);
-  }
 }
 
 /** A Markdown message's title (DingTalk shows it in notifications): its first words, without Markdown marks. */
@@ -160,12 +149,14 @@ export default definePlugin({
       if (message.chatbotUserId) selfId = message.chatbotUserId;
       registration.register(selfId);
       const previous = chats.get(read.chatId);
-      remember(chats, read.chatId, {
+      const chat: ChatInfo = {
         chatType: read.chatType,
         ...((read.webhook ?? previous?.webhook) ? { webhook: read.webhook ?? previous?.webhook } : {}),
         ...(read.chatType === 'private' ? { userId: read.userId } : {}),
-      });
-      remember(senders, read.messageId, { userId: read.userId, ...(read.webhook ? { webhook: read.webhook } : {}) });
+      };
+      setBounded(chats, read.chatId, chat, MAX_REMEMBERED);
+      const sender = { userId: read.userId, ...(read.webhook ? { webhook: read.webhook } : {}) };
+      setBounded(senders, read.messageId, sender, MAX_REMEMBERED);
       const addressed =
         read.chatType === 'private' ||
         read.mentionsHer ||

@@ -8,7 +8,7 @@ import '@aalis/api-agent';
 import { createHash } from 'node:crypto';
 import { commands } from '@aalis/api-commands';
 import { media } from '@aalis/api-media';
-import { AalisError, definePlugin, describeError, optional, translate } from '@aalis/core';
+import { AalisError, definePlugin, describeError, optional, setBounded, translate } from '@aalis/core';
 import {
   type ChatType,
   deliverToRoom,
@@ -182,7 +182,9 @@ export default definePlugin({
     const stopping = new AbortController();
     const typing = new Map<string, ReturnType<typeof setInterval>>();
     /** Names of guilds and channels (threads too) seen on the gateway, for session titles; bounded. */
-    const names = new BoundedNames(5_000);
+    /** Guild and channel names (and a channel's guild and parent) by key, the oldest forgotten past 5,000. */
+    const names = new Map<string, string>();
+    const rememberName = (key: string, value: string) => setBounded(names, key, value, 5_000);
     /** Her managed roles, one per guild (bounded by the guilds she is in). */
     const ownRoles = new Set<string>();
     const interactions = new Map<string, PendingInteraction>();
@@ -221,7 +223,7 @@ export default definePlugin({
           return;
         case GatewayDispatchEvents.GuildCreate:
         case GatewayDispatchEvents.GuildUpdate:
-          if (typeof d.id === 'string' && typeof d.name === 'string') names.set(`guild:${d.id}`, d.name);
+          if (typeof d.id === 'string' && typeof d.name === 'string') rememberName(`guild:${d.id}`, d.name);
           for (const role of (Array.isArray(d.roles) ? d.roles : []) as {
             id?: unknown;
             tags?: { bot_id?: unknown };
@@ -265,9 +267,9 @@ export default definePlugin({
 
     function rememberChannel(channel: Record<string, unknown>): void {
       if (typeof channel?.id !== 'string' || typeof channel.name !== 'string') return;
-      names.set(`channel:${channel.id}`, channel.name);
-      if (typeof channel.guild_id === 'string') names.set(`channel-guild:${channel.id}`, channel.guild_id);
-      if (typeof channel.parent_id === 'string') names.set(`channel-parent:${channel.id}`, channel.parent_id);
+      rememberName(`channel:${channel.id}`, channel.name);
+      if (typeof channel.guild_id === 'string') rememberName(`channel-guild:${channel.id}`, channel.guild_id);
+      if (typeof channel.parent_id === 'string') rememberName(`channel-parent:${channel.id}`, channel.parent_id);
     }
 
     function onReady(d: Record<string, unknown>): void {
@@ -815,21 +817,4 @@ function fixedGateway(url: string) {
       };
     }
   };
-}
-
-/** Names by key, the oldest forgotten past `capacity`. */
-class BoundedNames {
-  private readonly entries = new Map<string, string>();
-  constructor(private readonly capacity: number) {}
-  set(key: string, value: string): void {
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    if (this.entries.size > this.capacity) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
-  }
-  get(key: string): string | undefined {
-    return this.entries.get(key);
-  }
 }

@@ -3,6 +3,7 @@
 // an answer says `finish`. This keeps the streams: which message each answers, what it says so far, and each
 // message's response_url (usable once, for a reply that comes after the stream's window). Bounded.
 import { randomBytes } from 'node:crypto';
+import { setBounded } from '@aalis/core';
 
 export interface WecomStream {
   id: string;
@@ -16,16 +17,6 @@ export interface WecomStream {
 }
 
 const CAPACITY = 2_000;
-
-function bounded<V>(map: Map<string, V>, key: string, value: V): void {
-  map.delete(key);
-  map.set(key, value);
-  while (map.size > CAPACITY) {
-    const oldest = map.keys().next();
-    if (oldest.done) break;
-    map.delete(oldest.value);
-  }
-}
 
 export class WecomStreams {
   private readonly streams = new Map<string, WecomStream>();
@@ -50,15 +41,15 @@ export class WecomStreams {
       finished: false,
       idle: false,
     };
-    bounded(this.streams, stream.id, stream);
-    bounded(this.byMessage, msgId, stream);
-    if (responseUrl) bounded(this.responseUrls, msgId, { chatId, url: responseUrl });
+    setBounded(this.streams, stream.id, stream, CAPACITY);
+    setBounded(this.byMessage, msgId, stream, CAPACITY);
+    if (responseUrl) setBounded(this.responseUrls, msgId, { chatId, url: responseUrl }, CAPACITY);
     return stream;
   }
 
   /** Keeps the response_url of a message that gets no stream (room context): a later reply may still use it. */
   keepResponseUrl(chatId: string, msgId: string, responseUrl: string): void {
-    bounded(this.responseUrls, msgId, { chatId, url: responseUrl });
+    setBounded(this.responseUrls, msgId, { chatId, url: responseUrl }, CAPACITY);
   }
 
   /** Forgets a message's stream and response_url (its input was not stored: WeCom delivers it again). */
