@@ -55,7 +55,8 @@ const quantile = (values: readonly number[], q: number) => {
 };
 const fixed = (ms: number) => ms.toFixed(3).padStart(8);
 
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+// Waits are generous: on a loaded machine the product starts, and a cold first turn runs, slowly.
+async function until(check: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -408,7 +409,7 @@ async function measure(driver: PlatformConformanceDriver): Promise<Row> {
 }
 
 /** Resolves as `work` does, or rejects after `timeoutMs` (its timer cleared either way). */
-async function atMost(work: Promise<void>, what: string, timeoutMs = 10_000): Promise<void> {
+async function atMost(work: Promise<void>, what: string, timeoutMs = 60_000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
