@@ -21,6 +21,7 @@ import {
   optional,
   provide,
   s,
+  setBounded,
   type TextRef,
   textRef,
 } from '@aalis/core';
@@ -188,9 +189,7 @@ export function createBudgetPlugin({ now = Date.now }: { now?: () => number } = 
           `budget: over ${over.kind} budget, no model call turn=${call.turnId} session=${call.sessionId}${notify ? ' notice' : ''}`,
         );
         if (!notify) return;
-        noticed.delete(key);
-        noticed.set(key, now());
-        if (noticed.size > 50_000) noticed.delete(noticed.keys().next().value as string);
+        setBounded(noticed, key, now(), 50_000);
         await send({
           sessionId: call.sessionId,
           platform: subject.platform,

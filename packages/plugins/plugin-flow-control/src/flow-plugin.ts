@@ -5,7 +5,7 @@ import { authorisedIdentityOf, authority } from '@aalis/api-authority';
 import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
 import { sessionFields } from '@aalis/api-session-settings';
-import { config, definePlugin, events, type Infer, i18n, logger, optional, s, textRef } from '@aalis/core';
+import { config, definePlugin, events, type Infer, i18n, logger, optional, s, setBounded, textRef } from '@aalis/core';
 import type { OutgoingMessage } from '@aalis/schema-message';
 import { CallGate } from './call-gate.js';
 import { FlowControl, type FlowRules, type HoldRule, type RoomRules } from './flow-control.js';
@@ -145,9 +145,7 @@ export function createFlowControlPlugin({ now = Date.now }: { now?: () => number
           },
           flow.defaults,
         );
-        roomRules.delete(message.sessionId);
-        roomRules.set(message.sessionId, { rules, at });
-        if (roomRules.size > 10_000) roomRules.delete(roomRules.keys().next().value as string);
+        setBounded(roomRules, message.sessionId, { rules, at }, 10_000);
         return rules;
       };
 
