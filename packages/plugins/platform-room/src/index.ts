@@ -9,6 +9,7 @@ export {
   listenWhileHeld,
   readCallbackBody,
 } from './callback-server.js';
+export { type ChatMarkup, decodeMarkedEntities, markdownToChatMarkup } from './chat-markup.js';
 export {
   type HoldConnectionOptions,
   holdConnection,
