@@ -12,7 +12,7 @@ import { setTimeout as pause } from 'node:timers/promises';
 import '@aalis/api-agent';
 import { type Receipt, StoredReceipts } from '@aalis/api-gateway';
 import { media } from '@aalis/api-media';
-import { AalisError, definePlugin, describeError, type Logger, optional } from '@aalis/core';
+import { AalisError, definePlugin, describeError, type Logger, optional, setBounded } from '@aalis/core';
 import {
   type ChatType,
   deliverToRoom,
@@ -261,10 +261,7 @@ export default definePlugin({
           client.contact.user.get({ path: { user_id: openId }, params: { user_id_type: 'open_id' } }),
         );
         const name = answer.data?.user?.name;
-        if (name) {
-          if (names.size >= 5_000) names.delete(names.keys().next().value as string);
-          names.set(openId, name);
-        }
+        if (name) setBounded(names, openId, name, 5_000);
         return name || undefined;
       } catch (error) {
         log.debug('Feishu/Lark: contact lookup failed', { error: describeError(error) });
@@ -291,8 +288,7 @@ export default definePlugin({
         log.debug('Feishu/Lark: the replied-to message could not be read', { error: describeError(error) });
         return false;
       }
-      if (senders.size >= 5_000) senders.delete(senders.keys().next().value as string);
-      senders.set(messageId, hers);
+      setBounded(senders, messageId, hers, 5_000);
       if (hers) memory.sent(chatId, messageId);
       return hers;
     }

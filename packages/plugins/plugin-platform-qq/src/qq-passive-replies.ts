@@ -2,6 +2,7 @@
 // id) is a reply, allowed within a window (5 minutes in groups, 60 in private chats) and at most 5 times per
 // received message. Anything else is an active message, which QQ allows only a few of per month. This keeps, per
 // chat, the messages she may still answer and hands out the id and the next sequence number.
+import { setBounded } from '@aalis/core';
 import type { ChatType } from '@aalis/platform-room';
 
 export const PASSIVE_WINDOW_MS: Record<ChatType, number> = { group: 5 * 60_000, private: 60 * 60_000 };
@@ -23,17 +24,8 @@ export class PassiveReplies {
 
   /** Records a message she received (so it can be answered). */
   receivedMessage(chatType: ChatType, chatId: string, msgId: string): void {
-    this.received.delete(msgId);
-    this.received.set(msgId, { chatId, chatType, at: this.now(), used: 0 });
-    this.latest.delete(chatId);
-    this.latest.set(chatId, msgId);
-    for (const map of [this.received, this.latest] as Map<string, unknown>[]) {
-      while (map.size > CAPACITY) {
-        const oldest = map.keys().next();
-        if (oldest.done) break;
-        map.delete(oldest.value);
-      }
-    }
+    setBounded(this.received, msgId, { chatId, chatType, at: this.now(), used: 0 }, CAPACITY);
+    setBounded(this.latest, chatId, msgId, CAPACITY);
   }
 
   /**

@@ -8,21 +8,23 @@
 // database lease); every process can send.
 import { setTimeout as pause } from 'node:timers/promises';
 import '@aalis/api-agent';
-import { type Receipt, receiveStored, StoredReceipts } from '@aalis/api-gateway';
-import { AalisError, definePlugin, describeError, type Logger } from '@aalis/core';
+import { type Receipt, StoredReceipts } from '@aalis/api-gateway';
+import { AalisError, definePlugin, describeError, type Logger, setBounded } from '@aalis/core';
 import {
   type ChatType,
   deliverToRoom,
   holdConnection,
   InboundOrder,
-  inboundContent,
   RoomMemory,
   reconnectWhile,
   reportPlatformState,
+  requireSettings,
   roomAdapterUses,
-  roomIncoming,
+  roomInbound,
   roomRegistration,
+  runConnection,
   shownEndpoint,
+  stateError,
   wireRoomTurns,
 } from '@aalis/platform-room';
 import type { Attachment, OutgoingMessage } from '@aalis/schema-message';
@@ -99,7 +101,8 @@ export default definePlugin({
     ...roomAdapterUses,
   },
   config: slackConfigSchema,
-  apply({ config, logger, events, i18n, lifecycle, gateway, hooks, sessionManager, platform, storage }) {
+  apply(context) {
+    const { config, logger, events, lifecycle, hooks, platform, storage } = context;
     const settings = config.use;
     const log = logger.use;
     const endpoint = shownEndpoint(settings.apiUrl);
@@ -109,12 +112,7 @@ export default definePlugin({
       plugin: '@aalis/plugin-platform-slack',
       endpoint,
     });
-    if (settings.botToken === '' || settings.appToken === '') {
-      const missing = settings.botToken === '' ? 'botToken' : 'appToken';
-      state.set({ status: 'stopped', configKey: `plugins.platform-slack.${missing}` });
-      log.warn('Slack: botToken and appToken are needed (plugins.platform-slack); not connecting');
-      return;
-    }
+    if (!requireSettings(state, log, 'Slack', { botToken: settings.botToken, appToken: settings.appToken })) return;
     const retryConfig = { retries: settings.maxRateLimitRetries, factor: 2, minTimeout: 100, maxTimeout: 5_000 };
     // Calls go through the adapters' shared exchange (slack-fetch.ts), which bounds each call's silence itself.
     const fetch = slackFetch({ timeoutMs: settings.apiTimeoutMs });
@@ -133,6 +131,7 @@ export default definePlugin({
     const stopping = new AbortController();
     let self: { userId: string; botId?: string; name?: string; teamId?: string } | undefined;
     const registration = roomRegistration(platform, { id: SLACK_PLATFORM });
+    const room = roomInbound(context, { platform: SLACK_PLATFORM, label: 'Slack' });
     /** Why the last socket could not be opened (for the live state). */
     let lastFailure: AalisError | undefined;
 
@@ -153,7 +152,7 @@ export default definePlugin({
         } catch (error) {
           const reason = slackError(error);
           const refused = TOKEN_REFUSALS.test(reason);
-          const key = 'plugins.platform-slack.botToken';
+          const key = state.configKey('botToken');
           const coded = refused
             ? slackErrors.AALIS_SLACK_TOKEN_REJECTED({ key, reason })
             : slackErrors.AALIS_SLACK_API_FAILED({ method: 'auth.test', reason });
@@ -163,7 +162,7 @@ export default definePlugin({
           state.set({
             status: refused ? 'refused' : 'reconnecting',
             nextAttemptAt: Date.now() + delay,
-            error: { code: coded.code, text: coded.text },
+            error: stateError(coded),
             ...(refused ? { configKey: key } : {}),
           });
           await pause(delay, undefined, {
@@ -188,10 +187,7 @@ export default definePlugin({
         const answer = await web.users.info({ user: userId });
         const user = answer.user;
         const name = user?.profile?.display_name || user?.real_name || user?.name;
-        if (name) {
-          if (names.size >= 5_000) names.delete(names.keys().next().value as string);
-          names.set(userId, name);
-        }
+        if (name) setBounded(names, userId, name, 5_000);
         return name || undefined;
       } catch (error) {
         log.debug('Slack: users.info failed', { error: slackError(error) });
@@ -234,40 +230,23 @@ export default definePlugin({
             ...(mime ? { mimeType: mime } : {}),
           });
       }
-      const { content, attachments } = await inboundContent({
+      const name = await displayName(event);
+      return room.receive({
+        chatType,
+        chatId,
+        title: privateChat ? name : undefined,
+        userId,
+        displayName: name,
         text: read.text,
         images,
         files,
-        maxLength: settings.maxInboundLength,
         // Slack's file URLs need the bot token (sent as a header, never in a shown URL).
-        image: { maxBytes: settings.image.maxBytes, timeoutMs: settings.image.fetchTimeoutMs, headers: auth },
-        file: { maxBytes: settings.file.maxBytes, timeoutMs: settings.file.fetchTimeoutMs, headers: auth },
-        t: (text) => i18n.use.t(text),
-        logger: log,
+        headers: auth,
+        messageId: ts,
+        replyTo: threadTs,
+        addressed,
+        timestamp: Number.isFinite(Number(ts)) ? Math.round(Number(ts) * 1000) : Date.now(),
       });
-      const name = await displayName(event);
-      const incoming = await roomIncoming(
-        {
-          platform: SLACK_PLATFORM,
-          chatType,
-          chatId,
-          title: privateChat ? name : undefined,
-          userId,
-          displayName: name,
-          content,
-          attachments,
-          messageId: ts,
-          replyTo: threadTs,
-          addressed,
-          timestamp: Number.isFinite(Number(ts)) ? Math.round(Number(ts) * 1000) : Date.now(),
-        },
-        { sessionManager: sessionManager.available ? sessionManager.use : undefined, logger: log },
-      );
-      // Resolves once stored, not when its turn ends: the chat's next message must reach the gateway before this
-      // turn ends (to join it).
-      return receiveStored(gateway.use, events.use, incoming, (error) =>
-        log.error('Slack: an event could not be handed to the gateway', { error: describeError(error) }),
-      );
     }
 
     /** One events_api event; resolves with whether its input was stored (`failed`: left unacknowledged). */
@@ -362,7 +341,7 @@ export default definePlugin({
           const reason = slackError(error);
           const refused = TOKEN_REFUSALS.test(reason);
           lastFailure = refused
-            ? slackErrors.AALIS_SLACK_TOKEN_REJECTED({ key: 'plugins.platform-slack.appToken', reason })
+            ? slackErrors.AALIS_SLACK_TOKEN_REJECTED({ key: state.configKey('appToken'), reason })
             : slackErrors.AALIS_SLACK_API_FAILED({ method: 'apps.connections.open', reason });
           log.warn(lastFailure.message, { code: lastFailure.code });
           void client.disconnect().catch(() => {});
@@ -393,8 +372,8 @@ export default definePlugin({
               state.set({
                 status: refused ? 'refused' : 'reconnecting',
                 nextAttemptAt: Date.now() + delay,
-                ...(failure ? { error: { code: failure.code, text: failure.text } } : {}),
-                ...(refused ? { configKey: 'plugins.platform-slack.appToken' } : {}),
+                ...(failure ? { error: stateError(failure) } : {}),
+                ...(refused ? { configKey: state.configKey('appToken') } : {}),
               });
               log.info(`Slack: the socket closed; reconnecting in ${delay} ms`);
             },
@@ -487,14 +466,13 @@ export default definePlugin({
     }
 
     wireRoomTurns({ platform: SLACK_PLATFORM, events: events.use, hooks: hooks.use, memory, deliver });
-    const connecting = connectLoop().catch((error: unknown) => {
-      if (!stopping.signal.aborted) log.error('Slack: stopped', { error: describeError(error) });
-    });
-    lifecycle.use.onDispose(async () => {
-      stopping.abort();
-      state.set({ status: 'stopped' });
-      registration.unregister();
-      await connecting;
+    runConnection(lifecycle.use, {
+      label: 'Slack',
+      logger: log,
+      stopping,
+      state,
+      run: connectLoop,
+      stop: () => registration.unregister(),
     });
   },
 });
