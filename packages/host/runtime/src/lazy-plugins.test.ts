@@ -60,11 +60,34 @@ let workspace: ReturnType<typeof temporaryWorkspace>;
 beforeAll(() => {
   workspace = temporaryWorkspace('locale: en\n');
 });
-afterAll(() => workspace.remove());
+afterAll(() => {
+  workspace.remove();
+  // The fork runs other files after this one (isolate: false): the maps are not kept for them.
+  maps.clear();
+});
 
 interface ScriptCoverage {
   url: string;
   functions: { functionName: string; ranges: { startOffset: number; count: number }[] }[];
+}
+
+/**
+ * The line starts and source map of a build's file, read once for the file's runs (the command's build and its map
+ * are some 13 and 37 MB: parsing the map takes about a second of CPU).
+ */
+const maps = new Map<string, { lineStarts: number[]; map: SourceMap }>();
+function mapOf(path: string): { lineStarts: number[]; map: SourceMap } {
+  let known = maps.get(path);
+  if (!known) {
+    const text = readFileSync(path, 'latin1');
+    const lineStarts = [0];
+    for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) {
+      lineStarts.push(index + 1);
+    }
+    known = { lineStarts, map: new SourceMap(JSON.parse(readFileSync(`${path}.map`, 'utf8'))) };
+    maps.set(path, known);
+  }
+  return known;
 }
 
 /** Runs `aalis chat` with one line; returns the repository paths of the sources any of whose functions ran. */
@@ -95,12 +118,7 @@ async function executedSources(name: string, env: Record<string, string> = {}) {
       // The command's build; the WebUI package's entry beside it (imported at start to see whether the page is
       // built) is read too, for what it runs.
       if (path.endsWith('/cli.cjs')) builds++;
-      const text = readFileSync(path, 'latin1');
-      const lineStarts = [0];
-      for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) {
-        lineStarts.push(index + 1);
-      }
-      const map = new SourceMap(JSON.parse(readFileSync(`${path}.map`, 'utf8')));
+      const { lineStarts, map } = mapOf(path);
       // Offsets count from the start of the compiled text: for the CommonJS build the loader's wrapper head comes
       // first, on line 1; an ES module is not wrapped.
       const shift = path.endsWith('.cjs') ? (WRAPPER_HEAD as string).length : 0;

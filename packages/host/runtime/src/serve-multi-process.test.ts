@@ -10,10 +10,16 @@ import {
   type WebSocketLike,
 } from '@aalis/session-client';
 import { type ScriptedReply, textReply } from '@aalis/testing';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { serveConfig, startServe } from './multi-process-serve.case.js';
-import { productWorkspace, startProduct, useProductFixture } from './product-host.case.js';
+import {
+  type Cleanup,
+  type ProductFixture,
+  productWorkspace,
+  startProduct,
+  useProductFixture,
+} from './product-host.case.js';
 import { waitFor } from './spawn-aalis.case.js';
 import type { RunningAalis } from './start-aalis.js';
 
@@ -31,9 +37,13 @@ interface Host {
   stop(): Promise<void>;
 }
 
-async function host(database: string, leaseTtlMs = 1000): Promise<Host> {
+/**
+ * An in-process `aalis serve` on `database` with one client logged in. `owner` holds what stops the host (the test's
+ * cleanups, or the file's for the hosts the cases share); each client is closed when the test that opened it ends.
+ */
+async function host(database: string, leaseTtlMs = 1000, owner: ProductFixture = fixture): Promise<Host> {
   const dir = productWorkspace(
-    fixture,
+    owner,
     `locale: en
 consoleLogLevel: off
 llm: { baseUrl: ${fixture.model.url}, model: test-model }
@@ -45,7 +55,7 @@ plugins:
 `,
     'aalis-serve-multi-',
   );
-  const { aalis, stop } = await startProduct(fixture, dir, {
+  const { aalis, stop } = await startProduct(owner, dir, {
     env: { AALIS_DATABASE_URL: database },
     mode: 'serve',
     banner: false,
@@ -59,7 +69,6 @@ plugins:
   });
   expect(response.ok).toBe(true);
   const cookie = response.headers.get('set-cookie')!.split(';')[0]!;
-  const clients: Client[] = [];
   const sockets: WebSocket[] = [];
   const connected = async () => {
     const client = new Client({
@@ -73,14 +82,11 @@ plugins:
         return socket as unknown as WebSocketLike;
       },
     });
-    clients.push(client);
+    cleanups.push(() => client.close());
     await client.connect();
     return client;
   };
   const client = await connected();
-  cleanups.push(() => {
-    for (const each of clients) each.close();
-  });
   return { aalis, base, client, another: connected, sockets, stop };
 }
 
@@ -190,11 +196,37 @@ async function watchedTurnOnSpawnedA(title: string, nextReply: string) {
   return { a, b, session, onB, streamTurn };
 }
 
+/**
+ * The hosts the in-process cases share, on one database: a host start (and its stop) per case bought nothing, since
+ * each case has a session and clients of its own.
+ */
+const sharedCleanups: Cleanup[] = [];
+let shared: { a: Host; b: Host } | undefined;
+
+/** The shared hosts A and B, each seen through a client of this case's own (closed when the case ends). */
+async function pair(): Promise<{ a: Host; b: Host }> {
+  const { a, b } = shared!;
+  const [onA, onB] = [await a.another(), await b.another()];
+  return { a: { ...a, client: onA }, b: { ...b, client: onB } };
+}
+
 describe('WebUI clients on any process of one PostgreSQL', () => {
-  it('a client on B sees a turn running on A: its input, deltas, reply, running state, in B’s own sequence', async () => {
+  afterAll(async () => {
+    for (const cleanup of sharedCleanups.splice(0).reverse()) await cleanup();
+  });
+  beforeAll(async () => {
+    const owner = {
+      get model() {
+        return fixture.model;
+      },
+      cleanups: sharedCleanups,
+    };
     const database = await throwawayDatabase();
-    const a = await host(database);
-    const b = await host(database);
+    shared = { a: await host(database, 1000, owner), b: await host(database, 1000, owner) };
+  }, 60_000);
+
+  it('a client on B sees a turn running on A: its input, deltas, reply, running state, in B’s own sequence', async () => {
+    const { a, b } = await pair();
     const { session } = await a.client.request('session.create', { title: 'across' });
     const listed: SessionSummary[] = [];
     b.client.on('sessions', (frame) => {
@@ -233,9 +265,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
   }, 60_000);
 
   it('an input sent on B while A runs the session’s turn comes back to B’s tab with its client message id', async () => {
-    const database = await throwawayDatabase();
-    const a = await host(database);
-    const b = await host(database);
+    const { a, b } = await pair();
     const { session } = await a.client.request('session.create', { title: 'handed over' });
     const onB = new Recorder();
     await b.client.subscribe(session.id, onB.handlers).ready;
@@ -253,9 +283,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
   }, 60_000);
 
   it('a client on B whose socket drops during A’s turn resumes on B: every event once, in order', async () => {
-    const database = await throwawayDatabase();
-    const a = await host(database);
-    const b = await host(database);
+    const { a, b } = await pair();
     const { session } = await a.client.request('session.create', { title: 'resume' });
     const onB = new Recorder();
     await b.client.subscribe(session.id, onB.handlers).ready;
@@ -263,9 +291,10 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     fixture.model.enqueue(slowReply(words, 40));
     await a.client.send({ sessionId: session.id, text: 'stream please' });
     await until(() => onB.of('text.delta').length >= 3, 'the stream reaching B');
+    const socketsBefore = b.sockets.length;
     b.sockets.at(-1)!.terminate();
     await until(() => onB.of('turn.ended').length === 1, 'the end of the turn on B');
-    expect(b.sockets.length).toBeGreaterThan(1);
+    expect(b.sockets.length).toBeGreaterThan(socketsBefore);
     expect(onB.timelines).toHaveLength(1); // resumed from B's buffer, no second timeline
     const seqs = onB.events.map((entry) => entry.seq);
     expect(seqs).toEqual(seqs.map((_, index) => seqs[0]! + index));
@@ -273,9 +302,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
   }, 60_000);
 
   it('the stop button on B stops the turn running on A; B sees it end as stopped, by whom', async () => {
-    const database = await throwawayDatabase();
-    const a = await host(database);
-    const b = await host(database);
+    const { a, b } = await pair();
     const { session } = await a.client.request('session.create', { title: 'stop it' });
     const onB = new Recorder();
     await b.client.subscribe(session.id, onB.handlers).ready;
@@ -293,9 +320,7 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
   }, 60_000);
 
   it('a reply over NOTIFY’s 8000-byte limit reaches B whole (stored and referenced by id)', async () => {
-    const database = await throwawayDatabase();
-    const a = await host(database);
-    const b = await host(database);
+    const { a, b } = await pair();
     const { session } = await a.client.request('session.create', { title: 'long' });
     const onB = new Recorder();
     await b.client.subscribe(session.id, onB.handlers).ready;
@@ -308,6 +333,47 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     expect(onB.text(onB.of('turn.started')[0]!.turnId)).toBe(long);
   }, 60_000);
 
+  it('a deletion on A stops the turn B runs for the session and releases what B collected, unarchived', async () => {
+    const { a, b } = await pair();
+    const { session } = await b.client.request('session.create', { title: 'doomed' });
+    const onB = new Recorder();
+    await b.client.subscribe(session.id, onB.handlers).ready;
+    const removed: string[] = [];
+    b.client.on('sessions', (frame) => {
+      if (frame.change === 'removed') removed.push(frame.sessionId);
+    });
+    const thinking = gatedReply('Thinking ', 'very slowly.');
+    cleanups.push(thinking.release);
+    fixture.model.enqueue(thinking.reply, textReply('second turn'));
+    await b.client.send({ sessionId: session.id, text: 'first, on B' });
+    await until(() => onB.of('text.delta').length >= 1, 'the turn streaming on B');
+    // Collected on B while its turn runs: waits to join it.
+    // (A text no earlier case of the shared hosts sent: their long-term memory may recall those into this turn.)
+    await b.client.send({ sessionId: session.id, text: 'collected on B' });
+    await until(() => onB.of('queue').some((event) => event.added.length === 1), 'the second input waiting on B');
+
+    expect(await a.client.request('delete', { sessionId: session.id })).toEqual({ deleted: [session.id] });
+    await until(() => onB.of('turn.ended').length === 1, 'the turn on B ending');
+    expect(onB.of('turn.ended')[0]!.outcome).toBe('aborted');
+    await until(() => removed.includes(session.id), 'B’s list dropping the session');
+    // The rest of the reply is free to come now: had B not stopped, the stream would end at once and the waiting
+    // input open a turn well within this pause.
+    thinking.release();
+    await pause(1500);
+    const asked = fixture.model.chatBodies().map((body) => JSON.stringify(body));
+    expect(asked).toHaveLength(1);
+    expect(asked.some((body) => body.includes('collected on B'))).toBe(false);
+    for (const each of [a, b]) {
+      const history = await each.aalis.app.services.selected(memory)!.impl.readAll(session.id);
+      expect(history).toEqual([]);
+    }
+    expect(await b.client.request('sessions.list', {})).toMatchObject({
+      sessions: expect.not.arrayContaining([expect.objectContaining({ id: session.id })]),
+    });
+  }, 60_000);
+});
+
+describe('WebUI clients on processes that die or hold a session', () => {
   it('a process killed mid-turn: a client on another process sees that turn end as stopped', async () => {
     const { a, b, session, onB, streamTurn } = await watchedTurnOnSpawnedA('dies', 'answered again');
     const listed: SessionSummary[] = [];
@@ -341,46 +407,6 @@ describe('WebUI clients on any process of one PostgreSQL', () => {
     expect(deadEnded).toBeLessThan(types.indexOf(`turn.started ${next.turnId}`));
     expect(onB.of('turn.ended').find((event) => event.turnId === dead.turnId)?.outcome).toBe('aborted');
   }, 90_000);
-
-  it('a deletion on A stops the turn B runs for the session and releases what B collected, unarchived', async () => {
-    const database = await throwawayDatabase();
-    const a = await host(database);
-    const b = await host(database);
-    const { session } = await b.client.request('session.create', { title: 'doomed' });
-    const onB = new Recorder();
-    await b.client.subscribe(session.id, onB.handlers).ready;
-    const removed: string[] = [];
-    b.client.on('sessions', (frame) => {
-      if (frame.change === 'removed') removed.push(frame.sessionId);
-    });
-    const thinking = gatedReply('Thinking ', 'very slowly.');
-    cleanups.push(thinking.release);
-    fixture.model.enqueue(thinking.reply, textReply('second turn'));
-    await b.client.send({ sessionId: session.id, text: 'first, on B' });
-    await until(() => onB.of('text.delta').length >= 1, 'the turn streaming on B');
-    // Collected on B while its turn runs: waits to join it.
-    await b.client.send({ sessionId: session.id, text: 'second, on B' });
-    await until(() => onB.of('queue').some((event) => event.added.length === 1), 'the second input waiting on B');
-
-    expect(await a.client.request('delete', { sessionId: session.id })).toEqual({ deleted: [session.id] });
-    await until(() => onB.of('turn.ended').length === 1, 'the turn on B ending');
-    expect(onB.of('turn.ended')[0]!.outcome).toBe('aborted');
-    await until(() => removed.includes(session.id), 'B’s list dropping the session');
-    // The rest of the reply is free to come now: had B not stopped, the stream would end at once and the waiting
-    // input open a turn well within this pause.
-    thinking.release();
-    await pause(1500);
-    const asked = fixture.model.chatBodies().map((body) => JSON.stringify(body));
-    expect(asked).toHaveLength(1);
-    expect(asked.some((body) => body.includes('second, on B'))).toBe(false);
-    for (const each of [a, b]) {
-      const history = await each.aalis.app.services.selected(memory)!.impl.readAll(session.id);
-      expect(history).toEqual([]);
-    }
-    expect(await b.client.request('sessions.list', {})).toMatchObject({
-      sessions: expect.not.arrayContaining([expect.objectContaining({ id: session.id })]),
-    });
-  }, 60_000);
 
   it('an input waiting in the hand-over queue when the session is deleted is dropped, not run or archived', async () => {
     const database = await throwawayDatabase();
