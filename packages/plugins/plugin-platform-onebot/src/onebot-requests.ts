@@ -6,8 +6,7 @@
 import type { Tool } from '@aalis/api-tools';
 import type { Logger, TextRef } from '@aalis/core';
 import { textRef } from '@aalis/core';
-import { newRequestId, OwnerRequests, type PendingRequestStore, requestNote } from '@aalis/platform-room';
-import type { Identity, IncomingMessage } from '@aalis/schema-message';
+import { newRequestId, OwnerRequests, type OwnerRequestsOptions, requestNote } from '@aalis/platform-room';
 import './onebot-request-texts.js';
 
 export const REQUEST_ANSWER_TOOL = 'onebot_request_answer';
@@ -31,18 +30,11 @@ interface PendingRequest {
   groupId?: string;
 }
 
-export interface OneBotRequestsOptions {
+export interface OneBotRequestsOptions extends OwnerRequestsOptions {
   rules: RequestRules;
-  platform: string;
   call(action: string, params: Record<string, unknown>): Promise<unknown>;
-  owners(): Identity[];
-  /** The owner's private chat session with her (made if needed). */
-  ownerSession(userId: string): Promise<string>;
-  deliver(notice: IncomingMessage): Promise<void>;
   t(text: TextRef): string;
   logger: Logger;
-  /** Where waiting requests are kept (opened on first use). */
-  store(): Promise<PendingRequestStore>;
 }
 
 export class OneBotRequests {

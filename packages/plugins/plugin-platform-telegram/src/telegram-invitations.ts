@@ -7,8 +7,7 @@
 // PostgreSQL any process settles them.
 import type { Tool } from '@aalis/api-tools';
 import { defineCatalogue, type Logger, type TextRef, textRef } from '@aalis/core';
-import { newRequestId, OwnerRequests, type PendingRequestStore } from '@aalis/platform-room';
-import type { Identity, IncomingMessage } from '@aalis/schema-message';
+import { newRequestId, OwnerRequests, type OwnerRequestsOptions } from '@aalis/platform-room';
 
 export const INVITATION_ANSWER_TOOL = 'telegram_invitation_answer';
 
@@ -46,17 +45,11 @@ export interface ChatMemberUpdate {
   new_chat_member?: { status?: string; user?: { id?: number } };
 }
 
-export interface TelegramInvitationsOptions {
+export interface TelegramInvitationsOptions extends OwnerRequestsOptions {
   rules: InvitationRules;
-  platform: string;
   call(method: string, params: Record<string, unknown>): Promise<unknown>;
-  owners(): Identity[];
-  ownerSession(userId: string): Promise<string>;
-  deliver(notice: IncomingMessage): Promise<void>;
   t(text: TextRef): string;
   logger: Logger;
-  /** Where waiting invitations are kept (opened on first use). */
-  store(): Promise<PendingRequestStore>;
 }
 
 export class TelegramInvitations {
