@@ -8,7 +8,7 @@ import { ta } from '../console-accounts-texts.js';
 import { preferences } from '../page-preferences.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import '../console-accounts.css';
-import { codedErrorLine } from './coded-error.js';
+import { errorAlert } from './coded-error.js';
 import { consoleProps } from './console-props.js';
 
 interface Draft {
@@ -225,7 +225,7 @@ export const AccountsSection = defineComponent({
     return () =>
       h('section', { class: 'console-section', 'aria-labelledby': 'accounts-title', 'data-testid': 'accounts' }, [
         h('h2', { id: 'accounts-title' }, ta('webui-page.accounts')),
-        problem.value ? h('p', { class: 'setting-error', role: 'alert' }, codedErrorLine(problem.value)) : null,
+        errorAlert(problem.value),
         notice.value ? h('p', { class: 'muted', role: 'status' }, notice.value) : null,
         h(
           'ul',

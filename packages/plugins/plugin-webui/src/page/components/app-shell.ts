@@ -220,48 +220,45 @@ export const AppShell = defineComponent({
     const pageButtons = () => {
       const { account, view } = snapshot.value;
       if (!account) return null;
-      // A page opened from the drawer closes it, as picking a session does.
-      const go = (open: () => void) => () => {
-        drawer.value = 'none';
-        open();
-      };
-      return h('nav', { class: 'page-buttons', 'aria-label': t('webui-page.pages') }, [
-        account.owner
-          ? h(
-              'button',
-              {
-                type: 'button',
-                class: 'button',
-                'data-testid': 'open-admin',
-                'aria-pressed': String(view === 'admin'),
-                onClick: go(() => void (snapshot.value.view === 'admin' ? app.closeAdmin() : app.openAdmin())),
-              },
-              t('webui-page.admin'),
-            )
-          : null,
-        account.owner
-          ? h(
-              'button',
-              {
-                type: 'button',
-                class: 'button',
-                'data-testid': 'open-workflows',
-                'aria-pressed': String(view === 'workflows'),
-                onClick: go(() => (snapshot.value.view === 'workflows' ? app.closeWorkflows() : app.openWorkflows())),
-              },
-              tw('webui-page.workflows'),
-            )
-          : null,
+      // A page opened from the drawer closes it, as picking a session does; pressed again, the page closes.
+      const pageButton = (page: 'admin' | 'workflows' | 'memory', label: string, open: () => void, close: () => void) =>
         h(
           'button',
           {
             type: 'button',
             class: 'button',
-            'data-testid': 'open-memory',
-            'aria-pressed': String(view === 'memory'),
-            onClick: go(() => (snapshot.value.view === 'memory' ? app.closeMemory() : app.openMemory())),
+            'data-testid': `open-${page}`,
+            'aria-pressed': String(view === page),
+            onClick: () => {
+              drawer.value = 'none';
+              if (snapshot.value.view === page) close();
+              else open();
+            },
           },
+          label,
+        );
+      return h('nav', { class: 'page-buttons', 'aria-label': t('webui-page.pages') }, [
+        account.owner
+          ? pageButton(
+              'admin',
+              t('webui-page.admin'),
+              () => void app.openAdmin(),
+              () => void app.closeAdmin(),
+            )
+          : null,
+        account.owner
+          ? pageButton(
+              'workflows',
+              tw('webui-page.workflows'),
+              () => app.openWorkflows(),
+              () => app.closeWorkflows(),
+            )
+          : null,
+        pageButton(
+          'memory',
           tm('webui-page.memory'),
+          () => app.openMemory(),
+          () => app.closeMemory(),
         ),
       ]);
     };

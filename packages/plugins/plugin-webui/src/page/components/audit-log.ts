@@ -4,7 +4,7 @@ import type { AuditEntryView } from '@aalis/session-client';
 import { defineComponent, h, onMounted, ref } from 'vue';
 import { tc } from '../console-texts.js';
 import { preferences } from '../page-preferences.js';
-import { codedErrorLine } from './coded-error.js';
+import { errorAlert } from './coded-error.js';
 import { consoleProps } from './console-props.js';
 import { tableHead } from './table-head.js';
 
@@ -38,7 +38,7 @@ export const AuditLog = defineComponent({
     return () =>
       h('section', { 'aria-labelledby': 'admin-audit', 'data-testid': 'audit-log' }, [
         h('div', { class: 'section-head' }, [h('h2', { id: 'admin-audit' }, tc('webui-console.audit'))]),
-        problem.value ? h('p', { class: 'setting-error', role: 'alert' }, codedErrorLine(problem.value)) : null,
+        errorAlert(problem.value),
         entries.value.length === 0
           ? h('p', { class: 'placeholder' }, tc('webui-console.audit.empty'))
           : h('table', { class: 'plugins audit stacked-table' }, [

@@ -15,8 +15,9 @@ import {
 import { preferences } from '../page-preferences.js';
 import type { TextKey } from '../page-translator.js';
 import '../budget.css';
-import { codedErrorLine } from './coded-error.js';
+import { codedErrorLine, errorAlert } from './coded-error.js';
 import { consoleProps } from './console-props.js';
+import { consoleSection } from './console-section.js';
 import { tableHead } from './table-head.js';
 
 const KINDS: BudgetKindView[] = ['person', 'room', 'deployment'];
@@ -225,9 +226,7 @@ export const BudgetsSection = defineComponent({
                     ' · ',
                     tb('budget-page.limitHint'),
                   ]),
-                  problems[kind]
-                    ? h('p', { class: 'setting-error', role: 'alert' }, codedErrorLine(problems[kind]))
-                    : null,
+                  errorAlert(problems[kind]),
                 ],
               );
             }),
@@ -261,16 +260,16 @@ export const BudgetsSection = defineComponent({
           ),
         );
       }
-      return h(
-        'section',
-        { 'aria-labelledby': 'admin-budgets', class: 'console-section', 'data-testid': 'budgets-section' },
-        [
-          h('div', { class: 'section-head' }, [
-            h('h2', { id: 'admin-budgets' }, tb('budget-page.title')),
+      return consoleSection(
+        {
+          id: 'admin-budgets',
+          testId: 'budgets-section',
+          title: tb('budget-page.title'),
+          actions: [
             h('button', { type: 'button', class: 'button', onClick: () => void load() }, tb('budget-page.refresh')),
-          ]),
-          ...body,
-        ],
+          ],
+        },
+        body,
       );
     };
   },

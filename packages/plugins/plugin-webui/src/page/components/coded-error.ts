@@ -20,3 +20,8 @@ export function codedErrorLine(text: string): (VNode | string)[] {
   const { message, code } = splitErrorCode(text);
   return codedErrorNodes(message, code);
 }
+
+/** A view's error as an alert paragraph (read out when it appears), or nothing when there is none. */
+export function errorAlert(text: string | undefined): VNode | null {
+  return text ? h('p', { class: 'setting-error', role: 'alert' }, codedErrorLine(text)) : null;
+}

@@ -7,7 +7,7 @@ import { ta } from '../console-accounts-texts.js';
 import { logFileName, logText } from '../model/log-lines.js';
 import { preferences } from '../page-preferences.js';
 import '../console-accounts.css';
-import { codedErrorLine } from './coded-error.js';
+import { errorAlert } from './coded-error.js';
 import { consoleProps } from './console-props.js';
 
 const LEVELS: LogView['level'][] = ['trace', 'debug', 'info', 'warn', 'error'];
@@ -163,7 +163,7 @@ export const LogsSection = defineComponent({
               ),
             ],
           ),
-          problem.value ? h('p', { class: 'setting-error', role: 'alert' }, codedErrorLine(problem.value)) : null,
+          errorAlert(problem.value),
           truncated.value ? h('p', { class: 'muted' }, ta('webui-page.logs.truncated', { count: QUERY_LIMIT })) : null,
           oldest.value !== undefined
             ? h(

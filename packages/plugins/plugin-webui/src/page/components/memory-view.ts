@@ -1,8 +1,8 @@
-import { defineComponent, h, onMounted, type PropType, ref, type VNodeArrayChildren } from 'vue';
+import { defineComponent, h, type PropType, ref, type VNodeArrayChildren } from 'vue';
 import { tm } from '../memory-texts.js';
 import { MemoryModel, skillsByScope } from '../model/memory-model.js';
 import type { TextKey } from '../page-translator.js';
-import { useStore } from '../use-store.js';
+import { useConsoleModel } from '../use-console-model.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { consoleProps } from './console-props.js';
 import { memoryItems, personLabel, scopeLabel, when } from './memory-items.js';
@@ -27,13 +27,11 @@ export const MemoryView = defineComponent({
     onBack: { type: Function as PropType<() => void>, required: true },
   },
   setup(props) {
-    const model = new MemoryModel(props.client, props.describeError);
-    const snapshot = useStore(model);
+    const { model, snapshot } = useConsoleModel(props, MemoryModel);
     const query = ref('');
     const draftFact = ref('');
     const draftName = ref('');
     const draftContent = ref('');
-    onMounted(() => void model.load());
 
     const { factItem, skillItem, messageItem } = memoryItems(model, snapshot, {
       fact: draftFact,

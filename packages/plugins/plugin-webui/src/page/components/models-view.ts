@@ -2,7 +2,7 @@
 // Anthropic key) with 测试连接/Test connection and 保存/Save (applied live), each provider's models with their facts
 // (edit: name, context window, max output, vision, thinking levels, prices), and the default model.
 import type { ProviderKind, ProviderView } from '@aalis/session-client';
-import { defineComponent, h, onMounted, type PropType, reactive, ref } from 'vue';
+import { defineComponent, h, type PropType, reactive, ref } from 'vue';
 import { tm } from '../console-models-texts.js';
 import {
   type FactsForm,
@@ -13,10 +13,10 @@ import {
   type ProviderForm,
 } from '../model/models-model.js';
 import type { TextKey } from '../page-translator.js';
-import { useStore } from '../use-store.js';
+import { useConsoleModel } from '../use-console-model.js';
 import { stateText } from './state-text.js';
 import '../console-models.css';
-import { codedErrorLine } from './coded-error.js';
+import { errorAlert } from './coded-error.js';
 import { consoleProps } from './console-props.js';
 import { deleteButton } from './delete-button.js';
 import { tableHead } from './table-head.js';
@@ -31,8 +31,7 @@ export const ModelsView = defineComponent({
     onChanged: { type: Function as PropType<() => void>, default: undefined },
   },
   setup(props) {
-    const model = new ModelsModel(props.client, props.describeError);
-    const snapshot = useStore(model);
+    const { model, snapshot } = useConsoleModel(props, ModelsModel, () => fill());
     const forms = reactive<Record<ProviderKind, ProviderForm>>({
       openai: { baseUrl: '', apiKey: '', headers: '' },
       anthropic: { baseUrl: '', apiKey: '', headers: '' },
@@ -45,7 +44,6 @@ export const ModelsView = defineComponent({
         forms[provider.kind].headers = headersText(provider.headers);
       }
     };
-    onMounted(() => void model.load().then(fill));
     const changed = async (done: Promise<boolean>) => {
       if (!(await done)) return;
       fill();
@@ -327,7 +325,7 @@ export const ModelsView = defineComponent({
         [
           h('h2', { id: 'admin-models' }, tm('console-models.models')),
           h('p', { class: 'muted' }, tm('console-models.models.intro')),
-          error ? h('p', { class: 'setting-error', role: 'alert' }, codedErrorLine(error)) : null,
+          errorAlert(error),
           h('div', { class: 'setting' }, [
             h('label', { for: 'console-default-model', class: 'setting-label' }, tm('console-models.defaultModel')),
             h('div', { class: 'setting-control' }, [

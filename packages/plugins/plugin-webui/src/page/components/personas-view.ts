@@ -1,19 +1,18 @@
-import { defineComponent, h, onMounted } from 'vue';
+import { defineComponent, h } from 'vue';
 import { tm } from '../console-models-texts.js';
 import { type PersonaDraft, PersonasModel } from '../model/personas-model.js';
-import { useStore } from '../use-store.js';
+import { useConsoleModel } from '../use-console-model.js';
 import '../console-models.css';
-import { codedErrorLine, codedErrorNodes } from './coded-error.js';
+import { codedErrorNodes, errorAlert } from './coded-error.js';
 import { consoleProps } from './console-props.js';
+import { consoleSection } from './console-section.js';
 import { deleteButton } from './delete-button.js';
 
 export const PersonasView = defineComponent({
   name: 'PersonasView',
   props: consoleProps,
   setup(props) {
-    const model = new PersonasModel(props.client, props.describeError);
-    const snapshot = useStore(model);
-    onMounted(() => void model.load());
+    const { model, snapshot } = useConsoleModel(props, PersonasModel);
 
     const input = (draft: PersonaDraft, key: 'personaId' | 'name', label: string, readonly = false) =>
       h('div', { class: 'setting' }, [
@@ -45,18 +44,20 @@ export const PersonasView = defineComponent({
       // The form writes into the draft object itself: it lives until the model replaces it (open, save, close).
       const editing = draft;
       const current = draft?.revision ? personas.find((persona) => persona.id === draft.personaId) : undefined;
-      return h(
-        'section',
-        { 'aria-labelledby': 'admin-personas', class: 'console-section', 'data-testid': 'personas-section' },
-        [
-          h('div', { class: 'section-head' }, [
-            h('h2', { id: 'admin-personas' }, tm('console-models.personas')),
+      return consoleSection(
+        {
+          id: 'admin-personas',
+          testId: 'personas-section',
+          title: tm('console-models.personas'),
+          actions: [
             h(
               'button',
               { type: 'button', class: 'button', onClick: () => model.edit(undefined) },
               tm('console-models.personas.new'),
             ),
-          ]),
+          ],
+        },
+        [
           h('p', { class: 'muted' }, tm('console-models.personas.intro')),
           h(
             'ul',
@@ -87,7 +88,7 @@ export const PersonasView = defineComponent({
                 ...problems.map((problem) => h('p', codedErrorNodes(problem.message, problem.code))),
               ])
             : null,
-          error ? h('p', { class: 'setting-error', role: 'alert' }, codedErrorLine(error)) : null,
+          errorAlert(error),
           editing
             ? h(
                 'form',

@@ -2,16 +2,17 @@
 // attempt's time; refused naming the key to fix; stopped) and each MCP server's, refreshed while shown, with forms
 // for the Telegram and OneBot connections and the MCP servers, saved through the configuration (applied live).
 import type { PlatformStateView } from '@aalis/session-client';
-import { defineComponent, h, onMounted, onUnmounted, reactive } from 'vue';
+import { defineComponent, h, onMounted, onUnmounted, reactive, type VNode } from 'vue';
 import { tm } from '../console-models-texts.js';
 import { mcpFormOf, mcpServerOf, PlatformsModel } from '../model/platforms-model.js';
 import { preferences, t } from '../page-preferences.js';
 import type { TextKey } from '../page-translator.js';
 import type { PageTextKey } from '../texts.js';
-import { useStore } from '../use-store.js';
+import { useConsoleModel } from '../use-console-model.js';
 import '../console-models.css';
-import { codedErrorLine, codedErrorNodes } from './coded-error.js';
+import { codedErrorNodes, errorAlert } from './coded-error.js';
 import { consoleProps } from './console-props.js';
+import { consoleSection } from './console-section.js';
 import { tableHead } from './table-head.js';
 
 /** How often the live states are asked again while the section is shown. */
@@ -25,8 +26,7 @@ export const PlatformsView = defineComponent({
   name: 'PlatformsView',
   props: consoleProps,
   setup(props) {
-    const model = new PlatformsModel(props.client, props.describeError);
-    const snapshot = useStore(model);
+    const { model, snapshot } = useConsoleModel(props, PlatformsModel, () => fill());
     const telegram = reactive({ token: '', apiRoot: '' });
     const onebot = reactive({ url: '', accessToken: '' });
     const mcp = reactive({ name: '', command: '', url: '' });
@@ -39,7 +39,6 @@ export const PlatformsView = defineComponent({
     };
     let timer: ReturnType<typeof setInterval> | undefined;
     onMounted(() => {
-      void model.load().then(fill);
       timer = setInterval(() => void model.refresh(), REFRESH_MS);
     });
     onUnmounted(() => clearInterval(timer));
@@ -91,28 +90,54 @@ export const PlatformsView = defineComponent({
         ]),
       ]);
 
-    const saveButton = (busy: boolean) =>
-      h('div', { class: 'console-actions' }, [
-        h('button', { type: 'submit', class: 'button primary', disabled: busy }, tm('console-models.save')),
-      ]);
+    /** A platform's form: its fields, saved over the section's other values; the form is filled again once saved. */
+    const platformForm = (
+      section: 'telegram' | 'onebot',
+      values: Record<string, unknown>,
+      edited: () => Record<string, unknown>,
+      fields: VNode[],
+    ) => {
+      const { busy, saved } = snapshot.value;
+      return h(
+        'form',
+        {
+          class: 'console-card',
+          'data-testid': `${section}-form`,
+          onSubmit: (event: Event) => {
+            event.preventDefault();
+            void model.save(section, { ...values, ...edited() }).then((ok) => ok && fill());
+          },
+        },
+        [
+          h('h3', tm(`console-models.${section}`)),
+          ...fields,
+          h('div', { class: 'console-actions' }, [
+            h('button', { type: 'submit', class: 'button primary', disabled: busy }, tm('console-models.save')),
+          ]),
+          saved === section ? h('p', { class: 'console-ok', role: 'status' }, tm('console-models.saved')) : null,
+        ],
+      );
+    };
 
     return () => {
       const { platforms, mcp: servers, sections, busy, error, saved } = snapshot.value;
       const mcpServers = (sections.mcp?.values.servers ?? {}) as Record<string, unknown>;
-      return h(
-        'section',
-        { 'aria-labelledby': 'admin-platforms', class: 'console-section', 'data-testid': 'platforms-section' },
-        [
-          h('div', { class: 'section-head' }, [
-            h('h2', { id: 'admin-platforms' }, tm('console-models.platforms')),
+      return consoleSection(
+        {
+          id: 'admin-platforms',
+          testId: 'platforms-section',
+          title: tm('console-models.platforms'),
+          actions: [
             h(
               'button',
               { type: 'button', class: 'button', onClick: () => void model.refresh() },
               tm('console-models.refresh'),
             ),
-          ]),
+          ],
+        },
+        [
           h('p', { class: 'muted' }, tm('console-models.platforms.intro')),
-          error ? h('p', { class: 'setting-error', role: 'alert' }, codedErrorLine(error)) : null,
+          errorAlert(error),
           platforms.length === 0
             ? h('p', { class: 'muted' }, tm('console-models.platforms.empty'))
             : h('div', { class: 'table-scroll' }, [
@@ -122,24 +147,14 @@ export const PlatformsView = defineComponent({
                 ]),
               ]),
           sections.telegram
-            ? h(
-                'form',
-                {
-                  class: 'console-card',
-                  'data-testid': 'telegram-form',
-                  onSubmit: (event: Event) => {
-                    event.preventDefault();
-                    void model
-                      .save('telegram', {
-                        ...sections.telegram!.values,
-                        token: telegram.token,
-                        ...(telegram.apiRoot.trim() ? { apiRoot: telegram.apiRoot.trim() } : {}),
-                      })
-                      .then((ok) => ok && fill());
-                  },
-                },
+            ? platformForm(
+                'telegram',
+                sections.telegram.values,
+                () => ({
+                  token: telegram.token,
+                  ...(telegram.apiRoot.trim() ? { apiRoot: telegram.apiRoot.trim() } : {}),
+                }),
                 [
-                  h('h3', tm('console-models.telegram')),
                   field(
                     'telegram-token',
                     tm('console-models.telegram.token'),
@@ -153,32 +168,18 @@ export const PlatformsView = defineComponent({
                     telegram.apiRoot,
                     (v) => (telegram.apiRoot = v),
                   ),
-                  saveButton(busy),
-                  saved === 'telegram'
-                    ? h('p', { class: 'console-ok', role: 'status' }, tm('console-models.saved'))
-                    : null,
                 ],
               )
             : null,
           sections.onebot
-            ? h(
-                'form',
-                {
-                  class: 'console-card',
-                  'data-testid': 'onebot-form',
-                  onSubmit: (event: Event) => {
-                    event.preventDefault();
-                    void model
-                      .save('onebot', {
-                        ...sections.onebot!.values,
-                        url: onebot.url.trim(),
-                        accessToken: onebot.accessToken,
-                      })
-                      .then((ok) => ok && fill());
-                  },
-                },
+            ? platformForm(
+                'onebot',
+                sections.onebot.values,
+                () => ({
+                  url: onebot.url.trim(),
+                  accessToken: onebot.accessToken,
+                }),
                 [
-                  h('h3', tm('console-models.onebot')),
                   field('onebot-url', tm('console-models.onebot.url'), onebot.url, (v) => (onebot.url = v)),
                   field(
                     'onebot-token',
@@ -187,10 +188,6 @@ export const PlatformsView = defineComponent({
                     (v) => (onebot.accessToken = v),
                     'password',
                   ),
-                  saveButton(busy),
-                  saved === 'onebot'
-                    ? h('p', { class: 'console-ok', role: 'status' }, tm('console-models.saved'))
-                    : null,
                 ],
               )
             : null,

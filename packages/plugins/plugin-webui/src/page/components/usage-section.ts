@@ -16,8 +16,9 @@ import {
 import { preferences } from '../page-preferences.js';
 import type { TextKey } from '../page-translator.js';
 import '../console-accounts.css';
-import { codedErrorLine } from './coded-error.js';
+import { errorAlert } from './coded-error.js';
 import { consoleProps } from './console-props.js';
+import { consoleSection } from './console-section.js';
 import { tableHead } from './table-head.js';
 
 const GROUPS: UsageGroupBy[] = ['day', 'model', 'account', 'session', 'platform'];
@@ -136,98 +137,107 @@ export const UsageSection = defineComponent({
     ];
     return () => {
       const current = report.value;
-      return h('section', { class: 'console-section', 'aria-labelledby': 'usage-title', 'data-testid': 'usage' }, [
-        h('div', { class: 'section-head' }, [
-          h('h2', { id: 'usage-title' }, ta('webui-page.usage')),
-          h('div', { class: 'filters' }, [
-            ...select(
-              'usage-days',
-              ta('webui-page.usage.days'),
-              String(days.value),
-              PERIODS.map((period) => [String(period), ta('webui-page.usage.lastDays', { days: period })]),
-              (value) => (days.value = Number(value)),
-            ),
-            ...select(
-              'usage-group',
-              ta('webui-page.usage.groupBy'),
-              groupBy.value,
-              GROUPS.map((group) => [group, ta(`webui-page.usage.group.${group}` as TextKey<typeof ta>)]),
-              (value) => (groupBy.value = value as UsageGroupBy),
-            ),
-            h(
-              'button',
-              { type: 'button', class: 'button', disabled: !current, onClick: exportCsv },
-              ta('webui-page.usage.export'),
-            ),
-          ]),
-        ]),
-        problem.value ? h('p', { class: 'setting-error', role: 'alert' }, codedErrorLine(problem.value)) : null,
-        current
-          ? [
-              h('dl', { class: 'usage-totals', 'data-testid': 'usage-total' }, [
-                h('div', [h('dt', ta('webui-page.usage.calls')), h('dd', number(current.total.calls))]),
-                h('div', [h('dt', ta('webui-page.usage.prompt')), h('dd', number(current.total.promptTokens))]),
-                h('div', [
-                  h('dt', ta('webui-page.usage.cachedShare')),
-                  h('dd', percentText(cachedShare(current.total))),
-                ]),
-                h('div', [h('dt', ta('webui-page.usage.completion')), h('dd', number(current.total.completionTokens))]),
-                h('div', [h('dt', ta('webui-page.usage.cost')), h('dd', costText(current.total))]),
-              ]),
-              current.total.unpriced > 0
-                ? h('p', { class: 'muted' }, ta('webui-page.usage.unpriced', { count: current.total.unpriced }))
-                : null,
-              h('figure', { class: 'usage-charts' }, [
-                chart(
-                  tokenBars(current.daily, CHART_WIDTH, TOKEN_HEIGHT),
-                  TOKEN_HEIGHT,
-                  ta('webui-page.usage.chartTokens'),
-                  'usage-chart-tokens',
-                ),
-                chart(
-                  costBars(current.daily, CHART_WIDTH, COST_HEIGHT),
-                  COST_HEIGHT,
-                  ta('webui-page.usage.chartCost'),
-                  'usage-chart-cost',
-                ),
-                h('figcaption', { class: 'usage-legend muted' }, [
-                  h('span', [h('i', { class: 'swatch usage-chart-prompt' }), ta('webui-page.usage.prompt')]),
-                  h('span', [h('i', { class: 'swatch usage-chart-cached' }), ta('webui-page.usage.cached')]),
-                  h('span', [h('i', { class: 'swatch usage-chart-completion' }), ta('webui-page.usage.completion')]),
-                  h('span', [h('i', { class: 'swatch usage-chart-cost' }), ta('webui-page.usage.cost')]),
-                  h('span', `${current.daily[0]?.key ?? ''} – ${current.daily.at(-1)?.key ?? ''}`),
-                ]),
-              ]),
-              current.rows.length === 0
-                ? h('p', { class: 'placeholder' }, ta('webui-page.usage.empty'))
-                : h('div', { class: 'table-scroll' }, [
-                    h('table', { class: 'plugins usage-table', 'data-testid': 'usage-table' }, [
-                      tableHead(
-                        ta(`webui-page.usage.group.${current.groupBy}` as TextKey<typeof ta>),
-                        ta('webui-page.usage.calls'),
-                        ta('webui-page.usage.prompt'),
-                        ta('webui-page.usage.cachedShare'),
-                        ta('webui-page.usage.completion'),
-                        ta('webui-page.usage.cost'),
-                      ),
-                      h(
-                        'tbody',
-                        current.rows.map((row) =>
-                          h('tr', { key: row.key }, [
-                            h('td', h('code', keyText(row.key))),
-                            h('td', number(row.calls)),
-                            h('td', number(row.promptTokens)),
-                            h('td', percentText(cachedShare(row))),
-                            h('td', number(row.completionTokens)),
-                            h('td', costText(row)),
-                          ]),
-                        ),
-                      ),
-                    ]),
+      return consoleSection(
+        {
+          id: 'usage-title',
+          testId: 'usage',
+          title: ta('webui-page.usage'),
+          actions: [
+            h('div', { class: 'filters' }, [
+              ...select(
+                'usage-days',
+                ta('webui-page.usage.days'),
+                String(days.value),
+                PERIODS.map((period) => [String(period), ta('webui-page.usage.lastDays', { days: period })]),
+                (value) => (days.value = Number(value)),
+              ),
+              ...select(
+                'usage-group',
+                ta('webui-page.usage.groupBy'),
+                groupBy.value,
+                GROUPS.map((group) => [group, ta(`webui-page.usage.group.${group}` as TextKey<typeof ta>)]),
+                (value) => (groupBy.value = value as UsageGroupBy),
+              ),
+              h(
+                'button',
+                { type: 'button', class: 'button', disabled: !current, onClick: exportCsv },
+                ta('webui-page.usage.export'),
+              ),
+            ]),
+          ],
+        },
+        [
+          errorAlert(problem.value),
+          current
+            ? [
+                h('dl', { class: 'usage-totals', 'data-testid': 'usage-total' }, [
+                  h('div', [h('dt', ta('webui-page.usage.calls')), h('dd', number(current.total.calls))]),
+                  h('div', [h('dt', ta('webui-page.usage.prompt')), h('dd', number(current.total.promptTokens))]),
+                  h('div', [
+                    h('dt', ta('webui-page.usage.cachedShare')),
+                    h('dd', percentText(cachedShare(current.total))),
                   ]),
-            ]
-          : null,
-      ]);
+                  h('div', [
+                    h('dt', ta('webui-page.usage.completion')),
+                    h('dd', number(current.total.completionTokens)),
+                  ]),
+                  h('div', [h('dt', ta('webui-page.usage.cost')), h('dd', costText(current.total))]),
+                ]),
+                current.total.unpriced > 0
+                  ? h('p', { class: 'muted' }, ta('webui-page.usage.unpriced', { count: current.total.unpriced }))
+                  : null,
+                h('figure', { class: 'usage-charts' }, [
+                  chart(
+                    tokenBars(current.daily, CHART_WIDTH, TOKEN_HEIGHT),
+                    TOKEN_HEIGHT,
+                    ta('webui-page.usage.chartTokens'),
+                    'usage-chart-tokens',
+                  ),
+                  chart(
+                    costBars(current.daily, CHART_WIDTH, COST_HEIGHT),
+                    COST_HEIGHT,
+                    ta('webui-page.usage.chartCost'),
+                    'usage-chart-cost',
+                  ),
+                  h('figcaption', { class: 'usage-legend muted' }, [
+                    h('span', [h('i', { class: 'swatch usage-chart-prompt' }), ta('webui-page.usage.prompt')]),
+                    h('span', [h('i', { class: 'swatch usage-chart-cached' }), ta('webui-page.usage.cached')]),
+                    h('span', [h('i', { class: 'swatch usage-chart-completion' }), ta('webui-page.usage.completion')]),
+                    h('span', [h('i', { class: 'swatch usage-chart-cost' }), ta('webui-page.usage.cost')]),
+                    h('span', `${current.daily[0]?.key ?? ''} – ${current.daily.at(-1)?.key ?? ''}`),
+                  ]),
+                ]),
+                current.rows.length === 0
+                  ? h('p', { class: 'placeholder' }, ta('webui-page.usage.empty'))
+                  : h('div', { class: 'table-scroll' }, [
+                      h('table', { class: 'plugins usage-table', 'data-testid': 'usage-table' }, [
+                        tableHead(
+                          ta(`webui-page.usage.group.${current.groupBy}` as TextKey<typeof ta>),
+                          ta('webui-page.usage.calls'),
+                          ta('webui-page.usage.prompt'),
+                          ta('webui-page.usage.cachedShare'),
+                          ta('webui-page.usage.completion'),
+                          ta('webui-page.usage.cost'),
+                        ),
+                        h(
+                          'tbody',
+                          current.rows.map((row) =>
+                            h('tr', { key: row.key }, [
+                              h('td', h('code', keyText(row.key))),
+                              h('td', number(row.calls)),
+                              h('td', number(row.promptTokens)),
+                              h('td', percentText(cachedShare(row))),
+                              h('td', number(row.completionTokens)),
+                              h('td', costText(row)),
+                            ]),
+                          ),
+                        ),
+                      ]),
+                    ]),
+              ]
+            : null,
+        ],
+      );
     };
   },
 });

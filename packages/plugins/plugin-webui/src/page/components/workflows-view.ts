@@ -2,11 +2,11 @@
 // line), a read-only graph of its nodes, and 「最近运行」 — every run with its steps' state, input, output, timing
 // and error, cancel and run again.
 import type { RunDetailView, RunView, StepView } from '@aalis/session-client';
-import { defineComponent, h, onMounted, onUnmounted, type PropType, ref } from 'vue';
+import { defineComponent, h, type PropType, ref } from 'vue';
 import { type PlacedNode, WorkflowsModel } from '../model/workflows-model.js';
 import { preferences } from '../page-preferences.js';
 import type { TextKey } from '../page-translator.js';
-import { useStore } from '../use-store.js';
+import { useConsoleModel } from '../use-console-model.js';
 import { tw } from '../workflow-texts.js';
 import { codedErrorLine } from './coded-error.js';
 import { consoleProps } from './console-props.js';
@@ -165,13 +165,10 @@ export const WorkflowsView = defineComponent({
     onBack: { type: Function as PropType<() => void>, required: true },
   },
   setup(props) {
-    const model = new WorkflowsModel(props.client, props.describeError);
-    const snapshot = useStore(model);
+    const { model, snapshot } = useConsoleModel(props, WorkflowsModel);
     const inputs = ref('{}');
     const inputsError = ref(false);
     const editor = ref<HTMLTextAreaElement | null>(null);
-    onMounted(() => void model.load());
-    onUnmounted(() => model.dispose());
     const goToLine = (line: number) => {
       const area = editor.value;
       if (!area) return;
