@@ -21,7 +21,13 @@ export { type FetchAttachmentOptions, fetchFileAttachment, fetchImageAttachment 
 export { type InboundContentOptions, type InboundFile, inboundContent } from './inbound-content.js';
 export { inboundLimits, type RoomLimitsSettings } from './inbound-limits.js';
 export { InboundOrder } from './inbound-order.js';
-export { type ConnectOutcome, type KeepConnectedOptions, keepConnected } from './keep-connected.js';
+export {
+  type ConnectOutcome,
+  type KeepConnectedOptions,
+  type KeepListeningOptions,
+  keepConnected,
+  keepListening,
+} from './keep-connected.js';
 export {
   type AnswerToolOptions,
   MAX_REQUEST_NOTE_CHARS,

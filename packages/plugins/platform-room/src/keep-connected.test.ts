@@ -1,6 +1,6 @@
 import type { PlatformState } from '@aalis/api-platform';
 import { describe, expect, it } from 'vitest';
-import { type ConnectOutcome, keepConnected } from './keep-connected.js';
+import { type ConnectOutcome, keepConnected, keepListening } from './keep-connected.js';
 import { type LoggedLine, recordingLogger, reportedStates, testErrors } from './state-test-helpers.case.js';
 
 const shape = ({ status, configKey, error, nextAttemptAt }: PlatformState) => ({
@@ -70,5 +70,30 @@ describe('keepConnected', () => {
       'Test: the socket closed; reconnecting in 1 ms',
       'Test: the socket closed; reconnecting in 2 ms',
     ]);
+  });
+});
+
+describe('keepListening', () => {
+  it('listens again after a pause when listening failed, until the adapter stops', async () => {
+    const { state } = reportedStates();
+    const stopping = new AbortController();
+    const calls: string[] = [];
+    await keepListening({
+      state,
+      leases: undefined,
+      name: 'platform:test:callbacks',
+      stopping: stopping.signal,
+      retryMs: 1,
+      listen: async (held) => {
+        calls.push(held.aborted ? 'aborted' : 'listen');
+        // The first attempt fails at once (the port taken); the second listens until stopped.
+        if (calls.length === 2) {
+          const ended = new Promise((resolve) => held.addEventListener('abort', resolve, { once: true }));
+          stopping.abort();
+          await ended;
+        }
+      },
+    });
+    expect(calls).toEqual(['listen', 'listen']);
   });
 });

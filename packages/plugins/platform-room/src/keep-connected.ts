@@ -6,6 +6,7 @@
 import type { LeasesService } from '@aalis/api-storage';
 import { AalisError, describeError, type Logger } from '@aalis/core';
 import { holdConnection, reconnectWhile } from './connection-lease.js';
+import { pause } from './pause.js';
 import { type PlatformStateReport, stateError } from './platform-state-report.js';
 
 /** How one connection ended: it had been ready; it failed before; the platform refused the credentials. */
@@ -79,6 +80,33 @@ export function keepConnected(options: KeepConnectedOptions): Promise<void> {
           logger.info(`${label}: ${what} closed; reconnecting in ${delay} ms`);
         },
       });
+    },
+  });
+}
+
+export interface KeepListeningOptions {
+  state: PlatformStateReport;
+  leases: LeasesService | undefined;
+  name: string;
+  stopping: AbortSignal;
+  /** The pause before listening again after listening failed (the port taken). */
+  retryMs: number;
+  /** Listens until `held` aborts or listening fails (listenWhileHeld). */
+  listen(held: AbortSignal): Promise<void>;
+}
+
+/** A callback server (QQ's webhook, WeCom's callback) kept listening while this process holds the lease. */
+export function keepListening({ state, leases, name, stopping, retryMs, listen }: KeepListeningOptions): Promise<void> {
+  return holdConnection({
+    leases,
+    name,
+    stopping,
+    standby: () => state.set({ status: 'standby' }),
+    hold: async (held) => {
+      while (!held.aborted) {
+        await listen(held);
+        if (!held.aborted) await pause(retryMs, held).catch(() => {});
+      }
     },
   });
 }

@@ -13,11 +13,10 @@ import { type AalisError, definePlugin, describeError, optional } from '@aalis/c
 import {
   type ConnectOutcome,
   deliverToRoom,
-  holdConnection,
   InboundOrder,
   keepConnected,
+  keepListening,
   listenWhileHeld,
-  pause,
   RoomMemory,
   readCallbackBody,
   reportPlatformState,
@@ -441,20 +440,15 @@ export default definePlugin({
       });
     }
 
-    function webhookLoop(): Promise<void> {
-      return holdConnection({
+    const webhookLoop = () =>
+      keepListening({
+        state,
         leases: storage.available ? storage.use.leases() : undefined,
         name: `platform:qq:${settings.appId}`,
         stopping: stopping.signal,
-        standby: () => state.set({ status: 'standby' }),
-        hold: async (held) => {
-          while (!held.aborted) {
-            await listenWebhook(held);
-            if (!held.aborted) await pause(MAX_RETRY_MS / 60, held).catch(() => {});
-          }
-        },
+        retryMs: MAX_RETRY_MS / 60,
+        listen: listenWebhook,
       });
-    }
 
     /** Sends one message to the chat, passive when a received message can still be answered. */
     async function post(

@@ -11,11 +11,10 @@ import { definePlugin, describeError } from '@aalis/core';
 import {
   deliverToRoom,
   fetchFileAttachment,
-  holdConnection,
   type InboundFile,
   InboundOrder,
+  keepListening,
   listenWhileHeld,
-  pause,
   RoomMemory,
   readCallbackBody,
   reportPlatformState,
@@ -307,20 +306,15 @@ export default definePlugin({
       });
     }
 
-    function listenLoop(): Promise<void> {
-      return holdConnection({
+    const listenLoop = () =>
+      keepListening({
+        state,
         leases: storage.available ? storage.use.leases() : undefined,
         name: `platform:wecom:${settings.path}:${settings.port}`,
         stopping: stopping.signal,
-        standby: () => state.set({ status: 'standby' }),
-        hold: async (held) => {
-          while (!held.aborted) {
-            await listen(held);
-            if (!held.aborted) await pause(RETRY_MS, held).catch(() => {});
-          }
-        },
+        retryMs: RETRY_MS,
+        listen,
       });
-    }
 
     async function postResponseUrl(url: string, content: string): Promise<void> {
       for (let attempt = 0; ; attempt++) {
