@@ -94,9 +94,8 @@ describe('message actions', () => {
     'edits a message: the new text runs as a new turn, the earlier version stays behind ‹ 1/2 ›, another tab sees it',
     async () => {
       const sessionId = new URL(page.url()).searchParams.get('session')!;
-      const otherContext = await served.browser.newContext({ viewport: { width: 1280, height: 860 } });
-      const other = await otherContext.newPage();
-      await other.goto(await served.freshLink());
+      // Another tab of the same browser (logged in by its cookie).
+      const other = await context.newPage();
       await other.goto(`${served.origin}/?session=${encodeURIComponent(sessionId)}`);
       await expect.poll(() => lastTurn(other).textContent(), SLOW).toContain('Then check the output.');
 
@@ -131,7 +130,7 @@ describe('message actions', () => {
       await page.locator('[data-testid="conversation"][data-loaded="true"]').waitFor();
       expect(await turns().count()).toBe(1);
       expect(await page.getByTestId('version-position').textContent()).toBe('2/2');
-      await otherContext.close();
+      await other.close();
     },
     TIMEOUT,
   );
@@ -236,8 +235,12 @@ describe('keys and scrolling', () => {
       // Nothing pulled the reader down.
       expect(await conversation.evaluate((element) => element.scrollTop)).toBeLessThan(50);
       await jump.click();
+      // The jump scrolls smoothly: on a loaded machine it takes longer than the poll's default second.
       await expect
-        .poll(() => conversation.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight))
+        .poll(
+          () => conversation.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight),
+          SLOW,
+        )
         .toBeLessThan(50);
       await expect.poll(() => jump.count(), SLOW).toBe(0);
     },

@@ -612,10 +612,8 @@ describe('the WebUI against aalis serve', () => {
   it(
     'lays itself out again when the window crosses the phone width: the desktop panel becomes a closed drawer',
     async () => {
-      const resizable = await served.browser.newContext({ viewport: { width: 1280, height: 860 } });
-      const tab = await resizable.newPage();
-      await tab.goto(await served.freshLink());
-      await tab.getByTestId('composer-text').waitFor();
+      // A second tab of the owner's browser (logged in by its cookie): a window of its own to resize.
+      const tab = await context.newPage();
       await tab.goto(`${served.origin}/?session=${encodeURIComponent(firstSession)}`);
       await tab.getByTestId('side-panel').waitFor();
       await tab.setViewportSize({ width: 390, height: 844 });
@@ -627,7 +625,7 @@ describe('the WebUI against aalis serve', () => {
       await expect.poll(() => tab.getByTestId('side-panel').count(), SLOW).toBe(0);
       await tab.setViewportSize({ width: 1280, height: 860 });
       await expect.poll(() => tab.getByTestId('side-panel').count(), SLOW).toBe(1);
-      await resizable.close();
+      await tab.close();
     },
     TIMEOUT,
   );
