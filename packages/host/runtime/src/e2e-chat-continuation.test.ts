@@ -10,7 +10,7 @@ import {
   toolCallReply,
 } from '@aalis/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { E2E_TIMEOUT_MS, runAalis, serverConfig, temporaryWorkspace } from './spawn-aalis.case.js';
+import { E2E_TIMEOUT_MS, runAalis, serverConfig, spawnAalis, temporaryWorkspace, waitFor } from './spawn-aalis.case.js';
 
 let model: OpenAiTestServer;
 beforeAll(async () => {
@@ -18,7 +18,9 @@ beforeAll(async () => {
 });
 afterAll(() => model.close());
 const workspaces: Array<{ remove(): void }> = [];
+const stops: Array<() => void> = [];
 afterEach(() => {
+  for (const stop of stops.splice(0)) stop();
   for (const workspace of workspaces.splice(0)) workspace.remove();
   model.reset();
 });
@@ -41,16 +43,42 @@ describe.each([
     async () => {
       const workspace = temporaryWorkspace(serverConfig(model.url, '  memory-summary: false\n'));
       workspaces.push(workspace);
-      model.enqueueWhen(isChild('survey the south'), slow('the south is sunny', 2_500));
+      // The subtask answers once the turn that started it has replied, after the input ended: what the command must
+      // stay for. (A fixed 2.5 s hold kept every run waiting, or ran out first on a loaded machine.)
+      let subtaskMayAnswer!: () => void;
+      const held = new Promise<void>((resolve) => {
+        subtaskMayAnswer = resolve;
+      });
+      model.enqueueWhen(isChild('survey the south'), {
+        type: 'stream',
+        steps: [
+          { role: 'assistant' },
+          { until: held },
+          { text: 'the south is sunny' },
+          { finish: 'stop' },
+          { done: true },
+        ],
+      });
       model.enqueue(
         toolCallReply([{ id: 'c1', name: 'spawn_subtask', arguments: { task: 'survey the south', background: true } }]),
         textReply('I started a survey of the south.'),
         // The continuation turn opened by the subtask's host notice.
         textReply('The survey is back: the south is sunny.'),
       );
-      const run = await runAalis({ cwd: workspace.dir, args, input: 'survey the south for me\n' });
+      const child = spawnAalis({ cwd: workspace.dir, args });
+      stops.push(() => {
+        subtaskMayAnswer();
+        if (child.child.exitCode === null) child.child.kill('SIGKILL');
+      });
+      child.child.stdin!.end('survey the south for me\n');
+      await waitFor(() => child.stdout().includes('I started a survey of the south.\n'), {
+        timeoutMs: 60_000,
+        what: () => `the reply to the line (stdout: ${child.stdout()} stderr: ${child.stderr()})`,
+      });
+      expect(child.child.exitCode).toBe(null);
+      subtaskMayAnswer();
+      const run = { code: await child.exited, stdout: child.stdout(), stderr: child.stderr() };
       expect(run.code).toBe(0);
-      expect(run.stdout).toContain('I started a survey of the south.\n');
       expect(run.stdout).toContain('The survey is back: the south is sunny.\n');
       expect(run.stderr).not.toContain('原因=shutdown');
       expect(run.stderr).not.toContain('reason=shutdown');

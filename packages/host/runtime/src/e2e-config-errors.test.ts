@@ -30,6 +30,8 @@ describe('aalis with a configuration that cannot start', () => {
       expect(run.code).toBe(2);
       expect(run.stderr).toContain('environment variable AALIS_LOG_LEVEL: logLevel expected one of');
       expect(run.stderr).toContain('the string "verbose"');
+      // It says to fix it, not to delete a file that is fine.
+      expect(run.stderr.trim().split('\n').at(-1)).toBe('Fix it and run again.');
       expect(run.stdout).toBe('');
       expect(readdirSync(cwd)).toEqual([]); // no aalis.config.yaml, no data directory
 
@@ -42,26 +44,8 @@ describe('aalis with a configuration that cannot start', () => {
   );
 
   it(
-    'an error from the environment or a missing --config file says to fix it, not to delete a file that is fine',
+    'a problem in the file itself keeps the hint that deleting the file brings back the defaults',
     async () => {
-      const fromEnvironment = await runAalis({
-        cwd: emptyDir(),
-        args: ['chat'],
-        input: 'hi\n',
-        env: { AALIS_LOCALE: 'en', AALIS_LOG_LEVEL: 'verbose' },
-      });
-      expect(fromEnvironment.code).toBe(2);
-      expect(fromEnvironment.stderr.trim().split('\n').at(-1)).toBe('Fix it and run again.');
-      const missing = await runAalis({
-        cwd: emptyDir(),
-        args: ['chat', '--config', 'missing.yaml'],
-        input: 'hi\n',
-        env: { AALIS_LOCALE: 'en' },
-      });
-      expect(missing.code).toBe(2);
-      expect(missing.stderr.trim().split('\n').at(-1)).toBe('Fix it and run again.');
-
-      // A problem in the file itself keeps the hint that deleting the file brings back the defaults.
       const cwd = emptyDir();
       writeFileSync(join(cwd, 'aalis.config.yaml'), 'locale: en\nlogLevel: loud\n');
       const inFile = await runAalis({ cwd, args: ['chat'], input: 'hi\n' });
@@ -83,6 +67,8 @@ describe('aalis with a configuration that cannot start', () => {
       });
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(`The configuration file ${join(cwd, 'missing.yaml')} does not exist`);
+      // It says to fix it, not to delete a file that is fine.
+      expect(run.stderr.trim().split('\n').at(-1)).toBe('Fix it and run again.');
       expect(readdirSync(cwd)).toEqual([]);
     },
     E2E_TIMEOUT_MS,
