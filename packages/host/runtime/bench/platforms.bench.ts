@@ -1,5 +1,5 @@
 // npm run bench platforms — what each platform adapter adds to the way of a message, through the product (startAalis,
-// the default plugin set, the scripted model server) against its local protocol server: every adapter with a
+// the default plugin set, the scripted model server in a process of its own) against its local protocol server: every adapter with a
 // conformance driver (packages/host/runtime/src/platform-<x>-driver.case.ts) is picked up.
 //   in:  from the moment the server writes the event to the moment the adapter calls the gateway's receive
 //        (handleMessage) — against the baseline of one JSON frame over a loopback WebSocket in the same process
@@ -17,12 +17,13 @@
 // slowest 1 % overlapped one and the p99 of the samples none touched, the `gc` line the collections of the rounds by
 // kind (count, median and largest pause) and what was allocated (V8's young generation growing, in windows no
 // collection touched: per round, per delivery of the platform and of the floor adapter), and which kinds fell on the
-// slowest 1 % out. The harness keeps nothing per round that would survive a scavenge (the model server's recorded
-// requests are dropped) and waits for each turn's end instead of polling for it.
+// slowest 1 % out. The harness keeps nothing per round that would survive a scavenge, runs the model server out of
+// the product's process (platforms-model-server.ts), and waits for each turn's end instead of polling for it.
 // ROUNDS messages (private chat) per platform after WARMUP unmeasured ones; each round waits until the turn is over. A
 // platform whose SDK keeps to the platform's send limits (Discord: discord.js holds sends for the global and the
 // per-channel limits) gets its rounds spread over channels and paced within those limits (the driver's sendLimits),
 // so the figure is what the adapter adds, not the limiter's wait; the limits are printed with the table.
+import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -35,7 +36,6 @@ import { gateway } from '@aalis/api-gateway';
 import { hooks } from '@aalis/api-hooks';
 import { definePlugin } from '@aalis/core';
 import type { IncomingMessage } from '@aalis/schema-message';
-import { startOpenAiTestServer, textReply } from '@aalis/testing';
 import { WebSocket, WebSocketServer } from 'ws';
 import {
   type ConformanceChat,
@@ -262,7 +262,7 @@ function allocations(windows: readonly Window[]): number {
 }
 
 async function measure(driver: PlatformConformanceDriver): Promise<Row> {
-  const model = await startOpenAiTestServer({ models: ['test-model'] });
+  const model = await startModelServer();
   const server = await driver.start();
   const floors = await startFloors();
   const floor = await startFloorPlatform();
@@ -309,7 +309,6 @@ async function measure(driver: PlatformConformanceDriver): Promise<Row> {
     let roundStarted = 0;
     for (let round = 0; round < WARMUP + ROUNDS; round++) {
       const text = `reply ${round}`;
-      model.enqueue(textReply(text));
       if (limits) {
         const wait = roundStarted + limits.minRoundMs - performance.now();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
@@ -353,10 +352,9 @@ async function measure(driver: PlatformConformanceDriver): Promise<Row> {
       outbound.clear();
       delivered.clear();
       // The baseline's round: a turn of the same product whose reply leaves through the floor adapter.
-      const floorText = `floor ${round}`;
-      model.enqueue(textReply(floorText));
+      const floorText = `floor reply ${round}`;
       const floorTurnEnd = nextTurnEnd();
-      await floor.deliver(`message ${round}`, `floor-${round}`);
+      await floor.deliver(`floor ${round}`, `floor-${round}`);
       await atMost(floorTurnEnd, `floor turn ${round}`);
       const [floorContent, floorDispatched] = [...outbound].find(([content]) => content.includes(floorText)) ?? [];
       if (floorContent === undefined || floorDispatched === undefined) throw new Error(`no floor reply ${round}`);
@@ -370,9 +368,6 @@ async function measure(driver: PlatformConformanceDriver): Promise<Row> {
       floor.arrivals.clear();
       outbound.clear();
       delivered.clear();
-      // The model server records every request (its body holds the whole history): kept, they would be the bulk of
-      // what survives each scavenge, a cost of this harness and not of the product.
-      model.requests.length = 0;
       // The transport floors once per round (in: a WebSocket frame, or for a platform that posts its events to her,
       // an HTTP POST), so both see the same load on the machine.
       await floors.sample(1);
@@ -405,6 +400,26 @@ async function measure(driver: PlatformConformanceDriver): Promise<Row> {
     bytesPerRound: allocations(roundWindows),
     bytesPerDelivery: allocations(platformDeliveries),
     bytesPerFloorDelivery: allocations(floorDeliveries),
+  };
+}
+
+/** The scripted model server in a process of its own (platforms-model-server.ts), as a deployment's is elsewhere. */
+async function startModelServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const child: ChildProcess = fork(join(import.meta.dirname, 'platforms-model-server.ts'), [], {
+    execArgv: ['--conditions=source', '--import', 'tsx'],
+    stdio: 'inherit',
+  });
+  const { url } = await new Promise<{ url: string }>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as { url: string }));
+    child.once('exit', (code) => reject(new Error(`the model server exited with ${code} before it was ready`)));
+  });
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.disconnect();
+      }),
   };
 }
 
