@@ -1,6 +1,6 @@
 // Checks the shape of a message before it is stored, so every backend refuses the same bad input the same way.
 import { describeReceived } from '@aalis/core';
-import type { Message } from '@aalis/schema-message';
+import { isPlainObject, type Message } from '@aalis/schema-message';
 import { memoryErrors } from './memory-errors.js';
 
 export interface MessageIssue {
@@ -13,9 +13,6 @@ const ROLES: ReadonlySet<string> = new Set(['system', 'user', 'assistant', 'tool
 const ATTACHMENT_TYPES: ReadonlySet<string> = new Set(['image', 'file', 'audio', 'video']);
 const OPTIONAL_STRINGS = ['toolCallId', 'name', 'reasoningContent', 'kind', 'id'] as const;
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 const issue = (field: string, expected: string, value: unknown): MessageIssue => ({
   field,
   expected,
@@ -24,7 +21,7 @@ const issue = (field: string, expected: string, value: unknown): MessageIssue =>
 
 /** The first problem of a message's shape, or undefined when it can be stored. */
 export function messageIssue(message: unknown): MessageIssue | undefined {
-  if (!isRecord(message)) return issue('(message)', 'an object', message);
+  if (!isPlainObject(message)) return issue('(message)', 'an object', message);
   if (typeof message.role !== 'string' || !ROLES.has(message.role)) {
     return issue('role', 'one of "system", "user", "assistant", "tool"', message.role);
   }
@@ -47,10 +44,10 @@ function toolCallsIssue(toolCalls: unknown): MessageIssue | undefined {
   if (!Array.isArray(toolCalls)) return issue('toolCalls', 'an array of tool calls', toolCalls);
   for (const [index, call] of toolCalls.entries()) {
     const valid =
-      isRecord(call) &&
+      isPlainObject(call) &&
       typeof call.id === 'string' &&
       call.type === 'function' &&
-      isRecord(call.function) &&
+      isPlainObject(call.function) &&
       typeof call.function.name === 'string' &&
       typeof call.function.arguments === 'string';
     if (!valid) {
@@ -68,7 +65,7 @@ function attachmentsIssue(attachments: unknown): MessageIssue | undefined {
   if (attachments === undefined) return undefined;
   if (!Array.isArray(attachments)) return issue('attachments', 'an array of attachments', attachments);
   for (const [index, attachment] of attachments.entries()) {
-    if (!isRecord(attachment) || typeof attachment.type !== 'string' || !ATTACHMENT_TYPES.has(attachment.type)) {
+    if (!isPlainObject(attachment) || typeof attachment.type !== 'string' || !ATTACHMENT_TYPES.has(attachment.type)) {
       return issue(`attachments.${index}`, 'an attachment with type image, file, audio or video', attachment);
     }
   }
@@ -77,7 +74,7 @@ function attachmentsIssue(attachments: unknown): MessageIssue | undefined {
 
 function metadataIssue(metadata: unknown): MessageIssue | undefined {
   if (metadata === undefined) return undefined;
-  if (!isRecord(metadata)) return issue('metadata', 'a plain object', metadata);
+  if (!isPlainObject(metadata)) return issue('metadata', 'a plain object', metadata);
   try {
     JSON.stringify(metadata);
   } catch {

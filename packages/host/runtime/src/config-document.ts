@@ -3,8 +3,10 @@
 // entries inserted after the last one at the same indentation). Everything else — comments and their spacing, key
 // order, quoting, flow or block style — stays byte for byte as written (re-printing the whole document would not
 // keep the spacing before comments or which entry a comment line belongs to).
+
 import { createHash } from 'node:crypto';
 import type { ConfigPath } from '@aalis/api-host-config';
+import { isPlainObject } from '@aalis/schema-message';
 import { isMap, isScalar, isSeq, type Node, type Pair, parseDocument, Scalar, stringify } from 'yaml';
 
 /** The revision of a configuration text: a hash of its bytes, so any edit (a comment too) changes it. */
@@ -284,10 +286,6 @@ function column(text: string, at: number): number {
 
 function nest(path: ConfigPath, value: unknown): unknown {
   return path.reduceRight<unknown>((inner, segment) => ({ [segment]: inner }), value);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isCollection(value: unknown): boolean {

@@ -1,15 +1,17 @@
 // Which values of the configuration are secrets: fields whose schema says widget 'password' (llm.apiKey, database,
 // the providers' apiKey …) and the values a plugin slot names as secret (platform tokens, header values, MCP server
 // environments). The console never sends them to a page in clear, and the audit log never stores them.
+
 import { SECRET_MASK } from '@aalis/api-host-config';
 import type { SchemaDescription } from '@aalis/core';
+import { isPlainObject } from '@aalis/schema-message';
 import { hostConfigSchema } from './host-config.js';
 import type { PluginSlot } from './plugin-set.js';
 
 /** Dotted paths (from the configuration's root) of every secret value in `root`. */
 export function secretPaths(root: unknown, slots: readonly PluginSlot[]): string[] {
   const found: string[] = [];
-  if (!isObject(root)) return found;
+  if (!isPlainObject(root)) return found;
   const host = hostConfigSchema.toJSON();
   for (const [key, value] of Object.entries(root)) {
     if (key === 'plugins') continue;
@@ -17,10 +19,10 @@ export function secretPaths(root: unknown, slots: readonly PluginSlot[]): string
     if (field) walk(field, value, key, found);
   }
   const plugins = root.plugins;
-  if (!isObject(plugins)) return found;
+  if (!isPlainObject(plugins)) return found;
   for (const [key, section] of Object.entries(plugins)) {
     const slot = slots.find((candidate) => candidate.alias === key || candidate.name === key);
-    if (!slot || !isObject(section)) continue;
+    if (!slot || !isPlainObject(section)) continue;
     const prefix = `plugins.${key}`;
     const schema = slot.schema?.toJSON();
     if (schema) walk(schema, section, prefix, found);
@@ -51,10 +53,10 @@ export function unmask(value: unknown, stored: unknown): unknown {
   if (value === SECRET_MASK) return typeof stored === 'string' ? stored : undefined;
   if (Array.isArray(value))
     return value.map((entry, index) => unmask(entry, Array.isArray(stored) ? stored[index] : undefined));
-  if (isObject(value)) {
+  if (isPlainObject(value)) {
     const result: Record<string, unknown> = {};
     for (const [key, entry] of Object.entries(value)) {
-      const kept = unmask(entry, isObject(stored) ? stored[key] : undefined);
+      const kept = unmask(entry, isPlainObject(stored) ? stored[key] : undefined);
       if (kept !== undefined) result[key] = kept;
     }
     return result;
@@ -68,9 +70,9 @@ function walk(schema: SchemaDescription, value: unknown, path: string, found: st
     if (typeof value === 'string' && value !== '') found.push(path);
     return;
   }
-  if (schema.type === 'object' && schema.fields && isObject(value)) {
+  if (schema.type === 'object' && schema.fields && isPlainObject(value)) {
     for (const [key, field] of Object.entries(schema.fields)) walk(field, value[key], `${path}.${key}`, found);
-  } else if (schema.type === 'record' && schema.items && isObject(value)) {
+  } else if (schema.type === 'record' && schema.items && isPlainObject(value)) {
     for (const [key, entry] of Object.entries(value)) walk(schema.items, entry, `${path}.${key}`, found);
   } else if (schema.type === 'array' && schema.items && Array.isArray(value)) {
     for (const [index, entry] of value.entries()) walk(schema.items, entry, `${path}.${index}`, found);
@@ -80,9 +82,6 @@ function walk(schema: SchemaDescription, value: unknown, path: string, found: st
 function leaves(value: unknown, path: string, visit: (path: string, leaf: string) => void): void {
   if (typeof value === 'string') visit(path, value);
   else if (Array.isArray(value)) for (const [index, entry] of value.entries()) leaves(entry, `${path}.${index}`, visit);
-  else if (isObject(value)) for (const [key, entry] of Object.entries(value)) leaves(entry, `${path}.${key}`, visit);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  else if (isPlainObject(value))
+    for (const [key, entry] of Object.entries(value)) leaves(entry, `${path}.${key}`, visit);
 }

@@ -2,6 +2,7 @@
 // file with the change, through loadConfig), applied live to the plugins whose sections change (configured again,
 // started, stopped; any plugin that fails to start puts every one back as it was), and only then stored, keeping the
 // file's comments and key order. One change at a time; a file edited by anyone else since it was read is refused.
+
 import {
   type ConfigChange,
   type ConfigPath,
@@ -21,6 +22,7 @@ import {
   textRef,
   translate,
 } from '@aalis/core';
+import { isPlainObject } from '@aalis/schema-message';
 import { revisionOf, setInText, valueAt } from './config-document.js';
 import type { ConfigProblem } from './config-problems.js';
 import { formatProblem } from './config-problems.js';
@@ -455,8 +457,8 @@ export function leafChanges(
   const changes: ConfigChange[] = [];
   const visit = (path: string, old: unknown, now: unknown) => {
     if (JSON.stringify(old) === JSON.stringify(now)) return;
-    const oldObject = isObject(old);
-    const nowObject = isObject(now);
+    const oldObject = isPlainObject(old);
+    const nowObject = isPlainObject(now);
     if ((oldObject || old === undefined) && (nowObject || now === undefined) && (oldObject || nowObject)) {
       const keys = new Set([...Object.keys(oldObject ? old : {}), ...Object.keys(nowObject ? now : {})]);
       for (const key of keys) {
@@ -478,8 +480,4 @@ export function leafChanges(
   };
   visit(prefix, before, after);
   return changes;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,8 +1,9 @@
 // The offline model's rules, as a pure function of the request: `/call` lines become tool calls, tool results
 // are summarised, anything else gets a deterministic echo that says what this model is and how to get a real one.
+
 import type { LlmToolDefinition } from '@aalis/api-llm';
 import type { TextRef } from '@aalis/core';
-import { isControlMessage, type Message, type ToolCall, type ToolChoice } from '@aalis/schema-message';
+import { isControlMessage, isPlainObject, type Message, type ToolCall, type ToolChoice } from '@aalis/schema-message';
 
 export type OfflineReply = { kind: 'text'; text: string } | { kind: 'tool-calls'; calls: ToolCall[] };
 
@@ -68,7 +69,7 @@ function parseArguments(text: string | undefined): Record<string, unknown> | str
   if (text === undefined || text.trim() === '') return {};
   try {
     const value: unknown = JSON.parse(text);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+    if (isPlainObject(value)) return value;
     return '';
   } catch (error) {
     return error instanceof Error ? error.message : String(error);

@@ -1,6 +1,7 @@
 // Reads a workflow's YAML into a checked WorkflowDefinition, or the problems that stop it, each with its line:
 // structure, node kinds, unique ids, `needs` forming a DAG, expressions that compile and read only declared inputs
 // and nodes they need, known tools and workflows, durations, cron expressions and time zones.
+
 import {
   type InnerNodeSpec,
   NODE_ID_PATTERN,
@@ -16,6 +17,7 @@ import {
   type WorkflowProblem,
 } from '@aalis/api-workflow';
 import { isTimeZone } from '@aalis/core';
+import { isPlainObject } from '@aalis/schema-message';
 import { Cron } from 'croner';
 import { LineCounter, parseDocument } from 'yaml';
 import { durationMs } from './durations.js';
@@ -56,10 +58,6 @@ const KIND_KEYS: Record<WorkflowNodeKind, string[]> = {
 };
 const INPUT_TYPES: WorkflowInputType[] = ['string', 'number', 'boolean', 'object', 'array'];
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export function parseWorkflow(name: string, text: string, context: ParseContext): ParseResult {
   const { t } = context;
   const lineCounter = new LineCounter();
@@ -88,7 +86,7 @@ export function parseWorkflow(name: string, text: string, context: ParseContext)
   }
   if (problems.length > 0) return { ok: false, problems };
   const root: unknown = document.toJS({ maxAliasCount: 50 });
-  if (!isRecord(root)) {
+  if (!isPlainObject(root)) {
     at([], t('workflow.problem.notMap'));
     return { ok: false, problems };
   }
@@ -107,12 +105,12 @@ export function parseWorkflow(name: string, text: string, context: ParseContext)
   // Inputs: `name: type` or `name: { type, required, default, description }`.
   const inputs: Record<string, WorkflowInput> = {};
   if (root.inputs !== undefined) {
-    if (!isRecord(root.inputs)) at(['inputs'], t('workflow.problem.notMap'));
+    if (!isPlainObject(root.inputs)) at(['inputs'], t('workflow.problem.notMap'));
     else {
       for (const [key, spec] of Object.entries(root.inputs)) {
         const path = ['inputs', key];
         const declared = typeof spec === 'string' ? { type: spec } : spec;
-        if (!isRecord(declared)) {
+        if (!isPlainObject(declared)) {
           at(path, t('workflow.problem.notMap'));
           continue;
         }
@@ -148,7 +146,7 @@ export function parseWorkflow(name: string, text: string, context: ParseContext)
       checkParsed(checkTemplateText(value), value, path, needs);
     } else if (Array.isArray(value)) {
       for (const [index, entry] of value.entries()) checkText(entry, [...path, index], needs);
-    } else if (isRecord(value))
+    } else if (isPlainObject(value))
       for (const [key, entry] of Object.entries(value)) checkText(entry as Template, [...path, key], needs);
   }
   function checkBare(value: string, path: Path, needs: ReadonlySet<string> | undefined) {
@@ -180,7 +178,7 @@ export function parseWorkflow(name: string, text: string, context: ParseContext)
   }
 
   function readNode(raw: unknown, path: Path, withCommon: boolean): WorkflowNode | undefined {
-    if (!isRecord(raw)) {
+    if (!isPlainObject(raw)) {
       at(path, t('workflow.problem.notMap'));
       return undefined;
     }
@@ -235,7 +233,7 @@ export function parseWorkflow(name: string, text: string, context: ParseContext)
       if (!Number.isInteger(raw) || raw < 0) at(path, t('workflow.problem.positive', { key: 'retry' }));
       return { attempts: Math.max(1, Math.floor(raw) + 1), delayMs: 1000 };
     }
-    if (!isRecord(raw)) {
+    if (!isPlainObject(raw)) {
       at(path, t('workflow.problem.notMap'));
       return { attempts: 1, delayMs: 1000 };
     }
@@ -304,7 +302,7 @@ export function parseWorkflow(name: string, text: string, context: ParseContext)
         if (typeof concurrency !== 'number' || !Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
           at([...path, 'concurrency'], t('workflow.problem.positive', { key: 'concurrency' }));
         }
-        if (isRecord(raw.node) && raw.node.kind === 'map') {
+        if (isPlainObject(raw.node) && raw.node.kind === 'map') {
           at([...path, 'node', 'kind'], t('workflow.problem.mapInner'));
           return undefined;
         }
@@ -335,7 +333,7 @@ export function parseWorkflow(name: string, text: string, context: ParseContext)
   const indexOf = new Map(nodes.map((node, index) => [node.id, index] as const));
   // A node that has a problem of its own is reported once, not again by every node that needs it.
   const writtenIds = new Set(
-    (Array.isArray(root.nodes) ? root.nodes : []).map((raw) => (isRecord(raw) ? raw.id : undefined)),
+    (Array.isArray(root.nodes) ? root.nodes : []).map((raw) => (isPlainObject(raw) ? raw.id : undefined)),
   );
   nodes.forEach((node, position) => {
     const index = seen.get(node.id) ?? position;
@@ -390,7 +388,7 @@ export function parseWorkflow(name: string, text: string, context: ParseContext)
   let timeZone: string | undefined;
   let webhook = false;
   if (root.triggers !== undefined) {
-    if (!isRecord(root.triggers)) at(['triggers'], t('workflow.problem.notMap'));
+    if (!isPlainObject(root.triggers)) at(['triggers'], t('workflow.problem.notMap'));
     else {
       unknownKeys(root.triggers, ['schedule', 'timeZone', 'webhook'], ['triggers']);
       const { schedule: rawSchedule, timeZone: rawZone, webhook: rawWebhook } = root.triggers;

@@ -1,6 +1,7 @@
 // Runs workflows: each ready node (its needs finished) starts at once, every step's state is stored before and after
 // it runs, and a run that was interrupted (a restart, a killed process) resumes from what was stored: a step that
 // succeeded or was skipped is never run again; a wait keeps its moment; a sub-workflow keeps its child run.
+
 import { randomBytes } from 'node:crypto';
 import type { Lease } from '@aalis/api-storage';
 import type {
@@ -12,8 +13,8 @@ import type {
   WorkflowNode,
 } from '@aalis/api-workflow';
 import type { Logger } from '@aalis/core';
-import type { Identity } from '@aalis/schema-message';
-import { isRecord, type Translate } from './definition-parser.js';
+import { type Identity, isPlainObject } from '@aalis/schema-message';
+import type { Translate } from './definition-parser.js';
 import { durationMs } from './durations.js';
 import { type ExpressionScope, evaluateExpression, isTrue, renderTemplate } from './expressions.js';
 import type { RunEnd, RunRow, RunStore, StepRow } from './run-store.js';
@@ -473,7 +474,7 @@ export class RunEngine {
     // A tool's arguments, a child workflow's inputs: a template that must render to a map ({} when it does not).
     const map = async (template: Parameters<typeof renderTemplate>[0]) => {
       const value = await renderTemplate(template, scope);
-      return isRecord(value) ? value : {};
+      return isPlainObject(value) ? value : {};
     };
     // The values a node's runner gets are stored with its step first (a resumed run reads them back).
     const record = async <Values extends Record<string, unknown>>(values: Values): Promise<Values> => {

@@ -1,5 +1,6 @@
 // The workflow service: the files checked against what the host has now (its tools, the other workflows), runs
 // started with checked inputs, waited for and cancelled here or in the process that runs them.
+
 import { timingSafeEqual } from 'node:crypto';
 import type { HandOverService, LeasesService } from '@aalis/api-storage';
 import {
@@ -14,6 +15,7 @@ import {
   workflowErrors,
 } from '@aalis/api-workflow';
 import type { Logger } from '@aalis/core';
+import { isPlainObject } from '@aalis/schema-message';
 import { parseWorkflow, type Translate } from './definition-parser.js';
 import type { RunEngine } from './run-engine.js';
 import type { RunRow, RunStore } from './run-store.js';
@@ -52,7 +54,7 @@ const TYPE_CHECKS: Record<string, (value: unknown) => boolean> = {
   string: (value) => typeof value === 'string',
   number: (value) => typeof value === 'number' && Number.isFinite(value),
   boolean: (value) => typeof value === 'boolean',
-  object: (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  object: isPlainObject,
   array: (value) => Array.isArray(value),
 };
 

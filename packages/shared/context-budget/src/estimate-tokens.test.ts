@@ -151,6 +151,22 @@ describe('estimateToolDefinitionTokens', () => {
     );
   });
 
+  it('writes anyOf and oneOf variants as a union, skipping variants that are not schemas', () => {
+    const rendered = renderToolDefinition({
+      name: 'pick',
+      description: '',
+      parameters: {
+        type: 'object',
+        properties: {
+          id: { anyOf: [{ type: 'string' }, { type: 'integer' }, null] },
+          at: { oneOf: [{ type: 'null' }] },
+        },
+      },
+    });
+    expect(rendered).toContain('id?: string | number,');
+    expect(rendered).toContain('at?: null,');
+  });
+
   it('costs nothing for no tools, and caches per definition object', () => {
     expect(estimateToolDefinitionTokens([])).toBe(0);
     expect(estimateToolDefinitionTokens(tools)).toBe(estimateToolDefinitionTokens(tools));

@@ -1,5 +1,6 @@
 // Tokens that tool definitions add to a request, estimated in the form providers show them to the model
 // (OpenAI's `namespace functions { type name = (_: { … }) => any; }`), not as raw JSON.
+import { isPlainObject } from '@aalis/schema-message';
 import { estimateTextTokens } from './estimate-tokens.js';
 
 /** Once per request that carries tool definitions. */
@@ -88,14 +89,10 @@ export function renderToolDefinition(tool: ToolDefinition): string {
 
 type Schema = Readonly<Record<string, unknown>>;
 
-function isSchema(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function objectProperties(schema: Schema | undefined): [string, Schema][] {
   const properties = schema?.properties;
-  if (!isSchema(properties)) return [];
-  return Object.entries(properties).filter((entry): entry is [string, Schema] => isSchema(entry[1]));
+  if (!isPlainObject(properties)) return [];
+  return Object.entries(properties).filter((entry): entry is [string, Schema] => isPlainObject(entry[1]));
 }
 
 function renderProperties(schema: Schema, indent: number): string {
@@ -113,7 +110,7 @@ function renderType(schema: Schema, indent: number): string {
   const variants = schema.anyOf ?? schema.oneOf;
   if (Array.isArray(variants))
     return variants
-      .filter(isSchema)
+      .filter(isPlainObject)
       .map((variant) => renderType(variant, indent))
       .join(' | ');
   if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
@@ -129,7 +126,7 @@ function renderType(schema: Schema, indent: number): string {
     case 'null':
       return 'null';
     case 'array':
-      return isSchema(schema.items) ? `${renderType(schema.items, indent)}[]` : 'any[]';
+      return isPlainObject(schema.items) ? `${renderType(schema.items, indent)}[]` : 'any[]';
     case 'object':
       return `{\n${renderProperties(schema, indent + 2)}\n${' '.repeat(indent)}}`;
     default:

@@ -19,6 +19,7 @@ export {
   type TurnOrigin,
   wasAddressed,
 } from './incoming-message.js';
+export { isPlainObject } from './is-plain-object.js';
 export type { JsonObjectSchema, JsonSchema, JsonSchemaType } from './json-schema.js';
 export {
   type Attachment,

@@ -1,6 +1,7 @@
 // A small, dependency-free JSON Schema validator (tool arguments, page-action arguments, structured output). It
 // reports every violation with the path of the offending value, so a model can repair all of its mistakes in one
 // retry. See json-schema.ts for the keywords and describe-violations.ts for the rendering.
+import { isPlainObject } from './is-plain-object.js';
 import type { JsonSchema, JsonSchemaType } from './json-schema.js';
 
 export interface SchemaViolation {
@@ -256,10 +257,6 @@ function codePoints(value: string): number {
     }
   }
   return count;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function typeName(value: unknown): string {
