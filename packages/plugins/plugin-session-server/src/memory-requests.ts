@@ -16,7 +16,7 @@ import type {
   MemorySkillView,
 } from '@aalis/session-client';
 import { badParam, optionalString, requireString } from './params.js';
-import type { Handler, Routes } from './request-handler.js';
+import type { Handler, Params, Routes } from './request-handler.js';
 import { identityOf, type ServerDeps } from './server-deps.js';
 import { serverErrors } from './server-errors.js';
 import { canSee } from './session-access.js';
@@ -182,20 +182,32 @@ const searchRequest: Handler<'memory.search'> = async (deps, account, params, { 
   };
 };
 
-const updateRequest: Handler<'memory.update'> = async (deps, account, params, { type }) => {
+/** The item an update or delete names, with the service that holds it (AALIS_WEBUI_UNAVAILABLE when it does not run). */
+function namedItem(deps: ServerDeps, account: Account, type: string, params: Params) {
   const kind = kindParam(type, params);
   const id = requireString(type, params, 'itemId', 200);
   const own = personOfAccount(deps, account);
   if (kind === 'fact') {
     const profiles = profilesOf(deps);
     if (!profiles) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'userProfile' });
+    return { kind, id, own, profiles };
+  }
+  const skillService = skillsOf(deps);
+  if (!skillService) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'skills' });
+  return { kind, id, own, skills: skillService };
+}
+
+const updateRequest: Handler<'memory.update'> = async (deps, account, params, { type }) => {
+  const item = namedItem(deps, account, type, params);
+  const { id, own } = item;
+  if (item.kind === 'fact') {
+    const { profiles } = item;
     const text = requireString(type, params, 'text', MAX_TEXT_CHARS);
     const current = await profiles.get(id);
     if (current && !account.owner && current.person !== own) forbidden(deps);
     return { fact: factView(await profiles.update(id, text)) };
   }
-  const skillService = skillsOf(deps);
-  if (!skillService) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'skills' });
+  const skillService = item.skills;
   const name = optionalString(type, params, 'name', 200);
   const content = optionalString(type, params, 'text', MAX_TEXT_CHARS);
   if (name === undefined && content === undefined)
@@ -210,20 +222,17 @@ const updateRequest: Handler<'memory.update'> = async (deps, account, params, { 
 };
 
 const deleteRequest: Handler<'memory.delete'> = async (deps, account, params, { type }) => {
-  const kind = kindParam(type, params);
-  const id = requireString(type, params, 'itemId', 200);
-  const own = personOfAccount(deps, account);
-  if (kind === 'fact') {
-    const profiles = profilesOf(deps);
-    if (!profiles) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'userProfile' });
+  const item = namedItem(deps, account, type, params);
+  const { id, own } = item;
+  if (item.kind === 'fact') {
+    const { profiles } = item;
     const current = await profiles.get(id);
     if (!current) return { deleted: false, messages: 0 };
     if (!account.owner && current.person !== own) forbidden(deps);
     const gone = await profiles.forget([id]);
     return { deleted: gone.facts.length > 0, messages: gone.messages };
   }
-  const skillService = skillsOf(deps);
-  if (!skillService) throw serverErrors.AALIS_WEBUI_UNAVAILABLE({ service: 'skills' });
+  const skillService = item.skills;
   const current = await skillService.get(id);
   if (!current) return { deleted: false, messages: 0 };
   if (!mayTouchSkill(account, current, own)) forbidden(deps);

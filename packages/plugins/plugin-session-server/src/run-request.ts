@@ -102,7 +102,7 @@ const ROUTES: Routes<RequestType> = {
   'sessions.pin': (deps, account, params, { type }) => sessionEditRequest(deps, account, params, type),
   'sessions.archive': (deps, account, params, { type }) => sessionEditRequest(deps, account, params, type),
   search: searchRequest,
-  'sessions.export': (deps, account, params) => exportRequest(deps, account, params, deps.locale),
+  'sessions.export': exportRequest,
   'commands.list': (deps, account) => commandsListRequest(deps, account, deps.locale),
   'locale.set': (_deps, _account, params, { origin, hostLocale }) => {
     const chosen = clientLocale(params.locale, hostLocale);

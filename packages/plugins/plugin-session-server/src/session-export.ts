@@ -2,17 +2,9 @@
 // JSON (the timeline with every version and the stored messages, attachment bytes left out), in the client's locale.
 import { type Locale, translate } from '@aalis/core';
 import type { Message } from '@aalis/schema-message';
-import type {
-  Account,
-  ResultOf,
-  SessionExport,
-  SessionSummary,
-  TimelineEntry,
-  TimelineInput,
-  TimelineTurn,
-} from '@aalis/session-client';
+import type { SessionExport, SessionSummary, TimelineEntry, TimelineInput, TimelineTurn } from '@aalis/session-client';
 import { badParam } from './params.js';
-import type { ServerDeps } from './server-deps.js';
+import type { Handler } from './request-handler.js';
 import { serverErrors } from './server-errors.js';
 import { accessibleSession, summaryFor } from './session-access.js';
 import { attachVersions, buildTimelineEntries } from './timeline-builder.js';
@@ -22,16 +14,12 @@ import './server-texts.js';
 /** Most stored messages one export reads (every size bounded). */
 export const MAX_EXPORT_MESSAGES = 50_000;
 
-export async function exportRequest(
-  deps: ServerDeps,
-  account: Account,
-  params: Record<string, unknown>,
-  locale: Locale,
-): Promise<ResultOf<'sessions.export'>> {
-  const session = await accessibleSession(deps, account, params.sessionId, 'sessions.export');
+export const exportRequest: Handler<'sessions.export'> = async (deps, account, params, { type }) => {
+  const locale = deps.locale;
+  const session = await accessibleSession(deps, account, params.sessionId, type);
   const format = params.format;
   if (format !== 'markdown' && format !== 'json') {
-    badParam('sessions.export', 'format', 'oneOf', format, { values: '"markdown", "json"' });
+    badParam(type, 'format', 'oneOf', format, { values: '"markdown", "json"' });
   }
   const messages = deps.memory.available ? await deps.memory.use.readAll(session.id) : [];
   if (messages.length > MAX_EXPORT_MESSAGES) {
@@ -63,7 +51,7 @@ export async function exportRequest(
     mimeType: 'text/markdown; charset=utf-8',
     content: markdownOf(summary, entries, locale),
   };
-}
+};
 
 /** A file name from the title: no path separators or control characters, at most 80 characters. */
 function fileBase(title: string): string {
