@@ -150,4 +150,5 @@ export interface HandOverService {
   signal(name: string, text: string): Promise<void>;
 }
 
+export { HandOverTaker, type HandOverTakerOptions } from './hand-over-taker.js';
 export { storageFailure } from './storage-failure.js';

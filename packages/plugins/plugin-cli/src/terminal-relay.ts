@@ -4,7 +4,13 @@
 // without (`aalis serve`) — hands the turn's messages and tool lines to the terminals whose lines the turn answers
 // (plugin-agent's terminal-forwarding.ts), and waits until each was shown.
 import { type TerminalItem, type TurnInput, terminalQueueName } from '@aalis/api-agent';
-import type { HandOverItem, HandOverService, Lease, LeasesService } from '@aalis/api-storage';
+import {
+  type HandOverItem,
+  type HandOverService,
+  HandOverTaker,
+  type Lease,
+  type LeasesService,
+} from '@aalis/api-storage';
 import type { Logger } from '@aalis/core';
 import { type IncomingMessage, WellKnownMetadataKeys } from '@aalis/schema-message';
 
@@ -86,14 +92,25 @@ export class TerminalRelay {
   readonly terminal: string;
   private readonly name: string;
   private lease: Lease | undefined;
-  private unsubscribe: (() => void) | undefined;
   private closed = false;
-  private pumping = false;
-  private again = false;
+  private readonly taker: HandOverTaker;
 
   constructor(private readonly options: TerminalRelayOptions) {
     this.terminal = options.leases.holder;
     this.name = terminalQueueName(this.terminal);
+    this.taker = new HandOverTaker({
+      queue: options.queue,
+      name: this.name,
+      limit: 50,
+      run: async (item) => {
+        this.show(item);
+        return 'shown';
+      },
+      failed: (error) =>
+        options.logger.warn('terminal: taking messages handed over by other processes failed', {
+          error: String(error),
+        }),
+    });
   }
 
   /** Holds this terminal's queue and takes what others hand it from now on. */
@@ -106,52 +123,15 @@ export class TerminalRelay {
     // The name carries this process's unique holder id, so nobody else holds it.
     if (!lease) this.options.logger.warn(`terminal: could not hold ${this.name}; replies run elsewhere are not shown`);
     this.lease = lease;
-    this.unsubscribe = this.options.queue.onPut((name) => {
-      if (name === this.name) this.pump();
-    });
-    this.pump();
+    if (lease) this.taker.start();
   }
 
   async stop(): Promise<void> {
     this.closed = true;
-    this.unsubscribe?.();
-    this.unsubscribe = undefined;
+    this.taker.stop();
     const lease = this.lease;
     this.lease = undefined;
     await lease?.release().catch(() => {});
-  }
-
-  private pump(): void {
-    if (this.pumping) {
-      this.again = true;
-      return;
-    }
-    this.pumping = true;
-    void this.drain()
-      .catch((error: unknown) =>
-        this.options.logger.warn('terminal: taking messages handed over by other processes failed', {
-          error: String(error),
-        }),
-      )
-      .finally(() => {
-        this.pumping = false;
-        if (this.again && !this.closed) {
-          this.again = false;
-          this.pump();
-        }
-      });
-  }
-
-  private async drain(): Promise<void> {
-    while (!this.closed && this.lease) {
-      this.again = false;
-      const items = await this.options.queue.take(this.name, { limit: 50 });
-      if (items.length === 0) return;
-      for (const item of items) {
-        this.show(item);
-        await this.options.queue.finish(item.id, 'shown');
-      }
-    }
   }
 
   private show(item: HandOverItem): void {

@@ -3,7 +3,7 @@
 // here, so a failure still becomes this turn's outbound:failed. An API call made here (settling a friend request an
 // owner answered on this process) goes the same way. The holder takes the items in the order they were put. An item
 // whose taker died mid-send is sent again by the next holder (at least once).
-import type { HandOverItem, HandOverService } from '@aalis/api-storage';
+import { type HandOverItem, type HandOverService, HandOverTaker } from '@aalis/api-storage';
 import { AalisError, type Logger, type TextRef } from '@aalis/core';
 import type { RoomTarget } from '@aalis/platform-room';
 import type { OutgoingMessage } from '@aalis/schema-message';
@@ -24,10 +24,7 @@ export interface ForwardedCall {
 type Outcome = { ok: true } | { ok: false; code: string; text: TextRef };
 
 export class OneBotForwarding {
-  private holding = false;
-  private pumping = false;
-  private again = false;
-  private unsubscribe: (() => void) | undefined;
+  private readonly taker: HandOverTaker;
 
   constructor(
     private readonly options: {
@@ -40,7 +37,15 @@ export class OneBotForwarding {
       callHere(call: ForwardedCall): Promise<void>;
       logger: Logger;
     },
-  ) {}
+  ) {
+    this.taker = new HandOverTaker({
+      queue: options.queue,
+      name: options.name,
+      limit: 20,
+      run: async (item) => JSON.stringify(await this.run(item)),
+      failed: (error) => options.logger.warn('OneBot: taking handed-over replies failed', { error: String(error) }),
+    });
+  }
 
   /** Hands the send to the holder and waits for its outcome; throws the holder's error when it failed. */
   async forward(send: ForwardedSend | ForwardedCall, timeoutMs: number): Promise<void> {
@@ -54,44 +59,8 @@ export class OneBotForwarding {
 
   /** This process holds the connection now (true) or no longer (false): it takes what others hand over. */
   setHolding(holding: boolean): void {
-    this.holding = holding;
-    if (!holding) {
-      this.unsubscribe?.();
-      this.unsubscribe = undefined;
-      return;
-    }
-    this.unsubscribe ??= this.options.queue.onPut((name) => {
-      if (name === this.options.name) this.pump();
-    });
-    this.pump();
-  }
-
-  private pump(): void {
-    if (this.pumping) {
-      this.again = true;
-      return;
-    }
-    this.pumping = true;
-    void this.drain()
-      .catch((error: unknown) =>
-        this.options.logger.warn('OneBot: taking handed-over replies failed', { error: String(error) }),
-      )
-      .finally(() => {
-        this.pumping = false;
-        if (this.again && this.holding) {
-          this.again = false;
-          this.pump();
-        }
-      });
-  }
-
-  private async drain(): Promise<void> {
-    while (this.holding) {
-      this.again = false;
-      const items = await this.options.queue.take(this.options.name, { limit: 20 });
-      if (items.length === 0) return;
-      for (const item of items) await this.options.queue.finish(item.id, JSON.stringify(await this.run(item)));
-    }
+    if (holding) this.taker.start();
+    else this.taker.stop();
   }
 
   private async run(item: HandOverItem): Promise<Outcome> {
