@@ -26,6 +26,7 @@ import embeddingOpenAiPlugin from '@aalis/plugin-embedding-openai';
 import { startOpenAiTestServer } from '@aalis/testing';
 import Database from 'better-sqlite3';
 import {
+  type Asked,
   addAsked,
   type Conversation,
   emptyResult,
@@ -35,6 +36,7 @@ import {
   spokenText,
 } from '../src/conversation-replay.case.js';
 import memoryVectorPlugin from '../src/index.js';
+import { type KeptFigures, keptBlocks } from './kept-blocks.js';
 import { stagesOf, type TurnStages, turnTimeline } from './turn-timeline.js';
 
 const HISTORY_LIMIT = Number(process.env.BENCH_HISTORY_LIMIT ?? 40);
@@ -108,6 +110,9 @@ interface Pair {
   recallCpuMs: number;
 }
 const pairs: Pair[] = [];
+/** BENCH_RECALL=keep: the kept-blocks-and-delta what-if (kept-blocks.ts), unbounded and within MAX_TOKENS. */
+const KEEP = process.env.BENCH_RECALL === 'keep';
+const kept = { unbounded: [] as KeptFigures[], bounded: [] as KeptFigures[] };
 const embeddingServer = WITH_EMBEDDING ? await startOpenAiTestServer({ embeddingDimensions: 256 }) : undefined;
 const totals = {
   evidence: 0,
@@ -149,6 +154,7 @@ for (const conversation of list) {
       })
     : undefined;
   const result = emptyResult();
+  const askedInOrder: Asked[] = [];
   try {
     for (const [index, question] of conversation.questions.entries()) {
       // In turns, the order alternating: neither side always runs right after the other's turn.
@@ -166,11 +172,17 @@ for (const conversation of list) {
       if (onStages && offStages && on.recallMs !== undefined && on.recallCpuMs !== undefined)
         pairs.push({ on: onStages, off: offStages, recallMs: on.recallMs, recallCpuMs: on.recallCpuMs });
       addAsked(result, on);
+      askedInOrder.push(on);
       if (offAfter?.ttftMs !== undefined) totals.ttftOff.push(offAfter.ttftMs);
     }
   } finally {
     await withMemory.close();
     await withoutMemory?.close();
+  }
+  if (KEEP) {
+    const window = Math.floor(HISTORY_LIMIT / 2);
+    kept.unbounded.push(keptBlocks(askedInOrder, { window, budget: Number.POSITIVE_INFINITY }));
+    kept.bounded.push(keptBlocks(askedInOrder, { window, budget: MAX_TOKENS }));
   }
   totals.ttftOn.push(...result.ttftMs);
   totals.recallMs.push(...result.recallMs);
@@ -212,6 +224,24 @@ if (WITH_EMBEDDING) {
 console.log(
   `recalled tokens per turn (estimated): mean ${mean.toFixed(0)}, p50 ${quantile(totals.tokens, 0.5)}, p99 ${quantile(totals.tokens, 0.99)}, max ${Math.max(...totals.tokens)} (goal ≤ 2,000)`,
 );
+if (KEEP) {
+  const line = (name: string, all: KeptFigures[]) => {
+    const evidence = all.reduce((sum, one) => sum + one.evidence, 0);
+    const found = all.reduce((sum, one) => sum + one.kept, 0);
+    const today = all.reduce((sum, one) => sum + one.today, 0);
+    const tokens = all.flatMap((one) => one.tokens);
+    const fresh = all.flatMap((one) => one.newTokens);
+    const mean = (values: number[]) => (values.reduce((a, b) => a + b, 0) / Math.max(1, values.length)).toFixed(0);
+    console.log(
+      `  ${name} evidence ${percent(found, evidence)} (as sent today ${percent(today, evidence)}); recalled tokens per request, kept blocks included: mean ${mean(tokens)}, p50 ${quantile(tokens, 0.5)}, p99 ${quantile(tokens, 0.99)}, max ${Math.max(...tokens)}; new recalled tokens per request mean ${mean(fresh)}, p50 ${quantile(fresh, 0.5)}`,
+    );
+  };
+  console.log(
+    `what-if BENCH_RECALL=keep: each block kept with its turn while the turn is in the history window (${Math.floor(HISTORY_LIMIT / 2)} turns), a turn sending only lines no kept block holds:`,
+  );
+  line('unbounded:             ', kept.unbounded);
+  line(`kept + delta ≤ ${MAX_TOKENS}:`, kept.bounded);
+}
 if (WITH_TTFT) {
   timeline?.close();
   const ms = (values: number[], q: number) => `${quantile(values, q).toFixed(1)} ms`;
@@ -276,6 +306,8 @@ if (process.env.BENCH_TIMELINE === '1' && pairs.length > 0) {
     ['total', 'input → first word          '],
     ['gcMs', 'of it garbage collection    '],
     ['cpuMs', 'CPU time, input → first word'],
+    ['cpuToRequest', '  of it contributions → request'],
+    ['cpuAfterRequest', '  of it request → first word'],
   ];
   for (const [key, name] of names) {
     const on = pairs.map((pair) => pair.on[key]);
@@ -284,8 +316,9 @@ if (process.env.BENCH_TIMELINE === '1' && pairs.length > 0) {
     console.log(`  ${name} with ${p50(on)}  without ${p50(off)}  difference ${p50(diff)}`);
   }
   const past = pairs.map((pair) => pair.on.toRequest - pair.off.toRequest - pair.recallMs);
+  const pastCpu = pairs.map((pair) => pair.on.cpuToRequest - pair.off.cpuToRequest - pair.recallCpuMs);
   console.log(
-    `  contributions → request, beyond the recall: p50 ${p50(past)} (the agent's trim, serialising and writing the larger request)`,
+    `  contributions → request, beyond the recall: p50 ${p50(past)}, in CPU time ${p50(pastCpu)} (the agent's trim, serialising and writing the larger request)`,
   );
 }
 console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s)`);

@@ -19,6 +19,8 @@ export interface TurnMarks {
   gcMs: number;
   /** The process's CPU time (user and system, all threads) from input to first token, ms. */
   cpuMs?: number;
+  /** The same from input to the contributions' build and to the request's start, ms. */
+  cpuAt: { contributions?: number; requestStart?: number };
 }
 
 /** The stages of one turn, ms. */
@@ -35,6 +37,9 @@ export interface TurnStages {
   gcMs: number;
   /** CPU time of the whole turn (input → first token), ms. */
   cpuMs: number;
+  /** CPU time from the contributions' build to the request's start, and from there to the first word, ms. */
+  cpuToRequest: number;
+  cpuAfterRequest: number;
 }
 
 export function stagesOf(marks: TurnMarks): TurnStages | undefined {
@@ -44,7 +49,9 @@ export function stagesOf(marks: TurnMarks): TurnStages | undefined {
     requestStart === undefined ||
     serverStart === undefined ||
     firstToken === undefined ||
-    cpuMs === undefined
+    cpuMs === undefined ||
+    marks.cpuAt.contributions === undefined ||
+    marks.cpuAt.requestStart === undefined
   )
     return undefined;
   return {
@@ -55,6 +62,8 @@ export function stagesOf(marks: TurnMarks): TurnStages | undefined {
     total: firstToken - input,
     gcMs: marks.gcMs,
     cpuMs,
+    cpuToRequest: marks.cpuAt.requestStart - marks.cpuAt.contributions,
+    cpuAfterRequest: cpuMs - marks.cpuAt.requestStart,
   };
 }
 
@@ -70,8 +79,15 @@ export function turnTimeline() {
     for (const entry of list.getEntries()) gcs.push({ start: entry.startTime, duration: entry.duration });
   });
   observer.observe({ entryTypes: ['gc'] });
+  const cpuSince = () => {
+    const used = process.cpuUsage(cpu);
+    return (used.user + used.system) / 1000;
+  };
   const first = (key: 'requestStart' | 'serverStart') => () => {
-    if (current && current[key] === undefined) current[key] = performance.now();
+    if (current && current[key] === undefined) {
+      current[key] = performance.now();
+      if (key === 'requestStart') current.cpuAt.requestStart = cpuSince();
+    }
   };
   subscribe('http.client.request.start', first('requestStart'));
   subscribe('http.server.request.start', first('serverStart'));
@@ -83,7 +99,10 @@ export function turnTimeline() {
         id: 'timeline',
         anchor: 'turn-context',
         build() {
-          if (current && current.contributions === undefined) current.contributions = performance.now();
+          if (current && current.contributions === undefined) {
+            current.contributions = performance.now();
+            current.cpuAt.contributions = cpuSince();
+          }
           return undefined;
         },
       });
@@ -94,13 +113,12 @@ export function turnTimeline() {
     start(): void {
       gcs.length = 0;
       cpu = process.cpuUsage();
-      current = { input: performance.now(), gcMs: 0 };
+      current = { input: performance.now(), gcMs: 0, cpuAt: {} };
     },
     firstToken(): void {
       if (current && current.firstToken === undefined) {
         current.firstToken = performance.now();
-        const used = process.cpuUsage(cpu);
-        current.cpuMs = (used.user + used.system) / 1000;
+        current.cpuMs = cpuSince();
       }
     },
     /** The turn's marks; GC pauses are those that began inside it (the observer reports them a moment late). */

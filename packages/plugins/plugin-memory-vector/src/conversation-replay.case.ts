@@ -125,6 +125,10 @@ export interface Asked {
   recallMs: number | undefined;
   /** The process's CPU time during the recall; undefined as recallMs is. */
   recallCpuMs: number | undefined;
+  /** The recalled block as sent ('' when none). */
+  block: string;
+  /** Each evidence message the history did not carry, as the block would quote its start. */
+  outsideHistory: string[];
 }
 
 /** A conversation archived in a harness, ready for its questions one at a time. */
@@ -239,6 +243,8 @@ export async function prepareReplay(
         ttftMs,
         recallMs,
         recallCpuMs,
+        block: recalled.join('\n'),
+        outsideHistory: [],
       };
       for (const id of question.evidence) {
         const text = texts.get(id);
@@ -249,7 +255,10 @@ export async function prepareReplay(
         if (history.some((content) => content.includes(probe))) {
           asked.inHistory += 1;
           asked.inPrompt += 1;
-        } else if (recalled.some((content) => content.includes(quoted))) asked.inPrompt += 1;
+          continue;
+        }
+        asked.outsideHistory.push(quoted);
+        if (recalled.some((content) => content.includes(quoted))) asked.inPrompt += 1;
         else onMiss?.({ question: question.question, evidence: text, recalled: recalled.join('\n') });
       }
       await memory?.settled();
