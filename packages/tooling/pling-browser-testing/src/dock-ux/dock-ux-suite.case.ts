@@ -84,9 +84,10 @@ export function describeDockUx(adapter: DockAdapterName, entry: URL): void {
 
     /** A fresh page in `locale`, nothing remembered from an earlier test. */
     const load = async (locale: 'zh-CN' | 'en' = 'en') => {
-      await page.goto(`${fixture.url}?locale=${locale}`);
+      // The page is on the fixture's origin from the start (openFixture loads it), so its storage is emptied there
+      // and one navigation loads the page afresh: the dock writes localStorage only when the person changes something.
       await page.evaluate(() => localStorage.clear());
-      await page.reload();
+      await page.goto(`${fixture.url}?locale=${locale}`);
       await dock(page).waitFor();
     };
     /** Console errors apart from the one Chromium logs for an HTTP error status. */
