@@ -22,6 +22,7 @@ export { type InboundContentOptions, type InboundFile, inboundContent } from './
 export { inboundLimits, type RoomLimitsSettings } from './inbound-limits.js';
 export { InboundOrder } from './inbound-order.js';
 export {
+  type ConnectionContext,
   type ConnectOutcome,
   type KeepConnectedOptions,
   type KeepListeningOptions,

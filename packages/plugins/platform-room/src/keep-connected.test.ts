@@ -3,6 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { type ConnectOutcome, keepConnected, keepListening } from './keep-connected.js';
 import { type LoggedLine, recordingLogger, reportedStates, testErrors } from './state-test-helpers.case.js';
 
+/** No storage: one process, no leases (holdConnection simply holds). */
+const withoutStorage = {
+  available: false,
+  use: {
+    leases: () => {
+      throw new Error('leases asked for without a storage');
+    },
+  },
+};
+
 const shape = ({ status, configKey, error, nextAttemptAt }: PlatformState) => ({
   status,
   ...(configKey ? { configKey } : {}),
@@ -32,14 +42,16 @@ describe('keepConnected', () => {
         return 'failed';
       },
     ];
-    await keepConnected({
+    const context = {
+      storage: withoutStorage,
+      logger: { use: recordingLogger(lines) },
+      config: { use: { retryDelayMs: 1 } },
+    };
+    await keepConnected(context, {
       label: 'Test',
-      logger: recordingLogger(lines),
       state,
-      leases: undefined,
       name: 'platform:test:1',
       stopping: stopping.signal,
-      baseMs: 1,
       maxMs: 4,
       attempt: () => (script.shift() as () => Promise<ConnectOutcome>)(),
       refusedKey: (error) => (testErrors.AALIS_TEST_REFUSED.is(error) ? 'secret' : undefined),
@@ -78,22 +90,24 @@ describe('keepListening', () => {
     const { state } = reportedStates();
     const stopping = new AbortController();
     const calls: string[] = [];
-    await keepListening({
-      state,
-      leases: undefined,
-      name: 'platform:test:callbacks',
-      stopping: stopping.signal,
-      retryMs: 1,
-      listen: async (held) => {
-        calls.push(held.aborted ? 'aborted' : 'listen');
-        // The first attempt fails at once (the port taken); the second listens until stopped.
-        if (calls.length === 2) {
-          const ended = new Promise((resolve) => held.addEventListener('abort', resolve, { once: true }));
-          stopping.abort();
-          await ended;
-        }
+    await keepListening(
+      { storage: withoutStorage },
+      {
+        state,
+        name: 'platform:test:callbacks',
+        stopping: stopping.signal,
+        retryMs: 1,
+        listen: async (held) => {
+          calls.push(held.aborted ? 'aborted' : 'listen');
+          // The first attempt fails at once (the port taken); the second listens until stopped.
+          if (calls.length === 2) {
+            const ended = new Promise((resolve) => held.addEventListener('abort', resolve, { once: true }));
+            stopping.abort();
+            await ended;
+          }
+        },
       },
-    });
+    );
     expect(calls).toEqual(['listen', 'listen']);
   });
 });

@@ -3,7 +3,7 @@
 // while another process holds it, connecting, connected (the adapter sets it), refused when the platform refused the
 // credentials (waiting does not help: the console shows the key to fix), reconnecting with the next attempt's time
 // and the last failure's coded error.
-import type { LeasesService } from '@aalis/api-storage';
+import type { StorageService } from '@aalis/api-storage';
 import { AalisError, describeError, type Logger } from '@aalis/core';
 import { holdConnection, reconnectWhile } from './connection-lease.js';
 import { pause } from './pause.js';
@@ -12,19 +12,29 @@ import { type PlatformStateReport, stateError } from './platform-state-report.js
 /** How one connection ended: it had been ready; it failed before; the platform refused the credentials. */
 export type ConnectOutcome = 'ready' | 'failed' | 'refused';
 
+/**
+ * What of an adapter's plugin context (its `apply` argument) the connection loops read: the storage's leases (none
+ * where only this process runs), its logger and its section's `retryDelayMs` (retryDelayField).
+ */
+export interface ConnectionContext {
+  storage: { readonly available: boolean; readonly use: Pick<StorageService, 'leases'> };
+  logger: { readonly use: Logger };
+  config: { readonly use: { retryDelayMs: number } };
+}
+
+const leasesOf = ({ storage }: Pick<ConnectionContext, 'storage'>) =>
+  storage.available ? storage.use.leases() : undefined;
+
 export interface KeepConnectedOptions {
   /** The platform as log lines name it ('DingTalk'). */
   label: string;
-  logger: Logger;
   state: PlatformStateReport;
-  /** The storage's leases, or undefined where only this process runs. */
-  leases: LeasesService | undefined;
   /** The lease's name: `platform:<id>:<account>`. */
   name: string;
   /** Aborted when the adapter stops. */
   stopping: AbortSignal;
-  baseMs: number;
-  maxMs: number;
+  /** The longest pause between attempts (default a minute, as retryDelayField says). */
+  maxMs?: number;
   /**
    * One connection, from opening to its end (it sets `connected` once ready). A throw is a failure to open it: a
    * refusal of the credentials when `refusedKey` names the key to fix (logged as an error), otherwise logged as a
@@ -38,8 +48,9 @@ export interface KeepConnectedOptions {
 }
 
 /** Keeps the connection while this process holds its lease, until the adapter stops. */
-export function keepConnected(options: KeepConnectedOptions): Promise<void> {
-  const { label, logger, state, leases, name, stopping, baseMs, maxMs, what } = options;
+export function keepConnected(context: ConnectionContext, options: KeepConnectedOptions): Promise<void> {
+  const { label, state, name, stopping, maxMs = 60_000, what } = options;
+  const logger = context.logger.use;
   const attempt = async (held: AbortSignal): Promise<ConnectOutcome> => {
     try {
       return await options.attempt(held);
@@ -57,7 +68,7 @@ export function keepConnected(options: KeepConnectedOptions): Promise<void> {
     }
   };
   return holdConnection({
-    leases,
+    leases: leasesOf(context),
     name,
     stopping,
     standby: () => state.set({ status: 'standby' }),
@@ -66,7 +77,7 @@ export function keepConnected(options: KeepConnectedOptions): Promise<void> {
       return reconnectWhile(held, {
         attempt,
         healthy: (outcome) => outcome === 'ready',
-        baseMs,
+        baseMs: context.config.use.retryDelayMs,
         maxMs,
         closed: (outcome, delay) => {
           const nextAttemptAt = Date.now() + delay;
@@ -86,7 +97,6 @@ export function keepConnected(options: KeepConnectedOptions): Promise<void> {
 
 export interface KeepListeningOptions {
   state: PlatformStateReport;
-  leases: LeasesService | undefined;
   name: string;
   stopping: AbortSignal;
   /** The pause before listening again after listening failed (the port taken). */
@@ -96,9 +106,12 @@ export interface KeepListeningOptions {
 }
 
 /** A callback server (QQ's webhook, WeCom's callback) kept listening while this process holds the lease. */
-export function keepListening({ state, leases, name, stopping, retryMs, listen }: KeepListeningOptions): Promise<void> {
+export function keepListening(
+  context: Pick<ConnectionContext, 'storage'>,
+  { state, name, stopping, retryMs, listen }: KeepListeningOptions,
+): Promise<void> {
   return holdConnection({
-    leases,
+    leases: leasesOf(context),
     name,
     stopping,
     standby: () => state.set({ status: 'standby' }),

@@ -38,7 +38,6 @@ import { StreamConnection, TOPIC_ROBOT } from './dingtalk-stream-connection.js';
 export const DINGTALK_PLATFORM = 'dingtalk';
 
 const PLUGIN_NAME = '@aalis/plugin-platform-dingtalk';
-const MAX_RETRY_MS = 60_000;
 /** A session webhook this close to its expiry is not used any more. */
 const WEBHOOK_MARGIN_MS = 5_000;
 /** DingTalk plays voice messages of at most a minute. */
@@ -67,7 +66,7 @@ export default definePlugin({
   },
   config: dingtalkConfigSchema,
   apply(context) {
-    const { config, logger, events, lifecycle, hooks, platform, storage, media } = context;
+    const { config, logger, events, lifecycle, hooks, platform, media } = context;
     const settings = config.use;
     const log = logger.use;
     // The live state the console lists (admin.platforms); `since` moves only when the status does.
@@ -250,15 +249,11 @@ export default definePlugin({
     }
 
     const connectLoop = () =>
-      keepConnected({
+      keepConnected(context, {
         label: 'DingTalk',
-        logger: log,
         state,
-        leases: storage.available ? storage.use.leases() : undefined,
         name: `platform:dingtalk:${settings.clientId}`,
         stopping: stopping.signal,
-        baseMs: settings.retryDelayMs,
-        maxMs: MAX_RETRY_MS,
         attempt: connectOnce,
         refusedKey: (error) =>
           dingtalkErrors.AALIS_DINGTALK_CREDENTIALS_REJECTED.is(error) ? 'clientSecret' : undefined,

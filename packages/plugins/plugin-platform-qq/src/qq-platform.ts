@@ -105,7 +105,7 @@ export default definePlugin({
   },
   config: qqConfigSchema,
   apply(context) {
-    const { config, logger, events, lifecycle, hooks, platform, storage, media } = context;
+    const { config, logger, events, lifecycle, hooks, platform, media } = context;
     const settings = config.use;
     const log = logger.use;
     // The live state the console lists (admin.platforms); `since` moves only when the status does.
@@ -337,15 +337,11 @@ export default definePlugin({
     }
 
     const connectLoop = () =>
-      keepConnected({
+      keepConnected(context, {
         label: 'QQ',
-        logger: log,
         state,
-        leases: storage.available ? storage.use.leases() : undefined,
         name: `platform:qq:${settings.appId}`,
         stopping: stopping.signal,
-        baseMs: settings.retryDelayMs,
-        maxMs: MAX_RETRY_MS,
         attempt: connectOnce,
         refusedKey: (error) => (qqErrors.AALIS_QQ_CREDENTIALS_REJECTED.is(error) ? 'clientSecret' : undefined),
         what: 'the gateway connection',
@@ -441,9 +437,8 @@ export default definePlugin({
     }
 
     const webhookLoop = () =>
-      keepListening({
+      keepListening(context, {
         state,
-        leases: storage.available ? storage.use.leases() : undefined,
         name: `platform:qq:${settings.appId}`,
         stopping: stopping.signal,
         retryMs: MAX_RETRY_MS / 60,

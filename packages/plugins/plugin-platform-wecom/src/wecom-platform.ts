@@ -48,7 +48,7 @@ export default definePlugin({
   },
   config: wecomConfigSchema,
   apply(context) {
-    const { config, logger, events, lifecycle, hooks, platform, storage } = context;
+    const { config, logger, events, lifecycle, hooks, platform } = context;
     const settings = config.use;
     const log = logger.use;
     // The live state the console lists (admin.platforms); `since` moves only when the status does.
@@ -307,9 +307,8 @@ export default definePlugin({
     }
 
     const listenLoop = () =>
-      keepListening({
+      keepListening(context, {
         state,
-        leases: storage.available ? storage.use.leases() : undefined,
         name: `platform:wecom:${settings.path}:${settings.port}`,
         stopping: stopping.signal,
         retryMs: RETRY_MS,
