@@ -50,7 +50,8 @@ export const CONTINUITY_TEXTS: Readonly<Record<Locale, ContinuityTexts>> = {
     interruptedTool: '该动作执行期间页面被离开或刷新，结果未知。请先查看页面的当前状态，再决定是否重新调用。',
   },
   en: {
-    restored: (messages) => `Conversation restored from the previous page (${messages} messages).`,
+    restored: (messages) =>
+      `Conversation restored from the previous page (${messages} ${messages === 1 ? 'message' : 'messages'}).`,
     discarded: (problem) =>
       `The previous page's conversation was not restored: ${EN_PROBLEMS[problem]}. Starting afresh.`,
     notSaved: (problem, maxBytes) =>

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CONTINUITY_TEXTS } from './checkpoint-texts.js';
 import { checkReadiness, resolveAgentConfig } from './config.js';
 import { PlingError } from './errors.js';
 import { createAgentRuntime } from './runtime.js';
@@ -31,6 +32,20 @@ const thrown = (run: () => unknown): PlingError => {
 };
 
 describe('text table (zh-CN and en)', () => {
+  it('English counts read right at 1: no "1 turns", "1 tokens", "1 messages"', () => {
+    const ones = (table: object) => {
+      const found = new Map<string, string>();
+      for (const [key, value] of Object.entries(table)) {
+        if (typeof value === 'function') found.set(key, String((value as (...args: number[]) => unknown)(1, 1, 1, 1)));
+      }
+      return found;
+    };
+    for (const [key, text] of [...ones(TEXTS.en), ...ones(CONTINUITY_TEXTS.en)]) {
+      expect(text, key).not.toMatch(/\b1 [a-z]+s\b/);
+    }
+    expect(TEXTS.en.budgetTokens(2, 5)).toBe('2 tokens used, limit 5');
+  });
+
   it('every key has a non-empty text in both languages', () => {
     const zh = leaves(TEXTS['zh-CN']);
     const en = leaves(TEXTS.en);

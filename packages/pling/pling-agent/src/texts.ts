@@ -143,10 +143,10 @@ export const TEXTS: Readonly<Record<Locale, RuntimeTexts>> = {
       'Condense the earlier conversation below into a short summary the conversation can continue from. Keep the task goals, confirmed decisions, constraints and unfinished work. Leave out small talk and details that no longer matter. Output only the summary.',
     previousSummary: 'Earlier summary:',
     maxTurnsNotice: (maxTurns) =>
-      `Stopped: this request reached its turn limit (${maxTurns} turns). Check the session events before continuing.`,
+      `Stopped: this request reached its turn limit (${maxTurns} ${maxTurns === 1 ? 'turn' : 'turns'}). Check the session events before continuing.`,
     budgetNotice: (what) =>
       `Stopped: this request reached its budget (${what}). Check the session events and telemetry before continuing.`,
-    budgetTokens: (used, limit) => `${used} tokens used, limit ${limit}`,
+    budgetTokens: (used, limit) => `${used} ${used === 1 ? 'token' : 'tokens'} used, limit ${limit}`,
     budgetCost: (used, limit) => `estimated cost ${used}, limit ${limit}`,
     budgetHost: 'the budget the application set',
     cancelledNotice: 'Cancelled.',

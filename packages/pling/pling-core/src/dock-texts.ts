@@ -142,9 +142,10 @@ export const DOCK_TEXTS: Record<Locale, DockTexts> = {
     toolCancelled: (name) => `${name} cancelled`,
     toolBlocked: (name, reason) => `${name} blocked: ${reason}`,
     retry: (retry, delayMs) => `Retry ${retry} (after ${delayMs} ms)`,
-    compacted: (before, after) => `History compacted (about ${before} → ${after} tokens)`,
+    compacted: (before, after) => `History compacted (about ${before} → ${after} ${after === 1 ? 'token' : 'tokens'})`,
     trace: (count) => `Request trace (last ${count})`,
-    traceCall: (index, model, messages, tools) => `#${index} ${model}: ${messages} messages, ${tools} tools`,
+    traceCall: (index, model, messages, tools) =>
+      `#${index} ${model}: ${messages} ${messages === 1 ? 'message' : 'messages'}, ${tools} ${tools === 1 ? 'tool' : 'tools'}`,
     open: 'Open the assistant',
     close: 'Close',
     closeLabel: 'Close the assistant',

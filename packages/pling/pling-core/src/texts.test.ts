@@ -1,6 +1,7 @@
 import type { Locale, ToolExecutionContext } from '@plingjs/agent';
 import { describe, expect, it } from 'vitest';
 import { defineAction } from './action.js';
+import { DOCK_TEXTS } from './dock-texts.js';
 import { createPage } from './page.js';
 import { toRuntimeOptions } from './runtime-options.js';
 import { PAGE_TEXTS, pageTexts } from './texts.js';
@@ -88,5 +89,17 @@ describe('page text table (zh-CN and en)', () => {
     zh.state('a', () => 1);
     expect(() => zh.state('a', () => 2)).toThrow(/^DUPLICATE_STATE: 状态 a 已注册；请先调用它的移除函数/);
     expect(zh.locale).toBe('zh-CN');
+  });
+});
+
+describe('dock texts in English', () => {
+  it('read right at 1 and at 2: "1 message, 1 tool", "2 messages, 2 tools"', () => {
+    for (const [key, value] of Object.entries(DOCK_TEXTS.en)) {
+      if (typeof value !== 'function') continue;
+      const text = String((value as (...args: unknown[]) => unknown)(1, 'model', 1, 1));
+      expect(text, key).not.toMatch(/\b1 [a-z]+s\b/);
+    }
+    expect(DOCK_TEXTS.en.traceCall(3, 'm', 1, 1)).toBe('#3 m: 1 message, 1 tool');
+    expect(DOCK_TEXTS.en.traceCall(3, 'm', 2, 2)).toBe('#3 m: 2 messages, 2 tools');
   });
 });
