@@ -27,7 +27,8 @@ import { countStatements, formatStatementCounts } from './sqlite-statements.js';
 import { ThreadShares, threadTicks } from './thread-cpu.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
-const WARM_UP_ROUNDS = 2;
+/** Rounds each framework runs before any is measured (V8 still compiles the code of all of them through the first). */
+const WARM_UP_ROUNDS = Number(process.env.BENCH_WARM_UP_ROUNDS ?? 2);
 const TURNS_PER_ROUND = Number(process.env.BENCH_TURNS ?? 5);
 const CHAT_TURNS = Number(process.env.BENCH_CHAT_TURNS ?? 200);
 /** Every fourth turn of the long chat asks for a lookup (a tool round); the others are plain chat. */
