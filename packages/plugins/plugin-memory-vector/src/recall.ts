@@ -33,10 +33,18 @@ export const NAMED_SPEAKER_WEIGHT = 1.8;
 export const QUESTION_WEIGHT = 0.6;
 const QUESTION = /[?？]\s*$/u;
 
-/** How much a match's kind weighs: said by someone the turn names, or a question. */
-function kindWeight(hit: RecallHit, terms: readonly string[]): number {
-  const named = hit.speaker !== undefined && searchTerms(hit.speaker).some((term) => terms.includes(term));
-  return (named ? NAMED_SPEAKER_WEIGHT : 1) * (QUESTION.test(hit.text) ? QUESTION_WEIGHT : 1);
+/**
+ * How much a match's kind weighs: said by someone the turn names, or a question. `named` keeps the answer per
+ * speaker for one recall (a turn weighs ~140 candidates said by a handful of people).
+ */
+function kindWeight(hit: RecallHit, terms: readonly string[], named: Map<string, boolean>): number {
+  let byNamed = false;
+  if (hit.speaker !== undefined) {
+    const known = named.get(hit.speaker);
+    byNamed = known ?? searchTerms(hit.speaker).some((term) => terms.includes(term));
+    if (known === undefined) named.set(hit.speaker, byNamed);
+  }
+  return (byNamed ? NAMED_SPEAKER_WEIGHT : 1) * (QUESTION.test(hit.text) ? QUESTION_WEIGHT : 1);
 }
 
 /**
@@ -180,8 +188,9 @@ export async function recall({
     dense ? dense(limit) : undefined,
   ]);
   const own = new Set(terms);
+  const named = new Map<string, boolean>();
   const hits = rank(found, near, exclude, now, settings)
-    .map((candidate) => ({ ...candidate, score: candidate.score * kindWeight(candidate.hit, terms) }))
+    .map((candidate) => ({ ...candidate, score: candidate.score * kindWeight(candidate.hit, terms, named) }))
     .sort((a, b) => b.score - a.score)
     .slice(0, settings.maxHits * INFORMATION_WEIGHED)
     .map((candidate) => ({
