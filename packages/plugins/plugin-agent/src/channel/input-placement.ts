@@ -37,8 +37,11 @@ export interface InputPlacement {
   close(): void;
   /** The end of the drain: what this process still holds is given back. */
   handedBack(): Promise<void>;
-  /** Starts recovering sessions whose process died mid-turn (any live process does); returns the stopper. */
-  startRecovery(): () => void;
+  /**
+   * Starts recovering sessions whose process died mid-turn (any live process does); returns the stopper, which
+   * resolves once a recovery under way finished (before the storage closes).
+   */
+  startRecovery(): () => Promise<void>;
 }
 
 /** Without storage to hand inputs over through: each input goes into this process's channel for its session. */
@@ -94,7 +97,7 @@ export class LocalPlacement implements InputPlacement {
 
   async handedBack(): Promise<void> {}
 
-  startRecovery(): () => void {
+  startRecovery(): () => Promise<void> {
     return sweepAbandonedSessions(this.deps);
   }
 }

@@ -132,25 +132,33 @@ export async function recordInterruptedTurn(deps: AgentDeps, sessionId: string, 
 
 /**
  * Runs `sweep` every half lease time (never two at once), logging a failure and trying again at the next tick.
- * Returns the stopper. One schedule for both recoveries: the lease-only one below and the hand-over's.
+ * Returns the stopper, which resolves once a sweep under way finished: one that took a dead owner's session must
+ * record its turn before the storage closes (its claim cleared the note from the lease row, so nobody else could).
+ * One schedule for both recoveries: the lease-only one below and the hand-over's.
  */
-export function everyHalfLease(deps: AgentDeps, sweep: () => Promise<void>): () => void {
-  let running = false;
+export function everyHalfLease(deps: AgentDeps, sweep: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
   const tick = async () => {
-    if (running) return;
-    running = true;
     try {
       await sweep();
     } catch (error) {
       deps.log.warn('recovering the sessions of a process that died failed; retried', { error: String(error) });
     } finally {
-      running = false;
+      running = undefined;
     }
   };
   const ttl = deps.leases()?.ttlMs ?? 4000;
-  const timer = setInterval(() => void tick(), Math.max(250, Math.floor(ttl / 2)));
+  const timer = setInterval(
+    () => {
+      running ??= tick();
+    },
+    Math.max(250, Math.floor(ttl / 2)),
+  );
   timer.unref();
-  return () => clearInterval(timer);
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }
 
 /**
@@ -158,7 +166,7 @@ export function everyHalfLease(deps: AgentDeps, sweep: () => Promise<void>): () 
  * session lease left expired without release is taken (by one process), its interrupted turn recorded as stopped,
  * and given back. Returns the stopper.
  */
-export function sweepAbandonedSessions(deps: AgentDeps): () => void {
+export function sweepAbandonedSessions(deps: AgentDeps): () => Promise<void> {
   return everyHalfLease(deps, async () => {
     const leases = deps.leases();
     if (!leases) return;

@@ -40,6 +40,12 @@ export class SessionOwners implements InputPlacement {
   /** Per session: the background wait for the lease (a process that could not take it at once). */
   private readonly awaiting = new Map<string, AbortController>();
   private readonly chains = new Map<string, Promise<void>>();
+  /**
+   * The background waits for a lease (awaitLease) until what they took is owned: a claim already sent when the
+   * shutdown aborts the wait can still win, and the taker's steps after it (recording a dead owner's turn) must run
+   * before the storage closes, which handedBack waits for.
+   */
+  private readonly acquiring = new Set<Promise<void>>();
   /** Takes and places the items of the sessions this process holds (item-placement.ts). */
   private readonly placement: ItemPlacement;
   /** Each accepted input's wait for its item to be settled elsewhere: ended at shutdown (close). */
@@ -177,11 +183,11 @@ export class SessionOwners implements InputPlacement {
    * Recovers sessions nobody live answers, without waiting for an input: every half lease time, sessions whose owner
    * died (abandoned leases) or whose items wait with no live holder are taken when free. Returns the stopper.
    */
-  startRecovery(): () => void {
+  startRecovery(): () => Promise<void> {
     const stop = everyHalfLease(this.deps, () => this.sweep());
-    return () => {
-      stop();
+    return async () => {
       this.close();
+      await stop();
     };
   }
 
@@ -231,7 +237,9 @@ export class SessionOwners implements InputPlacement {
   async takeIfFree(sessionId: string): Promise<boolean> {
     let free = false;
     await this.serial(sessionId, async () => {
-      if (this.owned.has(sessionId)) return;
+      // Shutting down: a lease taken now would be taken after handedBack looked at the chains, and the storage
+      // closing under it would lose a dead owner's note (the claim clears it from the row) before it is recorded.
+      if (this.closed || this.owned.has(sessionId)) return;
       const lease = await this.leases.tryAcquire(sessionLeaseName(sessionId));
       if (!lease) return;
       free = true;
@@ -274,6 +282,10 @@ export class SessionOwners implements InputPlacement {
    * expiry), so another process takes the session and what waits for it at once (the release NOTIFYs waiters).
    */
   async handedBack(): Promise<void> {
+    // What a wait for a lease won as the shutdown began is owned (and its dead owner's turn recorded) first.
+    while (this.acquiring.size > 0) await Promise.all([...this.acquiring]);
+    // So is what a take under way as it began (its claim sent, nothing owned yet) won.
+    await Promise.all([...this.chains.values()]);
     // Twice: a turn's end releases through the serial chain too; what it left is released by the second round.
     for (let round = 0; round < 2 && this.owned.size > 0; round++) {
       await Promise.all([...this.chains.values()]);
@@ -291,6 +303,8 @@ export class SessionOwners implements InputPlacement {
     void this.serial(sessionId, async () => {
       let owned = this.owned.get(sessionId);
       if (!owned) {
+        // Shutting down: no session is taken any more (see takeIfFree).
+        if (this.closed) return;
         const lease = await this.leases.tryAcquire(sessionLeaseName(sessionId));
         if (!lease) {
           this.awaitLease(sessionId);
@@ -308,10 +322,10 @@ export class SessionOwners implements InputPlacement {
    * between that holder's last take and its release: whatever is left then, this process takes.
    */
   private awaitLease(sessionId: string): void {
-    if (this.awaiting.has(sessionId) || !this.hasOutstanding(sessionId)) return;
+    if (this.closed || this.awaiting.has(sessionId) || !this.hasOutstanding(sessionId)) return;
     const controller = new AbortController();
     this.awaiting.set(sessionId, controller);
-    void this.leases
+    const acquiring = this.leases
       // The holder's release wakes this at once; the slow poll only notices a holder that died (the sweep does too).
       .acquire(sessionLeaseName(sessionId), {
         signal: controller.signal,
@@ -329,7 +343,9 @@ export class SessionOwners implements InputPlacement {
       .catch((error: unknown) => {
         if (this.awaiting.get(sessionId) === controller) this.awaiting.delete(sessionId);
         this.deps.log.warn('waiting for the session lease failed', { sessionId, error: String(error) });
-      });
+      })
+      .finally(() => this.acquiring.delete(acquiring));
+    this.acquiring.add(acquiring);
   }
 
   /** This process now holds the session: a copy of the history another wrote is stale; a dead owner's turn is recorded. */
