@@ -15,6 +15,13 @@ import {
 import { inputMessagesJson, outputMessagesJson } from './content-attributes.js';
 import { AALIS, finishReasonName, GEN_AI } from './genai-attributes.js';
 
+/**
+ * Every start and end of this tracer's spans, on one clock with sub-millisecond precision. Without a time the SDK
+ * starts a span at Date.now() (whole milliseconds) and ends it at that start plus a precise duration, so a span
+ * started within a millisecond of another's end could be dated before it.
+ */
+const spanTime = (): number => performance.timeOrigin + performance.now();
+
 interface TurnTrace {
   span: Span;
   context: Context;
@@ -49,6 +56,7 @@ export class AgentTracer {
   /** Runs a turn inside its `invoke_agent` span (the agent:turn:before middleware). */
   async turn({ turnId, sessionId }: { turnId: string; sessionId: string }, next: () => Promise<void>): Promise<void> {
     const span = this.options.tracer.startSpan(`invoke_agent ${this.options.agentName}`, {
+      startTime: spanTime(),
       kind: SpanKind.INTERNAL,
       attributes: {
         [GEN_AI.operation]: 'invoke_agent',
@@ -78,6 +86,7 @@ export class AgentTracer {
     turn.chat = this.options.tracer.startSpan(
       `chat ${described?.model ?? call.model}`,
       {
+        startTime: spanTime(),
         kind: SpanKind.CLIENT,
         attributes: {
           [GEN_AI.operation]: 'chat',
@@ -136,7 +145,7 @@ export class AgentTracer {
       chat.setAttribute(GEN_AI.inputMessages, inputMessagesJson(call.messages));
       chat.setAttribute(GEN_AI.outputMessages, outputMessagesJson(response));
     }
-    chat.end();
+    chat.end(spanTime());
     turn.chat = undefined;
   }
 
@@ -147,6 +156,7 @@ export class AgentTracer {
       const span = this.options.tracer.startSpan(
         `execute_tool ${event.name}`,
         {
+          startTime: spanTime(),
           kind: SpanKind.INTERNAL,
           attributes: {
             [GEN_AI.operation]: 'execute_tool',
@@ -172,7 +182,7 @@ export class AgentTracer {
       span.setAttribute(GEN_AI.errorType, event.result.code ?? 'tool_error');
       span.setStatus({ code: SpanStatusCode.ERROR, message: event.result.code ?? 'tool_error' });
     }
-    span.end();
+    span.end(spanTime());
   }
 
   /** agent:turn:after: the outcome (the span itself ends when the turn's middleware returns). */
@@ -195,11 +205,11 @@ export class AgentTracer {
       const reason = turn.outcome === 'aborted' ? 'aborted' : (turn.error ?? 'llm_call_failed');
       turn.chat.setAttribute(GEN_AI.errorType, reason);
       if (turn.outcome !== 'aborted') turn.chat.setStatus({ code: SpanStatusCode.ERROR, message: reason });
-      turn.chat.end();
+      turn.chat.end(spanTime());
     }
     for (const span of turn.tools.values()) {
       span.setAttribute(GEN_AI.errorType, 'unfinished');
-      span.end();
+      span.end(spanTime());
     }
     if (turn.outcome !== undefined) turn.span.setAttribute(AALIS.outcome, turn.outcome);
     if (failed) {
@@ -207,7 +217,7 @@ export class AgentTracer {
       turn.span.setAttribute(GEN_AI.errorType, reason);
       turn.span.setStatus({ code: SpanStatusCode.ERROR, message: reason });
     }
-    turn.span.end();
+    turn.span.end(spanTime());
   }
 }
 
